@@ -1,0 +1,92 @@
+#include "app/command_line.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "engines/registry.h"
+#include "gl/debug.h"
+#include "io/csv.h"
+#include "physics/scenes.h"
+
+namespace nbody {
+namespace {
+
+CLI::Validator finiteAtLeast(bool allowZero) {
+  return CLI::Validator(
+      [allowZero](std::string& text) -> std::string {
+        double value = 0.0;
+        try {
+          std::size_t used = 0;
+          value = std::stod(text, &used);
+          if (used != text.size()) return "'" + text + "' is not a number";
+        } catch (const std::exception&) {
+          return "'" + text + "' is not a number";
+        }
+        if (!std::isfinite(value)) return "must be finite, got " + text;
+        if (value < 0.0 || (!allowZero && value == 0.0))
+          return std::string("must be ") + (allowZero ? ">= 0" : "> 0") + ", got " + text;
+        return {};
+      },
+      allowZero ? "FINITE >= 0" : "FINITE > 0");
+}
+
+}  // namespace
+
+CLI::Validator finitePositive() { return finiteAtLeast(false); }
+CLI::Validator finiteNonNegative() { return finiteAtLeast(true); }
+
+void addProblemOptions(CLI::App& command, ProblemOptions& options, bool allowInput) {
+  auto* scene = command.add_option("--scene", options.scene, "initial conditions")
+                    ->check(CLI::IsMember(sceneNames()))
+                    ->capture_default_str();
+  auto* bodies = command.add_option("--bodies,-n", options.bodies, "number of bodies N")
+                     ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30))
+                     ->capture_default_str();
+  command.add_option("--seed", options.seed, "random seed of the scene")->capture_default_str();
+  if (allowInput)
+    command.add_option("--input", options.input, "start from this CSV state (x,y,z,mass,vx,vy,vz)")
+        ->check(CLI::ExistingFile)
+        ->excludes(scene)
+        ->excludes(bodies);
+}
+
+void addStepOptions(CLI::App& command, StepParams& params) {
+  command.add_option("--dt", params.dt, "time step h")->check(finitePositive())->capture_default_str();
+  command.add_option("--softening", params.softening, "softening length epsilon (not epsilon^2)")
+      ->check(finiteNonNegative())
+      ->capture_default_str();
+  command.add_option("--gravity,-G", params.gravity, "gravitational constant G")
+      ->check(finitePositive())
+      ->capture_default_str();
+}
+
+CLI::Option* addEngineOption(CLI::App& command, std::string& engine) {
+  return command.add_option("--engine", engine, "which engine computes")
+      ->check(CLI::IsMember(engineNames()))
+      ->capture_default_str();
+}
+
+State makeInitialState(const ProblemOptions& options) {
+  if (!options.input.empty()) return readStateCsvFile(options.input);
+  return findScene(options.scene)->generate(options.bodies, options.seed);
+}
+
+EngineSession openEngine(const std::string& name) {
+  const EngineEntry* entry = findEngine(name);
+  if (!entry) throw std::invalid_argument("unknown engine " + name);
+  EngineSession session;
+  if (entry->needsGl) {
+#ifdef NDEBUG
+    const bool debug = std::getenv("NBODY_GL_DEBUG") != nullptr;
+#else
+    const bool debug = true;
+#endif
+    session.context = gl::HeadlessContext::create(debug);
+    if (debug) gl::installDebugCallback();
+  }
+  session.engine = entry->create();
+  return session;
+}
+
+}  // namespace nbody

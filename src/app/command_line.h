@@ -1,0 +1,43 @@
+#pragma once
+// Pieces the commands share: their common options, the initial state they describe, and an engine
+// together with the OpenGL context it runs in.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "engines/engine.h"
+#include "gl/egl_context.h"
+#include "physics/state.h"
+
+namespace nbody {
+
+struct ProblemOptions {
+  std::string scene = "plummer";
+  std::size_t bodies = 16384;
+  std::uint64_t seed = 1;
+  std::string input;  // a CSV state; replaces scene and bodies
+};
+
+// --scene, --bodies, --seed (and --input, excluding --scene and --bodies, when allowInput).
+void addProblemOptions(CLI::App& command, ProblemOptions& options, bool allowInput);
+// --dt, --softening, --gravity.
+void addStepOptions(CLI::App& command, StepParams& params);
+CLI::Option* addEngineOption(CLI::App& command, std::string& engine);
+
+State makeInitialState(const ProblemOptions& options);
+
+// An engine and, for the GPU engines, the headless OpenGL context it runs in.
+struct EngineSession {
+  std::unique_ptr<gl::HeadlessContext> context;
+  std::unique_ptr<Engine> engine;
+};
+EngineSession openEngine(const std::string& name);
+
+// CLI11 check: a finite number > 0 (or >= 0).
+CLI::Validator finitePositive();
+CLI::Validator finiteNonNegative();
+
+}  // namespace nbody

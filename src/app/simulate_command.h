@@ -1,0 +1,23 @@
+#pragma once
+// `nbody simulate`: advance a state K steps and write the final state as CSV.
+
+#include <CLI/CLI.hpp>
+
+#include "app/command_line.h"
+
+namespace nbody {
+
+struct SimulateOptions {
+  std::string engine = "fragment";
+  std::string method = "euler";
+  ProblemOptions problem;
+  StepParams step;
+  long long steps = 10;
+  std::string output = "nbody-final.csv";
+  bool quiet = false;
+};
+
+CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options);
+int runSimulate(const SimulateOptions& options);
+
+}  // namespace nbody

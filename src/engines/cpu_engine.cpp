@@ -1,0 +1,110 @@
+#include "engines/cpu_engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+#include <glm/geometric.hpp>
+
+namespace nbody {
+namespace {
+
+// Runs body(begin, end) over [0, count) split across up to `threads` threads.
+template <typename Body>
+void parallelFor(std::size_t count, unsigned threads, Body body) {
+  const std::size_t minimumPerThread = 64;
+  const std::size_t used = std::clamp<std::size_t>(count / minimumPerThread, 1, threads);
+  if (used == 1) return body(std::size_t{0}, count);
+  std::vector<std::jthread> workers;
+  const std::size_t chunk = (count + used - 1) / used;
+  for (std::size_t begin = chunk; begin < count; begin += chunk)
+    workers.emplace_back([=] { body(begin, std::min(count, begin + chunk)); });
+  body(std::size_t{0}, std::min(count, chunk));
+}
+
+}  // namespace
+
+CpuEngine::CpuEngine(unsigned threadCount)
+    : threadCount_(threadCount ? threadCount : std::max(1u, std::thread::hardware_concurrency())) {}
+
+std::string CpuEngine::device() const {
+  return "CPU, double precision, " + std::to_string(threadCount_) + " threads";
+}
+
+void CpuEngine::upload(const State& state) {
+  const std::size_t n = state.size();
+  mass_.resize(n);
+  position_.resize(n);
+  velocity_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    mass_[i] = state.positionMass[i].w;
+    position_[i] = glm::dvec3(state.positionMass[i]);
+    velocity_[i] = glm::dvec3(state.velocity[i]);
+  }
+}
+
+State CpuEngine::download() {
+  State state;
+  state.resize(mass_.size());
+  for (std::size_t i = 0; i < mass_.size(); ++i) {
+    state.positionMass[i] = glm::vec4(glm::vec3(position_[i]), float(mass_[i]));
+    state.velocity[i] = glm::vec4(glm::vec3(velocity_[i]), 0.0f);
+  }
+  return state;
+}
+
+void CpuEngine::accelerations(const std::vector<glm::dvec3>& positions, const StepParams& params,
+                              std::vector<glm::dvec3>& out) const {
+  const std::size_t n = positions.size();
+  const double softening2 = params.softening * params.softening;
+  out.resize(n);
+  parallelFor(n, threadCount_, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      glm::dvec3 sum(0.0);
+      for (std::size_t j = 0; j < n; ++j) {
+        const glm::dvec3 d = positions[j] - positions[i];
+        const double r2 = glm::dot(d, d) + softening2;
+        // r2 == 0 only for j == i (or coincident bodies with eps = 0): that term is zero.
+        const double inverseR = r2 > 0.0 ? 1.0 / std::sqrt(r2) : 0.0;
+        sum += mass_[j] * inverseR * inverseR * inverseR * d;
+      }
+      out[i] = params.gravity * sum;
+    }
+  });
+}
+
+void CpuEngine::step(const Method& method, const StepParams& params, int steps) {
+  for (int s = 0; s < steps; ++s) singleStep(method, params);
+}
+
+void CpuEngine::singleStep(const Method& method, const StepParams& params) {
+  const int stages = method.stageCount();
+  const std::size_t n = mass_.size();
+  stageVelocity_.resize(stages);
+  stageAcceleration_.resize(stages);
+  stagePosition_ = position_;
+  std::vector<glm::dvec3> nextPosition = position_, nextVelocity = velocity_;
+  std::vector<glm::dvec3> stageVelocity = velocity_;
+  for (int stage = 0; stage < stages; ++stage) {
+    stageVelocity_[stage] = stageVelocity;
+    accelerations(stagePosition_, params, stageAcceleration_[stage]);
+    // Build what comes next from the stage derivatives: the next stage, or the step's result.
+    const std::vector<double> weights = method.outputWeights(stage);
+    const bool last = stage + 1 == stages;
+    std::vector<glm::dvec3>& outPosition = last ? nextPosition : stagePosition_;
+    std::vector<glm::dvec3>& outVelocity = last ? nextVelocity : stageVelocity;
+    for (std::size_t i = 0; i < n; ++i) {
+      glm::dvec3 dx(0.0), dv(0.0);
+      for (int j = 0; j <= stage; ++j) {
+        dx += weights[j] * stageVelocity_[j][i];
+        dv += weights[j] * stageAcceleration_[j][i];
+      }
+      outPosition[i] = position_[i] + params.dt * dx;
+      outVelocity[i] = velocity_[i] + params.dt * dv;
+    }
+  }
+  position_ = std::move(nextPosition);
+  velocity_ = std::move(nextVelocity);
+}
+
+}  // namespace nbody

@@ -1,0 +1,18 @@
+#pragma once
+// GL errors never pass silently: a KHR_debug callback records every error message, and callers
+// (tests, debug builds) check that none arrived.
+
+#include <string>
+#include <vector>
+
+namespace nbody::gl {
+
+// Installs the callback on the current context (synchronous output, so a message arrives inside
+// the call that caused it). Messages of type error are recorded; others of high severity printed.
+void installDebugCallback();
+// The error messages recorded since the last call, and forgets them.
+std::vector<std::string> takeDebugErrors();
+// Throws std::runtime_error naming `where` if glGetError reports anything or errors were recorded.
+void throwOnGlError(const char* where);
+
+}  // namespace nbody::gl

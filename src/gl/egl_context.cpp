@@ -1,0 +1,179 @@
+#include "gl/egl_context.h"
+
+#include <cstdlib>
+#include <functional>
+#include <stdexcept>
+
+#include <glad/egl.h>
+#include <glad/gl.h>
+
+namespace nbody::gl {
+namespace {
+
+struct Attempt {
+  std::string platform;
+  std::function<EGLDisplay(std::string& why)> display;
+};
+
+std::string eglErrorName(EGLint error) {
+  switch (error) {
+    case EGL_SUCCESS: return "EGL_SUCCESS";
+    case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED";
+    case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS";
+    case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC";
+    case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE";
+    case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG";
+    case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT";
+    case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY";
+    case EGL_BAD_MATCH: return "EGL_BAD_MATCH";
+    case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER";
+    default: return "EGL error " + std::to_string(error);
+  }
+}
+
+std::string lastEglError() { return eglErrorName(eglGetError()); }
+
+EGLDisplay deviceDisplay(std::string& why) {
+  if (!GLAD_EGL_EXT_platform_device || !GLAD_EGL_EXT_device_enumeration || !eglQueryDevicesEXT) {
+    why = "EGL_EXT_platform_device or EGL_EXT_device_enumeration not offered";
+    return EGL_NO_DISPLAY;
+  }
+  EGLDeviceEXT devices[16];
+  EGLint count = 0;
+  if (!eglQueryDevicesEXT(16, devices, &count) || count == 0) {
+    why = "no EGL device (" + lastEglError() + ")";
+    return EGL_NO_DISPLAY;
+  }
+  // The first device whose display initialises; Mesa lists its software device last.
+  for (EGLint i = 0; i < count; ++i) {
+    EGLDisplay display = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
+    if (display != EGL_NO_DISPLAY && eglInitialize(display, nullptr, nullptr)) return display;
+  }
+  why = std::to_string(count) + " device(s), none initialised (" + lastEglError() + ")";
+  return EGL_NO_DISPLAY;
+}
+
+EGLDisplay surfacelessDisplay(std::string& why) {
+  if (!GLAD_EGL_MESA_platform_surfaceless || !eglGetPlatformDisplayEXT) {
+    why = "EGL_MESA_platform_surfaceless not offered";
+    return EGL_NO_DISPLAY;
+  }
+  EGLDisplay display =
+      eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+  if (display != EGL_NO_DISPLAY && eglInitialize(display, nullptr, nullptr)) return display;
+  why = "could not initialise (" + lastEglError() + ")";
+  return EGL_NO_DISPLAY;
+}
+
+EGLDisplay defaultDisplay(std::string& why) {
+  EGLDisplay display = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+  if (display != EGL_NO_DISPLAY && eglInitialize(display, nullptr, nullptr)) return display;
+  why = "could not initialise (" + lastEglError() + ")";
+  return EGL_NO_DISPLAY;
+}
+
+// On an initialised display: an OpenGL 4.5 core context, current without any surface.
+EGLContext makeContext(EGLDisplay display, bool debugContext, std::string& why) {
+  if (!gladLoaderLoadEGL(display)) {
+    why = "could not load EGL functions for the display";
+    return EGL_NO_CONTEXT;
+  }
+  if (!GLAD_EGL_KHR_surfaceless_context) {
+    why = "EGL_KHR_surfaceless_context not offered";
+    return EGL_NO_CONTEXT;
+  }
+  if (!eglBindAPI(EGL_OPENGL_API)) {
+    why = "no desktop OpenGL API (" + lastEglError() + ")";
+    return EGL_NO_CONTEXT;
+  }
+  const EGLint configAttributes[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE, 0,
+                                     EGL_NONE};
+  EGLConfig config = nullptr;
+  EGLint configCount = 0;
+  if (!eglChooseConfig(display, configAttributes, &config, 1, &configCount) || configCount == 0) {
+    if (!GLAD_EGL_KHR_no_config_context) {
+      why = "no config with OpenGL (" + lastEglError() + ")";
+      return EGL_NO_CONTEXT;
+    }
+    config = EGL_NO_CONFIG_KHR;
+  }
+  const EGLint contextAttributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4,
+                                      EGL_CONTEXT_MINOR_VERSION, 5,
+                                      EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                      EGL_CONTEXT_OPENGL_DEBUG, debugContext ? EGL_TRUE : EGL_FALSE,
+                                      EGL_NONE};
+  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, contextAttributes);
+  if (context == EGL_NO_CONTEXT) {
+    why = "no OpenGL 4.5 core context (" + lastEglError() + ")";
+    return EGL_NO_CONTEXT;
+  }
+  if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
+    why = "context could not be made current (" + lastEglError() + ")";
+    eglDestroyContext(display, context);
+    return EGL_NO_CONTEXT;
+  }
+  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress))) {
+    why = "could not load OpenGL functions";
+    eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(display, context);
+    return EGL_NO_CONTEXT;
+  }
+  return context;
+}
+
+std::string glString(GLenum name) {
+  const GLubyte* text = glGetString(name);
+  return text ? reinterpret_cast<const char*>(text) : "unknown";
+}
+
+}  // namespace
+
+ContextInfo queryCurrentContext(std::string platform) {
+  ContextInfo info;
+  info.platform = std::move(platform);
+  info.renderer = glString(GL_RENDERER);
+  info.vendor = glString(GL_VENDOR);
+  info.version = glString(GL_VERSION);
+  glGetIntegerv(GL_MAJOR_VERSION, &info.major);
+  glGetIntegerv(GL_MINOR_VERSION, &info.minor);
+  return info;
+}
+
+std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debugContext) {
+  if (!gladLoaderLoadEGL(EGL_NO_DISPLAY))
+    throw std::runtime_error("no OpenGL context: libEGL.so.1 could not be loaded");
+  const std::vector<Attempt> attempts{{"device", deviceDisplay},
+                                      {"surfaceless", surfacelessDisplay},
+                                      {"default", defaultDisplay}};
+  const char* only = std::getenv("NBODY_EGL_PLATFORM");
+  std::string report;
+  for (const Attempt& attempt : attempts) {
+    if (only && *only && attempt.platform != only) continue;
+    std::string why;
+    EGLDisplay display = attempt.display(why);
+    EGLContext context = display == EGL_NO_DISPLAY ? EGL_NO_CONTEXT
+                                                   : makeContext(display, debugContext, why);
+    if (context != EGL_NO_CONTEXT) {
+      auto made = std::unique_ptr<HeadlessContext>(new HeadlessContext());
+      made->display_ = display;
+      made->context_ = context;
+      made->info_ = queryCurrentContext("EGL " + attempt.platform);
+      if (made->info_.supports(4, 5)) return made;
+      why = "OpenGL " + made->info_.version + " is below 4.5";  // `made` releases the display
+    } else if (display != EGL_NO_DISPLAY) {
+      eglTerminate(display);
+    }
+    report += "\n  EGL " + attempt.platform + " platform: " + why;
+  }
+  if (report.empty()) report = "\n  NBODY_EGL_PLATFORM=" + std::string(only) + " names no platform";
+  throw std::runtime_error("no OpenGL 4.5 core context could be made. Tried:" + report);
+}
+
+HeadlessContext::~HeadlessContext() {
+  eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  eglDestroyContext(display_, context_);
+  eglTerminate(display_);
+}
+
+}  // namespace nbody::gl

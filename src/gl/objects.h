@@ -1,0 +1,76 @@
+#pragma once
+// Move-only owners for OpenGL objects: every GL name the program creates is deleted by one of these.
+
+#include <utility>
+
+#include <glad/gl.h>
+
+namespace nbody::gl {
+
+template <typename Traits>
+class Handle {
+ public:
+  Handle() = default;
+  static Handle create() { return Handle(Traits::create()); }
+  explicit Handle(GLuint id) : id_(id) {}
+  ~Handle() { reset(); }
+  Handle(Handle&& other) noexcept : id_(other.release()) {}
+  Handle& operator=(Handle&& other) noexcept {
+    if (this != &other) {
+      reset();
+      id_ = other.release();
+    }
+    return *this;
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+
+  GLuint id() const { return id_; }
+  explicit operator bool() const { return id_ != 0; }
+  GLuint release() { return std::exchange(id_, 0u); }
+  void reset() {
+    if (id_ != 0) Traits::destroy(id_);
+    id_ = 0;
+  }
+
+ private:
+  GLuint id_ = 0;
+};
+
+struct Texture2DTraits {
+  static GLuint create() { GLuint id = 0; glCreateTextures(GL_TEXTURE_2D, 1, &id); return id; }
+  static void destroy(GLuint id) { glDeleteTextures(1, &id); }
+};
+struct FramebufferTraits {
+  static GLuint create() { GLuint id = 0; glCreateFramebuffers(1, &id); return id; }
+  static void destroy(GLuint id) { glDeleteFramebuffers(1, &id); }
+};
+struct VertexArrayTraits {
+  static GLuint create() { GLuint id = 0; glCreateVertexArrays(1, &id); return id; }
+  static void destroy(GLuint id) { glDeleteVertexArrays(1, &id); }
+};
+struct BufferTraits {
+  static GLuint create() { GLuint id = 0; glCreateBuffers(1, &id); return id; }
+  static void destroy(GLuint id) { glDeleteBuffers(1, &id); }
+};
+struct TimeElapsedQueryTraits {
+  static GLuint create() { GLuint id = 0; glCreateQueries(GL_TIME_ELAPSED, 1, &id); return id; }
+  static void destroy(GLuint id) { glDeleteQueries(1, &id); }
+};
+struct ProgramTraits {
+  static GLuint create() { return glCreateProgram(); }
+  static void destroy(GLuint id) { glDeleteProgram(id); }
+};
+struct ShaderTraits {
+  static void destroy(GLuint id) { glDeleteShader(id); }
+};
+
+using Texture = Handle<Texture2DTraits>;
+using Framebuffer = Handle<FramebufferTraits>;
+using VertexArray = Handle<VertexArrayTraits>;
+using Buffer = Handle<BufferTraits>;
+using TimeElapsedQuery = Handle<TimeElapsedQueryTraits>;
+using Program = Handle<ProgramTraits>;
+using Shader = Handle<ShaderTraits>;
+
+}  // namespace nbody::gl

@@ -1,0 +1,86 @@
+#include "gl/shader_program.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace nbody::gl {
+
+const std::map<std::string_view, std::string_view>& embeddedShaderSources();  // generated
+
+std::string_view shaderSource(std::string_view file) {
+  const auto& sources = embeddedShaderSources();
+  auto found = sources.find(file);
+  if (found == sources.end()) throw std::runtime_error("missing shader file shaders/" + std::string(file));
+  return found->second;
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string>& items, std::string_view separator) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : std::string(separator)) + item;
+  return text;
+}
+
+std::string infoLog(GLuint object, bool isProgram) {
+  GLint length = 0;
+  isProgram ? glGetProgramiv(object, GL_INFO_LOG_LENGTH, &length)
+            : glGetShaderiv(object, GL_INFO_LOG_LENGTH, &length);
+  std::string log(std::size_t(std::max(length, 1)), '\0');
+  isProgram ? glGetProgramInfoLog(object, length, nullptr, log.data())
+            : glGetShaderInfoLog(object, length, nullptr, log.data());
+  return log.c_str();
+}
+
+Shader compile(const ShaderStageSource& stage, const std::vector<std::string>& defines) {
+  // Source string 0 is the preamble; file k is source string k + 1, which #line reports.
+  std::vector<std::string> parts{"#version 450 core\n"};
+  for (const std::string& define : defines) parts[0] += "#define " + define + "\n";
+  for (std::size_t k = 0; k < stage.files.size(); ++k)
+    parts.push_back("#line 1 " + std::to_string(k + 1) + "\n" +
+                    std::string(shaderSource(stage.files[k])) + "\n");
+  std::vector<const char*> pointers;
+  for (const std::string& part : parts) pointers.push_back(part.c_str());
+
+  Shader shader(glCreateShader(stage.stage));
+  glShaderSource(shader.id(), GLsizei(pointers.size()), pointers.data(), nullptr);
+  glCompileShader(shader.id());
+  GLint ok = GL_FALSE;
+  glGetShaderiv(shader.id(), GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    std::string fileList;
+    for (std::size_t k = 0; k < stage.files.size(); ++k)
+      fileList += (k ? ", " : "") + std::to_string(k + 1) + " = shaders/" + stage.files[k];
+    throw std::runtime_error("shader compilation failed (source " + fileList + "; defines: " +
+                             (defines.empty() ? "none" : joined(defines, " ")) + "):\n" +
+                             infoLog(shader.id(), false));
+  }
+  return shader;
+}
+
+}  // namespace
+
+Program buildProgram(const std::vector<ShaderStageSource>& stages,
+                     const std::vector<std::string>& defines) {
+  Program program = Program::create();
+  std::vector<Shader> shaders;
+  for (const ShaderStageSource& stage : stages) {
+    shaders.push_back(compile(stage, defines));
+    glAttachShader(program.id(), shaders.back().id());
+  }
+  glLinkProgram(program.id());
+  GLint ok = GL_FALSE;
+  glGetProgramiv(program.id(), GL_LINK_STATUS, &ok);
+  if (!ok) {
+    std::vector<std::string> files;
+    for (const ShaderStageSource& stage : stages) files.insert(files.end(), stage.files.begin(), stage.files.end());
+    throw std::runtime_error("shader link failed (" + joined(files, ", ") + "; defines: " +
+                             (defines.empty() ? "none" : joined(defines, " ")) + "):\n" +
+                             infoLog(program.id(), true));
+  }
+  for (const Shader& shader : shaders) glDetachShader(program.id(), shader.id());
+  return program;
+}
+
+}  // namespace nbody::gl

@@ -1,0 +1,38 @@
+#include "io/atomic_file.h"
+
+#include <stdexcept>
+#include <system_error>
+
+#include <unistd.h>
+
+namespace nbody {
+
+AtomicFileWriter::AtomicFileWriter(std::filesystem::path target)
+    : target_(std::move(target)),
+      temporary_(target_.string() + ".tmp-" + std::to_string(::getpid())) {
+  if (std::filesystem::is_directory(target_))
+    throw std::runtime_error("cannot write " + target_.string() + ": it is a directory");
+  stream_.open(temporary_, std::ios::binary | std::ios::trunc);
+  if (!stream_)
+    throw std::runtime_error("cannot write " + target_.string() + ": " +
+                             std::error_code(errno, std::generic_category()).message());
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (committed_) return;
+  stream_.close();
+  std::error_code ignored;
+  std::filesystem::remove(temporary_, ignored);
+}
+
+void AtomicFileWriter::commit() {
+  stream_.flush();
+  stream_.close();
+  if (stream_.fail()) throw std::runtime_error("writing " + target_.string() + " failed");
+  std::error_code error;
+  std::filesystem::rename(temporary_, target_, error);
+  if (error) throw std::runtime_error("cannot write " + target_.string() + ": " + error.message());
+  committed_ = true;
+}
+
+}  // namespace nbody

@@ -1,0 +1,91 @@
+#include "io/csv.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+#include <string_view>
+
+namespace nbody {
+namespace {
+
+constexpr std::string_view kHeader = "x,y,z,mass,vx,vy,vz";
+constexpr std::array<std::string_view, 7> kColumns{"x", "y", "z", "mass", "vx", "vy", "vz"};
+
+std::string_view trimmed(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+}
+
+std::array<float, 7> parseRow(std::string_view line, const std::string& where) {
+  std::array<float, 7> values{};
+  std::size_t column = 0;
+  while (true) {
+    const auto comma = line.find(',');
+    const std::string_view field = trimmed(line.substr(0, comma));
+    if (column == values.size())
+      throw std::runtime_error(where + ": more than 7 columns (expected " + std::string(kHeader) + ")");
+    float value = 0.0f;
+    const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
+    if (field.empty() || error != std::errc() || end != field.data() + field.size())
+      throw std::runtime_error(where + ": column " + std::string(kColumns[column]) + " is not a number: '" +
+                               std::string(field) + "'");
+    if (!std::isfinite(value))
+      throw std::runtime_error(where + ": column " + std::string(kColumns[column]) + " is not finite");
+    values[column++] = value;
+    if (comma == std::string_view::npos) break;
+    line.remove_prefix(comma + 1);
+  }
+  if (column != values.size())
+    throw std::runtime_error(where + ": " + std::to_string(column) + " columns, expected 7 (" +
+                             std::string(kHeader) + ")");
+  if (values[3] < 0.0f) throw std::runtime_error(where + ": negative mass");
+  return values;
+}
+
+}  // namespace
+
+std::string formatFloat(float value) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+void writeStateCsv(const State& state, std::ostream& out) {
+  out << kHeader << '\n';
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    const glm::vec4& p = state.positionMass[i];
+    const glm::vec4& v = state.velocity[i];
+    out << formatFloat(p.x) << ',' << formatFloat(p.y) << ',' << formatFloat(p.z) << ','
+        << formatFloat(p.w) << ',' << formatFloat(v.x) << ',' << formatFloat(v.y) << ','
+        << formatFloat(v.z) << '\n';
+  }
+}
+
+State readStateCsv(std::istream& in, const std::string& source) {
+  std::string line;
+  if (!std::getline(in, line) || trimmed(line) != kHeader)
+    throw std::runtime_error(source + ":1: the header must be exactly " + std::string(kHeader));
+  State state;
+  bool anyMass = false;
+  for (std::size_t lineNumber = 2; std::getline(in, line); ++lineNumber) {
+    if (trimmed(line).empty()) continue;
+    const auto values = parseRow(line, source + ":" + std::to_string(lineNumber));
+    state.positionMass.emplace_back(values[0], values[1], values[2], values[3]);
+    state.velocity.emplace_back(values[4], values[5], values[6], 0.0f);
+    anyMass = anyMass || values[3] > 0.0f;
+  }
+  if (state.size() == 0) throw std::runtime_error(source + ": no bodies after the header");
+  if (!anyMass) throw std::runtime_error(source + ": every mass is zero");
+  return state;
+}
+
+State readStateCsvFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  return readStateCsv(in, path);
+}
+
+}  // namespace nbody

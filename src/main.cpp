@@ -1,0 +1,39 @@
+// nbody: GPU N-body simulation by render-to-texture. Commands: simulate, bench.
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "app/bench_command.h"
+#include "app/simulate_command.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"nbody-gl: N-body simulation on the GPU by render-to-texture.\n"
+               "Without a command: the benchmark at N = 16384 on the fragment engine."};
+  app.require_subcommand(0, 1);
+  nbody::SimulateOptions simulate;
+  nbody::BenchOptions bench;
+  CLI::App* simulateCommand = nbody::addSimulateCommand(app, simulate);
+  CLI::App* benchCommand = nbody::addBenchCommand(app, bench);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "nbody: error: %s (see --help)\n", e.what());
+    return 2;  // usage error
+  }
+  try {
+    if (simulateCommand->parsed()) return nbody::runSimulate(simulate);
+    if (benchCommand->parsed()) return nbody::runBench(bench);
+    // The main job. The interactive window is not built yet, so every machine gets the benchmark.
+    return nbody::runBench(bench);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "nbody: error: %s\n", e.what());
+    return 1;  // runtime failure
+  }
+}

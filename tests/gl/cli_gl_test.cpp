@@ -1,0 +1,51 @@
+// The command line with the fragment engine (needs OpenGL).
+
+#include <gtest/gtest.h>
+
+#include "io/csv.h"
+#include "support/cli_runner.h"
+#include "support/test_support.h"
+
+namespace nbody {
+namespace {
+
+using test::runNbody;
+using test::ScratchFolder;
+
+TEST(SimulateFragment, RoundTripsACsvWithZeroSteps) {
+  ScratchFolder scratch("roundtrip-fragment");
+  const auto first = scratch / "first.csv", second = scratch / "second.csv";
+  ASSERT_EQ(runNbody("simulate --engine cpu --bodies 77 --steps 0 -o " + first.string(), scratch).exitCode, 0);
+  const auto result = runNbody("simulate --engine fragment --input " + first.string() +
+                                   " --steps 0 -o " + second.string(), scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(test::readWholeFile(first), test::readWholeFile(second));
+}
+
+TEST(SimulateFragment, AgreesWithTheCpuEngineThroughFiles) {
+  ScratchFolder scratch("fragment-vs-cpu");
+  const std::string common = "simulate --scene uniform-sphere --bodies 500 --seed 4 --method rk2 "
+                             "--steps 20 --dt 0.002 --softening 0.05 ";
+  ASSERT_EQ(runNbody(common + "--engine cpu -o " + (scratch / "cpu.csv").string(), scratch).exitCode, 0);
+  ASSERT_EQ(runNbody(common + "--engine fragment -o " + (scratch / "gpu.csv").string(), scratch).exitCode, 0);
+  const auto d = test::compareStates(readStateCsvFile((scratch / "cpu.csv").string()),
+                                     readStateCsvFile((scratch / "gpu.csv").string()));
+  EXPECT_LT(d.maxPosition, 1e-5);  // the tolerance of FragmentVersusCpu, for the same reasons
+  EXPECT_LT(d.maxVelocity, 1e-5);
+}
+
+TEST(BenchFragment, WritesTheFiguresToJson) {
+  ScratchFolder scratch("bench-json");
+  const auto json = scratch / "r.json";
+  const auto result = runNbody("bench --engine fragment --method rk4 --bodies 300 --steps 3 "
+                               "--repetitions 2 --json " + json.string(), scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const std::string text = test::readWholeFile(json);
+  for (const char* field : {"\"renderer\"", "\"steps_per_second\"", "\"interactions_per_second\"",
+                            "\"gflops\"", "\"method\": \"rk4\"", "\"bodies\": 300"})
+    EXPECT_NE(text.find(field), std::string::npos) << field << " missing from\n" << text;
+  EXPECT_NE(result.out.find("20 flop per interaction"), std::string::npos) << result.out;
+}
+
+}  // namespace
+}  // namespace nbody

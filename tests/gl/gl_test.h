@@ -1,0 +1,47 @@
+#pragma once
+// Fixture for tests that need OpenGL: one headless context per test program, made on first use.
+// A test that cannot get a context fails (it never skips), and any GL error a test causes fails it.
+
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "gl/debug.h"
+#include "gl/egl_context.h"
+
+namespace nbody::test {
+
+class GlTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(context()) << "no OpenGL context: " << contextError();
+    gl::takeDebugErrors();
+  }
+  void TearDown() override {
+    if (!context()) return;
+    for (const std::string& error : gl::takeDebugErrors()) ADD_FAILURE() << error;
+  }
+
+  static gl::HeadlessContext* context() {
+    static std::unique_ptr<gl::HeadlessContext> made = [] {
+      try {
+        auto created = gl::HeadlessContext::create(true);
+        gl::installDebugCallback();
+        std::printf("OpenGL: %s (%s, %s)\n", created->info().renderer.c_str(),
+                    created->info().version.c_str(), created->info().platform.c_str());
+        return created;
+      } catch (const std::exception& e) {
+        contextError() = e.what();
+        return std::unique_ptr<gl::HeadlessContext>();
+      }
+    }();
+    return made.get();
+  }
+  static std::string& contextError() {
+    static std::string error;
+    return error;
+  }
+};
+
+}  // namespace nbody::test
