@@ -3,12 +3,26 @@
 // the tests only talk to this.
 
 #include <cstddef>
+#include <optional>
 #include <string>
+
+#include <glm/vec2.hpp>
 
 #include "physics/method.h"
 #include "physics/state.h"
 
 namespace nbody {
+
+// Where a GPU engine keeps the current state, for consumers that read it in place (the renderer,
+// diagnostics, readback). Both are RGBA32F textures of `size` texels: position + mass (mass in .w)
+// and velocity; body i is the texel (i % size.x, i / size.x); texels past bodyCount are massless
+// padding at rest. Valid until the next step(), upload() or the engine's destruction.
+struct GpuStateView {
+  unsigned int positionMassTexture = 0;  // GL texture names
+  unsigned int velocityTexture = 0;
+  glm::ivec2 size{0, 0};
+  std::size_t bodyCount = 0;
+};
 
 class Engine {
  public:
@@ -28,6 +42,9 @@ class Engine {
   // download() to wait for it.
   virtual void step(const Method& method, const StepParams& params, int steps = 1) = 0;
   virtual void finish() {}
+
+  // The state where it lives on the GPU; nothing for engines that keep it elsewhere.
+  virtual std::optional<GpuStateView> gpuState() const { return std::nullopt; }
 };
 
 }  // namespace nbody

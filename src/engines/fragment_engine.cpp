@@ -204,4 +204,9 @@ void FragmentEngine::step(const Method& method, const StepParams& params, int st
 
 void FragmentEngine::finish() { glFinish(); }
 
+std::optional<GpuStateView> FragmentEngine::gpuState() const {
+  if (bodyCount_ == 0) return std::nullopt;
+  return GpuStateView{base_[parity_].positionMass.id(), base_[parity_].velocity.id(), size_, bodyCount_};
+}
+
 }  // namespace nbody

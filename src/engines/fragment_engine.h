@@ -27,9 +27,7 @@ class FragmentEngine final : public Engine {
   void step(const Method& method, const StepParams& params, int steps = 1) override;
   void finish() override;
 
-  // The texture of current positions (mass in .w); what the renderer reads.
-  GLuint positionMassTexture() const { return base_[parity_].positionMass.id(); }
-  glm::ivec2 textureSize() const { return size_; }
+  std::optional<GpuStateView> gpuState() const override;
 
   // Width and height of the texture that holds `bodyCount` bodies (padding < width).
   static glm::ivec2 textureSizeFor(std::size_t bodyCount, int maxTextureSize);
