@@ -2,27 +2,30 @@
 //   a_i = G sum_j m_j (r_j - r_i) / (|r_j - r_i|^2 + eps^2)^(3/2)
 // Flop count per interaction (NVIDIA's convention, 20): 3 (difference) + 6 (squared distance and
 // eps^2) + 4 (inverse square root, counted as 4) + 7 (cube, times mass, accumulate).
+//
+// Defines: SOFTENED (1 when eps^2 is large enough that r2 > 0 always and 1/r^3 stays finite, so
+//          the j == i guard can go), BODIES (bodies accumulated at once: each fetched body j is
+//          used BODIES times).
 
 uniform float uSoftening2;  // eps^2
 
-// m_j (r_j - r_i) / (|r_j - r_i|^2 + eps^2)^(3/2). The j == i term has r2 == 0 when eps == 0;
-// the select makes it (and a massless padding body at the same place) contribute exactly zero
-// instead of 0 * inf = NaN. Cubing 1/r instead of taking (r2^3)^(-1/2) keeps r2^3 from
+// Adds m_j (r_j - r_i) / (|r_j - r_i|^2 + eps^2)^(3/2) to sum. Without softening the j == i term
+// has r2 == 0; the select makes it (and a massless padding body at the same place) add exactly
+// zero instead of 0 * inf = NaN. Cubing 1/r instead of taking (r2^3)^(-1/2) keeps r2^3 from
 // overflowing or underflowing for distant or very close pairs.
-vec3 pairAcceleration(vec3 ri, vec4 bodyJ) {
+void addPair(inout vec3 sum, vec3 ri, vec4 bodyJ) {
   vec3 d = bodyJ.xyz - ri;
-  float r2 = dot(d, d) + uSoftening2;
+  // Three fused multiply-adds; dot(d, d) + eps^2 may cost a fourth instruction.
+  float r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, uSoftening2)));
+#if SOFTENED
+  float inverseR = inversesqrt(r2);
+#else
   float inverseR = r2 > 0.0 ? inversesqrt(r2) : 0.0;
-  return (bodyJ.w * inverseR * inverseR * inverseR) * d;
+#endif
+  sum += (bodyJ.w * (inverseR * inverseR * inverseR)) * d;
 }
 
-// The sum over every texel of a position + mass texture. Padding texels hold massless bodies, so
-// they add exactly zero and the loop needs no bounds check.
-vec3 accelerationFromTexture(sampler2D positionMass, vec3 ri) {
-  ivec2 size = textureSize(positionMass, 0);
-  vec3 sum = vec3(0.0);
-  for (int y = 0; y < size.y; ++y)
-    for (int x = 0; x < size.x; ++x)
-      sum += pairAcceleration(ri, texelFetch(positionMass, ivec2(x, y), 0));
-  return sum;
+// One body j for all BODIES bodies i.
+void addBody(inout vec3 sums[BODIES], vec3 ri[BODIES], vec4 bodyJ) {
+  for (int k = 0; k < BODIES; ++k) addPair(sums[k], ri[k], bodyJ);
 }

@@ -1,4 +1,4 @@
-// nbody: GPU N-body simulation by render-to-texture. Commands: simulate, bench.
+// nbody: GPU N-body simulation by render-to-texture. Commands: simulate, bench, engines.
 
 #include <cstdio>
 #include <cstdlib>
@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/bench_command.h"
+#include "app/engines_command.h"
 #include "app/simulate_command.h"
 
 int main(int argc, char** argv) {
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
   nbody::BenchOptions bench;
   CLI::App* simulateCommand = nbody::addSimulateCommand(app, simulate);
   CLI::App* benchCommand = nbody::addBenchCommand(app, bench);
+  CLI::App* enginesCommand = nbody::addEnginesCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -30,8 +32,12 @@ int main(int argc, char** argv) {
   try {
     if (simulateCommand->parsed()) return nbody::runSimulate(simulate);
     if (benchCommand->parsed()) return nbody::runBench(bench);
+    if (enginesCommand->parsed()) return nbody::runEngines();
     // The main job. The interactive window is not built yet, so every machine gets the benchmark.
     return nbody::runBench(bench);
+  } catch (const nbody::UsageError& e) {
+    std::fprintf(stderr, "nbody: error: %s\n", e.what());
+    return 2;  // usage error found once an engine was made (an engine option)
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nbody: error: %s\n", e.what());
     return 1;  // runtime failure

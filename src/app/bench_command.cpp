@@ -7,7 +7,9 @@
 #include <limits>
 #include <memory>
 
+#include "engines/registry.h"
 #include "gl/objects.h"
+#include "gl/state_readback.h"
 #include "io/atomic_file.h"
 #include "io/json_writer.h"
 
@@ -15,6 +17,7 @@ namespace nbody {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using Setting = std::pair<std::string, std::string>;
 
 double median(std::vector<double> values) {
   if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
@@ -23,17 +26,28 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
 }
 
-// Runs `steps` steps (reading the state back after each one when asked) and returns wall seconds.
-// The GPU time of the same work goes into `gpuSeconds` when a timer query is given.
-double timeSteps(Engine& engine, const Method& method, const BenchOptions& options, long long steps,
-                 const gl::TimeElapsedQuery* query, double* gpuSeconds) {
+Readback parseReadback(const std::string& name) {
+  return name == "sync" ? Readback::sync : name == "async" ? Readback::async : Readback::none;
+}
+
+// Advances `steps` steps, reading the state back as asked, and returns the wall seconds between
+// glFinish calls. The GPU time of the same work goes into `gpuSeconds` when a query is given.
+double timeSteps(Engine& engine, const Method& method, Readback readback, const StepParams& params,
+                 long long steps, const gl::TimeElapsedQuery* query, double* gpuSeconds) {
+  std::unique_ptr<gl::AsyncStateReadback> ring;
+  if (readback == Readback::async) ring = std::make_unique<gl::AsyncStateReadback>(3);
   engine.finish();
   const auto start = Clock::now();
   if (query) glBeginQuery(GL_TIME_ELAPSED, query->id());
   for (long long s = 0; s < steps; ++s) {
-    engine.step(method, options.step, 1);
-    if (options.readback) engine.download();
+    engine.step(method, params, 1);
+    if (readback == Readback::sync) engine.download();
+    if (ring) {
+      if (ring->full()) ring->takeOldest();
+      ring->request(*engine.gpuState());
+    }
   }
+  while (ring && ring->pending() > 0) ring->takeOldest();
   if (query) glEndQuery(GL_TIME_ELAPSED);
   engine.finish();
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
@@ -45,18 +59,39 @@ double timeSteps(Engine& engine, const Method& method, const BenchOptions& optio
   return wall;
 }
 
+// The paper's figures (GeForce 9800 GT, N = 16384): table 3 (Euler, by unroll block, no
+// readback) and table 5 (by method, with and without readback). NaN where it has none.
+double paperStepsPerSecond(const BenchResult& r) {
+  if (r.bodies != 16384) return std::numeric_limits<double>::quiet_NaN();
+  if (r.engine == "fragment" && r.method == "euler" && r.readback == "none") {
+    for (const auto& [block, figure] : {std::pair{"unroll=1x1", 23.6}, {"unroll=2x2", 27.3},
+                                        {"unroll=4x4", 28.3}, {"unroll=8x8", 27.0}})
+      if (r.variant.find(block) != std::string::npos) return figure;
+  }
+  const bool readback = r.readback != "none";
+  if (r.method == "euler") return readback ? 21.3 : 28.3;
+  if (r.method == "rk2") return readback ? 11.6 : 13.3;
+  if (r.method == "rk4") return readback ? 6.3 : 6.6;
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
 void printTable(const std::vector<BenchResult>& results) {
-  std::printf("\n%-9s %-6s %8s %9s %7s %11s %9s %11s %12s %9s\n", "engine", "method", "N",
-              "readback", "steps", "steps/s", "ms/step", "GPU ms/step", "G inter./s", "GFLOPS*");
-  for (const BenchResult& r : results)
-    std::printf("%-9s %-6s %8zu %9s %3lldx%-3d %11.2f %9.3f %11.3f %12.2f %9.1f\n",
-                r.engine.c_str(), r.method.c_str(), r.bodies, r.readback ? "each step" : "none",
+  std::printf("\n%-8s %-44s %-6s %8s %-5s %8s %10s %9s %9s %11s %9s %8s\n", "engine", "variant",
+              "method", "N", "read", "steps", "steps/s", "ms/step", "GPU ms", "G inter./s",
+              "GFLOPS*", "paper**");
+  for (const BenchResult& r : results) {
+    const double paper = paperStepsPerSecond(r);
+    std::printf("%-8s %-44s %-6s %8zu %-5s %4lldx%-3d %10.2f %9.3f %9.3f %11.2f %9.1f %8s\n",
+                r.engine.c_str(), r.variant.c_str(), r.method.c_str(), r.bodies, r.readback.c_str(),
                 r.stepsPerRepetition, r.repetitions, r.stepsPerSecond, 1e3 / r.stepsPerSecond,
-                r.gpuMillisecondsPerStep, r.interactionsPerSecond * 1e-9, r.gflops);
+                r.gpuMillisecondsPerStep, r.interactionsPerSecond * 1e-9, r.gflops,
+                std::isnan(paper) ? "" : std::to_string(paper).substr(0, 4).c_str());
+  }
   std::printf(
-      "* GFLOPS count 20 flop per interaction (NVIDIA's nbody convention; the paper counted 19), "
-      "N^2 interactions per force evaluation.\n  steps/s: median of the repetitions, wall clock "
-      "between glFinish calls; GPU ms/step: median of GL_TIME_ELAPSED queries.\n");
+      "*  GFLOPS count 20 flop per interaction (NVIDIA's nbody convention; the paper counted 19), "
+      "N^2 interactions per force evaluation.\n   steps/s: median of the repetitions, wall clock "
+      "between glFinish calls; GPU ms: median of GL_TIME_ELAPSED queries per step.\n"
+      "** the paper's steps/s on a GeForce 9800 GT at N = 16384 (tables 3 and 5), for comparison.\n");
 }
 
 void writeJson(const std::vector<BenchResult>& results, const std::string& path) {
@@ -70,6 +105,7 @@ void writeJson(const std::vector<BenchResult>& results, const std::string& path)
     json.beginObject();
     json.field("renderer", r.device);
     json.field("engine", r.engine);
+    json.field("variant", r.variant);
     json.field("method", r.method);
     json.field("bodies", (long long)r.bodies);
     json.field("readback", r.readback);
@@ -86,58 +122,119 @@ void writeJson(const std::vector<BenchResult>& results, const std::string& path)
   file.commit();
 }
 
+void writeCsv(const std::vector<BenchResult>& results, const std::string& path) {
+  AtomicFileWriter file(path);
+  file.stream() << "renderer,engine,variant,method,bodies,readback,steps_per_second,"
+                   "gpu_ms_per_step,interactions_per_second,gflops\n";
+  for (const BenchResult& r : results)
+    file.stream() << '"' << r.device << "\"," << r.engine << ",\"" << r.variant << "\","
+                  << r.method << ',' << r.bodies << ',' << r.readback << ',' << r.stepsPerSecond
+                  << ',' << r.gpuMillisecondsPerStep << ',' << r.interactionsPerSecond << ','
+                  << r.gflops << '\n';
+  file.commit();
+}
+
+std::vector<Setting> parseSettings(const std::vector<std::string>& settings) {
+  std::vector<Setting> parsed;
+  for (const std::string& setting : settings) {
+    const auto equals = setting.find('=');
+    parsed.emplace_back(setting.substr(0, equals), setting.substr(equals + 1));
+  }
+  return parsed;
+}
+
+// The variants to time on `engine`: its current choices with `fixed` applied, or with --sweep
+// every combination of the options `fixed` leaves free.
+std::vector<std::vector<Setting>> variantsToTime(const Engine& engine, const std::vector<Setting>& fixed,
+                                                 bool sweep) {
+  std::vector<std::vector<Setting>> variants{fixed};
+  if (!sweep) return variants;
+  for (const EngineOption& option : engine.options()) {
+    const bool isFixed = std::any_of(fixed.begin(), fixed.end(), [&](const Setting& s) { return s.first == option.name; });
+    if (isFixed) continue;
+    std::vector<std::vector<Setting>> extended;
+    for (const auto& partial : variants)
+      for (const std::string& choice : option.choices) {
+        extended.push_back(partial);
+        extended.back().emplace_back(option.name, choice);
+      }
+    variants = std::move(extended);
+  }
+  return variants;
+}
+
+std::vector<std::string> enginesToTime(const BenchOptions& options, std::size_t bodies) {
+  if (std::find(options.engines.begin(), options.engines.end(), "all") == options.engines.end())
+    return options.engines;
+  std::vector<std::string> names;
+  for (const EngineEntry& entry : engineRegistry())
+    if (entry.needsGl || bodies <= 8192) names.push_back(entry.name);  // the CPU only for small N
+  return names;
+}
+
 }  // namespace
 
 CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
-  CLI::App* command = app.add_subcommand("bench", "time an engine: steps/s, interactions/s, GFLOPS");
-  addEngineOption(*command, options.engine);
+  CLI::App* command = app.add_subcommand("bench", "time engines: steps/s, interactions/s, GFLOPS");
+  std::vector<std::string> engineChoices = engineNames();
+  engineChoices.push_back("all");
+  command->add_option("--engine", options.engines, "engines to time, comma separated, or all")
+      ->delimiter(',')
+      ->check(CLI::IsMember(engineChoices))
+      ->capture_default_str();
   command->add_option("--method", options.methods, "integration methods, comma separated")
       ->delimiter(',')
       ->check(CLI::IsMember(methodNames()))
       ->capture_default_str();
+  command->add_option("--readback", options.readbacks,
+                      "read the state back to the CPU every step: none, sync (glGetTexImage, the "
+                      "paper's table 5), async (pixel-buffer ring); comma separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"none", "sync", "async"}))
+      ->capture_default_str();
+  addEngineSettingsOption(*command, options.settings);
+  command->add_flag("--sweep", options.sweep, "time every combination of every engine option");
   addProblemOptions(*command, options.problem, false);
   addStepOptions(*command, options.step);
   command->add_option("--steps", options.stepsPerRepetition,
-                      "steps per timed repetition (default: about 0.5 s worth)")
+                      "steps per timed repetition (default: --seconds worth)")
       ->check(CLI::Range(1LL, 1LL << 30));
+  command->add_option("--seconds", options.targetSeconds, "about how long each repetition runs, when --steps is not given")
+      ->check(finitePositive())
+      ->capture_default_str();
   command->add_option("--repetitions", options.repetitions, "timed repetitions; the median is reported")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  command->add_flag("--readback", options.readback,
-                    "read the whole state back to the CPU after every step (the paper's table 5)");
   command->add_option("--json", options.json, "also write the results to this JSON file");
+  command->add_option("--csv", options.csv, "also write the results to this CSV file");
   return command;
 }
 
-BenchResult benchmark(Engine& engine, const Method& method, const BenchOptions& options) {
+BenchResult benchmark(Engine& engine, const Method& method, Readback readback, const BenchOptions& options) {
   std::unique_ptr<gl::TimeElapsedQuery> query;
   if (engine.runsOnGl()) query = std::make_unique<gl::TimeElapsedQuery>(gl::TimeElapsedQuery::create());
   double gpuSeconds = 0;
   // Warm-up: the first step compiles shaders; the second says how long a step takes.
-  timeSteps(engine, method, options, 1, nullptr, nullptr);
-  const double oneStep = timeSteps(engine, method, options, 1, nullptr, nullptr);
+  timeSteps(engine, method, readback, options.step, 1, nullptr, nullptr);
+  const double oneStep = timeSteps(engine, method, readback, options.step, 1, nullptr, nullptr);
   const long long steps = options.stepsPerRepetition > 0
                               ? options.stepsPerRepetition
                               : std::max(1LL, (long long)(options.targetSeconds / std::max(oneStep, 1e-6)));
   std::vector<double> stepsPerSecond, gpuMilliseconds;
-  std::fprintf(stderr, "  timing %s: %d repetitions of %lld steps ...", method.name.c_str(),
-               options.repetitions, steps);
   for (int r = 0; r < options.repetitions; ++r) {
-    std::fprintf(stderr, " %d", r + 1);
-    const double wall = timeSteps(engine, method, options, steps, query.get(), &gpuSeconds);
+    const double wall = timeSteps(engine, method, readback, options.step, steps, query.get(), &gpuSeconds);
     stepsPerSecond.push_back(double(steps) / wall);
     if (query) gpuMilliseconds.push_back(1e3 * gpuSeconds / double(steps));
   }
-  std::fprintf(stderr, "\n");
-
   BenchResult result;
   result.engine = engine.name();
   result.device = engine.device();
+  result.variant = engine.variant();
   result.method = method.name;
+  result.readback = readback == Readback::sync ? "sync" : readback == Readback::async ? "async" : "none";
   result.bodies = engine.bodyCount();
   result.stepsPerRepetition = steps;
   result.repetitions = options.repetitions;
-  result.readback = options.readback;
   result.stepsPerSecond = median(stepsPerSecond);
   result.gpuMillisecondsPerStep = median(gpuMilliseconds);
   const double n = double(result.bodies);
@@ -147,25 +244,49 @@ BenchResult benchmark(Engine& engine, const Method& method, const BenchOptions& 
 }
 
 int runBench(const BenchOptions& options) {
-  if (!options.json.empty()) AtomicFileWriter probe(options.json);  // an unwritable path fails now
+  for (const std::string& path : {options.json, options.csv})
+    if (!path.empty()) AtomicFileWriter probe(path);  // an unwritable path fails now, not at the end
   const State initial = makeInitialState(options.problem);
-  EngineSession session = openEngine(options.engine);
-  Engine& engine = *session.engine;
-  std::printf("nbody bench: %s engine on %s\n", engine.name().c_str(), engine.device().c_str());
-  std::printf("scene %s, N = %zu, dt = %g, softening = %g, G = %g%s\n", options.problem.scene.c_str(),
-              initial.size(), options.step.dt, options.step.softening, options.step.gravity,
-              options.readback ? ", state read back every step" : "");
-  std::fflush(stdout);
+  const std::vector<Setting> fixed = parseSettings(options.settings);
+  std::printf("nbody bench: scene %s, N = %zu, dt = %g, softening = %g, G = %g\n",
+              options.problem.scene.c_str(), initial.size(), options.step.dt, options.step.softening,
+              options.step.gravity);
   std::vector<BenchResult> results;
-  for (const std::string& name : options.methods) {
-    engine.upload(initial);
-    results.push_back(benchmark(engine, *findMethod(name), options));
+  EngineSession session;
+  const std::vector<std::string> engines = enginesToTime(options, initial.size());
+  for (const std::string& engineName : engines) {
+    session = openEngine(engineName, {}, std::move(session.context));
+    Engine& engine = *session.engine;
+    std::printf("%s engine on %s\n", engine.name().c_str(), engine.device().c_str());
+    std::fflush(stdout);
+    // With several engines, each takes the settings it has an option for.
+    std::vector<Setting> applicable;
+    for (const Setting& setting : fixed) {
+      const auto engineOptions = engine.options();
+      const bool known = std::any_of(engineOptions.begin(), engineOptions.end(),
+                                     [&](const EngineOption& o) { return o.name == setting.first; });
+      if (known || engines.size() == 1) applicable.push_back(setting);
+    }
+    const auto variants = variantsToTime(engine, applicable, options.sweep);
+    const std::size_t total = variants.size() * options.methods.size() * options.readbacks.size();
+    std::size_t done = 0;
+    for (const auto& variant : variants) {
+      for (const auto& [name, value] : variant) engine.setOption(name, value);
+      for (const std::string& methodName : options.methods)
+        for (const std::string& readback : options.readbacks) {
+          if (readback != "none" && !engine.runsOnGl()) continue;  // the CPU engine reads nothing back
+          std::fprintf(stderr, "  [%zu/%zu] %s %s %s readback=%s ...\n", ++done, total,
+                       engine.name().c_str(), engine.variant().c_str(), methodName.c_str(), readback.c_str());
+          engine.upload(initial);
+          results.push_back(benchmark(engine, *findMethod(methodName), parseReadback(readback), options));
+        }
+    }
   }
   printTable(results);
-  if (!options.json.empty()) {
-    writeJson(results, options.json);
-    std::printf("wrote %s\n", options.json.c_str());
-  }
+  if (!options.json.empty()) writeJson(results, options.json);
+  if (!options.csv.empty()) writeCsv(results, options.csv);
+  for (const std::string& path : {options.json, options.csv})
+    if (!path.empty()) std::printf("wrote %s\n", path.c_str());
   return 0;
 }
 

@@ -10,28 +10,31 @@
 
 namespace nbody {
 
+enum class Readback { none, sync, async };
+
 struct BenchOptions {
-  std::string engine = "fragment";
+  std::vector<std::string> engines{"fragment"};  // or "all"
   std::vector<std::string> methods{"euler"};
+  std::vector<std::string> readbacks{"none"};
+  std::vector<std::string> settings;  // NAME=VALUE engine options
+  bool sweep = false;                 // every combination of every engine option
   ProblemOptions problem;
   StepParams step;
-  long long stepsPerRepetition = 0;  // 0: enough for about targetSeconds per repetition
+  long long stepsPerRepetition = 0;   // 0: enough for about targetSeconds per repetition
   int repetitions = 5;
   double targetSeconds = 0.5;
-  bool readback = false;
-  std::string json;
+  std::string json, csv;
 };
 
 struct BenchResult {
-  std::string engine, device, method;
+  std::string engine, device, variant, method, readback;
   std::size_t bodies = 0;
   long long stepsPerRepetition = 0;
   int repetitions = 0;
-  bool readback = false;
-  double stepsPerSecond = 0;      // median over repetitions, wall clock around glFinish
+  double stepsPerSecond = 0;          // median over repetitions, wall clock around glFinish
   double gpuMillisecondsPerStep = 0;  // median of GL_TIME_ELAPSED queries; NaN for the CPU
   double interactionsPerSecond = 0;
-  double gflops = 0;              // 20 flop per interaction
+  double gflops = 0;                  // 20 flop per interaction
 };
 
 constexpr double kFlopPerInteraction = 20.0;  // NVIDIA's nbody convention (the paper counts 19)
@@ -39,6 +42,6 @@ constexpr double kFlopPerInteraction = 20.0;  // NVIDIA's nbody convention (the 
 CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options);
 int runBench(const BenchOptions& options);
 // Times one method on an engine that already holds the initial state.
-BenchResult benchmark(Engine& engine, const Method& method, const BenchOptions& options);
+BenchResult benchmark(Engine& engine, const Method& method, Readback readback, const BenchOptions& options);
 
 }  // namespace nbody

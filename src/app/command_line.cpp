@@ -72,11 +72,13 @@ State makeInitialState(const ProblemOptions& options) {
   return findScene(options.scene)->generate(options.bodies, options.seed);
 }
 
-EngineSession openEngine(const std::string& name) {
+EngineSession openEngine(const std::string& name, const std::vector<std::string>& settings,
+                         std::unique_ptr<gl::HeadlessContext> context) {
   const EngineEntry* entry = findEngine(name);
   if (!entry) throw std::invalid_argument("unknown engine " + name);
   EngineSession session;
-  if (entry->needsGl) {
+  session.context = std::move(context);
+  if (entry->needsGl && !session.context) {
 #ifdef NDEBUG
     const bool debug = std::getenv("NBODY_GL_DEBUG") != nullptr;
 #else
@@ -86,7 +88,20 @@ EngineSession openEngine(const std::string& name) {
     if (debug) gl::installDebugCallback();
   }
   session.engine = entry->create();
+  for (const std::string& setting : settings) {
+    const auto equals = setting.find('=');
+    session.engine->setOption(setting.substr(0, equals), setting.substr(equals + 1));
+  }
   return session;
+}
+
+void addEngineSettingsOption(CLI::App& command, std::vector<std::string>& settings) {
+  command.add_option("--set", settings,
+                     "engine option NAME=VALUE, repeatable (e.g. unroll=4x4, bodies-per-fragment=4, "
+                     "slices=16); `nbody engines` lists them")
+      ->check([](const std::string& text) {
+        return text.find('=') == std::string::npos ? "expected NAME=VALUE, got " + text : std::string();
+      });
 }
 
 }  // namespace nbody

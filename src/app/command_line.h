@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -34,7 +35,11 @@ struct EngineSession {
   std::unique_ptr<gl::HeadlessContext> context;
   std::unique_ptr<Engine> engine;
 };
-EngineSession openEngine(const std::string& name);
+// `settings` are engine options NAME=VALUE; a context given is reused (several engines in a run).
+EngineSession openEngine(const std::string& name, const std::vector<std::string>& settings = {},
+                         std::unique_ptr<gl::HeadlessContext> context = nullptr);
+// --set NAME=VALUE, repeatable: engine options (see `nbody engines`).
+void addEngineSettingsOption(CLI::App& command, std::vector<std::string>& settings);
 
 // CLI11 check: a finite number > 0 (or >= 0).
 CLI::Validator finitePositive();

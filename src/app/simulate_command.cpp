@@ -11,6 +11,7 @@ namespace nbody {
 CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options) {
   CLI::App* command = app.add_subcommand("simulate", "advance a state and write the final state as CSV");
   addEngineOption(*command, options.engine);
+  addEngineSettingsOption(*command, options.settings);
   command->add_option("--method", options.method, "integration method")
       ->check(CLI::IsMember(methodNames()))
       ->capture_default_str();
@@ -29,12 +30,12 @@ int runSimulate(const SimulateOptions& options) {
   const Method& method = *findMethod(options.method);
   const State initial = makeInitialState(options.problem);
   AtomicFileWriter output(options.output);  // an unwritable path fails before the work
-  EngineSession session = openEngine(options.engine);
+  EngineSession session = openEngine(options.engine, options.settings);
   Engine& engine = *session.engine;
   if (!options.quiet)
-    std::fprintf(stderr, "simulate: %s engine on %s, %s, N = %zu, %lld steps of dt = %g\n",
-                 engine.name().c_str(), engine.device().c_str(), method.name.c_str(), initial.size(),
-                 options.steps, options.step.dt);
+    std::fprintf(stderr, "simulate: %s engine (%s) on %s, %s, N = %zu, %lld steps of dt = %g\n",
+                 engine.name().c_str(), engine.variant().c_str(), engine.device().c_str(),
+                 method.name.c_str(), initial.size(), options.steps, options.step.dt);
   engine.upload(initial);
 
   // Steps in chunks that take about a second, so long runs report progress.

@@ -9,6 +9,7 @@ namespace nbody {
 
 struct SimulateOptions {
   std::string engine = "fragment";
+  std::vector<std::string> settings;  // engine options NAME=VALUE
   std::string method = "euler";
   ProblemOptions problem;
   StepParams step;

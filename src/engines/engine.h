@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <glm/vec2.hpp>
 
@@ -22,6 +24,20 @@ struct GpuStateView {
   unsigned int velocityTexture = 0;
   glm::ivec2 size{0, 0};
   std::size_t bodyCount = 0;
+};
+
+// A bad engine option name or value: the user's mistake, reported as a usage error.
+struct UsageError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// A choice an engine offers that changes how fast it runs, never what it computes beyond
+// rounding (loop unrolling, bodies per fragment, tile size...). The benchmark sweeps them, the
+// panel switches them.
+struct EngineOption {
+  std::string name, description;
+  std::vector<std::string> choices;
+  std::string value;  // one of choices
 };
 
 class Engine {
@@ -43,8 +59,17 @@ class Engine {
   virtual void step(const Method& method, const StepParams& params, int steps = 1) = 0;
   virtual void finish() {}
 
+  virtual std::vector<EngineOption> options() const { return {}; }
+  // Throws UsageError naming the option and its choices for a bad name or value.
+  virtual void setOption(const std::string& name, const std::string& value);
+  // A short text of the current choices, e.g. "unroll=4x4 bodies-per-fragment=4".
+  std::string variant() const;
+
   // The state where it lives on the GPU; nothing for engines that keep it elsewhere.
   virtual std::optional<GpuStateView> gpuState() const { return std::nullopt; }
 };
+
+// For implementations of setOption: checks `value` against the option's choices and stores it.
+void chooseOption(EngineOption& option, const std::string& value);
 
 }  // namespace nbody

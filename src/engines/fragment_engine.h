@@ -1,15 +1,18 @@
 #pragma once
 // The paper's method: bodies in RGBA32F textures (position + mass, velocity), ping-ponged between
-// two sets, advanced by fragment shaders writing several render targets at once. One fullscreen
-// draw per Runge-Kutta stage; a fragment is a body.
+// two sets, advanced by fragment shaders writing several render targets at once.
+// With one body per fragment each Runge-Kutta stage is one fullscreen draw (force and update
+// fused). With B > 1 bodies per fragment (or S > 1 slices) a stage is a force pass on a
+// (W/B) x (S H) target that writes B accelerations (B render targets) for each of S slices of the
+// j-loop, then a cheap update pass, one body per fragment, that adds the slices up.
+// Options: unroll (the texel loop in blocks, the paper's table 3), bodies-per-fragment, slices.
 
 #include <map>
-#include <utility>
 #include <vector>
 
-#include <glm/vec2.hpp>
-
 #include "engines/engine.h"
+#include "engines/stage_kernel.h"
+#include "engines/stage_textures.h"
 #include "gl/objects.h"
 
 namespace nbody {
@@ -26,33 +29,27 @@ class FragmentEngine final : public Engine {
   std::size_t bodyCount() const override { return bodyCount_; }
   void step(const Method& method, const StepParams& params, int steps = 1) override;
   void finish() override;
-
+  std::vector<EngineOption> options() const override { return {unroll_, bodiesPerFragment_, slices_}; }
+  void setOption(const std::string& name, const std::string& value) override;
   std::optional<GpuStateView> gpuState() const override;
 
-  // Width and height of the texture that holds `bodyCount` bodies (padding < width).
-  static glm::ivec2 textureSizeFor(std::size_t bodyCount, int maxTextureSize);
-
  private:
-  struct StateTextures {
-    gl::Texture positionMass, velocity;
-  };
-  void allocate(glm::ivec2 size);
   void runStage(const Method& method, const StepParams& params, int stage);
-  GLuint programFor(int stage, bool writeAcceleration);
-  gl::Framebuffer makeTargets(std::vector<GLuint> textures) const;
-  std::vector<float> readTexture(const gl::Texture& texture) const;
+  void runFusedStage(const Method& method, const StepParams& params, int stage);
+  void runForceThenUpdate(const Method& method, const StepParams& params, int stage);
+  std::vector<std::string> forceDefines(const StepParams& params) const;
+  // A framebuffer drawing into these (texture, layer) attachments; layer -1: not layered.
+  GLuint targets(const std::vector<std::pair<GLuint, int>>& attachments);
+  int bodiesPerFragment() const { return std::stoi(bodiesPerFragment_.value); }
+  int slices() const { return std::stoi(slices_.value); }
+  bool fused() const { return bodiesPerFragment() == 1 && slices() == 1; }
 
   std::size_t bodyCount_ = 0;
-  glm::ivec2 size_{0, 0};
-  int parity_ = 0;  // base_[parity_] holds the current state
-  StateTextures base_[2];
-  gl::Texture stagePosition_[2];               // alternate: a stage reads one, writes the other
-  std::vector<gl::Texture> stageVelocity_;     // index j: velocity of stage j (0 unused: base)
-  std::vector<gl::Texture> stageAcceleration_; // index j: acceleration of stage j
-  std::vector<gl::Framebuffer> stageTargets_;  // index j: what stage j writes when not last
-  gl::Framebuffer stepTargets_[2];             // index p: the last stage writes base_[p]
+  StageTextures textures_;
+  StageKernelCache kernels_;
+  std::map<std::vector<std::pair<GLuint, int>>, gl::Framebuffer> framebuffers_;
   gl::VertexArray emptyVertexArray_;
-  std::map<std::pair<int, bool>, gl::Program> programs_;
+  EngineOption unroll_, bodiesPerFragment_, slices_;
   int maxTextureSize_ = 0;
 };
 

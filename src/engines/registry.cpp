@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engines/compute_engine.h"
 #include "engines/cpu_engine.h"
 #include "engines/fragment_engine.h"
 
@@ -11,6 +12,8 @@ const std::vector<EngineEntry>& engineRegistry() {
   static const std::vector<EngineEntry> entries{
       {"fragment", "fragment shaders, render-to-texture with multiple render targets (GPU)", true,
        [] { return std::make_unique<FragmentEngine>(); }},
+      {"compute", "compute shaders on every SM, shared-memory tiles, split j-loop (GPU)", true,
+       [] { return std::make_unique<ComputeEngine>(); }},
       {"cpu", "double-precision reference on all CPU cores", false,
        [] { return std::make_unique<CpuEngine>(); }},
   };

@@ -1,0 +1,54 @@
+// Accelerations on all SMs: work groups of GROUP_SIZE threads, each thread accumulating BODIES
+// bodies; the bodies j pass through shared memory in tiles of GROUP_SIZE, so each one fetched from
+// the texture serves GROUP_SIZE x BODIES bodies. Work group (x, y) takes the bodies i of block x
+// and the slice y of the j-loop: splitting the j-loop puts more threads to work when N is small
+// (seed 002). With one slice (FUSED) the kernel advances its bodies itself; otherwise it writes
+// partial sums and reduce.comp adds them up.
+// Files before this one: body_layout.glsl, gravity.glsl and, when FUSED, rk_combine.glsl and
+// compute_store.glsl.
+
+layout(local_size_x = GROUP_SIZE) in;
+
+uniform sampler2D uStagePositionMass;
+uniform int uBodyCount;    // bodies that exist
+uniform int uPaddedCount;  // texels: bodies plus massless padding
+uniform int uSliceLength;  // bodies j per slice of the j-loop, a multiple of GROUP_SIZE
+uniform float uGravity;
+
+#if !FUSED
+layout(std430, binding = 0) writeonly buffer PartialSums { vec4 partialSums[]; };  // [slice][i]
+#endif
+
+shared vec4 tile[GROUP_SIZE];
+
+void main() {
+  int width = textureSize(uStagePositionMass, 0).x;
+  int local = int(gl_LocalInvocationID.x);
+  int firstBody = int(gl_WorkGroupID.x) * GROUP_SIZE * BODIES + local;
+  vec3 ri[BODIES];
+  vec3 sums[BODIES];
+  for (int k = 0; k < BODIES; ++k) {
+    int i = firstBody + k * GROUP_SIZE;
+    ri[k] = i < uPaddedCount ? texelFetch(uStagePositionMass, texelOfBody(i, width), 0).xyz : vec3(0.0);
+    sums[k] = vec3(0.0);
+  }
+  int begin = int(gl_WorkGroupID.y) * uSliceLength;
+  int end = min(begin + uSliceLength, uPaddedCount);
+  for (int t = begin; t < end; t += GROUP_SIZE) {
+    int j = t + local;
+    // Past the end: a massless body at the origin, which adds exactly zero.
+    tile[local] = j < end ? texelFetch(uStagePositionMass, texelOfBody(j, width), 0) : vec4(0.0);
+    barrier();
+    for (int m = 0; m < GROUP_SIZE; ++m) addBody(sums, ri, tile[m]);
+    barrier();
+  }
+  for (int k = 0; k < BODIES; ++k) {
+    int i = firstBody + k * GROUP_SIZE;
+#if FUSED
+    if (i < uBodyCount) storeAdvancedBody(texelOfBody(i, width), uGravity * sums[k]);
+#else
+    if (i < uPaddedCount)
+      partialSums[int(gl_WorkGroupID.y) * uPaddedCount + i] = vec4(sums[k], 0.0);
+#endif
+  }
+}

@@ -1,0 +1,30 @@
+// Accelerations of BODIES bodies per fragment, the optimisation the paper proposed: each position
+// fetched from the texture serves BODIES bodies, so texture fetches drop BODIES-fold. Fragment
+// (x, y + s H) handles the bodies at texels (BODIES x + k, y), k < BODIES, over slice s of the
+// j-loop (rows [s H / SLICES, (s + 1) H / SLICES) of the position texture: more fragments in
+// flight when N is small), and writes body k's partial acceleration (G included) to render
+// target k, a layer of this stage's acceleration array, which is SLICES times as tall.
+// Files before this one: gravity.glsl, texture_sum.glsl. update.frag then advances each body.
+// Defines: SLICES.
+
+layout(location = 0) out vec4 outAcceleration[BODIES];
+
+uniform sampler2D uStagePositionMass;
+uniform float uGravity;
+
+void main() {
+  int height = textureSize(uStagePositionMass, 0).y;
+  int slice = int(gl_FragCoord.y) / height;
+  ivec2 first = ivec2(int(gl_FragCoord.x) * BODIES, int(gl_FragCoord.y) - slice * height);
+  int rowsPerSlice = (height + SLICES - 1) / SLICES;
+  vec3 ri[BODIES];
+  vec3 sums[BODIES];
+  for (int k = 0; k < BODIES; ++k) {
+    ri[k] = texelFetch(uStagePositionMass, first + ivec2(k, 0), 0).xyz;
+    sums[k] = vec3(0.0);
+  }
+  sumOverRows(sums, ri, uStagePositionMass, min(slice * rowsPerSlice, height),
+              min((slice + 1) * rowsPerSlice, height));
+  // Padding bodies get a finite acceleration here; update.frag never moves them.
+  for (int k = 0; k < BODIES; ++k) outAcceleration[k] = vec4(uGravity * sums[k], 0.0);
+}

@@ -1,0 +1,19 @@
+// Adds up the SLICES partial accelerations force.comp wrote for each body, always in the same
+// order (so runs are reproducible), and advances the body.
+// Files before this one: body_layout.glsl, rk_combine.glsl, compute_store.glsl.
+
+layout(local_size_x = 256) in;
+
+layout(std430, binding = 0) readonly buffer PartialSums { vec4 partialSums[]; };  // [slice][i]
+
+uniform int uBodyCount;
+uniform int uPaddedCount;
+uniform float uGravity;
+
+void main() {
+  int i = int(gl_GlobalInvocationID.x);
+  if (i >= uBodyCount) return;  // padding keeps its cleared, massless state
+  vec3 sum = vec3(0.0);
+  for (int slice = 0; slice < SLICES; ++slice) sum += partialSums[slice * uPaddedCount + i].xyz;
+  storeAdvancedBody(texelOfBody(i, textureSize(uBasePositionMass, 0).x), uGravity * sum);
+}

@@ -1,0 +1,46 @@
+// What a Runge-Kutta stage writes, shared by every engine: the tableau's combination of the stage
+// derivatives (velocity, acceleration) added to the state at the start of the step. It gives the
+// next stage's state, or for the last stage the next step's state.
+//
+// Defines: STAGE (0-based index of this stage), ACCELERATION_INPUTS (how many stages'
+//          accelerations are read from uStageAcceleration: STAGE when the caller computed this
+//          stage's acceleration itself, STAGE + 1 when it is stored too), ACCELERATION_LAYERS
+//          (layers of the acceleration array textures: body at texel (x, y) is at
+//          (x / LAYERS, y, layer x % LAYERS)), ACCELERATION_SLICES (partial sums stacked below
+//          each other, H rows apart, that add up to the acceleration).
+
+uniform sampler2D uBasePositionMass;          // the state at the start of the step
+uniform sampler2D uBaseVelocity;
+uniform sampler2D uStageVelocity[STAGE + 1];  // velocity of stages 0..STAGE (0 is the base)
+#if ACCELERATION_INPUTS > 0
+uniform sampler2DArray uStageAcceleration[ACCELERATION_INPUTS];
+#endif
+uniform float uWeight[STAGE + 1];             // dt times the tableau weight of each stage
+
+#if ACCELERATION_INPUTS > 0
+vec3 storedAcceleration(int stage, ivec2 texel) {
+  ivec3 at = ivec3(texel.x / ACCELERATION_LAYERS, texel.y, texel.x % ACCELERATION_LAYERS);
+  int height = textureSize(uBasePositionMass, 0).y;
+  vec3 sum = vec3(0.0);
+  for (int slice = 0; slice < ACCELERATION_SLICES; ++slice)
+    sum += texelFetch(uStageAcceleration[stage], at + ivec3(0, slice * height, 0), 0).xyz;
+  return sum;
+}
+#endif
+
+// `acceleration` is this stage's (G included).
+void combineStages(ivec2 texel, vec3 acceleration, out vec4 positionMass, out vec4 velocity) {
+  vec3 positionChange = vec3(0.0);
+  vec3 velocityChange = vec3(0.0);
+#if STAGE > 0
+  for (int j = 0; j < STAGE; ++j) {
+    positionChange += uWeight[j] * texelFetch(uStageVelocity[j], texel, 0).xyz;
+    velocityChange += uWeight[j] * storedAcceleration(j, texel);
+  }
+#endif
+  positionChange += uWeight[STAGE] * texelFetch(uStageVelocity[STAGE], texel, 0).xyz;
+  velocityChange += uWeight[STAGE] * acceleration;
+  vec4 base = texelFetch(uBasePositionMass, texel, 0);
+  positionMass = vec4(base.xyz + positionChange, base.w);
+  velocity = vec4(texelFetch(uBaseVelocity, texel, 0).xyz + velocityChange, 0.0);
+}

@@ -1,0 +1,35 @@
+#include "app/engines_command.h"
+
+#include <cstdio>
+
+#include "app/command_line.h"
+#include "engines/registry.h"
+
+namespace nbody {
+
+CLI::App* addEnginesCommand(CLI::App& app) {
+  return app.add_subcommand("engines", "list the engines, their options (for --set) and choices");
+}
+
+int runEngines() {
+  std::unique_ptr<gl::HeadlessContext> context;
+  for (const EngineEntry& entry : engineRegistry()) {
+    std::printf("%-9s %s\n", entry.name.c_str(), entry.description.c_str());
+    try {
+      EngineSession session = openEngine(entry.name, {}, std::move(context));
+      std::printf("          runs on: %s\n", session.engine->device().c_str());
+      for (const EngineOption& option : session.engine->options()) {
+        std::string choices;
+        for (const std::string& choice : option.choices) choices += (choices.empty() ? "" : "|") + choice;
+        std::printf("          --set %s=%s  (default %s)\n            %s\n", option.name.c_str(),
+                    choices.c_str(), option.value.c_str(), option.description.c_str());
+      }
+      context = std::move(session.context);
+    } catch (const std::exception& e) {
+      std::printf("          not available here: %s\n", e.what());
+    }
+  }
+  return 0;
+}
+
+}  // namespace nbody

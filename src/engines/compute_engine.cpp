@@ -1,0 +1,175 @@
+#include "engines/compute_engine.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace nbody {
+namespace {
+
+constexpr GLenum kSmCountNv = 0x933B;  // GL_SM_COUNT_NV, from GL_NV_shader_thread_group
+constexpr int kReduceGroupSize = 256;  // local_size_x of reduce.comp
+
+bool hasExtension(const char* wanted) {
+  GLint count = 0;
+  glGetIntegerv(GL_NUM_EXTENSIONS, &count);
+  for (GLint k = 0; k < count; ++k)
+    if (std::string_view(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(k)))) == wanted)
+      return true;
+  return false;
+}
+
+// Multiprocessors of the GPU where the driver says (NVIDIA); otherwise a mid-size guess.
+int multiprocessorCount() {
+  if (!hasExtension("GL_NV_shader_thread_group")) return 16;
+  GLint count = 0;
+  glGetIntegerv(kSmCountNv, &count);
+  return count > 0 ? count : 16;
+}
+
+int ceilDiv(std::size_t a, std::size_t b) { return int((a + b - 1) / b); }
+
+}  // namespace
+
+ComputeEngine::ComputeEngine()
+    : groupSize_{"group-size", "threads per work group, and bodies per shared-memory tile (auto: from N)",
+                 {"auto", "64", "128", "256", "512"}, "auto"},
+      slices_{"slices", "slices of the j-loop run by separate work groups, then added (auto: from N and the GPU)",
+              {"auto", "1", "2", "4", "8", "16", "32", "64"}, "auto"},
+      bodiesPerThread_{"bodies-per-thread",
+                       "bodies each thread accumulates: each tile entry serves them all (auto: from N)",
+                       {"auto", "1", "2", "4"}, "auto"} {
+  GLint major = 0, minor = 0;
+  glGetIntegerv(GL_MAJOR_VERSION, &major);
+  glGetIntegerv(GL_MINOR_VERSION, &minor);
+  if (major < 4 || (major == 4 && minor < 3))
+    throw std::runtime_error("the compute engine needs OpenGL 4.3 compute shaders; this context is " +
+                             std::to_string(major) + "." + std::to_string(minor));
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTextureSize_);
+  multiprocessors_ = multiprocessorCount();
+}
+
+std::string ComputeEngine::device() const {
+  return reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+}
+
+void ComputeEngine::setOption(const std::string& optionName, const std::string& value) {
+  if (optionName == groupSize_.name) return chooseOption(groupSize_, value);
+  if (optionName == slices_.name) return chooseOption(slices_, value);
+  if (optionName == bodiesPerThread_.name) return chooseOption(bodiesPerThread_, value);
+  Engine::setOption(optionName, value);
+}
+
+void ComputeEngine::upload(const State& state) {
+  textures_.allocate(StageTextures::sizeFor(state.size(), maxTextureSize_));
+  bodyCount_ = state.size();
+  textures_.upload(state);
+}
+
+State ComputeEngine::download() {
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
+  return textures_.download(bodyCount_);
+}
+
+std::optional<GpuStateView> ComputeEngine::gpuState() const {
+  if (bodyCount_ == 0) return std::nullopt;
+  return textures_.view(bodyCount_);
+}
+
+ComputeEngine::Layout ComputeEngine::resolveLayout(std::size_t paddedBodies, const std::string& groupSize,
+                                                   const std::string& bodiesPerThread,
+                                                   const std::string& slices, int multiprocessors) {
+  // Large N: big groups and two bodies per thread (fewer shared-memory loads per interaction),
+  // the best measured on the H100 from N = 16384 on. Small N: the work is small and what counts is
+  // spreading it over many groups (docs/performance.md).
+  const bool large = paddedBodies >= 16384;
+  Layout layout;
+  layout.groupSize = groupSize == "auto" ? (large ? 512 : 128) : std::stoi(groupSize);
+  layout.bodiesPerThread = bodiesPerThread == "auto" ? (large ? 2 : 1) : std::stoi(bodiesPerThread);
+  int asked = 1;
+  if (slices != "auto") {
+    asked = std::stoi(slices);
+  } else {
+    // About two full waves of resident threads (2048 per SM on recent NVIDIA GPUs), with at least
+    // two whole tiles per slice. On the H100 at N = 16384 this picks 16, the best measured.
+    const std::size_t threads =
+        std::size_t(ceilDiv(paddedBodies, std::size_t(layout.groupSize) * layout.bodiesPerThread)) *
+        std::size_t(layout.groupSize);
+    const std::size_t wanted = std::size_t(multiprocessors) * 2048 * 2;
+    while (asked < 64 && threads * std::size_t(asked) * 2 <= wanted &&
+           paddedBodies / std::size_t(asked * 2) >= std::size_t(2 * layout.groupSize))
+      asked *= 2;
+  }
+  // Whole tiles per slice; fewer slices when N is too small to give each one a tile.
+  layout.sliceLength =
+      ceilDiv(paddedBodies, std::size_t(asked) * std::size_t(layout.groupSize)) * layout.groupSize;
+  layout.slices = ceilDiv(paddedBodies, std::size_t(layout.sliceLength));
+  return layout;
+}
+
+ComputeEngine::Layout ComputeEngine::layout() const {
+  return resolveLayout(paddedCount(), groupSize_.value, bodiesPerThread_.value, slices_.value,
+                       multiprocessors_);
+}
+
+void ComputeEngine::runStage(const Method& method, const StepParams& params, int stage) {
+  const int stages = method.stageCount();
+  const Layout layout = this->layout();
+  const int slices = layout.slices;
+  const bool fused = slices == 1;
+  const std::vector<std::string> stageDefines{
+      "STAGE " + std::to_string(stage), "ACCELERATION_INPUTS " + std::to_string(stage),
+      "ACCELERATION_LAYERS 1", "ACCELERATION_SLICES 1", std::string("WRITE_ACCELERATION ") + (stage + 1 < stages ? "1" : "0")};
+  std::vector<std::string> forceDefines{softenedDefine(params),
+                                        "BODIES " + std::to_string(layout.bodiesPerThread),
+                                        "GROUP_SIZE " + std::to_string(layout.groupSize),
+                                        std::string("FUSED ") + (fused ? "1" : "0")};
+  std::vector<std::string> forceFiles{"body_layout.glsl", "gravity.glsl", "force.comp"};
+  if (fused) {
+    forceDefines.insert(forceDefines.end(), stageDefines.begin(), stageDefines.end());
+    forceFiles.insert(forceFiles.begin() + 2, {"rk_combine.glsl", "compute_store.glsl"});
+  }
+  const StageKernel& force = kernels_.get({{GL_COMPUTE_SHADER, forceFiles}}, forceDefines, stage,
+                                          fused ? stage : 0);
+  force.use(method, params, stage, bodyCount_, paddedCount(), layout.sliceLength);
+  textures_.bindStageInputs(stage, fused ? stage : 0);
+  if (fused) bindComputeOutputs(textures_, stage, stages);
+  glDispatchCompute(GLuint(ceilDiv(paddedCount(), std::size_t(layout.groupSize) * layout.bodiesPerThread)),
+                    GLuint(slices), 1);
+  if (!fused) {
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    std::vector<std::string> reduceDefines = stageDefines;
+    reduceDefines.push_back("SLICES " + std::to_string(slices));
+    const StageKernel& reduce = kernels_.get(
+        {{GL_COMPUTE_SHADER, {"body_layout.glsl", "rk_combine.glsl", "compute_store.glsl", "reduce.comp"}}},
+        reduceDefines, stage, stage);
+    reduce.use(method, params, stage, bodyCount_, paddedCount());
+    textures_.bindStageInputs(stage, stage);
+    bindComputeOutputs(textures_, stage, stages);
+    glDispatchCompute(GLuint(ceilDiv(bodyCount_, kReduceGroupSize)), 1, 1);
+  }
+  // The next stage fetches what this one stored; readback and drawing may follow too.
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                  GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+void ComputeEngine::step(const Method& method, const StepParams& params, int steps) {
+  if (bodyCount_ == 0) throw std::logic_error("ComputeEngine::step before upload");
+  textures_.setAccelerationLayout(1, 1);
+  textures_.takeReallocated();
+  const int slices = layout().slices;
+  const std::size_t bytes = std::size_t(slices) * paddedCount() * 4 * sizeof(float);
+  if (slices > 1 && bytes > partialSumsBytes_) {
+    partialSums_ = gl::Buffer::create();
+    glNamedBufferStorage(partialSums_.id(), GLsizeiptr(bytes), nullptr, 0);
+    partialSumsBytes_ = bytes;
+  }
+  if (partialSums_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, partialSums_.id());
+  for (int s = 0; s < steps; ++s) {
+    for (int stage = 0; stage < method.stageCount(); ++stage) runStage(method, params, stage);
+    textures_.swap();
+  }
+}
+
+void ComputeEngine::finish() { glFinish(); }
+
+}  // namespace nbody

@@ -1,0 +1,72 @@
+#include "engines/stage_kernel.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+
+#include "engines/stage_textures.h"
+
+namespace nbody {
+namespace {
+
+// NBODY_DUMP_PROGRAMS=DIR writes each program's driver binary (NVIDIA's holds its assembly) and
+// its key, to read what the compiler made of a variant.
+void dumpProgramBinary(GLuint program, const std::string& key) {
+  const char* folder = std::getenv("NBODY_DUMP_PROGRAMS");
+  if (!folder) return;
+  GLint length = 0;
+  glGetProgramiv(program, GL_PROGRAM_BINARY_LENGTH, &length);
+  std::vector<char> binary(std::size_t(std::max(length, 0)));
+  GLenum format = 0;
+  glGetProgramBinary(program, length, nullptr, &format, binary.data());
+  const std::string base = std::string(folder) + "/" + std::to_string(std::hash<std::string>{}(key));
+  std::ofstream(base + ".bin", std::ios::binary).write(binary.data(), std::streamsize(binary.size()));
+  std::ofstream(base + ".key") << key << "\n";
+}
+
+}  // namespace
+
+void StageKernel::use(const Method& method, const StepParams& params, int stage, std::size_t bodies,
+                      std::size_t paddedBodies, int sliceLengthValue) const {
+  glUseProgram(program.id());
+  std::vector<float> weights;
+  for (double w : method.outputWeights(stage)) weights.push_back(float(params.dt * w));
+  glUniform1fv(weight, GLsizei(weights.size()), weights.data());
+  glUniform1f(softening2, float(params.softening * params.softening));
+  glUniform1f(gravity, float(params.gravity));
+  glUniform1i(bodyCount, GLint(bodies));
+  glUniform1i(paddedCount, GLint(paddedBodies));
+  glUniform1i(sliceLength, sliceLengthValue);
+}
+
+const StageKernel& StageKernelCache::get(const std::vector<gl::ShaderStageSource>& sources,
+                                         const std::vector<std::string>& defines, int stage,
+                                         int accelerationInputs) {
+  std::string key;
+  for (const auto& source : sources)
+    for (const std::string& file : source.files) key += file + ";";
+  for (const std::string& define : defines) key += define + ";";
+  auto found = kernels_.find(key);
+  if (found != kernels_.end()) return found->second;
+
+  StageKernel kernel;
+  kernel.program = gl::buildProgram(sources, defines);
+  const GLuint id = kernel.program.id();
+  setStageSamplerUnits(id, stage, accelerationInputs);
+  setComputeImageUnits(id);
+  kernel.weight = glGetUniformLocation(id, "uWeight");
+  kernel.softening2 = glGetUniformLocation(id, "uSoftening2");
+  kernel.gravity = glGetUniformLocation(id, "uGravity");
+  kernel.bodyCount = glGetUniformLocation(id, "uBodyCount");
+  kernel.paddedCount = glGetUniformLocation(id, "uPaddedCount");
+  kernel.sliceLength = glGetUniformLocation(id, "uSliceLength");
+  dumpProgramBinary(id, key);
+  return kernels_.emplace(key, std::move(kernel)).first->second;
+}
+
+std::string softenedDefine(const StepParams& params) {
+  // eps >= 1e-6: eps^2 >= 1e-12 is a normal float and 1/r^3 <= 1e18.
+  return params.softening >= 1e-6 ? "SOFTENED 1" : "SOFTENED 0";
+}
+
+}  // namespace nbody

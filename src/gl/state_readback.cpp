@@ -1,0 +1,63 @@
+#include "gl/state_readback.h"
+
+#include <stdexcept>
+
+namespace nbody::gl {
+
+AsyncStateReadback::AsyncStateReadback(int depth) : slots_(std::size_t(std::max(depth, 1))) {}
+
+AsyncStateReadback::~AsyncStateReadback() {
+  for (Slot& slot : slots_)
+    if (slot.fence) glDeleteSync(slot.fence);
+}
+
+void AsyncStateReadback::ensureCapacity(Slot& slot, std::size_t bytes) {
+  if (slot.bytes >= bytes) return;
+  slot.buffer = Buffer::create();
+  const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+  glNamedBufferStorage(slot.buffer.id(), GLsizeiptr(bytes), nullptr, flags | GL_CLIENT_STORAGE_BIT);
+  slot.mapped = static_cast<const float*>(glMapNamedBufferRange(slot.buffer.id(), 0, GLsizeiptr(bytes), flags));
+  if (!slot.mapped) throw std::runtime_error("could not map a pixel-buffer object for readback");
+  slot.bytes = bytes;
+}
+
+void AsyncStateReadback::request(const GpuStateView& view) {
+  if (full()) throw std::logic_error("AsyncStateReadback::request on a full ring");
+  Slot& slot = slots_[std::size_t(oldest_ + pending_) % slots_.size()];
+  slot.texels = std::size_t(view.size.x) * std::size_t(view.size.y);
+  slot.bodyCount = view.bodyCount;
+  const std::size_t half = slot.texels * 4 * sizeof(float);
+  ensureCapacity(slot, 2 * half);
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, slot.buffer.id());
+  glGetTextureImage(view.positionMassTexture, 0, GL_RGBA, GL_FLOAT, GLsizei(half), nullptr);
+  glGetTextureImage(view.velocityTexture, 0, GL_RGBA, GL_FLOAT, GLsizei(half),
+                    reinterpret_cast<void*>(half));
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  slot.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  ++pending_;
+}
+
+State AsyncStateReadback::takeOldest() {
+  if (pending_ == 0) throw std::logic_error("AsyncStateReadback::takeOldest with nothing pending");
+  Slot& slot = slots_[std::size_t(oldest_)];
+  const GLuint64 oneSecond = 1'000'000'000;
+  while (glClientWaitSync(slot.fence, GL_SYNC_FLUSH_COMMANDS_BIT, oneSecond) == GL_TIMEOUT_EXPIRED) {
+  }
+  glDeleteSync(slot.fence);
+  slot.fence = nullptr;
+  State state;
+  state.resize(slot.bodyCount);
+  const float* positionMass = slot.mapped;
+  const float* velocity = slot.mapped + slot.texels * 4;
+  for (std::size_t i = 0; i < slot.bodyCount; ++i) {
+    state.positionMass[i] = glm::vec4(positionMass[4 * i], positionMass[4 * i + 1],
+                                      positionMass[4 * i + 2], positionMass[4 * i + 3]);
+    state.velocity[i] = glm::vec4(velocity[4 * i], velocity[4 * i + 1], velocity[4 * i + 2], 0.0f);
+  }
+  oldest_ = (oldest_ + 1) % int(slots_.size());
+  --pending_;
+  return state;
+}
+
+}  // namespace nbody::gl

@@ -1,0 +1,272 @@
+// Every GPU engine, in every variant it offers, against the double-precision CPU engine and
+// analytic results.
+
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "engines/compute_engine.h"
+#include "engines/cpu_engine.h"
+#include "engines/registry.h"
+#include "engines/stage_textures.h"
+#include "gl/state_readback.h"
+#include "gl/gl_test.h"
+#include "support/test_support.h"
+
+namespace nbody {
+namespace {
+
+using test::GlTest;
+using Variant = std::vector<std::pair<std::string, std::string>>;  // option name, value
+
+std::unique_ptr<Engine> makeEngine(const std::string& name, const Variant& variant = {}) {
+  auto engine = findEngine(name)->create();
+  for (const auto& [option, value] : variant) engine->setOption(option, value);
+  return engine;
+}
+
+// The CPU engine's state after 10 steps, computed once per problem and shared by all variants.
+const State& cpuReference(std::size_t bodies, const std::string& method, const State& start,
+                          const StepParams& params) {
+  static std::map<std::pair<std::size_t, std::string>, State> cache;
+  auto key = std::make_pair(bodies, method);
+  if (!cache.count(key)) {
+    CpuEngine cpu;
+    cache[key] = test::advance(cpu, start, *findMethod(method), params, 10);
+  }
+  return cache[key];
+}
+
+// Every variant of `engine` that the tests cover: all combinations of the given choices.
+std::vector<Variant> combinations(const std::vector<EngineOption>& options) {
+  std::vector<Variant> variants{{}};
+  for (const EngineOption& option : options) {
+    std::vector<Variant> extended;
+    for (const Variant& partial : variants)
+      for (const std::string& choice : option.choices) {
+        extended.push_back(partial);
+        extended.back().emplace_back(option.name, choice);
+      }
+    variants = extended;
+  }
+  return variants;
+}
+
+std::string variantName(const Variant& variant) {
+  std::string name;
+  for (const auto& [option, value] : variant) name += "_" + option + "_" + value;
+  for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return name;
+}
+
+class GpuVersusCpu
+    : public GlTest,
+      public ::testing::WithParamInterface<std::tuple<std::string, Variant, std::size_t>> {};
+
+TEST_P(GpuVersusCpu, EveryBodyAgreesAfterTenStepsWithEveryMethod) {
+  const auto& [engineName, variant, bodies] = GetParam();
+  const State start = findScene("plummer")->generate(bodies, 3);
+  StepParams params;
+  params.dt = 1e-3;
+  params.softening = 0.05;
+  auto engine = makeEngine(engineName, variant);
+  for (const Method& method : allMethods()) {
+    const auto d = test::compareStates(test::advance(*engine, start, method, params, 10),
+                                       cpuReference(bodies, method.name, start, params));
+    // Tolerance: positions reach |x| ~ 6 (float32 spacing 5e-7 there) and each step rounds them
+    // again; the force sums of N float32 terms add relative errors ~1e-6 that dt = 1e-3 damps.
+    // Observed on llvmpipe: up to 1.5e-6 in position, 5e-7 in velocity. A wrong sign, a wrong
+    // tableau coefficient, a skipped or doubled body moves results by more than 1e-4.
+    EXPECT_LT(d.maxPosition, 1e-5) << method.name << ", body " << d.worstPositionBody;
+    EXPECT_LT(d.maxVelocity, 1e-5) << method.name << ", body " << d.worstVelocityBody;
+  }
+}
+
+std::string gpuVersusCpuName(const ::testing::TestParamInfo<GpuVersusCpu::ParamType>& param) {
+  return std::get<0>(param.param) + variantName(std::get<1>(param.param)) + "_N" +
+         std::to_string(std::get<2>(param.param));
+}
+
+// The fragment engine: every unroll block x bodies per fragment (one slice), and the j-loop in
+// slices for one and four bodies per fragment, at N = 1000 (a square, 32 x 32) and N = 4099
+// (prime: 72 x 57 texels with 5 padding bodies; no unroll block divides it).
+std::vector<Variant> fragmentVariants() {
+  std::vector<Variant> variants = combinations({{"unroll", "", {"1x1", "2x2", "4x4", "8x8"}, ""},
+                                                {"bodies-per-fragment", "", {"1", "2", "4", "8"}, ""},
+                                                {"slices", "", {"1"}, ""}});
+  for (const char* bodies : {"1", "4"})
+    for (const char* slices : {"2", "4"})
+      variants.push_back({{"unroll", "4x4"}, {"bodies-per-fragment", bodies}, {"slices", slices}});
+  return variants;
+}
+INSTANTIATE_TEST_SUITE_P(Fragment, GpuVersusCpu,
+                         ::testing::Combine(::testing::Values("fragment"),
+                                            ::testing::ValuesIn(fragmentVariants()),
+                                            ::testing::Values(std::size_t{1000}, std::size_t{4099})),
+                         gpuVersusCpuName);
+
+// The compute engine: fused (one slice) and split j-loops, tiles and bodies per thread that do
+// and do not divide N, at N = 1000 and 4099; the automatic choice and a wide split at N = 8192
+// (fewer there: on llvmpipe each costs ~15 s).
+INSTANTIATE_TEST_SUITE_P(
+    Compute, GpuVersusCpu,
+    ::testing::Combine(::testing::Values("compute"),
+                       ::testing::Values(Variant{{"group-size", "64"}, {"slices", "1"}, {"bodies-per-thread", "1"}},
+                                         Variant{{"group-size", "128"}, {"slices", "4"}, {"bodies-per-thread", "2"}},
+                                         Variant{{"group-size", "256"}, {"slices", "16"}, {"bodies-per-thread", "1"}},
+                                         Variant{{"group-size", "512"}, {"slices", "2"}, {"bodies-per-thread", "4"}},
+                                         Variant{{"group-size", "64"}, {"slices", "64"}, {"bodies-per-thread", "4"}},
+                                         Variant{{"slices", "auto"}}),
+                       ::testing::Values(std::size_t{1000}, std::size_t{4099})),
+    gpuVersusCpuName);
+INSTANTIATE_TEST_SUITE_P(
+    ComputeAt8192, GpuVersusCpu,
+    ::testing::Combine(::testing::Values("compute"),
+                       ::testing::Values(Variant{{"slices", "auto"}},
+                                         Variant{{"group-size", "256"}, {"slices", "16"}, {"bodies-per-thread", "2"}}),
+                       ::testing::Values(std::size_t{8192})),
+    gpuVersusCpuName);
+
+class GpuEngineTest : public GlTest, public ::testing::WithParamInterface<std::string> {};
+
+// Halving dt divides the error by 2^order. In float32 the error must stay well above rounding
+// (~1e-6 here), so each method gets the coarsest steps that are still near its asymptotic regime,
+// and the order is checked against the nominal one and against the CPU engine's on the same runs.
+TEST_P(GpuEngineTest, ConvergenceOrderMatchesEachMethod) {
+  const double e = 0.1;
+  CpuEngine cpu(1);
+  const State reference = test::keplerHalfOrbit(cpu, *findMethod("rk4"), e, 20000);
+  auto gpu = makeEngine(GetParam());
+  for (const auto& [name, steps] : {std::pair{"euler", 640}, {"rk2", 40}, {"rk4", 10}}) {
+    const Method& method = *findMethod(name);
+    const double gpuOrder = test::measuredOrder(*gpu, method, e, steps, reference);
+    const double cpuOrder = test::measuredOrder(cpu, method, e, steps, reference);
+    EXPECT_NEAR(gpuOrder, method.order, 0.4) << name;
+    EXPECT_NEAR(gpuOrder, cpuOrder, 0.1) << name;
+  }
+}
+
+// With epsilon = 0 the j == i term must add exactly zero, not NaN: a lone body (with padding
+// texels beside it) moves in a straight line.
+TEST_P(GpuEngineTest, SelfInteractionAddsExactlyZeroWithoutSoftening) {
+  State lone;
+  lone.positionMass = {glm::vec4(0.5f, -0.25f, 2.0f, 1.0f)};
+  lone.velocity = {glm::vec4(1.0f, 0.5f, -2.0f, 0.0f)};
+  StepParams params;
+  params.softening = 0.0;
+  params.dt = 0.125;  // exact in binary, so the straight line is exact in float32 too
+  auto gpu = makeEngine(GetParam());
+  for (const Method& method : allMethods()) {
+    const State end = test::advance(*gpu, lone, method, params, 4);
+    EXPECT_EQ(end.positionMass[0], glm::vec4(1.0f, 0.0f, 1.0f, 1.0f)) << method.name;
+    EXPECT_EQ(end.velocity[0], lone.velocity[0]) << method.name;
+  }
+}
+
+TEST_P(GpuEngineTest, WithoutSofteningAgreesWithCpuAtAnAwkwardSize) {
+  // 7 bodies in an 8 x 1 texture: one padding texel at the origin, where no body sits.
+  const State start = findScene("uniform-sphere")->generate(7, 11);
+  StepParams params;
+  params.softening = 0.0;
+  params.dt = 1e-3;
+  auto gpu = makeEngine(GetParam());
+  CpuEngine cpu;
+  const auto d = test::compareStates(test::advance(*gpu, start, *findMethod("rk4"), params, 10),
+                                     test::advance(cpu, start, *findMethod("rk4"), params, 10));
+  EXPECT_LT(d.maxPosition, 1e-5);
+  EXPECT_LT(d.maxVelocity, 1e-5);
+}
+
+TEST_P(GpuEngineTest, UploadThenDownloadReturnsTheSameBits) {
+  const State start = findScene("plummer")->generate(1000, 5);
+  auto gpu = makeEngine(GetParam());
+  gpu->upload(start);
+  const State back = gpu->download();
+  ASSERT_EQ(back.size(), start.size());
+  EXPECT_EQ(back.positionMass, start.positionMass);
+  EXPECT_EQ(back.velocity, start.velocity);
+}
+
+// What a program reading the state every step gets through the pixel-buffer ring (a few steps
+// late) is exactly what synchronous downloads give, step by step.
+TEST_P(GpuEngineTest, AsyncReadbackReturnsExactlyTheSyncStates) {
+  const State start = findScene("plummer")->generate(300, 12);
+  StepParams params;
+  const Method& rk2 = *findMethod("rk2");
+  const int steps = 7;
+  auto syncEngine = makeEngine(GetParam()), asyncEngine = makeEngine(GetParam());
+  std::vector<State> syncStates, asyncStates;
+  syncEngine->upload(start);
+  asyncEngine->upload(start);
+  gl::AsyncStateReadback ring(3);
+  for (int s = 0; s < steps; ++s) {
+    syncEngine->step(rk2, params);
+    syncStates.push_back(syncEngine->download());
+    asyncEngine->step(rk2, params);
+    if (ring.full()) asyncStates.push_back(ring.takeOldest());
+    ring.request(*asyncEngine->gpuState());
+  }
+  while (ring.pending() > 0) asyncStates.push_back(ring.takeOldest());
+  ASSERT_EQ(asyncStates.size(), syncStates.size());
+  for (int s = 0; s < steps; ++s) {
+    EXPECT_EQ(asyncStates[s].positionMass, syncStates[s].positionMass) << "step " << s + 1;
+    EXPECT_EQ(asyncStates[s].velocity, syncStates[s].velocity) << "step " << s + 1;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllGpuEngines, GpuEngineTest, ::testing::Values("fragment", "compute"));
+
+class EngineSwitchTest : public GlTest {};
+
+// Switching engine mid-run continues the same trajectory: the state moves across exactly, and the
+// continuation agrees with an uninterrupted run within the engines' tolerance.
+TEST_F(EngineSwitchTest, FragmentToComputeAndBackContinuesTheTrajectory) {
+  const State start = findScene("plummer")->generate(1000, 8);
+  StepParams params;
+  params.softening = 0.05;
+  const Method& rk4 = *findMethod("rk4");
+  auto fragment = makeEngine("fragment"), compute = makeEngine("compute");
+  State state = test::advance(*fragment, start, rk4, params, 5);
+  compute->upload(state);
+  EXPECT_EQ(compute->download().positionMass, state.positionMass);
+  state = test::advance(*compute, state, rk4, params, 5);
+  state = test::advance(*fragment, state, rk4, params, 5);
+  CpuEngine cpu;
+  const auto d = test::compareStates(state, test::advance(cpu, start, rk4, params, 15));
+  EXPECT_LT(d.maxPosition, 1e-5);
+  EXPECT_LT(d.maxVelocity, 1e-5);
+}
+
+TEST(StateTextureSize, HoldsEveryBodyWithLessThanOneRowOfPadding) {
+  for (std::size_t n : {1u, 2u, 3u, 1000u, 4096u, 4099u, 16384u, 1000003u}) {
+    const glm::ivec2 size = StageTextures::sizeFor(n, 16384);
+    EXPECT_EQ(size.x % StageTextures::kWidthMultiple, 0) << n;
+    EXPECT_GE(std::size_t(size.x) * std::size_t(size.y), n) << n;
+    EXPECT_LT(std::size_t(size.x) * std::size_t(size.y) - n, std::size_t(size.x)) << n;
+  }
+  EXPECT_EQ(StageTextures::sizeFor(16384, 16384), glm::ivec2(128, 128));
+  EXPECT_THROW(StageTextures::sizeFor(65, 8), std::invalid_argument);
+  EXPECT_THROW(StageTextures::sizeFor(0, 8), std::invalid_argument);
+}
+
+TEST(ComputeLayout, AutoSplitsSmallProblemsAndNotLargeOnes) {
+  const auto at16k = ComputeEngine::resolveLayout(16384, "auto", "auto", "auto", 132);
+  EXPECT_EQ(at16k.groupSize, 512);  // the H100's best measured (docs/performance.md)
+  EXPECT_EQ(at16k.bodiesPerThread, 2);
+  EXPECT_EQ(at16k.slices, 16);
+  EXPECT_EQ(ComputeEngine::resolveLayout(1 << 20, "auto", "auto", "auto", 132).slices, 1);
+  EXPECT_GT(ComputeEngine::resolveLayout(1024, "auto", "auto", "auto", 132).slices, 1);
+}
+
+TEST(ComputeLayout, SlicesAreWholeTilesThatCoverEveryBody) {
+  for (std::size_t n : {8u, 1000u, 4104u, 16384u})
+    for (const char* slices : {"1", "3", "16", "64"}) {
+      const auto layout = ComputeEngine::resolveLayout(n, "128", "1", slices, 132);
+      EXPECT_EQ(layout.sliceLength % 128, 0);
+      EXPECT_GE(std::size_t(layout.slices) * std::size_t(layout.sliceLength), n);
+      EXPECT_LT(std::size_t(layout.slices - 1) * std::size_t(layout.sliceLength), n);
+    }
+}
+
+}  // namespace
+}  // namespace nbody
