@@ -1,6 +1,7 @@
 #include "app/command_line.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -87,7 +88,14 @@ EngineSession openEngine(const std::string& name, const std::vector<std::string>
     session.context = gl::HeadlessContext::create(debug);
     if (debug) gl::installDebugCallback();
   }
-  session.engine = entry->create();
+  try {
+    session.engine = entry->create();
+  } catch (const std::runtime_error& e) {
+    if (entry->fallback.empty()) throw;
+    std::fprintf(stderr, "nbody: the %s engine is not available (%s); using the %s engine\n",
+                 entry->name.c_str(), e.what(), entry->fallback.c_str());
+    session.engine = findEngine(entry->fallback)->create();
+  }
   for (const std::string& setting : settings) {
     const auto equals = setting.find('=');
     session.engine->setOption(setting.substr(0, equals), setting.substr(equals + 1));

@@ -1,6 +1,7 @@
 #include "engines/compute_engine.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace nbody {
@@ -38,6 +39,9 @@ ComputeEngine::ComputeEngine()
       bodiesPerThread_{"bodies-per-thread",
                        "bodies each thread accumulates: each tile entry serves them all (auto: from N)",
                        {"auto", "1", "2", "4"}, "auto"} {
+  // NBODY_DISABLE_COMPUTE lets the tests take the path of a GPU without compute shaders.
+  if (std::getenv("NBODY_DISABLE_COMPUTE"))
+    throw std::runtime_error("compute shaders disabled by NBODY_DISABLE_COMPUTE");
   GLint major = 0, minor = 0;
   glGetIntegerv(GL_MAJOR_VERSION, &major);
   glGetIntegerv(GL_MINOR_VERSION, &minor);
@@ -78,13 +82,14 @@ std::optional<GpuStateView> ComputeEngine::gpuState() const {
 ComputeEngine::Layout ComputeEngine::resolveLayout(std::size_t paddedBodies, const std::string& groupSize,
                                                    const std::string& bodiesPerThread,
                                                    const std::string& slices, int multiprocessors) {
-  // Large N: big groups and two bodies per thread (fewer shared-memory loads per interaction),
-  // the best measured on the H100 from N = 16384 on. Small N: the work is small and what counts is
-  // spreading it over many groups (docs/performance.md).
+  // Large N: big groups, and two bodies per thread (fewer shared-memory loads per interaction),
+  // which measured best on the H100 from N = 16384 to 262144 but not at 1M. Small N: the work is
+  // small and what counts is spreading it over many groups (docs/performance.md).
   const bool large = paddedBodies >= 16384;
+  const bool twoPerThread = large && paddedBodies < 524288;
   Layout layout;
   layout.groupSize = groupSize == "auto" ? (large ? 512 : 128) : std::stoi(groupSize);
-  layout.bodiesPerThread = bodiesPerThread == "auto" ? (large ? 2 : 1) : std::stoi(bodiesPerThread);
+  layout.bodiesPerThread = bodiesPerThread == "auto" ? (twoPerThread ? 2 : 1) : std::stoi(bodiesPerThread);
   int asked = 1;
   if (slices != "auto") {
     asked = std::stoi(slices);

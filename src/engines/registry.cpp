@@ -11,11 +11,11 @@ namespace nbody {
 const std::vector<EngineEntry>& engineRegistry() {
   static const std::vector<EngineEntry> entries{
       {"fragment", "fragment shaders, render-to-texture with multiple render targets (GPU)", true,
-       [] { return std::make_unique<FragmentEngine>(); }},
+       [] { return std::make_unique<FragmentEngine>(); }, ""},
       {"compute", "compute shaders on every SM, shared-memory tiles, split j-loop (GPU)", true,
-       [] { return std::make_unique<ComputeEngine>(); }},
+       [] { return std::make_unique<ComputeEngine>(); }, "fragment"},
       {"cpu", "double-precision reference on all CPU cores", false,
-       [] { return std::make_unique<CpuEngine>(); }},
+       [] { return std::make_unique<CpuEngine>(); }, ""},
   };
   return entries;
 }

@@ -16,6 +16,7 @@ struct EngineEntry {
   std::string description;
   bool needsGl;  // create() then needs a current OpenGL 4.5 context
   std::function<std::unique_ptr<Engine>()> create;
+  std::string fallback;  // the engine to use when create() fails for want of a GPU feature
 };
 
 const std::vector<EngineEntry>& engineRegistry();

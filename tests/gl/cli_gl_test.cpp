@@ -47,5 +47,16 @@ TEST(BenchFragment, WritesTheFiguresToJson) {
   EXPECT_NE(result.out.find("20 flop per interaction"), std::string::npos) << result.out;
 }
 
+TEST(SimulateCompute, FallsBackToTheFragmentEngineWithoutComputeShaders) {
+  ScratchFolder scratch("compute-fallback");
+  const auto output = scratch / "out.csv";
+  const auto result = runNbody("simulate --engine compute --bodies 64 --steps 2 -o " + output.string(),
+                               scratch, "NBODY_DISABLE_COMPUTE=1");
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.err.find("the compute engine is not available"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("simulate: fragment engine"), std::string::npos) << result.err;
+  EXPECT_TRUE(std::filesystem::exists(output));
+}
+
 }  // namespace
 }  // namespace nbody

@@ -39,10 +39,12 @@ class ScratchFolder {
   std::filesystem::path path_;
 };
 
-inline CommandResult runNbody(const std::string& arguments, const ScratchFolder& scratch) {
+// `environment`: VAR=VALUE assignments put before the command.
+inline CommandResult runNbody(const std::string& arguments, const ScratchFolder& scratch,
+                              const std::string& environment = "") {
   const auto out = scratch / "stdout.txt", err = scratch / "stderr.txt";
-  const std::string command = std::string(NBODY_EXECUTABLE) + " " + arguments + " >" + out.string() +
-                              " 2>" + err.string();
+  const std::string command = environment + " " + std::string(NBODY_EXECUTABLE) + " " + arguments +
+                              " >" + out.string() + " 2>" + err.string();
   const int status = std::system(command.c_str());
   CommandResult result;
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
