@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 
 #include "engines/registry.h"
+#include "engines/state_check.h"
 #include "gl/objects.h"
 #include "gl/state_readback.h"
 #include "io/atomic_file.h"
@@ -253,6 +255,7 @@ int runBench(const BenchOptions& options) {
               options.step.gravity);
   std::vector<BenchResult> results;
   EngineSession session;
+  NonFiniteCheck check;
   const std::vector<std::string> engines = enginesToTime(options, initial.size());
   for (const std::string& engineName : engines) {
     session = openEngine(engineName, {}, std::move(session.context));
@@ -279,6 +282,10 @@ int runBench(const BenchOptions& options) {
                        engine.name().c_str(), engine.variant().c_str(), methodName.c_str(), readback.c_str());
           engine.upload(initial);
           results.push_back(benchmark(engine, *findMethod(methodName), parseReadback(readback), options));
+          if (const auto body = check.firstNonFiniteBody(engine))
+            throw std::runtime_error("the state became non-finite while timing " + methodName + " on the " +
+                                     engine.name() + " engine (first body " + std::to_string(*body) +
+                                     "); a smaller --dt or a larger --softening may help");
         }
     }
   }

@@ -14,6 +14,7 @@ struct SimulateOptions {
   ProblemOptions problem;
   StepParams step;
   long long steps = 10;
+  long long checkEvery = 100;  // steps between checks for non-finite values
   std::string output = "nbody-final.csv";
   bool quiet = false;
 };

@@ -1,24 +1,30 @@
 #pragma once
 // Move-only owners for OpenGL objects: every GL name the program creates is deleted by one of these.
 
+#include <atomic>
 #include <utility>
 
 #include <glad/gl.h>
 
 namespace nbody::gl {
 
+// GL objects alive through a Handle, all types together: the soak test checks it does not grow.
+inline std::atomic<long> liveObjectCount{0};
+
 template <typename Traits>
 class Handle {
  public:
   Handle() = default;
   static Handle create() { return Handle(Traits::create()); }
-  explicit Handle(GLuint id) : id_(id) {}
+  explicit Handle(GLuint id) : id_(id) {
+    if (id_ != 0) ++liveObjectCount;
+  }
   ~Handle() { reset(); }
-  Handle(Handle&& other) noexcept : id_(other.release()) {}
+  Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, 0u)) {}
   Handle& operator=(Handle&& other) noexcept {
     if (this != &other) {
       reset();
-      id_ = other.release();
+      id_ = std::exchange(other.id_, 0u);
     }
     return *this;
   }
@@ -27,9 +33,16 @@ class Handle {
 
   GLuint id() const { return id_; }
   explicit operator bool() const { return id_ != 0; }
-  GLuint release() { return std::exchange(id_, 0u); }
+  // Gives up ownership: the caller deletes the object.
+  GLuint release() {
+    if (id_ != 0) --liveObjectCount;
+    return std::exchange(id_, 0u);
+  }
   void reset() {
-    if (id_ != 0) Traits::destroy(id_);
+    if (id_ != 0) {
+      Traits::destroy(id_);
+      --liveObjectCount;
+    }
     id_ = 0;
   }
 

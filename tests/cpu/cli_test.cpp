@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
+#include "engines/state_check.h"
 #include "io/csv.h"
 #include "physics/scenes.h"
 #include "support/cli_runner.h"
@@ -83,9 +86,17 @@ TEST(Simulate, CpuEngineRoundTripsACsvWithZeroSteps) {
   EXPECT_EQ(written.velocity, scene.velocity);
 }
 
+TEST(NonFiniteCheck, FindsTheFirstBodyWithANanOrInfinity) {
+  State state = findScene("plummer")->generate(10, 1);
+  EXPECT_FALSE(firstNonFiniteBody(state));
+  state.velocity[7].y = std::numeric_limits<float>::infinity();
+  state.positionMass[4].w = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(firstNonFiniteBody(state), std::optional<std::size_t>(4));
+}
+
 TEST(Help, EveryCommandHasIt) {
   ScratchFolder scratch("help");
-  for (const std::string command : {"", "simulate ", "bench "}) {
+  for (const std::string command : {"", "simulate ", "bench ", "engines "}) {
     const auto result = runNbody(command + "--help", scratch);
     EXPECT_EQ(result.exitCode, 0) << command;
     EXPECT_NE(result.out.find("--"), std::string::npos) << command;

@@ -58,5 +58,22 @@ TEST(SimulateCompute, FallsBackToTheFragmentEngineWithoutComputeShaders) {
   EXPECT_TRUE(std::filesystem::exists(output));
 }
 
+// Two unsoftened bodies 1e-15 apart: 1/r^3 overflows float32, so the first step makes velocities
+// infinite. The run must stop, name the step and the body, and write nothing.
+TEST(SimulateGpu, StopsAtANonFiniteStateAndNamesTheBody) {
+  ScratchFolder scratch("nonfinite");
+  std::ofstream(scratch / "ic.csv") << "x,y,z,mass,vx,vy,vz\n0,0,0,1,0,0,0\n1e-15,0,0,1,0,0,0\n";
+  for (const std::string engine : {"fragment", "compute"}) {
+    const auto output = scratch / ("out-" + engine + ".csv");
+    const auto result = runNbody("simulate --engine " + engine + " --input " + (scratch / "ic.csv").string() +
+                                     " --softening 0 --steps 5 --check-every 1 -o " + output.string(),
+                                 scratch);
+    EXPECT_EQ(result.exitCode, 1) << engine;
+    EXPECT_NE(result.err.find("non-finite between steps 0 and 1: body 0"), std::string::npos)
+        << engine << ": " << result.err;
+    EXPECT_FALSE(std::filesystem::exists(output)) << engine;
+  }
+}
+
 }  // namespace
 }  // namespace nbody

@@ -1,0 +1,26 @@
+#pragma once
+// Finds non-finite values (NaN, infinity) in an engine's state: on the GPU for GPU engines (a
+// cheap pass and one integer read back), on the CPU otherwise.
+
+#include <memory>
+#include <optional>
+
+#include "engines/engine.h"
+#include "gl/objects.h"
+
+namespace nbody {
+
+class NonFiniteCheck {
+ public:
+  // The index of the first body whose position, mass or velocity is not finite.
+  std::optional<std::size_t> firstNonFiniteBody(Engine& engine);
+
+ private:
+  std::optional<std::size_t> onGpu(const GpuStateView& view);
+  gl::Program program_;
+  gl::Buffer result_;
+};
+
+std::optional<std::size_t> firstNonFiniteBody(const State& state);
+
+}  // namespace nbody

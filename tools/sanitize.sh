@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds the whole test suite with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/
+# and runs it. Any memory error, leak of ours or undefined behaviour fails a test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNBODY_WERROR=ON \
+  -DNBODY_SANITIZE=address,undefined >/dev/null
+cmake --build build-asan --parallel "$(nproc)" >/dev/null
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export LSAN_OPTIONS=suppressions=$PWD/tests/sanitizer/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" "$@"
