@@ -1,0 +1,27 @@
+#pragma once
+// The state of an engine that keeps it off the GPU (the CPU engine), uploaded into textures laid
+// out as GpuStateView describes, so the renderer draws every engine the same way.
+
+#include "engines/engine.h"
+#include "gl/objects.h"
+#include "physics/state.h"
+
+namespace nbody {
+
+class UploadedStateTextures {
+ public:
+  UploadedStateTextures() = default;  // upload() needs a current OpenGL context
+  void upload(const State& state);
+  GpuStateView view() const;
+
+ private:
+  gl::Texture positionMass_, velocity_;
+  glm::ivec2 size_{0, 0};
+  std::size_t bodyCount_ = 0;
+};
+
+// The engine's own textures when it has them; otherwise its downloaded state, uploaded into
+// `storage`.
+GpuStateView gpuStateOf(Engine& engine, UploadedStateTextures& storage);
+
+}  // namespace nbody
