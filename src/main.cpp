@@ -1,4 +1,4 @@
-// nbody: GPU N-body simulation by render-to-texture. Commands: simulate, bench.
+// nbody: GPU N-body simulation by render-to-texture. Commands: simulate, bench, compare.
 
 #include <cstdio>
 #include <cstdlib>
@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/bench_command.h"
+#include "app/compare_command.h"
 #include "app/simulate_command.h"
 
 int main(int argc, char** argv) {
@@ -15,8 +16,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   nbody::SimulateOptions simulate;
   nbody::BenchOptions bench;
+  nbody::CompareOptions compare;
   CLI::App* simulateCommand = nbody::addSimulateCommand(app, simulate);
   CLI::App* benchCommand = nbody::addBenchCommand(app, bench);
+  CLI::App* compareCommand = nbody::addCompareCommand(app, compare);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -30,6 +33,7 @@ int main(int argc, char** argv) {
   try {
     if (simulateCommand->parsed()) return nbody::runSimulate(simulate);
     if (benchCommand->parsed()) return nbody::runBench(bench);
+    if (compareCommand->parsed()) return nbody::runCompare(compare);
     // The main job. The interactive window is not built yet, so every machine gets the benchmark.
     return nbody::runBench(bench);
   } catch (const std::exception& e) {
