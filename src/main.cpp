@@ -1,4 +1,4 @@
-// nbody: GPU N-body simulation by render-to-texture. Commands: simulate, bench, compare.
+// nbody: GPU N-body simulation by render-to-texture. Commands: simulate, bench, shot, compare.
 
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +8,7 @@
 
 #include "app/bench_command.h"
 #include "app/compare_command.h"
+#include "app/shot_command.h"
 #include "app/simulate_command.h"
 
 int main(int argc, char** argv) {
@@ -16,9 +17,11 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   nbody::SimulateOptions simulate;
   nbody::BenchOptions bench;
+  nbody::ShotOptions shot;
   nbody::CompareOptions compare;
   CLI::App* simulateCommand = nbody::addSimulateCommand(app, simulate);
   CLI::App* benchCommand = nbody::addBenchCommand(app, bench);
+  CLI::App* shotCommand = nbody::addShotCommand(app, shot);
   CLI::App* compareCommand = nbody::addCompareCommand(app, compare);
   try {
     app.parse(argc, argv);
@@ -33,6 +36,7 @@ int main(int argc, char** argv) {
   try {
     if (simulateCommand->parsed()) return nbody::runSimulate(simulate);
     if (benchCommand->parsed()) return nbody::runBench(bench);
+    if (shotCommand->parsed()) return nbody::runShot(shot);
     if (compareCommand->parsed()) return nbody::runCompare(compare);
     // The main job. The interactive window is not built yet, so every machine gets the benchmark.
     return nbody::runBench(bench);

@@ -72,11 +72,11 @@ State makeInitialState(const ProblemOptions& options) {
   return findScene(options.scene)->generate(options.bodies, options.seed);
 }
 
-EngineSession openEngine(const std::string& name) {
+EngineSession openEngine(const std::string& name, bool withGlContext) {
   const EngineEntry* entry = findEngine(name);
   if (!entry) throw std::invalid_argument("unknown engine " + name);
   EngineSession session;
-  if (entry->needsGl) {
+  if (entry->needsGl || withGlContext) {
 #ifdef NDEBUG
     const bool debug = std::getenv("NBODY_GL_DEBUG") != nullptr;
 #else

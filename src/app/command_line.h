@@ -34,7 +34,8 @@ struct EngineSession {
   std::unique_ptr<gl::HeadlessContext> context;
   std::unique_ptr<Engine> engine;
 };
-EngineSession openEngine(const std::string& name);
+// withGlContext: make the context even for an engine that does not need one (to draw its state).
+EngineSession openEngine(const std::string& name, bool withGlContext = false);
 
 // CLI11 check: a finite number > 0 (or >= 0).
 CLI::Validator finitePositive();
