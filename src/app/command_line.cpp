@@ -74,12 +74,12 @@ State makeInitialState(const ProblemOptions& options) {
 }
 
 EngineSession openEngine(const std::string& name, const std::vector<std::string>& settings,
-                         std::unique_ptr<gl::HeadlessContext> context) {
+                         std::unique_ptr<gl::HeadlessContext> context, bool withGlContext) {
   const EngineEntry* entry = findEngine(name);
   if (!entry) throw std::invalid_argument("unknown engine " + name);
   EngineSession session;
   session.context = std::move(context);
-  if (entry->needsGl && !session.context) {
+  if ((entry->needsGl || withGlContext) && !session.context) {
 #ifdef NDEBUG
     const bool debug = std::getenv("NBODY_GL_DEBUG") != nullptr;
 #else

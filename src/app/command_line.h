@@ -35,9 +35,11 @@ struct EngineSession {
   std::unique_ptr<gl::HeadlessContext> context;
   std::unique_ptr<Engine> engine;
 };
-// `settings` are engine options NAME=VALUE; a context given is reused (several engines in a run).
+// `settings` are engine options NAME=VALUE; a context given is reused (several engines in a run);
+// withGlContext makes the context even for an engine that does not need one (to draw its state).
 EngineSession openEngine(const std::string& name, const std::vector<std::string>& settings = {},
-                         std::unique_ptr<gl::HeadlessContext> context = nullptr);
+                         std::unique_ptr<gl::HeadlessContext> context = nullptr,
+                         bool withGlContext = false);
 // --set NAME=VALUE, repeatable: engine options (see `nbody engines`).
 void addEngineSettingsOption(CLI::App& command, std::vector<std::string>& settings);
 

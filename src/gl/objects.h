@@ -54,6 +54,14 @@ struct Texture2DTraits {
   static GLuint create() { GLuint id = 0; glCreateTextures(GL_TEXTURE_2D, 1, &id); return id; }
   static void destroy(GLuint id) { glDeleteTextures(1, &id); }
 };
+struct Texture1DTraits {  // lookup tables such as colormaps
+  static GLuint create() { GLuint id = 0; glCreateTextures(GL_TEXTURE_1D, 1, &id); return id; }
+  static void destroy(GLuint id) { glDeleteTextures(1, &id); }
+};
+struct RenderbufferTraits {
+  static GLuint create() { GLuint id = 0; glCreateRenderbuffers(1, &id); return id; }
+  static void destroy(GLuint id) { glDeleteRenderbuffers(1, &id); }
+};
 struct FramebufferTraits {
   static GLuint create() { GLuint id = 0; glCreateFramebuffers(1, &id); return id; }
   static void destroy(GLuint id) { glDeleteFramebuffers(1, &id); }
@@ -79,6 +87,8 @@ struct ShaderTraits {
 };
 
 using Texture = Handle<Texture2DTraits>;
+using Texture1D = Handle<Texture1DTraits>;
+using Renderbuffer = Handle<RenderbufferTraits>;
 using Framebuffer = Handle<FramebufferTraits>;
 using VertexArray = Handle<VertexArrayTraits>;
 using Buffer = Handle<BufferTraits>;

@@ -19,6 +19,7 @@ using test::ScratchFolder;
 struct BadArguments {
   std::string arguments, expectedInMessage;
 };
+void PrintTo(const BadArguments& bad, std::ostream* out) { *out << bad.arguments; }
 
 class SimulateRefuses : public ::testing::TestWithParam<BadArguments> {};
 
@@ -51,6 +52,34 @@ INSTANTIATE_TEST_SUITE_P(
                       BadArguments{"--steps -1", "--steps"},
                       BadArguments{"--input /nonexistent/ic.csv", "--input"},
                       BadArguments{"--no-such-flag", "no-such-flag"}));
+
+class ShotRefuses : public ::testing::TestWithParam<BadArguments> {};
+
+// Usage errors are found before any OpenGL context is made, so this needs none.
+TEST_P(ShotRefuses, WithOneLineExitCodeTwoAndNoPicture) {
+  ScratchFolder scratch("shot-refuses");
+  const auto output = scratch / "out.png";
+  const auto result = runNbody("shot --bodies 8 --steps 0 -o " + output.string() + " " + GetParam().arguments, scratch);
+  EXPECT_EQ(result.exitCode, 2) << result.err;
+  EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
+  EXPECT_NE(result.err.find(GetParam().expectedInMessage), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(output));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    UsageErrors, ShotRefuses,
+    ::testing::Values(BadArguments{"--camera sideways", "--camera"},
+                      BadArguments{"--camera 10,95", "PITCH"},
+                      BadArguments{"--camera 10,20,0", "DISTANCE"},
+                      BadArguments{"--colormap jet", "--colormap"},
+                      BadArguments{"--color-by temperature", "--color-by"},
+                      BadArguments{"--color-range 2,1", "LOW must be below HIGH"},
+                      BadArguments{"--background 1,0", "--background"},
+                      BadArguments{"--background 0,0,2", "[0, 1]"},
+                      BadArguments{"--point-size 0", "--point-size"},
+                      BadArguments{"--brightness -1", "--brightness"},
+                      BadArguments{"--width 0", "--width"},
+                      BadArguments{"--height 20000", "--height"}));
 
 TEST(Simulate, BrokenCsvIsARuntimeErrorNamingTheLine) {
   ScratchFolder scratch("broken-csv");
@@ -96,7 +125,7 @@ TEST(NonFiniteCheck, FindsTheFirstBodyWithANanOrInfinity) {
 
 TEST(Help, EveryCommandHasIt) {
   ScratchFolder scratch("help");
-  for (const std::string command : {"", "simulate ", "bench ", "engines "}) {
+  for (const std::string command : {"", "simulate ", "bench ", "engines ", "shot ", "compare "}) {
     const auto result = runNbody(command + "--help", scratch);
     EXPECT_EQ(result.exitCode, 0) << command;
     EXPECT_NE(result.out.find("--"), std::string::npos) << command;

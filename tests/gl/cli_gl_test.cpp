@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "io/csv.h"
+#include "io/png.h"
+#include "render/image_compare.h"
 #include "support/cli_runner.h"
 #include "support/test_support.h"
 
@@ -73,6 +75,43 @@ TEST(SimulateGpu, StopsAtANonFiniteStateAndNamesTheBody) {
         << engine << ": " << result.err;
     EXPECT_FALSE(std::filesystem::exists(output)) << engine;
   }
+}
+
+TEST(Shot, WritesThePictureItWasAskedForTheSameEveryTime) {
+  ScratchFolder scratch("shot");
+  const std::string common = "shot --bodies 500 --steps 2 --width 96 --height 64 -o ";
+  const auto first = runNbody(common + (scratch / "a.png").string(), scratch);
+  ASSERT_EQ(first.exitCode, 0) << first.err;
+  ASSERT_EQ(runNbody(common + (scratch / "b.png").string(), scratch).exitCode, 0);
+  EXPECT_EQ(test::readWholeFile(scratch / "a.png"), test::readWholeFile(scratch / "b.png"));
+  const Image image = readPng(scratch / "a.png");
+  EXPECT_EQ(image.width, 96);
+  EXPECT_EQ(image.height, 64);
+  int lit = 0;
+  for (std::size_t k = 0; k < image.rgba.size(); k += 4) lit += image.rgba[k] > 0;
+  EXPECT_GT(lit, 500) << "the bodies should show";
+  EXPECT_NE(first.err.find("renderer"), std::string::npos) << first.err;  // says what drew it
+}
+
+// The CPU engine keeps its state off the GPU; shot uploads it and draws it the same way.
+TEST(Shot, DrawsTheCpuEnginesStateLikeTheFragmentEngines) {
+  ScratchFolder scratch("shot-engines");
+  const std::string common = "shot --scene uniform-sphere --bodies 300 --steps 3 --width 128 --height 128 ";
+  ASSERT_EQ(runNbody(common + "--engine fragment -o " + (scratch / "gpu.png").string(), scratch).exitCode, 0);
+  const auto cpu = runNbody(common + "--engine cpu -o " + (scratch / "cpu.png").string(), scratch);
+  ASSERT_EQ(cpu.exitCode, 0) << cpu.err;
+  const Image gpuImage = readPng(scratch / "gpu.png"), cpuImage = readPng(scratch / "cpu.png");
+  // Positions differ by ~1e-7 (float32 against double): at most a level here and there.
+  const ImageDifference d = compareImages(gpuImage, cpuImage, 2);
+  EXPECT_EQ(d.badPixels, 0u) << describeDifference(d, {2, 255.0, 0.0});
+}
+
+TEST(Shot, UnwritableOutputFailsBeforeAnyWorkWithOneLine) {
+  ScratchFolder scratch("shot-unwritable");
+  const auto result = runNbody("shot --bodies 10 --steps 0 -o /nonexistent-folder/a.png", scratch);
+  EXPECT_EQ(result.exitCode, 1);
+  EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
+  EXPECT_NE(result.err.find("cannot write /nonexistent-folder/a.png"), std::string::npos) << result.err;
 }
 
 }  // namespace

@@ -1,0 +1,44 @@
+// One point per body, read straight from the engine's state textures: gl_VertexID is the body's
+// index, so there is no vertex buffer and no copy of the state. Draw with glDrawArrays(GL_POINTS, 0,
+// bodyCount); the padding texels past the last body are never drawn.
+//
+// Defines: COLOR_BY_SPEED (1: the colormap shows the speed |v|; 0: the mass).
+
+uniform sampler2D uPositionMass;  // xyz position, w mass; body i at (i % width, i / width)
+uniform sampler2D uVelocity;
+uniform sampler1D uColormap;
+uniform mat4 uViewProjection;
+uniform float uPointSize;       // diameter in pixels at uReferenceDepth
+uniform float uReferenceDepth;  // the camera's distance to its target
+uniform vec2 uPointSizeRange;   // the smallest and largest diameters drawn
+uniform vec2 uColorRange;       // the quantity at the colormap's ends
+uniform float uBrightness;
+
+flat out vec3 vLight;  // light at the centre of the sprite
+
+vec3 colormap(float quantity) {
+  float t = clamp((quantity - uColorRange.x) / (uColorRange.y - uColorRange.x), 0.0, 1.0);
+  float texels = float(textureSize(uColormap, 0));
+  return textureLod(uColormap, (t * (texels - 1.0) + 0.5) / texels, 0.0).rgb;  // texel centres
+}
+
+void main() {
+  int width = textureSize(uPositionMass, 0).x;
+  ivec2 texel = ivec2(gl_VertexID % width, gl_VertexID / width);
+  vec4 positionMass = texelFetch(uPositionMass, texel, 0);
+#if COLOR_BY_SPEED
+  float quantity = length(texelFetch(uVelocity, texel, 0).xyz);
+#else
+  float quantity = positionMass.w;
+#endif
+  gl_Position = uViewProjection * vec4(positionMass.xyz, 1.0);
+
+  // Perspective: the diameter falls with the depth (clip w). A sprite smaller than the smallest
+  // size drawn would flicker between pixels, so it is drawn at that size with its light spread
+  // thinner, keeping the light it adds; a far-away crowd then reads as a glow instead of dust.
+  float wanted = uPointSize * uReferenceDepth / max(gl_Position.w, 1e-6);
+  float drawn = clamp(wanted, uPointSizeRange.x, uPointSizeRange.y);
+  float dimming = min(1.0, (wanted * wanted) / (drawn * drawn));
+  gl_PointSize = drawn;
+  vLight = uBrightness * dimming * colormap(quantity);
+}

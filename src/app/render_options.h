@@ -1,0 +1,38 @@
+#pragma once
+// The renderer's command-line options (--point-size, --brightness, --colormap, --color-by,
+// --color-range, --background, --camera), shared by the commands that draw.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+
+#include "render/camera.h"
+#include "render/render_settings.h"
+
+namespace nbody {
+
+struct RenderOptions {
+  RenderSettings settings;
+  std::string colorRange = "auto";  // "auto" or LOW,HIGH
+  std::string background = "0,0,0";
+  std::string camera = "default";
+};
+
+void addRenderOptions(CLI::App& command, RenderOptions& options);
+
+// Where --camera puts the camera: a direction, and a distance unless it should fit the bodies.
+struct CameraSpec {
+  float yawDegrees = 0.0f, pitchDegrees = 0.0f;
+  std::optional<float> distance;
+};
+// A preset name or YAW,PITCH[,DISTANCE]; throws std::invalid_argument saying what is wrong.
+CameraSpec parseCameraSpec(std::string_view text);
+// Aims at the sphere's centre from the spec's direction and distance (or the fitting distance).
+Camera placeCamera(const CameraSpec& spec, const BoundingSphere& sphere, float aspect);
+
+// The settings with the colour range and background filled in (auto: from `state`).
+RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state);
+
+}  // namespace nbody

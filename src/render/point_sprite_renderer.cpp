@@ -1,0 +1,154 @@
+#include "render/point_sprite_renderer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include "gl/shader_program.h"
+#include "gl/state_guard.h"
+#include "render/colormap.h"
+
+namespace nbody {
+namespace {
+
+// Texture units: the sprite pass reads the state and the colormap, the tone-map pass the light.
+constexpr GLuint kPositionMassUnit = 0, kVelocityUnit = 1, kColormapUnit = 2, kLightUnit = 0;
+constexpr int kColormapTexels = 256;
+// Below about two pixels a round sprite is no longer round and jumps between pixels as it moves.
+constexpr float kSmallestPointSize = 2.0f;
+
+void setSampler(GLuint program, const char* name, GLuint unit) {
+  glProgramUniform1i(program, glGetUniformLocation(program, name), GLint(unit));
+}
+
+}  // namespace
+
+PointSpriteRenderer::PointSpriteRenderer()
+    : toneMapProgram_(gl::buildProgram({{GL_VERTEX_SHADER, {"fullscreen.vert"}},
+                                        {GL_FRAGMENT_SHADER, {"tone_map.frag"}}},
+                                       {})),
+      emptyVertexArray_(gl::VertexArray::create()) {
+  setSampler(toneMapProgram_.id(), "uLight", kLightUnit);
+  GLfloat range[2] = {1.0f, 1.0f};
+  glGetFloatv(GL_POINT_SIZE_RANGE, range);
+  pointSizeRange_ = {std::max(range[0], kSmallestPointSize), std::max(range[1], kSmallestPointSize)};
+}
+
+GLuint PointSpriteRenderer::spriteProgram(ColorBy colorBy) {
+  auto found = spritePrograms_.find(colorBy);
+  if (found != spritePrograms_.end()) return found->second.id();
+  gl::Program program = gl::buildProgram(
+      {{GL_VERTEX_SHADER, {"point_sprite.vert"}}, {GL_FRAGMENT_SHADER, {"point_sprite.frag"}}},
+      {std::string("COLOR_BY_SPEED ") + (colorBy == ColorBy::Speed ? "1" : "0")});
+  const GLuint id = program.id();
+  setSampler(id, "uPositionMass", kPositionMassUnit);
+  setSampler(id, "uVelocity", kVelocityUnit);  // -1 (ignored) when colouring by mass
+  setSampler(id, "uColormap", kColormapUnit);
+  spritePrograms_.emplace(colorBy, std::move(program));
+  return id;
+}
+
+GLuint PointSpriteRenderer::colormapTexture(const std::string& name) {
+  auto found = colormapTextures_.find(name);
+  if (found != colormapTextures_.end()) return found->second.id();
+  const Colormap* colormap = findColormap(name);
+  if (!colormap) throw std::invalid_argument("unknown colormap " + name);
+  gl::Texture1D texture = gl::Texture1D::create();
+  glTextureStorage1D(texture.id(), 1, GL_RGBA32F, kColormapTexels);
+  glTextureSubImage1D(texture.id(), 0, 0, kColormapTexels, GL_RGBA, GL_FLOAT,
+                      colormapTable(*colormap, kColormapTexels).data());
+  glTextureParameteri(texture.id(), GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTextureParameteri(texture.id(), GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTextureParameteri(texture.id(), GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  const GLuint id = texture.id();
+  colormapTextures_.emplace(name, std::move(texture));
+  return id;
+}
+
+void PointSpriteRenderer::resizeLightTarget(glm::ivec2 size) {
+  if (size == lightSize_) return;
+  light_ = gl::Texture::create();
+  glTextureStorage2D(light_.id(), 1, GL_RGBA16F, size.x, size.y);
+  glTextureParameteri(light_.id(), GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTextureParameteri(light_.id(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  lightTarget_ = gl::Framebuffer::create();
+  glNamedFramebufferTexture(lightTarget_.id(), GL_COLOR_ATTACHMENT0, light_.id(), 0);
+  const GLenum status = glCheckNamedFramebufferStatus(lightTarget_.id(), GL_DRAW_FRAMEBUFFER);
+  if (status != GL_FRAMEBUFFER_COMPLETE)
+    throw std::runtime_error("cannot render into an RGBA16F texture here (framebuffer status " +
+                             std::to_string(status) + ")");
+  lightSize_ = size;
+}
+
+void PointSpriteRenderer::draw(const GpuStateView& bodies, const Camera& camera,
+                               const RenderSettings& settings) {
+  if (!(settings.colorRange.y > settings.colorRange.x))
+    throw std::invalid_argument("the colour range must run from a lower to a higher value");
+  const GLuint colormap = colormapTexture(settings.colormap);  // may throw: before any GL change
+  gl::StateGuard guard({kPositionMassUnit, kVelocityUnit, kColormapUnit});
+  GLint viewportBox[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_VIEWPORT, viewportBox);
+  const Viewport viewport{{viewportBox[0], viewportBox[1]}, {viewportBox[2], viewportBox[3]}};
+  if (viewport.size.x <= 0 || viewport.size.y <= 0) return;
+  GLint targetFramebuffer = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &targetFramebuffer);
+
+  resizeLightTarget(viewport.size);
+  glBindVertexArray(emptyVertexArray_.id());
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_FRAMEBUFFER_SRGB);
+  glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+  for (GLuint unit : {kPositionMassUnit, kVelocityUnit, kColormapUnit}) glBindSampler(unit, 0);
+  glBindTextureUnit(kColormapUnit, colormap);
+  drawSprites(bodies, camera, settings, viewport);
+  toneMap(settings, viewport, targetFramebuffer);
+}
+
+void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& camera,
+                                      const RenderSettings& settings, const Viewport& viewport) {
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, lightTarget_.id());
+  glViewport(0, 0, viewport.size.x, viewport.size.y);
+  const GLfloat noLight[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  glClearBufferfv(GL_COLOR, 0, noLight);
+  if (bodies.bodyCount == 0) return;
+
+  const GLuint program = spriteProgram(settings.colorBy);
+  glUseProgram(program);
+  const float aspect = float(viewport.size.x) / float(viewport.size.y);
+  const glm::mat4 viewProjection = camera.projection(aspect) * camera.view();
+  glUniformMatrix4fv(glGetUniformLocation(program, "uViewProjection"), 1, GL_FALSE,
+                     glm::value_ptr(viewProjection));
+  glUniform1f(glGetUniformLocation(program, "uPointSize"), settings.pointSize);
+  glUniform1f(glGetUniformLocation(program, "uReferenceDepth"), camera.distance);
+  glUniform2f(glGetUniformLocation(program, "uPointSizeRange"), pointSizeRange_.x, pointSizeRange_.y);
+  glUniform2f(glGetUniformLocation(program, "uColorRange"), settings.colorRange.x, settings.colorRange.y);
+  glUniform1f(glGetUniformLocation(program, "uBrightness"), settings.brightness);
+  glBindTextureUnit(kPositionMassUnit, bodies.positionMassTexture);
+  glBindTextureUnit(kVelocityUnit, bodies.velocityTexture);
+
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  glEnable(GL_BLEND);
+  glBlendEquation(GL_FUNC_ADD);
+  glBlendFunc(GL_ONE, GL_ONE);
+  glDrawArrays(GL_POINTS, 0, GLsizei(bodies.bodyCount));
+}
+
+void PointSpriteRenderer::toneMap(const RenderSettings& settings, const Viewport& viewport,
+                                  GLint targetFramebuffer) {
+  glDisable(GL_BLEND);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(targetFramebuffer));
+  glViewport(viewport.origin.x, viewport.origin.y, viewport.size.x, viewport.size.y);
+  glUseProgram(toneMapProgram_.id());
+  glUniform2i(glGetUniformLocation(toneMapProgram_.id(), "uViewportOrigin"), viewport.origin.x,
+              viewport.origin.y);
+  glUniform3fv(glGetUniformLocation(toneMapProgram_.id(), "uBackground"), 1,
+               glm::value_ptr(settings.background));
+  glBindTextureUnit(kLightUnit, light_.id());
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+}  // namespace nbody

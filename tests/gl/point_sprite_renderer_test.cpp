@@ -1,0 +1,252 @@
+// The point-sprite renderer on a headless context: what a sprite looks like, how the light adds up,
+// the colormap, the size with distance, the viewport, the GL state it leaves behind, and that it
+// draws any engine's state textures alike.
+
+#include <cmath>
+#include <optional>
+
+#include "engines/fragment_engine.h"
+#include "gl/gl_test.h"
+#include "physics/scenes.h"
+#include "render/colormap.h"
+#include "render/offscreen.h"
+#include "render/point_sprite_renderer.h"
+#include "render/state_textures.h"
+
+namespace nbody {
+namespace {
+
+using test::GlTest;
+
+constexpr int kSize = 64;
+
+State bodiesAt(std::vector<glm::vec3> positions, glm::vec3 velocity = glm::vec3(0.0f), float mass = 1.0f) {
+  State state;
+  for (glm::vec3 p : positions) {
+    state.positionMass.emplace_back(p, mass);
+    state.velocity.emplace_back(velocity, 0.0f);
+  }
+  return state;
+}
+
+Camera frontCamera(float distance) {
+  Camera camera;
+  camera.yawDegrees = 0.0f, camera.pitchDegrees = 0.0f;
+  camera.distance = distance;
+  return camera;
+}
+
+class PointSpriteRendererTest : public GlTest {
+ protected:
+  void SetUp() override {
+    GlTest::SetUp();
+    if (!HasFatalFailure()) renderer_.emplace();  // after the context exists
+  }
+
+  Image draw(const State& state, const Camera& camera, const RenderSettings& settings, glm::ivec2 size = {kSize, kSize}) {
+    UploadedStateTextures textures;
+    textures.upload(state);
+    return renderOffscreen(size, [&] { renderer_->draw(textures.view(), camera, settings); });
+  }
+  static int pixelsBrighterThan(const Image& image, int level) {
+    int count = 0;
+    for (int y = 0; y < image.height; ++y)
+      for (int x = 0; x < image.width; ++x) count += image.pixel(x, y)[0] > level;
+    return count;
+  }
+  // What tone_map.frag makes of `light` on a black background, in 8 bits.
+  static double toneMapped(double light) { return 255.0 * (1.0 - std::exp(-light)); }
+
+  std::optional<PointSpriteRenderer> renderer_;
+  RenderSettings settings_;  // fire, by speed, range 0..1, black background
+};
+
+TEST_F(PointSpriteRendererTest, ALoneBodyIsARoundSoftSpotWithTheColormapsColour) {
+  settings_.pointSize = 16.0f;
+  const Image image = draw(bodiesAt({glm::vec3(0.0f)}, {2.0f, 0.0f, 0.0f}), frontCamera(5.0f), settings_);
+  // The sprite is centred on the corner shared by pixels 31 and 32: the picture is symmetric.
+  for (int k = 0; k < 32; ++k)
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_NEAR(image.pixel(32 + k, 32)[c], image.pixel(31 - k, 32)[c], 1) << k;
+      EXPECT_NEAR(image.pixel(32, 32 + k)[c], image.pixel(32, 31 - k)[c], 1) << k;
+      EXPECT_NEAR(image.pixel(32 + k, 32)[c], image.pixel(32, 32 + k)[c], 1) << k;  // round
+    }
+  // Speed 2 is beyond the range, so the colour is the colormap's last; the pixel next to the centre
+  // is 1/16 of the radius off it in x and y, where the falloff weighs (e^-4r^2 - e^-4)/(1 - e^-4).
+  const glm::vec3 top = findColormap("fire")->anchors.back();
+  const double r2 = 2.0 * (0.5 / 8.0) * (0.5 / 8.0);
+  const double weight = (std::exp(-4.0 * r2) - std::exp(-4.0)) / (1.0 - std::exp(-4.0));
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(image.pixel(32, 32)[c], toneMapped(top[c] * weight), 2.0) << c;
+  // Softly falling off, and nothing beyond the 8-pixel radius.
+  EXPECT_GT(image.pixel(32, 32)[2], image.pixel(35, 32)[2]);
+  EXPECT_GT(image.pixel(35, 32)[2], image.pixel(38, 32)[2]);
+  EXPECT_EQ(image.pixel(32 + 9, 32)[0], 0);
+  EXPECT_EQ(image.pixel(32, 32 - 10)[0], 0);
+  EXPECT_LE(pixelsBrighterThan(image, 0), int(3.1416 * 8 * 8) + 8);
+}
+
+TEST_F(PointSpriteRendererTest, LightAddsUpWithoutClipping) {
+  settings_.pointSize = 16.0f;
+  settings_.colormap = "ice";
+  const Camera camera = frontCamera(5.0f);
+  const Image one = draw(bodiesAt({glm::vec3(0.0f)}), camera, settings_);
+  const Image five = draw(bodiesAt(std::vector<glm::vec3>(5, glm::vec3(0.0f))), camera, settings_);
+  const Image fifty = draw(bodiesAt(std::vector<glm::vec3>(50, glm::vec3(0.0f))), camera, settings_);
+  // Speed 0: the colormap's first colour. The blue channel of one body, then of five bodies.
+  const double light = findColormap("ice")->anchors.front().b * 0.969;  // weight at pixel (32, 32)
+  EXPECT_NEAR(one.pixel(32, 32)[2], toneMapped(light), 2.0);
+  EXPECT_NEAR(five.pixel(32, 32)[2], toneMapped(5.0 * light), 2.0);
+  EXPECT_GT(fifty.pixel(32, 32)[0], five.pixel(32, 32)[0]);  // still brighter, never wrapping round
+}
+
+TEST_F(PointSpriteRendererTest, BrightnessScalesTheLight) {
+  settings_.pointSize = 16.0f;
+  const Camera camera = frontCamera(5.0f);
+  const Image normal = draw(bodiesAt({glm::vec3(0.0f)}), camera, settings_);
+  settings_.brightness = 3.0f;
+  const Image bright = draw(bodiesAt({glm::vec3(0.0f)}), camera, settings_);
+  const double light = findColormap("fire")->anchors.front().r * 0.969;
+  EXPECT_NEAR(normal.pixel(32, 32)[0], toneMapped(light), 2.0);
+  EXPECT_NEAR(bright.pixel(32, 32)[0], toneMapped(3.0 * light), 2.0);
+}
+
+TEST_F(PointSpriteRendererTest, ColoursBySpeedOrByMassThroughTheColormap) {
+  settings_.pointSize = 16.0f;
+  settings_.colormap = "viridis";
+  settings_.colorRange = {0.0f, 2.0f};
+  const Camera camera = frontCamera(5.0f);
+  const Colormap& viridis = *findColormap("viridis");
+  // A slow heavy body: by speed it takes the low end, by mass (2 of 0..2) the high end.
+  const State slowHeavy = bodiesAt({glm::vec3(0.0f)}, glm::vec3(0.0f), 2.0f);
+  for (ColorBy colorBy : {ColorBy::Speed, ColorBy::Mass}) {
+    settings_.colorBy = colorBy;
+    const glm::vec3 expected = colorBy == ColorBy::Speed ? viridis.anchors.front() : viridis.anchors.back();
+    const Image image = draw(slowHeavy, camera, settings_);
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR(image.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << colorByName(colorBy) << c;
+  }
+  // Half way along the range: the colormap's middle.
+  settings_.colorBy = ColorBy::Speed;
+  const Image middle = draw(bodiesAt({glm::vec3(0.0f)}, {0.0f, 1.0f, 0.0f}), camera, settings_);
+  const glm::vec3 expected = sampleColormap(viridis, 0.5f);
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(middle.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << c;
+}
+
+TEST_F(PointSpriteRendererTest, NearerBodiesAreLargerAndFarOnesDimmerButStillThere) {
+  settings_.pointSize = 8.0f;
+  settings_.brightness = 5.0f;
+  const Image atTarget = draw(bodiesAt({glm::vec3(0.0f)}), frontCamera(4.0f), settings_);
+  const Image halfWay = draw(bodiesAt({glm::vec3(0.0f, 0.0f, 2.0f)}), frontCamera(4.0f), settings_);
+  const double areaRatio = double(pixelsBrighterThan(halfWay, 0)) / double(pixelsBrighterThan(atTarget, 0));
+  EXPECT_NEAR(areaRatio, 4.0, 1.0) << "twice as near: twice the diameter";
+  // Ten times farther than the target: 0.8 px wanted, drawn at the smallest size and dimmed.
+  const Image far = draw(bodiesAt({glm::vec3(0.0f, 0.0f, -36.0f)}), frontCamera(4.0f), settings_);
+  EXPECT_GT(pixelsBrighterThan(far, 0), 0);
+  EXPECT_LT(far.pixel(32, 32)[0], atTarget.pixel(32, 32)[0] / 4);
+}
+
+TEST_F(PointSpriteRendererTest, PaintsTheBackgroundAndOnlyInsideTheViewport) {
+  settings_.pointSize = 4.0f;
+  settings_.background = {0.2f, 0.4f, 0.6f};
+  UploadedStateTextures textures;
+  textures.upload(bodiesAt({glm::vec3(0.0f)}));
+  const Image image = renderOffscreen({kSize, kSize}, [&] {
+    glClearColor(1.0f, 0.0f, 1.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glViewport(8, 16, 32, 24);  // x 8..39, y 16..39 counted from the bottom
+    renderer_->draw(textures.view(), frontCamera(5.0f), settings_);
+  });
+  const auto isMagenta = [&](int x, int y) {
+    const std::uint8_t* p = image.pixel(x, y);
+    return p[0] == 255 && p[1] == 0 && p[2] == 255;
+  };
+  EXPECT_TRUE(isMagenta(7, 40)) << "left of the viewport";
+  EXPECT_TRUE(isMagenta(40, 40)) << "right of it";
+  EXPECT_TRUE(isMagenta(20, kSize - 1 - 40)) << "above it";
+  EXPECT_TRUE(isMagenta(20, kSize - 1 - 15)) << "below it";
+  const std::uint8_t* background = image.pixel(9, kSize - 1 - 17);
+  EXPECT_NEAR(background[0], 51, 1);
+  EXPECT_NEAR(background[1], 102, 1);
+  EXPECT_NEAR(background[2], 153, 1);
+  // The body at the target is in the middle of the viewport, not of the framebuffer.
+  EXPECT_GT(image.pixel(24, kSize - 1 - 28)[0], 51 + 30);
+}
+
+TEST_F(PointSpriteRendererTest, PutsBackTheGlStateItChanges) {
+  UploadedStateTextures textures;
+  textures.upload(bodiesAt({glm::vec3(0.0f)}));
+  gl::Texture unrelated = gl::Texture::create();
+  glTextureStorage2D(unrelated.id(), 1, GL_RGBA8, 4, 4);
+  gl::VertexArray vertexArray = gl::VertexArray::create();
+  const auto getInteger = [](GLenum name) {
+    GLint value = 0;
+    glGetIntegerv(name, &value);
+    return value;
+  };
+  renderOffscreen({kSize, kSize}, [&] {
+    glViewport(3, 4, 50, 40);
+    glEnable(GL_DEPTH_TEST);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+    glBlendEquation(GL_FUNC_REVERSE_SUBTRACT);
+    glBindVertexArray(vertexArray.id());
+    glBindTextureUnit(0, unrelated.id());
+    glActiveTexture(GL_TEXTURE3);
+    glClearColor(0.25f, 0.5f, 0.75f, 1.0f);
+    const GLint framebuffer = getInteger(GL_DRAW_FRAMEBUFFER_BINDING);
+
+    renderer_->draw(textures.view(), frontCamera(5.0f), settings_);
+
+    GLint viewport[4];
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    EXPECT_EQ(std::vector<GLint>(viewport, viewport + 4), (std::vector<GLint>{3, 4, 50, 40}));
+    EXPECT_TRUE(glIsEnabled(GL_DEPTH_TEST));
+    EXPECT_TRUE(glIsEnabled(GL_BLEND));
+    EXPECT_FALSE(glIsEnabled(GL_PROGRAM_POINT_SIZE));
+    EXPECT_EQ(getInteger(GL_BLEND_SRC_RGB), GL_SRC_ALPHA);
+    EXPECT_EQ(getInteger(GL_BLEND_DST_RGB), GL_ONE_MINUS_SRC_ALPHA);
+    EXPECT_EQ(getInteger(GL_BLEND_SRC_ALPHA), GL_ZERO);
+    EXPECT_EQ(getInteger(GL_BLEND_EQUATION_RGB), GL_FUNC_REVERSE_SUBTRACT);
+    EXPECT_EQ(getInteger(GL_DRAW_FRAMEBUFFER_BINDING), framebuffer);
+    EXPECT_EQ(getInteger(GL_CURRENT_PROGRAM), 0);
+    EXPECT_EQ(getInteger(GL_VERTEX_ARRAY_BINDING), GLint(vertexArray.id()));
+    EXPECT_EQ(getInteger(GL_ACTIVE_TEXTURE), GL_TEXTURE3);
+    glActiveTexture(GL_TEXTURE0);
+    EXPECT_EQ(getInteger(GL_TEXTURE_BINDING_2D), GLint(unrelated.id()));
+    GLfloat clear[4];
+    glGetFloatv(GL_COLOR_CLEAR_VALUE, clear);
+    EXPECT_EQ(clear[2], 0.75f);
+  });  // renderOffscreen puts back what this changed
+}
+
+TEST_F(PointSpriteRendererTest, DrawsTheFragmentEnginesTexturesLikeUploadedOnesAndNoPadding) {
+  // 7 bodies: a 3 x 3 texture with two padding texels at the origin, where no body is and where
+  // the camera looks. A drawn padding texel would light the middle of the picture.
+  State state = findScene("uniform-sphere")->generate(7, 5);
+  for (glm::vec4& p : state.positionMass) p.x += p.x < 0.0f ? -1.0f : 1.0f;  // off the picture's middle
+  FragmentEngine engine;
+  engine.upload(state);
+  UploadedStateTextures uploaded;
+  uploaded.upload(state);
+  const Camera camera = frontCamera(6.0f);
+  settings_.pointSize = 6.0f;
+  const Image fromEngine = renderOffscreen({kSize, kSize}, [&] { renderer_->draw(*engine.gpuState(), camera, settings_); });
+  const Image fromUpload = renderOffscreen({kSize, kSize}, [&] { renderer_->draw(uploaded.view(), camera, settings_); });
+  EXPECT_EQ(fromEngine.rgba, fromUpload.rgba);
+  EXPECT_GT(pixelsBrighterThan(fromEngine, 0), 7 * 9);
+  for (int y = 30; y < 34; ++y)
+    for (int x = 30; x < 34; ++x) EXPECT_EQ(fromEngine.pixel(x, y)[0], 0) << x << ", " << y;
+}
+
+TEST_F(PointSpriteRendererTest, RefusesAnUnknownColormapOrAnEmptyRange) {
+  UploadedStateTextures textures;
+  textures.upload(bodiesAt({glm::vec3(0.0f)}));
+  settings_.colormap = "jet";
+  EXPECT_THROW(renderer_->draw(textures.view(), frontCamera(5.0f), settings_), std::invalid_argument);
+  settings_.colormap = "fire";
+  settings_.colorRange = {1.0f, 1.0f};
+  EXPECT_THROW(renderer_->draw(textures.view(), frontCamera(5.0f), settings_), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace nbody
