@@ -2,9 +2,10 @@
 // is refused, TIPSY import in both byte orders, and how the format of an input is recognised.
 
 #include <bit>
+#include <cctype>
 #include <cmath>
-#include <cstring>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <sstream>
 
@@ -15,11 +16,13 @@
 #include "io/tipsy.h"
 #include "physics/scenes.h"
 #include "support/cli_runner.h"
+#include "support/test_support.h"
 #include "support/tipsy_writer.h"
 
 namespace nbody {
 namespace {
 
+using test::sameBits;
 using test::ScratchFolder;
 
 Snapshot sampleSnapshot(std::size_t bodies = 300) {
@@ -40,13 +43,6 @@ std::string binaryOf(const Snapshot& snapshot) {
   std::ostringstream out;
   writeBinarySnapshot(snapshot, out);
   return out.str();
-}
-
-// The states hold the same bits (== would let -0 pass for +0).
-bool sameBits(const State& a, const State& b) {
-  return a.size() == b.size() &&
-         std::memcmp(a.positionMass.data(), b.positionMass.data(), a.size() * sizeof(glm::vec4)) == 0 &&
-         std::memcmp(a.velocity.data(), b.velocity.data(), a.size() * sizeof(glm::vec4)) == 0;
 }
 
 std::uint64_t littleEndianAt(const std::string& bytes, std::size_t offset, int size) {
