@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 
+#include "diagnostics/engine_diagnostics.h"
 #include "gl/objects.h"
 #include "io/atomic_file.h"
 #include "io/json_writer.h"
@@ -79,6 +80,7 @@ void writeJson(const std::vector<BenchResult>& results, const std::string& path)
     json.field("gpu_ms_per_step", r.gpuMillisecondsPerStep);
     json.field("interactions_per_second", r.interactionsPerSecond);
     json.field("gflops", r.gflops);
+    if (r.conservation) writeConservationJson(json, *r.conservation);
     json.endObject();
   }
   json.endArray();
@@ -157,9 +159,12 @@ int runBench(const BenchOptions& options) {
               options.readback ? ", state read back every step" : "");
   std::fflush(stdout);
   std::vector<BenchResult> results;
+  EngineDiagnostics diagnostics;
   for (const std::string& name : options.methods) {
     engine.upload(initial);
+    const Diagnostics before = diagnostics.measure(engine, options.step);
     results.push_back(benchmark(engine, *findMethod(name), options));
+    results.back().conservation = {before, diagnostics.measure(engine, options.step)};
   }
   printTable(results);
   if (!options.json.empty()) {
