@@ -3,6 +3,8 @@
 // of mass. The CPU computes them here in double precision; GpuDiagnostics (gpu_diagnostics.h)
 // reduces the same quantities on the GPU where an engine keeps its state.
 
+#include <span>
+
 #include <glm/vec3.hpp>
 
 #include "physics/state.h"
@@ -21,9 +23,17 @@ struct Diagnostics {
   double virialRatio() const { return 2.0 * kinetic / -potential; }  // 1 in virial equilibrium
 };
 
+// Bodies in double precision, as the CPU engine keeps them between steps.
+struct DoubleBodies {
+  std::span<const double> mass;
+  std::span<const glm::dvec3> position, velocity;
+};
+
 // The pair convention of the force law (shaders/gravity.glsl): a pair at distance 0 with eps = 0
 // adds zero instead of infinity. Uses params.softening and params.gravity; dt plays no part.
-// O(N^2), in double precision from the float32 state.
+// O(N^2), in double precision.
+Diagnostics computeDiagnostics(const DoubleBodies& bodies, const StepParams& params);
+// The same from the float32 state every engine exchanges.
 Diagnostics computeDiagnostics(const State& state, const StepParams& params);
 
 // (E - E0) / |E0|: how far the total energy has drifted from where it started. Ill-conditioned

@@ -1,6 +1,6 @@
 #pragma once
-// Diagnostics of whatever engine runs: reduced on the GPU where the engine keeps its state there,
-// computed in double on the CPU from the downloaded state otherwise (the CPU engine).
+// Diagnostics of whatever engine runs: reduced on the GPU where the engine keeps its state there;
+// in double from the CPU engine's double state; from the downloaded state for any other engine.
 
 #include <memory>
 
