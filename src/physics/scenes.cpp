@@ -132,7 +132,9 @@ std::vector<Body> exponentialDisk(std::size_t bodyCount, double mass, Random& ra
   // Mass inside each body's radius: the central body and the disk bodies nearer the centre.
   std::vector<std::size_t> byRadius(diskBodies);
   for (std::size_t k = 0; k < diskBodies; ++k) byRadius[k] = k + 1;
-  const auto planarRadius = [&](std::size_t i) { return glm::length(glm::dvec2(bodies[i].position)); };
+  const auto planarRadius = [&](std::size_t i) {
+    return glm::length(glm::dvec2(bodies[i].position));
+  };
   std::sort(byRadius.begin(), byRadius.end(),
             [&](std::size_t a, std::size_t b) { return planarRadius(a) < planarRadius(b); });
   for (std::size_t rank = 0; rank < diskBodies; ++rank) {
@@ -152,8 +154,8 @@ State disk(const SceneOptions& options) {
   return toState(exponentialDisk(options.bodyCount, 1.0, random));
 }
 
-// Two disks of half the mass each, the second tilted, `kGalaxySeparation` apart with an impact
-// parameter, approaching each other at the parabolic speed of the pair: they merge.
+// Two disks of half the mass each, the second tilted about the x axis, `kGalaxySeparation` apart
+// with an impact parameter, approaching each other at the parabolic speed of the pair: they merge.
 State galaxies(const SceneOptions& options) {
   using namespace scene;
   Random random(options.seed);
@@ -161,14 +163,14 @@ State galaxies(const SceneOptions& options) {
   const double firstMass = double(firstCount) / double(options.bodyCount);
   const double secondMass = 1.0 - firstMass;
   std::vector<Body> bodies = exponentialDisk(firstCount, firstMass, random);
-  const std::vector<Body> second = exponentialDisk(options.bodyCount - firstCount, secondMass, random);
+  const std::vector<Body> second =
+      exponentialDisk(options.bodyCount - firstCount, secondMass, random);
 
   const glm::dvec3 offset(kGalaxySeparation, kGalaxyImpactParameter, 0.0);
   const double approachSpeed = std::sqrt(2.0 / glm::length(offset));  // G (m1 + m2) = 1
-  const double tilt = std::numbers::pi / 3.0;  // about the x axis
+  const double c = std::cos(kGalaxyTilt), s = std::sin(kGalaxyTilt);
   const auto tilted = [&](glm::dvec3 v) {
-    return glm::dvec3(v.x, v.y * std::cos(tilt) - v.z * std::sin(tilt),
-                      v.y * std::sin(tilt) + v.z * std::cos(tilt));
+    return glm::dvec3(v.x, c * v.y - s * v.z, s * v.y + c * v.z);
   };
   for (Body& body : bodies) {
     body.position -= secondMass * offset;
@@ -182,31 +184,38 @@ State galaxies(const SceneOptions& options) {
   return toState(bodies);
 }
 
-// After NVIDIA's nbody sample: bodies in a spherical shell (radius uniform between the inner and
-// the outer radius, direction isotropic) turning rigidly about the z axis.
-State shell(const SceneOptions& options) {
-  using namespace scene;
+// Bodies of equal mass at random places, each moving with the velocity field where it is.
+template <typename RandomPlace, typename VelocityField>
+State equalMassFlow(const SceneOptions& options, RandomPlace randomPlace,
+                    VelocityField velocityAt) {
   Random random(options.seed);
   std::vector<Body> bodies(options.bodyCount);
   for (Body& body : bodies) {
     body.mass = 1.0 / double(options.bodyCount);
-    body.position = random.isotropic(random.uniform(kShellInnerRadius, kShellOuterRadius));
-    body.velocity = kShellAngularVelocity * glm::dvec3(-body.position.y, body.position.x, 0.0);
+    body.position = randomPlace(random);
+    body.velocity = velocityAt(body.position);
   }
   return toState(bodies);
+}
+
+// After NVIDIA's nbody sample: bodies in a spherical shell (radius uniform between the inner and
+// the outer radius, direction isotropic) turning rigidly about the z axis.
+State shell(const SceneOptions& options) {
+  using namespace scene;
+  return equalMassFlow(
+      options,
+      [](Random& random) {
+        return random.isotropic(random.uniform(kShellInnerRadius, kShellOuterRadius));
+      },
+      [](glm::dvec3 r) { return kShellAngularVelocity * glm::dvec3(-r.y, r.x, 0.0); });
 }
 
 // After NVIDIA's nbody sample: a uniform ball of radius 1 expanding as v = H r, with H chosen so
 // that the kinetic energy equals |W| (2T / |W| = 2): it is marginally unbound and expands forever.
 State expand(const SceneOptions& options) {
-  Random random(options.seed);
-  std::vector<Body> bodies(options.bodyCount);
-  for (Body& body : bodies) {
-    body.mass = 1.0 / double(options.bodyCount);
-    body.position = random.isotropic(std::cbrt(random.uniform()));
-    body.velocity = scene::kExpandRate * body.position;
-  }
-  return toState(bodies);
+  return equalMassFlow(
+      options, [](Random& random) { return random.isotropic(std::cbrt(random.uniform())); },
+      [](glm::dvec3 r) { return scene::kExpandRate * r; });
 }
 
 // Chenciner & Montgomery (2000): three equal masses chasing each other along a figure eight,

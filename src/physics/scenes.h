@@ -45,6 +45,7 @@ inline constexpr double kDiskScaleLength = 0.2, kDiskInnerRadius = 0.05, kDiskOu
 inline constexpr double kDiskScaleHeight = 0.02;         // sech^2(z / z0) vertical profile
 inline constexpr double kDiskVelocityDispersion = 0.05;  // of the circular speed
 inline constexpr double kGalaxySeparation = 4.0, kGalaxyImpactParameter = 1.0;
+inline constexpr double kGalaxyTilt = 1.0471975511965976;  // pi / 3, of the second about x
 inline constexpr double kFigureEightPeriod = 6.32591398;  // Simo's value for the choreography
 }  // namespace scene
 

@@ -1,12 +1,11 @@
 // Every scene: its number of bodies, total mass, zero momentum, and the property that makes it
 // that scene, checked with the double-precision diagnostics or by integrating it.
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <numbers>
-
-#include <gtest/gtest.h>
 
 #include "diagnostics/diagnostics.h"
 #include "engines/cpu_engine.h"
@@ -26,7 +25,9 @@ StepParams unsoftened() {
 
 Diagnostics diagnosticsOf(const State& state) { return computeDiagnostics(state, unsoftened()); }
 
-glm::dvec3 positionOf(const State& state, std::size_t i) { return glm::dvec3(state.positionMass[i]); }
+glm::dvec3 positionOf(const State& state, std::size_t i) {
+  return glm::dvec3(state.positionMass[i]);
+}
 glm::dvec3 velocityOf(const State& state, std::size_t i) { return glm::dvec3(state.velocity[i]); }
 
 struct SceneCase {
@@ -156,8 +157,8 @@ Part partOf(const State& state, std::size_t begin, std::size_t end) {
   part.centre /= mass;
   part.velocity /= mass;
   for (std::size_t i = begin; i < end; ++i)
-    part.spin += double(state.positionMass[i].w) *
-                 glm::cross(positionOf(state, i) - part.centre, velocityOf(state, i) - part.velocity);
+    part.spin += double(state.positionMass[i].w) * glm::cross(positionOf(state, i) - part.centre,
+                                                              velocityOf(state, i) - part.velocity);
   return part;
 }
 
@@ -175,8 +176,9 @@ TEST(Scenes, GalaxiesAreTwoDisksOnACollisionCourse) {
   EXPECT_NEAR(glm::length(approach), std::sqrt(2.0 / distance), 0.02 * std::sqrt(2.0 / distance));
   EXPECT_LT(glm::dot(separation, approach), 0.0) << "they must approach";
   // Impact parameter: the part of the separation across the direction of approach.
-  EXPECT_NEAR(glm::length(glm::cross(separation, glm::normalize(approach))), kGalaxyImpactParameter, 0.05);
-  const glm::dvec3 tiltedAxis(0.0, -std::sin(std::numbers::pi / 3), std::cos(std::numbers::pi / 3));
+  EXPECT_NEAR(glm::length(glm::cross(separation, glm::normalize(approach))), kGalaxyImpactParameter,
+              0.05);
+  const glm::dvec3 tiltedAxis(0.0, -std::sin(kGalaxyTilt), std::cos(kGalaxyTilt));
   EXPECT_GT(glm::dot(glm::normalize(first.spin), glm::dvec3(0, 0, 1)), 0.999);
   EXPECT_GT(glm::dot(glm::normalize(second.spin), tiltedAxis), 0.999);
 }
