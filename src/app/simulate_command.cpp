@@ -29,7 +29,8 @@ CLI::Validator containsStepPlaceholder() {
 // The settings the run goes on with: those given on the command line, else those of an input
 // snapshot, else the command line's defaults.
 RunSettings resolveSettings(const SimulateOptions& options, const Snapshot& start) {
-  RunSettings settings{options.method, options.step, options.problem.input.empty() ? options.problem.seed : 0};
+  const std::uint64_t seed = options.problem.input.empty() ? options.problem.seed : 0;
+  RunSettings settings{options.method, options.step, seed};
   if (!start.settings) return settings;
   const RunSettings& saved = *start.settings;
   if (!options.given.method) settings.method = saved.method;
@@ -111,18 +112,21 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options) {
   command->add_option("--steps", options.steps, "number of steps K (more, after an input snapshot)")
       ->check(CLI::Range(0LL, 1LL << 40))
       ->capture_default_str();
-  command->add_option("--output,-o", options.output,
-                      "file for the final state: .nbody writes a binary snapshot (state, step, "
-                      "time and settings), any other name CSV")
+  command
+      ->add_option("--output,-o", options.output,
+                   "file for the final state: .nbody writes a binary snapshot (state, step, "
+                   "time and settings), any other name CSV")
       ->capture_default_str();
   CLI::Option* every =
-      command->add_option("--snapshot-every", options.snapshotEvery,
-                          "also write a snapshot whenever the step number is a multiple of K "
-                          "(step numbers go on from an input snapshot's)")
+      command
+          ->add_option("--snapshot-every", options.snapshotEvery,
+                       "also write a snapshot whenever the step number is a multiple of K "
+                       "(step numbers go on from an input snapshot's)")
           ->check(CLI::Range(1LL, 1LL << 40));
-  command->add_option("--snapshot-path", options.snapshotPath,
-                      "where --snapshot-every writes: {step} becomes the step number, 9 digits; "
-                      ".nbody: binary snapshots, any other name CSV")
+  command
+      ->add_option("--snapshot-path", options.snapshotPath,
+                   "where --snapshot-every writes: {step} becomes the step number, 9 digits; "
+                   ".nbody: binary snapshots, any other name CSV")
       ->check(containsStepPlaceholder())
       ->needs(every)
       ->capture_default_str();
@@ -131,9 +135,10 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options) {
       "write kinetic, potential and total energy, the relative energy error, momentum, angular "
       "momentum and centre of mass to this CSV file at the first step, every "
       "--diagnostics-every steps and at the last step (on the GPU for GPU engines)");
-  command->add_option("--diagnostics-every", options.diagnosticsEvery,
-                      "steps between rows of --diagnostics (each row costs about one force "
-                      "evaluation)")
+  command
+      ->add_option("--diagnostics-every", options.diagnosticsEvery,
+                   "steps between rows of --diagnostics (each row costs about one force "
+                   "evaluation)")
       ->check(CLI::Range(1LL, 1LL << 40))
       ->needs(diagnostics)
       ->capture_default_str();
@@ -149,16 +154,20 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options) {
 int runSimulate(const SimulateOptions& options) {
   Snapshot snapshot = makeInitialSnapshot(options.problem);
   const std::string source = options.problem.input.empty() ? "the scene" : options.problem.input;
-  const RunSettings& settings = snapshot.settings.emplace(resolveSettings(options, snapshot));
+  const RunSettings settings = resolveSettings(options, snapshot);
+  snapshot.settings = settings;
   const Method& method = methodNamed(settings.method, source);
   const StepParams& params = settings.step;
   const long long firstStep = snapshot.step, lastStep = firstStep + options.steps;
   const double firstTime = snapshot.time;
-  const auto timeAt = [&](long long step) { return firstTime + double(step - firstStep) * params.dt; };
+  const auto timeAt = [&](long long step) {
+    return firstTime + double(step - firstStep) * params.dt;
+  };
 
   // Unwritable paths fail before any work.
   AtomicFileWriter output(options.output);
-  if (options.snapshotEvery > 0) AtomicFileWriter probe(snapshotPathFor(options.snapshotPath, lastStep));
+  if (options.snapshotEvery > 0)
+    AtomicFileWriter probe(snapshotPathFor(options.snapshotPath, lastStep));
   std::optional<DiagnosticsLog> log;
   if (!options.diagnostics.empty()) log.emplace(options.diagnostics, options.engine, method.name);
 
@@ -169,8 +178,8 @@ int runSimulate(const SimulateOptions& options) {
                  engine.name().c_str(), engine.device().c_str(), method.name.c_str(),
                  snapshot.state.size(), firstStep, lastStep, params.dt);
   engine.upload(snapshot.state);
-  EngineDiagnostics probe;
-  if (log) log->record(firstStep, firstTime, probe.measure(engine, params));
+  EngineDiagnostics diagnostics;
+  if (log) log->record(firstStep, firstTime, diagnostics.measure(engine, params));
 
   const auto start = std::chrono::steady_clock::now();
   ChunkedStepper stepper(engine, method, params, lastStep, options.quiet);
@@ -182,9 +191,10 @@ int runSimulate(const SimulateOptions& options) {
       writeSnapshotFile({engine.download(), timeAt(step), step, settings},
                         snapshotPathFor(options.snapshotPath, step));
     if (log && (step % diagnosticsEvery == 0 || step == lastStep))
-      log->record(step, timeAt(step), probe.measure(engine, params));
+      log->record(step, timeAt(step), diagnostics.measure(engine, params));
   }
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   snapshot.state = engine.download();
   snapshot.step = lastStep;

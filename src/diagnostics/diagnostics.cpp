@@ -1,7 +1,6 @@
 #include "diagnostics/diagnostics.h"
 
 #include <cmath>
-
 #include <glm/geometric.hpp>
 
 namespace nbody {

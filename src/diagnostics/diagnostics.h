@@ -3,9 +3,8 @@
 // of mass. The CPU computes them here in double precision; GpuDiagnostics (gpu_diagnostics.h)
 // reduces the same quantities on the GPU where an engine keeps its state.
 
-#include <span>
-
 #include <glm/vec3.hpp>
+#include <span>
 
 #include "physics/state.h"
 

@@ -1,8 +1,7 @@
 #include "diagnostics/diagnostics_log.h"
 
-#include <ostream>
-
 #include <glm/geometric.hpp>
+#include <ostream>
 
 #include "io/csv.h"
 

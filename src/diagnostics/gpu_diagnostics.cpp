@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <glm/vec4.hpp>
 #include <stdexcept>
 #include <string>
-
-#include <glm/vec4.hpp>
 
 #include "gl/shader_program.h"
 
@@ -42,7 +41,8 @@ Diagnostics fromSums(const GpuSums& sums, double gravity) {
   d.angularMomentum = glm::dvec3(sums.angularMomentumKinetic);
   d.kinetic = sums.angularMomentumKinetic.w;
   d.potential = gravity * sums.weightedPositionPotential.w;
-  d.centreOfMass = d.mass > 0.0 ? glm::dvec3(sums.weightedPositionPotential) / d.mass : glm::dvec3(0.0);
+  d.centreOfMass =
+      d.mass > 0.0 ? glm::dvec3(sums.weightedPositionPotential) / d.mass : glm::dvec3(0.0);
   return d;
 }
 
@@ -51,8 +51,9 @@ Diagnostics fromSums(const GpuSums& sums, double gravity) {
 GpuDiagnostics::GpuDiagnostics(ReductionShape shape) : shape_(shape) {
   if (shape.groupSize < 1 || !std::has_single_bit(unsigned(shape.groupSize)) ||
       shape.elementsPerInvocation < 1)
-    throw std::invalid_argument("GpuDiagnostics: the group size must be a power of two and each "
-                                "invocation must sum at least one element");
+    throw std::invalid_argument(
+        "GpuDiagnostics: the group size must be a power of two and each "
+        "invocation must sum at least one element");
   GLint maxGroupSize = 0, maxGroups = 0;
   glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &maxGroupSize);
   glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &maxGroups);
@@ -74,7 +75,8 @@ GpuDiagnostics::GpuDiagnostics(ReductionShape shape) : shape_(shape) {
 std::size_t GpuDiagnostics::groupsFor(std::size_t count, std::size_t& elementsPerInvocation) const {
   const std::size_t groupSize = std::size_t(shape_.groupSize);
   const std::size_t perGroupAtMost = (count + maxGroups_ - 1) / maxGroups_;
-  elementsPerInvocation = std::max(elementsPerInvocation, (perGroupAtMost + groupSize - 1) / groupSize);
+  elementsPerInvocation =
+      std::max(elementsPerInvocation, (perGroupAtMost + groupSize - 1) / groupSize);
   const std::size_t perGroup = groupSize * elementsPerInvocation;
   return (count + perGroup - 1) / perGroup;
 }

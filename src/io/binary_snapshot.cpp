@@ -105,7 +105,8 @@ Snapshot parseBinarySnapshot(std::string_view bytes, const std::string& source) 
   checkLength(bytes.size(), bodies, source);
   const std::size_t checksumOffset = bytes.size() - kChecksumBytes;
   const std::uint64_t computed = fnv1a64(bytes.substr(0, checksumOffset));
-  if (bytes::Reader(bytes.substr(checksumOffset), bytes::Order::little).get<std::uint64_t>() != computed)
+  if (bytes::Reader(bytes.substr(checksumOffset), bytes::Order::little).get<std::uint64_t>() !=
+      computed)
     throw std::runtime_error(source + ": checksum mismatch: the file is corrupted");
 
   Snapshot snapshot;

@@ -47,7 +47,8 @@ class Reader {
 
   template <std::unsigned_integral T>
   T get() {
-    if (offset_ + sizeof(T) > bytes_.size()) throw std::logic_error("bytes::Reader read past the end");
+    if (offset_ + sizeof(T) > bytes_.size())
+      throw std::logic_error("bytes::Reader read past the end");
     T value = 0;
     for (std::size_t k = 0; k < sizeof(T); ++k) {
       const std::size_t shift = 8 * (order_ == Order::little ? k : sizeof(T) - 1 - k);

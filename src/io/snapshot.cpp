@@ -32,7 +32,8 @@ SnapshotFormat inputFormatOf(const std::filesystem::path& path, std::string_view
   if (bytes.starts_with(kBinarySnapshotMagic)) return SnapshotFormat::binary;
   const std::string extension = lowercaseExtension(path);
   if (extension == ".nbody") return SnapshotFormat::binary;
-  if (extension == ".tipsy" || extension == ".std" || extension == ".bin") return SnapshotFormat::tipsy;
+  if (extension == ".tipsy" || extension == ".std" || extension == ".bin")
+    return SnapshotFormat::tipsy;
   if (extension == ".csv") return SnapshotFormat::csv;
   return looksLikeTipsy(bytes) ? SnapshotFormat::tipsy : SnapshotFormat::csv;
 }
@@ -49,9 +50,12 @@ SnapshotFormat outputFormatFor(const std::filesystem::path& path) {
 
 void writeSnapshot(const Snapshot& snapshot, SnapshotFormat format, std::ostream& out) {
   switch (format) {
-    case SnapshotFormat::csv: return writeStateCsv(snapshot.state, out);
-    case SnapshotFormat::binary: return writeBinarySnapshot(snapshot, out);
-    case SnapshotFormat::tipsy: break;
+    case SnapshotFormat::csv:
+      return writeStateCsv(snapshot.state, out);
+    case SnapshotFormat::binary:
+      return writeBinarySnapshot(snapshot, out);
+    case SnapshotFormat::tipsy:
+      break;
   }
   throw std::invalid_argument("TIPSY files can be read, not written");
 }
@@ -66,9 +70,12 @@ Snapshot readSnapshotFile(const std::filesystem::path& path) {
   const std::string bytes = readWholeFile(path);
   const std::string source = path.string();
   switch (inputFormatOf(path, bytes)) {
-    case SnapshotFormat::binary: return parseBinarySnapshot(bytes, source);
-    case SnapshotFormat::tipsy: return parseTipsy(bytes, source);
-    case SnapshotFormat::csv: break;
+    case SnapshotFormat::binary:
+      return parseBinarySnapshot(bytes, source);
+    case SnapshotFormat::tipsy:
+      return parseTipsy(bytes, source);
+    case SnapshotFormat::csv:
+      break;
   }
   std::istringstream text(bytes);
   Snapshot snapshot;
@@ -81,7 +88,8 @@ void checkBodies(const State& state, const std::string& source) {
   bool anyMass = false;
   for (std::size_t i = 0; i < state.size(); ++i) {
     const auto where = [&] { return source + ": body " + std::to_string(i) + ": "; };
-    if (!isFinite(state.positionMass[i])) throw std::runtime_error(where() + "position or mass is not finite");
+    if (!isFinite(state.positionMass[i]))
+      throw std::runtime_error(where() + "position or mass is not finite");
     if (!isFinite(state.velocity[i])) throw std::runtime_error(where() + "velocity is not finite");
     if (state.positionMass[i].w < 0.0f) throw std::runtime_error(where() + "negative mass");
     anyMass = anyMass || state.positionMass[i].w > 0.0f;

@@ -50,7 +50,8 @@ std::optional<TipsyHeader> consistentHeader(std::string_view bytes) {
 
 // Mass, position and velocity lead every particle kind; the rest (`particleBytes` in all) is
 // skipped.
-void readParticles(bytes::Reader& reader, std::int32_t count, std::size_t particleBytes, State& state) {
+void readParticles(bytes::Reader& reader, std::int32_t count, std::size_t particleBytes,
+                   State& state) {
   for (std::int32_t k = 0; k < count; ++k) {
     const float mass = reader.getFloat();
     glm::vec4 position(0.0f, 0.0f, 0.0f, mass), velocity(0.0f);
@@ -75,7 +76,8 @@ Snapshot parseTipsy(std::string_view bytes, const std::string& source) {
                              " bytes, shorter than the 32-byte TIPSY header");
   const std::optional<TipsyHeader> header = consistentHeader(bytes);
   if (!header)
-    throw std::runtime_error(source + ": not a TIPSY file: in neither byte order does the header "
+    throw std::runtime_error(source +
+                             ": not a TIPSY file: in neither byte order does the header "
                              "have nbodies = nsph + ndark + nstar > 0 and ndim in 1..3");
   const std::string counts = std::to_string(header->gas) + " gas, " + std::to_string(header->dark) +
                              " dark and " + std::to_string(header->stars) + " star particles";

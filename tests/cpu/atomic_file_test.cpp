@@ -1,13 +1,13 @@
 // AtomicFileWriter: a regular file is replaced whole or not at all; a pipe or a device is written
 // in place and never replaced (`-o /dev/null` run as root must not replace /dev/null).
 
+#include "io/atomic_file.h"
+
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <gtest/gtest.h>
-
-#include "io/atomic_file.h"
 #include "support/cli_runner.h"
 
 namespace nbody {

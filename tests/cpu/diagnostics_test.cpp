@@ -1,11 +1,12 @@
 // The double-precision diagnostics against values worked out by hand and against a plain double
 // loop over every ordered pair, the convention's literal form.
 
-#include <cmath>
+#include "diagnostics/diagnostics.h"
 
 #include <gtest/gtest.h>
 
-#include "diagnostics/diagnostics.h"
+#include <cmath>
+
 #include "diagnostics/engine_diagnostics.h"
 #include "engines/cpu_engine.h"
 #include "physics/scenes.h"
@@ -86,7 +87,7 @@ TEST(Diagnostics, RelativeEnergyErrorIsTheDriftOverTheStartingEnergy) {
   start.kinetic = 1.0;
   start.potential = -3.0;  // E0 = -2
   now.kinetic = 1.5;
-  now.potential = -3.0;    // E = -1.5
+  now.potential = -3.0;  // E = -1.5
   EXPECT_DOUBLE_EQ(relativeEnergyError(start, now), 0.25);
   EXPECT_DOUBLE_EQ(relativeEnergyError(start, start), 0.0);
 }
@@ -104,8 +105,10 @@ TEST(Diagnostics, OfTheCpuEngineResolveItsDoublePrecision) {
   EXPECT_EQ(start.total(), computeDiagnostics(engine.download(), params).total());
   engine.step(*findMethod("rk4"), params, 1500);
   const double inDouble = relativeEnergyError(start, diagnostics.measure(engine, params));
-  const double fromFloat = relativeEnergyError(start, computeDiagnostics(engine.download(), params));
-  std::printf("relative energy error: %.3g in double, %.3g from the float32 state\n", inDouble, fromFloat);
+  const double fromFloat =
+      relativeEnergyError(start, computeDiagnostics(engine.download(), params));
+  std::printf("relative energy error: %.3g in double, %.3g from the float32 state\n", inDouble,
+              fromFloat);
   EXPECT_LT(std::abs(inDouble), 2e-10);
 }
 

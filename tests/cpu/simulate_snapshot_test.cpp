@@ -2,10 +2,10 @@
 // steps, resuming from one with its settings, inputs in every format, diagnostics rows, and the
 // runtime errors. (The fragment engine's bit-exact continuation: tests/gl/snapshot_gl_test.cpp.)
 
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "diagnostics/diagnostics.h"
 #include "io/binary_snapshot.h"
@@ -42,20 +42,23 @@ std::vector<std::vector<std::string>> csvRows(const std::filesystem::path& path)
   return rows;
 }
 
-const std::string kRk2Run = "simulate --engine cpu --scene plummer --bodies 64 --seed 3 --method rk2 "
-                            "--dt 0.002 --softening 0.05 --gravity 0.7 ";
+const std::string kRk2Run =
+    "simulate --engine cpu --scene plummer --bodies 64 --seed 3 --method rk2 "
+    "--dt 0.002 --softening 0.05 --gravity 0.7 ";
 
 TEST(SimulateSnapshots, AreWrittenEveryKStepsWithStepTimeAndSettings) {
   ScratchFolder scratch("snapshot-every");
   const auto result = runNbody(kRk2Run + "--steps 10 --snapshot-every 4 --snapshot-path " +
                                    (scratch / "s-{step}.nbody").string() + " -o " +
-                                   (scratch / "final.nbody").string(), scratch);
+                                   (scratch / "final.nbody").string(),
+                               scratch);
   ASSERT_EQ(result.exitCode, 0) << result.err;
-  EXPECT_EQ(filesIn(scratch), (std::vector<std::string>{"final.nbody", "s-000000004.nbody",
-                                                        "s-000000008.nbody", "stderr.txt",
-                                                        "stdout.txt"}));
+  EXPECT_EQ(filesIn(scratch),
+            (std::vector<std::string>{"final.nbody", "s-000000004.nbody", "s-000000008.nbody",
+                                      "stderr.txt", "stdout.txt"}));
   for (long long step : {4LL, 8LL}) {
-    const Snapshot snapshot = readSnapshotFile(scratch / ("s-00000000" + std::to_string(step) + ".nbody"));
+    const Snapshot snapshot =
+        readSnapshotFile(scratch / ("s-00000000" + std::to_string(step) + ".nbody"));
     EXPECT_EQ(snapshot.step, step);
     EXPECT_DOUBLE_EQ(snapshot.time, 0.002 * double(step));
     ASSERT_TRUE(snapshot.settings);
@@ -74,10 +77,15 @@ TEST(SimulateSnapshots, AreWrittenEveryKStepsWithStepTimeAndSettings) {
 TEST(SimulateSnapshots, ResumingTakesTheSnapshotsSettingsAndContinues) {
   ScratchFolder scratch("resume-cpu");
   ASSERT_EQ(runNbody(kRk2Run + "--steps 6 --snapshot-every 3 --snapshot-path " +
-                         (scratch / "s-{step}.nbody").string() + " -o " + (scratch / "full.nbody").string(),
-                     scratch).exitCode, 0);
-  const auto resumed = runNbody("simulate --engine cpu --input " + (scratch / "s-000000003.nbody").string() +
-                                    " --steps 3 -o " + (scratch / "resumed.nbody").string(), scratch);
+                         (scratch / "s-{step}.nbody").string() + " -o " +
+                         (scratch / "full.nbody").string(),
+                     scratch)
+                .exitCode,
+            0);
+  const auto resumed =
+      runNbody("simulate --engine cpu --input " + (scratch / "s-000000003.nbody").string() +
+                   " --steps 3 -o " + (scratch / "resumed.nbody").string(),
+               scratch);
   ASSERT_EQ(resumed.exitCode, 0) << resumed.err;
   const Snapshot full = readSnapshotFile(scratch / "full.nbody");
   const Snapshot again = readSnapshotFile(scratch / "resumed.nbody");
@@ -92,10 +100,13 @@ TEST(SimulateSnapshots, ResumingTakesTheSnapshotsSettingsAndContinues) {
 
 TEST(SimulateSnapshots, SettingsGivenOnTheCommandLineWin) {
   ScratchFolder scratch("resume-override");
-  ASSERT_EQ(runNbody(kRk2Run + "--steps 2 -o " + (scratch / "a.nbody").string(), scratch).exitCode, 0);
+  ASSERT_EQ(runNbody(kRk2Run + "--steps 2 -o " + (scratch / "a.nbody").string(), scratch).exitCode,
+            0);
   ASSERT_EQ(runNbody("simulate --engine cpu --input " + (scratch / "a.nbody").string() +
                          " --method rk4 --dt 0.001 --steps 1 -o " + (scratch / "b.nbody").string(),
-                     scratch).exitCode, 0);
+                     scratch)
+                .exitCode,
+            0);
   const Snapshot b = readSnapshotFile(scratch / "b.nbody");
   EXPECT_EQ(b.settings->method, "rk4");
   EXPECT_EQ(b.settings->step.dt, 0.001);
@@ -111,26 +122,33 @@ TEST(SimulateSnapshots, ASnapshotOfAMethodThisBuildLacksNeedsMethod) {
   snapshot.settings.emplace().method = "leapfrog-9";
   writeSnapshotFile(snapshot, scratch / "future.nbody");
   const auto output = scratch / "out.csv";
-  const auto refused = runNbody("simulate --engine cpu --input " + (scratch / "future.nbody").string() +
-                                    " -o " + output.string(), scratch);
+  const auto refused = runNbody("simulate --engine cpu --input " +
+                                    (scratch / "future.nbody").string() + " -o " + output.string(),
+                                scratch);
   EXPECT_EQ(refused.exitCode, 1);
   EXPECT_EQ(test::lineCount(refused.err), 1u) << refused.err;
-  EXPECT_NE(refused.err.find("method 'leapfrog-9', which this build does not offer"), std::string::npos)
+  EXPECT_NE(refused.err.find("method 'leapfrog-9', which this build does not offer"),
+            std::string::npos)
       << refused.err;
   EXPECT_FALSE(std::filesystem::exists(output));
   EXPECT_EQ(runNbody("simulate --engine cpu --method euler --input " +
-                         (scratch / "future.nbody").string() + " -o " + output.string(), scratch).exitCode, 0);
+                         (scratch / "future.nbody").string() + " -o " + output.string(),
+                     scratch)
+                .exitCode,
+            0);
 }
 
 TEST(SimulateSnapshots, ADamagedSnapshotIsARuntimeErrorNamingTheProblem) {
   ScratchFolder scratch("damaged-input");
-  ASSERT_EQ(runNbody(kRk2Run + "--steps 0 -o " + (scratch / "good.nbody").string(), scratch).exitCode, 0);
+  ASSERT_EQ(
+      runNbody(kRk2Run + "--steps 0 -o " + (scratch / "good.nbody").string(), scratch).exitCode, 0);
   std::string bytes = test::readWholeFile(scratch / "good.nbody");
   bytes[200] ^= 0x40;
   std::ofstream(scratch / "bad.nbody", std::ios::binary) << bytes;
   const auto output = scratch / "out.csv";
   const auto result = runNbody("simulate --engine cpu --input " + (scratch / "bad.nbody").string() +
-                                   " -o " + output.string(), scratch);
+                                   " -o " + output.string(),
+                               scratch);
   EXPECT_EQ(result.exitCode, 1);
   EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
   EXPECT_NE(result.err.find("bad.nbody: checksum mismatch"), std::string::npos) << result.err;
@@ -139,18 +157,23 @@ TEST(SimulateSnapshots, ADamagedSnapshotIsARuntimeErrorNamingTheProblem) {
 
 TEST(SimulateSnapshots, ImportsTipsyAndWritesItsStateAsCsv) {
   ScratchFolder scratch("tipsy-cli");
-  std::ofstream(scratch / "in.std", std::ios::binary)
-      << test::TipsyWriter(true).write(2.5, {}, {{0.5f, 1, 0, 0, 0, 0.5f, 0}, {0.5f, -1, 0, 0, 0, -0.5f, 0}}, {});
-  ASSERT_EQ(runNbody("simulate --engine cpu --input " + (scratch / "in.std").string() + " --steps 0 -o " +
-                         (scratch / "out.csv").string(), scratch).exitCode, 0);
+  std::ofstream(scratch / "in.std", std::ios::binary) << test::TipsyWriter(true).write(
+      2.5, {}, {{0.5f, 1, 0, 0, 0, 0.5f, 0}, {0.5f, -1, 0, 0, 0, -0.5f, 0}}, {});
+  ASSERT_EQ(runNbody("simulate --engine cpu --input " + (scratch / "in.std").string() +
+                         " --steps 0 -o " + (scratch / "out.csv").string(),
+                     scratch)
+                .exitCode,
+            0);
   EXPECT_EQ(test::readWholeFile(scratch / "out.csv"),
             "x,y,z,mass,vx,vy,vz\n1,0,0,0.5,0,0.5,0\n-1,0,0,0.5,0,-0.5,0\n");
 }
 
 TEST(SimulateDiagnostics, WritesARowAtTheStartEveryKStepsAndAtTheEnd) {
   ScratchFolder scratch("diagnostics-csv");
-  const auto result = runNbody(kRk2Run + "--steps 10 --diagnostics " + (scratch / "d.csv").string() +
-                                   " --diagnostics-every 4 -o " + (scratch / "final.csv").string(), scratch);
+  const auto result =
+      runNbody(kRk2Run + "--steps 10 --diagnostics " + (scratch / "d.csv").string() +
+                   " --diagnostics-every 4 -o " + (scratch / "final.csv").string(),
+               scratch);
   ASSERT_EQ(result.exitCode, 0) << result.err;
   const auto rows = csvRows(scratch / "d.csv");
   ASSERT_EQ(rows.size(), 5u);
@@ -177,7 +200,8 @@ TEST(SimulateDiagnostics, WritesARowAtTheStartEveryKStepsAndAtTheEnd) {
   EXPECT_EQ(std::stod(rows[1][5]), first.potential);
   // The last row measures the CPU engine's double state; the final CSV holds it rounded to
   // float32, which moves the energies by ~1e-7 relative.
-  const Diagnostics last = computeDiagnostics(readStateCsvFile((scratch / "final.csv").string()), params);
+  const Diagnostics last =
+      computeDiagnostics(readStateCsvFile((scratch / "final.csv").string()), params);
   EXPECT_NEAR(std::stod(rows[4][4]), last.kinetic, 1e-6 * last.kinetic);
   EXPECT_NEAR(std::stod(rows[4][5]), last.potential, 1e-6 * std::abs(last.potential));
   const double total0 = std::stod(rows[1][6]), total = std::stod(rows[4][6]);
@@ -187,20 +211,27 @@ TEST(SimulateDiagnostics, WritesARowAtTheStartEveryKStepsAndAtTheEnd) {
 TEST(SimulateDiagnostics, AnUnwritableFileFailsBeforeAnyWork) {
   ScratchFolder scratch("diagnostics-unwritable");
   const auto output = scratch / "out.csv";
-  const auto result = runNbody("simulate --engine cpu --bodies 8 --diagnostics /nonexistent-folder/d.csv -o " +
-                                   output.string(), scratch);
+  const auto result =
+      runNbody("simulate --engine cpu --bodies 8 --diagnostics /nonexistent-folder/d.csv -o " +
+                   output.string(),
+               scratch);
   EXPECT_EQ(result.exitCode, 1);
-  EXPECT_NE(result.err.find("cannot write /nonexistent-folder/d.csv"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("cannot write /nonexistent-folder/d.csv"), std::string::npos)
+      << result.err;
   EXPECT_FALSE(std::filesystem::exists(output));
 }
 
 TEST(SimulateScenes, KeplerTakesItsEccentricityFromTheCommandLine) {
   ScratchFolder scratch("kepler-cli");
   ASSERT_EQ(runNbody("simulate --engine cpu --scene kepler --eccentricity 0.3 --steps 0 -o " +
-                         (scratch / "k.csv").string(), scratch).exitCode, 0);
+                         (scratch / "k.csv").string(),
+                     scratch)
+                .exitCode,
+            0);
   const State state = readStateCsvFile((scratch / "k.csv").string());
   ASSERT_EQ(state.size(), 2u);
-  EXPECT_NEAR(glm::length(glm::dvec3(state.positionMass[1]) - glm::dvec3(state.positionMass[0])), 0.7, 1e-7);
+  EXPECT_NEAR(glm::length(glm::dvec3(state.positionMass[1]) - glm::dvec3(state.positionMass[0])),
+              0.7, 1e-7);
 }
 
 }  // namespace

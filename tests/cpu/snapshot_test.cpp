@@ -1,6 +1,10 @@
 // Snapshots: round trips in both formats, the binary layout byte by byte, every way a damaged file
 // is refused, TIPSY import in both byte orders, and how the format of an input is recognised.
 
+#include "io/snapshot.h"
+
+#include <gtest/gtest.h>
+
 #include <bit>
 #include <cctype>
 #include <cmath>
@@ -9,10 +13,7 @@
 #include <limits>
 #include <sstream>
 
-#include <gtest/gtest.h>
-
 #include "io/binary_snapshot.h"
-#include "io/snapshot.h"
 #include "io/tipsy.h"
 #include "physics/scenes.h"
 #include "support/cli_runner.h"
@@ -58,7 +59,8 @@ void putLittleEndianAt(std::string& bytes, std::size_t offset, std::uint64_t val
 
 // Rewrites the checksum, so that a test reaches the check after it.
 void resealed(std::string& bytes) {
-  putLittleEndianAt(bytes, bytes.size() - 8, fnv1a64(std::string_view(bytes).substr(0, bytes.size() - 8)), 8);
+  putLittleEndianAt(bytes, bytes.size() - 8,
+                    fnv1a64(std::string_view(bytes).substr(0, bytes.size() - 8)), 8);
 }
 
 TEST(BinarySnapshot, ChecksumIsFnv1a64) {  // the published test vectors
@@ -145,25 +147,27 @@ INSTANTIATE_TEST_SUITE_P(
         Damage{"a cut header", [](std::string& b) { b.resize(50); }, "truncated"},
         Damage{"a cut payload", [](std::string& b) { b.resize(b.size() - 20); }, "truncated"},
         Damage{"no checksum", [](std::string& b) { b.resize(b.size() - 8); }, "truncated"},
-        Damage{"an N larger than the file",
-               [](std::string& b) { putLittleEndianAt(b, 16, 11, 8); }, "claims 11 bodies"},
-        Damage{"an absurd N",
-               [](std::string& b) { putLittleEndianAt(b, 16, ~0ull, 8); }, "truncated, or N is wrong"},
+        Damage{"an N larger than the file", [](std::string& b) { putLittleEndianAt(b, 16, 11, 8); },
+               "claims 11 bodies"},
+        Damage{"an absurd N", [](std::string& b) { putLittleEndianAt(b, 16, ~0ull, 8); },
+               "truncated, or N is wrong"},
         Damage{"bytes after the checksum", [](std::string& b) { b += "xyz"; }, "3 extra bytes"},
         Damage{"a flipped payload bit", [](std::string& b) { b[kFirstVelocity + 5] ^= 0x10; },
                "checksum mismatch"},
         Damage{"a flipped header bit", [](std::string& b) { b[75] ^= 0x01; }, "checksum mismatch"},
         Damage{"a NaN velocity",
                [](std::string& b) {
-                 putLittleEndianAt(b, kFirstVelocity + 12 * 4,
-                                   std::bit_cast<std::uint32_t>(std::numeric_limits<float>::quiet_NaN()), 4);
+                 putLittleEndianAt(
+                     b, kFirstVelocity + 12 * 4,
+                     std::bit_cast<std::uint32_t>(std::numeric_limits<float>::quiet_NaN()), 4);
                  resealed(b);
                },
                "body 4: velocity is not finite"},
         Damage{"an infinite position",
                [](std::string& b) {
-                 putLittleEndianAt(b, 104 + 16 * 7 + 4,
-                                   std::bit_cast<std::uint32_t>(std::numeric_limits<float>::infinity()), 4);
+                 putLittleEndianAt(
+                     b, 104 + 16 * 7 + 4,
+                     std::bit_cast<std::uint32_t>(std::numeric_limits<float>::infinity()), 4);
                  resealed(b);
                },
                "body 7: position or mass is not finite"},
@@ -289,9 +293,10 @@ TEST(Tipsy, ATruncatedFileIsRefusedWithItsCounts) {
     parseTipsy(bytes, "cut.tipsy");
     FAIL() << "accepted a truncated TIPSY file";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("cut.tipsy: truncated: the TIPSY header lists 1 gas, 2 dark "
-                                         "and 1 star particles"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("cut.tipsy: truncated: the TIPSY header lists 1 gas, 2 dark "
+                                   "and 1 star particles"),
+        std::string::npos)
         << e.what();
   }
 }
@@ -305,7 +310,8 @@ TEST(Tipsy, AnInconsistentHeaderIsNotTipsy) {
         try {
           parseTipsy(bytes, "odd.bin");
         } catch (const std::runtime_error& e) {
-          EXPECT_NE(std::string(e.what()).find("odd.bin: not a TIPSY file"), std::string::npos) << e.what();
+          EXPECT_NE(std::string(e.what()).find("odd.bin: not a TIPSY file"), std::string::npos)
+              << e.what();
           throw;
         }
       },
@@ -319,8 +325,9 @@ TEST(SnapshotFile, AnUnrecognisedFileGetsTheCsvReadersMessage) {
     readSnapshotFile(scratch / "notes.txt");
     FAIL() << "accepted a text file";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("notes.txt:1: the header must be exactly x,y,z,mass,vx,vy,vz"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("notes.txt:1: the header must be exactly x,y,z,mass,vx,vy,vz"),
+        std::string::npos)
         << e.what();
   }
 }

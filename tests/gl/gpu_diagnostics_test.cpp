@@ -9,10 +9,11 @@
 // is allowed (llvmpipe shows ~1e-9). A left-out body changes W by ~1e-3 at N = 1000, a self term
 // by far more.
 
+#include "diagnostics/gpu_diagnostics.h"
+
 #include <cmath>
 
 #include "diagnostics/engine_diagnostics.h"
-#include "diagnostics/gpu_diagnostics.h"
 #include "engines/cpu_engine.h"
 #include "engines/fragment_engine.h"
 #include "gl/gl_test.h"
@@ -63,7 +64,12 @@ struct DiagnosticsCase {
   double softening;
 };
 
-class GpuDiagnosticsVersusCpu : public GlTest, public ::testing::WithParamInterface<DiagnosticsCase> {};
+void PrintTo(const DiagnosticsCase& c, std::ostream* out) {
+  *out << c.scene << ", N = " << c.bodies << ", eps = " << c.softening;
+}
+
+class GpuDiagnosticsVersusCpu : public GlTest,
+                                public ::testing::WithParamInterface<DiagnosticsCase> {};
 
 TEST_P(GpuDiagnosticsVersusCpu, AgreeOnTheEnginesState) {
   const auto& [sceneName, bodies, softening] = GetParam();
@@ -75,16 +81,17 @@ TEST_P(GpuDiagnosticsVersusCpu, AgreeOnTheEnginesState) {
   engine.step(*findMethod("rk2"), params, 3);  // a state the engine made, not just uploaded
   const State state = engine.download();
   GpuDiagnostics gpu;
-  expectAgreement(gpu.measure(*engine.gpuState(), params), computeDiagnostics(state, params), state);
+  expectAgreement(gpu.measure(*engine.gpuState(), params), computeDiagnostics(state, params),
+                  state);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     States, GpuDiagnosticsVersusCpu,
-    ::testing::Values(DiagnosticsCase{"plummer", 1000, 0.05},      // 32 x 32 texture, 24 padding
-                      DiagnosticsCase{"plummer", 4099, 0.01},      // a 65-wide texture's last row
-                      DiagnosticsCase{"disk", 2048, 0.0},          // no softening: the j = i test
+    ::testing::Values(DiagnosticsCase{"plummer", 1000, 0.05},  // 32 x 32 texture, 24 padding
+                      DiagnosticsCase{"plummer", 4099, 0.01},  // a 65-wide texture's last row
+                      DiagnosticsCase{"disk", 2048, 0.0},      // no softening: the j = i test
                       DiagnosticsCase{"galaxies", 777, 0.02},
-                      DiagnosticsCase{"figure-eight", 3, 0.0}),    // 2 x 2 texture, one padding
+                      DiagnosticsCase{"figure-eight", 3, 0.0}),  // 2 x 2 texture, one padding
     [](const auto& param) {
       std::string name = param.param.scene + "_N" + std::to_string(param.param.bodies);
       for (char& c : name) c = c == '-' ? '_' : c;
@@ -100,7 +107,8 @@ TEST_F(GpuDiagnosticsTest, SeveralReductionPassesGiveTheSameSums) {
   FragmentEngine engine;
   engine.upload(state);
   GpuDiagnostics oneGroupPass;  // 256 x 8: 1000 bodies -> 4 sums -> 1
-  GpuDiagnostics manyPasses({.groupSize = 4, .elementsPerInvocation = 2});  // -> 250 -> 32 -> 4 -> 1
+  GpuDiagnostics manyPasses(
+      {.groupSize = 4, .elementsPerInvocation = 2});  // -> 250 -> 32 -> 4 -> 1
   const Diagnostics a = oneGroupPass.measure(*engine.gpuState(), params);
   const Diagnostics b = manyPasses.measure(*engine.gpuState(), params);
   EXPECT_EQ(oneGroupPass.lastPassCount(), 2);
@@ -125,7 +133,8 @@ TEST_F(GpuDiagnosticsTest, ALoneBodyHasNoPotentialEnergyEvenWithSoftening) {
 }
 
 TEST_F(GpuDiagnosticsTest, RejectsAGroupSizeThatIsNotAPowerOfTwo) {
-  EXPECT_THROW(GpuDiagnostics({.groupSize = 96, .elementsPerInvocation = 1}), std::invalid_argument);
+  EXPECT_THROW(GpuDiagnostics({.groupSize = 96, .elementsPerInvocation = 1}),
+               std::invalid_argument);
 }
 
 // The CPU engine has no GPU state: its diagnostics come from its downloaded state.

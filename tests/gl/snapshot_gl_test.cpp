@@ -47,17 +47,23 @@ TEST_F(FragmentSnapshot, ContinuesBitForBitAfterABinaryRoundTrip) {
 
 TEST(FragmentSnapshotCommandLine, ResumedRunWritesTheSameFileAsAnUninterruptedOne) {
   ScratchFolder scratch("resume-fragment");
-  const std::string run = "simulate --engine fragment --scene disk --bodies 300 --method rk2 "
-                          "--dt 0.002 --softening 0.03 ";
-  ASSERT_EQ(runNbody(run + "--steps 9 --snapshot-every 4 --snapshot-path " +
-                         (scratch / "s-{step}.nbody").string() + " -o " + (scratch / "full.csv").string(),
-                     scratch).exitCode, 0);
+  const std::string run =
+      "simulate --engine fragment --scene disk --bodies 300 --method rk2 "
+      "--dt 0.002 --softening 0.03 ";
+  ASSERT_EQ(
+      runNbody(run + "--steps 9 --snapshot-every 4 --snapshot-path " +
+                   (scratch / "s-{step}.nbody").string() + " -o " + (scratch / "full.csv").string(),
+               scratch)
+          .exitCode,
+      0);
   // Only the snapshot says which method, dt and softening to go on with.
-  const auto resumed = runNbody("simulate --engine fragment --input " +
-                                    (scratch / "s-000000004.nbody").string() + " --steps 5 -o " +
-                                    (scratch / "resumed.csv").string(), scratch);
+  const auto resumed =
+      runNbody("simulate --engine fragment --input " + (scratch / "s-000000004.nbody").string() +
+                   " --steps 5 -o " + (scratch / "resumed.csv").string(),
+               scratch);
   ASSERT_EQ(resumed.exitCode, 0) << resumed.err;
-  EXPECT_EQ(test::readWholeFile(scratch / "resumed.csv"), test::readWholeFile(scratch / "full.csv"));
+  EXPECT_EQ(test::readWholeFile(scratch / "resumed.csv"),
+            test::readWholeFile(scratch / "full.csv"));
 }
 
 }  // namespace

@@ -18,11 +18,13 @@ class TipsyWriter {
   explicit TipsyWriter(bool bigEndian) : bigEndian_(bigEndian) {}
 
   std::string write(double time, const std::vector<TipsyParticle>& gas,
-                    const std::vector<TipsyParticle>& dark, const std::vector<TipsyParticle>& stars) {
+                    const std::vector<TipsyParticle>& dark,
+                    const std::vector<TipsyParticle>& stars) {
     bytes_.clear();
     putUnsigned(std::bit_cast<std::uint64_t>(time), 8);
     const auto total = gas.size() + dark.size() + stars.size();
-    for (std::size_t count : {total, std::size_t{3}, gas.size(), dark.size(), stars.size(), std::size_t{0}})
+    for (std::size_t count :
+         {total, std::size_t{3}, gas.size(), dark.size(), stars.size(), std::size_t{0}})
       putUnsigned(count, 4);
     putParticles(gas, 5);    // rho, temp, hsmooth, metals, phi
     putParticles(dark, 2);   // eps, phi
