@@ -1,5 +1,6 @@
 #include "io/snapshot.h"
 
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <sstream>
