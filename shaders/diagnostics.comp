@@ -3,9 +3,9 @@
 // with sequential addressing (no divergent warps, no bank conflicts), and the first invocation
 // writes the group's sum. The host repeats the partials pass until one sum remains.
 //
-// Sums are in double: per-body terms are exact products of float32 inputs in double, and the sums
-// of N terms keep the precision an energy drift of 1e-7 needs. Only the O(N^2) potential pairs are
-// evaluated in float32 (as the force is), and accumulated in double.
+// Sums are in double: per-body terms are formed in double from the float32 state, as the CPU forms
+// them, and sums of N terms keep the precision an energy drift of 1e-7 needs. Only the O(N^2)
+// potential pairs are evaluated in float32 (as the force is), and accumulated in double.
 //
 // Defines: GROUP_SIZE (a power of two), BODY_TERMS (1: pass over the bodies of the state
 // textures; 0: sum the partial sums of the previous pass).
