@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake g++ make pkg-config
-  python3-glad libglm-dev libcli11-dev libgtest-dev
+  python3-glad python3-matplotlib libglm-dev libcli11-dev libgtest-dev
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev libimgui-dev libstb-dev xvfb xauth
 )

@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "diagnostics/engine_diagnostics.h"
 #include "engines/registry.h"
 #include "engines/state_check.h"
 #include "gl/objects.h"
@@ -20,6 +21,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using Setting = std::pair<std::string, std::string>;
+constexpr std::size_t kLargestConservationCheck = 65536;
 
 double median(std::vector<double> values) {
   if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
@@ -117,6 +119,7 @@ void writeJson(const std::vector<BenchResult>& results, const std::string& path)
     json.field("gpu_ms_per_step", r.gpuMillisecondsPerStep);
     json.field("interactions_per_second", r.interactionsPerSecond);
     json.field("gflops", r.gflops);
+    if (r.conservation) writeConservationJson(json, *r.conservation);
     json.endObject();
   }
   json.endArray();
@@ -256,6 +259,10 @@ int runBench(const BenchOptions& options) {
   std::vector<BenchResult> results;
   EngineSession session;
   NonFiniteCheck check;
+  EngineDiagnostics diagnostics;
+  // Energy and momentum before and after the timed steps, for the JSON report. The potential is an
+  // O(N^2) pass of its own, so very large runs skip it.
+  const bool measureConservation = initial.size() <= kLargestConservationCheck;
   const std::vector<std::string> engines = enginesToTime(options, initial.size());
   for (const std::string& engineName : engines) {
     session = openEngine(engineName, {}, std::move(session.context));
@@ -281,7 +288,10 @@ int runBench(const BenchOptions& options) {
           std::fprintf(stderr, "  [%zu/%zu] %s %s %s readback=%s ...\n", ++done, total,
                        engine.name().c_str(), engine.variant().c_str(), methodName.c_str(), readback.c_str());
           engine.upload(initial);
+          std::optional<Diagnostics> before;
+          if (measureConservation) before = diagnostics.measure(engine, options.step);
           results.push_back(benchmark(engine, *findMethod(methodName), parseReadback(readback), options));
+          if (before) results.back().conservation = {*before, diagnostics.measure(engine, options.step)};
           if (const auto body = check.firstNonFiniteBody(engine))
             throw std::runtime_error("the state became non-finite while timing " + methodName + " on the " +
                                      engine.name() + " engine (first body " + std::to_string(*body) +

@@ -1,12 +1,14 @@
 #pragma once
 // `nbody bench`: times the engines and prints steps/s, interactions/s and GFLOPS.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "app/command_line.h"
+#include "diagnostics/conservation_report.h"
 
 namespace nbody {
 
@@ -35,6 +37,7 @@ struct BenchResult {
   double gpuMillisecondsPerStep = 0;  // median of GL_TIME_ELAPSED queries; NaN for the CPU
   double interactionsPerSecond = 0;
   double gflops = 0;                  // 20 flop per interaction
+  std::optional<ConservationCheck> conservation;  // diagnostics before and after the timed steps
 };
 
 constexpr double kFlopPerInteraction = 20.0;  // NVIDIA's nbody convention (the paper counts 19)

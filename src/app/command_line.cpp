@@ -7,7 +7,6 @@
 
 #include "engines/registry.h"
 #include "gl/debug.h"
-#include "io/csv.h"
 #include "physics/scenes.h"
 
 namespace nbody {
@@ -38,18 +37,28 @@ CLI::Validator finitePositive() { return finiteAtLeast(false); }
 CLI::Validator finiteNonNegative() { return finiteAtLeast(true); }
 
 void addProblemOptions(CLI::App& command, ProblemOptions& options, bool allowInput) {
-  auto* scene = command.add_option("--scene", options.scene, "initial conditions")
+  auto* scene = command.add_option("--scene", options.scene,
+                                   "initial conditions (kepler and figure-eight have 2 and 3 "
+                                   "bodies whatever --bodies says)")
                     ->check(CLI::IsMember(sceneNames()))
                     ->capture_default_str();
   auto* bodies = command.add_option("--bodies,-n", options.bodies, "number of bodies N")
                      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30))
                      ->capture_default_str();
   command.add_option("--seed", options.seed, "random seed of the scene")->capture_default_str();
+  auto* eccentricity =
+      command.add_option("--eccentricity", options.eccentricity, "eccentricity of the kepler scene")
+          ->check(CLI::Range(0.0, 0.99))
+          ->capture_default_str();
   if (allowInput)
-    command.add_option("--input", options.input, "start from this CSV state (x,y,z,mass,vx,vy,vz)")
+    command
+        .add_option("--input", options.input,
+                    "start from this file: CSV (x,y,z,mass,vx,vy,vz), an nbody snapshot (.nbody: "
+                    "its step, time, method, dt, softening and G apply unless given) or TIPSY")
         ->check(CLI::ExistingFile)
         ->excludes(scene)
-        ->excludes(bodies);
+        ->excludes(bodies)
+        ->excludes(eccentricity);
 }
 
 void addStepOptions(CLI::App& command, StepParams& params) {
@@ -68,10 +77,15 @@ CLI::Option* addEngineOption(CLI::App& command, std::string& engine) {
       ->capture_default_str();
 }
 
-State makeInitialState(const ProblemOptions& options) {
-  if (!options.input.empty()) return readStateCsvFile(options.input);
-  return findScene(options.scene)->generate(options.bodies, options.seed);
+Snapshot makeInitialSnapshot(const ProblemOptions& options) {
+  if (!options.input.empty()) return readSnapshotFile(options.input);
+  Snapshot start;
+  start.state = findScene(options.scene)->generate(
+      {.bodyCount = options.bodies, .seed = options.seed, .eccentricity = options.eccentricity});
+  return start;
 }
+
+State makeInitialState(const ProblemOptions& options) { return makeInitialSnapshot(options).state; }
 
 EngineSession openEngine(const std::string& name, const std::vector<std::string>& settings,
                          std::unique_ptr<gl::HeadlessContext> context, bool withGlContext) {

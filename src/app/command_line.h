@@ -11,6 +11,7 @@
 
 #include "engines/engine.h"
 #include "gl/egl_context.h"
+#include "io/snapshot.h"
 #include "physics/state.h"
 
 namespace nbody {
@@ -19,15 +20,19 @@ struct ProblemOptions {
   std::string scene = "plummer";
   std::size_t bodies = 16384;
   std::uint64_t seed = 1;
-  std::string input;  // a CSV state; replaces scene and bodies
+  double eccentricity = 0.5;  // kepler only
+  std::string input;  // a CSV, nbody or TIPSY file; replaces scene, bodies and eccentricity
 };
 
-// --scene, --bodies, --seed (and --input, excluding --scene and --bodies, when allowInput).
+// --scene, --bodies, --seed, --eccentricity (and --input, excluding the scene options, when
+// allowInput).
 void addProblemOptions(CLI::App& command, ProblemOptions& options, bool allowInput);
 // --dt, --softening, --gravity.
 void addStepOptions(CLI::App& command, StepParams& params);
 CLI::Option* addEngineOption(CLI::App& command, std::string& engine);
 
+// The input file, or the scene at step 0 (without settings: the command line has those).
+Snapshot makeInitialSnapshot(const ProblemOptions& options);
 State makeInitialState(const ProblemOptions& options);
 
 // An engine and, for the GPU engines, the headless OpenGL context it runs in.

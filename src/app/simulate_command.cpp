@@ -1,33 +1,160 @@
 #include "app/simulate_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 
+#include "diagnostics/diagnostics_log.h"
+#include "diagnostics/engine_diagnostics.h"
 #include "engines/state_check.h"
 #include "io/atomic_file.h"
 #include "io/csv.h"
 
 namespace nbody {
+namespace {
+
+constexpr std::string_view kStepPlaceholder = "{step}";
+
+CLI::Validator containsStepPlaceholder() {
+  return CLI::Validator(
+      [](std::string& pattern) -> std::string {
+        if (pattern.find(kStepPlaceholder) == std::string::npos)
+          return "must contain {step}, which becomes the step number";
+        return {};
+      },
+      "PATTERN");
+}
+
+// The settings the run goes on with: those given on the command line, else those of an input
+// snapshot, else the command line's defaults.
+RunSettings resolveSettings(const SimulateOptions& options, const Snapshot& start) {
+  const std::uint64_t seed = options.problem.input.empty() ? options.problem.seed : 0;
+  RunSettings settings{options.method, options.step, seed};
+  if (!start.settings) return settings;
+  const RunSettings& saved = *start.settings;
+  if (!options.given.method) settings.method = saved.method;
+  if (!options.given.dt) settings.step.dt = saved.step.dt;
+  if (!options.given.softening) settings.step.softening = saved.step.softening;
+  if (!options.given.gravity) settings.step.gravity = saved.step.gravity;
+  settings.seed = saved.seed;
+  return settings;
+}
+
+const Method& methodNamed(const std::string& name, const std::string& source) {
+  if (const Method* method = findMethod(name)) return *method;
+  std::string offered;
+  for (const std::string& known : methodNames()) offered += (offered.empty() ? "" : ", ") + known;
+  throw std::runtime_error(source + " was made with method '" + name +
+                           "', which this build does not offer (" + offered +
+                           "); choose one with --method");
+}
+
+// The first multiple of `every` after `step`; never for every = 0.
+long long nextMultiple(long long step, long long every) {
+  return every > 0 ? (step / every + 1) * every : std::numeric_limits<long long>::max();
+}
+
+// Advances the engine in chunks that take about a second, so long runs report progress.
+class ChunkedStepper {
+ public:
+  ChunkedStepper(Engine& engine, const Method& method, const StepParams& params, long long lastStep,
+                 bool quiet)
+      : engine_(engine), method_(method), params_(params), lastStep_(lastStep), quiet_(quiet) {}
+
+  void advance(long long& step, long long target) {
+    using Clock = std::chrono::steady_clock;
+    while (step < target) {
+      const long long now = std::min(chunk_, target - step);
+      const auto start = Clock::now();
+      engine_.step(method_, params_, int(now));
+      engine_.finish();
+      step += now;
+      const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      chunk_ = std::clamp<long long>(seconds > 0 ? (long long)(double(now) / seconds) : 2 * now, 1,
+                                     1 << 20);
+      if (!quiet_ && step < lastStep_)
+        std::fprintf(stderr, "  step %lld / %lld, %.1f steps/s\n", step, lastStep_,
+                     double(now) / seconds);
+    }
+  }
+
+ private:
+  Engine& engine_;
+  const Method& method_;
+  const StepParams& params_;
+  long long lastStep_;
+  bool quiet_;
+  long long chunk_ = 1;
+};
+
+}  // namespace
+
+std::string snapshotPathFor(const std::string& pattern, long long step) {
+  char number[32];
+  std::snprintf(number, sizeof number, "%09lld", step);
+  std::string path = pattern;
+  for (auto at = path.find(kStepPlaceholder); at != std::string::npos;
+       at = path.find(kStepPlaceholder, at))
+    path.replace(at, kStepPlaceholder.size(), number);
+  return path;
+}
 
 CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options) {
-  CLI::App* command = app.add_subcommand("simulate", "advance a state and write the final state as CSV");
+  CLI::App* command = app.add_subcommand(
+      "simulate", "advance a state and write the final state (CSV or a binary snapshot)");
   addEngineOption(*command, options.engine);
   addEngineSettingsOption(*command, options.settings);
-  command->add_option("--method", options.method, "integration method")
-      ->check(CLI::IsMember(methodNames()))
-      ->capture_default_str();
+  CLI::Option* method = command->add_option("--method", options.method, "integration method")
+                            ->check(CLI::IsMember(methodNames()))
+                            ->capture_default_str();
   addProblemOptions(*command, options.problem, true);
   addStepOptions(*command, options.step);
-  command->add_option("--steps", options.steps, "number of steps K")
+  command->add_option("--steps", options.steps, "number of steps K (more, after an input snapshot)")
       ->check(CLI::Range(0LL, 1LL << 40))
       ->capture_default_str();
-  command->add_option("--output,-o", options.output, "CSV file for the final state")->capture_default_str();
   command->add_option("--check-every", options.checkEvery,
                       "steps between checks for NaN or infinite values (on the GPU for GPU engines)")
       ->check(CLI::Range(1LL, 1LL << 40))
       ->capture_default_str();
+  command
+      ->add_option("--output,-o", options.output,
+                   "file for the final state: .nbody writes a binary snapshot (state, step, "
+                   "time and settings), any other name CSV")
+      ->capture_default_str();
+  CLI::Option* every =
+      command
+          ->add_option("--snapshot-every", options.snapshotEvery,
+                       "also write a snapshot whenever the step number is a multiple of K "
+                       "(step numbers go on from an input snapshot's)")
+          ->check(CLI::Range(1LL, 1LL << 40));
+  command
+      ->add_option("--snapshot-path", options.snapshotPath,
+                   "where --snapshot-every writes: {step} becomes the step number, 9 digits; "
+                   ".nbody: binary snapshots, any other name CSV")
+      ->check(containsStepPlaceholder())
+      ->needs(every)
+      ->capture_default_str();
+  CLI::Option* diagnostics = command->add_option(
+      "--diagnostics", options.diagnostics,
+      "write kinetic, potential and total energy, the relative energy error, momentum, angular "
+      "momentum and centre of mass to this CSV file at the first step, every "
+      "--diagnostics-every steps and at the last step (on the GPU for GPU engines)");
+  command
+      ->add_option("--diagnostics-every", options.diagnosticsEvery,
+                   "steps between rows of --diagnostics (each row costs about one force "
+                   "evaluation)")
+      ->check(CLI::Range(1LL, 1LL << 40))
+      ->needs(diagnostics)
+      ->capture_default_str();
   command->add_flag("--quiet,-q", options.quiet, "print nothing but errors");
+  command->callback([command, method, &options] {
+    options.given = {method->count() > 0, command->get_option("--dt")->count() > 0,
+                     command->get_option("--softening")->count() > 0,
+                     command->get_option("--gravity")->count() > 0};
+  });
   return command;
 }
 
@@ -53,38 +180,60 @@ void stopIfNonFinite(NonFiniteCheck& check, Engine& engine, long long fromStep, 
 }  // namespace
 
 int runSimulate(const SimulateOptions& options) {
-  using Clock = std::chrono::steady_clock;
-  const Method& method = *findMethod(options.method);
-  const State initial = makeInitialState(options.problem);
-  AtomicFileWriter output(options.output);  // an unwritable path fails before the work
+  Snapshot snapshot = makeInitialSnapshot(options.problem);
+  const std::string source = options.problem.input.empty() ? "the scene" : options.problem.input;
+  const RunSettings settings = resolveSettings(options, snapshot);
+  snapshot.settings = settings;
+  const Method& method = methodNamed(settings.method, source);
+  const StepParams& params = settings.step;
+  const long long firstStep = snapshot.step, lastStep = firstStep + options.steps;
+  const double firstTime = snapshot.time;
+  const auto timeAt = [&](long long step) {
+    return firstTime + double(step - firstStep) * params.dt;
+  };
+
+  // Unwritable paths fail before any work.
+  AtomicFileWriter output(options.output);
+  if (options.snapshotEvery > 0)
+    AtomicFileWriter probe(snapshotPathFor(options.snapshotPath, lastStep));
+  std::optional<DiagnosticsLog> log;
+  if (!options.diagnostics.empty()) log.emplace(options.diagnostics, options.engine, method.name);
+
   EngineSession session = openEngine(options.engine, options.settings);
   Engine& engine = *session.engine;
   if (!options.quiet)
-    std::fprintf(stderr, "simulate: %s engine (%s) on %s, %s, N = %zu, %lld steps of dt = %g\n",
+    std::fprintf(stderr, "simulate: %s engine (%s) on %s, %s, N = %zu, steps %lld to %lld of dt = %g\n",
                  engine.name().c_str(), engine.variant().c_str(), engine.device().c_str(),
-                 method.name.c_str(), initial.size(), options.steps, options.step.dt);
-  engine.upload(initial);
-
-  // Steps in chunks that take about a second (so long runs report progress) and end at least
-  // every checkEvery steps, where the state is checked for NaN and infinity.
-  const auto start = Clock::now();
+                 method.name.c_str(), snapshot.state.size(), firstStep, lastStep, params.dt);
+  engine.upload(snapshot.state);
+  EngineDiagnostics diagnostics;
   NonFiniteCheck check;
-  long long done = 0, chunk = 1;
-  while (done < options.steps) {
-    const long long now = std::min({chunk, options.steps - done, options.checkEvery - done % options.checkEvery});
-    const auto chunkStart = Clock::now();
-    engine.step(method, options.step, int(now));
-    engine.finish();
-    done += now;
-    if (done % options.checkEvery == 0 || done == options.steps) stopIfNonFinite(check, engine, done - now, done);
-    const double seconds = std::chrono::duration<double>(Clock::now() - chunkStart).count();
-    chunk = std::clamp<long long>(seconds > 0 ? (long long)(double(now) / seconds) : 2 * now, 1, 1 << 20);
-    if (!options.quiet && done < options.steps)
-      std::fprintf(stderr, "  step %lld / %lld, %.1f steps/s\n", done, options.steps, double(now) / seconds);
+  if (log) log->record(firstStep, firstTime, diagnostics.measure(engine, params));
+
+  const auto start = std::chrono::steady_clock::now();
+  ChunkedStepper stepper(engine, method, params, lastStep, options.quiet);
+  const long long diagnosticsEvery = log ? options.diagnosticsEvery : 0;
+  for (long long step = firstStep; step < lastStep;) {
+    const long long from = step;
+    stepper.advance(step, std::min({lastStep, nextMultiple(step, options.snapshotEvery),
+                                    nextMultiple(step, diagnosticsEvery),
+                                    nextMultiple(step, options.checkEvery)}));
+    if (step % options.checkEvery == 0 || step == lastStep) stopIfNonFinite(check, engine, from, step);
+    if (options.snapshotEvery > 0 && step % options.snapshotEvery == 0)
+      writeSnapshotFile({engine.download(), timeAt(step), step, settings},
+                        snapshotPathFor(options.snapshotPath, step));
+    if (log && (step % diagnosticsEvery == 0 || step == lastStep))
+      log->record(step, timeAt(step), diagnostics.measure(engine, params));
   }
-  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-  writeStateCsv(engine.download(), output.stream());
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  snapshot.state = engine.download();
+  snapshot.step = lastStep;
+  snapshot.time = timeAt(lastStep);
+  writeSnapshot(snapshot, outputFormatFor(options.output), output.stream());
   output.commit();
+  if (log) log->commit();
   if (!options.quiet)
     std::fprintf(stderr, "simulate: %lld steps in %.3f s; wrote %s\n", options.steps, elapsed,
                  options.output.c_str());

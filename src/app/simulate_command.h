@@ -1,5 +1,6 @@
 #pragma once
-// `nbody simulate`: advance a state K steps and write the final state as CSV.
+// `nbody simulate`: advance a state K steps and write the final state (CSV or a binary snapshot),
+// with snapshots and diagnostics along the way when asked.
 
 #include <CLI/CLI.hpp>
 
@@ -7,19 +8,34 @@
 
 namespace nbody {
 
+// Which settings the command line gave. The others come from an input snapshot that has them,
+// so that a run continues as it was started.
+struct GivenSettings {
+  bool method = false, dt = false, softening = false, gravity = false;
+};
+
 struct SimulateOptions {
   std::string engine = "fragment";
   std::vector<std::string> settings;  // engine options NAME=VALUE
   std::string method = "euler";
   ProblemOptions problem;
   StepParams step;
+  GivenSettings given;
   long long steps = 10;
   long long checkEvery = 100;  // steps between checks for non-finite values
   std::string output = "nbody-final.csv";
+  long long snapshotEvery = 0;  // 0: no snapshots along the way
+  std::string snapshotPath = "nbody-step-{step}.nbody";
+  std::string diagnostics;  // CSV file; empty: none
+  long long diagnosticsEvery = 10;
   bool quiet = false;
 };
 
 CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options);
 int runSimulate(const SimulateOptions& options);
+
+// The snapshot path for `step`: the pattern with {step} replaced by the step number, zero-padded
+// to 9 digits so that the files sort by step.
+std::string snapshotPathFor(const std::string& pattern, long long step);
 
 }  // namespace nbody

@@ -7,9 +7,23 @@
 
 namespace nbody {
 
+namespace {
+
+// A device or a pipe (-o /dev/null) must not be replaced by a renamed file, which is what would
+// happen to /dev/null for root; it is written in place.
+bool isSpecialFile(const std::filesystem::path& path) {
+  const std::filesystem::file_status status = std::filesystem::status(path);
+  return std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+         !std::filesystem::is_directory(status);
+}
+
+}  // namespace
+
 AtomicFileWriter::AtomicFileWriter(std::filesystem::path target)
     : target_(std::move(target)),
-      temporary_(target_.string() + ".tmp-" + std::to_string(::getpid())) {
+      writesInPlace_(isSpecialFile(target_)),
+      temporary_(writesInPlace_ ? target_.string()
+                                : target_.string() + ".tmp-" + std::to_string(::getpid())) {
   if (std::filesystem::is_directory(target_))
     throw std::runtime_error("cannot write " + target_.string() + ": it is a directory");
   stream_.open(temporary_, std::ios::binary | std::ios::trunc);
@@ -19,7 +33,7 @@ AtomicFileWriter::AtomicFileWriter(std::filesystem::path target)
 }
 
 AtomicFileWriter::~AtomicFileWriter() {
-  if (committed_) return;
+  if (committed_ || writesInPlace_) return;
   stream_.close();
   std::error_code ignored;
   std::filesystem::remove(temporary_, ignored);
@@ -29,6 +43,7 @@ void AtomicFileWriter::commit() {
   stream_.flush();
   stream_.close();
   if (stream_.fail()) throw std::runtime_error("writing " + target_.string() + " failed");
+  if (writesInPlace_) return;
   std::error_code error;
   std::filesystem::rename(temporary_, target_, error);
   if (error) throw std::runtime_error("cannot write " + target_.string() + ": " + error.message());

@@ -1,6 +1,7 @@
 #pragma once
 // Output files appear whole or not at all: the text goes to a temporary file beside the target,
-// which is renamed over the target only once everything was written.
+// which is renamed over the target only once everything was written. Devices and pipes
+// (/dev/null, /dev/stdout, a FIFO) are written in place instead: renaming would replace them.
 
 #include <filesystem>
 #include <fstream>
@@ -19,7 +20,9 @@ class AtomicFileWriter {
   void commit();  // throws std::runtime_error if anything failed to write
 
  private:
-  std::filesystem::path target_, temporary_;
+  std::filesystem::path target_;
+  bool writesInPlace_;  // the target is a device or a pipe: no temporary file, no rename
+  std::filesystem::path temporary_;
   std::ofstream stream_;
   bool committed_ = false;
 };

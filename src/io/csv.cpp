@@ -45,13 +45,18 @@ std::array<float, 7> parseRow(std::string_view line, const std::string& where) {
   return values;
 }
 
-}  // namespace
-
-std::string formatFloat(float value) {
+// std::to_chars without a format: the shortest text that reads back to the same value.
+template <typename Number>
+std::string shortestText(Number value) {
   char buffer[32];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
   return std::string(buffer, result.ptr);
 }
+
+}  // namespace
+
+std::string formatFloat(float value) { return shortestText(value); }
+std::string formatDouble(double value) { return shortestText(value); }
 
 void writeStateCsv(const State& state, std::ostream& out) {
   out << kHeader << '\n';

@@ -14,6 +14,7 @@ void writeStateCsv(const State& state, std::ostream& out);
 // Throws std::runtime_error naming `source`, the line and the problem.
 State readStateCsv(std::istream& in, const std::string& source);
 State readStateCsvFile(const std::string& path);
-std::string formatFloat(float value);  // shortest text that parses back to `value`
+std::string formatFloat(float value);    // shortest text that parses back to `value`
+std::string formatDouble(double value);  // the same for a double
 
 }  // namespace nbody

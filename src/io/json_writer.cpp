@@ -35,8 +35,8 @@ void JsonWriter::key(std::string_view name) {
   if (!name.empty()) out_ << jsonEscaped(name) << ": ";
 }
 
-void JsonWriter::beginObject() {
-  key("");
+void JsonWriter::beginObject(std::string_view name) {
+  key(name);
   out_ << '{';
   firstInScope_.push_back(true);
 }

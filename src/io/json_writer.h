@@ -11,7 +11,7 @@ namespace nbody {
 class JsonWriter {
  public:
   explicit JsonWriter(std::ostream& out) : out_(out) {}
-  void beginObject();
+  void beginObject(std::string_view key = {});  // no key: the root, or an element of an array
   void endObject();
   void beginArray(std::string_view key);
   void endArray();

@@ -6,6 +6,7 @@
 #include <random>
 
 #include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
 
 namespace nbody {
 namespace {
@@ -86,6 +87,145 @@ State centred(State state) {
   return state;
 }
 
+// Bodies in double precision, for scenes assembled from rotated and shifted parts.
+struct Body {
+  double mass = 0.0;
+  glm::dvec3 position{0.0}, velocity{0.0};
+};
+
+State toState(const std::vector<Body>& bodies) {
+  State state;
+  state.resize(bodies.size());
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    state.positionMass[i] = glm::vec4(glm::vec3(bodies[i].position), float(bodies[i].mass));
+    state.velocity[i] = glm::vec4(glm::vec3(bodies[i].velocity), 0.0f);
+  }
+  return state;
+}
+
+// A thin exponential disk (surface density ~ exp(-R / R_d) between an inner and an outer radius)
+// of `bodyCount - 1` equal bodies around one central body that holds half of `mass`, in the xy
+// plane, turning counter-clockwise seen from +z. Each body gets the circular speed of the mass
+// inside its radius, counted as if it were spherical, plus a 5% random dispersion: near-circular
+// orbits. The speeds assume no softening, which matters little for eps << the inner radius.
+std::vector<Body> exponentialDisk(std::size_t bodyCount, double mass, Random& random) {
+  using namespace scene;
+  std::vector<Body> bodies(bodyCount);
+  if (bodyCount == 0) return bodies;
+  const double diskMass = bodyCount > 1 ? (1.0 - kDiskCentralMassFraction) * mass : 0.0;
+  bodies[0].mass = mass - diskMass;
+  const std::size_t diskBodies = bodyCount - 1;
+  for (std::size_t i = 1; i < bodyCount; ++i) {
+    // R / R_d is Gamma(2)-distributed (density ~ R exp(-R / R_d)): the sum of two exponentials.
+    double radius = 0.0;
+    do {
+      radius = -kDiskScaleLength * std::log((1.0 - random.uniform()) * (1.0 - random.uniform()));
+    } while (radius < kDiskInnerRadius || radius > kDiskOuterRadius);
+    const double angle = random.uniform(0.0, 2.0 * std::numbers::pi);
+    // A sech^2 vertical profile (an isothermal sheet) is the logistic distribution; u stays off 0
+    // and 1, which cuts the profile at 14 scale heights.
+    const double u = random.uniform(1e-12, 1.0 - 1e-12);
+    const double height = 0.5 * kDiskScaleHeight * std::log(u / (1.0 - u));
+    bodies[i].mass = diskMass / double(diskBodies);
+    bodies[i].position = {radius * std::cos(angle), radius * std::sin(angle), height};
+  }
+  // Mass inside each body's radius: the central body and the disk bodies nearer the centre.
+  std::vector<std::size_t> byRadius(diskBodies);
+  for (std::size_t k = 0; k < diskBodies; ++k) byRadius[k] = k + 1;
+  const auto planarRadius = [&](std::size_t i) {
+    return glm::length(glm::dvec2(bodies[i].position));
+  };
+  std::sort(byRadius.begin(), byRadius.end(),
+            [&](std::size_t a, std::size_t b) { return planarRadius(a) < planarRadius(b); });
+  for (std::size_t rank = 0; rank < diskBodies; ++rank) {
+    Body& body = bodies[byRadius[rank]];
+    const double radius = planarRadius(byRadius[rank]);
+    const double enclosed = bodies[0].mass + double(rank) * body.mass;
+    const double circularSpeed = std::sqrt(enclosed / radius);
+    const glm::dvec3 tangent(-body.position.y / radius, body.position.x / radius, 0.0);
+    body.velocity = circularSpeed * tangent +
+                    random.isotropic(kDiskVelocityDispersion * circularSpeed * random.uniform());
+  }
+  return bodies;
+}
+
+State disk(const SceneOptions& options) {
+  Random random(options.seed);
+  return toState(exponentialDisk(options.bodyCount, 1.0, random));
+}
+
+// Two disks of half the mass each, the second tilted about the x axis, `kGalaxySeparation` apart
+// with an impact parameter, approaching each other at the parabolic speed of the pair: they merge.
+State galaxies(const SceneOptions& options) {
+  using namespace scene;
+  Random random(options.seed);
+  const std::size_t firstCount = (options.bodyCount + 1) / 2;
+  const double firstMass = double(firstCount) / double(options.bodyCount);
+  const double secondMass = 1.0 - firstMass;
+  std::vector<Body> bodies = exponentialDisk(firstCount, firstMass, random);
+  const std::vector<Body> second =
+      exponentialDisk(options.bodyCount - firstCount, secondMass, random);
+
+  const glm::dvec3 offset(kGalaxySeparation, kGalaxyImpactParameter, 0.0);
+  const double approachSpeed = std::sqrt(2.0 / glm::length(offset));  // G (m1 + m2) = 1
+  const double c = std::cos(kGalaxyTilt), s = std::sin(kGalaxyTilt);
+  const auto tilted = [&](glm::dvec3 v) {
+    return glm::dvec3(v.x, c * v.y - s * v.z, s * v.y + c * v.z);
+  };
+  for (Body& body : bodies) {
+    body.position -= secondMass * offset;
+    body.velocity += glm::dvec3(secondMass * approachSpeed, 0.0, 0.0);
+  }
+  for (Body body : second) {
+    body.position = tilted(body.position) + firstMass * offset;
+    body.velocity = tilted(body.velocity) - glm::dvec3(firstMass * approachSpeed, 0.0, 0.0);
+    bodies.push_back(body);
+  }
+  return toState(bodies);
+}
+
+// Bodies of equal mass at random places, each moving with the velocity field where it is.
+template <typename RandomPlace, typename VelocityField>
+State equalMassFlow(const SceneOptions& options, RandomPlace randomPlace,
+                    VelocityField velocityAt) {
+  Random random(options.seed);
+  std::vector<Body> bodies(options.bodyCount);
+  for (Body& body : bodies) {
+    body.mass = 1.0 / double(options.bodyCount);
+    body.position = randomPlace(random);
+    body.velocity = velocityAt(body.position);
+  }
+  return toState(bodies);
+}
+
+// After NVIDIA's nbody sample: bodies in a spherical shell (radius uniform between the inner and
+// the outer radius, direction isotropic) turning rigidly about the z axis.
+State shell(const SceneOptions& options) {
+  using namespace scene;
+  return equalMassFlow(
+      options,
+      [](Random& random) {
+        return random.isotropic(random.uniform(kShellInnerRadius, kShellOuterRadius));
+      },
+      [](glm::dvec3 r) { return kShellAngularVelocity * glm::dvec3(-r.y, r.x, 0.0); });
+}
+
+// After NVIDIA's nbody sample: a uniform ball of radius 1 expanding as v = H r, with H chosen so
+// that the kinetic energy equals |W| (2T / |W| = 2): it is marginally unbound and expands forever.
+State expand(const SceneOptions& options) {
+  return equalMassFlow(
+      options, [](Random& random) { return random.isotropic(std::cbrt(random.uniform())); },
+      [](glm::dvec3 r) { return scene::kExpandRate * r; });
+}
+
+// Chenciner & Montgomery (2000): three equal masses chasing each other along a figure eight,
+// G = m = 1 (total mass 3), initial conditions as Simo computed them.
+State figureEight() {
+  const glm::dvec3 x1(0.97000436, -0.24308753, 0.0);
+  const glm::dvec3 v3(-0.93240737, -0.86473146, 0.0);
+  return toState({{1.0, x1, -0.5 * v3}, {1.0, -x1, -0.5 * v3}, {1.0, glm::dvec3(0.0), v3}});
+}
+
 }  // namespace
 
 void moveToCentreOfMassFrame(State& state) {
@@ -116,9 +256,21 @@ State keplerPair(double eccentricity, double m1, double m2, double gravity) {
 const std::vector<Scene>& allScenes() {
   static const std::vector<Scene> scenes{
       {"plummer", "Plummer sphere in Henon units (G = M = 1, E = -1/4)",
-       [](std::size_t n, std::uint64_t seed) { return centred(plummer(n, seed)); }},
+       [](const SceneOptions& o) { return centred(plummer(o.bodyCount, o.seed)); }},
       {"uniform-sphere", "uniform ball of radius 1, random velocities in virial equilibrium",
-       [](std::size_t n, std::uint64_t seed) { return centred(uniformSphere(n, seed)); }},
+       [](const SceneOptions& o) { return centred(uniformSphere(o.bodyCount, o.seed)); }},
+      {"disk", "rotating disk galaxy: exponential disk around a central mass, near-circular orbits",
+       [](const SceneOptions& o) { return centred(disk(o)); }},
+      {"galaxies", "two disk galaxies on a collision course",
+       [](const SceneOptions& o) { return centred(galaxies(o)); }},
+      {"shell", "spherical shell turning about the z axis (NVIDIA's sample)",
+       [](const SceneOptions& o) { return centred(shell(o)); }},
+      {"expand", "uniform ball expanding at the escape speed (NVIDIA's sample)",
+       [](const SceneOptions& o) { return centred(expand(o)); }},
+      {"kepler", "two bodies on a Kepler orbit of semi-major axis 1 (--eccentricity; 2 bodies)",
+       [](const SceneOptions& o) { return centred(keplerPair(o.eccentricity)); }},
+      {"figure-eight", "three-body figure-eight choreography (3 bodies of mass 1)",
+       [](const SceneOptions&) { return centred(figureEight()); }},
   };
   return scenes;
 }

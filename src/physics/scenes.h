@@ -1,6 +1,7 @@
 #pragma once
-// Initial conditions. Every scene is seeded, has total mass 1 and is moved to the centre-of-mass
-// frame (zero total momentum, centre of mass at the origin).
+// Initial conditions. Every scene is seeded and moved to the centre-of-mass frame (zero total
+// momentum, centre of mass at the origin). All have total mass 1 except figure-eight (three bodies
+// of mass 1, as Chenciner and Montgomery state it). Velocities assume G = 1.
 
 #include <cstdint>
 #include <functional>
@@ -12,11 +13,41 @@
 
 namespace nbody {
 
+// What a scene is made from. Scenes that have a fixed number of bodies (kepler: 2, figure-eight: 3)
+// ignore bodyCount; only kepler reads eccentricity.
+struct SceneOptions {
+  std::size_t bodyCount = 16384;
+  std::uint64_t seed = 1;
+  double eccentricity = 0.5;
+};
+
 struct Scene {
   std::string name;
   std::string description;
-  std::function<State(std::size_t bodyCount, std::uint64_t seed)> generate;
+  std::function<State(const SceneOptions&)> make;
+
+  State generate(const SceneOptions& options) const { return make(options); }
+  State generate(std::size_t bodyCount, std::uint64_t seed) const {
+    SceneOptions options;
+    options.bodyCount = bodyCount;
+    options.seed = seed;
+    return make(options);
+  }
 };
+
+// The constants that define the scenes, for the tests and the documentation.
+namespace scene {
+inline constexpr double kShellInnerRadius = 0.625, kShellOuterRadius = 1.0;  // NVIDIA's 2.5 : 4
+inline constexpr double kShellAngularVelocity = 1.0;  // outer equator at the circular speed
+inline constexpr double kExpandRate = 1.4142135623730951;  // sqrt(2 G M / R^3): escape speed
+inline constexpr double kDiskCentralMassFraction = 0.5;
+inline constexpr double kDiskScaleLength = 0.2, kDiskInnerRadius = 0.05, kDiskOuterRadius = 1.0;
+inline constexpr double kDiskScaleHeight = 0.02;         // sech^2(z / z0) vertical profile
+inline constexpr double kDiskVelocityDispersion = 0.05;  // of the circular speed
+inline constexpr double kGalaxySeparation = 4.0, kGalaxyImpactParameter = 1.0;
+inline constexpr double kGalaxyTilt = 1.0471975511965976;  // pi / 3, of the second about x
+inline constexpr double kFigureEightPeriod = 6.32591398;  // Simo's value for the choreography
+}  // namespace scene
 
 const std::vector<Scene>& allScenes();
 const Scene* findScene(std::string_view name);

@@ -51,7 +51,14 @@ INSTANTIATE_TEST_SUITE_P(
                       BadArguments{"--scene teapot", "--scene"},
                       BadArguments{"--steps -1", "--steps"},
                       BadArguments{"--input /nonexistent/ic.csv", "--input"},
-                      BadArguments{"--no-such-flag", "no-such-flag"}));
+                      BadArguments{"--no-such-flag", "no-such-flag"},
+                      BadArguments{"--eccentricity 1", "--eccentricity"},
+                      BadArguments{"--eccentricity -0.1", "--eccentricity"},
+                      BadArguments{"--snapshot-every 0", "--snapshot-every"},
+                      BadArguments{"--snapshot-every 5 --snapshot-path s.nbody", "{step}"},
+                      BadArguments{"--snapshot-path s-{step}.nbody", "--snapshot-every"},
+                      BadArguments{"--diagnostics-every 5", "--diagnostics"},
+                      BadArguments{"--diagnostics d.csv --diagnostics-every 0", "--diagnostics-every"}));
 
 class ShotRefuses : public ::testing::TestWithParam<BadArguments> {};
 

@@ -3,6 +3,7 @@
 // and comparisons of whole states.
 
 #include <cmath>
+#include <cstring>
 #include <numbers>
 
 #include <glm/geometric.hpp>
@@ -27,6 +28,13 @@ inline StateDifference compareStates(const State& a, const State& b) {
     if (!(dv <= d.maxVelocity)) d.maxVelocity = dv, d.worstVelocityBody = i;
   }
   return d;
+}
+
+// The states hold the same bits (== on floats would let -0 pass for +0).
+inline bool sameBits(const State& a, const State& b) {
+  return a.size() == b.size() &&
+         std::memcmp(a.positionMass.data(), b.positionMass.data(), a.size() * sizeof(glm::vec4)) == 0 &&
+         std::memcmp(a.velocity.data(), b.velocity.data(), a.size() * sizeof(glm::vec4)) == 0;
 }
 
 inline State advance(Engine& engine, const State& initial, const Method& method,

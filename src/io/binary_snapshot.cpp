@@ -1,0 +1,131 @@
+#include "io/binary_snapshot.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "io/byte_order.h"
+
+namespace nbody {
+namespace {
+
+constexpr std::size_t kBytesPerBody = 28;  // 4 + 3 float32
+constexpr std::size_t kChecksumBytes = 8;
+
+std::string paddedMethodName(const std::string& name) {
+  if (name.size() > kBinarySnapshotMethodBytes)
+    throw std::invalid_argument("method name '" + name + "' is longer than " +
+                                std::to_string(kBinarySnapshotMethodBytes) + " bytes");
+  return name + std::string(kBinarySnapshotMethodBytes - name.size(), '\0');
+}
+
+std::string methodNameFrom(std::string_view padded) {
+  return std::string(padded.substr(0, padded.find('\0')));
+}
+
+// A readable reason when the file's length does not match what its header says. A file cut short
+// and a header whose N is too large look the same from here.
+void checkLength(std::size_t fileBytes, std::uint64_t bodies, const std::string& source) {
+  const std::size_t frame = kBinarySnapshotHeaderBytes + kChecksumBytes;
+  const std::size_t room = fileBytes >= frame ? (fileBytes - frame) / kBytesPerBody : 0;
+  if (bodies > room)
+    throw std::runtime_error(source + ": truncated, or N is wrong: the header claims " +
+                             std::to_string(bodies) + " bodies, but the file (" +
+                             std::to_string(fileBytes) + " bytes) has room for " +
+                             std::to_string(room));
+  const std::size_t expected = frame + std::size_t(bodies) * kBytesPerBody;
+  if (fileBytes > expected)
+    throw std::runtime_error(source + ": " + std::to_string(fileBytes - expected) +
+                             " extra bytes after the checksum (the header claims " +
+                             std::to_string(bodies) + " bodies)");
+}
+
+void checkSettings(const Snapshot& snapshot, const std::string& source) {
+  const StepParams& step = snapshot.settings->step;
+  if (!std::isfinite(snapshot.time)) throw std::runtime_error(source + ": time is not finite");
+  if (!(std::isfinite(step.dt) && step.dt > 0.0))
+    throw std::runtime_error(source + ": dt must be finite and > 0");
+  if (!(std::isfinite(step.softening) && step.softening >= 0.0))
+    throw std::runtime_error(source + ": softening must be finite and >= 0");
+  if (!(std::isfinite(step.gravity) && step.gravity > 0.0))
+    throw std::runtime_error(source + ": G must be finite and > 0");
+  if (snapshot.step < 0) throw std::runtime_error(source + ": negative step");
+}
+
+}  // namespace
+
+std::uint64_t fnv1a64(std::string_view bytes) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  for (const char c : bytes) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+void writeBinarySnapshot(const Snapshot& snapshot, std::ostream& out) {
+  if (!snapshot.settings) throw std::invalid_argument("a binary snapshot needs the run's settings");
+  const RunSettings& settings = *snapshot.settings;
+  bytes::Writer writer(bytes::Order::little);
+  writer.putBytes(kBinarySnapshotMagic);
+  writer.put(std::uint32_t{kBinarySnapshotVersion});
+  writer.put(std::uint32_t{0});
+  writer.put(std::uint64_t{snapshot.state.size()});
+  writer.put(snapshot.time);
+  writer.put(std::int64_t{snapshot.step});
+  writer.putBytes(paddedMethodName(settings.method));
+  writer.put(settings.step.dt);
+  writer.put(settings.step.softening);
+  writer.put(settings.step.gravity);
+  writer.put(std::uint64_t{settings.seed});
+  for (const glm::vec4& p : snapshot.state.positionMass)
+    for (int k = 0; k < 4; ++k) writer.put(p[k]);
+  for (const glm::vec4& v : snapshot.state.velocity)
+    for (int k = 0; k < 3; ++k) writer.put(v[k]);
+  writer.put(fnv1a64(writer.bytes()));
+  out.write(writer.bytes().data(), std::streamsize(writer.bytes().size()));
+}
+
+Snapshot parseBinarySnapshot(std::string_view bytes, const std::string& source) {
+  if (!bytes.starts_with(kBinarySnapshotMagic))
+    throw std::runtime_error(source + ": not an nbody snapshot (wrong magic; expected \"" +
+                             std::string(kBinarySnapshotMagic) + "\")");
+  if (bytes.size() < kBinarySnapshotHeaderBytes)
+    throw std::runtime_error(source + ": truncated: " + std::to_string(bytes.size()) +
+                             " bytes, shorter than the " +
+                             std::to_string(kBinarySnapshotHeaderBytes) + "-byte header");
+  bytes::Reader reader(bytes, bytes::Order::little);
+  reader.skip(kBinarySnapshotMagic.size());
+  const std::uint32_t version = reader.get<std::uint32_t>();
+  if (version != kBinarySnapshotVersion)
+    throw std::runtime_error(source + ": unsupported version " + std::to_string(version) +
+                             " (this build reads version " +
+                             std::to_string(kBinarySnapshotVersion) + ")");
+  reader.skip(4);  // reserved
+  const std::uint64_t bodies = reader.get<std::uint64_t>();
+  checkLength(bytes.size(), bodies, source);
+  const std::size_t checksumOffset = bytes.size() - kChecksumBytes;
+  const std::uint64_t computed = fnv1a64(bytes.substr(0, checksumOffset));
+  if (bytes::Reader(bytes.substr(checksumOffset), bytes::Order::little).get<std::uint64_t>() !=
+      computed)
+    throw std::runtime_error(source + ": checksum mismatch: the file is corrupted");
+
+  Snapshot snapshot;
+  snapshot.time = reader.getDouble();
+  snapshot.step = reader.getInt64();
+  RunSettings& settings = snapshot.settings.emplace();
+  settings.method = methodNameFrom(reader.getBytes(kBinarySnapshotMethodBytes));
+  settings.step.dt = reader.getDouble();
+  settings.step.softening = reader.getDouble();
+  settings.step.gravity = reader.getDouble();
+  settings.seed = reader.get<std::uint64_t>();
+  checkSettings(snapshot, source);
+  snapshot.state.resize(std::size_t(bodies));
+  for (glm::vec4& p : snapshot.state.positionMass)
+    for (int k = 0; k < 4; ++k) p[k] = reader.getFloat();
+  for (glm::vec4& v : snapshot.state.velocity)
+    for (int k = 0; k < 3; ++k) v[k] = reader.getFloat();
+  checkBodies(snapshot.state, source);
+  return snapshot;
+}
+
+}  // namespace nbody

@@ -1,0 +1,45 @@
+#pragma once
+// nbody's own binary snapshot (.nbody): the float32 state exactly as the engines hold it, with the
+// time, the step and the settings that continue the run. Version 1, every number little-endian:
+//
+//   offset      size     field
+//   0           8        magic "NBODYSNP"
+//   8           4        u32 version (1)
+//   12          4        u32 reserved (0)
+//   16          8        u64 N, the number of bodies
+//   24          8        f64 time
+//   32          8        i64 step
+//   40          32       method name, ASCII, padded with NUL bytes
+//   72          8        f64 dt
+//   80          8        f64 softening (epsilon)
+//   88          8        f64 G
+//   96          8        u64 seed of the scene
+//   104         16 N     f32 x, y, z, mass of each body
+//   104 + 16 N  12 N     f32 vx, vy, vz of each body
+//   104 + 28 N  8        u64 FNV-1a (64 bit) of every byte before it
+//
+// The reader rejects, with a message naming the file and the problem: a wrong magic, another
+// version, a file shorter than its header, an N the file has no room for, extra bytes, a checksum
+// that does not match, and non-finite or negative values.
+
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "io/snapshot.h"
+
+namespace nbody {
+
+inline constexpr std::string_view kBinarySnapshotMagic{"NBODYSNP"};
+inline constexpr unsigned kBinarySnapshotVersion = 1;
+inline constexpr std::size_t kBinarySnapshotHeaderBytes = 104;
+inline constexpr std::size_t kBinarySnapshotMethodBytes = 32;
+
+// Throws std::invalid_argument if the snapshot has no settings or the method name does not fit.
+void writeBinarySnapshot(const Snapshot& snapshot, std::ostream& out);
+Snapshot parseBinarySnapshot(std::string_view bytes, const std::string& source);
+
+// FNV-1a, 64 bit: the snapshot's checksum.
+std::uint64_t fnv1a64(std::string_view bytes);
+
+}  // namespace nbody

@@ -1,0 +1,101 @@
+#include "io/snapshot.h"
+
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "io/atomic_file.h"
+#include "io/binary_snapshot.h"
+#include "io/csv.h"
+#include "io/tipsy.h"
+
+namespace nbody {
+namespace {
+
+std::string lowercaseExtension(const std::filesystem::path& path) {
+  std::string extension = path.extension().string();
+  for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return extension;
+}
+
+std::string readWholeFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad()) throw std::runtime_error("reading " + path.string() + " failed");
+  return std::move(bytes).str();
+}
+
+SnapshotFormat inputFormatOf(const std::filesystem::path& path, std::string_view bytes) {
+  if (bytes.starts_with(kBinarySnapshotMagic)) return SnapshotFormat::binary;
+  const std::string extension = lowercaseExtension(path);
+  if (extension == ".nbody") return SnapshotFormat::binary;
+  if (extension == ".tipsy" || extension == ".std" || extension == ".bin")
+    return SnapshotFormat::tipsy;
+  if (extension == ".csv") return SnapshotFormat::csv;
+  return looksLikeTipsy(bytes) ? SnapshotFormat::tipsy : SnapshotFormat::csv;
+}
+
+bool isFinite(const glm::vec4& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) && std::isfinite(v.w);
+}
+
+}  // namespace
+
+SnapshotFormat outputFormatFor(const std::filesystem::path& path) {
+  return lowercaseExtension(path) == ".nbody" ? SnapshotFormat::binary : SnapshotFormat::csv;
+}
+
+void writeSnapshot(const Snapshot& snapshot, SnapshotFormat format, std::ostream& out) {
+  switch (format) {
+    case SnapshotFormat::csv:
+      return writeStateCsv(snapshot.state, out);
+    case SnapshotFormat::binary:
+      return writeBinarySnapshot(snapshot, out);
+    case SnapshotFormat::tipsy:
+      break;
+  }
+  throw std::invalid_argument("TIPSY files can be read, not written");
+}
+
+void writeSnapshotFile(const Snapshot& snapshot, const std::filesystem::path& path) {
+  AtomicFileWriter file(path);
+  writeSnapshot(snapshot, outputFormatFor(path), file.stream());
+  file.commit();
+}
+
+Snapshot readSnapshotFile(const std::filesystem::path& path) {
+  const std::string bytes = readWholeFile(path);
+  const std::string source = path.string();
+  switch (inputFormatOf(path, bytes)) {
+    case SnapshotFormat::binary:
+      return parseBinarySnapshot(bytes, source);
+    case SnapshotFormat::tipsy:
+      return parseTipsy(bytes, source);
+    case SnapshotFormat::csv:
+      break;
+  }
+  std::istringstream text(bytes);
+  Snapshot snapshot;
+  snapshot.state = readStateCsv(text, source);
+  return snapshot;
+}
+
+void checkBodies(const State& state, const std::string& source) {
+  if (state.size() == 0) throw std::runtime_error(source + ": no bodies");
+  bool anyMass = false;
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    const auto where = [&] { return source + ": body " + std::to_string(i) + ": "; };
+    if (!isFinite(state.positionMass[i]))
+      throw std::runtime_error(where() + "position or mass is not finite");
+    if (!isFinite(state.velocity[i])) throw std::runtime_error(where() + "velocity is not finite");
+    if (state.positionMass[i].w < 0.0f) throw std::runtime_error(where() + "negative mass");
+    anyMass = anyMass || state.positionMass[i].w > 0.0f;
+  }
+  if (!anyMass) throw std::runtime_error(source + ": every mass is zero");
+}
+
+}  // namespace nbody

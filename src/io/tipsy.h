@@ -1,0 +1,26 @@
+#pragma once
+// Import of TIPSY binary files, the format NVIDIA's nbody sample loads. The layout:
+//   header, 32 bytes: f64 time, i32 nbodies, i32 ndim, i32 nsph, i32 ndark, i32 nstar, i32 pad;
+//   then nsph gas particles   (12 f32: mass, x, y, z, vx, vy, vz, rho, temp, hsmooth, metals, phi),
+//   then ndark dark particles (9 f32:  mass, x, y, z, vx, vy, vz, eps, phi),
+//   then nstar star particles (11 f32: mass, x, y, z, vx, vy, vz, metals, tform, eps, phi).
+// Files come native little-endian (as NVIDIA's sample writes them) or big-endian (the "standard",
+// XDR variant); the byte order is the one in which the header is consistent (nbodies = nsph +
+// ndark + nstar, 1 <= ndim <= 3). Every particle becomes a body, in file order; the time is kept.
+
+#include <string>
+#include <string_view>
+
+#include "io/snapshot.h"
+
+namespace nbody {
+
+inline constexpr std::size_t kTipsyHeaderBytes = 32;
+inline constexpr std::size_t kTipsyGasBytes = 48, kTipsyDarkBytes = 36, kTipsyStarBytes = 44;
+
+// True when the header is consistent in one byte order and the length matches it.
+bool looksLikeTipsy(std::string_view bytes);
+// Throws std::runtime_error naming `source` and the problem.
+Snapshot parseTipsy(std::string_view bytes, const std::string& source);
+
+}  // namespace nbody

@@ -1,0 +1,158 @@
+// The GPU reduction against the double-precision CPU diagnostics of the same float32 state.
+//
+// Tolerances. Mass, kinetic energy, momentum, angular momentum and centre of mass are sums of
+// per-body terms the GPU forms in double from the float32 state, as the CPU does: only the order
+// of the additions differs, so they agree to ~N ulp of the sum of the terms' magnitudes; 1e-12 of
+// that scale is allowed. The potential's O(N^2) pair terms 1/sqrt(r^2 + eps^2) are float32 on the
+// GPU (difference, squares, inversesqrt: a few roundings, under 5e-7 relative each) and summed in
+// double. Every term is positive, so the sum's relative error is below the largest term's: 1e-6
+// is allowed (llvmpipe shows ~1e-9). A left-out body changes W by ~1e-3 at N = 1000, a self term
+// by far more.
+
+#include "diagnostics/gpu_diagnostics.h"
+
+#include <cmath>
+
+#include "diagnostics/engine_diagnostics.h"
+#include "engines/cpu_engine.h"
+#include "engines/fragment_engine.h"
+#include "gl/gl_test.h"
+#include "support/test_support.h"
+
+namespace nbody {
+namespace {
+
+using test::GlTest;
+
+// Magnitudes the per-body sums are compared at: sum m |v|, sum m |r| |v|, sum m |r|, over a state.
+struct Scales {
+  double momentum = 0, angularMomentum = 0, position = 0, kinetic = 0;
+};
+
+Scales scalesOf(const State& state) {
+  Scales s;
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    const double m = state.positionMass[i].w;
+    const double r = glm::length(glm::dvec3(state.positionMass[i]));
+    const double v = glm::length(glm::dvec3(state.velocity[i]));
+    s.momentum += m * v;
+    s.angularMomentum += m * r * v;
+    s.position += m * r;
+    s.kinetic += 0.5 * m * v * v;
+  }
+  return s;
+}
+
+void expectAgreement(const Diagnostics& gpu, const Diagnostics& cpu, const State& state) {
+  const Scales scale = scalesOf(state);
+  constexpr double kSummationOrder = 1e-12, kFloatPairs = 1e-6;
+  EXPECT_NEAR(gpu.mass, cpu.mass, kSummationOrder * cpu.mass);
+  EXPECT_NEAR(gpu.kinetic, cpu.kinetic, kSummationOrder * scale.kinetic);
+  EXPECT_NEAR(gpu.potential, cpu.potential, kFloatPairs * std::abs(cpu.potential));
+  EXPECT_LT(glm::length(gpu.momentum - cpu.momentum), kSummationOrder * scale.momentum);
+  EXPECT_LT(glm::length(gpu.angularMomentum - cpu.angularMomentum),
+            kSummationOrder * scale.angularMomentum);
+  EXPECT_LT(glm::length(gpu.centreOfMass - cpu.centreOfMass) * cpu.mass,
+            kSummationOrder * scale.position);
+  std::printf("potential: GPU %.17g, CPU %.17g, relative difference %.2g\n", gpu.potential,
+              cpu.potential, std::abs(gpu.potential / cpu.potential - 1.0));
+}
+
+struct DiagnosticsCase {
+  std::string scene;
+  std::size_t bodies;
+  double softening;
+};
+
+void PrintTo(const DiagnosticsCase& c, std::ostream* out) {
+  *out << c.scene << ", N = " << c.bodies << ", eps = " << c.softening;
+}
+
+class GpuDiagnosticsVersusCpu : public GlTest,
+                                public ::testing::WithParamInterface<DiagnosticsCase> {};
+
+TEST_P(GpuDiagnosticsVersusCpu, AgreeOnTheEnginesState) {
+  const auto& [sceneName, bodies, softening] = GetParam();
+  StepParams params;
+  params.softening = softening;
+  params.gravity = 0.8;
+  FragmentEngine engine;
+  engine.upload(findScene(sceneName)->generate(bodies, 17));
+  engine.step(*findMethod("rk2"), params, 3);  // a state the engine made, not just uploaded
+  const State state = engine.download();
+  GpuDiagnostics gpu;
+  expectAgreement(gpu.measure(*engine.gpuState(), params), computeDiagnostics(state, params),
+                  state);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    States, GpuDiagnosticsVersusCpu,
+    ::testing::Values(DiagnosticsCase{"plummer", 1000, 0.05},  // 32 x 32 texture, 24 padding
+                      DiagnosticsCase{"plummer", 4099, 0.01},  // a 65-wide texture's last row
+                      DiagnosticsCase{"disk", 2048, 0.0},      // no softening: the j = i test
+                      DiagnosticsCase{"galaxies", 777, 0.02},
+                      DiagnosticsCase{"figure-eight", 3, 0.0}),  // 2 x 2 texture, one padding
+    [](const auto& param) {
+      std::string name = param.param.scene + "_N" + std::to_string(param.param.bodies);
+      for (char& c : name) c = c == '-' ? '_' : c;
+      return name;
+    });
+
+class GpuDiagnosticsTest : public GlTest {};
+
+// Small workgroups force several passes over partial sums; the result must not depend on them.
+TEST_F(GpuDiagnosticsTest, SeveralReductionPassesGiveTheSameSums) {
+  const State state = findScene("uniform-sphere")->generate(1000, 2);
+  StepParams params;
+  FragmentEngine engine;
+  engine.upload(state);
+  GpuDiagnostics oneGroupPass;  // 256 x 8: 1000 bodies -> 4 sums -> 1
+  GpuDiagnostics manyPasses(
+      {.groupSize = 4, .elementsPerInvocation = 2});  // -> 250 -> 32 -> 4 -> 1
+  const Diagnostics a = oneGroupPass.measure(*engine.gpuState(), params);
+  const Diagnostics b = manyPasses.measure(*engine.gpuState(), params);
+  EXPECT_EQ(oneGroupPass.lastPassCount(), 2);
+  EXPECT_EQ(manyPasses.lastPassCount(), 4);
+  expectAgreement(a, computeDiagnostics(state, params), state);
+  expectAgreement(b, computeDiagnostics(state, params), state);
+}
+
+TEST_F(GpuDiagnosticsTest, ALoneBodyHasNoPotentialEnergyEvenWithSoftening) {
+  State lone;
+  lone.positionMass = {glm::vec4(0.5f, 0.25f, -1.0f, 2.0f)};
+  lone.velocity = {glm::vec4(1.0f, -2.0f, 0.5f, 0.0f)};
+  StepParams params;
+  params.softening = 0.1;
+  FragmentEngine engine;
+  engine.upload(lone);
+  GpuDiagnostics gpu;
+  const Diagnostics d = gpu.measure(*engine.gpuState(), params);
+  EXPECT_EQ(d.potential, 0.0);
+  EXPECT_EQ(d.kinetic, 0.5 * 2.0 * (1.0 + 4.0 + 0.25));
+  EXPECT_EQ(d.centreOfMass, glm::dvec3(0.5, 0.25, -1.0));
+}
+
+TEST_F(GpuDiagnosticsTest, RejectsAGroupSizeThatIsNotAPowerOfTwo) {
+  EXPECT_THROW(GpuDiagnostics({.groupSize = 96, .elementsPerInvocation = 1}),
+               std::invalid_argument);
+}
+
+// The CPU engine has no GPU state: its diagnostics come from its downloaded state.
+TEST_F(GpuDiagnosticsTest, EngineDiagnosticsMeasureEveryEngine) {
+  const State state = findScene("shell")->generate(500, 1);
+  StepParams params;
+  params.softening = 0.03;
+  const Diagnostics expected = computeDiagnostics(state, params);
+  EngineDiagnostics diagnostics;
+  CpuEngine cpu;
+  cpu.upload(state);
+  const Diagnostics onCpu = diagnostics.measure(cpu, params);
+  EXPECT_EQ(onCpu.potential, expected.potential);
+  EXPECT_EQ(onCpu.kinetic, expected.kinetic);
+  FragmentEngine gpu;
+  gpu.upload(state);
+  expectAgreement(diagnostics.measure(gpu, params), expected, state);
+}
+
+}  // namespace
+}  // namespace nbody
