@@ -9,15 +9,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "fuzz_support.h"
 #include "io/csv.h"
 
-namespace {
-
-void require(bool condition) {
-  if (!condition) std::abort();  // libFuzzer reports the input that got here
-}
-
-}  // namespace
+using nbody::fuzz::require;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
@@ -27,14 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const std::runtime_error&) {
     return 0;
   }
-  bool anyMass = false;
-  for (std::size_t i = 0; i < state.size(); ++i) {
-    for (int k = 0; k < 4; ++k) require(std::isfinite(state.positionMass[i][k]));
-    for (int k = 0; k < 3; ++k) require(std::isfinite(state.velocity[i][k]));
-    require(state.positionMass[i].w >= 0.0f);
-    anyMass = anyMass || state.positionMass[i].w > 0.0f;
-  }
-  require(state.size() > 0 && anyMass);
+  nbody::fuzz::requireSaneBodies(state);
   std::ostringstream written;
   nbody::writeStateCsv(state, written);
   std::istringstream again(written.str());
