@@ -6,7 +6,9 @@
 # that no suppression can name. Our GL objects are counted instead (tests/gl/soak_test.cpp).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNBODY_WERROR=ON \
+# No -Werror here: GCC warns falsely (maybe-uninitialized in <regex>) under the sanitizers;
+# the normal build enforces the warnings.
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNBODY_WERROR=OFF \
   -DNBODY_SANITIZE=address,undefined >/dev/null
 cmake --build build-asan --parallel "$(nproc)" >/dev/null
 export LSAN_OPTIONS=suppressions=$PWD/tests/sanitizer/lsan.supp:print_suppressions=0

@@ -251,22 +251,24 @@ BenchResult benchmark(Engine& engine, const Method& method, Readback readback, c
 int runBench(const BenchOptions& options) {
   for (const std::string& path : {options.json, options.csv})
     if (!path.empty()) AtomicFileWriter probe(path);  // an unwritable path fails now, not at the end
-  const State initial = makeInitialState(options.problem);
   const std::vector<Setting> fixed = parseSettings(options.settings);
   std::printf("nbody bench: scene %s, N = %zu, dt = %g, softening = %g, G = %g\n",
-              options.problem.scene.c_str(), initial.size(), options.step.dt, options.step.softening,
-              options.step.gravity);
+              options.problem.scene.c_str(), options.problem.bodies, options.step.dt,
+              options.step.softening, options.step.gravity);
+  State initial;  // made once the first engine said it can hold it
   std::vector<BenchResult> results;
   EngineSession session;
   NonFiniteCheck check;
   EngineDiagnostics diagnostics;
   // Energy and momentum before and after the timed steps, for the JSON report. The potential is an
   // O(N^2) pass of its own, so very large runs skip it.
-  const bool measureConservation = initial.size() <= kLargestConservationCheck;
-  const std::vector<std::string> engines = enginesToTime(options, initial.size());
+  const bool measureConservation = options.problem.bodies <= kLargestConservationCheck;
+  const std::vector<std::string> engines = enginesToTime(options, options.problem.bodies);
   for (const std::string& engineName : engines) {
     session = openEngine(engineName, {}, std::move(session.context));
     Engine& engine = *session.engine;
+    engine.checkCapacity(options.problem.bodies);
+    if (initial.size() == 0) initial = makeInitialState(options.problem);
     std::printf("%s engine on %s\n", engine.name().c_str(), engine.device().c_str());
     std::fflush(stdout);
     // With several engines, each takes the settings it has an option for.

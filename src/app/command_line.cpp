@@ -87,6 +87,13 @@ Snapshot makeInitialSnapshot(const ProblemOptions& options) {
 
 State makeInitialState(const ProblemOptions& options) { return makeInitialSnapshot(options).state; }
 
+Snapshot makeInitialSnapshotFor(const Engine& engine, const ProblemOptions& options) {
+  if (options.input.empty()) engine.checkCapacity(options.bodies);
+  Snapshot snapshot = makeInitialSnapshot(options);
+  engine.checkCapacity(snapshot.state.size());
+  return snapshot;
+}
+
 EngineSession openEngine(const std::string& name, const std::vector<std::string>& settings,
                          std::unique_ptr<gl::HeadlessContext> context, bool withGlContext) {
   const EngineEntry* entry = findEngine(name);

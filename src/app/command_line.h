@@ -34,6 +34,9 @@ CLI::Option* addEngineOption(CLI::App& command, std::string& engine);
 // The input file, or the scene at step 0 (without settings: the command line has those).
 Snapshot makeInitialSnapshot(const ProblemOptions& options);
 State makeInitialState(const ProblemOptions& options);
+// Makes the initial snapshot once `engine` said it can hold it: a scene's N is checked before the
+// scene is generated, a file's after it is read.
+Snapshot makeInitialSnapshotFor(const Engine& engine, const ProblemOptions& options);
 
 // An engine and, for the GPU engines, the headless OpenGL context it runs in.
 struct EngineSession {

@@ -56,7 +56,7 @@ CLI::App* addShotCommand(CLI::App& app, ShotOptions& options) {
 
 Image takeShot(Engine& engine, const ShotOptions& options) {
   const CameraSpec cameraSpec = parseCameraSpec(options.render.camera);
-  engine.upload(makeInitialState(options.problem));
+  engine.upload(makeInitialSnapshotFor(engine, options.problem).state);
   advance(engine, *findMethod(options.method), options.step, options.steps);
   // The camera and the colour range come from the state on the CPU: one download per picture.
   const State final = engine.download();

@@ -180,7 +180,11 @@ void stopIfNonFinite(NonFiniteCheck& check, Engine& engine, long long fromStep, 
 }  // namespace
 
 int runSimulate(const SimulateOptions& options) {
-  Snapshot snapshot = makeInitialSnapshot(options.problem);
+  // Unwritable paths and what does not fit fail before any work.
+  AtomicFileWriter output(options.output);
+  EngineSession session = openEngine(options.engine, options.settings);
+  Engine& engine = *session.engine;
+  Snapshot snapshot = makeInitialSnapshotFor(engine, options.problem);
   const std::string source = options.problem.input.empty() ? "the scene" : options.problem.input;
   const RunSettings settings = resolveSettings(options, snapshot);
   snapshot.settings = settings;
@@ -192,15 +196,11 @@ int runSimulate(const SimulateOptions& options) {
     return firstTime + double(step - firstStep) * params.dt;
   };
 
-  // Unwritable paths fail before any work.
-  AtomicFileWriter output(options.output);
   if (options.snapshotEvery > 0)
     AtomicFileWriter probe(snapshotPathFor(options.snapshotPath, lastStep));
   std::optional<DiagnosticsLog> log;
   if (!options.diagnostics.empty()) log.emplace(options.diagnostics, options.engine, method.name);
 
-  EngineSession session = openEngine(options.engine, options.settings);
-  Engine& engine = *session.engine;
   if (!options.quiet)
     std::fprintf(stderr, "simulate: %s engine (%s) on %s, %s, N = %zu, steps %lld to %lld of dt = %g\n",
                  engine.name().c_str(), engine.variant().c_str(), engine.device().c_str(),

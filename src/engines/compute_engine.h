@@ -24,6 +24,7 @@ class ComputeEngine final : public Engine {
   void upload(const State& state) override;
   State download() override;
   std::size_t bodyCount() const override { return bodyCount_; }
+  void checkCapacity(std::size_t bodies) const override { checkGpuCapacity(bodies, 1); }
   void step(const Method& method, const StepParams& params, int steps = 1) override;
   void finish() override;
   std::vector<EngineOption> options() const override { return {groupSize_, slices_, bodiesPerThread_}; }

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <thread>
+
+#include <unistd.h>
 
 #include <glm/geometric.hpp>
 
@@ -26,6 +29,16 @@ void parallelFor(std::size_t count, unsigned threads, Body body) {
 
 CpuEngine::CpuEngine(unsigned threadCount)
     : threadCount_(threadCount ? threadCount : std::max(1u, std::thread::hardware_concurrency())) {}
+
+void CpuEngine::checkCapacity(std::size_t bodies) const {
+  // Double-precision state, stage derivatives and the float32 copy it exchanges: ~300 bytes a body.
+  const double bytes = double(bodies) * 300.0;
+  const double available = double(::sysconf(_SC_AVPHYS_PAGES)) * double(::sysconf(_SC_PAGESIZE));
+  if (available > 0 && bytes > available)
+    throw std::runtime_error(std::to_string(bodies) + " bodies need about " +
+                             std::to_string(std::llround(bytes / 1e9)) + " GB; " +
+                             std::to_string(std::llround(available / 1e9)) + " GB of memory are free");
+}
 
 std::string CpuEngine::device() const {
   return "CPU, double precision, " + std::to_string(threadCount_) + " threads";

@@ -19,6 +19,7 @@ class CpuEngine final : public Engine {
   void upload(const State& state) override;
   State download() override;
   std::size_t bodyCount() const override { return mass_.size(); }
+  void checkCapacity(std::size_t bodies) const override;
   void step(const Method& method, const StepParams& params, int steps = 1) override;
 
   // Double-precision access for tests that compare against analytic results.

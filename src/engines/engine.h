@@ -59,6 +59,10 @@ class Engine {
   virtual void step(const Method& method, const StepParams& params, int steps = 1) = 0;
   virtual void finish() {}
 
+  // Throws std::runtime_error saying why, when `bodies` bodies will not fit in what the engine
+  // runs on (texture sizes, GPU or host memory). Checked before anything is allocated.
+  virtual void checkCapacity(std::size_t bodies) const = 0;
+
   virtual std::vector<EngineOption> options() const { return {}; }
   // Throws UsageError naming the option and its choices for a bad name or value.
   virtual void setOption(const std::string& name, const std::string& value);

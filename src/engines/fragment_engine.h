@@ -27,6 +27,7 @@ class FragmentEngine final : public Engine {
   void upload(const State& state) override;
   State download() override;
   std::size_t bodyCount() const override { return bodyCount_; }
+  void checkCapacity(std::size_t bodies) const override { checkGpuCapacity(bodies, slices()); }
   void step(const Method& method, const StepParams& params, int steps = 1) override;
   void finish() override;
   std::vector<EngineOption> options() const override { return {unroll_, bodiesPerFragment_, slices_}; }

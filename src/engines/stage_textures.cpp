@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string_view>
 
 #include "physics/method.h"
 
@@ -43,6 +44,35 @@ std::vector<float> readTexture(GLuint texture, glm::ivec2 size) {
 }
 
 }  // namespace
+
+void checkGpuCapacity(std::size_t bodies, int accelerationSlices) {
+  GLint largest = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
+  glm::ivec2 size;
+  try {
+    size = StageTextures::sizeFor(bodies, largest);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string(e.what()) + ", the largest this GPU offers (at most " +
+                             std::to_string(std::size_t(largest) * std::size_t(largest)) + " bodies)");
+  }
+  // Base and stage positions and velocities, and the stage accelerations with their slices.
+  const double texels = double(size.x) * double(size.y);
+  const double bytes = texels * 16.0 * (6 + (maxStageCount() - 1) + maxStageCount() * accelerationSlices);
+  constexpr GLenum kAvailableKilobytesNvx = 0x9049;  // GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX
+  GLint count = 0;
+  glGetIntegerv(GL_NUM_EXTENSIONS, &count);
+  for (GLint k = 0; k < count; ++k) {
+    if (std::string_view(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(k)))) !=
+        "GL_NVX_gpu_memory_info")
+      continue;
+    GLint availableKilobytes = 0;
+    glGetIntegerv(kAvailableKilobytesNvx, &availableKilobytes);
+    if (bytes > double(availableKilobytes) * 1024.0)
+      throw std::runtime_error(std::to_string(bodies) + " bodies need about " +
+                               std::to_string(std::llround(bytes / 1e9)) + " GB of textures; the GPU has " +
+                               std::to_string(availableKilobytes / 1000000) + " GB free");
+  }
+}
 
 int maxStageCount() {
   int stages = 1;

@@ -64,5 +64,8 @@ void setStageSamplerUnits(GLuint program, int stage, int accelerationInputs);
 void setComputeImageUnits(GLuint program);
 void bindComputeOutputs(const StageTextures& textures, int stage, int stageCount);
 int maxStageCount();
+// What StageTextures::sizeFor and the memory of all textures for `accelerationSlices` need, against
+// the GPU's largest texture and (where the driver says, NVIDIA) its free memory.
+void checkGpuCapacity(std::size_t bodies, int accelerationSlices);
 
 }  // namespace nbody

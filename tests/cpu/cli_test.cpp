@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "engines/state_check.h"
+#include "gl/shader_program.h"
 #include "io/csv.h"
 #include "physics/scenes.h"
 #include "support/cli_runner.h"
@@ -87,6 +88,59 @@ INSTANTIATE_TEST_SUITE_P(
                       BadArguments{"--brightness -1", "--brightness"},
                       BadArguments{"--width 0", "--width"},
                       BadArguments{"--height 20000", "--height"}));
+
+// docs/robustness.md: every bad CSV a user can hand in, refused with one line naming the line and
+// the problem, exit 1, no output file.
+struct BadCsv {
+  std::string name, content, expectedInMessage;
+};
+
+class SimulateRefusesCsv : public ::testing::TestWithParam<BadCsv> {};
+
+TEST_P(SimulateRefusesCsv, WithOneLineNamingTheProblemAndNoOutput) {
+  ScratchFolder scratch("bad-csv");
+  std::ofstream(scratch / "ic.csv") << GetParam().content;
+  const auto output = scratch / "out.csv";
+  const auto result = runNbody("simulate --engine cpu --input " + (scratch / "ic.csv").string() +
+                                   " -o " + output.string(), scratch);
+  EXPECT_EQ(result.exitCode, 1) << result.err;
+  EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
+  EXPECT_NE(result.err.find(GetParam().expectedInMessage), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(output));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInputs, SimulateRefusesCsv,
+    ::testing::Values(
+        BadCsv{"WrongHeader", "x,y,z,mass,vx,vy\n1,2,3,4,5,6\n", "ic.csv:1: the header must be exactly"},
+        BadCsv{"MissingColumn", "x,y,z,mass,vx,vy,vz\n1,2,3,4,5,6\n", "ic.csv:2: 6 columns, expected 7"},
+        BadCsv{"ExtraColumn", "x,y,z,mass,vx,vy,vz\n1,2,3,4,5,6,7,8\n", "ic.csv:2: more than 7 columns"},
+        BadCsv{"NotANumber", "x,y,z,mass,vx,vy,vz\n1,2,three,4,5,6,7\n", "ic.csv:2: column z is not a number"},
+        BadCsv{"NaN", "x,y,z,mass,vx,vy,vz\n1,2,nan,4,5,6,7\n", "ic.csv:2: column z is not finite"},
+        BadCsv{"Infinity", "x,y,z,mass,vx,vy,vz\n1,2,3,4,inf,6,7\n", "ic.csv:2: column vx is not finite"},
+        BadCsv{"NegativeMass", "x,y,z,mass,vx,vy,vz\n1,2,3,-4,5,6,7\n", "ic.csv:2: negative mass"},
+        BadCsv{"AllMassesZero", "x,y,z,mass,vx,vy,vz\n1,2,3,0,5,6,7\n", "every mass is zero"},
+        BadCsv{"NoRows", "x,y,z,mass,vx,vy,vz\n", "no bodies after the header"},
+        BadCsv{"Empty", "", "ic.csv:1: the header must be exactly"}),
+    [](const auto& param) { return param.param.name; });
+
+TEST(Simulate, MoreBodiesThanMemoryHoldsFailBeforeAnything) {
+  ScratchFolder scratch("too-many");
+  const auto output = scratch / "out.csv";
+  const auto result = runNbody("simulate --engine cpu --bodies 1073741824 -o " + output.string(), scratch);
+  EXPECT_EQ(result.exitCode, 1);
+  EXPECT_NE(result.err.find("1073741824 bodies need about"), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(output));
+}
+
+TEST(Shaders, AMissingShaderFileIsNamed) {
+  try {
+    gl::shaderSource("no-such-shader.frag");
+    FAIL() << "found a shader that does not exist";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("shaders/no-such-shader.frag"), std::string::npos) << e.what();
+  }
+}
 
 TEST(Simulate, BrokenCsvIsARuntimeErrorNamingTheLine) {
   ScratchFolder scratch("broken-csv");

@@ -49,6 +49,40 @@ TEST(BenchFragment, WritesTheFiguresToJson) {
   EXPECT_NE(result.out.find("20 flop per interaction"), std::string::npos) << result.out;
 }
 
+TEST(SimulateGpu, MoreBodiesThanTheGpuHoldsFailBeforeTheSceneIsMade) {
+  ScratchFolder scratch("too-many-gpu");
+  const auto output = scratch / "out.csv";
+  for (const std::string engine : {"fragment", "compute"}) {
+    const auto result = runNbody("simulate --engine " + engine + " --bodies 1073741824 -o " +
+                                 output.string(), scratch);
+    EXPECT_EQ(result.exitCode, 1) << engine;
+    EXPECT_NE(result.err.find("1073741824 bodies do not fit"), std::string::npos) << result.err;
+    EXPECT_FALSE(std::filesystem::exists(output));
+  }
+}
+
+TEST(SimulateGpu, AnUnknownEngineOptionValueIsAUsageError) {
+  ScratchFolder scratch("bad-option");
+  const auto output = scratch / "out.csv";
+  const auto result = runNbody("simulate --set unroll=3x3 --bodies 8 -o " + output.string(), scratch);
+  EXPECT_EQ(result.exitCode, 2) << result.err;
+  EXPECT_NE(result.err.find("unroll 3x3 is not one of 1x1, 2x2, 4x4, 8x8"), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(output));
+}
+
+// No EGL vendor at all (glvnd told to look for one that does not exist): every platform is named
+// with what it said.
+TEST(SimulateGpu, WithoutAnyGpuNamesEveryPlatformTried) {
+  ScratchFolder scratch("no-gpu");
+  const auto output = scratch / "out.csv";
+  const auto result = runNbody("simulate --bodies 8 -o " + output.string(), scratch,
+                               "__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent/vendor.json");
+  EXPECT_EQ(result.exitCode, 1);
+  for (const char* platform : {"EGL device platform", "EGL surfaceless platform", "EGL default platform"})
+    EXPECT_NE(result.err.find(platform), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(output));
+}
+
 TEST(SimulateCompute, FallsBackToTheFragmentEngineWithoutComputeShaders) {
   ScratchFolder scratch("compute-fallback");
   const auto output = scratch / "out.csv";
