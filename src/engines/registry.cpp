@@ -1,5 +1,7 @@
 #include "engines/registry.h"
 
+#include "util/named_table.h"
+
 #include <algorithm>
 
 #include "engines/compute_engine.h"
@@ -20,17 +22,8 @@ const std::vector<EngineEntry>& engineRegistry() {
   return entries;
 }
 
-const EngineEntry* findEngine(std::string_view name) {
-  const auto& entries = engineRegistry();
-  auto found = std::find_if(entries.begin(), entries.end(),
-                            [&](const EngineEntry& e) { return e.name == name; });
-  return found == entries.end() ? nullptr : &*found;
-}
+const EngineEntry* findEngine(std::string_view name) { return findByName(engineRegistry(), name); }
 
-std::vector<std::string> engineNames() {
-  std::vector<std::string> names;
-  for (const EngineEntry& e : engineRegistry()) names.push_back(e.name);
-  return names;
-}
+std::vector<std::string> engineNames() { return namesOf(engineRegistry()); }
 
 }  // namespace nbody

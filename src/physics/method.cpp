@@ -1,5 +1,7 @@
 #include "physics/method.h"
 
+#include "util/named_table.h"
+
 #include <algorithm>
 
 namespace nbody {
@@ -22,17 +24,8 @@ const std::vector<Method>& allMethods() {
   return methods;
 }
 
-const Method* findMethod(std::string_view name) {
-  const auto& methods = allMethods();
-  auto found = std::find_if(methods.begin(), methods.end(),
-                            [&](const Method& m) { return m.name == name; });
-  return found == methods.end() ? nullptr : &*found;
-}
+const Method* findMethod(std::string_view name) { return findByName(allMethods(), name); }
 
-std::vector<std::string> methodNames() {
-  std::vector<std::string> names;
-  for (const Method& m : allMethods()) names.push_back(m.name);
-  return names;
-}
+std::vector<std::string> methodNames() { return namesOf(allMethods()); }
 
 }  // namespace nbody

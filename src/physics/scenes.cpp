@@ -1,5 +1,7 @@
 #include "physics/scenes.h"
 
+#include "util/named_table.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -275,17 +277,8 @@ const std::vector<Scene>& allScenes() {
   return scenes;
 }
 
-const Scene* findScene(std::string_view name) {
-  const auto& scenes = allScenes();
-  auto found = std::find_if(scenes.begin(), scenes.end(),
-                            [&](const Scene& s) { return s.name == name; });
-  return found == scenes.end() ? nullptr : &*found;
-}
+const Scene* findScene(std::string_view name) { return findByName(allScenes(), name); }
 
-std::vector<std::string> sceneNames() {
-  std::vector<std::string> names;
-  for (const Scene& s : allScenes()) names.push_back(s.name);
-  return names;
-}
+std::vector<std::string> sceneNames() { return namesOf(allScenes()); }
 
 }  // namespace nbody

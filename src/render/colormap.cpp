@@ -1,5 +1,7 @@
 #include "render/colormap.h"
 
+#include "util/named_table.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -34,18 +36,9 @@ const std::vector<Colormap>& allColormaps() {
   return colormaps;
 }
 
-const Colormap* findColormap(std::string_view name) {
-  const auto& colormaps = allColormaps();
-  auto found = std::find_if(colormaps.begin(), colormaps.end(),
-                            [&](const Colormap& c) { return c.name == name; });
-  return found == colormaps.end() ? nullptr : &*found;
-}
+const Colormap* findColormap(std::string_view name) { return findByName(allColormaps(), name); }
 
-std::vector<std::string> colormapNames() {
-  std::vector<std::string> names;
-  for (const Colormap& c : allColormaps()) names.push_back(c.name);
-  return names;
-}
+std::vector<std::string> colormapNames() { return namesOf(allColormaps()); }
 
 glm::vec3 sampleColormap(const Colormap& colormap, float t) {
   const auto& anchors = colormap.anchors;
