@@ -1,5 +1,5 @@
-// nbody: GPU N-body simulation by render-to-texture. Commands: simulate, bench, engines, shot,
-// compare.
+// nbody: GPU N-body simulation by render-to-texture. Commands: run (the interactive window),
+// simulate, bench, engines, shot, compare.
 
 #include <cstdio>
 #include <cstdlib>
@@ -12,15 +12,20 @@
 #include "app/engines_command.h"
 #include "app/shot_command.h"
 #include "app/simulate_command.h"
+#include "app/window_command.h"
+#include "gl/window_context.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"nbody-gl: N-body simulation on the GPU by render-to-texture.\n"
-               "Without a command: the benchmark at N = 16384 on the fragment engine."};
+               "Without a command: the interactive window (nbody run) where a display exists, otherwise\n"
+               "the benchmark at N = 16384 on the fragment engine (nbody bench)."};
   app.require_subcommand(0, 1);
   nbody::SimulateOptions simulate;
   nbody::BenchOptions bench;
   nbody::ShotOptions shot;
   nbody::CompareOptions compare;
+  nbody::WindowOptions window;
+  CLI::App* runCommand = nbody::addRunCommand(app, window);
   CLI::App* simulateCommand = nbody::addSimulateCommand(app, simulate);
   CLI::App* benchCommand = nbody::addBenchCommand(app, bench);
   CLI::App* enginesCommand = nbody::addEnginesCommand(app);
@@ -42,7 +47,17 @@ int main(int argc, char** argv) {
     if (enginesCommand->parsed()) return nbody::runEngines();
     if (shotCommand->parsed()) return nbody::runShot(shot);
     if (compareCommand->parsed()) return nbody::runCompare(compare);
-    // The main job. The interactive window is not built yet, so every machine gets the benchmark.
+    if (runCommand->parsed()) return nbody::runWindow(window);
+    // The main job: the window where there is a display, the headless benchmark elsewhere.
+    std::string why;
+    if (nbody::gl::displayNamed(&why)) {
+      try {
+        return nbody::runWindow(window);
+      } catch (const nbody::gl::WindowUnavailable& e) {
+        why = e.what();
+      }
+    }
+    std::fprintf(stderr, "nbody: no window (%s); running the headless benchmark instead\n", why.c_str());
     return nbody::runBench(bench);
   } catch (const nbody::UsageError& e) {
     std::fprintf(stderr, "nbody: error: %s\n", e.what());

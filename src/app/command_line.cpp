@@ -94,6 +94,25 @@ Snapshot makeInitialSnapshotFor(const Engine& engine, const ProblemOptions& opti
   return snapshot;
 }
 
+std::unique_ptr<Engine> createEngine(const std::string& name, const std::vector<std::string>& settings) {
+  const EngineEntry* entry = findEngine(name);
+  if (!entry) throw std::invalid_argument("unknown engine " + name);
+  std::unique_ptr<Engine> engine;
+  try {
+    engine = entry->create();
+  } catch (const std::runtime_error& e) {
+    if (entry->fallback.empty()) throw;
+    std::fprintf(stderr, "nbody: the %s engine is not available (%s); using the %s engine\n",
+                 entry->name.c_str(), e.what(), entry->fallback.c_str());
+    engine = findEngine(entry->fallback)->create();
+  }
+  for (const std::string& setting : settings) {
+    const auto equals = setting.find('=');
+    engine->setOption(setting.substr(0, equals), setting.substr(equals + 1));
+  }
+  return engine;
+}
+
 EngineSession openEngine(const std::string& name, const std::vector<std::string>& settings,
                          std::unique_ptr<gl::HeadlessContext> context, bool withGlContext) {
   const EngineEntry* entry = findEngine(name);
@@ -109,18 +128,7 @@ EngineSession openEngine(const std::string& name, const std::vector<std::string>
     session.context = gl::HeadlessContext::create(debug);
     if (debug) gl::installDebugCallback();
   }
-  try {
-    session.engine = entry->create();
-  } catch (const std::runtime_error& e) {
-    if (entry->fallback.empty()) throw;
-    std::fprintf(stderr, "nbody: the %s engine is not available (%s); using the %s engine\n",
-                 entry->name.c_str(), e.what(), entry->fallback.c_str());
-    session.engine = findEngine(entry->fallback)->create();
-  }
-  for (const std::string& setting : settings) {
-    const auto equals = setting.find('=');
-    session.engine->setOption(setting.substr(0, equals), setting.substr(equals + 1));
-  }
+  session.engine = createEngine(name, settings);
   return session;
 }
 

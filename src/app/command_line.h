@@ -38,6 +38,10 @@ State makeInitialState(const ProblemOptions& options);
 // scene is generated, a file's after it is read.
 Snapshot makeInitialSnapshotFor(const Engine& engine, const ProblemOptions& options);
 
+// Makes engine `name` in the current OpenGL context (falling back to the registry's fallback
+// engine, with a message, where the GPU lacks a feature) and applies the NAME=VALUE settings.
+std::unique_ptr<Engine> createEngine(const std::string& name, const std::vector<std::string>& settings = {});
+
 // An engine and, for the GPU engines, the headless OpenGL context it runs in.
 struct EngineSession {
   std::unique_ptr<gl::HeadlessContext> context;

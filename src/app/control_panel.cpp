@@ -1,0 +1,151 @@
+#include "app/control_panel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <imgui.h>
+
+#include "app/bench_command.h"
+#include "engines/registry.h"
+#include "physics/method.h"
+#include "physics/scenes.h"
+#include "render/colormap.h"
+
+namespace nbody {
+namespace {
+
+// A combo over `names` that sets `value`; true when it changed.
+bool comboOf(const char* label, std::string& value, const std::vector<std::string>& names,
+             const std::vector<bool>& enabled = {}) {
+  bool changed = false;
+  if (ImGui::BeginCombo(label, value.c_str())) {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const bool allowed = enabled.empty() || enabled[i];
+      const bool selected = names[i] == value;
+      if (ImGui::Selectable(names[i].c_str(), selected, allowed ? 0 : ImGuiSelectableFlags_Disabled) &&
+          !selected) {
+        value = names[i];
+        changed = true;
+      }
+      if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+void figuresSection(const PanelFigures& f) {
+  ImGui::Text("%.1f iterations/s", f.iterationsPerSecond);
+  ImGui::Text("%.2f GFLOPS   %.3f G interactions/s", f.gflops, f.interactionsPerSecond * 1e-9);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%g flop per interaction, N^2 interactions per force evaluation, as nbody bench",
+                      kFlopPerInteraction);
+  if (f.gpuMillisecondsPerStep >= 0)
+    ImGui::Text("GPU %.3f ms/step, %d per frame", f.gpuMillisecondsPerStep, f.stepsPerFrame);
+  else
+    ImGui::Text("GPU ms/step: n/a, %d steps per frame", f.stepsPerFrame);
+  if (f.drawMilliseconds >= 0)
+    ImGui::Text("frame %.1f ms (drawing %.2f ms)", f.frameMilliseconds, f.drawMilliseconds);
+  else
+    ImGui::Text("frame %.1f ms", f.frameMilliseconds);
+  ImGui::Text("step %lld", f.step);
+  ImGui::TextDisabled("%s", f.renderer.c_str());
+  if (f.engineDevice != f.renderer) ImGui::TextDisabled("engine on %s", f.engineDevice.c_str());
+}
+
+void simulationSection(AppSettings& s, const PanelFigures& f) {
+  std::vector<bool> allowed;
+  const std::vector<std::string> engines = engineNames();
+  for (const std::string& name : engines) {
+    const EngineEntry* entry = findEngine(name);
+    allowed.push_back(entry->needsGl || s.bodies <= kCpuEngineMaxBodies);
+  }
+  comboOf("engine", s.engine, engines, allowed);
+  if (s.engine == "cpu" && s.bodies > kCpuEngineMaxBodies)
+    ImGui::TextColored(ImVec4(1, 0.7f, 0.2f, 1), "the cpu engine is slow at N = %zu", s.bodies);
+  comboOf("method", s.method, methodNames());
+  for (const EngineOption& option : f.engineOptions) {
+    std::string value = s.engineOptions.count(option.name) ? s.engineOptions[option.name] : option.value;
+    if (comboOf(option.name.c_str(), value, option.choices)) s.engineOptions[option.name] = value;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", option.description.c_str());
+  }
+
+  std::string scene = s.scene;
+  if (comboOf("scene", scene, sceneNames())) s.scene = scene;
+  static const std::vector<std::size_t> sizes{256, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072};
+  std::vector<std::string> sizeNames;
+  for (std::size_t n : sizes) sizeNames.push_back(std::to_string(n));
+  std::string size = std::to_string(s.bodies);
+  if (comboOf("N", size, sizeNames)) {
+    s.bodies = std::stoull(size);
+    if (s.engine == "cpu" && s.bodies > kCpuEngineMaxBodies) s.engine = "fragment";
+  }
+  int seed = int(s.seed);
+  if (ImGui::InputInt("seed", &seed, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue) && seed >= 0)
+    s.seed = std::uint64_t(seed);
+
+  float dt = float(s.step.dt), softening = float(s.step.softening), gravity = float(s.step.gravity);
+  if (ImGui::DragFloat("dt", &dt, 1e-5f, 1e-6f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic) && dt > 0)
+    s.step.dt = dt;
+  if (ImGui::DragFloat("softening", &softening, 1e-4f, 0.0f, 1.0f, "%.4f") && softening >= 0)
+    s.step.softening = softening;
+  if (ImGui::DragFloat("G", &gravity, 0.01f, 1e-3f, 100.0f, "%.3f") && gravity > 0)
+    s.step.gravity = gravity;
+
+  bool autoSteps = s.stepsPerFrame == 0;
+  if (ImGui::Checkbox("auto", &autoSteps)) s.stepsPerFrame = autoSteps ? 0 : std::max(1, f.stepsPerFrame);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("as many steps per frame as fill the frame: the simulation runs near full speed");
+  ImGui::SameLine();
+  if (autoSteps) {
+    ImGui::Text("steps/frame: %d", f.stepsPerFrame);
+  } else {
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
+    ImGui::SliderInt("steps/frame", &s.stepsPerFrame, 1, 256, "%d", ImGuiSliderFlags_Logarithmic);
+    s.stepsPerFrame = std::max(1, s.stepsPerFrame);
+  }
+  if (ImGui::Button(s.paused ? "Run (Space)" : "Pause (Space)")) s.paused = !s.paused;
+  ImGui::SameLine();
+  if (ImGui::Button("Step (N)")) s.singleStep = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Reset (R)")) s.reset = true;
+}
+
+void viewSection(AppSettings& s) {
+  RenderSettings& r = s.render;
+  ImGui::SliderFloat("point size", &r.pointSize, 0.5f, 32.0f, "%.1f px", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("brightness", &r.brightness, 0.05f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  comboOf("colormap", r.colormap, colormapNames());
+  int colorBy = r.colorBy == ColorBy::Speed ? 0 : 1;
+  ImGui::RadioButton("by speed", &colorBy, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("by mass", &colorBy, 1);
+  r.colorBy = colorBy == 0 ? ColorBy::Speed : ColorBy::Mass;
+  ImGui::Checkbox("vsync", &s.vsync);
+  ImGui::SameLine();
+  if (ImGui::Button("Fit camera")) s.fitCamera = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Hide (H)")) s.showPanel = false;
+}
+
+}  // namespace
+
+void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowBgAlpha(0.75f);
+  ImGui::Begin("nbody-gl");
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 10.0f);  // room for the longest label
+  figuresSection(figures);
+  if (!figures.warning.empty()) ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%s", figures.warning.c_str());
+  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulationSection(settings, figures);
+  if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(settings);
+  if (ImGui::Button("Screenshot (P)")) settings.screenshot = true;
+  if (!figures.message.empty()) ImGui::TextWrapped("%s", figures.message.c_str());
+  ImGui::TextDisabled("drag: orbit, right drag: pan, wheel: zoom; Esc quits");
+  ImGui::PopItemWidth();
+  ImGui::End();
+}
+
+}  // namespace nbody

@@ -1,0 +1,33 @@
+#pragma once
+// The Dear ImGui panel: shows the live figures and edits AppSettings. It makes ImGui calls only (no
+// GL, no engine): the window app applies what changed.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "app/app_settings.h"
+#include "engines/engine.h"
+
+namespace nbody {
+
+// What the panel shows; the window app fills it every frame.
+struct PanelFigures {
+  double iterationsPerSecond = 0;    // steps per second of wall time, over the last second or so
+  double interactionsPerSecond = 0;  // stages x N^2 per step, as `nbody bench` counts
+  double gflops = 0;                 // 20 flop per interaction
+  double gpuMillisecondsPerStep = -1;  // GL_TIME_ELAPSED; < 0: not measured (CPU engine, no result yet)
+  double frameMilliseconds = 0;
+  double drawMilliseconds = -1;      // GPU time of drawing bodies and panel; < 0: not measured
+  int stepsPerFrame = 0;             // in effect (what auto chose)
+  long long step = 0;
+  std::string renderer;              // GL_RENDERER of the window
+  std::string engineDevice;          // what runs the engine
+  std::vector<EngineOption> engineOptions;
+  std::string warning;               // e.g. the state became non-finite; empty: none
+  std::string message;               // e.g. where the screenshot went
+};
+
+void drawControlPanel(AppSettings& settings, const PanelFigures& figures);
+
+}  // namespace nbody

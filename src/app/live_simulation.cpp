@@ -1,0 +1,105 @@
+#include "app/live_simulation.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/command_line.h"
+#include "physics/method.h"
+#include "physics/scenes.h"
+
+namespace nbody {
+
+LiveSimulation::LiveSimulation(AppSettings& settings) {
+  std::vector<std::string> options;
+  for (const auto& [name, value] : settings.engineOptions) options.push_back(name + "=" + value);
+  engine_ = createEngine(settings.engine, options);
+  engineName_ = settings.engine;
+  settings.engineOptions = choicesOf(*engine_);
+  regenerate(settings);
+  settings.reset = false;
+}
+
+std::map<std::string, std::string> LiveSimulation::choicesOf(const Engine& engine) {
+  std::map<std::string, std::string> choices;
+  for (const EngineOption& option : engine.options()) choices[option.name] = option.value;
+  return choices;
+}
+
+void LiveSimulation::regenerate(const AppSettings& settings) {
+  initial_ = findScene(settings.scene)->generate(settings.bodies, settings.seed);
+  engine_->upload(initial_);
+  scene_ = settings.scene;
+  bodies_ = settings.bodies;
+  seed_ = settings.seed;
+  stepCount_ = 0;
+}
+
+LiveSimulation::Changes LiveSimulation::apply(AppSettings& settings) {
+  Changes changes;
+  if (settings.engine != engineName_) {
+    // The new engine is made before the old one goes, so a failure leaves the simulation as it was.
+    std::unique_ptr<Engine> next;
+    try {
+      next = createEngine(settings.engine);
+    } catch (...) {
+      settings.engine = engineName_;
+      throw;
+    }
+    next->upload(engine_->download());
+    engine_ = std::move(next);
+    engineName_ = settings.engine;
+    settings.engineOptions = choicesOf(*engine_);
+    changes.engineSwitched = true;
+  }
+  const auto current = choicesOf(*engine_);
+  if (settings.engineOptions != current) {
+    try {
+      for (const auto& [name, value] : settings.engineOptions)
+        if (current.count(name) && current.at(name) != value) engine_->setOption(name, value);
+    } catch (const UsageError&) {
+      settings.engineOptions = choicesOf(*engine_);
+      throw;
+    }
+    settings.engineOptions = choicesOf(*engine_);
+    changes.variantChanged = true;
+  }
+  if (settings.reset || settings.scene != scene_ || settings.bodies != bodies_ || settings.seed != seed_) {
+    regenerate(settings);
+    changes.sceneRegenerated = true;
+  }
+  settings.reset = false;
+  return changes;
+}
+
+void LiveSimulation::advance(const AppSettings& settings, int steps) {
+  if (steps <= 0) return;
+  engine_->step(*findMethod(settings.method), settings.step, steps);
+  stepCount_ += steps;
+}
+
+int autoStepsPerFrame(double stepSeconds, double drawSeconds, double refreshSeconds, double busyFraction,
+                      double maxFrameSeconds) {
+  if (!(stepSeconds > 0.0) || stepSeconds >= maxFrameSeconds) return 1;
+  const double draw = std::max(drawSeconds, 0.0);
+  const auto fitting = [&](double frame) { return int(std::floor((0.97 * frame - draw) / stepSeconds)); };
+  if (refreshSeconds <= 0.0) {
+    // No vsync: a frame lasts as long as its work. Enough steps that drawing is a small share, and
+    // at least a 60 Hz frame's worth.
+    const double forShare = busyFraction / (1.0 - busyFraction) * draw / stepSeconds;
+    const int steps = std::max({1, int(std::ceil(forShare)), int(std::floor(1.0 / 60.0 / stepSeconds))});
+    return std::min(steps, std::max(1, int(maxFrameSeconds / stepSeconds)));
+  }
+  int best = 1;
+  double bestBusy = -1.0;
+  for (int periods = 1; periods == 1 || periods * refreshSeconds <= maxFrameSeconds; ++periods) {
+    const double frame = periods * refreshSeconds;
+    const int steps = fitting(frame);
+    if (steps < 1) continue;
+    const double busy = steps * stepSeconds / frame;
+    if (busy >= busyFraction) return steps;
+    if (busy > bestBusy) best = steps, bestBusy = busy;
+  }
+  return best;
+}
+
+}  // namespace nbody

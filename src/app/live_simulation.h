@@ -1,0 +1,69 @@
+#pragma once
+// The simulation the window shows, kept in step with AppSettings: it switches engine (the state
+// moves across through download and upload: every engine holds the same float32 state), engine
+// variants (setOption, state untouched), and regenerates the scene when N, scene or seed change or
+// a reset is asked for. Method, dt, softening and G are only read by the next step. Needs a current
+// OpenGL 4.5 context (any: the window's or a headless one), and no window itself, so the tests run
+// the very switching logic the window uses.
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "app/app_settings.h"
+#include "engines/engine.h"
+#include "engines/state_check.h"
+
+namespace nbody {
+
+class LiveSimulation {
+ public:
+  // Makes the engine and the scene `settings` describe; fills in settings.engineOptions (and
+  // settings.engine, if the engine fell back to another).
+  explicit LiveSimulation(AppSettings& settings);
+
+  struct Changes {
+    bool engineSwitched = false;
+    bool variantChanged = false;
+    bool sceneRegenerated = false;  // the bodies start over: refit the camera, the colour range
+  };
+  // Brings the engine and the state in line with `settings` and clears settings.reset. Throws
+  // UsageError for a variant the engine does not offer (settings keep the engine's choices then).
+  Changes apply(AppSettings& settings);
+
+  // `steps` steps of settings.method with settings.step; GPU engines only submit the work.
+  void advance(const AppSettings& settings, int steps);
+
+  Engine& engine() { return *engine_; }
+  long long stepCount() const { return stepCount_; }
+  // The state the scene started from (the latest regeneration).
+  const State& initialState() const { return initial_; }
+
+  // The first body whose state is not finite, if any (a cheap GPU pass for GPU engines).
+  std::optional<std::size_t> firstNonFiniteBody() { return check_.firstNonFiniteBody(*engine_); }
+
+ private:
+  void regenerate(const AppSettings& settings);
+  static std::map<std::string, std::string> choicesOf(const Engine& engine);
+
+  std::unique_ptr<Engine> engine_;
+  std::string engineName_;  // as asked for (the engine made may be its fallback)
+  std::string scene_;
+  std::size_t bodies_ = 0;
+  std::uint64_t seed_ = 0;
+  State initial_;
+  long long stepCount_ = 0;
+  NonFiniteCheck check_;
+};
+
+// How many steps "auto" puts in a frame: as many as keep the engine busy for most of the frame,
+// so the window runs the simulation nearly as fast as `nbody bench` does. `stepSeconds` and
+// `drawSeconds` are measured (GPU time of one step, of drawing one frame); `refreshSeconds` is the
+// display's refresh period with vsync on, 0 with it off. With vsync a frame lasts whole refresh
+// periods, so it takes the fewest periods (a frame no longer than maxFrameSeconds, unless one step
+// is longer) in which the steps fill at least `busyFraction` of the frame.
+int autoStepsPerFrame(double stepSeconds, double drawSeconds, double refreshSeconds,
+                      double busyFraction = 0.93, double maxFrameSeconds = 0.25);
+
+}  // namespace nbody

@@ -1,0 +1,67 @@
+#include "gl/window_context.h"
+
+#include <cstdlib>
+
+#include <glad/gl.h>
+// glad first: GLFW must not pull in a GL header of its own.
+#include <GLFW/glfw3.h>
+
+#include "gl/debug.h"
+
+namespace nbody::gl {
+namespace {
+
+std::string lastGlfwError;
+
+void onGlfwError(int code, const char* description) {
+  lastGlfwError = description ? description : "GLFW error " + std::to_string(code);
+}
+
+std::string glfwProblem(const std::string& what) {
+  return what + (lastGlfwError.empty() ? std::string() : ": " + lastGlfwError);
+}
+
+}  // namespace
+
+bool displayNamed(std::string* why) {
+  const char* x11 = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  if ((x11 && *x11) || (wayland && *wayland)) return true;
+  if (why) *why = "DISPLAY and WAYLAND_DISPLAY are unset";
+  return false;
+}
+
+std::unique_ptr<WindowContext> WindowContext::create(const std::string& title, int width, int height,
+                                                     bool debugContext) {
+  glfwSetErrorCallback(onGlfwError);
+  lastGlfwError.clear();
+  if (!glfwInit()) throw WindowUnavailable(glfwProblem("GLFW could not start"));
+  std::unique_ptr<WindowContext> made(new WindowContext);  // from here on its destructor terminates GLFW
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, debugContext ? GLFW_TRUE : GLFW_FALSE);
+  made->window_ = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
+  if (!made->window_) throw WindowUnavailable(glfwProblem("no OpenGL 4.5 core window could be opened"));
+  glfwMakeContextCurrent(made->window_);
+  if (!gladLoadGL(glfwGetProcAddress)) throw WindowUnavailable("glad could not load OpenGL for the window");
+  made->info_ = queryCurrentContext("GLFW window");
+  if (!made->info_.supports(4, 5))
+    throw WindowUnavailable("the window's OpenGL " + made->info_.version + " is below 4.5");
+  if (debugContext) installDebugCallback();
+  return made;
+}
+
+WindowContext::~WindowContext() {
+  if (window_) glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+double WindowContext::refreshRate() const {
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+  return mode && mode->refreshRate > 0 ? double(mode->refreshRate) : 60.0;
+}
+
+}  // namespace nbody::gl

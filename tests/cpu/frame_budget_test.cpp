@@ -1,0 +1,49 @@
+// "auto" steps per frame: enough steps that the engine is busy most of the frame.
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "app/live_simulation.h"
+
+namespace nbody {
+namespace {
+
+TEST(AutoStepsPerFrame, OneStepUntilAStepHasBeenTimed) {
+  EXPECT_EQ(autoStepsPerFrame(-1.0, -1.0, 1.0 / 60), 1);
+  EXPECT_EQ(autoStepsPerFrame(0.0, 0.001, 0.0), 1);
+}
+
+TEST(AutoStepsPerFrame, OneStepWhenAStepIsLongerThanAFrame) {
+  EXPECT_EQ(autoStepsPerFrame(1.0, 0.02, 1.0 / 60), 1);
+  EXPECT_EQ(autoStepsPerFrame(1.0, 0.02, 0.0), 1);
+}
+
+// With vsync a frame lasts whole refresh periods: at 4.5 ms a step (the H100's fragment engine at
+// N = 16384) three steps leave a fifth of a 60 Hz frame idle, seven fill two periods.
+TEST(AutoStepsPerFrame, WithVsyncFillsWholeRefreshPeriods) {
+  const double period = 1.0 / 60, step = 4.5e-3, draw = 0.3e-3;
+  const int steps = autoStepsPerFrame(step, draw, period);
+  const double frame = std::ceil((steps * step + draw) / period) * period;
+  EXPECT_GE(steps * step / frame, 0.93) << steps;
+  EXPECT_LE(frame, 0.25);
+  EXPECT_EQ(steps, 7);
+}
+
+TEST(AutoStepsPerFrame, WithoutVsyncDrawingIsASmallShareOfTheFrame) {
+  const double step = 2e-3, draw = 15e-3;
+  const int steps = autoStepsPerFrame(step, draw, 0.0);
+  EXPECT_GE(steps * step / (steps * step + draw), 0.92) << steps;
+  EXPECT_LE(steps * step, 0.25);
+  // A fast engine still gets at least a 60 Hz frame's worth of steps.
+  EXPECT_GE(autoStepsPerFrame(1e-4, 1e-5, 0.0) * 1e-4, 1.0 / 60 - 1e-4);
+}
+
+TEST(AutoStepsPerFrame, KeepsTheFrameShortWhenDrawingIsSlow) {
+  // Drawing as slow as 100 ms: no frame longer than a quarter of a second for the sake of speed.
+  EXPECT_LE(autoStepsPerFrame(1e-3, 0.1, 0.0) * 1e-3, 0.25);
+  EXPECT_LE(autoStepsPerFrame(1e-3, 0.1, 1.0 / 60) * 1e-3, 0.25);
+}
+
+}  // namespace
+}  // namespace nbody

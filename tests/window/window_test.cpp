@@ -1,0 +1,112 @@
+// The interactive window as a user starts it, under Xvfb on whatever GL the machine has (llvmpipe
+// in CI): a few frames at N = 1024, the last one written to a PNG, and the panel's figures
+// printed. No display server (xvfb-run missing) is a failure, not a skip.
+
+#include <algorithm>
+#include <regex>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "io/png.h"
+#include "support/cli_runner.h"
+
+namespace nbody {
+namespace {
+
+using test::ScratchFolder;
+
+struct Box {
+  int x0, y0, x1, y1;  // [x0, x1) x [y0, y1)
+};
+
+// Mean of R + G + B over the box, 0..765.
+double meanLight(const Image& image, Box box) {
+  double sum = 0;
+  for (int y = box.y0; y < box.y1; ++y)
+    for (int x = box.x0; x < box.x1; ++x) {
+      const auto* p = image.pixel(x, y);
+      sum += p[0] + p[1] + p[2];
+    }
+  return sum / double((box.x1 - box.x0) * (box.y1 - box.y0));
+}
+
+std::size_t colourCount(const Image& image, Box box) {
+  std::set<std::uint32_t> colours;
+  for (int y = box.y0; y < box.y1; ++y)
+    for (int x = box.x0; x < box.x1; ++x) {
+      const auto* p = image.pixel(x, y);
+      colours.insert(std::uint32_t(p[0]) << 16 | std::uint32_t(p[1]) << 8 | p[2]);
+    }
+  return colours.size();
+}
+
+// The share of the box's pixels that are nearly white (the panel's text).
+double brightShare(const Image& image, Box box) {
+  std::size_t bright = 0;
+  for (int y = box.y0; y < box.y1; ++y)
+    for (int x = box.x0; x < box.x1; ++x) {
+      const auto* p = image.pixel(x, y);
+      bright += std::min({p[0], p[1], p[2]}) > 200;
+    }
+  return double(bright) / double((box.x1 - box.x0) * (box.y1 - box.y0));
+}
+
+TEST(Window, ShowsTheBodiesAndThePanelAndCountsIterations) {
+  ASSERT_EQ(std::system("command -v xvfb-run >/dev/null 2>&1"), 0)
+      << "xvfb-run is missing: install xvfb (tools/setup.sh) to test the window";
+  ScratchFolder scratch("window");
+  const auto png = scratch / "window.png";
+  const auto out = scratch / "stdout.txt", err = scratch / "stderr.txt";
+  const std::string command = "xvfb-run -a -s \"-screen 0 1280x800x24\" " + std::string(NBODY_EXECUTABLE) +
+                              " run --bodies 1024 --frames 20 --width 1280 --height 800 --screenshot " +
+                              png.string() + " --print-stats >" + out.string() + " 2>" + err.string();
+  const int status = std::system(command.c_str());
+  const std::string printed = test::readWholeFile(out), complaints = test::readWholeFile(err);
+  ASSERT_EQ(status, 0) << printed << complaints;
+
+  // The panel's figures: iterations/s above zero, GFLOPS too.
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(printed, match, std::regex(R"(iterations/s ([0-9.]+), GFLOPS ([0-9.]+))")))
+      << printed;
+  EXPECT_GT(std::stod(match[1]), 0.0) << printed;
+  EXPECT_GT(std::stod(match[2]), 0.0) << printed;
+  EXPECT_NE(printed.find("frames 20"), std::string::npos) << printed;
+
+  const Image image = readPng(png);
+  ASSERT_EQ(image.width, 1280);
+  ASSERT_EQ(image.height, 800);
+  // The camera fits the cluster in the middle of the window: bright there, dark at the edges right
+  // of the panel (the panel sits at the top left).
+  const double centre = meanLight(image, {590, 350, 690, 450});
+  const double edge = meanLight(image, {1180, 0, 1280, 800});
+  EXPECT_GT(centre, 40.0) << "no bodies at the centre of the window";
+  EXPECT_GT(centre, 8.0 * edge + 10.0) << "centre " << centre << ", right edge " << edge;
+  EXPECT_GT(colourCount(image, {400, 0, 1280, 800}), 20u) << "the bodies are all one colour";
+  // The panel: a blue title bar over its top, and text (many colours) in it.
+  const auto* title = image.pixel(200, 19);
+  EXPECT_GT(int(title[2]), int(title[0]) + 30) << "no panel title bar at the top left";
+  EXPECT_GT(brightShare(image, {10, 30, 380, 140}), 0.02) << "no text in the panel";
+}
+
+TEST(Window, RunWithoutADisplayFailsWithOneLine) {
+  ScratchFolder scratch("window-no-display");
+  const auto result = test::runNbody("run --bodies 64 --frames 1", scratch, "env -u DISPLAY -u WAYLAND_DISPLAY");
+  EXPECT_EQ(result.exitCode, 1) << result.err;
+  EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
+  EXPECT_NE(result.err.find("nbody: error:"), std::string::npos) << result.err;
+}
+
+TEST(Window, NoCommandWithoutADisplayRunsTheBenchmarkAndSaysWhy) {
+  ScratchFolder scratch("window-fallback");
+  const auto result = test::runNbody("", scratch, "env -u DISPLAY -u WAYLAND_DISPLAY");
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.err.find("nbody: no window (DISPLAY and WAYLAND_DISPLAY are unset); running the headless "
+                            "benchmark instead\n"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.out.find("GFLOPS"), std::string::npos) << result.out;
+}
+
+}  // namespace
+}  // namespace nbody
