@@ -1,6 +1,8 @@
 // What a Runge-Kutta stage writes, shared by every engine: the tableau's combination of the stage
 // derivatives (velocity, acceleration) added to the state at the start of the step. It gives the
-// next stage's state, or for the last stage the next step's state.
+// next stage's state, or for the last stage the next step's state. Positions and velocities have
+// their own weights (partitioned methods, physics/method.h); terms of weight zero are left out,
+// so equal rows of weights give equal bits and a force-free stage's acceleration is never read.
 //
 // Defines: STAGE (0-based index of this stage), ACCELERATION_INPUTS (how many stages'
 //          accelerations are read from uStageAcceleration: STAGE when the caller computed this
@@ -15,7 +17,8 @@ uniform sampler2D uStageVelocity[STAGE + 1];  // velocity of stages 0..STAGE (0 
 #if ACCELERATION_INPUTS > 0
 uniform sampler2DArray uStageAcceleration[ACCELERATION_INPUTS];
 #endif
-uniform float uWeight[STAGE + 1];             // dt times the tableau weight of each stage
+uniform float uPositionWeight[STAGE + 1];     // dt times the tableau weight of each stage
+uniform float uVelocityWeight[STAGE + 1];
 
 #if ACCELERATION_INPUTS > 0
 vec3 storedAcceleration(int stage, ivec2 texel) {
@@ -34,12 +37,14 @@ void combineStages(ivec2 texel, vec3 acceleration, out vec4 positionMass, out ve
   vec3 velocityChange = vec3(0.0);
 #if STAGE > 0
   for (int j = 0; j < STAGE; ++j) {
-    positionChange += uWeight[j] * texelFetch(uStageVelocity[j], texel, 0).xyz;
-    velocityChange += uWeight[j] * storedAcceleration(j, texel);
+    if (uPositionWeight[j] != 0.0)
+      positionChange += uPositionWeight[j] * texelFetch(uStageVelocity[j], texel, 0).xyz;
+    if (uVelocityWeight[j] != 0.0) velocityChange += uVelocityWeight[j] * storedAcceleration(j, texel);
   }
 #endif
-  positionChange += uWeight[STAGE] * texelFetch(uStageVelocity[STAGE], texel, 0).xyz;
-  velocityChange += uWeight[STAGE] * acceleration;
+  if (uPositionWeight[STAGE] != 0.0)
+    positionChange += uPositionWeight[STAGE] * texelFetch(uStageVelocity[STAGE], texel, 0).xyz;
+  if (uVelocityWeight[STAGE] != 0.0) velocityChange += uVelocityWeight[STAGE] * acceleration;
   vec4 base = texelFetch(uBasePositionMass, texel, 0);
   positionMass = vec4(base.xyz + positionChange, base.w);
   velocity = vec4(texelFetch(uBaseVelocity, texel, 0).xyz + velocityChange, 0.0);

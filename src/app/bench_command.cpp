@@ -243,7 +243,7 @@ BenchResult benchmark(Engine& engine, const Method& method, Readback readback, c
   result.stepsPerSecond = median(stepsPerSecond);
   result.gpuMillisecondsPerStep = median(gpuMilliseconds);
   const double n = double(result.bodies);
-  result.interactionsPerSecond = result.stepsPerSecond * method.stageCount() * n * n;
+  result.interactionsPerSecond = result.stepsPerSecond * method.forceEvaluations() * n * n;
   result.gflops = result.interactionsPerSecond * kFlopPerInteraction * 1e-9;
   return result;
 }

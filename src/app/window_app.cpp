@@ -325,7 +325,7 @@ int runWindowApp(const WindowOptions& options) {
       rates.add(std::chrono::duration<double>(Clock::now() - start).count(), stepsSubmitted);
       const double n = double(simulation.engine().bodyCount());
       figures.iterationsPerSecond = rates.stepsPerSecond();
-      figures.interactionsPerSecond = figures.iterationsPerSecond * findMethod(settings.method)->stageCount() * n * n;
+      figures.interactionsPerSecond = figures.iterationsPerSecond * findMethod(settings.method)->forceEvaluations() * n * n;
       figures.gflops = figures.interactionsPerSecond * kFlopPerInteraction * 1e-9;
       figures.gpuMillisecondsPerStep = simulation.engine().runsOnGl() && stepSeconds >= 0 ? stepSeconds * 1e3 : -1.0;
       figures.drawMilliseconds = drawSeconds >= 0 ? drawSeconds * 1e3 : -1.0;

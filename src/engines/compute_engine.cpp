@@ -9,6 +9,7 @@ namespace {
 
 constexpr GLenum kSmCountNv = 0x933B;  // GL_SM_COUNT_NV, from GL_NV_shader_thread_group
 constexpr int kReduceGroupSize = 256;  // local_size_x of reduce.comp
+constexpr int kUpdateGroupSize = 256;  // local_size_x of update.comp
 
 bool hasExtension(const char* wanted) {
   GLint count = 0;
@@ -57,6 +58,7 @@ std::string ComputeEngine::device() const {
 }
 
 void ComputeEngine::setOption(const std::string& optionName, const std::string& value) {
+  reusedForce_.forget();  // a recomputed force may round differently in another layout
   if (optionName == groupSize_.name) return chooseOption(groupSize_, value);
   if (optionName == slices_.name) return chooseOption(slices_, value);
   if (optionName == bodiesPerThread_.name) return chooseOption(bodiesPerThread_, value);
@@ -64,6 +66,7 @@ void ComputeEngine::setOption(const std::string& optionName, const std::string& 
 }
 
 void ComputeEngine::upload(const State& state) {
+  reusedForce_.forget();
   textures_.allocate(StageTextures::sizeFor(state.size(), maxTextureSize_));
   bodyCount_ = state.size();
   textures_.upload(state);
@@ -116,14 +119,37 @@ ComputeEngine::Layout ComputeEngine::layout() const {
                        multiprocessors_);
 }
 
-void ComputeEngine::runStage(const Method& method, const StepParams& params, int stage) {
+void ComputeEngine::runUpdate(const Method& method, const StepParams& params, int stage, bool forceStored) {
+  const int accelerationInputs = stage + (forceStored ? 1 : 0);
+  const StageKernel& update = kernels_.get(
+      {{GL_COMPUTE_SHADER, {"body_layout.glsl", "rk_combine.glsl", "compute_store.glsl", "update.comp"}}},
+      {"STAGE " + std::to_string(stage), "ACCELERATION_INPUTS " + std::to_string(accelerationInputs),
+       "ACCELERATION_LAYERS 1", "ACCELERATION_SLICES 1", "WRITE_ACCELERATION 0"},
+      stage, accelerationInputs);
+  update.use(method, params, stage, bodyCount_, paddedCount());
+  textures_.bindStageInputs(stage, accelerationInputs);
+  bindComputeOutputs(textures_, stage, method.stageCount());
+  glDispatchCompute(GLuint(ceilDiv(bodyCount_, kUpdateGroupSize)), 1, 1);
+  barrierAfterStage();
+}
+
+void ComputeEngine::barrierAfterStage() {
+  // The next stage fetches what this one stored; readback and drawing may follow too.
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                  GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+void ComputeEngine::runStage(const Method& method, const StepParams& params, int stage, bool reuseLastForce) {
+  const bool forceStored = stage == 0 && reuseLastForce;
+  if (forceStored || !method.needsForce(stage)) return runUpdate(method, params, stage, forceStored);
   const int stages = method.stageCount();
   const Layout layout = this->layout();
   const int slices = layout.slices;
   const bool fused = slices == 1;
   const std::vector<std::string> stageDefines{
       "STAGE " + std::to_string(stage), "ACCELERATION_INPUTS " + std::to_string(stage),
-      "ACCELERATION_LAYERS 1", "ACCELERATION_SLICES 1", std::string("WRITE_ACCELERATION ") + (stage + 1 < stages ? "1" : "0")};
+      "ACCELERATION_LAYERS 1", "ACCELERATION_SLICES 1",
+      std::string("WRITE_ACCELERATION ") + (method.storesForce(stage) ? "1" : "0")};
   std::vector<std::string> forceDefines{softenedDefine(params),
                                         "BODIES " + std::to_string(layout.bodiesPerThread),
                                         "GROUP_SIZE " + std::to_string(layout.groupSize),
@@ -152,15 +178,13 @@ void ComputeEngine::runStage(const Method& method, const StepParams& params, int
     bindComputeOutputs(textures_, stage, stages);
     glDispatchCompute(GLuint(ceilDiv(bodyCount_, kReduceGroupSize)), 1, 1);
   }
-  // The next stage fetches what this one stored; readback and drawing may follow too.
-  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
-                  GL_SHADER_STORAGE_BARRIER_BIT);
+  barrierAfterStage();
 }
 
 void ComputeEngine::step(const Method& method, const StepParams& params, int steps) {
   if (bodyCount_ == 0) throw std::logic_error("ComputeEngine::step before upload");
   textures_.setAccelerationLayout(1, 1);
-  textures_.takeReallocated();
+  if (textures_.takeReallocated()) reusedForce_.forget();
   const int slices = layout().slices;
   const std::size_t bytes = std::size_t(slices) * paddedCount() * 4 * sizeof(float);
   if (slices > 1 && bytes > partialSumsBytes_) {
@@ -170,8 +194,10 @@ void ComputeEngine::step(const Method& method, const StepParams& params, int ste
   }
   if (partialSums_) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, partialSums_.id());
   for (int s = 0; s < steps; ++s) {
-    for (int stage = 0; stage < method.stageCount(); ++stage) runStage(method, params, stage);
-    textures_.swap();
+    const bool reuseLastForce = reusedForce_.available(method, params);
+    for (int stage = 0; stage < method.stageCount(); ++stage) runStage(method, params, stage, reuseLastForce);
+    textures_.finishStep(method);
+    reusedForce_.afterStep(method, params);
   }
 }
 

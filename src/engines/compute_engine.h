@@ -8,6 +8,7 @@
 // or fixed.
 
 #include "engines/engine.h"
+#include "engines/reused_force.h"
 #include "engines/stage_kernel.h"
 #include "engines/stage_textures.h"
 #include "gl/objects.h"
@@ -43,7 +44,10 @@ class ComputeEngine final : public Engine {
   Layout layout() const;  // for the current N and options
 
  private:
-  void runStage(const Method& method, const StepParams& params, int stage);
+  void runStage(const Method& method, const StepParams& params, int stage, bool reuseLastForce);
+  // Advances from stored accelerations; `forceStored`: this stage's too (else it is force-free).
+  void runUpdate(const Method& method, const StepParams& params, int stage, bool forceStored);
+  static void barrierAfterStage();
   std::size_t paddedCount() const { return std::size_t(textures_.size().x) * std::size_t(textures_.size().y); }
 
   std::size_t bodyCount_ = 0;
@@ -53,6 +57,7 @@ class ComputeEngine final : public Engine {
   std::size_t partialSumsBytes_ = 0;
   EngineOption groupSize_, slices_, bodiesPerThread_;
   int maxTextureSize_ = 0, multiprocessors_ = 16;
+  ReusedForce reusedForce_;
 };
 
 }  // namespace nbody

@@ -45,6 +45,7 @@ std::string CpuEngine::device() const {
 }
 
 void CpuEngine::upload(const State& state) {
+  reusedForce_.forget();
   const std::size_t n = state.size();
   mass_.resize(n);
   position_.resize(n);
@@ -90,9 +91,22 @@ void CpuEngine::step(const Method& method, const StepParams& params, int steps) 
   for (int s = 0; s < steps; ++s) singleStep(method, params);
 }
 
+void CpuEngine::evaluateStageForce(const Method& method, const StepParams& params, int stage,
+                                   bool reuseLastForce) {
+  std::vector<glm::dvec3>& acceleration = stageAcceleration_[stage];
+  if (stage == 0 && reuseLastForce) return;  // the last step left it here (FSAL)
+  if (method.needsForce(stage)) {
+    accelerations(stagePosition_, params, acceleration);
+    ++forceEvaluations_;
+  } else {
+    acceleration.assign(mass_.size(), glm::dvec3(0.0));  // never weighed
+  }
+}
+
 void CpuEngine::singleStep(const Method& method, const StepParams& params) {
   const int stages = method.stageCount();
   const std::size_t n = mass_.size();
+  const bool reuseLastForce = reusedForce_.available(method, params);
   stageVelocity_.resize(stages);
   stageAcceleration_.resize(stages);
   stagePosition_ = position_;
@@ -100,17 +114,19 @@ void CpuEngine::singleStep(const Method& method, const StepParams& params) {
   std::vector<glm::dvec3> stageVelocity = velocity_;
   for (int stage = 0; stage < stages; ++stage) {
     stageVelocity_[stage] = stageVelocity;
-    accelerations(stagePosition_, params, stageAcceleration_[stage]);
+    evaluateStageForce(method, params, stage, reuseLastForce);
     // Build what comes next from the stage derivatives: the next stage, or the step's result.
-    const std::vector<double> weights = method.outputWeights(stage);
+    // Terms the method does not weigh are left out, so equal rows give equal bits (FSAL).
+    const std::vector<double> positionWeights = method.positionWeights(stage);
+    const std::vector<double> velocityWeights = method.velocityWeights(stage);
     const bool last = stage + 1 == stages;
     std::vector<glm::dvec3>& outPosition = last ? nextPosition : stagePosition_;
     std::vector<glm::dvec3>& outVelocity = last ? nextVelocity : stageVelocity;
     for (std::size_t i = 0; i < n; ++i) {
       glm::dvec3 dx(0.0), dv(0.0);
       for (int j = 0; j <= stage; ++j) {
-        dx += weights[j] * stageVelocity_[j][i];
-        dv += weights[j] * stageAcceleration_[j][i];
+        if (positionWeights[j] != 0.0) dx += positionWeights[j] * stageVelocity_[j][i];
+        if (velocityWeights[j] != 0.0) dv += velocityWeights[j] * stageAcceleration_[j][i];
       }
       outPosition[i] = position_[i] + params.dt * dx;
       outVelocity[i] = velocity_[i] + params.dt * dv;
@@ -118,6 +134,8 @@ void CpuEngine::singleStep(const Method& method, const StepParams& params) {
   }
   position_ = std::move(nextPosition);
   velocity_ = std::move(nextVelocity);
+  if (method.firstSameAsLast()) std::swap(stageAcceleration_[0], stageAcceleration_[stages - 1]);
+  reusedForce_.afterStep(method, params);
 }
 
 }  // namespace nbody

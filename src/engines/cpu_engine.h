@@ -6,6 +6,7 @@
 #include <glm/vec3.hpp>
 
 #include "engines/engine.h"
+#include "engines/reused_force.h"
 
 namespace nbody {
 
@@ -26,12 +27,16 @@ class CpuEngine final : public Engine {
   const std::vector<glm::dvec3>& positions() const { return position_; }
   const std::vector<glm::dvec3>& velocities() const { return velocity_; }
 
+  // Force evaluations (accelerations of every body) since construction: what FSAL saves shows here.
+  long long forceEvaluationCount() const { return forceEvaluations_; }
+
   // a_i = G sum_j m_j (r_j - r_i) / (|r_j - r_i|^2 + eps^2)^(3/2), into `out`.
   void accelerations(const std::vector<glm::dvec3>& positions, const StepParams& params,
                      std::vector<glm::dvec3>& out) const;
 
  private:
   void singleStep(const Method& method, const StepParams& params);
+  void evaluateStageForce(const Method& method, const StepParams& params, int stage, bool reuseLastForce);
 
   unsigned threadCount_;
   std::vector<double> mass_;
@@ -39,6 +44,8 @@ class CpuEngine final : public Engine {
   // Per-stage derivatives and the stage state, kept between steps to avoid reallocating.
   std::vector<std::vector<glm::dvec3>> stageVelocity_, stageAcceleration_;
   std::vector<glm::dvec3> stagePosition_;
+  ReusedForce reusedForce_;
+  long long forceEvaluations_ = 0;
 };
 
 }  // namespace nbody

@@ -42,6 +42,7 @@ std::string FragmentEngine::device() const {
 }
 
 void FragmentEngine::setOption(const std::string& optionName, const std::string& value) {
+  reusedForce_.forget();  // a recomputed force may round differently in another variant
   if (optionName == unroll_.name) return chooseOption(unroll_, value);
   if (optionName == bodiesPerFragment_.name) return chooseOption(bodiesPerFragment_, value);
   if (optionName == slices_.name) return chooseOption(slices_, value);
@@ -49,6 +50,7 @@ void FragmentEngine::setOption(const std::string& optionName, const std::string&
 }
 
 void FragmentEngine::upload(const State& state) {
+  reusedForce_.forget();
   textures_.allocate(StageTextures::sizeFor(state.size(), maxTextureSize_));
   bodyCount_ = state.size();
   textures_.upload(state);
@@ -92,7 +94,7 @@ std::vector<std::string> FragmentEngine::forceDefines(const StepParams& params) 
 
 void FragmentEngine::runFusedStage(const Method& method, const StepParams& params, int stage) {
   const int stages = method.stageCount();
-  const bool writeAcceleration = stage + 1 < stages;
+  const bool writeAcceleration = method.storesForce(stage);
   std::vector<std::string> defines = forceDefines(params);
   defines.insert(defines.end(), {"STAGE " + std::to_string(stage), "ACCELERATION_INPUTS " + std::to_string(stage),
                                  "ACCELERATION_LAYERS 1", "ACCELERATION_SLICES 1",
@@ -110,9 +112,8 @@ void FragmentEngine::runFusedStage(const Method& method, const StepParams& param
   drawFullscreen(textures_.size());
 }
 
-void FragmentEngine::runForceThenUpdate(const Method& method, const StepParams& params, int stage) {
-  const int stages = method.stageCount(), bodies = bodiesPerFragment();
-  const std::string stageDefine = "STAGE " + std::to_string(stage);
+void FragmentEngine::runForce(const Method& method, const StepParams& params, int stage) {
+  const int bodies = bodiesPerFragment();
   std::vector<std::string> defines = forceDefines(params);
   defines.push_back("SLICES " + slices_.value);
   const StageKernel& force = kernels_.get(
@@ -125,24 +126,32 @@ void FragmentEngine::runForceThenUpdate(const Method& method, const StepParams& 
   force.use(method, params, stage, bodyCount_, 0);
   textures_.bindStageInputs(stage, 0);
   drawFullscreen({textures_.size().x / bodies, textures_.size().y * slices()});
+}
 
+void FragmentEngine::runUpdate(const Method& method, const StepParams& params, int stage, bool forceStored) {
+  const int stages = method.stageCount();
+  const int accelerationInputs = stage + (forceStored ? 1 : 0);
+  const std::string layers = fused() ? "1" : bodiesPerFragment_.value;
+  const std::string slices = fused() ? "1" : slices_.value;
   const StageKernel& update = kernels_.get(
       {{GL_VERTEX_SHADER, {"fullscreen.vert"}}, {GL_FRAGMENT_SHADER, {"rk_combine.glsl", "update.frag"}}},
-      {stageDefine, "ACCELERATION_INPUTS " + std::to_string(stage + 1),
-       "ACCELERATION_LAYERS " + std::to_string(bodies), "ACCELERATION_SLICES " + slices_.value},
-      stage, stage + 1);
+      {"STAGE " + std::to_string(stage), "ACCELERATION_INPUTS " + std::to_string(accelerationInputs),
+       "ACCELERATION_LAYERS " + layers, "ACCELERATION_SLICES " + slices},
+      stage, accelerationInputs);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, targets({{textures_.outputPositionMass(stage, stages), -1},
                                                   {textures_.outputVelocity(stage, stages), -1}}));
   update.use(method, params, stage, bodyCount_, 0);
-  textures_.bindStageInputs(stage, stage + 1);
+  textures_.bindStageInputs(stage, accelerationInputs);
   drawFullscreen(textures_.size());
 }
 
-void FragmentEngine::runStage(const Method& method, const StepParams& params, int stage) {
-  if (fused())
-    runFusedStage(method, params, stage);
-  else
-    runForceThenUpdate(method, params, stage);
+void FragmentEngine::runStage(const Method& method, const StepParams& params, int stage,
+                              bool reuseLastForce) {
+  const bool forceStored = stage == 0 && reuseLastForce;
+  if (forceStored || !method.needsForce(stage)) return runUpdate(method, params, stage, forceStored);
+  if (fused()) return runFusedStage(method, params, stage);
+  runForce(method, params, stage);
+  runUpdate(method, params, stage, true);
 }
 
 void FragmentEngine::step(const Method& method, const StepParams& params, int steps) {
@@ -150,14 +159,19 @@ void FragmentEngine::step(const Method& method, const StepParams& params, int st
   if (method.stageCount() > maxStageCount())
     throw std::logic_error("method " + method.name + " has more stages than the engine allocated");
   textures_.setAccelerationLayout(fused() ? 1 : bodiesPerFragment(), fused() ? 1 : slices());
-  if (textures_.takeReallocated()) framebuffers_.clear();
+  if (textures_.takeReallocated()) {
+    framebuffers_.clear();
+    reusedForce_.forget();
+  }
   glDisable(GL_BLEND);
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_SCISSOR_TEST);
   glBindVertexArray(emptyVertexArray_.id());
   for (int s = 0; s < steps; ++s) {
-    for (int stage = 0; stage < method.stageCount(); ++stage) runStage(method, params, stage);
-    textures_.swap();
+    const bool reuseLastForce = reusedForce_.available(method, params);
+    for (int stage = 0; stage < method.stageCount(); ++stage) runStage(method, params, stage, reuseLastForce);
+    textures_.finishStep(method);
+    reusedForce_.afterStep(method, params);
   }
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
 }

@@ -4,13 +4,15 @@
 // With one body per fragment each Runge-Kutta stage is one fullscreen draw (force and update
 // fused). With B > 1 bodies per fragment (or S > 1 slices) a stage is a force pass on a
 // (W/B) x (S H) target that writes B accelerations (B render targets) for each of S slices of the
-// j-loop, then a cheap update pass, one body per fragment, that adds the slices up.
+// j-loop, then a cheap update pass, one body per fragment, that adds the slices up. A stage
+// that needs no force evaluation (force-free, or an FSAL method's first) is an update pass alone.
 // Options: unroll (the texel loop in blocks, the paper's table 3), bodies-per-fragment, slices.
 
 #include <map>
 #include <vector>
 
 #include "engines/engine.h"
+#include "engines/reused_force.h"
 #include "engines/stage_kernel.h"
 #include "engines/stage_textures.h"
 #include "gl/objects.h"
@@ -35,9 +37,11 @@ class FragmentEngine final : public Engine {
   std::optional<GpuStateView> gpuState() const override;
 
  private:
-  void runStage(const Method& method, const StepParams& params, int stage);
+  void runStage(const Method& method, const StepParams& params, int stage, bool reuseLastForce);
   void runFusedStage(const Method& method, const StepParams& params, int stage);
-  void runForceThenUpdate(const Method& method, const StepParams& params, int stage);
+  void runForce(const Method& method, const StepParams& params, int stage);
+  // Advances from stored accelerations; `forceStored`: this stage's too (else it is force-free).
+  void runUpdate(const Method& method, const StepParams& params, int stage, bool forceStored);
   std::vector<std::string> forceDefines(const StepParams& params) const;
   // A framebuffer drawing into these (texture, layer) attachments; layer -1: not layered.
   GLuint targets(const std::vector<std::pair<GLuint, int>>& attachments);
@@ -52,6 +56,7 @@ class FragmentEngine final : public Engine {
   gl::VertexArray emptyVertexArray_;
   EngineOption unroll_, bodiesPerFragment_, slices_;
   int maxTextureSize_ = 0;
+  ReusedForce reusedForce_;
 };
 
 }  // namespace nbody

@@ -29,9 +29,13 @@ void dumpProgramBinary(GLuint program, const std::string& key) {
 void StageKernel::use(const Method& method, const StepParams& params, int stage, std::size_t bodies,
                       std::size_t paddedBodies, int sliceLengthValue) const {
   glUseProgram(program.id());
-  std::vector<float> weights;
-  for (double w : method.outputWeights(stage)) weights.push_back(float(params.dt * w));
-  glUniform1fv(weight, GLsizei(weights.size()), weights.data());
+  const auto setWeights = [&](GLint location, const std::vector<double>& tableauWeights) {
+    std::vector<float> weights;
+    for (double w : tableauWeights) weights.push_back(float(params.dt * w));
+    glUniform1fv(location, GLsizei(weights.size()), weights.data());
+  };
+  setWeights(positionWeight, method.positionWeights(stage));
+  setWeights(velocityWeight, method.velocityWeights(stage));
   glUniform1f(softening2, float(params.softening * params.softening));
   glUniform1f(gravity, float(params.gravity));
   glUniform1i(bodyCount, GLint(bodies));
@@ -54,7 +58,8 @@ const StageKernel& StageKernelCache::get(const std::vector<gl::ShaderStageSource
   const GLuint id = kernel.program.id();
   setStageSamplerUnits(id, stage, accelerationInputs);
   setComputeImageUnits(id);
-  kernel.weight = glGetUniformLocation(id, "uWeight");
+  kernel.positionWeight = glGetUniformLocation(id, "uPositionWeight");
+  kernel.velocityWeight = glGetUniformLocation(id, "uVelocityWeight");
   kernel.softening2 = glGetUniformLocation(id, "uSoftening2");
   kernel.gravity = glGetUniformLocation(id, "uGravity");
   kernel.bodyCount = glGetUniformLocation(id, "uBodyCount");

@@ -14,7 +14,7 @@ namespace nbody {
 
 struct StageKernel {
   gl::Program program;
-  GLint weight = -1, softening2 = -1, gravity = -1, bodyCount = -1, paddedCount = -1,
+  GLint positionWeight = -1, velocityWeight = -1, softening2 = -1, gravity = -1, bodyCount = -1, paddedCount = -1,
         sliceLength = -1;
 
   // Makes the program current and sets the uniforms of `stage` of a `method` step.

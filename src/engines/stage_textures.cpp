@@ -148,6 +148,11 @@ State StageTextures::download(std::size_t bodyCount) const {
   return state;
 }
 
+void StageTextures::finishStep(const Method& method) {
+  parity_ = 1 - parity_;
+  if (method.firstSameAsLast()) std::swap(stageAcceleration_[0], stageAcceleration_[method.stageCount() - 1]);
+}
+
 GpuStateView StageTextures::view(std::size_t bodyCount) const {
   return {basePositionMass_[parity_].id(), baseVelocity_[parity_].id(), size_, bodyCount};
 }

@@ -33,7 +33,9 @@ class StageTextures {
   void upload(const State& state);
   State download(std::size_t bodyCount) const;
   GpuStateView view(std::size_t bodyCount) const;
-  void swap() { parity_ = 1 - parity_; }
+  // After a step of `method`: its result becomes the current state and, for an FSAL method, the
+  // last stage's acceleration becomes the first stage's (ReusedForce says when it may be used).
+  void finishStep(const Method& method);
 
   // Binds what stage `stage` reads to the texture units its program expects (see
   // setStageSamplerUnits): the current state, this stage's positions, the stage velocities up

@@ -1,10 +1,10 @@
-// Bit-exact continuation on the fragment engine: its state is exactly the float32 State, so a
+// Bit-exact continuation on the GPU engines: their state is exactly the float32 State, so a
 // snapshot after K steps, loaded into a fresh engine and advanced L steps, gives the very bits of
 // K + L uninterrupted steps. In process and through the command line.
 
 #include <sstream>
 
-#include "engines/fragment_engine.h"
+#include "engines/registry.h"
 #include "gl/gl_test.h"
 #include "io/binary_snapshot.h"
 #include "io/snapshot.h"
@@ -18,32 +18,33 @@ using test::GlTest;
 using test::runNbody;
 using test::ScratchFolder;
 
-class FragmentSnapshot : public GlTest {};
+class GpuSnapshot : public GlTest, public ::testing::WithParamInterface<std::string> {};
 
-TEST_F(FragmentSnapshot, ContinuesBitForBitAfterABinaryRoundTrip) {
+// Every method: an FSAL one (leapfrog) starts the resumed run by evaluating the force the
+// uninterrupted run reused, which must give the same bits.
+TEST_P(GpuSnapshot, ContinuesBitForBitAfterABinaryRoundTripWithEveryMethod) {
   const State start = findScene("galaxies")->generate(500, 6);
-  const Method& method = *findMethod("rk4");
   StepParams params;
   params.dt = 0.003;
   params.softening = 0.02;
-  FragmentEngine uninterrupted;
-  const State expected = test::advance(uninterrupted, start, method, params, 12);
+  for (const Method& method : allMethods()) {
+    const auto engine = findEngine(GetParam())->create();
+    const State expected = test::advance(*engine, start, method, params, 12);
 
-  Snapshot saved;
-  {
-    FragmentEngine first;
-    saved.state = test::advance(first, start, method, params, 5);
+    Snapshot saved;
+    saved.state = test::advance(*findEngine(GetParam())->create(), start, method, params, 5);
+    saved.step = 5;
+    saved.settings = RunSettings{method.name, params, 6};
+    std::ostringstream file;
+    writeBinarySnapshot(saved, file);
+    const Snapshot loaded = parseBinarySnapshot(file.str(), "in memory");
+    const State resumed = test::advance(*findEngine(GetParam())->create(), loaded.state, method, params, 7);
+    EXPECT_TRUE(test::sameBits(resumed, expected)) << method.name;
+    EXPECT_FALSE(test::sameBits(loaded.state, expected)) << "the runs must have moved the bodies";
   }
-  saved.step = 5;
-  saved.settings = RunSettings{method.name, params, 6};
-  std::ostringstream file;
-  writeBinarySnapshot(saved, file);
-  const Snapshot loaded = parseBinarySnapshot(file.str(), "in memory");
-  FragmentEngine second;
-  const State resumed = test::advance(second, loaded.state, method, params, 7);
-  EXPECT_TRUE(test::sameBits(resumed, expected));
-  EXPECT_FALSE(test::sameBits(loaded.state, expected)) << "the runs must have moved the bodies";
 }
+
+INSTANTIATE_TEST_SUITE_P(AllGpuEngines, GpuSnapshot, ::testing::Values("fragment", "compute"));
 
 TEST(FragmentSnapshotCommandLine, ResumedRunWritesTheSameFileAsAnUninterruptedOne) {
   ScratchFolder scratch("resume-fragment");

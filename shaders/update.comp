@@ -1,0 +1,21 @@
+// Advances one body per invocation without evaluating forces: the first stage of an FSAL method
+// (the last step stored its acceleration) or a force-free stage. The compute twin of update.frag.
+// Files before this one: body_layout.glsl, rk_combine.glsl (ACCELERATION_INPUTS = STAGE + 1 when
+// this stage's acceleration is stored, STAGE for a force-free stage), compute_store.glsl
+// (WRITE_ACCELERATION 0: a stored acceleration is in place already, a force-free one is never read).
+
+layout(local_size_x = 256) in;
+
+uniform int uBodyCount;
+
+void main() {
+  int i = int(gl_GlobalInvocationID.x);
+  if (i >= uBodyCount) return;  // padding keeps its cleared, massless state
+  ivec2 texel = texelOfBody(i, textureSize(uBasePositionMass, 0).x);
+#if ACCELERATION_INPUTS > STAGE
+  vec3 acceleration = storedAcceleration(STAGE, texel);
+#else
+  vec3 acceleration = vec3(0.0);
+#endif
+  storeAdvancedBody(texel, acceleration);
+}

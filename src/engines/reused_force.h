@@ -1,0 +1,41 @@
+#pragma once
+// First same as last (physics/method.h): after a step of an FSAL method (leapfrog) the engine holds
+// the force at the new positions, and the next step starts from it instead of evaluating it again.
+// That is only the same force while nothing else changed: the method, softening and G, the state
+// (no upload) and where the engine keeps accelerations (no variant change). Every engine keeps one
+// of these and asks it before its first stage.
+
+#include <optional>
+#include <string>
+
+#include "physics/method.h"
+#include "physics/state.h"
+
+namespace nbody {
+
+class ReusedForce {
+ public:
+  // True when the first stage of `method` may take the force the last step ended with.
+  bool available(const Method& method, const StepParams& params) const {
+    return kept_ && kept_->method == method.name && kept_->softening == params.softening &&
+           kept_->gravity == params.gravity;
+  }
+  // After every step: remembers what the step's last force was computed with, if `method` is
+  // FSAL (the engine has put that force where its first stage reads it); forgets otherwise.
+  void afterStep(const Method& method, const StepParams& params) {
+    if (method.firstSameAsLast())
+      kept_ = Key{method.name, params.softening, params.gravity};
+    else
+      forget();
+  }
+  void forget() { kept_.reset(); }
+
+ private:
+  struct Key {
+    std::string method;
+    double softening, gravity;
+  };
+  std::optional<Key> kept_;
+};
+
+}  // namespace nbody
