@@ -31,10 +31,14 @@ struct AppSettings {
 
   // One-off requests (buttons, keys); the app carries them out and clears them.
   bool singleStep = false;
-  bool reset = false;       // regenerate the scene from scene, bodies and seed
-  bool fitCamera = false;   // aim at every body again
-  bool screenshot = false;  // write a timestamped PNG of the window
+  bool reset = false;         // regenerate the scene from scene, bodies and seed
+  bool fitCamera = false;     // aim at every body again
+  bool screenshot = false;    // write a timestamped PNG of the window
+  bool saveSnapshot = false;  // write a timestamped .nbody snapshot of the run
+  bool loadSnapshot = false;  // continue from the snapshot at snapshotPath
   bool quit = false;
+
+  std::string snapshotPath;  // the panel's load field: what was last saved, or typed in
 };
 
 // The engine offered for every N; slower ones are refused above this many bodies (or warned about).

@@ -71,6 +71,11 @@ void addStepOptions(CLI::App& command, StepParams& params) {
       ->capture_default_str();
 }
 
+GivenSettings givenSettingsOf(const CLI::App& command) {
+  const auto given = [&](const char* name) { return command.get_option(name)->count() > 0; };
+  return {given("--method"), given("--dt"), given("--softening"), given("--gravity")};
+}
+
 CLI::Option* addEngineOption(CLI::App& command, std::string& engine) {
   return command.add_option("--engine", engine, "which engine computes")
       ->check(CLI::IsMember(engineNames()))

@@ -29,6 +29,14 @@ struct ProblemOptions {
 void addProblemOptions(CLI::App& command, ProblemOptions& options, bool allowInput);
 // --dt, --softening, --gravity.
 void addStepOptions(CLI::App& command, StepParams& params);
+
+// Which settings the command line gave. The others come from an input snapshot that has them,
+// so that a run continues as it was started.
+struct GivenSettings {
+  bool method = false, dt = false, softening = false, gravity = false;
+};
+// After parsing: which of --method, --dt, --softening and --gravity `command` was given.
+GivenSettings givenSettingsOf(const CLI::App& command);
 CLI::Option* addEngineOption(CLI::App& command, std::string& engine);
 
 // The input file, or the scene at step 0 (without settings: the command line has those).

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include "app/bench_command.h"
 #include "engines/registry.h"
@@ -49,7 +50,7 @@ void figuresSection(const PanelFigures& f) {
     ImGui::Text("frame %.1f ms (drawing %.2f ms)", f.frameMilliseconds, f.drawMilliseconds);
   else
     ImGui::Text("frame %.1f ms", f.frameMilliseconds);
-  ImGui::Text("step %lld", f.step);
+  ImGui::Text("step %lld, t = %.4g", f.step, f.time);
   ImGui::TextDisabled("%s", f.renderer.c_str());
   if (f.engineDevice != f.renderer) ImGui::TextDisabled("engine on %s", f.engineDevice.c_str());
 }
@@ -112,6 +113,50 @@ void simulationSection(AppSettings& s, const PanelFigures& f) {
   if (ImGui::Button("Reset (R)")) s.reset = true;
 }
 
+// One drift over the history: its log10 as a line, the latest value written over it.
+void driftPlot(const char* label, const ConservationHistory& history, double ConservationSample::*quantity,
+               const char* latestFormat) {
+  const std::vector<float> series = history.log10Series(quantity);
+  if (series.empty()) return;
+  char latest[64];
+  std::snprintf(latest, sizeof latest, latestFormat, history.samples().back().*quantity);
+  // Whole decades, at least one, so that rounding noise does not fill the plot.
+  const auto [low, high] = std::minmax_element(series.begin(), series.end());
+  const float bottom = std::floor(*low), top = std::max(std::ceil(*high), bottom + 1.0f);
+  ImGui::PlotLines(label, series.data(), int(series.size()), 0, latest, bottom, top,
+                   ImVec2(ImGui::GetFontSize() * 22.0f, ImGui::GetTextLineHeight() * 3.0f));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("log10, from %.0f (bottom) to %.0f (top)", bottom, top);
+}
+
+void conservationContents(const ConservationHistory& history) {
+  if (!history.reference()) {
+    ImGui::TextDisabled("measuring E0 ...");
+    return;
+  }
+  ImGui::Text("E0 = %.6g at step %lld", history.reference()->total(), history.referenceStep());
+  if (history.samples().empty()) {
+    ImGui::TextDisabled("no drift yet (it is measured a few times a second while running)");
+    return;
+  }
+  const ConservationSample& first = history.samples().front();
+  const ConservationSample& last = history.samples().back();
+  driftPlot("log10 |dE/E0|", history, &ConservationSample::energyDrift, "|dE/E0| = %.3e");
+  driftPlot("log10 |P-P0|", history, &ConservationSample::momentumDrift, "|P-P0| = %.3e");
+  driftPlot("log10 |L-L0|", history, &ConservationSample::angularMomentumDrift, "|L-L0| = %.3e");
+  ImGui::TextDisabled("%zu samples, steps %lld to %lld (t = %.4g to %.4g)", history.samples().size(), first.step,
+                      last.step, first.time, last.time);
+}
+
+void snapshotSection(AppSettings& s) {
+  if (ImGui::Button("Save snapshot")) s.saveSnapshot = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("writes nbody-YYYYMMDD-HHMMSS.nbody (state, step, time, method, dt, softening, G, seed)");
+  ImGui::InputTextWithHint("##snapshot path", "snapshot to load", &s.snapshotPath);
+  ImGui::SameLine();
+  if (ImGui::Button("Load snapshot") && !s.snapshotPath.empty()) s.loadSnapshot = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("continue from this .nbody (or CSV, TIPSY) file");
+}
+
 void viewSection(AppSettings& s) {
   RenderSettings& r = s.render;
   ImGui::SliderFloat("point size", &r.pointSize, 0.5f, 32.0f, "%.1f px", ImGuiSliderFlags_Logarithmic);
@@ -129,6 +174,18 @@ void viewSection(AppSettings& s) {
   if (ImGui::Button("Hide (H)")) s.showPanel = false;
 }
 
+// In a window of its own at the bottom right, out of the way of the panel's switches and of the
+// bodies at the centre. It does not take the focus from the panel when it appears.
+void conservationWindow(const ConservationHistory& history) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x - 10, display.y - 10), ImGuiCond_Always, ImVec2(1, 1));
+  ImGui::SetNextWindowBgAlpha(0.75f);
+  ImGui::Begin("conservation", nullptr,
+               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoFocusOnAppearing);
+  conservationContents(history);
+  ImGui::End();
+}
+
 }  // namespace
 
 void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
@@ -142,10 +199,13 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulationSection(settings, figures);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(settings);
   if (ImGui::Button("Screenshot (P)")) settings.screenshot = true;
+  ImGui::SameLine();
+  snapshotSection(settings);
   if (!figures.message.empty()) ImGui::TextWrapped("%s", figures.message.c_str());
   ImGui::TextDisabled("drag: orbit, right drag: pan, wheel: zoom; Esc quits");
   ImGui::PopItemWidth();
   ImGui::End();
+  if (figures.conservation) conservationWindow(*figures.conservation);
 }
 
 }  // namespace nbody

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/app_settings.h"
+#include "app/conservation_history.h"
 #include "engines/engine.h"
 
 namespace nbody {
@@ -21,6 +22,8 @@ struct PanelFigures {
   double drawMilliseconds = -1;      // GPU time of drawing bodies and panel; < 0: not measured
   int stepsPerFrame = 0;             // in effect (what auto chose)
   long long step = 0;
+  double time = 0;                   // simulation time
+  const ConservationHistory* conservation = nullptr;  // the plots; none: not shown
   std::string renderer;              // GL_RENDERER of the window
   std::string engineDevice;          // what runs the engine
   std::vector<EngineOption> engineOptions;

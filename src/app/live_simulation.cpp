@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "app/command_line.h"
 #include "physics/method.h"
@@ -32,6 +33,37 @@ void LiveSimulation::regenerate(const AppSettings& settings) {
   bodies_ = settings.bodies;
   seed_ = settings.seed;
   stepCount_ = 0;
+  time_ = 0.0;
+}
+
+void LiveSimulation::save(const AppSettings& settings, const std::filesystem::path& path) {
+  writeSnapshotFile({engine_->download(), time_, stepCount_, RunSettings{settings.method, settings.step, seed_}},
+                    path);
+}
+
+void LiveSimulation::load(AppSettings& settings, const std::filesystem::path& path) {
+  continueFrom(settings, readSnapshotFile(path));
+}
+
+void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapshot) {
+  if (snapshot.settings && !findMethod(snapshot.settings->method))
+    throw std::runtime_error("the snapshot was made with method '" + snapshot.settings->method +
+                             "', which this build does not offer");
+  engine_->checkCapacity(snapshot.state.size());
+  engine_->upload(snapshot.state);
+  initial_ = snapshot.state;
+  stepCount_ = snapshot.step;
+  time_ = snapshot.time;
+  if (snapshot.settings) {
+    settings.method = snapshot.settings->method;
+    settings.step = snapshot.settings->step;
+    settings.seed = snapshot.settings->seed;
+  }
+  // What apply() compares with: the loaded bodies are the scene now, not a reason to regenerate.
+  settings.bodies = snapshot.state.size();
+  scene_ = settings.scene;
+  bodies_ = settings.bodies;
+  seed_ = settings.seed;
 }
 
 LiveSimulation::Changes LiveSimulation::apply(AppSettings& settings) {
@@ -75,6 +107,7 @@ void LiveSimulation::advance(const AppSettings& settings, int steps) {
   if (steps <= 0) return;
   engine_->step(*findMethod(settings.method), settings.step, steps);
   stepCount_ += steps;
+  time_ += steps * settings.step.dt;
 }
 
 int autoStepsPerFrame(double stepSeconds, double drawSeconds, double refreshSeconds, double busyFraction,

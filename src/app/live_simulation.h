@@ -2,11 +2,13 @@
 // The simulation the window shows, kept in step with AppSettings: it switches engine (the state
 // moves across through download and upload: every engine holds the same float32 state), engine
 // variants (setOption, state untouched), and regenerates the scene when N, scene or seed change or
-// a reset is asked for. Method, dt, softening and G are only read by the next step. Needs a current
+// a reset is asked for. Method, dt, softening and G are only read by the next step. It saves the
+// run to a snapshot and continues a run from one (the panel's save and load). Needs a current
 // OpenGL 4.5 context (any: the window's or a headless one), and no window itself, so the tests run
 // the very switching logic the window uses.
 
 #include <cstddef>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +16,7 @@
 #include "app/app_settings.h"
 #include "engines/engine.h"
 #include "engines/state_check.h"
+#include "io/snapshot.h"
 
 namespace nbody {
 
@@ -35,9 +38,22 @@ class LiveSimulation {
   // `steps` steps of settings.method with settings.step; GPU engines only submit the work.
   void advance(const AppSettings& settings, int steps);
 
+  // Writes the state with its time, step, method, dt, softening, G and seed (a binary snapshot
+  // for a .nbody path, atomically). Throws std::exception saying why it could not.
+  void save(const AppSettings& settings, const std::filesystem::path& path);
+  // Continues from the snapshot in `path` (any format readSnapshotFile reads): see continueFrom.
+  // Throws the loader's std::runtime_error for a bad file, leaving everything as it was.
+  void load(AppSettings& settings, const std::filesystem::path& path);
+  // The snapshot's state goes into the engine, its step and time become the run's; its method,
+  // dt, softening, G and seed go into `settings` where it carries them, and settings.bodies
+  // becomes its N. Throws, changing nothing, when the engine cannot hold it or the method is
+  // unknown.
+  void continueFrom(AppSettings& settings, const Snapshot& snapshot);
+
   Engine& engine() { return *engine_; }
   long long stepCount() const { return stepCount_; }
-  // The state the scene started from (the latest regeneration).
+  double time() const { return time_; }  // simulation time: the sum of every step's dt
+  // The state the run started from (the latest regeneration or load).
   const State& initialState() const { return initial_; }
 
   // The first body whose state is not finite, if any (a cheap GPU pass for GPU engines).
@@ -54,6 +70,7 @@ class LiveSimulation {
   std::uint64_t seed_ = 0;
   State initial_;
   long long stepCount_ = 0;
+  double time_ = 0.0;
   NonFiniteCheck check_;
 };
 

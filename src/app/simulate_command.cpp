@@ -107,9 +107,9 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options) {
       "simulate", "advance a state and write the final state (CSV or a binary snapshot)");
   addEngineOption(*command, options.engine);
   addEngineSettingsOption(*command, options.settings);
-  CLI::Option* method = command->add_option("--method", options.method, "integration method")
-                            ->check(CLI::IsMember(methodNames()))
-                            ->capture_default_str();
+  command->add_option("--method", options.method, "integration method")
+      ->check(CLI::IsMember(methodNames()))
+      ->capture_default_str();
   addProblemOptions(*command, options.problem, true);
   addStepOptions(*command, options.step);
   command->add_option("--steps", options.steps, "number of steps K (more, after an input snapshot)")
@@ -150,11 +150,7 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options) {
       ->needs(diagnostics)
       ->capture_default_str();
   command->add_flag("--quiet,-q", options.quiet, "print nothing but errors");
-  command->callback([command, method, &options] {
-    options.given = {method->count() > 0, command->get_option("--dt")->count() > 0,
-                     command->get_option("--softening")->count() > 0,
-                     command->get_option("--gravity")->count() > 0};
-  });
+  command->callback([command, &options] { options.given = givenSettingsOf(*command); });
   return command;
 }
 

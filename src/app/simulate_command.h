@@ -8,12 +8,6 @@
 
 namespace nbody {
 
-// Which settings the command line gave. The others come from an input snapshot that has them,
-// so that a run continues as it was started.
-struct GivenSettings {
-  bool method = false, dt = false, softening = false, gravity = false;
-};
-
 struct SimulateOptions {
   std::string engine = "fragment";
   std::vector<std::string> settings;  // engine options NAME=VALUE

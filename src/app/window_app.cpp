@@ -19,12 +19,15 @@
 #include <imgui_impl_opengl3.h>
 
 #include "app/bench_command.h"
+#include "app/conservation_history.h"
 #include "app/control_panel.h"
 #include "app/live_simulation.h"
+#include "diagnostics/engine_diagnostics.h"
 #include "gl/timer_ring.h"
 #include "gl/window_context.h"
 #include "io/atomic_file.h"
 #include "io/png.h"
+#include "io/snapshot.h"
 #include "physics/method.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
@@ -118,13 +121,69 @@ Image readWindow(glm::ivec2 size) {
   return image;
 }
 
-std::string timestampedName() {
+// nbody-YYYYMMDD-HHMMSS followed by `extension` (".png", ".nbody"), in the current folder.
+std::string timestampedName(const std::string& extension) {
   const std::time_t now = std::time(nullptr);
   std::tm local{};
   localtime_r(&now, &local);
   char name[64];
-  std::strftime(name, sizeof name, "nbody-%Y%m%d-%H%M%S.png", &local);
-  return name;
+  std::strftime(name, sizeof name, "nbody-%Y%m%d-%H%M%S", &local);
+  return name + extension;
+}
+
+// The panel's save and load buttons; the message says what became of them. True when a snapshot
+// was loaded (the run starts over from it).
+bool carryOutSnapshotRequests(AppSettings& settings, LiveSimulation& simulation, std::string& message) {
+  bool loaded = false;
+  if (settings.saveSnapshot) {
+    const std::string path = std::filesystem::absolute(timestampedName(".nbody")).string();
+    try {
+      simulation.save(settings, path);
+      settings.snapshotPath = path;
+      message = "snapshot: wrote " + path + " at step " + std::to_string(simulation.stepCount());
+    } catch (const std::exception& e) {
+      message = std::string("snapshot failed: ") + e.what();
+    }
+  }
+  if (settings.loadSnapshot) {
+    try {
+      simulation.load(settings, settings.snapshotPath);
+      message = "loaded " + settings.snapshotPath + ": N = " + std::to_string(simulation.engine().bodyCount()) +
+                ", step " + std::to_string(simulation.stepCount()) + ", " + settings.method;
+      loaded = true;
+    } catch (const std::exception& e) {
+      message = std::string("load failed: ") + e.what();
+    }
+  }
+  if (settings.saveSnapshot || settings.loadSnapshot) std::fprintf(stderr, "run: %s\n", message.c_str());
+  settings.saveSnapshot = settings.loadSnapshot = false;
+  return loaded;
+}
+
+void printConservation(const ConservationHistory& history) {
+  if (history.samples().empty()) {
+    std::printf("run: conservation: no samples\n");
+    return;
+  }
+  const ConservationSample& last = history.samples().back();
+  std::printf("run: conservation: %zu samples, at step %lld |dE/E0| %.3e, |P-P0| %.3e, |L-L0| %.3e\n",
+              history.samples().size(), last.step, last.energyDrift, last.momentumDrift, last.angularMomentumDrift);
+}
+
+ConservationSetup conservationSetupOf(const AppSettings& settings) {
+  return {settings.engine, settings.method, settings.step};
+}
+
+// --load: the snapshot, with the settings the command line gave in place of its own.
+Snapshot startingSnapshot(const WindowOptions& options) {
+  Snapshot start = readSnapshotFile(options.load);
+  if (!start.settings) return start;
+  RunSettings& saved = *start.settings;
+  if (options.given.method) saved.method = options.method;
+  if (options.given.dt) saved.step.dt = options.step.dt;
+  if (options.given.softening) saved.step.softening = options.step.softening;
+  if (options.given.gravity) saved.step.gravity = options.step.gravity;
+  return start;
 }
 
 AppSettings initialSettings(const WindowOptions& options) {
@@ -152,6 +211,8 @@ int runWindowApp(const WindowOptions& options) {
   if (!options.screenshot.empty()) {
     AtomicFileWriter probe(options.screenshot);  // an unwritable path fails before the window opens
   }
+  std::optional<Snapshot> loadFirst;  // so does a bad file to start from
+  if (!options.load.empty()) loadFirst = startingSnapshot(options);
 #ifdef NDEBUG
   const bool debug = std::getenv("NBODY_GL_DEBUG") != nullptr;
 #else
@@ -164,6 +225,7 @@ int runWindowApp(const WindowOptions& options) {
   glfwSetWindowUserPointer(window, &keys);
   glfwSetKeyCallback(window, onKey);  // before ImGui's backend, which chains to it
   AppSettings settings = initialSettings(options);
+  if (loadFirst) settings.bodies = loadFirst->state.size();  // no larger scene made only to be replaced
   glfwSwapInterval(settings.vsync ? 1 : 0);
   bool vsyncInEffect = settings.vsync;
 
@@ -181,6 +243,10 @@ int runWindowApp(const WindowOptions& options) {
   int exitCode = 0;
   {
     LiveSimulation simulation(settings);
+    if (loadFirst) {
+      simulation.continueFrom(settings, *loadFirst);
+      settings.snapshotPath = options.load;
+    }
     PointSpriteRenderer renderer;
     UploadedStateTextures cpuStateTextures;  // the CPU engine's state, for the renderer
     gl::TimerRing stepTimer, drawTimer;
@@ -211,6 +277,18 @@ int runWindowApp(const WindowOptions& options) {
       stepTimer.discardPending();
       stepSeconds = -1.0;
     };
+    ConservationHistory conservation;
+    EngineDiagnostics diagnostics;
+    figures.conservation = &conservation;
+    const auto startedOver = [&] {  // a new scene or a loaded snapshot
+      camera.fit(boundingSphere(simulation.initialState()), aspectOf(framebufferSize));
+      refreshColorRange(simulation.initialState());
+      figures.warning.clear();
+      rates.clear();
+      resetTiming();
+      conservation.restart();
+    };
+    const auto secondsSinceStart = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
 
     // --- Loop.
     while (!glfwWindowShouldClose(window) && !settings.quit) {
@@ -229,6 +307,7 @@ int runWindowApp(const WindowOptions& options) {
       figures.engineDevice = simulation.engine().device();
       figures.engineOptions = simulation.engine().options();
       figures.step = simulation.stepCount();
+      figures.time = simulation.time();
       if (settings.showPanel) drawControlPanel(settings, figures);
 
       // Apply what the panel and the keys changed.
@@ -242,15 +321,11 @@ int runWindowApp(const WindowOptions& options) {
         if (changes.engineSwitched)
           figures.message = "switched to the " + simulation.engine().name() + " engine at step " +
                             std::to_string(simulation.stepCount());
-        if (changes.sceneRegenerated) {
-          camera.fit(boundingSphere(simulation.initialState()), aspectOf(framebufferSize));
-          refreshColorRange(simulation.initialState());
-          figures.warning.clear();
-          rates.clear();
-        }
+        if (changes.sceneRegenerated) startedOver();
       } catch (const std::exception& e) {
         figures.message = std::string("could not switch: ") + e.what();
       }
+      if (carryOutSnapshotRequests(settings, simulation, figures.message)) startedOver();
       if (settings.fitCamera) {
         camera.fit(boundingSphere(simulation.engine().download()), aspectOf(framebufferSize));
         settings.fitCamera = false;
@@ -260,6 +335,15 @@ int runWindowApp(const WindowOptions& options) {
         methodInEffect = settings.method;
       }
       if (settings.render.colorBy != colorRangeFor) refreshColorRange(simulation.engine().download());
+
+      // Measure what is conserved, a few times a second, before this frame's steps.
+      conservation.follow(conservationSetupOf(settings));
+      if (conservation.due(secondsSinceStart(), simulation.stepCount())) {
+        const double before = secondsSinceStart();
+        const Diagnostics now = diagnostics.measure(simulation.engine(), settings.step);
+        const double after = secondsSinceStart();
+        conservation.record(after, simulation.stepCount(), simulation.time(), now, after - before);
+      }
 
       // Step: as many steps as asked, or as fill the frame.
       if (auto seconds = stepTimer.takeFinished()) stepSeconds = smooth(stepSeconds, *seconds);
@@ -308,7 +392,7 @@ int runWindowApp(const WindowOptions& options) {
 
       const bool lastFrame = options.frames > 0 && frame >= options.frames;
       if (settings.screenshot || (lastFrame && !options.screenshot.empty())) {
-        const std::string path = settings.screenshot ? timestampedName() : options.screenshot;
+        const std::string path = settings.screenshot ? timestampedName(".png") : options.screenshot;
         try {
           writePng(readWindow(framebufferSize), path);
           figures.message = "screenshot: wrote " + std::filesystem::absolute(path).string();
@@ -322,7 +406,7 @@ int runWindowApp(const WindowOptions& options) {
       glfwSwapBuffers(window);
 
       // The figures the panel shows next frame; the same formulas as `nbody bench`.
-      rates.add(std::chrono::duration<double>(Clock::now() - start).count(), stepsSubmitted);
+      rates.add(secondsSinceStart(), stepsSubmitted);
       const double n = double(simulation.engine().bodyCount());
       figures.iterationsPerSecond = rates.stepsPerSecond();
       figures.interactionsPerSecond = figures.iterationsPerSecond * findMethod(settings.method)->forceEvaluations() * n * n;
@@ -345,6 +429,7 @@ int runWindowApp(const WindowOptions& options) {
                   frame, simulation.stepCount(), figures.iterationsPerSecond, figures.gflops,
                   figures.interactionsPerSecond * 1e-9, gpuMilliseconds.c_str(), figures.frameMilliseconds,
                   figures.stepsPerFrame);
+      printConservation(conservation);
       if (!figures.warning.empty()) std::printf("run: %s\n", figures.warning.c_str());
     }
   }

@@ -14,6 +14,14 @@ CLI::App* addRunCommand(CLI::App& app, WindowOptions& options) {
       ->capture_default_str();
   addEngineSettingsOption(*command, options.settings);
   addProblemOptions(*command, options.problem, false);
+  command
+      ->add_option("--load", options.load,
+                   "start from this file: an nbody snapshot (.nbody: its N, step, time and seed; "
+                   "its method, dt, softening and G unless given), CSV or TIPSY (N only)")
+      ->check(CLI::ExistingFile)
+      ->excludes(command->get_option("--scene"))
+      ->excludes(command->get_option("--bodies"))
+      ->excludes(command->get_option("--eccentricity"));
   addStepOptions(*command, options.step);
   command->add_option("--steps-per-frame", options.stepsPerFrame,
                       "steps between two pictures, or auto (as many as fill the frame, so the "
@@ -39,6 +47,7 @@ CLI::App* addRunCommand(CLI::App& app, WindowOptions& options) {
   command->add_option("--screenshot", options.screenshot, "write the last frame to this PNG file");
   command->add_flag("--print-stats", options.printStats,
                     "print the panel's figures (iterations/s, GFLOPS, ...) to stdout on quitting");
+  command->callback([command, &options] { options.given = givenSettingsOf(*command); });
   return command;
 }
 

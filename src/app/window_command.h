@@ -25,6 +25,8 @@ struct WindowOptions {
   long long frames = 0;     // quit after this many frames; 0: run until closed
   std::string screenshot;   // write the last frame here
   bool printStats = false;  // print the panel's final figures to stdout
+  std::string load;         // start from this snapshot; empty: from the scene
+  GivenSettings given;      // what the command line says instead of the snapshot
 };
 
 CLI::App* addRunCommand(CLI::App& app, WindowOptions& options);

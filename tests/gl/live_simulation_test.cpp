@@ -1,11 +1,17 @@
 // The window's switching logic (LiveSimulation), on the headless context: switching engine, method
-// or engine variant mid-run keeps the state bit for bit; changing the scene starts it over.
+// or engine variant mid-run keeps the state bit for bit; changing the scene starts it over; a
+// saved snapshot loaded into a fresh simulation goes on bit for bit, and a damaged one changes
+// nothing.
 
 #include <cstring>
+#include <fstream>
 
 #include "app/live_simulation.h"
 #include "gl/gl_test.h"
+#include "io/csv.h"
 #include "physics/scenes.h"
+#include "support/cli_runner.h"
+#include "support/test_support.h"
 
 namespace nbody {
 namespace {
@@ -117,6 +123,135 @@ TEST_F(LiveSimulationTest, NewNSceneSeedOrResetStartsTheSceneOver) {
   EXPECT_TRUE(simulation.apply(settings).sceneRegenerated);
   EXPECT_FALSE(settings.reset);
   expectSameBits(findScene("uniform-sphere")->generate(300, 9), simulation.engine().download(), "reset");
+}
+
+// A run with every setting away from the defaults, so that a load must carry each one.
+AppSettings unusual(const std::string& engine) {
+  AppSettings settings;
+  settings.engine = engine;
+  settings.method = "rk2";
+  settings.bodies = 700;
+  settings.seed = 3;
+  settings.step = {0.002, 0.05, 1.5};
+  return settings;
+}
+
+TEST_F(LiveSimulationTest, SaveThenLoadGoesOnBitForBit) {
+  test::ScratchFolder scratch("live-save-load");
+  for (const char* engine : {"fragment", "compute"}) {
+    const auto file = scratch / (std::string(engine) + ".nbody");
+    AppSettings first = unusual(engine);
+    LiveSimulation uninterrupted(first);
+    uninterrupted.advance(first, 4);
+    uninterrupted.save(first, file);
+    uninterrupted.advance(first, 4);
+    const State expected = uninterrupted.engine().download();
+
+    AppSettings second;  // the defaults: N, method, dt, softening, G and seed all differ
+    second.engine = engine;
+    second.bodies = 300;
+    LiveSimulation resumed(second);
+    resumed.load(second, file);
+    EXPECT_EQ(resumed.stepCount(), 4) << engine;
+    EXPECT_EQ(resumed.time(), 4 * 0.002) << engine;
+    EXPECT_EQ(second.method, "rk2") << engine;
+    EXPECT_EQ(second.step.dt, 0.002) << engine;
+    EXPECT_EQ(second.step.softening, 0.05) << engine;
+    EXPECT_EQ(second.step.gravity, 1.5) << engine;
+    EXPECT_EQ(second.seed, 3u) << engine;
+    EXPECT_EQ(second.bodies, 700u) << engine;
+    // The window applies its settings every frame: the loaded bodies must not be regenerated.
+    const auto changes = resumed.apply(second);
+    EXPECT_FALSE(changes.sceneRegenerated || changes.engineSwitched) << engine;
+    resumed.advance(second, 4);
+    EXPECT_EQ(resumed.stepCount(), uninterrupted.stepCount()) << engine;
+    EXPECT_EQ(resumed.time(), uninterrupted.time()) << engine;
+    expectSameBits(expected, resumed.engine().download(), std::string(engine) + " after save and load");
+    EXPECT_FALSE(test::sameBits(expected, resumed.initialState())) << "the steps after the load moved nothing";
+  }
+}
+
+TEST_F(LiveSimulationTest, SavedSnapshotCarriesTheRun) {
+  test::ScratchFolder scratch("live-save");
+  AppSettings settings = unusual("fragment");
+  LiveSimulation simulation(settings);
+  simulation.advance(settings, 3);
+  simulation.save(settings, scratch / "run.nbody");
+  const Snapshot saved = readSnapshotFile(scratch / "run.nbody");
+  EXPECT_EQ(saved.step, 3);
+  EXPECT_EQ(saved.time, 3 * 0.002);
+  ASSERT_TRUE(saved.settings);
+  EXPECT_EQ(saved.settings->method, "rk2");
+  EXPECT_EQ(saved.settings->step.softening, 0.05);
+  EXPECT_EQ(saved.settings->step.gravity, 1.5);
+  EXPECT_EQ(saved.settings->seed, 3u);
+  expectSameBits(simulation.engine().download(), saved.state, "saved state");
+}
+
+TEST_F(LiveSimulationTest, ACsvFileBringsItsBodiesAndKeepsTheSettings) {
+  test::ScratchFolder scratch("live-load-csv");
+  const State bodies = findScene("disk")->generate(257, 5);
+  {
+    std::ofstream out(scratch / "disk.csv");
+    writeStateCsv(bodies, out);
+  }
+  AppSettings settings = unusual("fragment");
+  LiveSimulation simulation(settings);
+  simulation.advance(settings, 2);
+  simulation.load(settings, scratch / "disk.csv");
+  EXPECT_EQ(settings.bodies, 257u);
+  EXPECT_EQ(settings.method, "rk2");
+  EXPECT_EQ(settings.step.dt, 0.002);
+  EXPECT_EQ(settings.seed, 3u);
+  EXPECT_EQ(simulation.stepCount(), 0);
+  EXPECT_EQ(simulation.time(), 0.0);
+  expectSameBits(bodies, simulation.engine().download(), "loaded CSV");
+  EXPECT_FALSE(simulation.apply(settings).sceneRegenerated);
+}
+
+TEST_F(LiveSimulationTest, ADamagedFileChangesNothingAndSaysWhy) {
+  test::ScratchFolder scratch("live-load-damaged");
+  AppSettings settings = unusual("fragment");
+  LiveSimulation simulation(settings);
+  simulation.advance(settings, 2);
+  simulation.save(settings, scratch / "good.nbody");
+  const std::string good = test::readWholeFile(scratch / "good.nbody");
+  const auto writeFile = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(scratch / name, std::ios::binary) << bytes;
+    return scratch / name;
+  };
+  std::string flipped = good;
+  flipped[200] ^= 0x10;  // inside the bodies: only the checksum notices
+  const std::pair<std::filesystem::path, std::string> damaged[] = {
+      {writeFile("truncated.nbody", good.substr(0, good.size() - 20)), "truncated"},
+      {writeFile("flipped.nbody", flipped), "checksum"},
+      {writeFile("header.nbody", good.substr(0, 50)), "header"},
+      {scratch / "missing.nbody", "cannot read"},
+  };
+
+  simulation.advance(settings, 3);
+  const State before = simulation.engine().download();
+  const AppSettings settingsBefore = settings;
+  for (const auto& [path, problem] : damaged) {
+    AppSettings attempt = settings;
+    attempt.method = "euler";  // nothing of the file's or of this may stick
+    try {
+      simulation.load(attempt, path);
+      ADD_FAILURE() << path << " loaded";
+    } catch (const std::runtime_error& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(path.filename().string()), std::string::npos) << message;
+      EXPECT_NE(message.find(problem), std::string::npos) << message;
+    }
+    EXPECT_EQ(attempt.method, "euler") << path;
+    EXPECT_EQ(attempt.bodies, settingsBefore.bodies) << path;
+    EXPECT_EQ(attempt.step.dt, settingsBefore.step.dt) << path;
+    EXPECT_EQ(attempt.seed, settingsBefore.seed) << path;
+    EXPECT_EQ(simulation.stepCount(), 5) << path;
+    EXPECT_EQ(simulation.time(), 2 * 0.002 + 3 * 0.002) << path;
+    expectSameBits(before, simulation.engine().download(), path.string());
+    EXPECT_FALSE(simulation.apply(settings).sceneRegenerated) << path;
+  }
 }
 
 }  // namespace

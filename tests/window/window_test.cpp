@@ -1,6 +1,7 @@
 // The interactive window as a user starts it, under Xvfb on whatever GL the machine has (llvmpipe
 // in CI): a few frames at N = 1024, the last one written to a PNG, and the panel's figures
-// printed. No display server (xvfb-run missing) is a failure, not a skip.
+// printed (conservation plots included); a run started from a snapshot. No display server
+// (xvfb-run missing) is a failure, not a skip.
 
 #include <algorithm>
 #include <regex>
@@ -52,18 +53,29 @@ double brightShare(const Image& image, Box box) {
   return double(bright) / double((box.x1 - box.x0) * (box.y1 - box.y0));
 }
 
-TEST(Window, ShowsTheBodiesAndThePanelAndCountsIterations) {
-  ASSERT_EQ(std::system("command -v xvfb-run >/dev/null 2>&1"), 0)
-      << "xvfb-run is missing: install xvfb (tools/setup.sh) to test the window";
-  ScratchFolder scratch("window");
-  const auto png = scratch / "window.png";
+// `nbody run ARGUMENTS` under Xvfb in a 1280 x 800 screen; what it printed to stdout.
+std::string runWindow(const ScratchFolder& scratch, const std::string& arguments) {
   const auto out = scratch / "stdout.txt", err = scratch / "stderr.txt";
   const std::string command = "xvfb-run -a -s \"-screen 0 1280x800x24\" " + std::string(NBODY_EXECUTABLE) +
-                              " run --bodies 1024 --frames 20 --width 1280 --height 800 --screenshot " +
-                              png.string() + " --print-stats >" + out.string() + " 2>" + err.string();
+                              " run " + arguments + " --print-stats >" + out.string() + " 2>" + err.string();
   const int status = std::system(command.c_str());
   const std::string printed = test::readWholeFile(out), complaints = test::readWholeFile(err);
-  ASSERT_EQ(status, 0) << printed << complaints;
+  EXPECT_EQ(status, 0) << printed << complaints;
+  return printed;
+}
+
+void requireXvfb() {
+  ASSERT_EQ(std::system("command -v xvfb-run >/dev/null 2>&1"), 0)
+      << "xvfb-run is missing: install xvfb (tools/setup.sh) to test the window";
+}
+
+TEST(Window, ShowsTheBodiesAndThePanelAndCountsIterations) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window");
+  const auto png = scratch / "window.png";
+  const std::string printed =
+      runWindow(scratch, "--bodies 1024 --frames 20 --width 1280 --height 800 --screenshot " + png.string());
+  ASSERT_FALSE(HasFailure());
 
   // The panel's figures: iterations/s above zero, GFLOPS too.
   std::smatch match;
@@ -72,14 +84,21 @@ TEST(Window, ShowsTheBodiesAndThePanelAndCountsIterations) {
   EXPECT_GT(std::stod(match[1]), 0.0) << printed;
   EXPECT_GT(std::stod(match[2]), 0.0) << printed;
   EXPECT_NE(printed.find("frames 20"), std::string::npos) << printed;
+  // The conservation plots were fed: 20 frames on llvmpipe last well over a second, and the
+  // history measures every quarter of a second.
+  const std::regex conservation(R"(conservation: ([0-9]+) samples.*\|dE/E0\| ([0-9.e+-]+))");
+  ASSERT_TRUE(std::regex_search(printed, match, conservation)) << printed;
+  EXPECT_GE(std::stoi(match[1]), 1) << printed;
+  EXPECT_GT(std::stod(match[2]), 0.0) << printed;
+  EXPECT_LT(std::stod(match[2]), 1.0) << printed;  // relative to E0: not some absolute figure
 
   const Image image = readPng(png);
   ASSERT_EQ(image.width, 1280);
   ASSERT_EQ(image.height, 800);
   // The camera fits the cluster in the middle of the window: bright there, dark at the edges right
-  // of the panel (the panel sits at the top left).
+  // of the panel (the panel sits at the top left, the conservation plots at the bottom right).
   const double centre = meanLight(image, {590, 350, 690, 450});
-  const double edge = meanLight(image, {1180, 0, 1280, 800});
+  const double edge = meanLight(image, {1180, 0, 1280, 500});
   EXPECT_GT(centre, 40.0) << "no bodies at the centre of the window";
   EXPECT_GT(centre, 8.0 * edge + 10.0) << "centre " << centre << ", right edge " << edge;
   EXPECT_GT(colourCount(image, {400, 0, 1280, 800}), 20u) << "the bodies are all one colour";
@@ -87,6 +106,38 @@ TEST(Window, ShowsTheBodiesAndThePanelAndCountsIterations) {
   const auto* title = image.pixel(200, 19);
   EXPECT_GT(int(title[2]), int(title[0]) + 30) << "no panel title bar at the top left";
   EXPECT_GT(brightShare(image, {10, 30, 380, 140}), 0.02) << "no text in the panel";
+  // The conservation window at the bottom right: text (E0, the latest values) and plots.
+  EXPECT_GT(brightShare(image, {880, 600, 1270, 790}), 0.01) << "no conservation plots at the bottom right";
+}
+
+TEST(Window, StartsFromASnapshotWithItsStepAndSettings) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-load");
+  const auto snapshot = scratch / "start.nbody";
+  ASSERT_EQ(test::runNbody("simulate --scene disk --bodies 300 --method rk2 --dt 0.002 --steps 3 -q -o " +
+                               snapshot.string(),
+                           scratch)
+                .exitCode,
+            0);
+  // One step a frame: the run goes on from the snapshot's step 3 to step 3 + 5.
+  const std::string printed = runWindow(scratch, "--load " + snapshot.string() + " --frames 5 --steps-per-frame 1");
+  EXPECT_NE(printed.find(", rk2, N = 300,"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("frames 5, steps 8,"), std::string::npos) << printed;
+  // A method given on the command line wins over the snapshot's, as in simulate --input.
+  const std::string given = runWindow(scratch, "--load " + snapshot.string() + " --frames 1 --method rk4");
+  EXPECT_NE(given.find(", rk4, N = 300,"), std::string::npos) << given;
+}
+
+TEST(Window, ADamagedSnapshotToStartFromFailsWithOneLine) {
+  ScratchFolder scratch("window-load-damaged");
+  const auto snapshot = scratch / "start.nbody";
+  ASSERT_EQ(test::runNbody("simulate --bodies 64 --steps 1 -q -o " + snapshot.string(), scratch).exitCode, 0);
+  std::filesystem::resize_file(snapshot, std::filesystem::file_size(snapshot) - 8);
+  // It is read before the window opens: no display needed to say what is wrong with it.
+  const auto result = test::runNbody("run --load " + snapshot.string(), scratch, "env -u DISPLAY -u WAYLAND_DISPLAY");
+  EXPECT_EQ(result.exitCode, 1) << result.err;
+  EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
+  EXPECT_NE(result.err.find("start.nbody: truncated"), std::string::npos) << result.err;
 }
 
 TEST(Window, RunWithoutADisplayFailsWithOneLine) {
