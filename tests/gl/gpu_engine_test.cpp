@@ -125,6 +125,11 @@ INSTANTIATE_TEST_SUITE_P(Fragment, GpuVersusCpu,
                                             ::testing::ValuesIn(fragmentVariants()),
                                             ::testing::Values(std::size_t{1000}, std::size_t{4099})),
                          gpuVersusCpuName);
+// And the default variant at N = 4096, a whole 64 x 64 texture with no padding at all.
+INSTANTIATE_TEST_SUITE_P(FragmentAt4096, GpuVersusCpu,
+                         ::testing::Combine(::testing::Values("fragment"), ::testing::Values(Variant{}),
+                                            ::testing::Values(std::size_t{4096})),
+                         gpuVersusCpuName);
 
 // The compute engine: fused (one slice) and split j-loops, tiles and bodies per thread that do
 // and do not divide N, at N = 1000 and 4099; the automatic choice and a wide split at N = 8192
