@@ -110,15 +110,15 @@ void LiveSimulation::advance(const AppSettings& settings, int steps) {
   time_ += steps * settings.step.dt;
 }
 
-int autoStepsPerFrame(double stepSeconds, double drawSeconds, double refreshSeconds, double busyFraction,
+int autoStepsPerFrame(double stepSeconds, double otherSeconds, double refreshSeconds, double busyFraction,
                       double maxFrameSeconds) {
   if (!(stepSeconds > 0.0) || stepSeconds >= maxFrameSeconds) return 1;
-  const double draw = std::max(drawSeconds, 0.0);
-  const auto fitting = [&](double frame) { return int(std::floor((0.97 * frame - draw) / stepSeconds)); };
+  const double other = std::max(otherSeconds, 0.0);
+  const auto fitting = [&](double frame) { return int(std::floor((0.97 * frame - other) / stepSeconds)); };
   if (refreshSeconds <= 0.0) {
-    // No vsync: a frame lasts as long as its work. Enough steps that drawing is a small share, and
-    // at least a 60 Hz frame's worth.
-    const double forShare = busyFraction / (1.0 - busyFraction) * draw / stepSeconds;
+    // No vsync: a frame lasts as long as its work. Enough steps that the rest is a small share,
+    // and at least a 60 Hz frame's worth.
+    const double forShare = busyFraction / (1.0 - busyFraction) * other / stepSeconds;
     const int steps = std::max({1, int(std::ceil(forShare)), int(std::floor(1.0 / 60.0 / stepSeconds))});
     return std::min(steps, std::max(1, int(maxFrameSeconds / stepSeconds)));
   }

@@ -76,11 +76,13 @@ class LiveSimulation {
 
 // How many steps "auto" puts in a frame: as many as keep the engine busy for most of the frame,
 // so the window runs the simulation nearly as fast as `nbody bench` does. `stepSeconds` and
-// `drawSeconds` are measured (GPU time of one step, of drawing one frame); `refreshSeconds` is the
-// display's refresh period with vsync on, 0 with it off. With vsync a frame lasts whole refresh
-// periods, so it takes the fewest periods (a frame no longer than maxFrameSeconds, unless one step
-// is longer) in which the steps fill at least `busyFraction` of the frame.
-int autoStepsPerFrame(double stepSeconds, double drawSeconds, double refreshSeconds,
+// `otherSeconds` are measured (time of one step; what a frame costs besides its steps: drawing,
+// and presenting the picture, which on a virtual display is a copy through the CPU);
+// `refreshSeconds` is the display's refresh period with vsync on, 0 with it off. With vsync a frame
+// lasts whole refresh periods, so it takes the fewest periods (a frame no longer than
+// maxFrameSeconds, unless one step is longer) in which the steps fill at least `busyFraction` of
+// the frame.
+int autoStepsPerFrame(double stepSeconds, double otherSeconds, double refreshSeconds,
                       double busyFraction = 0.93, double maxFrameSeconds = 0.25);
 
 }  // namespace nbody

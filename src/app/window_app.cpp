@@ -270,6 +270,11 @@ int runWindowApp(const WindowOptions& options) {
     figures.renderer = context->info().renderer;
     RateWindow rates;
     double stepSeconds = -1.0, drawSeconds = -1.0;  // GPU time of a step, of drawing a frame
+    // What a frame costs besides its steps, in wall time: drawing, and what no GPU timer sees,
+    // such as presenting the picture (on a virtual display, a copy through the CPU: 7-11 ms a
+    // frame at 1280 x 800 on the H100 under Xvfb). Known only without vsync, whose wait it would
+    // include.
+    double frameOverheadSeconds = -1.0, frameBegan = 0.0;
     long long frame = 0, stepsSubmitted = 0;
     std::string methodInEffect = settings.method;
     const auto start = Clock::now();
@@ -351,7 +356,7 @@ int runWindowApp(const WindowOptions& options) {
       const double refresh = settings.vsync ? 1.0 / context->refreshRate() : 0.0;
       const int stepsPerFrame = settings.stepsPerFrame > 0
                                     ? settings.stepsPerFrame
-                                    : autoStepsPerFrame(stepSeconds, drawSeconds, refresh);
+                                    : autoStepsPerFrame(stepSeconds, std::max(drawSeconds, frameOverheadSeconds), refresh);
       const int steps = settings.paused ? (settings.singleStep ? 1 : 0) : stepsPerFrame;
       settings.singleStep = false;
       if (steps > 0) {
@@ -404,9 +409,17 @@ int runWindowApp(const WindowOptions& options) {
         settings.screenshot = false;
       }
       glfwSwapBuffers(window);
+      // --print-stats prints the figures this last frame shows (its screenshot too), which do not
+      // count the time spent writing that screenshot.
+      if (lastFrame) break;
+
+      const double frameEnded = secondsSinceStart();
+      if (!settings.vsync && steps > 0 && stepSeconds > 0.0)
+        frameOverheadSeconds = smooth(frameOverheadSeconds, std::max(0.0, frameEnded - frameBegan - steps * stepSeconds));
+      frameBegan = frameEnded;
 
       // The figures the panel shows next frame; the same formulas as `nbody bench`.
-      rates.add(secondsSinceStart(), stepsSubmitted);
+      rates.add(frameEnded, stepsSubmitted);
       const double n = double(simulation.engine().bodyCount());
       figures.iterationsPerSecond = rates.stepsPerSecond();
       figures.interactionsPerSecond = figures.iterationsPerSecond * findMethod(settings.method)->forceEvaluations() * n * n;
@@ -415,7 +428,6 @@ int runWindowApp(const WindowOptions& options) {
       figures.drawMilliseconds = drawSeconds >= 0 ? drawSeconds * 1e3 : -1.0;
       figures.frameMilliseconds = rates.frameSeconds() * 1e3;
       figures.stepsPerFrame = stepsPerFrame;
-      if (lastFrame) break;
     }
 
     if (options.printStats) {
