@@ -12,7 +12,7 @@ uniform float uGravity;
 
 void main() {
   int i = int(gl_GlobalInvocationID.x);
-  if (i >= uBodyCount) return;  // padding keeps its cleared, massless state
+  if (i >= uBodyCount) return;  // padding keeps the massless state StageTextures::upload cleared
   vec3 sum = vec3(0.0);
   for (int slice = 0; slice < SLICES; ++slice) sum += partialSums[slice * uPaddedCount + i].xyz;
   storeAdvancedBody(texelOfBody(i, textureSize(uBasePositionMass, 0).x), uGravity * sum);

@@ -10,7 +10,7 @@ uniform int uBodyCount;
 
 void main() {
   int i = int(gl_GlobalInvocationID.x);
-  if (i >= uBodyCount) return;  // padding keeps its cleared, massless state
+  if (i >= uBodyCount) return;  // padding keeps the massless state StageTextures::upload cleared
   ivec2 texel = texelOfBody(i, textureSize(uBasePositionMass, 0).x);
 #if ACCELERATION_INPUTS > STAGE
   vec3 acceleration = storedAcceleration(STAGE, texel);

@@ -125,6 +125,13 @@ void StageTextures::setAccelerationLayout(int layers, int slices) {
 bool StageTextures::takeReallocated() { return std::exchange(reallocated_, false); }
 
 void StageTextures::upload(const State& state) {
+  // Kernels that write only the bodies (the compute engine's) leave padding texels as they find
+  // them, and a texture of this size may have held more bodies before: every position a force
+  // pass reads must be massless padding again.
+  const float zero[4] = {0, 0, 0, 0};
+  for (const gl::Texture* texture :
+       {&basePositionMass_[1 - parity_], &baseVelocity_[1 - parity_], &stagePosition_[0], &stagePosition_[1]})
+    glClearTexImage(texture->id(), 0, GL_RGBA, GL_FLOAT, zero);
   const std::size_t texels = std::size_t(size_.x) * std::size_t(size_.y);
   std::vector<glm::vec4> positionMass(texels, glm::vec4(0.0f)), velocity(texels, glm::vec4(0.0f));
   std::copy(state.positionMass.begin(), state.positionMass.end(), positionMass.begin());
