@@ -106,6 +106,14 @@ class RateWindow {
 // A running average of measured seconds; below 0: nothing measured yet.
 double smooth(double previous, double sample) { return previous >= 0.0 ? 0.7 * previous + 0.3 * sample : sample; }
 
+// The frame overhead estimate with one more frame's sample. A frame that also did one-off work (a
+// screenshot written, a state downloaded, a stall) would inflate it: a sample counts for at most
+// four times the estimate so far.
+double withOverheadSample(double estimate, double sample) {
+  sample = std::max(sample, 0.0);
+  return smooth(estimate, estimate > 0.0 ? std::min(sample, 4.0 * estimate) : sample);
+}
+
 // The default framebuffer as it will be shown (after the panel is drawn, before the swap).
 Image readWindow(glm::ivec2 size) {
   Image flipped(size.x, size.y);
@@ -281,6 +289,7 @@ int runWindowApp(const WindowOptions& options) {
     const auto resetTiming = [&] {
       stepTimer.discardPending();
       stepSeconds = -1.0;
+      frameOverheadSeconds = -1.0;
     };
     ConservationHistory conservation;
     EngineDiagnostics diagnostics;
@@ -302,6 +311,7 @@ int runWindowApp(const WindowOptions& options) {
       glfwGetFramebufferSize(window, &framebufferSize.x, &framebufferSize.y);
       if (framebufferSize.x <= 0 || framebufferSize.y <= 0) {  // minimised: nothing to draw
         glfwWaitEventsTimeout(0.1);
+        frameBegan = secondsSinceStart();  // the wait is no frame's overhead
         continue;
       }
 
@@ -415,7 +425,7 @@ int runWindowApp(const WindowOptions& options) {
 
       const double frameEnded = secondsSinceStart();
       if (!settings.vsync && steps > 0 && stepSeconds > 0.0)
-        frameOverheadSeconds = smooth(frameOverheadSeconds, std::max(0.0, frameEnded - frameBegan - steps * stepSeconds));
+        frameOverheadSeconds = withOverheadSample(frameOverheadSeconds, frameEnded - frameBegan - steps * stepSeconds);
       frameBegan = frameEnded;
 
       // The figures the panel shows next frame; the same formulas as `nbody bench`.

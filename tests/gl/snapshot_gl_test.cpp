@@ -18,33 +18,61 @@ using test::GlTest;
 using test::runNbody;
 using test::ScratchFolder;
 
-class GpuSnapshot : public GlTest, public ::testing::WithParamInterface<std::string> {};
+using Variant = std::vector<std::pair<std::string, std::string>>;  // option name, value
+
+std::unique_ptr<Engine> makeEngine(const std::string& name, const Variant& variant) {
+  auto engine = findEngine(name)->create();
+  for (const auto& [option, value] : variant) engine->setOption(option, value);
+  return engine;
+}
+
+class GpuSnapshot : public GlTest, public ::testing::WithParamInterface<std::pair<std::string, Variant>> {};
 
 // Every method: an FSAL one (leapfrog) starts the resumed run by evaluating the force the
-// uninterrupted run reused, which must give the same bits.
+// uninterrupted run reused, which must give the same bits. Each engine's default variant, and the
+// ones whose single pass stores the force to reuse (one body per fragment; one compute slice).
 TEST_P(GpuSnapshot, ContinuesBitForBitAfterABinaryRoundTripWithEveryMethod) {
+  const auto& [engineName, variant] = GetParam();
   const State start = findScene("galaxies")->generate(500, 6);
   StepParams params;
   params.dt = 0.003;
   params.softening = 0.02;
   for (const Method& method : allMethods()) {
-    const auto engine = findEngine(GetParam())->create();
-    const State expected = test::advance(*engine, start, method, params, 12);
+    const State expected = test::advance(*makeEngine(engineName, variant), start, method, params, 12);
 
     Snapshot saved;
-    saved.state = test::advance(*findEngine(GetParam())->create(), start, method, params, 5);
+    saved.state = test::advance(*makeEngine(engineName, variant), start, method, params, 5);
     saved.step = 5;
     saved.settings = RunSettings{method.name, params, 6};
     std::ostringstream file;
     writeBinarySnapshot(saved, file);
     const Snapshot loaded = parseBinarySnapshot(file.str(), "in memory");
-    const State resumed = test::advance(*findEngine(GetParam())->create(), loaded.state, method, params, 7);
+    const State resumed = test::advance(*makeEngine(engineName, variant), loaded.state, method, params, 7);
     EXPECT_TRUE(test::sameBits(resumed, expected)) << method.name;
     EXPECT_FALSE(test::sameBits(loaded.state, expected)) << "the runs must have moved the bodies";
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllGpuEngines, GpuSnapshot, ::testing::Values("fragment", "compute"));
+INSTANTIATE_TEST_SUITE_P(
+    GpuEngines, GpuSnapshot,
+    ::testing::Values(std::pair{std::string("fragment"), Variant{}},
+                      std::pair{std::string("fragment"), Variant{{"bodies-per-fragment", "1"}, {"slices", "1"}}},
+                      std::pair{std::string("compute"), Variant{}},
+                      std::pair{std::string("compute"), Variant{{"slices", "1"}}}));
+
+// Leapfrog keeps its last force where the engine's variant stores accelerations: a variant that
+// stores them elsewhere must evaluate it afresh, as a new engine of that variant does.
+TEST_F(GlTest, LeapfrogEvaluatesItsForceAfreshAfterAVariantChange) {
+  const State start = findScene("plummer")->generate(700, 3);
+  const Method& leapfrog = *findMethod("leapfrog");
+  StepParams params;
+  auto switched = makeEngine("fragment", {{"bodies-per-fragment", "4"}});
+  const State halfway = test::advance(*switched, start, leapfrog, params, 4);
+  switched->setOption("bodies-per-fragment", "2");
+  switched->step(leapfrog, params, 4);
+  const State expected = test::advance(*makeEngine("fragment", {{"bodies-per-fragment", "2"}}), halfway, leapfrog, params, 4);
+  EXPECT_TRUE(test::sameBits(switched->download(), expected));
+}
 
 TEST(FragmentSnapshotCommandLine, ResumedRunWritesTheSameFileAsAnUninterruptedOne) {
   ScratchFolder scratch("resume-fragment");
