@@ -31,7 +31,7 @@ struct AppSettings {
 
   // One-off requests (buttons, keys); the app carries them out and clears them.
   bool singleStep = false;
-  bool reset = false;         // regenerate the scene from scene, bodies and seed
+  bool reset = false;         // start over: from the loaded snapshot, or the scene made anew
   bool fitCamera = false;     // aim at every body again
   bool screenshot = false;    // write a timestamped PNG of the window
   bool saveSnapshot = false;  // write a timestamped .nbody snapshot of the run

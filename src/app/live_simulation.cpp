@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 #include "app/command_line.h"
 #include "physics/method.h"
@@ -28,12 +29,18 @@ std::map<std::string, std::string> LiveSimulation::choicesOf(const Engine& engin
 
 void LiveSimulation::regenerate(const AppSettings& settings) {
   initial_ = findScene(settings.scene)->generate(settings.bodies, settings.seed);
+  loadedAt_.reset();
   engine_->upload(initial_);
   scene_ = settings.scene;
   bodies_ = settings.bodies;
   seed_ = settings.seed;
   stepCount_ = 0;
   time_ = 0.0;
+}
+
+void LiveSimulation::startOverFromLoaded() {
+  engine_->upload(initial_);
+  std::tie(stepCount_, time_) = *loadedAt_;
 }
 
 void LiveSimulation::save(const AppSettings& settings, const std::filesystem::path& path) {
@@ -54,6 +61,7 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
   initial_ = snapshot.state;
   stepCount_ = snapshot.step;
   time_ = snapshot.time;
+  loadedAt_ = {snapshot.step, snapshot.time};
   if (snapshot.settings) {
     settings.method = snapshot.settings->method;
     settings.step = snapshot.settings->step;
@@ -95,7 +103,11 @@ LiveSimulation::Changes LiveSimulation::apply(AppSettings& settings) {
     settings.engineOptions = choicesOf(*engine_);
     changes.variantChanged = true;
   }
-  if (settings.reset || settings.scene != scene_ || settings.bodies != bodies_ || settings.seed != seed_) {
+  const bool otherScene = settings.scene != scene_ || settings.bodies != bodies_ || settings.seed != seed_;
+  if (settings.reset && !otherScene && loadedAt_) {
+    startOverFromLoaded();
+    changes.sceneRegenerated = true;
+  } else if (settings.reset || otherScene) {
     regenerate(settings);
     changes.sceneRegenerated = true;
   }

@@ -2,15 +2,17 @@
 // The simulation the window shows, kept in step with AppSettings: it switches engine (the state
 // moves across through download and upload: every engine holds the same float32 state), engine
 // variants (setOption, state untouched), and regenerates the scene when N, scene or seed change or
-// a reset is asked for. Method, dt, softening and G are only read by the next step. It saves the
-// run to a snapshot and continues a run from one (the panel's save and load). Needs a current
-// OpenGL 4.5 context (any: the window's or a headless one), and no window itself, so the tests run
-// the very switching logic the window uses.
+// a reset is asked for (a reset after loading a snapshot goes back to the loaded state instead).
+// Method, dt, softening and G are only read by the next step. It saves the run to a snapshot and
+// continues a run from one (the panel's save and load). Needs a current OpenGL 4.5 context (any:
+// the window's or a headless one), and no window itself, so the tests run the very switching
+// logic the window uses.
 
 #include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <string>
 
 #include "app/app_settings.h"
@@ -61,6 +63,8 @@ class LiveSimulation {
 
  private:
   void regenerate(const AppSettings& settings);
+  // Back to the loaded snapshot's state, step and time (the settings stay as they are now).
+  void startOverFromLoaded();
   static std::map<std::string, std::string> choicesOf(const Engine& engine);
 
   std::unique_ptr<Engine> engine_;
@@ -71,6 +75,7 @@ class LiveSimulation {
   State initial_;
   long long stepCount_ = 0;
   double time_ = 0.0;
+  std::optional<std::pair<long long, double>> loadedAt_;  // step and time, when initial_ was loaded
   NonFiniteCheck check_;
 };
 

@@ -171,6 +171,34 @@ TEST_F(LiveSimulationTest, SaveThenLoadGoesOnBitForBit) {
   }
 }
 
+TEST_F(LiveSimulationTest, ResetAfterALoadGoesBackToTheLoadedStateAndANewSeedMakesAScene) {
+  test::ScratchFolder scratch("live-reset-load");
+  AppSettings settings = unusual("fragment");
+  LiveSimulation simulation(settings);
+  simulation.advance(settings, 3);
+  simulation.save(settings, scratch / "run.nbody");
+  const State saved = simulation.engine().download();
+  simulation.load(settings, scratch / "run.nbody");
+  simulation.advance(settings, 5);
+  settings.step.dt = 0.004;  // what the user changed since stays
+  settings.reset = true;
+  EXPECT_TRUE(simulation.apply(settings).sceneRegenerated);
+  expectSameBits(saved, simulation.engine().download(), "reset after a load");
+  EXPECT_EQ(simulation.stepCount(), 3);
+  EXPECT_EQ(simulation.time(), 3 * 0.002);
+  EXPECT_EQ(settings.step.dt, 0.004);
+
+  ++settings.seed;  // another scene: made anew, and a later reset makes it again
+  simulation.apply(settings);
+  const State scene = findScene(settings.scene)->generate(settings.bodies, settings.seed);
+  expectSameBits(scene, simulation.engine().download(), "a new seed after a load");
+  simulation.advance(settings, 2);
+  settings.reset = true;
+  simulation.apply(settings);
+  expectSameBits(scene, simulation.engine().download(), "reset of the new scene");
+  EXPECT_EQ(simulation.stepCount(), 0);
+}
+
 TEST_F(LiveSimulationTest, SavedSnapshotCarriesTheRun) {
   test::ScratchFolder scratch("live-save");
   AppSettings settings = unusual("fragment");
