@@ -7,6 +7,7 @@
 
 #include "engines/registry.h"
 #include "gl/debug.h"
+#include "physics/method.h"
 #include "physics/scenes.h"
 
 namespace nbody {
@@ -79,6 +80,12 @@ GivenSettings givenSettingsOf(const CLI::App& command) {
 CLI::Option* addEngineOption(CLI::App& command, std::string& engine) {
   return command.add_option("--engine", engine, "which engine computes")
       ->check(CLI::IsMember(engineNames()))
+      ->capture_default_str();
+}
+
+CLI::Option* addMethodOption(CLI::App& command, std::string& method) {
+  return command.add_option("--method", method, "integration method")
+      ->check(CLI::IsMember(methodNames()))
       ->capture_default_str();
 }
 

@@ -38,6 +38,7 @@ struct GivenSettings {
 // After parsing: which of --method, --dt, --softening and --gravity `command` was given.
 GivenSettings givenSettingsOf(const CLI::App& command);
 CLI::Option* addEngineOption(CLI::App& command, std::string& engine);
+CLI::Option* addMethodOption(CLI::App& command, std::string& method);
 
 // The input file, or the scene at step 0 (without settings: the command line has those).
 Snapshot makeInitialSnapshot(const ProblemOptions& options);

@@ -34,9 +34,7 @@ CLI::App* addShotCommand(CLI::App& app, ShotOptions& options) {
   CLI::App* command = app.add_subcommand(
       "shot", "advance a state, draw it offscreen (no display needed) and write a PNG");
   addEngineOption(*command, options.engine);
-  command->add_option("--method", options.method, "integration method")
-      ->check(CLI::IsMember(methodNames()))
-      ->capture_default_str();
+  addMethodOption(*command, options.method);
   addProblemOptions(*command, options.problem, true);
   addStepOptions(*command, options.step);
   command->add_option("--steps", options.steps, "number of steps K before the picture")

@@ -107,9 +107,7 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options) {
       "simulate", "advance a state and write the final state (CSV or a binary snapshot)");
   addEngineOption(*command, options.engine);
   addEngineSettingsOption(*command, options.settings);
-  command->add_option("--method", options.method, "integration method")
-      ->check(CLI::IsMember(methodNames()))
-      ->capture_default_str();
+  addMethodOption(*command, options.method);
   addProblemOptions(*command, options.problem, true);
   addStepOptions(*command, options.step);
   command->add_option("--steps", options.steps, "number of steps K (more, after an input snapshot)")

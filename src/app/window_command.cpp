@@ -1,7 +1,6 @@
 #include "app/window_command.h"
 
 #include "app/window_app.h"
-#include "physics/method.h"
 
 namespace nbody {
 
@@ -9,9 +8,7 @@ CLI::App* addRunCommand(CLI::App& app, WindowOptions& options) {
   CLI::App* command = app.add_subcommand(
       "run", "the interactive window: the simulation live, a panel with its speed and switches");
   addEngineOption(*command, options.engine);
-  command->add_option("--method", options.method, "integration method")
-      ->check(CLI::IsMember(methodNames()))
-      ->capture_default_str();
+  addMethodOption(*command, options.method);
   addEngineSettingsOption(*command, options.settings);
   addProblemOptions(*command, options.problem, false);
   command
