@@ -4,13 +4,26 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "engines/registry.h"
 #include "gl/debug.h"
 #include "gl/egl_context.h"
 
 namespace nbody::test {
+
+// An engine variant as the tests name it: (option, value) pairs set one after the other.
+using Variant = std::vector<std::pair<std::string, std::string>>;
+
+// The registered engine `name` with `variant` set; needs the context GlTest makes.
+inline std::unique_ptr<Engine> makeEngine(const std::string& name, const Variant& variant = {}) {
+  auto engine = findEngine(name)->create();
+  for (const auto& [option, value] : variant) engine->setOption(option, value);
+  return engine;
+}
 
 class GlTest : public ::testing::Test {
  protected:

@@ -21,13 +21,8 @@ namespace nbody {
 namespace {
 
 using test::GlTest;
-using Variant = std::vector<std::pair<std::string, std::string>>;  // option name, value
-
-std::unique_ptr<Engine> makeEngine(const std::string& name, const Variant& variant = {}) {
-  auto engine = findEngine(name)->create();
-  for (const auto& [option, value] : variant) engine->setOption(option, value);
-  return engine;
-}
+using test::makeEngine;
+using test::Variant;
 
 // Where the CPU reference of a problem is kept between processes (ctest runs every variant in a
 // process of its own): beside the test binary, named after the problem and the binary's size and

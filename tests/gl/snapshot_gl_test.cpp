@@ -17,14 +17,8 @@ namespace {
 using test::GlTest;
 using test::runNbody;
 using test::ScratchFolder;
-
-using Variant = std::vector<std::pair<std::string, std::string>>;  // option name, value
-
-std::unique_ptr<Engine> makeEngine(const std::string& name, const Variant& variant) {
-  auto engine = findEngine(name)->create();
-  for (const auto& [option, value] : variant) engine->setOption(option, value);
-  return engine;
-}
+using test::makeEngine;
+using test::Variant;
 
 class GpuSnapshot : public GlTest, public ::testing::WithParamInterface<std::pair<std::string, Variant>> {};
 
