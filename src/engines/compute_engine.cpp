@@ -140,8 +140,9 @@ void ComputeEngine::barrierAfterStage() {
 }
 
 void ComputeEngine::runStage(const Method& method, const StepParams& params, int stage, bool reuseLastForce) {
-  const bool forceStored = stage == 0 && reuseLastForce;
-  if (forceStored || !method.needsForce(stage)) return runUpdate(method, params, stage, forceStored);
+  const StageForce forceOfStage = stageForce(method, stage, reuseLastForce);
+  if (forceOfStage != StageForce::evaluated)
+    return runUpdate(method, params, stage, forceOfStage == StageForce::reused);
   const int stages = method.stageCount();
   const Layout layout = this->layout();
   const int slices = layout.slices;

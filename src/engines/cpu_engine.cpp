@@ -94,12 +94,15 @@ void CpuEngine::step(const Method& method, const StepParams& params, int steps) 
 void CpuEngine::evaluateStageForce(const Method& method, const StepParams& params, int stage,
                                    bool reuseLastForce) {
   std::vector<glm::dvec3>& acceleration = stageAcceleration_[stage];
-  if (stage == 0 && reuseLastForce) return;  // the last step left it here (FSAL)
-  if (method.needsForce(stage)) {
-    accelerations(stagePosition_, params, acceleration);
-    ++forceEvaluations_;
-  } else {
-    acceleration.assign(mass_.size(), glm::dvec3(0.0));  // never weighed
+  switch (stageForce(method, stage, reuseLastForce)) {
+    case StageForce::reused:  // the last step left it here
+      return;
+    case StageForce::none:  // never weighed
+      acceleration.assign(mass_.size(), glm::dvec3(0.0));
+      return;
+    case StageForce::evaluated:
+      accelerations(stagePosition_, params, acceleration);
+      ++forceEvaluations_;
   }
 }
 

@@ -147,8 +147,9 @@ void FragmentEngine::runUpdate(const Method& method, const StepParams& params, i
 
 void FragmentEngine::runStage(const Method& method, const StepParams& params, int stage,
                               bool reuseLastForce) {
-  const bool forceStored = stage == 0 && reuseLastForce;
-  if (forceStored || !method.needsForce(stage)) return runUpdate(method, params, stage, forceStored);
+  const StageForce forceOfStage = stageForce(method, stage, reuseLastForce);
+  if (forceOfStage != StageForce::evaluated)
+    return runUpdate(method, params, stage, forceOfStage == StageForce::reused);
   if (fused()) return runFusedStage(method, params, stage);
   runForce(method, params, stage);
   runUpdate(method, params, stage, true);

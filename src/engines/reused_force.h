@@ -38,4 +38,13 @@ class ReusedForce {
   std::optional<Key> kept_;
 };
 
+// What a stage of a step does about its force: evaluates it, takes the one the last step ended
+// with (the first stage, when ReusedForce::available said so), or needs none (force-free).
+enum class StageForce { evaluated, reused, none };
+
+inline StageForce stageForce(const Method& method, int stage, bool reuseLastForce) {
+  if (stage == 0 && reuseLastForce) return StageForce::reused;
+  return method.needsForce(stage) ? StageForce::evaluated : StageForce::none;
+}
+
 }  // namespace nbody
