@@ -51,9 +51,8 @@ void ConservationHistory::record(double wallSeconds, long long step, double time
     return;
   }
   const Diagnostics& start = *reference_;
-  samples_.push_back({step, time, std::abs(relativeEnergyError(start, now)),
-                      glm::length(now.momentum - start.momentum),
-                      glm::length(now.angularMomentum - start.angularMomentum)});
+  samples_.push_back({step, time, std::abs(relativeEnergyError(start, now)), momentumDrift(start, now),
+                      angularMomentumDrift(start, now)});
   if (samples_.size() > capacity_) samples_.pop_front();
 }
 

@@ -57,4 +57,12 @@ double relativeEnergyError(const Diagnostics& start, const Diagnostics& now) {
   return (now.total() - start.total()) / std::abs(start.total());
 }
 
+double momentumDrift(const Diagnostics& start, const Diagnostics& now) {
+  return glm::length(now.momentum - start.momentum);
+}
+
+double angularMomentumDrift(const Diagnostics& start, const Diagnostics& now) {
+  return glm::length(now.angularMomentum - start.angularMomentum);
+}
+
 }  // namespace nbody

@@ -38,5 +38,8 @@ Diagnostics computeDiagnostics(const State& state, const StepParams& params);
 // (E - E0) / |E0|: how far the total energy has drifted from where it started. Ill-conditioned
 // for states whose energy is near zero (the expand scene).
 double relativeEnergyError(const Diagnostics& start, const Diagnostics& now);
+// |P - P0| and |L - L0|: how far the total momentum and angular momentum have drifted.
+double momentumDrift(const Diagnostics& start, const Diagnostics& now);
+double angularMomentumDrift(const Diagnostics& start, const Diagnostics& now);
 
 }  // namespace nbody

@@ -1,6 +1,5 @@
 #include "diagnostics/diagnostics_log.h"
 
-#include <glm/geometric.hpp>
 #include <ostream>
 
 #include "io/csv.h"
@@ -32,7 +31,7 @@ void DiagnosticsLog::record(long long step, double time, const Diagnostics& d) {
       << formatDouble(d.kinetic) << ',' << formatDouble(d.potential) << ','
       << formatDouble(d.total()) << ',' << formatDouble(relativeEnergyError(*first_, d));
   writeVector(out, d.momentum);
-  out << ',' << formatDouble(glm::length(d.momentum - first_->momentum));
+  out << ',' << formatDouble(momentumDrift(*first_, d));
   writeVector(out, d.angularMomentum);
   writeVector(out, d.centreOfMass);
   out << '\n';
