@@ -77,6 +77,15 @@ GivenSettings givenSettingsOf(const CLI::App& command) {
   return {given("--method"), given("--dt"), given("--softening"), given("--gravity")};
 }
 
+RunSettings withGivenSettings(RunSettings saved, const GivenSettings& given, const std::string& method,
+                              const StepParams& step) {
+  if (given.method) saved.method = method;
+  if (given.dt) saved.step.dt = step.dt;
+  if (given.softening) saved.step.softening = step.softening;
+  if (given.gravity) saved.step.gravity = step.gravity;
+  return saved;
+}
+
 CLI::Option* addEngineOption(CLI::App& command, std::string& engine) {
   return command.add_option("--engine", engine, "which engine computes")
       ->check(CLI::IsMember(engineNames()))

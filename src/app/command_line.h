@@ -37,6 +37,9 @@ struct GivenSettings {
 };
 // After parsing: which of --method, --dt, --softening and --gravity `command` was given.
 GivenSettings givenSettingsOf(const CLI::App& command);
+// A snapshot's settings with those the command line gave (`method`, `step`) in their place.
+RunSettings withGivenSettings(RunSettings saved, const GivenSettings& given, const std::string& method,
+                              const StepParams& step);
 CLI::Option* addEngineOption(CLI::App& command, std::string& engine);
 CLI::Option* addMethodOption(CLI::App& command, std::string& method);
 

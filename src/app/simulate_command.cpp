@@ -31,16 +31,9 @@ CLI::Validator containsStepPlaceholder() {
 // The settings the run goes on with: those given on the command line, else those of an input
 // snapshot, else the command line's defaults.
 RunSettings resolveSettings(const SimulateOptions& options, const Snapshot& start) {
+  if (start.settings) return withGivenSettings(*start.settings, options.given, options.method, options.step);
   const std::uint64_t seed = options.problem.input.empty() ? options.problem.seed : 0;
-  RunSettings settings{options.method, options.step, seed};
-  if (!start.settings) return settings;
-  const RunSettings& saved = *start.settings;
-  if (!options.given.method) settings.method = saved.method;
-  if (!options.given.dt) settings.step.dt = saved.step.dt;
-  if (!options.given.softening) settings.step.softening = saved.step.softening;
-  if (!options.given.gravity) settings.step.gravity = saved.step.gravity;
-  settings.seed = saved.seed;
-  return settings;
+  return {options.method, options.step, seed};
 }
 
 const Method& methodNamed(const std::string& name, const std::string& source) {

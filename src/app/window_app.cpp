@@ -185,12 +185,8 @@ ConservationSetup conservationSetupOf(const AppSettings& settings) {
 // --load: the snapshot, with the settings the command line gave in place of its own.
 Snapshot startingSnapshot(const WindowOptions& options) {
   Snapshot start = readSnapshotFile(options.load);
-  if (!start.settings) return start;
-  RunSettings& saved = *start.settings;
-  if (options.given.method) saved.method = options.method;
-  if (options.given.dt) saved.step.dt = options.step.dt;
-  if (options.given.softening) saved.step.softening = options.step.softening;
-  if (options.given.gravity) saved.step.gravity = options.step.gravity;
+  if (start.settings)
+    start.settings = withGivenSettings(*start.settings, options.given, options.method, options.step);
   return start;
 }
 
