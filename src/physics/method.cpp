@@ -2,43 +2,47 @@
 
 #include "util/named_table.h"
 
-#include <algorithm>
-
 namespace nbody {
 namespace {
 
-// Row `stage + 1` of a tableau, or its b for the last stage, padded to stage + 1 entries (rows of
-// a are stored without their trailing zeros).
-std::vector<double> outputRow(const std::vector<std::vector<double>>& a, const std::vector<double>& b,
-                              int stage) {
-  const bool lastStage = stage + 1 == int(b.size());
-  std::vector<double> weights = lastStage ? b : a[stage + 1];
-  weights.resize(stage + 1, 0.0);
-  return weights;
-}
-
-double entry(const std::vector<double>& row, int column) {
+// Entry `column` of what pass `pass` combines: row pass + 1 of a tableau, or its b for the last
+// pass; zero past a row's end (rows of a are stored without their trailing zeros).
+double outputWeight(const std::vector<std::vector<double>>& a, const std::vector<double>& b, int pass,
+                    int column) {
+  const std::vector<double>& row = pass + 1 == int(b.size()) ? b : a[pass + 1];
   return column < int(row.size()) ? row[column] : 0.0;
 }
 
 }  // namespace
 
-std::vector<double> Method::positionWeights(int stage) const { return outputRow(a, b, stage); }
+double Method::positionWeight(int pass, int column) const { return outputWeight(a, b, pass, column); }
+
+double Method::velocityWeight(int pass, int column) const {
+  return aVelocity.empty() ? positionWeight(pass, column) : outputWeight(aVelocity, bVelocity, pass, column);
+}
+
+std::vector<double> Method::positionWeights(int stage) const {
+  std::vector<double> weights;
+  for (int j = 0; j <= stage; ++j) weights.push_back(positionWeight(stage, j));
+  return weights;
+}
 
 std::vector<double> Method::velocityWeights(int stage) const {
-  return aVelocity.empty() ? positionWeights(stage) : outputRow(aVelocity, bVelocity, stage);
+  std::vector<double> weights;
+  for (int j = 0; j <= stage; ++j) weights.push_back(velocityWeight(stage, j));
+  return weights;
 }
 
 bool Method::needsForce(int stage) const {
   for (int pass = stage; pass < stageCount(); ++pass)
-    if (velocityWeights(pass)[stage] != 0.0) return true;
+    if (velocityWeight(pass, stage) != 0.0) return true;
   return false;
 }
 
 bool Method::storesForce(int stage) const {
   if (stage == stageCount() - 1) return firstSameAsLast();
   for (int pass = stage + 1; pass < stageCount(); ++pass)
-    if (velocityWeights(pass)[stage] != 0.0) return true;
+    if (velocityWeight(pass, stage) != 0.0) return true;
   return false;
 }
 
@@ -46,10 +50,8 @@ bool Method::firstSameAsLast() const {
   const int last = stageCount() - 1;
   if (last == 0 || !needsForce(0) || !needsForce(last)) return false;
   // The last stage's positions (built by the pass before it) against the step's result.
-  const std::vector<double> lastStagePositions = positionWeights(last - 1);
-  const std::vector<double> result = positionWeights(last);
   for (int j = 0; j <= last; ++j)
-    if (entry(lastStagePositions, j) != result[j]) return false;
+    if (positionWeight(last - 1, j) != positionWeight(last, j)) return false;
   return true;
 }
 

@@ -35,6 +35,10 @@ struct Method {
   // (velocity weights) of stage j, j <= stage.
   std::vector<double> positionWeights(int stage) const;
   std::vector<double> velocityWeights(int stage) const;
+  // One entry of those: the weight pass `pass` gives stage `column`'s velocity or acceleration
+  // (zero where the tableau has none).
+  double positionWeight(int pass, int column) const;
+  double velocityWeight(int pass, int column) const;
 
   // True when some coefficient weighs the acceleration of `stage`.
   bool needsForce(int stage) const;
