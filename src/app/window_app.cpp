@@ -442,11 +442,16 @@ int runWindowApp(const WindowOptions& options) {
                   figures.renderer.c_str());
       const std::string gpuMilliseconds =
           figures.gpuMillisecondsPerStep >= 0 ? std::to_string(figures.gpuMillisecondsPerStep) : "n/a";
-      std::printf("run: frames %lld, steps %lld, iterations/s %.3f, GFLOPS %.3f, G interactions/s %.4f, "
-                  "GPU ms/step %s, frame ms %.2f, steps/frame %d\n",
-                  frame, simulation.stepCount(), figures.iterationsPerSecond, figures.gflops,
-                  figures.interactionsPerSecond * 1e-9, gpuMilliseconds.c_str(), figures.frameMilliseconds,
-                  figures.stepsPerFrame);
+      if (figures.frameMilliseconds > 0)
+        std::printf("run: frames %lld, steps %lld, iterations/s %.3f, GFLOPS %.3f, G interactions/s %.4f, "
+                    "GPU ms/step %s, frame ms %.2f, steps/frame %d\n",
+                    frame, simulation.stepCount(), figures.iterationsPerSecond, figures.gflops,
+                    figures.interactionsPerSecond * 1e-9, gpuMilliseconds.c_str(), figures.frameMilliseconds,
+                    figures.stepsPerFrame);
+      else  // the rates come from frames before the last one: zeros here would read as a measurement
+        std::printf("run: frames %lld, steps %lld, rates n/a (measured from the frames before the last: "
+                    "ask for --frames 3 or more)\n",
+                    frame, simulation.stepCount());
       printConservation(conservation);
       if (!figures.warning.empty()) std::printf("run: %s\n", figures.warning.c_str());
     }

@@ -126,6 +126,9 @@ TEST(Window, StartsFromASnapshotWithItsStepAndSettings) {
   // A method given on the command line wins over the snapshot's, as in simulate --input.
   const std::string given = runWindow(scratch, "--load " + snapshot.string() + " --frames 1 --method rk4");
   EXPECT_NE(given.find(", rk4, N = 300,"), std::string::npos) << given;
+  // One frame measures no rate: it says so instead of printing zeros.
+  EXPECT_NE(given.find("rates n/a"), std::string::npos) << given;
+  EXPECT_EQ(given.find("iterations/s"), std::string::npos) << given;
 }
 
 TEST(Window, ADamagedSnapshotToStartFromFailsWithOneLine) {
