@@ -184,7 +184,9 @@ TEST_P(GpuEngineTest, ConvergenceOrderMatchesEachMethod) {
 
 // The energy error a method makes is a property of the method, not of the precision: float32 on
 // the GPU gives the error of the double-precision CPU engine within a factor of 2. dt is chosen per
-// method so that its error is far above float32 rounding (~1e-7 of E).
+// method so that its error is far above float32 rounding (~1e-7 of E). The largest error over the
+// run is compared, not the last: leapfrog's error oscillates, and one sample near a zero of it
+// would make the ratio depend on rounding.
 TEST_P(GpuEngineTest, EachMethodsEnergyErrorIsThatOfTheDoublePrecisionRun) {
   const State start = findScene("plummer")->generate(512, 4);
   StepParams params;
@@ -198,8 +200,12 @@ TEST_P(GpuEngineTest, EachMethodsEnergyErrorIsThatOfTheDoublePrecisionRun) {
     const auto energyError = [&](Engine& engine, EngineDiagnostics& diagnostics) {
       engine.upload(start);
       const Diagnostics before = diagnostics.measure(engine, params);
-      engine.step(*findMethod(name), params, 50);
-      return std::abs(relativeEnergyError(before, diagnostics.measure(engine, params)));
+      double largest = 0.0;
+      for (int step = 0; step < 50; step += 10) {
+        engine.step(*findMethod(name), params, 10);
+        largest = std::max(largest, std::abs(relativeEnergyError(before, diagnostics.measure(engine, params))));
+      }
+      return largest;
     };
     const double inFloat = energyError(*gpu, gpuDiagnostics);
     const double inDouble = energyError(cpu, cpuDiagnostics);
