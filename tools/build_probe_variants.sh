@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the timing probes of docs/performance.md's round 7 ("what limits the inner loop") into
-# DIR: nbody_base and one binary per shader edit below. The probes change the force law's machine
+# DIR, from the committed HEAD (not the working tree): nbody_base and one binary per shader edit
+# below. The probes change the force law's machine
 # code, some of them into wrong physics (finite, so `bench` accepts it): they exist only to time
 # what one instruction more or less costs on the H100, never to simulate. Each binary links
 # libstdc++ statically so that it runs on the device machine (see tools/device_probe.sh).
