@@ -9,9 +9,10 @@
 
 uniform float uSoftening2;  // eps^2
 
-// Adds m_j (r_j - r_i) / (|r_j - r_i|^2 + eps^2)^(3/2) to sum. Without softening the j == i term
-// has r2 == 0; the select makes it (and a massless padding body at the same place) add exactly
-// zero instead of 0 * inf = NaN. Cubing 1/r instead of taking (r2^3)^(-1/2) keeps r2^3 from
+// Adds m_j (r_j - r_i) / (|r_j - r_i|^2 + eps^2)^(3/2) to sum. Without softening (or with an eps
+// so small that 1/eps^3 overflows float32, eps < ~1.4e-13) the j == i term would be 0 * inf = NaN;
+// the select on d makes it (and a massless padding body at the same place) add exactly zero, as
+// the CPU engine's double-precision sum does. Cubing 1/r instead of taking (r2^3)^(-1/2) keeps r2^3 from
 // overflowing or underflowing for distant or very close pairs.
 void addPair(inout vec3 sum, vec3 ri, vec4 bodyJ) {
   vec3 d = bodyJ.xyz - ri;
@@ -20,7 +21,7 @@ void addPair(inout vec3 sum, vec3 ri, vec4 bodyJ) {
 #if SOFTENED
   float inverseR = inversesqrt(r2);
 #else
-  float inverseR = r2 > 0.0 ? inversesqrt(r2) : 0.0;
+  float inverseR = dot(d, d) > 0.0 ? inversesqrt(r2) : 0.0;
 #endif
   sum += (bodyJ.w * (inverseR * inverseR * inverseR)) * d;
 }
