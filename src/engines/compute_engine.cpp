@@ -50,7 +50,28 @@ ComputeEngine::ComputeEngine()
     throw std::runtime_error("the compute engine needs OpenGL 4.3 compute shaders; this context is " +
                              std::to_string(major) + "." + std::to_string(minor));
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTextureSize_);
+  for (GLuint axis = 0; axis < 2; ++axis) glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, axis, &maxWorkGroups_[axis]);
   multiprocessors_ = multiprocessorCount();
+}
+
+void ComputeEngine::checkCapacity(std::size_t bodies) const {
+  checkGpuCapacity(bodies, 1);
+  const glm::ivec2 size = StageTextures::sizeFor(bodies, maxTextureSize_);
+  const std::size_t padded = std::size_t(size.x) * std::size_t(size.y);
+  checkDispatchable(bodies, padded,
+                    resolveLayout(padded, groupSize_.value, bodiesPerThread_.value, slices_.value, multiprocessors_));
+}
+
+void ComputeEngine::checkDispatchable(std::size_t bodies, std::size_t paddedBodies, const Layout& layout) const {
+  const std::size_t perBody = std::size_t(ceilDiv(bodies, std::max(kUpdateGroupSize, kReduceGroupSize)));
+  const std::size_t perBlock =
+      std::size_t(ceilDiv(paddedBodies, std::size_t(layout.groupSize) * std::size_t(layout.bodiesPerThread)));
+  const std::size_t wanted = std::max(perBody, perBlock);
+  if (wanted <= std::size_t(maxWorkGroups_[0]) && layout.slices <= maxWorkGroups_[1]) return;
+  throw std::runtime_error(std::to_string(bodies) + " bodies need " + std::to_string(wanted) + " x " +
+                           std::to_string(layout.slices) + " compute work groups, over this GPU's " +
+                           std::to_string(maxWorkGroups_[0]) + " x " + std::to_string(maxWorkGroups_[1]) +
+                           (perBlock > perBody ? ": choose a larger group-size or more bodies-per-thread" : ""));
 }
 
 std::string ComputeEngine::device() const {
@@ -66,6 +87,9 @@ void ComputeEngine::setOption(const std::string& optionName, const std::string& 
 }
 
 void ComputeEngine::upload(const State& state) {
+  // The textures about to be cleared and rewritten were last written by image stores; without this
+  // bit OpenGL does not order the rewrite after them.
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
   reusedForce_.forget();
   textures_.allocate(StageTextures::sizeFor(state.size(), maxTextureSize_));
   bodyCount_ = state.size();
@@ -186,7 +210,9 @@ void ComputeEngine::step(const Method& method, const StepParams& params, int ste
   if (bodyCount_ == 0) throw std::logic_error("ComputeEngine::step before upload");
   textures_.setAccelerationLayout(1, 1);
   if (textures_.takeReallocated()) reusedForce_.forget();
-  const int slices = layout().slices;
+  const Layout layout = this->layout();
+  checkDispatchable(bodyCount_, paddedCount(), layout);  // the options may have changed since upload
+  const int slices = layout.slices;
   const std::size_t bytes = std::size_t(slices) * paddedCount() * 4 * sizeof(float);
   if (slices > 1 && bytes > partialSumsBytes_) {
     partialSums_ = gl::Buffer::create();

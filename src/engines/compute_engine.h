@@ -25,7 +25,7 @@ class ComputeEngine final : public Engine {
   void upload(const State& state) override;
   State download() override;
   std::size_t bodyCount() const override { return bodyCount_; }
-  void checkCapacity(std::size_t bodies) const override { checkGpuCapacity(bodies, 1); }
+  void checkCapacity(std::size_t bodies) const override;
   void step(const Method& method, const StepParams& params, int steps = 1) override;
   void finish() override;
   std::vector<EngineOption> options() const override { return {groupSize_, slices_, bodiesPerThread_}; }
@@ -48,6 +48,9 @@ class ComputeEngine final : public Engine {
   // Advances from stored accelerations; `forceStored`: this stage's too (else it is force-free).
   void runUpdate(const Method& method, const StepParams& params, int stage, bool forceStored);
   static void barrierAfterStage();
+  // Throws where a step would dispatch more work groups than this GPU allows: OpenGL promises only
+  // 65535 a dimension, and a dispatch over the limit does nothing, silently.
+  void checkDispatchable(std::size_t bodies, std::size_t paddedBodies, const Layout& layout) const;
   std::size_t paddedCount() const { return std::size_t(textures_.size().x) * std::size_t(textures_.size().y); }
 
   std::size_t bodyCount_ = 0;
@@ -57,6 +60,7 @@ class ComputeEngine final : public Engine {
   std::size_t partialSumsBytes_ = 0;
   EngineOption groupSize_, slices_, bodiesPerThread_;
   int maxTextureSize_ = 0, multiprocessors_ = 16;
+  GLint maxWorkGroups_[2] = {65535, 65535};  // x and y of GL_MAX_COMPUTE_WORK_GROUP_COUNT
   ReusedForce reusedForce_;
 };
 

@@ -55,6 +55,12 @@ void checkGpuCapacity(std::size_t bodies, int accelerationSlices) {
     throw std::runtime_error(std::string(e.what()) + ", the largest this GPU offers (at most " +
                              std::to_string(std::size_t(largest) * std::size_t(largest)) + " bodies)");
   }
+  // The stage accelerations stack their slices vertically in one texture.
+  if (std::size_t(size.y) * std::size_t(accelerationSlices) > std::size_t(largest))
+    throw std::runtime_error(std::to_string(bodies) + " bodies in " + std::to_string(accelerationSlices) +
+                             " slices need acceleration textures " + std::to_string(size.y) + " x " +
+                             std::to_string(accelerationSlices) + " texels high, over this GPU's " +
+                             std::to_string(largest) + ": choose fewer slices");
   // Base and stage positions and velocities, and the stage accelerations with their slices.
   const double texels = double(size.x) * double(size.y);
   const double bytes = texels * 16.0 * (6 + (maxStageCount() - 1) + maxStageCount() * accelerationSlices);

@@ -215,19 +215,22 @@ TEST_P(GpuEngineTest, EachMethodsEnergyErrorIsThatOfTheDoublePrecisionRun) {
 }
 
 // With epsilon = 0 the j == i term must add exactly zero, not NaN: a lone body (with padding
-// texels beside it) moves in a straight line.
+// texels beside it) moves in a straight line. So with an epsilon whose 1/eps^3 overflows float32
+// (1e-15: 1e45), where the CPU engine's double sum gives zero too.
 TEST_P(GpuEngineTest, SelfInteractionAddsExactlyZeroWithoutSoftening) {
   State lone;
   lone.positionMass = {glm::vec4(0.5f, -0.25f, 2.0f, 1.0f)};
   lone.velocity = {glm::vec4(1.0f, 0.5f, -2.0f, 0.0f)};
   StepParams params;
-  params.softening = 0.0;
   params.dt = 0.125;  // exact in binary, so the straight line is exact in float32 too
   auto gpu = makeEngine(GetParam());
-  for (const Method& method : allMethods()) {
-    const State end = test::advance(*gpu, lone, method, params, 4);
-    EXPECT_EQ(end.positionMass[0], glm::vec4(1.0f, 0.0f, 1.0f, 1.0f)) << method.name;
-    EXPECT_EQ(end.velocity[0], lone.velocity[0]) << method.name;
+  for (const double softening : {0.0, 1e-15}) {
+    params.softening = softening;
+    for (const Method& method : allMethods()) {
+      const State end = test::advance(*gpu, lone, method, params, 4);
+      EXPECT_EQ(end.positionMass[0], glm::vec4(1.0f, 0.0f, 1.0f, 1.0f)) << method.name << ", eps " << softening;
+      EXPECT_EQ(end.velocity[0], lone.velocity[0]) << method.name << ", eps " << softening;
+    }
   }
 }
 
@@ -295,6 +298,53 @@ TEST_P(GpuEngineTest, AsyncReadbackReturnsExactlyTheSyncStates) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllGpuEngines, GpuEngineTest, ::testing::Values("fragment", "compute"));
+
+// Sizes the GPU cannot run are refused by checkCapacity, before any work, with a message that says
+// which option to change, instead of failing later (a too tall texture) or silently (a dispatch
+// over the work-group limit does nothing).
+class GpuCapacityTest : public GlTest {};
+
+TEST_F(GpuCapacityTest, FragmentSlicesThatMakeTheAccelerationTexturesTooTallAreRefused) {
+  GLint largest = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
+  const std::size_t side = std::size_t(largest) / 8 + 64;  // the textures' rows: over largest / 8
+  const std::size_t bodies = side * side;
+  ASSERT_GT(std::size_t(StageTextures::sizeFor(bodies, largest).y) * 8, std::size_t(largest));
+  auto engine = makeEngine("fragment");
+  engine->setOption("slices", "8");
+  try {
+    engine->checkCapacity(bodies);
+    ADD_FAILURE() << bodies << " bodies in 8 slices accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("choose fewer slices"), std::string::npos) << e.what();
+  }
+  engine->setOption("slices", "1");
+  EXPECT_NO_THROW(engine->checkCapacity(bodies));
+}
+
+TEST_F(GpuCapacityTest, ComputeDispatchesOverTheWorkGroupLimitAreRefused) {
+  GLint maxGroups = 0, largest = 0;
+  glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &maxGroups);
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
+  auto engine = makeEngine("compute");
+  engine->setOption("group-size", "64");
+  engine->setOption("bodies-per-thread", "1");
+  // One force-pass work group per 64 bodies. Where the textures cannot hold that many bodies (the
+  // H100: 2^31 - 1 groups), the texture check refuses them first.
+  const std::size_t tooMany = std::size_t(maxGroups) * 64 + 1;
+  const bool texturesHoldThem = tooMany <= std::size_t(largest) * std::size_t(largest);
+  try {
+    engine->checkCapacity(tooMany);
+    ADD_FAILURE() << tooMany << " bodies accepted";
+  } catch (const std::runtime_error& e) {
+    if (texturesHoldThem) {
+      EXPECT_NE(std::string(e.what()).find("choose a larger group-size"), std::string::npos) << e.what();
+    }
+  }
+  if (texturesHoldThem) {
+    EXPECT_NO_THROW(engine->checkCapacity(std::size_t(maxGroups) * 32));
+  }
+}
 
 class EngineSwitchTest : public GlTest {};
 
