@@ -1,6 +1,7 @@
 #include "engines/compute_engine.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -51,6 +52,7 @@ ComputeEngine::ComputeEngine()
                              std::to_string(major) + "." + std::to_string(minor));
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTextureSize_);
   for (GLuint axis = 0; axis < 2; ++axis) glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, axis, &maxWorkGroups_[axis]);
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &maxStorageBlockBytes_);
   multiprocessors_ = multiprocessorCount();
 }
 
@@ -58,20 +60,26 @@ void ComputeEngine::checkCapacity(std::size_t bodies) const {
   checkGpuCapacity(bodies, 1);
   const glm::ivec2 size = StageTextures::sizeFor(bodies, maxTextureSize_);
   const std::size_t padded = std::size_t(size.x) * std::size_t(size.y);
-  checkDispatchable(bodies, padded,
+  checkLayoutFits(bodies, padded,
                     resolveLayout(padded, groupSize_.value, bodiesPerThread_.value, slices_.value, multiprocessors_));
 }
 
-void ComputeEngine::checkDispatchable(std::size_t bodies, std::size_t paddedBodies, const Layout& layout) const {
+void ComputeEngine::checkLayoutFits(std::size_t bodies, std::size_t paddedBodies, const Layout& layout) const {
   const std::size_t perBody = std::size_t(ceilDiv(bodies, std::max(kUpdateGroupSize, kReduceGroupSize)));
   const std::size_t perBlock =
       std::size_t(ceilDiv(paddedBodies, std::size_t(layout.groupSize) * std::size_t(layout.bodiesPerThread)));
   const std::size_t wanted = std::max(perBody, perBlock);
-  if (wanted <= std::size_t(maxWorkGroups_[0]) && layout.slices <= maxWorkGroups_[1]) return;
-  throw std::runtime_error(std::to_string(bodies) + " bodies need " + std::to_string(wanted) + " x " +
-                           std::to_string(layout.slices) + " compute work groups, over this GPU's " +
-                           std::to_string(maxWorkGroups_[0]) + " x " + std::to_string(maxWorkGroups_[1]) +
-                           (perBlock > perBody ? ": choose a larger group-size or more bodies-per-thread" : ""));
+  if (wanted > std::size_t(maxWorkGroups_[0]) || layout.slices > maxWorkGroups_[1])
+    throw std::runtime_error(std::to_string(bodies) + " bodies need " + std::to_string(wanted) + " x " +
+                             std::to_string(layout.slices) + " compute work groups, over this GPU's " +
+                             std::to_string(maxWorkGroups_[0]) + " x " + std::to_string(maxWorkGroups_[1]) +
+                             (perBlock > perBody ? ": choose a larger group-size or more bodies-per-thread" : ""));
+  const double partialBytes = layout.slices > 1 ? double(layout.slices) * double(paddedBodies) * 16.0 : 0.0;
+  if (partialBytes > double(maxStorageBlockBytes_))
+    throw std::runtime_error(std::to_string(bodies) + " bodies in " + std::to_string(layout.slices) + " slices need " +
+                             std::to_string(std::llround(partialBytes / 1e6)) + " MB of partial sums, over the " +
+                             std::to_string(std::llround(double(maxStorageBlockBytes_) / 1e6)) +
+                             " MB one shader storage block may hold on this GPU: choose fewer slices");
 }
 
 std::string ComputeEngine::device() const {
@@ -211,7 +219,7 @@ void ComputeEngine::step(const Method& method, const StepParams& params, int ste
   textures_.setAccelerationLayout(1, 1);
   if (textures_.takeReallocated()) reusedForce_.forget();
   const Layout layout = this->layout();
-  checkDispatchable(bodyCount_, paddedCount(), layout);  // the options may have changed since upload
+  checkLayoutFits(bodyCount_, paddedCount(), layout);  // the options may have changed since upload
   const int slices = layout.slices;
   const std::size_t bytes = std::size_t(slices) * paddedCount() * 4 * sizeof(float);
   if (slices > 1 && bytes > partialSumsBytes_) {

@@ -48,9 +48,10 @@ class ComputeEngine final : public Engine {
   // Advances from stored accelerations; `forceStored`: this stage's too (else it is force-free).
   void runUpdate(const Method& method, const StepParams& params, int stage, bool forceStored);
   static void barrierAfterStage();
-  // Throws where a step would dispatch more work groups than this GPU allows: OpenGL promises only
-  // 65535 a dimension, and a dispatch over the limit does nothing, silently.
-  void checkDispatchable(std::size_t bodies, std::size_t paddedBodies, const Layout& layout) const;
+  // Throws where a step would dispatch more work groups than this GPU allows (OpenGL promises only
+  // 65535 a dimension, and a dispatch over the limit does nothing, silently) or need a partial-sum
+  // buffer larger than one shader storage block may be (reads past it are undefined).
+  void checkLayoutFits(std::size_t bodies, std::size_t paddedBodies, const Layout& layout) const;
   std::size_t paddedCount() const { return std::size_t(textures_.size().x) * std::size_t(textures_.size().y); }
 
   std::size_t bodyCount_ = 0;
@@ -61,6 +62,7 @@ class ComputeEngine final : public Engine {
   EngineOption groupSize_, slices_, bodiesPerThread_;
   int maxTextureSize_ = 0, multiprocessors_ = 16;
   GLint maxWorkGroups_[2] = {65535, 65535};  // x and y of GL_MAX_COMPUTE_WORK_GROUP_COUNT
+  GLint64 maxStorageBlockBytes_ = 1 << 27;     // GL_MAX_SHADER_STORAGE_BLOCK_SIZE
   ReusedForce reusedForce_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string_view>
 
@@ -61,6 +62,12 @@ void checkGpuCapacity(std::size_t bodies, int accelerationSlices) {
                              " slices need acceleration textures " + std::to_string(size.y) + " x " +
                              std::to_string(accelerationSlices) + " texels high, over this GPU's " +
                              std::to_string(largest) + ": choose fewer slices");
+  // download() and the readback ring read a whole state texture in one call, sized by a GLsizei.
+  const double stateTextureBytes = double(size.x) * double(size.y) * 16.0;
+  if (stateTextureBytes > double(std::numeric_limits<GLsizei>::max()))
+    throw std::runtime_error(std::to_string(bodies) + " bodies make state textures of " +
+                             std::to_string(std::llround(stateTextureBytes / 1e9)) +
+                             " GB, over the 2 GiB one OpenGL read returns (about 134 million bodies at most)");
   // Base and stage positions and velocities, and the stage accelerations with their slices.
   const double texels = double(size.x) * double(size.y);
   const double bytes = texels * 16.0 * (6 + (maxStageCount() - 1) + maxStageCount() * accelerationSlices);

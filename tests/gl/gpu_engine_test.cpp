@@ -346,6 +346,39 @@ TEST_F(GpuCapacityTest, ComputeDispatchesOverTheWorkGroupLimitAreRefused) {
   }
 }
 
+TEST_F(GpuCapacityTest, StatesOverWhatOneReadReturnsAreRefused) {
+  // 2^27 texels of 16 bytes are 2 GiB, one byte over GLsizei's range: 2^27 bodies (in a texture
+  // at least as large) cannot be read back in one call.
+  const std::size_t bodies = std::size_t(1) << 27;
+  for (const char* name : {"fragment", "compute"}) {
+    auto engine = makeEngine(name);
+    engine->setOption("slices", "1");
+    try {
+      engine->checkCapacity(bodies);
+      ADD_FAILURE() << name << ": " << bodies << " bodies accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("over the 2 GiB one OpenGL read returns"), std::string::npos)
+          << name << ": " << e.what();
+    }
+  }
+}
+
+TEST_F(GpuCapacityTest, ComputePartialSumsOverOneStorageBlockAreRefused) {
+  GLint64 maxBlockBytes = 0;
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &maxBlockBytes);
+  const std::size_t bodies = std::size_t(maxBlockBytes) / (64 * 16) + 65536;  // 64 slices: over it
+  auto engine = makeEngine("compute");
+  engine->setOption("slices", "64");
+  try {
+    engine->checkCapacity(bodies);
+    ADD_FAILURE() << bodies << " bodies in 64 slices accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("choose fewer slices"), std::string::npos) << e.what();
+  }
+  engine->setOption("slices", "1");
+  EXPECT_NO_THROW(engine->checkCapacity(bodies));
+}
+
 class EngineSwitchTest : public GlTest {};
 
 // Switching engine mid-run continues the same trajectory: the state moves across exactly, and the
