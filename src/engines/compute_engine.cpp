@@ -88,10 +88,20 @@ std::string ComputeEngine::device() const {
 
 void ComputeEngine::setOption(const std::string& optionName, const std::string& value) {
   reusedForce_.forget();  // a recomputed force may round differently in another layout
-  if (optionName == groupSize_.name) return chooseOption(groupSize_, value);
-  if (optionName == slices_.name) return chooseOption(slices_, value);
-  if (optionName == bodiesPerThread_.name) return chooseOption(bodiesPerThread_, value);
-  Engine::setOption(optionName, value);
+  EngineOption* option = optionName == groupSize_.name ? &groupSize_
+                         : optionName == slices_.name  ? &slices_
+                         : optionName == bodiesPerThread_.name ? &bodiesPerThread_
+                                                                : nullptr;
+  if (!option) return Engine::setOption(optionName, value);
+  const std::string before = option->value;
+  chooseOption(*option, value);
+  if (bodyCount_ == 0) return;
+  try {  // a layout this GPU cannot run is refused here, with the state untouched
+    checkLayoutFits(bodyCount_, paddedCount(), layout());
+  } catch (const std::runtime_error& e) {
+    option->value = before;
+    throw UsageError(e.what());
+  }
 }
 
 void ComputeEngine::upload(const State& state) {

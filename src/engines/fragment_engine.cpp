@@ -45,8 +45,16 @@ void FragmentEngine::setOption(const std::string& optionName, const std::string&
   reusedForce_.forget();  // a recomputed force may round differently in another variant
   if (optionName == unroll_.name) return chooseOption(unroll_, value);
   if (optionName == bodiesPerFragment_.name) return chooseOption(bodiesPerFragment_, value);
-  if (optionName == slices_.name) return chooseOption(slices_, value);
-  Engine::setOption(optionName, value);
+  if (optionName != slices_.name) return Engine::setOption(optionName, value);
+  const std::string before = slices_.value;
+  chooseOption(slices_, value);
+  if (bodyCount_ == 0) return;
+  try {  // slices whose stacked accelerations this GPU cannot hold are refused, the state untouched
+    checkCapacity(bodyCount_);
+  } catch (const std::runtime_error& e) {
+    slices_.value = before;
+    throw UsageError(e.what());
+  }
 }
 
 void FragmentEngine::upload(const State& state) {

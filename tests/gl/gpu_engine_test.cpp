@@ -320,6 +320,10 @@ TEST_F(GpuCapacityTest, FragmentSlicesThatMakeTheAccelerationTexturesTooTallAreR
   }
   engine->setOption("slices", "1");
   EXPECT_NO_THROW(engine->checkCapacity(bodies));
+  // Once those bodies are loaded, asking for 8 slices is a usage error that changes nothing.
+  engine->upload(findScene("uniform-sphere")->generate(bodies, 3));
+  EXPECT_THROW(engine->setOption("slices", "8"), UsageError);
+  EXPECT_EQ(engine->variant(), "unroll=2x2 bodies-per-fragment=4 slices=1");
 }
 
 TEST_F(GpuCapacityTest, ComputeDispatchesOverTheWorkGroupLimitAreRefused) {
@@ -377,6 +381,23 @@ TEST_F(GpuCapacityTest, ComputePartialSumsOverOneStorageBlockAreRefused) {
   }
   engine->setOption("slices", "1");
   EXPECT_NO_THROW(engine->checkCapacity(bodies));
+}
+
+// Once a state is loaded, an option that would make the layout too large for the GPU is refused
+// as a usage error (the window shows it) and the engine keeps its layout.
+TEST_F(GpuCapacityTest, ComputeRefusesAnOptionWhoseLayoutTheGpuCannotRun) {
+  GLint maxGroups = 0;
+  glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &maxGroups);
+  GLint64 maxBlockBytes = 0;
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &maxBlockBytes);
+  // Enough bodies that 64 slices of partial sums overflow one storage block, if memory allows.
+  const std::size_t bodies = std::size_t(maxBlockBytes) / (64 * 16) + 65536;
+  auto engine = makeEngine("compute");
+  engine->setOption("slices", "1");
+  engine->upload(findScene("uniform-sphere")->generate(bodies, 3));
+  const std::string variant = engine->variant();
+  EXPECT_THROW(engine->setOption("slices", "64"), UsageError);
+  EXPECT_EQ(engine->variant(), variant);
 }
 
 class EngineSwitchTest : public GlTest {};
