@@ -46,6 +46,16 @@ std::vector<float> readTexture(GLuint texture, glm::ivec2 size) {
 
 }  // namespace
 
+void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices) {
+  GLint largest = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
+  if (std::size_t(size.y) * std::size_t(accelerationSlices) > std::size_t(largest))
+    throw std::runtime_error(std::to_string(bodies) + " bodies in " + std::to_string(accelerationSlices) +
+                             " slices need acceleration textures " + std::to_string(size.y) + " x " +
+                             std::to_string(accelerationSlices) + " texels high, over this GPU's " +
+                             std::to_string(largest) + ": choose fewer slices");
+}
+
 void checkGpuCapacity(std::size_t bodies, int accelerationSlices) {
   GLint largest = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
@@ -56,12 +66,7 @@ void checkGpuCapacity(std::size_t bodies, int accelerationSlices) {
     throw std::runtime_error(std::string(e.what()) + ", the largest this GPU offers (at most " +
                              std::to_string(std::size_t(largest) * std::size_t(largest)) + " bodies)");
   }
-  // The stage accelerations stack their slices vertically in one texture.
-  if (std::size_t(size.y) * std::size_t(accelerationSlices) > std::size_t(largest))
-    throw std::runtime_error(std::to_string(bodies) + " bodies in " + std::to_string(accelerationSlices) +
-                             " slices need acceleration textures " + std::to_string(size.y) + " x " +
-                             std::to_string(accelerationSlices) + " texels high, over this GPU's " +
-                             std::to_string(largest) + ": choose fewer slices");
+  checkAccelerationSlicesFit(bodies, size, accelerationSlices);
   // download() and the readback ring read a whole state texture in one call, sized by a GLsizei.
   const double stateTextureBytes = double(size.x) * double(size.y) * 16.0;
   if (stateTextureBytes > double(std::numeric_limits<GLsizei>::max()))

@@ -69,5 +69,8 @@ int maxStageCount();
 // What StageTextures::sizeFor and the memory of all textures for `accelerationSlices` need, against
 // the GPU's largest texture and (where the driver says, NVIDIA) its free memory.
 void checkGpuCapacity(std::size_t bodies, int accelerationSlices);
+// Throws where the stage accelerations of textures of `size`, their slices stacked vertically,
+// would be taller than the largest texture (part of checkGpuCapacity; also for a change of slices).
+void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices);
 
 }  // namespace nbody
