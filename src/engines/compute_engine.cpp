@@ -57,11 +57,9 @@ ComputeEngine::ComputeEngine()
 }
 
 void ComputeEngine::checkCapacity(std::size_t bodies) const {
-  checkGpuCapacity(bodies, 1);
-  const glm::ivec2 size = StageTextures::sizeFor(bodies, maxTextureSize_);
+  const glm::ivec2 size = checkGpuCapacity(bodies, 1);
   const std::size_t padded = std::size_t(size.x) * std::size_t(size.y);
-  checkLayoutFits(bodies, padded,
-                    resolveLayout(padded, groupSize_.value, bodiesPerThread_.value, slices_.value, multiprocessors_));
+  checkLayoutFits(bodies, padded, layoutFor(padded));
 }
 
 void ComputeEngine::checkLayoutFits(std::size_t bodies, std::size_t paddedBodies, const Layout& layout) const {
@@ -108,8 +106,13 @@ void ComputeEngine::upload(const State& state) {
   // The textures about to be cleared and rewritten were last written by image stores; without this
   // bit OpenGL does not order the rewrite after them.
   glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
+  const glm::ivec2 size = StageTextures::sizeFor(state.size(), maxTextureSize_);
+  const std::size_t padded = std::size_t(size.x) * std::size_t(size.y);
+  // Refused before anything changes, for callers that did not ask checkCapacity; setOption checks
+  // option changes, so a step never meets a layout the GPU cannot run.
+  checkLayoutFits(state.size(), padded, layoutFor(padded));
   reusedForce_.forget();
-  textures_.allocate(StageTextures::sizeFor(state.size(), maxTextureSize_));
+  textures_.allocate(size);
   bodyCount_ = state.size();
   textures_.upload(state);
 }
@@ -156,9 +159,8 @@ ComputeEngine::Layout ComputeEngine::resolveLayout(std::size_t paddedBodies, con
   return layout;
 }
 
-ComputeEngine::Layout ComputeEngine::layout() const {
-  return resolveLayout(paddedCount(), groupSize_.value, bodiesPerThread_.value, slices_.value,
-                       multiprocessors_);
+ComputeEngine::Layout ComputeEngine::layoutFor(std::size_t paddedBodies) const {
+  return resolveLayout(paddedBodies, groupSize_.value, bodiesPerThread_.value, slices_.value, multiprocessors_);
 }
 
 void ComputeEngine::runUpdate(const Method& method, const StepParams& params, int stage, bool forceStored) {
@@ -228,9 +230,7 @@ void ComputeEngine::step(const Method& method, const StepParams& params, int ste
   if (bodyCount_ == 0) throw std::logic_error("ComputeEngine::step before upload");
   textures_.setAccelerationLayout(1, 1);
   if (textures_.takeReallocated()) reusedForce_.forget();
-  const Layout layout = this->layout();
-  checkLayoutFits(bodyCount_, paddedCount(), layout);  // the options may have changed since upload
-  const int slices = layout.slices;
+  const int slices = layout().slices;
   const std::size_t bytes = std::size_t(slices) * paddedCount() * 4 * sizeof(float);
   if (slices > 1 && bytes > partialSumsBytes_) {
     partialSums_ = gl::Buffer::create();

@@ -41,7 +41,7 @@ class ComputeEngine final : public Engine {
   static Layout resolveLayout(std::size_t paddedBodies, const std::string& groupSize,
                               const std::string& bodiesPerThread, const std::string& slices,
                               int multiprocessors);
-  Layout layout() const;  // for the current N and options
+  Layout layout() const { return layoutFor(paddedCount()); }  // for the current N and options
 
  private:
   void runStage(const Method& method, const StepParams& params, int stage, bool reuseLastForce);
@@ -52,6 +52,7 @@ class ComputeEngine final : public Engine {
   // 65535 a dimension, and a dispatch over the limit does nothing, silently) or need a partial-sum
   // buffer larger than one shader storage block may be (reads past it are undefined).
   void checkLayoutFits(std::size_t bodies, std::size_t paddedBodies, const Layout& layout) const;
+  Layout layoutFor(std::size_t paddedBodies) const;  // with the current options
   std::size_t paddedCount() const { return std::size_t(textures_.size().x) * std::size_t(textures_.size().y); }
 
   std::size_t bodyCount_ = 0;

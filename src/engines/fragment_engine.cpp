@@ -50,7 +50,7 @@ void FragmentEngine::setOption(const std::string& optionName, const std::string&
   chooseOption(slices_, value);
   if (bodyCount_ == 0) return;
   try {  // slices whose stacked accelerations this GPU cannot hold are refused, the state untouched
-    checkAccelerationSlicesFit(bodyCount_, textures_.size(), slices());
+    checkAccelerationSlicesFit(bodyCount_, textures_.size(), slices(), maxTextureSize_);
   } catch (const std::runtime_error& e) {
     slices_.value = before;
     throw UsageError(e.what());

@@ -46,17 +46,15 @@ std::vector<float> readTexture(GLuint texture, glm::ivec2 size) {
 
 }  // namespace
 
-void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices) {
-  GLint largest = 0;
-  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
-  if (std::size_t(size.y) * std::size_t(accelerationSlices) > std::size_t(largest))
+void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices, int maxTextureSize) {
+  if (std::size_t(size.y) * std::size_t(accelerationSlices) > std::size_t(maxTextureSize))
     throw std::runtime_error(std::to_string(bodies) + " bodies in " + std::to_string(accelerationSlices) +
                              " slices need acceleration textures " + std::to_string(size.y) + " x " +
                              std::to_string(accelerationSlices) + " texels high, over this GPU's " +
-                             std::to_string(largest) + ": choose fewer slices");
+                             std::to_string(maxTextureSize) + ": choose fewer slices");
 }
 
-void checkGpuCapacity(std::size_t bodies, int accelerationSlices) {
+glm::ivec2 checkGpuCapacity(std::size_t bodies, int accelerationSlices) {
   GLint largest = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
   glm::ivec2 size;
@@ -66,7 +64,7 @@ void checkGpuCapacity(std::size_t bodies, int accelerationSlices) {
     throw std::runtime_error(std::string(e.what()) + ", the largest this GPU offers (at most " +
                              std::to_string(std::size_t(largest) * std::size_t(largest)) + " bodies)");
   }
-  checkAccelerationSlicesFit(bodies, size, accelerationSlices);
+  checkAccelerationSlicesFit(bodies, size, accelerationSlices, largest);
   // download() and the readback ring read a whole state texture in one call, sized by a GLsizei.
   const double stateTextureBytes = double(size.x) * double(size.y) * 16.0;
   if (stateTextureBytes > double(std::numeric_limits<GLsizei>::max()))
@@ -90,6 +88,7 @@ void checkGpuCapacity(std::size_t bodies, int accelerationSlices) {
                                std::to_string(std::llround(bytes / 1e9)) + " GB of textures; the GPU has " +
                                std::to_string(availableKilobytes / 1000000) + " GB free");
   }
+  return size;
 }
 
 int maxStageCount() {

@@ -68,9 +68,10 @@ void bindComputeOutputs(const StageTextures& textures, int stage, int stageCount
 int maxStageCount();
 // What StageTextures::sizeFor and the memory of all textures for `accelerationSlices` need, against
 // the GPU's largest texture and (where the driver says, NVIDIA) its free memory.
-void checkGpuCapacity(std::size_t bodies, int accelerationSlices);
+// Returns the state textures' size for `bodies`.
+glm::ivec2 checkGpuCapacity(std::size_t bodies, int accelerationSlices);
 // Throws where the stage accelerations of textures of `size`, their slices stacked vertically,
-// would be taller than the largest texture (part of checkGpuCapacity; also for a change of slices).
-void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices);
+// would be taller than `maxTextureSize` (part of checkGpuCapacity; also for a change of slices).
+void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices, int maxTextureSize);
 
 }  // namespace nbody
