@@ -7,6 +7,8 @@
 #include <glad/egl.h>
 #include <glad/gl.h>
 
+#include "gl/limits.h"
+
 namespace nbody::gl {
 namespace {
 
@@ -158,6 +160,7 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debugContext) {
       auto made = std::unique_ptr<HeadlessContext>(new HeadlessContext());
       made->display_ = display;
       made->context_ = context;
+      forgetLimits();  // a new context: its own limits
       made->info_ = queryCurrentContext("EGL " + attempt.platform);
       if (made->info_.supports(4, 5)) return made;
       why = "OpenGL " + made->info_.version + " is below 4.5";  // `made` releases the display
@@ -171,6 +174,7 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debugContext) {
 }
 
 HeadlessContext::~HeadlessContext() {
+  forgetLimits();
   eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   eglDestroyContext(display_, context_);
   eglTerminate(display_);

@@ -61,8 +61,8 @@ Shader compile(const ShaderStageSource& stage, const std::vector<std::string>& d
 
 }  // namespace
 
-Program buildProgram(const std::vector<ShaderStageSource>& stages,
-                     const std::vector<std::string>& defines) {
+Program buildProgram(const std::vector<ShaderStageSource>& stages, const Defines& typedDefines) {
+  const std::vector<std::string> defines = typedDefines.lines();
   Program program = Program::create();
   std::vector<Shader> shaders;
   for (const ShaderStageSource& stage : stages) {

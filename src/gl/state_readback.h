@@ -6,8 +6,9 @@
 
 #include <vector>
 
-#include "engines/engine.h"
+#include "gl/gpu_state_view.h"
 #include "gl/objects.h"
+#include "physics/state.h"
 
 namespace nbody::gl {
 

@@ -7,6 +7,7 @@
 #include <GLFW/glfw3.h>
 
 #include "gl/debug.h"
+#include "gl/limits.h"
 
 namespace nbody::gl {
 namespace {
@@ -46,6 +47,7 @@ std::unique_ptr<WindowContext> WindowContext::create(const std::string& title, i
   if (!made->window_) throw WindowUnavailable(glfwProblem("no OpenGL 4.5 core window could be opened"));
   glfwMakeContextCurrent(made->window_);
   if (!gladLoadGL(glfwGetProcAddress)) throw WindowUnavailable("glad could not load OpenGL for the window");
+  forgetLimits();  // a new context: its own limits
   made->info_ = queryCurrentContext("GLFW window");
   if (!made->info_.supports(4, 5))
     throw WindowUnavailable("the window's OpenGL " + made->info_.version + " is below 4.5");
@@ -54,6 +56,7 @@ std::unique_ptr<WindowContext> WindowContext::create(const std::string& title, i
 }
 
 WindowContext::~WindowContext() {
+  forgetLimits();
   if (window_) glfwDestroyWindow(window_);
   glfwTerminate();
 }

@@ -1,0 +1,78 @@
+#include "gl/limits.h"
+
+#include <algorithm>
+
+#include <glad/gl.h>
+
+namespace nbody::gl {
+namespace {
+
+constexpr GLenum kSmCountNv = 0x933B;                // GL_SM_COUNT_NV (GL_NV_shader_thread_group)
+constexpr GLenum kAvailableKilobytesNvx = 0x9049;    // GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX
+
+int integer(GLenum name) {
+  GLint value = 0;
+  glGetIntegerv(name, &value);
+  return value;
+}
+
+std::vector<std::string> queryExtensions() {
+  std::vector<std::string> names;
+  const int count = integer(GL_NUM_EXTENSIONS);
+  for (int k = 0; k < count; ++k) names.emplace_back(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(k))));
+  return names;
+}
+
+void queryCompute(Limits& limits) {
+  for (GLuint axis = 0; axis < 3; ++axis) {
+    GLint count = 0;
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, axis, &count);
+    limits.maxComputeWorkGroupCount[axis] = count;
+  }
+  limits.maxComputeWorkGroupInvocations = integer(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS);
+  limits.maxComputeSharedMemoryBytes = integer(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE);
+  limits.maxComputeTextureUnits = integer(GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS);
+  limits.maxComputeImageUnits = integer(GL_MAX_COMPUTE_IMAGE_UNIFORMS);
+  GLint64 storageBlock = 0;
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &storageBlock);
+  limits.maxShaderStorageBlockBytes = storageBlock;
+}
+
+Limits query() {
+  Limits limits;
+  limits.versionMajor = integer(GL_MAJOR_VERSION);
+  limits.versionMinor = integer(GL_MINOR_VERSION);
+  limits.maxTextureSize = integer(GL_MAX_TEXTURE_SIZE);
+  limits.maxDrawBuffers = integer(GL_MAX_DRAW_BUFFERS);
+  limits.maxColorAttachments = integer(GL_MAX_COLOR_ATTACHMENTS);
+  limits.maxFragmentTextureUnits = integer(GL_MAX_TEXTURE_IMAGE_UNITS);
+  limits.extensions = queryExtensions();
+  if (limits.supports(4, 3)) queryCompute(limits);
+  if (limits.hasExtension("GL_NV_shader_thread_group")) limits.multiprocessors = std::max(0, integer(kSmCountNv));
+  return limits;
+}
+
+std::optional<Limits>& cached() {
+  static std::optional<Limits> limits;
+  return limits;
+}
+
+}  // namespace
+
+bool Limits::hasExtension(std::string_view name) const {
+  return std::find(extensions.begin(), extensions.end(), name) != extensions.end();
+}
+
+std::optional<double> Limits::availableMemoryBytes() const {
+  if (!hasExtension("GL_NVX_gpu_memory_info")) return std::nullopt;
+  return double(integer(kAvailableKilobytesNvx)) * 1024.0;
+}
+
+const Limits& limits() {
+  if (!cached()) cached() = query();
+  return *cached();
+}
+
+void forgetLimits() { cached().reset(); }
+
+}  // namespace nbody::gl

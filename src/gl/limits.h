@@ -1,0 +1,44 @@
+#pragma once
+// What the current OpenGL context offers, queried once per context: the sizes, counts and
+// extensions the engines, the renderer and the capacity checks size themselves by. OpenGL only
+// promises minimums (16 texture units a stage, 65535 work groups a dimension, 8 draw buffers,
+// 16 MB of shader storage); drivers offer more, and a variant that assumes more than the
+// minimum asks here.
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nbody::gl {
+
+struct Limits {
+  int versionMajor = 0, versionMinor = 0;
+  int maxTextureSize = 0;
+  int maxDrawBuffers = 0, maxColorAttachments = 0;
+  int maxFragmentTextureUnits = 0;  // GL_MAX_TEXTURE_IMAGE_UNITS
+  int maxComputeTextureUnits = 0;   // GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS
+  int maxComputeImageUnits = 0;     // GL_MAX_COMPUTE_IMAGE_UNIFORMS
+  std::array<long long, 3> maxComputeWorkGroupCount{};
+  int maxComputeWorkGroupInvocations = 0;
+  int maxComputeSharedMemoryBytes = 0;
+  long long maxShaderStorageBlockBytes = 0;
+  int multiprocessors = 0;  // GL_SM_COUNT_NV where the driver says (NVIDIA); 0: unknown
+  std::vector<std::string> extensions;
+
+  bool supports(int major, int minor) const {
+    return versionMajor > major || (versionMajor == major && versionMinor >= minor);
+  }
+  bool hasExtension(std::string_view name) const;
+  // Free video memory where the driver says (GL_NVX_gpu_memory_info); nothing elsewhere. Asked
+  // anew on every call: it changes as textures come and go.
+  std::optional<double> availableMemoryBytes() const;
+};
+
+// The limits of the current context. Queried on first use after a context was made and kept
+// until the next one is (HeadlessContext and WindowContext call forgetLimits()).
+const Limits& limits();
+void forgetLimits();
+
+}  // namespace nbody::gl
