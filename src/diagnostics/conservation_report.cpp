@@ -2,14 +2,12 @@
 
 namespace nbody {
 
-void writeConservationJson(JsonWriter& json, const ConservationCheck& check) {
-  json.beginObject("conservation");
-  json.field("energy_before", check.before.total());
-  json.field("energy_after", check.after.total());
-  json.field("relative_energy_drift", relativeEnergyError(check.before, check.after));
-  json.field("momentum_drift", momentumDrift(check.before, check.after));
-  json.field("angular_momentum_drift", angularMomentumDrift(check.before, check.after));
-  json.endObject();
+nlohmann::json conservationJson(const ConservationCheck& check) {
+  return {{"energy_before", check.before.total()},
+          {"energy_after", check.after.total()},
+          {"relative_energy_drift", relativeEnergyError(check.before, check.after)},
+          {"momentum_drift", momentumDrift(check.before, check.after)},
+          {"angular_momentum_drift", angularMomentumDrift(check.before, check.after)}};
 }
 
 }  // namespace nbody

@@ -4,7 +4,6 @@
 // reduces the same quantities on the GPU where an engine keeps its state.
 
 #include <glm/vec3.hpp>
-#include <span>
 
 #include "physics/state.h"
 
@@ -20,12 +19,6 @@ struct Diagnostics {
 
   double total() const { return kinetic + potential; }
   double virialRatio() const { return 2.0 * kinetic / -potential; }  // 1 in virial equilibrium
-};
-
-// Bodies in double precision, as the CPU engine keeps them between steps.
-struct DoubleBodies {
-  std::span<const double> mass;
-  std::span<const glm::dvec3> position, velocity;
 };
 
 // The pair convention of the force law (shaders/gravity.glsl): a pair at distance 0 with eps = 0

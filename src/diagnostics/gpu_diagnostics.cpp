@@ -24,8 +24,7 @@ constexpr int kPositionMassUnit = 0, kVelocityUnit = 1;
 
 gl::Program buildPass(int groupSize, bool bodyTerms) {
   return gl::buildProgram({{GL_COMPUTE_SHADER, {"diagnostics.comp"}}},
-                          {"GROUP_SIZE " + std::to_string(groupSize),
-                           std::string("BODY_TERMS ") + (bodyTerms ? "1" : "0")});
+                          {{"GROUP_SIZE", groupSize}, {"BODY_TERMS", bodyTerms ? 1 : 0}});
 }
 
 void setCount(GLuint program, std::size_t count, std::size_t elementsPerInvocation) {

@@ -22,6 +22,7 @@ class CpuEngine final : public Engine {
   std::size_t bodyCount() const override { return mass_.size(); }
   void checkCapacity(std::size_t bodies) const override;
   void step(const Method& method, const StepParams& params, int steps = 1) override;
+  std::optional<DoubleBodies> doubleState() const override { return DoubleBodies{mass_, position_, velocity_}; }
 
   // Double-precision access for tests that compare against analytic results.
   const std::vector<glm::dvec3>& positions() const { return position_; }

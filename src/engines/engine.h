@@ -1,30 +1,20 @@
 #pragma once
-// One interface for every engine (CPU reference, fragment shaders, ...). The app, the benchmark and
-// the tests only talk to this.
+// One interface for every engine (CPU reference, fragment shaders, compute shaders, ...). The app,
+// the benchmark and the tests only talk to this and to the registry (registry.h), which says what
+// else they need to know about an engine.
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <glm/vec2.hpp>
-
+#include "gl/gpu_state_view.h"
 #include "physics/method.h"
 #include "physics/state.h"
 
 namespace nbody {
-
-// Where a GPU engine keeps the current state, for consumers that read it in place (the renderer,
-// diagnostics, readback). Both are RGBA32F textures of `size` texels: position + mass (mass in .w)
-// and velocity; body i is the texel (i % size.x, i / size.x); texels past bodyCount are massless
-// padding at rest. Valid until the next step(), upload() or the engine's destruction.
-struct GpuStateView {
-  unsigned int positionMassTexture = 0;  // GL texture names
-  unsigned int velocityTexture = 0;
-  glm::ivec2 size{0, 0};
-  std::size_t bodyCount = 0;
-};
 
 // A bad engine option name or value: the user's mistake, reported as a usage error.
 struct UsageError : std::invalid_argument {
@@ -33,12 +23,21 @@ struct UsageError : std::invalid_argument {
 
 // A choice an engine offers that changes how fast it runs, never what it computes beyond
 // rounding (loop unrolling, bodies per fragment, tile size...). The benchmark sweeps them, the
-// panel switches them.
+// panel switches them. The text is for display and the command line; engines parse it once, when
+// it is set, into typed members.
 struct EngineOption {
   std::string name, description;
   std::vector<std::string> choices;
   std::string value;  // one of choices
 };
+
+// Engine options to set, by name (--set NAME=VALUE, the panel's choices).
+using EngineSettings = std::map<std::string, std::string>;
+// "NAME=VALUE" into the pair; throws UsageError without '='.
+std::pair<std::string, std::string> parseEngineSetting(const std::string& text);
+
+// NVIDIA's nbody convention for GFLOPS (the paper counted 19 per interaction).
+constexpr double kFlopPerInteraction = 20.0;
 
 class Engine {
  public:
@@ -66,14 +65,33 @@ class Engine {
   virtual std::vector<EngineOption> options() const { return {}; }
   // Throws UsageError naming the option and its choices for a bad name or value.
   virtual void setOption(const std::string& name, const std::string& value);
+  // The current choices by name.
+  EngineSettings settings() const;
   // A short text of the current choices, e.g. "unroll=4x4 bodies-per-fragment=4".
   std::string variant() const;
 
   // The state where it lives on the GPU; nothing for engines that keep it elsewhere.
   virtual std::optional<GpuStateView> gpuState() const { return std::nullopt; }
+  // The state in double precision, for engines that keep it so between steps (the CPU engine):
+  // diagnostics measured there resolve errors far below float32's 1e-7. Valid until the next
+  // step() or upload().
+  virtual std::optional<DoubleBodies> doubleState() const { return std::nullopt; }
+  // Pair interactions one force evaluation costs: N^2 for direct summation.
+  virtual double interactionsPerForceEvaluation() const { return double(bodyCount()) * double(bodyCount()); }
 };
 
 // For implementations of setOption: checks `value` against the option's choices and stores it.
 void chooseOption(EngineOption& option, const std::string& value);
+// Sets every option in `settings`, in order; throws UsageError for the first bad one.
+void applySettings(Engine& engine, const EngineSettings& settings);
+
+// The typed value of an option whose choices are whole numbers, or "auto" (nothing).
+int integerChoice(const EngineOption& option);
+std::optional<int> integerOrAuto(const EngineOption& option);
+
+// Interactions of one step of `method`, as `nbody bench` and the window count them.
+inline double interactionsPerStep(const Engine& engine, const Method& method) {
+  return method.forceEvaluations() * engine.interactionsPerForceEvaluation();
+}
 
 }  // namespace nbody

@@ -11,52 +11,41 @@
 #include <map>
 #include <vector>
 
-#include "engines/engine.h"
-#include "engines/reused_force.h"
-#include "engines/stage_kernel.h"
-#include "engines/stage_textures.h"
+#include "engines/gpu_engine.h"
 #include "gl/objects.h"
 
 namespace nbody {
 
-class FragmentEngine final : public Engine {
+class FragmentEngine final : public GpuEngine {
  public:
   FragmentEngine();  // needs a current OpenGL 4.5 context; throws if it lacks what the engine uses
 
   std::string name() const override { return "fragment"; }
-  std::string device() const override;
-  bool runsOnGl() const override { return true; }
-  void upload(const State& state) override;
-  State download() override;
-  std::size_t bodyCount() const override { return bodyCount_; }
-  void checkCapacity(std::size_t bodies) const override { checkGpuCapacity(bodies, slices()); }
-  void step(const Method& method, const StepParams& params, int steps = 1) override;
-  void finish() override;
-  std::vector<EngineOption> options() const override { return {unroll_, bodiesPerFragment_, slices_}; }
-  void setOption(const std::string& name, const std::string& value) override;
-  std::optional<GpuStateView> gpuState() const override;
 
  private:
-  void runStage(const Method& method, const StepParams& params, int stage, bool reuseLastForce);
-  void runFusedStage(const Method& method, const StepParams& params, int stage);
-  void runForce(const Method& method, const StepParams& params, int stage);
-  // Advances from stored accelerations; `forceStored`: this stage's too (else it is force-free).
-  void runUpdate(const Method& method, const StepParams& params, int stage, bool forceStored);
-  std::vector<std::string> forceDefines(const StepParams& params) const;
-  // A framebuffer drawing into these (texture, layer) attachments; layer -1: not layered.
-  GLuint targets(const std::vector<std::pair<GLuint, int>>& attachments);
-  int bodiesPerFragment() const { return std::stoi(bodiesPerFragment_.value); }
-  int slices() const { return std::stoi(slices_.value); }
-  bool fused() const { return bodiesPerFragment() == 1 && slices() == 1; }
+  // The options, parsed.
+  struct Layout {
+    int unrollX = 2, unrollY = 2;
+    int bodiesPerFragment = 4, slices = 4;
+    bool fused() const { return bodiesPerFragment == 1 && slices == 1; }
+  };
 
-  std::size_t bodyCount_ = 0;
-  StageTextures textures_;
-  StageKernelCache kernels_;
+  void optionsChanged() override;
+  AccelerationLayout accelerationLayout() const override;
+  bool runFusedStage(const StagePass& pass) override;
+  void evaluateForce(const StagePass& pass) override;
+  void runUpdate(const StagePass& pass) override;
+  void beginSteps() override;
+  void texturesReallocated() override { framebuffers_.clear(); }
+
+  gl::Defines forceDefines(const StepParams& params) const;
+  // Binds a framebuffer drawing into these (texture, layer) attachments (layer -1: not layered),
+  // made on first use.
+  void drawInto(const std::vector<std::pair<GLuint, int>>& attachments);
+
+  Layout layout_;
   std::map<std::vector<std::pair<GLuint, int>>, gl::Framebuffer> framebuffers_;
   gl::VertexArray emptyVertexArray_;
-  EngineOption unroll_, bodiesPerFragment_, slices_;
-  int maxTextureSize_ = 0;
-  ReusedForce reusedForce_;
 };
 
 }  // namespace nbody

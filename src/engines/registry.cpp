@@ -1,12 +1,11 @@
 #include "engines/registry.h"
 
-#include "util/named_table.h"
-
-#include <algorithm>
+#include <cstdio>
 
 #include "engines/compute_engine.h"
 #include "engines/cpu_engine.h"
 #include "engines/fragment_engine.h"
+#include "util/named_table.h"
 
 namespace nbody {
 
@@ -16,8 +15,8 @@ const std::vector<EngineEntry>& engineRegistry() {
        [] { return std::make_unique<FragmentEngine>(); }, ""},
       {"compute", "compute shaders on every SM, shared-memory tiles, split j-loop (GPU)", true,
        [] { return std::make_unique<ComputeEngine>(); }, "fragment"},
-      {"cpu", "double-precision reference on all CPU cores", false,
-       [] { return std::make_unique<CpuEngine>(); }, ""},
+      {"cpu", "double-precision reference on all CPU cores", false, [] { return std::make_unique<CpuEngine>(); },
+       "", 4096, 8192},
   };
   return entries;
 }
@@ -25,5 +24,21 @@ const std::vector<EngineEntry>& engineRegistry() {
 const EngineEntry* findEngine(std::string_view name) { return findByName(engineRegistry(), name); }
 
 std::vector<std::string> engineNames() { return namesOf(engineRegistry()); }
+
+std::unique_ptr<Engine> createEngine(const std::string& name, const EngineSettings& settings) {
+  const EngineEntry* entry = findEngine(name);
+  if (!entry) throw UsageError("unknown engine " + name);
+  std::unique_ptr<Engine> engine;
+  try {
+    engine = entry->create();
+  } catch (const std::runtime_error& e) {
+    if (entry->fallback.empty()) throw;
+    std::fprintf(stderr, "nbody: the %s engine is not available (%s); using the %s engine\n", entry->name.c_str(),
+                 e.what(), entry->fallback.c_str());
+    engine = findEngine(entry->fallback)->create();
+  }
+  applySettings(*engine, settings);
+  return engine;
+}
 
 }  // namespace nbody

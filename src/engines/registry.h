@@ -1,6 +1,8 @@
 #pragma once
-// The engines the program offers. The app, the benchmark and the tests loop over this table.
+// The engines the program offers, and what the app needs to know about each: the app, the
+// benchmark and the tests loop over this table and ask it, instead of naming engines.
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
@@ -17,10 +19,22 @@ struct EngineEntry {
   bool needsGl;  // create() then needs a current OpenGL 4.5 context
   std::function<std::unique_ptr<Engine>()> create;
   std::string fallback;  // the engine to use when create() fails for want of a GPU feature
+  // The largest N at which the engine keeps an interactive pace (the window offers it up to here)
+  // and the largest `bench --engine all` times it at; 0: any N.
+  std::size_t largestInteractiveBodies = 0;
+  std::size_t largestBenchedBodies = 0;
+
+  bool interactiveAt(std::size_t bodies) const { return !largestInteractiveBodies || bodies <= largestInteractiveBodies; }
+  bool benchedAt(std::size_t bodies) const { return !largestBenchedBodies || bodies <= largestBenchedBodies; }
 };
 
 const std::vector<EngineEntry>& engineRegistry();
 const EngineEntry* findEngine(std::string_view name);
 std::vector<std::string> engineNames();
+
+// Makes engine `name` (in the current OpenGL context where it needs one), falling back to the
+// registry's fallback engine, with a message on stderr, where the GPU lacks a feature; then sets
+// `settings`. Throws UsageError for an unknown engine or a bad setting.
+std::unique_ptr<Engine> createEngine(const std::string& name, const EngineSettings& settings = {});
 
 }  // namespace nbody

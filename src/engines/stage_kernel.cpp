@@ -4,14 +4,20 @@
 #include <fstream>
 #include <functional>
 
-#include "engines/stage_textures.h"
-
 namespace nbody {
 namespace {
 
+std::string describe(const KernelSources& sources, const gl::Defines& defines) {
+  std::string key;
+  for (const auto& stage : sources.stages)
+    for (const std::string& file : stage.files) key += file + ";";
+  for (const std::string& define : defines.lines()) key += define + ";";
+  return key;
+}
+
 // NBODY_DUMP_PROGRAMS=DIR writes each program's driver binary (NVIDIA's holds its assembly) and
-// its key, to read what the compiler made of a variant.
-void dumpProgramBinary(GLuint program, const std::string& key) {
+// what it was made of, to read what the compiler made of a variant.
+void dumpProgramBinary(GLuint program, const KernelSources& sources, const gl::Defines& defines) {
   const char* folder = std::getenv("NBODY_DUMP_PROGRAMS");
   if (!folder) return;
   GLint length = 0;
@@ -19,6 +25,7 @@ void dumpProgramBinary(GLuint program, const std::string& key) {
   std::vector<char> binary(std::size_t(std::max(length, 0)));
   GLenum format = 0;
   glGetProgramBinary(program, length, nullptr, &format, binary.data());
+  const std::string key = describe(sources, defines);
   const std::string base = std::string(folder) + "/" + std::to_string(std::hash<std::string>{}(key));
   std::ofstream(base + ".bin", std::ios::binary).write(binary.data(), std::streamsize(binary.size()));
   std::ofstream(base + ".key") << key << "\n";
@@ -43,21 +50,16 @@ void StageKernel::use(const Method& method, const StepParams& params, int stage,
   glUniform1i(sliceLength, sliceLengthValue);
 }
 
-const StageKernel& StageKernelCache::get(const std::vector<gl::ShaderStageSource>& sources,
-                                         const std::vector<std::string>& defines, int stage,
-                                         int accelerationInputs) {
-  std::string key;
-  for (const auto& source : sources)
-    for (const std::string& file : source.files) key += file + ";";
-  for (const std::string& define : defines) key += define + ";";
+const StageKernel& StageKernelCache::get(const KernelSources& sources, const gl::Defines& defines,
+                                         StageInputs inputs) {
+  Key key{&sources, defines, inputs.stage, inputs.accelerationInputs};
   auto found = kernels_.find(key);
   if (found != kernels_.end()) return found->second;
 
   StageKernel kernel;
-  kernel.program = gl::buildProgram(sources, defines);
+  kernel.program = gl::buildProgram(sources.stages, defines);
   const GLuint id = kernel.program.id();
-  setStageSamplerUnits(id, stage, accelerationInputs);
-  setComputeImageUnits(id);
+  setStageUnits(id, inputs);
   kernel.positionWeight = glGetUniformLocation(id, "uPositionWeight");
   kernel.velocityWeight = glGetUniformLocation(id, "uVelocityWeight");
   kernel.softening2 = glGetUniformLocation(id, "uSoftening2");
@@ -65,13 +67,13 @@ const StageKernel& StageKernelCache::get(const std::vector<gl::ShaderStageSource
   kernel.bodyCount = glGetUniformLocation(id, "uBodyCount");
   kernel.paddedCount = glGetUniformLocation(id, "uPaddedCount");
   kernel.sliceLength = glGetUniformLocation(id, "uSliceLength");
-  dumpProgramBinary(id, key);
-  return kernels_.emplace(key, std::move(kernel)).first->second;
+  dumpProgramBinary(id, sources, defines);
+  return kernels_.emplace(std::move(key), std::move(kernel)).first->second;
 }
 
-std::string softenedDefine(const StepParams& params) {
+bool softened(const StepParams& params) {
   // eps >= 1e-6: eps^2 >= 1e-12 is a normal float and 1/r^3 <= 1e18.
-  return params.softening >= 1e-6 ? "SOFTENED 1" : "SOFTENED 0";
+  return params.softening >= 1e-6;
 }
 
 }  // namespace nbody

@@ -1,16 +1,25 @@
 #pragma once
-// Compiled stage kernels of the GPU engines: one program per variant (its #defines), built on
-// first use and kept, with the locations of the uniforms the kernels share.
+// Compiled stage kernels of the GPU engines: one program per variant, built on first use and
+// kept, with the locations of the uniforms the kernels share. A variant is its sources (a static
+// description per kind of kernel) and its typed defines; the pair is the cache key.
 
 #include <map>
-#include <string>
+#include <tuple>
 #include <vector>
 
+#include "engines/stage_units.h"
+#include "gl/defines.h"
 #include "gl/shader_program.h"
 #include "physics/method.h"
 #include "physics/state.h"
 
 namespace nbody {
+
+// The GLSL files of one kind of kernel, shared code first. Engines keep one of these per kind
+// (static storage): the cache knows a kind by its address.
+struct KernelSources {
+  std::vector<gl::ShaderStageSource> stages;
+};
 
 struct StageKernel {
   gl::Program program;
@@ -24,17 +33,17 @@ struct StageKernel {
 
 class StageKernelCache {
  public:
-  // The kernel made of `sources` with `defines`, whose samplers follow setStageSamplerUnits for
-  // (stage, accelerationInputs).
-  const StageKernel& get(const std::vector<gl::ShaderStageSource>& sources,
-                         const std::vector<std::string>& defines, int stage, int accelerationInputs);
+  // The kernel made of `sources` with `defines`, whose texture units follow stage_units.h for
+  // `inputs` (StageInputs{} for a kernel that reads only the stage positions).
+  const StageKernel& get(const KernelSources& sources, const gl::Defines& defines, StageInputs inputs);
 
  private:
-  std::map<std::string, StageKernel> kernels_;
+  using Key = std::tuple<const KernelSources*, gl::Defines, int, int>;
+  std::map<Key, StageKernel> kernels_;
 };
 
-// The defines every force kernel needs: SOFTENED when epsilon is large enough that r^2 > 0 and
-// 1/r^3 stays finite for every pair, so the j == i guard can go.
-std::string softenedDefine(const StepParams& params);
+// SOFTENED: epsilon is large enough that r^2 > 0 and 1/r^3 stays finite for every pair, so the
+// force law's j == i guard can go.
+bool softened(const StepParams& params);
 
 }  // namespace nbody

@@ -1,23 +1,26 @@
 #pragma once
-// The state textures the GPU engines share, and the conventions their stage kernels follow
-// (shaders/rk_combine.glsl): two ping-ponged sets of RGBA32F textures (position + mass, velocity)
-// plus, for the stages of a Runge-Kutta step, the stage positions and velocities and the stage
-// accelerations (2-D array textures: body at texel (x, y) sits at (x / L, y + s H) of layer
-// x % L, for each of S partial sums s; L = S = 1 is the plain layout).
+// The state textures the GPU engines share: two ping-ponged sets of RGBA32F textures (position +
+// mass, velocity) plus, for the stages of a Runge-Kutta step, the stage positions and velocities
+// and the stage accelerations (2-D array textures: body at texel (x, y) sits at (x / L, y + s H)
+// of layer x % L, for each of S partial sums s; L = S = 1 is the plain layout). Which texture
+// unit each one is read from is stage_units.h's business; how many bodies fit, gpu_capacity.h's.
 
 #include <vector>
 
 #include <glm/vec2.hpp>
 
-#include "engines/engine.h"
+#include "gl/gpu_state_view.h"
 #include "gl/objects.h"
+#include "physics/method.h"
+#include "physics/state.h"
 
 namespace nbody {
 
 class StageTextures {
  public:
   // Width and height of the texture that holds `bodyCount` bodies: about square, the width a
-  // multiple of kWidthMultiple so every acceleration layout divides it (padding < width).
+  // multiple of kWidthMultiple so every acceleration layout divides it (padding < width). Throws
+  // std::invalid_argument for no bodies or more than a `maxTextureSize`-square texture holds.
   static glm::ivec2 sizeFor(std::size_t bodyCount, int maxTextureSize);
   static constexpr int kWidthMultiple = 8;
 
@@ -27,6 +30,7 @@ class StageTextures {
   // `slices` partial sums.
   void setAccelerationLayout(int layers, int slices);
   glm::ivec2 size() const { return size_; }
+  std::size_t texelCount() const { return std::size_t(size_.x) * std::size_t(size_.y); }
   // True when the textures were reallocated since the last call (framebuffers must be rebuilt).
   bool takeReallocated();
 
@@ -37,19 +41,18 @@ class StageTextures {
   // last stage's acceleration becomes the first stage's (ReusedForce says when it may be used).
   void finishStep(const Method& method);
 
-  // Binds what stage `stage` reads to the texture units its program expects (see
-  // setStageSamplerUnits): the current state, this stage's positions, the stage velocities up
-  // to `stage` and the accelerations of the first `accelerationInputs` stages.
-  void bindStageInputs(int stage, int accelerationInputs) const;
-
+  // What stage `stage` reads: the state at the start of the step, the stage's positions, the
+  // velocity and acceleration of stage j (velocity 0 is the base velocity).
+  GLuint basePositionMass() const { return basePositionMass_[parity_].id(); }
+  GLuint baseVelocity() const { return baseVelocity_[parity_].id(); }
+  GLuint stagePositionMass(int stage) const;
+  GLuint stageVelocity(int stage) const;
+  GLuint acceleration(int stage) const { return stageAcceleration_[stage].id(); }
   // What stage `stage` of a `stageCount`-stage method writes.
   GLuint outputPositionMass(int stage, int stageCount) const;
   GLuint outputVelocity(int stage, int stageCount) const;
-  GLuint acceleration(int stage) const { return stageAcceleration_[stage].id(); }
 
  private:
-  GLuint stagePositionMass(int stage) const;
-
   glm::ivec2 size_{0, 0};
   int accelerationLayers_ = 0, accelerationSlices_ = 0;
   int parity_ = 0;  // base_[parity_] holds the current state
@@ -60,18 +63,7 @@ class StageTextures {
   std::vector<gl::Texture> stageAcceleration_;  // index j: acceleration of stage j
 };
 
-// Sets the sampler uniforms of a stage program to the units bindStageInputs uses.
-void setStageSamplerUnits(GLuint program, int stage, int accelerationInputs);
-// Compute kernels write through images (shaders/compute_store.glsl); these are their units.
-void setComputeImageUnits(GLuint program);
-void bindComputeOutputs(const StageTextures& textures, int stage, int stageCount);
+// The most stages of any method the program offers: the textures are allocated for it.
 int maxStageCount();
-// What StageTextures::sizeFor and the memory of all textures for `accelerationSlices` need, against
-// the GPU's largest texture and (where the driver says, NVIDIA) its free memory.
-// Returns the state textures' size for `bodies`.
-glm::ivec2 checkGpuCapacity(std::size_t bodies, int accelerationSlices);
-// Throws where the stage accelerations of textures of `size`, their slices stacked vertically,
-// would be taller than `maxTextureSize` (part of checkGpuCapacity; also for a change of slices).
-void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices, int maxTextureSize);
 
 }  // namespace nbody

@@ -25,7 +25,7 @@ std::optional<std::size_t> NonFiniteCheck::firstNonFiniteBody(Engine& engine) {
 
 std::optional<std::size_t> NonFiniteCheck::onGpu(const GpuStateView& view) {
   if (!program_) {
-    program_ = gl::buildProgram({{GL_COMPUTE_SHADER, {"body_layout.glsl", "nonfinite.comp"}}}, {});
+    program_ = gl::buildProgram({{GL_COMPUTE_SHADER, {"body_layout.glsl", "nonfinite.comp"}}});
     glProgramUniform1i(program_.id(), glGetUniformLocation(program_.id(), "uPositionMass"), 0);
     glProgramUniform1i(program_.id(), glGetUniformLocation(program_.id(), "uVelocity"), 1);
     result_ = gl::Buffer::create();

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <stdexcept>
 
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
@@ -278,6 +279,19 @@ const std::vector<Scene>& allScenes() {
 }
 
 const Scene* findScene(std::string_view name) { return findByName(allScenes(), name); }
+
+const std::vector<SceneParameter>& sceneParameters() {
+  static const std::vector<SceneParameter> parameters{
+      {"eccentricity", "eccentricity of the kepler scene's orbit", 0.0, 0.99, &SceneOptions::eccentricity, {"kepler"}},
+  };
+  return parameters;
+}
+
+State SceneChoice::generate() const {
+  const Scene* scene = findScene(name);
+  if (!scene) throw std::invalid_argument("unknown scene " + name);
+  return scene->generate(options);
+}
 
 std::vector<std::string> sceneNames() { return namesOf(allScenes()); }
 

@@ -14,12 +14,25 @@
 namespace nbody {
 
 // What a scene is made from. Scenes that have a fixed number of bodies (kepler: 2, figure-eight: 3)
-// ignore bodyCount; only kepler reads eccentricity.
+// ignore bodyCount; the scene parameters (sceneParameters()) are read by the scenes they name.
 struct SceneOptions {
   std::size_t bodyCount = 16384;
   std::uint64_t seed = 1;
   double eccentricity = 0.5;
+
+  bool operator==(const SceneOptions&) const = default;
 };
+
+// A number a scene reads besides N and the seed. Every command that makes scenes offers it as
+// --NAME, and the window as a slider while a scene that reads it is shown: adding one is a field
+// above and a row in sceneParameters().
+struct SceneParameter {
+  std::string name, description;
+  double low, high;  // the range it may take
+  double SceneOptions::*field;
+  std::vector<std::string> scenes;  // the scenes that read it
+};
+const std::vector<SceneParameter>& sceneParameters();
 
 struct Scene {
   std::string name;
@@ -48,6 +61,15 @@ inline constexpr double kGalaxySeparation = 4.0, kGalaxyImpactParameter = 1.0;
 inline constexpr double kGalaxyTilt = 1.0471975511965976;  // pi / 3, of the second about x
 inline constexpr double kFigureEightPeriod = 6.32591398;  // Simo's value for the choreography
 }  // namespace scene
+
+// A scene and what it is made from: what the command line and the window choose.
+struct SceneChoice {
+  std::string name = "plummer";
+  SceneOptions options;
+
+  bool operator==(const SceneChoice&) const = default;
+  State generate() const;
+};
 
 const std::vector<Scene>& allScenes();
 const Scene* findScene(std::string_view name);

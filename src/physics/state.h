@@ -2,6 +2,7 @@
 // The state every engine exchanges: float32, as it lives on the GPU (position + mass, velocity).
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -22,6 +23,12 @@ struct StepParams {
   double dt = 1e-3;
   double softening = 0.01;  // epsilon, not epsilon squared
   double gravity = 1.0;     // G
+};
+
+// Bodies in double precision, as the CPU engine keeps them between steps.
+struct DoubleBodies {
+  std::span<const double> mass;
+  std::span<const glm::dvec3> position, velocity;
 };
 
 glm::dvec3 totalMomentum(const State& state);

@@ -1,0 +1,34 @@
+#include "engines/compute_passes.h"
+
+namespace nbody {
+namespace {
+
+const KernelSources kUpdate{{{GL_COMPUTE_SHADER, {"body_layout.glsl", "rk_combine.glsl", "compute_store.glsl", "update.comp"}}}};
+
+}  // namespace
+
+void barrierAfterComputeStage() {
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+gl::Defines computeStageDefines(const StagePass& pass, int accelerationInputs, bool writeAcceleration) {
+  return {{"STAGE", pass.stage},
+          {"ACCELERATION_INPUTS", accelerationInputs},
+          {"ACCELERATION_LAYERS", 1},
+          {"ACCELERATION_SLICES", 1},
+          {"WRITE_ACCELERATION", writeAcceleration ? 1 : 0}};
+}
+
+void runComputeUpdate(StageKernelCache& kernels, const StageTextures& textures, const StagePass& pass,
+                      std::size_t bodies) {
+  // WRITE_ACCELERATION 0: a stored acceleration is in place already, a force-free one never read.
+  const int inputs = pass.storedAccelerations();
+  const StageKernel& update = kernels.get(kUpdate, computeStageDefines(pass, inputs, false), {pass.stage, inputs});
+  update.use(pass.method, pass.params, pass.stage, bodies, textures.texelCount());
+  bindStageInputs(textures, {pass.stage, inputs});
+  bindComputeOutputs(textures, pass.stage, pass.stageCount());
+  glDispatchCompute(workGroupsFor(bodies, kComputeUpdateGroupSize), 1, 1);
+  barrierAfterComputeStage();
+}
+
+}  // namespace nbody

@@ -1,0 +1,51 @@
+#include "engines/gpu_capacity.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "engines/stage_textures.h"
+
+namespace nbody {
+
+glm::ivec2 checkStateTextures(std::size_t bodies, const gl::Limits& limits) {
+  const int largest = limits.maxTextureSize;
+  glm::ivec2 size;
+  try {
+    size = StageTextures::sizeFor(bodies, largest);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string(e.what()) + ", the largest this GPU offers (at most " +
+                             std::to_string(std::size_t(largest) * std::size_t(largest)) + " bodies)");
+  }
+  const double stateTextureBytes = double(size.x) * double(size.y) * 16.0;
+  if (stateTextureBytes > double(std::numeric_limits<GLsizei>::max()))
+    throw std::runtime_error(std::to_string(bodies) + " bodies make state textures of " +
+                             std::to_string(std::llround(stateTextureBytes / 1e9)) +
+                             " GB, over the 2 GiB one OpenGL read returns (about 134 million bodies at most)");
+  return size;
+}
+
+void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices, const gl::Limits& limits) {
+  if (std::size_t(size.y) * std::size_t(accelerationSlices) > std::size_t(limits.maxTextureSize))
+    throw std::runtime_error(std::to_string(bodies) + " bodies in " + std::to_string(accelerationSlices) +
+                             " slices need acceleration textures " + std::to_string(size.y) + " x " +
+                             std::to_string(accelerationSlices) + " texels high, over this GPU's " +
+                             std::to_string(limits.maxTextureSize) + ": choose fewer slices");
+}
+
+void checkGpuMemory(std::size_t bodies, glm::ivec2 size, int accelerationSlices, double extraBytes,
+                    const gl::Limits& limits) {
+  const std::optional<double> available = limits.availableMemoryBytes();
+  if (!available) return;
+  // Base and stage positions and velocities, and the stage accelerations with their slices.
+  const double texels = double(size.x) * double(size.y);
+  const double bytes =
+      texels * 16.0 * (6 + (maxStageCount() - 1) + maxStageCount() * accelerationSlices) + extraBytes;
+  if (bytes > *available)
+    throw std::runtime_error(std::to_string(bodies) + " bodies need about " + std::to_string(std::llround(bytes / 1e9)) +
+                             " GB of textures; the GPU has " + std::to_string((long long)(*available / 1e9)) +
+                             " GB free");
+}
+
+}  // namespace nbody

@@ -1,0 +1,25 @@
+#pragma once
+// How many bodies the GPU engines' textures hold on this GPU: refusals that say which limit was
+// met and what to change, checked before anything is allocated.
+
+#include <cstddef>
+
+#include <glm/vec2.hpp>
+
+#include "gl/limits.h"
+
+namespace nbody {
+
+// The state textures' size for `bodies`; throws std::runtime_error where they would be larger than
+// the largest texture, or larger than one OpenGL read returns (download and readback read a whole
+// state texture in one call, sized by a GLsizei).
+glm::ivec2 checkStateTextures(std::size_t bodies, const gl::Limits& limits);
+// Throws where the stage accelerations of textures of `size`, `accelerationSlices` stacked
+// vertically, would be taller than the largest texture.
+void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices, const gl::Limits& limits);
+// Throws where the stage textures for `size` with `accelerationSlices`, and `extraBytes` besides,
+// need more than the GPU's free memory (where the driver says, NVIDIA).
+void checkGpuMemory(std::size_t bodies, glm::ivec2 size, int accelerationSlices, double extraBytes,
+                    const gl::Limits& limits);
+
+}  // namespace nbody

@@ -1,0 +1,98 @@
+#pragma once
+// The skeleton every GPU engine is built on. It owns the state (StageTextures: the layout every
+// GPU engine shares, so the renderer, readback, diagnostics and an engine switch need no
+// conversion), the cache of compiled stage kernels, the step loop over a method's stages with the
+// force a first-same-as-last method reuses, upload and download, the engine's options with their
+// rollback, and the capacity checks. A concrete engine supplies only its passes and its layout:
+//   - evaluateForce(pass): stage pass.stage's acceleration at the stage positions, where its
+//     runUpdate will read it;
+//   - runUpdate(pass): advances every body by the tableau from the accelerations (pass.force says
+//     whether this stage's was just evaluated, is the last step's, or the stage is force-free);
+//   - runFusedStage(pass): force and update in one pass, where the engine has one for its layout;
+//   - optionsChanged(), accelerationLayout(), checkLayout(), extraBytes(): its typed options and
+//     what they ask of the GPU.
+
+#include <string_view>
+
+#include "engines/engine.h"
+#include "engines/reused_force.h"
+#include "engines/stage_kernel.h"
+#include "engines/stage_textures.h"
+#include "gl/limits.h"
+
+namespace nbody {
+
+// One stage of one step, as an engine's passes see it.
+struct StagePass {
+  const Method& method;
+  const StepParams& params;
+  int stage;
+  StageForce force;  // evaluated by this stage's passes, reused from the last step, or none
+
+  int stageCount() const { return method.stageCount(); }
+  // Accelerations an update reads from the stage textures: the earlier stages' and, unless the
+  // stage is force-free, its own.
+  int storedAccelerations() const { return stage + (force == StageForce::none ? 0 : 1); }
+};
+
+class GpuEngine : public Engine {
+ public:
+  std::string device() const override;
+  bool runsOnGl() const override { return true; }
+  void upload(const State& state) override;
+  State download() override;
+  std::size_t bodyCount() const override { return bodyCount_; }
+  void checkCapacity(std::size_t bodies) const override;
+  void step(const Method& method, const StepParams& params, int steps = 1) override;
+  void finish() override;
+  std::vector<EngineOption> options() const override { return options_; }
+  // A change that gives a layout the GPU cannot run with the state loaded is a UsageError that
+  // changes nothing.
+  void setOption(const std::string& name, const std::string& value) override;
+  std::optional<GpuStateView> gpuState() const override;
+
+ protected:
+  // How the stage accelerations are laid out (stage_textures.h): layers, and partial sums.
+  struct AccelerationLayout {
+    int layers = 1, slices = 1;
+  };
+
+  // `options`: what the engine offers, at their defaults. The concrete engine's constructor calls
+  // optionsChanged() once (a base constructor cannot reach the override).
+  explicit GpuEngine(std::vector<EngineOption> options);
+
+  virtual void evaluateForce(const StagePass& pass) = 0;
+  virtual void runUpdate(const StagePass& pass) = 0;
+  virtual bool runFusedStage(const StagePass&) { return false; }
+  // Parses the options' text into the engine's typed members, after every change.
+  virtual void optionsChanged() = 0;
+  virtual AccelerationLayout accelerationLayout() const { return {}; }
+  // Throws std::runtime_error naming the option to change, where the GPU cannot run the current
+  // options for `bodies` bodies in state textures of `size` (work-group counts, buffer sizes).
+  virtual void checkLayout(std::size_t /*bodies*/, glm::ivec2 /*size*/) const {}
+  // GPU memory the engine needs for `bodies` bodies besides the stage textures.
+  virtual double extraBytes(std::size_t /*bodies*/) const { return 0.0; }
+  // Before a call's steps: GL state and buffers the passes rely on.
+  virtual void beginSteps() {}
+  // The stage textures were allocated anew (e.g. framebuffers that name them are stale).
+  virtual void texturesReallocated() {}
+
+  const EngineOption& option(std::string_view name) const;
+  const StageTextures& textures() const { return textures_; }
+  StageKernelCache& kernels() { return kernels_; }
+  std::size_t paddedCount() const { return textures_.texelCount(); }
+
+ private:
+  void runStage(const StagePass& pass);
+  // What a change of options must still fit once a state is loaded: the stacked accelerations
+  // and the engine's layout (not memory: the loaded state's textures already take theirs).
+  void checkFits(std::size_t bodies, glm::ivec2 size) const;
+
+  std::vector<EngineOption> options_;
+  StageTextures textures_;
+  StageKernelCache kernels_;
+  ReusedForce reusedForce_;
+  std::size_t bodyCount_ = 0;
+};
+
+}  // namespace nbody

@@ -1,0 +1,63 @@
+#include "engines/stage_units.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace nbody {
+namespace {
+
+constexpr int kBasePositionUnit = 0, kBaseVelocityUnit = 1, kStagePositionUnit = 2, kStageVelocityUnit = 3;
+constexpr int kOutPositionImage = 0, kOutVelocityImage = 1, kOutAccelerationImage = 2;
+int stageAccelerationUnit(int stage) { return kStageVelocityUnit + stage + 1; }
+
+void setUnits(GLuint program, const char* name, int firstUnit, int count) {
+  const GLint location = glGetUniformLocation(program, name);
+  if (location < 0 || count == 0) return;  // the compiler dropped an unused sampler
+  std::vector<GLint> units(count);
+  for (int k = 0; k < count; ++k) units[k] = firstUnit + k;
+  glProgramUniform1iv(program, location, count, units.data());
+}
+
+}  // namespace
+
+static_assert(textureUnitsForStages(6) <= kGuaranteedTextureUnits,
+              "six stages are what every OpenGL implementation has units for");
+
+void checkStageUnitsFit(int available, const char* shaderKind) {
+  const int needed = textureUnitsForStages(maxStageCount());
+  if (needed > available)
+    throw std::runtime_error("methods of " + std::to_string(maxStageCount()) + " stages need " +
+                             std::to_string(needed) + " texture units in " + shaderKind +
+                             " shaders; this GPU offers " + std::to_string(available));
+}
+
+void setStageUnits(GLuint program, StageInputs inputs) {
+  setUnits(program, "uBasePositionMass", kBasePositionUnit, 1);
+  setUnits(program, "uBaseVelocity", kBaseVelocityUnit, 1);
+  setUnits(program, "uStagePositionMass", kStagePositionUnit, 1);
+  setUnits(program, "uStageVelocity", kStageVelocityUnit, inputs.stage + 1);
+  setUnits(program, "uStageAcceleration", stageAccelerationUnit(inputs.stage), inputs.accelerationInputs);
+  setUnits(program, "uOutPositionMass", kOutPositionImage, 1);
+  setUnits(program, "uOutVelocity", kOutVelocityImage, 1);
+  setUnits(program, "uOutAcceleration", kOutAccelerationImage, 1);
+}
+
+void bindStageInputs(const StageTextures& textures, StageInputs inputs) {
+  glBindTextureUnit(kBasePositionUnit, textures.basePositionMass());
+  glBindTextureUnit(kBaseVelocityUnit, textures.baseVelocity());
+  glBindTextureUnit(kStagePositionUnit, textures.stagePositionMass(inputs.stage));
+  for (int j = 0; j <= inputs.stage; ++j) glBindTextureUnit(kStageVelocityUnit + j, textures.stageVelocity(j));
+  for (int j = 0; j < inputs.accelerationInputs; ++j)
+    glBindTextureUnit(stageAccelerationUnit(inputs.stage) + j, textures.acceleration(j));
+}
+
+void bindComputeOutputs(const StageTextures& textures, int stage, int stageCount) {
+  glBindImageTexture(kOutPositionImage, textures.outputPositionMass(stage, stageCount), 0, GL_FALSE, 0,
+                     GL_WRITE_ONLY, GL_RGBA32F);
+  glBindImageTexture(kOutVelocityImage, textures.outputVelocity(stage, stageCount), 0, GL_FALSE, 0,
+                     GL_WRITE_ONLY, GL_RGBA32F);
+  glBindImageTexture(kOutAccelerationImage, textures.acceleration(stage), 0, GL_TRUE, 0, GL_WRITE_ONLY,
+                     GL_RGBA32F);
+}
+
+}  // namespace nbody
