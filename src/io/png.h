@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "render/image.h"
+#include "io/image.h"
 
 namespace nbody {
 
