@@ -1,26 +1,17 @@
 #pragma once
 // Everything the interactive window lets people change, as plain data. The control panel and the
-// keys edit it; the window app compares it with what is in effect and applies the difference.
+// keys edit it; the window app applies what changed, in one place.
 
-#include <cstddef>
-#include <cstdint>
-#include <map>
 #include <string>
 
-#include "physics/state.h"
+#include "app/run_choice.h"
 #include "render/render_settings.h"
 
 namespace nbody {
 
 struct AppSettings {
-  // What is simulated and how.
-  std::string engine = "fragment";
-  std::map<std::string, std::string> engineOptions;  // the engine's choices (unroll=4x4, ...)
-  std::string method = "euler";
-  std::string scene = "plummer";
-  std::size_t bodies = 16384;
-  std::uint64_t seed = 1;
-  StepParams step;
+  // What is simulated and how: the same choice the command line makes.
+  RunChoice run;
   int stepsPerFrame = 0;  // 0: auto, as many as fill the frame budget
   bool paused = false;
 
@@ -40,8 +31,5 @@ struct AppSettings {
 
   std::string snapshotPath;  // the panel's load field: what was last saved, or typed in
 };
-
-// The engine offered for every N; slower ones are refused above this many bodies (or warned about).
-constexpr std::size_t kCpuEngineMaxBodies = 4096;
 
 }  // namespace nbody

@@ -5,16 +5,19 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <memory>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
+#include "app/engine_session.h"
 #include "diagnostics/engine_diagnostics.h"
 #include "engines/registry.h"
 #include "engines/state_check.h"
 #include "gl/objects.h"
 #include "gl/state_readback.h"
 #include "io/atomic_file.h"
-#include "io/json_writer.h"
 
 namespace nbody {
 namespace {
@@ -23,15 +26,13 @@ using Clock = std::chrono::steady_clock;
 using Setting = std::pair<std::string, std::string>;
 constexpr std::size_t kLargestConservationCheck = 65536;
 
+const std::map<std::string, Readback> kReadbacks{{"none", Readback::none}, {"sync", Readback::sync}, {"async", Readback::async}};
+
 double median(std::vector<double> values) {
   if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
   std::sort(values.begin(), values.end());
   const std::size_t mid = values.size() / 2;
   return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
-}
-
-Readback parseReadback(const std::string& name) {
-  return name == "sync" ? Readback::sync : name == "async" ? Readback::async : Readback::none;
 }
 
 // Advances `steps` steps, reading the state back as asked, and returns the wall seconds between
@@ -67,12 +68,12 @@ double timeSteps(Engine& engine, const Method& method, Readback readback, const 
 // readback) and table 5 (by method, with and without readback). NaN where it has none.
 double paperStepsPerSecond(const BenchResult& r) {
   if (r.bodies != 16384) return std::numeric_limits<double>::quiet_NaN();
-  if (r.engine == "fragment" && r.method == "euler" && r.readback == "none") {
+  if (r.engine == "fragment" && r.method == "euler" && r.readback == Readback::none) {
     for (const auto& [block, figure] : {std::pair{"unroll=1x1", 23.6}, {"unroll=2x2", 27.3},
                                         {"unroll=4x4", 28.3}, {"unroll=8x8", 27.0}})
       if (r.variant.find(block) != std::string::npos) return figure;
   }
-  const bool readback = r.readback != "none";
+  const bool readback = r.readback != Readback::none;
   if (r.method == "euler") return readback ? 21.3 : 28.3;
   if (r.method == "rk2") return readback ? 11.6 : 13.3;
   if (r.method == "rk4") return readback ? 6.3 : 6.6;
@@ -86,44 +87,45 @@ void printTable(const std::vector<BenchResult>& results) {
   for (const BenchResult& r : results) {
     const double paper = paperStepsPerSecond(r);
     std::printf("%-8s %-44s %-6s %8zu %-5s %4lldx%-3d %10.2f %9.3f %9.3f %11.2f %9.1f %8s\n",
-                r.engine.c_str(), r.variant.c_str(), r.method.c_str(), r.bodies, r.readback.c_str(),
+                r.engine.c_str(), r.variant.c_str(), r.method.c_str(), r.bodies, readbackName(r.readback).data(),
                 r.stepsPerRepetition, r.repetitions, r.stepsPerSecond, 1e3 / r.stepsPerSecond,
                 r.gpuMillisecondsPerStep, r.interactionsPerSecond * 1e-9, r.gflops,
                 std::isnan(paper) ? "" : std::to_string(paper).substr(0, 4).c_str());
   }
   std::printf(
-      "*  GFLOPS count 20 flop per interaction (NVIDIA's nbody convention; the paper counted 19), "
+      "*  GFLOPS count %g flop per interaction (NVIDIA's nbody convention; the paper counted 19), "
       "N^2 interactions per force evaluation.\n   steps/s: median of the repetitions, wall clock "
       "between glFinish calls; GPU ms: median of GL_TIME_ELAPSED queries per step.\n"
-      "** the paper's steps/s on a GeForce 9800 GT at N = 16384 (tables 3 and 5), for comparison.\n");
+      "** the paper's steps/s on a GeForce 9800 GT at N = 16384 (tables 3 and 5), for comparison.\n",
+      kFlopPerInteraction);
+}
+
+// JSON has no NaN: a figure not measured is null.
+nlohmann::json number(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(); }
+
+nlohmann::json resultJson(const BenchResult& r) {
+  nlohmann::json json{{"renderer", r.device},
+                      {"engine", r.engine},
+                      {"variant", r.variant},
+                      {"method", r.method},
+                      {"bodies", r.bodies},
+                      {"readback", readbackName(r.readback)},
+                      {"steps_per_repetition", r.stepsPerRepetition},
+                      {"repetitions", r.repetitions},
+                      {"steps_per_second", number(r.stepsPerSecond)},
+                      {"gpu_ms_per_step", number(r.gpuMillisecondsPerStep)},
+                      {"interactions_per_second", number(r.interactionsPerSecond)},
+                      {"gflops", number(r.gflops)}};
+  if (r.conservation) json["conservation"] = conservationJson(*r.conservation);
+  return json;
 }
 
 void writeJson(const std::vector<BenchResult>& results, const std::string& path) {
+  nlohmann::json report{{"tool", "nbody bench"}, {"flop_per_interaction", kFlopPerInteraction}};
+  report["results"] = nlohmann::json::array();
+  for (const BenchResult& r : results) report["results"].push_back(resultJson(r));
   AtomicFileWriter file(path);
-  JsonWriter json(file.stream());
-  json.beginObject();
-  json.field("tool", "nbody bench");
-  json.field("flop_per_interaction", kFlopPerInteraction);
-  json.beginArray("results");
-  for (const BenchResult& r : results) {
-    json.beginObject();
-    json.field("renderer", r.device);
-    json.field("engine", r.engine);
-    json.field("variant", r.variant);
-    json.field("method", r.method);
-    json.field("bodies", (long long)r.bodies);
-    json.field("readback", r.readback);
-    json.field("steps_per_repetition", r.stepsPerRepetition);
-    json.field("repetitions", (long long)r.repetitions);
-    json.field("steps_per_second", r.stepsPerSecond);
-    json.field("gpu_ms_per_step", r.gpuMillisecondsPerStep);
-    json.field("interactions_per_second", r.interactionsPerSecond);
-    json.field("gflops", r.gflops);
-    if (r.conservation) writeConservationJson(json, *r.conservation);
-    json.endObject();
-  }
-  json.endArray();
-  json.endObject();
+  file.stream() << report.dump(2) << '\n';
   file.commit();
 }
 
@@ -132,30 +134,20 @@ void writeCsv(const std::vector<BenchResult>& results, const std::string& path) 
   file.stream() << "renderer,engine,variant,method,bodies,readback,steps_per_second,"
                    "gpu_ms_per_step,interactions_per_second,gflops\n";
   for (const BenchResult& r : results)
-    file.stream() << '"' << r.device << "\"," << r.engine << ",\"" << r.variant << "\","
-                  << r.method << ',' << r.bodies << ',' << r.readback << ',' << r.stepsPerSecond
-                  << ',' << r.gpuMillisecondsPerStep << ',' << r.interactionsPerSecond << ','
-                  << r.gflops << '\n';
+    file.stream() << '"' << r.device << "\"," << r.engine << ",\"" << r.variant << "\"," << r.method << ','
+                  << r.bodies << ',' << readbackName(r.readback) << ',' << r.stepsPerSecond << ','
+                  << r.gpuMillisecondsPerStep << ',' << r.interactionsPerSecond << ',' << r.gflops << '\n';
   file.commit();
-}
-
-std::vector<Setting> parseSettings(const std::vector<std::string>& settings) {
-  std::vector<Setting> parsed;
-  for (const std::string& setting : settings) {
-    const auto equals = setting.find('=');
-    parsed.emplace_back(setting.substr(0, equals), setting.substr(equals + 1));
-  }
-  return parsed;
 }
 
 // The variants to time on `engine`: its current choices with `fixed` applied, or with --sweep
 // every combination of the options `fixed` leaves free.
-std::vector<std::vector<Setting>> variantsToTime(const Engine& engine, const std::vector<Setting>& fixed,
-                                                 bool sweep) {
+std::vector<std::vector<Setting>> variantsToTime(const Engine& engine, const std::vector<Setting>& fixed, bool sweep) {
   std::vector<std::vector<Setting>> variants{fixed};
   if (!sweep) return variants;
   for (const EngineOption& option : engine.options()) {
-    const bool isFixed = std::any_of(fixed.begin(), fixed.end(), [&](const Setting& s) { return s.first == option.name; });
+    const bool isFixed =
+        std::any_of(fixed.begin(), fixed.end(), [&](const Setting& s) { return s.first == option.name; });
     if (isFixed) continue;
     std::vector<std::vector<Setting>> extended;
     for (const auto& partial : variants)
@@ -168,41 +160,86 @@ std::vector<std::vector<Setting>> variantsToTime(const Engine& engine, const std
   return variants;
 }
 
-std::vector<std::string> enginesToTime(const BenchOptions& options, std::size_t bodies) {
-  if (std::find(options.engines.begin(), options.engines.end(), "all") == options.engines.end())
-    return options.engines;
+std::vector<std::string> enginesToTime(const BenchOptions& options) {
+  const std::vector<std::string>& asked = options.run.engines;
+  if (std::find(asked.begin(), asked.end(), "all") == asked.end()) return asked;
   std::vector<std::string> names;
   for (const EngineEntry& entry : engineRegistry())
-    if (entry.needsGl || bodies <= 8192) names.push_back(entry.name);  // the CPU only for small N
+    if (entry.benchedAt(options.run.choice.scene.options.bodyCount)) names.push_back(entry.name);
   return names;
+}
+
+// With several engines, each takes the --set settings it has an option for.
+std::vector<Setting> settingsFor(const Engine& engine, const EngineSettings& given, bool onlyEngine) {
+  std::vector<Setting> applicable;
+  const EngineSettings offered = engine.settings();
+  for (const auto& [name, value] : given)
+    if (onlyEngine || offered.count(name)) applicable.emplace_back(name, value);
+  return applicable;
+}
+
+// What one engine's timings need besides the engine: the initial state, the diagnostics and the
+// NaN check, kept across engines.
+struct BenchRun {
+  const BenchOptions& options;
+  const State& initial;
+  EngineDiagnostics diagnostics;
+  NonFiniteCheck check;
+  std::vector<BenchResult> results;
+};
+
+void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRun& run) {
+  const StepParams& params = run.options.run.choice.step;
+  engine.upload(run.initial);
+  // Energy and momentum before and after the timed steps, for the JSON report. The potential is an
+  // O(N^2) pass of its own, so very large runs skip it.
+  std::optional<Diagnostics> before;
+  if (run.initial.size() <= kLargestConservationCheck) before = run.diagnostics.measure(engine, params);
+  run.results.push_back(benchmark(engine, method, readback, run.options));
+  if (before) run.results.back().conservation = {*before, run.diagnostics.measure(engine, params)};
+  if (const auto body = run.check.firstNonFiniteBody(engine))
+    throw std::runtime_error("the state became non-finite while timing " + method.name + " on the " + engine.name() +
+                             " engine (first body " + std::to_string(*body) +
+                             "); a smaller --dt or a larger --softening may help");
+}
+
+void timeEngine(Engine& engine, bool onlyEngine, BenchRun& run) {
+  const BenchOptions& options = run.options;
+  const auto variants = variantsToTime(engine, settingsFor(engine, options.run.choice.engineSettings, onlyEngine),
+                                       options.sweep);
+  const std::size_t total = variants.size() * options.run.methods.size() * options.readbacks.size();
+  std::size_t done = 0;
+  for (const auto& variant : variants) {
+    for (const auto& [name, value] : variant) engine.setOption(name, value);
+    for (const std::string& methodName : options.run.methods)
+      for (const Readback readback : options.readbacks) {
+        if (readback != Readback::none && !engine.runsOnGl()) continue;  // the CPU engine reads nothing back
+        std::fprintf(stderr, "  [%zu/%zu] %s %s %s readback=%s ...\n", ++done, total, engine.name().c_str(),
+                     engine.variant().c_str(), methodName.c_str(), readbackName(readback).data());
+        timeMethod(engine, *findMethod(methodName), readback, run);
+      }
+  }
 }
 
 }  // namespace
 
+std::string_view readbackName(Readback readback) {
+  for (const auto& [name, value] : kReadbacks)
+    if (value == readback) return name;
+  return "?";
+}
+
 CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
   CLI::App* command = app.add_subcommand("bench", "time engines: steps/s, interactions/s, GFLOPS");
-  std::vector<std::string> engineChoices = engineNames();
-  engineChoices.push_back("all");
-  command->add_option("--engine", options.engines, "engines to time, comma separated, or all")
-      ->delimiter(',')
-      ->check(CLI::IsMember(engineChoices))
-      ->capture_default_str();
-  command->add_option("--method", options.methods, "integration methods, comma separated")
-      ->delimiter(',')
-      ->check(CLI::IsMember(methodNames()))
-      ->capture_default_str();
+  addRunOptions(*command, options.run, {.several = true});
   command->add_option("--readback", options.readbacks,
                       "read the state back to the CPU every step: none, sync (glGetTexImage, the "
                       "paper's table 5), async (pixel-buffer ring); comma separated")
       ->delimiter(',')
-      ->check(CLI::IsMember({"none", "sync", "async"}))
-      ->capture_default_str();
-  addEngineSettingsOption(*command, options.settings);
+      ->transform(CLI::CheckedTransformer(kReadbacks))
+      ->default_str("none");
   command->add_flag("--sweep", options.sweep, "time every combination of every engine option");
-  addProblemOptions(*command, options.problem, false);
-  addStepOptions(*command, options.step);
-  command->add_option("--steps", options.stepsPerRepetition,
-                      "steps per timed repetition (default: --seconds worth)")
+  command->add_option("--steps", options.stepsPerRepetition, "steps per timed repetition (default: --seconds worth)")
       ->check(CLI::Range(1LL, 1LL << 30));
   command->add_option("--seconds", options.targetSeconds, "about how long each repetition runs, when --steps is not given")
       ->check(finitePositive())
@@ -216,19 +253,20 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
 }
 
 BenchResult benchmark(Engine& engine, const Method& method, Readback readback, const BenchOptions& options) {
+  const StepParams& params = options.run.choice.step;
   std::unique_ptr<gl::TimeElapsedQuery> query;
   if (engine.runsOnGl()) query = std::make_unique<gl::TimeElapsedQuery>(gl::TimeElapsedQuery::create());
   double gpuSeconds = 0;
   // Warm-up: the first steps compile shaders (an FSAL method's second step is the first to reuse
   // the force, through kernels of its own); the next says how long a step takes.
-  timeSteps(engine, method, readback, options.step, 2, nullptr, nullptr);
-  const double oneStep = timeSteps(engine, method, readback, options.step, 1, nullptr, nullptr);
+  timeSteps(engine, method, readback, params, 2, nullptr, nullptr);
+  const double oneStep = timeSteps(engine, method, readback, params, 1, nullptr, nullptr);
   const long long steps = options.stepsPerRepetition > 0
                               ? options.stepsPerRepetition
                               : std::max(1LL, (long long)(options.targetSeconds / std::max(oneStep, 1e-6)));
   std::vector<double> stepsPerSecond, gpuMilliseconds;
   for (int r = 0; r < options.repetitions; ++r) {
-    const double wall = timeSteps(engine, method, readback, options.step, steps, query.get(), &gpuSeconds);
+    const double wall = timeSteps(engine, method, readback, params, steps, query.get(), &gpuSeconds);
     stepsPerSecond.push_back(double(steps) / wall);
     if (query) gpuMilliseconds.push_back(1e3 * gpuSeconds / double(steps));
   }
@@ -237,14 +275,13 @@ BenchResult benchmark(Engine& engine, const Method& method, Readback readback, c
   result.device = engine.device();
   result.variant = engine.variant();
   result.method = method.name;
-  result.readback = readback == Readback::sync ? "sync" : readback == Readback::async ? "async" : "none";
+  result.readback = readback;
   result.bodies = engine.bodyCount();
   result.stepsPerRepetition = steps;
   result.repetitions = options.repetitions;
   result.stepsPerSecond = median(stepsPerSecond);
   result.gpuMillisecondsPerStep = median(gpuMilliseconds);
-  const double n = double(result.bodies);
-  result.interactionsPerSecond = result.stepsPerSecond * method.forceEvaluations() * n * n;
+  result.interactionsPerSecond = result.stepsPerSecond * interactionsPerStep(engine, method);
   result.gflops = result.interactionsPerSecond * kFlopPerInteraction * 1e-9;
   return result;
 }
@@ -252,59 +289,26 @@ BenchResult benchmark(Engine& engine, const Method& method, Readback readback, c
 int runBench(const BenchOptions& options) {
   for (const std::string& path : {options.json, options.csv})
     if (!path.empty()) AtomicFileWriter probe(path);  // an unwritable path fails now, not at the end
-  const std::vector<Setting> fixed = parseSettings(options.settings);
-  std::printf("nbody bench: scene %s, N = %zu, dt = %g, softening = %g, G = %g\n",
-              options.problem.scene.c_str(), options.problem.bodies, options.step.dt,
-              options.step.softening, options.step.gravity);
+  const SceneChoice& scene = options.run.choice.scene;
+  const StepParams& step = options.run.choice.step;
+  std::printf("nbody bench: scene %s, N = %zu, dt = %g, softening = %g, G = %g\n", scene.name.c_str(),
+              scene.options.bodyCount, step.dt, step.softening, step.gravity);
   State initial;  // made once the first engine said it can hold it
-  std::vector<BenchResult> results;
+  BenchRun run{options, initial, {}, {}, {}};
   EngineSession session;
-  NonFiniteCheck check;
-  EngineDiagnostics diagnostics;
-  // Energy and momentum before and after the timed steps, for the JSON report. The potential is an
-  // O(N^2) pass of its own, so very large runs skip it.
-  const bool measureConservation = options.problem.bodies <= kLargestConservationCheck;
-  const std::vector<std::string> engines = enginesToTime(options, options.problem.bodies);
+  const std::vector<std::string> engines = enginesToTime(options);
   for (const std::string& engineName : engines) {
     session = openEngine(engineName, {}, std::move(session.context));
     Engine& engine = *session.engine;
-    engine.checkCapacity(options.problem.bodies);
-    if (initial.size() == 0) initial = makeInitialState(options.problem);
+    engine.checkCapacity(scene.options.bodyCount);
+    if (initial.size() == 0) initial = scene.generate();
     std::printf("%s engine on %s\n", engine.name().c_str(), engine.device().c_str());
     std::fflush(stdout);
-    // With several engines, each takes the settings it has an option for.
-    std::vector<Setting> applicable;
-    for (const Setting& setting : fixed) {
-      const auto engineOptions = engine.options();
-      const bool known = std::any_of(engineOptions.begin(), engineOptions.end(),
-                                     [&](const EngineOption& o) { return o.name == setting.first; });
-      if (known || engines.size() == 1) applicable.push_back(setting);
-    }
-    const auto variants = variantsToTime(engine, applicable, options.sweep);
-    const std::size_t total = variants.size() * options.methods.size() * options.readbacks.size();
-    std::size_t done = 0;
-    for (const auto& variant : variants) {
-      for (const auto& [name, value] : variant) engine.setOption(name, value);
-      for (const std::string& methodName : options.methods)
-        for (const std::string& readback : options.readbacks) {
-          if (readback != "none" && !engine.runsOnGl()) continue;  // the CPU engine reads nothing back
-          std::fprintf(stderr, "  [%zu/%zu] %s %s %s readback=%s ...\n", ++done, total,
-                       engine.name().c_str(), engine.variant().c_str(), methodName.c_str(), readback.c_str());
-          engine.upload(initial);
-          std::optional<Diagnostics> before;
-          if (measureConservation) before = diagnostics.measure(engine, options.step);
-          results.push_back(benchmark(engine, *findMethod(methodName), parseReadback(readback), options));
-          if (before) results.back().conservation = {*before, diagnostics.measure(engine, options.step)};
-          if (const auto body = check.firstNonFiniteBody(engine))
-            throw std::runtime_error("the state became non-finite while timing " + methodName + " on the " +
-                                     engine.name() + " engine (first body " + std::to_string(*body) +
-                                     "); a smaller --dt or a larger --softening may help");
-        }
-    }
+    timeEngine(engine, engines.size() == 1, run);
   }
-  printTable(results);
-  if (!options.json.empty()) writeJson(results, options.json);
-  if (!options.csv.empty()) writeCsv(results, options.csv);
+  printTable(run.results);
+  if (!options.json.empty()) writeJson(run.results, options.json);
+  if (!options.csv.empty()) writeCsv(run.results, options.csv);
   for (const std::string& path : {options.json, options.csv})
     if (!path.empty()) std::printf("wrote %s\n", path.c_str());
   return 0;

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "app/command_line.h"
+#include "app/run_options.h"
 #include "io/atomic_file.h"
 #include "io/png.h"
 

@@ -1,5 +1,7 @@
 #include "app/conservation_history.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
@@ -65,6 +67,16 @@ std::vector<float> ConservationHistory::log10Series(double ConservationSample::*
                                  : kLog10Floor);
   }
   return series;
+}
+
+void printConservation(const ConservationHistory& history) {
+  if (history.samples().empty()) {
+    std::printf("run: conservation: no samples\n");
+    return;
+  }
+  const ConservationSample& last = history.samples().back();
+  std::printf("run: conservation: %zu samples, at step %lld |dE/E0| %.3e, |P-P0| %.3e, |L-L0| %.3e\n",
+              history.samples().size(), last.step, last.energyDrift, last.momentumDrift, last.angularMomentumDrift);
 }
 
 }  // namespace nbody

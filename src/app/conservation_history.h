@@ -84,4 +84,7 @@ class ConservationHistory {
   std::optional<long long> lastStep_;  // of the last measurement since the restart
 };
 
+// One line for --print-stats: the number of samples and the latest drifts.
+void printConservation(const ConservationHistory& history);
+
 }  // namespace nbody

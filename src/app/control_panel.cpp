@@ -7,7 +7,6 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include "app/bench_command.h"
 #include "engines/registry.h"
 #include "physics/method.h"
 #include "physics/scenes.h"
@@ -40,7 +39,7 @@ void figuresSection(const PanelFigures& f) {
   ImGui::Text("%.1f iterations/s", f.iterationsPerSecond);
   ImGui::Text("%.2f GFLOPS   %.3f G interactions/s", f.gflops, f.interactionsPerSecond * 1e-9);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%g flop per interaction, N^2 interactions per force evaluation, as nbody bench",
+    ImGui::SetTooltip("%g flop per interaction, interactions per force evaluation as nbody bench counts them",
                       kFlopPerInteraction);
   if (f.gpuMillisecondsPerStep >= 0)
     ImGui::Text("GPU %.3f ms/step, %d per frame", f.gpuMillisecondsPerStep, f.stepsPerFrame);
@@ -55,45 +54,63 @@ void figuresSection(const PanelFigures& f) {
   if (f.engineDevice != f.renderer) ImGui::TextDisabled("engine on %s", f.engineDevice.c_str());
 }
 
-void simulationSection(AppSettings& s, const PanelFigures& f) {
+// Engines the registry says keep an interactive pace at this N; the others are shown, disabled.
+void engineSection(RunChoice& run, const PanelFigures& f) {
   std::vector<bool> allowed;
-  const std::vector<std::string> engines = engineNames();
-  for (const std::string& name : engines) {
-    const EngineEntry* entry = findEngine(name);
-    allowed.push_back(entry->needsGl || s.bodies <= kCpuEngineMaxBodies);
-  }
-  comboOf("engine", s.engine, engines, allowed);
-  if (s.engine == "cpu" && s.bodies > kCpuEngineMaxBodies)
-    ImGui::TextColored(ImVec4(1, 0.7f, 0.2f, 1), "the cpu engine is slow at N = %zu", s.bodies);
-  comboOf("method", s.method, methodNames());
+  for (const EngineEntry& entry : engineRegistry()) allowed.push_back(entry.interactiveAt(run.scene.options.bodyCount));
+  comboOf("engine", run.engine, engineNames(), allowed);
+  if (!findEngine(run.engine)->interactiveAt(run.scene.options.bodyCount))
+    ImGui::TextColored(ImVec4(1, 0.7f, 0.2f, 1), "the %s engine is slow at N = %zu", run.engine.c_str(),
+                       run.scene.options.bodyCount);
+  comboOf("method", run.method, methodNames());
   for (const EngineOption& option : f.engineOptions) {
-    std::string value = s.engineOptions.count(option.name) ? s.engineOptions[option.name] : option.value;
-    if (comboOf(option.name.c_str(), value, option.choices)) s.engineOptions[option.name] = value;
+    std::string value = run.engineSettings.count(option.name) ? run.engineSettings[option.name] : option.value;
+    if (comboOf(option.name.c_str(), value, option.choices)) run.engineSettings[option.name] = value;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", option.description.c_str());
   }
+}
 
-  std::string scene = s.scene;
-  if (comboOf("scene", scene, sceneNames())) s.scene = scene;
+// The scene, N, seed and the parameters the scene reads (these start the scene over).
+void sceneSection(RunChoice& run) {
+  SceneChoice& scene = run.scene;
+  comboOf("scene", scene.name, sceneNames());
   static const std::vector<std::size_t> sizes{256, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072};
   std::vector<std::string> sizeNames;
   for (std::size_t n : sizes) sizeNames.push_back(std::to_string(n));
-  std::string size = std::to_string(s.bodies);
+  std::string size = std::to_string(scene.options.bodyCount);
   if (comboOf("N", size, sizeNames)) {
-    s.bodies = std::stoull(size);
-    if (s.engine == "cpu" && s.bodies > kCpuEngineMaxBodies) s.engine = "fragment";
+    scene.options.bodyCount = std::stoull(size);
+    // An engine too slow for the new N gives way to the first one that is not.
+    if (!findEngine(run.engine)->interactiveAt(scene.options.bodyCount))
+      for (const EngineEntry& entry : engineRegistry())
+        if (entry.interactiveAt(scene.options.bodyCount)) {
+          run.engine = entry.name;
+          break;
+        }
   }
-  int seed = int(s.seed);
+  int seed = int(scene.options.seed);
   if (ImGui::InputInt("seed", &seed, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue) && seed >= 0)
-    s.seed = std::uint64_t(seed);
+    scene.options.seed = std::uint64_t(seed);
+  for (const SceneParameter& parameter : sceneParameters()) {
+    if (std::find(parameter.scenes.begin(), parameter.scenes.end(), scene.name) == parameter.scenes.end()) continue;
+    float value = float(scene.options.*parameter.field);
+    if (ImGui::SliderFloat(parameter.name.c_str(), &value, float(parameter.low), float(parameter.high), "%.3f",
+                           ImGuiSliderFlags_AlwaysClamp))
+      scene.options.*parameter.field = value;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", parameter.description.c_str());
+  }
+}
 
-  float dt = float(s.step.dt), softening = float(s.step.softening), gravity = float(s.step.gravity);
+void stepSection(StepParams& step) {
+  float dt = float(step.dt), softening = float(step.softening), gravity = float(step.gravity);
   if (ImGui::DragFloat("dt", &dt, 1e-5f, 1e-6f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic) && dt > 0)
-    s.step.dt = dt;
+    step.dt = dt;
   if (ImGui::DragFloat("softening", &softening, 1e-4f, 0.0f, 1.0f, "%.4f") && softening >= 0)
-    s.step.softening = softening;
-  if (ImGui::DragFloat("G", &gravity, 0.01f, 1e-3f, 100.0f, "%.3f") && gravity > 0)
-    s.step.gravity = gravity;
+    step.softening = softening;
+  if (ImGui::DragFloat("G", &gravity, 0.01f, 1e-3f, 100.0f, "%.3f") && gravity > 0) step.gravity = gravity;
+}
 
+void runControlsSection(AppSettings& s, const PanelFigures& f) {
   bool autoSteps = s.stepsPerFrame == 0;
   if (ImGui::Checkbox("auto", &autoSteps)) s.stepsPerFrame = autoSteps ? 0 : std::max(1, f.stepsPerFrame);
   if (ImGui::IsItemHovered())
@@ -111,6 +128,13 @@ void simulationSection(AppSettings& s, const PanelFigures& f) {
   if (ImGui::Button("Step (N)")) s.singleStep = true;
   ImGui::SameLine();
   if (ImGui::Button("Reset (R)")) s.reset = true;
+}
+
+void simulationSection(AppSettings& s, const PanelFigures& f) {
+  engineSection(s.run, f);
+  sceneSection(s.run);
+  stepSection(s.run.step);
+  runControlsSection(s, f);
 }
 
 // One drift over the history: its log10 as a line, the latest value written over it.

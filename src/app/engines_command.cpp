@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "app/command_line.h"
+#include "app/engine_session.h"
 #include "engines/registry.h"
 
 namespace nbody {

@@ -5,35 +5,25 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "app/command_line.h"
+#include "engines/registry.h"
 #include "physics/method.h"
 #include "physics/scenes.h"
 
 namespace nbody {
 
 LiveSimulation::LiveSimulation(AppSettings& settings) {
-  std::vector<std::string> options;
-  for (const auto& [name, value] : settings.engineOptions) options.push_back(name + "=" + value);
-  engine_ = createEngine(settings.engine, options);
-  engineName_ = settings.engine;
-  settings.engineOptions = choicesOf(*engine_);
+  engine_ = createEngine(settings.run.engine, settings.run.engineSettings);
+  engineName_ = settings.run.engine;
+  settings.run.engineSettings = engine_->settings();
   regenerate(settings);
   settings.reset = false;
 }
 
-std::map<std::string, std::string> LiveSimulation::choicesOf(const Engine& engine) {
-  std::map<std::string, std::string> choices;
-  for (const EngineOption& option : engine.options()) choices[option.name] = option.value;
-  return choices;
-}
-
 void LiveSimulation::regenerate(const AppSettings& settings) {
-  initial_ = findScene(settings.scene)->generate(settings.bodies, settings.seed);
+  initial_ = settings.run.scene.generate();
   loadedAt_.reset();
   engine_->upload(initial_);
-  scene_ = settings.scene;
-  bodies_ = settings.bodies;
-  seed_ = settings.seed;
+  scene_ = settings.run.scene;
   stepCount_ = 0;
   time_ = 0.0;
 }
@@ -44,7 +34,8 @@ void LiveSimulation::startOverFromLoaded() {
 }
 
 void LiveSimulation::save(const AppSettings& settings, const std::filesystem::path& path) {
-  writeSnapshotFile({engine_->download(), time_, stepCount_, RunSettings{settings.method, settings.step, seed_}},
+  writeSnapshotFile({engine_->download(), time_, stepCount_,
+                     RunSettings{settings.run.method, settings.run.step, scene_.options.seed}},
                     path);
 }
 
@@ -63,47 +54,52 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
   time_ = snapshot.time;
   loadedAt_ = {snapshot.step, snapshot.time};
   if (snapshot.settings) {
-    settings.method = snapshot.settings->method;
-    settings.step = snapshot.settings->step;
-    settings.seed = snapshot.settings->seed;
+    settings.run.method = snapshot.settings->method;
+    settings.run.step = snapshot.settings->step;
+    settings.run.scene.options.seed = snapshot.settings->seed;
   }
   // What apply() compares with: the loaded bodies are the scene now, not a reason to regenerate.
-  settings.bodies = snapshot.state.size();
-  scene_ = settings.scene;
-  bodies_ = settings.bodies;
-  seed_ = settings.seed;
+  settings.run.scene.options.bodyCount = snapshot.state.size();
+  scene_ = settings.run.scene;
+}
+
+void LiveSimulation::switchEngine(AppSettings& settings) {
+  // The new engine is made before the old one goes, so a failure leaves the simulation as it was.
+  std::unique_ptr<Engine> next;
+  try {
+    next = createEngine(settings.run.engine);
+  } catch (...) {
+    settings.run.engine = engineName_;
+    throw;
+  }
+  next->upload(engine_->download());
+  engine_ = std::move(next);
+  engineName_ = settings.run.engine;
+  settings.run.engineSettings = engine_->settings();
+}
+
+bool LiveSimulation::changeVariant(AppSettings& settings) {
+  const EngineSettings current = engine_->settings();
+  if (settings.run.engineSettings == current) return false;
+  try {
+    for (const auto& [name, value] : settings.run.engineSettings)
+      if (current.count(name) && current.at(name) != value) engine_->setOption(name, value);
+  } catch (const UsageError&) {
+    settings.run.engineSettings = engine_->settings();
+    throw;
+  }
+  settings.run.engineSettings = engine_->settings();
+  return true;
 }
 
 LiveSimulation::Changes LiveSimulation::apply(AppSettings& settings) {
   Changes changes;
-  if (settings.engine != engineName_) {
-    // The new engine is made before the old one goes, so a failure leaves the simulation as it was.
-    std::unique_ptr<Engine> next;
-    try {
-      next = createEngine(settings.engine);
-    } catch (...) {
-      settings.engine = engineName_;
-      throw;
-    }
-    next->upload(engine_->download());
-    engine_ = std::move(next);
-    engineName_ = settings.engine;
-    settings.engineOptions = choicesOf(*engine_);
+  if (settings.run.engine != engineName_) {
+    switchEngine(settings);
     changes.engineSwitched = true;
   }
-  const auto current = choicesOf(*engine_);
-  if (settings.engineOptions != current) {
-    try {
-      for (const auto& [name, value] : settings.engineOptions)
-        if (current.count(name) && current.at(name) != value) engine_->setOption(name, value);
-    } catch (const UsageError&) {
-      settings.engineOptions = choicesOf(*engine_);
-      throw;
-    }
-    settings.engineOptions = choicesOf(*engine_);
-    changes.variantChanged = true;
-  }
-  const bool otherScene = settings.scene != scene_ || settings.bodies != bodies_ || settings.seed != seed_;
+  changes.variantChanged = changeVariant(settings);
+  const bool otherScene = !(settings.run.scene == scene_);
   if (settings.reset && !otherScene && loadedAt_) {
     startOverFromLoaded();
     changes.sceneRegenerated = true;
@@ -117,9 +113,9 @@ LiveSimulation::Changes LiveSimulation::apply(AppSettings& settings) {
 
 void LiveSimulation::advance(const AppSettings& settings, int steps) {
   if (steps <= 0) return;
-  engine_->step(*findMethod(settings.method), settings.step, steps);
+  engine_->step(*findMethod(settings.run.method), settings.run.step, steps);
   stepCount_ += steps;
-  time_ += steps * settings.step.dt;
+  time_ += steps * settings.run.step.dt;
 }
 
 int autoStepsPerFrame(double stepSeconds, double otherSeconds, double refreshSeconds, double busyFraction,

@@ -24,8 +24,8 @@ namespace nbody {
 
 class LiveSimulation {
  public:
-  // Makes the engine and the scene `settings` describe; fills in settings.engineOptions (and
-  // settings.engine, if the engine fell back to another).
+  // Makes the engine and the scene `settings` describe; fills in settings.run.engineSettings with
+  // the engine's choices.
   explicit LiveSimulation(AppSettings& settings);
 
   struct Changes {
@@ -34,10 +34,11 @@ class LiveSimulation {
     bool sceneRegenerated = false;  // the bodies start over: refit the camera, the colour range
   };
   // Brings the engine and the state in line with `settings` and clears settings.reset. Throws
-  // UsageError for a variant the engine does not offer (settings keep the engine's choices then).
+  // UsageError for a variant the engine does not offer (settings keep the engine's choices then),
+  // std::runtime_error for an engine that cannot be made (settings keep the engine in use).
   Changes apply(AppSettings& settings);
 
-  // `steps` steps of settings.method with settings.step; GPU engines only submit the work.
+  // `steps` steps of settings.run.method with settings.run.step; GPU engines only submit the work.
   void advance(const AppSettings& settings, int steps);
 
   // Writes the state with its time, step, method, dt, softening, G and seed (a binary snapshot
@@ -47,12 +48,13 @@ class LiveSimulation {
   // Throws the loader's std::runtime_error for a bad file, leaving everything as it was.
   void load(AppSettings& settings, const std::filesystem::path& path);
   // The snapshot's state goes into the engine, its step and time become the run's; its method,
-  // dt, softening, G and seed go into `settings` where it carries them, and settings.bodies
+  // dt, softening, G and seed go into `settings` where it carries them, and the scene's N
   // becomes its N. Throws, changing nothing, when the engine cannot hold it or the method is
   // unknown.
   void continueFrom(AppSettings& settings, const Snapshot& snapshot);
 
   Engine& engine() { return *engine_; }
+  const Engine& engine() const { return *engine_; }
   long long stepCount() const { return stepCount_; }
   double time() const { return time_; }  // simulation time: the sum of every step's dt
   // The state the run started from (the latest regeneration or load).
@@ -65,13 +67,12 @@ class LiveSimulation {
   void regenerate(const AppSettings& settings);
   // Back to the loaded snapshot's state, step and time (the settings stay as they are now).
   void startOverFromLoaded();
-  static std::map<std::string, std::string> choicesOf(const Engine& engine);
+  void switchEngine(AppSettings& settings);
+  bool changeVariant(AppSettings& settings);
 
   std::unique_ptr<Engine> engine_;
   std::string engineName_;  // as asked for (the engine made may be its fallback)
-  std::string scene_;
-  std::size_t bodies_ = 0;
-  std::uint64_t seed_ = 0;
+  SceneChoice scene_;       // what initial_ was made from (or, after a load, stands for)
   State initial_;
   long long stepCount_ = 0;
   double time_ = 0.0;

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "app/command_line.h"
+#include "app/run_options.h"
 #include "render/colormap.h"
 
 namespace nbody {

@@ -1,74 +1,62 @@
 #pragma once
-// Pieces the commands share: their common options, the initial state they describe, and an engine
-// together with the OpenGL context it runs in.
+// The options every command that runs a simulation shares (simulate, shot, run, bench),
+// registered once: the engine and its settings, the method, the problem (a scene with its
+// parameters, or a file) and the step. The window's settings carry the same RunChoice, so a new
+// scene parameter or engine setting reaches every command and the window by construction.
 
-#include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "app/run_choice.h"
 #include "engines/engine.h"
-#include "gl/egl_context.h"
 #include "io/snapshot.h"
+#include "physics/scenes.h"
 #include "physics/state.h"
 
 namespace nbody {
 
-struct ProblemOptions {
-  std::string scene = "plummer";
-  std::size_t bodies = 16384;
-  std::uint64_t seed = 1;
-  double eccentricity = 0.5;  // kepler only
-  std::string input;  // a CSV, nbody or TIPSY file; replaces scene, bodies and eccentricity
-};
-
-// --scene, --bodies, --seed, --eccentricity (and --input, excluding the scene options, when
-// allowInput).
-void addProblemOptions(CLI::App& command, ProblemOptions& options, bool allowInput);
-// --dt, --softening, --gravity.
-void addStepOptions(CLI::App& command, StepParams& params);
-
-// Which settings the command line gave. The others come from an input snapshot that has them,
-// so that a run continues as it was started.
+// Which of the settings a snapshot carries too the command line gave: those win over the file's,
+// the others come from the file, so that a run continues as it was started.
 struct GivenSettings {
   bool method = false, dt = false, softening = false, gravity = false;
 };
-// After parsing: which of --method, --dt, --softening and --gravity `command` was given.
-GivenSettings givenSettingsOf(const CLI::App& command);
-// A snapshot's settings with those the command line gave (`method`, `step`) in their place.
-RunSettings withGivenSettings(RunSettings saved, const GivenSettings& given, const std::string& method,
-                              const StepParams& step);
-CLI::Option* addEngineOption(CLI::App& command, std::string& engine);
-CLI::Option* addMethodOption(CLI::App& command, std::string& method);
+
+struct RunOptions {
+  RunChoice choice;
+  std::vector<std::string> engines{"fragment"}, methods{"euler"};  // bench: several (engines: or "all")
+  std::string input;  // a CSV, nbody or TIPSY file to start from instead of the scene
+  GivenSettings given;
+};
+
+// How a command takes them.
+struct RunOptionsShape {
+  bool several = false;              // --engine and --method are lists (bench)
+  const char* inputOption = nullptr;  // the option naming a file to start from ("--input"), or none
+};
+
+void addRunOptions(CLI::App& command, RunOptions& options, RunOptionsShape shape);
+
+// The settings the run goes on with: those the command line gave, else those of an input
+// snapshot, else the command line's defaults (with the scene's seed).
+RunSettings resolveRunSettings(const RunOptions& options, const Snapshot& start);
+// A snapshot's settings with those the command line gave in their place.
+RunSettings withGivenSettings(RunSettings saved, const GivenSettings& given, const RunChoice& choice);
+
+// The method of `settings`; throws naming `source` where this build does not offer it (a snapshot
+// made by another build).
+const Method& methodOf(const RunSettings& settings, const std::string& source);
 
 // The input file, or the scene at step 0 (without settings: the command line has those).
-Snapshot makeInitialSnapshot(const ProblemOptions& options);
-State makeInitialState(const ProblemOptions& options);
-// Makes the initial snapshot once `engine` said it can hold it: a scene's N is checked before the
-// scene is generated, a file's after it is read.
-Snapshot makeInitialSnapshotFor(const Engine& engine, const ProblemOptions& options);
+Snapshot makeInitialSnapshot(const RunOptions& options);
+// The same once `engine` said it can hold it: a scene's N is checked before the scene is
+// generated, a file's after it is read.
+Snapshot makeInitialSnapshotFor(const Engine& engine, const RunOptions& options);
 
-// Makes engine `name` in the current OpenGL context (falling back to the registry's fallback
-// engine, with a message, where the GPU lacks a feature) and applies the NAME=VALUE settings.
-std::unique_ptr<Engine> createEngine(const std::string& name, const std::vector<std::string>& settings = {});
-
-// An engine and, for the GPU engines, the headless OpenGL context it runs in.
-struct EngineSession {
-  std::unique_ptr<gl::HeadlessContext> context;
-  std::unique_ptr<Engine> engine;
-};
-// `settings` are engine options NAME=VALUE; a context given is reused (several engines in a run);
-// withGlContext makes the context even for an engine that does not need one (to draw its state).
-EngineSession openEngine(const std::string& name, const std::vector<std::string>& settings = {},
-                         std::unique_ptr<gl::HeadlessContext> context = nullptr,
-                         bool withGlContext = false);
-// --set NAME=VALUE, repeatable: engine options (see `nbody engines`).
-void addEngineSettingsOption(CLI::App& command, std::vector<std::string>& settings);
-
-// CLI11 check: a finite number > 0 (or >= 0).
+// CLI11 checks: a finite number > 0, >= 0, or within [low, high].
 CLI::Validator finitePositive();
 CLI::Validator finiteNonNegative();
+CLI::Validator finiteInRange(double low, double high);
 
 }  // namespace nbody

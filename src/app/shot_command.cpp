@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/engine_session.h"
 #include "io/atomic_file.h"
 #include "io/png.h"
 #include "render/offscreen.h"
@@ -33,10 +34,7 @@ void report(bool quiet, std::size_t bodies, const Camera& camera, const RenderSe
 CLI::App* addShotCommand(CLI::App& app, ShotOptions& options) {
   CLI::App* command = app.add_subcommand(
       "shot", "advance a state, draw it offscreen (no display needed) and write a PNG");
-  addEngineOption(*command, options.engine);
-  addMethodOption(*command, options.method);
-  addProblemOptions(*command, options.problem, true);
-  addStepOptions(*command, options.step);
+  addRunOptions(*command, options.run, {.inputOption = "--input"});
   command->add_option("--steps", options.steps, "number of steps K before the picture")
       ->check(CLI::Range(0LL, 1LL << 40))
       ->capture_default_str();
@@ -52,12 +50,23 @@ CLI::App* addShotCommand(CLI::App& app, ShotOptions& options) {
   return command;
 }
 
+// Uploads the problem and advances it `options.steps` steps; a snapshot goes on with its own
+// method, dt, softening and G unless the command line says otherwise.
+State advanceToShot(Engine& engine, const ShotOptions& options) {
+  const Snapshot start = makeInitialSnapshotFor(engine, options.run);
+  const RunSettings run = resolveRunSettings(options.run, start);
+  const Method& method = methodOf(run, options.run.input.empty() ? "the scene" : options.run.input);
+  if (!options.quiet)
+    std::fprintf(stderr, "shot: %s, %lld steps of dt = %g\n", method.name.c_str(), options.steps, run.step.dt);
+  engine.upload(start.state);
+  advance(engine, method, run.step, options.steps);
+  // The camera and the colour range come from the state on the CPU: one download per picture.
+  return engine.download();
+}
+
 Image takeShot(Engine& engine, const ShotOptions& options) {
   const CameraSpec cameraSpec = parseCameraSpec(options.render.camera);
-  engine.upload(makeInitialSnapshotFor(engine, options.problem).state);
-  advance(engine, *findMethod(options.method), options.step, options.steps);
-  // The camera and the colour range come from the state on the CPU: one download per picture.
-  const State final = engine.download();
+  const State final = advanceToShot(engine, options);
   const RenderSettings settings = resolveRenderSettings(options.render, final);
   const glm::ivec2 size(options.width, options.height);
   const Camera camera = placeCamera(cameraSpec, boundingSphere(final), float(size.x) / float(size.y));
@@ -71,12 +80,11 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
 
 int runShot(const ShotOptions& options) {
   { AtomicFileWriter probe(options.output); }  // an unwritable path fails before the work
-  EngineSession session = openEngine(options.engine, {}, nullptr, true);
+  EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings, nullptr, true);
   if (!options.quiet)
-    std::fprintf(stderr, "shot: %s engine on %s, drawn by renderer %s; %s, %lld steps of dt = %g\n",
-                 session.engine->name().c_str(), session.engine->device().c_str(),
-                 session.context->info().renderer.c_str(), options.method.c_str(), options.steps,
-                 options.step.dt);
+    std::fprintf(stderr, "shot: %s engine (%s) on %s, drawn by renderer %s\n", session.engine->name().c_str(),
+                 session.engine->variant().c_str(), session.engine->device().c_str(),
+                 session.context->info().renderer.c_str());
   const Image image = takeShot(*session.engine, options);
   writePng(image, options.output);
   if (!options.quiet)

@@ -6,17 +6,14 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app/command_line.h"
+#include "app/run_options.h"
 #include "app/render_options.h"
-#include "render/image.h"
+#include "io/image.h"
 
 namespace nbody {
 
 struct ShotOptions {
-  std::string engine = "fragment";
-  std::string method = "euler";
-  ProblemOptions problem;
-  StepParams step;
+  RunOptions run;
   long long steps = 5;  // N = 16384 takes about a second a step on llvmpipe
   int width = 1024, height = 1024;
   RenderOptions render;

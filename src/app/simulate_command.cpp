@@ -12,6 +12,7 @@
 #include "engines/state_check.h"
 #include "io/atomic_file.h"
 #include "io/csv.h"
+#include "app/engine_session.h"
 
 namespace nbody {
 namespace {
@@ -26,23 +27,6 @@ CLI::Validator containsStepPlaceholder() {
         return {};
       },
       "PATTERN");
-}
-
-// The settings the run goes on with: those given on the command line, else those of an input
-// snapshot, else the command line's defaults.
-RunSettings resolveSettings(const SimulateOptions& options, const Snapshot& start) {
-  if (start.settings) return withGivenSettings(*start.settings, options.given, options.method, options.step);
-  const std::uint64_t seed = options.problem.input.empty() ? options.problem.seed : 0;
-  return {options.method, options.step, seed};
-}
-
-const Method& methodNamed(const std::string& name, const std::string& source) {
-  if (const Method* method = findMethod(name)) return *method;
-  std::string offered;
-  for (const std::string& known : methodNames()) offered += (offered.empty() ? "" : ", ") + known;
-  throw std::runtime_error(source + " was made with method '" + name +
-                           "', which this build does not offer (" + offered +
-                           "); choose one with --method");
 }
 
 // The first multiple of `every` after `step`; never for every = 0.
@@ -98,11 +82,7 @@ std::string snapshotPathFor(const std::string& pattern, long long step) {
 CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options) {
   CLI::App* command = app.add_subcommand(
       "simulate", "advance a state and write the final state (CSV or a binary snapshot)");
-  addEngineOption(*command, options.engine);
-  addEngineSettingsOption(*command, options.settings);
-  addMethodOption(*command, options.method);
-  addProblemOptions(*command, options.problem, true);
-  addStepOptions(*command, options.step);
+  addRunOptions(*command, options.run, {.inputOption = "--input"});
   command->add_option("--steps", options.steps, "number of steps K (more, after an input snapshot)")
       ->check(CLI::Range(0LL, 1LL << 40))
       ->capture_default_str();
@@ -141,7 +121,6 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options) {
       ->needs(diagnostics)
       ->capture_default_str();
   command->add_flag("--quiet,-q", options.quiet, "print nothing but errors");
-  command->callback([command, &options] { options.given = givenSettingsOf(*command); });
   return command;
 }
 
@@ -169,13 +148,13 @@ void stopIfNonFinite(NonFiniteCheck& check, Engine& engine, long long fromStep, 
 int runSimulate(const SimulateOptions& options) {
   // Unwritable paths and what does not fit fail before any work.
   AtomicFileWriter output(options.output);
-  EngineSession session = openEngine(options.engine, options.settings);
+  EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings);
   Engine& engine = *session.engine;
-  Snapshot snapshot = makeInitialSnapshotFor(engine, options.problem);
-  const std::string source = options.problem.input.empty() ? "the scene" : options.problem.input;
-  const RunSettings settings = resolveSettings(options, snapshot);
+  Snapshot snapshot = makeInitialSnapshotFor(engine, options.run);
+  const std::string source = options.run.input.empty() ? "the scene" : options.run.input;
+  const RunSettings settings = resolveRunSettings(options.run, snapshot);
   snapshot.settings = settings;
-  const Method& method = methodNamed(settings.method, source);
+  const Method& method = methodOf(settings, source);
   const StepParams& params = settings.step;
   const long long firstStep = snapshot.step, lastStep = firstStep + options.steps;
   const double firstTime = snapshot.time;
@@ -186,7 +165,7 @@ int runSimulate(const SimulateOptions& options) {
   if (options.snapshotEvery > 0)
     AtomicFileWriter probe(snapshotPathFor(options.snapshotPath, lastStep));
   std::optional<DiagnosticsLog> log;
-  if (!options.diagnostics.empty()) log.emplace(options.diagnostics, options.engine, method.name);
+  if (!options.diagnostics.empty()) log.emplace(options.diagnostics, engine.name(), method.name);
 
   if (!options.quiet)
     std::fprintf(stderr, "simulate: %s engine (%s) on %s, %s, N = %zu, steps %lld to %lld of dt = %g\n",

@@ -4,17 +4,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app/command_line.h"
+#include "app/run_options.h"
 
 namespace nbody {
 
 struct SimulateOptions {
-  std::string engine = "fragment";
-  std::vector<std::string> settings;  // engine options NAME=VALUE
-  std::string method = "euler";
-  ProblemOptions problem;
-  StepParams step;
-  GivenSettings given;
+  RunOptions run;
   long long steps = 10;
   long long checkEvery = 100;  // steps between checks for non-finite values
   std::string output = "nbody-final.csv";

@@ -1,6 +1,7 @@
 #pragma once
-// The interactive window's loop, in the manner of Dear ImGui's example_glfw_opengl3: set up, loop
-// (events, panel, apply settings, step, draw bodies, draw panel, swap), tear down.
+// The interactive window, in the manner of Dear ImGui's example_glfw_opengl3: set up; every frame
+// poll events, show the panel, apply what changed, step, draw the bodies and the panel, present;
+// tear down.
 
 #include "app/window_command.h"
 

@@ -3,27 +3,11 @@
 #include "app/window_app.h"
 
 namespace nbody {
+namespace {
 
-CLI::App* addRunCommand(CLI::App& app, WindowOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "run", "the interactive window: the simulation live, a panel with its speed and switches");
-  addEngineOption(*command, options.engine);
-  addMethodOption(*command, options.method);
-  addEngineSettingsOption(*command, options.settings);
-  addProblemOptions(*command, options.problem, false);
-  command
-      ->add_option("--load", options.load,
-                   "start from this file: an nbody snapshot (.nbody: its N, step, time and seed; "
-                   "its method, dt, softening and G unless given), CSV or TIPSY (N only)")
-      ->check(CLI::ExistingFile)
-      ->excludes(command->get_option("--scene"))
-      ->excludes(command->get_option("--bodies"))
-      ->excludes(command->get_option("--eccentricity"));
-  addStepOptions(*command, options.step);
-  command->add_option("--steps-per-frame", options.stepsPerFrame,
-                      "steps between two pictures, or auto (as many as fill the frame, so the "
-                      "figures match nbody bench)")
-      ->check([](const std::string& text) -> std::string {
+CLI::Validator stepsPerFrameCheck() {
+  return CLI::Validator(
+      [](const std::string& text) -> std::string {
         if (text == "auto") return {};
         try {
           std::size_t used = 0;
@@ -32,7 +16,20 @@ CLI::App* addRunCommand(CLI::App& app, WindowOptions& options) {
         } catch (const std::exception&) {
         }
         return "expected auto or a whole number from 1 to 100000, got " + text;
-      })
+      },
+      "auto|STEPS");
+}
+
+}  // namespace
+
+CLI::App* addRunCommand(CLI::App& app, WindowOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "run", "the interactive window: the simulation live, a panel with its speed and switches");
+  addRunOptions(*command, options.run, {.inputOption = "--load"});
+  command->add_option("--steps-per-frame", options.stepsPerFrame,
+                      "steps between two pictures, or auto (as many as fill the frame, so the "
+                      "figures match nbody bench)")
+      ->check(stepsPerFrameCheck())
       ->capture_default_str();
   addRenderOptions(*command, options.render);
   command->add_option("--width", options.width, "window width")->check(CLI::Range(64, 16384))->capture_default_str();
@@ -44,7 +41,6 @@ CLI::App* addRunCommand(CLI::App& app, WindowOptions& options) {
   command->add_option("--screenshot", options.screenshot, "write the last frame to this PNG file");
   command->add_flag("--print-stats", options.printStats,
                     "print the panel's figures (iterations/s, GFLOPS, ...) to stdout on quitting");
-  command->callback([command, &options] { options.given = givenSettingsOf(*command); });
   return command;
 }
 

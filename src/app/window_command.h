@@ -2,21 +2,16 @@
 // `nbody run` (and `nbody` with no command where a display exists): the interactive window.
 
 #include <string>
-#include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "app/command_line.h"
 #include "app/render_options.h"
+#include "app/run_options.h"
 
 namespace nbody {
 
 struct WindowOptions {
-  std::string engine = "fragment";  // the paper's method
-  std::string method = "euler";
-  std::vector<std::string> settings;  // NAME=VALUE engine options
-  ProblemOptions problem;
-  StepParams step;
+  RunOptions run;                      // --load is its file to start from
   std::string stepsPerFrame = "auto";  // or a number
   RenderOptions render;
   int width = 1280, height = 800;
@@ -25,8 +20,6 @@ struct WindowOptions {
   long long frames = 0;     // quit after this many frames; 0: run until closed
   std::string screenshot;   // write the last frame here
   bool printStats = false;  // print the panel's final figures to stdout
-  std::string load;         // start from this snapshot; empty: from the scene
-  GivenSettings given;      // what the command line says instead of the snapshot
 };
 
 CLI::App* addRunCommand(CLI::App& app, WindowOptions& options);

@@ -58,7 +58,7 @@ TEST_P(GoldenImage, MatchesWithinItsThresholds) {
   ASSERT_TRUE(std::filesystem::exists(expectedPath))
       << expectedPath << " is missing: make it with tools/regenerate_references.py --goldens " << golden.name;
 
-  const std::unique_ptr<Engine> engine = findEngine(options.engine)->create();  // in this context
+  const std::unique_ptr<Engine> engine = createEngine(options.run.choice.engine, options.run.choice.engineSettings);
   const Image actual = takeShot(*engine, options);
   const Image expected = readPng(expectedPath);
   ASSERT_EQ(actual.width, expected.width) << "the case's size differs from the golden picture's";

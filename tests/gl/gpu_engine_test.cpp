@@ -427,18 +427,19 @@ TEST(StateTextureSize, HoldsEveryBodyWithLessThanOneRowOfPadding) {
 }
 
 TEST(ComputeLayout, AutoSplitsSmallProblemsAndNotLargeOnes) {
-  const auto at16k = ComputeEngine::resolveLayout(16384, "auto", "auto", "auto", 132);
+  const ComputeEngine::LayoutChoice automatic;
+  const auto at16k = ComputeEngine::resolveLayout(16384, automatic, 132);
   EXPECT_EQ(at16k.groupSize, 512);  // the H100's best measured (docs/performance.md)
   EXPECT_EQ(at16k.bodiesPerThread, 2);
   EXPECT_EQ(at16k.slices, 16);
-  EXPECT_EQ(ComputeEngine::resolveLayout(1 << 20, "auto", "auto", "auto", 132).slices, 1);
-  EXPECT_GT(ComputeEngine::resolveLayout(1024, "auto", "auto", "auto", 132).slices, 1);
+  EXPECT_EQ(ComputeEngine::resolveLayout(1 << 20, automatic, 132).slices, 1);
+  EXPECT_GT(ComputeEngine::resolveLayout(1024, automatic, 132).slices, 1);
 }
 
 TEST(ComputeLayout, SlicesAreWholeTilesThatCoverEveryBody) {
   for (std::size_t n : {8u, 1000u, 4104u, 16384u})
-    for (const char* slices : {"1", "3", "16", "64"}) {
-      const auto layout = ComputeEngine::resolveLayout(n, "128", "1", slices, 132);
+    for (const int slices : {1, 3, 16, 64}) {
+      const auto layout = ComputeEngine::resolveLayout(n, {128, 1, slices}, 132);
       EXPECT_EQ(layout.sliceLength % 128, 0);
       EXPECT_GE(std::size_t(layout.slices) * std::size_t(layout.sliceLength), n);
       EXPECT_LT(std::size_t(layout.slices - 1) * std::size_t(layout.sliceLength), n);

@@ -22,9 +22,9 @@ class LiveSimulationTest : public GlTest {
  protected:
   static AppSettings small() {
     AppSettings settings;
-    settings.bodies = 700;  // not a whole number of texture rows: padding bodies too
-    settings.seed = 3;
-    settings.step.softening = 0.05;
+    settings.run.scene.options.bodyCount = 700;  // not a whole number of texture rows: padding bodies too
+    settings.run.scene.options.seed = 3;
+    settings.run.step.softening = 0.05;
     return settings;
   }
 };
@@ -46,7 +46,7 @@ TEST_F(LiveSimulationTest, SwitchingEngineKeepsTheStateBitForBit) {
   long long steps = 5;
   for (const char* engine : {"compute", "cpu", "fragment"}) {
     const State before = simulation.engine().download();
-    settings.engine = engine;
+    settings.run.engine = engine;
     const auto changes = simulation.apply(settings);
     EXPECT_TRUE(changes.engineSwitched) << engine;
     EXPECT_FALSE(changes.sceneRegenerated) << engine;
@@ -56,7 +56,7 @@ TEST_F(LiveSimulationTest, SwitchingEngineKeepsTheStateBitForBit) {
     // The new engine's own choices are what the panel now shows.
     std::map<std::string, std::string> choices;
     for (const EngineOption& option : simulation.engine().options()) choices[option.name] = option.value;
-    EXPECT_EQ(settings.engineOptions, choices) << engine;
+    EXPECT_EQ(settings.run.engineSettings, choices) << engine;
     simulation.advance(settings, 2);  // and it carries on
     steps += 2;
   }
@@ -69,10 +69,10 @@ TEST_F(LiveSimulationTest, SwitchingEveryVariantKeepsTheStateBitForBit) {
   for (const EngineOption& option : simulation.engine().options())
     for (const std::string& choice : option.choices) {
       const State before = simulation.engine().download();
-      settings.engineOptions[option.name] = choice;
+      settings.run.engineSettings[option.name] = choice;
       const auto changes = simulation.apply(settings);
       EXPECT_FALSE(changes.sceneRegenerated);
-      EXPECT_EQ(settings.engineOptions.at(option.name), choice);
+      EXPECT_EQ(settings.run.engineSettings.at(option.name), choice);
       expectSameBits(before, simulation.engine().download(), option.name + "=" + choice);
       simulation.advance(settings, 1);
     }
@@ -83,10 +83,10 @@ TEST_F(LiveSimulationTest, SwitchingMethodOrStepParametersKeepsTheState) {
   LiveSimulation simulation(settings);
   simulation.advance(settings, 3);
   const State before = simulation.engine().download();
-  settings.method = "rk4";
-  settings.step.dt = 2e-3;
-  settings.step.softening = 0.1;
-  settings.step.gravity = 2.0;
+  settings.run.method = "rk4";
+  settings.run.step.dt = 2e-3;
+  settings.run.step.softening = 0.1;
+  settings.run.step.gravity = 2.0;
   const auto changes = simulation.apply(settings);
   EXPECT_FALSE(changes.engineSwitched || changes.variantChanged || changes.sceneRegenerated);
   expectSameBits(before, simulation.engine().download(), "method and step parameters");
@@ -99,10 +99,10 @@ TEST_F(LiveSimulationTest, AnUnknownVariantIsRefusedAndTheStateKept) {
   LiveSimulation simulation(settings);
   simulation.advance(settings, 2);
   const State before = simulation.engine().download();
-  const auto choices = settings.engineOptions;
-  settings.engineOptions["unroll"] = "3x7";
+  const auto choices = settings.run.engineSettings;
+  settings.run.engineSettings["unroll"] = "3x7";
   EXPECT_THROW(simulation.apply(settings), UsageError);
-  EXPECT_EQ(settings.engineOptions, choices);
+  EXPECT_EQ(settings.run.engineSettings, choices);
   expectSameBits(before, simulation.engine().download(), "refused variant");
 }
 
@@ -110,13 +110,13 @@ TEST_F(LiveSimulationTest, NewNSceneSeedOrResetStartsTheSceneOver) {
   AppSettings settings = small();
   LiveSimulation simulation(settings);
   simulation.advance(settings, 2);
-  settings.bodies = 300;
+  settings.run.scene.options.bodyCount = 300;
   EXPECT_TRUE(simulation.apply(settings).sceneRegenerated);
   EXPECT_EQ(simulation.engine().bodyCount(), 300u);
   EXPECT_EQ(simulation.stepCount(), 0);
   expectSameBits(findScene("plummer")->generate(300, 3), simulation.engine().download(), "new N");
-  settings.scene = "uniform-sphere";
-  settings.seed = 9;
+  settings.run.scene.name = "uniform-sphere";
+  settings.run.scene.options.seed = 9;
   EXPECT_TRUE(simulation.apply(settings).sceneRegenerated);
   simulation.advance(settings, 1);
   settings.reset = true;
@@ -128,11 +128,11 @@ TEST_F(LiveSimulationTest, NewNSceneSeedOrResetStartsTheSceneOver) {
 // A run with every setting away from the defaults, so that a load must carry each one.
 AppSettings unusual(const std::string& engine) {
   AppSettings settings;
-  settings.engine = engine;
-  settings.method = "rk2";
-  settings.bodies = 700;
-  settings.seed = 3;
-  settings.step = {0.002, 0.05, 1.5};
+  settings.run.engine = engine;
+  settings.run.method = "rk2";
+  settings.run.scene.options.bodyCount = 700;
+  settings.run.scene.options.seed = 3;
+  settings.run.step = {0.002, 0.05, 1.5};
   return settings;
 }
 
@@ -148,18 +148,18 @@ TEST_F(LiveSimulationTest, SaveThenLoadGoesOnBitForBit) {
     const State expected = uninterrupted.engine().download();
 
     AppSettings second;  // the defaults: N, method, dt, softening, G and seed all differ
-    second.engine = engine;
-    second.bodies = 300;
+    second.run.engine = engine;
+    second.run.scene.options.bodyCount = 300;
     LiveSimulation resumed(second);
     resumed.load(second, file);
     EXPECT_EQ(resumed.stepCount(), 4) << engine;
     EXPECT_EQ(resumed.time(), 4 * 0.002) << engine;
-    EXPECT_EQ(second.method, "rk2") << engine;
-    EXPECT_EQ(second.step.dt, 0.002) << engine;
-    EXPECT_EQ(second.step.softening, 0.05) << engine;
-    EXPECT_EQ(second.step.gravity, 1.5) << engine;
-    EXPECT_EQ(second.seed, 3u) << engine;
-    EXPECT_EQ(second.bodies, 700u) << engine;
+    EXPECT_EQ(second.run.method, "rk2") << engine;
+    EXPECT_EQ(second.run.step.dt, 0.002) << engine;
+    EXPECT_EQ(second.run.step.softening, 0.05) << engine;
+    EXPECT_EQ(second.run.step.gravity, 1.5) << engine;
+    EXPECT_EQ(second.run.scene.options.seed, 3u) << engine;
+    EXPECT_EQ(second.run.scene.options.bodyCount, 700u) << engine;
     // The window applies its settings every frame: the loaded bodies must not be regenerated.
     const auto changes = resumed.apply(second);
     EXPECT_FALSE(changes.sceneRegenerated || changes.engineSwitched) << engine;
@@ -180,17 +180,17 @@ TEST_F(LiveSimulationTest, ResetAfterALoadGoesBackToTheLoadedStateAndANewSeedMak
   const State saved = simulation.engine().download();
   simulation.load(settings, scratch / "run.nbody");
   simulation.advance(settings, 5);
-  settings.step.dt = 0.004;  // what the user changed since stays
+  settings.run.step.dt = 0.004;  // what the user changed since stays
   settings.reset = true;
   EXPECT_TRUE(simulation.apply(settings).sceneRegenerated);
   expectSameBits(saved, simulation.engine().download(), "reset after a load");
   EXPECT_EQ(simulation.stepCount(), 3);
   EXPECT_EQ(simulation.time(), 3 * 0.002);
-  EXPECT_EQ(settings.step.dt, 0.004);
+  EXPECT_EQ(settings.run.step.dt, 0.004);
 
-  ++settings.seed;  // another scene: made anew, and a later reset makes it again
+  ++settings.run.scene.options.seed;  // another scene: made anew, and a later reset makes it again
   simulation.apply(settings);
-  const State scene = findScene(settings.scene)->generate(settings.bodies, settings.seed);
+  const State scene = findScene(settings.run.scene.name)->generate(settings.run.scene.options.bodyCount, settings.run.scene.options.seed);
   expectSameBits(scene, simulation.engine().download(), "a new seed after a load");
   simulation.advance(settings, 2);
   settings.reset = true;
@@ -227,10 +227,10 @@ TEST_F(LiveSimulationTest, ACsvFileBringsItsBodiesAndKeepsTheSettings) {
   LiveSimulation simulation(settings);
   simulation.advance(settings, 2);
   simulation.load(settings, scratch / "disk.csv");
-  EXPECT_EQ(settings.bodies, 257u);
-  EXPECT_EQ(settings.method, "rk2");
-  EXPECT_EQ(settings.step.dt, 0.002);
-  EXPECT_EQ(settings.seed, 3u);
+  EXPECT_EQ(settings.run.scene.options.bodyCount, 257u);
+  EXPECT_EQ(settings.run.method, "rk2");
+  EXPECT_EQ(settings.run.step.dt, 0.002);
+  EXPECT_EQ(settings.run.scene.options.seed, 3u);
   EXPECT_EQ(simulation.stepCount(), 0);
   EXPECT_EQ(simulation.time(), 0.0);
   expectSameBits(bodies, simulation.engine().download(), "loaded CSV");
@@ -262,7 +262,7 @@ TEST_F(LiveSimulationTest, ADamagedFileChangesNothingAndSaysWhy) {
   const AppSettings settingsBefore = settings;
   for (const auto& [path, problem] : damaged) {
     AppSettings attempt = settings;
-    attempt.method = "euler";  // nothing of the file's or of this may stick
+    attempt.run.method = "euler";  // nothing of the file's or of this may stick
     try {
       simulation.load(attempt, path);
       ADD_FAILURE() << path << " loaded";
@@ -271,10 +271,10 @@ TEST_F(LiveSimulationTest, ADamagedFileChangesNothingAndSaysWhy) {
       EXPECT_NE(message.find(path.filename().string()), std::string::npos) << message;
       EXPECT_NE(message.find(problem), std::string::npos) << message;
     }
-    EXPECT_EQ(attempt.method, "euler") << path;
-    EXPECT_EQ(attempt.bodies, settingsBefore.bodies) << path;
-    EXPECT_EQ(attempt.step.dt, settingsBefore.step.dt) << path;
-    EXPECT_EQ(attempt.seed, settingsBefore.seed) << path;
+    EXPECT_EQ(attempt.run.method, "euler") << path;
+    EXPECT_EQ(attempt.run.scene.options.bodyCount, settingsBefore.run.scene.options.bodyCount) << path;
+    EXPECT_EQ(attempt.run.step.dt, settingsBefore.run.step.dt) << path;
+    EXPECT_EQ(attempt.run.scene.options.seed, settingsBefore.run.scene.options.seed) << path;
     EXPECT_EQ(simulation.stepCount(), 5) << path;
     EXPECT_EQ(simulation.time(), 2 * 0.002 + 3 * 0.002) << path;
     expectSameBits(before, simulation.engine().download(), path.string());

@@ -1,0 +1,28 @@
+#pragma once
+// An engine together with the headless OpenGL context it runs in (for the GPU engines), as the
+// headless commands open them.
+
+#include <memory>
+#include <string>
+
+#include "engines/engine.h"
+#include "gl/egl_context.h"
+
+namespace nbody {
+
+struct EngineSession {
+  std::unique_ptr<gl::HeadlessContext> context;
+  std::unique_ptr<Engine> engine;
+};
+
+// Engine `name` with `settings` (registry.h's createEngine), in `context` if one is given
+// (several engines in one run), else in a new one where the engine needs it or `withGlContext`
+// asks for it (to draw the state of an engine that needs none).
+EngineSession openEngine(const std::string& name, const EngineSettings& settings = {},
+                         std::unique_ptr<gl::HeadlessContext> context = nullptr, bool withGlContext = false);
+
+// Whether GL contexts are made with the KHR_debug callback: always in debug builds, with
+// NBODY_GL_DEBUG set in release builds.
+bool glDebugWanted();
+
+}  // namespace nbody
