@@ -11,7 +11,7 @@
 
 #include <glm/vec2.hpp>
 
-#include "render/image.h"
+#include "io/image.h"
 
 namespace nbody {
 

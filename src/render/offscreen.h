@@ -5,7 +5,7 @@
 
 #include <glm/vec2.hpp>
 
-#include "render/image.h"
+#include "io/image.h"
 
 namespace nbody {
 

@@ -41,7 +41,7 @@ GLuint PointSpriteRenderer::spriteProgram(ColorBy colorBy) {
   if (found != spritePrograms_.end()) return found->second.id();
   gl::Program program = gl::buildProgram(
       {{GL_VERTEX_SHADER, {"point_sprite.vert"}}, {GL_FRAGMENT_SHADER, {"point_sprite.frag"}}},
-      {std::string("COLOR_BY_SPEED ") + (colorBy == ColorBy::Speed ? "1" : "0")});
+      {{"COLOR_BY_SPEED", colorBy == ColorBy::Speed ? 1 : 0}});
   const GLuint id = program.id();
   setSampler(id, "uPositionMass", kPositionMassUnit);
   setSampler(id, "uVelocity", kVelocityUnit);  // -1 (ignored) when colouring by mass

@@ -1,11 +1,11 @@
 #include "render/state_textures.h"
 
+#include "gl/limits.h"
+
 namespace nbody {
 
 void UploadedStateTextures::upload(const State& state) {
-  GLint largest = 0;
-  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
-  textures_.allocate(StageTextures::sizeFor(state.size(), largest));
+  textures_.allocate(StageTextures::sizeFor(state.size(), gl::limits().maxTextureSize));
   textures_.upload(state);
   bodyCount_ = state.size();
 }
