@@ -4,8 +4,8 @@
 # below. The probes change the force law's machine
 # code, some of them into wrong physics (finite, so `bench` accepts it): they exist only to time
 # what one instruction more or less costs on the H100, never to simulate. Each binary links
-# libstdc++ statically so that it runs on the device machine (see tools/device_probe.sh).
-#   bash tools/build_probe_variants.sh DIR
+# libstdc++ statically so that it runs on the device machine (see docs/experiments/device_probe.sh).
+#   bash docs/experiments/build_probe_variants.sh DIR
 set -euo pipefail
 out=$(realpath -m "${1:?usage: build_probe_variants.sh DIR}")
 repo=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One device call's worth of measurements (see docs/performance.md). Run from the repo root on
-# the H100 with: bash tools/device_probe.sh bash tools/device_round3.sh BINARY
+# the H100 with: bash docs/experiments/device_probe.sh bash docs/experiments/device_round3.sh BINARY
 set -u
 B=$1
 q() { "$B" bench --seconds 0.15 "$@" 2>/dev/null | grep -E '^(fragment|compute|cpu) ' ; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The measurements behind docs/performance.md, in one device call. On the H100, from the repo root:
-#   bash tools/device_probe.sh bash tools/device_round4.sh BINARY
+#   bash docs/experiments/device_probe.sh bash docs/experiments/device_round4.sh BINARY
 set -u
 B=$1
 q() { "$B" bench --seconds 0.2 "$@" 2>/dev/null | grep -E '^(fragment|compute|cpu) ' ; }

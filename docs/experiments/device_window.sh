@@ -3,7 +3,7 @@
 # `nbody run` on the GPU through NVIDIA's GLX on a carried Xvfb, beside `nbody bench` with the same
 # settings, to compare the panel's figures with the benchmark's. Not used by CI.
 #
-# Carry .gl (glvnd loaders, see tools/device_probe.sh), .xvfb, .devbuild/nbody and .devbuild/lib
+# Carry .gl (glvnd loaders, see docs/experiments/device_probe.sh), .xvfb, .devbuild/nbody and .devbuild/lib
 # (the libraries nbody links that the machine lacks: libglfw, libX11, libxcb, ...). Fill .xvfb here,
 # once, with Debian 12's Xvfb and what it needs besides the machine's own libraries:
 #   o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'

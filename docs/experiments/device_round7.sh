@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Round 7 of docs/performance.md: what limits the force loop. Times the probes that
-# tools/build_probe_variants.sh builds into DIR. On the H100, from the repo root:
-#   bash tools/device_probe.sh bash tools/device_round7.sh DIR
+# docs/experiments/build_probe_variants.sh builds into DIR. On the H100, from the repo root:
+#   bash docs/experiments/device_probe.sh bash docs/experiments/device_round7.sh DIR
 set -u
 dir=$1
 q() { "$@" 2>&1 | grep -E '^(fragment|compute) |rror' ; }
