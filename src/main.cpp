@@ -12,7 +12,7 @@
 #include "app/engines_command.h"
 #include "app/shot_command.h"
 #include "app/simulate_command.h"
-#include "app/window_command.h"
+#include "app/window_app.h"
 #include "gl/window_context.h"
 
 int main(int argc, char** argv) {

@@ -6,7 +6,7 @@ written out here by hand, not from the project's Butcher tableaux. For each prob
 them used by the unit tests) it makes the initial state with `nbody simulate --steps 0`, advances
 it here and with every engine and method of `nbody simulate`, and compares every body.
 
-usage: independent_reference.py PATH/TO/nbody [--engines cpu,fragment]
+usage: independent_reference.py PATH/TO/nbody [--engines cpu,fragment]  (default: every engine `nbody engines` lists)
 Exit status 0 when every run agrees within its tolerance, 1 otherwise.
 """
 import argparse
@@ -22,9 +22,23 @@ PROBLEMS = [
     ("softened uniform sphere, G = 0.7", "uniform-sphere", 64, 21, 25, 0.01, 0.1, 0.7),
     ("unsoftened Plummer sphere", "plummer", 48, 5, 20, 0.002, 0.0, 1.0),
 ]
-# Largest |difference| allowed, per engine: float32 output rounding (~1e-7 at |x| ~ 1) for the
-# CPU engine; float32 arithmetic throughout for the GPU (see tests/gl/fragment_engine_test.cpp).
-TOLERANCE = {"cpu": 1e-6, "fragment": 1e-5}
+# Largest |difference| allowed: float32 output rounding (~1e-7 at |x| ~ 1) for an engine that
+# computes in double (the CPU engine); float32 arithmetic throughout for the GPU engines (see
+# tests/gl/gpu_engine_test.cpp).
+DOUBLE_TOLERANCE, FLOAT_TOLERANCE = 1e-6, 1e-5
+
+
+def listed_engines(nbody):
+    """Every engine `nbody engines` lists, with whether it computes in double precision."""
+    listing = subprocess.run([nbody, "engines"], check=True, capture_output=True, text=True).stdout
+    engines, current = {}, None
+    for line in listing.splitlines():
+        if line and not line[0].isspace():
+            current = line.split()[0]
+            engines[current] = False
+        elif line.strip() == "precision: double":
+            engines[current] = True
+    return engines
 
 
 def read_state(path):
@@ -100,8 +114,11 @@ def max_difference(a, b):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("nbody")
-    parser.add_argument("--engines", default="cpu,fragment")
+    parser.add_argument("--engines", help="comma separated (default: every engine)")
     args = parser.parse_args()
+    listed = listed_engines(args.nbody)
+    engines = args.engines.split(",") if args.engines else list(listed)
+    tolerance = {e: DOUBLE_TOLERANCE if listed.get(e) else FLOAT_TOLERANCE for e in engines}
     failures = 0
     with tempfile.TemporaryDirectory() as scratch:
         for name, scene, n, seed, steps, dt, eps, g in PROBLEMS:
@@ -114,7 +131,7 @@ def main():
                 pos, vel = pos0, vel0
                 for _ in range(steps):
                     pos, vel = step(method, pos, vel, mass, dt, eps * eps, g)
-                for engine in args.engines.split(","):
+                for engine in engines:
                     out = os.path.join(scratch, "out.csv")
                     subprocess.run([args.nbody, "simulate", "--engine", engine, "--method", method,
                                     "--input", initial, "--steps", str(steps), "--dt", str(dt),
@@ -122,11 +139,11 @@ def main():
                                    check=True)
                     got_pos, got_vel, _ = read_state(out)
                     dx, dv = max_difference(got_pos, pos), max_difference(got_vel, vel)
-                    ok = max(dx, dv) < TOLERANCE[engine]
+                    ok = max(dx, dv) < tolerance[engine]
                     failures += not ok
                     print(f"{'ok  ' if ok else 'FAIL'} {name}: {engine:8} {method:16} "
-                          f"max |dx| = {dx:.2e}, max |dv| = {dv:.2e} (tolerance {TOLERANCE[engine]:g})")
-    runs = len(PROBLEMS) * len(METHODS) * len(args.engines.split(","))
+                          f"max |dx| = {dx:.2e}, max |dv| = {dv:.2e} (tolerance {tolerance[engine]:g})")
+    runs = len(PROBLEMS) * len(METHODS) * len(engines)
     print(f"{runs - failures} passed, {failures} failed")
     return 1 if failures else 0
 

@@ -7,7 +7,7 @@ packages=(
   cmake g++ make pkg-config
   python3-glad python3-matplotlib libglm-dev libcli11-dev libgtest-dev
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
-  libglfw3-dev libimgui-dev libstb-dev xvfb xauth
+  libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev xvfb xauth
   clang libclang-rt-14-dev
 )
 

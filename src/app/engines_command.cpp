@@ -18,6 +18,7 @@ int runEngines() {
     try {
       EngineSession session = openEngine(entry.name, {}, std::move(context));
       std::printf("          runs on: %s\n", session.engine->device().c_str());
+      std::printf("          precision: %s\n", session.engine->doubleState() ? "double" : "float32");
       for (const EngineOption& option : session.engine->options()) {
         std::string choices;
         for (const std::string& choice : option.choices) choices += (choices.empty() ? "" : "|") + choice;

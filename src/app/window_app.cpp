@@ -70,13 +70,8 @@ std::optional<Snapshot> startingSnapshot(const WindowOptions& options) {
 }
 
 AppSettings initialSettings(const WindowOptions& options, const std::optional<Snapshot>& loadFirst) {
-  AppSettings settings;
-  settings.run = options.run.choice;
+  AppSettings settings = initialAppSettings(options);
   if (loadFirst) settings.run.scene.options.bodyCount = loadFirst->state.size();  // no scene made only to be replaced
-  settings.stepsPerFrame = options.stepsPerFrame == "auto" ? 0 : std::stoi(options.stepsPerFrame);
-  settings.render = options.render.settings;
-  settings.vsync = !options.noVsync;
-  settings.showPanel = !options.hidePanel;
   return settings;
 }
 
@@ -343,7 +338,7 @@ void WindowApp::printStats() const {
 
 }  // namespace
 
-int runWindowApp(const WindowOptions& options) {
+int runWindow(const WindowOptions& options) {
   WindowApp app(options);
   while (app.runFrame()) {
   }

@@ -7,6 +7,8 @@
 
 namespace nbody {
 
-int runWindowApp(const WindowOptions& options);
+// Throws gl::WindowUnavailable when no window opens (main turns it into one line and exit 1, or
+// falls back to the benchmark when the user named no command).
+int runWindow(const WindowOptions& options);
 
 }  // namespace nbody

@@ -1,6 +1,5 @@
 #include "app/window_command.h"
 
-#include "app/window_app.h"
 
 namespace nbody {
 namespace {
@@ -44,6 +43,14 @@ CLI::App* addRunCommand(CLI::App& app, WindowOptions& options) {
   return command;
 }
 
-int runWindow(const WindowOptions& options) { return runWindowApp(options); }
+AppSettings initialAppSettings(const WindowOptions& options) {
+  AppSettings settings;
+  settings.run = options.run.choice;
+  settings.stepsPerFrame = options.stepsPerFrame == "auto" ? 0 : std::stoi(options.stepsPerFrame);
+  settings.render = options.render.settings;
+  settings.vsync = !options.noVsync;
+  settings.showPanel = !options.hidePanel;
+  return settings;
+}
 
 }  // namespace nbody

@@ -1,10 +1,12 @@
 #pragma once
-// `nbody run` (and `nbody` with no command where a display exists): the interactive window.
+// `nbody run` (and `nbody` with no command where a display exists): the interactive window's
+// options (window_app.h runs it).
 
 #include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "app/app_settings.h"
 #include "app/render_options.h"
 #include "app/run_options.h"
 
@@ -23,8 +25,8 @@ struct WindowOptions {
 };
 
 CLI::App* addRunCommand(CLI::App& app, WindowOptions& options);
-// Throws gl::WindowUnavailable when no window opens (main turns it into one line and exit 1, or
-// falls back to the benchmark when the user named no command).
-int runWindow(const WindowOptions& options);
+// What the window starts with: the command line's run choice (engine, settings, method, scene with
+// its parameters, step) and view.
+AppSettings initialAppSettings(const WindowOptions& options);
 
 }  // namespace nbody
