@@ -186,7 +186,7 @@ TEST(NonFiniteCheck, FindsTheFirstBodyWithANanOrInfinity) {
 
 TEST(Help, EveryCommandHasIt) {
   ScratchFolder scratch("help");
-  for (const std::string command : {"", "simulate ", "bench ", "engines ", "shot ", "compare "}) {
+  for (const std::string command : {"", "run ", "simulate ", "bench ", "engines ", "shot ", "compare "}) {
     const auto result = runNbody(command + "--help", scratch);
     EXPECT_EQ(result.exitCode, 0) << command;
     EXPECT_NE(result.out.find("--"), std::string::npos) << command;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "engines/cpu_engine.h"
+#include "engines/stage_units.h"
 #include "support/test_support.h"
 
 namespace nbody {
@@ -19,6 +20,14 @@ TEST(Methods, ForceEvaluationsPerStepFollowFromTheTableaux) {
   EXPECT_EQ(method("rk4").forceEvaluations(), 4);
   EXPECT_EQ(method("symplectic-euler").forceEvaluations(), 1);
   EXPECT_EQ(method("leapfrog").forceEvaluations(), 1);
+}
+
+// A GPU stage binds the stage velocities and accelerations it reads as textures (stage_units.h):
+// a method of more than six stages would need more texture units than OpenGL promises.
+TEST(Methods, EveryMethodFitsTheTextureUnitsOpenGlGuarantees) {
+  for (const Method& method : allMethods())
+    EXPECT_LE(textureUnitsForStages(method.stageCount()), kGuaranteedTextureUnits) << method.name;
+  EXPECT_GT(textureUnitsForStages(7), kGuaranteedTextureUnits) << "the count must be able to fail";
 }
 
 TEST(Methods, OnlyLeapfrogReusesItsLastForce) {

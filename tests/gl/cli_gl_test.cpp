@@ -5,6 +5,7 @@
 #include "io/csv.h"
 #include "io/png.h"
 #include "render/image_compare.h"
+#include "gl/gl_test.h"
 #include "support/cli_runner.h"
 #include "support/test_support.h"
 
@@ -99,7 +100,7 @@ TEST(SimulateCompute, FallsBackToTheFragmentEngineWithoutComputeShaders) {
 TEST(SimulateGpu, StopsAtANonFiniteStateAndNamesTheBody) {
   ScratchFolder scratch("nonfinite");
   std::ofstream(scratch / "ic.csv") << "x,y,z,mass,vx,vy,vz\n0,0,0,1,0,0,0\n1e-15,0,0,1,0,0,0\n";
-  for (const std::string engine : {"fragment", "compute"}) {
+  for (const std::string& engine : test::gpuEngineNames()) {
     const auto output = scratch / ("out-" + engine + ".csv");
     const auto result = runNbody("simulate --engine " + engine + " --input " + (scratch / "ic.csv").string() +
                                      " --softening 0 --steps 5 --check-every 1 -o " + output.string(),
@@ -146,6 +147,21 @@ TEST(Shot, UnwritableOutputFailsBeforeAnyWorkWithOneLine) {
   EXPECT_EQ(result.exitCode, 1);
   EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
   EXPECT_NE(result.err.find("cannot write /nonexistent-folder/a.png"), std::string::npos) << result.err;
+}
+
+// shot takes the engine settings every command takes: a bad one is a usage error, a good one is
+// the picture of that variant (the same picture: variants differ in speed, not in what they draw,
+// beyond rounding).
+TEST(Shot, TakesEngineSettings) {
+  ScratchFolder scratch("shot-set");
+  const std::string common = "shot --bodies 300 --steps 2 --width 64 --height 64 ";
+  const auto bad = runNbody(common + "--set unroll=3x3 -o " + (scratch / "bad.png").string(), scratch);
+  EXPECT_EQ(bad.exitCode, 2) << bad.err;
+  EXPECT_NE(bad.err.find("unroll 3x3 is not one of"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(scratch / "bad.png"));
+  const auto good = runNbody(common + "--set unroll=4x4 -o " + (scratch / "good.png").string(), scratch);
+  ASSERT_EQ(good.exitCode, 0) << good.err;
+  EXPECT_NE(good.err.find("unroll=4x4"), std::string::npos) << good.err;
 }
 
 }  // namespace

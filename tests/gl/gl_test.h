@@ -20,9 +20,18 @@ using Variant = std::vector<std::pair<std::string, std::string>>;
 
 // The registered engine `name` with `variant` set; needs the context GlTest makes.
 inline std::unique_ptr<Engine> makeEngine(const std::string& name, const Variant& variant = {}) {
-  auto engine = findEngine(name)->create();
+  auto engine = createEngine(name);
   for (const auto& [option, value] : variant) engine->setOption(option, value);
   return engine;
+}
+
+// The registry's engines that run on the GPU: the test families loop over these, so a new engine
+// is tested by every family without editing a test.
+inline std::vector<std::string> gpuEngineNames() {
+  std::vector<std::string> names;
+  for (const EngineEntry& entry : engineRegistry())
+    if (entry.needsGl) names.push_back(entry.name);
+  return names;
 }
 
 class GlTest : public ::testing::Test {

@@ -162,6 +162,13 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values(std::size_t{8192})),
     gpuVersusCpuName);
 
+// Every GPU engine the registry offers, in its default variant (the engines' own lists above go
+// through their variants).
+INSTANTIATE_TEST_SUITE_P(Registry, GpuVersusCpu,
+                         ::testing::Combine(::testing::ValuesIn(test::gpuEngineNames()), ::testing::Values(Variant{}),
+                                            ::testing::Values(std::size_t{1000}, std::size_t{4099})),
+                         gpuVersusCpuName);
+
 class GpuEngineTest : public GlTest, public ::testing::WithParamInterface<std::string> {};
 
 // Halving dt divides the error by 2^order. In float32 the error must stay well above rounding
@@ -297,7 +304,7 @@ TEST_P(GpuEngineTest, AsyncReadbackReturnsExactlyTheSyncStates) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllGpuEngines, GpuEngineTest, ::testing::Values("fragment", "compute"));
+INSTANTIATE_TEST_SUITE_P(AllGpuEngines, GpuEngineTest, ::testing::ValuesIn(test::gpuEngineNames()));
 
 // Sizes the GPU cannot run are refused by checkCapacity, before any work, with a message that says
 // which option to change, instead of failing later (a too tall texture) or silently (a dispatch
@@ -355,9 +362,9 @@ TEST_F(GpuCapacityTest, StatesOverWhatOneReadReturnsAreRefused) {
   // 2^27 texels of 16 bytes are 2 GiB, one byte over GLsizei's range: 2^27 bodies (in a texture
   // at least as large) cannot be read back in one call.
   const std::size_t bodies = std::size_t(1) << 27;
-  for (const char* name : {"fragment", "compute"}) {
+  for (const std::string& name : test::gpuEngineNames()) {
     auto engine = makeEngine(name);
-    engine->setOption("slices", "1");
+    if (engine->settings().count("slices")) engine->setOption("slices", "1");  // the fewest rows of accelerations
     const std::string refusal = refusalOf(*engine, bodies);
     EXPECT_NE(refusal.find("over the 2 GiB one OpenGL read returns"), std::string::npos)
         << name << ": refusal '" << refusal << "'";
@@ -396,20 +403,24 @@ TEST_F(GpuCapacityTest, ComputeRefusesAnOptionWhoseLayoutTheGpuCannotRun) {
 class EngineSwitchTest : public GlTest {};
 
 // Switching engine mid-run continues the same trajectory: the state moves across exactly, and the
-// continuation agrees with an uninterrupted run within the engines' tolerance.
-TEST_F(EngineSwitchTest, FragmentToComputeAndBackContinuesTheTrajectory) {
+// continuation agrees with an uninterrupted run within the engines' tolerance. Through every GPU
+// engine in turn, and back to the first.
+TEST_F(EngineSwitchTest, EveryGpuEngineInTurnContinuesTheTrajectory) {
   const State start = findScene("plummer")->generate(1000, 8);
   StepParams params;
   params.softening = 0.05;
   const Method& rk4 = *findMethod("rk4");
-  auto fragment = makeEngine("fragment"), compute = makeEngine("compute");
-  State state = test::advance(*fragment, start, rk4, params, 5);
-  compute->upload(state);
-  EXPECT_EQ(compute->download().positionMass, state.positionMass);
-  state = test::advance(*compute, state, rk4, params, 5);
-  state = test::advance(*fragment, state, rk4, params, 5);
+  std::vector<std::string> sequence = test::gpuEngineNames();
+  sequence.push_back(sequence.front());
+  State state = start;
+  for (const std::string& name : sequence) {
+    auto engine = makeEngine(name);
+    engine->upload(state);
+    EXPECT_EQ(engine->download().positionMass, state.positionMass) << name;
+    state = test::advance(*engine, state, rk4, params, 5);
+  }
   CpuEngine cpu;
-  const auto d = test::compareStates(state, test::advance(cpu, start, rk4, params, 15));
+  const auto d = test::compareStates(state, test::advance(cpu, start, rk4, params, 5 * int(sequence.size())));
   EXPECT_LT(d.maxPosition, 1e-5);
   EXPECT_LT(d.maxVelocity, 1e-5);
 }

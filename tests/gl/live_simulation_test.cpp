@@ -3,10 +3,12 @@
 // saved snapshot loaded into a fresh simulation goes on bit for bit, and a damaged one changes
 // nothing.
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 
 #include "app/live_simulation.h"
+#include "app/window_command.h"
 #include "gl/gl_test.h"
 #include "io/csv.h"
 #include "physics/scenes.h"
@@ -44,7 +46,10 @@ TEST_F(LiveSimulationTest, SwitchingEngineKeepsTheStateBitForBit) {
   EXPECT_EQ(simulation.engine().name(), "fragment");
   simulation.advance(settings, 5);
   long long steps = 5;
-  for (const char* engine : {"compute", "cpu", "fragment"}) {
+  std::vector<std::string> sequence = engineNames();  // every engine in turn, then back to the first
+  std::rotate(sequence.begin(), sequence.begin() + 1, sequence.end());
+  sequence.push_back(engineNames().front());
+  for (const std::string& engine : sequence) {
     const State before = simulation.engine().download();
     settings.run.engine = engine;
     const auto changes = simulation.apply(settings);
@@ -52,7 +57,7 @@ TEST_F(LiveSimulationTest, SwitchingEngineKeepsTheStateBitForBit) {
     EXPECT_FALSE(changes.sceneRegenerated) << engine;
     EXPECT_EQ(simulation.engine().name(), engine);
     EXPECT_EQ(simulation.stepCount(), steps) << engine;
-    expectSameBits(before, simulation.engine().download(), std::string("switch to ") + engine);
+    expectSameBits(before, simulation.engine().download(), "switch to " + engine);
     // The new engine's own choices are what the panel now shows.
     std::map<std::string, std::string> choices;
     for (const EngineOption& option : simulation.engine().options()) choices[option.name] = option.value;
@@ -63,19 +68,22 @@ TEST_F(LiveSimulationTest, SwitchingEngineKeepsTheStateBitForBit) {
 }
 
 TEST_F(LiveSimulationTest, SwitchingEveryVariantKeepsTheStateBitForBit) {
-  AppSettings settings = small();
-  LiveSimulation simulation(settings);
-  simulation.advance(settings, 3);
-  for (const EngineOption& option : simulation.engine().options())
-    for (const std::string& choice : option.choices) {
-      const State before = simulation.engine().download();
-      settings.run.engineSettings[option.name] = choice;
-      const auto changes = simulation.apply(settings);
-      EXPECT_FALSE(changes.sceneRegenerated);
-      EXPECT_EQ(settings.run.engineSettings.at(option.name), choice);
-      expectSameBits(before, simulation.engine().download(), option.name + "=" + choice);
-      simulation.advance(settings, 1);
-    }
+  for (const std::string& engine : engineNames()) {
+    AppSettings settings = small();
+    settings.run.engine = engine;
+    LiveSimulation simulation(settings);
+    simulation.advance(settings, 3);
+    for (const EngineOption& option : simulation.engine().options())
+      for (const std::string& choice : option.choices) {
+        const State before = simulation.engine().download();
+        settings.run.engineSettings[option.name] = choice;
+        const auto changes = simulation.apply(settings);
+        EXPECT_FALSE(changes.sceneRegenerated);
+        EXPECT_EQ(settings.run.engineSettings.at(option.name), choice);
+        expectSameBits(before, simulation.engine().download(), engine + ": " + option.name + "=" + choice);
+        simulation.advance(settings, 1);
+      }
+  }
 }
 
 TEST_F(LiveSimulationTest, SwitchingMethodOrStepParametersKeepsTheState) {
@@ -138,8 +146,8 @@ AppSettings unusual(const std::string& engine) {
 
 TEST_F(LiveSimulationTest, SaveThenLoadGoesOnBitForBit) {
   test::ScratchFolder scratch("live-save-load");
-  for (const char* engine : {"fragment", "compute"}) {
-    const auto file = scratch / (std::string(engine) + ".nbody");
+  for (const std::string& engine : test::gpuEngineNames()) {
+    const auto file = scratch / (engine + ".nbody");
     AppSettings first = unusual(engine);
     LiveSimulation uninterrupted(first);
     uninterrupted.advance(first, 4);
@@ -166,7 +174,7 @@ TEST_F(LiveSimulationTest, SaveThenLoadGoesOnBitForBit) {
     resumed.advance(second, 4);
     EXPECT_EQ(resumed.stepCount(), uninterrupted.stepCount()) << engine;
     EXPECT_EQ(resumed.time(), uninterrupted.time()) << engine;
-    expectSameBits(expected, resumed.engine().download(), std::string(engine) + " after save and load");
+    expectSameBits(expected, resumed.engine().download(), engine + " after save and load");
     EXPECT_FALSE(test::sameBits(expected, resumed.initialState())) << "the steps after the load moved nothing";
   }
 }
@@ -280,6 +288,23 @@ TEST_F(LiveSimulationTest, ADamagedFileChangesNothingAndSaysWhy) {
     expectSameBits(before, simulation.engine().download(), path.string());
     EXPECT_FALSE(simulation.apply(settings).sceneRegenerated) << path;
   }
+}
+
+// The window starts from what the command line chose, scene parameters included: a kepler pair of
+// eccentricity 0.9 starts 1 - e = 0.1 apart (it used to start at the default 0.5, 0.5 apart).
+TEST_F(LiveSimulationTest, StartsFromTheCommandLinesSceneParameters) {
+  CLI::App app;
+  WindowOptions options;
+  addRunCommand(app, options);
+  app.parse("run --scene kepler --eccentricity 0.9 --engine cpu --set nothing-here=1", false);
+  AppSettings settings = initialAppSettings(options);
+  EXPECT_EQ(settings.run.scene.options.eccentricity, 0.9);
+  EXPECT_THROW(LiveSimulation refused(settings), UsageError) << "--set reaches the engine";
+  settings.run.engineSettings.clear();
+  LiveSimulation simulation(settings);
+  const State start = simulation.engine().download();
+  const double separation = glm::length(glm::dvec3(start.positionMass[1]) - glm::dvec3(start.positionMass[0]));
+  EXPECT_NEAR(separation, 0.1, 1e-6);
 }
 
 }  // namespace

@@ -47,12 +47,15 @@ TEST_P(GpuSnapshot, ContinuesBitForBitAfterABinaryRoundTripWithEveryMethod) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    GpuEngines, GpuSnapshot,
-    ::testing::Values(std::pair{std::string("fragment"), Variant{}},
-                      std::pair{std::string("fragment"), Variant{{"bodies-per-fragment", "1"}, {"slices", "1"}}},
-                      std::pair{std::string("compute"), Variant{}},
-                      std::pair{std::string("compute"), Variant{{"slices", "1"}}}));
+// Every GPU engine's default variant, and the single-pass variants of the two direct engines.
+std::vector<std::pair<std::string, Variant>> snapshotVariants() {
+  std::vector<std::pair<std::string, Variant>> variants;
+  for (const std::string& engine : test::gpuEngineNames()) variants.push_back({engine, Variant{}});
+  variants.push_back({"fragment", Variant{{"bodies-per-fragment", "1"}, {"slices", "1"}}});
+  variants.push_back({"compute", Variant{{"slices", "1"}}});
+  return variants;
+}
+INSTANTIATE_TEST_SUITE_P(GpuEngines, GpuSnapshot, ::testing::ValuesIn(snapshotVariants()));
 
 // Leapfrog keeps its last force where the engine's variant stores accelerations: a variant that
 // stores them elsewhere must evaluate it afresh, as a new engine of that variant does.

@@ -28,21 +28,24 @@ TEST_F(SoakTest, TwentyThousandStepsLeakNothing) {
   params.softening = 0.05;
   NonFiniteCheck check;
   gl::AsyncStateReadback ring(3);
-  auto fragment = findEngine("fragment")->create(), compute = findEngine("compute")->create();
+  std::vector<std::unique_ptr<Engine>> engines;  // every GPU engine, in turn
+  for (const std::string& name : test::gpuEngineNames()) engines.push_back(test::makeEngine(name));
   State state = start;
   long objectsAfterWarmUp = 0, kilobytesAfterWarmUp = 0;
   const int rounds = 40, stepsPerRound = 500;  // 20000 steps
+  const int warmUpRounds = 2 * int(engines.size());  // every engine has run every method by then
   for (int round = 0; round < rounds; ++round) {
-    Engine& engine = round % 2 ? *compute : *fragment;  // switching keeps the state
+    Engine& engine = *engines[std::size_t(round) % engines.size()];  // switching keeps the state
     engine.upload(state);
     for (int s = 0; s < stepsPerRound; s += 50) {
-      engine.step(*findMethod(round % 3 == 0 ? "rk4" : "euler"), params, 50);
+      const bool rk4 = (round / int(engines.size())) % 2 == 0;  // each engine in turn with each method
+      engine.step(*findMethod(rk4 ? "rk4" : "euler"), params, 50);
       if (ring.full()) ring.takeOldest();
       ring.request(*engine.gpuState());
     }
     ASSERT_FALSE(check.firstNonFiniteBody(engine)) << "round " << round;
     state = engine.download();
-    if (round == 3) {  // every program, texture and buffer exists by now
+    if (round == warmUpRounds - 1) {  // every program, texture and buffer exists by now
       objectsAfterWarmUp = gl::liveObjectCount;
       kilobytesAfterWarmUp = residentKilobytes();
     }
@@ -58,8 +61,7 @@ TEST_F(SoakTest, TwentyThousandStepsLeakNothing) {
   (void)kilobytesAfterWarmUp;
 #endif
   EXPECT_FALSE(firstNonFiniteBody(state));
-  fragment.reset();
-  compute.reset();
+  engines.clear();
   EXPECT_LT(gl::liveObjectCount, objectsAfterWarmUp);  // the engines gave theirs back
 }
 
