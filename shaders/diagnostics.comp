@@ -35,6 +35,7 @@ Sums added(Sums a, Sums b) {
 uniform sampler2D uPositionMass;  // the engine's state: body i at texel (i % width, i / width)
 uniform sampler2D uVelocity;
 uniform float uSoftening2;        // eps^2
+uniform bool uPairPotential;      // false: the caller has the potential another way (a tree's)
 
 // 1 / sqrt(r^2 + eps^2), zero for a pair at distance 0 without softening: the force law's
 // convention (shaders/gravity.glsl), so that both agree on what a state's energy is.
@@ -68,7 +69,7 @@ Sums load(uint i) {
   dvec3 v = dvec3(texelFetch(uVelocity, texel, 0).xyz);
   double m = double(positionMass.w);
   return Sums(dvec4(m * v, m), dvec4(m * cross(r, v), 0.5 * m * dot(v, v)),
-              dvec4(m * r, -0.5 * m * potentialSum(i, positionMass.xyz)));
+              dvec4(m * r, uPairPotential ? -0.5 * m * potentialSum(i, positionMass.xyz) : 0.0));
 }
 #else
 layout(std430, binding = 1) readonly buffer InputSums { Sums inputSums[]; };

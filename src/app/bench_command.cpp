@@ -192,9 +192,10 @@ void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRu
   const StepParams& params = run.options.run.choice.step;
   engine.upload(run.initial);
   // Energy and momentum before and after the timed steps, for the JSON report. The potential is an
-  // O(N^2) pass of its own, so very large runs skip it.
+  // O(N^2) pass of its own, so very large runs skip it, unless the engine estimates it (a tree).
   std::optional<Diagnostics> before;
-  if (run.initial.size() <= kLargestConservationCheck) before = run.diagnostics.measure(engine, params);
+  if (run.initial.size() <= kLargestConservationCheck || engine.estimatesPotential())
+    before = run.diagnostics.measure(engine, params);
   run.results.push_back(benchmark(engine, method, readback, run.options));
   if (before) run.results.back().conservation = {*before, run.diagnostics.measure(engine, params)};
   if (const auto body = run.check.firstNonFiniteBody(engine))

@@ -89,7 +89,7 @@ void GpuDiagnostics::reserve(std::size_t sums) {
   capacity_ = sums;
 }
 
-Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams& params) {
+Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams& params, bool pairPotential) {
   if (state.bodyCount == 0) return {};
   // The body pass: one body per invocation, since each already costs an O(N) potential sum.
   std::size_t elementsPerInvocation = 1;
@@ -99,6 +99,7 @@ Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams&
   setCount(bodyTerms_.id(), state.bodyCount, elementsPerInvocation);
   glProgramUniform1f(bodyTerms_.id(), glGetUniformLocation(bodyTerms_.id(), "uSoftening2"),
                      float(params.softening * params.softening));
+  glProgramUniform1i(bodyTerms_.id(), glGetUniformLocation(bodyTerms_.id(), "uPairPotential"), pairPotential);
   glBindTextureUnit(kPositionMassUnit, state.positionMassTexture);
   glBindTextureUnit(kVelocityUnit, state.velocityTexture);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOutputBinding, partials_[0].id());

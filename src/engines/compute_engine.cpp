@@ -136,7 +136,7 @@ const StageKernel& ComputeEngine::forceKernel(const StagePass& pass, bool fused)
                       {"GROUP_SIZE", layout.groupSize},
                       {"FUSED", fused ? 1 : 0}};
   if (!fused) return kernels().get(kForceSplit, defines, {});
-  defines.add(computeStageDefines(pass, pass.stage, pass.method.storesForce(pass.stage)));
+  defines.add(computeStageDefines(pass, pass.stage, pass.storesForce));
   return kernels().get(kForceFused, defines, {pass.stage, pass.stage});
 }
 
@@ -164,7 +164,7 @@ void ComputeEngine::evaluateForce(const StagePass& pass) {
 void ComputeEngine::runUpdate(const StagePass& pass) {
   if (pass.force != StageForce::evaluated) return runComputeUpdate(kernels(), textures(), pass, bodyCount());
   // After a split force pass: reduce.comp adds the slices' partial sums and advances each body.
-  gl::Defines defines = computeStageDefines(pass, pass.stage, pass.method.storesForce(pass.stage));
+  gl::Defines defines = computeStageDefines(pass, pass.stage, pass.storesForce);
   const StageKernel& reduce = kernels().get(kReduce, defines.set("SLICES", layout().slices), {pass.stage, pass.stage});
   reduce.use(pass.method, pass.params, pass.stage, bodyCount(), paddedCount());
   bindStageInputs(textures(), {pass.stage, pass.stage});

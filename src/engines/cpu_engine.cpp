@@ -87,6 +87,12 @@ void CpuEngine::accelerations(const std::vector<glm::dvec3>& positions, const St
   });
 }
 
+std::vector<glm::dvec3> CpuEngine::currentAccelerations(const StepParams& params) {
+  std::vector<glm::dvec3> out;
+  accelerations(position_, params, out);
+  return out;
+}
+
 void CpuEngine::step(const Method& method, const StepParams& params, int steps) {
   for (int s = 0; s < steps; ++s) singleStep(method, params);
 }

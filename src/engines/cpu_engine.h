@@ -23,6 +23,7 @@ class CpuEngine final : public Engine {
   void checkCapacity(std::size_t bodies) const override;
   void step(const Method& method, const StepParams& params, int steps = 1) override;
   std::optional<DoubleBodies> doubleState() const override { return DoubleBodies{mass_, position_, velocity_}; }
+  std::vector<glm::dvec3> currentAccelerations(const StepParams& params) override;
 
   // Double-precision access for tests that compare against analytic results.
   const std::vector<glm::dvec3>& positions() const { return position_; }

@@ -1,5 +1,8 @@
 #include "engines/engine.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace nbody {
@@ -30,16 +33,43 @@ std::string Engine::variant() const {
   return text.empty() ? "-" : text;
 }
 
+namespace {
+
+// A finite number within the option's range, written as given.
+bool inRange(const EngineOption& option, const std::string& value) {
+  if (!option.range) return false;
+  try {
+    std::size_t used = 0;
+    const double number = std::stod(value, &used);
+    return used == value.size() && std::isfinite(number) && number >= option.range->low &&
+           number <= option.range->high;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
 void chooseOption(EngineOption& option, const std::string& value) {
-  for (const std::string& choice : option.choices)
-    if (choice == value) {
-      option.value = value;
-      return;
-    }
+  if (std::find(option.choices.begin(), option.choices.end(), value) != option.choices.end() ||
+      inRange(option, value)) {
+    option.value = value;
+    return;
+  }
   std::string choices;
   for (const std::string& choice : option.choices) choices += (choices.empty() ? "" : ", ") + choice;
+  if (option.range)
+    choices += " or a number from " + formatNumber(option.range->low) + " to " + formatNumber(option.range->high);
   throw UsageError(option.name + " " + value + " is not one of " + choices);
 }
+
+std::string formatNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+double numberChoice(const EngineOption& option) { return std::stod(option.value); }
 
 void applySettings(Engine& engine, const EngineSettings& settings) {
   for (const auto& [name, value] : settings) engine.setOption(name, value);

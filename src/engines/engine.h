@@ -8,7 +8,10 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <glm/vec3.hpp>
 
 #include "gl/gpu_state_view.h"
 #include "physics/method.h"
@@ -21,14 +24,26 @@ struct UsageError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// A choice an engine offers that changes how fast it runs, never what it computes beyond
-// rounding (loop unrolling, bodies per fragment, tile size...). The benchmark sweeps them, the
-// panel switches them. The text is for display and the command line; engines parse it once, when
-// it is set, into typed members.
+// A choice an engine offers: how fast it runs, never what it computes beyond rounding (loop
+// unrolling, bodies per fragment, tile size...), or for an approximate engine how close it comes
+// (a tree's opening angle). The benchmark sweeps them, the panel switches them. The text is for
+// display and the command line; engines parse it once, when it is set, into typed members.
 struct EngineOption {
+  struct Range {
+    double low, high;
+  };
+  EngineOption() = default;
+  EngineOption(std::string optionName, std::string text, std::vector<std::string> offered, std::string initial,
+               std::optional<Range> numbers = std::nullopt)
+      : name(std::move(optionName)), description(std::move(text)), choices(std::move(offered)),
+        value(std::move(initial)), range(numbers) {}
+
   std::string name, description;
-  std::vector<std::string> choices;
-  std::string value;  // one of choices
+  std::vector<std::string> choices;  // what the panel and `bench --sweep` offer
+  std::string value;                 // one of choices, or a number within range
+  // A number option: any finite value in [low, high] is accepted besides the choices (a slider in
+  // the panel); nothing: only the choices.
+  std::optional<Range> range;
 };
 
 // Engine options to set, by name (--set NAME=VALUE, the panel's choices).
@@ -78,6 +93,18 @@ class Engine {
   virtual std::optional<DoubleBodies> doubleState() const { return std::nullopt; }
   // Pair interactions one force evaluation costs: N^2 for direct summation.
   virtual double interactionsPerForceEvaluation() const { return double(bodyCount()) * double(bodyCount()); }
+
+  // The accelerations (G included) of the current state as this engine computes them, for
+  // accuracy checks against a double-precision reference. Waits for the engine; the state is
+  // unchanged.
+  virtual std::vector<glm::dvec3> currentAccelerations(const StepParams& params) = 0;
+  // Where the engine measures it: the GPU time of its last step in named parts (e.g. a tree's
+  // build and walk), in seconds, never waiting for the GPU; nothing where it does not.
+  virtual std::vector<std::pair<std::string, double>> lastTimeSplit() { return {}; }
+  // True where the engine estimates the potential energy itself (potentialEnergy()) because the
+  // direct O(N^2) pass of the diagnostics would cost too much at its N.
+  virtual bool estimatesPotential() const { return false; }
+  virtual double potentialEnergy(const StepParams& /*params*/) { return 0.0; }
 };
 
 // For implementations of setOption: checks `value` against the option's choices and stores it.
@@ -88,6 +115,9 @@ void applySettings(Engine& engine, const EngineSettings& settings);
 // The typed value of an option whose choices are whole numbers, or "auto" (nothing).
 int integerChoice(const EngineOption& option);
 std::optional<int> integerOrAuto(const EngineOption& option);
+double numberChoice(const EngineOption& option);
+// A number as options print it ("%g").
+std::string formatNumber(double value);
 
 // Interactions of one step of `method`, as `nbody bench` and the window count them.
 inline double interactionsPerStep(const Engine& engine, const Method& method) {

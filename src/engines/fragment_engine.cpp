@@ -91,7 +91,7 @@ gl::Defines FragmentEngine::forceDefines(const StepParams& params) const {
 bool FragmentEngine::runFusedStage(const StagePass& pass) {
   if (!layout_.fused()) return false;
   const int stage = pass.stage;
-  const bool writeAcceleration = pass.method.storesForce(stage);
+  const bool writeAcceleration = pass.storesForce;
   gl::Defines defines = forceDefines(pass.params);
   defines.add({{"STAGE", stage}, {"ACCELERATION_INPUTS", stage}, {"ACCELERATION_LAYERS", 1},
                {"ACCELERATION_SLICES", 1}, {"WRITE_ACCELERATION", writeAcceleration ? 1 : 0}});

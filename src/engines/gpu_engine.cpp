@@ -82,10 +82,8 @@ void GpuEngine::runStage(const StagePass& pass) {
   runUpdate(pass);
 }
 
-void GpuEngine::step(const Method& method, const StepParams& params, int steps) {
+void GpuEngine::beginPasses() {
   if (bodyCount_ == 0) throw std::logic_error(name() + " engine: step before upload");
-  if (method.stageCount() > maxStageCount())
-    throw std::logic_error("method " + method.name + " has more stages than the engine allocated");
   const AccelerationLayout layout = accelerationLayout();
   textures_.setAccelerationLayout(layout.layers, layout.slices);
   if (textures_.takeReallocated()) {
@@ -93,18 +91,62 @@ void GpuEngine::step(const Method& method, const StepParams& params, int steps) 
     reusedForce_.forget();
   }
   beginSteps();
-  for (int s = 0; s < steps; ++s) {
-    const bool reuseLastForce = reusedForce_.available(method, params);
-    for (int stage = 0; stage < method.stageCount(); ++stage)
-      runStage({method, params, stage, stageForce(method, stage, reuseLastForce)});
-    textures_.finishStep(method);
-    reusedForce_.afterStep(method, params);
-  }
+}
+
+void GpuEngine::endPasses() {
   // Leave nothing of ours bound: another component sharing the context (the renderer, a UI) may
   // save and restore bindings, and a name bound here may be deleted with this engine.
   glUseProgram(0);
   glBindVertexArray(0);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void GpuEngine::step(const Method& method, const StepParams& params, int steps) {
+  if (method.stageCount() > maxStageCount())
+    throw std::logic_error("method " + method.name + " has more stages than the engine allocated");
+  beginPasses();
+  for (int s = 0; s < steps; ++s) {
+    const bool reuseLastForce = reusedForce_.available(method, params);
+    for (int stage = 0; stage < method.stageCount(); ++stage)
+      runStage({method, params, stage, stageForce(method, stage, reuseLastForce), method.storesForce(stage)});
+    textures_.finishStep(method);
+    reusedForce_.afterStep(method, params);
+  }
+  endPasses();
+}
+
+std::vector<glm::dvec3> GpuEngine::currentAccelerations(const StepParams& params) {
+  // The first stage of a one-stage method, made to store its force: its other outputs go to the
+  // next step's textures, which the state does not move into (no finishStep).
+  const Method& oneStage = *findMethod("euler");
+  beginPasses();
+  runStage({oneStage, params, 0, StageForce::evaluated, true});
+  endPasses();
+  reusedForce_.forget();  // the first stage's acceleration is this force now
+  return readAccelerations(0);
+}
+
+std::vector<glm::dvec3> GpuEngine::readAccelerations(int stage) const {
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
+  const AccelerationLayout layout = accelerationLayout();
+  const glm::ivec2 size = textures_.size();
+  const std::size_t width = std::size_t(size.x / layout.layers), height = std::size_t(size.y) * layout.slices;
+  std::vector<float> texels(width * height * std::size_t(layout.layers) * 4);
+  glGetTextureImage(textures_.acceleration(stage), 0, GL_RGBA, GL_FLOAT, GLsizei(texels.size() * sizeof(float)),
+                    texels.data());
+  // Body (x, y) sits at (x / L, y + s H) of layer x % L, once for each slice s.
+  std::vector<glm::dvec3> accelerations(bodyCount_, glm::dvec3(0.0));
+  for (std::size_t i = 0; i < bodyCount_; ++i) {
+    const std::size_t x = i % std::size_t(size.x), y = i / std::size_t(size.x);
+    const std::size_t layer = x % std::size_t(layout.layers), column = x / std::size_t(layout.layers);
+    glm::vec3 sum(0.0f);  // in float, in slice order, as the update passes add them
+    for (int s = 0; s < layout.slices; ++s) {
+      const std::size_t at = ((layer * height + y + std::size_t(s) * std::size_t(size.y)) * width + column) * 4;
+      sum += glm::vec3(texels[at], texels[at + 1], texels[at + 2]);
+    }
+    accelerations[i] = glm::dvec3(sum);
+  }
+  return accelerations;
 }
 
 }  // namespace nbody

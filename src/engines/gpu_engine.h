@@ -28,6 +28,7 @@ struct StagePass {
   const StepParams& params;
   int stage;
   StageForce force;  // evaluated by this stage's passes, reused from the last step, or none
+  bool storesForce;  // an evaluated force must be stored in the stage's acceleration texture
 
   int stageCount() const { return method.stageCount(); }
   // Accelerations an update reads from the stage textures: the earlier stages' and, unless the
@@ -50,6 +51,8 @@ class GpuEngine : public Engine {
   // changes nothing.
   void setOption(const std::string& name, const std::string& value) override;
   std::optional<GpuStateView> gpuState() const override;
+  // One force evaluation of the current state, stored and read back (the state is unchanged).
+  std::vector<glm::dvec3> currentAccelerations(const StepParams& params) override;
 
  protected:
   // How the stage accelerations are laid out (stage_textures.h): layers, and partial sums.
@@ -84,6 +87,10 @@ class GpuEngine : public Engine {
 
  private:
   void runStage(const StagePass& pass);
+  // Before and after a call's passes: the acceleration layout, engine state and bindings.
+  void beginPasses();
+  void endPasses();
+  std::vector<glm::dvec3> readAccelerations(int stage) const;
   // What a change of options must still fit once a state is loaded: the stacked accelerations
   // and the engine's layout (not memory: the loaded state's textures already take theirs).
   void checkFits(std::size_t bodies, glm::ivec2 size) const;
