@@ -304,6 +304,36 @@ TEST_P(GpuEngineTest, AsyncReadbackReturnsExactlyTheSyncStates) {
   }
 }
 
+// The accelerations an engine reports for accuracy checks are its force evaluation, read back from
+// whatever layout it keeps them in (layers, slices), and reading them changes nothing: the state
+// and a leapfrog run that follows are those of an engine that was never asked.
+TEST_P(GpuEngineTest, CurrentAccelerationsAreItsForceAndChangeNothing) {
+  const State start = findScene("plummer")->generate(1000, 7);
+  StepParams params;
+  params.softening = 0.05;
+  params.gravity = 1.5;
+  CpuEngine cpu;
+  cpu.upload(start);
+  const std::vector<glm::dvec3> expected = cpu.currentAccelerations(params);
+  double largest = 0.0;
+  for (const glm::dvec3& a : expected) largest = std::max(largest, glm::length(a));
+  const Method& leapfrog = *findMethod("leapfrog");
+  auto asked = makeEngine(GetParam()), untouched = makeEngine(GetParam());
+  asked->upload(start);
+  asked->step(leapfrog, params, 1);  // keeps a force to reuse
+  const State before = asked->download();
+  const std::vector<glm::dvec3> accelerations = asked->currentAccelerations(params);
+  EXPECT_TRUE(test::sameBits(asked->download(), before));
+  asked->step(leapfrog, params, 2);
+  EXPECT_TRUE(test::sameBits(asked->download(), test::advance(*untouched, start, leapfrog, params, 3)));
+  cpu.upload(before);
+  const std::vector<glm::dvec3> atBefore = cpu.currentAccelerations(params);
+  ASSERT_EQ(accelerations.size(), atBefore.size());
+  double worst = 0.0;
+  for (std::size_t i = 0; i < atBefore.size(); ++i) worst = std::max(worst, glm::length(accelerations[i] - atBefore[i]));
+  EXPECT_LT(worst, 1e-5 * largest) << "largest |a| " << largest;
+}
+
 INSTANTIATE_TEST_SUITE_P(AllGpuEngines, GpuEngineTest, ::testing::ValuesIn(test::gpuEngineNames()));
 
 // Sizes the GPU cannot run are refused by checkCapacity, before any work, with a message that says
