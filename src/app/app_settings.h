@@ -27,6 +27,7 @@ struct AppSettings {
   bool screenshot = false;    // write a timestamped PNG of the window
   bool saveSnapshot = false;  // write a timestamped .nbody snapshot of the run
   bool loadSnapshot = false;  // continue from the snapshot at snapshotPath
+  bool checkAccuracy = false; // measure the force error of a sample of bodies against double precision
   bool quit = false;
 
   std::string snapshotPath;  // the panel's load field: what was last saved, or typed in

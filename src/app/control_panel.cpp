@@ -49,9 +49,31 @@ void figuresSection(const PanelFigures& f) {
     ImGui::Text("frame %.1f ms (drawing %.2f ms)", f.frameMilliseconds, f.drawMilliseconds);
   else
     ImGui::Text("frame %.1f ms", f.frameMilliseconds);
+  if (!f.timeSplit.empty()) {
+    std::string split;
+    for (const auto& [part, seconds] : f.timeSplit)
+      split += (split.empty() ? "" : ", ") + part + " " + formatNumber(std::round(seconds * 1e5) / 1e2) + " ms";
+    ImGui::TextWrapped("of a step: %s", split.c_str());
+  }
   ImGui::Text("step %lld, t = %.4g", f.step, f.time);
   ImGui::TextDisabled("%s", f.renderer.c_str());
   if (f.engineDevice != f.renderer) ImGui::TextDisabled("engine on %s", f.engineDevice.c_str());
+}
+
+// A combo over an option's choices, or a slider for a number option; true when `value` changed.
+bool optionControl(const EngineOption& option, std::string& value) {
+  if (!option.range) return comboOf(option.name.c_str(), value, option.choices);
+  float number = 0.0f;
+  try {
+    number = std::stof(value);
+  } catch (const std::exception&) {  // "auto" or another word: the slider starts at the low end
+    number = float(option.range->low);
+  }
+  if (!ImGui::SliderFloat(option.name.c_str(), &number, float(option.range->low), float(option.range->high), "%.3f",
+                          ImGuiSliderFlags_AlwaysClamp))
+    return false;
+  value = formatNumber(number);
+  return true;
 }
 
 // Engines the registry says keep an interactive pace at this N; the others are shown, disabled.
@@ -65,18 +87,17 @@ void engineSection(RunChoice& run, const PanelFigures& f) {
   comboOf("method", run.method, methodNames());
   for (const EngineOption& option : f.engineOptions) {
     std::string value = run.engineSettings.count(option.name) ? run.engineSettings[option.name] : option.value;
-    if (comboOf(option.name.c_str(), value, option.choices)) run.engineSettings[option.name] = value;
+    if (optionControl(option, value)) run.engineSettings[option.name] = value;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", option.description.c_str());
   }
 }
 
 // The scene, N, seed and the parameters the scene reads (these start the scene over).
-void sceneSection(RunChoice& run) {
+void sceneSection(RunChoice& run, const PanelFigures& f) {
   SceneChoice& scene = run.scene;
   comboOf("scene", scene.name, sceneNames());
-  static const std::vector<std::size_t> sizes{256, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072};
   std::vector<std::string> sizeNames;
-  for (std::size_t n : sizes) sizeNames.push_back(std::to_string(n));
+  for (std::size_t n : f.bodyChoices) sizeNames.push_back(std::to_string(n));
   std::string size = std::to_string(scene.options.bodyCount);
   if (comboOf("N", size, sizeNames)) {
     scene.options.bodyCount = std::stoull(size);
@@ -132,7 +153,7 @@ void runControlsSection(AppSettings& s, const PanelFigures& f) {
 
 void simulationSection(AppSettings& s, const PanelFigures& f) {
   engineSection(s.run, f);
-  sceneSection(s.run);
+  sceneSection(s.run, f);
   stepSection(s.run.step);
   runControlsSection(s, f);
 }
@@ -169,6 +190,16 @@ void conservationContents(const ConservationHistory& history) {
   driftPlot("log10 |L-L0|", history, &ConservationSample::angularMomentumDrift, "|L-L0| = %.3e");
   ImGui::TextDisabled("%zu samples, steps %lld to %lld (t = %.4g to %.4g)", history.samples().size(), first.step,
                       last.step, first.time, last.time);
+}
+
+void accuracySection(AppSettings& s, const PanelFigures& f) {
+  if (ImGui::Button("Check accuracy")) s.checkAccuracy = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("relative force error of a sample of bodies against direct summation in double precision");
+  if (!f.accuracy.empty()) {
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", f.accuracy.c_str());
+  }
 }
 
 void snapshotSection(AppSettings& s) {
@@ -220,7 +251,10 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 10.0f);  // room for the longest label
   figuresSection(figures);
   if (!figures.warning.empty()) ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%s", figures.warning.c_str());
-  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulationSection(settings, figures);
+  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) {
+    simulationSection(settings, figures);
+    accuracySection(settings, figures);
+  }
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(settings);
   if (ImGui::Button("Screenshot (P)")) settings.screenshot = true;
   ImGui::SameLine();

@@ -27,6 +27,9 @@ struct PanelFigures {
   std::string renderer;              // GL_RENDERER of the window
   std::string engineDevice;          // what runs the engine
   std::vector<EngineOption> engineOptions;
+  std::vector<std::pair<std::string, double>> timeSplit;  // of a step, where the engine measures it (s)
+  std::vector<std::size_t> bodyChoices;  // N the engine holds on this GPU, for the N combo
+  std::string accuracy;              // the last accuracy check's figures; empty: none asked
   std::string warning;               // e.g. the state became non-finite; empty: none
   std::string message;               // e.g. where the screenshot went
 };

@@ -19,7 +19,13 @@ LiveSimulation::LiveSimulation(AppSettings& settings) {
   settings.reset = false;
 }
 
-void LiveSimulation::regenerate(const AppSettings& settings) {
+void LiveSimulation::regenerate(AppSettings& settings) {
+  try {
+    engine_->checkCapacity(settings.run.scene.options.bodyCount);
+  } catch (const std::runtime_error&) {
+    settings.run.scene = scene_;  // the scene in effect stays, and the panel with it
+    throw;
+  }
   initial_ = settings.run.scene.generate();
   loadedAt_.reset();
   engine_->upload(initial_);

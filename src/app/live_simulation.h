@@ -64,7 +64,9 @@ class LiveSimulation {
   std::optional<std::size_t> firstNonFiniteBody() { return check_.firstNonFiniteBody(*engine_); }
 
  private:
-  void regenerate(const AppSettings& settings);
+  // Makes the scene anew; throws, changing nothing but putting settings.run.scene back, where the
+  // engine cannot hold it.
+  void regenerate(AppSettings& settings);
   // Back to the loaded snapshot's state, step and time (the settings stay as they are now).
   void startOverFromLoaded();
   void switchEngine(AppSettings& settings);

@@ -1,5 +1,6 @@
 #include "app/window_app.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -77,6 +78,28 @@ AppSettings initialSettings(const WindowOptions& options, const std::optional<Sn
 
 float aspectOf(glm::ivec2 size) { return size.y > 0 ? float(size.x) / float(size.y) : 1.0f; }
 
+// The N the panel offers: powers of two (and of four beyond a million) that some engine runs at an
+// interactive pace and `engine` holds on this GPU, and the N running now.
+std::vector<std::size_t> bodyChoicesFor(const Engine& engine, std::size_t current) {
+  std::vector<std::size_t> choices;
+  for (std::size_t n = 256; n <= (std::size_t(1) << 28); n *= n < (std::size_t(1) << 20) ? 2 : 4) {
+    const bool someEngine = std::any_of(engineRegistry().begin(), engineRegistry().end(),
+                                        [n](const EngineEntry& entry) { return entry.interactiveAt(n); });
+    if (!someEngine || n == 512) continue;
+    try {
+      engine.checkCapacity(n);
+      choices.push_back(n);
+    } catch (const std::runtime_error&) {
+      break;
+    }
+  }
+  if (std::find(choices.begin(), choices.end(), current) == choices.end()) {
+    choices.push_back(current);
+    std::sort(choices.begin(), choices.end());
+  }
+  return choices;
+}
+
 std::unique_ptr<gl::WindowContext> openWindow(const WindowOptions& options) {
   if (!options.screenshot.empty()) AtomicFileWriter probe(options.screenshot);  // unwritable: fail before the window
   return gl::WindowContext::create("nbody-gl", options.width, options.height, glDebugWanted());
@@ -147,6 +170,7 @@ WindowApp::WindowApp(const WindowOptions& options)
   settings_.render = resolveRenderSettings(options.render, simulation_.initialState());
   figures_.renderer = context_->info().renderer;
   figures_.conservation = &conservation_;
+  figures_.bodyChoices = bodyChoicesFor(engine(), settings_.run.scene.options.bodyCount);
   applied_ = settings_;
 }
 
@@ -185,6 +209,7 @@ void WindowApp::showPanel() {
   steerCamera(camera_, framebufferSize_);
   figures_.engineDevice = engine().device();
   figures_.engineOptions = engine().options();
+  figures_.timeSplit = engine().lastTimeSplit();
   figures_.step = simulation_.stepCount();
   figures_.time = simulation_.time();
   if (settings_.showPanel) drawControlPanel(settings_, figures_);
@@ -208,6 +233,8 @@ void WindowApp::applySimulationSettings() {
   try {
     const LiveSimulation::Changes changes = simulation_.apply(settings_);
     if (changes.engineSwitched || changes.variantChanged || changes.sceneRegenerated) stats_.forgetTiming();
+    if (changes.engineSwitched || changes.sceneRegenerated)
+      figures_.bodyChoices = bodyChoicesFor(engine(), settings_.run.scene.options.bodyCount);
     if (changes.engineSwitched)
       figures_.message = "switched to the " + engine().name() + " engine at step " +
                          std::to_string(simulation_.stepCount());

@@ -12,9 +12,9 @@ namespace nbody {
 const std::vector<EngineEntry>& engineRegistry() {
   static const std::vector<EngineEntry> entries{
       {"fragment", "fragment shaders, render-to-texture with multiple render targets (GPU)", true,
-       [] { return std::make_unique<FragmentEngine>(); }, ""},
+       [] { return std::make_unique<FragmentEngine>(); }, "", 131072, 262144},
       {"compute", "compute shaders on every SM, shared-memory tiles, split j-loop (GPU)", true,
-       [] { return std::make_unique<ComputeEngine>(); }, "fragment"},
+       [] { return std::make_unique<ComputeEngine>(); }, "fragment", 262144, 1048576},
       {"cpu", "double-precision reference on all CPU cores", false, [] { return std::make_unique<CpuEngine>(); },
        "", 4096, 8192},
   };
