@@ -29,15 +29,18 @@ DOUBLE_TOLERANCE, FLOAT_TOLERANCE = 1e-6, 1e-5
 
 
 def listed_engines(nbody):
-    """Every engine `nbody engines` lists, with whether it computes in double precision."""
+    """Every engine `nbody engines` lists: whether it computes in double precision, and the
+    settings that make an approximate engine (a tree) sum directly."""
     listing = subprocess.run([nbody, "engines"], check=True, capture_output=True, text=True).stdout
     engines, current = {}, None
     for line in listing.splitlines():
         if line and not line[0].isspace():
             current = line.split()[0]
-            engines[current] = False
+            engines[current] = {"double": False, "exact": []}
         elif line.strip() == "precision: double":
-            engines[current] = True
+            engines[current]["double"] = True
+        elif "direct summation with:" in line:
+            engines[current]["exact"] = line.split("direct summation with:")[1].split()
     return engines
 
 
@@ -118,7 +121,7 @@ def main():
     args = parser.parse_args()
     listed = listed_engines(args.nbody)
     engines = args.engines.split(",") if args.engines else list(listed)
-    tolerance = {e: DOUBLE_TOLERANCE if listed.get(e) else FLOAT_TOLERANCE for e in engines}
+    tolerance = {e: DOUBLE_TOLERANCE if listed[e]["double"] else FLOAT_TOLERANCE for e in engines}
     failures = 0
     with tempfile.TemporaryDirectory() as scratch:
         for name, scene, n, seed, steps, dt, eps, g in PROBLEMS:
@@ -133,7 +136,8 @@ def main():
                     pos, vel = step(method, pos, vel, mass, dt, eps * eps, g)
                 for engine in engines:
                     out = os.path.join(scratch, "out.csv")
-                    subprocess.run([args.nbody, "simulate", "--engine", engine, "--method", method,
+                    subprocess.run([args.nbody, "simulate", "--engine", engine, *listed[engine]["exact"],
+                                    "--method", method,
                                     "--input", initial, "--steps", str(steps), "--dt", str(dt),
                                     "--softening", str(eps), "--gravity", str(g), "-o", out, "-q"],
                                    check=True)

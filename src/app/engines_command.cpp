@@ -19,6 +19,11 @@ int runEngines() {
       EngineSession session = openEngine(entry.name, {}, std::move(context));
       std::printf("          runs on: %s\n", session.engine->device().c_str());
       std::printf("          precision: %s\n", session.engine->doubleState() ? "double" : "float32");
+      if (entry.approximate) {
+        std::string exact;
+        for (const auto& [name, value] : entry.exactSettings) exact += " --set " + name + "=" + value;
+        std::printf("          forces: approximate; direct summation with:%s\n", exact.c_str());
+      }
       for (const EngineOption& option : session.engine->options()) {
         std::string choices;
         for (const std::string& choice : option.choices) choices += (choices.empty() ? "" : "|") + choice;

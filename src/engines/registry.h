@@ -24,6 +24,11 @@ struct EngineEntry {
   // H200); 0: any N.
   std::size_t largestInteractiveBodies = 0;
   std::size_t largestBenchedBodies = 0;
+  // An engine whose forces approximate direct summation (a tree): bench and the accuracy report
+  // judge its force error, and these settings make it sum directly (for tests that compare it
+  // with the exact engines at their tolerance).
+  bool approximate = false;
+  EngineSettings exactSettings;
 
   bool interactiveAt(std::size_t bodies) const { return !largestInteractiveBodies || bodies <= largestInteractiveBodies; }
   bool benchedAt(std::size_t bodies) const { return !largestBenchedBodies || bodies <= largestBenchedBodies; }

@@ -34,6 +34,12 @@ inline std::vector<std::string> gpuEngineNames() {
   return names;
 }
 
+// The registered engine `name` in the settings that make it sum forces directly (an approximate
+// engine's exactSettings; the defaults otherwise): for comparisons at the exact engines' tolerance.
+inline std::unique_ptr<Engine> makeExactEngine(const std::string& name) {
+  return createEngine(name, findEngine(name)->exactSettings);
+}
+
 class GlTest : public ::testing::Test {
  protected:
   void SetUp() override {
