@@ -11,12 +11,25 @@ namespace nbody {
 
 const std::vector<EngineEntry>& engineRegistry() {
   static const std::vector<EngineEntry> entries{
-      {"fragment", "fragment shaders, render-to-texture with multiple render targets (GPU)", true,
-       [] { return std::make_unique<FragmentEngine>(); }, "", 131072, 262144},
-      {"compute", "compute shaders on every SM, shared-memory tiles, split j-loop (GPU)", true,
-       [] { return std::make_unique<ComputeEngine>(); }, "fragment", 262144, 1048576},
-      {"cpu", "double-precision reference on all CPU cores", false, [] { return std::make_unique<CpuEngine>(); },
-       "", 4096, 8192},
+      {.name = "fragment",
+       .description = "fragment shaders, render-to-texture with multiple render targets (GPU)",
+       .needsGl = true,
+       .create = [] { return std::make_unique<FragmentEngine>(); },
+       .largestInteractiveBodies = 131072,
+       .largestBenchedBodies = 262144},
+      {.name = "compute",
+       .description = "compute shaders on every SM, shared-memory tiles, split j-loop (GPU)",
+       .needsGl = true,
+       .create = [] { return std::make_unique<ComputeEngine>(); },
+       .fallback = "fragment",
+       .largestInteractiveBodies = 262144,
+       .largestBenchedBodies = 1048576},
+      {.name = "cpu",
+       .description = "double-precision reference on all CPU cores",
+       .needsGl = false,
+       .create = [] { return std::make_unique<CpuEngine>(); },
+       .largestInteractiveBodies = 4096,
+       .largestBenchedBodies = 8192},
   };
   return entries;
 }
