@@ -18,7 +18,7 @@ struct EngineEntry {
   std::string description;
   bool needsGl;  // create() then needs a current OpenGL 4.5 context
   std::function<std::unique_ptr<Engine>()> create;
-  std::string fallback;  // the engine to use when create() fails for want of a GPU feature
+  std::string fallback{};  // the engine to use when create() fails for want of a GPU feature
   // The largest N at which the engine keeps an interactive pace on a large GPU (the window offers
   // it up to here) and the largest `bench --engine all` times it at (about a second a step on the
   // H200); 0: any N.
@@ -28,7 +28,7 @@ struct EngineEntry {
   // judge its force error, and these settings make it sum directly (for tests that compare it
   // with the exact engines at their tolerance).
   bool approximate = false;
-  EngineSettings exactSettings;
+  EngineSettings exactSettings{};
 
   bool interactiveAt(std::size_t bodies) const { return !largestInteractiveBodies || bodies <= largestInteractiveBodies; }
   bool benchedAt(std::size_t bodies) const { return !largestBenchedBodies || bodies <= largestBenchedBodies; }
