@@ -3,6 +3,7 @@
 // point-sprite renderer (no window, no display) and write a PNG.
 
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -15,6 +16,7 @@ namespace nbody {
 struct ShotOptions {
   std::string engine = "fragment";
   std::string method = "euler";
+  std::vector<std::string> settings;  // NAME=VALUE engine options (--set)
   ProblemOptions problem;
   StepParams step;
   long long steps = 5;  // N = 16384 takes about a second a step on llvmpipe
@@ -28,7 +30,18 @@ CLI::App* addShotCommand(CLI::App& app, ShotOptions& options);
 int runShot(const ShotOptions& options);
 
 // The picture `nbody shot` writes, made with `engine` in the current OpenGL context. The golden
-// image tests call this with the same options.
+// image tests call this with the same options. With trails the picture is drawn after every step
+// (DrawnRun), the camera and the colours set from the first state, since drawing starts there;
+// without, from the last.
 Image takeShot(Engine& engine, const ShotOptions& options);
+
+// What `shot` shares with `record`: --engine, --method, --set, the problem (--scene, --input, ...),
+// the step (--dt, ...) and the picture's look (--camera, --colormap, --trails, ...), not its size.
+void addDrawingOptions(CLI::App& command, ShotOptions& options);
+// Advances `steps` steps, however many (Engine::step counts in int).
+void advanceSteps(Engine& engine, const Method& method, const StepParams& params, long long steps);
+// One line on stderr: where the camera is, what the colours mean (unless quiet).
+void reportView(const char* command, bool quiet, std::size_t bodies, const Camera& camera,
+                const RenderSettings& settings);
 
 }  // namespace nbody
