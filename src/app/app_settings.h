@@ -28,6 +28,7 @@ struct AppSettings {
   RenderSettings render;
   bool vsync = true;
   bool showPanel = true;
+  bool recordPanel = false;  // a recording films the panel too
 
   // One-off requests (buttons, keys); the app carries them out and clears them.
   bool singleStep = false;
@@ -36,6 +37,7 @@ struct AppSettings {
   bool screenshot = false;    // write a timestamped PNG of the window
   bool saveSnapshot = false;  // write a timestamped .nbody snapshot of the run
   bool loadSnapshot = false;  // continue from the snapshot at snapshotPath
+  bool toggleRecording = false;  // start filming the window into a timestamped MP4, or stop
   bool quit = false;
 
   std::string snapshotPath;  // the panel's load field: what was last saved, or typed in

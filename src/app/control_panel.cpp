@@ -8,6 +8,7 @@
 #include <imgui_stdlib.h>
 
 #include "app/bench_command.h"
+#include "app/recording_panel.h"
 #include "engines/registry.h"
 #include "physics/method.h"
 #include "physics/scenes.h"
@@ -198,6 +199,8 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
   if (!figures.warning.empty()) ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%s", figures.warning.c_str());
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulationSection(settings, figures);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(settings);
+  if (ImGui::CollapsingHeader("Trails and recording", ImGuiTreeNodeFlags_DefaultOpen))
+    trailsAndRecordingSection(settings, figures);
   if (ImGui::Button("Screenshot (P)")) settings.screenshot = true;
   ImGui::SameLine();
   snapshotSection(settings);

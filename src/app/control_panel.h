@@ -29,6 +29,7 @@ struct PanelFigures {
   std::vector<EngineOption> engineOptions;
   std::string warning;               // e.g. the state became non-finite; empty: none
   std::string message;               // e.g. where the screenshot went
+  double recordingSeconds = -1;      // how long the window has been filmed; < 0: not filming
 };
 
 void drawControlPanel(AppSettings& settings, const PanelFigures& figures);

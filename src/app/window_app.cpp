@@ -22,6 +22,8 @@
 #include "app/conservation_history.h"
 #include "app/control_panel.h"
 #include "app/live_simulation.h"
+#include "app/recording_panel.h"
+#include "app/window_recorder.h"
 #include "diagnostics/engine_diagnostics.h"
 #include "gl/timer_ring.h"
 #include "gl/window_context.h"
@@ -40,7 +42,8 @@ using Clock = std::chrono::steady_clock;
 // Keys pressed since the last frame. GLFW calls onKey through ImGui's backend, which chains to the
 // callback installed before it.
 struct KeyPresses {
-  bool pause = false, step = false, reset = false, screenshot = false, togglePanel = false, quit = false;
+  bool pause = false, step = false, reset = false, screenshot = false, togglePanel = false, quit = false,
+       record = false;
 };
 
 void onKey(GLFWwindow* window, int key, int, int action, int) {
@@ -54,6 +57,7 @@ void onKey(GLFWwindow* window, int key, int, int action, int) {
     case GLFW_KEY_R: keys->reset = true; break;
     case GLFW_KEY_P: keys->screenshot = true; break;
     case GLFW_KEY_H: keys->togglePanel = true; break;
+    case GLFW_KEY_M: keys->record = true; break;
     case GLFW_KEY_ESCAPE: keys->quit = true; break;
     default: break;
   }
@@ -66,6 +70,7 @@ void applyKeys(KeyPresses& keys, AppSettings& settings) {
   if (keys.screenshot) settings.screenshot = true;
   if (keys.togglePanel) settings.showPanel = !settings.showPanel;
   if (keys.quit) settings.quit = true;
+  if (keys.record) settings.toggleRecording = true;
   keys = {};
 }
 
@@ -127,16 +132,6 @@ Image readWindow(glm::ivec2 size) {
   for (int y = 0; y < size.y; ++y)
     std::copy_n(flipped.rgba.data() + std::size_t(size.y - 1 - y) * row, row, image.rgba.data() + std::size_t(y) * row);
   return image;
-}
-
-// nbody-YYYYMMDD-HHMMSS followed by `extension` (".png", ".nbody"), in the current folder.
-std::string timestampedName(const std::string& extension) {
-  const std::time_t now = std::time(nullptr);
-  std::tm local{};
-  localtime_r(&now, &local);
-  char name[64];
-  std::strftime(name, sizeof name, "nbody-%Y%m%d-%H%M%S", &local);
-  return name + extension;
 }
 
 // The panel's save and load buttons; the message says what became of them. True when a snapshot
@@ -254,6 +249,7 @@ int runWindowApp(const WindowOptions& options) {
     PointSpriteRenderer renderer;
     UploadedStateTextures cpuStateTextures;  // the CPU engine's state, for the renderer
     gl::TimerRing stepTimer, drawTimer;
+    WindowRecorder recorder;
     std::fprintf(stderr, "run: %s engine on %s, window on %s; %s, N = %zu\n",
                  simulation.engine().name().c_str(), simulation.engine().device().c_str(),
                  context->info().renderer.c_str(), settings.method.c_str(), settings.bodies);
@@ -262,6 +258,7 @@ int runWindowApp(const WindowOptions& options) {
     const auto aspectOf = [](glm::ivec2 size) { return size.y > 0 ? float(size.x) / float(size.y) : 1.0f; };
     glm::ivec2 framebufferSize;
     glfwGetFramebufferSize(window, &framebufferSize.x, &framebufferSize.y);
+    if (!options.record.empty()) recorder.start(options.record, framebufferSize, !options.hidePanel);
     Camera camera = placeCamera(cameraSpec, boundingSphere(simulation.initialState()), aspectOf(framebufferSize));
     settings.render = resolveRenderSettings(options.render, simulation.initialState());
     ColorBy colorRangeFor = settings.render.colorBy;
@@ -319,7 +316,9 @@ int runWindowApp(const WindowOptions& options) {
       figures.engineOptions = simulation.engine().options();
       figures.step = simulation.stepCount();
       figures.time = simulation.time();
+      figures.recordingSeconds = recorder.recording() ? recorder.seconds() : -1.0;
       if (settings.showPanel) drawControlPanel(settings, figures);
+      else recordingBadge(figures);
 
       // Apply what the panel and the keys changed.
       if (settings.vsync != vsyncInEffect) {
@@ -337,6 +336,8 @@ int runWindowApp(const WindowOptions& options) {
         figures.message = std::string("could not switch: ") + e.what();
       }
       if (carryOutSnapshotRequests(settings, simulation, figures.message)) startedOver();
+      if (settings.toggleRecording) figures.message = recorder.toggle(framebufferSize, settings.recordPanel);
+      settings.toggleRecording = false;
       if (settings.fitCamera) {
         camera.fit(boundingSphere(simulation.engine().download()), aspectOf(framebufferSize));
         settings.fitCamera = false;
@@ -392,12 +393,15 @@ int runWindowApp(const WindowOptions& options) {
       glViewport(0, 0, framebufferSize.x, framebufferSize.y);
       const GpuStateView bodies = gpuStateOf(simulation.engine(), cpuStateTextures);
       try {
-        renderer.draw(bodies, camera, settings.render);
+        renderer.draw(bodies, camera, settings.render, simulation.time());
       } catch (const std::invalid_argument& e) {  // e.g. an empty colour range
         figures.warning = e.what();
       }
+      recorder.capture(WindowRecorder::Stage::Bodies, framebufferSize);
       ImGui::Render();
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      recorder.capture(WindowRecorder::Stage::BodiesAndPanel, framebufferSize);
+      if (auto said = recorder.takeMessage()) figures.message = *said;
       drawTimer.end();
       ++frame;
 
@@ -436,6 +440,14 @@ int runWindowApp(const WindowOptions& options) {
       figures.stepsPerFrame = stepsPerFrame;
     }
 
+    if (recorder.recording()) {  // quitting while filming completes the movie
+      try {
+        std::fprintf(stderr, "run: %s\n", recorder.stop().c_str());
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "run: recording failed: %s\n", e.what());
+        exitCode = 1;
+      }
+    }
     if (options.printStats) {
       std::printf("run: %s engine (%s), %s, N = %zu, renderer %s\n", simulation.engine().name().c_str(),
                   simulation.engine().variant().c_str(), settings.method.c_str(), simulation.engine().bodyCount(),
