@@ -299,6 +299,11 @@ RecordOptions::RecordOptions() {
 
 int runRecord(const RecordOptions& options) {
   const long long frames = frameCount(options);
+  try {
+    checkVideoSettings(videoSettingsOf(options));  // what no single option says (the pixel count)
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
   const InterruptWatch interrupts;  // from before the file exists until it is complete
   // An unwritable file or a missing encoder fails here, before any work.
   auto writer = std::make_unique<VideoWriter>(options.drawing.output, videoSettingsOf(options));

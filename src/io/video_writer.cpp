@@ -78,6 +78,9 @@ void checkVideoSettings(const VideoSettings& s) {
     throw std::invalid_argument("a movie is " + std::to_string(kSmallestVideoSide) + " to " +
                                 std::to_string(kLargestVideoSide) + " pixels wide and high, not " +
                                 std::to_string(s.width) + " x " + std::to_string(s.height));
+  if ((long long)s.width * s.height > kLargestVideoPixels)
+    throw std::invalid_argument(std::to_string(s.width) + " x " + std::to_string(s.height) +
+                                " pixels are more than H.264 allows (8192 x 4352)");
   if (s.width % 2 != 0 || s.height % 2 != 0)
     throw std::invalid_argument("a movie's width and height must be even (yuv420p), not " +
                                 std::to_string(s.width) + " x " + std::to_string(s.height));

@@ -33,7 +33,8 @@ struct VideoSettings {
 };
 
 // The limits the command line checks first (bad arguments), and VideoWriter again.
-constexpr int kLargestVideoSide = 8192;  // H.264's largest level holds 8192 x 4320
+constexpr int kLargestVideoSide = 8192;
+constexpr long long kLargestVideoPixels = 8192LL * 4352;  // H.264's largest level (6.2)
 constexpr int kSmallestVideoSide = 16;   // one macroblock
 constexpr int kFastestVideoRate = 240;
 

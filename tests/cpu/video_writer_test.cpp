@@ -133,6 +133,7 @@ TEST(VideoWriter, RefusesSettingsThatMakeNoMovie) {
   refused([](VideoSettings& s) { s.width = 63; });
   refused([](VideoSettings& s) { s.height = 8; });
   refused([](VideoSettings& s) { s.width = kLargestVideoSide + 2; });
+  refused([](VideoSettings& s) { s.width = s.height = kLargestVideoSide; });
   refused([](VideoSettings& s) { s.framesPerSecond = 0; });
   refused([](VideoSettings& s) { s.framesPerSecond = kFastestVideoRate + 1; });
   refused([](VideoSettings& s) { s.crf = 52; });

@@ -84,6 +84,7 @@ TEST(Record, BadInputIsOneLineAndLeavesNoFile) {
       {"record --bodies 64 --frames 0 --out " + movie, 2, "--frames"},
       {"record --bodies 64 --seconds 0.001 --out " + movie, 2, "no frame"},
       {"record --bodies 64 --width 100000 --out " + movie, 2, "--width"},
+      {"record --bodies 64 --width 8192 --height 8192 --out " + movie, 2, "more than H.264 allows"},
       {"record --bodies 64 --height 121 --out " + movie, 2, "even"},
       {"record --bodies 64 --fps 0 --out " + movie, 2, "--fps"},
       {"record --bodies 64 --fps 100000 --out " + movie, 2, "--fps"},
