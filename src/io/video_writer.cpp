@@ -21,11 +21,12 @@ namespace nbody {
 namespace {
 
 // x264's speed preset. At 1920 x 1080 the encoder must keep up with 60 pictures a second on the
-// host's CPU while the GPU's thread and the colour conversion use it too. x264 spreads one movie
-// over ~1.5 threads per core (frame threads); per core, "medium" encodes about 5 such pictures a
-// second, "veryfast" about 15 (twice the share "medium" gets on 16 cores), "ultrafast" 30 but
-// without CABAC or B-frames (files ~2x larger). At a constant CRF the faster presets cost bytes,
-// not looks: "veryfast" is the fastest that keeps CABAC, B-frames and the look-ahead.
+// host's CPU (16 cores beside the H200) while the GPU's thread and the colour conversion use it
+// too. x264 spreads a movie over ~1.5 threads per core (frame threads). Measured on one thread of
+// a shared, loaded machine with a hard picture (N = 16384 filling 1080p, CRF 20), in pictures a
+// second: medium 2.6, faster 5.1, veryfast 7.7, superfast 10.3, ultrafast 21.9 (its files 60%
+// larger: no CABAC, no B-frames). "veryfast" is three times "medium" and keeps CABAC, B-frames
+// and the look-ahead; at a constant CRF the faster presets cost bytes rather than looks.
 constexpr const char* kX264Preset = "veryfast";
 // No macroblock tree: it spends bits on what later frames refer to, and lets the rest go. The
 // bodies' light is fine detail in chaotic motion that later frames barely refer to, so mb-tree
