@@ -1,5 +1,5 @@
 // nbody: GPU N-body simulation by render-to-texture. Commands: run (the interactive window),
-// simulate, bench, engines, shot, compare.
+// simulate, bench, engines, shot, record, compare.
 
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +10,7 @@
 #include "app/bench_command.h"
 #include "app/compare_command.h"
 #include "app/engines_command.h"
+#include "app/record_command.h"
 #include "app/shot_command.h"
 #include "app/simulate_command.h"
 #include "app/window_app.h"
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   nbody::SimulateOptions simulate;
   nbody::BenchOptions bench;
   nbody::ShotOptions shot;
+  nbody::RecordOptions record;
   nbody::CompareOptions compare;
   nbody::WindowOptions window;
   CLI::App* runCommand = nbody::addRunCommand(app, window);
@@ -30,6 +32,7 @@ int main(int argc, char** argv) {
   CLI::App* benchCommand = nbody::addBenchCommand(app, bench);
   CLI::App* enginesCommand = nbody::addEnginesCommand(app);
   CLI::App* shotCommand = nbody::addShotCommand(app, shot);
+  CLI::App* recordCommand = nbody::addRecordCommand(app, record);
   CLI::App* compareCommand = nbody::addCompareCommand(app, compare);
   try {
     app.parse(argc, argv);
@@ -46,6 +49,7 @@ int main(int argc, char** argv) {
     if (benchCommand->parsed()) return nbody::runBench(bench);
     if (enginesCommand->parsed()) return nbody::runEngines();
     if (shotCommand->parsed()) return nbody::runShot(shot);
+    if (recordCommand->parsed()) return nbody::runRecord(record);
     if (compareCommand->parsed()) return nbody::runCompare(compare);
     if (runCommand->parsed()) return nbody::runWindow(window);
     // The main job: the window where there is a display, the headless benchmark elsewhere.

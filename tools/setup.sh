@@ -8,6 +8,7 @@ packages=(
   python3-glad python3-matplotlib libglm-dev libcli11-dev libgtest-dev
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev xvfb xauth
+  libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   clang libclang-rt-14-dev
 )
 

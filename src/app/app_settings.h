@@ -19,6 +19,7 @@ struct AppSettings {
   RenderSettings render;
   bool vsync = true;
   bool showPanel = true;
+  bool recordPanel = false;  // a recording films the panel too
 
   // One-off requests (buttons, keys); the app carries them out and clears them.
   bool singleStep = false;
@@ -28,6 +29,7 @@ struct AppSettings {
   bool saveSnapshot = false;  // write a timestamped .nbody snapshot of the run
   bool loadSnapshot = false;  // continue from the snapshot at snapshotPath
   bool checkAccuracy = false; // measure the force error of a sample of bodies against double precision
+  bool toggleRecording = false;  // start filming the window into a timestamped MP4, or stop
   bool quit = false;
 
   std::string snapshotPath;  // the panel's load field: what was last saved, or typed in

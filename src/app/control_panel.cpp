@@ -7,6 +7,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include "app/recording_panel.h"
 #include "engines/registry.h"
 #include "physics/method.h"
 #include "physics/scenes.h"
@@ -256,6 +257,8 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
     accuracySection(settings, figures);
   }
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(settings);
+  if (ImGui::CollapsingHeader("Trails and recording", ImGuiTreeNodeFlags_DefaultOpen))
+    trailsAndRecordingSection(settings, figures);
   if (ImGui::Button("Screenshot (P)")) settings.screenshot = true;
   ImGui::SameLine();
   snapshotSection(settings);

@@ -32,6 +32,7 @@ struct PanelFigures {
   std::string accuracy;              // the last accuracy check's figures; empty: none asked
   std::string warning;               // e.g. the state became non-finite; empty: none
   std::string message;               // e.g. where the screenshot went
+  double recordingSeconds = -1;      // how long the window has been filmed; < 0: not filming
 };
 
 void drawControlPanel(AppSettings& settings, const PanelFigures& figures);

@@ -128,6 +128,13 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
                      "percentile of the speeds, or to the largest mass)")
       ->check(parsedBy([](const std::string& t) { if (t != "auto") parseColorRange(t); }, "auto|LOW,HIGH"))
       ->capture_default_str();
+  command.add_option("--trails", settings.trailHalfLife,
+                     "SECONDS of simulated time: bodies leave trails whose light halves in that "
+                     "time (0: no trails). The trails stay where they were drawn in the picture (a "
+                     "turning camera smears them); shot and record add the light of every step, and "
+                     "shot then fits its camera and colours to the first state")
+      ->check(finiteNonNegative())
+      ->capture_default_str();
   command.add_option("--background", options.background, "background colour R,G,B in [0, 1]")
       ->check(parsedBy(parseBackground, "R,G,B"))
       ->capture_default_str();

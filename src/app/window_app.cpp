@@ -18,8 +18,10 @@
 #include "app/engine_session.h"
 #include "app/frame_statistics.h"
 #include "app/live_simulation.h"
+#include "app/recording_panel.h"
 #include "app/window_capture.h"
 #include "app/window_input.h"
+#include "app/window_recorder.h"
 #include "diagnostics/engine_diagnostics.h"
 #include "engines/registry.h"
 #include "gl/window_context.h"
@@ -109,6 +111,8 @@ class WindowApp {
  public:
   explicit WindowApp(const WindowOptions& options);
   bool runFrame();  // false once the window should close
+  // Completes a recording still running (quitting while filming keeps the movie).
+  void finishRecording();
   void printStats() const;
   int exitCode() const { return exitCode_; }
 
@@ -137,6 +141,7 @@ class WindowApp {
   LiveSimulation simulation_;
   PointSpriteRenderer renderer_;
   UploadedStateTextures cpuStateTextures_;  // the state of an engine that keeps it off the GPU, for the renderer
+  WindowRecorder recorder_;
   FrameStatistics stats_;
   ConservationHistory conservation_;
   EngineDiagnostics diagnostics_;
@@ -165,6 +170,7 @@ WindowApp::WindowApp(const WindowOptions& options)
                engine().device().c_str(), context_->info().renderer.c_str(), settings_.run.method.c_str(),
                engine().bodyCount());
   glfwGetFramebufferSize(context_->window(), &framebufferSize_.x, &framebufferSize_.y);
+  if (!options.record.empty()) recorder_.start(options.record, framebufferSize_, !options.hidePanel);
   camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(simulation_.initialState()),
                         aspectOf(framebufferSize_));
   settings_.render = resolveRenderSettings(options.render, simulation_.initialState());
@@ -212,7 +218,11 @@ void WindowApp::showPanel() {
   figures_.timeSplit = engine().lastTimeSplit();
   figures_.step = simulation_.stepCount();
   figures_.time = simulation_.time();
-  if (settings_.showPanel) drawControlPanel(settings_, figures_);
+  figures_.recordingSeconds = recorder_.recording() ? recorder_.seconds() : -1.0;
+  if (settings_.showPanel)
+    drawControlPanel(settings_, figures_);
+  else
+    recordingBadge(figures_);
 }
 
 // The one place where what the panel and the keys changed takes effect.
@@ -220,6 +230,8 @@ void WindowApp::applySettings() {
   if (settings_.vsync != applied_.vsync) glfwSwapInterval(settings_.vsync ? 1 : 0);
   applySimulationSettings();
   carryOutSnapshotRequests();
+  if (settings_.toggleRecording) figures_.message = recorder_.toggle(framebufferSize_, settings_.recordPanel);
+  settings_.toggleRecording = false;
   if (settings_.fitCamera) {
     camera_.fit(boundingSphere(engine().download()), aspectOf(framebufferSize_));
     settings_.fitCamera = false;
@@ -322,11 +334,14 @@ void WindowApp::draw() {
   glViewport(0, 0, framebufferSize_.x, framebufferSize_.y);
   const GpuStateView bodies = gpuStateOf(engine(), cpuStateTextures_);
   try {
-    renderer_.draw(bodies, camera_, settings_.render);
+    renderer_.draw(bodies, camera_, settings_.render, simulation_.time());
   } catch (const std::invalid_argument& e) {  // e.g. an empty colour range
     figures_.warning = e.what();
   }
+  recorder_.capture(WindowRecorder::Stage::Bodies, framebufferSize_);
   imgui_.draw();
+  recorder_.capture(WindowRecorder::Stage::BodiesAndPanel, framebufferSize_);
+  if (auto said = recorder_.takeMessage()) figures_.message = *said;
   stats_.endDraw();
 }
 
@@ -342,6 +357,16 @@ void WindowApp::writeScreenshot(bool lastFrame) {
   }
   std::fprintf(stderr, "run: %s\n", figures_.message.c_str());
   settings_.screenshot = false;
+}
+
+void WindowApp::finishRecording() {
+  if (!recorder_.recording()) return;
+  try {
+    std::fprintf(stderr, "run: %s\n", recorder_.stop().c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "run: recording failed: %s\n", e.what());
+    exitCode_ = 1;
+  }
 }
 
 void WindowApp::printStats() const {
@@ -369,6 +394,7 @@ int runWindow(const WindowOptions& options) {
   WindowApp app(options);
   while (app.runFrame()) {
   }
+  app.finishRecording();
   if (options.printStats) app.printStats();
   return app.exitCode();
 }

@@ -38,6 +38,9 @@ CLI::App* addRunCommand(CLI::App& app, WindowOptions& options) {
   command->add_option("--frames", options.frames, "quit after this many frames (for scripts and tests)")
       ->check(CLI::Range(1LL, 1LL << 40));
   command->add_option("--screenshot", options.screenshot, "write the last frame to this PNG file");
+  command->add_option("--record", options.record,
+                      "film the window from the first frame into this MP4 file (as the Record button "
+                      "does, with the panel unless --hide-panel), completed when the window closes");
   command->add_flag("--print-stats", options.printStats,
                     "print the panel's figures (iterations/s, GFLOPS, ...) to stdout on quitting");
   return command;

@@ -21,6 +21,7 @@ struct WindowOptions {
   bool hidePanel = false;
   long long frames = 0;     // quit after this many frames; 0: run until closed
   std::string screenshot;   // write the last frame here
+  std::string record;       // film the window into this MP4 from the first frame; empty: not
   bool printStats = false;  // print the panel's final figures to stdout
 };
 

@@ -21,6 +21,7 @@ void onKey(GLFWwindow* window, int key, int, int action, int) {
     case GLFW_KEY_R: keys->reset = true; break;
     case GLFW_KEY_P: keys->screenshot = true; break;
     case GLFW_KEY_H: keys->togglePanel = true; break;
+    case GLFW_KEY_M: keys->record = true; break;
     case GLFW_KEY_ESCAPE: keys->quit = true; break;
     default: break;
   }
@@ -40,6 +41,7 @@ void applyKeys(KeyPresses& keys, AppSettings& settings) {
   if (keys.screenshot) settings.screenshot = true;
   if (keys.togglePanel) settings.showPanel = !settings.showPanel;
   if (keys.quit) settings.quit = true;
+  if (keys.record) settings.toggleRecording = true;
   keys = {};
 }
 

@@ -5,7 +5,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "gl/objects.h"
 #include "gl/state_guard.h"
 
 namespace nbody {
@@ -38,27 +37,39 @@ void flipRows(Image& image) {
 
 }  // namespace
 
-Image renderOffscreen(glm::ivec2 size, const std::function<void()>& draw) {
+OffscreenTarget::OffscreenTarget(glm::ivec2 size) : size_(size) {
   requireSupportedSize(size);
-  gl::Renderbuffer colour = gl::Renderbuffer::create();
-  glNamedRenderbufferStorage(colour.id(), GL_RGBA8, size.x, size.y);
-  gl::Framebuffer framebuffer = gl::Framebuffer::create();
-  glNamedFramebufferRenderbuffer(framebuffer.id(), GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour.id());
-  if (glCheckNamedFramebufferStatus(framebuffer.id(), GL_DRAW_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+  colour_ = gl::Renderbuffer::create();
+  glNamedRenderbufferStorage(colour_.id(), GL_RGBA8, size.x, size.y);
+  framebuffer_ = gl::Framebuffer::create();
+  glNamedFramebufferRenderbuffer(framebuffer_.id(), GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour_.id());
+  if (glCheckNamedFramebufferStatus(framebuffer_.id(), GL_DRAW_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
     throw std::runtime_error("cannot render into an RGBA8 framebuffer here");
+}
 
-  Image image(size.x, size.y);
+void OffscreenTarget::draw(const std::function<void()>& draw) {
+  gl::StateGuard guard({});
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_.id());
+  glViewport(0, 0, size_.x, size_.y);
+  draw();
+}
+
+Image OffscreenTarget::read() {
+  Image image(size_.x, size_.y);
   {
     gl::StateGuard guard({});
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, framebuffer.id());
-    glViewport(0, 0, size.x, size.y);
-    draw();
     // RGBA8 rows are whole multiples of 4 bytes, so the default pack alignment fits.
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer.id());
-    glReadPixels(0, 0, size.x, size.y, GL_RGBA, GL_UNSIGNED_BYTE, image.rgba.data());
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer_.id());
+    glReadPixels(0, 0, size_.x, size_.y, GL_RGBA, GL_UNSIGNED_BYTE, image.rgba.data());
   }
   flipRows(image);
   return image;
+}
+
+Image renderOffscreen(glm::ivec2 size, const std::function<void()>& draw) {
+  OffscreenTarget target(size);
+  target.draw(draw);
+  return target.read();
 }
 
 }  // namespace nbody

@@ -18,19 +18,41 @@ constexpr GLuint kPositionMassUnit = 0, kVelocityUnit = 1, kColormapUnit = 2, kL
 constexpr int kColormapTexels = 256;
 // Below about two pixels a round sprite is no longer round and jumps between pixels as it moves.
 constexpr float kSmallestPointSize = 2.0f;
+// Trails fade only once the factor is this far below 1: a float32 of light near 1 changes in steps
+// of 6e-8, so a smaller fade could round back to the same value every picture and never fade. The
+// elapsed time is saved up until then; the trail still halves in each half-life.
+constexpr double kSmallestFade = 1e-6;
 
 void setSampler(GLuint program, const char* name, GLuint unit) {
   glProgramUniform1i(program, glGetUniformLocation(program, name), GLint(unit));
 }
 
+// A pass over the whole viewport that reads the sprites' light (tone_map.frag, trail.frag).
+gl::Program buildFullscreenProgram(const char* fragmentShader) {
+  gl::Program program = gl::buildProgram(
+      {{GL_VERTEX_SHADER, {"fullscreen.vert"}}, {GL_FRAGMENT_SHADER, {fragmentShader}}}, {});
+  setSampler(program.id(), "uLight", kLightUnit);
+  return program;
+}
+
+// The blend colour, which gl::StateGuard does not cover: put back by hand.
+class BlendColorGuard {
+ public:
+  BlendColorGuard() { glGetFloatv(GL_BLEND_COLOR, saved_); }
+  ~BlendColorGuard() { glBlendColor(saved_[0], saved_[1], saved_[2], saved_[3]); }
+  BlendColorGuard(const BlendColorGuard&) = delete;
+  BlendColorGuard& operator=(const BlendColorGuard&) = delete;
+
+ private:
+  GLfloat saved_[4] = {0, 0, 0, 0};
+};
+
 }  // namespace
 
 PointSpriteRenderer::PointSpriteRenderer()
-    : toneMapProgram_(gl::buildProgram({{GL_VERTEX_SHADER, {"fullscreen.vert"}},
-                                        {GL_FRAGMENT_SHADER, {"tone_map.frag"}}},
-                                       {})),
+    : toneMapProgram_(buildFullscreenProgram("tone_map.frag")),
+      trailProgram_(buildFullscreenProgram("trail.frag")),
       emptyVertexArray_(gl::VertexArray::create()) {
-  setSampler(toneMapProgram_.id(), "uLight", kLightUnit);
   GLfloat range[2] = {1.0f, 1.0f};
   glGetFloatv(GL_POINT_SIZE_RANGE, range);
   pointSizeRange_ = {std::max(range[0], kSmallestPointSize), std::max(range[1], kSmallestPointSize)};
@@ -82,8 +104,44 @@ void PointSpriteRenderer::resizeLightTarget(glm::ivec2 size) {
   lightSize_ = size;
 }
 
+// True when the target was made anew (it then holds no trail yet).
+bool PointSpriteRenderer::resizeTrailTarget(glm::ivec2 size) {
+  if (size == trailSize_ && trail_) return false;
+  trail_ = gl::Texture::create();
+  glTextureStorage2D(trail_.id(), 1, GL_RGBA32F, size.x, size.y);
+  glTextureParameteri(trail_.id(), GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTextureParameteri(trail_.id(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  trailTarget_ = gl::Framebuffer::create();
+  glNamedFramebufferTexture(trailTarget_.id(), GL_COLOR_ATTACHMENT0, trail_.id(), 0);
+  const GLenum status = glCheckNamedFramebufferStatus(trailTarget_.id(), GL_DRAW_FRAMEBUFFER);
+  if (status != GL_FRAMEBUFFER_COMPLETE)
+    throw std::runtime_error("cannot render into an RGBA32F texture here, which trails need (framebuffer status " +
+                             std::to_string(status) + ")");
+  trailSize_ = size;
+  return true;
+}
+
+void PointSpriteRenderer::forgetTrails() {
+  if (!trail_) return;
+  trailTarget_.reset();
+  trail_.reset();
+  trailSize_ = {0, 0};
+  trailTime_.reset();
+}
+
 void PointSpriteRenderer::draw(const GpuStateView& bodies, const Camera& camera,
-                               const RenderSettings& settings) {
+                               const RenderSettings& settings, double simulationTime) {
+  lightUp(bodies, camera, settings, simulationTime, true);
+}
+
+void PointSpriteRenderer::addToTrails(const GpuStateView& bodies, const Camera& camera,
+                                      const RenderSettings& settings, double simulationTime) {
+  if (settings.trailHalfLife > 0.0f) lightUp(bodies, camera, settings, simulationTime, false);
+}
+
+// The sprites' light, folded into the trails when they are on, and painted when `paint`.
+void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& camera,
+                                  const RenderSettings& settings, double simulationTime, bool paint) {
   if (!(settings.colorRange.y > settings.colorRange.x))
     throw std::invalid_argument("the colour range must run from a lower to a higher value");
   const GLuint colormap = colormapTexture(settings.colormap);  // may throw: before any GL change
@@ -105,7 +163,12 @@ void PointSpriteRenderer::draw(const GpuStateView& bodies, const Camera& camera,
   for (GLuint unit : {kPositionMassUnit, kVelocityUnit, kColormapUnit}) glBindSampler(unit, 0);
   glBindTextureUnit(kColormapUnit, colormap);
   drawSprites(bodies, camera, settings, viewport);
-  toneMap(settings, viewport, targetFramebuffer);
+  const bool trails = settings.trailHalfLife > 0.0f;
+  if (trails)
+    foldIntoTrails(viewport.size, settings.trailHalfLife, simulationTime);
+  else
+    forgetTrails();
+  if (paint) toneMap(settings, viewport, targetFramebuffer, trails ? trail_.id() : light_.id());
 }
 
 void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& camera,
@@ -137,8 +200,38 @@ void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& 
   glDrawArrays(GL_POINTS, 0, GLsizei(bodies.bodyCount));
 }
 
+// After drawSprites: the trail fades by the simulated time since the light last folded in, then
+// keeps the new light where it is brighter (trail.frag says why).
+void PointSpriteRenderer::foldIntoTrails(glm::ivec2 size, float halfLife, double simulationTime) {
+  const bool fresh = resizeTrailTarget(size) || !trailTime_ || simulationTime < *trailTime_;
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, trailTarget_.id());
+  glViewport(0, 0, size.x, size.y);
+  if (fresh) {
+    const GLfloat noLight[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    glClearBufferfv(GL_COLOR, 0, noLight);
+    unfadedTime_ = 0.0;
+  } else {
+    unfadedTime_ += simulationTime - *trailTime_;
+  }
+  trailTime_ = simulationTime;
+  glUseProgram(trailProgram_.id());
+  glBindTextureUnit(kLightUnit, light_.id());
+  glEnable(GL_BLEND);
+  const double kept = std::exp2(-unfadedTime_ / double(halfLife));
+  if (kept < 1.0 - kSmallestFade) {
+    BlendColorGuard blendColorGuard;
+    glBlendColor(GLfloat(kept), GLfloat(kept), GLfloat(kept), GLfloat(kept));
+    glBlendEquation(GL_FUNC_ADD);
+    glBlendFunc(GL_ZERO, GL_CONSTANT_COLOR);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    unfadedTime_ = 0.0;
+  }
+  glBlendEquation(GL_MAX);  // the blend factors do not apply to MAX
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+}
+
 void PointSpriteRenderer::toneMap(const RenderSettings& settings, const Viewport& viewport,
-                                  GLint targetFramebuffer) {
+                                  GLint targetFramebuffer, GLuint light) {
   glDisable(GL_BLEND);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(targetFramebuffer));
   glViewport(viewport.origin.x, viewport.origin.y, viewport.size.x, viewport.size.y);
@@ -147,7 +240,7 @@ void PointSpriteRenderer::toneMap(const RenderSettings& settings, const Viewport
               viewport.origin.y);
   glUniform3fv(glGetUniformLocation(toneMapProgram_.id(), "uBackground"), 1,
                glm::value_ptr(settings.background));
-  glBindTextureUnit(kLightUnit, light_.id());
+  glBindTextureUnit(kLightUnit, light);
   glDrawArrays(GL_TRIANGLES, 0, 3);
 }
 

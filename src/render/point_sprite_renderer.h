@@ -6,8 +6,15 @@
 // Two passes: the sprites add their light into a floating-point target of the viewport's size
 // (additive blending, so the order of the bodies does not matter), then a fullscreen pass maps the
 // light to colours over the background (tone_map.frag).
+//
+// Trails (RenderSettings::trailHalfLife > 0): a second, float32 target keeps the light of earlier
+// pictures, in the picture's pixels. Each picture first fades it by 0.5^(elapsed / half-life) of
+// simulated time, then keeps the brighter of it and the new light (trail.frag); the tone map shows
+// that instead. Turning the camera therefore smears the trails across the picture. With trails off
+// the trail target is not made and the pictures are bit for bit those without it.
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include <glm/vec2.hpp>
@@ -25,8 +32,16 @@ class PointSpriteRenderer {
 
   // Paints the current viewport of the bound draw framebuffer: background and bodies. Every piece
   // of GL state it changes is put back before it returns. Throws std::invalid_argument for an
-  // unknown colormap or a colour range that is empty.
-  void draw(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings);
+  // unknown colormap or a colour range that is empty. `simulationTime`: when the bodies are there,
+  // which only trails need (what elapsed since the last picture fades them; an earlier time than
+  // the last picture's starts them afresh).
+  void draw(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings,
+            double simulationTime = 0.0);
+  // With trails on, adds the bodies' light to the trails without painting anything: for the steps
+  // between two pictures, so that a fast body leaves a line rather than a row of dots. Sized by
+  // the current viewport, as draw(). With trails off it does nothing.
+  void addToTrails(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings,
+                   double simulationTime);
 
   // The smallest diameter drawn (smaller sprites are drawn this size and dimmed) and the largest.
   glm::vec2 pointSizeRange() const { return pointSizeRange_; }
@@ -35,10 +50,16 @@ class PointSpriteRenderer {
   struct Viewport {
     glm::ivec2 origin, size;
   };
+  void lightUp(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings,
+               double simulationTime, bool paint);
   void resizeLightTarget(glm::ivec2 size);
+  bool resizeTrailTarget(glm::ivec2 size);
+  void forgetTrails();
   void drawSprites(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings,
                    const Viewport& viewport);
-  void toneMap(const RenderSettings& settings, const Viewport& viewport, GLint targetFramebuffer);
+  void foldIntoTrails(glm::ivec2 size, float halfLife, double simulationTime);
+  void toneMap(const RenderSettings& settings, const Viewport& viewport, GLint targetFramebuffer,
+               GLuint light);
   GLuint spriteProgram(ColorBy colorBy);
   GLuint colormapTexture(const std::string& name);
 
@@ -48,6 +69,12 @@ class PointSpriteRenderer {
   gl::Texture light_;  // RGBA16F: the light the sprites add up
   gl::Framebuffer lightTarget_;
   glm::ivec2 lightSize_{0, 0};
+  gl::Program trailProgram_;
+  gl::Texture trail_;  // RGBA32F: half floats would stop fading where a step rounds back to itself
+  gl::Framebuffer trailTarget_;
+  glm::ivec2 trailSize_{0, 0};
+  std::optional<double> trailTime_;  // the simulated time of the light last folded in; none: no trail
+  double unfadedTime_ = 0.0;         // simulated time too short to fade by yet (see foldIntoTrails)
   gl::VertexArray emptyVertexArray_;
   glm::vec2 pointSizeRange_{1.0f, 1.0f};
 };

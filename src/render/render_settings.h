@@ -27,6 +27,9 @@ struct RenderSettings {
   // The values of the coloured quantity at the colormap's two ends (autoColorRange picks them).
   glm::vec2 colorRange{0.0f, 1.0f};
   glm::vec3 background{0.0f};  // RGB in [0, 1]
+  // Trails: the light of earlier pictures stays and fades to half in this much simulated time
+  // (the renderer is told the time of each state it draws). 0: off, every picture starts black.
+  float trailHalfLife = 0.0f;
 };
 
 std::string_view colorByName(ColorBy colorBy);

@@ -11,6 +11,7 @@
 
 #include "io/png.h"
 #include "support/cli_runner.h"
+#include "support/video_reader.h"
 
 namespace nbody {
 namespace {
@@ -108,6 +109,52 @@ TEST(Window, ShowsTheBodiesAndThePanelAndCountsIterations) {
   EXPECT_GT(brightShare(image, {10, 30, 380, 140}), 0.02) << "no text in the panel";
   // The conservation window at the bottom right: text (E0, the latest values) and plots.
   EXPECT_GT(brightShare(image, {880, 600, 1270, 790}), 0.01) << "no conservation plots at the bottom right";
+}
+
+// The part of `image` at the top left of the given size.
+Image cropped(const Image& image, int width, int height) {
+  Image part(width, height);
+  for (int y = 0; y < height; ++y) std::copy_n(image.pixel(0, y), std::size_t(width) * 4, part.pixel(0, y));
+  return part;
+}
+
+// An odd-sized window films at the even size below it; the movie's last picture is the window's.
+TEST(Window, RecordsWhatTheWindowShowsWithOrWithoutThePanel) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-record");
+  for (const bool withPanel : {true, false}) {
+    const auto movie = scratch / "movie.mp4", png = scratch / "last.png";
+    runWindow(scratch, std::string("--bodies 1024 --frames 12 --width 641 --height 401 --trails 0.02 --record ") +
+                           movie.string() + " --screenshot " + png.string() + (withPanel ? "" : " --hide-panel"));
+    ASSERT_FALSE(HasFailure());
+    const std::string said = test::readWholeFile(scratch / "stderr.txt");
+    EXPECT_NE(said.find("run: recording: wrote " + movie.string() + " ("), std::string::npos) << said;
+    const test::DecodedMovie decoded = test::decodeMovie(movie);
+    EXPECT_EQ(decoded.codec, "h264");
+    EXPECT_EQ(decoded.width, 640);
+    EXPECT_EQ(decoded.height, 400);
+    EXPECT_LE(decoded.framesPerSecond, 60.0) << "a picture every 60th of a second at most";
+    EXPECT_GT(decoded.durationSeconds, 0.5) << "12 frames on llvmpipe last longer";
+    ASSERT_GE(decoded.frames.size(), 2u);
+    EXPECT_LE(decoded.frames.size(), 12u) << "at most a picture a frame";
+    const Image& last = decoded.frames.back();
+    const Image window = cropped(readPng(png), 640, 400);
+    const Box bodies{300, 80, 640, 250};  // right of the panel, above the conservation plots
+    const auto part = [&](const Image& image) {
+      Image box(bodies.x1 - bodies.x0, bodies.y1 - bodies.y0);
+      for (int y = bodies.y0; y < bodies.y1; ++y)
+        std::copy_n(image.pixel(bodies.x0, y), std::size_t(box.width) * 4, box.pixel(0, y - bodies.y0));
+      return box;
+    };
+    EXPECT_GE(test::psnr(part(last), part(window)), 35.0) << "the last picture filmed is the last one shown";
+    const auto* title = last.pixel(200, 19);
+    EXPECT_EQ(int(title[2]) > int(title[0]) + 30, withPanel) << "the panel's title bar is filmed only with the panel";
+    // Without the panel, the window says it is recording (top right); the movie does not show it.
+    if (!withPanel) {
+      const Box badge{560, 10, 630, 30};
+      EXPECT_GT(meanLight(window, badge), meanLight(last, badge) + 20.0) << "REC in the window, not in the movie";
+    }
+  }
 }
 
 TEST(Window, StartsFromASnapshotWithItsStepAndSettings) {
