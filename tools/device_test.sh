@@ -187,7 +187,12 @@ budget() {
 
 # glvnd's loaders where the machine has none (the device), and NVIDIA's EGL vendor where it exists.
 install_loaders() {
-  if ! ldconfig -p | grep -q 'libEGL\.so\.1 '; then
+  local loader missing=""
+  for loader in libEGL.so.1 libOpenGL.so.0 libGL.so.1 libGLX.so.0 libGLdispatch.so.0; do
+    ldconfig -p | grep -q "^[[:space:]]*$loader " || missing+=" $loader"
+  done
+  if [ -n "$missing" ]; then
+    echo "installing the glvnd loaders (missing:$missing)"
     for deb in "$BUNDLE_DIR"/gl/*.deb; do dpkg -x "$deb" / || die "could not unpack $deb"; done
     ldconfig
   fi
@@ -199,8 +204,19 @@ install_loaders() {
   fi
 }
 
+# tar -J needs the xz program, which a bare machine may lack; Python's tarfile reads xz itself.
+unpack() {
+  if command -v xz >/dev/null; then
+    tar -C "$2" -xJf "$1"
+  else
+    python3 -c 'import sys, tarfile
+extra = {"filter": "fully_trusted"} if hasattr(tarfile, "fully_trusted_filter") else {}
+tarfile.open(sys.argv[1]).extractall(sys.argv[2], **extra)' "$1" "$2"
+  fi
+}
+
 unpack_tree() {
-  tar -C / -xJf "$BUNDLE_DIR/tree.tar.xz" || die "could not unpack the tree"
+  unpack "$BUNDLE_DIR/tree.tar.xz" / || die "could not unpack the tree"
   [ -x "$BINARY_DIR/nbody" ] || die "no $BINARY_DIR/nbody after unpacking"
   mkdir -p "$SCRATCH"
 }
@@ -210,7 +226,7 @@ unpack_tree() {
 # command on GLX_VENDOR's GLX (NVIDIA's on the device: the window runs on the GPU).
 install_xvfb() {
   mkdir -p "$XVFB_PREFIX/bin"
-  tar -C "$XVFB_PREFIX" -xJf "$BUNDLE_DIR/xvfb.tar.xz" || die "could not unpack Xvfb"
+  unpack "$BUNDLE_DIR/xvfb.tar.xz" "$XVFB_PREFIX" || die "could not unpack Xvfb"
   # Xvfb runs xkbcomp from its compiled-in /usr/bin; -xkbdir moves only the keymap data.
   [ -x /usr/bin/xkbcomp ] || ln -s "$XVFB_PREFIX/usr/bin/xkbcomp" /usr/bin/xkbcomp
   local x=$XVFB_PREFIX libs=$XVFB_PREFIX/usr/lib/x86_64-linux-gnu:$XVFB_PREFIX/lib/x86_64-linux-gnu
@@ -259,7 +275,7 @@ describe_gpu() {
 run_ctest() {
   echo "== ctest: every test of every tier"
   local ctest
-  ctest=$(command -v ctest || ls /opt/*/.venv/bin/ctest 2>/dev/null | head -1)
+  ctest=$(command -v ctest || find / -xdev -maxdepth 6 -name ctest -type f -perm -u+x 2>/dev/null | head -1)
   [ -n "$ctest" ] || die "no ctest on this machine"
   timeout "$(budget 420)" "$ctest" --test-dir "$BINARY_DIR" --output-on-failure --parallel "$(nproc)" \
     --timeout 240 --output-junit "$OUT/ctest-junit.xml" 2>&1 | tee "$OUT/ctest.log"
@@ -272,7 +288,9 @@ run_ctest() {
 # in one process, where what one test leaves in the context meets the next. So once more, whole.
 run_gl_tests_in_one_process() {
   echo "== the gl test program in one process"
-  (cd "$BINARY_DIR/tests" && timeout "$(budget 240)" ./nbody_gl_tests --gtest_brief=1) >"$OUT/gl_one_process.log" 2>&1
+  # Line-buffered, so that a run cut short by the time limit still leaves its log.
+  (cd "$BINARY_DIR/tests" && timeout "$(budget 240)" stdbuf -oL -eL ./nbody_gl_tests --gtest_brief=1) \
+    >"$OUT/gl_one_process.log" 2>&1
   ONE_PROCESS_STATUS=$?
   grep -E '^\[  (FAILED|PASSED)  \]|tests? ran' "$OUT/gl_one_process.log" | tail -15
   ONE_PROCESS_RESULT=$(grep -E '^\[  PASSED  \]|FAILED TESTS?$' "$OUT/gl_one_process.log" | tail -1)
