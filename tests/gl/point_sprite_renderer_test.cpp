@@ -245,7 +245,7 @@ TEST_F(PointSpriteRendererTest, DrawsTheFragmentEnginesTexturesLikeUploadedOnesA
 TEST_F(PointSpriteRendererTest, DrawsAfterTheEngineThatSteppedLastIsDestroyed) {
   const State state = findScene("plummer")->generate(64, 1);
   settings_.pointSize = 6.0f;
-  for (const std::string engineName : {"fragment", "compute"}) {
+  for (const std::string& engineName : test::gpuEngineNames()) {
     {
       const std::unique_ptr<Engine> engine = test::makeEngine(engineName);
       engine->upload(state);
