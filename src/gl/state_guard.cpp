@@ -13,12 +13,32 @@ void setEnabled(GLenum capability, GLboolean enabled) {
   enabled ? glEnable(capability) : glDisable(capability);
 }
 
+// A saved name is put back only while it still names an object: binding a deleted name is an
+// error (GL_INVALID_OPERATION, for a program GL_INVALID_VALUE). Deleting a bound vertex array,
+// framebuffer, texture or sampler unbinds it, so only a deletion within the guard's scope can leave
+// a stale name; 0 then stands for "nothing", which is what deleting the object left bound.
+template <typename IsObject>
+GLuint ifAlive(GLint name, IsObject isObject) {
+  return name != 0 && isObject(GLuint(name)) ? GLuint(name) : 0u;
+}
+
+// A program deleted while current stays current, flagged for deletion, and is freed as soon as
+// another is bound (NVIDIA frees it then; so does Mesa): it can never be made current again, so
+// such a program is neither saved nor put back.
+bool usableProgram(GLuint program) {
+  if (program == 0 || !glIsProgram(program)) return false;
+  GLint deletePending = GL_FALSE;
+  glGetProgramiv(program, GL_DELETE_STATUS, &deletePending);
+  return deletePending == GL_FALSE;
+}
+
 }  // namespace
 
 StateGuard::StateGuard(std::vector<GLuint> textureUnits) {
   drawFramebuffer_ = integer(GL_DRAW_FRAMEBUFFER_BINDING);
   readFramebuffer_ = integer(GL_READ_FRAMEBUFFER_BINDING);
   program_ = integer(GL_CURRENT_PROGRAM);
+  if (!usableProgram(GLuint(program_))) program_ = 0;
   vertexArray_ = integer(GL_VERTEX_ARRAY_BINDING);
   activeTexture_ = integer(GL_ACTIVE_TEXTURE);
   glGetIntegerv(GL_VIEWPORT, viewport_.data());
@@ -47,15 +67,15 @@ StateGuard::StateGuard(std::vector<GLuint> textureUnits) {
 StateGuard::~StateGuard() {
   for (const UnitBindings& saved : units_) {
     glActiveTexture(GL_TEXTURE0 + saved.unit);
-    glBindTexture(GL_TEXTURE_1D, GLuint(saved.texture1D));
-    glBindTexture(GL_TEXTURE_2D, GLuint(saved.texture2D));
-    glBindSampler(saved.unit, GLuint(saved.sampler));
+    glBindTexture(GL_TEXTURE_1D, ifAlive(saved.texture1D, glIsTexture));
+    glBindTexture(GL_TEXTURE_2D, ifAlive(saved.texture2D, glIsTexture));
+    glBindSampler(saved.unit, ifAlive(saved.sampler, glIsSampler));
   }
   glActiveTexture(GLenum(activeTexture_));
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(drawFramebuffer_));
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, GLuint(readFramebuffer_));
-  glUseProgram(GLuint(program_));
-  glBindVertexArray(GLuint(vertexArray_));
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, ifAlive(drawFramebuffer_, glIsFramebuffer));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, ifAlive(readFramebuffer_, glIsFramebuffer));
+  glUseProgram(usableProgram(GLuint(program_)) ? GLuint(program_) : 0u);
+  glBindVertexArray(ifAlive(vertexArray_, glIsVertexArray));
   glViewport(viewport_[0], viewport_[1], viewport_[2], viewport_[3]);
   glClearColor(clearColor_[0], clearColor_[1], clearColor_[2], clearColor_[3]);
   glColorMask(colorMask_[0], colorMask_[1], colorMask_[2], colorMask_[3]);

@@ -1,7 +1,8 @@
 #pragma once
 // Saves the pieces of OpenGL state a drawing component changes and puts them back when it goes out
 // of scope, so the component can share a context with others (the engines, a UI) that set their own
-// state. Covers what the renderers set; extend it when a component changes more.
+// state. Covers what the renderers set; extend it when a component changes more. Names deleted
+// meanwhile (or a program deleted while current, before the guard) are not put back: see the .cpp.
 
 #include <array>
 #include <vector>

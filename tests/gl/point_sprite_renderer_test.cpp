@@ -7,6 +7,7 @@
 
 #include "engines/fragment_engine.h"
 #include "gl/gl_test.h"
+#include "physics/method.h"
 #include "physics/scenes.h"
 #include "render/colormap.h"
 #include "render/offscreen.h"
@@ -236,6 +237,25 @@ TEST_F(PointSpriteRendererTest, DrawsTheFragmentEnginesTexturesLikeUploadedOnesA
   EXPECT_GT(pixelsBrighterThan(fromEngine, 0), 7 * 9);
   for (int y = 30; y < 34; ++y)
     for (int x = 30; x < 34; ++x) EXPECT_EQ(fromEngine.pixel(x, y)[0], 0) << x << ", " << y;
+}
+
+// The window after an engine switch: the old engine stepped last and was destroyed with whatever
+// it left bound (its program, vertex array). Drawing then must cause no GL error: restoring the
+// freed program was one on NVIDIA (issue 14), and on Mesa too when the tests share one process.
+TEST_F(PointSpriteRendererTest, DrawsAfterTheEngineThatSteppedLastIsDestroyed) {
+  const State state = findScene("plummer")->generate(64, 1);
+  settings_.pointSize = 6.0f;
+  for (const std::string& engineName : test::gpuEngineNames()) {
+    {
+      const std::unique_ptr<Engine> engine = test::makeEngine(engineName);
+      engine->upload(state);
+      engine->step(*findMethod("rk2"), StepParams{});
+    }
+    const Image image = draw(state, frontCamera(6.0f), settings_);
+    EXPECT_GT(pixelsBrighterThan(image, 0), 64) << "after the " << engineName << " engine";
+    for (const std::string& error : gl::takeDebugErrors())
+      ADD_FAILURE() << "after the " << engineName << " engine: " << error;
+  }
 }
 
 TEST_F(PointSpriteRendererTest, RefusesAnUnknownColormapOrAnEmptyRange) {

@@ -1,7 +1,9 @@
 // Long runs: tens of thousands of steps at small N, switching engines, reading back, checking. No
 // NaN, no growth in memory, no GL objects left behind.
 
+#include <algorithm>
 #include <fstream>
+#include <vector>
 #include <unistd.h>
 
 #include "engines/registry.h"
@@ -31,7 +33,8 @@ TEST_F(SoakTest, TwentyThousandStepsLeakNothing) {
   std::vector<std::unique_ptr<Engine>> engines;  // every GPU engine, in turn
   for (const std::string& name : test::gpuEngineNames()) engines.push_back(test::makeEngine(name));
   State state = start;
-  long objectsAfterWarmUp = 0, kilobytesAfterWarmUp = 0;
+  long objectsAfterWarmUp = 0;
+  std::vector<long> kilobytes;  // resident after each round from the warm-up on
   const int rounds = 40, stepsPerRound = 500;  // 20000 steps
   const int warmUpRounds = 2 * int(engines.size());  // every engine has run every method by then
   for (int round = 0; round < rounds; ++round) {
@@ -45,20 +48,26 @@ TEST_F(SoakTest, TwentyThousandStepsLeakNothing) {
     }
     ASSERT_FALSE(check.firstNonFiniteBody(engine)) << "round " << round;
     state = engine.download();
-    if (round == warmUpRounds - 1) {  // every program, texture and buffer exists by now
-      objectsAfterWarmUp = gl::liveObjectCount;
-      kilobytesAfterWarmUp = residentKilobytes();
-    }
+    if (round == warmUpRounds - 1) objectsAfterWarmUp = gl::liveObjectCount;  // every object exists by now
+    if (round >= warmUpRounds - 1) kilobytes.push_back(residentKilobytes());
   }
   while (ring.pending() > 0) ring.takeOldest();
   EXPECT_EQ(gl::liveObjectCount, objectsAfterWarmUp);
-  // Allow the allocator some slack; a leak of one state (64 bodies) per step would be 20 MB.
-  // AddressSanitizer keeps freed memory in quarantine (up to 256 MB), so resident memory says
-  // nothing there; its own checks stand in for this one in the sanitizer build.
+  // A leak grows with the steps: one state's positions (64 bodies, 1 kB) per step would be 18 MB
+  // over the rounds measured. A driver may instead grow a pool of its own once, in one go: on the
+  // H200 (driver 580.159.04) resident memory grew by exactly 8 MiB in a fresh process, and by less
+  // than 4 MB when other tests had run in the process before. So the largest growth from one round
+  // to the next is left out, and what remains must stay under 4 MB. AddressSanitizer keeps freed
+  // memory in quarantine (up to 256 MB), so resident memory says nothing there; its own checks
+  // stand in for this one in that build.
 #ifndef __SANITIZE_ADDRESS__
-  EXPECT_LT(residentKilobytes() - kilobytesAfterWarmUp, 4096);
+  long largestJump = 0;
+  for (std::size_t k = 1; k < kilobytes.size(); ++k)
+    largestJump = std::max(largestJump, kilobytes[k] - kilobytes[k - 1]);
+  EXPECT_LT(kilobytes.back() - kilobytes.front() - largestJump, 4096)
+      << "resident kilobytes after each round from the warm-up on: " << testing::PrintToString(kilobytes);
 #else
-  (void)kilobytesAfterWarmUp;
+  (void)kilobytes;
 #endif
   EXPECT_FALSE(firstNonFiniteBody(state));
   engines.clear();

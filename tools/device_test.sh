@@ -1,0 +1,460 @@
+#!/usr/bin/env bash
+# Every test tier of nbody-gl on the device machine's NVIDIA GPU, in one call of the `device` tool
+# (issue 14): the cpu tier, the whole gl tier, the golden and regression references, the window
+# tier under Xvfb on NVIDIA's GLX and simulate against the independent Python reference, all
+# through the real ctest; then the gl test program in one process, every golden case's picture on
+# this GPU, and every command once with NBODY_GL_DEBUG=1. It ends with ctest's summary line.
+#
+# 1. Here (Debian 12, x86-64), from the repository root:
+#      tools/device_test.sh prepare
+#    builds build-device/ (Release; libstdc++ and libgcc linked statically; an RPATH to the shared
+#    libraries that travel beside the programs) and fills .devtest/ (ignored) with what travels:
+#      device_test.sh  this script          manifest      the paths and commit it was made from
+#      tree.tar.xz     the source tree (tracked and untracked-not-ignored files) and what ctest
+#                      needs of build-device/, at their absolute paths: the ctest files and the
+#                      test programs name them, so there they are unpacked where they were here
+#      gl/*.deb        the glvnd loaders (the device has no libEGL of its own)
+#      xvfb.tar.xz     Xvfb and the Mesa swrast driver its GLX extension needs (made once, cached)
+#    and says how much travels (the device tool takes 64 MiB, working tree included).
+# 2. There, one call of the device tool from the same checkout:
+#      run(kind="nvidia-h200", timeout_s=600, carry=[".devtest"],
+#          command="bash .devtest/device_test.sh run")
+#    Logs, ctest's output, its JUnit file and a tar of pictures and debug logs come back in $OUT.
+# Optional, here: tools/device_test.sh rehearse runs step 2 on llvmpipe in a private mount
+# namespace that hides this checkout (the tree is unpacked afresh, as there): ~10 minutes.
+set -uo pipefail
+
+BUNDLE_NAME=.devtest
+BUILD_NAME="build-device"
+XVFB_PREFIX=/opt/nbody-xvfb
+GL_PACKAGES=(libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
+# Debian 12's Xvfb and what it and the swrast driver need beyond a bare machine's libraries.
+XVFB_PACKAGES=(xvfb x11-xkb-utils xkb-data libgl1-mesa-dri libglx-mesa0 libglapi-mesa libllvm15
+  libz3-4 libxml2 libicu72 libxfont2 libfontenc1 libfreetype6 libbrotli1 libpng16-16 libpixman-1-0
+  libunwind8 libxkbfile1 libxshmfence1 libedit2 libelf1 libexpat1 libsensors5 libsensors-config
+  libpciaccess0 libbsd0 libmd0 libdrm2 libdrm-common libdrm-amdgpu1 libdrm-intel1 libdrm-nouveau2
+  libdrm-radeon1 libx11-6 libx11-data libx11-xcb1 libxau6 libxdmcp6 libxcb1 libxcb-dri2-0
+  libxcb-dri3-0 libxcb-glx0 libxcb-present0 libxcb-randr0 libxcb-shm0 libxcb-sync1 libxcb-xfixes0
+  libxext6 libxfixes3 libxi6 libxinerama1 libxrandr2 libxrender1 libxcursor1 libxxf86vm1)
+# Libraries that never travel: glibc's, libstdc++ and libgcc (linked statically), and the GL and
+# Vulkan loaders and drivers, which come from the glvnd packages and the machine's driver.
+SYSTEM_LIBRARY='^((linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libresolv|libutil|libgcc_s|libstdc\+\+)[.-]|libGL|libEGL|libOpenGL|libvulkan|libOSMesa|libnvidia)'
+CARRY_LIMIT_BYTES=$((64 * 1024 * 1024))
+
+die() {
+  echo "device_test: $*" >&2
+  exit 1
+}
+
+# ---------------------------------------------------------------------------------------------
+# Here: prepare
+
+# The python3 ctest runs the Python tests with: the first interpreter that has matplotlib
+# (tools/plot.py needs it). Debian's /usr/bin/python3 here; the device's PyTorch venv there.
+write_python_wrapper() {
+  mkdir -p "$(dirname "$1")"
+  cat >"$1" <<'EOF'
+#!/bin/sh
+# Made by tools/device_test.sh: runs the first python3 that can import matplotlib.
+IFS=:
+for dir in /usr/bin $PATH; do
+  [ -x "$dir/python3" ] && "$dir/python3" -c 'import matplotlib' 2>/dev/null && exec "$dir/python3" "$@"
+done
+exec python3 "$@"
+EOF
+  chmod +x "$1"
+}
+
+configure_and_build() {
+  local root=$1 build=$2
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DNBODY_WERROR=ON \
+    "-DCMAKE_EXE_LINKER_FLAGS=-static-libstdc++ -static-libgcc -Wl,--disable-new-dtags,-rpath,$build/device-lib" \
+    -DPython3_EXECUTABLE="$build/device-bin/python3" -DNBODY_SYSTEM_PYTHON="$build/device-bin/python3" >/dev/null ||
+    die "cmake could not configure $build"
+  cmake --build "$build" --parallel "${JOBS:-2}" >"$build/device-build.log" 2>&1 ||
+    die "the build failed: see $build/device-build.log"
+}
+
+# Copies `path` into DEVICE_LIB unless glibc or GL provides it there, then what it needs: what ldd
+# lists and what it opens at run time by name (GLFW opens libXrandr, libXcursor, ... with dlopen,
+# which ldd cannot see).
+carry_library() {
+  local path=$1 name needed opened
+  name=$(basename "$path")
+  [[ $name =~ $SYSTEM_LIBRARY ]] && return
+  [ -e "$DEVICE_LIB/$name" ] && return
+  cp -L "$path" "$DEVICE_LIB/$name"
+  for needed in $(ldd "$path" | awk '/=> \// {print $3}'); do carry_library "$needed"; done
+  for opened in $(strings -a "$path" | grep -E '^lib[A-Za-z0-9_+-]+\.so\.[0-9]+$' | sort -u); do
+    needed=$(ldconfig -p | awk -v n="$opened" '$1 == n && /x86-64/ {print $NF; exit}')
+    [ -n "$needed" ] && carry_library "$needed"
+  done
+}
+
+collect_libraries() {
+  local build=$1 binary needed
+  DEVICE_LIB=$build/device-lib
+  rm -rf "$DEVICE_LIB" && mkdir -p "$DEVICE_LIB"
+  for binary in "$build/nbody" "$build"/tests/nbody_*_tests; do
+    for needed in $(ldd "$binary" | awk '/=> \// {print $3}'); do carry_library "$needed"; done
+  done
+  echo "prepare: libraries that travel: $(ls "$DEVICE_LIB" | tr '\n' ' ')"
+}
+
+download_debs() {
+  local into=$1
+  shift
+  rm -rf "$into" && mkdir -p "$into"
+  (cd "$into" && apt-get download "$@" >/dev/null 2>&1) || die "apt-get download $* failed"
+}
+
+# Xvfb unpacked into a private prefix, less documentation and the other Mesa drivers (hard links
+# of swrast_dri.so), packed once per set of package versions: xz -9e takes minutes here.
+pack_xvfb() {
+  local bundle=$1 debs=$2 key stage
+  download_debs "$debs" "${XVFB_PACKAGES[@]}"
+  key=$(ls "$debs" | sha256sum | cut -c1-16)
+  if [ -f "$bundle/xvfb.tar.xz" ] && [ "$(cat "$bundle/xvfb.key" 2>/dev/null)" = "$key" ]; then return; fi
+  echo "prepare: packing Xvfb (once per set of package versions; minutes)"
+  stage=$(mktemp -d)
+  for deb in "$debs"/*.deb; do dpkg -x "$deb" "$stage"; done
+  rm -rf "$stage"/usr/share/{doc,man,locale,lintian,bug}
+  find "$stage/usr/lib/x86_64-linux-gnu/dri" -name '*.so' ! -name swrast_dri.so -delete
+  tar -C "$stage" -cf - . | xz -9e -T0 >"$bundle/xvfb.tar.xz" || die "could not pack Xvfb"
+  echo "$key" >"$bundle/xvfb.key"
+  rm -rf "$stage"
+}
+
+# The source tree as it is and what ctest needs of the build, with paths relative to /.
+pack_tree() {
+  local root=$1 build=$2 archive=$3 list file
+  list=$(mktemp)
+  git -C "$root" ls-files -z -co --exclude-standard | while IFS= read -r -d '' file; do
+    [ -e "$root/$file" ] && printf '%s\n' "${root#/}/$file"
+  done >"$list"
+  (cd "$build" && find . -name CTestTestfile.cmake -o -name '*_include.cmake' -o -name '*_tests.cmake' &&
+    printf '%s\n' ./nbody ./tests/nbody_*_tests ./device-lib ./device-bin) | sed "s|^\./|${build#/}/|" >>"$list"
+  tar -C / --verbatim-files-from -cf - -T "$list" | xz -9 -T0 >"$archive" || die "could not pack the tree"
+  rm -f "$list"
+}
+
+# What the device tool sends: tracked and untracked-not-ignored files, and the bundle.
+report_size() {
+  local root=$1 bundle=$2 tree carried
+  tree=$(git -C "$root" ls-files -z -co --exclude-standard | (cd "$root" && xargs -0 stat -c %s 2>/dev/null) |
+    awk '{s += $1} END {print s + 0}')
+  carried=$(du -sb "$bundle" | cut -f1)
+  echo "prepare: $bundle holds $((carried / 1048576)) MiB; with the working tree ($((tree / 1048576)) MiB)" \
+    "$(((carried + tree) / 1048576)) MiB travel of the 64 MiB allowed"
+  [ $((carried + tree)) -le $CARRY_LIMIT_BYTES ] || die "over the device tool's 64 MiB: trim the libraries or Xvfb"
+}
+
+prepare() {
+  cd "$(dirname "$0")/.." || die "no repository root"
+  [ "$(uname -m)" = x86_64 ] || die "prepare builds for the device's x86-64; this machine is $(uname -m)"
+  local root=$PWD build=$PWD/$BUILD_NAME bundle=$PWD/$BUNDLE_NAME
+  tools/setup.sh || die "tools/setup.sh failed"
+  mkdir -p "$bundle"
+  write_python_wrapper "$build/device-bin/python3"
+  echo "prepare: building $build"
+  configure_and_build "$root" "$build"
+  collect_libraries "$build"
+  download_debs "$bundle/gl" "${GL_PACKAGES[@]}"
+  pack_xvfb "$bundle" "$build/device-debs/xvfb"
+  pack_tree "$root" "$build" "$bundle/tree.tar.xz"
+  cp "$0" "$bundle/device_test.sh"
+  {
+    echo "SOURCE_DIR=$root"
+    echo "BINARY_DIR=$build"
+    echo "COMMIT=$(git -C "$root" describe --always --dirty)"
+    echo "PREPARED='$(date -u '+%Y-%m-%d %H:%M UTC')'"
+  } >"$bundle/manifest"
+  report_size "$root" "$bundle"
+  echo "prepare: done. Run there: bash $BUNDLE_NAME/device_test.sh run (carry $BUNDLE_NAME)"
+}
+
+# ---------------------------------------------------------------------------------------------
+# There: run
+
+# Seconds left before the call's end (the device tool stops a command at 600 s), less a margin for
+# packing the results; at least 10.
+budget() {
+  local wanted=$1 left=$((DEADLINE - SECONDS - 30))
+  [ "$left" -lt "$wanted" ] && wanted=$left
+  [ "$wanted" -lt 10 ] && wanted=10
+  echo "$wanted"
+}
+
+# glvnd's loaders where the machine has none (the device), and NVIDIA's EGL vendor where it exists.
+install_loaders() {
+  local loader missing=""
+  for loader in libEGL.so.1 libOpenGL.so.0 libGL.so.1 libGLX.so.0 libGLdispatch.so.0; do
+    ldconfig -p | grep -q "^[[:space:]]*$loader " || missing+=" $loader"
+  done
+  if [ -n "$missing" ]; then
+    echo "installing the glvnd loaders (missing:$missing)"
+    for deb in "$BUNDLE_DIR"/gl/*.deb; do dpkg -x "$deb" / || die "could not unpack $deb"; done
+    ldconfig
+  fi
+  local vendor=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+  [ -f "$vendor" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$vendor
+  if command -v nvidia-smi >/dev/null; then
+    ON_NVIDIA=1
+    GLX_VENDOR=nvidia  # glvnd then loads NVIDIA's GLX or fails: no quiet fallback to Mesa
+  fi
+}
+
+# tar -J needs the xz program, which a bare machine may lack; Python's tarfile reads xz itself.
+unpack() {
+  if command -v xz >/dev/null; then
+    tar -C "$2" -xJf "$1"
+  else
+    python3 -c 'import sys, tarfile
+extra = {"filter": "fully_trusted"} if hasattr(tarfile, "fully_trusted_filter") else {}
+tarfile.open(sys.argv[1]).extractall(sys.argv[2], **extra)' "$1" "$2"
+  fi
+}
+
+unpack_tree() {
+  unpack "$BUNDLE_DIR/tree.tar.xz" / || die "could not unpack the tree"
+  [ -x "$BINARY_DIR/nbody" ] || die "no $BINARY_DIR/nbody after unpacking"
+  mkdir -p "$SCRATCH"
+}
+
+# xvfb-run as the window tests call it (-a, -s "SERVER ARGUMENTS"): the carried Xvfb on a free
+# display, GLX in the server from Mesa's swrast (without it Xvfb offers no GLX at all), and the
+# command on GLX_VENDOR's GLX (NVIDIA's on the device: the window runs on the GPU).
+install_xvfb() {
+  mkdir -p "$XVFB_PREFIX/bin"
+  unpack "$BUNDLE_DIR/xvfb.tar.xz" "$XVFB_PREFIX" || die "could not unpack Xvfb"
+  # Xvfb runs xkbcomp from its compiled-in /usr/bin; -xkbdir moves only the keymap data.
+  [ -x /usr/bin/xkbcomp ] || ln -s "$XVFB_PREFIX/usr/bin/xkbcomp" /usr/bin/xkbcomp
+  local x=$XVFB_PREFIX libs=$XVFB_PREFIX/usr/lib/x86_64-linux-gnu:$XVFB_PREFIX/lib/x86_64-linux-gnu
+  cat >"$x/bin/xvfb-run" <<EOF
+#!/bin/bash
+# Made by tools/device_test.sh: xvfb-run's -a and -s on the carried Xvfb.
+server="-screen 0 1280x1024x24"
+while [ \$# -gt 0 ]; do
+  case \$1 in
+    -a|--auto-servernum) shift ;;
+    -s) server=\$2; shift 2 ;;
+    --server-args=*) server=\${1#*=}; shift ;;
+    -*) echo "xvfb-run (device_test): unsupported option \$1" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+log=\$(mktemp "$SCRATCH/xvfb-XXXXXX.log"); number=\$(mktemp)
+LD_LIBRARY_PATH=$libs LIBGL_DRIVERS_PATH=$x/usr/lib/x86_64-linux-gnu/dri \\
+  $x/usr/bin/Xvfb -displayfd 3 \$server -ac -nolisten tcp -xkbdir $x/usr/share/X11/xkb +extension GLX \\
+  3>"\$number" >"\$log" 2>&1 &
+xvfb=\$!
+for _ in \$(seq 100); do [ -s "\$number" ] && break; kill -0 \$xvfb 2>/dev/null || break; sleep 0.1; done
+[ -s "\$number" ] || { echo "xvfb-run (device_test): Xvfb did not start:" >&2; cat "\$log" >&2; exit 1; }
+DISPLAY=:\$(cat "\$number") LD_LIBRARY_PATH=$BINARY_DIR/device-lib:$libs \\
+  ${GLX_VENDOR:+__GLX_VENDOR_LIBRARY_NAME=$GLX_VENDOR} "\$@"
+status=\$?
+kill \$xvfb; wait \$xvfb 2>/dev/null
+rm -f "\$number"
+exit \$status
+EOF
+  chmod +x "$x/bin/xvfb-run"
+  export PATH=$x/bin:$PATH
+}
+
+# The GPU, its driver and the renderer of the context the tests get (the gl test program prints it).
+describe_gpu() {
+  echo "== GPU"
+  [ -n "$ON_NVIDIA" ] && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  GL_LINE=$(cd "$BINARY_DIR/tests" && ./nbody_gl_tests --gtest_filter='StateGuardTest.PutsBack*' | grep -m1 '^OpenGL: ')
+  echo "${GL_LINE:-OpenGL: no context}"
+  # Which EGL platforms answer (the context comes from the first that does): on the H200 the
+  # tests' context was the surfaceless platform's, so the device platform had refused.
+  local platform
+  for platform in device surfaceless; do
+    echo "EGL $platform platform: $(NBODY_EGL_PLATFORM=$platform "$BINARY_DIR/nbody" simulate --bodies 8 --steps 0 \
+      -o /dev/null 2>&1 | tr '\n' ' ' | cut -c1-300)"
+  done
+  if [ -n "$ON_NVIDIA" ] && [[ $GL_LINE != *NVIDIA* ]]; then
+    die "nvidia-smi sees a GPU but the tests' context is not NVIDIA's: ${GL_LINE:-none}"
+  fi
+}
+
+run_ctest() {
+  echo "== ctest: every test of every tier"
+  local ctest
+  ctest=$(command -v ctest || find / -xdev -maxdepth 6 -name ctest -type f -perm -u+x 2>/dev/null | head -1)
+  [ -n "$ctest" ] || die "no ctest on this machine"
+  timeout "$(budget 420)" "$ctest" --test-dir "$BINARY_DIR" --output-on-failure --parallel "$(nproc)" \
+    --timeout 240 --output-junit "$OUT/ctest-junit.xml" 2>&1 | tee "$OUT/ctest.log"
+  CTEST_STATUS=${PIPESTATUS[0]}
+  CTEST_SUMMARY=$(grep -E 'tests passed, [0-9]+ tests? failed out of' "$OUT/ctest.log" | tail -1)
+  [ -n "$CTEST_SUMMARY" ] || CTEST_SUMMARY="ctest gave no summary (exit $CTEST_STATUS)"
+}
+
+# ctest runs each test in a process of its own; the issue's 11 failures showed with all GL tests
+# in one process, where what one test leaves in the context meets the next. So once more, whole.
+run_gl_tests_in_one_process() {
+  echo "== the gl test program in one process"
+  # Line-buffered, so that a run cut short by the time limit still leaves its log.
+  (cd "$BINARY_DIR/tests" && timeout "$(budget 240)" stdbuf -oL -eL ./nbody_gl_tests --gtest_brief=1) \
+    >"$OUT/gl_one_process.log" 2>&1
+  ONE_PROCESS_STATUS=$?
+  grep -E '^\[  (FAILED|PASSED)  \]|tests? ran' "$OUT/gl_one_process.log" | tail -15
+  local passed failed
+  passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\.$/\1/p' "$OUT/gl_one_process.log" | tail -1)
+  failed=$(sed -n 's/^ *\([0-9]*\) FAILED TESTS\{0,1\}$/\1/p' "$OUT/gl_one_process.log" | tail -1)
+  if [ -n "$passed" ]; then
+    ONE_PROCESS_RESULT="$passed passed, ${failed:-0} failed (exit $ONE_PROCESS_STATUS)"
+  else
+    ONE_PROCESS_RESULT="no result (exit $ONE_PROCESS_STATUS)"
+  fi
+}
+
+# Every golden case drawn on this GPU and compared with llvmpipe's picture under the case's
+# thresholds, passing or not: the pictures and figures assets/golden/cases.ini is set by.
+shoot_goldens() {
+  echo "== golden cases on this GPU against llvmpipe's pictures"
+  local shots=$SCRATCH/golden-shots name shot thresholds
+  mkdir -p "$shots"
+  while IFS=$'\t' read -r name shot thresholds; do
+    # shellcheck disable=SC2086  # the case's options are words
+    "$BINARY_DIR/nbody" shot $shot --quiet --out "$shots/$name.png" 2>"$shots/$name.err" || {
+      echo "$name: shot failed: $(cat "$shots/$name.err")"
+      continue
+    }
+    # shellcheck disable=SC2086
+    "$BINARY_DIR/nbody" compare "$SOURCE_DIR/assets/golden/$name.png" "$shots/$name.png" $thresholds \
+      --diff "$shots/$name.diff.png" >"$shots/$name.compare" 2>&1
+    echo "$name: $(tr '\n' ';' <"$shots/$name.compare")"
+  done < <("$BINARY_DIR/device-bin/python3" - "$SOURCE_DIR/assets/golden/cases.ini" "${ON_NVIDIA:+nvidia}" <<'PY'
+import configparser, sys
+cases = configparser.ConfigParser(interpolation=None, delimiters=("=",))
+cases.read(sys.argv[1])
+own = "compare-" + sys.argv[2] if sys.argv[2] else "compare"  # as tests/gl/golden_image_test.cpp
+for name in cases.sections():
+    c = cases[name]
+    print(name, " ".join(c["shot"].split()), " ".join(c.get(own, c["compare"]).split()), sep="\t")
+PY
+  )
+}
+
+# One command with NBODY_GL_DEBUG=1: its KHR_debug callback prints "GL error N: ..." for an error
+# and "GL: ..." for any other message of high severity. Either, or a failed command, counts.
+debug_run() {
+  local name=$1 log=$SCRATCH/gl-debug/$1 status messages
+  shift
+  NBODY_GL_DEBUG=1 timeout "$(budget 120)" "$@" >"$log.out" 2>"$log.err"
+  status=$?
+  messages=$(grep -cE '^GL( error [0-9]+)?: ' "$log.err")
+  if [ "$status" -ne 0 ] || [ "$messages" -ne 0 ]; then
+    DEBUG_FAILURES+=("$name (exit $status, $messages GL messages)")
+    echo "FAIL $name: exit $status, $messages GL error or high-severity messages:"
+    grep -E '^GL( error [0-9]+)?: ' "$log.err" | sort | uniq -c | head -10
+    [ "$status" -ne 0 ] && tail -3 "$log.err"
+  else
+    echo "ok   $name: $(grep -m1 -E 'renderer|window on| on ' "$log.err" | cut -c1-150)"
+  fi
+}
+
+# Every command once. The window has no way to switch engines from the command line; the switch
+# and a draw after it are GL tests (LiveSimulationTest.Switching*, PointSpriteRendererTest.
+# DrawsAfterTheEngineThatSteppedLastIsDestroyed), which fail on any GL error.
+run_commands_with_gl_debug() {
+  echo "== every command once with NBODY_GL_DEBUG=1"
+  local d=$SCRATCH/gl-debug nbody=$BINARY_DIR/nbody
+  mkdir -p "$d"
+  DEBUG_FAILURES=()
+  for engine in fragment compute; do
+    debug_run "simulate-$engine" "$nbody" simulate --engine "$engine" --method rk4 --bodies 4096 --steps 20 \
+      --diagnostics "$d/simulate-$engine.csv" --diagnostics-every 5 -o "$d/simulate-$engine.nbody"
+    debug_run "bench-$engine-readback" "$nbody" bench --engine "$engine" --method euler --bodies 16384 \
+      --readback none,sync,async --repetitions 3
+    debug_run "shot-$engine" "$nbody" shot --engine "$engine" --bodies 16384 --steps 5 --out "$d/shot-$engine.png"
+    debug_run "run-$engine" xvfb-run -a -s "-screen 0 1280x800x24" "$nbody" run --engine "$engine" \
+      --bodies 16384 --frames 60 --no-vsync --print-stats --screenshot "$d/run-$engine.png"
+  done
+  debug_run "run-cpu" xvfb-run -a -s "-screen 0 1280x800x24" "$nbody" run --engine cpu --bodies 1024 \
+    --frames 10 --print-stats --screenshot "$d/run-cpu.png"
+  debug_run "run-load-snapshot" xvfb-run -a -s "-screen 0 1280x800x24" "$nbody" run --load "$d/simulate-compute.nbody" \
+    --frames 10 --print-stats
+  debug_run "bench-default" "$nbody" bench --repetitions 3
+  debug_run "compare" "$nbody" compare "$d/shot-fragment.png" "$d/shot-compute.png" --max-delta 255
+  debug_run "engines" "$nbody" engines
+}
+
+# At most 8 files come back: the logs as they are, everything else in one tar.
+pack_results() {
+  [ -d "$BINARY_DIR/golden-failures" ] && cp -r "$BINARY_DIR/golden-failures" "$SCRATCH/"
+  tar -C "$SCRATCH" --exclude='xvfb-*.log' -cf "$OUT/results.tar" . 2>/dev/null
+  tar -C "$SCRATCH" -rf "$OUT/results.tar" --wildcards 'xvfb-*.log' 2>/dev/null
+  echo "results: $(tar -tf "$OUT/results.tar" | wc -l) files in results.tar"
+}
+
+summarize() {
+  local status=0
+  echo "== device_test summary ($COMMIT, prepared $PREPARED)"
+  [ -n "$ON_NVIDIA" ] && echo "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+  echo "${GL_LINE:-OpenGL: none}"
+  echo "gl test program in one process: $ONE_PROCESS_RESULT"
+  [ "$ONE_PROCESS_STATUS" -eq 0 ] || status=1
+  if [ ${#DEBUG_FAILURES[@]} -eq 0 ]; then
+    echo "NBODY_GL_DEBUG=1: every command ran with no GL error and no high-severity message"
+  else
+    echo "NBODY_GL_DEBUG=1: FAILED: ${DEBUG_FAILURES[*]}"
+    status=1
+  fi
+  [ "$CTEST_STATUS" -eq 0 ] || status=1
+  echo "$CTEST_SUMMARY"
+  return $status
+}
+
+run_there() {
+  BUNDLE_DIR=$(cd "$(dirname "$0")" && pwd)
+  # shellcheck source=/dev/null
+  source "$BUNDLE_DIR/manifest" || die "no manifest in $BUNDLE_DIR: run tools/device_test.sh prepare here first"
+  OUT=${OUT:-/tmp/device_test_out}
+  SCRATCH=/tmp/device_test
+  DEADLINE=$((SECONDS + ${DEVICE_TEST_SECONDS:-570}))
+  ON_NVIDIA="" GLX_VENDOR="" CTEST_STATUS=1 ONE_PROCESS_STATUS=1 DEBUG_FAILURES=()
+  ONE_PROCESS_RESULT="not run" CTEST_SUMMARY="ctest not run"
+  mkdir -p "$OUT"
+  exec > >(tee "$OUT/device_test.log") 2>&1
+  echo "device_test: $COMMIT (prepared $PREPARED) on $(hostname), $(nproc) cores"
+  install_loaders
+  unpack_tree
+  install_xvfb
+  describe_gpu
+  run_ctest
+  shoot_goldens
+  run_commands_with_gl_debug
+  run_gl_tests_in_one_process
+  pack_results
+  summarize
+}
+
+# Step 2 on this machine (llvmpipe): the bundle in a scratch folder as the device's working tree,
+# and a private mount namespace in which empty folders hide this checkout and /opt, so the tree and
+# Xvfb are unpacked afresh where the device unpacks them.
+rehearse() {
+  local root bundle stage
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  bundle=$root/$BUNDLE_NAME
+  [ -f "$bundle/manifest" ] || die "no $bundle/manifest: run tools/device_test.sh prepare first"
+  stage=$(mktemp -d)
+  cp -r "$bundle" "$stage/"
+  # shellcheck source=/dev/null
+  source "$bundle/manifest"
+  unshare -m --propagation private bash -c \
+    "mount -t tmpfs none '$SOURCE_DIR' && mount -t tmpfs none /opt && cd '$stage' &&
+     OUT='${OUT:-$stage/out}' bash $BUNDLE_NAME/device_test.sh run"
+  local status=$?
+  echo "rehearse: results in ${OUT:-$stage/out}"
+  return $status
+}
+
+case ${1:-} in
+  prepare) prepare ;;
+  run) run_there ;;
+  rehearse) rehearse ;;
+  *) die "usage: tools/device_test.sh prepare | rehearse (here); bash $BUNDLE_NAME/device_test.sh run (on the device)" ;;
+esac
