@@ -123,6 +123,7 @@ Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams&
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   GpuSums sums{};
   glGetNamedBufferSubData(partials_[current].id(), 0, sizeof sums, &sums);
+  glUseProgram(0);  // nothing of ours stays current: deleting these passes never leaves a deleted program bound
   return fromSums(sums, params.gravity);
 }
 
