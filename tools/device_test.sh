@@ -14,17 +14,26 @@
 #                      needs of build-device/, at their absolute paths: the ctest files and the
 #                      test programs name them, so there they are unpacked where they were here
 #      gl/*.deb        the glvnd loaders (the device has no libEGL of its own)
-#      xvfb.tar.xz     Xvfb and the Mesa swrast driver its GLX extension needs (made once, cached)
-#    and says how much travels (the device tool takes 64 MiB, working tree included).
-# 2. There, one call of the device tool from the same checkout:
-#      run(kind="nvidia-h200", timeout_s=600, carry=[".devtest"],
+#    and .devtest-xvfb/ with xvfb.tar.xz: Xvfb and the Mesa swrast driver its GLX extension needs
+#    (made once, cached), and says how much travels (the device tool takes 64 MiB a call, working
+#    tree included).
+# 2. There, from the same checkout, where both fit one call:
+#      run(kind="nvidia-h200", timeout_s=600, carry=[".devtest", ".devtest-xvfb"],
 #          command="bash .devtest/device_test.sh run")
+#    Where they do not (FFmpeg's libraries and Xvfb's Mesa are ~50 MB each, xz'ed), two calls of one
+#    lease, the second within the machine's 30 s warm time: the first unpacks what .devtest carries
+#    (`stage`, which may go on to other work with the build, e.g. benchmarks), the second carries
+#    Xvfb and runs every test:
+#      run(..., carry=[".devtest"], command="bash .devtest/device_test.sh stage")
+#      run(..., carry=[".devtest-xvfb"], command="bash .devtest/device_test.sh run")
 #    Logs, ctest's output, its JUnit file and a tar of pictures and debug logs come back in $OUT.
 # Optional, here: tools/device_test.sh rehearse runs step 2 on llvmpipe in a private mount
 # namespace that hides this checkout (the tree is unpacked afresh, as there): ~10 minutes.
 set -uo pipefail
 
 BUNDLE_NAME=.devtest
+XVFB_BUNDLE_NAME=.devtest-xvfb
+STAGED=/tmp/device_test_staged  # what `stage` unpacked, by part, with the bundle's manifest
 BUILD_NAME="build-device"
 XVFB_PREFIX=/opt/nbody-xvfb
 GL_PACKAGES=(libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
@@ -138,29 +147,36 @@ pack_tree() {
   rm -f "$list"
 }
 
-# What the device tool sends: tracked and untracked-not-ignored files, and the bundle.
+# What the device tool sends: tracked and untracked-not-ignored files, and the bundles carried.
 report_size() {
-  local root=$1 bundle=$2 tree carried
+  local root=$1 bundle=$2 xvfb=$3 tree main extra
   tree=$(git -C "$root" ls-files -z -co --exclude-standard | (cd "$root" && xargs -0 stat -c %s 2>/dev/null) |
     awk '{s += $1} END {print s + 0}')
-  carried=$(du -sb "$bundle" | cut -f1)
-  echo "prepare: $bundle holds $((carried / 1048576)) MiB; with the working tree ($((tree / 1048576)) MiB)" \
-    "$(((carried + tree) / 1048576)) MiB travel of the 64 MiB allowed"
-  [ $((carried + tree)) -le $CARRY_LIMIT_BYTES ] || die "over the device tool's 64 MiB: trim the libraries or Xvfb"
+  main=$(du -sb "$bundle" | cut -f1)
+  extra=$(du -sb "$xvfb" | cut -f1)
+  echo "prepare: $bundle holds $((main / 1048576)) MiB, $xvfb $((extra / 1048576)) MiB, the working tree" \
+    "$((tree / 1048576)) MiB (64 MiB travel a call)"
+  [ $((main + tree)) -le $CARRY_LIMIT_BYTES ] && [ $((extra + tree)) -le $CARRY_LIMIT_BYTES ] ||
+    die "a bundle is over the device tool's 64 MiB: trim the libraries or Xvfb"
+  if [ $((main + extra + tree)) -le $CARRY_LIMIT_BYTES ]; then
+    echo "prepare: both fit one call: carry [\"$BUNDLE_NAME\", \"$XVFB_BUNDLE_NAME\"], run"
+  else
+    echo "prepare: two calls of one lease: carry [\"$BUNDLE_NAME\"] to stage, then [\"$XVFB_BUNDLE_NAME\"] to run"
+  fi
 }
 
 prepare() {
   cd "$(dirname "$0")/.." || die "no repository root"
   [ "$(uname -m)" = x86_64 ] || die "prepare builds for the device's x86-64; this machine is $(uname -m)"
-  local root=$PWD build=$PWD/$BUILD_NAME bundle=$PWD/$BUNDLE_NAME
+  local root=$PWD build=$PWD/$BUILD_NAME bundle=$PWD/$BUNDLE_NAME xvfb=$PWD/$XVFB_BUNDLE_NAME
   tools/setup.sh || die "tools/setup.sh failed"
-  mkdir -p "$bundle"
+  mkdir -p "$bundle" "$xvfb"
   write_python_wrapper "$build/device-bin/python3"
   echo "prepare: building $build"
   configure_and_build "$root" "$build"
   collect_libraries "$build"
   download_debs "$bundle/gl" "${GL_PACKAGES[@]}"
-  pack_xvfb "$bundle" "$build/device-debs/xvfb"
+  pack_xvfb "$xvfb" "$build/device-debs/xvfb"
   pack_tree "$root" "$build" "$bundle/tree.tar.xz"
   cp "$0" "$bundle/device_test.sh"
   {
@@ -169,8 +185,8 @@ prepare() {
     echo "COMMIT=$(git -C "$root" describe --always --dirty)"
     echo "PREPARED='$(date -u '+%Y-%m-%d %H:%M UTC')'"
   } >"$bundle/manifest"
-  report_size "$root" "$bundle"
-  echo "prepare: done. Run there: bash $BUNDLE_NAME/device_test.sh run (carry $BUNDLE_NAME)"
+  report_size "$root" "$bundle" "$xvfb"
+  echo "prepare: done"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -215,18 +231,38 @@ tarfile.open(sys.argv[1]).extractall(sys.argv[2], **extra)' "$1" "$2"
   fi
 }
 
+# Unpacks a part of the bundle (`tree`, `xvfb`) with `how`, unless a `stage` call of this lease
+# already did for this bundle; fails naming what to carry when neither happened.
+unpack_part() {
+  local part=$1 archive=$2 how=$3 stamp
+  stamp="$part $COMMIT $PREPARED"
+  if grep -qxF "$stamp" "$STAGED" 2>/dev/null; then
+    echo "$part: staged by an earlier call of this lease"
+  elif [ -f "$archive" ]; then
+    "$how" "$archive" && echo "$stamp" >>"$STAGED"
+  else
+    die "no $archive and no $part staged: carry its bundle (see the head of this script)"
+  fi
+}
+
 unpack_tree() {
-  unpack "$BUNDLE_DIR/tree.tar.xz" / || die "could not unpack the tree"
-  [ -x "$BINARY_DIR/nbody" ] || die "no $BINARY_DIR/nbody after unpacking"
   mkdir -p "$SCRATCH"
+  unpack_part tree "$BUNDLE_DIR/tree.tar.xz" unpack_tree_archive
+  [ -x "$BINARY_DIR/nbody" ] || die "no $BINARY_DIR/nbody after unpacking"
+}
+
+unpack_tree_archive() { unpack "$1" / || die "could not unpack the tree"; }
+
+unpack_xvfb_archive() {
+  mkdir -p "$XVFB_PREFIX/bin"
+  unpack "$1" "$XVFB_PREFIX" || die "could not unpack Xvfb"
 }
 
 # xvfb-run as the window tests call it (-a, -s "SERVER ARGUMENTS"): the carried Xvfb on a free
 # display, GLX in the server from Mesa's swrast (without it Xvfb offers no GLX at all), and the
 # command on GLX_VENDOR's GLX (NVIDIA's on the device: the window runs on the GPU).
 install_xvfb() {
-  mkdir -p "$XVFB_PREFIX/bin"
-  unpack "$BUNDLE_DIR/xvfb.tar.xz" "$XVFB_PREFIX" || die "could not unpack Xvfb"
+  unpack_part xvfb "$BUNDLE_DIR/../$XVFB_BUNDLE_NAME/xvfb.tar.xz" unpack_xvfb_archive
   # Xvfb runs xkbcomp from its compiled-in /usr/bin; -xkbdir moves only the keymap data.
   [ -x /usr/bin/xkbcomp ] || ln -s "$XVFB_PREFIX/usr/bin/xkbcomp" /usr/bin/xkbcomp
   local x=$XVFB_PREFIX libs=$XVFB_PREFIX/usr/lib/x86_64-linux-gnu:$XVFB_PREFIX/lib/x86_64-linux-gnu
@@ -408,7 +444,8 @@ summarize() {
   return $status
 }
 
-run_there() {
+# What every mode there needs first: the bundle's manifest, the output folder, the log.
+begin_there() {
   BUNDLE_DIR=$(cd "$(dirname "$0")" && pwd)
   # shellcheck source=/dev/null
   source "$BUNDLE_DIR/manifest" || die "no manifest in $BUNDLE_DIR: run tools/device_test.sh prepare here first"
@@ -418,9 +455,21 @@ run_there() {
   ON_NVIDIA="" GLX_VENDOR="" CTEST_STATUS=1 ONE_PROCESS_STATUS=1 DEBUG_FAILURES=()
   ONE_PROCESS_RESULT="not run" CTEST_SUMMARY="ctest not run"
   mkdir -p "$OUT"
-  exec > >(tee "$OUT/device_test.log") 2>&1
-  echo "device_test: $COMMIT (prepared $PREPARED) on $(hostname), $(nproc) cores"
+  exec > >(tee -a "$OUT/device_test.log") 2>&1
+  echo "device_test $1: $COMMIT (prepared $PREPARED) on $(hostname), $(nproc) cores"
   install_loaders
+}
+
+# The parts .devtest carries, unpacked for a later `run` in the same lease (and for other work).
+stage_there() {
+  begin_there stage
+  unpack_tree
+  [ -f "$BUNDLE_DIR/../$XVFB_BUNDLE_NAME/xvfb.tar.xz" ] && install_xvfb
+  echo "device_test stage: done; $BINARY_DIR/nbody is ready"
+}
+
+run_there() {
+  begin_there run
   unpack_tree
   install_xvfb
   describe_gpu
@@ -441,7 +490,7 @@ rehearse() {
   bundle=$root/$BUNDLE_NAME
   [ -f "$bundle/manifest" ] || die "no $bundle/manifest: run tools/device_test.sh prepare first"
   stage=$(mktemp -d)
-  cp -r "$bundle" "$stage/"
+  cp -r "$bundle" "$root/$XVFB_BUNDLE_NAME" "$stage/"
   # shellcheck source=/dev/null
   source "$bundle/manifest"
   unshare -m --propagation private bash -c \
@@ -454,7 +503,8 @@ rehearse() {
 
 case ${1:-} in
   prepare) prepare ;;
+  stage) stage_there ;;
   run) run_there ;;
   rehearse) rehearse ;;
-  *) die "usage: tools/device_test.sh prepare | rehearse (here); bash $BUNDLE_NAME/device_test.sh run (on the device)" ;;
+  *) die "usage: tools/device_test.sh prepare | rehearse (here); bash $BUNDLE_NAME/device_test.sh stage | run (on the device)" ;;
 esac
