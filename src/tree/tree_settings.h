@@ -1,0 +1,40 @@
+#pragma once
+// The knobs of the Barnes-Hut tree (TreeGravity): what they trade, and their defaults.
+
+#include <cstddef>
+#include <string>
+
+namespace nbody {
+
+struct TreeSettings {
+  // Opening angle: a cell is used whole when the group's box is farther from its centre of mass
+  // than l / theta + delta (l its largest side, delta the centre of mass's distance from the box's
+  // centre). Smaller: more accurate, longer lists. 0 opens every cell (direct summation).
+  double theta = 0.6;
+  // 1: monopoles; 2: monopoles + quadrupoles (a cell costs ~3 body-body interactions instead of
+  // ~1, and gives far more accuracy per interaction at these error levels).
+  int expansionOrder = 2;
+  // Bodies per group = invocations per walk work group (a power of two, 16 to 256). Larger: fewer
+  // walks and fuller tiles, but the group's box grows and so do its lists.
+  int groupSize = 64;
+  // An opened cell of at most this many bodies gives its bodies to the body list instead of its
+  // children to the stack: fewer nodes tested, more body-body interactions.
+  int leafSize = 16;
+  // An accepted cell of at most this many bodies interacts body by body (exact, and cheaper than
+  // a quadrupole once it holds <= ~3 bodies).
+  int smallCell = 3;
+  // Nodes the walk's shared-memory stack holds (>= 2 x groupSize). Past it, an opened node adds its
+  // bodies directly: still exact, but slow; a deep tree needs ~64 x its depth at most.
+  int stackSize = 2048;
+};
+
+// Throws std::invalid_argument naming the first setting out of range.
+void validate(const TreeSettings& settings);
+
+// The defaults for `bodies` bodies on a GPU of `multiprocessors` SMs (16 where unknown): groups of
+// 64 unless that leaves fewer than ~4 work groups per SM, then 32 (small N: more, shorter walks).
+TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors = 16);
+
+std::string describe(const TreeSettings& settings);  // "theta=0.6 order=2 group=64 leaf=16 ..."
+
+}  // namespace nbody
