@@ -1,5 +1,9 @@
-// Space-filling-curve keys: the Morton key of each body's cell on a 2^21 grid over the bounding
-// cube (63 bits, held in a uvec2: .x bits 32..62, .y bits 0..31), and its body index as the value.
+// Space-filling-curve keys: the key of each body's cell on a 2^21 grid over the bounding cube (63
+// bits, held in a uvec2: .x bits 32..62, .y bits 0..31), and its body index as the value.
+// The curve is Hilbert's (CURVE_HILBERT 1, the default) or Morton's (0). Both make every prefix of
+// the key a cell whose binary halves are split by a plane, which the radix tree needs; Hilbert's is
+// also continuous, so a group of consecutive bodies never jumps across the box (with Morton keys a
+// group of 64 crossing an octant boundary spanned the whole sphere: 26x the mean list length).
 // Keys only order the bodies: cells' boxes and moments come from the bodies themselves, so a key
 // that rounds into a neighbouring grid cell costs tree quality, never correctness. Bodies with
 // equal keys (all at one point, or closer than a grid cell) stay in index order, and the tree
@@ -38,11 +42,39 @@ uvec2 mortonKey(uvec3 q) {
   return uvec2((high << 1) | (middle >> 2), ((middle & 3u) << 30) | low);
 }
 
+// Hilbert's curve through Skilling's transform ("Programming the Hilbert curve", 2004): the grid
+// coordinates become the "transposed" Hilbert index, whose bits interleave (x first) as Morton's do.
+uvec3 hilbertTranspose(uvec3 q) {
+  uint x[3] = uint[3](q.x, q.y, q.z);
+  for (uint bit = 1u << 20; bit > 1u; bit >>= 1) {  // undo the excess work
+    uint below = bit - 1u;
+    for (int axis = 0; axis < 3; ++axis) {
+      if ((x[axis] & bit) != 0u) {
+        x[0] ^= below;  // invert
+      } else {
+        uint swapped = (x[0] ^ x[axis]) & below;  // exchange
+        x[0] ^= swapped;
+        x[axis] ^= swapped;
+      }
+    }
+  }
+  x[1] ^= x[0];  // Gray encode
+  x[2] ^= x[1];
+  uint flips = 0u;
+  for (uint bit = 1u << 20; bit > 1u; bit >>= 1)
+    if ((x[2] & bit) != 0u) flips ^= bit - 1u;
+  return uvec3(x[0] ^ flips, x[1] ^ flips, x[2] ^ flips);
+}
+
 uvec2 keyOf(vec3 p, vec3 low, float inverseExtent) {
   vec3 cell = (p - low) * inverseExtent * 2097152.0;
   // NaN (a broken state) goes to cell 0; clamp keeps rounding at the top face on the grid.
   cell = mix(clamp(cell, 0.0, 2097151.0), vec3(0.0), isnan(cell));
+#if CURVE_HILBERT
+  return mortonKey(hilbertTranspose(uvec3(cell)));
+#else
   return mortonKey(uvec3(cell));
+#endif
 }
 
 void main() {

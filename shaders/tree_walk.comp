@@ -16,8 +16,11 @@
 // tile, all invocations load it into shared memory together and every invocation adds the whole
 // tile to its body: the inner loops are the direct kernel's (shaders/force.comp).
 //
-// Positions are taken relative to the group's first body (its "anchor"): differences of nearby
-// floats are exact, so a cluster far from the origin keeps the precision of direct summation.
+// Interactions use absolute positions, as the direct kernel does (the difference of two nearby
+// floats is exact), and a cell's centre of mass as c_hi + c_lo: d = (c_hi - r_i) + c_lo, so a
+// cluster far from the origin keeps the precision of direct summation. (Positions relative to the
+// group's first body lost it where a group straddles two clusters 1e6 apart.) The opening test
+// takes the group's box and the centres of mass relative to that body, the "anchor".
 //
 // Defines: GROUP_SIZE (a power of two), TILE (a multiple of GROUP_SIZE), STACK_SIZE (>= 2 x
 // GROUP_SIZE; an opened node whose children no longer fit adds its bodies directly instead:
@@ -58,26 +61,24 @@ shared uint stack[STACK_SIZE];
 shared uvec2 scanBuffer[2][GROUP_SIZE];
 shared uint rangeFirst[GROUP_SIZE];  // the round's body ranges: first sorted body
 shared uint rangeStart[GROUP_SIZE];  // and place in the round's concatenated ranges
-shared vec4 bodyTile[TILE];          // position - anchor, mass
+shared vec4 bodyTile[TILE];          // position, mass
 #if POTENTIAL
 shared uint bodyTileIndex[TILE];
-shared double groupPotential[GROUP_SIZE];
 #endif
-shared vec4 cellTile[TILE];  // centre of mass - anchor, mass
+shared vec4 cellTile[TILE];    // c_hi, mass
+shared vec4 cellTileLo[TILE];  // c_lo
 #if EXPANSION_ORDER >= 2
 shared vec4 cellTileQuadA[TILE];
 shared vec4 cellTileQuadB[TILE];
 #endif
-shared vec3 boxLow[GROUP_SIZE];
-shared vec3 boxHigh[GROUP_SIZE];
 
 // Set once by main() (initialised here only so that compilers see them written before use).
 uint local = 0u;
 uint groupFirst = 0u, groupLast = 0u;      // sorted bodies of this group
-vec3 anchor = vec3(0.0);                   // the group's first body: positions are relative to it
+vec3 anchor = vec3(0.0);                   // the group's first body: the opening test is relative to it
 vec3 boxCentre = vec3(0.0), boxHalf = vec3(0.0);  // the group's bounding box, relative to the anchor
 uint self = 0u;                            // this invocation's sorted body
-vec3 ri = vec3(0.0);                       // its position relative to the anchor
+vec3 ri = vec3(0.0);                       // its position
 vec3 acceleration = vec3(0.0);
 float potential = 0.0;
 
@@ -100,19 +101,21 @@ uvec2 exclusiveScan(uvec2 value, out uvec2 total) {
 }
 
 // The group's bounding box, relative to the anchor (invocations past the end repeat the last body).
+// The tiles are free before the walk: they hold the reduction.
 void findGroupBox() {
-  boxLow[local] = ri;
-  boxHigh[local] = ri;
+  bodyTile[local].xyz = ri - anchor;
+  cellTile[local].xyz = ri - anchor;
   barrier();
   for (uint live = uint(GROUP_SIZE) / 2u; live > 0u; live >>= 1) {
     if (local < live) {
-      boxLow[local] = min(boxLow[local], boxLow[local + live]);
-      boxHigh[local] = max(boxHigh[local], boxHigh[local + live]);
+      bodyTile[local].xyz = min(bodyTile[local].xyz, bodyTile[local + live].xyz);
+      cellTile[local].xyz = max(cellTile[local].xyz, cellTile[local + live].xyz);
     }
     barrier();
   }
-  boxCentre = (boxLow[0] + boxHigh[0]) * 0.5;
-  boxHalf = (boxHigh[0] - boxLow[0]) * 0.5;
+  boxCentre = (bodyTile[0].xyz + cellTile[0].xyz) * 0.5;
+  boxHalf = (cellTile[0].xyz - bodyTile[0].xyz) * 0.5;
+  barrier();  // everyone has read the box before the walk fills the tiles
 }
 
 // ---- Interactions: every invocation adds the first `count` entries of a tile to its body.
@@ -124,8 +127,8 @@ void findGroupBox() {
 //   phi = -G D1 [ M + D1^2 (1.5 u.S u - 0.5 tr(S)) ]
 // Written in u, no power of D1 above the 4th appears, and a cell of zero extent (S = 0) adds
 // exactly its monopole: no 0 * inf however close it is.
-void addCell(vec4 comMass, vec4 quadA, vec4 quadB) {
-  vec3 d = comMass.xyz - ri;
+void addCell(vec4 comMass, vec3 comLo, vec4 quadA, vec4 quadB) {
+  vec3 d = (comMass.xyz - ri) + comLo;
   float r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, uSoftening2)));
 #if SOFTENED
   float inverseR = inversesqrt(r2);
@@ -150,13 +153,16 @@ void addCell(vec4 comMass, vec4 quadA, vec4 quadB) {
 void evaluateCells(uint count) {
   for (uint m = 0u; m < count; ++m) {
 #if EXPANSION_ORDER >= 2
-    addCell(cellTile[m], cellTileQuadA[m], cellTileQuadB[m]);
-#elif POTENTIAL
-    vec3 d = cellTile[m].xyz - ri;
+    addCell(cellTile[m], cellTileLo[m].xyz, cellTileQuadA[m], cellTileQuadB[m]);
+#else
+    // A monopole is a body at the centre of mass: addPair's law about the body's own position.
+    vec3 d = (cellTile[m].xyz - ri) + cellTileLo[m].xyz;
+#if POTENTIAL
     float r2 = dot(d, d) + uSoftening2;
     potential -= cellTile[m].w * (r2 > 0.0 ? inversesqrt(r2) : 0.0);
 #else
-    addPair(acceleration, ri, cellTile[m]);  // a monopole is a body at the centre of mass
+    addPair(acceleration, vec3(0.0), vec4(d, cellTile[m].w));
+#endif
 #endif
   }
 }
@@ -180,11 +186,12 @@ struct Tested {
   uint kind;
   uint first, count;  // BODIES: the range; CELL: the node
   uvec2 children;
-  vec4 com;           // CELL: centre of mass - anchor, mass
+  vec4 com;           // CELL: c_hi, mass
+  vec3 comLo;         // CELL: c_lo
 };
 
 Tested test(uint ref) {
-  Tested result = Tested(KIND_NONE, 0u, 0u, uvec2(0u), vec4(0.0));
+  Tested result = Tested(KIND_NONE, 0u, 0u, uvec2(0u), vec4(0.0), vec3(0.0));
   if (ref == 0xffffffffu) return result;
   if ((ref & LEAF_BIT) != 0u) {
     result.kind = KIND_BODIES;
@@ -202,7 +209,8 @@ Tested test(uint ref) {
   result.count = range.y - range.x + 1u;
   result.first = range.x;
   result.children = range.zw;
-  result.com = vec4(com, comMass.w);
+  result.com = comMass;
+  result.comLo = comLoOpen.xyz;
   if (opened) result.kind = result.count <= uLeafSize ? KIND_BODIES : KIND_CHILDREN;
   else result.kind = result.count <= uSmallCell ? KIND_BODIES : KIND_CELL;
   return result;
@@ -214,6 +222,7 @@ uvec2 listCounts(Tested t) {
 
 void putCell(uint slot, Tested cell, uint node) {
   cellTile[slot] = cell.com;
+  cellTileLo[slot] = vec4(cell.comLo, 0.0);
 #if EXPANSION_ORDER >= 2
   cellTileQuadA[slot] = nodeQuadA[node];
   cellTileQuadB[slot] = nodeQuadB[node];
@@ -251,8 +260,7 @@ uint appendBodies(uint total, uint pending) {
       for (uint step = uint(GROUP_SIZE) / 2u; step > 0u; step >>= 1)
         if (rangeStart[range + step] <= place) range += step;
       uint j = rangeFirst[range] + (place - rangeStart[range]);
-      vec4 body = sortedBodies[j];
-      bodyTile[pending + t] = vec4(body.xyz - anchor, body.w);
+      bodyTile[pending + t] = sortedBodies[j];
 #if POTENTIAL
       bodyTileIndex[pending + t] = j;
 #endif
@@ -271,8 +279,8 @@ uint appendBodies(uint total, uint pending) {
 }
 
 // Walks the tree for this group; leaves the tiles' last partial contents evaluated too.
-uvec3 walk() {
-  uvec3 counted = uvec3(0u);  // bodies, cells, nodes tested
+uvec4 walk() {
+  uvec4 counted = uvec4(0u);  // bodies, cells, nodes tested, rounds whose children overflowed
   if (local == 0u) stack[0] = uBodyCount == 1u ? LEAF_BIT : 0u;  // the root
   barrier();
   uint top = 1u, cellsPending = 0u, bodiesPending = 0u;
@@ -286,6 +294,7 @@ uvec3 walk() {
     if (base + (total.x >> 16) > uint(STACK_SIZE)) {  // rare: children that do not fit add their bodies
       if (mine.kind == KIND_CHILDREN && base + (before.x >> 16) + 2u > uint(STACK_SIZE)) mine.kind = KIND_BODIES;
       before = exclusiveScan(listCounts(mine), total);
+      ++counted.w;
     }
     if (mine.kind == KIND_CHILDREN) {
       stack[base + (before.x >> 16)] = mine.children.x;
@@ -294,7 +303,7 @@ uvec3 walk() {
     rangeFirst[local] = mine.first;
     rangeStart[local] = before.y;
     top = base + (total.x >> 16);
-    counted += uvec3(total.y, total.x & 0xffffu, take);
+    counted.xyz += uvec3(total.y, total.x & 0xffffu, take);
     cellsPending = appendCells(mine, ref, before.x & 0xffffu, total.x & 0xffffu, cellsPending);
     bodiesPending = appendBodies(total.y, bodiesPending);
     barrier();  // the stack's pushes are visible to the next round's reads
@@ -315,17 +324,19 @@ void main() {
   self = min(groupFirst + local, groupLast);
   anchor = sortedBodies[groupFirst].xyz;
   vec4 body = sortedBodies[self];
-  ri = body.xyz - anchor;
+  ri = body.xyz;
   findGroupBox();
-  uvec3 counted = walk();
+  uvec4 counted = walk();
   bool ownsBody = groupFirst + local <= groupLast;
-  if (local == 0u) groupStats[group] = uvec4(counted, groupLast - groupFirst + 1u);
+  if (local == 0u) groupStats[group] = uvec4(counted.xyz, (groupLast - groupFirst + 1u) | (min(counted.w, 0xffffu) << 16));
 #if POTENTIAL
-  groupPotential[local] = ownsBody ? double(body.w) * double(potential) : 0.0;
+  // m_i phi_i of the group's bodies, added in a fixed order (the scan buffer holds the doubles).
+  barrier();
+  scanBuffer[0][local] = unpackDouble2x32(ownsBody ? double(body.w) * double(potential) : 0.0);
   barrier();
   if (local == 0u) {
     double sum = 0.0;
-    for (uint k = 0u; k < uint(GROUP_SIZE); ++k) sum += groupPotential[k];
+    for (uint k = 0u; k < uint(GROUP_SIZE); ++k) sum += packDouble2x32(scanBuffer[0][k]);
     potentialSums[group] = sum;
   }
 #else

@@ -41,12 +41,14 @@ int contextVersion() {
   return major * 10 + minor;
 }
 
-// Bytes of shared memory tree_walk.comp declares for `s` (vec3 arrays counted as vec4).
+// Bytes of shared memory tree_walk.comp declares for `s`: stack, scan (2 x uvec2 per invocation),
+// the round's ranges (2 uints per invocation), body tile (vec4; + index for the potential), cell
+// tile (2 vec4, + 2 vec4 for quadrupoles).
 std::size_t walkSharedBytes(const TreeSettings& s, bool potential) {
-  const std::size_t g = std::size_t(s.groupSize), tile = g;
-  std::size_t bytes = std::size_t(s.stackSize) * 4 + 2 * g * 8 + 2 * g * 4 + tile * 16 + 2 * g * 16;
-  bytes += tile * 16 * (s.expansionOrder >= 2 ? 3 : 1);
-  if (potential) bytes += tile * 4 + g * 8;
+  const std::size_t g = std::size_t(s.groupSize), tile = std::size_t(tileOf(s));
+  std::size_t bytes = std::size_t(s.stackSize) * 4 + 2 * g * 8 + 2 * g * 4 + tile * 16;
+  bytes += tile * 16 * (s.expansionOrder >= 2 ? 4 : 2);
+  if (potential) bytes += tile * 4;
   return bytes;
 }
 
@@ -136,6 +138,7 @@ void TreeGravity::prepare(glm::ivec2 size, std::size_t bodyCount, const TreeSett
                                 " texture cannot hold " + std::to_string(bodyCount) + " bodies");
   checkCapacity(bodyCount, settings);
   buffers_.reserve(bodyCount);
+  lastBodies_ = bodyCount;
   // Earlier work may still read or write these buffers, and the positions may come from image
   // stores: order this evaluation after both.
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
@@ -156,7 +159,7 @@ void TreeGravity::findBounds(std::size_t bodyCount) {
 }
 
 void TreeGravity::makeKeys(std::size_t bodyCount) {
-  const GLuint id = program("tree_keys.comp");
+  const GLuint id = program("tree_keys.comp", {"CURVE_HILBERT 1"});
   const std::size_t blocks = ceilDiv(bodyCount, tree::kSortBlock);
   glUseProgram(id);
   setUint(id, "uBodyCount", bodyCount);
@@ -226,7 +229,7 @@ void TreeGravity::build(GLuint positionMass, std::size_t bodyCount, const StepPa
 void TreeGravity::walk(std::size_t bodyCount, glm::ivec2 size, const StepParams& params, const TreeSettings& s,
                        WalkOutput output) {
   const std::vector<std::string> defines{
-      "GROUP_SIZE " + std::to_string(s.groupSize), "TILE " + std::to_string(s.groupSize),
+      "GROUP_SIZE " + std::to_string(s.groupSize), "TILE " + std::to_string(tileOf(s)),
       "STACK_SIZE " + std::to_string(s.stackSize), "EXPANSION_ORDER " + std::to_string(s.expansionOrder),
       softenedDefine(params), std::string("POTENTIAL ") + (output == WalkOutput::potential ? "1" : "0"),
       std::string("COUNT_ONLY ") + (output == WalkOutput::countOnly ? "1" : "0"),
@@ -338,16 +341,34 @@ TreeGravity::ListStatistics TreeGravity::listStatistics() const {
   glGetNamedBufferSubData(buffers_.buffer(tree::kGroupStats), 0, GLsizeiptr(counters.size() * 4), counters.data());
   double bodies = 0, bodyInteractions = 0, cellInteractions = 0, tested = 0;
   for (std::size_t g = 0; g < lastGroups_; ++g) {
-    const double members = counters[4 * g + 3];
+    const double members = counters[4 * g + 3] & 0xffffu;
+    statistics.stackOverflows += counters[4 * g + 3] >> 16;
     bodyInteractions += double(counters[4 * g]) * members;
     cellInteractions += double(counters[4 * g + 1]) * members;
     tested += counters[4 * g + 2];
     bodies += members;
+    statistics.mostBodyInteractions = std::max<std::size_t>(statistics.mostBodyInteractions, counters[4 * g]);
   }
   statistics.bodyInteractionsPerBody = bodyInteractions / bodies;
   statistics.cellInteractionsPerBody = cellInteractions / bodies;
   statistics.nodesTestedPerGroup = tested / double(lastGroups_);
   return statistics;
+}
+
+std::vector<std::uint32_t> TreeGravity::sortedBodies() const {
+  std::vector<std::uint32_t> order(lastBodies_);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glGetNamedBufferSubData(buffers_.buffer(tree::kValuesIn), 0, GLsizeiptr(order.size() * 4), order.data());
+  return order;
+}
+
+std::vector<std::uint64_t> TreeGravity::sortedKeys() const {
+  std::vector<std::uint32_t> words(2 * lastBodies_);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glGetNamedBufferSubData(buffers_.buffer(tree::kKeysIn), 0, GLsizeiptr(words.size() * 4), words.data());
+  std::vector<std::uint64_t> keys;
+  for (std::size_t k = 0; k < lastBodies_; ++k) keys.push_back(std::uint64_t(words[2 * k]) << 32 | words[2 * k + 1]);
+  return keys;
 }
 
 TreeGravity::ListStatistics TreeGravity::countLists(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,

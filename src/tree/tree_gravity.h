@@ -34,6 +34,7 @@
 // hence occupancy).
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -98,9 +99,16 @@ class TreeGravity {
     double bodyInteractionsPerBody = 0;  // body-body
     double cellInteractionsPerBody = 0;  // body-cell (multipoles)
     double nodesTestedPerGroup = 0;
+    std::size_t mostBodyInteractions = 0;  // of any one group: a group far from compact shows here
+    std::size_t stackOverflows = 0;        // walk rounds whose children did not fit the stack (slow)
     std::size_t groups = 0;
   };
   ListStatistics listStatistics() const;
+
+  // The bodies in key order of the last evaluation, and their keys (63-bit Morton: hi << 32 | lo);
+  // reads them back. For tests of the sort and the tree.
+  std::vector<std::uint32_t> sortedBodies() const;
+  std::vector<std::uint64_t> sortedKeys() const;
 
   // Evaluates the lists only (tree_walk.comp with COUNT_ONLY): the cost model's list lengths at
   // any N, quickly; writes no accelerations.
@@ -138,7 +146,7 @@ class TreeGravity {
   std::map<std::string, gl::Program> programs_;
   std::vector<TimerSlot> timers_;
   int nextTimer_ = 0;
-  std::size_t lastGroups_ = 0;
+  std::size_t lastGroups_ = 0, lastBodies_ = 0;
 };
 
 }  // namespace nbody

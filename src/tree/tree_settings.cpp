@@ -14,9 +14,13 @@ void validate(const TreeSettings& s) {
     refuse("the group size must be a power of two from 16 to 256, not " + std::to_string(s.groupSize));
   if (s.leafSize < 1) refuse("the leaf size must be at least 1, not " + std::to_string(s.leafSize));
   if (s.smallCell < 0) refuse("the small-cell size must be at least 0, not " + std::to_string(s.smallCell));
+  if (s.tileSize != 0 && (s.tileSize % s.groupSize != 0 || s.tileSize > 4 * s.groupSize))
+    refuse("the tile size must be 0 or 1 to 4 times the group size, not " + std::to_string(s.tileSize));
   if (s.stackSize < 2 * s.groupSize || s.stackSize > 4096)
     refuse("the stack must hold 2 x group size to 4096 nodes, not " + std::to_string(s.stackSize));
 }
+
+int tileOf(const TreeSettings& s) { return s.tileSize > 0 ? s.tileSize : s.groupSize; }
 
 TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors) {
   TreeSettings settings;
@@ -26,9 +30,10 @@ TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors) {
 }
 
 std::string describe(const TreeSettings& s) {
-  return "theta=" + std::to_string(s.theta).substr(0, 5) + " order=" + std::to_string(s.expansionOrder) +
+  return "theta=" + std::to_string(s.theta).substr(0, 4) + " order=" + std::to_string(s.expansionOrder) +
          " group=" + std::to_string(s.groupSize) + " leaf=" + std::to_string(s.leafSize) +
-         " small-cell=" + std::to_string(s.smallCell) + " stack=" + std::to_string(s.stackSize);
+         " small-cell=" + std::to_string(s.smallCell) + " tile=" + std::to_string(tileOf(s)) +
+         " stack=" + std::to_string(s.stackSize);
 }
 
 }  // namespace nbody

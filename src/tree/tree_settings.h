@@ -10,7 +10,7 @@ struct TreeSettings {
   // Opening angle: a cell is used whole when the group's box is farther from its centre of mass
   // than l / theta + delta (l its largest side, delta the centre of mass's distance from the box's
   // centre). Smaller: more accurate, longer lists. 0 opens every cell (direct summation).
-  double theta = 0.6;
+  double theta = 0.43;
   // 1: monopoles; 2: monopoles + quadrupoles (a cell costs ~3 body-body interactions instead of
   // ~1, and gives far more accuracy per interaction at these error levels).
   int expansionOrder = 2;
@@ -19,10 +19,13 @@ struct TreeSettings {
   int groupSize = 64;
   // An opened cell of at most this many bodies gives its bodies to the body list instead of its
   // children to the stack: fewer nodes tested, more body-body interactions.
-  int leafSize = 16;
+  int leafSize = 8;
   // An accepted cell of at most this many bodies interacts body by body (exact, and cheaper than
   // a quadrupole once it holds <= ~3 bodies).
   int smallCell = 3;
+  // Entries of a shared-memory tile (0: groupSize; else a multiple of it, up to 4x): larger tiles
+  // pay the two barriers of a tile over more interactions, at more shared memory.
+  int tileSize = 0;
   // Nodes the walk's shared-memory stack holds (>= 2 x groupSize). Past it, an opened node adds its
   // bodies directly: still exact, but slow; a deep tree needs ~64 x its depth at most.
   int stackSize = 2048;
@@ -35,6 +38,7 @@ void validate(const TreeSettings& settings);
 // 64 unless that leaves fewer than ~4 work groups per SM, then 32 (small N: more, shorter walks).
 TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors = 16);
 
-std::string describe(const TreeSettings& settings);  // "theta=0.6 order=2 group=64 leaf=16 ..."
+std::string describe(const TreeSettings& settings);
+int tileOf(const TreeSettings& settings);  // tileSize, or groupSize for 0  // "theta=0.6 order=2 group=64 leaf=16 ..."
 
 }  // namespace nbody
