@@ -241,15 +241,32 @@ TEST_F(TreeGravityTest, TwoCoincidentBodies) {
 }
 
 TEST_F(TreeGravityTest, TwoClustersFarApart) {
-  // 1e6 apart: float32 resolves 0.06 there, so a centre of mass rounded to float would be off by
-  // ~3% of the cluster's inner distances; the hi + lo centre of mass and the anchored positions keep
-  // the precision direct summation has.
+  // A box 1e6 wide: a 2^21 grid cell is 0.5, so each ball of radius 1 shares a few keys, the tree
+  // splits it by index and most of its pairs are summed directly (exact; slow only for huge N).
   TreeGravity tree;
   State state = uniformBall(2000, 5, glm::vec3(-5e5f, 1.0f, 0.0f));
   const State other = uniformBall(2000, 6, glm::vec3(5e5f, 0.0f, 2.0f));
   state.positionMass.insert(state.positionMass.end(), other.positionMass.begin(), other.positionMass.end());
   state.velocity.resize(state.positionMass.size());
   expectWithinTargets(tree, state, softened(0.01), "two clusters 1e6 apart");
+}
+
+TEST_F(TreeGravityTest, ClusterFarFromTheOriginKeepsItsPrecision) {
+  // At 5e5 float32 resolves 0.03, so a centre of mass rounded to float is off by up to 0.016
+  // (~2% of the ball's inner distances). The hi + lo centre of mass and interactions in absolute
+  // coordinates keep the precision direct summation has: the errors stay those of the same ball
+  // at the origin (rounding c to float tripled the median).
+  TreeGravity tree;
+  const StepParams params = softened(0.01);
+  const auto errorsOf = [&](const State& state) {
+    return percentilesOf(
+        relativeErrors(treeAccelerations(tree, state, params, TreeSettings{}), directAccelerations(state, params)));
+  };
+  const ForceErrorPercentiles far = errorsOf(uniformBall(4000, 5, glm::vec3(5e5f, -3e5f, 1.0f)));
+  const ForceErrorPercentiles near = errorsOf(uniformBall(4000, 5));
+  std::printf("ball at (5e5, -3e5, 1): %s\nball at the origin:     %s\n", describe(far).c_str(), describe(near).c_str());
+  EXPECT_LT(far.median, 1.5 * near.median);
+  EXPECT_LT(far.p99, 1.5 * near.p99);
 }
 
 TEST_F(TreeGravityTest, FlatDisk) {
@@ -312,10 +329,16 @@ TEST_F(TreeGravityTest, EverySettingStaysAccurate) {
   add("no small cells", [](TreeSettings& s) { s.smallCell = 0; });
   add("small cells up to 20", [](TreeSettings& s) { s.smallCell = 20; });
   add("a stack that overflows", [](TreeSettings& s) { s.stackSize = 2 * s.groupSize; });
+  treeAccelerations(tree, state, softened(0.01), TreeSettings{});
+  const TreeGravity::ListStatistics defaults = tree.listStatistics();
   for (const auto& [name, settings] : variants) {
     expectWithinTargets(tree, state, softened(0.01), name, settings, &reference);
     if (settings.stackSize == 2 * settings.groupSize) {
-      EXPECT_GT(tree.listStatistics().stackOverflows, 0u);
+      // The children that did not fit were replaced by their bodies (writing them past the
+      // stack happened to work on llvmpipe; on other GPUs it overwrites the tiles).
+      const TreeGravity::ListStatistics overflowed = tree.listStatistics();
+      EXPECT_GT(overflowed.stackOverflows, 0u);
+      EXPECT_GT(overflowed.bodyInteractionsPerBody, defaults.bodyInteractionsPerBody);
     }
   }
 }
@@ -384,8 +407,8 @@ TEST_F(TreeGravityTest, PotentialEnergyMatchesTheDirectSum) {
     const double directW = directPotential(state, params);
     std::printf("%s: W tree %.10g, direct %.10g, relative error %.2g\n", scene, treeW, directW,
                 std::abs(treeW / directW - 1));
-    // Stated in TreeGravity::potentialEnergy: ~1e-6 at the defaults.
-    EXPECT_NEAR(treeW / directW, 1.0, 2e-5) << scene;
+    // Stated in TreeGravity::potentialEnergy: ~1e-5 at the defaults.
+    EXPECT_NEAR(treeW / directW, 1.0, 3e-5) << scene;
   }
   State two;
   two.resize(2);
