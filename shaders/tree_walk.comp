@@ -1,8 +1,8 @@
 // The tree walk: one work group per group of GROUP_SIZE consecutive bodies in key order (close in
-// space), one invocation per body, all walking the tree together and sharing one interaction list
-// (Bonsai's scheme, without subgroup operations: shared memory and barrier() only).
+// space), BODIES_PER_THREAD bodies per invocation, all walking the tree together and sharing one
+// interaction list (Bonsai's scheme, without subgroup operations: shared memory and barrier() only).
 //
-// Each round the group takes up to GROUP_SIZE nodes from a stack in shared memory, one per
+// Each round the group takes up to THREADS nodes from a stack in shared memory, one per
 // invocation, and tests each against the group's bounding box. A node is opened when the box
 // comes within its opening radius of its centre of mass (the distance from the box, so the test is
 // safe for every body of the group) or when its body range overlaps the group's (so no body ever
@@ -22,7 +22,8 @@
 // group's first body lost it where a group straddles two clusters 1e6 apart.) The opening test
 // takes the group's box and the centres of mass relative to that body, the "anchor".
 //
-// Defines: GROUP_SIZE (a power of two), TILE (a multiple of GROUP_SIZE), STACK_SIZE (>= 2 x
+// Defines: GROUP_SIZE (a power of two), BODIES_PER_THREAD (1 or 2: each tile entry read from shared
+// memory serves that many bodies), TILE (a multiple of GROUP_SIZE), STACK_SIZE (>= 2 x
 // GROUP_SIZE; an opened node whose children no longer fit adds its bodies directly instead:
 // exact, slower), EXPANSION_ORDER (1 monopole, 2 quadrupole), SOFTENED (see gravity.glsl),
 // POTENTIAL (0: accelerations into uAcceleration; 1: the group's sum of m_i phi_i into
@@ -30,7 +31,10 @@
 // list lengths at any N in seconds, even on llvmpipe).
 // Files before this one: body_layout.glsl, gravity.glsl, tree_common.glsl.
 
-layout(local_size_x = GROUP_SIZE) in;
+#define THREADS (GROUP_SIZE / BODIES_PER_THREAD)
+#define BPT BODIES_PER_THREAD
+
+layout(local_size_x = THREADS) in;
 
 uniform uint uBodyCount;
 uniform uint uGroupCount;
@@ -58,9 +62,9 @@ uniform int uTextureWidth;
 const uint KIND_NONE = 0u, KIND_CELL = 1u, KIND_BODIES = 2u, KIND_CHILDREN = 3u;  // what a tested node gives
 
 shared uint stack[STACK_SIZE];
-shared uvec2 scanBuffer[2][GROUP_SIZE];
-shared uint rangeFirst[GROUP_SIZE];  // the round's body ranges: first sorted body
-shared uint rangeStart[GROUP_SIZE];  // and place in the round's concatenated ranges
+shared uvec2 scanBuffer[2][THREADS];
+shared uint rangeFirst[THREADS];  // the round's body ranges: first sorted body
+shared uint rangeStart[THREADS];  // and place in the round's concatenated ranges
 shared vec4 bodyTile[TILE];          // position, mass
 #if POTENTIAL
 shared uint bodyTileIndex[TILE];
@@ -77,10 +81,15 @@ uint local = 0u;
 uint groupFirst = 0u, groupLast = 0u;      // sorted bodies of this group
 vec3 anchor = vec3(0.0);                   // the group's first body: the opening test is relative to it
 vec3 boxCentre = vec3(0.0), boxHalf = vec3(0.0);  // the group's bounding box, relative to the anchor
-uint self = 0u;                            // this invocation's sorted body
-vec3 ri = vec3(0.0);                       // its position
-vec3 acceleration = vec3(0.0);
-float potential = 0.0;
+#if BPT == 1
+#define PER_BODY(type, zero) type[1](zero)
+#else
+#define PER_BODY(type, zero) type[2](zero, zero)
+#endif
+uint self[BPT] = PER_BODY(uint, 0u);       // this invocation's sorted bodies: local + k THREADS
+vec3 ri[BPT] = PER_BODY(vec3, vec3(0.0));  // their positions
+vec3 acceleration[BPT] = PER_BODY(vec3, vec3(0.0));
+float potential[BPT] = PER_BODY(float, 0.0);
 
 // Exclusive prefix sums of `value` over the work group (Hillis-Steele); `total` is the sum of all.
 // Starts and ends with a barrier, so the caller may overwrite anything read before it.
@@ -89,24 +98,28 @@ uvec2 exclusiveScan(uvec2 value, out uvec2 total) {
   scanBuffer[0][local] = value;
   barrier();
   uint source = 0u;
-  for (uint offset = 1u; offset < uint(GROUP_SIZE); offset <<= 1) {
+  for (uint offset = 1u; offset < uint(THREADS); offset <<= 1) {
     uvec2 sum = scanBuffer[source][local];
     if (local >= offset) sum += scanBuffer[source][local - offset];
     scanBuffer[1u - source][local] = sum;
     source = 1u - source;
     barrier();
   }
-  total = scanBuffer[source][GROUP_SIZE - 1];
+  total = scanBuffer[source][THREADS - 1];
   return scanBuffer[source][local] - value;
 }
 
 // The group's bounding box, relative to the anchor (invocations past the end repeat the last body).
 // The tiles are free before the walk: they hold the reduction.
 void findGroupBox() {
-  bodyTile[local].xyz = ri - anchor;
-  cellTile[local].xyz = ri - anchor;
+  bodyTile[local].xyz = ri[0] - anchor;
+  cellTile[local].xyz = ri[0] - anchor;
+  for (int k = 1; k < BPT; ++k) {
+    bodyTile[local].xyz = min(bodyTile[local].xyz, ri[k] - anchor);
+    cellTile[local].xyz = max(cellTile[local].xyz, ri[k] - anchor);
+  }
   barrier();
-  for (uint live = uint(GROUP_SIZE) / 2u; live > 0u; live >>= 1) {
+  for (uint live = uint(THREADS) / 2u; live > 0u; live >>= 1) {
     if (local < live) {
       bodyTile[local].xyz = min(bodyTile[local].xyz, bodyTile[local + live].xyz);
       cellTile[local].xyz = max(cellTile[local].xyz, cellTile[local + live].xyz);
@@ -127,8 +140,8 @@ void findGroupBox() {
 //   phi = -G D1 [ M + D1^2 (1.5 u.S u - 0.5 tr(S)) ]
 // Written in u, no power of D1 above the 4th appears, and a cell of zero extent (S = 0) adds
 // exactly its monopole: no 0 * inf however close it is.
-void addCell(vec4 comMass, vec3 comLo, vec4 quadA, vec4 quadB) {
-  vec3 d = (comMass.xyz - ri) + comLo;
+void addCell(int k, vec4 comMass, vec3 comLo, vec4 quadA, vec4 quadB) {
+  vec3 d = (comMass.xyz - ri[k]) + comLo;
   float r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, uSoftening2)));
 #if SOFTENED
   float inverseR = inversesqrt(r2);
@@ -142,10 +155,10 @@ void addCell(vec4 comMass, vec3 comLo, vec4 quadA, vec4 quadB) {
                  quadB.x * u.x + quadB.y * u.y + quadA.z * u.z);
   float usu = dot(u, su);
 #if POTENTIAL
-  potential -= inverseR * (comMass.w + inverseR2 * (1.5 * usu - 0.5 * quadB.z));
+  potential[k] -= inverseR * (comMass.w + inverseR2 * (1.5 * usu - 0.5 * quadB.z));
 #else
   float radial = comMass.w + inverseR2 * (7.5 * usu - 1.5 * quadB.z);
-  acceleration += inverseR2 * (radial * u - (3.0 * inverseR2) * su);
+  acceleration[k] += inverseR2 * (radial * u - (3.0 * inverseR2) * su);
 #endif
 }
 #endif
@@ -153,30 +166,42 @@ void addCell(vec4 comMass, vec3 comLo, vec4 quadA, vec4 quadB) {
 void evaluateCells(uint count) {
   for (uint m = 0u; m < count; ++m) {
 #if EXPANSION_ORDER >= 2
-    addCell(cellTile[m], cellTileLo[m].xyz, cellTileQuadA[m], cellTileQuadB[m]);
+    vec4 comMass = cellTile[m], quadA = cellTileQuadA[m], quadB = cellTileQuadB[m];
+    vec3 comLo = cellTileLo[m].xyz;
+    for (int k = 0; k < BPT; ++k) addCell(k, comMass, comLo, quadA, quadB);
 #else
-    // A monopole is a body at the centre of mass: addPair's law about the body's own position.
-    vec3 d = (cellTile[m].xyz - ri) + cellTileLo[m].xyz;
+    vec4 comMass = cellTile[m];
+    vec3 comLo = cellTileLo[m].xyz;
+    for (int k = 0; k < BPT; ++k) {
+      // A monopole is a body at the centre of mass: addPair's law about the body's own position.
+      vec3 d = (comMass.xyz - ri[k]) + comLo;
 #if POTENTIAL
-    float r2 = dot(d, d) + uSoftening2;
-    potential -= cellTile[m].w * (r2 > 0.0 ? inversesqrt(r2) : 0.0);
+      float r2 = dot(d, d) + uSoftening2;
+      potential[k] -= comMass.w * (r2 > 0.0 ? inversesqrt(r2) : 0.0);
 #else
-    addPair(acceleration, vec3(0.0), vec4(d, cellTile[m].w));
+      addPair(acceleration[k], vec3(0.0), vec4(d, comMass.w));
 #endif
+    }
 #endif
   }
 }
 
 void evaluateBodies(uint count) {
   for (uint m = 0u; m < count; ++m) {
+    vec4 bodyJ = bodyTile[m];
 #if POTENTIAL
-    // The potential leaves out j == i by index: with eps > 0 its own term would not vanish.
-    vec3 d = bodyTile[m].xyz - ri;
-    float r2 = dot(d, d) + uSoftening2;
-    if (bodyTileIndex[m] != self && r2 > 0.0) potential -= bodyTile[m].w * inversesqrt(r2);
-#else
-    addPair(acceleration, ri, bodyTile[m]);  // j == i adds exactly 0 (gravity.glsl)
+    uint j = bodyTileIndex[m];
 #endif
+    for (int k = 0; k < BPT; ++k) {
+#if POTENTIAL
+      // The potential leaves out j == i by index: with eps > 0 its own term would not vanish.
+      vec3 d = bodyJ.xyz - ri[k];
+      float r2 = dot(d, d) + uSoftening2;
+      if (j != self[k] && r2 > 0.0) potential[k] -= bodyJ.w * inversesqrt(r2);
+#else
+      addPair(acceleration[k], ri[k], bodyJ);  // j == i adds exactly 0 (gravity.glsl)
+#endif
+    }
   }
 }
 
@@ -255,9 +280,9 @@ uint appendBodies(uint total, uint pending) {
   barrier();
   for (uint consumed = 0u; consumed < total;) {
     uint n = min(uint(TILE) - pending, total - consumed);
-    for (uint t = local; t < n; t += uint(GROUP_SIZE)) {
+    for (uint t = local; t < n; t += uint(THREADS)) {
       uint place = consumed + t, range = 0u;  // the last range starting at or before `place`
-      for (uint step = uint(GROUP_SIZE) / 2u; step > 0u; step >>= 1)
+      for (uint step = uint(THREADS) / 2u; step > 0u; step >>= 1)
         if (rangeStart[range + step] <= place) range += step;
       uint j = rangeFirst[range] + (place - rangeStart[range]);
       bodyTile[pending + t] = sortedBodies[j];
@@ -285,7 +310,7 @@ uvec4 walk() {
   barrier();
   uint top = 1u, cellsPending = 0u, bodiesPending = 0u;
   while (top > 0u) {
-    uint take = min(top, uint(GROUP_SIZE));
+    uint take = min(top, uint(THREADS));
     uint base = top - take;
     uint ref = local < take ? stack[base + local] : 0xffffffffu;
     Tested mine = test(ref);
@@ -321,27 +346,35 @@ void main() {
   local = gl_LocalInvocationID.x;
   groupFirst = group * uint(GROUP_SIZE);
   groupLast = min(groupFirst + uint(GROUP_SIZE), uBodyCount) - 1u;
-  self = min(groupFirst + local, groupLast);
   anchor = sortedBodies[groupFirst].xyz;
-  vec4 body = sortedBodies[self];
-  ri = body.xyz;
+  vec4 bodies[BPT];
+  for (int k = 0; k < BPT; ++k) {  // past the group's end: the last body again, results dropped
+    self[k] = min(groupFirst + local + uint(k * THREADS), groupLast);
+    bodies[k] = sortedBodies[self[k]];
+    ri[k] = bodies[k].xyz;
+    acceleration[k] = vec3(0.0);
+    potential[k] = 0.0;
+  }
   findGroupBox();
   uvec4 counted = walk();
-  bool ownsBody = groupFirst + local <= groupLast;
   if (local == 0u) groupStats[group] = uvec4(counted.xyz, (groupLast - groupFirst + 1u) | (min(counted.w, 0xffffu) << 16));
 #if POTENTIAL
   // m_i phi_i of the group's bodies, added in a fixed order (the scan buffer holds the doubles).
+  double mine = 0.0;
+  for (int k = 0; k < BPT; ++k)
+    if (groupFirst + local + uint(k * THREADS) <= groupLast) mine += double(bodies[k].w) * double(potential[k]);
   barrier();
-  scanBuffer[0][local] = unpackDouble2x32(ownsBody ? double(body.w) * double(potential) : 0.0);
+  scanBuffer[0][local] = unpackDouble2x32(mine);
   barrier();
   if (local == 0u) {
     double sum = 0.0;
-    for (uint k = 0u; k < uint(GROUP_SIZE); ++k) sum += packDouble2x32(scanBuffer[0][k]);
+    for (uint t = 0u; t < uint(THREADS); ++t) sum += packDouble2x32(scanBuffer[0][t]);
     potentialSums[group] = sum;
   }
 #else
-  if (ownsBody)
-    imageStore(uAcceleration, ivec3(texelOfBody(int(sortedIndex[self]), uTextureWidth), 0),
-               vec4(uGravity * acceleration, 0.0));
+  for (int k = 0; k < BPT; ++k)
+    if (groupFirst + local + uint(k * THREADS) <= groupLast)
+      imageStore(uAcceleration, ivec3(texelOfBody(int(sortedIndex[self[k]]), uTextureWidth), 0),
+                 vec4(uGravity * acceleration[k], 0.0));
 #endif
 }

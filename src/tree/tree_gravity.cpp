@@ -45,8 +45,8 @@ int contextVersion() {
 // the round's ranges (2 uints per invocation), body tile (vec4; + index for the potential), cell
 // tile (2 vec4, + 2 vec4 for quadrupoles).
 std::size_t walkSharedBytes(const TreeSettings& s, bool potential) {
-  const std::size_t g = std::size_t(s.groupSize), tile = std::size_t(tileOf(s));
-  std::size_t bytes = std::size_t(s.stackSize) * 4 + 2 * g * 8 + 2 * g * 4 + tile * 16;
+  const std::size_t threads = std::size_t(s.groupSize / s.bodiesPerThread), tile = std::size_t(tileOf(s));
+  std::size_t bytes = std::size_t(s.stackSize) * 4 + 2 * threads * 8 + 2 * threads * 4 + tile * 16;
   bytes += tile * 16 * (s.expansionOrder >= 2 ? 4 : 2);
   if (potential) bytes += tile * 4;
   return bytes;
@@ -81,7 +81,7 @@ TreeGravity::TreeGravity() {
                    gl::TimeElapsedQuery::create(), false};
     timers_.push_back(std::move(slot));
   }
-  program("tree_walk.comp", {"GROUP_SIZE 64", "TILE 64", "STACK_SIZE 2048", "EXPANSION_ORDER 2",
+  program("tree_walk.comp", {"GROUP_SIZE 64", "BODIES_PER_THREAD 1", "TILE 64", "STACK_SIZE 2048", "EXPANSION_ORDER 2",
                              "SOFTENED 1", "POTENTIAL 0", "COUNT_ONLY 0", "BODIES 1"});  // compile errors show here
 }
 
@@ -229,7 +229,8 @@ void TreeGravity::build(GLuint positionMass, std::size_t bodyCount, const StepPa
 void TreeGravity::walk(std::size_t bodyCount, glm::ivec2 size, const StepParams& params, const TreeSettings& s,
                        WalkOutput output) {
   const std::vector<std::string> defines{
-      "GROUP_SIZE " + std::to_string(s.groupSize), "TILE " + std::to_string(tileOf(s)),
+      "GROUP_SIZE " + std::to_string(s.groupSize), "BODIES_PER_THREAD " + std::to_string(s.bodiesPerThread),
+      "TILE " + std::to_string(tileOf(s)),
       "STACK_SIZE " + std::to_string(s.stackSize), "EXPANSION_ORDER " + std::to_string(s.expansionOrder),
       softenedDefine(params), std::string("POTENTIAL ") + (output == WalkOutput::potential ? "1" : "0"),
       std::string("COUNT_ONLY ") + (output == WalkOutput::countOnly ? "1" : "0"),

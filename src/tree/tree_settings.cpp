@@ -12,6 +12,8 @@ void validate(const TreeSettings& s) {
     refuse("the expansion order must be 1 (monopole) or 2 (quadrupole), not " + std::to_string(s.expansionOrder));
   if (s.groupSize < 16 || s.groupSize > 256 || !std::has_single_bit(unsigned(s.groupSize)))
     refuse("the group size must be a power of two from 16 to 256, not " + std::to_string(s.groupSize));
+  if (s.bodiesPerThread != 1 && s.bodiesPerThread != 2)
+    refuse("bodies per thread must be 1 or 2, not " + std::to_string(s.bodiesPerThread));
   if (s.leafSize < 1) refuse("the leaf size must be at least 1, not " + std::to_string(s.leafSize));
   if (s.smallCell < 0) refuse("the small-cell size must be at least 0, not " + std::to_string(s.smallCell));
   if (s.tileSize != 0 && (s.tileSize % s.groupSize != 0 || s.tileSize > 4 * s.groupSize))
@@ -31,7 +33,7 @@ TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors) {
 
 std::string describe(const TreeSettings& s) {
   return "theta=" + std::to_string(s.theta).substr(0, 4) + " order=" + std::to_string(s.expansionOrder) +
-         " group=" + std::to_string(s.groupSize) + " leaf=" + std::to_string(s.leafSize) +
+         " group=" + std::to_string(s.groupSize) + " bodies/thread=" + std::to_string(s.bodiesPerThread) + " leaf=" + std::to_string(s.leafSize) +
          " small-cell=" + std::to_string(s.smallCell) + " tile=" + std::to_string(tileOf(s)) +
          " stack=" + std::to_string(s.stackSize);
 }

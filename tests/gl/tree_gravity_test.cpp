@@ -323,6 +323,10 @@ TEST_F(TreeGravityTest, EverySettingStaysAccurate) {
   add("groups of 32", [](TreeSettings& s) { s.groupSize = 32; });
   add("groups of 128", [](TreeSettings& s) { s.groupSize = 128; });
   add("groups of 256", [](TreeSettings& s) { s.groupSize = 256, s.stackSize = 1024; });
+  add("two bodies per thread", [](TreeSettings& s) { s.bodiesPerThread = 2; });
+  add("two bodies per thread, groups of 32, monopoles", [](TreeSettings& s) {
+    s.bodiesPerThread = 2, s.groupSize = 32, s.expansionOrder = 1, s.theta = 0.25;
+  });
   add("tiles of 4 x 64", [](TreeSettings& s) { s.tileSize = 256; });
   add("leaves of 1", [](TreeSettings& s) { s.leafSize = 1; });
   add("leaves of 64", [](TreeSettings& s) { s.leafSize = 64; });
@@ -409,6 +413,10 @@ TEST_F(TreeGravityTest, PotentialEnergyMatchesTheDirectSum) {
                 std::abs(treeW / directW - 1));
     // Stated in TreeGravity::potentialEnergy: ~1e-5 at the defaults.
     EXPECT_NEAR(treeW / directW, 1.0, 3e-5) << scene;
+    TreeSettings twoPerThread;
+    twoPerThread.bodiesPerThread = 2;  // the same terms, added in another order
+    EXPECT_NEAR(tree.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, twoPerThread) / treeW,
+                1.0, 1e-12);
   }
   State two;
   two.resize(2);
