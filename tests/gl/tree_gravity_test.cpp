@@ -196,12 +196,17 @@ TEST_F(TreeGravityTest, ThetaZeroAgreesWithDoubleDirectSummationAsCloselyAsTheCo
   EXPECT_EQ(lists.cellInteractionsPerBody, 0.0);
 }
 
-class DefaultAccuracy : public GlTest, public ::testing::WithParamInterface<const char*> {};
+class TreeDefaultAccuracy : public GlTest, public ::testing::WithParamInterface<const char*> {};
 
-TEST_P(DefaultAccuracy, MeetsTheTargetsAt16384Bodies) {
+TEST_P(TreeDefaultAccuracy, MeetsTheTargetsAt16384Bodies) {
   const State state = findScene(GetParam())->generate(16384, 11);
+  const std::vector<glm::dvec3> reference = directAccelerations(state, softened(0.01));
   TreeGravity tree;
-  expectWithinTargets(tree, state, softened(0.01), std::string(GetParam()) + " 16384, defaults");
+  // What `auto` picks on the H200 (132 SMs) at this N: groups of 32, less accurate than 64.
+  expectWithinTargets(tree, state, softened(0.01), std::string(GetParam()) + " 16384, auto on 132 SMs",
+                      resolveTreeSettings(16384, 132), &reference);
+  expectWithinTargets(tree, state, softened(0.01), std::string(GetParam()) + " 16384, defaults", TreeSettings{},
+                      &reference);
   const TreeGravity::ListStatistics lists = tree.listStatistics();
   std::printf("lists per body: %.0f body-body + %.0f cells; %.0f nodes tested per group; most in a group %zu\n",
               lists.bodyInteractionsPerBody, lists.cellInteractionsPerBody, lists.nodesTestedPerGroup,
@@ -215,7 +220,7 @@ TEST_P(DefaultAccuracy, MeetsTheTargetsAt16384Bodies) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Scenes, DefaultAccuracy, ::testing::Values("plummer", "uniform-sphere"),
+INSTANTIATE_TEST_SUITE_P(Scenes, TreeDefaultAccuracy, ::testing::Values("plummer", "uniform-sphere"),
                          [](const auto& scene) { return std::string(scene.param) == "plummer" ? "Plummer" : "UniformSphere"; });
 
 // ---- Hard inputs.
@@ -298,7 +303,7 @@ TEST_F(TreeGravityTest, MasslessBodies) {
 TEST_F(TreeGravityTest, SmallAndOddSizes) {
   // Up to 127 bodies nearly every pair is summed directly; above, a Plummer sphere. (A uniform ball
   // of 1000 bodies has a 99th percentile of 1.3e-3 at the defaults: its 10 bodies nearest the
-  // centre, where |a| -> 0; DefaultAccuracy checks the uniform sphere at 16384.)
+  // centre, where |a| -> 0; TreeDefaultAccuracy checks the uniform sphere at 16384.)
   TreeGravity tree;
   for (std::size_t n : {1u, 2u, 3u, 5u, 17u, 63u, 64u, 65u, 127u, 1000u, 2049u, 4097u}) {
     const State state = n < 1000 ? uniformBall(n, n) : findScene("plummer")->generate(n, n);
