@@ -23,15 +23,16 @@
 // cell is accepted as soon as half of it would be. Its cost: ~2x the nodes of an octree, each
 // tested by one invocation of a group walking in parallel (~7% of the walk's instructions at 1M).
 //
-// Cost model (docs/tree-gravity.md has the figures and the derivation): at N = 1,048,576, theta
-// 0.6, quadrupoles, groups of 64, leaves of 16, a Plummer sphere gives per body ~1700 body-body +
-// ~540 cell interactions (~3300 body-body equivalents: ~3.5e9 in all), ~1.7 ms at the H200's
-// direct-kernel rate of 2.0e12/s, ~2.5 ms at 70% of it; the build moves ~0.4 GB (sort: 8 passes x
-// ~40 B/body; tree, moments, gather: ~100 B/body): ~0.15 ms of bandwidth, ~30 dispatches ~0.1 ms.
-// Predicted: ~3 ms at 1M (~330 evaluations/s), ~60 ms at 16.8M. Knobs to sweep on the GPU: theta
-// and the order (accuracy against list length), groupSize (list sharing against list length),
-// leafSize and smallCell (nodes tested against body-body interactions), stackSize (shared memory,
-// hence occupancy).
+// Cost model (docs/tree-gravity.md has the figures and the derivation): at N = 1,048,576 and the
+// defaults (theta 0.43, quadrupoles, groups of 64, leaves of 8) a Plummer sphere gives per body
+// ~1990 body-body + ~2750 cell interactions (a cell ~2.8 body-body: ~9700 equivalents, 1.0e10 in
+// all): ~6.5 ms at 75% of the direct kernel's 2.0e12/s on the H200, plus ~0.8 ms of traversal
+// (~97 rounds of 64 node tests per group). The build moves ~670 B/body (sort 8 passes x ~32 B,
+// moments ~290 B): ~0.3 ms with its ~30 dispatches. Predicted: ~7.7 ms at 1M (130/s; uniform
+// sphere ~5 ms), ~145 ms at 16.8M. Knobs to sweep on the GPU (tools/tree_probe.cpp): theta and the
+// order (accuracy against list length), bodiesPerThread (shared loads per interaction), tileSize
+// (barriers per interaction), groupSize (list sharing against list length), leafSize and smallCell
+// (nodes tested against body-body interactions), stackSize (shared memory, hence occupancy).
 
 #include <cstddef>
 #include <cstdint>
