@@ -4,7 +4,7 @@
 // operations, for any N from 1 up to what the GPU's memory and shader storage blocks hold.
 //
 // One evaluation, ~30 dispatches (shaders/tree_*.comp, radix_*.comp):
-//   build    bounding box (integer atomic min/max: exact) -> 63-bit Morton keys on a 2^21 grid,
+//   build    bounding box (integer atomic min/max: exact) -> 63-bit Hilbert keys on a 2^21 grid,
 //            with the first radix digit counted in the same pass -> stable LSD radix sort of
 //            (key, body index), 8 passes of 8 bits x (histogram, scan of each digit's row,
 //            scatter) -> Karras binary radix tree (all N - 1 nodes at once) + bodies gathered

@@ -7,20 +7,22 @@
 namespace nbody {
 
 struct TreeSettings {
-  // Opening angle: a cell is used whole when the group's box is farther from its centre of mass
-  // than l / theta + delta (l its largest side, delta the centre of mass's distance from the box's
-  // centre). Smaller: more accurate, longer lists. 0 opens every cell (direct summation).
+  // Opening angle (0 to 1): a cell is used whole when the group's box is farther from its centre of
+  // mass than l / theta + delta (l its largest side, delta the centre of mass's distance from the
+  // box's centre). Smaller: more accurate, lists ~ theta^-3. 0 opens every cell (direct summation).
+  // 0.43: the uniform sphere's median error (the binding target) ~1.75e-4 at 1M-4M bodies
+  // (docs/tree-gravity.md).
   double theta = 0.43;
   // 1: monopoles; 2: monopoles + quadrupoles (a cell costs ~3 body-body interactions instead of
   // ~1, and gives far more accuracy per interaction at these error levels).
   int expansionOrder = 2;
-  // Bodies per group = invocations per walk work group (a power of two, 16 to 256). Larger: fewer
-  // walks and fuller tiles, but the group's box grows and so do its lists.
+  // Bodies per group, sharing one list (a power of two, 16 to 256). Larger: fewer walks, more
+  // accurate (the box test is conservative for more bodies), but the box grows and so do the lists.
   int groupSize = 64;
   // Bodies each walk invocation holds (1 or 2): groupSize / bodiesPerThread invocations walk a
   // group, and each tile entry read from shared memory serves this many bodies (fewer loads per
-  // interaction, more independent work; the direct kernel gained 10-20% from 2 at mid N). Same
-  // lists, so the same accuracy; more walk rounds per group.
+  // interaction, more independent work; in the direct kernel 2 gained 3% at N = 16384 and lost
+  // 3.7% at 1M, but a cell takes 4 loads). Same lists, so the same accuracy; more walk rounds.
   int bodiesPerThread = 1;
   // An opened cell of at most this many bodies gives its bodies to the body list instead of its
   // children to the stack: fewer nodes tested, more body-body interactions.
@@ -43,7 +45,7 @@ void validate(const TreeSettings& settings);
 // 64 unless that leaves fewer than ~4 work groups per SM, then 32 (small N: more, shorter walks).
 TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors = 16);
 
-std::string describe(const TreeSettings& settings);
-int tileOf(const TreeSettings& settings);  // tileSize, or groupSize for 0  // "theta=0.6 order=2 group=64 leaf=16 ..."
+std::string describe(const TreeSettings& settings);  // "theta=0.43 order=2 group=64 ..."
+int tileOf(const TreeSettings& settings);            // tileSize, or groupSize for 0
 
 }  // namespace nbody
