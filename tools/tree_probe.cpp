@@ -56,25 +56,30 @@ void addOptions(CLI::App& app, ProbeOptions& o) {
 
 // The scene's positions in a state texture of the engines' layout, and an acceleration array.
 struct Textures {
-  GLuint positionMass = 0, acceleration = 0;
+  gl::Texture positionMass, acceleration;
   glm::ivec2 size{0, 0};
-  ~Textures() {
-    glDeleteTextures(1, &positionMass);
-    glDeleteTextures(1, &acceleration);
-  }
 };
 
-void upload(const State& state, Textures& t) {
+gl::Texture makeTexture(GLenum target, glm::ivec2 size) {
+  GLuint id = 0;
+  glCreateTextures(target, 1, &id);
+  gl::Texture texture(id);
+  if (target == GL_TEXTURE_2D_ARRAY) glTextureStorage3D(id, 1, GL_RGBA32F, size.x, size.y, 1);
+  else glTextureStorage2D(id, 1, GL_RGBA32F, size.x, size.y);
+  return texture;
+}
+
+Textures upload(const State& state) {
   GLint largest = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
+  Textures t;
   t.size = StageTextures::sizeFor(state.size(), largest);
   std::vector<glm::vec4> texels(std::size_t(t.size.x) * std::size_t(t.size.y), glm::vec4(0.0f));
   std::copy(state.positionMass.begin(), state.positionMass.end(), texels.begin());
-  glCreateTextures(GL_TEXTURE_2D, 1, &t.positionMass);
-  glTextureStorage2D(t.positionMass, 1, GL_RGBA32F, t.size.x, t.size.y);
-  glTextureSubImage2D(t.positionMass, 0, 0, 0, t.size.x, t.size.y, GL_RGBA, GL_FLOAT, texels.data());
-  glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &t.acceleration);
-  glTextureStorage3D(t.acceleration, 1, GL_RGBA32F, t.size.x, t.size.y, 1);
+  t.positionMass = makeTexture(GL_TEXTURE_2D, t.size);
+  glTextureSubImage2D(t.positionMass.id(), 0, 0, 0, t.size.x, t.size.y, GL_RGBA, GL_FLOAT, texels.data());
+  t.acceleration = makeTexture(GL_TEXTURE_2D_ARRAY, t.size);
+  return t;
 }
 
 void printLists(const TreeGravity::ListStatistics& s, const TreeSettings& settings) {
@@ -93,12 +98,12 @@ double median(std::vector<double> values) {
 
 void timeEvaluations(TreeGravity& tree, const Textures& t, const ProbeOptions& o, const StepParams& params) {
   std::vector<double> build, moments, walk, wall;
-  tree.evaluate(t.positionMass, t.size, o.bodies, params, o.settings, t.acceleration);  // compiles, allocates
+  tree.evaluate(t.positionMass.id(), t.size, o.bodies, params, o.settings, t.acceleration.id());  // compiles
   glFinish();
   tree.lastTimeSplit();
   for (int k = 0; k < o.repeat; ++k) {
     const auto start = std::chrono::steady_clock::now();
-    tree.evaluate(t.positionMass, t.size, o.bodies, params, o.settings, t.acceleration);
+    tree.evaluate(t.positionMass.id(), t.size, o.bodies, params, o.settings, t.acceleration.id());
     glFinish();
     wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (const auto split = tree.lastTimeSplit()) {
@@ -117,7 +122,7 @@ void measureErrors(const Textures& t, const ProbeOptions& o, const StepParams& p
   const std::vector<std::uint32_t> bodies = forceErrorSamples(o.bodies, o.seed, o.samples, o.samples);
   std::vector<glm::dvec3> judged;
   const std::vector<glm::dvec3> reference =
-      referenceAccelerations(t.positionMass, t.size, o.bodies, params, bodies, t.acceleration, &judged);
+      referenceAccelerations(t.positionMass.id(), t.size, o.bodies, params, bodies, t.acceleration.id(), &judged);
   const ForceErrorPercentiles p = percentilesOf(relativeErrors(judged, reference));
   std::printf("relative force error (%zu bodies): median %.3g, 90%% %.3g, 99%% %.3g, 99.9%% %.3g, max %.3g\n",
               p.samples, p.median, p.p90, p.p99, p.p999, p.max);
@@ -133,10 +138,9 @@ int probe(const ProbeOptions& o) {
   params.softening = o.softening;
   TreeGravity tree;
   tree.checkCapacity(o.bodies, o.settings);
-  Textures textures;
-  upload(scene->generate(o.bodies, o.seed), textures);
+  const Textures textures = upload(scene->generate(o.bodies, o.seed));
   if (o.countOnly) {
-    printLists(tree.countLists(textures.positionMass, textures.size, o.bodies, params, o.settings), o.settings);
+    printLists(tree.countLists(textures.positionMass.id(), textures.size, o.bodies, params, o.settings), o.settings);
     return 0;
   }
   timeEvaluations(tree, textures, o, params);
