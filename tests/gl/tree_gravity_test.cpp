@@ -428,6 +428,8 @@ TEST_F(TreeGravityTest, PotentialEnergyMatchesTheDirectSum) {
   two.positionMass = {glm::vec4(0, 0, 0, 2), glm::vec4(3, 4, 0, 0.5f)};
   const GpuBodies bodies = upload(two);
   EXPECT_NEAR(tree.potentialEnergy(bodies.positionMass.id(), bodies.size, 2, softened(0.0), TreeSettings{}), -0.2, 1e-7);
+  // A lone body has no potential energy, also with softening (its own term is left out by index).
+  EXPECT_EQ(tree.potentialEnergy(bodies.positionMass.id(), bodies.size, 1, softened(0.1), TreeSettings{}), 0.0);
 }
 
 // ---- The pieces: sort, statistics, timing, capacity, settings.
