@@ -1,0 +1,164 @@
+// nbody_tree_probe: the Barnes-Hut tree (src/tree/tree_gravity.h) alone, before any engine uses it:
+// list lengths, the GPU time split (build / moments / walk, GL_TIME_ELAPSED, median of --repeat
+// evaluations), wall time per evaluation, and the force-error percentiles of --samples bodies
+// against the GPU double-precision direct sum. For sweeping the tree's knobs on the device:
+//
+//   build/nbody_tree_probe --scene plummer --bodies 1048576 --theta 0.43 --bodies-per-thread 2
+//   build/nbody_tree_probe --scene uniform-sphere --bodies 16777216 --samples 4096 --repeat 5
+//
+// --count-only skips evaluation and errors: list lengths at any N, even on llvmpipe.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "diagnostics/force_error.h"
+#include "engines/stage_textures.h"
+#include "gl/egl_context.h"
+#include "physics/scenes.h"
+#include "engines/tree/tree_gravity.h"
+
+namespace {
+
+using namespace nbody;
+
+struct ProbeOptions {
+  std::string scene = "plummer";
+  std::size_t bodies = 1 << 20;
+  std::uint64_t seed = 1;
+  double softening = 0.01;
+  int repeat = 10;
+  std::size_t samples = 4096;
+  bool countOnly = false;
+  TreeSettings settings;
+};
+
+void addOptions(CLI::App& app, ProbeOptions& o) {
+  app.add_option("--scene", o.scene, "scene (src/physics/scenes.h)");
+  app.add_option("--bodies", o.bodies, "N");
+  app.add_option("--seed", o.seed, "scene seed");
+  app.add_option("--softening", o.softening, "epsilon");
+  app.add_option("--repeat", o.repeat, "evaluations timed (median)")->check(CLI::PositiveNumber);
+  app.add_option("--samples", o.samples, "bodies whose error is measured (0: none)");
+  app.add_flag("--count-only", o.countOnly, "list lengths only");
+  app.add_option("--theta", o.settings.theta, "opening angle");
+  app.add_option("--order", o.settings.expansionOrder, "1 monopole, 2 quadrupole");
+  app.add_option("--group", o.settings.groupSize, "bodies per group");
+  app.add_option("--bodies-per-thread", o.settings.bodiesPerThread, "1 or 2");
+  app.add_option("--leaf", o.settings.leafSize, "leaf size");
+  app.add_option("--small-cell", o.settings.smallCell, "small-cell size");
+  app.add_option("--tile", o.settings.tileSize, "tile entries (0: group size)");
+  app.add_option("--stack", o.settings.stackSize, "stack nodes");
+}
+
+// The scene's positions in a state texture of the engines' layout, and an acceleration array.
+struct Textures {
+  gl::Texture positionMass, acceleration;
+  glm::ivec2 size{0, 0};
+};
+
+gl::Texture makeTexture(GLenum target, glm::ivec2 size) {
+  GLuint id = 0;
+  glCreateTextures(target, 1, &id);
+  gl::Texture texture(id);
+  if (target == GL_TEXTURE_2D_ARRAY) glTextureStorage3D(id, 1, GL_RGBA32F, size.x, size.y, 1);
+  else glTextureStorage2D(id, 1, GL_RGBA32F, size.x, size.y);
+  return texture;
+}
+
+Textures upload(const State& state) {
+  GLint largest = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
+  Textures t;
+  t.size = StageTextures::sizeFor(state.size(), largest);
+  std::vector<glm::vec4> texels(std::size_t(t.size.x) * std::size_t(t.size.y), glm::vec4(0.0f));
+  std::copy(state.positionMass.begin(), state.positionMass.end(), texels.begin());
+  t.positionMass = makeTexture(GL_TEXTURE_2D, t.size);
+  glTextureSubImage2D(t.positionMass.id(), 0, 0, 0, t.size.x, t.size.y, GL_RGBA, GL_FLOAT, texels.data());
+  t.acceleration = makeTexture(GL_TEXTURE_2D_ARRAY, t.size);
+  return t;
+}
+
+void printLists(const TreeGravity::ListStatistics& s, const TreeSettings& settings) {
+  const double cellCost = settings.expansionOrder >= 2 ? 2.8 : 1.0;  // body-body equivalents
+  std::printf("lists per body: %.0f body-body + %.0f cells (%.0f body-body equivalents); %.0f nodes tested per group; "
+              "longest group list %zu; stack overflows %zu\n",
+              s.bodyInteractionsPerBody, s.cellInteractionsPerBody,
+              s.bodyInteractionsPerBody + cellCost * s.cellInteractionsPerBody, s.nodesTestedPerGroup,
+              s.mostBodyInteractions, s.stackOverflows);
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values.empty() ? 0.0 : values[values.size() / 2];
+}
+
+void timeEvaluations(TreeGravity& tree, const Textures& t, const ProbeOptions& o, const StepParams& params) {
+  std::vector<double> build, moments, walk, wall;
+  tree.evaluate(t.positionMass.id(), t.size, o.bodies, params, o.settings, t.acceleration.id());  // compiles
+  glFinish();
+  tree.lastTimeSplit();
+  for (int k = 0; k < o.repeat; ++k) {
+    const auto start = std::chrono::steady_clock::now();
+    tree.evaluate(t.positionMass.id(), t.size, o.bodies, params, o.settings, t.acceleration.id());
+    glFinish();
+    wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (const auto split = tree.lastTimeSplit()) {
+      build.push_back(split->build), moments.push_back(split->moments), walk.push_back(split->walk);
+    }
+  }
+  const double total = median(build) + median(moments) + median(walk);
+  // (llvmpipe's timer queries do not see compute work: they report ~1e-6 ms there.)
+  std::printf("GPU ms: build %.4g, moments %.4g, walk %.4g, total %.4g (%.4g evaluations/s); wall %.4g ms\n",
+              1e3 * median(build), 1e3 * median(moments), 1e3 * median(walk), 1e3 * total, 1.0 / total,
+              1e3 * median(wall));
+  printLists(tree.listStatistics(), o.settings);
+}
+
+void measureErrors(const Textures& t, const ProbeOptions& o, const StepParams& params) {
+  const std::vector<std::uint32_t> bodies = forceErrorSamples(o.bodies, o.seed, o.samples, o.samples);
+  std::vector<glm::dvec3> judged;
+  const std::vector<glm::dvec3> reference =
+      referenceAccelerations(t.positionMass.id(), t.size, o.bodies, params, bodies, t.acceleration.id(), &judged);
+  const ForceErrorPercentiles p = percentilesOf(relativeErrors(judged, reference));
+  std::printf("relative force error (%zu bodies): median %.3g, 90%% %.3g, 99%% %.3g, 99.9%% %.3g, max %.3g\n",
+              p.samples, p.median, p.p90, p.p99, p.p999, p.max);
+}
+
+int probe(const ProbeOptions& o) {
+  const auto context = gl::HeadlessContext::create(false);
+  std::printf("%s; %s N=%zu; %s\n", context->info().renderer.c_str(), o.scene.c_str(), o.bodies,
+              describe(o.settings).c_str());
+  const Scene* scene = findScene(o.scene);
+  if (!scene) throw std::runtime_error("no scene " + o.scene);
+  StepParams params;
+  params.softening = o.softening;
+  TreeGravity tree;
+  tree.checkCapacity(o.bodies, o.settings);
+  const Textures textures = upload(scene->generate(o.bodies, o.seed));
+  if (o.countOnly) {
+    printLists(tree.countLists(textures.positionMass.id(), textures.size, o.bodies, params, o.settings), o.settings);
+    return 0;
+  }
+  timeEvaluations(tree, textures, o, params);
+  if (o.samples > 0) measureErrors(textures, o, params);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"The Barnes-Hut tree alone: list lengths, GPU time split, force errors."};
+  ProbeOptions options;
+  addOptions(app, options);
+  CLI11_PARSE(app, argc, argv);
+  try {
+    return probe(options);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "nbody_tree_probe: %s\n", e.what());
+    return 1;
+  }
+}

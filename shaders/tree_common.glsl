@@ -1,0 +1,54 @@
+// What every kernel of the Barnes-Hut tree (src/tree/tree_gravity.h) shares: the shader storage
+// bindings (one table, so the host binds each buffer once per evaluation), the work-group index of
+// a dispatch spread over two dimensions (OpenGL promises only 65535 groups a dimension), and the
+// radix sort's shape.
+
+// Shader storage bindings. Matches enum Binding in src/tree/tree_buffers.h.
+#define B_BOUNDS 0            // uint[6]: min xyz, max xyz of the positions, as ordered uints
+#define B_KEYS_IN 1           // uvec2[N]: sort input keys (x: bits 32..62, y: bits 0..31)
+#define B_VALUES_IN 2         // uint[N]: sort input values (body indices)
+#define B_KEYS_OUT 3          // uvec2[N]
+#define B_VALUES_OUT 4        // uint[N]
+#define B_BLOCK_COUNTS 5      // uint[RADIX x blocks]: digit d of block b at d * blocks + b
+#define B_DIGIT_TOTALS 6      // uint[RADIX]
+#define B_SORTED_BODIES 7     // vec4[N]: position + mass in key order
+#define B_NODE_RANGE 8        // uvec4[N - 1]: first body, last body, left child, right child
+#define B_NODE_COM_MASS 9     // vec4[N - 1]: centre of mass (rounded to float), mass
+#define B_NODE_COM_LO 10      // vec4[N - 1]: centre of mass minus .xyz of the above, opening radius^2
+#define B_NODE_QUAD_A 11      // vec4[N - 1]: second moments xx, yy, zz, xy about the centre of mass
+#define B_NODE_QUAD_B 12      // vec4[N - 1]: xz, yz, trace, 0
+#define B_NODE_BOX_MIN 13     // vec4[N - 1]: bounding box of the cell's bodies (build only)
+#define B_NODE_BOX_MAX 14     // vec4[N - 1]
+#define B_PARENTS 15          // uint[2N - 1]: parent of body leaf k at k, of internal node i at N + i
+#define B_VISITS 16           // uint[N - 1]: children finished, for the bottom-up moments
+#define B_GROUP_STATS 17      // uvec4[groups]: bodies, cells, nodes tested; members | overflows << 16
+#define B_POTENTIAL 18        // double[groups]: sum of m_i phi_i over each group
+#define B_SUM_IN 19           // double[]: tree_sum.comp's input
+#define B_SUM_OUT 20          // double[]: tree_sum.comp's output
+
+// A child reference: a body leaf (sorted index k) has this bit set, an internal node does not.
+const uint LEAF_BIT = 0x80000000u;
+
+// The radix sort: 8-bit digits, blocks of SORT_THREADS invocations x SORT_ITEMS keys.
+#define RADIX 256u
+#define SORT_THREADS 256
+#define SORT_ITEMS 8u
+#define SORT_BLOCK (SORT_ITEMS * 256u)
+
+// Work group index of a dispatch of gl_NumWorkGroups.x x gl_NumWorkGroups.y groups, row by row.
+uint linearGroupId() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+
+// Floats as uints whose unsigned order is the floats' order, for integer atomic min and max
+// (exact, so the result does not depend on the order the atomics land in).
+uint orderedFromFloat(float value) {
+  uint bits = floatBitsToUint(value);
+  return (bits & 0x80000000u) != 0u ? ~bits : bits | 0x80000000u;
+}
+float floatFromOrdered(uint ordered) {
+  return uintBitsToFloat((ordered & 0x80000000u) != 0u ? ordered & 0x7fffffffu : ~ordered);
+}
+
+// The digit of a 63-bit key (hi in .x) that a radix pass at bit `shift` sorts by.
+uint digitOf(uvec2 key, uint shift) {
+  return (shift < 32u ? key.y >> shift : key.x >> (shift - 32u)) & (RADIX - 1u);
+}

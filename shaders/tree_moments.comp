@@ -1,0 +1,105 @@
+// Multipole moments bottom-up in one dispatch (Karras 2012, section 4; Apetrei 2014): one
+// invocation per body leaf climbs towards the root; at each node an integer atomic counts the
+// children finished, and only the second child to arrive computes the node, from its two children
+// in a fixed order (left, right). Which invocation does the work varies from run to run; what it
+// computes does not, so the moments are the same bits every run. Node data is `coherent` and each
+// invocation fences its stores before its atomic (and its loads after), so the second arrival
+// reads what the first stored (memoryBarrier orders memory between the invocations of one
+// dispatch). A pass per level would need one dispatch per level of a tree up to ~90 deep.
+//
+// A cell keeps its mass, its centre of mass c as a float c_hi plus a small remainder c_lo (so a
+// cell far from the origin keeps the precision of its bodies' differences: a cluster at 5e5 would
+// otherwise round c by 0.03), its second moments about c (S = sum m x x^T, 6 numbers and the
+// trace), and the square of its opening radius l / theta + delta: l the largest side of the
+// bounding box of its bodies, delta the distance of c from the box's centre (Bonsai's criterion,
+// safe for a centre of mass far off-centre). Children combine through differences only:
+// c = c_A + w (c_B - c_A), w = m_B / m, S = S_A + S_B + (m_A m_B / m) D D^T, D = c_B - c_A.
+// Files before this one: tree_common.glsl.
+
+layout(local_size_x = 256) in;
+
+uniform uint uBodyCount;
+uniform float uInverseTheta;  // 1 / theta; +inf (theta = 0) opens every cell
+
+layout(std430, binding = B_SORTED_BODIES) readonly buffer SortedBodies { vec4 sortedBodies[]; };
+layout(std430, binding = B_NODE_RANGE) readonly buffer NodeRange { uvec4 nodeRange[]; };
+layout(std430, binding = B_PARENTS) readonly buffer Parents { uint parents[]; };
+layout(std430, binding = B_NODE_COM_MASS) coherent buffer NodeComMass { vec4 nodeComMass[]; };
+layout(std430, binding = B_NODE_COM_LO) coherent buffer NodeComLo { vec4 nodeComLoOpen[]; };
+layout(std430, binding = B_NODE_QUAD_A) coherent buffer NodeQuadA { vec4 nodeQuadA[]; };
+layout(std430, binding = B_NODE_QUAD_B) coherent buffer NodeQuadB { vec4 nodeQuadB[]; };
+layout(std430, binding = B_NODE_BOX_MIN) coherent buffer NodeBoxMin { vec4 nodeBoxMin[]; };
+layout(std430, binding = B_NODE_BOX_MAX) coherent buffer NodeBoxMax { vec4 nodeBoxMax[]; };
+layout(std430, binding = B_VISITS) coherent buffer Visits { uint visits[]; };
+
+struct Cell {
+  float mass;
+  vec3 comHi, comLo;
+  vec3 diagonal, offDiagonal;  // S: xx yy zz, xy xz yz
+  vec3 boxMin, boxMax;
+};
+
+Cell loadChild(uint ref) {
+  if ((ref & LEAF_BIT) != 0u) {
+    vec4 body = sortedBodies[ref & ~LEAF_BIT];
+    return Cell(body.w, body.xyz, vec3(0.0), vec3(0.0), vec3(0.0), body.xyz, body.xyz);
+  }
+  vec4 comMass = nodeComMass[ref];
+  vec4 quadA = nodeQuadA[ref], quadB = nodeQuadB[ref];
+  return Cell(comMass.w, comMass.xyz, nodeComLoOpen[ref].xyz, quadA.xyz, vec3(quadA.w, quadB.xy),
+              nodeBoxMin[ref].xyz, nodeBoxMax[ref].xyz);
+}
+
+Cell combine(Cell a, Cell b) {
+  Cell cell;
+  cell.mass = a.mass + b.mass;
+  float w = cell.mass > 0.0 ? b.mass / cell.mass : 0.5;  // massless cells: the midpoint
+  vec3 d = (b.comHi - a.comHi) + (b.comLo - a.comLo);    // c_B - c_A
+  // c = c_A + w D, rounded to c_hi with the remainder in c_lo (fast two-sum, exact when
+  // |c_hi| >= |remainder|, i.e. whenever precision matters). `precise`: no fused or reordered ops.
+  precise vec3 shift = a.comLo + w * d;
+  precise vec3 hi = a.comHi + shift;
+  precise vec3 lo = shift - (hi - a.comHi);
+  cell.comHi = hi;
+  cell.comLo = lo;
+  float reducedMass = a.mass * w;  // m_A m_B / m
+  cell.diagonal = a.diagonal + b.diagonal + reducedMass * d * d;
+  cell.offDiagonal = a.offDiagonal + b.offDiagonal + reducedMass * vec3(d.x * d.y, d.x * d.z, d.y * d.z);
+  cell.boxMin = min(a.boxMin, b.boxMin);
+  cell.boxMax = max(a.boxMax, b.boxMax);
+  return cell;
+}
+
+// (l / theta + delta)^2: l the largest side of the box, delta |c - box centre|.
+float openingRadius2(Cell cell) {
+  if (isinf(uInverseTheta)) return uintBitsToFloat(0x7f800000u);
+  vec3 side = cell.boxMax - cell.boxMin;
+  vec3 centreFromCom = ((cell.boxMin - cell.comHi) + (cell.boxMax - cell.comHi)) * 0.5 - cell.comLo;
+  float radius = max(max(side.x, side.y), side.z) * uInverseTheta + length(centreFromCom);
+  return radius * radius;
+}
+
+void store(uint node, Cell cell) {
+  nodeComMass[node] = vec4(cell.comHi, cell.mass);
+  nodeComLoOpen[node] = vec4(cell.comLo, openingRadius2(cell));
+  float trace = cell.diagonal.x + cell.diagonal.y + cell.diagonal.z;
+  nodeQuadA[node] = vec4(cell.diagonal, cell.offDiagonal.x);
+  nodeQuadB[node] = vec4(cell.offDiagonal.yz, trace, 0.0);
+  nodeBoxMin[node] = vec4(cell.boxMin, 0.0);
+  nodeBoxMax[node] = vec4(cell.boxMax, 0.0);
+}
+
+void main() {
+  uint k = linearGroupId() * 256u + gl_LocalInvocationID.x;
+  if (k >= uBodyCount || uBodyCount < 2u) return;
+  uint node = parents[k];
+  while (true) {
+    memoryBarrierBuffer();  // this invocation's stores of the child land before the count
+    if (atomicAdd(visits[node], 1u) == 0u) return;  // the sibling is not done: it will come here
+    memoryBarrierBuffer();  // and the sibling's stores are read after the count
+    uvec4 range = nodeRange[node];
+    store(node, combine(loadChild(range.z), loadChild(range.w)));
+    if (node == 0u) return;
+    node = parents[uBodyCount + node];
+  }
+}

@@ -1,0 +1,73 @@
+// The tree from the sorted keys (Karras 2012, "Maximizing parallelism in the construction of
+// BVHs, octrees and k-d trees"): a binary radix tree whose N - 1 internal nodes are all built at
+// once, node i by two binary searches over the keys near position i. Keys are made unique by
+// extending them with the sorted position (ties were already broken by body index), so equal keys
+// split by index and the tree always ends in single-body leaves. Every node covers a contiguous
+// range of sorted bodies, which the walk uses: an opened cell of few bodies becomes one range of
+// body-body interactions. The same pass gathers the bodies into key order. Files before this one:
+// body_layout.glsl, tree_common.glsl.
+
+layout(local_size_x = 256) in;
+
+uniform sampler2D uPositionMass;
+uniform uint uBodyCount;
+
+layout(std430, binding = B_KEYS_IN) readonly buffer Keys { uvec2 keys[]; };
+layout(std430, binding = B_VALUES_IN) readonly buffer Values { uint sortedIndex[]; };
+layout(std430, binding = B_SORTED_BODIES) writeonly buffer SortedBodies { vec4 sortedBodies[]; };
+layout(std430, binding = B_NODE_RANGE) writeonly buffer NodeRange { uvec4 nodeRange[]; };
+layout(std430, binding = B_PARENTS) writeonly buffer Parents { uint parents[]; };
+
+// Length of the common prefix of the extended keys at sorted positions i and j (-1 outside).
+int commonPrefix(int i, int j) {
+  if (j < 0 || j >= int(uBodyCount)) return -1;
+  uvec2 a = keys[i], b = keys[j];
+  if (a.x != b.x) return 31 - findMSB(a.x ^ b.x);
+  if (a.y != b.y) return 63 - findMSB(a.y ^ b.y);
+  return 95 - findMSB(uint(i) ^ uint(j));
+}
+
+// The other end of node i's range: direction d, then an exponential and a binary search.
+int rangeEnd(int i, int d) {
+  int minimumPrefix = commonPrefix(i, i - d);
+  int bound = 2;
+  while (commonPrefix(i, i + bound * d) > minimumPrefix) bound *= 2;
+  int length = 0;
+  for (int step = bound / 2; step >= 1; step /= 2)
+    if (commonPrefix(i, i + (length + step) * d) > minimumPrefix) length += step;
+  return i + length * d;
+}
+
+// Where the range [min(i, j), max(i, j)] splits: the last position sharing the node's prefix
+// with i, seen from i's end.
+int splitOf(int i, int j, int d) {
+  int nodePrefix = commonPrefix(i, j);
+  int length = abs(j - i);
+  int split = 0;
+  int step = length;
+  do {
+    step = (step + 1) / 2;
+    if (commonPrefix(i, i + (split + step) * d) > nodePrefix) split += step;
+  } while (step > 1);
+  return i + split * d + min(d, 0);
+}
+
+void buildNode(int i) {
+  int d = commonPrefix(i, i + 1) - commonPrefix(i, i - 1) >= 0 ? 1 : -1;
+  int j = rangeEnd(i, d);
+  int gamma = splitOf(i, j, d);
+  uint first = uint(min(i, j)), last = uint(max(i, j));
+  uint left = uint(gamma) == first ? LEAF_BIT | uint(gamma) : uint(gamma);
+  uint right = uint(gamma) + 1u == last ? LEAF_BIT | uint(gamma + 1) : uint(gamma + 1);
+  nodeRange[i] = uvec4(first, last, left, right);
+  parents[(left & LEAF_BIT) != 0u ? left & ~LEAF_BIT : uBodyCount + left] = uint(i);
+  parents[(right & LEAF_BIT) != 0u ? right & ~LEAF_BIT : uBodyCount + right] = uint(i);
+}
+
+void main() {
+  uint k = linearGroupId() * 256u + gl_LocalInvocationID.x;
+  if (k >= uBodyCount) return;
+  int width = textureSize(uPositionMass, 0).x;
+  sortedBodies[k] = texelFetch(uPositionMass, texelOfBody(int(sortedIndex[k]), width), 0);
+  if (k + 1u < uBodyCount) buildNode(int(k));
+}

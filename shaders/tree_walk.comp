@@ -1,0 +1,380 @@
+// The tree walk: one work group per group of GROUP_SIZE consecutive bodies in key order (close in
+// space), BODIES_PER_THREAD bodies per invocation, all walking the tree together and sharing one
+// interaction list (Bonsai's scheme, without subgroup operations: shared memory and barrier() only).
+//
+// Each round the group takes up to THREADS nodes from a stack in shared memory, one per
+// invocation, and tests each against the group's bounding box. A node is opened when the box
+// comes within its opening radius of its centre of mass (the distance from the box, so the test is
+// safe for every body of the group) or when its body range overlaps the group's (so no body ever
+// meets a cell that holds itself, for any theta). Then:
+//   accepted               -> its multipole goes to the cell list (body by body if it holds at
+//                             most uSmallCell bodies: exact, and cheaper);
+//   opened, <= uLeafSize   -> its bodies (a contiguous range) go to the body list;
+//   opened, larger         -> its two children go on the stack.
+// Where the lists and the stack take each item follows from prefix sums over the round, so the
+// lists, and with them every float sum, come out in the same order every run. When a list holds a
+// tile, all invocations load it into shared memory together and every invocation adds the whole
+// tile to its body: the inner loops are the direct kernel's (shaders/force.comp).
+//
+// Interactions use absolute positions, as the direct kernel does (the difference of two nearby
+// floats is exact), and a cell's centre of mass as c_hi + c_lo: d = (c_hi - r_i) + c_lo, so a
+// cluster far from the origin keeps the precision of direct summation. (Positions relative to the
+// group's first body lost it where a group straddles two clusters 1e6 apart.) The opening test
+// takes the group's box and the centres of mass relative to that body, the "anchor".
+//
+// Defines: GROUP_SIZE (a power of two), BODIES_PER_THREAD (1 or 2: each tile entry read from shared
+// memory serves that many bodies), TILE (a multiple of GROUP_SIZE), STACK_SIZE (>= 2 x
+// GROUP_SIZE; an opened node whose children no longer fit adds its bodies directly instead:
+// exact, slower), EXPANSION_ORDER (1 monopole, 2 quadrupole), SOFTENED (see gravity.glsl),
+// POTENTIAL (0: accelerations into uAcceleration; 1: the group's sum of m_i phi_i into
+// B_POTENTIAL), COUNT_ONLY (1: build the lists, count them, evaluate nothing: the cost model's
+// list lengths at any N in seconds, even on llvmpipe).
+// Files before this one: body_layout.glsl, gravity.glsl, tree_common.glsl.
+
+#define THREADS (GROUP_SIZE / BODIES_PER_THREAD)
+#define BPT BODIES_PER_THREAD
+
+layout(local_size_x = THREADS) in;
+
+uniform uint uBodyCount;
+uniform uint uGroupCount;
+uniform uint uLeafSize;   // an opened cell of at most this many bodies interacts body by body
+uniform uint uSmallCell;  // an accepted cell of at most this many bodies interacts body by body
+uniform float uGravity;
+
+layout(std430, binding = B_SORTED_BODIES) readonly buffer SortedBodies { vec4 sortedBodies[]; };
+layout(std430, binding = B_VALUES_IN) readonly buffer SortedIndex { uint sortedIndex[]; };
+layout(std430, binding = B_NODE_RANGE) readonly buffer NodeRange { uvec4 nodeRange[]; };
+layout(std430, binding = B_NODE_COM_MASS) readonly buffer NodeComMass { vec4 nodeComMass[]; };
+layout(std430, binding = B_NODE_COM_LO) readonly buffer NodeComLo { vec4 nodeComLoOpen[]; };
+#if EXPANSION_ORDER >= 2
+layout(std430, binding = B_NODE_QUAD_A) readonly buffer NodeQuadA { vec4 nodeQuadA[]; };
+layout(std430, binding = B_NODE_QUAD_B) readonly buffer NodeQuadB { vec4 nodeQuadB[]; };
+#endif
+layout(std430, binding = B_GROUP_STATS) writeonly buffer GroupStats { uvec4 groupStats[]; };
+#if POTENTIAL
+layout(std430, binding = B_POTENTIAL) writeonly buffer Potential { double potentialSums[]; };
+#else
+layout(rgba32f) writeonly uniform image2DArray uAcceleration;  // layer 0
+uniform int uTextureWidth;
+#endif
+
+const uint KIND_NONE = 0u, KIND_CELL = 1u, KIND_BODIES = 2u, KIND_CHILDREN = 3u;  // what a tested node gives
+
+shared uint stack[STACK_SIZE];
+shared uvec2 scanBuffer[2][THREADS];
+shared uint rangeFirst[THREADS];  // the round's body ranges: first sorted body
+shared uint rangeStart[THREADS];  // and place in the round's concatenated ranges
+shared vec4 bodyTile[TILE];          // position, mass
+#if POTENTIAL
+shared uint bodyTileIndex[TILE];
+#endif
+shared vec4 cellTile[TILE];    // c_hi, mass
+shared vec4 cellTileLo[TILE];  // c_lo
+#if EXPANSION_ORDER >= 2
+shared vec4 cellTileQuadA[TILE];
+shared vec4 cellTileQuadB[TILE];
+#endif
+
+// Set once by main() (initialised here only so that compilers see them written before use).
+uint local = 0u;
+uint groupFirst = 0u, groupLast = 0u;      // sorted bodies of this group
+vec3 anchor = vec3(0.0);                   // the group's first body: the opening test is relative to it
+vec3 boxCentre = vec3(0.0), boxHalf = vec3(0.0);  // the group's bounding box, relative to the anchor
+#if BPT == 1
+#define PER_BODY(type, zero) type[1](zero)
+#else
+#define PER_BODY(type, zero) type[2](zero, zero)
+#endif
+uint self[BPT] = PER_BODY(uint, 0u);       // this invocation's sorted bodies: local + k THREADS
+vec3 ri[BPT] = PER_BODY(vec3, vec3(0.0));  // their positions
+vec3 acceleration[BPT] = PER_BODY(vec3, vec3(0.0));
+float potential[BPT] = PER_BODY(float, 0.0);
+
+// Exclusive prefix sums of `value` over the work group (Hillis-Steele); `total` is the sum of all.
+// Starts and ends with a barrier, so the caller may overwrite anything read before it.
+uvec2 exclusiveScan(uvec2 value, out uvec2 total) {
+  barrier();
+  scanBuffer[0][local] = value;
+  barrier();
+  uint source = 0u;
+  for (uint offset = 1u; offset < uint(THREADS); offset <<= 1) {
+    uvec2 sum = scanBuffer[source][local];
+    if (local >= offset) sum += scanBuffer[source][local - offset];
+    scanBuffer[1u - source][local] = sum;
+    source = 1u - source;
+    barrier();
+  }
+  total = scanBuffer[source][THREADS - 1];
+  return scanBuffer[source][local] - value;
+}
+
+// The group's bounding box, relative to the anchor (invocations past the end repeat the last body).
+// The tiles are free before the walk: they hold the reduction.
+void findGroupBox() {
+  bodyTile[local].xyz = ri[0] - anchor;
+  cellTile[local].xyz = ri[0] - anchor;
+  for (int k = 1; k < BPT; ++k) {
+    bodyTile[local].xyz = min(bodyTile[local].xyz, ri[k] - anchor);
+    cellTile[local].xyz = max(cellTile[local].xyz, ri[k] - anchor);
+  }
+  barrier();
+  for (uint live = uint(THREADS) / 2u; live > 0u; live >>= 1) {
+    if (local < live) {
+      bodyTile[local].xyz = min(bodyTile[local].xyz, bodyTile[local + live].xyz);
+      cellTile[local].xyz = max(cellTile[local].xyz, cellTile[local + live].xyz);
+    }
+    barrier();
+  }
+  boxCentre = (bodyTile[0].xyz + cellTile[0].xyz) * 0.5;
+  boxHalf = (cellTile[0].xyz - bodyTile[0].xyz) * 0.5;
+  barrier();  // everyone has read the box before the walk fills the tiles
+}
+
+// ---- Interactions: every invocation adds the first `count` entries of a tile to its body.
+
+#if EXPANSION_ORDER >= 2
+// The Plummer-softened potential -G [M g + 1/2 S : grad grad g] of a cell about its centre of mass,
+// g(d) = (d.d + eps^2)^(-1/2), differentiated: with D1 = g(d) and u = d D1 (|u| <= 1),
+//   a   = G D1^2 [ M u + D1^2 (7.5 (u.S u) u - 1.5 tr(S) u - 3 S u) ]
+//   phi = -G D1 [ M + D1^2 (1.5 u.S u - 0.5 tr(S)) ]
+// Written in u, no power of D1 above the 4th appears, and a cell of zero extent (S = 0) adds
+// exactly its monopole: no 0 * inf however close it is.
+void addCell(int k, vec4 comMass, vec3 comLo, vec4 quadA, vec4 quadB) {
+  vec3 d = (comMass.xyz - ri[k]) + comLo;
+  float r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, uSoftening2)));
+#if SOFTENED
+  float inverseR = inversesqrt(r2);
+#else
+  float inverseR = r2 > 0.0 ? inversesqrt(r2) : 0.0;
+#endif
+  vec3 u = d * inverseR;
+  float inverseR2 = inverseR * inverseR;
+  vec3 su = vec3(quadA.x * u.x + quadA.w * u.y + quadB.x * u.z,
+                 quadA.w * u.x + quadA.y * u.y + quadB.y * u.z,
+                 quadB.x * u.x + quadB.y * u.y + quadA.z * u.z);
+  float usu = dot(u, su);
+#if POTENTIAL
+  potential[k] -= inverseR * (comMass.w + inverseR2 * (1.5 * usu - 0.5 * quadB.z));
+#else
+  float radial = comMass.w + inverseR2 * (7.5 * usu - 1.5 * quadB.z);
+  acceleration[k] += inverseR2 * (radial * u - (3.0 * inverseR2) * su);
+#endif
+}
+#endif
+
+void evaluateCells(uint count) {
+  for (uint m = 0u; m < count; ++m) {
+#if EXPANSION_ORDER >= 2
+    vec4 comMass = cellTile[m], quadA = cellTileQuadA[m], quadB = cellTileQuadB[m];
+    vec3 comLo = cellTileLo[m].xyz;
+    for (int k = 0; k < BPT; ++k) addCell(k, comMass, comLo, quadA, quadB);
+#else
+    vec4 comMass = cellTile[m];
+    vec3 comLo = cellTileLo[m].xyz;
+    for (int k = 0; k < BPT; ++k) {
+      // A monopole is a body at the centre of mass: addPair's law about the body's own position.
+      vec3 d = (comMass.xyz - ri[k]) + comLo;
+#if POTENTIAL
+      float r2 = dot(d, d) + uSoftening2;
+      potential[k] -= comMass.w * (r2 > 0.0 ? inversesqrt(r2) : 0.0);
+#else
+      addPair(acceleration[k], vec3(0.0), vec4(d, comMass.w));
+#endif
+    }
+#endif
+  }
+}
+
+void evaluateBodies(uint count) {
+  for (uint m = 0u; m < count; ++m) {
+    vec4 bodyJ = bodyTile[m];
+#if POTENTIAL
+    uint j = bodyTileIndex[m];
+#endif
+    for (int k = 0; k < BPT; ++k) {
+#if POTENTIAL
+      // The potential leaves out j == i by index: with eps > 0 its own term would not vanish.
+      vec3 d = bodyJ.xyz - ri[k];
+      float r2 = dot(d, d) + uSoftening2;
+      if (j != self[k] && r2 > 0.0) potential[k] -= bodyJ.w * inversesqrt(r2);
+#else
+      addPair(acceleration[k], ri[k], bodyJ);  // j == i adds exactly 0 (gravity.glsl)
+#endif
+    }
+  }
+}
+
+// ---- Building the lists.
+
+struct Tested {
+  uint kind;
+  uint first, count;  // BODIES: the range; CELL: the node
+  uvec2 children;
+  vec4 com;           // CELL: c_hi, mass
+  vec3 comLo;         // CELL: c_lo
+};
+
+Tested test(uint ref) {
+  Tested result = Tested(KIND_NONE, 0u, 0u, uvec2(0u), vec4(0.0), vec3(0.0));
+  if (ref == 0xffffffffu) return result;
+  if ((ref & LEAF_BIT) != 0u) {
+    result.kind = KIND_BODIES;
+    result.first = ref & ~LEAF_BIT;
+    result.count = 1u;
+    return result;
+  }
+  uvec4 range = nodeRange[ref];
+  vec4 comMass = nodeComMass[ref];
+  vec4 comLoOpen = nodeComLoOpen[ref];
+  vec3 com = (comMass.xyz - anchor) + comLoOpen.xyz;
+  vec3 outside = max(abs(com - boxCentre) - boxHalf, vec3(0.0));
+  bool overlaps = range.x <= groupLast && range.y >= groupFirst;
+  bool opened = overlaps || dot(outside, outside) <= comLoOpen.w;
+  result.count = range.y - range.x + 1u;
+  result.first = range.x;
+  result.children = range.zw;
+  result.com = comMass;
+  result.comLo = comLoOpen.xyz;
+  if (opened) result.kind = result.count <= uLeafSize ? KIND_BODIES : KIND_CHILDREN;
+  else result.kind = result.count <= uSmallCell ? KIND_BODIES : KIND_CELL;
+  return result;
+}
+
+uvec2 listCounts(Tested t) {
+  return uvec2((t.kind == KIND_CELL ? 1u : 0u) | (t.kind == KIND_CHILDREN ? 2u << 16 : 0u), t.kind == KIND_BODIES ? t.count : 0u);
+}
+
+void putCell(uint slot, Tested cell, uint node) {
+  cellTile[slot] = cell.com;
+  cellTileLo[slot] = vec4(cell.comLo, 0.0);
+#if EXPANSION_ORDER >= 2
+  cellTileQuadA[slot] = nodeQuadA[node];
+  cellTileQuadB[slot] = nodeQuadB[node];
+#endif
+}
+
+// Appends this round's accepted cells to the cell tile; evaluates it when full. Returns the
+// cells left pending.
+uint appendCells(Tested mine, uint node, uint slot, uint total, uint pending) {
+#if COUNT_ONLY
+  return 0u;
+#else
+  uint room = uint(TILE) - pending;
+  if (mine.kind == KIND_CELL && slot < room) putCell(pending + slot, mine, node);
+  if (total < room) return pending + total;
+  barrier();
+  evaluateCells(uint(TILE));
+  barrier();
+  if (mine.kind == KIND_CELL && slot >= room) putCell(slot - room, mine, node);
+  return total - room;
+#endif
+}
+
+// Appends this round's body ranges (set in rangeFirst / rangeStart) to the body tile, evaluating
+// every full tile. Returns the bodies left pending.
+uint appendBodies(uint total, uint pending) {
+#if COUNT_ONLY
+  return 0u;
+#else
+  barrier();
+  for (uint consumed = 0u; consumed < total;) {
+    uint n = min(uint(TILE) - pending, total - consumed);
+    for (uint t = local; t < n; t += uint(THREADS)) {
+      uint place = consumed + t, range = 0u;  // the last range starting at or before `place`
+      for (uint step = uint(THREADS) / 2u; step > 0u; step >>= 1)
+        if (rangeStart[range + step] <= place) range += step;
+      uint j = rangeFirst[range] + (place - rangeStart[range]);
+      bodyTile[pending + t] = sortedBodies[j];
+#if POTENTIAL
+      bodyTileIndex[pending + t] = j;
+#endif
+    }
+    barrier();
+    pending += n;
+    consumed += n;
+    if (pending == uint(TILE)) {
+      evaluateBodies(uint(TILE));
+      pending = 0u;
+      barrier();
+    }
+  }
+  return pending;
+#endif
+}
+
+// Walks the tree for this group; leaves the tiles' last partial contents evaluated too.
+uvec4 walk() {
+  uvec4 counted = uvec4(0u);  // bodies, cells, nodes tested, rounds whose children overflowed
+  if (local == 0u) stack[0] = uBodyCount == 1u ? LEAF_BIT : 0u;  // the root
+  barrier();
+  uint top = 1u, cellsPending = 0u, bodiesPending = 0u;
+  while (top > 0u) {
+    uint take = min(top, uint(THREADS));
+    uint base = top - take;
+    uint ref = local < take ? stack[base + local] : 0xffffffffu;
+    Tested mine = test(ref);
+    uvec2 total;
+    uvec2 before = exclusiveScan(listCounts(mine), total);
+    if (base + (total.x >> 16) > uint(STACK_SIZE)) {  // rare: children that do not fit add their bodies
+      if (mine.kind == KIND_CHILDREN && base + (before.x >> 16) + 2u > uint(STACK_SIZE)) mine.kind = KIND_BODIES;
+      before = exclusiveScan(listCounts(mine), total);
+      ++counted.w;
+    }
+    if (mine.kind == KIND_CHILDREN) {
+      stack[base + (before.x >> 16)] = mine.children.x;
+      stack[base + (before.x >> 16) + 1u] = mine.children.y;
+    }
+    rangeFirst[local] = mine.first;
+    rangeStart[local] = before.y;
+    top = base + (total.x >> 16);
+    counted.xyz += uvec3(total.y, total.x & 0xffffu, take);
+    cellsPending = appendCells(mine, ref, before.x & 0xffffu, total.x & 0xffffu, cellsPending);
+    bodiesPending = appendBodies(total.y, bodiesPending);
+    barrier();  // the stack's pushes are visible to the next round's reads
+  }
+#if !COUNT_ONLY
+  evaluateCells(cellsPending);
+  evaluateBodies(bodiesPending);
+#endif
+  return counted;
+}
+
+void main() {
+  uint group = linearGroupId();
+  if (group >= uGroupCount) return;  // the whole work group: a dispatch spread over two dimensions
+  local = gl_LocalInvocationID.x;
+  groupFirst = group * uint(GROUP_SIZE);
+  groupLast = min(groupFirst + uint(GROUP_SIZE), uBodyCount) - 1u;
+  anchor = sortedBodies[groupFirst].xyz;
+  vec4 bodies[BPT];
+  for (int k = 0; k < BPT; ++k) {  // past the group's end: the last body again, results dropped
+    self[k] = min(groupFirst + local + uint(k * THREADS), groupLast);
+    bodies[k] = sortedBodies[self[k]];
+    ri[k] = bodies[k].xyz;
+    acceleration[k] = vec3(0.0);
+    potential[k] = 0.0;
+  }
+  findGroupBox();
+  uvec4 counted = walk();
+  if (local == 0u) groupStats[group] = uvec4(counted.xyz, (groupLast - groupFirst + 1u) | (min(counted.w, 0xffffu) << 16));
+#if POTENTIAL
+  // m_i phi_i of the group's bodies, added in a fixed order (the scan buffer holds the doubles).
+  double mine = 0.0;
+  for (int k = 0; k < BPT; ++k)
+    if (groupFirst + local + uint(k * THREADS) <= groupLast) mine += double(bodies[k].w) * double(potential[k]);
+  barrier();
+  scanBuffer[0][local] = unpackDouble2x32(mine);
+  barrier();
+  if (local == 0u) {
+    double sum = 0.0;
+    for (uint t = 0u; t < uint(THREADS); ++t) sum += packDouble2x32(scanBuffer[0][t]);
+    potentialSums[group] = sum;
+  }
+#else
+  for (int k = 0; k < BPT; ++k)
+    if (groupFirst + local + uint(k * THREADS) <= groupLast)
+      imageStore(uAcceleration, ivec3(texelOfBody(int(sortedIndex[self[k]]), uTextureWidth), 0),
+                 vec4(uGravity * acceleration[k], 0.0));
+#endif
+}

@@ -1,0 +1,144 @@
+#include "diagnostics/force_error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <unordered_set>
+
+#include <glm/geometric.hpp>
+#include <glm/vec4.hpp>
+
+#include "gl/shader_program.h"
+
+namespace nbody {
+namespace {
+
+constexpr int kPositionUnit = 0, kAccelerationUnit = 1;
+constexpr std::size_t kThreads = 256;  // local_size_x of force_reference.comp
+
+gl::Buffer bufferOf(std::size_t bytes, const void* data) {
+  gl::Buffer buffer = gl::Buffer::create();
+  glNamedBufferStorage(buffer.id(), GLsizeiptr(std::max<std::size_t>(bytes, 16)), nullptr, GL_DYNAMIC_STORAGE_BIT);
+  if (data) glNamedBufferSubData(buffer.id(), 0, GLsizeiptr(bytes), data);
+  return buffer;
+}
+
+// Bodies j per dispatch. Mesa's llvmpipe stops every loop of an invocation once the invocation has
+// run 65535 loop iterations in all (gallivm's loop limiter, LP_MAX_TGSI_LOOP_ITERATIONS), silently:
+// a dispatch over 65536 bodies came out 0.8% short on average, over 131072 bodies 100%. Chunks of
+// 16384 bodies (16384 + 64 iterations) stay under it; the loop restarts with every dispatch.
+constexpr std::size_t kChunkLength = 16384;
+
+void runChunks(GLuint program, std::size_t bodyCount, std::size_t samples) {
+  for (std::size_t begin = 0; begin < bodyCount; begin += kChunkLength) {
+    glProgramUniform1ui(program, glGetUniformLocation(program, "uChunkBegin"), GLuint(begin));
+    glProgramUniform1ui(program, glGetUniformLocation(program, "uChunkEnd"), GLuint(std::min(begin + kChunkLength, bodyCount)));
+    glDispatchCompute(GLuint((samples + kThreads - 1) / kThreads), 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  }
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> forceErrorSamples(std::size_t bodyCount, std::uint64_t seed, std::size_t allUpTo,
+                                             std::size_t sampled) {
+  std::vector<std::uint32_t> bodies;
+  if (bodyCount <= allUpTo || sampled >= bodyCount) {
+    for (std::size_t i = 0; i < bodyCount; ++i) bodies.push_back(std::uint32_t(i));
+    return bodies;
+  }
+  std::mt19937_64 random(seed);
+  std::uniform_int_distribution<std::size_t> pick(0, bodyCount - 1);
+  std::unordered_set<std::uint32_t> chosen;
+  while (chosen.size() < sampled) chosen.insert(std::uint32_t(pick(random)));
+  bodies.assign(chosen.begin(), chosen.end());
+  std::sort(bodies.begin(), bodies.end());
+  return bodies;
+}
+
+std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::ivec2 size, std::size_t bodyCount,
+                                               const StepParams& params, const std::vector<std::uint32_t>& bodies,
+                                               unsigned int accelerationArray, std::vector<glm::dvec3>* judged) {
+  if (bodies.empty()) return {};
+  if (size.x <= 0 || std::size_t(size.x) * std::size_t(size.y) < bodyCount)
+    throw std::invalid_argument("referenceAccelerations: the texture cannot hold the bodies");
+  gl::Program program = gl::buildProgram({{GL_COMPUTE_SHADER, {"body_layout.glsl", "force_reference.comp"}}}, {});
+  const GLuint id = program.id();
+  glProgramUniform1i(id, glGetUniformLocation(id, "uPositionMass"), kPositionUnit);
+  glProgramUniform1i(id, glGetUniformLocation(id, "uAcceleration"), kAccelerationUnit);
+  glProgramUniform1ui(id, glGetUniformLocation(id, "uSampleCount"), GLuint(bodies.size()));
+  glProgramUniform1d(id, glGetUniformLocation(id, "uSoftening2"), params.softening * params.softening);
+  gl::Buffer samples = bufferOf(bodies.size() * 4, bodies.data());
+  gl::Buffer reference = bufferOf(bodies.size() * 32, nullptr);
+  gl::Buffer judgedBuffer = bufferOf(bodies.size() * 16, nullptr);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  glBindTextureUnit(kPositionUnit, positionMass);
+  glBindTextureUnit(kAccelerationUnit, accelerationArray);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, samples.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, reference.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, judgedBuffer.id());
+  glUseProgram(id);
+  runChunks(id, bodyCount, bodies.size());
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  std::vector<glm::dvec4> sums(bodies.size());
+  glGetNamedBufferSubData(reference.id(), 0, GLsizeiptr(sums.size() * 32), sums.data());
+  std::vector<glm::dvec3> result;
+  for (const glm::dvec4& sum : sums) result.push_back(params.gravity * glm::dvec3(sum));
+  if (judged) {
+    std::vector<glm::vec4> values(bodies.size());
+    glGetNamedBufferSubData(judgedBuffer.id(), 0, GLsizeiptr(values.size() * 16), values.data());
+    judged->clear();
+    for (const glm::vec4& value : values) judged->push_back(glm::dvec3(value));
+  }
+  glUseProgram(0);
+  return result;
+}
+
+std::vector<double> relativeErrors(const std::vector<glm::dvec3>& accelerations,
+                                   const std::vector<glm::dvec3>& references) {
+  std::vector<double> errors;
+  for (std::size_t k = 0; k < references.size(); ++k) {
+    const double difference = glm::length(accelerations[k] - references[k]);
+    const double magnitude = glm::length(references[k]);
+    double error = magnitude > 0 ? difference / magnitude
+                                 : (difference == 0 ? 0.0 : std::numeric_limits<double>::infinity());
+    if (std::isnan(error)) error = std::numeric_limits<double>::infinity();
+    errors.push_back(error);
+  }
+  return errors;
+}
+
+ForceErrorPercentiles percentilesOf(std::vector<double> errors) {
+  ForceErrorPercentiles result;
+  result.samples = errors.size();
+  if (errors.empty()) return result;
+  std::sort(errors.begin(), errors.end());
+  const auto at = [&](double fraction) {
+    const double place = fraction * double(errors.size() - 1);
+    const std::size_t below = std::size_t(std::floor(place));
+    const std::size_t above = std::min(below + 1, errors.size() - 1);
+    const double weight = place - double(below);
+    if (weight == 0 || errors[above] == errors[below]) return errors[below];  // also inf, inf
+    return errors[below] + weight * (errors[above] - errors[below]);
+  };
+  result.median = at(0.5);
+  result.p90 = at(0.9);
+  result.p99 = at(0.99);
+  result.p999 = at(0.999);
+  result.max = errors.back();
+  return result;
+}
+
+ForceErrorPercentiles forceErrorPercentiles(unsigned int positionMass, glm::ivec2 size, std::size_t bodyCount,
+                                            const StepParams& params, unsigned int accelerationArray,
+                                            std::uint64_t seed) {
+  const std::vector<std::uint32_t> bodies = forceErrorSamples(bodyCount, seed);
+  std::vector<glm::dvec3> judged;
+  const std::vector<glm::dvec3> reference =
+      referenceAccelerations(positionMass, size, bodyCount, params, bodies, accelerationArray, &judged);
+  return percentilesOf(relativeErrors(judged, reference));
+}
+
+}  // namespace nbody

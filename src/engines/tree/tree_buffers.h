@@ -1,0 +1,48 @@
+#pragma once
+// The GPU buffers of the tree (shaders/tree_common.glsl lists what each holds), sized by N and
+// grown only: an evaluation at the same or a smaller N allocates nothing.
+
+#include <array>
+#include <cstddef>
+
+#include "gl/objects.h"
+
+namespace nbody::tree {
+
+// Shader storage bindings; the B_* defines of shaders/tree_common.glsl.
+enum Binding : GLuint {
+  kBounds = 0, kKeysIn, kValuesIn, kKeysOut, kValuesOut, kBlockCounts, kDigitTotals, kSortedBodies,
+  kNodeRange, kNodeComMass, kNodeComLo, kNodeQuadA, kNodeQuadB, kNodeBoxMin, kNodeBoxMax, kParents,
+  kVisits, kGroupStats, kPotential, kSumIn, kSumOut, kBindingCount
+};
+
+// Keys sorted per block of the radix sort (SORT_BLOCK), and its digits.
+constexpr std::size_t kSortBlock = 2048;
+constexpr std::size_t kRadix = 256;
+constexpr std::size_t kSmallestGroup = 16;  // TreeSettings' smallest group size: most groups
+
+// What the tree's buffers take for `bodies` bodies, in bytes: in all, and the largest single buffer
+// (one shader storage block must hold it).
+struct BufferSizes {
+  std::size_t total = 0, largest = 0;
+};
+BufferSizes bufferSizesFor(std::size_t bodies);
+
+class TreeBuffers {
+ public:
+  // Makes sure every buffer holds `bodies` bodies (reallocating the ones that are too small).
+  void reserve(std::size_t bodies);
+  // Binds every buffer to its binding; the sort's keys and values A as input, B as output.
+  void bindAll() const;
+  // Binds the sort's ping-pong buffers: pass p reads A and writes B when p is even.
+  void bindSortPass(int pass) const;
+  GLuint buffer(Binding binding) const { return buffers_[binding].id(); }
+  GLuint keysA() const { return buffers_[kKeysIn].id(); }
+  GLuint keysB() const { return buffers_[kKeysOut].id(); }
+
+ private:
+  std::array<gl::Buffer, kBindingCount> buffers_;
+  std::size_t capacity_ = 0;  // bodies
+};
+
+}  // namespace nbody::tree

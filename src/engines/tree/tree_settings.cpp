@@ -1,0 +1,41 @@
+#include "engines/tree/tree_settings.h"
+
+#include <bit>
+#include <stdexcept>
+
+namespace nbody {
+
+void validate(const TreeSettings& s) {
+  const auto refuse = [](const std::string& what) { throw std::invalid_argument("tree settings: " + what); };
+  if (!(s.theta >= 0.0 && s.theta <= 1.0)) refuse("theta must be between 0 and 1, not " + std::to_string(s.theta));
+  if (s.expansionOrder != 1 && s.expansionOrder != 2)
+    refuse("the expansion order must be 1 (monopole) or 2 (quadrupole), not " + std::to_string(s.expansionOrder));
+  if (s.groupSize < 16 || s.groupSize > 256 || !std::has_single_bit(unsigned(s.groupSize)))
+    refuse("the group size must be a power of two from 16 to 256, not " + std::to_string(s.groupSize));
+  if (s.bodiesPerThread != 1 && s.bodiesPerThread != 2)
+    refuse("bodies per thread must be 1 or 2, not " + std::to_string(s.bodiesPerThread));
+  if (s.leafSize < 1) refuse("the leaf size must be at least 1, not " + std::to_string(s.leafSize));
+  if (s.smallCell < 0) refuse("the small-cell size must be at least 0, not " + std::to_string(s.smallCell));
+  if (s.tileSize != 0 && (s.tileSize % s.groupSize != 0 || s.tileSize > 4 * s.groupSize))
+    refuse("the tile size must be 0 or 1 to 4 times the group size, not " + std::to_string(s.tileSize));
+  if (s.stackSize < 2 * s.groupSize || s.stackSize > 4096)
+    refuse("the stack must hold 2 x group size to 4096 nodes, not " + std::to_string(s.stackSize));
+}
+
+int tileOf(const TreeSettings& s) { return s.tileSize > 0 ? s.tileSize : s.groupSize; }
+
+TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors) {
+  TreeSettings settings;
+  const std::size_t groupsOf64 = (bodies + 63) / 64;
+  if (groupsOf64 < std::size_t(4 * multiprocessors)) settings.groupSize = 32;
+  return settings;
+}
+
+std::string describe(const TreeSettings& s) {
+  return "theta=" + std::to_string(s.theta).substr(0, 4) + " order=" + std::to_string(s.expansionOrder) +
+         " group=" + std::to_string(s.groupSize) + " bodies/thread=" + std::to_string(s.bodiesPerThread) + " leaf=" + std::to_string(s.leafSize) +
+         " small-cell=" + std::to_string(s.smallCell) + " tile=" + std::to_string(tileOf(s)) +
+         " stack=" + std::to_string(s.stackSize);
+}
+
+}  // namespace nbody

@@ -1,0 +1,51 @@
+#pragma once
+// The knobs of the Barnes-Hut tree (TreeGravity): what they trade, and their defaults.
+
+#include <cstddef>
+#include <string>
+
+namespace nbody {
+
+struct TreeSettings {
+  // Opening angle (0 to 1): a cell is used whole when the group's box is farther from its centre of
+  // mass than l / theta + delta (l its largest side, delta the centre of mass's distance from the
+  // box's centre). Smaller: more accurate, lists ~ theta^-3. 0 opens every cell (direct summation).
+  // 0.43: the uniform sphere's median error (the binding target) ~1.75e-4 at 1M-4M bodies
+  // (docs/tree-gravity.md).
+  double theta = 0.43;
+  // 1: monopoles; 2: monopoles + quadrupoles (a cell costs ~3 body-body interactions instead of
+  // ~1, and gives far more accuracy per interaction at these error levels).
+  int expansionOrder = 2;
+  // Bodies per group, sharing one list (a power of two, 16 to 256). Larger: fewer walks, more
+  // accurate (the box test is conservative for more bodies), but the box grows and so do the lists.
+  int groupSize = 64;
+  // Bodies each walk invocation holds (1 or 2): groupSize / bodiesPerThread invocations walk a
+  // group, and each tile entry read from shared memory serves this many bodies (fewer loads per
+  // interaction, more independent work; in the direct kernel 2 gained 3% at N = 16384 and lost
+  // 3.7% at 1M, but a cell takes 4 loads). Same lists, so the same accuracy; more walk rounds.
+  int bodiesPerThread = 1;
+  // An opened cell of at most this many bodies gives its bodies to the body list instead of its
+  // children to the stack: fewer nodes tested, more body-body interactions.
+  int leafSize = 8;
+  // An accepted cell of at most this many bodies interacts body by body (exact, and cheaper than
+  // a quadrupole once it holds <= ~3 bodies).
+  int smallCell = 3;
+  // Entries of a shared-memory tile (0: groupSize; else a multiple of it, up to 4x): larger tiles
+  // pay the two barriers of a tile over more interactions, at more shared memory.
+  int tileSize = 0;
+  // Nodes the walk's shared-memory stack holds (>= 2 x groupSize). Past it, an opened node adds its
+  // bodies directly: still exact, but slow; a deep tree needs ~64 x its depth at most.
+  int stackSize = 2048;
+};
+
+// Throws std::invalid_argument naming the first setting out of range.
+void validate(const TreeSettings& settings);
+
+// The defaults for `bodies` bodies on a GPU of `multiprocessors` SMs (16 where unknown): groups of
+// 64 unless that leaves fewer than ~4 work groups per SM, then 32 (small N: more, shorter walks).
+TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors = 16);
+
+std::string describe(const TreeSettings& settings);  // "theta=0.43 order=2 group=64 ..."
+int tileOf(const TreeSettings& settings);            // tileSize, or groupSize for 0
+
+}  // namespace nbody
