@@ -1,5 +1,5 @@
 // nbody: GPU N-body simulation by render-to-texture. Commands: run (the interactive window),
-// simulate, bench, engines, shot, record, compare.
+// simulate, bench, engines, shot, record, compare, accuracy.
 
 #include <cstdio>
 #include <cstdlib>
@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/accuracy_command.h"
 #include "app/bench_command.h"
 #include "app/compare_command.h"
 #include "app/engines_command.h"
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   nbody::ShotOptions shot;
   nbody::RecordOptions record;
   nbody::CompareOptions compare;
+  nbody::AccuracyOptions accuracy;
   nbody::WindowOptions window;
   CLI::App* runCommand = nbody::addRunCommand(app, window);
   CLI::App* simulateCommand = nbody::addSimulateCommand(app, simulate);
@@ -34,6 +36,7 @@ int main(int argc, char** argv) {
   CLI::App* shotCommand = nbody::addShotCommand(app, shot);
   CLI::App* recordCommand = nbody::addRecordCommand(app, record);
   CLI::App* compareCommand = nbody::addCompareCommand(app, compare);
+  CLI::App* accuracyCommand = nbody::addAccuracyCommand(app, accuracy);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -51,6 +54,7 @@ int main(int argc, char** argv) {
     if (shotCommand->parsed()) return nbody::runShot(shot);
     if (recordCommand->parsed()) return nbody::runRecord(record);
     if (compareCommand->parsed()) return nbody::runCompare(compare);
+    if (accuracyCommand->parsed()) return nbody::runAccuracy(accuracy);
     if (runCommand->parsed()) return nbody::runWindow(window);
     // The main job: the window where there is a display, the headless benchmark elsewhere.
     std::string why;

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/accuracy_command.h"
 #include "app/engine_session.h"
 #include "diagnostics/engine_diagnostics.h"
 #include "engines/registry.h"
@@ -81,20 +82,27 @@ double paperStepsPerSecond(const BenchResult& r) {
 }
 
 void printTable(const std::vector<BenchResult>& results) {
-  std::printf("\n%-8s %-44s %-6s %8s %-5s %8s %10s %9s %9s %11s %9s %8s\n", "engine", "variant",
+  int width = 44;  // of the variant column: the longest variant
+  for (const BenchResult& r : results) width = std::max(width, int(r.variant.size()));
+  std::printf("\n%-8s %-*s %-6s %8s %-5s %8s %10s %9s %9s %11s %9s %8s\n", "engine", width, "variant",
               "method", "N", "read", "steps", "steps/s", "ms/step", "GPU ms", "G inter./s",
               "GFLOPS*", "paper**");
   for (const BenchResult& r : results) {
     const double paper = paperStepsPerSecond(r);
-    std::printf("%-8s %-44s %-6s %8zu %-5s %4lldx%-3d %10.2f %9.3f %9.3f %11.2f %9.1f %8s\n",
-                r.engine.c_str(), r.variant.c_str(), r.method.c_str(), r.bodies, readbackName(r.readback).data(),
+    std::printf("%-8s %-*s %-6s %8zu %-5s %4lldx%-3d %10.2f %9.3f %9.3f %11.2f %9.1f %8s\n",
+                r.engine.c_str(), width, r.variant.c_str(), r.method.c_str(), r.bodies, readbackName(r.readback).data(),
                 r.stepsPerRepetition, r.repetitions, r.stepsPerSecond, 1e3 / r.stepsPerSecond,
                 r.gpuMillisecondsPerStep, r.interactionsPerSecond * 1e-9, r.gflops,
                 std::isnan(paper) ? "" : std::to_string(paper).substr(0, 4).c_str());
   }
+  for (const BenchResult& r : results)
+    if (r.accuracy)
+      std::printf("%-8s %s: force error %s\n", r.engine.c_str(), r.variant.c_str(),
+                  describePercentiles(r.accuracy->force).c_str());
   std::printf(
       "*  GFLOPS count %g flop per interaction (NVIDIA's nbody convention; the paper counted 19), "
-      "N^2 interactions per force evaluation.\n   steps/s: median of the repetitions, wall clock "
+      "N^2 interactions per force evaluation of a direct engine, what the lists held for a tree.\n"
+      "   steps/s: median of the repetitions, wall clock "
       "between glFinish calls; GPU ms: median of GL_TIME_ELAPSED queries per step.\n"
       "** the paper's steps/s on a GeForce 9800 GT at N = 16384 (tables 3 and 5), for comparison.\n",
       kFlopPerInteraction);
@@ -117,6 +125,7 @@ nlohmann::json resultJson(const BenchResult& r) {
                       {"interactions_per_second", number(r.interactionsPerSecond)},
                       {"gflops", number(r.gflops)}};
   if (r.conservation) json["conservation"] = conservationJson(*r.conservation);
+  if (r.accuracy) json["accuracy"] = accuracyJson(*r.accuracy);
   return json;
 }
 
@@ -196,7 +205,11 @@ void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRu
   std::optional<Diagnostics> before;
   if (run.initial.size() <= kLargestConservationCheck || engine.estimatesPotential())
     before = run.diagnostics.measure(engine, params);
+  // An approximate engine's speed means little without its accuracy on the same state.
+  std::optional<AccuracyReport> accuracy;
+  if (findEngine(engine.name())->approximate) accuracy = measureAccuracy(engine, params);
   run.results.push_back(benchmark(engine, method, readback, run.options));
+  run.results.back().accuracy = accuracy;
   if (before) run.results.back().conservation = {*before, run.diagnostics.measure(engine, params)};
   if (const auto body = run.check.firstNonFiniteBody(engine))
     throw std::runtime_error("the state became non-finite while timing " + method.name + " on the " + engine.name() +

@@ -10,6 +10,7 @@
 
 #include "app/run_options.h"
 #include "diagnostics/conservation_report.h"
+#include "diagnostics/force_accuracy.h"
 
 namespace nbody {
 
@@ -38,6 +39,7 @@ struct BenchResult {
   double interactionsPerSecond = 0;
   double gflops = 0;                  // kFlopPerInteraction per interaction
   std::optional<ConservationCheck> conservation;  // diagnostics before and after the timed steps
+  std::optional<AccuracyReport> accuracy;         // an approximate engine's force error on the initial state
 };
 
 CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options);

@@ -27,6 +27,8 @@ int runEngines() {
       for (const EngineOption& option : session.engine->options()) {
         std::string choices;
         for (const std::string& choice : option.choices) choices += (choices.empty() ? "" : "|") + choice;
+        if (option.range)
+          choices += " or a number from " + formatNumber(option.range->low) + " to " + formatNumber(option.range->high);
         std::printf("          --set %s=%s  (default %s)\n            %s\n", option.name.c_str(),
                     choices.c_str(), option.value.c_str(), option.description.c_str());
       }

@@ -78,7 +78,7 @@ void FrameStatistics::startOver() {
   forgetTiming();
 }
 
-void FrameStatistics::fill(PanelFigures& figures, const Engine& engine, const Method& method) const {
+void FrameStatistics::fill(PanelFigures& figures, Engine& engine, const Method& method) const {
   figures.iterationsPerSecond = rates_.stepsPerSecond();
   figures.interactionsPerSecond = figures.iterationsPerSecond * interactionsPerStep(engine, method);
   figures.gflops = figures.interactionsPerSecond * kFlopPerInteraction * 1e-9;

@@ -66,7 +66,7 @@ class FrameStatistics {
 
   long long frames() const { return frames_; }
   // The figures the panel shows, counted as `nbody bench` counts them.
-  void fill(PanelFigures& figures, const Engine& engine, const Method& method) const;
+  void fill(PanelFigures& figures, Engine& engine, const Method& method) const;
 
  private:
   using Clock = std::chrono::steady_clock;

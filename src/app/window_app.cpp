@@ -13,6 +13,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include "app/accuracy_command.h"
 #include "app/conservation_history.h"
 #include "app/control_panel.h"
 #include "app/engine_session.h"
@@ -130,6 +131,7 @@ class WindowApp {
   void draw();
   void writeScreenshot(bool lastFrame);
   void refreshColorRange(const State& state);
+  void checkAccuracy();
 
   const WindowOptions& options_;
   std::optional<Snapshot> loadFirst_;
@@ -237,6 +239,7 @@ void WindowApp::applySettings() {
     settings_.fitCamera = false;
   }
   if (settings_.run.method != applied_.run.method) stats_.forgetTiming();
+  if (settings_.checkAccuracy) checkAccuracy();
   if (settings_.render.colorBy != applied_.render.colorBy) refreshColorRange(engine().download());
   applied_ = settings_;
 }
@@ -290,6 +293,19 @@ void WindowApp::startedOver() {
   figures_.warning.clear();
   stats_.startOver();
   conservation_.restart();
+}
+
+// A sample of bodies against direct summation in double precision: a second or so at most.
+void WindowApp::checkAccuracy() {
+  settings_.checkAccuracy = false;
+  try {
+    const AccuracyReport report = measureAccuracy(engine(), settings_.run.step, {.allUpTo = 4096, .bodies = 4096});
+    figures_.accuracy = "force error " + describePercentiles(report.force);
+    if (report.potentialError) figures_.accuracy += "; potential " + formatNumber(*report.potentialError);
+  } catch (const std::exception& e) {
+    figures_.accuracy = std::string("accuracy check failed: ") + e.what();
+  }
+  stats_.forgetTiming();  // the check's GPU work is no step's
 }
 
 void WindowApp::refreshColorRange(const State& state) {

@@ -9,7 +9,7 @@ Diagnostics EngineDiagnostics::measure(Engine& engine, const StepParams& params)
     // cost seconds: the sums of per-body terms come from here, the potential from the engine.
     if (!engine.estimatesPotential()) return gpu_->measure(*onGpu, params);
     Diagnostics diagnostics = gpu_->measure(*onGpu, params, false);
-    diagnostics.potential = engine.potentialEnergy(params);
+    diagnostics.potential = engine.potentialEnergy(params).value_or(0.0);
     return diagnostics;
   }
   // An engine that keeps its state in double (the CPU engine) is measured there, resolving

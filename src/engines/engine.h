@@ -91,8 +91,9 @@ class Engine {
   // diagnostics measured there resolve errors far below float32's 1e-7. Valid until the next
   // step() or upload().
   virtual std::optional<DoubleBodies> doubleState() const { return std::nullopt; }
-  // Pair interactions one force evaluation costs: N^2 for direct summation.
-  virtual double interactionsPerForceEvaluation() const { return double(bodyCount()) * double(bodyCount()); }
+  // Pair interactions one force evaluation costs: N^2 for direct summation; what its lists held for
+  // an approximate engine (may wait for the GPU once after a change).
+  virtual double interactionsPerForceEvaluation() { return double(bodyCount()) * double(bodyCount()); }
 
   // The accelerations (G included) of the current state as this engine computes them, for
   // accuracy checks against a double-precision reference. Waits for the engine; the state is
@@ -101,10 +102,11 @@ class Engine {
   // Where the engine measures it: the GPU time of its last step in named parts (e.g. a tree's
   // build and walk), in seconds, never waiting for the GPU; nothing where it does not.
   virtual std::vector<std::pair<std::string, double>> lastTimeSplit() { return {}; }
-  // True where the engine estimates the potential energy itself (potentialEnergy()) because the
-  // direct O(N^2) pass of the diagnostics would cost too much at its N.
+  // The potential energy as the engine estimates it (a tree's, through the tree); nothing where it
+  // has no estimate of its own. estimatesPotential(): true where the diagnostics should take it,
+  // because their direct O(N^2) pass would cost too much at this N.
+  virtual std::optional<double> potentialEnergy(const StepParams& /*params*/) { return std::nullopt; }
   virtual bool estimatesPotential() const { return false; }
-  virtual double potentialEnergy(const StepParams& /*params*/) { return 0.0; }
 };
 
 // For implementations of setOption: checks `value` against the option's choices and stores it.
@@ -120,7 +122,7 @@ double numberChoice(const EngineOption& option);
 std::string formatNumber(double value);
 
 // Interactions of one step of `method`, as `nbody bench` and the window count them.
-inline double interactionsPerStep(const Engine& engine, const Method& method) {
+inline double interactionsPerStep(Engine& engine, const Method& method) {
   return method.forceEvaluations() * engine.interactionsPerForceEvaluation();
 }
 

@@ -5,6 +5,7 @@
 #include "engines/compute_engine.h"
 #include "engines/cpu_engine.h"
 #include "engines/fragment_engine.h"
+#include "engines/tree_engine.h"
 #include "util/named_table.h"
 
 namespace nbody {
@@ -24,6 +25,12 @@ const std::vector<EngineEntry>& engineRegistry() {
        .fallback = "fragment",
        .largestInteractiveBodies = 262144,
        .largestBenchedBodies = 1048576},
+      {.name = "tree",
+       .description = "Barnes-Hut tree on the GPU, rebuilt at every force evaluation (compute shaders; approximate)",
+       .needsGl = true,
+       .create = [] { return std::make_unique<TreeEngine>(); },
+       .approximate = true,
+       .exactSettings = {{"theta", "0"}}},
       {.name = "cpu",
        .description = "double-precision reference on all CPU cores",
        .needsGl = false,

@@ -1,0 +1,34 @@
+#pragma once
+// How close an engine's forces come to direct summation in double precision, on its current
+// state: the percentiles of the relative force error |a - a_ref| / |a_ref| over a sample of bodies
+// (force_error.h: every body up to 65536, above that a seeded random sample, each summed over all
+// N on the GPU), and for an engine that estimates the potential itself (a tree) the relative
+// error of that potential against the direct pair sum. For `nbody accuracy`, bench's approximate
+// engines and the window's accuracy readout.
+
+#include <cstdint>
+#include <optional>
+
+#include "diagnostics/force_error.h"
+#include "engines/engine.h"
+
+namespace nbody {
+
+struct AccuracyReport {
+  ForceErrorPercentiles force;
+  std::optional<double> potentialError;  // (W_engine - W_direct) / |W_direct|; nothing: not measured
+};
+
+// The direct pair sum of the potential is O(N^2): above this N it is not measured.
+inline constexpr std::size_t kLargestPotentialCheck = std::size_t(1) << 22;
+
+struct AccuracySample {
+  std::size_t allUpTo = kAllBodiesUpTo;  // every body judged up to this N
+  std::size_t bodies = kSampledBodies;   // else this many, drawn with `seed`
+  std::uint64_t seed = 1;
+};
+
+// Needs a current OpenGL 4.3+ context (the engine's, for a GPU engine). Waits for the GPU.
+AccuracyReport measureAccuracy(Engine& engine, const StepParams& params, const AccuracySample& sample = {});
+
+}  // namespace nbody

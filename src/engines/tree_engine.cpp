@@ -1,0 +1,90 @@
+#include "engines/tree_engine.h"
+
+#include "engines/compute_passes.h"
+
+namespace nbody {
+namespace {
+
+std::vector<std::string> numbers(std::initializer_list<int> values) {
+  std::vector<std::string> text;
+  for (int value : values) text.push_back(std::to_string(value));
+  return text;
+}
+
+}  // namespace
+
+TreeEngine::TreeEngine()
+    : GpuEngine({{"theta", "opening angle: a cell is used whole when the group is farther than its size / theta "
+                           "(smaller: more accurate, slower; 0: every cell opened, direct summation)",
+                  {"0", "0.3", "0.35", "0.4", "0.43", "0.5", "0.6", "0.7", "0.8"}, formatNumber(TreeSettings{}.theta),
+                  EngineOption::Range{0.0, 1.0}},
+                 {"order", "expansion order of the cells: 1 monopoles, 2 quadrupoles", {"1", "2"},
+                  std::to_string(TreeSettings{}.expansionOrder)},
+                 {"group-size", "bodies that share one interaction list (auto: from N and the GPU)",
+                  {"auto", "16", "32", "64", "128", "256"}, "auto"},
+                 {"leaf-size", "an opened cell of at most this many bodies gives its bodies to the list",
+                  numbers({1, 2, 4, 8, 16, 32, 64}), std::to_string(TreeSettings{}.leafSize)},
+                 {"bodies-per-thread", "bodies each walk invocation evaluates: each list entry read serves them all",
+                  {"1", "2"}, std::to_string(TreeSettings{}.bodiesPerThread)}}) {
+  multiprocessors_ = gl::limits().multiprocessors > 0 ? gl::limits().multiprocessors : 16;
+  optionsChanged();
+}
+
+void TreeEngine::optionsChanged() {
+  chosen_.theta = numberChoice(option("theta"));
+  chosen_.expansionOrder = integerChoice(option("order"));
+  chosen_.groupSize = integerOrAuto(option("group-size")).value_or(0);
+  chosen_.leafSize = integerChoice(option("leaf-size"));
+  chosen_.bodiesPerThread = integerChoice(option("bodies-per-thread"));
+  interactionsPerBody_.reset();
+}
+
+TreeSettings TreeEngine::settingsFor(std::size_t bodies) const {
+  TreeSettings settings = resolveTreeSettings(bodies, multiprocessors_);
+  settings.theta = chosen_.theta;
+  settings.expansionOrder = chosen_.expansionOrder;
+  if (chosen_.groupSize > 0) settings.groupSize = chosen_.groupSize;
+  settings.leafSize = chosen_.leafSize;
+  settings.bodiesPerThread = chosen_.bodiesPerThread;
+  return settings;
+}
+
+void TreeEngine::evaluateForce(const StagePass& pass) {
+  gravity_.evaluate(textures().stagePositionMass(pass.stage), textures().size(), bodyCount(), pass.params,
+                    settingsFor(bodyCount()), textures().acceleration(pass.stage));
+}
+
+void TreeEngine::runUpdate(const StagePass& pass) { runComputeUpdate(kernels(), textures(), pass, bodyCount()); }
+
+void TreeEngine::checkLayout(std::size_t bodies, glm::ivec2) const {
+  try {
+    gravity_.checkCapacity(bodies, settingsFor(bodies));
+  } catch (const std::invalid_argument& e) {  // settings the tree refuses: the option's fault
+    throw std::runtime_error(e.what());
+  }
+}
+
+double TreeEngine::extraBytes(std::size_t bodies) const { return double(TreeGravity::bytesFor(bodies)); }
+
+double TreeEngine::interactionsPerForceEvaluation() {
+  if (!interactionsPerBody_) {
+    const TreeGravity::ListStatistics lists = gravity_.listStatistics();  // of the last evaluation
+    if (lists.groups == 0) return 0.0;                                     // none yet
+    interactionsPerBody_ = lists.bodyInteractionsPerBody + lists.cellInteractionsPerBody;
+  }
+  return *interactionsPerBody_ * double(bodyCount());
+}
+
+std::vector<std::pair<std::string, double>> TreeEngine::lastTimeSplit() {
+  const auto split = gravity_.lastTimeSplit();
+  if (!split) return {};
+  return {{"tree build", split->build}, {"moments", split->moments}, {"walk", split->walk}};
+}
+
+std::optional<double> TreeEngine::potentialEnergy(const StepParams& params) {
+  const GpuStateView state = *gpuState();
+  return gravity_.potentialEnergy(state.positionMassTexture, state.size, state.bodyCount, params,
+                                  settingsFor(state.bodyCount));
+}
+
+}  // namespace nbody
