@@ -11,15 +11,23 @@ GpuEngine::GpuEngine(std::vector<EngineOption> options) : options_(std::move(opt
 
 std::string GpuEngine::device() const { return reinterpret_cast<const char*>(glGetString(GL_RENDERER)); }
 
+EngineOption* GpuEngine::findOption(std::string_view name) {
+  auto found = std::find_if(options_.begin(), options_.end(), [&](const EngineOption& o) { return o.name == name; });
+  return found == options_.end() ? nullptr : &*found;
+}
+
 const EngineOption& GpuEngine::option(std::string_view name) const {
-  for (const EngineOption& option : options_)
-    if (option.name == name) return option;
+  return const_cast<GpuEngine*>(this)->mutableOption(name);
+}
+
+EngineOption& GpuEngine::mutableOption(std::string_view name) {
+  if (EngineOption* found = findOption(name)) return *found;
   throw std::logic_error("no engine option " + std::string(name));
 }
 
 void GpuEngine::setOption(const std::string& name, const std::string& value) {
-  auto found = std::find_if(options_.begin(), options_.end(), [&](const EngineOption& o) { return o.name == name; });
-  if (found == options_.end()) return Engine::setOption(name, value);
+  EngineOption* found = findOption(name);
+  if (!found) return Engine::setOption(name, value);
   reusedForce_.forget();  // a recomputed force may round differently in another variant
   const std::string before = found->value;
   chooseOption(*found, value);

@@ -81,12 +81,15 @@ class GpuEngine : public Engine {
   virtual void texturesReallocated() {}
 
   const EngineOption& option(std::string_view name) const;
+  // For an engine that offers fewer choices on a smaller GPU (set in its constructor).
+  EngineOption& mutableOption(std::string_view name);
   const StageTextures& textures() const { return textures_; }
   StageKernelCache& kernels() { return kernels_; }
   std::size_t paddedCount() const { return textures_.texelCount(); }
 
  private:
   void runStage(const StagePass& pass);
+  EngineOption* findOption(std::string_view name);
   // Before and after a call's passes: the acceleration layout, engine state and bindings.
   void beginPasses();
   void endPasses();

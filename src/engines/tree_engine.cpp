@@ -28,6 +28,24 @@ TreeEngine::TreeEngine()
                   {"1", "2"}, std::to_string(TreeSettings{}.bodiesPerThread)}}) {
   multiprocessors_ = gl::limits().multiprocessors > 0 ? gl::limits().multiprocessors : 16;
   optionsChanged();
+  offerGroupSizesThatFit();
+}
+
+// Groups whose walk needs more shared memory than this GPU has (256 bodies on the 32 KB OpenGL
+// promises) are not offered: every choice the panel and `bench --sweep` show must run.
+void TreeEngine::offerGroupSizesThatFit() {
+  EngineOption& groupSize = mutableOption("group-size");
+  std::erase_if(groupSize.choices, [&](const std::string& choice) {
+    if (choice == "auto") return false;
+    TreeSettings settings = settingsFor(1);
+    settings.groupSize = std::stoi(choice);
+    try {
+      gravity_.checkCapacity(1, settings);
+      return false;
+    } catch (const std::exception&) {
+      return true;
+    }
+  });
 }
 
 void TreeEngine::optionsChanged() {

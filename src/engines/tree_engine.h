@@ -39,6 +39,7 @@ class TreeEngine final : public GpuEngine {
   void runUpdate(const StagePass& pass) override;
   void checkLayout(std::size_t bodies, glm::ivec2 size) const override;
   double extraBytes(std::size_t bodies) const override;
+  void offerGroupSizesThatFit();
 
   TreeSettings chosen_;                 // the options; groupSize 0 for auto
   int multiprocessors_ = 16;
