@@ -310,7 +310,11 @@ uvec4 walk() {
   barrier();
   uint top = 1u, cellsPending = 0u, bodiesPending = 0u;
   while (top > 0u) {
-    uint take = min(top, uint(THREADS));
+    // At most as many nodes as leave room for all their children: a round may push two children a
+    // node, so taking fewer near a full stack keeps it from overflowing however deep the tree (the
+    // overflow path below, which adds a node's bodies one by one, costs a whole subtree of
+    // body-body interactions: seconds a step at 16M bodies). The traversal stays depth first.
+    uint take = min(min(top, uint(THREADS)), max(uint(STACK_SIZE) - top, 1u));
     uint base = top - take;
     uint ref = local < take ? stack[base + local] : 0xffffffffu;
     Tested mine = test(ref);

@@ -78,6 +78,12 @@ struct TimeElapsedQueryTraits {
   static GLuint create() { GLuint id = 0; glCreateQueries(GL_TIME_ELAPSED, 1, &id); return id; }
   static void destroy(GLuint id) { glDeleteQueries(1, &id); }
 };
+// GL_TIMESTAMP queries (glQueryCounter) may be taken anywhere, also inside another component's
+// GL_TIME_ELAPSED query, which a nested GL_TIME_ELAPSED query may not.
+struct TimestampQueryTraits {
+  static GLuint create() { GLuint id = 0; glCreateQueries(GL_TIMESTAMP, 1, &id); return id; }
+  static void destroy(GLuint id) { glDeleteQueries(1, &id); }
+};
 struct ProgramTraits {
   static GLuint create() { return glCreateProgram(); }
   static void destroy(GLuint id) { glDeleteProgram(id); }
@@ -93,6 +99,7 @@ using Framebuffer = Handle<FramebufferTraits>;
 using VertexArray = Handle<VertexArrayTraits>;
 using Buffer = Handle<BufferTraits>;
 using TimeElapsedQuery = Handle<TimeElapsedQueryTraits>;
+using TimestampQuery = Handle<TimestampQueryTraits>;
 using Program = Handle<ProgramTraits>;
 using Shader = Handle<ShaderTraits>;
 

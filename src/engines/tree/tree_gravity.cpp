@@ -77,8 +77,8 @@ TreeGravity::TreeGravity() {
                              " shader storage bindings and 10 blocks per compute shader; this GPU offers " +
                              std::to_string(bindings) + " and " + std::to_string(blocks));
   for (int k = 0; k < 4; ++k) {
-    TimerSlot slot{gl::TimeElapsedQuery::create(), gl::TimeElapsedQuery::create(),
-                   gl::TimeElapsedQuery::create(), false};
+    TimerSlot slot;
+    for (gl::TimestampQuery& mark : slot.marks) mark = gl::TimestampQuery::create();
     timers_.push_back(std::move(slot));
   }
   walkProgram(resolveTreeSettings(1), StepParams{}, WalkOutput::accelerations);  // compile errors show here
@@ -256,7 +256,7 @@ TreeGravity::TimerSlot* TreeGravity::beginTiming() {
   TimerSlot& slot = timers_[std::size_t(nextTimer_)];
   if (slot.pending) {  // unread: reuse it once finished (nobody asked); else leave this one untimed
     GLint available = 0;
-    glGetQueryObjectiv(slot.walk.id(), GL_QUERY_RESULT_AVAILABLE, &available);
+    glGetQueryObjectiv(slot.marks[3].id(), GL_QUERY_RESULT_AVAILABLE, &available);
     if (!available) return nullptr;
   }
   nextTimer_ = (nextTimer_ + 1) % int(timers_.size());
@@ -268,15 +268,17 @@ void TreeGravity::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bod
                            const TreeSettings& settings, GLuint accelerationArray) {
   prepare(size, bodyCount, settings);
   TimerSlot* timer = beginTiming();
-  const auto timed = [timer](const gl::TimeElapsedQuery TimerSlot::*query, const auto& work) {
-    if (timer) glBeginQuery(GL_TIME_ELAPSED, (timer->*query).id());
-    work();
-    if (timer) glEndQuery(GL_TIME_ELAPSED);
+  const auto mark = [timer](int k) {
+    if (timer) glQueryCounter(timer->marks[k].id(), GL_TIMESTAMP);
   };
-  timed(&TimerSlot::build, [&] { build(positionMass, bodyCount, params, settings); });
-  timed(&TimerSlot::moments, [&] { computeMoments(bodyCount, settings); });
+  mark(0);
+  build(positionMass, bodyCount, params, settings);
+  mark(1);
+  computeMoments(bodyCount, settings);
+  mark(2);
   glBindImageTexture(kAccelerationImageUnit, accelerationArray, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA32F);
-  timed(&TimerSlot::walk, [&] { walk(bodyCount, size, params, settings, WalkOutput::accelerations); });
+  walk(bodyCount, size, params, settings, WalkOutput::accelerations);
+  mark(3);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
                   GL_SHADER_STORAGE_BARRIER_BIT);
 }
@@ -323,14 +325,12 @@ std::optional<TreeGravity::TimeSplit> TreeGravity::lastTimeSplit() {
     TimerSlot& slot = timers_[(std::size_t(nextTimer_) + k - 1) % timers_.size()];
     if (!slot.pending) continue;
     GLint available = 0;
-    glGetQueryObjectiv(slot.walk.id(), GL_QUERY_RESULT_AVAILABLE, &available);
+    glGetQueryObjectiv(slot.marks[3].id(), GL_QUERY_RESULT_AVAILABLE, &available);
     if (!available) continue;
-    const auto seconds = [](const gl::TimeElapsedQuery& query) {
-      GLuint64 nanoseconds = 0;
-      glGetQueryObjectui64v(query.id(), GL_QUERY_RESULT, &nanoseconds);
-      return double(nanoseconds) * 1e-9;
-    };
-    newest = TimeSplit{seconds(slot.build), seconds(slot.moments), seconds(slot.walk)};
+    GLuint64 at[4] = {};
+    for (int m = 0; m < 4; ++m) glGetQueryObjectui64v(slot.marks[m].id(), GL_QUERY_RESULT, &at[m]);
+    const auto seconds = [&](int from) { return double(at[from + 1] - at[from]) * 1e-9; };
+    newest = TimeSplit{seconds(0), seconds(1), seconds(2)};
     slot.pending = false;
   }
   return newest;

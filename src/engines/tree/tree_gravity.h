@@ -124,8 +124,10 @@ class TreeGravity {
     GLint64 maxStorageBlockBytes = 1 << 27;
     GLint maxSharedBytes = 32768;
   };
+  // Timestamps before the build and after the build, the moments and the walk: GL_TIME_ELAPSED
+  // queries would be an error inside a caller's own (bench times whole steps with one).
   struct TimerSlot {
-    gl::TimeElapsedQuery build, moments, walk;
+    gl::TimestampQuery marks[4];
     bool pending = false;
   };
 

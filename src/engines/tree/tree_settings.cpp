@@ -26,7 +26,10 @@ int tileOf(const TreeSettings& s) { return s.tileSize > 0 ? s.tileSize : s.group
 
 TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors) {
   TreeSettings settings;
-  const std::size_t groupsOf64 = (bodies + 63) / 64;
+  const std::size_t groupsOf64 = (bodies + 63) / 64, groupsOf128 = (bodies + 127) / 128;
+  // Groups of 128 where that still gives every SM eight: on the H200 at 1M bodies they ran 24%
+  // faster than 64 (fewer walks; the lists grow less than the group), and more accurate.
+  if (groupsOf128 >= std::size_t(8 * multiprocessors)) settings.groupSize = 128;
   if (groupsOf64 < std::size_t(4 * multiprocessors)) settings.groupSize = 32;
   return settings;
 }
