@@ -109,13 +109,10 @@ RenderSettings resolveRenderSettings(const RenderOptions& options, const State& 
 
 void addRenderOptions(CLI::App& command, RenderOptions& options) {
   RenderSettings& settings = options.settings;
-  command.add_option("--point-size", settings.pointSize,
-                     "sprite diameter in pixels for a body at the camera's target distance")
-      ->check(finitePositive())
-      ->capture_default_str();
-  command.add_option("--brightness", settings.brightness, "exposure: scales the light of every sprite")
-      ->check(finitePositive())
-      ->capture_default_str();
+  addNumberOption(command, "--point-size", settings.pointSize,
+                  "sprite diameter in pixels for a body at the camera's target distance", positive());
+  addNumberOption(command, "--brightness", settings.brightness, "exposure: scales the light of every sprite",
+                  positive());
   command.add_option("--colormap", settings.colormap, "colours for the coloured quantity")
       ->check(CLI::IsMember(colormapNames()))
       ->capture_default_str();

@@ -4,20 +4,17 @@
 #include <cstdio>
 
 #include "app/engine_session.h"
-#include "io/atomic_file.h"
+#include "app/stepping.h"
+#include "app/stop_signals.h"
+#include "io/output_file.h"
 #include "io/png.h"
 #include "render/offscreen.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
+#include "util/checked_arithmetic.h"
 
 namespace nbody {
 namespace {
-
-void advance(Engine& engine, const Method& method, const StepParams& params, long long steps) {
-  constexpr long long kStepsPerCall = 1 << 20;  // step() counts in int
-  for (long long done = 0; done < steps; done += kStepsPerCall)
-    engine.step(method, params, int(std::min(kStepsPerCall, steps - done)));
-}
 
 void report(bool quiet, std::size_t bodies, const Camera& camera, const RenderSettings& settings) {
   if (quiet) return;
@@ -29,40 +26,35 @@ void report(bool quiet, std::size_t bodies, const Camera& camera, const RenderSe
                settings.colorRange.x, settings.colorRange.y);
 }
 
-}  // namespace
+const std::string kNoPicture = "No picture was written";
+constexpr long long kStepsBetweenChecks = 100;  // as simulate's default --check-every
 
-CLI::App* addShotCommand(CLI::App& app, ShotOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "shot", "advance a state, draw it offscreen (no display needed) and write a PNG");
-  addRunOptions(*command, options.run, {.inputOption = "--input"});
-  command->add_option("--steps", options.steps, "number of steps K before the picture")
-      ->check(CLI::Range(0LL, 1LL << 40))
-      ->capture_default_str();
-  command->add_option("--width", options.width, "picture width in pixels")
-      ->check(CLI::Range(1, 16384))
-      ->capture_default_str();
-  command->add_option("--height", options.height, "picture height in pixels")
-      ->check(CLI::Range(1, 16384))
-      ->capture_default_str();
-  addRenderOptions(*command, options.render);
-  command->add_option("--out,-o", options.output, "PNG file to write")->capture_default_str();
-  command->add_flag("--quiet,-q", options.quiet, "print nothing but errors");
-  return command;
-}
-
-// Uploads the problem and advances it `options.steps` steps; a snapshot goes on with its own
-// method, dt, softening and G unless the command line says otherwise.
+// Uploads the problem and advances it `options.steps` steps, in chunks that see a stop request
+// and a state turning non-finite; a snapshot goes on with its own method, dt, softening and G
+// unless the command line says otherwise. Returns the final state, checked finite.
 State advanceToShot(Engine& engine, const ShotOptions& options) {
   const Snapshot start = makeInitialSnapshotFor(engine, options.run);
   const RunSettings run = resolveRunSettings(options.run, start);
-  const Method& method = methodOf(run, options.run.input.empty() ? "the scene" : options.run.input);
+  const std::string source = options.run.input.empty() ? "the scene" : options.run.input;
+  const Method& method = methodOf(run, source);
+  const long long last = addOrThrow(start.step, options.steps, source + ": step " + std::to_string(start.step) + " plus --steps");
   if (!options.quiet)
     std::fprintf(stderr, "shot: %s, %lld steps of dt = %g\n", method.name.c_str(), options.steps, run.step.dt);
   engine.upload(start.state);
-  advance(engine, method, run.step, options.steps);
+  ChunkedStepper stepper(engine, method, run.step);
+  FiniteWatch watch(start.step);
+  const auto timeAt = [&](long long step) { return start.time + double(step - start.step) * run.step.dt; };
+  for (long long step = start.step; step < last;) {
+    const long long target = std::min(last, nextMultipleAfter(step, kStepsBetweenChecks).value_or(last));
+    if (!stepper.advance(step, target))
+      throw Stopped(stopRequested(), "at step " + std::to_string(step) + " of " + std::to_string(last) + ". " + kNoPicture);
+    watch.check(engine, step, timeAt(step), [] { return kNoPicture; });
+  }
   // The camera and the colour range come from the state on the CPU: one download per picture.
   return engine.download();
 }
+
+}  // namespace
 
 Image takeShot(Engine& engine, const ShotOptions& options) {
   const CameraSpec cameraSpec = parseCameraSpec(options.render.camera);
@@ -79,14 +71,16 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
 }
 
 int runShot(const ShotOptions& options) {
-  { AtomicFileWriter probe(options.output); }  // an unwritable path fails before the work
+  OutputFile output(options.output);  // an unwritable path fails before the work
   EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings, nullptr, true);
   if (!options.quiet)
     std::fprintf(stderr, "shot: %s engine (%s) on %s, drawn by renderer %s\n", session.engine->name().c_str(),
                  session.engine->variant().c_str(), session.engine->device().c_str(),
                  session.context->info().renderer.c_str());
   const Image image = takeShot(*session.engine, options);
-  writePng(image, options.output);
+  throwIfStopped([] { return "after drawing. " + kNoPicture; });
+  writePng(image, output);
+  output.commit();
   if (!options.quiet)
     std::fprintf(stderr, "shot: wrote %s (%d x %d)\n", options.output.c_str(), image.width, image.height);
   return 0;

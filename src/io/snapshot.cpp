@@ -6,9 +6,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "io/atomic_file.h"
 #include "io/binary_snapshot.h"
 #include "io/csv.h"
+#include "io/output_file.h"
 #include "io/tipsy.h"
 
 namespace nbody {
@@ -50,6 +50,14 @@ SnapshotFormat outputFormatFor(const std::filesystem::path& path) {
 }
 
 void writeSnapshot(const Snapshot& snapshot, SnapshotFormat format, std::ostream& out) {
+  // The last line of defence: the commands say which steps went wrong before they get here.
+  if (!std::isfinite(snapshot.time)) throw std::runtime_error("refusing to write a state whose time is not finite");
+  for (std::size_t i = 0; i < snapshot.state.size(); ++i)
+    if (!isFinite(snapshot.state.positionMass[i]) || !isFinite(glm::vec4(glm::vec3(snapshot.state.velocity[i]), 0.0f)))
+      throw std::runtime_error("refusing to write a state that is not finite (body " + std::to_string(i) + ")");
+  if (format == SnapshotFormat::binary && (snapshot.step < 0 || snapshot.step > kLargestStep))
+    throw std::runtime_error("refusing to write step " + std::to_string(snapshot.step) + ": a snapshot holds steps 0 to " +
+                             std::to_string(kLargestStep));
   switch (format) {
     case SnapshotFormat::csv:
       return writeStateCsv(snapshot.state, out);
@@ -62,7 +70,7 @@ void writeSnapshot(const Snapshot& snapshot, SnapshotFormat format, std::ostream
 }
 
 void writeSnapshotFile(const Snapshot& snapshot, const std::filesystem::path& path) {
-  AtomicFileWriter file(path);
+  OutputFile file(path);
   writeSnapshot(snapshot, outputFormatFor(path), file.stream());
   file.commit();
 }

@@ -106,7 +106,7 @@ TEST(SimulateGpu, StopsAtANonFiniteStateAndNamesTheBody) {
                                      " --softening 0 --steps 5 --check-every 1 -o " + output.string(),
                                  scratch);
     EXPECT_EQ(result.exitCode, 1) << engine;
-    EXPECT_NE(result.err.find("non-finite between steps 0 and 1: body 0"), std::string::npos)
+    EXPECT_NE(result.err.find("non-finite between step 0 (the last found finite) and step 1: body 0"), std::string::npos)
         << engine << ": " << result.err;
     EXPECT_FALSE(std::filesystem::exists(output)) << engine;
   }
