@@ -3,11 +3,12 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <fstream>
+#include <sstream>
 #include <limits>
 #include <stdexcept>
 #include <string_view>
 
+#include "io/input_file.h"
 #include "util/printable_text.h"
 
 namespace nbody {
@@ -107,9 +108,8 @@ State readStateCsv(std::istream& in, const std::string& source) {
 }
 
 State readStateCsvFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  return readStateCsv(in, path);
+  std::istringstream text(readInputFile(path));
+  return readStateCsv(text, path);
 }
 
 }  // namespace nbody

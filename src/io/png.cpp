@@ -1,13 +1,13 @@
 #include "io/png.h"
 
-#include <fstream>
 #include <limits>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 
 #include <stb_image.h>
 #include <stb_image_write.h>
+
+#include "io/input_file.h"
 
 namespace nbody {
 namespace {
@@ -43,18 +43,8 @@ void writePng(const Image& image, const std::filesystem::path& path) {
   file.commit();
 }
 
-// The file's bytes, read once: the size checked is the size decoded.
-static std::string readBytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path.string() + ": " + (std::filesystem::exists(path) ? "not readable" : "no such file"));
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) throw std::runtime_error("reading " + path.string() + " failed");
-  return std::move(bytes).str();
-}
-
 Image readPng(const std::filesystem::path& path) {
-  const std::string bytes = readBytes(path);
+  const std::string bytes = readInputFile(path);  // read once: the size checked is the size decoded
   const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
   if (bytes.size() > std::size_t(std::numeric_limits<int>::max()))
     throw std::runtime_error("cannot read " + path.string() + ": larger than 2 GiB");

@@ -8,6 +8,7 @@
 
 #include "io/binary_snapshot.h"
 #include "io/csv.h"
+#include "io/input_file.h"
 #include "io/output_file.h"
 #include "io/tipsy.h"
 
@@ -18,15 +19,6 @@ std::string lowercaseExtension(const std::filesystem::path& path) {
   std::string extension = path.extension().string();
   for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
   return extension;
-}
-
-std::string readWholeFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) throw std::runtime_error("reading " + path.string() + " failed");
-  return std::move(bytes).str();
 }
 
 SnapshotFormat inputFormatOf(const std::filesystem::path& path, std::string_view bytes) {
@@ -76,7 +68,7 @@ void writeSnapshotFile(const Snapshot& snapshot, const std::filesystem::path& pa
 }
 
 Snapshot readSnapshotFile(const std::filesystem::path& path) {
-  const std::string bytes = readWholeFile(path);
+  const std::string bytes = readInputFile(path);
   const std::string source = path.string();
   switch (inputFormatOf(path, bytes)) {
     case SnapshotFormat::binary:
