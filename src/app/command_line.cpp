@@ -17,6 +17,16 @@ Command parsedCommand(const CommandLine& line) {
   return Command::mainJob;
 }
 
+// CLI11's words where they are unclear: "--dt: At Most 1 required but received 2" means the
+// option was given twice.
+std::string clearer(const CLI::ParseError& error) {
+  std::string message = error.what();
+  const std::string twice = ": At Most 1 required but received ";
+  if (const auto at = message.find(twice); at != std::string::npos)
+    message = message.substr(0, at) + ": given " + message.substr(at + twice.size()) + " times; give it once";
+  return withoutControlCharacters(message);
+}
+
 }  // namespace
 
 CommandLine::CommandLine()
@@ -41,7 +51,7 @@ std::variant<Command, int> parseCommandLine(CommandLine& line, int argc, const c
   } catch (const CLI::CallForAllHelp& e) {
     return line.app.exit(e, out, err);
   } catch (const CLI::ParseError& e) {
-    err << "nbody: error: " << withoutControlCharacters(e.what()) << " (see --help)\n";
+    err << "nbody: error: " << clearer(e) << " (see --help)\n";
     return 2;
   }
   const Command command = parsedCommand(line);
