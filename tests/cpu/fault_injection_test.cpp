@@ -379,6 +379,19 @@ TEST(CraftedPictures, AHugeAnnouncedSizeIsRefusedBeforeDecoding) {
   expectCleanFailure(result, scratch, 1, "20000 x 20000 pixels, more than");
 }
 
+// A device as an input never ends (/dev/zero): reading it whole filled the memory until the
+// kernel killed nbody, its temporary output left behind. Refused before a byte is read.
+TEST(Inputs, ADeviceIsRefusedBeforeAByteIsRead) {
+  ScratchFolder scratch("device-input");
+  for (const std::vector<std::string>& arguments : std::vector<std::vector<std::string>>{
+           {"simulate", "--engine", "cpu", "--input", "/dev/zero", "-o", (scratch / "o.csv").string()},
+           {"compare", "/dev/zero", "/dev/zero", "--diff", (scratch / "d.png").string()}}) {
+    RunningNbody run(arguments, scratch);
+    expectCleanFailure(run.wait(30), scratch, 1, "cannot read /dev/zero: it is a device");
+  }
+  EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
+}
+
 // Several runs writing one file at once: each writes a temporary file of its own, and the file
 // ends up whole, from one of them.
 TEST(ConcurrentRuns, WritingOneFileLeaveItWhole) {

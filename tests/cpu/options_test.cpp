@@ -116,6 +116,12 @@ TEST(Options, OutputPathsMustNameAFile) {
   }
 }
 
+TEST(Options, OneGivenTwiceSaysSo) {
+  const Parsed parsed = parse({"simulate", "--dt", "1", "--dt", "2"});
+  EXPECT_EQ(parsed.exitCode, 2);
+  EXPECT_NE(parsed.err.find("--dt: given 2 times; give it once"), std::string::npos) << parsed.err;
+}
+
 // Messages are one line whatever was typed: a newline or an escape sequence in an argument is
 // shown as \xNN.
 TEST(Options, UsageErrorsAreOneLineWhateverWasTyped) {
