@@ -32,8 +32,8 @@ struct SnapshotsWritten {
 
   std::string kept() const {
     if (count == 0) return "";
-    return "; the " + std::to_string(count) + " snapshot" + (count > 1 ? "s" : "") + " written before stay (the last: " +
-           last + ")";
+    if (count == 1) return "; the snapshot written before stays (" + last + ")";
+    return "; the " + std::to_string(count) + " snapshots written before stay (the last: " + last + ")";
   }
 };
 
@@ -48,6 +48,7 @@ class SimulateRun {
   void prepare();
   void atBoundary(long long step);
   void writeSnapshot(long long step);
+  void advanceAll(ChunkedStepper& stepper);
   void finish(double elapsed);
   double timeAt(long long step) const { return snapshot_.time + double(step - firstStep_) * settings_.step.dt; }
   std::string unwritten() const;
@@ -151,15 +152,25 @@ void SimulateRun::run() {
     stepper.onProgress = [this](long long step, double rate) {
       std::fprintf(stderr, "  step %lld / %lld, %.1f steps/s\n", step, lastStep_, rate);
     };
-  const long long rowsEvery = log_ ? options_.diagnosticsEvery : 0;
-  for (long long step = firstStep_; step < lastStep_;) {
-    const long long target = std::min({lastStep_, nextMultiple(step, options_.snapshotEvery),
-                                       nextMultiple(step, rowsEvery), nextMultiple(step, options_.checkEvery)});
-    if (!stepper.advance(step, target)) stopped(step);
-    atBoundary(step);
-  }
+  advanceAll(stepper);
   throwIfStopped([&] { return "at the last step, " + std::to_string(lastStep_) + ". " + unwritten(); });
   finish(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+// The steps, with what is due at each boundary. A snapshot or diagnostics row that cannot be
+// written ends the run; the message says what it leaves.
+void SimulateRun::advanceAll(ChunkedStepper& stepper) {
+  const long long rowsEvery = log_ ? options_.diagnosticsEvery : 0;
+  try {
+    for (long long step = firstStep_; step < lastStep_;) {
+      const long long target = std::min({lastStep_, nextMultiple(step, options_.snapshotEvery),
+                                         nextMultiple(step, rowsEvery), nextMultiple(step, options_.checkEvery)});
+      if (!stepper.advance(step, target)) stopped(step);
+      atBoundary(step);
+    }
+  } catch (const OutputError& e) {
+    throw OutputError(std::string(e.what()) + ". " + unwritten());
+  }
 }
 
 void SimulateRun::finish(double elapsed) {
