@@ -229,7 +229,8 @@ TEST_P(OnePathTwice, IsAUsageErrorBeforeAnyWork) {
   for (auto at = arguments.find("{d}"); at != std::string::npos; at = arguments.find("{d}"))
     arguments.replace(at, 3, scratch.path().string());
   const auto before = namesIn(scratch);
-  const auto result = runNbody(arguments, scratch);
+  // Run in the scratch folder, so that relative names land there and are seen if written.
+  const auto result = runNbody(arguments, scratch, "cd " + scratch.path().string() + " &&");
   expectCleanFailure(result, scratch, 2, GetParam().expectedInMessage);
   EXPECT_EQ(namesIn(scratch), before);
   EXPECT_EQ(test::readWholeFile(scratch / "a.png").size(), tinyPngBytes().size()) << "the input is untouched";
