@@ -2,12 +2,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "app/bench_command.h"
 #include "app/engine_session.h"
-#include "io/atomic_file.h"
+#include "io/output_file.h"
 
 namespace nbody {
 namespace {
@@ -41,7 +42,7 @@ void printReport(const Engine& engine, const AccuracyOptions& options, const Acc
               engine.bodyCount());
 }
 
-void writeJson(const std::string& path, Engine& engine, const AccuracyOptions& options, const AccuracyReport& report,
+void writeJson(OutputFile& file, Engine& engine, const AccuracyOptions& options, const AccuracyReport& report,
                const BenchResult& timing, const std::vector<std::pair<std::string, double>>& split) {
   nlohmann::json json = accuracyJson(report);
   json["engine"] = engine.name();
@@ -54,7 +55,6 @@ void writeJson(const std::string& path, Engine& engine, const AccuracyOptions& o
   json["ms_per_step"] = number(1e3 / timing.stepsPerSecond);
   json["gpu_ms_per_step"] = number(timing.gpuMillisecondsPerStep);
   for (const auto& [part, seconds] : split) json["last_evaluation_ms"][part] = seconds * 1e3;
-  AtomicFileWriter file(path);
   file.stream() << json.dump(2) << '\n';
   file.commit();
 }
@@ -80,25 +80,9 @@ nlohmann::json accuracyJson(const AccuracyReport& report) {
   return json;
 }
 
-CLI::App* addAccuracyCommand(CLI::App& app, AccuracyOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "accuracy", "relative force error of an engine against direct summation in double precision, and its speed");
-  addRunOptions(*command, options.run, {.inputOption = "--input"});
-  command->add_option("--samples", options.sample.bodies,
-                      "bodies judged above --all-up-to, drawn at random (each summed over all N)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 24))
-      ->capture_default_str();
-  command->add_option("--all-up-to", options.sample.allUpTo, "every body is judged up to this N")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 24))
-      ->capture_default_str();
-  command->add_option("--sample-seed", options.sample.seed, "seed of the random sample")->capture_default_str();
-  command->add_option("--json", options.json, "also write the figures to this JSON file");
-  command->add_flag("--quiet,-q", options.quiet, "print nothing but the figures and errors");
-  return command;
-}
-
 int runAccuracy(const AccuracyOptions& options) {
-  if (!options.json.empty()) AtomicFileWriter probe(options.json);  // an unwritable path fails before the work
+  std::unique_ptr<OutputFile> json;  // opened first: an unwritable path fails before the work
+  if (!options.json.empty()) json = std::make_unique<OutputFile>(options.json);
   EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings, nullptr, true);
   Engine& engine = *session.engine;
   const Snapshot start = makeInitialSnapshotFor(engine, options.run);
@@ -111,7 +95,7 @@ int runAccuracy(const AccuracyOptions& options) {
   const BenchResult timing = timeEvaluations(engine, options);
   const auto split = engine.lastTimeSplit();
   printReport(engine, options, report, timing, split);
-  if (!options.json.empty()) writeJson(options.json, engine, options, report, timing, split);
+  if (json) writeJson(*json, engine, options, report, timing, split);
   return 0;
 }
 

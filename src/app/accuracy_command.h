@@ -5,22 +5,13 @@
 
 #include <string>
 
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "app/run_options.h"
+#include "app/accuracy_options.h"
 #include "diagnostics/force_accuracy.h"
 
 namespace nbody {
 
-struct AccuracyOptions {
-  RunOptions run;
-  AccuracySample sample;
-  std::string json;  // also write the figures here
-  bool quiet = false;
-};
-
-CLI::App* addAccuracyCommand(CLI::App& app, AccuracyOptions& options);
 int runAccuracy(const AccuracyOptions& options);
 
 // "median 1.2e-04, 90% ..., 99% ..., 99.9% ..., max ... (N bodies)".

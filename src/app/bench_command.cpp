@@ -18,7 +18,8 @@
 #include "engines/state_check.h"
 #include "gl/objects.h"
 #include "gl/state_readback.h"
-#include "io/atomic_file.h"
+#include "app/stop_signals.h"
+#include "io/output_file.h"
 
 namespace nbody {
 namespace {
@@ -26,8 +27,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using Setting = std::pair<std::string, std::string>;
 constexpr std::size_t kLargestConservationCheck = 65536;
-
-const std::map<std::string, Readback> kReadbacks{{"none", Readback::none}, {"sync", Readback::sync}, {"async", Readback::async}};
 
 double median(std::vector<double> values) {
   if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
@@ -45,7 +44,7 @@ double timeSteps(Engine& engine, const Method& method, Readback readback, const 
   engine.finish();
   const auto start = Clock::now();
   if (query) glBeginQuery(GL_TIME_ELAPSED, query->id());
-  for (long long s = 0; s < steps; ++s) {
+  for (long long s = 0; s < steps && !stopRequested(); ++s) {  // a stop comes at a step boundary
     engine.step(method, params, 1);
     if (readback == Readback::sync) engine.download();
     if (ring) {
@@ -129,24 +128,20 @@ nlohmann::json resultJson(const BenchResult& r) {
   return json;
 }
 
-void writeJson(const std::vector<BenchResult>& results, const std::string& path) {
+void writeJson(const std::vector<BenchResult>& results, OutputFile& file) {
   nlohmann::json report{{"tool", "nbody bench"}, {"flop_per_interaction", kFlopPerInteraction}};
   report["results"] = nlohmann::json::array();
   for (const BenchResult& r : results) report["results"].push_back(resultJson(r));
-  AtomicFileWriter file(path);
   file.stream() << report.dump(2) << '\n';
-  file.commit();
 }
 
-void writeCsv(const std::vector<BenchResult>& results, const std::string& path) {
-  AtomicFileWriter file(path);
+void writeCsv(const std::vector<BenchResult>& results, OutputFile& file) {
   file.stream() << "renderer,engine,variant,method,bodies,readback,steps_per_second,"
                    "gpu_ms_per_step,interactions_per_second,gflops\n";
   for (const BenchResult& r : results)
     file.stream() << '"' << r.device << "\"," << r.engine << ",\"" << r.variant << "\"," << r.method << ','
                   << r.bodies << ',' << readbackName(r.readback) << ',' << r.stepsPerSecond << ','
                   << r.gpuMillisecondsPerStep << ',' << r.interactionsPerSecond << ',' << r.gflops << '\n';
-  file.commit();
 }
 
 // The variants to time on `engine`: its current choices with `fixed` applied, or with --sweep
@@ -188,13 +183,14 @@ std::vector<Setting> settingsFor(const Engine& engine, const EngineSettings& giv
 }
 
 // What one engine's timings need besides the engine: the initial state, the diagnostics and the
-// NaN check, kept across engines.
+// NaN check, kept across engines; and what a run that ends early leaves unwritten.
 struct BenchRun {
   const BenchOptions& options;
   const State& initial;
   EngineDiagnostics diagnostics;
   NonFiniteCheck check;
   std::vector<BenchResult> results;
+  std::string unwritten;
 };
 
 void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRun& run) {
@@ -208,13 +204,16 @@ void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRu
   // An approximate engine's speed means little without its accuracy on the same state.
   std::optional<AccuracyReport> accuracy;
   if (findEngine(engine.name())->approximate) accuracy = measureAccuracy(engine, params);
-  run.results.push_back(benchmark(engine, method, readback, run.options));
-  run.results.back().accuracy = accuracy;
-  if (before) run.results.back().conservation = {*before, run.diagnostics.measure(engine, params)};
+  BenchResult result = benchmark(engine, method, readback, run.options);
+  result.accuracy = accuracy;
+  const std::string timing = method.name + " on the " + engine.name() + " engine";
+  throwIfStopped([&] { return "while timing " + timing + run.unwritten; });
   if (const auto body = run.check.firstNonFiniteBody(engine))
-    throw std::runtime_error("the state became non-finite while timing " + method.name + " on the " + engine.name() +
-                             " engine (first body " + std::to_string(*body) +
-                             "); a smaller --dt or a larger --softening may help");
+    throw std::runtime_error("the state became non-finite while timing " + timing + " (first body " +
+                             std::to_string(*body) + "); a smaller --dt or a larger --softening may help" +
+                             run.unwritten);
+  if (before) result.conservation = {*before, run.diagnostics.measure(engine, params)};
+  run.results.push_back(std::move(result));
 }
 
 void timeEngine(Engine& engine, bool onlyEngine, BenchRun& run) {
@@ -235,36 +234,37 @@ void timeEngine(Engine& engine, bool onlyEngine, BenchRun& run) {
   }
 }
 
+// The engines to time, made up front in one context, so that a --set no timed engine offers (or
+// a value one of them refuses) is a usage error before any timing.
+std::vector<std::unique_ptr<Engine>> makeEngines(const BenchOptions& options,
+                                                 std::unique_ptr<gl::HeadlessContext>& context) {
+  std::vector<std::unique_ptr<Engine>> engines;
+  for (const std::string& name : enginesToTime(options)) {
+    EngineSession session = openEngine(name, {}, std::move(context));
+    context = std::move(session.context);
+    engines.push_back(std::move(session.engine));
+  }
+  return engines;
+}
+
+// With one engine, the engine itself refuses what it does not offer (setOption); with several,
+// each takes the settings it has an option for, and a setting none of them has is a mistake.
+void checkSettingsOffered(const std::vector<std::unique_ptr<Engine>>& engines, const EngineSettings& given) {
+  if (engines.size() < 2) return;
+  for (const auto& [name, value] : given) {
+    std::string names;
+    bool offered = false;
+    for (const auto& engine : engines) {
+      names += (names.empty() ? "" : ", ") + engine->name();
+      if (!engine->settings().count(name)) continue;
+      offered = true;
+      engine->setOption(name, value);  // throws UsageError for a value this engine does not offer
+    }
+    if (!offered) throw UsageError("--set " + name + "=" + value + ": none of the engines timed (" + names + ") has an option " + name);
+  }
+}
+
 }  // namespace
-
-std::string_view readbackName(Readback readback) {
-  for (const auto& [name, value] : kReadbacks)
-    if (value == readback) return name;
-  return "?";
-}
-
-CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
-  CLI::App* command = app.add_subcommand("bench", "time engines: steps/s, interactions/s, GFLOPS");
-  addRunOptions(*command, options.run, {.several = true});
-  command->add_option("--readback", options.readbacks,
-                      "read the state back to the CPU every step: none, sync (glGetTexImage, the "
-                      "paper's table 5), async (pixel-buffer ring); comma separated")
-      ->delimiter(',')
-      ->transform(CLI::CheckedTransformer(kReadbacks))
-      ->default_str("none");
-  command->add_flag("--sweep", options.sweep, "time every combination of every engine option");
-  command->add_option("--steps", options.stepsPerRepetition, "steps per timed repetition (default: --seconds worth)")
-      ->check(CLI::Range(1LL, 1LL << 30));
-  command->add_option("--seconds", options.targetSeconds, "about how long each repetition runs, when --steps is not given")
-      ->check(finitePositive())
-      ->capture_default_str();
-  command->add_option("--repetitions", options.repetitions, "timed repetitions; the median is reported")
-      ->check(CLI::Range(1, 1000))
-      ->capture_default_str();
-  command->add_option("--json", options.json, "also write the results to this JSON file");
-  command->add_option("--csv", options.csv, "also write the results to this CSV file");
-  return command;
-}
 
 BenchResult benchmark(Engine& engine, const Method& method, Readback readback, const BenchOptions& options) {
   const StepParams& params = options.run.choice.step;
@@ -275,11 +275,13 @@ BenchResult benchmark(Engine& engine, const Method& method, Readback readback, c
   // the force, through kernels of its own); the next says how long a step takes.
   timeSteps(engine, method, readback, params, 2, nullptr, nullptr);
   const double oneStep = timeSteps(engine, method, readback, params, 1, nullptr, nullptr);
+  // Clamped as a double first: --seconds over a very fast step does not fit a long long.
   const long long steps = options.stepsPerRepetition > 0
                               ? options.stepsPerRepetition
-                              : std::max(1LL, (long long)(options.targetSeconds / std::max(oneStep, 1e-6)));
+                              : (long long)std::clamp(options.targetSeconds / std::max(oneStep, 1e-9), 1.0,
+                                                      double(kLargestRepetitionSteps));
   std::vector<double> stepsPerSecond, gpuMilliseconds;
-  for (int r = 0; r < options.repetitions; ++r) {
+  for (int r = 0; r < options.repetitions && !stopRequested(); ++r) {
     const double wall = timeSteps(engine, method, readback, params, steps, query.get(), &gpuSeconds);
     stepsPerSecond.push_back(double(steps) / wall);
     if (query) gpuMilliseconds.push_back(1e3 * gpuSeconds / double(steps));
@@ -301,30 +303,34 @@ BenchResult benchmark(Engine& engine, const Method& method, Readback readback, c
 }
 
 int runBench(const BenchOptions& options) {
-  for (const std::string& path : {options.json, options.csv})
-    if (!path.empty()) AtomicFileWriter probe(path);  // an unwritable path fails now, not at the end
+  // Unwritable paths, and two that are one file, fail now, not at the end.
+  checkDistinctOutputs(benchOutputs(options));
+  OutputGroup outputs;
+  OutputFile* json = options.json.empty() ? nullptr : &outputs.open(options.json);
+  OutputFile* csv = options.csv.empty() ? nullptr : &outputs.open(options.csv);
   const SceneChoice& scene = options.run.choice.scene;
   const StepParams& step = options.run.choice.step;
   std::printf("nbody bench: scene %s, N = %zu, dt = %g, softening = %g, G = %g\n", scene.name.c_str(),
               scene.options.bodyCount, step.dt, step.softening, step.gravity);
+  std::unique_ptr<gl::HeadlessContext> context;  // outlives the engines
+  std::vector<std::unique_ptr<Engine>> engines = makeEngines(options, context);
+  checkSettingsOffered(engines, options.run.choice.engineSettings);
   State initial;  // made once the first engine said it can hold it
-  BenchRun run{options, initial, {}, {}, {}};
-  EngineSession session;
-  const std::vector<std::string> engines = enginesToTime(options);
-  for (const std::string& engineName : engines) {
-    session = openEngine(engineName, {}, std::move(session.context));
-    Engine& engine = *session.engine;
-    engine.checkCapacity(scene.options.bodyCount);
+  BenchRun run{options, initial, {}, {}, {}, {}};
+  for (const NamedFile& file : benchOutputs(options)) run.unwritten += "; " + file.path + " was not written";
+  for (auto& engine : engines) {
+    engine->checkCapacity(scene.options.bodyCount);
     if (initial.size() == 0) initial = scene.generate();
-    std::printf("%s engine on %s\n", engine.name().c_str(), engine.device().c_str());
+    std::printf("%s engine on %s\n", engine->name().c_str(), engine->device().c_str());
     std::fflush(stdout);
-    timeEngine(engine, engines.size() == 1, run);
+    timeEngine(*engine, engines.size() == 1, run);
+    engine.reset();  // its textures go before the next engine's are made
   }
   printTable(run.results);
-  if (!options.json.empty()) writeJson(run.results, options.json);
-  if (!options.csv.empty()) writeCsv(run.results, options.csv);
-  for (const std::string& path : {options.json, options.csv})
-    if (!path.empty()) std::printf("wrote %s\n", path.c_str());
+  if (json) writeJson(run.results, *json);
+  if (csv) writeCsv(run.results, *csv);
+  outputs.commit();
+  for (const NamedFile& file : benchOutputs(options)) std::printf("wrote %s\n", file.path.c_str());
   return 0;
 }
 

@@ -3,30 +3,13 @@
 
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
-#include "app/run_options.h"
+#include "app/bench_options.h"
 #include "diagnostics/conservation_report.h"
 #include "diagnostics/force_accuracy.h"
 
 namespace nbody {
-
-// How the state is read back to the CPU during timing (the paper's table 5).
-enum class Readback { none, sync, async };
-std::string_view readbackName(Readback readback);
-
-struct BenchOptions {
-  RunOptions run;                      // --engine and --method: lists; --engine all
-  std::vector<Readback> readbacks{Readback::none};
-  bool sweep = false;                  // every combination of every engine option
-  long long stepsPerRepetition = 0;    // 0: enough for about targetSeconds per repetition
-  int repetitions = 5;
-  double targetSeconds = 0.5;
-  std::string json, csv;
-};
 
 struct BenchResult {
   std::string engine, device, variant, method;
@@ -42,9 +25,9 @@ struct BenchResult {
   std::optional<AccuracyReport> accuracy;         // an approximate engine's force error on the initial state
 };
 
-CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options);
 int runBench(const BenchOptions& options);
-// Times one method on an engine that already holds the initial state.
+// Times one method on an engine that already holds the initial state. Returns early, with the
+// repetitions done so far, when a stop is asked for (app/stop_signals.h).
 BenchResult benchmark(Engine& engine, const Method& method, Readback readback, const BenchOptions& options);
 
 }  // namespace nbody

@@ -1,10 +1,11 @@
 #include "app/compare_command.h"
 
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
-#include "app/run_options.h"
-#include "io/atomic_file.h"
+#include "app/output_plan.h"
+#include "io/output_file.h"
 #include "io/png.h"
 
 namespace nbody {
@@ -16,36 +17,10 @@ std::string sizeText(const Image& image) {
 
 }  // namespace
 
-CLI::App* addCompareCommand(CLI::App& app, CompareOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "compare",
-      "compare two pictures: prints the largest and the mean pixel delta (the largest difference of "
-      "a pixel's R, G, B or A values, 0..255) and the fraction of pixels whose delta exceeds "
-      "--max-delta; exits 0 when they agree within the thresholds, 1 when not");
-  command->add_option("A", options.expected, "the expected picture (PNG)")->required()->check(CLI::ExistingFile);
-  command->add_option("B", options.actual, "the picture to check (PNG)")->required()->check(CLI::ExistingFile);
-  command->add_option("--diff", options.diff,
-                      "write a picture of the differences here: grey where equal, yellow where "
-                      "within --max-delta, red where beyond");
-  addCompareThresholdOptions(*command, options.thresholds);
-  return command;
-}
-
-void addCompareThresholdOptions(CLI::App& command, CompareThresholds& thresholds) {
-  command.add_option("--max-delta", thresholds.maxDelta, "a pixel whose delta exceeds this is bad")
-      ->check(CLI::Range(0, 255))
-      ->capture_default_str();
-  command.add_option("--mean-delta", thresholds.meanDelta, "largest mean delta allowed (255: no limit)")
-      ->check(finiteNonNegative())
-      ->capture_default_str();
-  command.add_option("--max-bad-fraction", thresholds.maxBadFraction,
-                     "largest fraction of bad pixels allowed, 0..1")
-      ->check(CLI::Range(0.0, 1.0))
-      ->capture_default_str();
-}
-
 int runCompare(const CompareOptions& options) {
-  if (!options.diff.empty()) AtomicFileWriter probe(options.diff);  // an unwritable path fails now
+  checkDistinctOutputs(compareOutputs(options), std::nullopt, compareInputs(options));
+  std::optional<OutputFile> diff;  // an unwritable path fails now
+  if (!options.diff.empty()) diff.emplace(options.diff);
   const Image expected = readPng(options.expected);
   const Image actual = readPng(options.actual);
   if (expected.width != actual.width || expected.height != actual.height)
@@ -53,8 +28,10 @@ int runCompare(const CompareOptions& options) {
                              options.actual + " is " + sizeText(actual) +
                              ": pictures of different sizes cannot be compared");
   const ImageDifference difference = compareImages(expected, actual, options.thresholds.maxDelta);
-  if (!options.diff.empty())
-    writePng(differenceImage(expected, actual, options.thresholds.maxDelta), options.diff);
+  if (diff) {
+    writePng(differenceImage(expected, actual, options.thresholds.maxDelta), *diff);
+    diff->commit();
+  }
   const bool agree = withinThresholds(difference, options.thresholds);
   std::printf("%s%s\n", describeDifference(difference, options.thresholds).c_str(),
               agree ? "compare: the pictures agree within the thresholds"

@@ -7,10 +7,6 @@
 
 namespace nbody {
 
-CLI::App* addEnginesCommand(CLI::App& app) {
-  return app.add_subcommand("engines", "list the engines, their options (for --set) and choices");
-}
-
 int runEngines() {
   std::unique_ptr<gl::HeadlessContext> context;
   for (const EngineEntry& entry : engineRegistry()) {

@@ -2,18 +2,17 @@
 
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <tuple>
 
 #include <unistd.h>
 
 #include "app/drawn_run.h"
 #include "app/engine_session.h"
 #include "app/movie_recorder.h"
+#include "app/stop_signals.h"
 #include "gl/timer_ring.h"
 
 namespace nbody {
@@ -22,36 +21,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point began) { return std::chrono::duration<double>(Clock::now() - began).count(); }
-
-// Ctrl-C (SIGINT) or SIGTERM while filming stops at the next picture and abandons the movie, so
-// that no temporary file is left behind as it would be by dying on the spot. Every such signal
-// only sets the flag: `timeout` sends its signal twice (to the command and to its group), so a
-// second one cannot mean "now". A signal handler can only reach a flag of static storage.
-volatile std::sig_atomic_t interruptRequested = 0;
-extern "C" void requestInterrupt(int) { interruptRequested = 1; }
-
-class InterruptWatch {
- public:
-  InterruptWatch() {
-    interruptRequested = 0;
-    struct sigaction action {};
-    action.sa_handler = requestInterrupt;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &previousInterrupt_);
-    sigaction(SIGTERM, &action, &previousTerminate_);
-  }
-  ~InterruptWatch() {
-    sigaction(SIGINT, &previousInterrupt_, nullptr);
-    sigaction(SIGTERM, &previousTerminate_, nullptr);
-  }
-  InterruptWatch(const InterruptWatch&) = delete;
-  InterruptWatch& operator=(const InterruptWatch&) = delete;
-  bool requested() const { return interruptRequested != 0; }
-
- private:
-  struct sigaction previousInterrupt_ {};
-  struct sigaction previousTerminate_ {};
-};
 
 // "record: frame 120 of 600 (20%), 58.3 frames/s, 8 s left": rewritten in place on a terminal
 // twice a second, a line every 5 seconds in a log.
@@ -130,7 +99,7 @@ class StageTimer {
 long long frameCount(const RecordOptions& options) {
   if (options.frames > 0) return options.frames;
   const double frames = std::round(options.seconds * options.video.framesPerSecond);
-  if (!(frames >= 1.0) || frames > 1e8)
+  if (!(frames >= 1.0) || frames > double(kLargestFrameCount))
     throw UsageError("--seconds " + std::to_string(options.seconds) + " at --fps " +
                      std::to_string(options.video.framesPerSecond) + " makes " +
                      (frames < 1.0 ? "no frame" : "more than 10^8 frames"));
@@ -191,14 +160,14 @@ void aimCamera(DrawnRun& run, const Camera& first, const RecordOptions& options,
 }
 
 void film(DrawnRun& run, MovieRecorder& recorder, const RecordOptions& options, long long frames,
-          const InterruptWatch& interrupts, FilmingTimes& times) {
+          FilmingTimes& times) {
   ProgressLine progress(frames, options.drawing.quiet);
   const Camera first = run.camera();
   const auto began = Clock::now();
   for (long long frame = 0; frame < frames; ++frame) {
-    if (interrupts.requested())
-      throw std::runtime_error("record: interrupted at frame " + std::to_string(frame) + " of " +
-                               std::to_string(frames) + "; no movie written");
+    throwIfStopped([&] {
+      return "at frame " + std::to_string(frame) + " of " + std::to_string(frames) + "; no movie was written";
+    });
     if (frame > 0) {
       times.simulate.begin();
       run.advance(options.stepsPerFrame);
@@ -217,86 +186,7 @@ void film(DrawnRun& run, MovieRecorder& recorder, const RecordOptions& options, 
   times.draw.collectRest();
 }
 
-// CLI11 check: a whole number of pixels that yuv420p can halve.
-CLI::Validator evenPixels() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        try {
-          std::size_t used = 0;
-          const long long pixels = std::stoll(text, &used);
-          if (used == text.size() && pixels % 2 == 0) return {};
-        } catch (const std::exception&) {
-        }
-        return "expected an even number of pixels (yuv420p keeps colour per 2 x 2 pixels), got " + text;
-      },
-      "EVEN");
-}
-
-CLI::Validator finiteNumber() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        try {
-          std::size_t used = 0;
-          if (std::isfinite(std::stod(text, &used)) && used == text.size()) return {};
-        } catch (const std::exception&) {
-        }
-        return "expected a finite number, got " + text;
-      },
-      "NUMBER");
-}
-
-void addMovieOptions(CLI::App& command, RecordOptions& options) {
-  auto* frames = command.add_option("--frames", options.frames, "number of frames (instead of --seconds)")
-                     ->check(CLI::Range(1LL, 100'000'000LL));
-  command.add_option("--seconds", options.seconds, "length of the movie in seconds (frames = seconds x fps)")
-      ->check(finitePositive())
-      ->excludes(frames)
-      ->capture_default_str();
-  command.add_option("--fps", options.video.framesPerSecond, "frames per second of the movie")
-      ->check(CLI::Range(1, kFastestVideoRate))
-      ->capture_default_str();
-  for (auto [name, pixels, what] : {std::tuple{"--width", &options.drawing.width, "movie width in pixels"},
-                                    std::tuple{"--height", &options.drawing.height, "movie height in pixels"}})
-    command.add_option(name, *pixels, what)
-        ->check(CLI::Range(kSmallestVideoSide, kLargestVideoSide) & evenPixels())
-        ->capture_default_str();
-  command.add_option("--crf", options.video.crf,
-                     "quality: libx264's constant rate factor, 0 (lossless) to 51; lower is better and larger")
-      ->check(CLI::Range(0, 51))
-      ->capture_default_str();
-  command.add_option("--encoder", options.video.encoder,
-                     "FFmpeg's H.264 encoder; another than libx264 (h264_nvenc, where FFmpeg and the "
-                     "driver offer it) keeps its own preset and quality")
-      ->capture_default_str();
-}
-
 }  // namespace
-
-CLI::App* addRecordCommand(CLI::App& app, RecordOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "record", "film a run offscreen (no display needed) into an MP4 movie (H.264), as shot draws it");
-  addDrawingOptions(*command, options.drawing);
-  command->add_option("--steps-per-frame", options.stepsPerFrame, "steps between two frames of the movie")
-      ->check(CLI::Range(0LL, 1LL << 30))
-      ->capture_default_str();
-  addMovieOptions(*command, options);
-  command->add_option("--orbit", options.orbitDegreesPerSecond,
-                      "DEGREES_PER_SECOND of movie time: the camera turns about the vertical axis "
-                      "through the centre of mass while filming (0: it stays)")
-      ->check(finiteNumber())
-      ->capture_default_str();
-  command->add_option("--out,-o", options.drawing.output,
-                      "MP4 file to write (it appears only once complete)")
-      ->capture_default_str();
-  command->add_flag("--quiet,-q", options.drawing.quiet, "print nothing but errors (no progress)");
-  return command;
-}
-
-RecordOptions::RecordOptions() {
-  drawing.width = 1920;
-  drawing.height = 1080;
-  drawing.output = "nbody.mp4";
-}
 
 int runRecord(const RecordOptions& options) {
   const long long frames = frameCount(options);
@@ -305,7 +195,6 @@ int runRecord(const RecordOptions& options) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  const InterruptWatch interrupts;  // from before the file exists until it is complete
   // An unwritable file or a missing encoder fails here, before any work.
   auto writer = std::make_unique<VideoWriter>(options.drawing.output, videoSettingsOf(options));
   EngineSession session =
@@ -315,7 +204,7 @@ int runRecord(const RecordOptions& options) {
   reportView("record", options.drawing.quiet, run.firstState().size(), run.camera(), run.settings());
   MovieRecorder recorder(std::move(writer));
   FilmingTimes times{0.0, StageTimer(session.engine->runsOnGl()), StageTimer(true)};
-  film(run, recorder, options, frames, interrupts, times);
+  film(run, recorder, options, frames, times);
   reportEnd(options, recorder, times);
   return 0;
 }

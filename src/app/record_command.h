@@ -3,29 +3,13 @@
 // drawn as `shot` draws it, every --steps-per-frame steps, and encoded by FFmpeg's libraries
 // (H.264) on a thread of its own while the GPU goes on.
 
-#include <CLI/CLI.hpp>
-
-#include "app/shot_command.h"
-#include "io/video_writer.h"
+#include "app/record_options.h"
 
 namespace nbody {
 
-struct RecordOptions {
-  // What is drawn and how, as for `shot` (its --steps unused), with the movie's size (--width,
-  // --height), its file (--out) and --quiet.
-  ShotOptions drawing;
-  long long stepsPerFrame = 1;
-  long long frames = 0;  // 0: as many as --seconds make
-  double seconds = 10.0;
-  VideoSettings video;  // --fps, --crf, --encoder; the size is the drawing's
-  double orbitDegreesPerSecond = 0.0;  // of movie time
-
-  RecordOptions();
-};
-
-CLI::App* addRecordCommand(CLI::App& app, RecordOptions& options);
-// Throws UsageError for settings that make no movie (--seconds too short for one frame), and
-// std::runtime_error for failures (unwritable file, no encoder, interrupted: no file is left).
+// Throws UsageError for settings that make no movie (--seconds too short for one frame),
+// std::runtime_error for failures (unwritable file, no encoder) and Stopped when a signal asks it
+// to stop: no file is left then.
 int runRecord(const RecordOptions& options);
 
 }  // namespace nbody

@@ -109,13 +109,10 @@ RenderSettings resolveRenderSettings(const RenderOptions& options, const State& 
 
 void addRenderOptions(CLI::App& command, RenderOptions& options) {
   RenderSettings& settings = options.settings;
-  command.add_option("--point-size", settings.pointSize,
-                     "sprite diameter in pixels for a body at the camera's target distance")
-      ->check(finitePositive())
-      ->capture_default_str();
-  command.add_option("--brightness", settings.brightness, "exposure: scales the light of every sprite")
-      ->check(finitePositive())
-      ->capture_default_str();
+  addNumberOption(command, "--point-size", settings.pointSize,
+                  "sprite diameter in pixels for a body at the camera's target distance", positive());
+  addNumberOption(command, "--brightness", settings.brightness, "exposure: scales the light of every sprite",
+                  positive());
   command.add_option("--colormap", settings.colormap, "colours for the coloured quantity")
       ->check(CLI::IsMember(colormapNames()))
       ->capture_default_str();
@@ -128,13 +125,12 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
                      "percentile of the speeds, or to the largest mass)")
       ->check(parsedBy([](const std::string& t) { if (t != "auto") parseColorRange(t); }, "auto|LOW,HIGH"))
       ->capture_default_str();
-  command.add_option("--trails", settings.trailHalfLife,
-                     "SECONDS of simulated time: bodies leave trails whose light halves in that "
-                     "time (0: no trails). The trails stay where they were drawn in the picture (a "
-                     "turning camera smears them); shot and record add the light of every step, and "
-                     "shot then fits its camera and colours to the first state")
-      ->check(finiteNonNegative())
-      ->capture_default_str();
+  addNumberOption(command, "--trails", settings.trailHalfLife,
+                  "SECONDS of simulated time: bodies leave trails whose light halves in that time (0: no "
+                  "trails). The trails stay where they were drawn in the picture (a turning camera smears "
+                  "them); shot and record add the light of every step, and shot then fits its camera and "
+                  "colours to the first state",
+                  nonNegative());
   command.add_option("--background", options.background, "background colour R,G,B in [0, 1]")
       ->check(parsedBy(parseBackground, "R,G,B"))
       ->capture_default_str();

@@ -4,6 +4,7 @@
 // parameters, or a file) and the step. The window's settings carry the same RunChoice, so a new
 // scene parameter or engine setting reaches every command and the window by construction.
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -54,9 +55,32 @@ Snapshot makeInitialSnapshot(const RunOptions& options);
 // generated, a file's after it is read.
 Snapshot makeInitialSnapshotFor(const Engine& engine, const RunOptions& options);
 
-// CLI11 checks: a finite number > 0, >= 0, or within [low, high].
-CLI::Validator finitePositive();
-CLI::Validator finiteNonNegative();
-CLI::Validator finiteInRange(double low, double high);
+// Where a floating-point option may lie. Every one is finite as well: NaN and infinity are
+// refused whatever the bounds (a NaN passes any comparison, so a range alone lets it through).
+struct NumberBounds {
+  double low = -HUGE_VAL, high = HUGE_VAL;
+  bool lowIncluded = true;
+};
+NumberBounds positive();
+NumberBounds nonNegative();
+NumberBounds within(double low, double high);
+
+// Every floating-point option of every command is registered through this, never with a bare
+// add_option: the text is read as a T (float or double, as it is stored) and must be a finite
+// number within `bounds`; the value stored is the value checked. Its type shows as NUMBER
+// (tests/cpu/options_test.cpp walks every command to hold every option to this).
+template <typename T>
+CLI::Option* addNumberOption(CLI::App& command, const std::string& name, T& value, const std::string& description,
+                             NumberBounds bounds);
+
+// Every integer option (counts, sizes, the seed) likewise: decimal digits only, within
+// [low, high], read as a T without wrapping (CLI11 alone takes `--seed -1` as 2^64 - 1 and
+// answers `--bodies 1e3` with "not in range"). Its type shows as INTEGER.
+template <typename T>
+CLI::Option* addIntegerOption(CLI::App& command, const std::string& name, T& value, const std::string& description,
+                              T low, T high, bool showDefault = true);
+
+// What every option naming a file to write takes: not empty, not ending in / (a folder).
+CLI::Validator outputPath();
 
 }  // namespace nbody

@@ -5,13 +5,58 @@
 
 #include "app/drawn_run.h"
 #include "app/engine_session.h"
-#include "io/atomic_file.h"
+#include "app/stepping.h"
+#include "app/stop_signals.h"
+#include "io/output_file.h"
 #include "io/png.h"
 #include "render/offscreen.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
+#include "util/checked_arithmetic.h"
 
 namespace nbody {
+namespace {
+
+const std::string kNoPicture = "No picture was written";
+constexpr long long kStepsBetweenChecks = 100;  // as simulate's default --check-every
+
+std::string sourceOf(const ShotOptions& options) { return options.run.input.empty() ? "the scene" : options.run.input; }
+
+// Advances `options.steps` steps from what uploadShotStart uploaded, in chunks that see a stop
+// request and a state turning non-finite. Returns the final state, checked finite.
+State advanceToShot(Engine& engine, const ShotOptions& options) {
+  const ShotStart start = uploadShotStart(engine, options);
+  const long long last =
+      addOrThrow(start.first, options.steps, sourceOf(options) + ": step " + std::to_string(start.first) + " plus --steps");
+  if (!options.quiet)
+    std::fprintf(stderr, "shot: %s, %lld steps of dt = %g\n", start.method.name.c_str(), options.steps, start.step.dt);
+  ChunkedStepper stepper(engine, start.method, start.step);
+  FiniteWatch watch(start.first);
+  const auto timeAt = [&](long long step) { return start.time + double(step - start.first) * start.step.dt; };
+  for (long long step = start.first; step < last;) {
+    const long long target = std::min(last, nextMultipleAfter(step, kStepsBetweenChecks).value_or(last));
+    if (!stepper.advance(step, target))
+      throw Stopped(stopRequested(), "at step " + std::to_string(step) + " of " + std::to_string(last) + ". " + kNoPicture);
+    watch.check(engine, step, timeAt(step), [] { return kNoPicture; });
+  }
+  // The camera and the colour range come from the state on the CPU: one download per picture.
+  return engine.download();
+}
+
+// Drawn after every step, so that every step's light goes into the trails; the state is checked
+// finite before the last picture.
+Image takeShotWithTrails(Engine& engine, const ShotOptions& options) {
+  DrawnRun run(engine, options);
+  reportView("shot", options.quiet, run.firstState().size(), run.camera(), run.settings());
+  run.draw();  // the first state's light starts the trails
+  run.advance(options.steps);
+  throwIfStopped([] { return "after the steps. " + kNoPicture; });
+  FiniteWatch(0).check(engine, options.steps, run.time(), [] { return kNoPicture; });
+  run.draw();
+  return run.read();
+}
+
+}  // namespace
 
 void advanceSteps(Engine& engine, const Method& method, const StepParams& params, long long steps) {
   constexpr long long kStepsPerCall = 1 << 20;  // step() counts in int
@@ -30,61 +75,18 @@ void reportView(const char* command, bool quiet, std::size_t bodies, const Camer
                settings.colorRange.x, settings.colorRange.y);
 }
 
-void addDrawingOptions(CLI::App& command, ShotOptions& options) {
-  addRunOptions(command, options.run, {.inputOption = "--input"});
-  addRenderOptions(command, options.render);
-}
-
-CLI::App* addShotCommand(CLI::App& app, ShotOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "shot", "advance a state, draw it offscreen (no display needed) and write a PNG");
-  addDrawingOptions(*command, options);
-  command->add_option("--steps", options.steps, "number of steps K before the picture")
-      ->check(CLI::Range(0LL, 1LL << 40))
-      ->capture_default_str();
-  command->add_option("--width", options.width, "picture width in pixels")
-      ->check(CLI::Range(1, 16384))
-      ->capture_default_str();
-  command->add_option("--height", options.height, "picture height in pixels")
-      ->check(CLI::Range(1, 16384))
-      ->capture_default_str();
-  command->add_option("--out,-o", options.output, "PNG file to write")->capture_default_str();
-  command->add_flag("--quiet,-q", options.quiet, "print nothing but errors");
-  return command;
-}
-
-// Uploads the problem; a snapshot goes on with its own method, dt, softening and G unless the
-// command line says otherwise.
 ShotStart uploadShotStart(Engine& engine, const ShotOptions& options) {
   const Snapshot start = makeInitialSnapshotFor(engine, options.run);
   const RunSettings run = resolveRunSettings(options.run, start);
-  const Method& method = methodOf(run, options.run.input.empty() ? "the scene" : options.run.input);
+  const Method& method = methodOf(run, sourceOf(options));
   engine.upload(start.state);
-  return {method, run.step, start.time};
+  return {method, run.step, start.time, start.step};
 }
-
-namespace {
-
-Image takeShotWithTrails(Engine& engine, const ShotOptions& options) {
-  DrawnRun run(engine, options);
-  reportView("shot", options.quiet, run.firstState().size(), run.camera(), run.settings());
-  run.draw();  // the first state's light starts the trails
-  run.advance(options.steps);
-  run.draw();
-  return run.read();
-}
-
-}  // namespace
 
 Image takeShot(Engine& engine, const ShotOptions& options) {
   if (options.render.settings.trailHalfLife > 0.0f) return takeShotWithTrails(engine, options);
   const CameraSpec cameraSpec = parseCameraSpec(options.render.camera);
-  const ShotStart start = uploadShotStart(engine, options);
-  if (!options.quiet)
-    std::fprintf(stderr, "shot: %s, %lld steps of dt = %g\n", start.method.name.c_str(), options.steps, start.step.dt);
-  advanceSteps(engine, start.method, start.step, options.steps);
-  // The camera and the colour range come from the state on the CPU: one download per picture.
-  const State final = engine.download();
+  const State final = advanceToShot(engine, options);
   const RenderSettings settings = resolveRenderSettings(options.render, final);
   const glm::ivec2 size(options.width, options.height);
   const Camera camera = placeCamera(cameraSpec, boundingSphere(final), float(size.x) / float(size.y));
@@ -97,14 +99,16 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
 }
 
 int runShot(const ShotOptions& options) {
-  { AtomicFileWriter probe(options.output); }  // an unwritable path fails before the work
+  OutputFile output(options.output);  // an unwritable path fails before the work
   EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings, nullptr, true);
   if (!options.quiet)
     std::fprintf(stderr, "shot: %s engine (%s) on %s, drawn by renderer %s\n", session.engine->name().c_str(),
                  session.engine->variant().c_str(), session.engine->device().c_str(),
                  session.context->info().renderer.c_str());
   const Image image = takeShot(*session.engine, options);
-  writePng(image, options.output);
+  throwIfStopped([] { return "after drawing. " + kNoPicture; });
+  writePng(image, output);
+  output.commit();
   if (!options.quiet)
     std::fprintf(stderr, "shot: wrote %s (%d x %d)\n", options.output.c_str(), image.width, image.height);
   return 0;

@@ -7,202 +7,187 @@
 #include <optional>
 #include <stdexcept>
 
+#include "app/engine_session.h"
+#include "app/output_plan.h"
+#include "app/stepping.h"
+#include "app/stop_signals.h"
 #include "diagnostics/diagnostics_log.h"
 #include "diagnostics/engine_diagnostics.h"
-#include "engines/state_check.h"
-#include "io/atomic_file.h"
-#include "io/csv.h"
-#include "app/engine_session.h"
+#include "io/output_file.h"
+#include "util/checked_arithmetic.h"
 
 namespace nbody {
 namespace {
 
-constexpr std::string_view kStepPlaceholder = "{step}";
-
-CLI::Validator containsStepPlaceholder() {
-  return CLI::Validator(
-      [](std::string& pattern) -> std::string {
-        if (pattern.find(kStepPlaceholder) == std::string::npos)
-          return "must contain {step}, which becomes the step number";
-        return {};
-      },
-      "PATTERN");
-}
-
-// The first multiple of `every` after `step`; never for every = 0.
+// The first multiple of `every` after `step`; never for every = 0 (or where it would not fit).
 long long nextMultiple(long long step, long long every) {
-  return every > 0 ? (step / every + 1) * every : std::numeric_limits<long long>::max();
+  if (every <= 0) return std::numeric_limits<long long>::max();
+  return nextMultipleAfter(step, every).value_or(std::numeric_limits<long long>::max());
 }
 
-// Advances the engine in chunks that take about a second, so long runs report progress.
-class ChunkedStepper {
- public:
-  ChunkedStepper(Engine& engine, const Method& method, const StepParams& params, long long lastStep,
-                 bool quiet)
-      : engine_(engine), method_(method), params_(params), lastStep_(lastStep), quiet_(quiet) {}
+// The snapshots written so far: what a run that fails or stops keeps.
+struct SnapshotsWritten {
+  long long count = 0;
+  std::string last;
 
-  void advance(long long& step, long long target) {
-    using Clock = std::chrono::steady_clock;
-    while (step < target) {
-      const long long now = std::min(chunk_, target - step);
-      const auto start = Clock::now();
-      engine_.step(method_, params_, int(now));
-      engine_.finish();
-      step += now;
-      const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-      chunk_ = std::clamp<long long>(seconds > 0 ? (long long)(double(now) / seconds) : 2 * now, 1,
-                                     1 << 20);
-      if (!quiet_ && step < lastStep_)
-        std::fprintf(stderr, "  step %lld / %lld, %.1f steps/s\n", step, lastStep_,
-                     double(now) / seconds);
-    }
+  std::string kept() const {
+    if (count == 0) return "";
+    if (count == 1) return "; the snapshot written before stays (" + last + ")";
+    return "; the " + std::to_string(count) + " snapshots written before stay (the last: " + last + ")";
   }
-
- private:
-  Engine& engine_;
-  const Method& method_;
-  const StepParams& params_;
-  long long lastStep_;
-  bool quiet_;
-  long long chunk_ = 1;
 };
 
-}  // namespace
+// One simulate run: its outputs, engine, settings and progress.
+class SimulateRun {
+ public:
+  explicit SimulateRun(const SimulateOptions& options);
+  void run();
 
-std::string snapshotPathFor(const std::string& pattern, long long step) {
-  char number[32];
-  std::snprintf(number, sizeof number, "%09lld", step);
-  std::string path = pattern;
-  for (auto at = path.find(kStepPlaceholder); at != std::string::npos;
-       at = path.find(kStepPlaceholder, at))
-    path.replace(at, kStepPlaceholder.size(), number);
-  return path;
+ private:
+  void openOutputs();
+  void prepare();
+  void atBoundary(long long step);
+  void writeSnapshot(long long step);
+  void advanceAll(ChunkedStepper& stepper);
+  void finish(double elapsed);
+  double timeAt(long long step) const { return snapshot_.time + double(step - firstStep_) * settings_.step.dt; }
+  std::string unwritten() const;
+  [[noreturn]] void stopped(long long step) const;
+
+  const SimulateOptions& options_;
+  OutputGroup outputs_;
+  OutputFile* final_ = nullptr;
+  OutputFile* diagnosticsFile_ = nullptr;
+  EngineSession session_;
+  Snapshot snapshot_;
+  RunSettings settings_;
+  const Method* method_ = nullptr;
+  long long firstStep_ = 0, lastStep_ = 0;
+  std::optional<DiagnosticsLog> log_;
+  EngineDiagnostics diagnostics_;
+  std::optional<FiniteWatch> watch_;
+  SnapshotsWritten snapshots_;
+};
+
+SimulateRun::SimulateRun(const SimulateOptions& options) : options_(options) {}
+
+// Unwritable paths fail before any work, and so do two outputs that are one file.
+void SimulateRun::openOutputs() {
+  checkDistinctOutputs(simulateOutputs(options_));
+  final_ = &outputs_.open(options_.output);
+  if (!options_.diagnostics.empty()) diagnosticsFile_ = &outputs_.open(options_.diagnostics);
 }
 
-CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "simulate", "advance a state and write the final state (CSV or a binary snapshot)");
-  addRunOptions(*command, options.run, {.inputOption = "--input"});
-  command->add_option("--steps", options.steps, "number of steps K (more, after an input snapshot)")
-      ->check(CLI::Range(0LL, 1LL << 40))
-      ->capture_default_str();
-  command->add_option("--check-every", options.checkEvery,
-                      "steps between checks for NaN or infinite values (on the GPU for GPU engines)")
-      ->check(CLI::Range(1LL, 1LL << 40))
-      ->capture_default_str();
-  command
-      ->add_option("--output,-o", options.output,
-                   "file for the final state: .nbody writes a binary snapshot (state, step, "
-                   "time and settings), any other name CSV")
-      ->capture_default_str();
-  CLI::Option* every =
-      command
-          ->add_option("--snapshot-every", options.snapshotEvery,
-                       "also write a snapshot whenever the step number is a multiple of K "
-                       "(step numbers go on from an input snapshot's)")
-          ->check(CLI::Range(1LL, 1LL << 40));
-  command
-      ->add_option("--snapshot-path", options.snapshotPath,
-                   "where --snapshot-every writes: {step} becomes the step number, 9 digits; "
-                   ".nbody: binary snapshots, any other name CSV")
-      ->check(containsStepPlaceholder())
-      ->needs(every)
-      ->capture_default_str();
-  CLI::Option* diagnostics = command->add_option(
-      "--diagnostics", options.diagnostics,
-      "write kinetic, potential and total energy, the relative energy error, momentum, angular "
-      "momentum and centre of mass to this CSV file at the first step, every "
-      "--diagnostics-every steps and at the last step (on the GPU for GPU engines)");
-  command
-      ->add_option("--diagnostics-every", options.diagnosticsEvery,
-                   "steps between rows of --diagnostics (each row costs about one force "
-                   "evaluation)")
-      ->check(CLI::Range(1LL, 1LL << 40))
-      ->needs(diagnostics)
-      ->capture_default_str();
-  command->add_flag("--quiet,-q", options.quiet, "print nothing but errors");
-  return command;
+void SimulateRun::prepare() {
+  openOutputs();
+  session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings);
+  snapshot_ = makeInitialSnapshotFor(*session_.engine, options_.run);
+  const std::string source = options_.run.input.empty() ? "the scene" : options_.run.input;
+  settings_ = resolveRunSettings(options_.run, snapshot_);
+  snapshot_.settings = settings_;
+  method_ = &methodOf(settings_, source);
+  firstStep_ = snapshot_.step;
+  lastStep_ = addOrThrow(firstStep_, options_.steps, source + ": step " + std::to_string(firstStep_) + " plus --steps");
+  if (lastStep_ > kLargestStep)  // the final state could not be loaded again
+    throw std::runtime_error(source + ": step " + std::to_string(firstStep_) + " plus --steps " +
+                             std::to_string(options_.steps) + " goes past step " + std::to_string(kLargestStep) +
+                             ", the largest a snapshot holds");
+  if (options_.snapshotEvery > 0) {
+    const SnapshotSeries series{"--snapshot-path", options_.snapshotPath, firstStep_, lastStep_, options_.snapshotEvery};
+    checkDistinctOutputs(simulateOutputs(options_), series);
+    OutputFile::checkWritable(snapshotPathFor(options_.snapshotPath, lastStep_));
+  }
+  if (diagnosticsFile_) log_.emplace(*diagnosticsFile_, session_.engine->name(), method_->name);
+  watch_.emplace(firstStep_);
 }
 
-namespace {
-
-std::string vectorText(glm::vec3 v) {
-  return "(" + formatFloat(v.x) + ", " + formatFloat(v.y) + ", " + formatFloat(v.z) + ")";
+// What a run that fails now leaves: none of its outputs (those written in place got what was
+// written so far), and the snapshots written before.
+std::string SimulateRun::unwritten() const {
+  std::vector<std::string> files;
+  for (const OutputFile* file : {final_, diagnosticsFile_})
+    if (file && !file->inPlace()) files.push_back(file->target().string());
+  const std::string written = files.empty()       ? "No file was written"
+                              : files.size() == 1 ? files[0] + " was not written"
+                                                  : "Neither " + files[0] + " nor " + files[1] + " was written";
+  return written + snapshots_.kept();
 }
 
-// Throws naming the first body whose state is not finite, and the steps between which it broke.
-void stopIfNonFinite(NonFiniteCheck& check, Engine& engine, long long fromStep, long long toStep) {
-  const auto body = check.firstNonFiniteBody(engine);
-  if (!body) return;
-  const State state = engine.download();
-  throw std::runtime_error(
-      "the state became non-finite between steps " + std::to_string(fromStep) + " and " +
-      std::to_string(toStep) + ": body " + std::to_string(*body) + " has position " +
-      vectorText(state.positionMass[*body]) + ", mass " + formatFloat(state.positionMass[*body].w) +
-      ", velocity " + vectorText(state.velocity[*body]) +
-      "; a smaller --dt or a larger --softening may help. Nothing was written");
+void SimulateRun::stopped(long long step) const {
+  throw Stopped(stopRequested(), "at step " + std::to_string(step) + " (of " + std::to_string(firstStep_) + " to " +
+                                     std::to_string(lastStep_) + "). " + unwritten());
+}
+
+// What is due at `step`: a check for non-finite values before anything is written, a snapshot, a
+// diagnostics row.
+void SimulateRun::atBoundary(long long step) {
+  Engine& engine = *session_.engine;
+  const bool snapshotDue = options_.snapshotEvery > 0 && step % options_.snapshotEvery == 0 && step > firstStep_;
+  const bool rowDue = log_ && (step % options_.diagnosticsEvery == 0 || step == lastStep_ || step == firstStep_);
+  if (snapshotDue || rowDue || step % options_.checkEvery == 0 || step == lastStep_)
+    watch_->check(engine, step, timeAt(step), [this] { return unwritten(); });
+  if (snapshotDue) writeSnapshot(step);
+  if (rowDue) log_->record(step, timeAt(step), diagnostics_.measure(engine, settings_.step));
+}
+
+void SimulateRun::writeSnapshot(long long step) {
+  const std::string path = snapshotPathFor(options_.snapshotPath, step);
+  writeSnapshotFile({session_.engine->download(), timeAt(step), step, settings_}, path);
+  ++snapshots_.count;
+  snapshots_.last = path;
+}
+
+void SimulateRun::run() {
+  prepare();
+  Engine& engine = *session_.engine;
+  if (!options_.quiet)
+    std::fprintf(stderr, "simulate: %s engine (%s) on %s, %s, N = %zu, steps %lld to %lld of dt = %g\n",
+                 engine.name().c_str(), engine.variant().c_str(), engine.device().c_str(), method_->name.c_str(),
+                 snapshot_.state.size(), firstStep_, lastStep_, settings_.step.dt);
+  engine.upload(snapshot_.state);
+  if (log_) atBoundary(firstStep_);
+  const auto start = std::chrono::steady_clock::now();
+  ChunkedStepper stepper(engine, *method_, settings_.step);
+  if (!options_.quiet)
+    stepper.onProgress = [this](long long step, double rate) {
+      std::fprintf(stderr, "  step %lld / %lld, %.1f steps/s\n", step, lastStep_, rate);
+    };
+  advanceAll(stepper);
+  throwIfStopped([&] { return "at the last step, " + std::to_string(lastStep_) + ". " + unwritten(); });
+  finish(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+// The steps, with what is due at each boundary. A snapshot or diagnostics row that cannot be
+// written ends the run; the message says what it leaves.
+void SimulateRun::advanceAll(ChunkedStepper& stepper) {
+  const long long rowsEvery = log_ ? options_.diagnosticsEvery : 0;
+  try {
+    for (long long step = firstStep_; step < lastStep_;) {
+      const long long target = std::min({lastStep_, nextMultiple(step, options_.snapshotEvery),
+                                         nextMultiple(step, rowsEvery), nextMultiple(step, options_.checkEvery)});
+      if (!stepper.advance(step, target)) stopped(step);
+      atBoundary(step);
+    }
+  } catch (const OutputError& e) {
+    throw OutputError(std::string(e.what()) + ". " + unwritten());
+  }
+}
+
+void SimulateRun::finish(double elapsed) {
+  if (firstStep_ == lastStep_) watch_->check(*session_.engine, lastStep_, timeAt(lastStep_), [this] { return unwritten(); });
+  snapshot_.state = session_.engine->download();
+  snapshot_.step = lastStep_;
+  snapshot_.time = timeAt(lastStep_);
+  nbody::writeSnapshot(snapshot_, outputFormatFor(options_.output), final_->stream());
+  outputs_.commit();
+  if (!options_.quiet)
+    std::fprintf(stderr, "simulate: %lld steps in %.3f s; wrote %s\n", options_.steps, elapsed, options_.output.c_str());
 }
 
 }  // namespace
 
 int runSimulate(const SimulateOptions& options) {
-  // Unwritable paths and what does not fit fail before any work.
-  AtomicFileWriter output(options.output);
-  EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings);
-  Engine& engine = *session.engine;
-  Snapshot snapshot = makeInitialSnapshotFor(engine, options.run);
-  const std::string source = options.run.input.empty() ? "the scene" : options.run.input;
-  const RunSettings settings = resolveRunSettings(options.run, snapshot);
-  snapshot.settings = settings;
-  const Method& method = methodOf(settings, source);
-  const StepParams& params = settings.step;
-  const long long firstStep = snapshot.step, lastStep = firstStep + options.steps;
-  const double firstTime = snapshot.time;
-  const auto timeAt = [&](long long step) {
-    return firstTime + double(step - firstStep) * params.dt;
-  };
-
-  if (options.snapshotEvery > 0)
-    AtomicFileWriter probe(snapshotPathFor(options.snapshotPath, lastStep));
-  std::optional<DiagnosticsLog> log;
-  if (!options.diagnostics.empty()) log.emplace(options.diagnostics, engine.name(), method.name);
-
-  if (!options.quiet)
-    std::fprintf(stderr, "simulate: %s engine (%s) on %s, %s, N = %zu, steps %lld to %lld of dt = %g\n",
-                 engine.name().c_str(), engine.variant().c_str(), engine.device().c_str(),
-                 method.name.c_str(), snapshot.state.size(), firstStep, lastStep, params.dt);
-  engine.upload(snapshot.state);
-  EngineDiagnostics diagnostics;
-  NonFiniteCheck check;
-  if (log) log->record(firstStep, firstTime, diagnostics.measure(engine, params));
-
-  const auto start = std::chrono::steady_clock::now();
-  ChunkedStepper stepper(engine, method, params, lastStep, options.quiet);
-  const long long diagnosticsEvery = log ? options.diagnosticsEvery : 0;
-  for (long long step = firstStep; step < lastStep;) {
-    const long long from = step;
-    stepper.advance(step, std::min({lastStep, nextMultiple(step, options.snapshotEvery),
-                                    nextMultiple(step, diagnosticsEvery),
-                                    nextMultiple(step, options.checkEvery)}));
-    if (step % options.checkEvery == 0 || step == lastStep) stopIfNonFinite(check, engine, from, step);
-    if (options.snapshotEvery > 0 && step % options.snapshotEvery == 0)
-      writeSnapshotFile({engine.download(), timeAt(step), step, settings},
-                        snapshotPathFor(options.snapshotPath, step));
-    if (log && (step % diagnosticsEvery == 0 || step == lastStep))
-      log->record(step, timeAt(step), diagnostics.measure(engine, params));
-  }
-  const double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-  snapshot.state = engine.download();
-  snapshot.step = lastStep;
-  snapshot.time = timeAt(lastStep);
-  writeSnapshot(snapshot, outputFormatFor(options.output), output.stream());
-  output.commit();
-  if (log) log->commit();
-  if (!options.quiet)
-    std::fprintf(stderr, "simulate: %lld steps in %.3f s; wrote %s\n", options.steps, elapsed,
-                 options.output.c_str());
+  SimulateRun(options).run();
   return 0;
 }
 

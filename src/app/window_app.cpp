@@ -26,7 +26,8 @@
 #include "diagnostics/engine_diagnostics.h"
 #include "engines/registry.h"
 #include "gl/window_context.h"
-#include "io/atomic_file.h"
+#include "app/stop_signals.h"
+#include "io/output_file.h"
 #include "io/png.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
@@ -103,9 +104,11 @@ std::vector<std::size_t> bodyChoicesFor(const Engine& engine, std::size_t curren
   return choices;
 }
 
-std::unique_ptr<gl::WindowContext> openWindow(const WindowOptions& options) {
-  if (!options.screenshot.empty()) AtomicFileWriter probe(options.screenshot);  // unwritable: fail before the window
-  return gl::WindowContext::create("nbody-gl", options.width, options.height, glDebugWanted());
+// --screenshot's file, opened before the window so that an unwritable path fails first; written
+// at the last frame, and removed if the window ends before it.
+std::unique_ptr<OutputFile> openScreenshot(const WindowOptions& options) {
+  if (options.screenshot.empty()) return nullptr;
+  return std::make_unique<OutputFile>(options.screenshot);
 }
 
 class WindowApp {
@@ -116,6 +119,7 @@ class WindowApp {
   void finishRecording();
   void printStats() const;
   int exitCode() const { return exitCode_; }
+  long long frames() const { return stats_.frames(); }
 
  private:
   Engine& engine() { return simulation_.engine(); }
@@ -135,6 +139,7 @@ class WindowApp {
 
   const WindowOptions& options_;
   std::optional<Snapshot> loadFirst_;
+  std::unique_ptr<OutputFile> screenshotFile_;
   std::unique_ptr<gl::WindowContext> context_;
   KeyPresses keys_;
   AppSettings settings_;
@@ -156,7 +161,8 @@ class WindowApp {
 WindowApp::WindowApp(const WindowOptions& options)
     : options_(options),
       loadFirst_(startingSnapshot(options)),
-      context_(openWindow(options)),
+      screenshotFile_(openScreenshot(options)),
+      context_(gl::WindowContext::create("nbody-gl", options.width, options.height, glDebugWanted())),
       settings_(initialSettings(options, loadFirst_)),
       imgui_((listenForKeys(context_->window(), keys_), context_->window())),
       simulation_(settings_) {
@@ -183,7 +189,7 @@ WindowApp::WindowApp(const WindowOptions& options)
 }
 
 bool WindowApp::runFrame() {
-  if (glfwWindowShouldClose(context_->window()) || settings_.quit) return false;
+  if (glfwWindowShouldClose(context_->window()) || settings_.quit || stopRequested()) return false;
   if (!pollEvents()) return true;  // minimised: nothing to draw
   showPanel();
   applySettings();
@@ -361,11 +367,21 @@ void WindowApp::draw() {
   stats_.endDraw();
 }
 
+// A picture of a non-finite state is never written: what it shows would not be the run.
 void WindowApp::writeScreenshot(bool lastFrame) {
-  if (!settings_.screenshot && !(lastFrame && !options_.screenshot.empty())) return;
+  const bool lastPicture = lastFrame && screenshotFile_ != nullptr;
+  if (!settings_.screenshot && !lastPicture) return;
   const std::string path = settings_.screenshot ? timestampedName(".png") : options_.screenshot;
   try {
-    writePng(readWindow(framebufferSize_), path);
+    if (const auto body = simulation_.firstNonFiniteBody())
+      throw std::runtime_error("the state is not finite at step " + std::to_string(simulation_.stepCount()) +
+                               " (body " + std::to_string(*body) + "), so " + path + " was not written");
+    if (settings_.screenshot) {
+      writePng(readWindow(framebufferSize_), path);
+    } else {
+      writePng(readWindow(framebufferSize_), *screenshotFile_);
+      screenshotFile_->commit();
+    }
     figures_.message = "screenshot: wrote " + std::filesystem::absolute(path).string();
   } catch (const std::exception& e) {
     figures_.message = std::string("screenshot failed: ") + e.what();
@@ -411,6 +427,10 @@ int runWindow(const WindowOptions& options) {
   while (app.runFrame()) {
   }
   app.finishRecording();
+  throwIfStopped([&] {
+    return "after frame " + std::to_string(app.frames()) +
+           (options.screenshot.empty() ? std::string() : "; " + options.screenshot + " was not written");
+  });
   if (options.printStats) app.printStats();
   return app.exitCode();
 }

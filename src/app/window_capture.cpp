@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <filesystem>
 
 #include <glad/gl.h>
 
@@ -25,9 +26,13 @@ std::string timestampedName(const std::string& extension) {
   const std::time_t now = std::time(nullptr);
   std::tm local{};
   localtime_r(&now, &local);
-  char name[64];
-  std::strftime(name, sizeof name, "nbody-%Y%m%d-%H%M%S", &local);
-  return name + extension;
+  char stamp[64];
+  std::strftime(stamp, sizeof stamp, "nbody-%Y%m%d-%H%M%S", &local);
+  // Two saves in one second must not replace each other: -2, -3, ... after the first.
+  std::string name = std::string(stamp).append(extension);
+  for (int k = 2; std::filesystem::exists(std::filesystem::symlink_status(name)); ++k)
+    name = std::string(stamp).append("-").append(std::to_string(k)).append(extension);  // GCC 12: -Wrestrict on +
+  return name;
 }
 
 }  // namespace nbody

@@ -31,16 +31,17 @@ CLI::App* addRunCommand(CLI::App& app, WindowOptions& options) {
       ->check(stepsPerFrameCheck())
       ->capture_default_str();
   addRenderOptions(*command, options.render);
-  command->add_option("--width", options.width, "window width")->check(CLI::Range(64, 16384))->capture_default_str();
-  command->add_option("--height", options.height, "window height")->check(CLI::Range(64, 16384))->capture_default_str();
+  addIntegerOption(*command, "--width", options.width, "window width", 64, 16384);
+  addIntegerOption(*command, "--height", options.height, "window height", 64, 16384);
   command->add_flag("--no-vsync", options.noVsync, "do not wait for the display's refresh");
   command->add_flag("--hide-panel", options.hidePanel, "start with the panel hidden (H shows it)");
-  command->add_option("--frames", options.frames, "quit after this many frames (for scripts and tests)")
-      ->check(CLI::Range(1LL, 1LL << 40));
-  command->add_option("--screenshot", options.screenshot, "write the last frame to this PNG file");
+  addIntegerOption(*command, "--frames", options.frames, "quit after this many frames (for scripts and tests)", 1LL,
+                   1LL << 40, false);
+  command->add_option("--screenshot", options.screenshot, "write the last frame to this PNG file")->check(outputPath());
   command->add_option("--record", options.record,
                       "film the window from the first frame into this MP4 file (as the Record button "
-                      "does, with the panel unless --hide-panel), completed when the window closes");
+                      "does, with the panel unless --hide-panel), completed when the window closes")
+      ->check(outputPath());
   command->add_flag("--print-stats", options.printStats,
                     "print the panel's figures (iterations/s, GFLOPS, ...) to stdout on quitting");
   return command;

@@ -19,8 +19,8 @@ void writeVector(std::ostream& out, glm::dvec3 v) {
 
 }  // namespace
 
-DiagnosticsLog::DiagnosticsLog(const std::string& path, std::string engine, std::string method)
-    : file_(path), engine_(std::move(engine)), method_(std::move(method)) {
+DiagnosticsLog::DiagnosticsLog(OutputFile& file, std::string engine, std::string method)
+    : file_(file), engine_(std::move(engine)), method_(std::move(method)) {
   file_.stream() << kHeader << '\n';
 }
 
@@ -35,6 +35,7 @@ void DiagnosticsLog::record(long long step, double time, const Diagnostics& d) {
   writeVector(out, d.angularMomentum);
   writeVector(out, d.centreOfMass);
   out << '\n';
+  file_.flush();
 }
 
 }  // namespace nbody

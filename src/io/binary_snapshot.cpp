@@ -48,7 +48,10 @@ void checkSettings(const Snapshot& snapshot, const std::string& source) {
     throw std::runtime_error(source + ": softening must be finite and >= 0");
   if (!(std::isfinite(step.gravity) && step.gravity > 0.0))
     throw std::runtime_error(source + ": G must be finite and > 0");
-  if (snapshot.step < 0) throw std::runtime_error(source + ": negative step");
+  if (snapshot.step < 0) throw std::runtime_error(source + ": negative step " + std::to_string(snapshot.step));
+  if (snapshot.step > kLargestStep)
+    throw std::runtime_error(source + ": step " + std::to_string(snapshot.step) + " is beyond the largest a run can continue from (" +
+                             std::to_string(kLargestStep) + ")");
 }
 
 }  // namespace

@@ -3,9 +3,13 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <fstream>
+#include <sstream>
+#include <limits>
 #include <stdexcept>
 #include <string_view>
+
+#include "io/input_file.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -19,6 +23,28 @@ std::string_view trimmed(std::string_view text) {
   return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
 }
 
+// The field as a float32, or why not. A number too small for float32 becomes the nearest float32
+// (0 or a subnormal), as a conversion would make it; one too large is refused.
+float parseField(std::string_view field, std::string_view column, const std::string& where) {
+  const auto refuse = [&](const std::string& problem) {
+    return std::runtime_error(where + ": column " + std::string(column) + " " + problem);
+  };
+  float value = 0.0f;
+  const char* const end = field.data() + field.size();
+  std::from_chars_result read = std::from_chars(field.data(), end, value);
+  if (read.ec == std::errc::result_out_of_range) {
+    double wide = 0.0;
+    read = std::from_chars(field.data(), end, wide);
+    if (read.ec != std::errc() || std::abs(wide) > double(std::numeric_limits<float>::max()))
+      throw refuse("is beyond float32's range (about 3.4e38): '" + printable(field, 32) + "'");
+    value = float(wide);
+  }
+  if (field.empty() || read.ec != std::errc() || read.ptr != end)
+    throw refuse("is not a number: '" + printable(field, 32) + "'");
+  if (!std::isfinite(value)) throw refuse("is not finite");
+  return value;
+}
+
 std::array<float, 7> parseRow(std::string_view line, const std::string& where) {
   std::array<float, 7> values{};
   std::size_t column = 0;
@@ -27,14 +53,8 @@ std::array<float, 7> parseRow(std::string_view line, const std::string& where) {
     const std::string_view field = trimmed(line.substr(0, comma));
     if (column == values.size())
       throw std::runtime_error(where + ": more than 7 columns (expected " + std::string(kHeader) + ")");
-    float value = 0.0f;
-    const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
-    if (field.empty() || error != std::errc() || end != field.data() + field.size())
-      throw std::runtime_error(where + ": column " + std::string(kColumns[column]) + " is not a number: '" +
-                               std::string(field) + "'");
-    if (!std::isfinite(value))
-      throw std::runtime_error(where + ": column " + std::string(kColumns[column]) + " is not finite");
-    values[column++] = value;
+    values[column] = parseField(field, kColumns[column], where);
+    ++column;
     if (comma == std::string_view::npos) break;
     line.remove_prefix(comma + 1);
   }
@@ -88,9 +108,8 @@ State readStateCsv(std::istream& in, const std::string& source) {
 }
 
 State readStateCsvFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  return readStateCsv(in, path);
+  std::istringstream text(readInputFile(path));
+  return readStateCsv(text, path);
 }
 
 }  // namespace nbody

@@ -6,9 +6,10 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "io/atomic_file.h"
 #include "io/binary_snapshot.h"
 #include "io/csv.h"
+#include "io/input_file.h"
+#include "io/output_file.h"
 #include "io/tipsy.h"
 
 namespace nbody {
@@ -18,15 +19,6 @@ std::string lowercaseExtension(const std::filesystem::path& path) {
   std::string extension = path.extension().string();
   for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
   return extension;
-}
-
-std::string readWholeFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) throw std::runtime_error("reading " + path.string() + " failed");
-  return std::move(bytes).str();
 }
 
 SnapshotFormat inputFormatOf(const std::filesystem::path& path, std::string_view bytes) {
@@ -50,6 +42,14 @@ SnapshotFormat outputFormatFor(const std::filesystem::path& path) {
 }
 
 void writeSnapshot(const Snapshot& snapshot, SnapshotFormat format, std::ostream& out) {
+  // The last line of defence: the commands say which steps went wrong before they get here.
+  if (!std::isfinite(snapshot.time)) throw std::runtime_error("refusing to write a state whose time is not finite");
+  for (std::size_t i = 0; i < snapshot.state.size(); ++i)
+    if (!isFinite(snapshot.state.positionMass[i]) || !isFinite(glm::vec4(glm::vec3(snapshot.state.velocity[i]), 0.0f)))
+      throw std::runtime_error("refusing to write a state that is not finite (body " + std::to_string(i) + ")");
+  if (format == SnapshotFormat::binary && (snapshot.step < 0 || snapshot.step > kLargestStep))
+    throw std::runtime_error("refusing to write step " + std::to_string(snapshot.step) + ": a snapshot holds steps 0 to " +
+                             std::to_string(kLargestStep));
   switch (format) {
     case SnapshotFormat::csv:
       return writeStateCsv(snapshot.state, out);
@@ -62,13 +62,13 @@ void writeSnapshot(const Snapshot& snapshot, SnapshotFormat format, std::ostream
 }
 
 void writeSnapshotFile(const Snapshot& snapshot, const std::filesystem::path& path) {
-  AtomicFileWriter file(path);
+  OutputFile file(path);
   writeSnapshot(snapshot, outputFormatFor(path), file.stream());
   file.commit();
 }
 
 Snapshot readSnapshotFile(const std::filesystem::path& path) {
-  const std::string bytes = readWholeFile(path);
+  const std::string bytes = readInputFile(path);
   const std::string source = path.string();
   switch (inputFormatOf(path, bytes)) {
     case SnapshotFormat::binary:

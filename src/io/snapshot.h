@@ -23,6 +23,11 @@ struct RunSettings {
   std::uint64_t seed = 0;
 };
 
+// The largest step number a snapshot may hold: far beyond any run (2^62 steps), with room for
+// --steps more (at most 2^40) within a signed 64-bit count. A snapshot beyond it cannot continue
+// and is refused.
+inline constexpr long long kLargestStep = 1LL << 62;
+
 struct Snapshot {
   State state;
   double time = 0.0;
@@ -34,9 +39,11 @@ enum class SnapshotFormat { csv, binary, tipsy };
 
 // .nbody: binary; anything else: CSV.
 SnapshotFormat outputFormatFor(const std::filesystem::path& path);
-// Throws std::invalid_argument for TIPSY (read only) and for a binary snapshot without settings.
+// Throws std::invalid_argument for TIPSY (read only) and for a binary snapshot without settings,
+// std::runtime_error for a state or time that is not finite (never written: it could not be
+// loaded again).
 void writeSnapshot(const Snapshot& snapshot, SnapshotFormat format, std::ostream& out);
-// Writes atomically (io/atomic_file.h), in the format the extension names.
+// Writes the file whole or not at all (io/output_file.h), in the format the extension names.
 void writeSnapshotFile(const Snapshot& snapshot, const std::filesystem::path& path);
 
 // Any of the three formats: a binary snapshot by its magic; otherwise by extension (.nbody,

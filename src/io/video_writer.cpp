@@ -15,7 +15,7 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
-#include "io/atomic_file.h"
+#include "io/output_file.h"
 
 namespace nbody {
 namespace {
@@ -98,12 +98,12 @@ struct VideoWriter::Ffmpeg {
     av_packet_free(&packet);
     av_frame_free(&picture);
     avcodec_free_context(&encoder);
-    if (format) {
-      avio_closep(&format->pb);  // closed before the temporary file is removed
-      avformat_free_context(format);
-    }
+    avformat_free_context(format);
+    if (bytes) av_freep(&bytes->buffer);
+    avio_context_free(&bytes);  // before `output` (declared first) removes an uncommitted file
   }
-  AtomicOutputPath output;
+  OutputFile output;
+  AVIOContext* bytes = nullptr;  // libavformat's writes, through `output`
   AVFormatContext* format = nullptr;
   AVStream* stream = nullptr;
   AVCodecContext* encoder = nullptr;
@@ -155,6 +155,45 @@ SwsContext* makeConverter(const VideoSettings& s) {
   return converter;
 }
 
+// libavformat writes through the output's own descriptor (io/output_file.h decides where the
+// bytes go and makes the file appear whole); its callback's buffer became const in FFmpeg 7.
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+using PacketBytes = const std::uint8_t*;
+#else
+using PacketBytes = std::uint8_t*;
+#endif
+
+int writeToOutput(void* output, PacketBytes bytes, int size) {
+  return static_cast<OutputFile*>(output)->tryWrite(bytes, std::size_t(size)) ? size : AVERROR(EIO);
+}
+
+std::int64_t seekInOutput(void* output, std::int64_t offset, int whence) {
+  auto* file = static_cast<OutputFile*>(output);
+  if (whence & AVSEEK_SIZE) return file->length();
+  const std::int64_t at = file->seek(offset, whence & ~AVSEEK_FORCE);
+  return at >= 0 ? at : AVERROR(errno);
+}
+
+// A regular file seeks: the MP4's index goes to its front (faststart), for which libavformat
+// reads the file back by its (temporary) name. A pipe or a device does not: the movie is then a
+// fragmented MP4, which needs no going back (`nbody record -o /dev/stdout | ffplay -`).
+AVIOContext* openBytes(OutputFile& output) {
+  constexpr int kBufferBytes = 1 << 16;
+  auto* buffer = static_cast<unsigned char*>(av_malloc(kBufferBytes));
+  if (!buffer) throw std::bad_alloc();
+  AVIOContext* bytes = avio_alloc_context(buffer, kBufferBytes, 1, &output, nullptr, writeToOutput,
+                                          output.seekable() ? seekInOutput : nullptr);
+  if (!bytes) {
+    av_free(buffer);
+    throw std::bad_alloc();
+  }
+  return bytes;
+}
+
+const char* movieLayout(const OutputFile& output) {
+  return output.seekable() ? "+faststart" : "+frag_keyframe+empty_moov+default_base_moof";
+}
+
 }  // namespace
 
 VideoWriter::VideoWriter(const std::filesystem::path& path, const VideoSettings& settings)
@@ -165,7 +204,8 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, const VideoSettings&
   const AVCodec* codec = findH264Encoder(settings.encoder);
   Ffmpeg& f = *ffmpeg_;
   const std::string file = path.string();
-  const int allocated = avformat_alloc_output_context2(&f.format, nullptr, "mp4", f.output.temporary().c_str());
+  const std::string readBackName = "file:" + f.output.temporaryPath().string();
+  const int allocated = avformat_alloc_output_context2(&f.format, nullptr, "mp4", readBackName.c_str());
   if (allocated < 0) fail("cannot make an MP4 muxer for " + file, allocated);
   f.stream = avformat_new_stream(f.format, nullptr);
   f.encoder = avcodec_alloc_context3(codec);
@@ -187,14 +227,20 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, const VideoSettings&
   if (const int made = av_frame_get_buffer(f.picture, 0); made < 0) fail("no memory for a picture", made);
   f.converter = makeConverter(settings);
 
-  if (const int opened = avio_open(&f.format->pb, f.output.temporary().c_str(), AVIO_FLAG_WRITE); opened < 0)
-    fail("cannot write " + file, opened);
-  // faststart reopens the file to move the index to the front: not possible in a pipe or a device.
+  f.bytes = openBytes(f.output);
+  f.format->pb = f.bytes;
+  f.format->flags |= AVFMT_FLAG_CUSTOM_IO;
   AVDictionary* muxerOptions = nullptr;
-  if (!f.output.writesInPlace()) av_dict_set(&muxerOptions, "movflags", "+faststart", 0);
+  av_dict_set(&muxerOptions, "movflags", movieLayout(f.output), 0);
   const int written = avformat_write_header(f.format, &muxerOptions);
   av_dict_free(&muxerOptions);
-  if (written < 0) fail("cannot write " + file, written);
+  if (written < 0) failWriting(written);
+}
+
+// A write that failed: the output's own message (which file, which error) where it has one.
+void VideoWriter::failWriting(int code) {
+  ffmpeg_->output.flush();
+  fail("cannot write " + ffmpeg_->output.target().string(), code);
 }
 
 VideoWriter::~VideoWriter() = default;
@@ -227,8 +273,7 @@ void VideoWriter::writePackets() {
     if (f.packet->duration == 0) f.packet->duration = 1;  // the last picture lasts a frame too
     av_packet_rescale_ts(f.packet, f.encoder->time_base, f.stream->time_base);
     f.packet->stream_index = f.stream->index;
-    if (const int written = av_interleaved_write_frame(f.format, f.packet); written < 0)
-      fail("cannot write " + f.output.target().string(), written);
+    if (const int written = av_interleaved_write_frame(f.format, f.packet); written < 0) failWriting(written);
   }
 }
 
@@ -237,9 +282,9 @@ void VideoWriter::finish() {
   const std::string file = f.output.target().string();
   if (const int sent = avcodec_send_frame(f.encoder, nullptr); sent < 0) fail("encoding " + file + " failed", sent);
   writePackets();
-  if (const int written = av_write_trailer(f.format); written < 0) fail("cannot write " + file, written);
-  if (const int closed = avio_closep(&f.format->pb); closed < 0) fail("cannot write " + file, closed);
-  f.output.commit();
+  if (const int written = av_write_trailer(f.format); written < 0) failWriting(written);
+  avio_flush(f.bytes);
+  f.output.commit();  // throws what a write met
 }
 
 // --- VideoEncoderThread

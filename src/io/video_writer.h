@@ -1,7 +1,8 @@
 #pragma once
 // MP4 movies through FFmpeg's libraries: RGBA8 pictures in, H.264 (yuv420p, BT.709, limited
 // range: what every player shows alike) out, with the index at the front of the file (faststart)
-// so that a browser plays it while it downloads. The file is written under a temporary name and
+// so that a browser plays it while it downloads (to a pipe or a device: a fragmented MP4, which
+// needs no going back). The file is written under a temporary name and
 // appears under its own only when finish() succeeds: a failed or abandoned movie leaves nothing.
 //
 // VideoWriter encodes on the caller's thread; VideoEncoderThread runs one on a thread of its own,
@@ -65,6 +66,7 @@ class VideoWriter {
  private:
   struct Ffmpeg;  // the libraries' objects
   void writePackets();
+  [[noreturn]] void failWriting(int code);
   VideoSettings settings_;
   std::unique_ptr<Ffmpeg> ffmpeg_;
   std::int64_t framesWritten_ = 0, lastFrameIndex_ = -1;

@@ -6,7 +6,8 @@
 #include <glad/gl.h>
 #include <gtest/gtest.h>
 
-#include "gl/gl_test.h"
+#include <csignal>
+
 #include "io/csv.h"
 #include "io/png.h"
 #include "render/image_compare.h"
@@ -141,7 +142,7 @@ TEST_F(SimulateGpu, StopsAtANonFiniteStateAndNamesTheBody) {
                                      " --softening 0 --steps 5 --check-every 1 -o " + output.string(),
                                  scratch);
     EXPECT_EQ(result.exitCode, 1) << engine;
-    EXPECT_NE(result.err.find("non-finite between steps 0 and 1: body 0"), std::string::npos)
+    EXPECT_NE(result.err.find("non-finite between step 0 (the last found finite) and step 1: body 0"), std::string::npos)
         << engine << ": " << result.err;
     EXPECT_FALSE(std::filesystem::exists(output)) << engine;
   }
@@ -197,6 +198,45 @@ TEST(Shot, TakesEngineSettings) {
   const auto good = runNbody(common + "--set unroll=4x4 -o " + (scratch / "good.png").string(), scratch);
   ASSERT_EQ(good.exitCode, 0) << good.err;
   EXPECT_NE(good.err.find("unroll=4x4"), std::string::npos) << good.err;
+}
+
+// A stop signal ends shot at a step boundary (it advances in chunks of about a quarter second):
+// exit 128 + the signal, one line, no picture and no temporary file.
+TEST(Shot, StopsOnSigtermLeavingNoPicture) {
+  ScratchFolder scratch("shot-stop");
+  const auto picture = scratch / "a.png";
+  test::RunningNbody run({"shot", "--engine", "cpu", "--bodies", "2048", "--steps", "1000000", "--width", "64",
+                          "--height", "64", "-o", picture.string()},
+                         scratch);
+  ASSERT_TRUE(test::waitUntil(
+      [&] { return test::readWholeFile(scratch / "stderr.txt").find("steps of dt") != std::string::npos; }));
+  run.signal(SIGTERM);
+  const auto result = run.wait(60);
+  EXPECT_EQ(result.exitCode, 143) << result.err;
+  EXPECT_NE(result.err.find("nbody: stopped by SIGTERM at step "), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("No picture was written"), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(picture));
+  EXPECT_EQ(test::temporaryFilesIn(scratch.path()), std::vector<std::string>{});
+}
+
+// With several engines each takes the --set options it has; one that none of them has is a
+// misspelling, refused before any timing (it used to be dropped silently), and so is a value the
+// engine that has the option does not offer.
+TEST(BenchGpu, ASettingNoTimedEngineOffersIsAUsageError) {
+  ScratchFolder scratch("bench-set");
+  const std::string bench = "bench --engine cpu,fragment --bodies 64 --steps 1 --repetitions 1 --json " +
+                            (scratch / "b.json").string() + " ";
+  const auto misspelled = runNbody(bench + "--set unrol=4x4", scratch);
+  EXPECT_EQ(misspelled.exitCode, 2) << misspelled.err;
+  EXPECT_NE(misspelled.err.find("--set unrol=4x4: none of the engines timed (cpu, fragment) has an option unrol"),
+            std::string::npos)
+      << misspelled.err;
+  const auto badValue = runNbody(bench + "--set unroll=3x3", scratch);
+  EXPECT_EQ(badValue.exitCode, 2) << badValue.err;
+  EXPECT_NE(badValue.err.find("unroll 3x3 is not one of"), std::string::npos) << badValue.err;
+  EXPECT_EQ(badValue.out.find("G inter./s"), std::string::npos) << "nothing was timed";
+  EXPECT_FALSE(std::filesystem::exists(scratch / "b.json"));
+  EXPECT_EQ(runNbody(bench + "--set unroll=4x4", scratch).exitCode, 0);
 }
 
 }  // namespace

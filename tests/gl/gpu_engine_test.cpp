@@ -12,7 +12,7 @@
 #include "engines/registry.h"
 #include "engines/stage_textures.h"
 #include "gl/state_readback.h"
-#include "io/atomic_file.h"
+#include "io/output_file.h"
 #include "io/csv.h"
 #include "gl/gl_test.h"
 #include "support/test_support.h"
@@ -61,7 +61,7 @@ const State& cpuReference(std::size_t bodies, const std::string& method, const S
   cache[key] = test::advance(cpu, start, *findMethod(method), params, 10);
   std::filesystem::create_directories(kept.parent_path());
   forgetOtherBuildsReferences();
-  AtomicFileWriter file(kept);  // whole or not at all, also when processes race
+  OutputFile file(kept);  // whole or not at all, also when processes race
   writeStateCsv(cache[key], file.stream());
   file.commit();
   return cache[key];

@@ -7,7 +7,18 @@
 #include <sstream>
 #include <string>
 
+#include <chrono>
+#include <csignal>
+#include <functional>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
 
 namespace nbody::test {
 
@@ -51,6 +62,84 @@ inline CommandResult runNbody(const std::string& arguments, const ScratchFolder&
   result.out = readWholeFile(out);
   result.err = readWholeFile(err);
   return result;
+}
+
+// nbody started without a shell, so that a signal sent to `pid()` reaches it; stdout and stderr go
+// to files in the scratch folder.
+class RunningNbody {
+ public:
+  RunningNbody(const std::vector<std::string>& arguments, const ScratchFolder& scratch)
+      : out_(scratch / "stdout.txt"), err_(scratch / "stderr.txt") {
+    std::vector<std::string> words{NBODY_EXECUTABLE};
+    words.insert(words.end(), arguments.begin(), arguments.end());
+    std::vector<char*> argv;
+    for (std::string& word : words) argv.push_back(word.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+  }
+  ~RunningNbody() {
+    if (pid_ > 0 && !done_) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  RunningNbody(const RunningNbody&) = delete;
+  RunningNbody& operator=(const RunningNbody&) = delete;
+
+  pid_t pid() const { return pid_; }
+  void signal(int number) const { ::kill(pid_, number); }
+
+  // Waits up to `seconds` for it to end: its exit code (-1 when a signal killed it) and output.
+  // One that does not end in time is killed and reported as exit code -2.
+  CommandResult wait(double seconds = 120) {
+    CommandResult result;
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (::waitpid(pid_, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, &status, 0);
+        status = -1;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    done_ = true;
+    result.exitCode = status == -1 ? -2 : WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = readWholeFile(out_);
+    result.err = readWholeFile(err_);
+    return result;
+  }
+
+ private:
+  std::filesystem::path out_, err_;
+  pid_t pid_ = -1;
+  bool done_ = false;
+};
+
+// Waits up to `seconds` for `condition`; whether it came true.
+inline bool waitUntil(const std::function<bool()>& condition, double seconds = 60) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
+// The names in `folder` that look like temporary files, nbody's (.nbody-tmp-) or the old ones (.tmp-).
+inline std::vector<std::string> temporaryFilesIn(const std::filesystem::path& folder) {
+  std::vector<std::string> found;
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find(".nbody-tmp-") != std::string::npos || name.find(".tmp-") != std::string::npos) found.push_back(name);
+  }
+  return found;
 }
 
 inline std::size_t lineCount(const std::string& text) {

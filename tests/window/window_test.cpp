@@ -178,6 +178,27 @@ TEST(Window, StartsFromASnapshotWithItsStepAndSettings) {
   EXPECT_EQ(given.find("iterations/s"), std::string::npos) << given;
 }
 
+// SIGINT ends the window at the next frame: exit 130, one line, and the --screenshot it had not
+// written yet is not left behind half-written or as a temporary file.
+TEST(Window, SigintEndsItLeavingNoScreenshot) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-sigint");
+  const auto png = scratch / "never.png", err = scratch / "stderr.txt", code = scratch / "code.txt";
+  // The shell waits for the window's first line (it is set up and drawing), then interrupts it
+  // ($ escaped from the outer shell that xvfb-run's command line goes through).
+  const std::string script = std::string(NBODY_EXECUTABLE) + " run --engine cpu --bodies 256 --frames 1000000 " +
+                             "--screenshot " + png.string() + " 2>" + err.string() + " & pid=\\$!; " +
+                             "until grep -q '^run: ' " + err.string() + "; do sleep 0.05; done; " +
+                             "kill -INT \\$pid; wait \\$pid; echo \\$? >" + code.string();
+  ASSERT_EQ(std::system(("xvfb-run -a -s \"-screen 0 640x480x24\" sh -c \"" + script + "\"").c_str()), 0);
+  const std::string complaints = test::readWholeFile(err);
+  EXPECT_EQ(test::readWholeFile(code), "130\n") << complaints;
+  EXPECT_NE(complaints.find("nbody: stopped by SIGINT after frame "), std::string::npos) << complaints;
+  EXPECT_NE(complaints.find(png.string() + " was not written"), std::string::npos) << complaints;
+  EXPECT_FALSE(std::filesystem::exists(png));
+  EXPECT_EQ(test::temporaryFilesIn(scratch.path()), std::vector<std::string>{});
+}
+
 TEST(Window, ADamagedSnapshotToStartFromFailsWithOneLine) {
   ScratchFolder scratch("window-load-damaged");
   const auto snapshot = scratch / "start.nbody";

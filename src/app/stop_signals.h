@@ -1,0 +1,50 @@
+#pragma once
+// How a run ends early. SIGINT (Ctrl-C), SIGTERM and SIGHUP ask it to stop: the running command
+// sees the request at its next step boundary (between chunks of steps, repetitions, frames),
+// throws Stopped, and on the way out every output not yet committed removes its temporary file;
+// what was committed before (snapshots along the way) stays. main prints Stopped's one line and
+// exits with 128 + the signal (130 for SIGINT, 143 for SIGTERM). A second signal ends the process
+// at once: the handler removes every temporary file (io/temporary_files.h) and exits with the same
+// code. SIGPIPE (a reader of standard output or of an output pipe went away) asks for a stop the
+// same way, and the write that met it fails with EPIPE. SIGXFSZ is ignored, so a write beyond the
+// file-size limit fails with EFBIG instead of killing the process with its temporary files left.
+
+#include <stdexcept>
+#include <string>
+
+namespace nbody {
+
+enum class StopMode {
+  atStepBoundary,  // simulate, bench, shot, record, run: the command polls stopRequested()
+  atOnce,          // the other commands (engines, compare, accuracy), which never poll: the first
+                   // signal ends the process
+};
+
+void installStopHandlers(StopMode mode);
+
+// The signal that asked for a stop, or 0.
+int stopRequested() noexcept;
+// "SIGINT", "SIGTERM", ...
+const char* signalName(int signal) noexcept;
+
+// A run that stopped on request. what() is the line main prints after "nbody: ".
+class Stopped : public std::runtime_error {
+ public:
+  Stopped(int signal, const std::string& what);
+  int signal() const { return signal_; }
+  int exitCode() const { return 128 + signal_; }
+
+ private:
+  int signal_;
+};
+
+// Throws Stopped("stopped by SIGINT " + describe()) when a stop was asked for.
+template <typename Describe>
+void throwIfStopped(Describe describe) {
+  if (const int signal = stopRequested()) throw Stopped(signal, describe());
+}
+
+// For tests: forget a request, so that a process can ask again.
+void clearStopRequest() noexcept;
+
+}  // namespace nbody

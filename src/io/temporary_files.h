@@ -1,0 +1,40 @@
+#pragma once
+// The temporary files nbody has open at any moment, in a list a signal handler may read: when a
+// run must end at once (a second SIGINT or SIGTERM), the handler removes every one of them with
+// unlink(), the only thing it can safely do, so no half-written file stays behind.
+//
+// The stop signals are blocked while a temporary file is created and remembered, and while one is
+// renamed and forgotten, so the list never misses a file on the disk nor names a committed one.
+
+#include <csignal>
+#include <filesystem>
+
+namespace nbody::temporaries {
+
+// The signals that end a run (app/stop_signals.h handles them): SIGINT, SIGTERM, SIGHUP, SIGPIPE.
+const sigset_t& stopSignals();
+
+// Blocks the stop signals for its lifetime (in this thread: nbody writes files from one thread).
+class StopSignalsBlocked {
+ public:
+  StopSignalsBlocked();
+  ~StopSignalsBlocked();
+  StopSignalsBlocked(const StopSignalsBlocked&) = delete;
+  StopSignalsBlocked& operator=(const StopSignalsBlocked&) = delete;
+
+ private:
+  sigset_t previous_;
+};
+
+// Remembers `path` (an absolute path: a handler cannot ask for the current folder); returns its
+// slot. Throws std::runtime_error when the list is full or the path too long for it.
+int remember(const std::filesystem::path& path);
+void forget(int slot);
+
+// Removes every remembered file. Async-signal-safe: no allocation, no locks, only unlink().
+void removeAllNow() noexcept;
+
+// How many files are remembered now (for tests).
+int count() noexcept;
+
+}  // namespace nbody::temporaries

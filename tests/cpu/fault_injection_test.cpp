@@ -1,0 +1,415 @@
+// Attacks on the real nbody, as a hostile user or a hostile machine would make them: links
+// planted where nbody writes, /dev/stdout redirected to a file, full devices and file-size
+// limits, signals in the middle of a run, one path given twice, snapshots with extreme counters,
+// states that turn non-finite, bytes in files meant for a terminal. Every case names what must
+// hold afterwards: no temporary file, no partial output, no file written through a link, one
+// line saying what happened. docs/robustness.md lists them.
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <fstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/binary_snapshot.h"
+#include "io/png.h"
+#include "io/snapshot.h"
+#include "physics/scenes.h"
+#include "support/cli_runner.h"
+
+namespace nbody {
+namespace {
+
+using test::CommandResult;
+using test::RunningNbody;
+using test::runNbody;
+using test::ScratchFolder;
+
+const std::string kSmallRun = "simulate --engine cpu --bodies 64 --steps 3 -q ";
+
+std::vector<std::string> namesIn(const ScratchFolder& scratch) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(scratch.path()))
+    if (entry.path().filename() != "stdout.txt" && entry.path().filename() != "stderr.txt")
+      names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// What every failed or stopped run must leave: no temporary file, and one line from nbody saying
+// why, the last on stderr (progress lines may come before it).
+void expectCleanFailure(const CommandResult& result, const ScratchFolder& scratch, int exitCode,
+                        const std::string& expectedInMessage) {
+  EXPECT_EQ(result.exitCode, exitCode) << result.err;
+  const std::size_t lastLine = result.err.rfind('\n', result.err.size() >= 2 ? result.err.size() - 2 : 0);
+  const std::string last = result.err.substr(lastLine == std::string::npos ? 0 : lastLine + 1);
+  EXPECT_EQ(last.rfind("nbody: ", 0), 0u) << result.err;
+  std::size_t linesFromNbody = result.err.rfind("nbody: ", 0) == 0;
+  for (auto at = result.err.find("\nnbody: "); at != std::string::npos; at = result.err.find("\nnbody: ", at + 1))
+    ++linesFromNbody;
+  EXPECT_EQ(linesFromNbody, 1u) << result.err;
+  EXPECT_NE(last.find(expectedInMessage), std::string::npos) << result.err;
+  EXPECT_EQ(test::temporaryFilesIn(scratch.path()), std::vector<std::string>{});
+}
+
+// The bytes of a 2 x 2 PNG, and the file.
+std::string tinyPngBytes() {
+  static const std::string bytes = [] {
+    ScratchFolder scratch("tiny-png");
+    writePng(Image(2, 2), scratch / "tiny.png");
+    return test::readWholeFile(scratch / "tiny.png");
+  }();
+  return bytes;
+}
+void writeTinyPng(const std::filesystem::path& path) { std::ofstream(path, std::ios::binary) << tinyPngBytes(); }
+
+// The old temporary name was `<target>.tmp-<pid>`: links planted on the names of the next pids
+// made nbody overwrite the file they point to. Now the names are random and made exclusively.
+TEST(PlantedLinks, OnTheTemporaryNamesOfTheNextProcessesRedirectNothing) {
+  ScratchFolder scratch("planted-pids");
+  const auto victim = scratch / "victim.txt";
+  std::ofstream(victim) << "precious";
+  long lastPid = 0;
+  std::ifstream("/proc/sys/kernel/ns_last_pid") >> lastPid;
+  if (lastPid == 0) GTEST_SKIP() << "the next pids cannot be known here";
+  for (long pid = lastPid + 1; pid <= lastPid + 2000; ++pid)
+    std::filesystem::create_symlink(victim, scratch / ("out.csv.tmp-" + std::to_string(pid)));
+  const auto result = runNbody(kSmallRun + "-o " + (scratch / "out.csv").string(), scratch);
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(test::readWholeFile(victim), "precious");
+  EXPECT_FALSE(std::filesystem::is_symlink(scratch / "out.csv"));
+  EXPECT_EQ(test::readWholeFile(scratch / "out.csv").rfind("x,y,z,mass,vx,vy,vz\n", 0), 0u);
+}
+
+TEST(PlantedLinks, OnTheOutputItselfAreRefusedAndLeftAsTheyWere) {
+  ScratchFolder scratch("planted-target");
+  const auto victim = scratch / "victim.txt", link = scratch / "out.csv";
+  std::ofstream(victim) << "precious";
+  std::filesystem::create_symlink(victim, link);
+  const auto result = runNbody(kSmallRun + "-o " + link.string(), scratch);
+  expectCleanFailure(result, scratch, 1, "out.csv: it is a symbolic link");
+  EXPECT_TRUE(std::filesystem::is_symlink(link)) << "the link must not be replaced by a regular file";
+  EXPECT_EQ(test::readWholeFile(victim), "precious");
+}
+
+// `-o /dev/stdout > file`: /dev/stdout is a link to /proc/self/fd/1, which leads to the file. The
+// old layer saw a regular file behind the link, renamed a temporary file over the link (as root,
+// over /dev/stdout itself) and the redirected file got nothing. A link of the test's own to
+// /proc/self/fd/1 stands in for /dev/stdout, which a test run as root must not risk replacing.
+TEST(StandardOutput, ALinkToItWhenItIsRedirectedToAFileAppendsToThatFile) {
+  ScratchFolder scratch("stdout-link");
+  const auto link = scratch / "stdout-link";
+  std::filesystem::create_symlink("/proc/self/fd/1", link);
+  std::ofstream(scratch / "log.txt") << "before\n";
+  const std::string command = std::string(NBODY_EXECUTABLE) + " " + kSmallRun + "-o " + link.string() + " >> " +
+                              (scratch / "log.txt").string() + " 2>" + (scratch / "stderr.txt").string();
+  ASSERT_EQ(std::system(command.c_str()), 0) << test::readWholeFile(scratch / "stderr.txt");
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  const std::string log = test::readWholeFile(scratch / "log.txt");
+  EXPECT_EQ(log.rfind("before\nx,y,z,mass,vx,vy,vz\n", 0), 0u) << log;
+  EXPECT_EQ(test::lineCount(log), 2u + 64u);
+}
+
+TEST(FullDisks, AFailingOutputLeavesNoneOfTheRunsOutputs) {
+  ScratchFolder scratch("full-disk");
+  const auto state = scratch / "o.csv", json = scratch / "b.json";
+  expectCleanFailure(runNbody(kSmallRun + "-o " + state.string() + " --diagnostics /dev/full", scratch), scratch, 1,
+                     "cannot write /dev/full: No space left on device");
+  EXPECT_FALSE(std::filesystem::exists(state));
+  expectCleanFailure(runNbody("bench --engine cpu --bodies 16 --steps 1 --repetitions 1 --json " + json.string() +
+                                  " --csv /dev/full",
+                              scratch),
+                     scratch, 1, "cannot write /dev/full");
+  EXPECT_FALSE(std::filesystem::exists(json));
+  expectCleanFailure(runNbody(kSmallRun + "-o /dev/full", scratch), scratch, 1, "cannot write /dev/full");
+  EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
+}
+
+// Over the file-size limit the kernel sends SIGXFSZ, which used to kill nbody with its temporary
+// file left behind; now the write fails and the run ends as any failed write does.
+TEST(FullDisks, AFileSizeLimitFailsTheRunCleanly) {
+  ScratchFolder scratch("file-size-limit");
+  const auto state = scratch / "o.csv";
+  const std::string command = "ulimit -f 2; " + std::string(NBODY_EXECUTABLE) + " " +
+                              "simulate --engine cpu --bodies 4096 --steps 0 -q -o " + state.string() + " 2>" +
+                              (scratch / "stderr.txt").string();
+  const int status = std::system(("sh -c '" + command + "'").c_str());
+  CommandResult result;
+  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.err = test::readWholeFile(scratch / "stderr.txt");
+  expectCleanFailure(result, scratch, 1, "File too large");
+  EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
+}
+
+// A run long enough to be stopped: snapshots every 10 steps, diagnostics, a final state.
+std::vector<std::string> longRun(const ScratchFolder& scratch) {
+  return {"simulate", "--engine", "cpu", "--bodies", "1024", "--steps", "1000000", "--snapshot-every", "10",
+          "--snapshot-path", (scratch / "s-{step}.nbody").string(), "--diagnostics", (scratch / "d.csv").string(),
+          "-o", (scratch / "final.nbody").string(), "-q"};
+}
+
+bool firstSnapshotWritten(const ScratchFolder& scratch) {
+  return std::filesystem::exists(scratch / "s-000000010.nbody");
+}
+
+class StopSignals : public ::testing::TestWithParam<int> {};
+
+TEST_P(StopSignals, EndTheRunAtAStepBoundaryKeepingOnlyTheSnapshotsWritten) {
+  ScratchFolder scratch("stop-signal");
+  RunningNbody run(longRun(scratch), scratch);
+  ASSERT_TRUE(test::waitUntil([&] { return firstSnapshotWritten(scratch); })) << "no snapshot came";
+  run.signal(GetParam());
+  const CommandResult result = run.wait();
+  const std::string signal = GetParam() == SIGINT ? "SIGINT" : "SIGTERM";
+  expectCleanFailure(result, scratch, 128 + GetParam(), "stopped by " + signal + " at step ");
+  EXPECT_NE(result.err.find("Neither " + (scratch / "final.nbody").string()), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(scratch / "final.nbody"));
+  EXPECT_FALSE(std::filesystem::exists(scratch / "d.csv"));
+  for (const std::string& name : namesIn(scratch)) {
+    ASSERT_EQ(name.rfind("s-", 0), 0u) << name;
+    EXPECT_NO_THROW(readSnapshotFile(scratch / name)) << name << " must be whole";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(SigintAndSigterm, StopSignals, ::testing::Values(SIGINT, SIGTERM),
+                         [](const auto& param) { return param.param == SIGINT ? "Sigint" : "Sigterm"; });
+
+// A second signal ends the run at once, from the handler. The run waits here in the open() of a
+// pipe nobody reads (its --diagnostics), which no step boundary ever interrupts, after its -o
+// temporary file was made: only the handler can remove it.
+TEST(StopSignals, ASecondSignalEndsTheRunAtOnceLeavingNoTemporaryFile) {
+  ScratchFolder scratch("second-signal");
+  const auto pipe = scratch / "pipe";
+  ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0);
+  RunningNbody run({"simulate", "--engine", "cpu", "--bodies", "8", "--diagnostics", pipe.string(), "-o",
+                    (scratch / "final.csv").string()},
+                   scratch);
+  ASSERT_TRUE(test::waitUntil([&] { return !test::temporaryFilesIn(scratch.path()).empty(); }));
+  run.signal(SIGINT);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(::waitpid(run.pid(), nullptr, WNOHANG), 0) << "the first signal waits for a step boundary";
+  run.signal(SIGINT);
+  const CommandResult result = run.wait(20);
+  expectCleanFailure(result, scratch, 130, "stopped at once by SIGINT (a second signal)");
+  EXPECT_EQ(namesIn(scratch), std::vector<std::string>{"pipe"});
+}
+
+TEST(StopSignals, EndBenchLeavingNoReport) {
+  ScratchFolder scratch("stop-bench");
+  const auto json = scratch / "b.json";
+  RunningNbody run({"bench", "--engine", "cpu", "--bodies", "512", "--seconds", "30", "--json", json.string()},
+                   scratch);
+  ASSERT_TRUE(test::waitUntil([&] { return test::readWholeFile(scratch / "stderr.txt").find("[1/1]") != std::string::npos; }));
+  run.signal(SIGTERM);
+  const CommandResult result = run.wait(60);
+  EXPECT_EQ(result.exitCode, 143) << result.err;
+  EXPECT_NE(result.err.find("stopped by SIGTERM while timing euler on the cpu engine; " + json.string() +
+                            " was not written"),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
+}
+
+struct TwoOutputs {
+  std::string name, arguments, expectedInMessage;
+};
+void PrintTo(const TwoOutputs& two, std::ostream* out) { *out << two.arguments; }
+
+class OnePathTwice : public ::testing::TestWithParam<TwoOutputs> {};
+
+// {d} is the scratch folder. Refused before any work: no file appears.
+TEST_P(OnePathTwice, IsAUsageErrorBeforeAnyWork) {
+  ScratchFolder scratch("same-path");
+  std::filesystem::create_directories(scratch / "sub");
+  std::filesystem::create_directory_symlink(scratch.path(), scratch / "here");
+  writeTinyPng(scratch / "a.png");
+  std::string arguments = GetParam().arguments;
+  for (auto at = arguments.find("{d}"); at != std::string::npos; at = arguments.find("{d}"))
+    arguments.replace(at, 3, scratch.path().string());
+  const auto before = namesIn(scratch);
+  // Run in the scratch folder, so that relative names land there and are seen if written.
+  const auto result = runNbody(arguments, scratch, "cd " + scratch.path().string() + " &&");
+  expectCleanFailure(result, scratch, 2, GetParam().expectedInMessage);
+  EXPECT_EQ(namesIn(scratch), before);
+  EXPECT_EQ(test::readWholeFile(scratch / "a.png").size(), tinyPngBytes().size()) << "the input is untouched";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Attacks, OnePathTwice,
+    ::testing::Values(
+        TwoOutputs{"OutputAndDiagnostics", kSmallRun + "-o {d}/same.csv --diagnostics {d}/same.csv",
+                   "--output and --diagnostics are the same file"},
+        TwoOutputs{"ThroughDotDot", kSmallRun + "-o {d}/sub/../same.csv --diagnostics {d}/same.csv",
+                   "are the same file"},
+        TwoOutputs{"ThroughALink", kSmallRun + "-o {d}/here/same.csv --diagnostics {d}/same.csv", "are the same file"},
+        TwoOutputs{"RelativeAndAbsolute", kSmallRun + "-o same.csv --diagnostics ./same.csv", "are the same file"},
+        TwoOutputs{"OutputAndASnapshot",
+                   "simulate --engine cpu --bodies 8 --steps 20 --snapshot-every 5 --snapshot-path {d}/s-{step}.nbody "
+                   "-o {d}/here/s-000000015.nbody",
+                   "--output and --snapshot-path's snapshot of step 15 are the same file"},
+        TwoOutputs{"DiagnosticsAndASnapshot",
+                   "simulate --engine cpu --bodies 8 --steps 20 --snapshot-every 5 --snapshot-path {d}/s-{step}.csv "
+                   "-o {d}/o.csv --diagnostics {d}/s-000000020.csv",
+                   "--diagnostics and --snapshot-path's snapshot of step 20"},
+        TwoOutputs{"BenchJsonAndCsv", "bench --engine cpu --bodies 8 --json {d}/r --csv {d}/sub/../r",
+                   "--json and --csv are the same file"},
+        TwoOutputs{"CompareDiffOverAnInput", "compare {d}/a.png {d}/a.png --diff {d}/here/a.png",
+                   "--diff and A are the same file"},
+        TwoOutputs{"ShotOverItsInput", "shot --input {d}/a.png -o {d}/a.png", "--out and --input are the same file"},
+        TwoOutputs{"DiagnosticsOverTheInput", "simulate --engine cpu --input {d}/a.png --diagnostics {d}/a.png",
+                   "--diagnostics and --input are the same file"}),
+    [](const auto& param) { return param.param.name; });
+
+// A snapshot whose counters are at the edge: refused when its step cannot continue, and never
+// made to count past what a snapshot holds.
+std::filesystem::path snapshotAtStep(const ScratchFolder& scratch, long long step) {
+  Snapshot snapshot;
+  snapshot.state = findScene("plummer")->generate(8, 1);
+  snapshot.step = 0;
+  snapshot.settings.emplace().method = "euler";
+  std::ostringstream bytes;
+  writeBinarySnapshot(snapshot, bytes);
+  std::string file = bytes.str();
+  for (int k = 0; k < 8; ++k) file[32 + std::size_t(k)] = char((std::uint64_t(step) >> (8 * k)) & 0xff);
+  const std::uint64_t sum = fnv1a64(std::string_view(file).substr(0, file.size() - 8));
+  for (int k = 0; k < 8; ++k) file[file.size() - 8 + std::size_t(k)] = char((sum >> (8 * k)) & 0xff);
+  const auto path = scratch / ("at-" + std::to_string(step) + ".nbody");
+  std::ofstream(path, std::ios::binary) << file;
+  return path;
+}
+
+TEST(ExtremeCounters, ASnapshotThatCannotContinueIsRefusedAtOnce) {
+  ScratchFolder scratch("extreme-steps");
+  for (const long long step : {std::numeric_limits<long long>::max(), kLargestStep + 1}) {
+    const auto input = snapshotAtStep(scratch, step);
+    const auto result = runNbody("simulate --engine cpu --steps 1 -q -o " + (scratch / "o.nbody").string() +
+                                     " --input " + input.string(),
+                                 scratch);
+    expectCleanFailure(result, scratch, 1, "step " + std::to_string(step) + " is beyond the largest");
+    EXPECT_FALSE(std::filesystem::exists(scratch / "o.nbody"));
+  }
+}
+
+TEST(ExtremeCounters, AStepCountUpToTheLargestStepIsExactAndBeyondIsRefused) {
+  ScratchFolder scratch("extreme-sum");
+  const auto input = snapshotAtStep(scratch, kLargestStep - 3);
+  const auto output = scratch / "o.nbody";
+  ASSERT_EQ(runNbody("simulate --engine cpu --steps 3 --snapshot-every 2 --snapshot-path " +
+                         (scratch / "s-{step}.nbody").string() + " -q -o " + output.string() + " --input " +
+                         input.string(),
+                     scratch)
+                .exitCode,
+            0);
+  EXPECT_EQ(readSnapshotFile(output).step, kLargestStep);
+  EXPECT_EQ(readSnapshotFile(scratch / ("s-" + std::to_string(kLargestStep - 2) + ".nbody")).step, kLargestStep - 2);
+  const auto result = runNbody("simulate --engine cpu --steps 4 -q -o " + output.string() + ".2 --input " +
+                                   input.string(),
+                               scratch);
+  expectCleanFailure(result, scratch, 1, "goes past step " + std::to_string(kLargestStep));
+}
+
+// G = 1e308 makes every force overflow: the state is infinite after the first step. No snapshot,
+// diagnostics row or final state of it may be written, and the message names the last step found
+// finite and the first found not.
+TEST(NonFiniteStates, AreNeverWrittenAndTheMessageNamesTheSteps) {
+  ScratchFolder scratch("non-finite");
+  const std::string run = "simulate --engine cpu --bodies 64 --gravity 1e308 --steps 10 -o " +
+                          (scratch / "final.csv").string() + " ";
+  expectCleanFailure(runNbody(run + "--snapshot-every 2 --snapshot-path " + (scratch / "s-{step}.nbody").string(),
+                              scratch),
+                     scratch, 1, "non-finite between step 0 (the last found finite) and step 2: body ");
+  EXPECT_EQ(namesIn(scratch), std::vector<std::string>{}) << "no snapshot of a non-finite state";
+  expectCleanFailure(runNbody(run + "--diagnostics " + (scratch / "d.csv").string() + " --diagnostics-every 1", scratch),
+                     scratch, 1, "non-finite between step 0 (the last found finite) and step 1: body ");
+  EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
+}
+
+// A time step so large that the simulated time overflows while the state (one body, at rest)
+// stays finite: the snapshot would hold an infinite time no loader accepts.
+TEST(NonFiniteStates, ATimeThatOverflowsIsNotWritten) {
+  ScratchFolder scratch("non-finite-time");
+  std::ofstream(scratch / "one.csv") << "x,y,z,mass,vx,vy,vz\n0,0,0,1,0,0,0\n";
+  const auto result = runNbody("simulate --engine cpu --input " + (scratch / "one.csv").string() +
+                                   " --dt 1e308 --steps 3 -o " + (scratch / "o.nbody").string(),
+                               scratch);
+  expectCleanFailure(result, scratch, 1, "the simulated time is no longer finite");
+  EXPECT_FALSE(std::filesystem::exists(scratch / "o.nbody"));
+}
+
+// Bytes a terminal acts on (an escape sequence that clears the screen, a carriage return) never
+// reach it from a file: they are shown as \xNN.
+TEST(Messages, NeverEchoRawBytesFromAFile) {
+  ScratchFolder scratch("raw-bytes");
+  std::ofstream(scratch / "ic.csv") << "x,y,z,mass,vx,vy,vz\n1,2,\x1b[2J\r\x07,1,0,0,0\n";
+  const auto csv = runNbody("simulate --engine cpu --input " + (scratch / "ic.csv").string(), scratch);
+  expectCleanFailure(csv, scratch, 1, "column z is not a number: '\\x1b[2J\\x0d\\x07'");
+  Snapshot snapshot;
+  snapshot.state = findScene("plummer")->generate(4, 1);
+  snapshot.settings.emplace().method = "\x1b]0;owned\x07";
+  writeSnapshotFile(snapshot, scratch / "odd.nbody");
+  const auto method = runNbody("simulate --engine cpu --input " + (scratch / "odd.nbody").string(), scratch);
+  expectCleanFailure(method, scratch, 1, "method '\\x1b]0;owned\\x07'");
+  for (const std::string& err : {csv.err, method.err}) EXPECT_EQ(err.find('\x1b'), std::string::npos) << err;
+}
+
+TEST(Messages, AnEmptyOutputPathIsAUsageErrorBeforeTheRun) {
+  ScratchFolder scratch("empty-path");
+  for (const std::string& arguments :
+       std::vector<std::string>{kSmallRun + "-o ''", kSmallRun + "--diagnostics ''", "bench --engine cpu --json ''",
+                                "shot -o ''", kSmallRun + "-o " + scratch.path().string() + "/"})
+    expectCleanFailure(runNbody(arguments, scratch), scratch, 2, "");
+  EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
+}
+
+// A PNG's header may announce far more pixels than its bytes hold (stb would allocate them all
+// before finding the data short); the size is checked first. Grey pixels, so that stb's own limit
+// (2^30 bytes of decoded channels) does not stop it first.
+TEST(CraftedPictures, AHugeAnnouncedSizeIsRefusedBeforeDecoding) {
+  ScratchFolder scratch("png-bomb");
+  std::string png = tinyPngBytes();
+  // IHDR: width and height (big-endian) at bytes 16..23, then bit depth and colour type (0: grey).
+  // The CRC no longer matches, which stb does not check: the size alone must stop it.
+  for (int k = 0; k < 4; ++k) png[16 + std::size_t(k)] = char((20000u >> (8 * (3 - k))) & 0xff);
+  for (int k = 0; k < 4; ++k) png[20 + std::size_t(k)] = char((20000u >> (8 * (3 - k))) & 0xff);
+  png[25] = 0;
+  std::ofstream(scratch / "bomb.png", std::ios::binary) << png;
+  writeTinyPng(scratch / "a.png");
+  const auto result = runNbody("compare " + (scratch / "a.png").string() + " " + (scratch / "bomb.png").string(), scratch);
+  expectCleanFailure(result, scratch, 1, "20000 x 20000 pixels, more than");
+}
+
+// A device as an input never ends (/dev/zero): reading it whole filled the memory until the
+// kernel killed nbody, its temporary output left behind. Refused before a byte is read.
+TEST(Inputs, ADeviceIsRefusedBeforeAByteIsRead) {
+  ScratchFolder scratch("device-input");
+  for (const std::vector<std::string>& arguments : std::vector<std::vector<std::string>>{
+           {"simulate", "--engine", "cpu", "--input", "/dev/zero", "-o", (scratch / "o.csv").string()},
+           {"compare", "/dev/zero", "/dev/zero", "--diff", (scratch / "d.png").string()}}) {
+    RunningNbody run(arguments, scratch);
+    expectCleanFailure(run.wait(30), scratch, 1, "cannot read /dev/zero: it is a device");
+  }
+  EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
+}
+
+// Several runs writing one file at once: each writes a temporary file of its own, and the file
+// ends up whole, from one of them.
+TEST(ConcurrentRuns, WritingOneFileLeaveItWhole) {
+  ScratchFolder scratch("concurrent");
+  const auto output = scratch / "same.csv";
+  std::vector<std::unique_ptr<RunningNbody>> runs;
+  for (int k = 0; k < 4; ++k) {
+    runs.push_back(std::make_unique<RunningNbody>(
+        std::vector<std::string>{"simulate", "--engine", "cpu", "--bodies", "2000", "--seed", std::to_string(k),
+                                 "--steps", "1", "-q", "-o", output.string()},
+        scratch));
+  }
+  for (auto& run : runs) EXPECT_EQ(run->wait().exitCode, 0);
+  const std::string written = test::readWholeFile(output);
+  EXPECT_EQ(test::lineCount(written), 2001u);
+  EXPECT_EQ(test::temporaryFilesIn(scratch.path()), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace nbody
