@@ -58,7 +58,9 @@ void main() {
   uint local = gl_LocalInvocationID.x;
   startPlaces(block, local);
   for (uint k = 0u; k < SORT_ITEMS; ++k) {
-    uint i = block * SORT_BLOCK + k * uint(SORT_THREADS) + local;
+    uint chunk = block * SORT_BLOCK + k * uint(SORT_THREADS);
+    if (chunk >= uCount) break;  // the same for the whole group: its barriers stay uniform
+    uint i = chunk + local;
     bool valid = i < uCount;
     uvec2 key = valid ? keysIn[i] : uvec2(0u);
     uint digit = digitOf(key, uShift);

@@ -17,6 +17,9 @@ constexpr int kSortPasses = 8;            // 8-bit digits of a 63-bit key
 constexpr std::size_t kBoundsThreads = 256;
 constexpr std::size_t kBoundsGroups = 1024;  // at most, each invocation taking several bodies
 constexpr std::size_t kElementThreads = 256;  // one invocation per body: topology, moments
+// Up to this many sort blocks (N = 131072) one work group scans the block counts, an invocation a
+// digit (radix_scan.comp says why).
+constexpr std::size_t kOneGroupScanBlocks = 64;
 constexpr int kPositionUnit = 0, kAccelerationImageUnit = 0;
 
 std::size_t ceilDiv(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
@@ -169,7 +172,9 @@ void TreeGravity::makeKeys(std::size_t bodyCount) {
 
 void TreeGravity::sortKeys(std::size_t bodyCount) {
   const std::size_t blocks = ceilDiv(bodyCount, tree::kSortBlock);
-  const GLuint histogram = program("radix_histogram.comp"), scan = program("radix_scan.comp"),
+  const bool oneGroupScan = blocks <= kOneGroupScanBlocks;
+  const GLuint histogram = program("radix_histogram.comp"),
+               scan = program("radix_scan.comp", {{"SCAN_ONE_GROUP", oneGroupScan ? 1 : 0}}),
                scatter = program("radix_scatter.comp");
   for (GLuint id : {histogram, scan, scatter}) {
     setUint(id, "uCount", bodyCount);
@@ -184,7 +189,7 @@ void TreeGravity::sortKeys(std::size_t bodyCount) {
       storageBarrier();
     }
     glUseProgram(scan);
-    glDispatchCompute(GLuint(tree::kRadix), 1, 1);
+    glDispatchCompute(oneGroupScan ? 1 : GLuint(tree::kRadix), 1, 1);
     storageBarrier();
     glUseProgram(scatter);
     setUint(scatter, "uShift", std::size_t(8 * pass));
