@@ -455,6 +455,9 @@ begin_there() {
   ON_NVIDIA="" GLX_VENDOR="" CTEST_STATUS=1 ONE_PROCESS_STATUS=1 DEBUG_FAILURES=()
   ONE_PROCESS_RESULT="not run" CTEST_SUMMARY="ctest not run"
   mkdir -p "$OUT"
+  # A call the device tool cut short leaves its processes running on a warm machine, and their
+  # GPU work slows or corrupts what runs next: none of this build's may run now.
+  pkill -KILL -f "^[^ ]*$BINARY_DIR/" 2>/dev/null && sleep 1
   exec > >(tee -a "$OUT/device_test.log") 2>&1
   echo "device_test $1: $COMMIT (prepared $PREPARED) on $(hostname), $(nproc) cores"
   install_loaders
