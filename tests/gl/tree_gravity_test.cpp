@@ -484,6 +484,25 @@ TEST_F(TreeGravityTest, CapacityIsCheckedBeforeAnythingRuns) {
   EXPECT_NO_THROW(tree.checkCapacity(tooMany / 2, TreeSettings{}));
 }
 
+// The deeper stack large N gets must still fit the walk into shared memory, for every group size.
+TEST_F(TreeGravityTest, TheDeepestStackThatFitsIsAcceptedAndNoDeeperOneIs) {
+  TreeGravity tree;
+  for (int group : {16, 32, 64, 128, 256}) {
+    TreeSettings s;
+    s.groupSize = group;
+    s.stackSize = 2 * group;
+    const int deepest = tree.deepestStackThatFits(s, 4096);
+    EXPECT_GE(deepest, s.stackSize) << "group " << group;
+    EXPECT_LE(deepest, 4096) << "group " << group;
+    s.stackSize = deepest;
+    EXPECT_NO_THROW(tree.checkCapacity(1000, s)) << "group " << group << ", stack " << deepest;
+    if (deepest < 4096) {
+      s.stackSize = 2 * deepest;
+      EXPECT_THROW(tree.checkCapacity(1000, s), std::runtime_error) << "group " << group << ": a deeper stack fits";
+    }
+  }
+}
+
 TEST_F(TreeGravityTest, BadSettingsAndSizesAreRefused) {
   TreeGravity tree;
   const State state = uniformBall(100, 1);

@@ -114,6 +114,13 @@ void TreeGravity::checkCapacity(std::size_t bodies, const TreeSettings& settings
                              std::to_string(limits_.maxSharedBytes) + ": choose a smaller stack or group");
 }
 
+int TreeGravity::deepestStackThatFits(TreeSettings settings, int most) const {
+  const int least = settings.stackSize;
+  for (settings.stackSize = most; settings.stackSize > least; settings.stackSize /= 2)
+    if (walkSharedBytes(settings, true) <= std::size_t(limits_.maxSharedBytes)) return settings.stackSize;
+  return least;
+}
+
 GLuint TreeGravity::program(const std::string& file, const gl::Defines& defines) {
   auto key = std::make_pair(file, defines);
   auto found = programs_.find(key);
