@@ -182,6 +182,7 @@ prepare() {
   {
     echo "SOURCE_DIR=$root"
     echo "BINARY_DIR=$build"
+    echo "CMAKE_HERE=$(command -v cmake)"
     echo "COMMIT=$(git -C "$root" describe --always --dirty)"
     echo "PREPARED='$(date -u '+%Y-%m-%d %H:%M UTC')'"
   } >"$bundle/manifest"
@@ -320,6 +321,11 @@ run_ctest() {
   local ctest
   ctest=$(command -v ctest || find / -xdev -maxdepth 6 -name ctest -type f -perm -u+x 2>/dev/null | head -1)
   [ -n "$ctest" ] || die "no ctest on this machine"
+  # The ctest files call cmake by its path here (the layering test runs `cmake -P`): the cmake
+  # beside the machine's ctest stands in for it.
+  if [ ! -x "$CMAKE_HERE" ] && [ -x "$(dirname "$ctest")/cmake" ]; then
+    mkdir -p "$(dirname "$CMAKE_HERE")" && ln -sf "$(dirname "$ctest")/cmake" "$CMAKE_HERE"
+  fi
   timeout "$(budget 420)" "$ctest" --test-dir "$BINARY_DIR" --output-on-failure --parallel "$(nproc)" \
     --timeout 240 --output-junit "$OUT/ctest-junit.xml" 2>&1 | tee "$OUT/ctest.log"
   CTEST_STATUS=${PIPESTATUS[0]}

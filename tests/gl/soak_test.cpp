@@ -53,18 +53,19 @@ TEST_F(SoakTest, TwentyThousandStepsLeakNothing) {
   }
   while (ring.pending() > 0) ring.takeOldest();
   EXPECT_EQ(gl::liveObjectCount, objectsAfterWarmUp);
-  // A leak grows with the steps: one state's positions (64 bodies, 1 kB) per step would be 18 MB
-  // over the rounds measured. A driver may instead grow a pool of its own once, in one go: on the
-  // H200 (driver 580.159.04) resident memory grew by exactly 8 MiB in a fresh process, and by less
-  // than 4 MB when other tests had run in the process before. So the largest growth from one round
-  // to the next is left out, and what remains must stay under 4 MB. AddressSanitizer keeps freed
-  // memory in quarantine (up to 256 MB), so resident memory says nothing there; its own checks
-  // stand in for this one in that build.
+  // A leak grows with the steps: one state's positions (64 bodies, 1 kB) per step would be 9 MB
+  // over the second half of the rounds measured. A driver instead grows pools of its own in a few
+  // jumps that shrink as it settles: on the H200 (driver 580.159.04) resident memory rose by 40 MB,
+  // then 24 MB, then 4 MB at a time over the first half, and once by 4 MB in the second. So only the
+  // second half counts, less its largest growth from one round to the next, and what remains must
+  // stay under 4 MB. AddressSanitizer keeps freed memory in quarantine (up to 256 MB), so resident
+  // memory says nothing there; its own checks stand in for this one in that build.
 #ifndef __SANITIZE_ADDRESS__
+  const std::size_t secondHalf = kilobytes.size() / 2;
   long largestJump = 0;
-  for (std::size_t k = 1; k < kilobytes.size(); ++k)
+  for (std::size_t k = secondHalf + 1; k < kilobytes.size(); ++k)
     largestJump = std::max(largestJump, kilobytes[k] - kilobytes[k - 1]);
-  EXPECT_LT(kilobytes.back() - kilobytes.front() - largestJump, 4096)
+  EXPECT_LT(kilobytes.back() - kilobytes[secondHalf] - largestJump, 4096)
       << "resident kilobytes after each round from the warm-up on: " << testing::PrintToString(kilobytes);
 #else
   (void)kilobytes;
