@@ -166,7 +166,8 @@ void film(DrawnRun& run, MovieRecorder& recorder, const RecordOptions& options, 
   const auto began = Clock::now();
   for (long long frame = 0; frame < frames; ++frame) {
     throwIfStopped([&] {
-      return "at frame " + std::to_string(frame) + " of " + std::to_string(frames) + "; no movie was written";
+      return "at frame " + std::to_string(frame) + " of " + std::to_string(frames) +
+             "; the movie was abandoned (a file is removed)";
     });
     if (frame > 0) {
       times.simulate.begin();

@@ -55,12 +55,13 @@ std::string takeLibraryMessage() {
   return std::exchange(latestLibraryMessage, {});
 }
 
-[[noreturn]] void fail(const std::string& what, int code) {
+[[noreturn]] void failWith(const std::string& what, int code, const std::string& detail) {
   char reason[AV_ERROR_MAX_STRING_SIZE] = {};
   av_strerror(code, reason, sizeof reason);
-  const std::string detail = takeLibraryMessage();
   throw std::runtime_error(what + ": " + reason + (detail.empty() ? "" : " (" + detail + ")"));
 }
+
+[[noreturn]] void fail(const std::string& what, int code) { failWith(what, code, takeLibraryMessage()); }
 
 const AVCodec* findH264Encoder(const std::string& name) {
   const AVCodec* codec = avcodec_find_encoder_by_name(name.c_str());
@@ -155,8 +156,8 @@ SwsContext* makeConverter(const VideoSettings& s) {
   return converter;
 }
 
-// libavformat writes through the output's own descriptor (io/output_file.h decides where the
-// bytes go and makes the file appear whole); its callback's buffer became const in FFmpeg 7.
+// libavformat writes through the output's tryWrite() and seek() (io/output_file.h decides where
+// the bytes go and makes the file appear whole); its callback's buffer became const in FFmpeg 7.
 #if LIBAVFORMAT_VERSION_MAJOR >= 61
 using PacketBytes = const std::uint8_t*;
 #else
@@ -170,8 +171,9 @@ int writeToOutput(void* output, PacketBytes bytes, int size) {
 std::int64_t seekInOutput(void* output, std::int64_t offset, int whence) {
   auto* file = static_cast<OutputFile*>(output);
   if (whence & AVSEEK_SIZE) return file->length();
+  errno = 0;
   const std::int64_t at = file->seek(offset, whence & ~AVSEEK_FORCE);
-  return at >= 0 ? at : AVERROR(errno);
+  return at >= 0 ? at : AVERROR(errno > 0 ? errno : EIO);  // a write that failed before sets no errno
 }
 
 // A regular file seeks: the MP4's index goes to its front (faststart), for which libavformat
@@ -239,8 +241,9 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, const VideoSettings&
 
 // A write that failed: the output's own message (which file, which error) where it has one.
 void VideoWriter::failWriting(int code) {
-  ffmpeg_->output.flush();
-  fail("cannot write " + ffmpeg_->output.target().string(), code);
+  const std::string detail = takeLibraryMessage();  // not left behind for the next failure
+  ffmpeg_->output.flush();  // throws the output's own message where a write failed
+  failWith("cannot write " + ffmpeg_->output.target().string(), code, detail);
 }
 
 VideoWriter::~VideoWriter() = default;

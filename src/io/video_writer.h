@@ -2,8 +2,9 @@
 // MP4 movies through FFmpeg's libraries: RGBA8 pictures in, H.264 (yuv420p, BT.709, limited
 // range: what every player shows alike) out, with the index at the front of the file (faststart)
 // so that a browser plays it while it downloads (to a pipe or a device: a fragmented MP4, which
-// needs no going back). The file is written under a temporary name and
-// appears under its own only when finish() succeeds: a failed or abandoned movie leaves nothing.
+// needs no going back). A file is written under a temporary name and appears under its own only
+// when finish() succeeds: a failed or abandoned movie leaves nothing (a pipe or a device has
+// received what was encoded until then).
 //
 // VideoWriter encodes on the caller's thread; VideoEncoderThread runs one on a thread of its own,
 // so that whoever makes the pictures (the GPU's thread) does not wait for the encoder.

@@ -86,8 +86,8 @@ class TreeGravity {
   // Throws std::runtime_error where `bodies` bodies do not fit this GPU: a buffer over the largest
   // shader storage block, or more work groups than two dispatch dimensions hold.
   void checkCapacity(std::size_t bodies, const TreeSettings& settings) const;
-  // The largest stack, up to `most` nodes, that leaves the walk with `settings` within this GPU's
-  // shared memory; at least settings.stackSize.
+  // The largest of `most`, most / 2, most / 4, ... nodes whose stack leaves the walk with
+  // `settings` within this GPU's shared memory; settings.stackSize where none above it fits.
   int deepestStackThatFits(TreeSettings settings, int most) const;
 
   // GPU time of the newest evaluation whose GL_TIME_ELAPSED queries have finished (never waits);

@@ -34,7 +34,9 @@ struct TreeSettings {
   // pay the two barriers of a tile over more interactions, at more shared memory.
   int tileSize = 0;
   // Nodes the walk's shared-memory stack holds (>= 2 x groupSize). Past it, an opened node adds its
-  // bodies directly: still exact, but slow; a deep tree needs ~64 x its depth at most.
+  // bodies directly: still exact, but slow. The walk leaves up to a group's width of nodes per
+  // tree level on it, so a deep tree needs about group size x depth (tree_engine.cpp deepens it
+  // above 4M bodies).
   int stackSize = 2048;
 };
 
