@@ -407,7 +407,7 @@ run_commands_with_gl_debug() {
   local d=$SCRATCH/gl-debug nbody=$BINARY_DIR/nbody
   mkdir -p "$d"
   DEBUG_FAILURES=()
-  for engine in fragment compute; do
+  for engine in fragment compute tree; do
     debug_run "simulate-$engine" "$nbody" simulate --engine "$engine" --method rk4 --bodies 4096 --steps 20 \
       --diagnostics "$d/simulate-$engine.csv" --diagnostics-every 5 -o "$d/simulate-$engine.nbody"
     debug_run "bench-$engine-readback" "$nbody" bench --engine "$engine" --method euler --bodies 16384 \
@@ -420,6 +420,9 @@ run_commands_with_gl_debug() {
     --frames 10 --print-stats --screenshot "$d/run-cpu.png"
   debug_run "run-load-snapshot" xvfb-run -a -s "-screen 0 1280x800x24" "$nbody" run --load "$d/simulate-compute.nbody" \
     --frames 10 --print-stats
+  debug_run "accuracy-tree" "$nbody" accuracy --engine tree --bodies 65536 --json "$d/accuracy.json"
+  debug_run "record-compute" "$nbody" record --engine compute --bodies 16384 --frames 60 --width 640 --height 360 \
+    --trails 0.01 --out "$d/record.mp4"
   debug_run "bench-default" "$nbody" bench --repetitions 3
   debug_run "compare" "$nbody" compare "$d/shot-fragment.png" "$d/shot-compute.png" --max-delta 255
   debug_run "engines" "$nbody" engines
