@@ -2,7 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
-#include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -81,8 +81,8 @@ nlohmann::json accuracyJson(const AccuracyReport& report) {
 }
 
 int runAccuracy(const AccuracyOptions& options) {
-  std::unique_ptr<OutputFile> json;  // opened first: an unwritable path fails before the work
-  if (!options.json.empty()) json = std::make_unique<OutputFile>(options.json);
+  std::optional<OutputFile> json;  // opened first: an unwritable path fails before the work
+  if (!options.json.empty()) json.emplace(options.json);
   EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings, nullptr, true);
   Engine& engine = *session.engine;
   const Snapshot start = makeInitialSnapshotFor(engine, options.run);
