@@ -21,7 +21,7 @@
 #define B_NODE_BOX_MAX 14     // vec4[N - 1]
 #define B_PARENTS 15          // uint[2N - 1]: parent of body leaf k at k, of internal node i at N + i
 #define B_VISITS 16           // uint[N - 1]: children finished, for the bottom-up moments
-#define B_GROUP_STATS 17      // uvec4[groups]: bodies, cells, nodes tested; members | overflows << 16
+#define B_GROUP_STATS 17      // uvec4[groups]: bodies, cells, nodes tested; overflows | spilled rows << 16
 #define B_POTENTIAL 18        // double[groups]: sum of m_i phi_i over each group
 #define B_SUM_IN 19           // double[]: tree_sum.comp's input
 #define B_SUM_OUT 20          // double[]: tree_sum.comp's output

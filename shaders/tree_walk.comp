@@ -22,14 +22,25 @@
 // group's first body lost it where a group straddles two clusters 1e6 apart.) The opening test
 // takes the group's box and the centres of mass relative to that body, the "anchor".
 //
+// The stack: the walk leaves up to THREADS pending nodes on it per tree level it descends, so a
+// deep tree (a Plummer core at 16M bodies) needs thousands of entries, while shared memory is what
+// sets how many work groups an SM runs. So only its top lives in shared memory, a ring of
+// STACK_SIZE entries; when a round could overflow the ring, its oldest row of THREADS entries
+// moves to private memory (entry k of the row to invocation k: on NVIDIA, local memory through
+// the L1 cache), and comes back when the ring runs low. Which nodes a round takes does not depend
+// on where they are kept, so the lists, and every bit of the result, are those of an unbounded
+// stack, whatever STACK_SIZE is, until SPILL_ROWS rows are full too; past that, rounds take fewer
+// nodes, and an opened node whose children find no room adds its bodies directly (exact, slow).
+//
 // Defines: GROUP_SIZE (a power of two), BODIES_PER_THREAD (1 or 2: each tile entry read from shared
-// memory serves that many bodies), TILE (a multiple of GROUP_SIZE), STACK_SIZE (>= 2 x
-// GROUP_SIZE; an opened node whose children no longer fit adds its bodies directly instead:
-// exact, slower), EXPANSION_ORDER (1 monopole, 2 quadrupole), SOFTENED (see gravity.glsl),
-// POTENTIAL (0: accelerations into uAcceleration; 1: the group's sum of m_i phi_i into
-// B_POTENTIAL), COUNT_ONLY (1: build the lists, count them, evaluate nothing: the cost model's
-// list lengths at any N in seconds, even on llvmpipe).
-// Files before this one: body_layout.glsl, gravity.glsl, tree_common.glsl.
+// memory serves that many bodies), TILE (a multiple of GROUP_SIZE), STACK_SIZE (a power of two,
+// >= 4 x THREADS, so that a full ring always holds a row below what a round takes), SPILL_ROWS
+// (rows of private memory, 0 or more), EXPANSION_ORDER (1 monopole, 2 quadrupole), SOFTENED (see
+// gravity.glsl), SUBGROUP_SCAN (1: the prefix sums through subgroup arithmetic), POTENTIAL (0:
+// accelerations into uAcceleration; 1: the group's sum of m_i phi_i into B_POTENTIAL), COUNT_ONLY
+// (1: build the lists, count them, evaluate nothing: the cost model's list lengths at any N in
+// seconds, even on llvmpipe).
+// Files before this one: tree_walk_extensions.glsl, body_layout.glsl, gravity.glsl, tree_common.glsl.
 
 #define THREADS (GROUP_SIZE / BODIES_PER_THREAD)
 #define BPT BODIES_PER_THREAD
@@ -61,7 +72,7 @@ uniform int uTextureWidth;
 
 const uint KIND_NONE = 0u, KIND_CELL = 1u, KIND_BODIES = 2u, KIND_CHILDREN = 3u;  // what a tested node gives
 
-shared uint stack[STACK_SIZE];
+shared uint stack[STACK_SIZE];  // the stack's top, a ring: position p at p & (STACK_SIZE - 1)
 shared uvec2 scanBuffer[2][THREADS];
 shared uint rangeFirst[THREADS];  // the round's body ranges: first sorted body
 shared uint rangeStart[THREADS];  // and place in the round's concatenated ranges
@@ -78,6 +89,9 @@ shared vec4 cellTileQuadB[TILE];
 
 // Set once by main() (initialised here only so that compilers see them written before use).
 uint local = 0u;
+// This invocation's place in the order of the prefix sums: local, or with subgroups its subgroup's
+// place and then its own in it (the same on NVIDIA; GL_KHR_shader_subgroup does not promise it).
+uint rank = 0u;
 uint groupFirst = 0u, groupLast = 0u;      // sorted bodies of this group
 vec3 anchor = vec3(0.0);                   // the group's first body: the opening test is relative to it
 vec3 boxCentre = vec3(0.0), boxHalf = vec3(0.0);  // the group's bounding box, relative to the anchor
@@ -91,8 +105,28 @@ vec3 ri[BPT] = PER_BODY(vec3, vec3(0.0));  // their positions
 vec3 acceleration[BPT] = PER_BODY(vec3, vec3(0.0));
 float potential[BPT] = PER_BODY(float, 0.0);
 
-// Exclusive prefix sums of `value` over the work group (Hillis-Steele); `total` is the sum of all.
-// Starts and ends with a barrier, so the caller may overwrite anything read before it.
+// Exclusive prefix sums of `value` over the work group, in the order of `rank`; `total` is the sum
+// of all. Starts and ends with a barrier, so the caller may overwrite anything read before it.
+#if SUBGROUP_SCAN
+// Each subgroup sums its own values without a barrier; each invocation then adds the totals of the
+// subgroups before its own (a handful: 4 of 32 for groups of 128).
+uvec2 exclusiveScan(uvec2 value, out uvec2 total) {
+  barrier();
+  uvec2 inclusive = subgroupInclusiveAdd(value);
+  uvec2 subgroupTotal = subgroupAdd(value);
+  if (subgroupElect()) scanBuffer[0][gl_SubgroupID] = subgroupTotal;
+  barrier();
+  uvec2 before = uvec2(0u);
+  total = uvec2(0u);
+  for (uint s = 0u; s < gl_NumSubgroups; ++s) {
+    uvec2 sum = scanBuffer[0][s];
+    if (s < gl_SubgroupID) before += sum;
+    total += sum;
+  }
+  return before + inclusive - value;
+}
+#else
+// Hillis-Steele through shared memory: a barrier per step.
 uvec2 exclusiveScan(uvec2 value, out uvec2 total) {
   barrier();
   scanBuffer[0][local] = value;
@@ -108,6 +142,7 @@ uvec2 exclusiveScan(uvec2 value, out uvec2 total) {
   total = scanBuffer[source][THREADS - 1];
   return scanBuffer[source][local] - value;
 }
+#endif
 
 // The group's bounding box, relative to the anchor (invocations past the end repeat the last body).
 // The tiles are free before the walk: they hold the reduction.
@@ -303,34 +338,61 @@ uint appendBodies(uint total, uint pending) {
 #endif
 }
 
+uint ringSlot(uint position) { return position & uint(STACK_SIZE - 1); }
+
 // Walks the tree for this group; leaves the tiles' last partial contents evaluated too.
-uvec4 walk() {
+uvec4 walk(out uint rowsSpilled) {
   uvec4 counted = uvec4(0u);  // bodies, cells, nodes tested, rounds whose children overflowed
+  rowsSpilled = 0u;
   if (local == 0u) stack[0] = uBodyCount == 1u ? LEAF_BIT : 0u;  // the root
   barrier();
-  uint top = 1u, cellsPending = 0u, bodiesPending = 0u;
+  uint top = 1u, bottom = 0u;  // stack positions [bottom, top) are in the ring, [0, bottom) spilled
+  uint cellsPending = 0u, bodiesPending = 0u;
+#if SPILL_ROWS > 0
+  // The stack's older rows: entry `local` of row r at spilled[r]. A local variable, not a global:
+  // with a dynamically indexed array among its globals NVIDIA's compiler kept them all in memory.
+  uint spilled[SPILL_ROWS];
+#endif
   while (top > 0u) {
-    // At most as many nodes as leave room for all their children: a round may push two children a
-    // node, so taking fewer near a full stack keeps it from overflowing however deep the tree (the
-    // overflow path below, which adds a node's bodies one by one, costs a whole subtree of
-    // body-body interactions: seconds a step at 16M bodies). The traversal stays depth first.
-    uint take = min(min(top, uint(THREADS)), max(uint(STACK_SIZE) - top, 1u));
+    uint take = min(top, uint(THREADS));
+#if SPILL_ROWS > 0
+    // The newest spilled row comes back when the ring holds less than a round's worth of nodes.
+    if (top - bottom < uint(THREADS) && bottom > 0u) {
+      bottom -= uint(THREADS);
+      stack[ringSlot(bottom + local)] = spilled[bottom / uint(THREADS)];
+      barrier();
+    }
+    // The ring's oldest rows leave while this round could push past the ring (it pushes up to
+    // 2 x take onto top - take). They leave from `bottom` (a multiple of THREADS); the row below
+    // what the round takes is always whole, as the ring holds at least 4 rows.
+    while (top + take - bottom > uint(STACK_SIZE) && bottom / uint(THREADS) < uint(SPILL_ROWS)) {
+      spilled[bottom / uint(THREADS)] = stack[ringSlot(bottom + local)];
+      bottom += uint(THREADS);
+      ++rowsSpilled;
+    }
+#endif
+    // Once nothing more can spill, at most as many nodes as leave room for all their children: a
+    // round may push two children a node, so taking fewer near a full stack keeps it from
+    // overflowing however deep the tree (the overflow path below, which adds a node's bodies one
+    // by one, costs a whole subtree of body-body interactions). The traversal stays depth first.
+    uint limit = bottom + uint(STACK_SIZE);  // one past the highest position the ring holds now
+    take = min(take, max(limit - top, 1u));
     uint base = top - take;
-    uint ref = local < take ? stack[base + local] : 0xffffffffu;
+    uint ref = local < take ? stack[ringSlot(base + local)] : 0xffffffffu;
     Tested mine = test(ref);
     uvec2 total;
     uvec2 before = exclusiveScan(listCounts(mine), total);
-    if (base + (total.x >> 16) > uint(STACK_SIZE)) {  // rare: children that do not fit add their bodies
-      if (mine.kind == KIND_CHILDREN && base + (before.x >> 16) + 2u > uint(STACK_SIZE)) mine.kind = KIND_BODIES;
+    if (base + (total.x >> 16) > limit) {  // rare: children that do not fit add their bodies
+      if (mine.kind == KIND_CHILDREN && base + (before.x >> 16) + 2u > limit) mine.kind = KIND_BODIES;
       before = exclusiveScan(listCounts(mine), total);
       ++counted.w;
     }
     if (mine.kind == KIND_CHILDREN) {
-      stack[base + (before.x >> 16)] = mine.children.x;
-      stack[base + (before.x >> 16) + 1u] = mine.children.y;
+      stack[ringSlot(base + (before.x >> 16))] = mine.children.x;
+      stack[ringSlot(base + (before.x >> 16) + 1u)] = mine.children.y;
     }
-    rangeFirst[local] = mine.first;
-    rangeStart[local] = before.y;
+    rangeFirst[rank] = mine.first;  // in rank order, so that rangeStart rises with the index
+    rangeStart[rank] = before.y;
     top = base + (total.x >> 16);
     counted.xyz += uvec3(total.y, total.x & 0xffffu, take);
     cellsPending = appendCells(mine, ref, before.x & 0xffffu, total.x & 0xffffu, cellsPending);
@@ -348,6 +410,11 @@ void main() {
   uint group = linearGroupId();
   if (group >= uGroupCount) return;  // the whole work group: a dispatch spread over two dimensions
   local = gl_LocalInvocationID.x;
+#if SUBGROUP_SCAN
+  rank = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+#else
+  rank = local;
+#endif
   groupFirst = group * uint(GROUP_SIZE);
   groupLast = min(groupFirst + uint(GROUP_SIZE), uBodyCount) - 1u;
   anchor = sortedBodies[groupFirst].xyz;
@@ -360,8 +427,9 @@ void main() {
     potential[k] = 0.0;
   }
   findGroupBox();
-  uvec4 counted = walk();
-  if (local == 0u) groupStats[group] = uvec4(counted.xyz, (groupLast - groupFirst + 1u) | (min(counted.w, 0xffffu) << 16));
+  uint rowsSpilled;
+  uvec4 counted = walk(rowsSpilled);
+  if (local == 0u) groupStats[group] = uvec4(counted.xyz, min(counted.w, 0xffffu) | (min(rowsSpilled, 0xffffu) << 16));
 #if POTENTIAL
   // m_i phi_i of the group's bodies, added in a fixed order (the scan buffer holds the doubles).
   double mine = 0.0;

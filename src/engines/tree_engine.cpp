@@ -5,8 +5,6 @@
 namespace nbody {
 namespace {
 
-constexpr std::size_t kDeepTreeBodies = std::size_t{1} << 22;  // above: a deeper walk stack (settingsFor)
-
 std::vector<std::string> numbers(std::initializer_list<int> values) {
   std::vector<std::string> text;
   for (int value : values) text.push_back(std::to_string(value));
@@ -66,11 +64,6 @@ TreeSettings TreeEngine::settingsFor(std::size_t bodies) const {
   if (chosen_.groupSize > 0) settings.groupSize = chosen_.groupSize;
   settings.leafSize = chosen_.leafSize;
   settings.bodiesPerThread = chosen_.bodiesPerThread;
-  // The walk leaves up to a group's width of nodes on its stack per tree level, and a full stack
-  // makes it take a node a round (the H200, 16M bodies: Plummer's deep core 834 ms a step, a
-  // uniform sphere 153 ms). Up to 4M bodies 2048 nodes sufficed; above, the deepest stack that
-  // fits shared memory, at the cost of fewer work groups per SM.
-  if (bodies > kDeepTreeBodies) settings.stackSize = gravity_.deepestStackThatFits(settings, 4096);
   return settings;
 }
 

@@ -9,6 +9,10 @@ namespace {
 
 constexpr GLenum kSmCountNv = 0x933B;                // GL_SM_COUNT_NV (GL_NV_shader_thread_group)
 constexpr GLenum kAvailableKilobytesNvx = 0x9049;    // GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX
+// GL_KHR_shader_subgroup (not in glad's core profile): the subgroup size, the stages and the
+// features, and the bits this code asks for among them.
+constexpr GLenum kSubgroupSizeKhr = 0x9532, kSubgroupStagesKhr = 0x9533, kSubgroupFeaturesKhr = 0x9534;
+constexpr GLint kSubgroupBasicAndArithmetic = 0x1 | 0x4;
 
 int integer(GLenum name) {
   GLint value = 0;
@@ -38,6 +42,14 @@ void queryCompute(Limits& limits) {
   limits.maxShaderStorageBlockBytes = storageBlock;
 }
 
+// Subgroup arithmetic in compute shaders (NVIDIA offers it; Mesa's llvmpipe does not, in OpenGL).
+int computeSubgroupSize(const Limits& limits) {
+  if (!limits.hasExtension("GL_KHR_shader_subgroup")) return 0;
+  const bool inCompute = (integer(kSubgroupStagesKhr) & GL_COMPUTE_SHADER_BIT) != 0;
+  const bool arithmetic = (integer(kSubgroupFeaturesKhr) & kSubgroupBasicAndArithmetic) == kSubgroupBasicAndArithmetic;
+  return inCompute && arithmetic ? std::max(0, integer(kSubgroupSizeKhr)) : 0;
+}
+
 Limits query() {
   Limits limits;
   limits.versionMajor = integer(GL_MAJOR_VERSION);
@@ -49,6 +61,7 @@ Limits query() {
   limits.extensions = queryExtensions();
   if (limits.supports(4, 3)) queryCompute(limits);
   if (limits.hasExtension("GL_NV_shader_thread_group")) limits.multiprocessors = std::max(0, integer(kSmCountNv));
+  limits.computeSubgroupSize = computeSubgroupSize(limits);
   return limits;
 }
 

@@ -25,6 +25,9 @@ struct Limits {
   int maxComputeSharedMemoryBytes = 0;
   long long maxShaderStorageBlockBytes = 0;
   int multiprocessors = 0;  // GL_SM_COUNT_NV where the driver says (NVIDIA); 0: unknown
+  // Invocations per subgroup where compute shaders have GL_KHR_shader_subgroup's basic and
+  // arithmetic operations; 0 where they do not.
+  int computeSubgroupSize = 0;
   std::vector<std::string> extensions;
 
   bool supports(int major, int minor) const {

@@ -16,6 +16,7 @@
 #include "engines/stage_kernel.h"
 #include "engines/stage_textures.h"
 #include "gl/gl_test.h"
+#include "gl/limits.h"
 #include "gl/shader_program.h"
 #include "physics/scenes.h"
 #include "engines/tree/tree_gravity.h"
@@ -317,11 +318,11 @@ TEST_F(TreeGravityTest, EverySettingStaysAccurate) {
   add("no small cells", [](TreeSettings& s) { s.smallCell = 0; });
   add("small cells up to 20", [](TreeSettings& s) { s.smallCell = 20; });
   // The walk takes fewer nodes a round as its stack fills, so only the smallest stack for the
-  // smallest group still fills up and overflows.
-  add("a stack that overflows", [](TreeSettings& s) { s.groupSize = 16, s.stackSize = 32; });
+  // smallest group, with nowhere to spill, still fills up and overflows.
+  add("a stack that overflows", [](TreeSettings& s) { s.groupSize = 16, s.stackSize = 64, s.spillRows = 0; });
   for (const auto& [name, settings] : variants) {
     expectWithinTargets(tree, state, softened(0.01), name, settings, &reference);
-    if (settings.stackSize == 32) {
+    if (settings.spillRows == 0) {
       // The children that did not fit were replaced by their bodies (writing them past the
       // stack happened to work on llvmpipe; on other GPUs it overwrites the tiles).
       const TreeGravity::ListStatistics overflowed = tree.listStatistics();
@@ -484,23 +485,66 @@ TEST_F(TreeGravityTest, CapacityIsCheckedBeforeAnythingRuns) {
   EXPECT_NO_THROW(tree.checkCapacity(tooMany / 2, TreeSettings{}));
 }
 
-// The deeper stack large N gets must still fit the walk into shared memory, for every group size.
-TEST_F(TreeGravityTest, TheDeepestStackThatFitsIsAcceptedAndNoDeeperOneIs) {
+// Where the stack's nodes are kept changes no bit: a ring of 4 rows that spills most of a deep
+// tree's stack to private memory gives what a stack that never spills gives.
+TEST_F(TreeGravityTest, SpillingTheStackChangesNoBit) {
+  State state = findScene("plummer")->generate(6000, 5);
+  const State core = uniformBall(1500, 8, glm::vec3(0.1f, 0.2f, 0.3f), 1e-5f, 1.0f / 4000.0f);
+  state.positionMass.insert(state.positionMass.end(), core.positionMass.begin(), core.positionMass.end());
+  state.velocity.resize(state.positionMass.size());
+  const StepParams params = softened(1e-8);
   TreeGravity tree;
-  for (int group : {16, 32, 64, 128, 256}) {
-    TreeSettings s;
-    s.groupSize = group;
-    s.stackSize = 2 * group;
-    const int deepest = tree.deepestStackThatFits(s, 4096);
-    EXPECT_GE(deepest, s.stackSize) << "group " << group;
-    EXPECT_LE(deepest, 4096) << "group " << group;
-    s.stackSize = deepest;
-    EXPECT_NO_THROW(tree.checkCapacity(1000, s)) << "group " << group << ", stack " << deepest;
-    if (deepest < 4096) {
-      s.stackSize = 2 * deepest;
-      EXPECT_THROW(tree.checkCapacity(1000, s), std::runtime_error) << "group " << group << ": a deeper stack fits";
-    }
+  for (int group : {16, 64}) {
+    TreeSettings spilling;
+    spilling.groupSize = group;
+    spilling.stackSize = 4 * group;
+    spilling.spillRows = 96;
+    TreeSettings roomy = spilling;
+    roomy.stackSize = 4096;
+    roomy.spillRows = 0;
+    const std::vector<glm::dvec3> expected = treeAccelerations(tree, state, params, roomy);
+    const TreeGravity::ListStatistics roomyLists = tree.listStatistics();
+    const std::vector<glm::dvec3> spilled = treeAccelerations(tree, state, params, spilling);
+    const TreeGravity::ListStatistics spilledLists = tree.listStatistics();
+    EXPECT_EQ(roomyLists.stackOverflows + roomyLists.stackRowsSpilled, 0u) << "group " << group;
+    EXPECT_GT(spilledLists.stackRowsSpilled, 0u) << "group " << group << ": nothing was spilled";
+    EXPECT_EQ(spilledLists.stackOverflows, 0u) << "group " << group;
+    EXPECT_EQ(spilledLists.nodesTestedPerGroup, roomyLists.nodesTestedPerGroup) << "group " << group;
+    EXPECT_TRUE(expected == spilled) << "group " << group << ": spilling changed the accelerations";
   }
+}
+
+// Subgroup prefix sums (where the GPU has them; NVIDIA does, llvmpipe not) build the same lists as
+// the shared-memory ones: the same counts, and accelerations that differ at most by float32
+// summation order. Where they are missing, automatic leaves them out and asking for them is refused.
+// (Automatic is what every other test here runs, so on NVIDIA they all run the subgroup path.)
+TEST_F(TreeGravityTest, SubgroupPrefixSumsBuildTheSameLists) {
+  const State state = findScene("plummer")->generate(8192, 4);
+  const StepParams params = softened(0.01);
+  TreeGravity tree;
+  TreeSettings shared;
+  shared.groupSize = 128;
+  shared.prefixSums = TreeSettings::PrefixSums::sharedMemory;
+  TreeSettings subgroups = shared;
+  subgroups.prefixSums = TreeSettings::PrefixSums::subgroups;
+  TreeSettings automatic = shared;
+  automatic.prefixSums = TreeSettings::PrefixSums::automatic;
+  const int size = gl::limits().computeSubgroupSize;
+  if (size == 0 || 128 % size != 0) {
+    EXPECT_FALSE(tree.usesSubgroups(automatic));
+    EXPECT_THROW(treeAccelerations(tree, state, params, subgroups), std::runtime_error);
+    return;
+  }
+  EXPECT_TRUE(tree.usesSubgroups(automatic));
+  const std::vector<glm::dvec3> viaShared = treeAccelerations(tree, state, params, shared);
+  const TreeGravity::ListStatistics sharedLists = tree.listStatistics();
+  const std::vector<glm::dvec3> viaSubgroups = treeAccelerations(tree, state, params, subgroups);
+  const TreeGravity::ListStatistics subgroupLists = tree.listStatistics();
+  EXPECT_EQ(subgroupLists.bodyInteractionsPerBody, sharedLists.bodyInteractionsPerBody);
+  EXPECT_EQ(subgroupLists.cellInteractionsPerBody, sharedLists.cellInteractionsPerBody);
+  EXPECT_EQ(subgroupLists.nodesTestedPerGroup, sharedLists.nodesTestedPerGroup);
+  const ForceErrorPercentiles difference = percentilesOf(relativeErrors(viaSubgroups, viaShared));
+  EXPECT_LT(difference.max, 1e-5) << describe(difference);
 }
 
 TEST_F(TreeGravityTest, BadSettingsAndSizesAreRefused) {
@@ -523,7 +567,12 @@ TEST_F(TreeGravityTest, BadSettingsAndSizesAreRefused) {
   s.tileSize = 96;
   EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
   s = TreeSettings{};
-  s.stackSize = s.groupSize;
+  s.stackSize = 2 * s.groupSize;  // under 4 rows
+  EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
+  s.stackSize = 4 * s.groupSize + 64;  // not a power of two
+  EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
+  s = TreeSettings{};
+  s.spillRows = -1;
   EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
   EXPECT_THROW(evaluate(TreeSettings{}, 0), std::invalid_argument);
   EXPECT_THROW(evaluate(TreeSettings{}, std::size_t(bodies.size.x) * std::size_t(bodies.size.y) + 1),

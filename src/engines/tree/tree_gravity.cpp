@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engines/stage_kernel.h"
+#include "gl/limits.h"
 #include "gl/shader_program.h"
 
 namespace nbody {
@@ -57,7 +58,8 @@ std::size_t walkSharedBytes(const TreeSettings& s, bool potential) {
 
 // The files a kernel is made of: the shared ones first.
 std::vector<std::string> sourcesOf(const std::string& file) {
-  if (file == "tree_walk.comp") return {"body_layout.glsl", "gravity.glsl", "tree_common.glsl", file};
+  if (file == "tree_walk.comp")  // its #extension lines must come before any code
+    return {"tree_walk_extensions.glsl", "body_layout.glsl", "gravity.glsl", "tree_common.glsl", file};
   if (file == "tree_bounds.comp" || file == "tree_keys.comp" || file == "tree_topology.comp")
     return {"body_layout.glsl", "tree_common.glsl", file};
   return {"tree_common.glsl", file};
@@ -72,6 +74,7 @@ TreeGravity::TreeGravity() {
   for (GLuint axis = 0; axis < 2; ++axis) glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, axis, &limits_.maxGroups[axis]);
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &limits_.maxStorageBlockBytes);
   glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &limits_.maxSharedBytes);
+  limits_.subgroupSize = gl::limits().computeSubgroupSize;
   GLint bindings = 0, blocks = 0;
   glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
   glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
@@ -106,6 +109,13 @@ void TreeGravity::checkCapacity(std::size_t bodies, const TreeSettings& settings
   const std::size_t perRow = std::size_t(limits_.maxGroups[0]);
   if (ceilDiv(std::max(groups, ceilDiv(bodies, kElementThreads)), perRow) > std::size_t(limits_.maxGroups[1]))
     throw std::runtime_error(std::to_string(bodies) + " bodies need more compute work groups than this GPU dispatches");
+  const int threads = settings.groupSize / settings.bodiesPerThread;
+  if (settings.prefixSums == TreeSettings::PrefixSums::subgroups &&
+      (limits_.subgroupSize == 0 || threads % limits_.subgroupSize != 0))
+    throw std::runtime_error(limits_.subgroupSize == 0
+                                 ? std::string("this GPU offers no subgroup arithmetic in compute shaders")
+                                 : "subgroups of " + std::to_string(limits_.subgroupSize) + " do not tile a walk of " +
+                                       std::to_string(threads) + " invocations");
   const bool sharedFits = walkSharedBytes(settings, true) <= std::size_t(limits_.maxSharedBytes);
   if (!sharedFits)
     throw std::runtime_error("the walk with groups of " + std::to_string(settings.groupSize) + " and a stack of " +
@@ -114,11 +124,14 @@ void TreeGravity::checkCapacity(std::size_t bodies, const TreeSettings& settings
                              std::to_string(limits_.maxSharedBytes) + ": choose a smaller stack or group");
 }
 
-int TreeGravity::deepestStackThatFits(TreeSettings settings, int most) const {
-  const int least = settings.stackSize;
-  for (settings.stackSize = most; settings.stackSize > least; settings.stackSize /= 2)
-    if (walkSharedBytes(settings, true) <= std::size_t(limits_.maxSharedBytes)) return settings.stackSize;
-  return least;
+bool TreeGravity::usesSubgroups(const TreeSettings& s) const {
+  switch (s.prefixSums) {
+    case TreeSettings::PrefixSums::sharedMemory: return false;
+    case TreeSettings::PrefixSums::subgroups: return true;
+    case TreeSettings::PrefixSums::automatic: break;
+  }
+  const int threads = s.groupSize / s.bodiesPerThread;
+  return limits_.subgroupSize > 0 && threads % limits_.subgroupSize == 0;
 }
 
 GLuint TreeGravity::program(const std::string& file, const gl::Defines& defines) {
@@ -250,6 +263,7 @@ void TreeGravity::walk(std::size_t bodyCount, glm::ivec2 size, const StepParams&
   setInt(id, "uTextureWidth", size.x);
   dispatch(groups);
   lastGroups_ = groups;
+  lastGroupSize_ = std::size_t(s.groupSize);
 }
 
 GLuint TreeGravity::walkProgram(const TreeSettings& s, const StepParams& params, WalkOutput output) {
@@ -257,6 +271,8 @@ GLuint TreeGravity::walkProgram(const TreeSettings& s, const StepParams& params,
                                     {"BODIES_PER_THREAD", s.bodiesPerThread},
                                     {"TILE", tileOf(s)},
                                     {"STACK_SIZE", s.stackSize},
+                                    {"SPILL_ROWS", s.spillRows},
+                                    {"SUBGROUP_SCAN", usesSubgroups(s) ? 1 : 0},
                                     {"EXPANSION_ORDER", s.expansionOrder},
                                     {"SOFTENED", softened(params) ? 1 : 0},
                                     {"POTENTIAL", output == WalkOutput::potential ? 1 : 0},
@@ -357,8 +373,9 @@ TreeGravity::ListStatistics TreeGravity::listStatistics() const {
   glGetNamedBufferSubData(buffers_.buffer(tree::kGroupStats), 0, GLsizeiptr(counters.size() * 4), counters.data());
   double bodies = 0, bodyInteractions = 0, cellInteractions = 0, tested = 0;
   for (std::size_t g = 0; g < lastGroups_; ++g) {
-    const double members = counters[4 * g + 3] & 0xffffu;
-    statistics.stackOverflows += counters[4 * g + 3] >> 16;
+    const double members = double(std::min(lastGroupSize_, lastBodies_ - g * lastGroupSize_));
+    statistics.stackOverflows += counters[4 * g + 3] & 0xffffu;
+    statistics.stackRowsSpilled += counters[4 * g + 3] >> 16;
     bodyInteractions += double(counters[4 * g]) * members;
     cellInteractions += double(counters[4 * g + 1]) * members;
     tested += counters[4 * g + 2];

@@ -29,10 +29,11 @@
 // all): ~6.5 ms at 75% of the direct kernel's 2.0e12/s on the H200, plus ~0.8 ms of traversal
 // (~97 rounds of 64 node tests per group). The build moves ~670 B/body (sort 8 passes x ~32 B,
 // moments ~290 B): ~0.3 ms with its ~30 dispatches. Predicted: ~7.7 ms at 1M (130/s; uniform
-// sphere ~5 ms), ~145 ms at 16.8M. Knobs to sweep on the GPU (tools/tree_probe.cpp): theta and the
+// sphere ~5 ms), ~145 ms at 16.8M. Knobs to sweep on the GPU (docs/experiments/tree_probe.cpp): theta and the
 // order (accuracy against list length), bodiesPerThread (shared loads per interaction), tileSize
 // (barriers per interaction), groupSize (list sharing against list length), leafSize and smallCell
-// (nodes tested against body-body interactions), stackSize (shared memory, hence occupancy).
+// (nodes tested against body-body interactions), stackSize and spillRows (shared memory,
+// hence occupancy, against round trips to memory in deep trees).
 
 #include <cstddef>
 #include <cstdint>
@@ -86,9 +87,9 @@ class TreeGravity {
   // Throws std::runtime_error where `bodies` bodies do not fit this GPU: a buffer over the largest
   // shader storage block, or more work groups than two dispatch dimensions hold.
   void checkCapacity(std::size_t bodies, const TreeSettings& settings) const;
-  // The largest of `most`, most / 2, most / 4, ... nodes whose stack leaves the walk with
-  // `settings` within this GPU's shared memory; settings.stackSize where none above it fits.
-  int deepestStackThatFits(TreeSettings settings, int most) const;
+  // Whether the walk with `settings` finds its list positions with subgroup arithmetic (automatic:
+  // where this GPU offers it in compute shaders and its subgroups tile the group's invocations).
+  bool usesSubgroups(const TreeSettings& settings) const;
 
   // GPU time of the newest evaluation whose GL_TIME_ELAPSED queries have finished (never waits);
   // nothing while none has.
@@ -106,6 +107,7 @@ class TreeGravity {
     double nodesTestedPerGroup = 0;
     std::size_t mostBodyInteractions = 0;  // of any one group: a group far from compact shows here
     std::size_t stackOverflows = 0;        // walk rounds whose children did not fit the stack (slow)
+    std::size_t stackRowsSpilled = 0;      // rows of the stack moved from shared to private memory
     std::size_t groups = 0;
   };
   ListStatistics listStatistics() const;
@@ -126,6 +128,7 @@ class TreeGravity {
     GLint maxGroups[2] = {65535, 65535};
     GLint64 maxStorageBlockBytes = 1 << 27;
     GLint maxSharedBytes = 32768;
+    int subgroupSize = 0;  // gl::Limits::computeSubgroupSize
   };
   // Timestamps before the build and after the build, the moments and the walk: GL_TIME_ELAPSED
   // queries would be an error inside a caller's own (bench times whole steps with one).
@@ -154,7 +157,7 @@ class TreeGravity {
   std::map<std::pair<std::string, gl::Defines>, gl::Program> programs_;
   std::vector<TimerSlot> timers_;
   int nextTimer_ = 0;
-  std::size_t lastGroups_ = 0, lastBodies_ = 0;
+  std::size_t lastGroups_ = 0, lastBodies_ = 0, lastGroupSize_ = 1;
 };
 
 }  // namespace nbody

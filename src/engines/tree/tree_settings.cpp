@@ -18,8 +18,12 @@ void validate(const TreeSettings& s) {
   if (s.smallCell < 0) refuse("the small-cell size must be at least 0, not " + std::to_string(s.smallCell));
   if (s.tileSize != 0 && (s.tileSize % s.groupSize != 0 || s.tileSize > 4 * s.groupSize))
     refuse("the tile size must be 0 or 1 to 4 times the group size, not " + std::to_string(s.tileSize));
-  if (s.stackSize < 2 * s.groupSize || s.stackSize > 4096)
-    refuse("the stack must hold 2 x group size to 4096 nodes, not " + std::to_string(s.stackSize));
+  const int threads = s.groupSize / s.bodiesPerThread;
+  if (s.stackSize < 4 * threads || s.stackSize > 4096 || !std::has_single_bit(unsigned(s.stackSize)))
+    refuse("the stack's ring must be a power of two from 4 x group size / bodies per thread (" +
+           std::to_string(4 * threads) + ") to 4096 nodes, not " + std::to_string(s.stackSize));
+  if (s.spillRows < 0 || s.spillRows > 256)
+    refuse("the stack's spilled rows must be 0 to 256, not " + std::to_string(s.spillRows));
 }
 
 int tileOf(const TreeSettings& s) { return s.tileSize > 0 ? s.tileSize : s.groupSize; }
@@ -38,7 +42,11 @@ std::string describe(const TreeSettings& s) {
   return "theta=" + std::to_string(s.theta).substr(0, 4) + " order=" + std::to_string(s.expansionOrder) +
          " group=" + std::to_string(s.groupSize) + " bodies/thread=" + std::to_string(s.bodiesPerThread) + " leaf=" + std::to_string(s.leafSize) +
          " small-cell=" + std::to_string(s.smallCell) + " tile=" + std::to_string(tileOf(s)) +
-         " stack=" + std::to_string(s.stackSize);
+         " stack=" + std::to_string(s.stackSize) + "+" + std::to_string(s.spillRows) + "x" +
+         std::to_string(s.groupSize / s.bodiesPerThread) + " prefix-sums=" +
+         (s.prefixSums == TreeSettings::PrefixSums::automatic      ? "auto"
+          : s.prefixSums == TreeSettings::PrefixSums::sharedMemory ? "shared"
+                                                                   : "subgroup");
 }
 
 }  // namespace nbody

@@ -33,11 +33,21 @@ struct TreeSettings {
   // Entries of a shared-memory tile (0: groupSize; else a multiple of it, up to 4x): larger tiles
   // pay the two barriers of a tile over more interactions, at more shared memory.
   int tileSize = 0;
-  // Nodes the walk's shared-memory stack holds (>= 2 x groupSize). Past it, an opened node adds its
-  // bodies directly: still exact, but slow. The walk leaves up to a group's width of nodes per
-  // tree level on it, so a deep tree needs about group size x depth (tree_engine.cpp deepens it
-  // above 4M bodies).
-  int stackSize = 2048;
+  // The walk's stack: its top, a ring of this many nodes in shared memory (a power of two, at
+  // least 4 x groupSize / bodiesPerThread, at most 4096), and up to spillRows rows of
+  // groupSize / bodiesPerThread older nodes in each invocation's private memory. The walk leaves up
+  // to a row of nodes on the stack per tree level, so a deep tree (a Plummer core at 16M bodies)
+  // needs thousands; where they are kept changes no result, only speed: the ring's shared memory
+  // limits how many work groups an SM runs, a spilled row costs a round trip to memory. Past both,
+  // the walk takes fewer nodes a round and an opened node adds its bodies directly: exact, slow.
+  int stackSize = 1024;
+  int spillRows = 96;
+  // How the walk's invocations find where their nodes go in the round's lists: prefix sums through
+  // shared memory and a barrier per step (any GPU), or subgroup arithmetic (GL_KHR_shader_subgroup:
+  // two barriers a round; NVIDIA has it, Mesa's llvmpipe does not). automatic: subgroups where the
+  // GPU offers them for the group's width. Same lists, so the same accuracy; not the same bits.
+  enum class PrefixSums { automatic, sharedMemory, subgroups };
+  PrefixSums prefixSums = PrefixSums::automatic;
 };
 
 // Throws std::invalid_argument naming the first setting out of range.
