@@ -25,6 +25,7 @@
 #define B_POTENTIAL 18        // double[groups]: sum of m_i phi_i over each group
 #define B_SUM_IN 19           // double[]: tree_sum.comp's input
 #define B_SUM_OUT 20          // double[]: tree_sum.comp's output
+#define B_SPILL 21            // uint[]: the walk's spill pool: a taken flag per slot, then the slots
 
 // A child reference: a body leaf (sorted index k) has this bit set, an internal node does not.
 const uint LEAF_BIT = 0x80000000u;

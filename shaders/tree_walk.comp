@@ -26,16 +26,20 @@
 // deep tree (a Plummer core at 16M bodies) needs thousands of entries, while shared memory is what
 // sets how many work groups an SM runs. So only its top lives in shared memory, a ring of
 // STACK_SIZE entries; when a round could overflow the ring, its oldest row of THREADS entries
-// moves to private memory (entry k of the row to invocation k: on NVIDIA, local memory through
-// the L1 cache), and comes back when the ring runs low. Which nodes a round takes does not depend
-// on where they are kept, so the lists, and every bit of the result, are those of an unbounded
-// stack, whatever STACK_SIZE is, until SPILL_ROWS rows are full too; past that, rounds take fewer
-// nodes, and an opened node whose children find no room adds its bodies directly (exact, slow).
+// moves to GPU memory, into a slot of a pool that the group takes the first time (an integer
+// compare-and-swap; a group that finds every slot taken waits for one, which a running group gives
+// back when its walk ends), and comes back when the ring runs low. (A private array, which NVIDIA
+// keeps in local memory, cost 50% of the walk's speed merely by being declared.) Which nodes a
+// round takes does not depend on where they are kept, so the lists, and every bit of the result,
+// are those of an unbounded stack, whatever STACK_SIZE is, until SPILL_ROWS rows are full too; past
+// that, rounds take fewer nodes, and an opened node whose children find no room adds its bodies
+// directly (exact, slow).
 //
 // Defines: GROUP_SIZE (a power of two), BODIES_PER_THREAD (1 or 2: each tile entry read from shared
 // memory serves that many bodies), TILE (a multiple of GROUP_SIZE), STACK_SIZE (a power of two,
 // >= 4 x THREADS, so that a full ring always holds a row below what a round takes), SPILL_ROWS
-// (rows of private memory, 0 or more), EXPANSION_ORDER (1 monopole, 2 quadrupole), SOFTENED (see
+// (rows a group may spill, 0 or more), SPILL_SLOT_NODES (what a slot holds, >= SPILL_ROWS x
+// THREADS), EXPANSION_ORDER (1 monopole, 2 quadrupole), SOFTENED (see
 // gravity.glsl), SUBGROUP_SCAN (1: the prefix sums through subgroup arithmetic), POTENTIAL (0:
 // accelerations into uAcceleration; 1: the group's sum of m_i phi_i into B_POTENTIAL), COUNT_ONLY
 // (1: build the lists, count them, evaluate nothing: the cost model's list lengths at any N in
@@ -51,6 +55,7 @@ uniform uint uBodyCount;
 uniform uint uGroupCount;
 uniform uint uLeafSize;   // an opened cell of at most this many bodies interacts body by body
 uniform uint uSmallCell;  // an accepted cell of at most this many bodies interacts body by body
+uniform uint uSpillSlots;  // slots in the spill pool
 uniform float uGravity;
 
 layout(std430, binding = B_SORTED_BODIES) readonly buffer SortedBodies { vec4 sortedBodies[]; };
@@ -63,6 +68,12 @@ layout(std430, binding = B_NODE_QUAD_A) readonly buffer NodeQuadA { vec4 nodeQua
 layout(std430, binding = B_NODE_QUAD_B) readonly buffer NodeQuadB { vec4 nodeQuadB[]; };
 #endif
 layout(std430, binding = B_GROUP_STATS) writeonly buffer GroupStats { uvec4 groupStats[]; };
+#if SPILL_ROWS > 0
+// uSpillSlots flags (0 free, 1 taken), then the slots, SPILL_SLOT_NODES each: entry `local` of row r
+// of slot s at uSpillSlots + s SPILL_SLOT_NODES + r THREADS + local. coherent: a slot's next owner
+// may run on another SM (each invocation only reads back what it wrote, but not past the L1s).
+layout(std430, binding = B_SPILL) coherent buffer Spill { uint spill[]; };
+#endif
 #if POTENTIAL
 layout(std430, binding = B_POTENTIAL) writeonly buffer Potential { double potentialSums[]; };
 #else
@@ -73,6 +84,7 @@ uniform int uTextureWidth;
 const uint KIND_NONE = 0u, KIND_CELL = 1u, KIND_BODIES = 2u, KIND_CHILDREN = 3u;  // what a tested node gives
 
 shared uint stack[STACK_SIZE];  // the stack's top, a ring: position p at p & (STACK_SIZE - 1)
+shared uint spillSlotTaken;      // the pool's slot the group took
 shared uvec2 scanBuffer[2][THREADS];
 shared uint rangeFirst[THREADS];  // the round's body ranges: first sorted body
 shared uint rangeStart[THREADS];  // and place in the round's concatenated ranges
@@ -340,6 +352,25 @@ uint appendBodies(uint total, uint pending) {
 
 uint ringSlot(uint position) { return position & uint(STACK_SIZE - 1); }
 
+#if SPILL_ROWS > 0
+const uint NO_SLOT = 0xffffffffu;
+
+// A free slot of the spill pool, for the whole group (a barrier: call in uniform control flow).
+uint takeSpillSlot() {
+  if (local == 0u) {
+    uint slot = linearGroupId() % uSpillSlots;
+    while (atomicCompSwap(spill[slot], 0u, 1u) != 0u) slot = (slot + 1u) % uSpillSlots;
+    spillSlotTaken = slot;
+  }
+  barrier();
+  return spillSlotTaken;
+}
+
+uint spilledEntry(uint slot, uint row) {
+  return uSpillSlots + slot * uint(SPILL_SLOT_NODES) + row * uint(THREADS) + local;
+}
+#endif
+
 // Walks the tree for this group; leaves the tiles' last partial contents evaluated too.
 uvec4 walk(out uint rowsSpilled) {
   uvec4 counted = uvec4(0u);  // bodies, cells, nodes tested, rounds whose children overflowed
@@ -349,9 +380,7 @@ uvec4 walk(out uint rowsSpilled) {
   uint top = 1u, bottom = 0u;  // stack positions [bottom, top) are in the ring, [0, bottom) spilled
   uint cellsPending = 0u, bodiesPending = 0u;
 #if SPILL_ROWS > 0
-  // The stack's older rows: entry `local` of row r at spilled[r]. A local variable, not a global:
-  // with a dynamically indexed array among its globals NVIDIA's compiler kept them all in memory.
-  uint spilled[SPILL_ROWS];
+  uint slot = NO_SLOT;  // the pool's slot for this group's spilled rows, once it has one
 #endif
   while (top > 0u) {
     uint take = min(top, uint(THREADS));
@@ -359,14 +388,15 @@ uvec4 walk(out uint rowsSpilled) {
     // The newest spilled row comes back when the ring holds less than a round's worth of nodes.
     if (top - bottom < uint(THREADS) && bottom > 0u) {
       bottom -= uint(THREADS);
-      stack[ringSlot(bottom + local)] = spilled[bottom / uint(THREADS)];
+      stack[ringSlot(bottom + local)] = spill[spilledEntry(slot, bottom / uint(THREADS))];
       barrier();
     }
     // The ring's oldest rows leave while this round could push past the ring (it pushes up to
     // 2 x take onto top - take). They leave from `bottom` (a multiple of THREADS); the row below
     // what the round takes is always whole, as the ring holds at least 4 rows.
     while (top + take - bottom > uint(STACK_SIZE) && bottom / uint(THREADS) < uint(SPILL_ROWS)) {
-      spilled[bottom / uint(THREADS)] = stack[ringSlot(bottom + local)];
+      if (slot == NO_SLOT) slot = takeSpillSlot();
+      spill[spilledEntry(slot, bottom / uint(THREADS))] = stack[ringSlot(bottom + local)];
       bottom += uint(THREADS);
       ++rowsSpilled;
     }
@@ -399,6 +429,11 @@ uvec4 walk(out uint rowsSpilled) {
     bodiesPending = appendBodies(total.y, bodiesPending);
     barrier();  // the stack's pushes are visible to the next round's reads
   }
+#if SPILL_ROWS > 0
+  // Every spilled row came back (the stack is empty) before the last round's barrier: give the
+  // slot back.
+  if (slot != NO_SLOT && local == 0u) atomicExchange(spill[slot], 0u);
+#endif
 #if !COUNT_ONLY
   evaluateCells(cellsPending);
   evaluateBodies(bodiesPending);

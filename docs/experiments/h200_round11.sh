@@ -9,7 +9,7 @@ set -u
 NBODY=$1
 PROBE=$2
 shift 2
-PARTS=${*:-ring ring16m group bench}
+PARTS=${*:-ring ring16m bench}
 OUT=${OUT:-/tmp/round11}
 mkdir -p "$OUT"
 export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
@@ -18,18 +18,22 @@ rows() { grep -E '^(fragment|compute|tree|cpu) |accuracy|error' ; }
 probe_rows() { grep -E 'N=|prefix|GPU ms|lists|error' ; }
 
 ring() {
-  echo "== 1M, groups of 128: ring 512 / 1024 / 2048 x prefix sums shared / subgroup"
+  echo "== 1M, groups of 128: ring 4 rows (512) / 1024 x spilled nodes 0 / 8192 (subgroup prefix sums); the default with shared prefix sums"
   for scene in plummer uniform-sphere; do
-    timeout 120 "$PROBE" --scene $scene --bodies 1048576 --group 128 --stack 512 --stack 1024 --stack 2048 \
-      --prefix-sums shared --prefix-sums subgroup --repeat 15 --samples 4096 2>&1 | probe_rows
+    timeout 120 "$PROBE" --scene $scene --bodies 1048576 --group 128 --stack 0 --stack 1024 \
+      --spill 0 --spill 8192 --repeat 15 --samples 4096 2>&1 | probe_rows
+    timeout 120 "$PROBE" --scene $scene --bodies 1048576 --group 128 --prefix-sums shared \
+      --repeat 15 --samples 0 2>&1 | probe_rows
   done
 }
 
 ring16m() {
-  echo "== 16M, groups of 128: ring 512 / 1024 / 2048 x prefix sums shared / subgroup"
+  echo "== 16M, groups of 128: ring 512 / 1024 / 2048 spilling up to 8192 nodes, 4096 without"
   for scene in plummer uniform-sphere; do
     timeout 200 "$PROBE" --scene $scene --bodies 16777216 --group 128 --stack 512 --stack 1024 --stack 2048 \
-      --prefix-sums shared --prefix-sums subgroup --repeat 3 --samples 0 2>&1 | probe_rows
+      --repeat 3 --samples 0 2>&1 | probe_rows
+    timeout 200 "$PROBE" --scene $scene --bodies 16777216 --group 128 --stack 4096 --spill 0 \
+      --repeat 3 --samples 0 2>&1 | probe_rows
   done
 }
 

@@ -9,10 +9,8 @@
 // --count-only skips evaluation and errors: list lengths at any N, even on llvmpipe.
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <vector>
 
@@ -21,7 +19,6 @@
 #include "diagnostics/force_error.h"
 #include "engines/stage_textures.h"
 #include "gl/egl_context.h"
-#include "gl/shader_program.h"
 #include "physics/scenes.h"
 #include "engines/tree/tree_gravity.h"
 
@@ -37,7 +34,6 @@ struct ProbeOptions {
   int repeat = 10;
   std::size_t samples = 4096;
   bool countOnly = false;
-  std::string dumpWalk;  // a folder: the driver's binary of each variant's walk (NVIDIA's holds its assembly)
   TreeSettings settings;
   // Each of these given more than once: every combination, on the same scene (generated once).
   std::vector<int> groups, stacks, spills, tiles;
@@ -60,7 +56,7 @@ std::vector<TreeSettings> variantsOf(const ProbeOptions& o) {
   vary(o.groups, &TreeSettings::groupSize);
   vary(o.tiles, &TreeSettings::tileSize);
   vary(o.stacks, &TreeSettings::stackSize);
-  vary(o.spills, &TreeSettings::spillRows);
+  vary(o.spills, &TreeSettings::spillNodes);
   vary(o.prefixSums, &TreeSettings::prefixSums);
   return variants;
 }
@@ -73,7 +69,6 @@ void addOptions(CLI::App& app, ProbeOptions& o) {
   app.add_option("--repeat", o.repeat, "evaluations timed (median)")->check(CLI::PositiveNumber);
   app.add_option("--samples", o.samples, "bodies whose error is measured (0: none)");
   app.add_flag("--count-only", o.countOnly, "list lengths only");
-  app.add_option("--dump-walk", o.dumpWalk, "write each variant's walk program binary into this folder");
   app.add_option("--theta", o.settings.theta, "opening angle");
   app.add_option("--order", o.settings.expansionOrder, "1 monopole, 2 quadrupole");
   app.add_option("--group", o.groups, "bodies per group (several: each)");
@@ -81,8 +76,8 @@ void addOptions(CLI::App& app, ProbeOptions& o) {
   app.add_option("--leaf", o.settings.leafSize, "leaf size");
   app.add_option("--small-cell", o.settings.smallCell, "small-cell size");
   app.add_option("--tile", o.tiles, "tile entries (0: group size; several: each)");
-  app.add_option("--stack", o.stacks, "nodes of the stack's ring in shared memory (several: each)");
-  app.add_option("--spill", o.spills, "rows of the stack in private memory (several: each)");
+  app.add_option("--stack", o.stacks, "nodes of the stack's ring in shared memory (0: 4 rows; several: each)");
+  app.add_option("--spill", o.spills, "nodes of the stack a group may spill to GPU memory (several: each)");
   const std::map<std::string, TreeSettings::PrefixSums> sums{{"auto", TreeSettings::PrefixSums::automatic},
                                                             {"shared", TreeSettings::PrefixSums::sharedMemory},
                                                             {"subgroup", TreeSettings::PrefixSums::subgroups}};
@@ -164,26 +159,6 @@ void measureErrors(const Textures& t, const ProbeOptions& o, const StepParams& p
               p.samples, p.median, p.p90, p.p99, p.p999, p.max);
 }
 
-// The walk program of `s` built as TreeGravity::walkProgram builds it (accelerations, softened),
-// its driver binary written to folder/walk-<variant>.bin.
-void dumpWalk(const TreeGravity& tree, const TreeSettings& s, const std::string& folder) {
-  const gl::Defines defines{{"GROUP_SIZE", s.groupSize}, {"BODIES_PER_THREAD", s.bodiesPerThread},
-                            {"TILE", tileOf(s)}, {"STACK_SIZE", s.stackSize}, {"SPILL_ROWS", s.spillRows},
-                            {"SUBGROUP_SCAN", tree.usesSubgroups(s) ? 1 : 0}, {"EXPANSION_ORDER", s.expansionOrder},
-                            {"SOFTENED", 1}, {"POTENTIAL", 0}, {"COUNT_ONLY", 0}, {"BODIES", 1}};
-  gl::Program program = gl::buildProgram(
-      {{GL_COMPUTE_SHADER, {"tree_walk_extensions.glsl", "body_layout.glsl", "gravity.glsl", "tree_common.glsl", "tree_walk.comp"}}},
-      defines);
-  GLint length = 0;
-  glGetProgramiv(program.id(), GL_PROGRAM_BINARY_LENGTH, &length);
-  std::vector<char> binary(std::size_t(std::max(length, 0)));
-  GLenum format = 0;
-  glGetProgramBinary(program.id(), length, nullptr, &format, binary.data());
-  std::string name = describe(s);
-  for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  std::ofstream(folder + "/walk-" + name + ".bin", std::ios::binary).write(binary.data(), std::streamsize(binary.size()));
-}
-
 int probe(const ProbeOptions& o) {
   const auto context = gl::HeadlessContext::create(false);
   const Scene* scene = findScene(o.scene);
@@ -199,7 +174,6 @@ int probe(const ProbeOptions& o) {
                 describe(settings).c_str());
     tree.checkCapacity(o.bodies, settings);
     std::printf("prefix sums through %s\n", tree.usesSubgroups(settings) ? "subgroups" : "shared memory");
-    if (!o.dumpWalk.empty()) dumpWalk(tree, settings, o.dumpWalk);
     if (o.countOnly) {
       printLists(tree.countLists(textures.positionMass.id(), textures.size, o.bodies, params, settings), settings);
       continue;

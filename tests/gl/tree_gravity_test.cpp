@@ -319,15 +319,15 @@ TEST_F(TreeGravityTest, EverySettingStaysAccurate) {
   add("small cells up to 20", [](TreeSettings& s) { s.smallCell = 20; });
   // The walk takes fewer nodes a round as its stack fills, so only the smallest stack for the
   // smallest group, with nowhere to spill, still fills up and overflows.
-  add("a stack that overflows", [](TreeSettings& s) { s.groupSize = 16, s.stackSize = 64, s.spillRows = 0; });
+  add("a stack that overflows", [](TreeSettings& s) { s.groupSize = 16, s.spillNodes = 0; });
   for (const auto& [name, settings] : variants) {
     expectWithinTargets(tree, state, softened(0.01), name, settings, &reference);
-    if (settings.spillRows == 0) {
+    if (settings.spillNodes == 0) {
       // The children that did not fit were replaced by their bodies (writing them past the
       // stack happened to work on llvmpipe; on other GPUs it overwrites the tiles).
       const TreeGravity::ListStatistics overflowed = tree.listStatistics();
       TreeSettings roomy = settings;
-      roomy.stackSize = TreeSettings{}.stackSize;
+      roomy.spillNodes = TreeSettings{}.spillNodes;
       treeAccelerations(tree, state, softened(0.01), roomy);
       EXPECT_GT(overflowed.stackOverflows, 0u);
       EXPECT_GT(overflowed.bodyInteractionsPerBody, tree.listStatistics().bodyInteractionsPerBody);
@@ -486,7 +486,7 @@ TEST_F(TreeGravityTest, CapacityIsCheckedBeforeAnythingRuns) {
 }
 
 // Where the stack's nodes are kept changes no bit: a ring of 4 rows that spills most of a deep
-// tree's stack to private memory gives what a stack that never spills gives.
+// tree's stack to GPU memory gives what a stack that never spills gives.
 TEST_F(TreeGravityTest, SpillingTheStackChangesNoBit) {
   State state = findScene("plummer")->generate(6000, 5);
   const State core = uniformBall(1500, 8, glm::vec3(0.1f, 0.2f, 0.3f), 1e-5f, 1.0f / 4000.0f);
@@ -497,11 +497,9 @@ TEST_F(TreeGravityTest, SpillingTheStackChangesNoBit) {
   for (int group : {16, 64}) {
     TreeSettings spilling;
     spilling.groupSize = group;
-    spilling.stackSize = 4 * group;
-    spilling.spillRows = 96;
-    TreeSettings roomy = spilling;
+    TreeSettings roomy = spilling;  // the ring: the least, 4 rows; spilling to GPU memory
     roomy.stackSize = 4096;
-    roomy.spillRows = 0;
+    roomy.spillNodes = 0;
     const std::vector<glm::dvec3> expected = treeAccelerations(tree, state, params, roomy);
     const TreeGravity::ListStatistics roomyLists = tree.listStatistics();
     const std::vector<glm::dvec3> spilled = treeAccelerations(tree, state, params, spilling);
@@ -572,7 +570,11 @@ TEST_F(TreeGravityTest, BadSettingsAndSizesAreRefused) {
   s.stackSize = 4 * s.groupSize + 64;  // not a power of two
   EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
   s = TreeSettings{};
-  s.spillRows = -1;
+  s.spillNodes = -64;
+  EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
+  s.spillNodes = 100;  // not whole rows
+  EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
+  s.spillNodes = 2 * TreeSettings::kMostSpilledNodes;
   EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
   EXPECT_THROW(evaluate(TreeSettings{}, 0), std::invalid_argument);
   EXPECT_THROW(evaluate(TreeSettings{}, std::size_t(bodies.size.x) * std::size_t(bodies.size.y) + 1),

@@ -21,12 +21,17 @@ std::size_t bytesOf(Binding binding, std::size_t bodies) {
     case kGroupStats: return groups * 16;
     case kPotential: return groups * 8;
     case kSumIn: case kSumOut: return std::max<std::size_t>(1, (groups + 255) / 256) * 8;
+    case kSpill: return spillSlotsFor(bodies) * (1 + kSpillSlotNodes) * 4;  // taken flags, then the slots
     case kBindingCount: break;
   }
   return 0;
 }
 
 }  // namespace
+
+std::size_t spillSlotsFor(std::size_t bodies) {
+  return std::min(kSpillSlots, std::max<std::size_t>(1, (bodies + kSmallestGroup - 1) / kSmallestGroup));
+}
 
 BufferSizes bufferSizesFor(std::size_t bodies) {
   BufferSizes sizes;
@@ -45,6 +50,9 @@ void TreeBuffers::reserve(std::size_t bodies) {
     glNamedBufferStorage(buffers_[b].id(), GLsizeiptr(bytesOf(Binding(b), bodies)), nullptr,
                          GL_DYNAMIC_STORAGE_BIT);
   }
+  // Every slot free: each walk gives back what it takes, so this holds from now on.
+  glClearNamedBufferSubData(buffers_[kSpill].id(), GL_R32UI, 0, GLsizeiptr(spillSlotsFor(bodies) * 4), GL_RED_INTEGER,
+                            GL_UNSIGNED_INT, nullptr);
   capacity_ = bodies;
 }
 

@@ -13,13 +13,21 @@ namespace nbody::tree {
 enum Binding : GLuint {
   kBounds = 0, kKeysIn, kValuesIn, kKeysOut, kValuesOut, kBlockCounts, kDigitTotals, kSortedBodies,
   kNodeRange, kNodeComMass, kNodeComLo, kNodeQuadA, kNodeQuadB, kNodeBoxMin, kNodeBoxMax, kParents,
-  kVisits, kGroupStats, kPotential, kSumIn, kSumOut, kBindingCount
+  kVisits, kGroupStats, kPotential, kSumIn, kSumOut, kSpill, kBindingCount
 };
 
 // Keys sorted per block of the radix sort (SORT_BLOCK), and its digits.
 constexpr std::size_t kSortBlock = 2048;
 constexpr std::size_t kRadix = 256;
 constexpr std::size_t kSmallestGroup = 16;  // TreeSettings' smallest group size: most groups
+// Slots of the walk's stack spill pool (a group takes one when its ring first overflows; about the
+// work groups a GPU runs at once, ~1850 walks of 128 on the H200: more only wait) and the nodes
+// each holds (TreeSettings::kMostSpilledNodes): 64 MiB, half the largest shader storage block
+// llvmpipe allows.
+constexpr std::size_t kSpillSlots = 2048;
+constexpr std::size_t kSpillSlotNodes = 8192;
+// The pool's slots for `bodies` bodies: at most one a group.
+std::size_t spillSlotsFor(std::size_t bodies);
 
 // What the tree's buffers take for `bodies` bodies, in bytes: in all, and the largest single buffer
 // (one shader storage block must hold it).
@@ -37,6 +45,7 @@ class TreeBuffers {
   // Binds the sort's ping-pong buffers: pass p reads A and writes B when p is even.
   void bindSortPass(int pass) const;
   GLuint buffer(Binding binding) const { return buffers_[binding].id(); }
+  std::size_t spillSlots() const { return spillSlotsFor(capacity_); }
   GLuint keysA() const { return buffers_[kKeysIn].id(); }
   GLuint keysB() const { return buffers_[kKeysOut].id(); }
 

@@ -12,6 +12,8 @@
 namespace nbody {
 namespace {
 
+static_assert(tree::kSpillSlotNodes == std::size_t(TreeSettings::kMostSpilledNodes), "a spill slot holds the most a group spills");
+
 using tree::Binding;
 
 constexpr int kSortPasses = 8;            // 8-bit digits of a 63-bit key
@@ -47,10 +49,10 @@ int contextVersion() {
 
 // Bytes of shared memory tree_walk.comp declares for `s`: stack, scan (2 x uvec2 per invocation),
 // the round's ranges (2 uints per invocation), body tile (vec4; + index for the potential), cell
-// tile (2 vec4, + 2 vec4 for quadrupoles).
+// tile (2 vec4, + 2 vec4 for quadrupoles), the spill slot's number.
 std::size_t walkSharedBytes(const TreeSettings& s, bool potential) {
   const std::size_t threads = std::size_t(s.groupSize / s.bodiesPerThread), tile = std::size_t(tileOf(s));
-  std::size_t bytes = std::size_t(s.stackSize) * 4 + 2 * threads * 8 + 2 * threads * 4 + tile * 16;
+  std::size_t bytes = std::size_t(stackOf(s)) * 4 + 2 * threads * 8 + 2 * threads * 4 + tile * 16 + 4;
   bytes += tile * 16 * (s.expansionOrder >= 2 ? 4 : 2);
   if (potential) bytes += tile * 4;
   return bytes;
@@ -94,7 +96,9 @@ TreeGravity::~TreeGravity() = default;
 TreeGravity::TreeGravity(TreeGravity&&) noexcept = default;
 TreeGravity& TreeGravity::operator=(TreeGravity&&) noexcept = default;
 
-std::size_t TreeGravity::bytesPerBody() { return ceilDiv(bytesFor(1u << 20), 1u << 20); }
+std::size_t TreeGravity::bytesPerBody() {  // what another 1M bodies add (the spill pool is full size at both)
+  return ceilDiv(bytesFor(2u << 20) - bytesFor(1u << 20), 1u << 20);
+}
 std::size_t TreeGravity::bytesFor(std::size_t bodies) { return tree::bufferSizesFor(bodies).total; }
 
 void TreeGravity::checkCapacity(std::size_t bodies, const TreeSettings& settings) const {
@@ -119,7 +123,7 @@ void TreeGravity::checkCapacity(std::size_t bodies, const TreeSettings& settings
   const bool sharedFits = walkSharedBytes(settings, true) <= std::size_t(limits_.maxSharedBytes);
   if (!sharedFits)
     throw std::runtime_error("the walk with groups of " + std::to_string(settings.groupSize) + " and a stack of " +
-                             std::to_string(settings.stackSize) + " needs " +
+                             std::to_string(stackOf(settings)) + " needs " +
                              std::to_string(walkSharedBytes(settings, true)) + " bytes of shared memory; this GPU offers " +
                              std::to_string(limits_.maxSharedBytes) + ": choose a smaller stack or group");
 }
@@ -258,6 +262,7 @@ void TreeGravity::walk(std::size_t bodyCount, glm::ivec2 size, const StepParams&
   setUint(id, "uGroupCount", groups);
   setUint(id, "uLeafSize", std::size_t(s.leafSize));
   setUint(id, "uSmallCell", std::size_t(s.smallCell));
+  setUint(id, "uSpillSlots", buffers_.spillSlots());
   setFloat(id, "uGravity", params.gravity);
   setFloat(id, "uSoftening2", params.softening * params.softening);
   setInt(id, "uTextureWidth", size.x);
@@ -270,8 +275,9 @@ GLuint TreeGravity::walkProgram(const TreeSettings& s, const StepParams& params,
   return program("tree_walk.comp", {{"GROUP_SIZE", s.groupSize},
                                     {"BODIES_PER_THREAD", s.bodiesPerThread},
                                     {"TILE", tileOf(s)},
-                                    {"STACK_SIZE", s.stackSize},
-                                    {"SPILL_ROWS", s.spillRows},
+                                    {"STACK_SIZE", stackOf(s)},
+                                    {"SPILL_ROWS", s.spillNodes / (s.groupSize / s.bodiesPerThread)},
+                                    {"SPILL_SLOT_NODES", int(tree::kSpillSlotNodes)},
                                     {"SUBGROUP_SCAN", usesSubgroups(s) ? 1 : 0},
                                     {"EXPANSION_ORDER", s.expansionOrder},
                                     {"SOFTENED", softened(params) ? 1 : 0},

@@ -32,7 +32,7 @@
 // sphere ~5 ms), ~145 ms at 16.8M. Knobs to sweep on the GPU (docs/experiments/tree_probe.cpp): theta and the
 // order (accuracy against list length), bodiesPerThread (shared loads per interaction), tileSize
 // (barriers per interaction), groupSize (list sharing against list length), leafSize and smallCell
-// (nodes tested against body-body interactions), stackSize and spillRows (shared memory,
+// (nodes tested against body-body interactions), stackSize and spillNodes (shared memory,
 // hence occupancy, against round trips to memory in deep trees).
 
 #include <cstddef>
@@ -81,7 +81,8 @@ class TreeGravity {
   double potentialEnergy(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
                          const TreeSettings& settings);
 
-  // GPU memory the tree's buffers need for `bodies` bodies (besides the state textures).
+  // GPU memory the tree's buffers need for `bodies` bodies (besides the state textures): per body
+  // (beyond the walk's spill pool, 64 MiB from 32768 bodies on), and in all.
   static std::size_t bytesPerBody();
   static std::size_t bytesFor(std::size_t bodies);
   // Throws std::runtime_error where `bodies` bodies do not fit this GPU: a buffer over the largest

@@ -19,14 +19,16 @@ void validate(const TreeSettings& s) {
   if (s.tileSize != 0 && (s.tileSize % s.groupSize != 0 || s.tileSize > 4 * s.groupSize))
     refuse("the tile size must be 0 or 1 to 4 times the group size, not " + std::to_string(s.tileSize));
   const int threads = s.groupSize / s.bodiesPerThread;
-  if (s.stackSize < 4 * threads || s.stackSize > 4096 || !std::has_single_bit(unsigned(s.stackSize)))
-    refuse("the stack's ring must be a power of two from 4 x group size / bodies per thread (" +
+  if (s.stackSize != 0 && (s.stackSize < 4 * threads || s.stackSize > 4096 || !std::has_single_bit(unsigned(s.stackSize))))
+    refuse("the stack's ring must be 0 (4 rows) or a power of two from 4 x group size / bodies per thread (" +
            std::to_string(4 * threads) + ") to 4096 nodes, not " + std::to_string(s.stackSize));
-  if (s.spillRows < 0 || s.spillRows > 256)
-    refuse("the stack's spilled rows must be 0 to 256, not " + std::to_string(s.spillRows));
+  if (s.spillNodes < 0 || s.spillNodes > TreeSettings::kMostSpilledNodes || s.spillNodes % threads != 0)
+    refuse("the stack's spilled nodes must be a multiple of group size / bodies per thread (" + std::to_string(threads) +
+           ") from 0 to " + std::to_string(TreeSettings::kMostSpilledNodes) + ", not " + std::to_string(s.spillNodes));
 }
 
 int tileOf(const TreeSettings& s) { return s.tileSize > 0 ? s.tileSize : s.groupSize; }
+int stackOf(const TreeSettings& s) { return s.stackSize > 0 ? s.stackSize : 4 * (s.groupSize / s.bodiesPerThread); }
 
 TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors) {
   TreeSettings settings;
@@ -42,8 +44,7 @@ std::string describe(const TreeSettings& s) {
   return "theta=" + std::to_string(s.theta).substr(0, 4) + " order=" + std::to_string(s.expansionOrder) +
          " group=" + std::to_string(s.groupSize) + " bodies/thread=" + std::to_string(s.bodiesPerThread) + " leaf=" + std::to_string(s.leafSize) +
          " small-cell=" + std::to_string(s.smallCell) + " tile=" + std::to_string(tileOf(s)) +
-         " stack=" + std::to_string(s.stackSize) + "+" + std::to_string(s.spillRows) + "x" +
-         std::to_string(s.groupSize / s.bodiesPerThread) + " prefix-sums=" +
+         " stack=" + std::to_string(stackOf(s)) + "+" + std::to_string(s.spillNodes) + " prefix-sums=" +
          (s.prefixSums == TreeSettings::PrefixSums::automatic      ? "auto"
           : s.prefixSums == TreeSettings::PrefixSums::sharedMemory ? "shared"
                                                                    : "subgroup");
