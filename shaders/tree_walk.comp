@@ -40,7 +40,8 @@
 // >= 4 x THREADS, so that a full ring always holds a row below what a round takes), SPILL_ROWS
 // (rows a group may spill, 0 or more), SPILL_SLOT_NODES (what a slot holds, >= SPILL_ROWS x
 // THREADS), EXPANSION_ORDER (1 monopole, 2 quadrupole), SOFTENED (see
-// gravity.glsl), SUBGROUP_SCAN (1: the prefix sums through subgroup arithmetic), POTENTIAL (0:
+// gravity.glsl), SUBGROUP_SCAN (1: the prefix sums through subgroup arithmetic, in subgroups of
+// SUBGROUP_SIZE invocations that tile the work group), POTENTIAL (0:
 // accelerations into uAcceleration; 1: the group's sum of m_i phi_i into B_POTENTIAL), COUNT_ONLY
 // (1: build the lists, count them, evaluate nothing: the cost model's list lengths at any N in
 // seconds, even on llvmpipe).
@@ -85,7 +86,13 @@ const uint KIND_NONE = 0u, KIND_CELL = 1u, KIND_BODIES = 2u, KIND_CHILDREN = 3u;
 
 shared uint stack[STACK_SIZE];  // the stack's top, a ring: position p at p & (STACK_SIZE - 1)
 shared uint spillSlotTaken;      // the pool's slot the group took
-shared uvec2 scanBuffer[2][THREADS];
+#if !SUBGROUP_SCAN
+shared uvec2 scanBuffer[2][THREADS];  // Hillis-Steele's two buffers; the potential's doubles at the end
+#elif POTENTIAL
+shared uvec2 scanBuffer[1][THREADS];  // the subgroups' totals; the potential's doubles at the end
+#else
+shared uvec2 scanBuffer[1][THREADS / SUBGROUP_SIZE];  // the subgroups' totals (shared memory is occupancy)
+#endif
 shared uint rangeFirst[THREADS];  // the round's body ranges: first sorted body
 shared uint rangeStart[THREADS];  // and place in the round's concatenated ranges
 shared vec4 bodyTile[TILE];          // position, mass
@@ -93,10 +100,10 @@ shared vec4 bodyTile[TILE];          // position, mass
 shared uint bodyTileIndex[TILE];
 #endif
 shared vec4 cellTile[TILE];    // c_hi, mass
-shared vec4 cellTileLo[TILE];  // c_lo
+shared vec4 cellTileLo[TILE];  // c_lo, trace of S
 #if EXPANSION_ORDER >= 2
-shared vec4 cellTileQuadA[TILE];
-shared vec4 cellTileQuadB[TILE];
+shared vec4 cellTileQuadA[TILE];  // S xx yy zz xy
+shared vec2 cellTileQuadB[TILE];  // S xz yz
 #endif
 
 // Set once by main() (initialised here only so that compilers see them written before use).
@@ -187,8 +194,8 @@ void findGroupBox() {
 //   phi = -G D1 [ M + D1^2 (1.5 u.S u - 0.5 tr(S)) ]
 // Written in u, no power of D1 above the 4th appears, and a cell of zero extent (S = 0) adds
 // exactly its monopole: no 0 * inf however close it is.
-void addCell(int k, vec4 comMass, vec3 comLo, vec4 quadA, vec4 quadB) {
-  vec3 d = (comMass.xyz - ri[k]) + comLo;
+void addCell(int k, vec4 comMass, vec4 comLoTrace, vec4 quadA, vec2 quadB) {
+  vec3 d = (comMass.xyz - ri[k]) + comLoTrace.xyz;
   float r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, uSoftening2)));
 #if SOFTENED
   float inverseR = inversesqrt(r2);
@@ -202,9 +209,9 @@ void addCell(int k, vec4 comMass, vec3 comLo, vec4 quadA, vec4 quadB) {
                  quadB.x * u.x + quadB.y * u.y + quadA.z * u.z);
   float usu = dot(u, su);
 #if POTENTIAL
-  potential[k] -= inverseR * (comMass.w + inverseR2 * (1.5 * usu - 0.5 * quadB.z));
+  potential[k] -= inverseR * (comMass.w + inverseR2 * (1.5 * usu - 0.5 * comLoTrace.w));
 #else
-  float radial = comMass.w + inverseR2 * (7.5 * usu - 1.5 * quadB.z);
+  float radial = comMass.w + inverseR2 * (7.5 * usu - 1.5 * comLoTrace.w);
   acceleration[k] += inverseR2 * (radial * u - (3.0 * inverseR2) * su);
 #endif
 }
@@ -213,9 +220,9 @@ void addCell(int k, vec4 comMass, vec3 comLo, vec4 quadA, vec4 quadB) {
 void evaluateCells(uint count) {
   for (uint m = 0u; m < count; ++m) {
 #if EXPANSION_ORDER >= 2
-    vec4 comMass = cellTile[m], quadA = cellTileQuadA[m], quadB = cellTileQuadB[m];
-    vec3 comLo = cellTileLo[m].xyz;
-    for (int k = 0; k < BPT; ++k) addCell(k, comMass, comLo, quadA, quadB);
+    vec4 comMass = cellTile[m], comLoTrace = cellTileLo[m], quadA = cellTileQuadA[m];
+    vec2 quadB = cellTileQuadB[m];
+    for (int k = 0; k < BPT; ++k) addCell(k, comMass, comLoTrace, quadA, quadB);
 #else
     vec4 comMass = cellTile[m];
     vec3 comLo = cellTileLo[m].xyz;
@@ -294,10 +301,13 @@ uvec2 listCounts(Tested t) {
 
 void putCell(uint slot, Tested cell, uint node) {
   cellTile[slot] = cell.com;
-  cellTileLo[slot] = vec4(cell.comLo, 0.0);
 #if EXPANSION_ORDER >= 2
+  vec4 quadB = nodeQuadB[node];
+  cellTileLo[slot] = vec4(cell.comLo, quadB.z);
   cellTileQuadA[slot] = nodeQuadA[node];
-  cellTileQuadB[slot] = nodeQuadB[node];
+  cellTileQuadB[slot] = quadB.xy;
+#else
+  cellTileLo[slot] = vec4(cell.comLo, 0.0);
 #endif
 }
 

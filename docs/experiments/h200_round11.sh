@@ -3,7 +3,7 @@
 # spills to private memory, and prefix sums through subgroups. Runs on the device after
 # `bash .devtest/device_test.sh stage`, with the probe (docs/experiments/tree_probe.cpp) built
 # against build-device/ and carried in .devtest/:
-#   bash docs/experiments/h200_round11.sh NBODY PROBE [parts...]   parts: ring ring16m group bench largest
+#   bash docs/experiments/h200_round11.sh NBODY PROBE [parts...]   parts: ring ring16m deep defaults group bench largest
 # Every run has its own timeout, far under the device tool's 600 s a call. Results go to $OUT.
 set -u
 NBODY=$1
@@ -34,6 +34,26 @@ ring16m() {
       --repeat 3 --samples 0 2>&1 | probe_rows
     timeout 200 "$PROBE" --scene $scene --bodies 16777216 --group 128 --stack 4096 --spill 0 \
       --repeat 3 --samples 0 2>&1 | probe_rows
+  done
+}
+
+deep() {
+  echo "== Plummer 4M / 8M / 16M: the least ring (4 rows) against 4096, both spilling; 16M: groups of 64, 2 bodies a thread, count-only walks"
+  for n in 4194304 8388608; do
+    timeout 150 "$PROBE" --scene plummer --bodies $n --group 128 --stack 0 --stack 4096 --repeat 3 --samples 0 2>&1 | probe_rows
+  done
+  timeout 200 "$PROBE" --scene plummer --bodies 16777216 --group 128 --stack 0 --stack 1024 --stack 4096 --repeat 3 --samples 0 2>&1 | probe_rows
+  timeout 200 "$PROBE" --scene plummer --bodies 16777216 --group 64 --stack 0 --stack 4096 --repeat 3 --samples 0 2>&1 | probe_rows
+  timeout 200 "$PROBE" --scene plummer --bodies 16777216 --group 128 --bodies-per-thread 2 --stack 0 --stack 4096 --repeat 3 --samples 0 2>&1 | probe_rows
+  timeout 200 "$PROBE" --scene plummer --bodies 16777216 --group 128 --stack 0 --stack 4096 --count-only --repeat 3 2>&1 | grep -E 'N=|count only'
+  timeout 200 "$PROBE" --scene uniform-sphere --bodies 16777216 --group 128 --stack 0 --stack 4096 --repeat 3 --samples 0 2>&1 | probe_rows
+}
+
+defaults() {
+  echo "== 1M at the defaults (groups of 128, the least ring, spilling, subgroup prefix sums): probe and bench"
+  for scene in plummer uniform-sphere; do
+    timeout 100 "$PROBE" --scene $scene --bodies 1048576 --group 128 --repeat 15 --samples 4096 2>&1 | probe_rows
+    timeout 100 "$NBODY" bench --engine tree --scene $scene --bodies 1048576 --repetitions 3 --seconds 0.3 2>/dev/null | rows
   done
 }
 

@@ -47,13 +47,16 @@ int contextVersion() {
   return major * 10 + minor;
 }
 
-// Bytes of shared memory tree_walk.comp declares for `s`: stack, scan (2 x uvec2 per invocation),
-// the round's ranges (2 uints per invocation), body tile (vec4; + index for the potential), cell
-// tile (2 vec4, + 2 vec4 for quadrupoles), the spill slot's number.
-std::size_t walkSharedBytes(const TreeSettings& s, bool potential) {
+// Bytes of shared memory tree_walk.comp declares for `s` (subgroups of `subgroupSize`, 0 for the
+// prefix sums through shared memory): stack, the spill slot's number, scan (2 x uvec2 per
+// invocation; with subgroups one per subgroup, or per invocation for the potential), the round's
+// ranges (2 uints per invocation), body tile (vec4; + index for the potential), cell tile (2 vec4,
+// + vec4 and vec2 for quadrupoles).
+std::size_t walkSharedBytes(const TreeSettings& s, bool potential, int subgroupSize) {
   const std::size_t threads = std::size_t(s.groupSize / s.bodiesPerThread), tile = std::size_t(tileOf(s));
-  std::size_t bytes = std::size_t(stackOf(s)) * 4 + 2 * threads * 8 + 2 * threads * 4 + tile * 16 + 4;
-  bytes += tile * 16 * (s.expansionOrder >= 2 ? 4 : 2);
+  const std::size_t scan = subgroupSize == 0 ? 2 * threads : potential ? threads : threads / std::size_t(subgroupSize);
+  std::size_t bytes = std::size_t(stackOf(s)) * 4 + 4 + scan * 8 + 2 * threads * 4 + tile * 16;
+  bytes += tile * (s.expansionOrder >= 2 ? 16 + 16 + 16 + 8 : 16 + 16);
   if (potential) bytes += tile * 4;
   return bytes;
 }
@@ -120,11 +123,13 @@ void TreeGravity::checkCapacity(std::size_t bodies, const TreeSettings& settings
                                  ? std::string("this GPU offers no subgroup arithmetic in compute shaders")
                                  : "subgroups of " + std::to_string(limits_.subgroupSize) + " do not tile a walk of " +
                                        std::to_string(threads) + " invocations");
-  const bool sharedFits = walkSharedBytes(settings, true) <= std::size_t(limits_.maxSharedBytes);
+  const int subgroups = usesSubgroups(settings) ? limits_.subgroupSize : 0;
+  const std::size_t sharedBytes = walkSharedBytes(settings, true, subgroups);
+  const bool sharedFits = sharedBytes <= std::size_t(limits_.maxSharedBytes);
   if (!sharedFits)
     throw std::runtime_error("the walk with groups of " + std::to_string(settings.groupSize) + " and a stack of " +
                              std::to_string(stackOf(settings)) + " needs " +
-                             std::to_string(walkSharedBytes(settings, true)) + " bytes of shared memory; this GPU offers " +
+                             std::to_string(sharedBytes) + " bytes of shared memory; this GPU offers " +
                              std::to_string(limits_.maxSharedBytes) + ": choose a smaller stack or group");
 }
 
@@ -279,6 +284,7 @@ GLuint TreeGravity::walkProgram(const TreeSettings& s, const StepParams& params,
                                     {"SPILL_ROWS", s.spillNodes / (s.groupSize / s.bodiesPerThread)},
                                     {"SPILL_SLOT_NODES", int(tree::kSpillSlotNodes)},
                                     {"SUBGROUP_SCAN", usesSubgroups(s) ? 1 : 0},
+                                    {"SUBGROUP_SIZE", usesSubgroups(s) ? limits_.subgroupSize : 0},
                                     {"EXPANSION_ORDER", s.expansionOrder},
                                     {"SOFTENED", softened(params) ? 1 : 0},
                                     {"POTENTIAL", output == WalkOutput::potential ? 1 : 0},
