@@ -3,7 +3,7 @@
 # spills to private memory, and prefix sums through subgroups. Runs on the device after
 # `bash .devtest/device_test.sh stage`, with the probe (docs/experiments/tree_probe.cpp) built
 # against build-device/ and carried in .devtest/:
-#   bash docs/experiments/h200_round11.sh NBODY PROBE [parts...]   parts: ring ring16m deep defaults group bench largest
+#   bash docs/experiments/h200_round11.sh NBODY PROBE [parts...]   parts: ring ring16m deep defaults tuned group bench largest
 # Every run has its own timeout, far under the device tool's 600 s a call. Results go to $OUT.
 set -u
 NBODY=$1
@@ -54,6 +54,15 @@ defaults() {
   for scene in plummer uniform-sphere; do
     timeout 100 "$PROBE" --scene $scene --bodies 1048576 --group 128 --repeat 15 --samples 4096 2>&1 | probe_rows
     timeout 100 "$NBODY" bench --engine tree --scene $scene --bodies 1048576 --repetitions 3 --seconds 0.3 2>/dev/null | rows
+  done
+}
+
+tuned() {
+  echo "== the automatic ring (tuned above 4M bodies): bench at 1M, 4M, 8M, 16M, Plummer and uniform sphere"
+  for n in 1048576 4194304 8388608 16777216; do
+    for scene in plummer uniform-sphere; do
+      timeout 120 "$NBODY" bench --engine tree --scene $scene --bodies $n --repetitions 3 --seconds 0.3 2>/dev/null | rows
+    done
   done
 }
 

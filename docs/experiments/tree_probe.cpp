@@ -56,7 +56,7 @@ std::vector<TreeSettings> variantsOf(const ProbeOptions& o) {
   vary(o.groups, &TreeSettings::groupSize);
   vary(o.tiles, &TreeSettings::tileSize);
   vary(o.stacks, &TreeSettings::stackSize);
-  vary(o.spills, &TreeSettings::spillNodes);
+  vary(o.spills, &TreeSettings::stackNodes);
   vary(o.prefixSums, &TreeSettings::prefixSums);
   return variants;
 }
@@ -77,7 +77,7 @@ void addOptions(CLI::App& app, ProbeOptions& o) {
   app.add_option("--small-cell", o.settings.smallCell, "small-cell size");
   app.add_option("--tile", o.tiles, "tile entries (0: group size; several: each)");
   app.add_option("--stack", o.stacks, "nodes of the stack's ring in shared memory (0: 4 rows; several: each)");
-  app.add_option("--spill", o.spills, "nodes of the stack a group may spill to GPU memory (several: each)");
+  app.add_option("--spill", o.spills, "nodes of the stack in all, the ring's included (several: each)");
   const std::map<std::string, TreeSettings::PrefixSums> sums{{"auto", TreeSettings::PrefixSums::automatic},
                                                             {"shared", TreeSettings::PrefixSums::sharedMemory},
                                                             {"subgroup", TreeSettings::PrefixSums::subgroups}};

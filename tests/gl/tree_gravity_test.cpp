@@ -319,15 +319,15 @@ TEST_F(TreeGravityTest, EverySettingStaysAccurate) {
   add("small cells up to 20", [](TreeSettings& s) { s.smallCell = 20; });
   // The walk takes fewer nodes a round as its stack fills, so only the smallest stack for the
   // smallest group, with nowhere to spill, still fills up and overflows.
-  add("a stack that overflows", [](TreeSettings& s) { s.groupSize = 16, s.spillNodes = 0; });
+  add("a stack that overflows", [](TreeSettings& s) { s.groupSize = 16, s.stackNodes = 0; });
   for (const auto& [name, settings] : variants) {
     expectWithinTargets(tree, state, softened(0.01), name, settings, &reference);
-    if (settings.spillNodes == 0) {
+    if (settings.stackNodes == 0) {
       // The children that did not fit were replaced by their bodies (writing them past the
       // stack happened to work on llvmpipe; on other GPUs it overwrites the tiles).
       const TreeGravity::ListStatistics overflowed = tree.listStatistics();
       TreeSettings roomy = settings;
-      roomy.spillNodes = TreeSettings{}.spillNodes;
+      roomy.stackNodes = TreeSettings{}.stackNodes;
       treeAccelerations(tree, state, softened(0.01), roomy);
       EXPECT_GT(overflowed.stackOverflows, 0u);
       EXPECT_GT(overflowed.bodyInteractionsPerBody, tree.listStatistics().bodyInteractionsPerBody);
@@ -499,7 +499,7 @@ TEST_F(TreeGravityTest, SpillingTheStackChangesNoBit) {
     spilling.groupSize = group;
     TreeSettings roomy = spilling;  // the ring: the least, 4 rows; spilling to GPU memory
     roomy.stackSize = 4096;
-    roomy.spillNodes = 0;
+    roomy.stackNodes = 4096;
     const std::vector<glm::dvec3> expected = treeAccelerations(tree, state, params, roomy);
     const TreeGravity::ListStatistics roomyLists = tree.listStatistics();
     const std::vector<glm::dvec3> spilled = treeAccelerations(tree, state, params, spilling);
@@ -510,6 +510,32 @@ TEST_F(TreeGravityTest, SpillingTheStackChangesNoBit) {
     EXPECT_EQ(spilledLists.nodesTestedPerGroup, roomyLists.nodesTestedPerGroup) << "group " << group;
     EXPECT_TRUE(expected == spilled) << "group " << group << ": spilling changed the accelerations";
   }
+}
+
+// The automatic ring, tuned on the first evaluation (above 4M bodies; here made to at any N),
+// changes no bit: the tuning evaluation, the next ones and either fixed ring agree.
+TEST_F(TreeGravityTest, TuningTheRingChangesNoBit) {
+  State state = findScene("plummer")->generate(6000, 5);
+  const State core = uniformBall(1500, 8, glm::vec3(0.1f, 0.2f, 0.3f), 1e-5f, 1.0f / 4000.0f);
+  state.positionMass.insert(state.positionMass.end(), core.positionMass.begin(), core.positionMass.end());
+  state.velocity.resize(state.positionMass.size());
+  const StepParams params = softened(1e-8);
+  TreeSettings automatic;
+  automatic.groupSize = 64;
+  TreeGravity fixed;
+  TreeSettings least = automatic, deepest = automatic;
+  least.stackSize = 4 * 64;
+  deepest.stackSize = 4096;
+  const std::vector<glm::dvec3> expected = treeAccelerations(fixed, state, params, least);
+  EXPECT_TRUE(treeAccelerations(fixed, state, params, deepest) == expected);
+  TreeGravity tuned;
+  tuned.tuneRingAbove(1000);
+  EXPECT_FALSE(tuned.tunedRing(state.size(), automatic));
+  EXPECT_TRUE(treeAccelerations(tuned, state, params, automatic) == expected) << "the tuning evaluation";
+  const std::optional<int> ring = tuned.tunedRing(state.size(), automatic);
+  ASSERT_TRUE(ring);
+  EXPECT_TRUE(*ring == 4 * 64 || *ring == 4096) << *ring;
+  EXPECT_TRUE(treeAccelerations(tuned, state, params, automatic) == expected) << "with the tuned ring " << *ring;
 }
 
 // Subgroup prefix sums (where the GPU has them; NVIDIA does, llvmpipe not) build the same lists as
@@ -570,11 +596,11 @@ TEST_F(TreeGravityTest, BadSettingsAndSizesAreRefused) {
   s.stackSize = 4 * s.groupSize + 64;  // not a power of two
   EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
   s = TreeSettings{};
-  s.spillNodes = -64;
+  s.stackNodes = -64;
   EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
-  s.spillNodes = 100;  // not whole rows
+  s.stackNodes = 100;  // not whole rows
   EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
-  s.spillNodes = 2 * TreeSettings::kMostSpilledNodes;
+  s.stackNodes = 2 * TreeSettings::kMostStackNodes;
   EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
   EXPECT_THROW(evaluate(TreeSettings{}, 0), std::invalid_argument);
   EXPECT_THROW(evaluate(TreeSettings{}, std::size_t(bodies.size.x) * std::size_t(bodies.size.y) + 1),

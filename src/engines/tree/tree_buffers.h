@@ -21,11 +21,11 @@ constexpr std::size_t kSortBlock = 2048;
 constexpr std::size_t kRadix = 256;
 constexpr std::size_t kSmallestGroup = 16;  // TreeSettings' smallest group size: most groups
 // Slots of the walk's stack spill pool (a group takes one when its ring first overflows; about the
-// work groups a GPU runs at once, ~1850 walks of 128 on the H200: more only wait) and the nodes
-// each holds (TreeSettings::kMostSpilledNodes): 64 MiB, half the largest shader storage block
-// llvmpipe allows.
+// work groups a GPU runs at once, ~2000 walks of 128 on the H200: more only wait) and the nodes
+// each holds (TreeSettings::kMostStackNodes): 96 MiB, under the largest shader storage block
+// llvmpipe allows (128 MiB).
 constexpr std::size_t kSpillSlots = 2048;
-constexpr std::size_t kSpillSlotNodes = 8192;
+constexpr std::size_t kSpillSlotNodes = 12288;
 // The pool's slots for `bodies` bodies: at most one a group.
 std::size_t spillSlotsFor(std::size_t bodies);
 

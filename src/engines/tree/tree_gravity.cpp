@@ -1,6 +1,7 @@
 #include "engines/tree/tree_gravity.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -12,7 +13,7 @@
 namespace nbody {
 namespace {
 
-static_assert(tree::kSpillSlotNodes == std::size_t(TreeSettings::kMostSpilledNodes), "a spill slot holds the most a group spills");
+static_assert(tree::kSpillSlotNodes == std::size_t(TreeSettings::kMostStackNodes), "a spill slot holds the most a group spills");
 
 using tree::Binding;
 
@@ -281,7 +282,7 @@ GLuint TreeGravity::walkProgram(const TreeSettings& s, const StepParams& params,
                                     {"BODIES_PER_THREAD", s.bodiesPerThread},
                                     {"TILE", tileOf(s)},
                                     {"STACK_SIZE", stackOf(s)},
-                                    {"SPILL_ROWS", s.spillNodes / (s.groupSize / s.bodiesPerThread)},
+                                    {"SPILL_ROWS", spillRowsOf(s)},
                                     {"SPILL_SLOT_NODES", int(tree::kSpillSlotNodes)},
                                     {"SUBGROUP_SCAN", usesSubgroups(s) ? 1 : 0},
                                     {"SUBGROUP_SIZE", usesSubgroups(s) ? limits_.subgroupSize : 0},
@@ -306,6 +307,53 @@ TreeGravity::TimerSlot* TreeGravity::beginTiming() {
 
 void TreeGravity::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
                            const TreeSettings& settings, GLuint accelerationArray) {
+  if (settings.stackSize == 0 && bodyCount > ringTunedAbove_ && !tunedRing(bodyCount, settings)) {
+    tuneRing(positionMass, size, bodyCount, params, settings, accelerationArray);
+    return;  // the last trial's accelerations are the evaluation's: the ring changes no bit
+  }
+  evaluateWith(positionMass, size, bodyCount, params, withRing(bodyCount, settings), accelerationArray);
+}
+
+TreeSettings TreeGravity::withRing(std::size_t bodyCount, TreeSettings settings) const {
+  if (settings.stackSize != 0) return settings;
+  const std::optional<int> tuned = tunedRing(bodyCount, settings);
+  settings.stackSize = tuned ? *tuned : stackOf(settings);
+  return settings;
+}
+
+std::optional<int> TreeGravity::tunedRing(std::size_t bodyCount, const TreeSettings& settings) const {
+  const auto found = tunedRings_.find({bodyCount, describe(settings)});
+  if (found == tunedRings_.end()) return std::nullopt;
+  return found->second;
+}
+
+void TreeGravity::tuneRing(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
+                           const TreeSettings& settings, GLuint accelerationArray) {
+  TreeSettings trial = settings;
+  double fastest = std::numeric_limits<double>::infinity();
+  int best = stackOf(settings);
+  for (const int ring : {stackOf(settings), deepestRingThatFits(settings)}) {
+    trial.stackSize = ring;
+    glFinish();
+    const auto start = std::chrono::steady_clock::now();
+    evaluateWith(positionMass, size, bodyCount, params, trial, accelerationArray);
+    glFinish();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (seconds < fastest) fastest = seconds, best = ring;
+  }
+  tunedRings_[{bodyCount, describe(settings)}] = best;
+}
+
+int TreeGravity::deepestRingThatFits(TreeSettings settings) const {
+  const int least = stackOf(settings);
+  const int subgroups = usesSubgroups(settings) ? limits_.subgroupSize : 0;
+  for (settings.stackSize = 4096; settings.stackSize > least; settings.stackSize /= 2)
+    if (walkSharedBytes(settings, true, subgroups) <= std::size_t(limits_.maxSharedBytes)) return settings.stackSize;
+  return least;
+}
+
+void TreeGravity::evaluateWith(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
+                               const TreeSettings& settings, GLuint accelerationArray) {
   prepare(size, bodyCount, settings);
   TimerSlot* timer = beginTiming();
   const auto mark = [timer](int k) {
@@ -324,7 +372,8 @@ void TreeGravity::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bod
 }
 
 double TreeGravity::potentialEnergy(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
-                                    const StepParams& params, const TreeSettings& settings) {
+                                    const StepParams& params, const TreeSettings& chosen) {
+  const TreeSettings settings = withRing(bodyCount, chosen);
   prepare(size, bodyCount, settings);
   build(positionMass, bodyCount, params, settings);
   computeMoments(bodyCount, settings);
@@ -417,7 +466,8 @@ std::vector<std::uint64_t> TreeGravity::sortedKeys() const {
 }
 
 TreeGravity::ListStatistics TreeGravity::countLists(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
-                                                    const StepParams& params, const TreeSettings& settings) {
+                                                    const StepParams& params, const TreeSettings& chosen) {
+  const TreeSettings settings = withRing(bodyCount, chosen);
   prepare(size, bodyCount, settings);
   build(positionMass, bodyCount, params, settings);
   computeMoments(bodyCount, settings);

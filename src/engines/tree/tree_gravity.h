@@ -32,7 +32,7 @@
 // sphere ~5 ms), ~145 ms at 16.8M. Knobs to sweep on the GPU (docs/experiments/tree_probe.cpp): theta and the
 // order (accuracy against list length), bodiesPerThread (shared loads per interaction), tileSize
 // (barriers per interaction), groupSize (list sharing against list length), leafSize and smallCell
-// (nodes tested against body-body interactions), stackSize and spillNodes (shared memory,
+// (nodes tested against body-body interactions), stackSize and stackNodes (shared memory,
 // hence occupancy, against round trips to memory in deep trees).
 
 #include <cstddef>
@@ -68,8 +68,19 @@ class TreeGravity {
   // acceleration, .w = 0) for every body i < bodyCount. Issues GL work only (no readback, no
   // glFinish) and ends with the glMemoryBarrier that texelFetch, imageLoad and texture reads of the
   // result need. Changes the current program, texture unit 0, image unit 0 and the shader storage
-  // bindings 0..20. Throws std::invalid_argument for bad settings or sizes, std::runtime_error
+  // bindings 0..21. Throws std::invalid_argument for bad settings or sizes, std::runtime_error
   // where N does not fit (see checkCapacity).
+  //
+  // The stack's ring (settings.stackSize 0, automatic): the least, 4 rows, leaves the most shared
+  // memory, so the most walks per SM, which ran fastest on the H200 up to 8M bodies (1M Plummer:
+  // walk 8.5 ms, against 10.0 with 1024 and 15 with 2048); but a Plummer sphere of 16M ran 3x
+  // slower so than with the deepest ring that fits (4096), while a uniform sphere of 16M ran 1.9x
+  // faster (docs/performance.md, round 11). Above kRingTunedAbove bodies the first evaluation for
+  // each N and settings therefore evaluates with both, each timed between two glFinish, and keeps
+  // the faster for the next ones: a one-time wait, and no bit changes, as the ring changes none.
+  static constexpr std::size_t kRingTunedAbove = std::size_t{1} << 22;
+  void tuneRingAbove(std::size_t bodies) { ringTunedAbove_ = bodies; }  // for tests at small N
+  std::optional<int> tunedRing(std::size_t bodyCount, const TreeSettings& settings) const;
   void evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
                 const TreeSettings& settings, GLuint accelerationArray);
 
@@ -138,6 +149,12 @@ class TreeGravity {
     bool pending = false;
   };
 
+  void evaluateWith(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
+                    const TreeSettings& settings, GLuint accelerationArray);
+  void tuneRing(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
+                const TreeSettings& settings, GLuint accelerationArray);
+  TreeSettings withRing(std::size_t bodyCount, TreeSettings settings) const;  // the automatic ring resolved
+  int deepestRingThatFits(TreeSettings settings) const;
   void build(GLuint positionMass, std::size_t bodyCount, const StepParams& params, const TreeSettings& settings);
   void findBounds(std::size_t bodyCount);
   void makeKeys(std::size_t bodyCount);
@@ -156,6 +173,8 @@ class TreeGravity {
   Limits limits_;
   tree::TreeBuffers buffers_;
   std::map<std::pair<std::string, gl::Defines>, gl::Program> programs_;
+  std::map<std::pair<std::size_t, std::string>, int> tunedRings_;  // by N and describe(settings)
+  std::size_t ringTunedAbove_ = kRingTunedAbove;
   std::vector<TimerSlot> timers_;
   int nextTimer_ = 0;
   std::size_t lastGroups_ = 0, lastBodies_ = 0, lastGroupSize_ = 1;

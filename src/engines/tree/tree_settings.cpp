@@ -1,5 +1,6 @@
 #include "engines/tree/tree_settings.h"
 
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 
@@ -22,13 +23,14 @@ void validate(const TreeSettings& s) {
   if (s.stackSize != 0 && (s.stackSize < 4 * threads || s.stackSize > 4096 || !std::has_single_bit(unsigned(s.stackSize))))
     refuse("the stack's ring must be 0 (4 rows) or a power of two from 4 x group size / bodies per thread (" +
            std::to_string(4 * threads) + ") to 4096 nodes, not " + std::to_string(s.stackSize));
-  if (s.spillNodes < 0 || s.spillNodes > TreeSettings::kMostSpilledNodes || s.spillNodes % threads != 0)
-    refuse("the stack's spilled nodes must be a multiple of group size / bodies per thread (" + std::to_string(threads) +
-           ") from 0 to " + std::to_string(TreeSettings::kMostSpilledNodes) + ", not " + std::to_string(s.spillNodes));
+  if (s.stackNodes < 0 || s.stackNodes > TreeSettings::kMostStackNodes || s.stackNodes % threads != 0)
+    refuse("the stack's nodes must be a multiple of group size / bodies per thread (" + std::to_string(threads) +
+           ") from 0 to " + std::to_string(TreeSettings::kMostStackNodes) + ", not " + std::to_string(s.stackNodes));
 }
 
 int tileOf(const TreeSettings& s) { return s.tileSize > 0 ? s.tileSize : s.groupSize; }
 int stackOf(const TreeSettings& s) { return s.stackSize > 0 ? s.stackSize : 4 * (s.groupSize / s.bodiesPerThread); }
+int spillRowsOf(const TreeSettings& s) { return std::max(0, s.stackNodes - stackOf(s)) / (s.groupSize / s.bodiesPerThread); }
 
 TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors) {
   TreeSettings settings;
@@ -44,7 +46,8 @@ std::string describe(const TreeSettings& s) {
   return "theta=" + std::to_string(s.theta).substr(0, 4) + " order=" + std::to_string(s.expansionOrder) +
          " group=" + std::to_string(s.groupSize) + " bodies/thread=" + std::to_string(s.bodiesPerThread) + " leaf=" + std::to_string(s.leafSize) +
          " small-cell=" + std::to_string(s.smallCell) + " tile=" + std::to_string(tileOf(s)) +
-         " stack=" + std::to_string(stackOf(s)) + "+" + std::to_string(s.spillNodes) + " prefix-sums=" +
+         " stack=" + (s.stackSize > 0 ? std::to_string(s.stackSize) : std::string("auto")) + "/" +
+         std::to_string(s.stackNodes) + " prefix-sums=" +
          (s.prefixSums == TreeSettings::PrefixSums::automatic      ? "auto"
           : s.prefixSums == TreeSettings::PrefixSums::sharedMemory ? "shared"
                                                                    : "subgroup");

@@ -33,17 +33,18 @@ struct TreeSettings {
   // Entries of a shared-memory tile (0: groupSize; else a multiple of it, up to 4x): larger tiles
   // pay the two barriers of a tile over more interactions, at more shared memory.
   int tileSize = 0;
-  // The walk's stack: its top, a ring of stackSize nodes in shared memory (0: 4 rows of
-  // groupSize / bodiesPerThread nodes, the least it may be; else a power of two from that to 4096),
-  // and up to spillNodes older nodes (a multiple of that row, at most kMostSpilledNodes) in a slot
-  // of a pool in GPU memory that a group takes when its ring first overflows. The walk leaves up to
-  // a row of nodes on the stack per tree level, so a deep tree (a Plummer core at 16M bodies) needs
-  // thousands; where they are kept changes no result, only speed: the ring's shared memory limits
-  // how many work groups an SM runs, a spilled row costs a round trip to memory. Past both, the
-  // walk takes fewer nodes a round and an opened node adds its bodies directly: exact, but slow.
+  // The walk's stack holds stackNodes nodes in all (a multiple of a row of groupSize /
+  // bodiesPerThread nodes, at most kMostStackNodes): its top in shared memory, a ring of stackSize
+  // (a power of two from 4 rows to 4096; 0: automatic, see TreeGravity::evaluate), the rest spilled
+  // to a slot of a pool in GPU memory that a group takes when its ring first overflows (none where
+  // stackNodes <= the ring). The walk leaves up to a row of nodes on the stack per tree level, so a
+  // deep tree (a Plummer core at 16M bodies) needs thousands. Where they are kept changes no bit of
+  // the result, only speed: the ring's shared memory limits how many walks an SM runs, a spilled
+  // row costs a round trip to memory. Past stackNodes the walk takes fewer nodes a round and an
+  // opened node adds its bodies directly: exact, but slow, and the bits then depend on it.
   int stackSize = 0;
-  int spillNodes = 8192;
-  static constexpr int kMostSpilledNodes = 8192;
+  int stackNodes = 12288;
+  static constexpr int kMostStackNodes = 12288;
   // How the walk's invocations find where their nodes go in the round's lists: prefix sums through
   // shared memory and a barrier per step (any GPU), or subgroup arithmetic (GL_KHR_shader_subgroup:
   // two barriers a round; NVIDIA has it, Mesa's llvmpipe does not). automatic: subgroups where the
@@ -62,6 +63,7 @@ TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors = 16);
 
 std::string describe(const TreeSettings& settings);  // "theta=0.43 order=2 group=64 ..."
 int tileOf(const TreeSettings& settings);            // tileSize, or groupSize for 0
-int stackOf(const TreeSettings& settings);           // stackSize, or 4 rows for 0
+int stackOf(const TreeSettings& settings);           // stackSize, or the least (4 rows) for 0
+int spillRowsOf(const TreeSettings& settings);       // rows of the stack beyond the ring
 
 }  // namespace nbody
