@@ -155,6 +155,9 @@ void measureErrors(const Textures& t, const ProbeOptions& o, const StepParams& p
   const std::vector<glm::dvec3> reference =
       referenceAccelerations(t.positionMass.id(), t.size, o.bodies, params, bodies, t.acceleration.id(), &judged);
   const ForceErrorPercentiles p = percentilesOf(relativeErrors(judged, reference));
+  for (std::size_t k = 0; k < std::min<std::size_t>(3, bodies.size()); ++k)  // what went into the first errors
+    std::printf("body %u: tree (%.6g, %.6g, %.6g), reference (%.6g, %.6g, %.6g)\n", bodies[k], judged[k].x, judged[k].y,
+                judged[k].z, reference[k].x, reference[k].y, reference[k].z);
   std::printf("relative force error (%zu bodies): median %.3g, 90%% %.3g, 99%% %.3g, 99.9%% %.3g, max %.3g\n",
               p.samples, p.median, p.p90, p.p99, p.p999, p.max);
 }

@@ -73,6 +73,11 @@ std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::i
   gl::Buffer samples = bufferOf(bodies.size() * 4, bodies.data());
   gl::Buffer reference = bufferOf(bodies.size() * 32, nullptr);
   gl::Buffer judgedBuffer = bufferOf(bodies.size() * 16, nullptr);
+  // NaN until the kernel writes them: results that never arrive (as at 64M bodies on the H200,
+  // where they came back as whatever the memory held) make an error of inf, not a plausible one.
+  const GLuint allOnes = ~0u;
+  glClearNamedBufferData(reference.id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &allOnes);
+  glClearNamedBufferData(judgedBuffer.id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &allOnes);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
   glBindTextureUnit(kPositionUnit, positionMass);
   glBindTextureUnit(kAccelerationUnit, accelerationArray);
