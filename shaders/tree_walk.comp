@@ -125,7 +125,8 @@ vec3 acceleration[BPT] = PER_BODY(vec3, vec3(0.0));
 float potential[BPT] = PER_BODY(float, 0.0);
 
 // Exclusive prefix sums of `value` over the work group, in the order of `rank`; `total` is the sum
-// of all. Starts and ends with a barrier, so the caller may overwrite anything read before it.
+// of all. Starts with a barrier and returns past another, so the caller may overwrite anything read
+// before it (and a second call may follow at once).
 #if SUBGROUP_SCAN
 // Each subgroup sums its own values without a barrier; each invocation then adds the totals of the
 // subgroups before its own (a handful: 4 of 32 for groups of 128).

@@ -66,7 +66,7 @@ class TreeGravity {
   // i / size.x); texels past bodyCount are ignored), written with imageStore into layer 0 of
   // `accelerationArray` (RGBA32F GL_TEXTURE_2D_ARRAY of size.x x size.y, >= 1 layer; .xyz the
   // acceleration, .w = 0) for every body i < bodyCount. Issues GL work only (no readback, no
-  // glFinish) and ends with the glMemoryBarrier that texelFetch, imageLoad and texture reads of the
+  // glFinish but when it tunes the ring, below) and ends with the glMemoryBarrier that texelFetch, imageLoad and texture reads of the
   // result need. Changes the current program, texture unit 0, image unit 0 and the shader storage
   // bindings 0..21. Throws std::invalid_argument for bad settings or sizes, std::runtime_error
   // where N does not fit (see checkCapacity).
