@@ -261,15 +261,17 @@ TEST_F(TreeGravityTest, FlatDisk) {
   expectWithinTargets(tree, state, softened(0.001), "flat disk");
 }
 
-TEST_F(TreeGravityTest, DenseCoreMakesADeepTree) {
-  // A core of 1500 bodies within 1e-5 in a sphere of radius 1: ~25 more levels, resolved down to
-  // eps 1e-8.
-  TreeGravity tree;
-  State state = uniformBall(2500, 7);
+// `state` with a core of 1500 bodies within 1e-5 added: ~25 more tree levels, resolved down to eps 1e-8.
+State withDenseCore(State state) {
   const State core = uniformBall(1500, 8, glm::vec3(0.1f, 0.2f, 0.3f), 1e-5f, 1.0f / 4000.0f);
   state.positionMass.insert(state.positionMass.end(), core.positionMass.begin(), core.positionMass.end());
   state.velocity.resize(state.positionMass.size());
-  expectWithinTargets(tree, state, softened(1e-8), "dense core");
+  return state;
+}
+
+TEST_F(TreeGravityTest, DenseCoreMakesADeepTree) {
+  TreeGravity tree;
+  expectWithinTargets(tree, withDenseCore(uniformBall(2500, 7)), softened(1e-8), "dense core");
 }
 
 TEST_F(TreeGravityTest, MasslessBodies) {
@@ -488,10 +490,7 @@ TEST_F(TreeGravityTest, CapacityIsCheckedBeforeAnythingRuns) {
 // Where the stack's nodes are kept changes no bit: a ring of 4 rows that spills most of a deep
 // tree's stack to GPU memory gives what a stack that never spills gives.
 TEST_F(TreeGravityTest, SpillingTheStackChangesNoBit) {
-  State state = findScene("plummer")->generate(6000, 5);
-  const State core = uniformBall(1500, 8, glm::vec3(0.1f, 0.2f, 0.3f), 1e-5f, 1.0f / 4000.0f);
-  state.positionMass.insert(state.positionMass.end(), core.positionMass.begin(), core.positionMass.end());
-  state.velocity.resize(state.positionMass.size());
+  const State state = withDenseCore(findScene("plummer")->generate(6000, 5));
   const StepParams params = softened(1e-8);
   TreeGravity tree;
   for (int group : {16, 64}) {
@@ -515,10 +514,7 @@ TEST_F(TreeGravityTest, SpillingTheStackChangesNoBit) {
 // The automatic ring, tuned on the first evaluation (above 4M bodies; here made to at any N),
 // changes no bit: the tuning evaluation, the next ones and either fixed ring agree.
 TEST_F(TreeGravityTest, TuningTheRingChangesNoBit) {
-  State state = findScene("plummer")->generate(6000, 5);
-  const State core = uniformBall(1500, 8, glm::vec3(0.1f, 0.2f, 0.3f), 1e-5f, 1.0f / 4000.0f);
-  state.positionMass.insert(state.positionMass.end(), core.positionMass.begin(), core.positionMass.end());
-  state.velocity.resize(state.positionMass.size());
+  const State state = withDenseCore(findScene("plummer")->generate(6000, 5));
   const StepParams params = softened(1e-8);
   TreeSettings automatic;
   automatic.groupSize = 64;

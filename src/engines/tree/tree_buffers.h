@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 
+#include "engines/tree/tree_settings.h"
 #include "gl/objects.h"
 
 namespace nbody::tree {
@@ -25,7 +26,7 @@ constexpr std::size_t kSmallestGroup = 16;  // TreeSettings' smallest group size
 // each holds (TreeSettings::kMostStackNodes): 96 MiB, under the largest shader storage block
 // llvmpipe allows (128 MiB).
 constexpr std::size_t kSpillSlots = 2048;
-constexpr std::size_t kSpillSlotNodes = 12288;
+constexpr std::size_t kSpillSlotNodes = TreeSettings::kMostStackNodes;
 // The pool's slots for `bodies` bodies: at most one a group.
 std::size_t spillSlotsFor(std::size_t bodies);
 

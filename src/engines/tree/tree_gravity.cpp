@@ -13,8 +13,6 @@
 namespace nbody {
 namespace {
 
-static_assert(tree::kSpillSlotNodes == std::size_t(TreeSettings::kMostStackNodes), "a spill slot holds the most a group spills");
-
 using tree::Binding;
 
 constexpr int kSortPasses = 8;            // 8-bit digits of a 63-bit key
@@ -54,7 +52,7 @@ int contextVersion() {
 // ranges (2 uints per invocation), body tile (vec4; + index for the potential), cell tile (2 vec4,
 // + vec4 and vec2 for quadrupoles).
 std::size_t walkSharedBytes(const TreeSettings& s, bool potential, int subgroupSize) {
-  const std::size_t threads = std::size_t(s.groupSize / s.bodiesPerThread), tile = std::size_t(tileOf(s));
+  const std::size_t threads = std::size_t(walkThreadsOf(s)), tile = std::size_t(tileOf(s));
   const std::size_t scan = subgroupSize == 0 ? 2 * threads : potential ? threads : threads / std::size_t(subgroupSize);
   std::size_t bytes = std::size_t(stackOf(s)) * 4 + 4 + scan * 8 + 2 * threads * 4 + tile * 16;
   bytes += tile * (s.expansionOrder >= 2 ? 16 + 16 + 16 + 8 : 16 + 16);
@@ -117,15 +115,14 @@ void TreeGravity::checkCapacity(std::size_t bodies, const TreeSettings& settings
   const std::size_t perRow = std::size_t(limits_.maxGroups[0]);
   if (ceilDiv(std::max(groups, ceilDiv(bodies, kElementThreads)), perRow) > std::size_t(limits_.maxGroups[1]))
     throw std::runtime_error(std::to_string(bodies) + " bodies need more compute work groups than this GPU dispatches");
-  const int threads = settings.groupSize / settings.bodiesPerThread;
+  const int threads = walkThreadsOf(settings);
   if (settings.prefixSums == TreeSettings::PrefixSums::subgroups &&
       (limits_.subgroupSize == 0 || threads % limits_.subgroupSize != 0))
     throw std::runtime_error(limits_.subgroupSize == 0
                                  ? std::string("this GPU offers no subgroup arithmetic in compute shaders")
                                  : "subgroups of " + std::to_string(limits_.subgroupSize) + " do not tile a walk of " +
                                        std::to_string(threads) + " invocations");
-  const int subgroups = usesSubgroups(settings) ? limits_.subgroupSize : 0;
-  const std::size_t sharedBytes = walkSharedBytes(settings, true, subgroups);
+  const std::size_t sharedBytes = walkSharedBytes(settings);
   const bool sharedFits = sharedBytes <= std::size_t(limits_.maxSharedBytes);
   if (!sharedFits)
     throw std::runtime_error("the walk with groups of " + std::to_string(settings.groupSize) + " and a stack of " +
@@ -134,14 +131,18 @@ void TreeGravity::checkCapacity(std::size_t bodies, const TreeSettings& settings
                              std::to_string(limits_.maxSharedBytes) + ": choose a smaller stack or group");
 }
 
+// The walk's shared memory with `s` on this GPU, the potential's variant (the largest).
+std::size_t TreeGravity::walkSharedBytes(const TreeSettings& s) const {
+  return nbody::walkSharedBytes(s, true, usesSubgroups(s) ? limits_.subgroupSize : 0);
+}
+
 bool TreeGravity::usesSubgroups(const TreeSettings& s) const {
   switch (s.prefixSums) {
     case TreeSettings::PrefixSums::sharedMemory: return false;
     case TreeSettings::PrefixSums::subgroups: return true;
     case TreeSettings::PrefixSums::automatic: break;
   }
-  const int threads = s.groupSize / s.bodiesPerThread;
-  return limits_.subgroupSize > 0 && threads % limits_.subgroupSize == 0;
+  return limits_.subgroupSize > 0 && walkThreadsOf(s) % limits_.subgroupSize == 0;
 }
 
 GLuint TreeGravity::program(const std::string& file, const gl::Defines& defines) {
@@ -307,16 +308,20 @@ TreeGravity::TimerSlot* TreeGravity::beginTiming() {
 
 void TreeGravity::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
                            const TreeSettings& settings, GLuint accelerationArray) {
-  if (settings.stackSize == 0 && bodyCount > ringTunedAbove_ && !tunedRing(bodyCount, settings)) {
+  if (tunesRing(bodyCount, settings) && !tunedRing(bodyCount, settings)) {
     tuneRing(positionMass, size, bodyCount, params, settings, accelerationArray);
     return;  // the last trial's accelerations are the evaluation's: the ring changes no bit
   }
   evaluateWith(positionMass, size, bodyCount, params, withRing(bodyCount, settings), accelerationArray);
 }
 
+bool TreeGravity::tunesRing(std::size_t bodyCount, const TreeSettings& settings) const {
+  return settings.stackSize == 0 && bodyCount > ringTunedAbove_;
+}
+
 TreeSettings TreeGravity::withRing(std::size_t bodyCount, TreeSettings settings) const {
   if (settings.stackSize != 0) return settings;
-  const std::optional<int> tuned = tunedRing(bodyCount, settings);
+  const std::optional<int> tuned = tunesRing(bodyCount, settings) ? tunedRing(bodyCount, settings) : std::nullopt;
   settings.stackSize = tuned ? *tuned : stackOf(settings);
   return settings;
 }
@@ -346,9 +351,8 @@ void TreeGravity::tuneRing(GLuint positionMass, glm::ivec2 size, std::size_t bod
 
 int TreeGravity::deepestRingThatFits(TreeSettings settings) const {
   const int least = stackOf(settings);
-  const int subgroups = usesSubgroups(settings) ? limits_.subgroupSize : 0;
   for (settings.stackSize = 4096; settings.stackSize > least; settings.stackSize /= 2)
-    if (walkSharedBytes(settings, true, subgroups) <= std::size_t(limits_.maxSharedBytes)) return settings.stackSize;
+    if (walkSharedBytes(settings) <= std::size_t(limits_.maxSharedBytes)) return settings.stackSize;
   return least;
 }
 
@@ -372,12 +376,8 @@ void TreeGravity::evaluateWith(GLuint positionMass, glm::ivec2 size, std::size_t
 }
 
 double TreeGravity::potentialEnergy(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
-                                    const StepParams& params, const TreeSettings& chosen) {
-  const TreeSettings settings = withRing(bodyCount, chosen);
-  prepare(size, bodyCount, settings);
-  build(positionMass, bodyCount, params, settings);
-  computeMoments(bodyCount, settings);
-  walk(bodyCount, size, params, settings, WalkOutput::potential);
+                                    const StepParams& params, const TreeSettings& settings) {
+  buildAndWalk(positionMass, size, bodyCount, params, settings, WalkOutput::potential);
   storageBarrier();
   return 0.5 * params.gravity * sumPotentials(lastGroups_);
 }
@@ -466,13 +466,18 @@ std::vector<std::uint64_t> TreeGravity::sortedKeys() const {
 }
 
 TreeGravity::ListStatistics TreeGravity::countLists(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
-                                                    const StepParams& params, const TreeSettings& chosen) {
+                                                    const StepParams& params, const TreeSettings& settings) {
+  buildAndWalk(positionMass, size, bodyCount, params, settings, WalkOutput::countOnly);
+  return listStatistics();
+}
+
+void TreeGravity::buildAndWalk(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
+                               const TreeSettings& chosen, WalkOutput output) {
   const TreeSettings settings = withRing(bodyCount, chosen);
   prepare(size, bodyCount, settings);
   build(positionMass, bodyCount, params, settings);
   computeMoments(bodyCount, settings);
-  walk(bodyCount, size, params, settings, WalkOutput::countOnly);
-  return listStatistics();
+  walk(bodyCount, size, params, settings, output);
 }
 
 }  // namespace nbody

@@ -153,7 +153,12 @@ class TreeGravity {
                     const TreeSettings& settings, GLuint accelerationArray);
   void tuneRing(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
                 const TreeSettings& settings, GLuint accelerationArray);
+  bool tunesRing(std::size_t bodyCount, const TreeSettings& settings) const;  // automatic, above the threshold
   TreeSettings withRing(std::size_t bodyCount, TreeSettings settings) const;  // the automatic ring resolved
+  // The tree of the bodies built and walked for `output` (the potential, the lists' counts).
+  void buildAndWalk(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
+                    const TreeSettings& settings, WalkOutput output);
+  std::size_t walkSharedBytes(const TreeSettings& settings) const;
   int deepestRingThatFits(TreeSettings settings) const;
   void build(GLuint positionMass, std::size_t bodyCount, const StepParams& params, const TreeSettings& settings);
   void findBounds(std::size_t bodyCount);

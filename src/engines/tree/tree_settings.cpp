@@ -19,7 +19,7 @@ void validate(const TreeSettings& s) {
   if (s.smallCell < 0) refuse("the small-cell size must be at least 0, not " + std::to_string(s.smallCell));
   if (s.tileSize != 0 && (s.tileSize % s.groupSize != 0 || s.tileSize > 4 * s.groupSize))
     refuse("the tile size must be 0 or 1 to 4 times the group size, not " + std::to_string(s.tileSize));
-  const int threads = s.groupSize / s.bodiesPerThread;
+  const int threads = walkThreadsOf(s);
   if (s.stackSize != 0 && (s.stackSize < 4 * threads || s.stackSize > 4096 || !std::has_single_bit(unsigned(s.stackSize))))
     refuse("the stack's ring must be 0 (4 rows) or a power of two from 4 x group size / bodies per thread (" +
            std::to_string(4 * threads) + ") to 4096 nodes, not " + std::to_string(s.stackSize));
@@ -29,8 +29,9 @@ void validate(const TreeSettings& s) {
 }
 
 int tileOf(const TreeSettings& s) { return s.tileSize > 0 ? s.tileSize : s.groupSize; }
-int stackOf(const TreeSettings& s) { return s.stackSize > 0 ? s.stackSize : 4 * (s.groupSize / s.bodiesPerThread); }
-int spillRowsOf(const TreeSettings& s) { return std::max(0, s.stackNodes - stackOf(s)) / (s.groupSize / s.bodiesPerThread); }
+int walkThreadsOf(const TreeSettings& s) { return s.groupSize / s.bodiesPerThread; }
+int stackOf(const TreeSettings& s) { return s.stackSize > 0 ? s.stackSize : 4 * walkThreadsOf(s); }
+int spillRowsOf(const TreeSettings& s) { return std::max(0, s.stackNodes - stackOf(s)) / walkThreadsOf(s); }
 
 TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors) {
   TreeSettings settings;

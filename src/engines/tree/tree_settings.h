@@ -63,6 +63,7 @@ TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors = 16);
 
 std::string describe(const TreeSettings& settings);  // "theta=0.43 order=2 group=64 ..."
 int tileOf(const TreeSettings& settings);            // tileSize, or groupSize for 0
+int walkThreadsOf(const TreeSettings& settings);     // invocations a walk: groupSize / bodiesPerThread
 int stackOf(const TreeSettings& settings);           // stackSize, or the least (4 rows) for 0
 int spillRowsOf(const TreeSettings& settings);       // rows of the stack beyond the ring
 
