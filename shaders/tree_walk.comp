@@ -54,6 +54,7 @@ layout(local_size_x = THREADS) in;
 
 uniform uint uBodyCount;
 uniform uint uGroupCount;
+uniform uint uGroupOffset;  // the first group of this dispatch: a walk runs in parts (tree_gravity.cpp)
 uniform uint uLeafSize;   // an opened cell of at most this many bodies interacts body by body
 uniform uint uSmallCell;  // an accepted cell of at most this many bodies interacts body by body
 uniform uint uSpillSlots;  // slots in the spill pool
@@ -369,7 +370,7 @@ const uint NO_SLOT = 0xffffffffu;
 // A free slot of the spill pool, for the whole group (a barrier: call in uniform control flow).
 uint takeSpillSlot() {
   if (local == 0u) {
-    uint slot = linearGroupId() % uSpillSlots;
+    uint slot = (linearGroupId() + uGroupOffset) % uSpillSlots;
     while (atomicCompSwap(spill[slot], 0u, 1u) != 0u) slot = (slot + 1u) % uSpillSlots;
     spillSlotTaken = slot;
   }
@@ -453,7 +454,7 @@ uvec4 walk(out uint rowsSpilled) {
 }
 
 void main() {
-  uint group = linearGroupId();
+  uint group = linearGroupId() + uGroupOffset;
   if (group >= uGroupCount) return;  // the whole work group: a dispatch spread over two dimensions
   local = gl_LocalInvocationID.x;
 #if SUBGROUP_SCAN

@@ -19,6 +19,7 @@
 #include "diagnostics/force_error.h"
 #include "engines/stage_textures.h"
 #include "gl/egl_context.h"
+#include "gl/objects.h"
 #include "physics/scenes.h"
 #include "engines/tree/tree_gravity.h"
 
@@ -34,6 +35,10 @@ struct ProbeOptions {
   int repeat = 10;
   std::size_t samples = 4096;
   bool countOnly = false;
+  bool check = false;  // after each evaluation: reset status, GL error, a buffer's round trip
+  bool referenceOnly = false;    // no tree: the reference alone (judged values are then noise)
+  std::size_t referenceBodies = 0;  // sum the reference over the first this many bodies (0: all)
+  double ballastGiB = 0;         // GPU memory taken (and cleared) before anything else
   TreeSettings settings;
   // Each of these given more than once: every combination, on the same scene (generated once).
   std::vector<int> groups, stacks, spills, tiles;
@@ -69,6 +74,10 @@ void addOptions(CLI::App& app, ProbeOptions& o) {
   app.add_option("--repeat", o.repeat, "evaluations timed (median)")->check(CLI::PositiveNumber);
   app.add_option("--samples", o.samples, "bodies whose error is measured (0: none)");
   app.add_flag("--count-only", o.countOnly, "list lengths only");
+  app.add_flag("--check", o.check, "after the evaluations: reset status, GL error, a buffer round trip");
+  app.add_flag("--reference-only", o.referenceOnly, "skip the tree: only the reference");
+  app.add_option("--reference-bodies", o.referenceBodies, "sum the reference over the first K bodies (0: all)");
+  app.add_option("--ballast-gib", o.ballastGiB, "GiB of GPU buffers taken first");
   app.add_option("--theta", o.settings.theta, "opening angle");
   app.add_option("--order", o.settings.expansionOrder, "1 monopole, 2 quadrupole");
   app.add_option("--group", o.groups, "bodies per group (several: each)");
@@ -149,11 +158,37 @@ void timeEvaluations(TreeGravity& tree, const Textures& t, const ProbeOptions& o
   printLists(tree.listStatistics(), o.settings);
 }
 
+// Whether the context still works: the reset status, the GL error, and a buffer written, cleared
+// by the GPU and read back.
+void checkContext(const char* when) {
+  const GLenum reset = glGetGraphicsResetStatus();
+  const GLenum error = glGetError();
+  GLuint buffer = 0;
+  glCreateBuffers(1, &buffer);
+  const std::vector<GLuint> written{1u, 2u, 3u, 4u};
+  glNamedBufferStorage(buffer, 16, written.data(), GL_DYNAMIC_STORAGE_BIT);
+  const GLuint seven = 7u;
+  glClearNamedBufferSubData(buffer, GL_R32UI, 8, 4, GL_RED_INTEGER, GL_UNSIGNED_INT, &seven);
+  std::vector<GLuint> read(4, 99u);
+  glGetNamedBufferSubData(buffer, 0, 16, read.data());
+  glDeleteBuffers(1, &buffer);
+  GLint memory[3] = {};  // GL_NVX_gpu_memory_info: total available, current available (KiB), evictions
+  glGetIntegerv(0x9048, &memory[0]);
+  glGetIntegerv(0x9049, &memory[1]);
+  glGetIntegerv(0x904A, &memory[2]);
+  glGetError();
+  std::printf("check %s: reset status 0x%x, GL error 0x%x, round trip %u %u %u %u (1 2 7 4 if alive); "
+              "memory MiB total %d, free %d, evictions %d\n", when, reset, error, read[0], read[1], read[2], read[3],
+              memory[0] >> 10, memory[1] >> 10, memory[2]);
+  std::fflush(stdout);
+}
+
 void measureErrors(const Textures& t, const ProbeOptions& o, const StepParams& params) {
   const std::vector<std::uint32_t> bodies = forceErrorSamples(o.bodies, o.seed, o.samples, o.samples);
   std::vector<glm::dvec3> judged;
   const std::vector<glm::dvec3> reference =
-      referenceAccelerations(t.positionMass.id(), t.size, o.bodies, params, bodies, t.acceleration.id(), &judged);
+      referenceAccelerations(t.positionMass.id(), t.size, o.referenceBodies ? o.referenceBodies : o.bodies, params,
+                             bodies, t.acceleration.id(), &judged);
   const ForceErrorPercentiles p = percentilesOf(relativeErrors(judged, reference));
   for (std::size_t k = 0; k < std::min<std::size_t>(3, bodies.size()); ++k)  // what went into the first errors
     std::printf("body %u: tree (%.6g, %.6g, %.6g), reference (%.6g, %.6g, %.6g)\n", bodies[k], judged[k].x, judged[k].y,
@@ -168,6 +203,13 @@ int probe(const ProbeOptions& o) {
   if (!scene) throw std::runtime_error("no scene " + o.scene);
   StepParams params;
   params.softening = o.softening;
+  std::vector<gl::Buffer> ballast;
+  for (double left = o.ballastGiB; left > 0; left -= 1) {
+    ballast.push_back(gl::Buffer::create());
+    const GLsizeiptr bytes = GLsizeiptr(std::min(left, 1.0) * double(1 << 30));
+    glNamedBufferStorage(ballast.back().id(), bytes, nullptr, 0);
+    glClearNamedBufferData(ballast.back().id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
+  }
   TreeGravity tree;
   const Textures textures = upload(scene->generate(o.bodies, o.seed));
   for (const TreeSettings& settings : variantsOf(o)) {
@@ -189,8 +231,11 @@ int probe(const ProbeOptions& o) {
       printLists(lists, settings);
       continue;
     }
-    timeEvaluations(tree, textures, one, params);
+    if (o.check) checkContext("before the evaluations");
+    if (!o.referenceOnly) timeEvaluations(tree, textures, one, params);
+    if (o.check) checkContext("after the evaluations");
     if (o.samples > 0) measureErrors(textures, one, params);
+    if (o.check && o.samples > 0) checkContext("after the reference");
     std::fflush(stdout);
   }
   return 0;

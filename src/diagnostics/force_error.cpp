@@ -30,9 +30,15 @@ gl::Buffer bufferOf(std::size_t bytes, const void* data) {
 // a dispatch over 65536 bodies came out 0.8% short on average, over 131072 bodies 100%. Chunks of
 // 16384 bodies (16384 + 64 iterations) stay under it; the loop restarts with every dispatch.
 constexpr std::size_t kChunkLength = 16384;
+// The CPU waits for the GPU every this many chunks: on NVIDIA's driver, GPU work queued for several
+// seconds without the CPU waiting for it can be dropped silently (65536 bodies summed over 64M in
+// double take ~10 s: the report came back as whatever the host memory held), and the context then
+// runs nothing more.
+constexpr std::size_t kChunksPerWait = 64;
 
 void runChunks(GLuint program, std::size_t bodyCount, std::size_t samples) {
   for (std::size_t begin = 0; begin < bodyCount; begin += kChunkLength) {
+    if (begin > 0 && begin % (kChunkLength * kChunksPerWait) == 0) glFinish();
     glProgramUniform1ui(program, glGetUniformLocation(program, "uChunkBegin"), GLuint(begin));
     glProgramUniform1ui(program, glGetUniformLocation(program, "uChunkEnd"), GLuint(std::min(begin + kChunkLength, bodyCount)));
     glDispatchCompute(GLuint((samples + kThreads - 1) / kThreads), 1, 1);

@@ -534,6 +534,28 @@ TEST_F(TreeGravityTest, TuningTheRingChangesNoBit) {
   EXPECT_TRUE(treeAccelerations(tuned, state, params, automatic) == expected) << "with the tuned ring " << *ring;
 }
 
+// A walk in parts (dispatches of a few groups, the CPU waiting between them; above 16384 groups on
+// any GPU) changes no bit of the accelerations, the lists or the potential, spilling included.
+TEST_F(TreeGravityTest, WalkingInPartsChangesNoBit) {
+  const State state = withDenseCore(findScene("plummer")->generate(6000, 5));
+  const StepParams params = softened(1e-8);
+  TreeSettings settings;
+  settings.groupSize = 16;  // 375 groups
+  TreeGravity whole, parts;
+  parts.walkInPartsOf(7);
+  const std::vector<glm::dvec3> expected = treeAccelerations(whole, state, params, settings);
+  const TreeGravity::ListStatistics wholeLists = whole.listStatistics();
+  EXPECT_TRUE(treeAccelerations(parts, state, params, settings) == expected);
+  const TreeGravity::ListStatistics partLists = parts.listStatistics();
+  EXPECT_GT(partLists.stackRowsSpilled, 0u) << "the test should spill";
+  EXPECT_EQ(partLists.stackRowsSpilled, wholeLists.stackRowsSpilled);
+  EXPECT_EQ(partLists.nodesTestedPerGroup, wholeLists.nodesTestedPerGroup);
+  EXPECT_EQ(partLists.bodyInteractionsPerBody, wholeLists.bodyInteractionsPerBody);
+  const GpuBodies bodies = upload(state);
+  EXPECT_EQ(parts.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, settings),
+            whole.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, settings));
+}
+
 // Subgroup prefix sums (where the GPU has them; NVIDIA does, llvmpipe not) build the same lists as
 // the shared-memory ones: the same counts, and accelerations that differ at most by float32
 // summation order. Where they are missing, automatic leaves them out and asking for them is refused.

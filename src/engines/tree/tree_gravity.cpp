@@ -273,7 +273,11 @@ void TreeGravity::walk(std::size_t bodyCount, glm::ivec2 size, const StepParams&
   setFloat(id, "uGravity", params.gravity);
   setFloat(id, "uSoftening2", params.softening * params.softening);
   setInt(id, "uTextureWidth", size.x);
-  dispatch(groups);
+  for (std::size_t first = 0; first < groups; first += walkPartGroups_) {
+    if (first > 0) glFinish();  // see kWalkPartGroups
+    setUint(id, "uGroupOffset", first);
+    dispatch(std::min(walkPartGroups_, groups - first));
+  }
   lastGroups_ = groups;
   lastGroupSize_ = std::size_t(s.groupSize);
 }

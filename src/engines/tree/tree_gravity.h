@@ -66,8 +66,8 @@ class TreeGravity {
   // i / size.x); texels past bodyCount are ignored), written with imageStore into layer 0 of
   // `accelerationArray` (RGBA32F GL_TEXTURE_2D_ARRAY of size.x x size.y, >= 1 layer; .xyz the
   // acceleration, .w = 0) for every body i < bodyCount. Issues GL work only (no readback, no
-  // glFinish but when it tunes the ring, below) and ends with the glMemoryBarrier that texelFetch, imageLoad and texture reads of the
-  // result need. Changes the current program, texture unit 0, image unit 0 and the shader storage
+  // glFinish but when it tunes the ring or walks in parts, below) and ends with the glMemoryBarrier
+  // that texelFetch, imageLoad and texture reads of the result need. Changes the current program, texture unit 0, image unit 0 and the shader storage
   // bindings 0..21. Throws std::invalid_argument for bad settings or sizes, std::runtime_error
   // where N does not fit (see checkCapacity).
   //
@@ -80,6 +80,13 @@ class TreeGravity {
   // the faster for the next ones: a one-time wait, and no bit changes, as the ring changes none.
   static constexpr std::size_t kRingTunedAbove = std::size_t{1} << 22;
   void tuneRingAbove(std::size_t bodies) { ringTunedAbove_ = bodies; }  // for tests at small N
+  // The walk runs in dispatches of at most kWalkPartGroups groups (2M bodies in groups of 128), and
+  // the CPU waits for each before it sends the next: on NVIDIA's driver, GPU work queued for
+  // several seconds without the CPU waiting for it can be dropped silently, with no GL error, and
+  // the context then runs nothing more (a 64M-body walk takes 3 s at the defaults, a 16M one at
+  // theta 0.25 in groups of 64 12 s; docs/performance.md, round 12). Parts change no bit.
+  static constexpr std::size_t kWalkPartGroups = 16384;
+  void walkInPartsOf(std::size_t groups) { walkPartGroups_ = groups; }  // for tests at small N
   std::optional<int> tunedRing(std::size_t bodyCount, const TreeSettings& settings) const;
   void evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
                 const TreeSettings& settings, GLuint accelerationArray);
@@ -180,6 +187,7 @@ class TreeGravity {
   std::map<std::pair<std::string, gl::Defines>, gl::Program> programs_;
   std::map<std::pair<std::size_t, std::string>, int> tunedRings_;  // by N and describe(settings)
   std::size_t ringTunedAbove_ = kRingTunedAbove;
+  std::size_t walkPartGroups_ = kWalkPartGroups;
   std::vector<TimerSlot> timers_;
   int nextTimer_ = 0;
   std::size_t lastGroups_ = 0, lastBodies_ = 0, lastGroupSize_ = 1;
