@@ -13,19 +13,26 @@
 #define B_DIGIT_TOTALS 6      // uint[RADIX]
 #define B_SORTED_BODIES 7     // vec4[N]: position + mass in key order
 #define B_NODE_RANGE 8        // uvec4[N - 1]: first body, last body, left child, right child
-#define B_NODE_COM_MASS 9     // vec4[N - 1]: centre of mass (rounded to float), mass
-#define B_NODE_COM_LO 10      // vec4[N - 1]: centre of mass minus .xyz of the above, opening radius^2
-#define B_NODE_QUAD_A 11      // vec4[N - 1]: second moments xx, yy, zz, xy about the centre of mass
-#define B_NODE_QUAD_B 12      // vec4[N - 1]: xz, yz, trace, 0
-#define B_NODE_BOX_MIN 13     // vec4[N - 1]: bounding box of the cell's bodies (build only)
-#define B_NODE_BOX_MAX 14     // vec4[N - 1]
-#define B_PARENTS 15          // uint[2N - 1]: parent of body leaf k at k, of internal node i at N + i
-#define B_VISITS 16           // uint[N - 1]: children finished, for the bottom-up moments
-#define B_GROUP_STATS 17      // uvec4[groups]: bodies, cells, nodes tested; overflows | spilled rows << 16
-#define B_POTENTIAL 18        // double[groups]: sum of m_i phi_i over each group
-#define B_SUM_IN 19           // double[]: tree_sum.comp's input
-#define B_SUM_OUT 20          // double[]: tree_sum.comp's output
-#define B_SPILL 21            // uint[]: the walk's spill pool: a taken flag per slot, then the slots
+#define B_NODE_COM 9          // vec4[2 (N - 1)]: what the walk's test reads of a node (NODE_COM_*)
+#define B_NODE_QUAD 10        // vec4[2 (N - 1)]: what an accepted cell adds (NODE_QUAD_*)
+#define B_NODE_BOX_MIN 11     // vec4[N - 1]: bounding box of the cell's bodies (build only)
+#define B_NODE_BOX_MAX 12     // vec4[N - 1]
+#define B_PARENTS 13          // uint[2N - 1]: parent of body leaf k at k, of internal node i at N + i
+#define B_VISITS 14           // uint[N - 1]: children finished, for the bottom-up moments
+#define B_GROUP_STATS 15      // uvec4[groups]: bodies, cells, nodes tested; overflows | spilled rows << 16
+#define B_POTENTIAL 16        // double[groups]: sum of m_i phi_i over each group
+#define B_SUM_IN 17           // double[]: tree_sum.comp's input
+#define B_SUM_OUT 18          // double[]: tree_sum.comp's output
+#define B_SPILL 19            // uint[]: the walk's spill pool: a taken flag per slot, then the slots
+
+// A node's data in two 32-byte records, vec4 by vec4 (a node read at random costs one 32-byte
+// sector of each, every byte of it used): in B_NODE_COM what the walk's opening test reads, in
+// B_NODE_QUAD what an accepted cell adds besides.
+#define NODE_COM_MASS 0u  // centre of mass (rounded to float), mass
+#define NODE_COM_LO 1u    // centre of mass minus .xyz of the above, opening radius^2
+#define NODE_QUAD_A 0u    // second moments xx, yy, zz, xy about the centre of mass
+#define NODE_QUAD_B 1u    // xz, yz, trace, 0
+uint nodeVec(uint node, uint part) { return 2u * node + part; }
 
 // A child reference: a body leaf (sorted index k) has this bit set, an internal node does not.
 const uint LEAF_BIT = 0x80000000u;

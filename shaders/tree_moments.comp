@@ -24,10 +24,8 @@ uniform float uInverseTheta;  // 1 / theta; +inf (theta = 0) opens every cell
 layout(std430, binding = B_SORTED_BODIES) readonly buffer SortedBodies { vec4 sortedBodies[]; };
 layout(std430, binding = B_NODE_RANGE) readonly buffer NodeRange { uvec4 nodeRange[]; };
 layout(std430, binding = B_PARENTS) readonly buffer Parents { uint parents[]; };
-layout(std430, binding = B_NODE_COM_MASS) coherent buffer NodeComMass { vec4 nodeComMass[]; };
-layout(std430, binding = B_NODE_COM_LO) coherent buffer NodeComLo { vec4 nodeComLoOpen[]; };
-layout(std430, binding = B_NODE_QUAD_A) coherent buffer NodeQuadA { vec4 nodeQuadA[]; };
-layout(std430, binding = B_NODE_QUAD_B) coherent buffer NodeQuadB { vec4 nodeQuadB[]; };
+layout(std430, binding = B_NODE_COM) coherent buffer NodeCom { vec4 nodeCom[]; };
+layout(std430, binding = B_NODE_QUAD) coherent buffer NodeQuad { vec4 nodeQuad[]; };
 layout(std430, binding = B_NODE_BOX_MIN) coherent buffer NodeBoxMin { vec4 nodeBoxMin[]; };
 layout(std430, binding = B_NODE_BOX_MAX) coherent buffer NodeBoxMax { vec4 nodeBoxMax[]; };
 layout(std430, binding = B_VISITS) coherent buffer Visits { uint visits[]; };
@@ -44,9 +42,9 @@ Cell loadChild(uint ref) {
     vec4 body = sortedBodies[ref & ~LEAF_BIT];
     return Cell(body.w, body.xyz, vec3(0.0), vec3(0.0), vec3(0.0), body.xyz, body.xyz);
   }
-  vec4 comMass = nodeComMass[ref];
-  vec4 quadA = nodeQuadA[ref], quadB = nodeQuadB[ref];
-  return Cell(comMass.w, comMass.xyz, nodeComLoOpen[ref].xyz, quadA.xyz, vec3(quadA.w, quadB.xy),
+  vec4 comMass = nodeCom[nodeVec(ref, NODE_COM_MASS)];
+  vec4 quadA = nodeQuad[nodeVec(ref, NODE_QUAD_A)], quadB = nodeQuad[nodeVec(ref, NODE_QUAD_B)];
+  return Cell(comMass.w, comMass.xyz, nodeCom[nodeVec(ref, NODE_COM_LO)].xyz, quadA.xyz, vec3(quadA.w, quadB.xy),
               nodeBoxMin[ref].xyz, nodeBoxMax[ref].xyz);
 }
 
@@ -80,11 +78,11 @@ float openingRadius2(Cell cell) {
 }
 
 void store(uint node, Cell cell) {
-  nodeComMass[node] = vec4(cell.comHi, cell.mass);
-  nodeComLoOpen[node] = vec4(cell.comLo, openingRadius2(cell));
+  nodeCom[nodeVec(node, NODE_COM_MASS)] = vec4(cell.comHi, cell.mass);
+  nodeCom[nodeVec(node, NODE_COM_LO)] = vec4(cell.comLo, openingRadius2(cell));
   float trace = cell.diagonal.x + cell.diagonal.y + cell.diagonal.z;
-  nodeQuadA[node] = vec4(cell.diagonal, cell.offDiagonal.x);
-  nodeQuadB[node] = vec4(cell.offDiagonal.yz, trace, 0.0);
+  nodeQuad[nodeVec(node, NODE_QUAD_A)] = vec4(cell.diagonal, cell.offDiagonal.x);
+  nodeQuad[nodeVec(node, NODE_QUAD_B)] = vec4(cell.offDiagonal.yz, trace, 0.0);
   nodeBoxMin[node] = vec4(cell.boxMin, 0.0);
   nodeBoxMax[node] = vec4(cell.boxMax, 0.0);
 }

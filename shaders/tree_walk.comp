@@ -63,11 +63,9 @@ uniform float uGravity;
 layout(std430, binding = B_SORTED_BODIES) readonly buffer SortedBodies { vec4 sortedBodies[]; };
 layout(std430, binding = B_VALUES_IN) readonly buffer SortedIndex { uint sortedIndex[]; };
 layout(std430, binding = B_NODE_RANGE) readonly buffer NodeRange { uvec4 nodeRange[]; };
-layout(std430, binding = B_NODE_COM_MASS) readonly buffer NodeComMass { vec4 nodeComMass[]; };
-layout(std430, binding = B_NODE_COM_LO) readonly buffer NodeComLo { vec4 nodeComLoOpen[]; };
+layout(std430, binding = B_NODE_COM) readonly buffer NodeCom { vec4 nodeCom[]; };
 #if EXPANSION_ORDER >= 2
-layout(std430, binding = B_NODE_QUAD_A) readonly buffer NodeQuadA { vec4 nodeQuadA[]; };
-layout(std430, binding = B_NODE_QUAD_B) readonly buffer NodeQuadB { vec4 nodeQuadB[]; };
+layout(std430, binding = B_NODE_QUAD) readonly buffer NodeQuad { vec4 nodeQuad[]; };
 #endif
 layout(std430, binding = B_GROUP_STATS) writeonly buffer GroupStats { uvec4 groupStats[]; };
 #if SPILL_ROWS > 0
@@ -281,8 +279,8 @@ Tested test(uint ref) {
     return result;
   }
   uvec4 range = nodeRange[ref];
-  vec4 comMass = nodeComMass[ref];
-  vec4 comLoOpen = nodeComLoOpen[ref];
+  vec4 comMass = nodeCom[nodeVec(ref, NODE_COM_MASS)];
+  vec4 comLoOpen = nodeCom[nodeVec(ref, NODE_COM_LO)];
   vec3 com = (comMass.xyz - anchor) + comLoOpen.xyz;
   vec3 outside = max(abs(com - boxCentre) - boxHalf, vec3(0.0));
   bool overlaps = range.x <= groupLast && range.y >= groupFirst;
@@ -304,9 +302,9 @@ uvec2 listCounts(Tested t) {
 void putCell(uint slot, Tested cell, uint node) {
   cellTile[slot] = cell.com;
 #if EXPANSION_ORDER >= 2
-  vec4 quadB = nodeQuadB[node];
+  vec4 quadB = nodeQuad[nodeVec(node, NODE_QUAD_B)];
   cellTileLo[slot] = vec4(cell.comLo, quadB.z);
-  cellTileQuadA[slot] = nodeQuadA[node];
+  cellTileQuadA[slot] = nodeQuad[nodeVec(node, NODE_QUAD_A)];
   cellTileQuadB[slot] = quadB.xy;
 #else
   cellTileLo[slot] = vec4(cell.comLo, 0.0);

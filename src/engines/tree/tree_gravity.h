@@ -68,7 +68,7 @@ class TreeGravity {
   // acceleration, .w = 0) for every body i < bodyCount. Issues GL work only (no readback, no
   // glFinish but when it tunes the ring or walks in parts, below) and ends with the glMemoryBarrier
   // that texelFetch, imageLoad and texture reads of the result need. Changes the current program, texture unit 0, image unit 0 and the shader storage
-  // bindings 0..21. Throws std::invalid_argument for bad settings or sizes, std::runtime_error
+  // bindings 0..19. Throws std::invalid_argument for bad settings or sizes, std::runtime_error
   // where N does not fit (see checkCapacity).
   //
   // The stack's ring (settings.stackSize 0, automatic): the least, 4 rows, leaves the most shared
