@@ -73,11 +73,13 @@ class TreeGravity {
   //
   // The stack's ring (settings.stackSize 0, automatic): the least, 4 rows, leaves the most shared
   // memory, so the most walks per SM, which ran fastest on the H200 up to 8M bodies (1M Plummer:
-  // walk 8.5 ms, against 10.0 with 1024 and 15 with 2048); but a Plummer sphere of 16M ran 3x
-  // slower so than with the deepest ring that fits (4096), while a uniform sphere of 16M ran 1.9x
-  // faster (docs/performance.md, round 11). Above kRingTunedAbove bodies the first evaluation for
-  // each N and settings therefore evaluates with both, each timed between two glFinish, and keeps
-  // the faster for the next ones: a one-time wait, and no bit changes, as the ring changes none.
+  // walk 8.5 ms, against 10.0 with 1024 and 15 with 2048); but with the nodes in four arrays a
+  // Plummer sphere of 16M ran 3x slower so than with the deepest ring that fits (4096), a uniform
+  // sphere 1.9x faster (docs/performance.md, round 11), and since the node records the least is
+  // fastest at 16M too (round 12): the verdict follows the GPU's memory, so it is measured. Above
+  // kRingTunedAbove bodies the first evaluation for each N and settings therefore evaluates with
+  // both, each timed between two glFinish, and keeps the faster for the next ones: a one-time
+  // wait, and no bit changes, as the ring changes none.
   static constexpr std::size_t kRingTunedAbove = std::size_t{1} << 22;
   void tuneRingAbove(std::size_t bodies) { ringTunedAbove_ = bodies; }  // for tests at small N
   // The walk runs in dispatches of at most kWalkPartGroups groups (2M bodies in groups of 128), and
