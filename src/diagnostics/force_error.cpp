@@ -31,9 +31,8 @@ gl::Buffer bufferOf(std::size_t bytes, const void* data) {
 // 16384 bodies (16384 + 64 iterations) stay under it; the loop restarts with every dispatch.
 constexpr std::size_t kChunkLength = 16384;
 // The CPU waits for the GPU every this many chunks: on NVIDIA's driver, GPU work queued for several
-// seconds without the CPU waiting for it can be dropped silently (65536 bodies summed over 64M in
-// double take ~10 s: the report came back as whatever the host memory held), and the context then
-// runs nothing more.
+// seconds without the CPU waiting for it can be dropped silently (a reference over 64M bodies, 4096
+// chunks, came back as whatever the host memory held), and the context then runs nothing more.
 constexpr std::size_t kChunksPerWait = 64;
 
 void runChunks(GLuint program, std::size_t bodyCount, std::size_t samples) {

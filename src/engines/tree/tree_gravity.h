@@ -67,9 +67,10 @@ class TreeGravity {
   // `accelerationArray` (RGBA32F GL_TEXTURE_2D_ARRAY of size.x x size.y, >= 1 layer; .xyz the
   // acceleration, .w = 0) for every body i < bodyCount. Issues GL work only (no readback, no
   // glFinish but when it tunes the ring or walks in parts, below) and ends with the glMemoryBarrier
-  // that texelFetch, imageLoad and texture reads of the result need. Changes the current program, texture unit 0, image unit 0 and the shader storage
-  // bindings 0..19. Throws std::invalid_argument for bad settings or sizes, std::runtime_error
-  // where N does not fit (see checkCapacity).
+  // that texelFetch, imageLoad and texture reads of the result need. Changes the current program,
+  // texture unit 0, image unit 0 and the shader storage bindings 0..19. Throws
+  // std::invalid_argument for bad settings or sizes, std::runtime_error where N does not fit (see
+  // checkCapacity).
   //
   // The stack's ring (settings.stackSize 0, automatic): the least, 4 rows, leaves the most shared
   // memory, so the most walks per SM, which ran fastest on the H200 up to 8M bodies (1M Plummer:
@@ -85,8 +86,8 @@ class TreeGravity {
   // The walk runs in dispatches of at most kWalkPartGroups groups (2M bodies in groups of 128), and
   // the CPU waits for each before it sends the next: on NVIDIA's driver, GPU work queued for
   // several seconds without the CPU waiting for it can be dropped silently, with no GL error, and
-  // the context then runs nothing more (a 64M-body walk takes 3 s at the defaults, a 16M one at
-  // theta 0.25 in groups of 64 12 s; docs/performance.md, round 12). Parts change no bit.
+  // the context then runs nothing more (a 64M-body walk takes 1.3 s at the defaults, a 16M one at
+  // theta 0.25 in groups of 64 4 s; docs/performance.md, round 12). Parts change no bit.
   static constexpr std::size_t kWalkPartGroups = 16384;
   void walkInPartsOf(std::size_t groups) { walkPartGroups_ = groups; }  // for tests at small N
   std::optional<int> tunedRing(std::size_t bodyCount, const TreeSettings& settings) const;
