@@ -129,7 +129,7 @@ class TreeGravity {
     double nodesTestedPerGroup = 0;
     std::size_t mostBodyInteractions = 0;  // of any one group: a group far from compact shows here
     std::size_t stackOverflows = 0;        // walk rounds whose children did not fit the stack (slow)
-    std::size_t stackRowsSpilled = 0;      // rows of the stack moved from shared to private memory
+    std::size_t stackRowsSpilled = 0;      // rows of the stack moved from the ring to the spill pool
     std::size_t groups = 0;
   };
   ListStatistics listStatistics() const;
