@@ -22,9 +22,8 @@ uniform uint uBodyCount;
 uniform float uInverseTheta;  // 1 / theta; +inf (theta = 0) opens every cell
 
 layout(std430, binding = B_SORTED_BODIES) readonly buffer SortedBodies { vec4 sortedBodies[]; };
-layout(std430, binding = B_NODE_RANGE) readonly buffer NodeRange { uvec4 nodeRange[]; };
 layout(std430, binding = B_PARENTS) readonly buffer Parents { uint parents[]; };
-layout(std430, binding = B_NODE_COM) coherent buffer NodeCom { vec4 nodeCom[]; };
+layout(std430, binding = B_NODE_TEST) coherent buffer NodeTest { uvec4 nodeTest[]; };
 layout(std430, binding = B_NODE_QUAD) coherent buffer NodeQuad { vec4 nodeQuad[]; };
 layout(std430, binding = B_NODE_BOX_MIN) coherent buffer NodeBoxMin { vec4 nodeBoxMin[]; };
 layout(std430, binding = B_NODE_BOX_MAX) coherent buffer NodeBoxMax { vec4 nodeBoxMax[]; };
@@ -42,9 +41,10 @@ Cell loadChild(uint ref) {
     vec4 body = sortedBodies[ref & ~LEAF_BIT];
     return Cell(body.w, body.xyz, vec3(0.0), vec3(0.0), vec3(0.0), body.xyz, body.xyz);
   }
-  vec4 comMass = nodeCom[nodeVec(ref, NODE_COM_MASS)];
+  vec4 comMass = uintBitsToFloat(nodeTest[nodeVec(ref, NODE_TEST_COM)]);
+  float comLoX = uintBitsToFloat(nodeTest[nodeVec(ref, NODE_TEST_LINKS)].w);
   vec4 quadA = nodeQuad[nodeVec(ref, NODE_QUAD_A)], quadB = nodeQuad[nodeVec(ref, NODE_QUAD_B)];
-  return Cell(comMass.w, comMass.xyz, nodeCom[nodeVec(ref, NODE_COM_LO)].xyz, quadA.xyz, vec3(quadA.w, quadB.xy),
+  return Cell(comMass.w, comMass.xyz, vec3(comLoX, quadB.zw), quadA.xyz, vec3(quadA.w, quadB.xy),
               nodeBoxMin[ref].xyz, nodeBoxMax[ref].xyz);
 }
 
@@ -68,21 +68,22 @@ Cell combine(Cell a, Cell b) {
   return cell;
 }
 
-// (l / theta + delta)^2: l the largest side of the box, delta |c - box centre|.
+// (l / theta + delta + |c_lo|)^2: l the largest side of the box, delta |c - box centre|.
 float openingRadius2(Cell cell) {
   if (isinf(uInverseTheta)) return uintBitsToFloat(0x7f800000u);
   vec3 side = cell.boxMax - cell.boxMin;
   vec3 centreFromCom = ((cell.boxMin - cell.comHi) + (cell.boxMax - cell.comHi)) * 0.5 - cell.comLo;
-  float radius = max(max(side.x, side.y), side.z) * uInverseTheta + length(centreFromCom);
+  float radius = max(max(side.x, side.y), side.z) * uInverseTheta + length(centreFromCom) + length(cell.comLo);
   return radius * radius;
 }
 
-void store(uint node, Cell cell) {
-  nodeCom[nodeVec(node, NODE_COM_MASS)] = vec4(cell.comHi, cell.mass);
-  nodeCom[nodeVec(node, NODE_COM_LO)] = vec4(cell.comLo, openingRadius2(cell));
-  float trace = cell.diagonal.x + cell.diagonal.y + cell.diagonal.z;
+// Node `node`'s record but its links (the topology's), which it keeps.
+void store(uint node, uvec2 links, Cell cell) {
+  nodeTest[nodeVec(node, NODE_TEST_COM)] = floatBitsToUint(vec4(cell.comHi, cell.mass));
+  nodeTest[nodeVec(node, NODE_TEST_LINKS)] =
+      uvec4(floatBitsToUint(openingRadius2(cell)), links, floatBitsToUint(cell.comLo.x));
   nodeQuad[nodeVec(node, NODE_QUAD_A)] = vec4(cell.diagonal, cell.offDiagonal.x);
-  nodeQuad[nodeVec(node, NODE_QUAD_B)] = vec4(cell.offDiagonal.yz, trace, 0.0);
+  nodeQuad[nodeVec(node, NODE_QUAD_B)] = vec4(cell.offDiagonal.yz, cell.comLo.yz);
   nodeBoxMin[node] = vec4(cell.boxMin, 0.0);
   nodeBoxMax[node] = vec4(cell.boxMax, 0.0);
 }
@@ -95,8 +96,9 @@ void main() {
     memoryBarrierBuffer();  // this invocation's stores of the child land before the count
     if (atomicAdd(visits[node], 1u) == 0u) return;  // the sibling is not done: it will come here
     memoryBarrierBuffer();  // and the sibling's stores are read after the count
-    uvec4 range = nodeRange[node];
-    store(node, combine(loadChild(range.z), loadChild(range.w)));
+    uvec2 links = nodeTest[nodeVec(node, NODE_TEST_LINKS)].yz;  // the other end, the split
+    uvec4 range = nodeRange(node, links.x, links.y);
+    store(node, links, combine(loadChild(range.z), loadChild(range.w)));
     if (node == 0u) return;
     node = parents[uBodyCount + node];
   }

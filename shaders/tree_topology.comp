@@ -15,7 +15,7 @@ uniform uint uBodyCount;
 layout(std430, binding = B_KEYS_IN) readonly buffer Keys { uvec2 keys[]; };
 layout(std430, binding = B_VALUES_IN) readonly buffer Values { uint sortedIndex[]; };
 layout(std430, binding = B_SORTED_BODIES) writeonly buffer SortedBodies { vec4 sortedBodies[]; };
-layout(std430, binding = B_NODE_RANGE) writeonly buffer NodeRange { uvec4 nodeRange[]; };
+layout(std430, binding = B_NODE_TEST) writeonly buffer NodeTest { uvec4 nodeTest[]; };
 layout(std430, binding = B_PARENTS) writeonly buffer Parents { uint parents[]; };
 
 // Length of the common prefix of the extended keys at sorted positions i and j (-1 outside).
@@ -52,16 +52,15 @@ int splitOf(int i, int j, int d) {
   return i + split * d + min(d, 0);
 }
 
+// Node i's links (the rest of its record is the moments' to write) and its children's parent.
 void buildNode(int i) {
   int d = commonPrefix(i, i + 1) - commonPrefix(i, i - 1) >= 0 ? 1 : -1;
   int j = rangeEnd(i, d);
-  int gamma = splitOf(i, j, d);
-  uint first = uint(min(i, j)), last = uint(max(i, j));
-  uint left = uint(gamma) == first ? LEAF_BIT | uint(gamma) : uint(gamma);
-  uint right = uint(gamma) + 1u == last ? LEAF_BIT | uint(gamma + 1) : uint(gamma + 1);
-  nodeRange[i] = uvec4(first, last, left, right);
-  parents[(left & LEAF_BIT) != 0u ? left & ~LEAF_BIT : uBodyCount + left] = uint(i);
-  parents[(right & LEAF_BIT) != 0u ? right & ~LEAF_BIT : uBodyCount + right] = uint(i);
+  int split = splitOf(i, j, d);
+  nodeTest[nodeVec(uint(i), NODE_TEST_LINKS)] = uvec4(0u, uint(j), uint(split), 0u);
+  uvec4 range = nodeRange(uint(i), uint(j), uint(split));
+  parents[(range.z & LEAF_BIT) != 0u ? range.z & ~LEAF_BIT : uBodyCount + range.z] = uint(i);
+  parents[(range.w & LEAF_BIT) != 0u ? range.w & ~LEAF_BIT : uBodyCount + range.w] = uint(i);
 }
 
 void main() {

@@ -20,7 +20,8 @@
 // floats is exact), and a cell's centre of mass as c_hi + c_lo: d = (c_hi - r_i) + c_lo, so a
 // cluster far from the origin keeps the precision of direct summation. (Positions relative to the
 // group's first body lost it where a group straddles two clusters 1e6 apart.) The opening test
-// takes the group's box and the centres of mass relative to that body, the "anchor".
+// takes the group's box and the c_hi relative to that body, the "anchor"; a node's opening radius
+// has room for the c_lo it leaves out, so the test reads one 32-byte record a node.
 //
 // The stack: the walk leaves up to THREADS pending nodes on it per tree level it descends, so a
 // deep tree (a Plummer core at 16M bodies) needs thousands of entries, while shared memory is what
@@ -62,11 +63,8 @@ uniform float uGravity;
 
 layout(std430, binding = B_SORTED_BODIES) readonly buffer SortedBodies { vec4 sortedBodies[]; };
 layout(std430, binding = B_VALUES_IN) readonly buffer SortedIndex { uint sortedIndex[]; };
-layout(std430, binding = B_NODE_RANGE) readonly buffer NodeRange { uvec4 nodeRange[]; };
-layout(std430, binding = B_NODE_COM) readonly buffer NodeCom { vec4 nodeCom[]; };
-#if EXPANSION_ORDER >= 2
-layout(std430, binding = B_NODE_QUAD) readonly buffer NodeQuad { vec4 nodeQuad[]; };
-#endif
+layout(std430, binding = B_NODE_TEST) readonly buffer NodeTest { uvec4 nodeTest[]; };
+layout(std430, binding = B_NODE_QUAD) readonly buffer NodeQuad { vec4 nodeQuad[]; };  // c_lo.yz too
 layout(std430, binding = B_GROUP_STATS) writeonly buffer GroupStats { uvec4 groupStats[]; };
 #if SPILL_ROWS > 0
 // uSpillSlots flags (0 free, 1 taken), then the slots, SPILL_SLOT_NODES each: entry `local` of row r
@@ -266,11 +264,13 @@ struct Tested {
   uint first, count;  // BODIES: the range; CELL: the node
   uvec2 children;
   vec4 com;           // CELL: c_hi, mass
-  vec3 comLo;         // CELL: c_lo
+  float comLoX;       // CELL: c_lo.x (the rest is in the quadrupole's record)
 };
 
+// The test reads one record, and the centre of mass as c_hi only: the opening radius has room for
+// |c_lo| (tree_moments.comp).
 Tested test(uint ref) {
-  Tested result = Tested(KIND_NONE, 0u, 0u, uvec2(0u), vec4(0.0), vec3(0.0));
+  Tested result = Tested(KIND_NONE, 0u, 0u, uvec2(0u), vec4(0.0), 0.0);
   if (ref == 0xffffffffu) return result;
   if ((ref & LEAF_BIT) != 0u) {
     result.kind = KIND_BODIES;
@@ -278,18 +278,18 @@ Tested test(uint ref) {
     result.count = 1u;
     return result;
   }
-  uvec4 range = nodeRange[ref];
-  vec4 comMass = nodeCom[nodeVec(ref, NODE_COM_MASS)];
-  vec4 comLoOpen = nodeCom[nodeVec(ref, NODE_COM_LO)];
-  vec3 com = (comMass.xyz - anchor) + comLoOpen.xyz;
+  vec4 comMass = uintBitsToFloat(nodeTest[nodeVec(ref, NODE_TEST_COM)]);
+  uvec4 links = nodeTest[nodeVec(ref, NODE_TEST_LINKS)];
+  uvec4 range = nodeRange(ref, links.y, links.z);
+  vec3 com = comMass.xyz - anchor;
   vec3 outside = max(abs(com - boxCentre) - boxHalf, vec3(0.0));
   bool overlaps = range.x <= groupLast && range.y >= groupFirst;
-  bool opened = overlaps || dot(outside, outside) <= comLoOpen.w;
+  bool opened = overlaps || dot(outside, outside) <= uintBitsToFloat(links.x);
   result.count = range.y - range.x + 1u;
   result.first = range.x;
   result.children = range.zw;
   result.com = comMass;
-  result.comLo = comLoOpen.xyz;
+  result.comLoX = uintBitsToFloat(links.w);
   if (opened) result.kind = result.count <= uLeafSize ? KIND_BODIES : KIND_CHILDREN;
   else result.kind = result.count <= uSmallCell ? KIND_BODIES : KIND_CELL;
   return result;
@@ -302,12 +302,12 @@ uvec2 listCounts(Tested t) {
 void putCell(uint slot, Tested cell, uint node) {
   cellTile[slot] = cell.com;
 #if EXPANSION_ORDER >= 2
-  vec4 quadB = nodeQuad[nodeVec(node, NODE_QUAD_B)];
-  cellTileLo[slot] = vec4(cell.comLo, quadB.z);
-  cellTileQuadA[slot] = nodeQuad[nodeVec(node, NODE_QUAD_A)];
+  vec4 quadA = nodeQuad[nodeVec(node, NODE_QUAD_A)], quadB = nodeQuad[nodeVec(node, NODE_QUAD_B)];
+  cellTileLo[slot] = vec4(cell.comLoX, quadB.zw, quadA.x + quadA.y + quadA.z);
+  cellTileQuadA[slot] = quadA;
   cellTileQuadB[slot] = quadB.xy;
 #else
-  cellTileLo[slot] = vec4(cell.comLo, 0.0);
+  cellTileLo[slot] = vec4(cell.comLoX, nodeQuad[nodeVec(node, NODE_QUAD_B)].zw, 0.0);
 #endif
 }
 

@@ -39,6 +39,7 @@ struct ProbeOptions {
   bool referenceOnly = false;    // no tree: the reference alone (judged values are then noise)
   std::size_t referenceBodies = 0;  // sum the reference over the first this many bodies (0: all)
   double ballastGiB = 0;         // GPU memory taken (and cleared) before anything else
+  std::size_t walkPartGroups = TreeGravity::kWalkPartGroups;  // groups per walk dispatch
   TreeSettings settings;
   // Each of these given more than once: every combination, on the same scene (generated once).
   std::vector<int> groups, stacks, spills, tiles;
@@ -78,6 +79,8 @@ void addOptions(CLI::App& app, ProbeOptions& o) {
   app.add_flag("--reference-only", o.referenceOnly, "skip the tree: only the reference");
   app.add_option("--reference-bodies", o.referenceBodies, "sum the reference over the first K bodies (0: all)");
   app.add_option("--ballast-gib", o.ballastGiB, "GiB of GPU buffers taken first");
+  app.add_option("--walk-part-groups", o.walkPartGroups, "groups per walk dispatch (glFinish between)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--theta", o.settings.theta, "opening angle");
   app.add_option("--order", o.settings.expansionOrder, "1 monopole, 2 quadrupole");
   app.add_option("--group", o.groups, "bodies per group (several: each)");
@@ -211,6 +214,7 @@ int probe(const ProbeOptions& o) {
     glClearNamedBufferData(ballast.back().id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
   }
   TreeGravity tree;
+  tree.walkInPartsOf(o.walkPartGroups);
   const Textures textures = upload(scene->generate(o.bodies, o.seed));
   for (const TreeSettings& settings : variantsOf(o)) {
     ProbeOptions one = o;

@@ -13,7 +13,7 @@ namespace nbody::tree {
 // Shader storage bindings; the B_* defines of shaders/tree_common.glsl.
 enum Binding : GLuint {
   kBounds = 0, kKeysIn, kValuesIn, kKeysOut, kValuesOut, kBlockCounts, kDigitTotals, kSortedBodies,
-  kNodeRange, kNodeCom, kNodeQuad, kNodeBoxMin, kNodeBoxMax, kParents,
+  kNodeTest, kNodeQuad, kNodeBoxMin, kNodeBoxMax, kParents,
   kVisits, kGroupStats, kPotential, kSumIn, kSumOut, kSpill, kBindingCount
 };
 
