@@ -125,13 +125,13 @@ float potential[BPT] = PER_BODY(float, 0.0);
 // of all. Starts with a barrier and returns past another, so the caller may overwrite anything read
 // before it (and a second call may follow at once).
 #if SUBGROUP_SCAN
-// Each subgroup sums its own values without a barrier; each invocation then adds the totals of the
-// subgroups before its own (a handful: 4 of 32 for groups of 128).
+// Each subgroup sums its own values without a barrier, its last invocation's inclusive sum being
+// the subgroup's total; each invocation then adds the totals of the subgroups before its own (a
+// handful: 4 of 32 for groups of 128).
 uvec2 exclusiveScan(uvec2 value, out uvec2 total) {
   barrier();
   uvec2 inclusive = subgroupInclusiveAdd(value);
-  uvec2 subgroupTotal = subgroupAdd(value);
-  if (subgroupElect()) scanBuffer[0][gl_SubgroupID] = subgroupTotal;
+  if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) scanBuffer[0][gl_SubgroupID] = inclusive;
   barrier();
   uvec2 before = uvec2(0u);
   total = uvec2(0u);
