@@ -1,10 +1,17 @@
 // One pass of the radix sort, step 3: each block moves its keys and values to their place in the
 // output, stably. A key's place: the keys of smaller digits (digit totals), plus those of its digit
-// in earlier blocks (the scanned block counts), plus those of its digit earlier in its block. The
-// last comes without subgroup operations: for each chunk of SORT_THREADS keys, every invocation
-// sets its bit in a 256-bit mask of its digit (integer atomicOr in shared memory: the mask does
-// not depend on the order), and counts the bits below its own. Files before this one:
-// tree_common.glsl.
+// in earlier blocks (the scanned block counts), plus those of its digit earlier in its block.
+//
+// The block first sorts itself by digit in shared memory, then writes in that order: consecutive
+// invocations then write consecutive places (a block's keys of one digit, ~8 on average, are one
+// run), where writing in input order would spread a warp's writes over up to 32 digits, each a
+// partly written memory sector. Only each key's place in the block is kept in shared memory (the
+// keys and values are read again, from the cache, to be written), so that it fits llvmpipe's 32 KB.
+//
+// The rank among the keys of its digit in a chunk of SORT_THREADS keys comes without subgroup
+// operations: every invocation sets its bit in a 256-bit mask of its digit (integer atomicOr in
+// shared memory: the mask does not depend on the order), and counts the bits below its own.
+// Files before this one: tree_common.glsl.
 
 layout(local_size_x = SORT_THREADS) in;
 
@@ -21,26 +28,34 @@ layout(std430, binding = B_DIGIT_TOTALS) readonly buffer DigitTotals { uint digi
 
 const uint WORDS = uint(SORT_THREADS) / 32u;  // mask words per digit
 
-shared uint digitStart[2][RADIX];  // scan of the digit totals, then the next free place per digit
+shared uvec2 scanned[2][RADIX];  // Hillis-Steele's buffers: (digit totals, this block's digit counts)
+shared uint outputStart[RADIX];  // where digit d's keys of this block start in the output
+shared uint blockStart[RADIX];   // and in the block sorted by digit
+shared uint nextInBlock[RADIX];  // the next free place of digit d in the block sorted by digit
 shared uint masks[RADIX * WORDS];
+shared uint sourceOf[SORT_BLOCK];  // the block sorted by digit: each place's key, as its index in the block
 
-// Where digit `local`'s keys of this block start: exclusive scan of the totals plus this block's
-// offset in the digit's row.
+// Invocation `local` finds where digit `local` starts, in the output and in the block: exclusive
+// scans of the digit totals and of this block's counts.
 void startPlaces(uint block, uint local) {
-  uint total = digitTotals[local];
-  digitStart[0][local] = total;
+  uint row = local * uBlockCount;
+  uint before = blockCounts[row + block];  // keys of digit `local` in earlier blocks
+  uint after = block + 1u < uBlockCount ? blockCounts[row + block + 1u] : digitTotals[local];
+  uvec2 value = uvec2(digitTotals[local], after - before);
+  scanned[0][local] = value;
   barrier();
   uint source = 0u;
   for (uint offset = 1u; offset < RADIX; offset <<= 1) {
-    uint value = digitStart[source][local];
-    if (local >= offset) value += digitStart[source][local - offset];
-    digitStart[1u - source][local] = value;
+    uvec2 sum = scanned[source][local];
+    if (local >= offset) sum += scanned[source][local - offset];
+    scanned[1u - source][local] = sum;
     source = 1u - source;
     barrier();
   }
-  uint start = digitStart[source][local] - total + blockCounts[local * uBlockCount + block];
-  barrier();
-  digitStart[0][local] = start;
+  uvec2 start = scanned[source][local] - value;
+  outputStart[local] = start.x + before;
+  blockStart[local] = start.y;
+  nextInBlock[local] = start.y;
   for (uint w = 0u; w < WORDS; ++w) masks[local * WORDS + w] = 0u;
   barrier();
 }
@@ -52,25 +67,17 @@ uint rankInChunk(uint digit, uint local) {
   return rank;
 }
 
-void main() {
-  uint block = linearGroupId();
-  if (block >= uBlockCount) return;
-  uint local = gl_LocalInvocationID.x;
-  startPlaces(block, local);
-  for (uint k = 0u; k < SORT_ITEMS; ++k) {
-    uint chunk = block * SORT_BLOCK + k * uint(SORT_THREADS);
-    if (chunk >= uCount) break;  // the same for the whole group: its barriers stay uniform
-    uint i = chunk + local;
-    bool valid = i < uCount;
-    uvec2 key = valid ? keysIn[i] : uvec2(0u);
-    uint digit = digitOf(key, uShift);
+// Sorts the block by digit into sourceOf, chunk by chunk (stable: chunks in order, and by rank in
+// each). Returns the keys the block holds.
+uint sortBlock(uint first, uint local) {
+  uint keys = min(uint(SORT_BLOCK), uCount - first);
+  for (uint chunk = 0u; chunk < keys; chunk += uint(SORT_THREADS)) {  // uniform: barriers stay so
+    uint k = chunk + local;
+    bool valid = k < keys;
+    uint digit = valid ? digitOf(keysIn[first + k], uShift) : 0u;
     if (valid) atomicOr(masks[digit * WORDS + local / 32u], 1u << (local % 32u));
     barrier();
-    if (valid) {
-      uint place = digitStart[0][digit] + rankInChunk(digit, local);
-      keysOut[place] = key;
-      valuesOut[place] = valuesIn[i];
-    }
+    if (valid) sourceOf[nextInBlock[digit] + rankInChunk(digit, local)] = k;
     barrier();
     // Invocation `local` owns digit `local`: advance its place past this chunk, clear its mask.
     uint chunkCount = 0u;
@@ -78,7 +85,25 @@ void main() {
       chunkCount += bitCount(masks[local * WORDS + w]);
       masks[local * WORDS + w] = 0u;
     }
-    digitStart[0][local] += chunkCount;
+    nextInBlock[local] += chunkCount;
     barrier();
+  }
+  return keys;
+}
+
+void main() {
+  uint block = linearGroupId();
+  if (block >= uBlockCount) return;
+  uint local = gl_LocalInvocationID.x;
+  uint first = block * SORT_BLOCK;
+  startPlaces(block, local);
+  uint keys = sortBlock(first, local);
+  for (uint p = local; p < keys; p += uint(SORT_THREADS)) {
+    uint source = first + sourceOf[p];
+    uvec2 key = keysIn[source];
+    uint digit = digitOf(key, uShift);
+    uint place = outputStart[digit] + (p - blockStart[digit]);
+    keysOut[place] = key;
+    valuesOut[place] = valuesIn[source];
   }
 }
