@@ -626,10 +626,10 @@ TEST_F(TreeGravityTest, BadSettingsAndSizesAreRefused) {
 }
 
 TEST(TreeSettingsTest, SmallNGetsSmallerGroups) {
-  EXPECT_EQ(resolveTreeSettings(1u << 20, 132).groupSize, 128);
+  EXPECT_EQ(resolveTreeSettings(1u << 24, 132).groupSize, 64);
   EXPECT_EQ(resolveTreeSettings(65536, 132).groupSize, 64);
   EXPECT_EQ(resolveTreeSettings(16384, 132).groupSize, 32);
-  EXPECT_EQ(resolveTreeSettings(16384, 16).groupSize, 128);
+  EXPECT_EQ(resolveTreeSettings(16384, 16).groupSize, 64);
 }
 
 // ---- The force-error report.

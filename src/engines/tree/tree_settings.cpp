@@ -35,10 +35,11 @@ int spillRowsOf(const TreeSettings& s) { return std::max(0, s.stackNodes - stack
 
 TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors) {
   TreeSettings settings;
-  const std::size_t groupsOf64 = (bodies + 63) / 64, groupsOf128 = (bodies + 127) / 128;
-  // Groups of 128 where that still gives every SM eight: on the H200 at 1M bodies they ran 24%
-  // faster than 64 (fewer walks; the lists grow less than the group), and more accurate.
-  if (groupsOf128 >= std::size_t(8 * multiprocessors)) settings.groupSize = 128;
+  // Groups of 64 (the default): on the H200 they ran 2 to 8% faster than 128 from 256K to 16M
+  // bodies, Plummer and uniform sphere (shorter lists; the walk rounds they add cost less since a
+  // subgroup's total comes from its scan; docs/performance.md, round 13). 32 at small N, so that
+  // every SM still gets four.
+  const std::size_t groupsOf64 = (bodies + 63) / 64;
   if (groupsOf64 < std::size_t(4 * multiprocessors)) settings.groupSize = 32;
   return settings;
 }

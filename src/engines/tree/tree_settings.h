@@ -57,8 +57,7 @@ struct TreeSettings {
 void validate(const TreeSettings& settings);
 
 // The defaults for `bodies` bodies on a GPU of `multiprocessors` SMs (16 where unknown): groups of
-// 128 where that leaves at least 8 work groups per SM, else 64, or 32 where 64 would leave fewer
-// than ~4 per SM (small N: more, shorter walks).
+// 64, or 32 where 64 would leave fewer than 4 work groups per SM (small N: more, shorter walks).
 TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors = 16);
 
 std::string describe(const TreeSettings& settings);  // "theta=0.43 order=2 group=64 ..."
