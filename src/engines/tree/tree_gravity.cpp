@@ -339,6 +339,8 @@ std::optional<int> TreeGravity::tunedRing(std::size_t bodyCount, const TreeSetti
 void TreeGravity::tuneRing(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
                            const TreeSettings& settings, GLuint accelerationArray) {
   TreeSettings trial = settings;
+  trial.stackSize = stackOf(settings);
+  evaluateWith(positionMass, size, bodyCount, params, trial, accelerationArray);  // untimed: see the header
   double fastest = std::numeric_limits<double>::infinity();
   int best = stackOf(settings);
   for (const int ring : {stackOf(settings), deepestRingThatFits(settings)}) {

@@ -68,7 +68,7 @@ class TreeGravity {
   // acceleration, .w = 0) for every body i < bodyCount. Issues GL work only (no readback, no
   // glFinish but when it tunes the ring or walks in parts, below) and ends with the glMemoryBarrier
   // that texelFetch, imageLoad and texture reads of the result need. Changes the current program,
-  // texture unit 0, image unit 0 and the shader storage bindings 0..19. Throws
+  // texture unit 0, image unit 0 and the shader storage bindings 0..18. Throws
   // std::invalid_argument for bad settings or sizes, std::runtime_error where N does not fit (see
   // checkCapacity).
   //
@@ -78,12 +78,14 @@ class TreeGravity {
   // Plummer sphere of 16M ran 3x slower so than with the deepest ring that fits (4096), a uniform
   // sphere 1.9x faster (docs/performance.md, round 11), and since the node records the least is
   // fastest at 16M too (round 12): the verdict follows the GPU's memory, so it is measured. Above
-  // kRingTunedAbove bodies the first evaluation for each N and settings therefore evaluates with
-  // both, each timed between two glFinish, and keeps the faster for the next ones: a one-time
-  // wait, and no bit changes, as the ring changes none.
+  // kRingTunedAbove bodies the first evaluation for each N and settings therefore evaluates once
+  // untimed (the first evaluation at an N allocates buffers and compiles programs, which would
+  // count against whichever ring came first), then with each ring, timed between two glFinish,
+  // and keeps the faster for the next ones: a one-time wait, and no bit changes, as the ring
+  // changes none.
   static constexpr std::size_t kRingTunedAbove = std::size_t{1} << 22;
   void tuneRingAbove(std::size_t bodies) { ringTunedAbove_ = bodies; }  // for tests at small N
-  // The walk runs in dispatches of at most kWalkPartGroups groups (2M bodies in groups of 128), and
+  // The walk runs in dispatches of at most kWalkPartGroups groups (1M bodies in groups of 64), and
   // the CPU waits for each before it sends the next: on NVIDIA's driver, GPU work queued for
   // several seconds without the CPU waiting for it can be dropped silently, with no GL error, and
   // the context then runs nothing more (a 64M-body walk takes 1.3 s at the defaults, a 16M one at
