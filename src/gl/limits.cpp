@@ -40,6 +40,8 @@ void queryCompute(Limits& limits) {
   GLint64 storageBlock = 0;
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &storageBlock);
   limits.maxShaderStorageBlockBytes = storageBlock;
+  limits.maxShaderStorageBufferBindings = integer(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS);
+  limits.maxComputeShaderStorageBlocks = integer(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS);
 }
 
 // Subgroup arithmetic in compute shaders (NVIDIA offers it; Mesa's llvmpipe does not, in OpenGL).

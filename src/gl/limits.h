@@ -24,6 +24,8 @@ struct Limits {
   int maxComputeWorkGroupInvocations = 0;
   int maxComputeSharedMemoryBytes = 0;
   long long maxShaderStorageBlockBytes = 0;
+  int maxShaderStorageBufferBindings = 0;
+  int maxComputeShaderStorageBlocks = 0;
   int multiprocessors = 0;  // GL_SM_COUNT_NV where the driver says (NVIDIA); 0: unknown
   // Invocations per subgroup where compute shaders have GL_KHR_shader_subgroup's basic and
   // arithmetic operations; 0 where they do not.

@@ -39,13 +39,6 @@ void setInt(GLuint program, const char* name, int value) {
 
 void storageBarrier() { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT); }
 
-int contextVersion() {
-  GLint major = 0, minor = 0;
-  glGetIntegerv(GL_MAJOR_VERSION, &major);
-  glGetIntegerv(GL_MINOR_VERSION, &minor);
-  return major * 10 + minor;
-}
-
 // Bytes of shared memory tree_walk.comp declares for `s` (subgroups of `subgroupSize`, 0 for the
 // prefix sums through shared memory): stack, the spill slot's number, scan (2 x uvec2 per
 // invocation; with subgroups one per subgroup, or per invocation for the potential), the round's
@@ -71,21 +64,15 @@ std::vector<std::string> sourcesOf(const std::string& file) {
 
 }  // namespace
 
-TreeGravity::TreeGravity() {
-  if (contextVersion() < 43)
+TreeGravity::TreeGravity() : limits_(gl::limits()) {
+  if (!limits_.supports(4, 3))
     throw std::runtime_error("the tree needs OpenGL 4.3 compute shaders; this context is " +
-                             std::to_string(contextVersion() / 10) + "." + std::to_string(contextVersion() % 10));
-  for (GLuint axis = 0; axis < 2; ++axis) glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, axis, &limits_.maxGroups[axis]);
-  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &limits_.maxStorageBlockBytes);
-  glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &limits_.maxSharedBytes);
-  limits_.subgroupSize = gl::limits().computeSubgroupSize;
-  GLint bindings = 0, blocks = 0;
-  glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &bindings);
-  glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &blocks);
-  if (bindings < GLint(tree::kBindingCount) || blocks < 10)
+                             std::to_string(limits_.versionMajor) + "." + std::to_string(limits_.versionMinor));
+  if (limits_.maxShaderStorageBufferBindings < GLint(tree::kBindingCount) || limits_.maxComputeShaderStorageBlocks < 10)
     throw std::runtime_error("the tree needs " + std::to_string(tree::kBindingCount) +
                              " shader storage bindings and 10 blocks per compute shader; this GPU offers " +
-                             std::to_string(bindings) + " and " + std::to_string(blocks));
+                             std::to_string(limits_.maxShaderStorageBufferBindings) + " and " +
+                             std::to_string(limits_.maxComputeShaderStorageBlocks));
   for (int k = 0; k < 4; ++k) {
     TimerSlot slot;
     for (gl::TimestampQuery& mark : slot.marks) mark = gl::TimestampQuery::create();
@@ -106,34 +93,34 @@ std::size_t TreeGravity::bytesFor(std::size_t bodies) { return tree::bufferSizes
 void TreeGravity::checkCapacity(std::size_t bodies, const TreeSettings& settings) const {
   validate(settings);
   const tree::BufferSizes sizes = tree::bufferSizesFor(bodies);
-  if (double(sizes.largest) > double(limits_.maxStorageBlockBytes))
+  if (double(sizes.largest) > double(limits_.maxShaderStorageBlockBytes))
     throw std::runtime_error(std::to_string(bodies) + " bodies need tree buffers of " +
                              std::to_string(sizes.largest >> 20) + " MiB, over the " +
-                             std::to_string(limits_.maxStorageBlockBytes >> 20) +
+                             std::to_string(limits_.maxShaderStorageBlockBytes >> 20) +
                              " MiB one shader storage block may hold on this GPU");
   const std::size_t groups = std::max(ceilDiv(bodies, std::size_t(settings.groupSize)), ceilDiv(bodies, tree::kSortBlock));
-  const std::size_t perRow = std::size_t(limits_.maxGroups[0]);
-  if (ceilDiv(std::max(groups, ceilDiv(bodies, kElementThreads)), perRow) > std::size_t(limits_.maxGroups[1]))
+  const std::size_t perRow = std::size_t(limits_.maxComputeWorkGroupCount[0]);
+  if (ceilDiv(std::max(groups, ceilDiv(bodies, kElementThreads)), perRow) > std::size_t(limits_.maxComputeWorkGroupCount[1]))
     throw std::runtime_error(std::to_string(bodies) + " bodies need more compute work groups than this GPU dispatches");
   const int threads = walkThreadsOf(settings);
   if (settings.prefixSums == TreeSettings::PrefixSums::subgroups &&
-      (limits_.subgroupSize == 0 || threads % limits_.subgroupSize != 0))
-    throw std::runtime_error(limits_.subgroupSize == 0
+      (limits_.computeSubgroupSize == 0 || threads % limits_.computeSubgroupSize != 0))
+    throw std::runtime_error(limits_.computeSubgroupSize == 0
                                  ? std::string("this GPU offers no subgroup arithmetic in compute shaders")
-                                 : "subgroups of " + std::to_string(limits_.subgroupSize) + " do not tile a walk of " +
+                                 : "subgroups of " + std::to_string(limits_.computeSubgroupSize) + " do not tile a walk of " +
                                        std::to_string(threads) + " invocations");
   const std::size_t sharedBytes = walkSharedBytes(settings);
-  const bool sharedFits = sharedBytes <= std::size_t(limits_.maxSharedBytes);
+  const bool sharedFits = sharedBytes <= std::size_t(limits_.maxComputeSharedMemoryBytes);
   if (!sharedFits)
     throw std::runtime_error("the walk with groups of " + std::to_string(settings.groupSize) + " and a stack of " +
                              std::to_string(stackOf(settings)) + " needs " +
                              std::to_string(sharedBytes) + " bytes of shared memory; this GPU offers " +
-                             std::to_string(limits_.maxSharedBytes) + ": choose a smaller stack or group");
+                             std::to_string(limits_.maxComputeSharedMemoryBytes) + ": choose a smaller stack or group");
 }
 
 // The walk's shared memory with `s` on this GPU, the potential's variant (the largest).
 std::size_t TreeGravity::walkSharedBytes(const TreeSettings& s) const {
-  return nbody::walkSharedBytes(s, true, usesSubgroups(s) ? limits_.subgroupSize : 0);
+  return nbody::walkSharedBytes(s, true, usesSubgroups(s) ? limits_.computeSubgroupSize : 0);
 }
 
 bool TreeGravity::usesSubgroups(const TreeSettings& s) const {
@@ -142,7 +129,7 @@ bool TreeGravity::usesSubgroups(const TreeSettings& s) const {
     case TreeSettings::PrefixSums::subgroups: return true;
     case TreeSettings::PrefixSums::automatic: break;
   }
-  return limits_.subgroupSize > 0 && walkThreadsOf(s) % limits_.subgroupSize == 0;
+  return limits_.computeSubgroupSize > 0 && walkThreadsOf(s) % limits_.computeSubgroupSize == 0;
 }
 
 GLuint TreeGravity::program(const std::string& file, const gl::Defines& defines) {
@@ -156,9 +143,9 @@ GLuint TreeGravity::program(const std::string& file, const gl::Defines& defines)
 }
 
 void TreeGravity::dispatch(std::size_t groups) const {
-  const std::size_t x = std::min(groups, std::size_t(limits_.maxGroups[0]));
+  const std::size_t x = std::min(groups, std::size_t(limits_.maxComputeWorkGroupCount[0]));
   const std::size_t y = ceilDiv(groups, x);
-  if (y > std::size_t(limits_.maxGroups[1]))
+  if (y > std::size_t(limits_.maxComputeWorkGroupCount[1]))
     throw std::runtime_error(std::to_string(groups) + " work groups are more than this GPU dispatches");
   glDispatchCompute(GLuint(x), GLuint(y), 1);
 }
@@ -290,7 +277,7 @@ GLuint TreeGravity::walkProgram(const TreeSettings& s, const StepParams& params,
                                     {"SPILL_ROWS", spillRowsOf(s)},
                                     {"SPILL_SLOT_NODES", int(tree::kSpillSlotNodes)},
                                     {"SUBGROUP_SCAN", usesSubgroups(s) ? 1 : 0},
-                                    {"SUBGROUP_SIZE", usesSubgroups(s) ? limits_.subgroupSize : 0},
+                                    {"SUBGROUP_SIZE", usesSubgroups(s) ? limits_.computeSubgroupSize : 0},
                                     {"EXPANSION_ORDER", s.expansionOrder},
                                     {"SOFTENED", softened(params) ? 1 : 0},
                                     {"POTENTIAL", output == WalkOutput::potential ? 1 : 0},
@@ -358,25 +345,13 @@ void TreeGravity::tuneRing(GLuint positionMass, glm::ivec2 size, std::size_t bod
 int TreeGravity::deepestRingThatFits(TreeSettings settings) const {
   const int least = stackOf(settings);
   for (settings.stackSize = 4096; settings.stackSize > least; settings.stackSize /= 2)
-    if (walkSharedBytes(settings) <= std::size_t(limits_.maxSharedBytes)) return settings.stackSize;
+    if (walkSharedBytes(settings) <= std::size_t(limits_.maxComputeSharedMemoryBytes)) return settings.stackSize;
   return least;
 }
 
 void TreeGravity::evaluateWith(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
                                const TreeSettings& settings, GLuint accelerationArray) {
-  prepare(size, bodyCount, settings);
-  TimerSlot* timer = beginTiming();
-  const auto mark = [timer](int k) {
-    if (timer) glQueryCounter(timer->marks[k].id(), GL_TIMESTAMP);
-  };
-  mark(0);
-  build(positionMass, bodyCount, params, settings);
-  mark(1);
-  computeMoments(bodyCount, settings);
-  mark(2);
-  glBindImageTexture(kAccelerationImageUnit, accelerationArray, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA32F);
-  walk(bodyCount, size, params, settings, WalkOutput::accelerations);
-  mark(3);
+  buildAndWalk(positionMass, size, bodyCount, params, settings, WalkOutput::accelerations, accelerationArray);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
                   GL_SHADER_STORAGE_BARRIER_BIT);
 }
@@ -478,12 +453,22 @@ TreeGravity::ListStatistics TreeGravity::countLists(GLuint positionMass, glm::iv
 }
 
 void TreeGravity::buildAndWalk(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
-                               const TreeSettings& chosen, WalkOutput output) {
+                               const TreeSettings& chosen, WalkOutput output, GLuint accelerationArray) {
   const TreeSettings settings = withRing(bodyCount, chosen);
   prepare(size, bodyCount, settings);
+  TimerSlot* timer = output == WalkOutput::accelerations ? beginTiming() : nullptr;
+  const auto mark = [timer](int k) {
+    if (timer) glQueryCounter(timer->marks[k].id(), GL_TIMESTAMP);
+  };
+  mark(0);
   build(positionMass, bodyCount, params, settings);
+  mark(1);
   computeMoments(bodyCount, settings);
+  mark(2);
+  if (output == WalkOutput::accelerations)
+    glBindImageTexture(kAccelerationImageUnit, accelerationArray, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA32F);
   walk(bodyCount, size, params, settings, output);
+  mark(3);
 }
 
 }  // namespace nbody

@@ -45,6 +45,7 @@
 #include <glm/vec2.hpp>
 
 #include "gl/defines.h"
+#include "gl/limits.h"
 #include "gl/objects.h"
 #include "physics/state.h"
 #include "engines/tree/tree_buffers.h"
@@ -148,12 +149,6 @@ class TreeGravity {
 
  private:
   enum class WalkOutput { accelerations, potential, countOnly };
-  struct Limits {
-    GLint maxGroups[2] = {65535, 65535};
-    GLint64 maxStorageBlockBytes = 1 << 27;
-    GLint maxSharedBytes = 32768;
-    int subgroupSize = 0;  // gl::Limits::computeSubgroupSize
-  };
   // Timestamps before the build and after the build, the moments and the walk: GL_TIME_ELAPSED
   // queries would be an error inside a caller's own (bench times whole steps with one).
   struct TimerSlot {
@@ -167,9 +162,10 @@ class TreeGravity {
                 const TreeSettings& settings, GLuint accelerationArray);
   bool tunesRing(std::size_t bodyCount, const TreeSettings& settings) const;  // automatic, above the threshold
   TreeSettings withRing(std::size_t bodyCount, TreeSettings settings) const;  // the automatic ring resolved
-  // The tree of the bodies built and walked for `output` (the potential, the lists' counts).
+  // The tree of the bodies built and walked for `output`: accelerations into `accelerationArray`
+  // (timed, for lastTimeSplit), the potential or the lists' counts.
   void buildAndWalk(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
-                    const TreeSettings& settings, WalkOutput output);
+                    const TreeSettings& settings, WalkOutput output, GLuint accelerationArray = 0);
   std::size_t walkSharedBytes(const TreeSettings& settings) const;
   int deepestRingThatFits(TreeSettings settings) const;
   void build(GLuint positionMass, std::size_t bodyCount, const StepParams& params, const TreeSettings& settings);
@@ -187,7 +183,7 @@ class TreeGravity {
   void dispatch(std::size_t groups) const;
   TimerSlot* beginTiming();
 
-  Limits limits_;
+  gl::Limits limits_;  // the context's, as at construction
   tree::TreeBuffers buffers_;
   std::map<std::pair<std::string, gl::Defines>, gl::Program> programs_;
   std::map<std::pair<std::size_t, std::string>, int> tunedRings_;  // by N and describe(settings)
