@@ -261,7 +261,7 @@ void evaluateBodies(uint count) {
 
 struct Tested {
   uint kind;
-  uint first, count;  // BODIES: the range; CELL: the node
+  uint first, count;  // BODIES, CELL: the node's range (a body leaf: itself)
   uvec2 children;
   vec4 com;           // CELL: c_hi, mass
   float comLoX;       // CELL: c_lo.x (the rest is in the quadrupole's record)
@@ -488,7 +488,7 @@ void main() {
     for (uint t = 0u; t < uint(THREADS); ++t) sum += packDouble2x32(scanBuffer[0][t]);
     potentialSums[group] = sum;
   }
-#else
+#elif !COUNT_ONLY  // counting writes nothing (no image is bound for it)
   for (int k = 0; k < BPT; ++k)
     if (groupFirst + local + uint(k * THREADS) <= groupLast)
       imageStore(uAcceleration, ivec3(texelOfBody(int(sortedIndex[self[k]]), uTextureWidth), 0),

@@ -447,8 +447,10 @@ TEST_F(TreeGravityTest, CountingListsGivesTheEvaluationsFigures) {
   TreeGravity tree;
   tree.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, softened(0.01), TreeSettings{}, bodies.acceleration.id());
   const TreeGravity::ListStatistics evaluated = tree.listStatistics();
+  const std::vector<glm::dvec3> accelerations = readAccelerations(bodies);
   const TreeGravity::ListStatistics counted =
       tree.countLists(bodies.positionMass.id(), bodies.size, bodies.count, softened(0.01), TreeSettings{});
+  EXPECT_TRUE(readAccelerations(bodies) == accelerations) << "counting wrote into the evaluation's accelerations";
   EXPECT_EQ(evaluated.bodyInteractionsPerBody, counted.bodyInteractionsPerBody);
   EXPECT_EQ(evaluated.cellInteractionsPerBody, counted.cellInteractionsPerBody);
   EXPECT_EQ(evaluated.nodesTestedPerGroup, counted.nodesTestedPerGroup);
