@@ -1,7 +1,8 @@
 #pragma once
 // Barnes-Hut gravity on the GPU in GLSL compute shaders: the tree is rebuilt at every evaluation,
-// deterministically (the same input gives the same bits on the same GPU), without subgroup
-// operations, for any N from 1 up to what the GPU's memory and shader storage blocks hold.
+// deterministically (the same input gives the same bits on the same GPU), for any N from 1 up to
+// what the GPU's memory and shader storage blocks hold. Subgroup operations only where the GPU
+// offers them, for the walk's prefix sums (TreeSettings::prefixSums).
 //
 // One evaluation, ~30 dispatches (shaders/tree_*.comp, radix_*.comp):
 //   build    bounding box (integer atomic min/max: exact) -> 63-bit Hilbert keys on a 2^21 grid,
@@ -11,7 +12,8 @@
 //            into key order
 //   moments  bottom-up in one dispatch (an integer counter per node: the second child to arrive
 //            computes it from both, in a fixed order): mass, centre of mass as float hi + lo,
-//            second moments about it, tight bounding box, opening radius^2 = (l / theta + delta)^2
+//            second moments about it, tight bounding box, opening radius^2 =
+//            (l / theta + delta + |c_lo|)^2
 //   walk     one work group per group of `groupSize` consecutive sorted bodies, sharing one
 //            interaction list built with prefix sums and evaluated from shared-memory tiles
 //            (shaders/tree_walk.comp)
@@ -79,11 +81,11 @@ class TreeGravity {
   // Plummer sphere of 16M ran 3x slower so than with the deepest ring that fits (4096), a uniform
   // sphere 1.9x faster (docs/performance.md, round 11), and since the node records the least is
   // fastest at 16M too (round 12): the verdict follows the GPU's memory, so it is measured. Above
-  // kRingTunedAbove bodies the first evaluation for each N and settings therefore evaluates once
-  // untimed (the first evaluation at an N allocates buffers and compiles programs, which would
-  // count against whichever ring came first), then with each ring, timed between two glFinish,
-  // and keeps the faster for the next ones: a one-time wait, and no bit changes, as the ring
-  // changes none.
+  // kRingTunedAbove bodies the first evaluation for each N and settings therefore compiles the walk
+  // for both rings and evaluates once untimed (the first evaluation at an N allocates buffers and
+  // programs, which would count against whichever ring paid for them), then with each ring, timed
+  // between two glFinish, and keeps the faster for the next ones: a one-time wait, and no bit
+  // changes, as the ring changes none.
   static constexpr std::size_t kRingTunedAbove = std::size_t{1} << 22;
   void tuneRingAbove(std::size_t bodies) { ringTunedAbove_ = bodies; }  // for tests at small N
   // The walk runs in dispatches of at most kWalkPartGroups groups (1M bodies in groups of 64), and
@@ -116,7 +118,7 @@ class TreeGravity {
   // where this GPU offers it in compute shaders and its subgroups tile the group's invocations).
   bool usesSubgroups(const TreeSettings& settings) const;
 
-  // GPU time of the newest evaluation whose GL_TIME_ELAPSED queries have finished (never waits);
+  // GPU time of the newest evaluation whose timestamp queries have finished (never waits);
   // nothing while none has.
   struct TimeSplit {
     double build = 0, moments = 0, walk = 0;  // seconds
@@ -137,7 +139,7 @@ class TreeGravity {
   };
   ListStatistics listStatistics() const;
 
-  // The bodies in key order of the last evaluation, and their keys (63-bit Morton: hi << 32 | lo);
+  // The bodies in key order of the last evaluation, and their keys (63-bit Hilbert: hi << 32 | lo);
   // reads them back. For tests of the sort and the tree.
   std::vector<std::uint32_t> sortedBodies() const;
   std::vector<std::uint64_t> sortedKeys() const;
