@@ -1,9 +1,9 @@
-// What every kernel of the Barnes-Hut tree (src/tree/tree_gravity.h) shares: the shader storage
+// What every kernel of the Barnes-Hut tree (src/engines/tree/tree_gravity.h) shares: the shader storage
 // bindings (one table, so the host binds each buffer once per evaluation), the work-group index of
 // a dispatch spread over two dimensions (OpenGL promises only 65535 groups a dimension), and the
 // radix sort's shape.
 
-// Shader storage bindings. Matches enum Binding in src/tree/tree_buffers.h.
+// Shader storage bindings. Matches enum Binding in src/engines/tree/tree_buffers.h.
 #define B_BOUNDS 0            // uint[6]: min xyz, max xyz of the positions, as ordered uints
 #define B_KEYS_IN 1           // uvec2[N]: sort input keys (x: bits 32..62, y: bits 0..31)
 #define B_VALUES_IN 2         // uint[N]: sort input values (body indices)

@@ -9,10 +9,11 @@
 //
 // A cell keeps its mass, its centre of mass c as a float c_hi plus a small remainder c_lo (so a
 // cell far from the origin keeps the precision of its bodies' differences: a cluster at 5e5 would
-// otherwise round c by 0.03), its second moments about c (S = sum m x x^T, 6 numbers and the
-// trace), and the square of its opening radius l / theta + delta: l the largest side of the
-// bounding box of its bodies, delta the distance of c from the box's centre (Bonsai's criterion,
-// safe for a centre of mass far off-centre). Children combine through differences only:
+// otherwise round c by 0.03), its second moments about c (S = sum m x x^T, 6 numbers), and the
+// square of its opening radius l / theta + delta + |c_lo|: l the largest side of the bounding box
+// of its bodies, delta the distance of c from the box's centre (Bonsai's criterion, safe for a
+// centre of mass far off-centre), |c_lo| because the walk's test measures from c_hi. (Where each
+// number is kept: tree_common.glsl.) Children combine through differences only:
 // c = c_A + w (c_B - c_A), w = m_B / m, S = S_A + S_B + (m_A m_B / m) D D^T, D = c_B - c_A.
 // Files before this one: tree_common.glsl.
 

@@ -16,7 +16,7 @@ std::size_t bytesOf(Binding binding, std::size_t bodies) {
     case kBlockCounts: return kRadix * blocks * 4;
     case kDigitTotals: return kRadix * 4;
     case kSortedBodies: case kNodeBoxMin: case kNodeBoxMax: return bodies * 16;
-    // Two vec4 a node, N - 1 nodes: 64M bodies take 32 bytes under 2 GiB, so a GPU whose storage
+    // Two 16-byte vectors a node, N - 1 nodes: 64M bodies take 32 bytes under 2 GiB, so a GPU whose storage
     // blocks end at 2 GiB still holds them.
     case kNodeTest: case kNodeQuad: return (std::max<std::size_t>(bodies, 2) - 1) * 32;
     case kParents: return bodies * 2 * 4;
