@@ -2,9 +2,13 @@
 // simulate, bench, engines, shot, record, compare, accuracy.
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <variant>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "app/accuracy_command.h"
 #include "app/bench_command.h"
@@ -63,9 +67,21 @@ void printError(const char* message) {
   std::fprintf(stderr, "nbody: %s\n", nbody::withoutControlCharacters(message).c_str());
 }
 
+// A standard stream the caller closed (`2>&-`) leaves its descriptor free, and the next file
+// nbody opens would take it: every progress line would go into that file. /dev/null takes the
+// place of each closed one before anything is opened (open returns the lowest free descriptor).
+void fillClosedStandardStreams() {
+  for (int descriptor = STDIN_FILENO; descriptor <= STDERR_FILENO; ++descriptor) {
+    if (::fcntl(descriptor, F_GETFD) != -1) continue;
+    const int opened = ::open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY);
+    if (opened != descriptor) std::_Exit(125);  // no /dev/null: nothing may be written safely
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  fillClosedStandardStreams();
   nbody::CommandLine line;
   const std::variant<nbody::Command, int> parsed = nbody::parseCommandLine(line, argc, argv, std::cout, std::cerr);
   if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;

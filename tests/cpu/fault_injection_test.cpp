@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "io/binary_snapshot.h"
 #include "io/png.h"
 #include "io/snapshot.h"
@@ -110,6 +112,42 @@ TEST(StandardOutput, ALinkToItWhenItIsRedirectedToAFileAppendsToThatFile) {
   const std::string log = test::readWholeFile(scratch / "log.txt");
   EXPECT_EQ(log.rfind("before\nx,y,z,mass,vx,vy,vz\n", 0), 0u) << log;
   EXPECT_EQ(test::lineCount(log), 2u + 64u);
+}
+
+// With a standard stream closed (`2>&-`) its descriptor was free, and the first output nbody
+// opened took it: the progress lines went into the CSV, the snapshot, the report. Every output
+// must be the same bytes as with the streams open.
+struct ClosedStreamCase {
+  std::string name, arguments, extension;
+};
+void PrintTo(const ClosedStreamCase& streamCase, std::ostream* out) { *out << streamCase.arguments; }
+
+const std::string kLoudRun = "simulate --engine cpu --bodies 64 --steps 3 ";  // with its progress lines
+
+class ClosedStandardStreams : public ::testing::TestWithParam<ClosedStreamCase> {};
+
+TEST_P(ClosedStandardStreams, LeaveTheOutputsAsWithTheStreamsOpen) {
+  ScratchFolder scratch("closed-streams-" + GetParam().name);
+  EXPECT_EQ(test::closedStreamsThatChangeTheOutput(GetParam().arguments, GetParam().extension, scratch), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryKindOfOutput, ClosedStandardStreams,
+    ::testing::Values(ClosedStreamCase{"csv", kLoudRun + "-o {out}", ".csv"},
+                      ClosedStreamCase{"snapshot", kLoudRun + "-o {out}", ".nbody"},
+                      ClosedStreamCase{"diagnostics", kLoudRun + "--diagnostics {out}", ".csv"}),
+    [](const ::testing::TestParamInfo<ClosedStreamCase>& param) { return param.param.name; });
+
+// A report with timings differs run to run: it must still be the report and nothing else.
+TEST(ClosedStandardStreams, LeaveTheBenchReportAReport) {
+  ScratchFolder scratch("closed-streams-bench");
+  for (const std::string& closing : test::closingRedirections()) {
+    const auto json = scratch / "b.json";
+    ASSERT_EQ(test::runNbodyRedirected("bench --engine cpu --bodies 16 --steps 1 --repetitions 1 --json " +
+                                           json.string(), closing), 0) << closing;
+    const std::string report = test::readWholeFile(json);
+    EXPECT_TRUE(nlohmann::json::accept(report)) << closing << ": " << report.substr(0, 200);
+  }
 }
 
 TEST(FullDisks, AFailingOutputLeavesNoneOfTheRunsOutputs) {

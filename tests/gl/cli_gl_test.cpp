@@ -177,6 +177,22 @@ TEST(Shot, DrawsTheCpuEnginesStateLikeTheFragmentEngines) {
   EXPECT_EQ(d.badPixels, 0u) << describeDifference(d, {2, 255.0, 0.0});
 }
 
+// With a standard stream closed, the picture and the movie took its descriptor and the progress
+// lines went into them. They must be the same bytes as with the streams open.
+TEST(Shot, WithClosedStandardStreamsWritesThePictureAsWithThemOpen) {
+  ScratchFolder scratch("shot-closed-streams");
+  EXPECT_EQ(test::closedStreamsThatChangeTheOutput("shot --bodies 256 --width 64 --height 48 --out {out}", ".png",
+                                                   scratch),
+            "");
+}
+
+TEST(Record, WithClosedStandardStreamsWritesTheMovieAsWithThemOpen) {
+  ScratchFolder scratch("record-closed-streams");
+  EXPECT_EQ(test::closedStreamsThatChangeTheOutput(
+                "record --bodies 256 --width 64 --height 48 --seconds 0.1 --out {out}", ".mp4", scratch),
+            "");
+}
+
 TEST(Shot, UnwritableOutputFailsBeforeAnyWorkWithOneLine) {
   ScratchFolder scratch("shot-unwritable");
   const auto result = runNbody("shot --bodies 10 --steps 0 -o /nonexistent-folder/a.png", scratch);

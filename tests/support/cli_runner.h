@@ -64,6 +64,45 @@ inline CommandResult runNbody(const std::string& arguments, const ScratchFolder&
   return result;
 }
 
+// nbody run through the shell with `redirections` (e.g. "2>&-") instead of capturing what it
+// prints: its exit code.
+inline int runNbodyRedirected(const std::string& arguments, const std::string& redirections) {
+  const std::string command = std::string(NBODY_EXECUTABLE) + " " + arguments + " " + redirections;
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The redirections that close standard streams: input, output, error, and all three.
+inline const std::vector<std::string>& closingRedirections() {
+  static const std::vector<std::string> closings{"<&-", ">&-", "2>&-", "<&- >&- 2>&-"};
+  return closings;
+}
+
+// Runs `arguments` (where {out} stands for an output path) with streams open and with each closing
+// redirection, and returns the first case whose output differs in bytes from the open run's ("" when
+// none does): nbody's own text must never end up in its outputs.
+inline std::string closedStreamsThatChangeTheOutput(const std::string& arguments, const std::string& extension,
+                                                    const ScratchFolder& scratch) {
+  const auto withPath = [&](const std::filesystem::path& path) {
+    std::string words = arguments;
+    for (auto at = words.find("{out}"); at != std::string::npos; at = words.find("{out}"))
+      words.replace(at, 5, path.string());
+    return words;
+  };
+  const auto open = scratch / ("open" + extension);
+  const auto result = runNbodyRedirected(withPath(open), ">" + (scratch / "stdout.txt").string() + " 2>" +
+                                                             (scratch / "stderr.txt").string());
+  if (result != 0 || !std::filesystem::exists(open)) return "the run with open streams failed";
+  for (const std::string& closing : closingRedirections()) {
+    const auto closed = scratch / ("closed" + extension);
+    const int exitCode = runNbodyRedirected(withPath(closed), closing);
+    if (exitCode != 0) return closing + ": exit " + std::to_string(exitCode);
+    if (readWholeFile(closed) != readWholeFile(open)) return closing + ": the output differs";
+    std::filesystem::remove(closed);
+  }
+  return "";
+}
+
 // nbody started without a shell, so that a signal sent to `pid()` reaches it; stdout and stderr go
 // to files in the scratch folder.
 class RunningNbody {
