@@ -1,5 +1,6 @@
-// nbody: GPU N-body simulation by render-to-texture. Commands: run (the interactive window),
-// simulate, bench, engines, shot, record, compare, accuracy.
+// nbody: GPU N-body simulation by render-to-texture. The commands are the rows of
+// app/commands/command.h's table: run (the interactive window), simulate, bench, engines, shot,
+// record, compare, accuracy, and the main job when none is named.
 
 #include <cstdio>
 #include <cstdlib>
@@ -10,57 +11,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "app/accuracy_command.h"
-#include "app/bench_command.h"
-#include "app/command_line.h"
-#include "app/compare_command.h"
-#include "app/engines_command.h"
-#include "app/record_command.h"
-#include "app/shot_command.h"
-#include "app/simulate_command.h"
-#include "app/stop_signals.h"
-#include "app/window_app.h"
-#include "gl/window_context.h"
+#include "app/commands/command_line.h"
+#include "app/run/stop_signals.h"
+#include "engines/engine.h"
 #include "util/printable_text.h"
 
 namespace {
-
-// The main job: the window where there is a display, the headless benchmark elsewhere.
-int runMainJob(const nbody::CommandLine& line) {
-  std::string why;
-  if (nbody::gl::displayNamed(&why)) {
-    try {
-      return nbody::runWindow(line.window);
-    } catch (const nbody::gl::WindowUnavailable& e) {
-      why = e.what();
-    }
-  }
-  std::fprintf(stderr, "nbody: no window (%s); running the headless benchmark instead\n", why.c_str());
-  return nbody::runBench(line.bench);
-}
-
-int run(const nbody::CommandLine& line, nbody::Command command) {
-  using nbody::Command;
-  switch (command) {
-    case Command::simulate: return nbody::runSimulate(line.simulate);
-    case Command::bench: return nbody::runBench(line.bench);
-    case Command::engines: return nbody::runEngines();
-    case Command::shot: return nbody::runShot(line.shot);
-    case Command::record: return nbody::runRecord(line.record);
-    case Command::compare: return nbody::runCompare(line.compare);
-    case Command::accuracy: return nbody::runAccuracy(line.accuracy);
-    case Command::window: return nbody::runWindow(line.window);
-    case Command::mainJob: return runMainJob(line);
-  }
-  return 1;
-}
-
-// Commands that advance a state look for a stop request between steps; the others end at once.
-nbody::StopMode stopModeOf(nbody::Command command) {
-  using nbody::Command;
-  const bool steps = command != Command::engines && command != Command::compare && command != Command::accuracy;
-  return steps ? nbody::StopMode::atStepBoundary : nbody::StopMode::atOnce;
-}
 
 // One line, whatever the message carries (a file name with a new line, bytes from a file).
 void printError(const char* message) {
@@ -83,12 +39,12 @@ void fillClosedStandardStreams() {
 int main(int argc, char** argv) {
   fillClosedStandardStreams();
   nbody::CommandLine line;
-  const std::variant<nbody::Command, int> parsed = nbody::parseCommandLine(line, argc, argv, std::cout, std::cerr);
+  const auto parsed = nbody::parseCommandLine(line, argc, argv, std::cout, std::cerr);
   if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
-  const nbody::Command command = std::get<nbody::Command>(parsed);
-  nbody::installStopHandlers(stopModeOf(command));
+  const nbody::CommandEntry& command = *std::get<const nbody::CommandEntry*>(parsed);
+  nbody::installStopHandlers(command.row->stop);
   try {
-    return run(line, command);
+    return command.command->run();
   } catch (const nbody::Stopped& e) {
     printError(e.what());
     return e.exitCode();

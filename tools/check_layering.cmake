@@ -1,6 +1,8 @@
 # Fails the build when a source file under src/ includes a header of a room it may not depend on.
-# The rooms are layered: each may use only those below it (and util, the bottom). The CMake
-# libraries link the same way (CMakeLists.txt), so a wrong include fails either here or at link.
+# The rooms are layered: each may use only those below it (and util, the bottom). The app's rooms
+# are the folders under src/app/ (app/run, app/live, app/window, app/commands); a file directly in
+# src/app/ belongs to none. The CMake libraries link the same way (CMakeLists.txt), so a wrong
+# include fails either here or at link.
 #   cmake -DSOURCE_DIR=src -DSTAMP=file -P check_layering.cmake
 cmake_policy(SET CMP0057 NEW)  # if(... IN_LIST ...)
 set(below_util "")
@@ -10,24 +12,35 @@ set(below_gl physics util)
 set(below_engines gl physics util)
 set(below_diagnostics engines gl io physics util)
 set(below_render engines gl io physics util)
-set(below_app diagnostics render engines gl io physics util)
-set(below_main app gl util)
+set(below_app/run diagnostics render engines gl io physics util)
+set(below_app/live app/run ${below_app/run})
+set(below_app/window app/live ${below_app/live})
+set(below_app/commands app/window ${below_app/window})
+set(below_main app/commands app/run engines util)
+
+# The room of a path under src/ ("app/run/stepping.h" -> app/run, "engines/tree/x.h" -> engines).
+function(room_of path result)
+  if(path MATCHES "^app/([a-z_]+)/")
+    set(${result} app/${CMAKE_MATCH_1} PARENT_SCOPE)
+  elseif(path MATCHES "^([a-z_]+)/")
+    set(${result} ${CMAKE_MATCH_1} PARENT_SCOPE)
+  else()
+    set(${result} main PARENT_SCOPE)
+  endif()
+endfunction()
 
 file(GLOB_RECURSE sources RELATIVE ${SOURCE_DIR} ${SOURCE_DIR}/*.h ${SOURCE_DIR}/*.cpp)
 set(failures "")
 foreach(source IN LISTS sources)
-  if(source MATCHES "^([a-z_]+)/")
-    set(room ${CMAKE_MATCH_1})
-  else()
-    set(room main)
-  endif()
+  room_of(${source} room)
   if(NOT DEFINED below_${room})
     string(APPEND failures "\n  ${source}: ${room}/ is no room of the layering (tools/check_layering.cmake)")
     continue()
   endif()
   file(STRINGS ${SOURCE_DIR}/${source} includes REGEX "^#include \"[a-z_]+/")
   foreach(line IN LISTS includes)
-    string(REGEX REPLACE "^#include \"([a-z_]+)/.*" "\\1" used "${line}")
+    string(REGEX REPLACE "^#include \"([^\"]*)\".*" "\\1" header "${line}")
+    room_of(${header} used)
     if(NOT used STREQUAL room AND NOT used IN_LIST below_${room})
       string(APPEND failures "\n  ${source}: ${line} (${room}/ may use only: ${below_${room}})")
     endif()

@@ -1,8 +1,10 @@
 #include "diagnostics/force_accuracy.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "diagnostics/gpu_diagnostics.h"
+#include "diagnostics/json_number.h"
 #include "engines/stage_textures.h"
 #include "gl/limits.h"
 
@@ -40,6 +42,25 @@ AccuracyReport measureAccuracy(Engine& engine, const StepParams& params, const A
   report.force = percentilesOf(relativeErrors(accelerations, references));
   report.potentialError = potentialError(engine, *state, params);
   return report;
+}
+
+std::string describePercentiles(const ForceErrorPercentiles& p) {
+  char text[160];
+  std::snprintf(text, sizeof text, "median %.3g, 90%% %.3g, 99%% %.3g, 99.9%% %.3g, max %.3g (%zu bodies)", p.median,
+                p.p90, p.p99, p.p999, p.max, p.samples);
+  return text;
+}
+
+nlohmann::json accuracyJson(const AccuracyReport& report) {
+  const ForceErrorPercentiles& p = report.force;
+  nlohmann::json json{{"force_error", {{"median", jsonNumber(p.median)},
+                                       {"p90", jsonNumber(p.p90)},
+                                       {"p99", jsonNumber(p.p99)},
+                                       {"p999", jsonNumber(p.p999)},
+                                       {"max", jsonNumber(p.max)},
+                                       {"samples", p.samples}}}};
+  json["potential_relative_error"] = report.potentialError ? jsonNumber(*report.potentialError) : nlohmann::json();
+  return json;
 }
 
 }  // namespace nbody

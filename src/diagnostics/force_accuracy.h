@@ -8,6 +8,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "diagnostics/force_error.h"
 #include "engines/engine.h"
@@ -30,5 +33,10 @@ struct AccuracySample {
 
 // Needs a current OpenGL 4.3+ context (the engine's, for a GPU engine). Waits for the GPU.
 AccuracyReport measureAccuracy(Engine& engine, const StepParams& params, const AccuracySample& sample = {});
+
+// "median 1.2e-04, 90% ..., 99% ..., 99.9% ..., max ... (N bodies)".
+std::string describePercentiles(const ForceErrorPercentiles& p);
+// The report as the JSON reports (accuracy, bench) write it.
+nlohmann::json accuracyJson(const AccuracyReport& report);
 
 }  // namespace nbody

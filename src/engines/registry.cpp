@@ -16,6 +16,7 @@ const std::vector<EngineEntry>& engineRegistry() {
        .description = "fragment shaders, render-to-texture with multiple render targets (GPU)",
        .needsGl = true,
        .create = [] { return std::make_unique<FragmentEngine>(); },
+       .papersMethod = true,
        .largestInteractiveBodies = 131072,
        .largestBenchedBodies = 262144},
       {.name = "compute",
@@ -44,6 +45,15 @@ const std::vector<EngineEntry>& engineRegistry() {
 const EngineEntry* findEngine(std::string_view name) { return findByName(engineRegistry(), name); }
 
 std::vector<std::string> engineNames() { return namesOf(engineRegistry()); }
+
+const std::string& defaultEngineName() {
+  static const std::string name = [] {
+    for (const EngineEntry& entry : engineRegistry())
+      if (entry.papersMethod) return entry.name;
+    return engineRegistry().front().name;
+  }();
+  return name;
+}
 
 std::unique_ptr<Engine> createEngine(const std::string& name, const EngineSettings& settings) {
   const EngineEntry* entry = findEngine(name);

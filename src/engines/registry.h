@@ -19,6 +19,9 @@ struct EngineEntry {
   bool needsGl;  // create() then needs a current OpenGL 4.5 context
   std::function<std::unique_ptr<Engine>()> create;
   std::string fallback{};  // the engine to use when create() fails for want of a GPU feature
+  // The paper's own method (render-to-texture fragment shaders): the default engine, and the one
+  // bench sets beside the paper's figures by variant (its table 3).
+  bool papersMethod = false;
   // The largest N at which the engine keeps an interactive pace on a large GPU (the window offers
   // it up to here) and the largest `bench --engine all` times it at (about a second a step on the
   // H200); 0: any N.
@@ -37,6 +40,8 @@ struct EngineEntry {
 const std::vector<EngineEntry>& engineRegistry();
 const EngineEntry* findEngine(std::string_view name);
 std::vector<std::string> engineNames();
+// The engine commands use when none is named: the paper's method.
+const std::string& defaultEngineName();
 
 // Makes engine `name` (in the current OpenGL context where it needs one), falling back to the
 // registry's fallback engine, with a message on stderr, where the GPU lacks a feature; then sets

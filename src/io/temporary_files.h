@@ -11,7 +11,7 @@
 
 namespace nbody::temporaries {
 
-// The signals that end a run (app/stop_signals.h handles them): SIGINT, SIGTERM, SIGHUP, SIGPIPE.
+// The signals that end a run (app/run/stop_signals.h handles them): SIGINT, SIGTERM, SIGHUP, SIGPIPE.
 const sigset_t& stopSignals();
 
 // Blocks the stop signals for its lifetime (in this thread: nbody writes files from one thread).

@@ -6,7 +6,7 @@
 #include <glm/trigonometric.hpp>
 #include <gtest/gtest.h>
 
-#include "app/render_options.h"
+#include "app/run/render_options.h"
 #include "physics/scenes.h"
 #include "render/camera.h"
 

@@ -1,7 +1,7 @@
 // The history behind the window's conservation plots: drifts against the first measurement,
 // when it measures, what starts it over, and its bound.
 
-#include "app/conservation_history.h"
+#include "app/live/conservation_history.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/live_simulation.h"
+#include "app/live/live_simulation.h"
 
 namespace nbody {
 namespace {

@@ -1,15 +1,14 @@
 // Every number on the command line is checked, by construction: the test walks every option of
-// every command (app/command_line.h) and holds each numeric one to the one validator it must be
-// registered through (addNumberOption, addIntegerOption in app/run_options.h). An option added
+// every command (app/commands/command_line.h) and holds each numeric one to the one validator it must be
+// registered through (addNumberOption, addIntegerOption in app/run/run_options.h). An option added
 // with a bare add_option shows CLI11's own type name (FLOAT, INT, UINT) and fails here.
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "app/command_line.h"
-#include "engines/registry.h"
-#include "fuzz/registry_names.h"
+#include "app/commands/command_line.h"
+#include "app/commands/simulate_command.h"
 
 namespace nbody {
 namespace {
@@ -93,13 +92,14 @@ TEST(Options, TheValueStoredIsTheValueChecked) {
                         "--eccentricity", "0.99"};
   std::ostringstream out, err;
   ASSERT_FALSE(std::holds_alternative<int>(parseCommandLine(line, 10, argv, out, err))) << err.str();
-  EXPECT_EQ(line.simulate.run.choice.step.softening, 1e-50);
-  EXPECT_EQ(line.simulate.run.choice.step.dt, 0.25);
-  EXPECT_EQ(line.simulate.run.choice.scene.options.seed, 18446744073709551615u);
-  EXPECT_EQ(line.simulate.run.choice.scene.options.eccentricity, 0.99);
-  EXPECT_TRUE(line.simulate.run.given.dt);
-  EXPECT_TRUE(line.simulate.run.given.softening);
-  EXPECT_FALSE(line.simulate.run.given.gravity);
+  const SimulateOptions& simulate = line.options<SimulateOptions>("simulate");
+  EXPECT_EQ(simulate.run.choice.step.softening, 1e-50);
+  EXPECT_EQ(simulate.run.choice.step.dt, 0.25);
+  EXPECT_EQ(simulate.run.choice.scene.options.seed, 18446744073709551615u);
+  EXPECT_EQ(simulate.run.choice.scene.options.eccentricity, 0.99);
+  EXPECT_TRUE(simulate.run.given.dt);
+  EXPECT_TRUE(simulate.run.given.softening);
+  EXPECT_FALSE(simulate.run.given.gravity);
   // A float option: a number below float32's range is its nearest float32, 0, and so not > 0.
   EXPECT_EQ(parse({"shot", "--point-size", "1e-50"}).exitCode, 2);
   EXPECT_EQ(parse({"shot", "--point-size", "1e39"}).exitCode, 2) << "beyond float32";
@@ -129,11 +129,6 @@ TEST(Options, UsageErrorsAreOneLineWhateverWasTyped) {
   EXPECT_EQ(parsed.exitCode, 2);
   EXPECT_EQ(std::count(parsed.err.begin(), parsed.err.end(), '\n'), 1) << parsed.err;
   EXPECT_EQ(parsed.err.find('\x1b'), std::string::npos) << parsed.err;
-}
-
-// The command-line fuzzer parses without the engines, from a copy of the registry's names.
-TEST(Options, TheCommandLineFuzzerOffersTheRegistrysEngines) {
-  EXPECT_EQ(fuzz::kRegistryEngineNames, engineNames()) << "update tests/fuzz/registry_names.h";
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Fuzzes nbody's command line: the input, split at NUL bytes, is the argument vector after
-// "nbody". It is parsed and checked exactly as main does (app/command_line.h), and nothing runs.
+// "nbody". It is parsed and checked exactly as main does (app/commands/command_line.h), and nothing
+// runs.
 // Every vector must end as a command to run, help (exit 0) or a usage error (exit 2) on one line;
 // any other exception, a crash, undefined behaviour or a hang (libFuzzer's -timeout) is a finding.
 // What a parsed command then derives from its options without an engine (the window's first
@@ -10,16 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "app/command_line.h"
-#include "app/output_plan.h"
-#include "app/render_options.h"
+#include "app/commands/command_line.h"
+#include "app/commands/simulate_command.h"
+#include "app/live/window_options.h"
+#include "app/run/output_plan.h"
+#include "app/run/picture.h"
+#include "app/run/render_options.h"
 #include "fuzz_support.h"
-#include "registry_names.h"
-
-namespace nbody {
-// The registry's names, without the registry (see registry_names.h).
-std::vector<std::string> engineNames() { return fuzz::kRegistryEngineNames; }
-}  // namespace nbody
 
 namespace {
 
@@ -41,12 +39,13 @@ std::vector<std::string> argumentsOf(const std::uint8_t* data, std::size_t size)
 }
 
 // What the commands compute from their options before they need an engine.
-void deriveWhatRunsNeed(const nbody::CommandLine& line, nbody::Command command) {
-  using nbody::Command;
-  if (command == Command::window) (void)nbody::initialAppSettings(line.window);
-  if (command == Command::shot) (void)nbody::parseCameraSpec(line.shot.render.camera);
-  if (command == Command::simulate && line.simulate.snapshotEvery > 0)
-    (void)nbody::snapshotPathFor(line.simulate.snapshotPath, nbody::kLargestStepCount);
+void deriveWhatRunsNeed(const nbody::CommandLine& line, const nbody::CommandEntry& command) {
+  const std::string& name = command.row->name;
+  if (name == "run") (void)nbody::initialAppSettings(line.options<nbody::WindowOptions>("run"));
+  if (name == "shot") (void)nbody::parseCameraSpec(line.options<nbody::ShotOptions>("shot").render.camera);
+  const auto& simulate = line.options<nbody::SimulateOptions>("simulate");
+  if (name == "simulate" && simulate.snapshotEvery > 0)
+    (void)nbody::snapshotPathFor(simulate.snapshotPath, nbody::kLargestStepCount);
 }
 
 }  // namespace
@@ -66,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         nbody::fuzz::require(message.find('\n') == message.size() - 1 && message.find('\x1b') == std::string::npos);
       return 0;
     }
-    deriveWhatRunsNeed(line, std::get<nbody::Command>(parsed));
+    deriveWhatRunsNeed(line, *std::get<const nbody::CommandEntry*>(parsed));
   } catch (...) {
     nbody::fuzz::require(false);  // main would report a parser's bug as a run-time failure
   }

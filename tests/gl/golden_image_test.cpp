@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <memory>
 
-#include "app/compare_command.h"
-#include "app/shot_command.h"
+#include "app/commands/compare_command.h"
+#include "app/commands/shot_command.h"
 #include "engines/registry.h"
 #include "gl/gl_test.h"
 #include "io/png.h"
@@ -40,7 +40,7 @@ Options parsedOptions(const std::string& arguments, AddOptions addOptions) {
 
 ShotOptions shotOptions(const TestCase& golden) {
   return parsedOptions<ShotOptions>("shot " + golden.at("shot"), [](CLI::App& app, ShotOptions& o) {
-    addShotCommand(app, o);
+    addShotOptions(*app.add_subcommand("shot"), o);
   });
 }
 

@@ -6,8 +6,9 @@
 #include <cstring>
 #include <fstream>
 
-#include "app/live_simulation.h"
-#include "app/window_command.h"
+#include "app/live/live_simulation.h"
+#include "app/commands/run_command.h"
+#include "app/live/window_options.h"
 #include "gl/gl_test.h"
 #include "io/csv.h"
 #include "physics/scenes.h"
@@ -295,7 +296,7 @@ TEST_F(LiveSimulationTest, ADamagedFileChangesNothingAndSaysWhy) {
 TEST_F(LiveSimulationTest, StartsFromTheCommandLinesSceneParameters) {
   CLI::App app;
   WindowOptions options;
-  addRunCommand(app, options);
+  addWindowOptions(*app.add_subcommand("run"), options);
   app.parse("run --scene kepler --eccentricity 0.9 --engine cpu --set nothing-here=1", false);
   AppSettings settings = initialAppSettings(options);
   EXPECT_EQ(settings.run.scene.options.eccentricity, 0.9);

@@ -1,0 +1,99 @@
+#include "app/commands/accuracy_command.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "app/run/engine_session.h"
+#include "app/run/timing.h"
+#include "diagnostics/json_number.h"
+#include "io/output_file.h"
+
+namespace nbody {
+namespace {
+
+// Steps/s and GPU ms of Euler steps: one force evaluation and the update each.
+BenchResult timeEvaluations(Engine& engine, const AccuracyOptions& options) {
+  const TimingPlan timing{.repetitions = 3, .targetSeconds = 0.3};
+  return benchmark(engine, *findMethod("euler"), Readback::none, options.run.choice.step, timing);
+}
+
+void printReport(const Engine& engine, const AccuracyOptions& options, const AccuracyReport& report,
+                 const BenchResult& timing, const std::vector<std::pair<std::string, double>>& split) {
+  std::printf("relative force error |a - a_ref| / |a_ref| against direct summation in double precision:\n  %s\n",
+              describePercentiles(report.force).c_str());
+  if (report.potentialError)
+    std::printf("potential energy: relative error %.3g against the direct pair sum\n", *report.potentialError);
+  std::printf("time: %.3f ms per Euler step (one force evaluation and the update), %.2f steps/s", 1e3 / timing.stepsPerSecond,
+              timing.stepsPerSecond);
+  if (!split.empty()) {
+    std::printf("; last evaluation:");
+    for (const auto& [part, seconds] : split) std::printf(" %s %.3f ms", part.c_str(), seconds * 1e3);
+  }
+  std::printf("\n%s engine (%s) on %s, %s, N = %zu\n", engine.name().c_str(), engine.variant().c_str(),
+              engine.device().c_str(), options.run.input.empty() ? options.run.choice.scene.name.c_str() : options.run.input.c_str(),
+              engine.bodyCount());
+}
+
+void writeJson(OutputFile& file, Engine& engine, const AccuracyOptions& options, const AccuracyReport& report,
+               const BenchResult& timing, const std::vector<std::pair<std::string, double>>& split) {
+  nlohmann::json json = accuracyJson(report);
+  json["engine"] = engine.name();
+  json["variant"] = engine.variant();
+  json["renderer"] = engine.device();
+  json["problem"] = options.run.input.empty() ? options.run.choice.scene.name : options.run.input;
+  json["bodies"] = engine.bodyCount();
+  json["softening"] = options.run.choice.step.softening;
+  json["gravity"] = options.run.choice.step.gravity;
+  json["ms_per_step"] = jsonNumber(1e3 / timing.stepsPerSecond);
+  json["gpu_ms_per_step"] = jsonNumber(timing.gpuMillisecondsPerStep);
+  for (const auto& [part, seconds] : split) json["last_evaluation_ms"][part] = seconds * 1e3;
+  file.stream() << json.dump(2) << '\n';
+  file.commit();
+}
+
+}  // namespace
+
+CommandFiles accuracyFiles(const AccuracyOptions& options) {
+  return {{{"--json", options.json}}, {{"--input", options.run.input}}};
+}
+
+void addAccuracyOptions(CLI::App& command, AccuracyOptions& options) {
+  addRunOptions(command, options.run, {.inputOption = "--input"});
+  constexpr std::size_t kMostJudged = std::size_t{1} << 24;
+  addIntegerOption<std::size_t>(command, "--samples", options.sample.bodies,
+                                "bodies judged above --all-up-to, drawn at random (each summed over all N)", 1,
+                                kMostJudged);
+  addIntegerOption<std::size_t>(command, "--all-up-to", options.sample.allUpTo, "every body is judged up to this N", 1,
+                                kMostJudged);
+  addIntegerOption<std::uint64_t>(command, "--sample-seed", options.sample.seed, "seed of the random sample", 0,
+                                  std::numeric_limits<std::uint64_t>::max());
+  command.add_option("--json", options.json, "also write the figures to this JSON file")->check(outputPath());
+  command.add_flag("--quiet,-q", options.quiet, "print nothing but the figures and errors");
+}
+
+
+int runAccuracy(const AccuracyOptions& options) {
+  std::optional<OutputFile> json;  // opened first: an unwritable path fails before the work
+  if (!options.json.empty()) json.emplace(options.json);
+  EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings, nullptr, true);
+  Engine& engine = *session.engine;
+  const Snapshot start = makeInitialSnapshotFor(engine, options.run);
+  const StepParams params = resolveRunSettings(options.run, start).step;
+  if (!options.quiet)
+    std::fprintf(stderr, "accuracy: %s engine on %s, N = %zu; measuring against double precision ...\n",
+                 engine.name().c_str(), engine.device().c_str(), start.state.size());
+  engine.upload(start.state);
+  const AccuracyReport report = measureAccuracy(engine, params, options.sample);
+  const BenchResult timing = timeEvaluations(engine, options);
+  const auto split = engine.lastTimeSplit();
+  printReport(engine, options, report, timing, split);
+  if (json) writeJson(*json, engine, options, report, timing, split);
+  return 0;
+}
+
+}  // namespace nbody

@@ -1,0 +1,285 @@
+#include "app/commands/bench_command.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "app/run/engine_session.h"
+#include "app/run/stop_signals.h"
+#include "diagnostics/engine_diagnostics.h"
+#include "diagnostics/json_number.h"
+#include "engines/registry.h"
+#include "engines/state_check.h"
+#include "io/output_file.h"
+
+namespace nbody {
+namespace {
+
+using Setting = std::pair<std::string, std::string>;
+constexpr std::size_t kLargestConservationCheck = 65536;
+
+// The paper's figures (GeForce 9800 GT, N = 16384): table 3 (Euler, by unroll block, no
+// readback) and table 5 (by method, with and without readback). NaN where it has none.
+double paperStepsPerSecond(const BenchResult& r) {
+  if (r.bodies != 16384) return std::numeric_limits<double>::quiet_NaN();
+  const EngineEntry* entry = findEngine(r.engine);
+  if (entry && entry->papersMethod && r.method == "euler" && r.readback == Readback::none) {
+    for (const auto& [block, figure] : {std::pair{"unroll=1x1", 23.6}, {"unroll=2x2", 27.3},
+                                        {"unroll=4x4", 28.3}, {"unroll=8x8", 27.0}})
+      if (r.variant.find(block) != std::string::npos) return figure;
+  }
+  const bool readback = r.readback != Readback::none;
+  if (r.method == "euler") return readback ? 21.3 : 28.3;
+  if (r.method == "rk2") return readback ? 11.6 : 13.3;
+  if (r.method == "rk4") return readback ? 6.3 : 6.6;
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+void printTable(const std::vector<BenchResult>& results) {
+  int width = 44;  // of the variant column: the longest variant
+  for (const BenchResult& r : results) width = std::max(width, int(r.variant.size()));
+  std::printf("\n%-8s %-*s %-6s %8s %-5s %8s %10s %9s %9s %11s %9s %8s\n", "engine", width, "variant",
+              "method", "N", "read", "steps", "steps/s", "ms/step", "GPU ms", "G inter./s",
+              "GFLOPS*", "paper**");
+  for (const BenchResult& r : results) {
+    const double paper = paperStepsPerSecond(r);
+    std::printf("%-8s %-*s %-6s %8zu %-5s %4lldx%-3d %10.2f %9.3f %9.3f %11.2f %9.1f %8s\n",
+                r.engine.c_str(), width, r.variant.c_str(), r.method.c_str(), r.bodies, readbackName(r.readback).data(),
+                r.stepsPerRepetition, r.repetitions, r.stepsPerSecond, 1e3 / r.stepsPerSecond,
+                r.gpuMillisecondsPerStep, r.interactionsPerSecond * 1e-9, r.gflops,
+                std::isnan(paper) ? "" : std::to_string(paper).substr(0, 4).c_str());
+  }
+  for (const BenchResult& r : results)
+    if (r.accuracy)
+      std::printf("%-8s %s: force error %s\n", r.engine.c_str(), r.variant.c_str(),
+                  describePercentiles(r.accuracy->force).c_str());
+  std::printf(
+      "*  GFLOPS count %g flop per interaction (NVIDIA's nbody convention; the paper counted 19), "
+      "N^2 interactions per force evaluation of a direct engine, what the lists held for a tree.\n"
+      "   steps/s: median of the repetitions, wall clock "
+      "between glFinish calls; GPU ms: median of GL_TIME_ELAPSED queries per step.\n"
+      "** the paper's steps/s on a GeForce 9800 GT at N = 16384 (tables 3 and 5), for comparison.\n",
+      kFlopPerInteraction);
+}
+
+nlohmann::json resultJson(const BenchResult& r) {
+  nlohmann::json json{{"renderer", r.device},
+                      {"engine", r.engine},
+                      {"variant", r.variant},
+                      {"method", r.method},
+                      {"bodies", r.bodies},
+                      {"readback", readbackName(r.readback)},
+                      {"steps_per_repetition", r.stepsPerRepetition},
+                      {"repetitions", r.repetitions},
+                      {"steps_per_second", jsonNumber(r.stepsPerSecond)},
+                      {"gpu_ms_per_step", jsonNumber(r.gpuMillisecondsPerStep)},
+                      {"interactions_per_second", jsonNumber(r.interactionsPerSecond)},
+                      {"gflops", jsonNumber(r.gflops)}};
+  if (r.conservation) json["conservation"] = conservationJson(*r.conservation);
+  if (r.accuracy) json["accuracy"] = accuracyJson(*r.accuracy);
+  return json;
+}
+
+void writeJson(const std::vector<BenchResult>& results, OutputFile& file) {
+  nlohmann::json report{{"tool", "nbody bench"}, {"flop_per_interaction", kFlopPerInteraction}};
+  report["results"] = nlohmann::json::array();
+  for (const BenchResult& r : results) report["results"].push_back(resultJson(r));
+  file.stream() << report.dump(2) << '\n';
+}
+
+void writeCsv(const std::vector<BenchResult>& results, OutputFile& file) {
+  file.stream() << "renderer,engine,variant,method,bodies,readback,steps_per_second,"
+                   "gpu_ms_per_step,interactions_per_second,gflops\n";
+  for (const BenchResult& r : results)
+    file.stream() << '"' << r.device << "\"," << r.engine << ",\"" << r.variant << "\"," << r.method << ','
+                  << r.bodies << ',' << readbackName(r.readback) << ',' << r.stepsPerSecond << ','
+                  << r.gpuMillisecondsPerStep << ',' << r.interactionsPerSecond << ',' << r.gflops << '\n';
+}
+
+// The variants to time on `engine`: its current choices with `fixed` applied, or with --sweep
+// every combination of the options `fixed` leaves free.
+std::vector<std::vector<Setting>> variantsToTime(const Engine& engine, const std::vector<Setting>& fixed, bool sweep) {
+  std::vector<std::vector<Setting>> variants{fixed};
+  if (!sweep) return variants;
+  for (const EngineOption& option : engine.options()) {
+    const bool isFixed =
+        std::any_of(fixed.begin(), fixed.end(), [&](const Setting& s) { return s.first == option.name; });
+    if (isFixed) continue;
+    std::vector<std::vector<Setting>> extended;
+    for (const auto& partial : variants)
+      for (const std::string& choice : option.choices) {
+        extended.push_back(partial);
+        extended.back().emplace_back(option.name, choice);
+      }
+    variants = std::move(extended);
+  }
+  return variants;
+}
+
+std::vector<std::string> enginesToTime(const BenchOptions& options) {
+  const std::vector<std::string>& asked = options.run.engines;
+  if (std::find(asked.begin(), asked.end(), "all") == asked.end()) return asked;
+  std::vector<std::string> names;
+  for (const EngineEntry& entry : engineRegistry())
+    if (entry.benchedAt(options.run.choice.scene.options.bodyCount)) names.push_back(entry.name);
+  return names;
+}
+
+// With several engines, each takes the --set settings it has an option for.
+std::vector<Setting> settingsFor(const Engine& engine, const EngineSettings& given, bool onlyEngine) {
+  std::vector<Setting> applicable;
+  const EngineSettings offered = engine.settings();
+  for (const auto& [name, value] : given)
+    if (onlyEngine || offered.count(name)) applicable.emplace_back(name, value);
+  return applicable;
+}
+
+// What one engine's timings need besides the engine: the initial state, the diagnostics and the
+// NaN check, kept across engines; and what a run that ends early leaves unwritten.
+struct BenchRun {
+  const BenchOptions& options;
+  const State& initial;
+  EngineDiagnostics diagnostics;
+  NonFiniteCheck check;
+  std::vector<BenchResult> results;
+  std::string unwritten;
+};
+
+void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRun& run) {
+  const StepParams& params = run.options.run.choice.step;
+  engine.upload(run.initial);
+  // Energy and momentum before and after the timed steps, for the JSON report. The potential is an
+  // O(N^2) pass of its own, so very large runs skip it, unless the engine estimates it (a tree).
+  std::optional<Diagnostics> before;
+  if (run.initial.size() <= kLargestConservationCheck || engine.estimatesPotential())
+    before = run.diagnostics.measure(engine, params);
+  // An approximate engine's speed means little without its accuracy on the same state.
+  std::optional<AccuracyReport> accuracy;
+  if (findEngine(engine.name())->approximate) accuracy = measureAccuracy(engine, params);
+  BenchResult result = benchmark(engine, method, readback, params, run.options.timing);
+  result.accuracy = accuracy;
+  const std::string timing = method.name + " on the " + engine.name() + " engine";
+  throwIfStopped([&] { return "while timing " + timing + run.unwritten; });
+  if (const auto body = run.check.firstNonFiniteBody(engine))
+    throw std::runtime_error("the state became non-finite while timing " + timing + " (first body " +
+                             std::to_string(*body) + "); a smaller --dt or a larger --softening may help" +
+                             run.unwritten);
+  if (before) result.conservation = {*before, run.diagnostics.measure(engine, params)};
+  run.results.push_back(std::move(result));
+}
+
+void timeEngine(Engine& engine, bool onlyEngine, BenchRun& run) {
+  const BenchOptions& options = run.options;
+  const auto variants = variantsToTime(engine, settingsFor(engine, options.run.choice.engineSettings, onlyEngine),
+                                       options.sweep);
+  const std::size_t total = variants.size() * options.run.methods.size() * options.readbacks.size();
+  std::size_t done = 0;
+  for (const auto& variant : variants) {
+    for (const auto& [name, value] : variant) engine.setOption(name, value);
+    for (const std::string& methodName : options.run.methods)
+      for (const Readback readback : options.readbacks) {
+        if (readback != Readback::none && !engine.runsOnGl()) continue;  // the CPU engine reads nothing back
+        std::fprintf(stderr, "  [%zu/%zu] %s %s %s readback=%s ...\n", ++done, total, engine.name().c_str(),
+                     engine.variant().c_str(), methodName.c_str(), readbackName(readback).data());
+        timeMethod(engine, *findMethod(methodName), readback, run);
+      }
+  }
+}
+
+// The engines to time, made up front in one context, so that a --set no timed engine offers (or
+// a value one of them refuses) is a usage error before any timing.
+std::vector<std::unique_ptr<Engine>> makeEngines(const BenchOptions& options,
+                                                 std::unique_ptr<gl::HeadlessContext>& context) {
+  std::vector<std::unique_ptr<Engine>> engines;
+  for (const std::string& name : enginesToTime(options)) {
+    EngineSession session = openEngine(name, {}, std::move(context));
+    context = std::move(session.context);
+    engines.push_back(std::move(session.engine));
+  }
+  return engines;
+}
+
+// With one engine, the engine itself refuses what it does not offer (setOption); with several,
+// each takes the settings it has an option for, and a setting none of them has is a mistake.
+void checkSettingsOffered(const std::vector<std::unique_ptr<Engine>>& engines, const EngineSettings& given) {
+  if (engines.size() < 2) return;
+  for (const auto& [name, value] : given) {
+    std::string names;
+    bool offered = false;
+    for (const auto& engine : engines) {
+      names += (names.empty() ? "" : ", ") + engine->name();
+      if (!engine->settings().count(name)) continue;
+      offered = true;
+      engine->setOption(name, value);  // throws UsageError for a value this engine does not offer
+    }
+    if (!offered) throw UsageError("--set " + name + "=" + value + ": none of the engines timed (" + names + ") has an option " + name);
+  }
+}
+
+}  // namespace
+
+CommandFiles benchFiles(const BenchOptions& options) {
+  CommandFiles files;
+  if (!options.json.empty()) files.outputs.push_back({"--json", options.json});
+  if (!options.csv.empty()) files.outputs.push_back({"--csv", options.csv});
+  return files;
+}
+
+void addBenchOptions(CLI::App& command, BenchOptions& options) {
+  addRunOptions(command, options.run, {.several = true});
+  command.add_option("--readback", options.readbacks,
+                      "read the state back to the CPU every step: none, sync (glGetTexImage, the "
+                      "paper's table 5), async (pixel-buffer ring); comma separated")
+      ->delimiter(',')
+      ->transform(CLI::CheckedTransformer(kReadbacks))
+      ->default_str("none");
+  command.add_flag("--sweep", options.sweep, "time every combination of every engine option");
+  addIntegerOption(command, "--steps", options.timing.stepsPerRepetition,
+                   "steps per timed repetition (default: --seconds worth)", 1LL, kLargestRepetitionSteps, false);
+  addNumberOption(command, "--seconds", options.timing.targetSeconds,
+                  "about how long each repetition runs, when --steps is not given",
+                  {0.0, kLongestRepetitionSeconds, false});
+  addIntegerOption(command, "--repetitions", options.timing.repetitions, "timed repetitions; the median is reported", 1, 1000);
+  command.add_option("--json", options.json, "also write the results to this JSON file")->check(outputPath());
+  command.add_option("--csv", options.csv, "also write the results to this CSV file")->check(outputPath());
+}
+
+
+int runBench(const BenchOptions& options) {
+  // Unwritable paths fail now, not at the end (two that are one file failed at parsing).
+  OutputGroup outputs;
+  OutputFile* json = options.json.empty() ? nullptr : &outputs.open(options.json);
+  OutputFile* csv = options.csv.empty() ? nullptr : &outputs.open(options.csv);
+  const SceneChoice& scene = options.run.choice.scene;
+  const StepParams& step = options.run.choice.step;
+  std::printf("nbody bench: scene %s, N = %zu, dt = %g, softening = %g, G = %g\n", scene.name.c_str(),
+              scene.options.bodyCount, step.dt, step.softening, step.gravity);
+  std::unique_ptr<gl::HeadlessContext> context;  // outlives the engines
+  std::vector<std::unique_ptr<Engine>> engines = makeEngines(options, context);
+  checkSettingsOffered(engines, options.run.choice.engineSettings);
+  State initial;  // made once the first engine said it can hold it
+  BenchRun run{options, initial, {}, {}, {}, {}};
+  for (const NamedFile& file : benchFiles(options).outputs) run.unwritten += "; " + file.path + " was not written";
+  for (auto& engine : engines) {
+    engine->checkCapacity(scene.options.bodyCount);
+    if (initial.size() == 0) initial = scene.generate();
+    std::printf("%s engine on %s\n", engine->name().c_str(), engine->device().c_str());
+    std::fflush(stdout);
+    timeEngine(*engine, engines.size() == 1, run);
+    engine.reset();  // its textures go before the next engine's are made
+  }
+  printTable(run.results);
+  if (json) writeJson(run.results, *json);
+  if (csv) writeCsv(run.results, *csv);
+  outputs.commit();
+  for (const NamedFile& file : benchFiles(options).outputs) std::printf("wrote %s\n", file.path.c_str());
+  return 0;
+}
+
+}  // namespace nbody

@@ -1,0 +1,39 @@
+#include "app/commands/engines_command.h"
+
+#include <cstdio>
+
+#include "app/run/engine_session.h"
+#include "engines/registry.h"
+
+namespace nbody {
+
+int runEngines(const EnginesOptions&) {
+  std::unique_ptr<gl::HeadlessContext> context;
+  for (const EngineEntry& entry : engineRegistry()) {
+    std::printf("%-9s %s\n", entry.name.c_str(), entry.description.c_str());
+    try {
+      EngineSession session = openEngine(entry.name, {}, std::move(context));
+      std::printf("          runs on: %s\n", session.engine->device().c_str());
+      std::printf("          precision: %s\n", session.engine->doubleState() ? "double" : "float32");
+      if (entry.approximate) {
+        std::string exact;
+        for (const auto& [name, value] : entry.exactSettings) exact += " --set " + name + "=" + value;
+        std::printf("          forces: approximate; direct summation with:%s\n", exact.c_str());
+      }
+      for (const EngineOption& option : session.engine->options()) {
+        std::string choices;
+        for (const std::string& choice : option.choices) choices += (choices.empty() ? "" : "|") + choice;
+        if (option.range)
+          choices += " or a number from " + formatNumber(option.range->low) + " to " + formatNumber(option.range->high);
+        std::printf("          --set %s=%s  (default %s)\n            %s\n", option.name.c_str(),
+                    choices.c_str(), option.value.c_str(), option.description.c_str());
+      }
+      context = std::move(session.context);
+    } catch (const std::exception& e) {
+      std::printf("          not available here: %s\n", e.what());
+    }
+  }
+  return 0;
+}
+
+}  // namespace nbody

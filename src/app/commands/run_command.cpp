@@ -1,0 +1,50 @@
+#include "app/commands/run_command.h"
+
+namespace nbody {
+namespace {
+
+CLI::Validator stepsPerFrameCheck() {
+  return CLI::Validator(
+      [](const std::string& text) -> std::string {
+        if (text == "auto") return {};
+        try {
+          std::size_t used = 0;
+          const int steps = std::stoi(text, &used);
+          if (used == text.size() && steps >= 1 && steps <= 100000) return {};
+        } catch (const std::exception&) {
+        }
+        return "expected auto or a whole number from 1 to 100000, got " + text;
+      },
+      "auto|STEPS");
+}
+
+}  // namespace
+
+void addWindowOptions(CLI::App& command, WindowOptions& options) {
+  addRunOptions(command, options.run, {.inputOption = "--load"});
+  command.add_option("--steps-per-frame", options.stepsPerFrame,
+                      "steps between two pictures, or auto (as many as fill the frame, so the "
+                      "figures match nbody bench)")
+      ->check(stepsPerFrameCheck())
+      ->capture_default_str();
+  addRenderOptions(command, options.render);
+  addIntegerOption(command, "--width", options.width, "window width", 64, 16384);
+  addIntegerOption(command, "--height", options.height, "window height", 64, 16384);
+  command.add_flag("--no-vsync", options.noVsync, "do not wait for the display's refresh");
+  command.add_flag("--hide-panel", options.hidePanel, "start with the panel hidden (H shows it)");
+  addIntegerOption(command, "--frames", options.frames, "quit after this many frames (for scripts and tests)", 1LL,
+                   1LL << 40, false);
+  command.add_option("--screenshot", options.screenshot, "write the last frame to this PNG file")->check(outputPath());
+  command.add_option("--record", options.record,
+                      "film the window from the first frame into this MP4 file (as the Record button "
+                      "does, with the panel unless --hide-panel), completed when the window closes")
+      ->check(outputPath());
+  command.add_flag("--print-stats", options.printStats,
+                    "print the panel's figures (iterations/s, GFLOPS, ...) to stdout on quitting");
+}
+
+CommandFiles windowFiles(const WindowOptions& options) {
+  return {{{"--screenshot", options.screenshot}, {"--record", options.record}}, {{"--load", options.run.input}}};
+}
+
+}  // namespace nbody

@@ -1,0 +1,246 @@
+#include "app/commands/simulate_command.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+#include "app/run/engine_session.h"
+#include "app/run/output_plan.h"
+#include "app/run/stepping.h"
+#include "app/run/stop_signals.h"
+#include "diagnostics/diagnostics_log.h"
+#include "diagnostics/engine_diagnostics.h"
+#include "io/output_file.h"
+#include "util/checked_arithmetic.h"
+
+namespace nbody {
+namespace {
+
+CLI::Validator containsStepPlaceholder() {
+  return CLI::Validator(
+      [](std::string& pattern) -> std::string {
+        if (pattern.find(kStepPlaceholder) == std::string::npos)
+          return "must contain {step}, which becomes the step number";
+        return {};
+      },
+      "PATTERN");
+}
+
+// The first multiple of `every` after `step`; never for every = 0 (or where it would not fit).
+long long nextMultiple(long long step, long long every) {
+  if (every <= 0) return std::numeric_limits<long long>::max();
+  return nextMultipleAfter(step, every).value_or(std::numeric_limits<long long>::max());
+}
+
+// The snapshots written so far: what a run that fails or stops keeps.
+struct SnapshotsWritten {
+  long long count = 0;
+  std::string last;
+
+  std::string kept() const {
+    if (count == 0) return "";
+    if (count == 1) return "; the snapshot written before stays (" + last + ")";
+    return "; the " + std::to_string(count) + " snapshots written before stay (the last: " + last + ")";
+  }
+};
+
+// One simulate run: its outputs, engine, settings and progress.
+class SimulateRun {
+ public:
+  explicit SimulateRun(const SimulateOptions& options);
+  void run();
+
+ private:
+  void openOutputs();
+  void prepare();
+  void atBoundary(long long step);
+  void writeSnapshot(long long step);
+  void advanceAll(ChunkedStepper& stepper);
+  void finish(double elapsed);
+  double timeAt(long long step) const { return snapshot_.time + double(step - firstStep_) * settings_.step.dt; }
+  std::string unwritten() const;
+  [[noreturn]] void stopped(long long step) const;
+
+  const SimulateOptions& options_;
+  OutputGroup outputs_;
+  OutputFile* final_ = nullptr;
+  OutputFile* diagnosticsFile_ = nullptr;
+  EngineSession session_;
+  Snapshot snapshot_;
+  RunSettings settings_;
+  const Method* method_ = nullptr;
+  long long firstStep_ = 0, lastStep_ = 0;
+  std::optional<DiagnosticsLog> log_;
+  EngineDiagnostics diagnostics_;
+  std::optional<FiniteWatch> watch_;
+  SnapshotsWritten snapshots_;
+};
+
+SimulateRun::SimulateRun(const SimulateOptions& options) : options_(options) {}
+
+// Unwritable paths fail before any work (two outputs that are one file failed at parsing).
+void SimulateRun::openOutputs() {
+  final_ = &outputs_.open(options_.output);
+  if (!options_.diagnostics.empty()) diagnosticsFile_ = &outputs_.open(options_.diagnostics);
+}
+
+void SimulateRun::prepare() {
+  openOutputs();
+  session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings);
+  snapshot_ = makeInitialSnapshotFor(*session_.engine, options_.run);
+  const std::string source = problemSource(options_.run);
+  settings_ = resolveRunSettings(options_.run, snapshot_);
+  snapshot_.settings = settings_;
+  method_ = &methodOf(settings_, source);
+  firstStep_ = snapshot_.step;
+  lastStep_ = addOrThrow(firstStep_, options_.steps, source + ": step " + std::to_string(firstStep_) + " plus --steps");
+  if (lastStep_ > kLargestStep)  // the final state could not be loaded again
+    throw std::runtime_error(source + ": step " + std::to_string(firstStep_) + " plus --steps " +
+                             std::to_string(options_.steps) + " goes past step " + std::to_string(kLargestStep) +
+                             ", the largest a snapshot holds");
+  if (options_.snapshotEvery > 0) {
+    const SnapshotSeries series{"--snapshot-path", options_.snapshotPath, firstStep_, lastStep_, options_.snapshotEvery};
+    checkDistinctOutputs(simulateFiles(options_), series);
+    OutputFile::checkWritable(snapshotPathFor(options_.snapshotPath, lastStep_));
+  }
+  if (diagnosticsFile_) log_.emplace(*diagnosticsFile_, session_.engine->name(), method_->name);
+  watch_.emplace(firstStep_);
+}
+
+// What a run that fails now leaves: none of its outputs (those written in place got what was
+// written so far), and the snapshots written before.
+std::string SimulateRun::unwritten() const {
+  std::vector<std::string> files;
+  for (const OutputFile* file : {final_, diagnosticsFile_})
+    if (file && !file->inPlace()) files.push_back(file->target().string());
+  const std::string written = files.empty()       ? "No file was written"
+                              : files.size() == 1 ? files[0] + " was not written"
+                                                  : "Neither " + files[0] + " nor " + files[1] + " was written";
+  return written + snapshots_.kept();
+}
+
+void SimulateRun::stopped(long long step) const {
+  throw Stopped(stopRequested(), "at step " + std::to_string(step) + " (of " + std::to_string(firstStep_) + " to " +
+                                     std::to_string(lastStep_) + "). " + unwritten());
+}
+
+// What is due at `step`: a check for non-finite values before anything is written, a snapshot, a
+// diagnostics row.
+void SimulateRun::atBoundary(long long step) {
+  Engine& engine = *session_.engine;
+  const bool snapshotDue = options_.snapshotEvery > 0 && step % options_.snapshotEvery == 0 && step > firstStep_;
+  const bool rowDue = log_ && (step % options_.diagnosticsEvery == 0 || step == lastStep_ || step == firstStep_);
+  if (snapshotDue || rowDue || step % options_.checkEvery == 0 || step == lastStep_)
+    watch_->check(engine, step, timeAt(step), [this] { return unwritten(); });
+  if (snapshotDue) writeSnapshot(step);
+  if (rowDue) log_->record(step, timeAt(step), diagnostics_.measure(engine, settings_.step));
+}
+
+void SimulateRun::writeSnapshot(long long step) {
+  const std::string path = snapshotPathFor(options_.snapshotPath, step);
+  writeSnapshotFile({session_.engine->download(), timeAt(step), step, settings_}, path);
+  ++snapshots_.count;
+  snapshots_.last = path;
+}
+
+void SimulateRun::run() {
+  prepare();
+  Engine& engine = *session_.engine;
+  if (!options_.quiet)
+    std::fprintf(stderr, "simulate: %s engine (%s) on %s, %s, N = %zu, steps %lld to %lld of dt = %g\n",
+                 engine.name().c_str(), engine.variant().c_str(), engine.device().c_str(), method_->name.c_str(),
+                 snapshot_.state.size(), firstStep_, lastStep_, settings_.step.dt);
+  engine.upload(snapshot_.state);
+  if (log_) atBoundary(firstStep_);
+  const auto start = std::chrono::steady_clock::now();
+  ChunkedStepper stepper(engine, *method_, settings_.step);
+  if (!options_.quiet)
+    stepper.onProgress = [this](long long step, double rate) {
+      std::fprintf(stderr, "  step %lld / %lld, %.1f steps/s\n", step, lastStep_, rate);
+    };
+  advanceAll(stepper);
+  throwIfStopped([&] { return "at the last step, " + std::to_string(lastStep_) + ". " + unwritten(); });
+  finish(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+// The steps, with what is due at each boundary. A snapshot or diagnostics row that cannot be
+// written ends the run; the message says what it leaves.
+void SimulateRun::advanceAll(ChunkedStepper& stepper) {
+  const long long rowsEvery = log_ ? options_.diagnosticsEvery : 0;
+  try {
+    for (long long step = firstStep_; step < lastStep_;) {
+      const long long target = std::min({lastStep_, nextMultiple(step, options_.snapshotEvery),
+                                         nextMultiple(step, rowsEvery), nextMultiple(step, options_.checkEvery)});
+      if (!stepper.advance(step, target)) stopped(step);
+      atBoundary(step);
+    }
+  } catch (const OutputError& e) {
+    throw OutputError(std::string(e.what()) + ". " + unwritten());
+  }
+}
+
+void SimulateRun::finish(double elapsed) {
+  if (firstStep_ == lastStep_) watch_->check(*session_.engine, lastStep_, timeAt(lastStep_), [this] { return unwritten(); });
+  snapshot_.state = session_.engine->download();
+  snapshot_.step = lastStep_;
+  snapshot_.time = timeAt(lastStep_);
+  nbody::writeSnapshot(snapshot_, outputFormatFor(options_.output), final_->stream());
+  outputs_.commit();
+  if (!options_.quiet)
+    std::fprintf(stderr, "simulate: %lld steps in %.3f s; wrote %s\n", options_.steps, elapsed, options_.output.c_str());
+}
+
+}  // namespace
+
+CommandFiles simulateFiles(const SimulateOptions& options) {
+  CommandFiles files{{{"--output", options.output, true}}, {{"--input", options.run.input}}};
+  if (!options.diagnostics.empty()) files.outputs.push_back({"--diagnostics", options.diagnostics});
+  return files;
+}
+
+void addSimulateOptions(CLI::App& command, SimulateOptions& options) {
+  addRunOptions(command, options.run, {.inputOption = "--input"});
+  addIntegerOption(command, "--steps", options.steps, "number of steps K (more, after an input snapshot)", 0LL,
+                   kLargestStepCount);
+  addIntegerOption(command, "--check-every", options.checkEvery,
+                   "steps between checks for NaN or infinite values (on the GPU for GPU engines); the state "
+                   "is checked before every snapshot, diagnostics row and the final write as well",
+                   1LL, kLargestStepCount);
+  command.add_option("--output,-o", options.output,
+                   "file for the final state: .nbody writes a binary snapshot (state, step, "
+                   "time and settings), any other name CSV")
+      ->check(outputPath())
+      ->capture_default_str();
+  CLI::Option* every = addIntegerOption(command, "--snapshot-every", options.snapshotEvery,
+                                         "also write a snapshot whenever the step number is a multiple of K "
+                                         "(step numbers go on from an input snapshot's)",
+                                         1LL, kLargestStepCount, false);
+  command.add_option("--snapshot-path", options.snapshotPath,
+                   "where --snapshot-every writes: {step} becomes the step number, 9 digits; "
+                   ".nbody: binary snapshots, any other name CSV")
+      ->check(containsStepPlaceholder())
+      ->check(outputPath())
+      ->needs(every)
+      ->capture_default_str();
+  CLI::Option* diagnostics = command.add_option(
+      "--diagnostics", options.diagnostics,
+      "write kinetic, potential and total energy, the relative energy error, momentum, angular "
+      "momentum and centre of mass to this CSV file at the first step, every "
+      "--diagnostics-every steps and at the last step (on the GPU for GPU engines)")->check(outputPath());
+  addIntegerOption(command, "--diagnostics-every", options.diagnosticsEvery,
+                   "steps between rows of --diagnostics (each row costs about one force evaluation)", 1LL,
+                   kLargestStepCount)
+      ->needs(diagnostics);
+  command.add_flag("--quiet,-q", options.quiet, "print nothing but errors");
+}
+
+
+int runSimulate(const SimulateOptions& options) {
+  SimulateRun(options).run();
+  return 0;
+}
+
+}  // namespace nbody

@@ -1,0 +1,38 @@
+#pragma once
+// Everything the interactive window lets people change, as plain data. The control panel and the
+// keys edit it; the window app applies what changed, in one place.
+
+#include <string>
+
+#include "app/run/run_choice.h"
+#include "render/render_settings.h"
+
+namespace nbody {
+
+struct AppSettings {
+  // What is simulated and how: the same choice the command line makes.
+  RunChoice run;
+  int stepsPerFrame = 0;  // 0: auto, as many as fill the frame budget
+  bool paused = false;
+
+  // How it is shown.
+  RenderSettings render;
+  bool vsync = true;
+  bool showPanel = true;
+  bool recordPanel = false;  // a recording films the panel too
+
+  // One-off requests (buttons, keys); the app carries them out and clears them.
+  bool singleStep = false;
+  bool reset = false;         // start over: from the loaded snapshot, or the scene made anew
+  bool fitCamera = false;     // aim at every body again
+  bool screenshot = false;    // write a timestamped PNG of the window
+  bool saveSnapshot = false;  // write a timestamped .nbody snapshot of the run
+  bool loadSnapshot = false;  // continue from the snapshot at snapshotPath
+  bool checkAccuracy = false; // measure the force error of a sample of bodies against double precision
+  bool toggleRecording = false;  // start filming the window into a timestamped MP4, or stop
+  bool quit = false;
+
+  std::string snapshotPath;  // the panel's load field: what was last saved, or typed in
+};
+
+}  // namespace nbody

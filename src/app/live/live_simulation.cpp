@@ -1,0 +1,152 @@
+#include "app/live/live_simulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <tuple>
+
+#include "engines/registry.h"
+#include "physics/method.h"
+#include "physics/scenes.h"
+
+namespace nbody {
+
+LiveSimulation::LiveSimulation(AppSettings& settings) {
+  engine_ = createEngine(settings.run.engine, settings.run.engineSettings);
+  engineName_ = settings.run.engine;
+  settings.run.engineSettings = engine_->settings();
+  regenerate(settings);
+  settings.reset = false;
+}
+
+void LiveSimulation::regenerate(AppSettings& settings) {
+  try {
+    engine_->checkCapacity(settings.run.scene.options.bodyCount);
+  } catch (const std::runtime_error&) {
+    settings.run.scene = scene_;  // the scene in effect stays, and the panel with it
+    throw;
+  }
+  initial_ = settings.run.scene.generate();
+  loadedAt_.reset();
+  engine_->upload(initial_);
+  scene_ = settings.run.scene;
+  stepCount_ = 0;
+  time_ = 0.0;
+}
+
+void LiveSimulation::startOverFromLoaded() {
+  engine_->upload(initial_);
+  std::tie(stepCount_, time_) = *loadedAt_;
+}
+
+void LiveSimulation::save(const AppSettings& settings, const std::filesystem::path& path) {
+  writeSnapshotFile({engine_->download(), time_, stepCount_,
+                     RunSettings{settings.run.method, settings.run.step, scene_.options.seed}},
+                    path);
+}
+
+void LiveSimulation::load(AppSettings& settings, const std::filesystem::path& path) {
+  continueFrom(settings, readSnapshotFile(path));
+}
+
+void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapshot) {
+  if (snapshot.settings && !findMethod(snapshot.settings->method))
+    throw std::runtime_error("the snapshot was made with method '" + snapshot.settings->method +
+                             "', which this build does not offer");
+  engine_->checkCapacity(snapshot.state.size());
+  engine_->upload(snapshot.state);
+  initial_ = snapshot.state;
+  stepCount_ = snapshot.step;
+  time_ = snapshot.time;
+  loadedAt_ = {snapshot.step, snapshot.time};
+  if (snapshot.settings) {
+    settings.run.method = snapshot.settings->method;
+    settings.run.step = snapshot.settings->step;
+    settings.run.scene.options.seed = snapshot.settings->seed;
+  }
+  // What apply() compares with: the loaded bodies are the scene now, not a reason to regenerate.
+  settings.run.scene.options.bodyCount = snapshot.state.size();
+  scene_ = settings.run.scene;
+}
+
+void LiveSimulation::switchEngine(AppSettings& settings) {
+  // The new engine is made before the old one goes, so a failure leaves the simulation as it was.
+  std::unique_ptr<Engine> next;
+  try {
+    next = createEngine(settings.run.engine);
+  } catch (...) {
+    settings.run.engine = engineName_;
+    throw;
+  }
+  next->upload(engine_->download());
+  engine_ = std::move(next);
+  engineName_ = settings.run.engine;
+  settings.run.engineSettings = engine_->settings();
+}
+
+bool LiveSimulation::changeVariant(AppSettings& settings) {
+  const EngineSettings current = engine_->settings();
+  if (settings.run.engineSettings == current) return false;
+  try {
+    for (const auto& [name, value] : settings.run.engineSettings)
+      if (current.count(name) && current.at(name) != value) engine_->setOption(name, value);
+  } catch (const UsageError&) {
+    settings.run.engineSettings = engine_->settings();
+    throw;
+  }
+  settings.run.engineSettings = engine_->settings();
+  return true;
+}
+
+LiveSimulation::Changes LiveSimulation::apply(AppSettings& settings) {
+  Changes changes;
+  if (settings.run.engine != engineName_) {
+    switchEngine(settings);
+    changes.engineSwitched = true;
+  }
+  changes.variantChanged = changeVariant(settings);
+  const bool otherScene = !(settings.run.scene == scene_);
+  if (settings.reset && !otherScene && loadedAt_) {
+    startOverFromLoaded();
+    changes.sceneRegenerated = true;
+  } else if (settings.reset || otherScene) {
+    regenerate(settings);
+    changes.sceneRegenerated = true;
+  }
+  settings.reset = false;
+  return changes;
+}
+
+void LiveSimulation::advance(const AppSettings& settings, int steps) {
+  if (steps <= 0) return;
+  engine_->step(*findMethod(settings.run.method), settings.run.step, steps);
+  stepCount_ += steps;
+  time_ += steps * settings.run.step.dt;
+}
+
+int autoStepsPerFrame(double stepSeconds, double otherSeconds, double refreshSeconds, double busyFraction,
+                      double maxFrameSeconds) {
+  if (!(stepSeconds > 0.0) || stepSeconds >= maxFrameSeconds) return 1;
+  const double other = std::max(otherSeconds, 0.0);
+  const auto fitting = [&](double frame) { return int(std::floor((0.97 * frame - other) / stepSeconds)); };
+  if (refreshSeconds <= 0.0) {
+    // No vsync: a frame lasts as long as its work. Enough steps that the rest is a small share,
+    // and at least a 60 Hz frame's worth.
+    const double forShare = busyFraction / (1.0 - busyFraction) * other / stepSeconds;
+    const int steps = std::max({1, int(std::ceil(forShare)), int(std::floor(1.0 / 60.0 / stepSeconds))});
+    return std::min(steps, std::max(1, int(maxFrameSeconds / stepSeconds)));
+  }
+  int best = 1;
+  double bestBusy = -1.0;
+  for (int periods = 1; periods == 1 || periods * refreshSeconds <= maxFrameSeconds; ++periods) {
+    const double frame = periods * refreshSeconds;
+    const int steps = fitting(frame);
+    if (steps < 1) continue;
+    const double busy = steps * stepSeconds / frame;
+    if (busy >= busyFraction) return steps;
+    if (busy > bestBusy) best = steps, bestBusy = busy;
+  }
+  return best;
+}
+
+}  // namespace nbody

@@ -1,0 +1,96 @@
+#pragma once
+// The simulation the window shows, kept in step with AppSettings: it switches engine (the state
+// moves across through download and upload: every engine holds the same float32 state), engine
+// variants (setOption, state untouched), and regenerates the scene when N, scene or seed change or
+// a reset is asked for (a reset after loading a snapshot goes back to the loaded state instead).
+// Method, dt, softening and G are only read by the next step. It saves the run to a snapshot and
+// continues a run from one (the panel's save and load). Needs a current OpenGL 4.5 context (any:
+// the window's or a headless one), and no window itself, so the tests run the very switching
+// logic the window uses.
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <string>
+
+#include "app/live/app_settings.h"
+#include "engines/engine.h"
+#include "engines/state_check.h"
+#include "io/snapshot.h"
+
+namespace nbody {
+
+class LiveSimulation {
+ public:
+  // Makes the engine and the scene `settings` describe; fills in settings.run.engineSettings with
+  // the engine's choices.
+  explicit LiveSimulation(AppSettings& settings);
+
+  struct Changes {
+    bool engineSwitched = false;
+    bool variantChanged = false;
+    bool sceneRegenerated = false;  // the bodies start over: refit the camera, the colour range
+  };
+  // Brings the engine and the state in line with `settings` and clears settings.reset. Throws
+  // UsageError for a variant the engine does not offer (settings keep the engine's choices then),
+  // std::runtime_error for an engine that cannot be made (settings keep the engine in use).
+  Changes apply(AppSettings& settings);
+
+  // `steps` steps of settings.run.method with settings.run.step; GPU engines only submit the work.
+  void advance(const AppSettings& settings, int steps);
+
+  // Writes the state with its time, step, method, dt, softening, G and seed (a binary snapshot
+  // for a .nbody path, atomically). Throws std::exception saying why it could not.
+  void save(const AppSettings& settings, const std::filesystem::path& path);
+  // Continues from the snapshot in `path` (any format readSnapshotFile reads): see continueFrom.
+  // Throws the loader's std::runtime_error for a bad file, leaving everything as it was.
+  void load(AppSettings& settings, const std::filesystem::path& path);
+  // The snapshot's state goes into the engine, its step and time become the run's; its method,
+  // dt, softening, G and seed go into `settings` where it carries them, and the scene's N
+  // becomes its N. Throws, changing nothing, when the engine cannot hold it or the method is
+  // unknown.
+  void continueFrom(AppSettings& settings, const Snapshot& snapshot);
+
+  Engine& engine() { return *engine_; }
+  const Engine& engine() const { return *engine_; }
+  long long stepCount() const { return stepCount_; }
+  double time() const { return time_; }  // simulation time: the sum of every step's dt
+  // The state the run started from (the latest regeneration or load).
+  const State& initialState() const { return initial_; }
+
+  // The first body whose state is not finite, if any (a cheap GPU pass for GPU engines).
+  std::optional<std::size_t> firstNonFiniteBody() { return check_.firstNonFiniteBody(*engine_); }
+
+ private:
+  // Makes the scene anew; throws, changing nothing but putting settings.run.scene back, where the
+  // engine cannot hold it.
+  void regenerate(AppSettings& settings);
+  // Back to the loaded snapshot's state, step and time (the settings stay as they are now).
+  void startOverFromLoaded();
+  void switchEngine(AppSettings& settings);
+  bool changeVariant(AppSettings& settings);
+
+  std::unique_ptr<Engine> engine_;
+  std::string engineName_;  // as asked for (the engine made may be its fallback)
+  SceneChoice scene_;       // what initial_ was made from (or, after a load, stands for)
+  State initial_;
+  long long stepCount_ = 0;
+  double time_ = 0.0;
+  std::optional<std::pair<long long, double>> loadedAt_;  // step and time, when initial_ was loaded
+  NonFiniteCheck check_;
+};
+
+// How many steps "auto" puts in a frame: as many as keep the engine busy for most of the frame,
+// so the window runs the simulation nearly as fast as `nbody bench` does. `stepSeconds` and
+// `otherSeconds` are measured (time of one step; what a frame costs besides its steps: drawing,
+// and presenting the picture, which on a virtual display is a copy through the CPU);
+// `refreshSeconds` is the display's refresh period with vsync on, 0 with it off. With vsync a frame
+// lasts whole refresh periods, so it takes the fewest periods (a frame no longer than
+// maxFrameSeconds, unless one step is longer) in which the steps fill at least `busyFraction` of
+// the frame.
+int autoStepsPerFrame(double stepSeconds, double otherSeconds, double refreshSeconds,
+                      double busyFraction = 0.93, double maxFrameSeconds = 0.25);
+
+}  // namespace nbody

@@ -1,0 +1,31 @@
+#pragma once
+// What the interactive window starts with (`nbody run`, and `nbody` with no command where a display
+// exists): its options as the command line gives them (app/commands/run_command.h registers them,
+// app/window/window_app.h runs the window).
+
+#include <string>
+
+#include "app/live/app_settings.h"
+#include "app/run/render_options.h"
+#include "app/run/run_options.h"
+
+namespace nbody {
+
+struct WindowOptions {
+  RunOptions run;                      // --load is its file to start from
+  std::string stepsPerFrame = "auto";  // or a number
+  RenderOptions render;
+  int width = 1280, height = 800;
+  bool noVsync = false;
+  bool hidePanel = false;
+  long long frames = 0;     // quit after this many frames; 0: run until closed
+  std::string screenshot;   // write the last frame here
+  std::string record;       // film the window into this MP4 from the first frame; empty: not
+  bool printStats = false;  // print the panel's final figures to stdout
+};
+
+// What the window starts with: the command line's run choice (engine, settings, method, scene with
+// its parameters, step) and view.
+AppSettings initialAppSettings(const WindowOptions& options);
+
+}  // namespace nbody

@@ -1,0 +1,78 @@
+#include "app/run/output_plan.h"
+
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+
+#include "engines/engine.h"
+#include "io/output_paths.h"
+
+namespace nbody {
+namespace {
+
+bool isDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+// Every run of 9 to 19 digits in `text`: what {step} could have become.
+std::vector<long long> stepNumbersIn(const std::string& text) {
+  std::vector<long long> numbers;
+  for (std::size_t start = 0; start < text.size(); ++start) {
+    if (!isDigit(text[start])) continue;
+    std::size_t end = start;
+    while (end < text.size() && isDigit(text[end]) && end - start < 19) ++end;
+    for (std::size_t length = 9; start + length <= end; ++length) {
+      long long number = 0;
+      if (std::from_chars(text.data() + start, text.data() + start + length, number).ec == std::errc())
+        numbers.push_back(number);
+    }
+  }
+  return numbers;
+}
+
+bool inSeries(const SnapshotSeries& series, long long step) {
+  return step > series.first && step <= series.last && step % series.every == 0;
+}
+
+[[noreturn]] void refuse(const std::string& first, const std::string& second, const std::string& path,
+                         const std::string& why) {
+  throw UsageError(first + " and " + second + " are the same file (" + path + "): " + why);
+}
+
+}  // namespace
+
+std::string snapshotPathFor(const std::string& pattern, long long step) {
+  char number[32];
+  std::snprintf(number, sizeof number, "%09lld", step);
+  std::string path = pattern;
+  for (auto at = path.find(kStepPlaceholder); at != std::string::npos; at = path.find(kStepPlaceholder, at))
+    path.replace(at, kStepPlaceholder.size(), number);
+  return path;
+}
+
+std::optional<long long> snapshotStepAt(const SnapshotSeries& series, const std::string& path) {
+  std::vector<long long> candidates = stepNumbersIn(path);
+  const std::vector<long long> resolved = stepNumbersIn(resolvedOutputPath(path).string());
+  candidates.insert(candidates.end(), resolved.begin(), resolved.end());
+  for (const long long step : candidates)
+    if (inSeries(series, step) && sameOutputFile(snapshotPathFor(series.pattern, step), path)) return step;
+  return std::nullopt;
+}
+
+void checkDistinctOutputs(const CommandFiles& files, const std::optional<SnapshotSeries>& series) {
+  const std::vector<NamedFile>& outputs = files.outputs;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const NamedFile& output = outputs[i];
+    for (std::size_t j = i + 1; j < outputs.size(); ++j)
+      if (sameOutputFile(output.path, outputs[j].path))
+        refuse(output.option, outputs[j].option, output.path, "one would overwrite or mix into the other");
+    for (const NamedFile& input : files.inputs)
+      if (!output.mayReplaceInputs && sameOutputFile(output.path, input.path))
+        refuse(output.option, input.option, output.path, "writing it would replace what is being read");
+    if (!series) continue;
+    if (const auto step = snapshotStepAt(*series, output.path))
+      refuse(output.option, series->option + "'s snapshot of step " + std::to_string(*step), output.path,
+             "one would overwrite the other");
+  }
+}
+
+}  // namespace nbody
+

@@ -1,0 +1,71 @@
+#include "app/run/picture.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/run/drawn_run.h"
+#include "app/run/stepping.h"
+#include "app/run/stop_signals.h"
+#include "render/offscreen.h"
+#include "render/point_sprite_renderer.h"
+#include "render/state_textures.h"
+#include "util/checked_arithmetic.h"
+
+namespace nbody {
+
+namespace {
+
+constexpr long long kStepsBetweenChecks = 100;  // as simulate's default --check-every
+
+// Advances `options.steps` steps from what uploadShotStart uploaded, in chunks that see a stop
+// request and a state turning non-finite. Returns the final state, checked finite.
+State advanceToShot(Engine& engine, const ShotOptions& options) {
+  const ShotStart start = uploadShotStart(engine, options);
+  const long long last =
+      addOrThrow(start.first, options.steps, problemSource(options.run) + ": step " + std::to_string(start.first) + " plus --steps");
+  if (!options.quiet)
+    std::fprintf(stderr, "shot: %s, %lld steps of dt = %g\n", start.method.name.c_str(), options.steps, start.step.dt);
+  ChunkedStepper stepper(engine, start.method, start.step);
+  FiniteWatch watch(start.first);
+  const auto timeAt = [&](long long step) { return start.time + double(step - start.first) * start.step.dt; };
+  for (long long step = start.first; step < last;) {
+    const long long target = std::min(last, nextMultipleAfter(step, kStepsBetweenChecks).value_or(last));
+    if (!stepper.advance(step, target))
+      throw Stopped(stopRequested(), "at step " + std::to_string(step) + " of " + std::to_string(last) + ". " + kNoPicture);
+    watch.check(engine, step, timeAt(step), [] { return kNoPicture; });
+  }
+  // The camera and the colour range come from the state on the CPU: one download per picture.
+  return engine.download();
+}
+
+// Drawn after every step, so that every step's light goes into the trails; the state is checked
+// finite before the last picture.
+Image takeShotWithTrails(Engine& engine, const ShotOptions& options) {
+  DrawnRun run(engine, options);
+  reportView("shot", options.quiet, run.firstState().size(), run.camera(), run.settings());
+  run.draw();  // the first state's light starts the trails
+  run.advance(options.steps);
+  throwIfStopped([] { return "after the steps. " + kNoPicture; });
+  FiniteWatch(0).check(engine, options.steps, run.time(), [] { return kNoPicture; });
+  run.draw();
+  return run.read();
+}
+
+}  // namespace
+
+Image takeShot(Engine& engine, const ShotOptions& options) {
+  if (options.render.settings.trailHalfLife > 0.0f) return takeShotWithTrails(engine, options);
+  const CameraSpec cameraSpec = parseCameraSpec(options.render.camera);
+  const State final = advanceToShot(engine, options);
+  const RenderSettings settings = resolveRenderSettings(options.render, final);
+  const glm::ivec2 size(options.width, options.height);
+  const Camera camera = placeCamera(cameraSpec, boundingSphere(final), float(size.x) / float(size.y));
+  reportView("shot", options.quiet, final.size(), camera, settings);
+
+  UploadedStateTextures uploaded;
+  const GpuStateView bodies = gpuStateOf(engine, uploaded);
+  PointSpriteRenderer renderer;
+  return renderOffscreen(size, [&] { renderer.draw(bodies, camera, settings); });
+}
+
+}  // namespace nbody

@@ -1,0 +1,146 @@
+#include "app/run/render_options.h"
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "app/run/run_options.h"
+#include "render/colormap.h"
+
+namespace nbody {
+namespace {
+
+// Comma-separated finite numbers, `count` of them (or minCount..count).
+std::vector<float> parseNumbers(std::string_view text, std::size_t minCount, std::size_t count) {
+  std::vector<float> numbers;
+  while (true) {
+    const auto comma = text.find(',');
+    const std::string_view field = text.substr(0, comma);
+    float value = 0.0f;
+    const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
+    if (field.empty() || error != std::errc() || end != field.data() + field.size() || !std::isfinite(value))
+      throw std::invalid_argument("'" + std::string(field) + "' is not a finite number");
+    numbers.push_back(value);
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  if (numbers.size() < minCount || numbers.size() > count)
+    throw std::invalid_argument("expected " +
+                                (minCount == count ? std::to_string(count)
+                                                   : std::to_string(minCount) + " or " + std::to_string(count)) +
+                                " comma-separated numbers");
+  return numbers;
+}
+
+glm::vec2 parseColorRange(std::string_view text) {
+  const std::vector<float> range = parseNumbers(text, 2, 2);
+  if (!(range[0] < range[1])) throw std::invalid_argument("LOW must be below HIGH");
+  return {range[0], range[1]};
+}
+
+glm::vec3 parseBackground(std::string_view text) {
+  const std::vector<float> rgb = parseNumbers(text, 3, 3);
+  for (float channel : rgb)
+    if (channel < 0.0f || channel > 1.0f) throw std::invalid_argument("R, G and B must be in [0, 1]");
+  return {rgb[0], rgb[1], rgb[2]};
+}
+
+// A CLI11 check that runs `parse` on the text and reports its complaint.
+template <typename Parse>
+CLI::Validator parsedBy(Parse parse, std::string description) {
+  return CLI::Validator(
+      [parse](std::string& text) -> std::string {
+        try {
+          parse(text);
+          return {};
+        } catch (const std::invalid_argument& e) {
+          return "'" + text + "': " + e.what();
+        }
+      },
+      std::move(description));
+}
+
+// "default, front, ..." or, with their directions, "default = 30,20, front = 0,0, ...".
+std::string presetList(bool withDirections) {
+  std::string list;
+  for (const CameraPreset& preset : cameraPresets()) {
+    list += (list.empty() ? "" : ", ") + preset.name;
+    if (withDirections)
+      list += " = " + std::to_string(int(preset.yawDegrees)) + "," + std::to_string(int(preset.pitchDegrees));
+  }
+  return list;
+}
+
+}  // namespace
+
+CameraSpec parseCameraSpec(std::string_view text) {
+  if (const CameraPreset* preset = findCameraPreset(text))
+    return {preset->yawDegrees, preset->pitchDegrees, std::nullopt};
+  if (text.find(',') == std::string_view::npos)
+    throw std::invalid_argument("not a preset (" + presetList(false) + ") nor YAW,PITCH[,DISTANCE]");
+  const std::vector<float> numbers = parseNumbers(text, 2, 3);
+  CameraSpec spec{numbers[0], numbers[1], std::nullopt};
+  if (spec.pitchDegrees < -90.0f || spec.pitchDegrees > 90.0f)
+    throw std::invalid_argument("PITCH must be in [-90, 90]");
+  if (numbers.size() == 3) {
+    if (!(numbers[2] > 0.0f)) throw std::invalid_argument("DISTANCE must be > 0");
+    spec.distance = numbers[2];
+  }
+  return spec;
+}
+
+Camera placeCamera(const CameraSpec& spec, const BoundingSphere& sphere, float aspect) {
+  Camera camera;
+  camera.yawDegrees = spec.yawDegrees;
+  camera.pitchDegrees = spec.pitchDegrees;
+  camera.fit(sphere, aspect);
+  if (spec.distance) camera.distance = *spec.distance;
+  return camera;
+}
+
+RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state) {
+  RenderSettings settings = options.settings;
+  settings.colorRange = options.colorRange == "auto" ? autoColorRange(state, settings.colorBy)
+                                                     : parseColorRange(options.colorRange);
+  settings.background = parseBackground(options.background);
+  return settings;
+}
+
+void addRenderOptions(CLI::App& command, RenderOptions& options) {
+  RenderSettings& settings = options.settings;
+  addNumberOption(command, "--point-size", settings.pointSize,
+                  "sprite diameter in pixels for a body at the camera's target distance", positive());
+  addNumberOption(command, "--brightness", settings.brightness, "exposure: scales the light of every sprite",
+                  positive());
+  command.add_option("--colormap", settings.colormap, "colours for the coloured quantity")
+      ->check(CLI::IsMember(colormapNames()))
+      ->capture_default_str();
+  command.add_option_function<std::string>(
+             "--color-by", [&settings](const std::string& name) { settings.colorBy = *findColorBy(name); },
+             "colour the bodies by speed or mass (default: speed)")
+      ->check(CLI::IsMember(colorByNames()));
+  command.add_option("--color-range", options.colorRange,
+                     "the speed or mass at the colormap's ends: LOW,HIGH, or auto (0 to the 99th "
+                     "percentile of the speeds, or to the largest mass)")
+      ->check(parsedBy([](const std::string& t) { if (t != "auto") parseColorRange(t); }, "auto|LOW,HIGH"))
+      ->capture_default_str();
+  addNumberOption(command, "--trails", settings.trailHalfLife,
+                  "SECONDS of simulated time: bodies leave trails whose light halves in that time (0: no "
+                  "trails). The trails stay where they were drawn in the picture (a turning camera smears "
+                  "them); shot and record add the light of every step, and shot then fits its camera and "
+                  "colours to the first state",
+                  nonNegative());
+  command.add_option("--background", options.background, "background colour R,G,B in [0, 1]")
+      ->check(parsedBy(parseBackground, "R,G,B"))
+      ->capture_default_str();
+  command.add_option("--camera", options.camera,
+                     "where the camera looks from: YAW,PITCH[,DISTANCE] in degrees and scene units, or "
+                     "a preset (" + presetList(true) + "). It aims at the bodies' centre of mass "
+                     "from the distance that fits every body in the picture, unless DISTANCE is "
+                     "given. Y is up; yaw 0, pitch 0 looks along -Z; pitch 90 looks straight down")
+      ->check(parsedBy(parseCameraSpec, "PRESET|YAW,PITCH[,DISTANCE]"))
+      ->capture_default_str();
+}
+
+}  // namespace nbody

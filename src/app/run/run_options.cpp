@@ -1,0 +1,234 @@
+#include "app/run/run_options.h"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "engines/registry.h"
+#include "physics/method.h"
+#include "util/printable_text.h"
+
+namespace nbody {
+namespace {
+
+std::string describe(const NumberBounds& bounds) {
+  const std::string low = CLI::detail::to_string(bounds.low), high = CLI::detail::to_string(bounds.high);
+  if (bounds.high != HUGE_VAL) return std::string("in ") + (bounds.lowIncluded ? "[" : "(") + low + ", " + high + "]";
+  if (bounds.low == -HUGE_VAL) return "finite";
+  return (bounds.lowIncluded ? ">= " : "> ") + low;
+}
+
+// `text` read into `value` as a finite T within `bounds`: nothing, or the complaint. A number too
+// small for a T becomes the nearest T (0 or subnormal), as a conversion makes it.
+template <typename T>
+std::string readNumber(const std::string& text, const NumberBounds& bounds, T& value) {
+  const std::string_view digits = std::string_view(text).substr(text.starts_with('+') ? 1 : 0);
+  const char* const end = digits.data() + digits.size();
+  auto [stop, error] = std::from_chars(digits.data(), end, value);
+  if (digits.empty() || stop != end || (error != std::errc() && error != std::errc::result_out_of_range))
+    return "'" + printable(text, 40) + "' is not a number";
+  if (error == std::errc::result_out_of_range) {
+    double wide = 0.0;
+    if (std::from_chars(digits.data(), end, wide).ec != std::errc() ||
+        std::abs(wide) > double(std::numeric_limits<T>::max()))
+      return "'" + text + "' is out of range";
+    value = T(wide);
+  }
+  if (!std::isfinite(value)) return "must be finite, got " + text;
+  const double number = double(value);
+  if (number < bounds.low || (!bounds.lowIncluded && number == bounds.low) || number > bounds.high)
+    return "must be " + describe(bounds) + ", got " + text;
+  return {};
+}
+
+void addEngineOptions(CLI::App& command, RunOptions& options, bool several) {
+  std::vector<std::string> names = engineNames();
+  if (several) {
+    names.push_back("all");
+    command.add_option("--engine", options.engines, "engines to time, comma separated, or all")
+        ->delimiter(',')
+        ->check(CLI::IsMember(names))
+        ->capture_default_str();
+  } else {
+    command.add_option("--engine", options.choice.engine, "which engine computes")
+        ->check(CLI::IsMember(names))
+        ->capture_default_str();
+  }
+  command
+      .add_option_function<std::vector<std::string>>(
+          "--set",
+          [&options](const std::vector<std::string>& settings) {
+            for (const std::string& setting : settings) {
+              auto [name, value] = parseEngineSetting(setting);
+              options.choice.engineSettings[name] = value;
+            }
+          },
+          "engine option NAME=VALUE, repeatable (e.g. unroll=4x4, bodies-per-fragment=4, slices=16); "
+          "`nbody engines` lists them")
+      ->check([](const std::string& text) {
+        return text.find('=') == std::string::npos ? "expected NAME=VALUE, got " + text : std::string();
+      });
+}
+
+void addMethodOption(CLI::App& command, RunOptions& options, bool several) {
+  CLI::Option* method =
+      several ? command.add_option("--method", options.methods, "integration methods, comma separated")->delimiter(',')
+              : command.add_option("--method", options.choice.method, "integration method");
+  method->check(CLI::IsMember(methodNames()))->capture_default_str()->each([&options](const std::string&) {
+    options.given.method = true;
+  });
+}
+
+void addSceneOptions(CLI::App& command, RunOptions& options, const char* inputOption) {
+  SceneChoice& scene = options.choice.scene;
+  std::vector<CLI::Option*> sceneOptions{
+      command.add_option("--scene", scene.name, "initial conditions (kepler and figure-eight have 2 and 3 bodies "
+                                                "whatever --bodies says)")
+          ->check(CLI::IsMember(sceneNames()))
+          ->capture_default_str(),
+      addIntegerOption<std::size_t>(command, "--bodies,-n", scene.options.bodyCount, "number of bodies N", 1,
+                                    std::size_t{1} << 30)};
+  addIntegerOption<std::uint64_t>(command, "--seed", scene.options.seed, "random seed of the scene", 0,
+                                  std::numeric_limits<std::uint64_t>::max());
+  for (const SceneParameter& parameter : sceneParameters())
+    sceneOptions.push_back(addNumberOption(command, "--" + parameter.name, scene.options.*parameter.field,
+                                           parameter.description, within(parameter.low, parameter.high)));
+  if (!inputOption) return;
+  CLI::Option* input =
+      command.add_option(inputOption, options.input,
+                         "start from this file: CSV (x,y,z,mass,vx,vy,vz), an nbody snapshot (.nbody: its step, "
+                         "time, method, dt, softening and G apply unless given) or TIPSY")
+          ->check(CLI::ExistingFile);
+  for (CLI::Option* sceneOption : sceneOptions) input->excludes(sceneOption);
+}
+
+void addStepOptions(CLI::App& command, RunOptions& options) {
+  StepParams& step = options.choice.step;
+  GivenSettings& given = options.given;
+  addNumberOption(command, "--dt", step.dt, "time step h", positive())->each([&given](const std::string&) {
+    given.dt = true;
+  });
+  addNumberOption(command, "--softening", step.softening, "softening length epsilon (not epsilon^2)", nonNegative())
+      ->each([&given](const std::string&) { given.softening = true; });
+  addNumberOption(command, "--gravity,-G", step.gravity, "gravitational constant G", positive())
+      ->each([&given](const std::string&) { given.gravity = true; });
+}
+
+}  // namespace
+
+// `text` read into `value` as a whole number within [low, high]: nothing, or the complaint.
+template <typename T>
+std::string readInteger(const std::string& text, T low, T high, T& value) {
+  const std::string_view digits = std::string_view(text).substr(text.starts_with('+') ? 1 : 0);
+  const char* const end = digits.data() + digits.size();
+  const auto [stop, error] = std::from_chars(digits.data(), end, value);
+  const bool allRead = !digits.empty() && stop == end;
+  if (allRead && error == std::errc::result_out_of_range)
+    return "must be in [" + std::to_string(low) + ", " + std::to_string(high) + "], got " + printable(text, 40);
+  if (!allRead || error != std::errc()) return "'" + printable(text, 40) + "' is not a whole number";
+  if (value < low || value > high)
+    return "must be in [" + std::to_string(low) + ", " + std::to_string(high) + "], got " + text;
+  return {};
+}
+
+template <typename T>
+CLI::Option* addIntegerOption(CLI::App& command, const std::string& name, T& value, const std::string& description,
+                              T low, T high, bool showDefault) {
+  const CLI::Validator check(
+      [low, high](std::string& text) {
+        T ignored{};
+        return readInteger(text, low, high, ignored);
+      },
+      "in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+  CLI::Option* option =
+      command
+          .add_option_function<std::string>(
+              name, [&value, low, high](const std::string& text) { readInteger(text, low, high, value); }, description)
+          ->check(check)
+          ->type_name("INTEGER");
+  return showDefault ? option->default_str(std::to_string(value)) : option;
+}
+template CLI::Option* addIntegerOption(CLI::App&, const std::string&, int&, const std::string&, int, int, bool);
+template CLI::Option* addIntegerOption(CLI::App&, const std::string&, long long&, const std::string&, long long,
+                                       long long, bool);
+template CLI::Option* addIntegerOption(CLI::App&, const std::string&, unsigned long&, const std::string&,
+                                       unsigned long, unsigned long, bool);
+
+NumberBounds positive() { return {0.0, HUGE_VAL, false}; }
+NumberBounds nonNegative() { return {0.0, HUGE_VAL, true}; }
+NumberBounds within(double low, double high) { return {low, high, true}; }
+
+template <typename T>
+CLI::Option* addNumberOption(CLI::App& command, const std::string& name, T& value, const std::string& description,
+                             NumberBounds bounds) {
+  const CLI::Validator check(
+      [bounds](std::string& text) {
+        T ignored{};
+        return readNumber(text, bounds, ignored);
+      },
+      describe(bounds));
+  return command
+      .add_option_function<std::string>(
+          name, [&value, bounds](const std::string& text) { readNumber(text, bounds, value); }, description)
+      ->check(check)
+      ->type_name("NUMBER")
+      ->default_str(CLI::detail::to_string(value));
+}
+template CLI::Option* addNumberOption(CLI::App&, const std::string&, float&, const std::string&, NumberBounds);
+template CLI::Option* addNumberOption(CLI::App&, const std::string&, double&, const std::string&, NumberBounds);
+
+CLI::Validator outputPath() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        if (path.empty()) return "an empty path names no file";
+        if (path.back() == '/') return "'" + path + "' ends in /, so it names a folder, not a file";
+        return {};
+      },
+      "FILE");
+}
+
+void addRunOptions(CLI::App& command, RunOptions& options, RunOptionsShape shape) {
+  addEngineOptions(command, options, shape.several);
+  addMethodOption(command, options, shape.several);
+  addSceneOptions(command, options, shape.inputOption);
+  addStepOptions(command, options);
+}
+
+RunSettings withGivenSettings(RunSettings saved, const GivenSettings& given, const RunChoice& choice) {
+  if (given.method) saved.method = choice.method;
+  if (given.dt) saved.step.dt = choice.step.dt;
+  if (given.softening) saved.step.softening = choice.step.softening;
+  if (given.gravity) saved.step.gravity = choice.step.gravity;
+  return saved;
+}
+
+RunSettings resolveRunSettings(const RunOptions& options, const Snapshot& start) {
+  if (start.settings) return withGivenSettings(*start.settings, options.given, options.choice);
+  const std::uint64_t seed = options.input.empty() ? options.choice.scene.options.seed : 0;
+  return {options.choice.method, options.choice.step, seed};
+}
+
+const Method& methodOf(const RunSettings& settings, const std::string& source) {
+  if (const Method* method = findMethod(settings.method)) return *method;
+  std::string offered;
+  for (const std::string& known : methodNames()) offered += (offered.empty() ? "" : ", ") + known;
+  throw std::runtime_error(source + " was made with method '" + printable(settings.method) +
+                           "', which this build does not offer (" + offered + "); choose one with --method");
+}
+
+Snapshot makeInitialSnapshot(const RunOptions& options) {
+  if (!options.input.empty()) return readSnapshotFile(options.input);
+  Snapshot start;
+  start.state = options.choice.scene.generate();
+  return start;
+}
+
+Snapshot makeInitialSnapshotFor(const Engine& engine, const RunOptions& options) {
+  if (options.input.empty()) engine.checkCapacity(options.choice.scene.options.bodyCount);
+  Snapshot snapshot = makeInitialSnapshot(options);
+  engine.checkCapacity(snapshot.state.size());
+  return snapshot;
+}
+
+}  // namespace nbody

@@ -1,0 +1,81 @@
+#include "app/run/stepping.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "app/run/stop_signals.h"
+#include "gl/state_guard.h"
+#include "io/csv.h"
+
+namespace nbody {
+namespace {
+
+constexpr double kChunkSeconds = 0.25;
+constexpr long long kLargestChunk = 1 << 20;  // Engine::step counts in int
+
+std::string vectorText(glm::vec3 v) {
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on the chain of + once inlined here.
+  std::string text = "(";
+  text.append(formatFloat(v.x)).append(", ").append(formatFloat(v.y)).append(", ").append(formatFloat(v.z));
+  return text.append(")");
+}
+
+}  // namespace
+
+bool ChunkedStepper::advance(long long& step, long long target) {
+  while (step < target) {
+    if (stopRequested()) return false;
+    const long long now = std::min(chunk_, target - step);
+    const auto start = Clock::now();
+    engine_.step(method_, params_, int(now));
+    engine_.finish();
+    step += now;
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    // The next chunk: about kChunkSeconds of work at this rate (clamped as a double: a fast
+    // chunk's rate does not fit a long long).
+    const double fitting = seconds > 0 ? double(now) * kChunkSeconds / seconds : 2.0 * double(now);
+    chunk_ = (long long)std::clamp(fitting, 1.0, double(kLargestChunk));
+    if (onProgress && step < target && Clock::now() - lastReport_ >= std::chrono::seconds(1)) {
+      lastReport_ = Clock::now();
+      onProgress(step, seconds > 0 ? double(now) / seconds : 0.0);
+    }
+  }
+  return true;
+}
+
+// The check's GPU pass binds a program and textures of its own; they are put back, so that a
+// watch that goes (shot's, before drawing) leaves no deleted program bound for the next guard
+// to restore (GL_INVALID_VALUE).
+static std::optional<std::size_t> firstBadBodyRestoringGlState(NonFiniteCheck& check, Engine& engine) {
+  if (!engine.runsOnGl()) return check.firstNonFiniteBody(engine);
+  gl::StateGuard guard({0, 1});
+  return check.firstNonFiniteBody(engine);
+}
+
+void FiniteWatch::check(Engine& engine, long long step, double time, const std::function<std::string()>& outcome) {
+  const auto body = firstBadBodyRestoringGlState(check_, engine);
+  if (!body && std::isfinite(time)) {
+    lastFinite_ = step;
+    return;
+  }
+  std::string what = "the state became non-finite between step " + std::to_string(lastFinite_) +
+                     " (the last found finite) and step " + std::to_string(step) + ": ";
+  if (body) {
+    const State state = engine.download();
+    const glm::vec4& p = state.positionMass[*body];
+    what += "body " + std::to_string(*body) + " has position " + vectorText(p) + ", mass " + formatFloat(p.w) +
+            ", velocity " + vectorText(state.velocity[*body]) + "; a smaller --dt or a larger --softening may help";
+  } else {
+    what += "the simulated time is no longer finite (" + formatDouble(time) + "); a smaller --dt may help";
+  }
+  throw std::runtime_error(what + ". " + outcome());
+}
+
+void advanceSteps(Engine& engine, const Method& method, const StepParams& params, long long steps) {
+  constexpr long long kStepsPerCall = 1 << 20;  // step() counts in int
+  for (long long done = 0; done < steps; done += kStepsPerCall)
+    engine.step(method, params, int(std::min(kStepsPerCall, steps - done)));
+}
+
+}  // namespace nbody

@@ -1,0 +1,57 @@
+#pragma once
+// What every command that advances a state needs between its steps: advancing in chunks short
+// enough to see a stop request (app/stop_signals.h) and to report progress, and watching that the
+// state stays finite, so that nothing non-finite is ever written or drawn.
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "engines/engine.h"
+#include "engines/state_check.h"
+
+namespace nbody {
+
+// Advances `steps` steps, however many (Engine::step counts in int), with no look at stops.
+void advanceSteps(Engine& engine, const Method& method, const StepParams& params, long long steps);
+
+// Advances an engine in chunks of about a quarter second of work (at least one step each).
+class ChunkedStepper {
+ public:
+  ChunkedStepper(Engine& engine, const Method& method, const StepParams& params)
+      : engine_(engine), method_(method), params_(params) {}
+
+  // Steps from `step` up to `target`; returns false when it stopped at a chunk boundary before
+  // `target` because a stop was asked for (`step` says where).
+  bool advance(long long& step, long long target);
+
+  // Called about once a second with the step reached and the steps per second of the last chunk.
+  std::function<void(long long step, double stepsPerSecond)> onProgress;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  Engine& engine_;
+  const Method& method_;
+  const StepParams& params_;
+  long long chunk_ = 1;
+  Clock::time_point lastReport_ = Clock::now();
+};
+
+// The state of an engine as far as it is known to be finite. check() at a step boundary either
+// moves the last finite step on, or throws naming it and the step where the state was first
+// found not finite, with the first bad body.
+class FiniteWatch {
+ public:
+  explicit FiniteWatch(long long firstStep) : lastFinite_(firstStep) {}
+
+  // `time` is the simulated time at `step`, which must be finite as well. `outcome` says what the
+  // failed run leaves (appended to the message).
+  void check(Engine& engine, long long step, double time, const std::function<std::string()>& outcome);
+  long long lastFiniteStep() const { return lastFinite_; }
+
+ private:
+  NonFiniteCheck check_;
+  long long lastFinite_;
+};
+
+}  // namespace nbody

@@ -1,0 +1,100 @@
+#include "app/run/timing.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "app/run/stop_signals.h"
+#include "gl/objects.h"
+#include "gl/state_readback.h"
+
+namespace nbody {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> values) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+// Advances `steps` steps, reading the state back as asked, and returns the wall seconds between
+// glFinish calls. The GPU time of the same work goes into `gpuSeconds` when a query is given.
+double timeSteps(Engine& engine, const Method& method, Readback readback, const StepParams& params,
+                 long long steps, const gl::TimeElapsedQuery* query, double* gpuSeconds) {
+  std::unique_ptr<gl::AsyncStateReadback> ring;
+  if (readback == Readback::async) ring = std::make_unique<gl::AsyncStateReadback>(3);
+  engine.finish();
+  const auto start = Clock::now();
+  if (query) glBeginQuery(GL_TIME_ELAPSED, query->id());
+  for (long long s = 0; s < steps && !stopRequested(); ++s) {  // a stop comes at a step boundary
+    engine.step(method, params, 1);
+    if (readback == Readback::sync) engine.download();
+    if (ring) {
+      if (ring->full()) ring->takeOldest();
+      ring->request(*engine.gpuState());
+    }
+  }
+  while (ring && ring->pending() > 0) ring->takeOldest();
+  if (query) glEndQuery(GL_TIME_ELAPSED);
+  engine.finish();
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  if (query) {
+    GLuint64 nanoseconds = 0;
+    glGetQueryObjectui64v(query->id(), GL_QUERY_RESULT, &nanoseconds);
+    *gpuSeconds = double(nanoseconds) * 1e-9;
+  }
+  return wall;
+}
+
+}  // namespace
+
+const std::map<std::string, Readback> kReadbacks{{"none", Readback::none}, {"sync", Readback::sync}, {"async", Readback::async}};
+
+std::string_view readbackName(Readback readback) {
+  for (const auto& [name, value] : kReadbacks)
+    if (value == readback) return name;
+  return "?";
+}
+
+BenchResult benchmark(Engine& engine, const Method& method, Readback readback, const StepParams& params,
+                      const TimingPlan& plan) {
+  std::unique_ptr<gl::TimeElapsedQuery> query;
+  if (engine.runsOnGl()) query = std::make_unique<gl::TimeElapsedQuery>(gl::TimeElapsedQuery::create());
+  double gpuSeconds = 0;
+  // Warm-up: the first steps compile shaders (an FSAL method's second step is the first to reuse
+  // the force, through kernels of its own); the next says how long a step takes.
+  timeSteps(engine, method, readback, params, 2, nullptr, nullptr);
+  const double oneStep = timeSteps(engine, method, readback, params, 1, nullptr, nullptr);
+  // Clamped as a double first: --seconds over a very fast step does not fit a long long.
+  const long long steps = plan.stepsPerRepetition > 0
+                              ? plan.stepsPerRepetition
+                              : (long long)std::clamp(plan.targetSeconds / std::max(oneStep, 1e-9), 1.0,
+                                                      double(kLargestRepetitionSteps));
+  std::vector<double> stepsPerSecond, gpuMilliseconds;
+  for (int r = 0; r < plan.repetitions && !stopRequested(); ++r) {
+    const double wall = timeSteps(engine, method, readback, params, steps, query.get(), &gpuSeconds);
+    stepsPerSecond.push_back(double(steps) / wall);
+    if (query) gpuMilliseconds.push_back(1e3 * gpuSeconds / double(steps));
+  }
+  BenchResult result;
+  result.engine = engine.name();
+  result.device = engine.device();
+  result.variant = engine.variant();
+  result.method = method.name;
+  result.readback = readback;
+  result.bodies = engine.bodyCount();
+  result.stepsPerRepetition = steps;
+  result.repetitions = plan.repetitions;
+  result.stepsPerSecond = median(stepsPerSecond);
+  result.gpuMillisecondsPerStep = median(gpuMilliseconds);
+  result.interactionsPerSecond = result.stepsPerSecond * interactionsPerStep(engine, method);
+  result.gflops = result.interactionsPerSecond * kFlopPerInteraction * 1e-9;
+  return result;
+}
+
+}  // namespace nbody

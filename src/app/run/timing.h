@@ -1,0 +1,52 @@
+#pragma once
+// Timing an engine as `nbody bench` does, for every command that reports a speed (bench, accuracy):
+// warm-up steps, then repetitions of a fixed number of steps between glFinish calls, the median
+// reported, with GL_TIME_ELAPSED queries for the GPU time.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "diagnostics/conservation_report.h"
+#include "diagnostics/force_accuracy.h"
+#include "engines/engine.h"
+
+namespace nbody {
+
+// How the state is read back to the CPU during timing (the paper's table 5).
+enum class Readback { none, sync, async };
+extern const std::map<std::string, Readback> kReadbacks;  // by name
+std::string_view readbackName(Readback readback);
+
+// The longest --seconds a repetition may be asked to run.
+inline constexpr double kLongestRepetitionSeconds = 3600.0;
+// The most steps one repetition takes (--steps, or what --seconds asks for).
+inline constexpr long long kLargestRepetitionSteps = 1LL << 30;
+
+struct TimingPlan {
+  long long stepsPerRepetition = 0;  // 0: enough for about targetSeconds per repetition
+  int repetitions = 5;
+  double targetSeconds = 0.5;
+};
+
+struct BenchResult {
+  std::string engine, device, variant, method;
+  Readback readback = Readback::none;
+  std::size_t bodies = 0;
+  long long stepsPerRepetition = 0;
+  int repetitions = 0;
+  double stepsPerSecond = 0;          // median over repetitions, wall clock around glFinish
+  double gpuMillisecondsPerStep = 0;  // median of GL_TIME_ELAPSED queries; NaN for the CPU
+  double interactionsPerSecond = 0;
+  double gflops = 0;                  // kFlopPerInteraction per interaction
+  std::optional<ConservationCheck> conservation;  // diagnostics before and after the timed steps
+  std::optional<AccuracyReport> accuracy;         // an approximate engine's force error on the initial state
+};
+
+// Times one method on an engine that already holds the initial state. Returns early, with the
+// repetitions done so far, when a stop is asked for (app/run/stop_signals.h).
+BenchResult benchmark(Engine& engine, const Method& method, Readback readback, const StepParams& params,
+                      const TimingPlan& plan);
+
+}  // namespace nbody

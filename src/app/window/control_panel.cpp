@@ -1,0 +1,272 @@
+#include "app/window/control_panel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app/window/recording_panel.h"
+#include "engines/registry.h"
+#include "physics/method.h"
+#include "physics/scenes.h"
+#include "render/colormap.h"
+
+namespace nbody {
+namespace {
+
+// A combo over `names` that sets `value`; true when it changed.
+bool comboOf(const char* label, std::string& value, const std::vector<std::string>& names,
+             const std::vector<bool>& enabled = {}) {
+  bool changed = false;
+  if (ImGui::BeginCombo(label, value.c_str())) {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const bool allowed = enabled.empty() || enabled[i];
+      const bool selected = names[i] == value;
+      if (ImGui::Selectable(names[i].c_str(), selected, allowed ? 0 : ImGuiSelectableFlags_Disabled) &&
+          !selected) {
+        value = names[i];
+        changed = true;
+      }
+      if (selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+void figuresSection(const PanelFigures& f) {
+  ImGui::Text("%.1f iterations/s", f.iterationsPerSecond);
+  ImGui::Text("%.2f GFLOPS   %.3f G interactions/s", f.gflops, f.interactionsPerSecond * 1e-9);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%g flop per interaction, interactions per force evaluation as nbody bench counts them",
+                      kFlopPerInteraction);
+  if (f.gpuMillisecondsPerStep >= 0)
+    ImGui::Text("GPU %.3f ms/step, %d per frame", f.gpuMillisecondsPerStep, f.stepsPerFrame);
+  else
+    ImGui::Text("GPU ms/step: n/a, %d steps per frame", f.stepsPerFrame);
+  if (f.drawMilliseconds >= 0)
+    ImGui::Text("frame %.1f ms (drawing %.2f ms)", f.frameMilliseconds, f.drawMilliseconds);
+  else
+    ImGui::Text("frame %.1f ms", f.frameMilliseconds);
+  if (!f.timeSplit.empty()) {
+    std::string split;
+    for (const auto& [part, seconds] : f.timeSplit)
+      split += (split.empty() ? "" : ", ") + part + " " + formatNumber(std::round(seconds * 1e5) / 1e2) + " ms";
+    ImGui::TextWrapped("of a step: %s", split.c_str());
+  }
+  ImGui::Text("step %lld, t = %.4g", f.step, f.time);
+  ImGui::TextDisabled("%s", f.renderer.c_str());
+  if (f.engineDevice != f.renderer) ImGui::TextDisabled("engine on %s", f.engineDevice.c_str());
+}
+
+// A combo over an option's choices, or a slider for a number option; true when `value` changed.
+bool optionControl(const EngineOption& option, std::string& value) {
+  if (!option.range) return comboOf(option.name.c_str(), value, option.choices);
+  float number = 0.0f;
+  try {
+    number = std::stof(value);
+  } catch (const std::exception&) {  // "auto" or another word: the slider starts at the low end
+    number = float(option.range->low);
+  }
+  if (!ImGui::SliderFloat(option.name.c_str(), &number, float(option.range->low), float(option.range->high), "%.3f",
+                          ImGuiSliderFlags_AlwaysClamp))
+    return false;
+  value = formatNumber(number);
+  return true;
+}
+
+// Engines the registry says keep an interactive pace at this N; the others are shown, disabled.
+void engineSection(RunChoice& run, const PanelFigures& f) {
+  std::vector<bool> allowed;
+  for (const EngineEntry& entry : engineRegistry()) allowed.push_back(entry.interactiveAt(run.scene.options.bodyCount));
+  comboOf("engine", run.engine, engineNames(), allowed);
+  if (!findEngine(run.engine)->interactiveAt(run.scene.options.bodyCount))
+    ImGui::TextColored(ImVec4(1, 0.7f, 0.2f, 1), "the %s engine is slow at N = %zu", run.engine.c_str(),
+                       run.scene.options.bodyCount);
+  comboOf("method", run.method, methodNames());
+  for (const EngineOption& option : f.engineOptions) {
+    std::string value = run.engineSettings.count(option.name) ? run.engineSettings[option.name] : option.value;
+    if (optionControl(option, value)) run.engineSettings[option.name] = value;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", option.description.c_str());
+  }
+}
+
+// The scene, N, seed and the parameters the scene reads (these start the scene over).
+void sceneSection(RunChoice& run, const PanelFigures& f) {
+  SceneChoice& scene = run.scene;
+  comboOf("scene", scene.name, sceneNames());
+  std::vector<std::string> sizeNames;
+  for (std::size_t n : f.bodyChoices) sizeNames.push_back(std::to_string(n));
+  std::string size = std::to_string(scene.options.bodyCount);
+  if (comboOf("N", size, sizeNames)) {
+    scene.options.bodyCount = std::stoull(size);
+    // An engine too slow for the new N gives way to the first one that is not.
+    if (!findEngine(run.engine)->interactiveAt(scene.options.bodyCount))
+      for (const EngineEntry& entry : engineRegistry())
+        if (entry.interactiveAt(scene.options.bodyCount)) {
+          run.engine = entry.name;
+          break;
+        }
+  }
+  int seed = int(scene.options.seed);
+  if (ImGui::InputInt("seed", &seed, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue) && seed >= 0)
+    scene.options.seed = std::uint64_t(seed);
+  for (const SceneParameter& parameter : sceneParameters()) {
+    if (std::find(parameter.scenes.begin(), parameter.scenes.end(), scene.name) == parameter.scenes.end()) continue;
+    float value = float(scene.options.*parameter.field);
+    if (ImGui::SliderFloat(parameter.name.c_str(), &value, float(parameter.low), float(parameter.high), "%.3f",
+                           ImGuiSliderFlags_AlwaysClamp))
+      scene.options.*parameter.field = value;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", parameter.description.c_str());
+  }
+}
+
+void stepSection(StepParams& step) {
+  float dt = float(step.dt), softening = float(step.softening), gravity = float(step.gravity);
+  if (ImGui::DragFloat("dt", &dt, 1e-5f, 1e-6f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic) && dt > 0)
+    step.dt = dt;
+  if (ImGui::DragFloat("softening", &softening, 1e-4f, 0.0f, 1.0f, "%.4f") && softening >= 0)
+    step.softening = softening;
+  if (ImGui::DragFloat("G", &gravity, 0.01f, 1e-3f, 100.0f, "%.3f") && gravity > 0) step.gravity = gravity;
+}
+
+void runControlsSection(AppSettings& s, const PanelFigures& f) {
+  bool autoSteps = s.stepsPerFrame == 0;
+  if (ImGui::Checkbox("auto", &autoSteps)) s.stepsPerFrame = autoSteps ? 0 : std::max(1, f.stepsPerFrame);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("as many steps per frame as fill the frame: the simulation runs near full speed");
+  ImGui::SameLine();
+  if (autoSteps) {
+    ImGui::Text("steps/frame: %d", f.stepsPerFrame);
+  } else {
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
+    ImGui::SliderInt("steps/frame", &s.stepsPerFrame, 1, 256, "%d", ImGuiSliderFlags_Logarithmic);
+    s.stepsPerFrame = std::max(1, s.stepsPerFrame);
+  }
+  if (ImGui::Button(s.paused ? "Run (Space)" : "Pause (Space)")) s.paused = !s.paused;
+  ImGui::SameLine();
+  if (ImGui::Button("Step (N)")) s.singleStep = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Reset (R)")) s.reset = true;
+}
+
+void simulationSection(AppSettings& s, const PanelFigures& f) {
+  engineSection(s.run, f);
+  sceneSection(s.run, f);
+  stepSection(s.run.step);
+  runControlsSection(s, f);
+}
+
+// One drift over the history: its log10 as a line, the latest value written over it.
+void driftPlot(const char* label, const ConservationHistory& history, double ConservationSample::*quantity,
+               const char* latestFormat) {
+  const std::vector<float> series = history.log10Series(quantity);
+  if (series.empty()) return;
+  char latest[64];
+  std::snprintf(latest, sizeof latest, latestFormat, history.samples().back().*quantity);
+  // Whole decades, at least one, so that rounding noise does not fill the plot.
+  const auto [low, high] = std::minmax_element(series.begin(), series.end());
+  const float bottom = std::floor(*low), top = std::max(std::ceil(*high), bottom + 1.0f);
+  ImGui::PlotLines(label, series.data(), int(series.size()), 0, latest, bottom, top,
+                   ImVec2(ImGui::GetFontSize() * 22.0f, ImGui::GetTextLineHeight() * 3.0f));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("log10, from %.0f (bottom) to %.0f (top)", bottom, top);
+}
+
+void conservationContents(const ConservationHistory& history) {
+  if (!history.reference()) {
+    ImGui::TextDisabled("measuring E0 ...");
+    return;
+  }
+  ImGui::Text("E0 = %.6g at step %lld", history.reference()->total(), history.referenceStep());
+  if (history.samples().empty()) {
+    ImGui::TextDisabled("no drift yet (it is measured a few times a second while running)");
+    return;
+  }
+  const ConservationSample& first = history.samples().front();
+  const ConservationSample& last = history.samples().back();
+  driftPlot("log10 |dE/E0|", history, &ConservationSample::energyDrift, "|dE/E0| = %.3e");
+  driftPlot("log10 |P-P0|", history, &ConservationSample::momentumDrift, "|P-P0| = %.3e");
+  driftPlot("log10 |L-L0|", history, &ConservationSample::angularMomentumDrift, "|L-L0| = %.3e");
+  ImGui::TextDisabled("%zu samples, steps %lld to %lld (t = %.4g to %.4g)", history.samples().size(), first.step,
+                      last.step, first.time, last.time);
+}
+
+void accuracySection(AppSettings& s, const PanelFigures& f) {
+  if (ImGui::Button("Check accuracy")) s.checkAccuracy = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("relative force error of a sample of bodies against direct summation in double precision");
+  if (!f.accuracy.empty()) {
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", f.accuracy.c_str());
+  }
+}
+
+void snapshotSection(AppSettings& s) {
+  if (ImGui::Button("Save snapshot")) s.saveSnapshot = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("writes nbody-YYYYMMDD-HHMMSS.nbody (state, step, time, method, dt, softening, G, seed)");
+  ImGui::InputTextWithHint("##snapshot path", "snapshot to load", &s.snapshotPath);
+  ImGui::SameLine();
+  if (ImGui::Button("Load snapshot") && !s.snapshotPath.empty()) s.loadSnapshot = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("continue from this .nbody (or CSV, TIPSY) file");
+}
+
+void viewSection(AppSettings& s) {
+  RenderSettings& r = s.render;
+  ImGui::SliderFloat("point size", &r.pointSize, 0.5f, 32.0f, "%.1f px", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("brightness", &r.brightness, 0.05f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  comboOf("colormap", r.colormap, colormapNames());
+  int colorBy = r.colorBy == ColorBy::Speed ? 0 : 1;
+  ImGui::RadioButton("by speed", &colorBy, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("by mass", &colorBy, 1);
+  r.colorBy = colorBy == 0 ? ColorBy::Speed : ColorBy::Mass;
+  ImGui::Checkbox("vsync", &s.vsync);
+  ImGui::SameLine();
+  if (ImGui::Button("Fit camera")) s.fitCamera = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Hide (H)")) s.showPanel = false;
+}
+
+// In a window of its own at the bottom right, out of the way of the panel's switches and of the
+// bodies at the centre. It does not take the focus from the panel when it appears.
+void conservationWindow(const ConservationHistory& history) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x - 10, display.y - 10), ImGuiCond_Always, ImVec2(1, 1));
+  ImGui::SetNextWindowBgAlpha(0.75f);
+  ImGui::Begin("conservation", nullptr,
+               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoFocusOnAppearing);
+  conservationContents(history);
+  ImGui::End();
+}
+
+}  // namespace
+
+void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowBgAlpha(0.75f);
+  ImGui::Begin("nbody-gl");
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 10.0f);  // room for the longest label
+  figuresSection(figures);
+  if (!figures.warning.empty()) ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%s", figures.warning.c_str());
+  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) {
+    simulationSection(settings, figures);
+    accuracySection(settings, figures);
+  }
+  if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(settings);
+  if (ImGui::CollapsingHeader("Trails and recording", ImGuiTreeNodeFlags_DefaultOpen))
+    trailsAndRecordingSection(settings, figures);
+  if (ImGui::Button("Screenshot (P)")) settings.screenshot = true;
+  ImGui::SameLine();
+  snapshotSection(settings);
+  if (!figures.message.empty()) ImGui::TextWrapped("%s", figures.message.c_str());
+  ImGui::TextDisabled("drag: orbit, right drag: pan, wheel: zoom; Esc quits");
+  ImGui::PopItemWidth();
+  ImGui::End();
+  if (figures.conservation) conservationWindow(*figures.conservation);
+}
+
+}  // namespace nbody

@@ -1,0 +1,438 @@
+#include "app/window/window_app.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+
+#include <glad/gl.h>
+// glad first: GLFW must not pull in a GL header of its own.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include "diagnostics/force_accuracy.h"
+#include "app/live/conservation_history.h"
+#include "app/window/control_panel.h"
+#include "app/run/engine_session.h"
+#include "app/live/frame_statistics.h"
+#include "app/live/live_simulation.h"
+#include "app/window/recording_panel.h"
+#include "app/window/window_capture.h"
+#include "app/window/window_input.h"
+#include "app/window/window_recorder.h"
+#include "diagnostics/engine_diagnostics.h"
+#include "engines/registry.h"
+#include "gl/window_context.h"
+#include "app/run/stop_signals.h"
+#include "io/output_file.h"
+#include "io/png.h"
+#include "render/point_sprite_renderer.h"
+#include "render/state_textures.h"
+
+namespace nbody {
+namespace {
+
+// Dear ImGui in the window's context: made after the window, gone before it.
+class ImGuiLayer {
+ public:
+  explicit ImGuiLayer(GLFWwindow* window) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini left in the user's folder
+    ImGui::StyleColorsDark();
+    ImGui_ImplGlfw_InitForOpenGL(window, true);  // chains to the key callback installed before
+    ImGui_ImplOpenGL3_Init("#version 450");
+  }
+  ~ImGuiLayer() {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+  }
+  ImGuiLayer(const ImGuiLayer&) = delete;
+  ImGuiLayer& operator=(const ImGuiLayer&) = delete;
+
+  void beginFrame() {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+  }
+  void draw() {
+    ImGui::Render();
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  }
+};
+
+// --load: the snapshot, with the settings the command line gave in place of its own. Read before
+// the window opens, so a bad file fails first.
+std::optional<Snapshot> startingSnapshot(const WindowOptions& options) {
+  if (options.run.input.empty()) return std::nullopt;
+  Snapshot start = readSnapshotFile(options.run.input);
+  if (start.settings) start.settings = withGivenSettings(*start.settings, options.run.given, options.run.choice);
+  return start;
+}
+
+AppSettings initialSettings(const WindowOptions& options, const std::optional<Snapshot>& loadFirst) {
+  AppSettings settings = initialAppSettings(options);
+  if (loadFirst) settings.run.scene.options.bodyCount = loadFirst->state.size();  // no scene made only to be replaced
+  return settings;
+}
+
+float aspectOf(glm::ivec2 size) { return size.y > 0 ? float(size.x) / float(size.y) : 1.0f; }
+
+// The N the panel offers: powers of two (and of four beyond a million) that some engine runs at an
+// interactive pace and `engine` holds on this GPU, and the N running now.
+std::vector<std::size_t> bodyChoicesFor(const Engine& engine, std::size_t current) {
+  std::vector<std::size_t> choices;
+  for (std::size_t n = 256; n <= (std::size_t(1) << 28); n *= n < (std::size_t(1) << 20) ? 2 : 4) {
+    const bool someEngine = std::any_of(engineRegistry().begin(), engineRegistry().end(),
+                                        [n](const EngineEntry& entry) { return entry.interactiveAt(n); });
+    if (!someEngine || n == 512) continue;
+    try {
+      engine.checkCapacity(n);
+      choices.push_back(n);
+    } catch (const std::runtime_error&) {
+      break;
+    }
+  }
+  if (std::find(choices.begin(), choices.end(), current) == choices.end()) {
+    choices.push_back(current);
+    std::sort(choices.begin(), choices.end());
+  }
+  return choices;
+}
+
+// --screenshot's file, opened before the window so that an unwritable path fails first; written
+// at the last frame, and removed if the window ends before it.
+std::unique_ptr<OutputFile> openScreenshot(const WindowOptions& options) {
+  if (options.screenshot.empty()) return nullptr;
+  return std::make_unique<OutputFile>(options.screenshot);
+}
+
+class WindowApp {
+ public:
+  explicit WindowApp(const WindowOptions& options);
+  bool runFrame();  // false once the window should close
+  // Completes a recording still running (quitting while filming keeps the movie).
+  void finishRecording();
+  void printStats() const;
+  int exitCode() const { return exitCode_; }
+  long long frames() const { return stats_.frames(); }
+
+ private:
+  Engine& engine() { return simulation_.engine(); }
+  bool pollEvents();
+  void showPanel();
+  void applySettings();
+  void applySimulationSettings();
+  void carryOutSnapshotRequests();
+  void startedOver();
+  void measureConservation();
+  int step();
+  void stopIfNonFinite(int steps);
+  void draw();
+  void writeScreenshot(bool lastFrame);
+  void refreshColorRange(const State& state);
+  void checkAccuracy();
+
+  const WindowOptions& options_;
+  std::optional<Snapshot> loadFirst_;
+  std::unique_ptr<OutputFile> screenshotFile_;
+  std::unique_ptr<gl::WindowContext> context_;
+  KeyPresses keys_;
+  AppSettings settings_;
+  AppSettings applied_;  // the settings as last applied: what changed since is what to apply
+  ImGuiLayer imgui_;
+  LiveSimulation simulation_;
+  PointSpriteRenderer renderer_;
+  UploadedStateTextures cpuStateTextures_;  // the state of an engine that keeps it off the GPU, for the renderer
+  WindowRecorder recorder_;
+  FrameStatistics stats_;
+  ConservationHistory conservation_;
+  EngineDiagnostics diagnostics_;
+  Camera camera_;
+  glm::ivec2 framebufferSize_{0, 0};
+  PanelFigures figures_;
+  int exitCode_ = 0;
+};
+
+WindowApp::WindowApp(const WindowOptions& options)
+    : options_(options),
+      loadFirst_(startingSnapshot(options)),
+      screenshotFile_(openScreenshot(options)),
+      context_(gl::WindowContext::create("nbody-gl", options.width, options.height, glDebugWanted())),
+      settings_(initialSettings(options, loadFirst_)),
+      imgui_((listenForKeys(context_->window(), keys_), context_->window())),
+      simulation_(settings_) {
+  glfwSwapInterval(settings_.vsync ? 1 : 0);
+  if (!findEngine(settings_.run.engine)->interactiveAt(settings_.run.scene.options.bodyCount))
+    std::fprintf(stderr, "run: the %s engine is slow at N = %zu\n", settings_.run.engine.c_str(),
+                 settings_.run.scene.options.bodyCount);
+  if (loadFirst_) {
+    simulation_.continueFrom(settings_, *loadFirst_);
+    settings_.snapshotPath = options.run.input;
+  }
+  std::fprintf(stderr, "run: %s engine on %s, window on %s; %s, N = %zu\n", engine().name().c_str(),
+               engine().device().c_str(), context_->info().renderer.c_str(), settings_.run.method.c_str(),
+               engine().bodyCount());
+  glfwGetFramebufferSize(context_->window(), &framebufferSize_.x, &framebufferSize_.y);
+  if (!options.record.empty()) recorder_.start(options.record, framebufferSize_, !options.hidePanel);
+  camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(simulation_.initialState()),
+                        aspectOf(framebufferSize_));
+  settings_.render = resolveRenderSettings(options.render, simulation_.initialState());
+  figures_.renderer = context_->info().renderer;
+  figures_.conservation = &conservation_;
+  figures_.bodyChoices = bodyChoicesFor(engine(), settings_.run.scene.options.bodyCount);
+  applied_ = settings_;
+}
+
+bool WindowApp::runFrame() {
+  if (glfwWindowShouldClose(context_->window()) || settings_.quit || stopRequested()) return false;
+  if (!pollEvents()) return true;  // minimised: nothing to draw
+  showPanel();
+  applySettings();
+  measureConservation();
+  const int steps = step();
+  draw();
+  const bool lastFrame = options_.frames > 0 && stats_.frames() >= options_.frames;
+  writeScreenshot(lastFrame);
+  glfwSwapBuffers(context_->window());
+  // --print-stats prints the figures this last frame shows (its screenshot too), which do not
+  // count the time spent writing that screenshot.
+  if (lastFrame) return false;
+  stats_.frameDone(steps, settings_.vsync);
+  stats_.fill(figures_, engine(), *findMethod(settings_.run.method));
+  return true;
+}
+
+// Events, keys and the framebuffer's size; false while the window is minimised.
+bool WindowApp::pollEvents() {
+  glfwPollEvents();
+  applyKeys(keys_, settings_);
+  glfwGetFramebufferSize(context_->window(), &framebufferSize_.x, &framebufferSize_.y);
+  if (framebufferSize_.x > 0 && framebufferSize_.y > 0) return true;
+  glfwWaitEventsTimeout(0.1);
+  stats_.skipFrame();
+  return false;
+}
+
+void WindowApp::showPanel() {
+  imgui_.beginFrame();
+  steerCamera(camera_, framebufferSize_);
+  figures_.engineDevice = engine().device();
+  figures_.engineOptions = engine().options();
+  figures_.timeSplit = engine().lastTimeSplit();
+  figures_.step = simulation_.stepCount();
+  figures_.time = simulation_.time();
+  figures_.recordingSeconds = recorder_.recording() ? recorder_.seconds() : -1.0;
+  if (settings_.showPanel)
+    drawControlPanel(settings_, figures_);
+  else
+    recordingBadge(figures_);
+}
+
+// The one place where what the panel and the keys changed takes effect.
+void WindowApp::applySettings() {
+  if (settings_.vsync != applied_.vsync) glfwSwapInterval(settings_.vsync ? 1 : 0);
+  applySimulationSettings();
+  carryOutSnapshotRequests();
+  if (settings_.toggleRecording) figures_.message = recorder_.toggle(framebufferSize_, settings_.recordPanel);
+  settings_.toggleRecording = false;
+  if (settings_.fitCamera) {
+    camera_.fit(boundingSphere(engine().download()), aspectOf(framebufferSize_));
+    settings_.fitCamera = false;
+  }
+  if (settings_.run.method != applied_.run.method) stats_.forgetTiming();
+  if (settings_.checkAccuracy) checkAccuracy();
+  if (settings_.render.colorBy != applied_.render.colorBy) refreshColorRange(engine().download());
+  applied_ = settings_;
+}
+
+void WindowApp::applySimulationSettings() {
+  try {
+    const LiveSimulation::Changes changes = simulation_.apply(settings_);
+    if (changes.engineSwitched || changes.variantChanged || changes.sceneRegenerated) stats_.forgetTiming();
+    if (changes.engineSwitched || changes.sceneRegenerated)
+      figures_.bodyChoices = bodyChoicesFor(engine(), settings_.run.scene.options.bodyCount);
+    if (changes.engineSwitched)
+      figures_.message = "switched to the " + engine().name() + " engine at step " +
+                         std::to_string(simulation_.stepCount());
+    if (changes.sceneRegenerated) startedOver();
+  } catch (const std::exception& e) {
+    figures_.message = std::string("could not switch: ") + e.what();
+  }
+}
+
+// The panel's save and load buttons; the message says what became of them.
+void WindowApp::carryOutSnapshotRequests() {
+  std::string& message = figures_.message;
+  if (settings_.saveSnapshot) {
+    const std::string path = std::filesystem::absolute(timestampedName(".nbody")).string();
+    try {
+      simulation_.save(settings_, path);
+      settings_.snapshotPath = path;
+      message = "snapshot: wrote " + path + " at step " + std::to_string(simulation_.stepCount());
+    } catch (const std::exception& e) {
+      message = std::string("snapshot failed: ") + e.what();
+    }
+  }
+  if (settings_.loadSnapshot) {
+    try {
+      simulation_.load(settings_, settings_.snapshotPath);
+      message = "loaded " + settings_.snapshotPath + ": N = " + std::to_string(engine().bodyCount()) + ", step " +
+                std::to_string(simulation_.stepCount()) + ", " + settings_.run.method;
+      startedOver();
+    } catch (const std::exception& e) {
+      message = std::string("load failed: ") + e.what();
+    }
+  }
+  if (settings_.saveSnapshot || settings_.loadSnapshot) std::fprintf(stderr, "run: %s\n", message.c_str());
+  settings_.saveSnapshot = settings_.loadSnapshot = false;
+}
+
+// A new scene or a loaded snapshot: the camera, colours, figures and plots start over.
+void WindowApp::startedOver() {
+  camera_.fit(boundingSphere(simulation_.initialState()), aspectOf(framebufferSize_));
+  refreshColorRange(simulation_.initialState());
+  figures_.warning.clear();
+  stats_.startOver();
+  conservation_.restart();
+}
+
+// A sample of bodies against direct summation in double precision: a second or so at most.
+void WindowApp::checkAccuracy() {
+  settings_.checkAccuracy = false;
+  try {
+    const AccuracyReport report = measureAccuracy(engine(), settings_.run.step, {.allUpTo = 4096, .bodies = 4096});
+    figures_.accuracy = "force error " + describePercentiles(report.force);
+    if (report.potentialError) figures_.accuracy += "; potential " + formatNumber(*report.potentialError);
+  } catch (const std::exception& e) {
+    figures_.accuracy = std::string("accuracy check failed: ") + e.what();
+  }
+  stats_.forgetTiming();  // the check's GPU work is no step's
+}
+
+void WindowApp::refreshColorRange(const State& state) {
+  if (options_.render.colorRange == "auto") settings_.render.colorRange = autoColorRange(state, settings_.render.colorBy);
+}
+
+// What is conserved, a few times a second, before this frame's steps.
+void WindowApp::measureConservation() {
+  conservation_.follow({settings_.run.engine, settings_.run.method, settings_.run.step});
+  if (!conservation_.due(stats_.secondsSinceStart(), simulation_.stepCount())) return;
+  const double before = stats_.secondsSinceStart();
+  const Diagnostics now = diagnostics_.measure(engine(), settings_.run.step);
+  const double after = stats_.secondsSinceStart();
+  conservation_.record(after, simulation_.stepCount(), simulation_.time(), now, after - before);
+}
+
+// As many steps as asked, or as fill the frame; one when paused and asked for a single step.
+int WindowApp::step() {
+  const double refresh = settings_.vsync ? 1.0 / context_->refreshRate() : 0.0;
+  const int stepsPerFrame = stats_.stepsPerFrame(settings_.stepsPerFrame, refresh);
+  const int steps = settings_.paused ? (settings_.singleStep ? 1 : 0) : stepsPerFrame;
+  settings_.singleStep = false;
+  if (steps > 0) stats_.timeSteps(engine(), steps, [&] { simulation_.advance(settings_, steps); });
+  stopIfNonFinite(steps);
+  return steps;
+}
+
+// A non-finite state draws nothing: stop and say where it went wrong (checked every 60 frames).
+void WindowApp::stopIfNonFinite(int steps) {
+  if (steps == 0 || (stats_.frames() % 60 != 59 && !settings_.paused) || !figures_.warning.empty()) return;
+  if (const auto body = simulation_.firstNonFiniteBody()) {
+    settings_.paused = true;
+    figures_.warning = "non-finite state by step " + std::to_string(simulation_.stepCount()) + ": body " +
+                       std::to_string(*body) + " (a smaller dt or a larger softening may help; R resets)";
+  }
+}
+
+// The bodies, then the panel on top.
+void WindowApp::draw() {
+  stats_.beginDraw();
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(0, 0, framebufferSize_.x, framebufferSize_.y);
+  const GpuStateView bodies = gpuStateOf(engine(), cpuStateTextures_);
+  try {
+    renderer_.draw(bodies, camera_, settings_.render, simulation_.time());
+  } catch (const std::invalid_argument& e) {  // e.g. an empty colour range
+    figures_.warning = e.what();
+  }
+  recorder_.capture(WindowRecorder::Stage::Bodies, framebufferSize_);
+  imgui_.draw();
+  recorder_.capture(WindowRecorder::Stage::BodiesAndPanel, framebufferSize_);
+  if (auto said = recorder_.takeMessage()) figures_.message = *said;
+  stats_.endDraw();
+}
+
+// A picture of a non-finite state is never written: what it shows would not be the run.
+void WindowApp::writeScreenshot(bool lastFrame) {
+  const bool lastPicture = lastFrame && screenshotFile_ != nullptr;
+  if (!settings_.screenshot && !lastPicture) return;
+  const std::string path = settings_.screenshot ? timestampedName(".png") : options_.screenshot;
+  try {
+    if (const auto body = simulation_.firstNonFiniteBody())
+      throw std::runtime_error("the state is not finite at step " + std::to_string(simulation_.stepCount()) +
+                               " (body " + std::to_string(*body) + "), so " + path + " was not written");
+    if (settings_.screenshot) {
+      writePng(readWindow(framebufferSize_), path);
+    } else {
+      writePng(readWindow(framebufferSize_), *screenshotFile_);
+      screenshotFile_->commit();
+    }
+    figures_.message = "screenshot: wrote " + std::filesystem::absolute(path).string();
+  } catch (const std::exception& e) {
+    figures_.message = std::string("screenshot failed: ") + e.what();
+    if (!settings_.screenshot) exitCode_ = 1;
+  }
+  std::fprintf(stderr, "run: %s\n", figures_.message.c_str());
+  settings_.screenshot = false;
+}
+
+void WindowApp::finishRecording() {
+  if (!recorder_.recording()) return;
+  try {
+    std::fprintf(stderr, "run: %s\n", recorder_.stop().c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "run: recording failed: %s\n", e.what());
+    exitCode_ = 1;
+  }
+}
+
+void WindowApp::printStats() const {
+  const PanelFigures& f = figures_;
+  std::printf("run: %s engine (%s), %s, N = %zu, renderer %s\n", simulation_.engine().name().c_str(),
+              simulation_.engine().variant().c_str(), settings_.run.method.c_str(), simulation_.engine().bodyCount(),
+              f.renderer.c_str());
+  const std::string gpuMilliseconds = f.gpuMillisecondsPerStep >= 0 ? std::to_string(f.gpuMillisecondsPerStep) : "n/a";
+  if (f.frameMilliseconds > 0)
+    std::printf("run: frames %lld, steps %lld, iterations/s %.3f, GFLOPS %.3f, G interactions/s %.4f, "
+                "GPU ms/step %s, frame ms %.2f, steps/frame %d\n",
+                stats_.frames(), simulation_.stepCount(), f.iterationsPerSecond, f.gflops,
+                f.interactionsPerSecond * 1e-9, gpuMilliseconds.c_str(), f.frameMilliseconds, f.stepsPerFrame);
+  else  // the rates come from frames before the last one: zeros here would read as a measurement
+    std::printf("run: frames %lld, steps %lld, rates n/a (measured from the frames before the last: "
+                "ask for --frames 3 or more)\n",
+                stats_.frames(), simulation_.stepCount());
+  printConservation(conservation_);
+  if (!f.warning.empty()) std::printf("run: %s\n", f.warning.c_str());
+}
+
+}  // namespace
+
+int runWindow(const WindowOptions& options) {
+  WindowApp app(options);
+  while (app.runFrame()) {
+  }
+  app.finishRecording();
+  throwIfStopped([&] {
+    return "after frame " + std::to_string(app.frames()) +
+           (options.screenshot.empty() ? std::string() : "; " + options.screenshot + " was not written");
+  });
+  if (options.printStats) app.printStats();
+  return app.exitCode();
+}
+
+}  // namespace nbody

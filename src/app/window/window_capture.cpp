@@ -1,0 +1,38 @@
+#include "app/window/window_capture.h"
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+
+#include <glad/gl.h>
+
+namespace nbody {
+
+Image readWindow(glm::ivec2 size) {
+  Image flipped(size.x, size.y);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  glReadBuffer(GL_BACK);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);  // RGBA8 rows are whole words
+  glReadPixels(0, 0, size.x, size.y, GL_RGBA, GL_UNSIGNED_BYTE, flipped.rgba.data());
+  Image image(size.x, size.y);
+  const std::size_t row = std::size_t(size.x) * 4;
+  for (int y = 0; y < size.y; ++y)
+    std::copy_n(flipped.rgba.data() + std::size_t(size.y - 1 - y) * row, row, image.rgba.data() + std::size_t(y) * row);
+  return image;
+}
+
+std::string timestampedName(const std::string& extension) {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char stamp[64];
+  std::strftime(stamp, sizeof stamp, "nbody-%Y%m%d-%H%M%S", &local);
+  // Two saves in one second must not replace each other: -2, -3, ... after the first.
+  std::string name = std::string(stamp).append(extension);
+  for (int k = 2; std::filesystem::exists(std::filesystem::symlink_status(name)); ++k)
+    name = std::string(stamp).append("-").append(std::to_string(k)).append(extension);  // GCC 12: -Wrestrict on +
+  return name;
+}
+
+}  // namespace nbody

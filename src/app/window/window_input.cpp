@@ -1,0 +1,57 @@
+#include "app/window/window_input.h"
+
+#include <cmath>
+
+#include <glad/gl.h>
+// glad first: GLFW must not pull in a GL header of its own.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+namespace nbody {
+namespace {
+
+void onKey(GLFWwindow* window, int key, int, int action, int) {
+  if (action == GLFW_RELEASE) return;
+  auto* keys = static_cast<KeyPresses*>(glfwGetWindowUserPointer(window));
+  if (!keys || ImGui::GetIO().WantCaptureKeyboard) return;  // typing into the panel
+  if (action == GLFW_REPEAT && key != GLFW_KEY_N) return;   // holding N keeps stepping
+  switch (key) {
+    case GLFW_KEY_SPACE: keys->pause = true; break;
+    case GLFW_KEY_N: keys->step = true; break;
+    case GLFW_KEY_R: keys->reset = true; break;
+    case GLFW_KEY_P: keys->screenshot = true; break;
+    case GLFW_KEY_H: keys->togglePanel = true; break;
+    case GLFW_KEY_M: keys->record = true; break;
+    case GLFW_KEY_ESCAPE: keys->quit = true; break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+void listenForKeys(GLFWwindow* window, KeyPresses& keys) {
+  glfwSetWindowUserPointer(window, &keys);
+  glfwSetKeyCallback(window, onKey);
+}
+
+void applyKeys(KeyPresses& keys, AppSettings& settings) {
+  if (keys.pause) settings.paused = !settings.paused;
+  if (keys.step) settings.singleStep = true;
+  if (keys.reset) settings.reset = true;
+  if (keys.screenshot) settings.screenshot = true;
+  if (keys.togglePanel) settings.showPanel = !settings.showPanel;
+  if (keys.quit) settings.quit = true;
+  if (keys.record) settings.toggleRecording = true;
+  keys = {};
+}
+
+void steerCamera(Camera& camera, glm::ivec2 windowSize) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantCaptureMouse) return;
+  const glm::vec2 delta(io.MouseDelta.x, io.MouseDelta.y);
+  if (io.MouseDown[0]) camera.orbit(-0.3f * delta.x, 0.3f * delta.y);
+  if (io.MouseDown[1] && windowSize.y > 0) camera.pan(glm::vec2(-delta.x, delta.y) / float(windowSize.y));
+  if (io.MouseWheel != 0.0f) camera.zoom(std::pow(1.15f, io.MouseWheel));
+}
+
+}  // namespace nbody

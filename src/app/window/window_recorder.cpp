@@ -1,0 +1,130 @@
+#include "app/window/window_recorder.h"
+
+#include "app/window/window_capture.h"
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <stdexcept>
+
+#include <glad/gl.h>
+
+namespace nbody {
+namespace {
+
+// The read framebuffer and read buffer, put back after taking the window's picture.
+class ReadBindingGuard {
+ public:
+  ReadBindingGuard() {
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &framebuffer_);
+    glGetIntegerv(GL_READ_BUFFER, &buffer_);
+  }
+  ~ReadBindingGuard() {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, GLuint(framebuffer_));
+    glReadBuffer(GLenum(buffer_));
+  }
+  ReadBindingGuard(const ReadBindingGuard&) = delete;
+  ReadBindingGuard& operator=(const ReadBindingGuard&) = delete;
+
+ private:
+  GLint framebuffer_ = 0, buffer_ = GL_BACK;
+};
+
+std::string describe(double seconds, std::int64_t frames) {
+  char text[96];
+  std::snprintf(text, sizeof text, "%lld frames, %.1f s", (long long)frames, seconds);
+  return text;
+}
+
+}  // namespace
+
+WindowRecorder::~WindowRecorder() {
+  if (!recording()) return;
+  try {
+    std::fprintf(stderr, "run: %s\n", stop().c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "run: recording failed: %s\n", e.what());
+  }
+}
+
+void WindowRecorder::start(const std::string& path, glm::ivec2 framebufferSize, bool withPanel) {
+  VideoSettings video;
+  video.width = framebufferSize.x & ~1;
+  video.height = framebufferSize.y & ~1;
+  video.framesPerSecond = kFramesPerSecond;
+  recorder_ = std::make_unique<MovieRecorder>(std::make_unique<VideoWriter>(path, video));
+  path_ = std::filesystem::absolute(path).string();
+  size_ = {video.width, video.height};
+  framebufferSize_ = framebufferSize;
+  stage_ = withPanel ? Stage::BodiesAndPanel : Stage::Bodies;
+  began_ = Clock::now();
+  lastFrameIndex_ = -1;
+}
+
+std::string WindowRecorder::stop() {
+  if (!recording()) return "not recording";
+  std::unique_ptr<MovieRecorder> recorder = std::move(recorder_);  // not recording, come what may
+  const double filmed = std::chrono::duration<double>(Clock::now() - began_).count();
+  recorder->finish();
+  return "recording: wrote " + path_ + " (" + describe(filmed, recorder->framesCaptured()) + ")";
+}
+
+std::string WindowRecorder::toggle(glm::ivec2 framebufferSize, bool withPanel) {
+  std::string said;
+  try {
+    if (recording()) {
+      said = stop();
+    } else {
+      start(timestampedName(".mp4"), framebufferSize, withPanel);
+      said = "recording into " + path_ + (withPanel ? " (with the panel)" : " (without the panel)");
+    }
+  } catch (const std::exception& e) {
+    said = std::string("recording failed: ") + e.what();
+  }
+  std::fprintf(stderr, "run: %s\n", said.c_str());
+  return said;
+}
+
+void WindowRecorder::say(std::string message) {
+  std::fprintf(stderr, "run: %s\n", message.c_str());
+  message_ = std::move(message);
+}
+
+void WindowRecorder::abandon(const std::string& why) {
+  recorder_.reset();  // nothing appears under the movie's name
+  say("recording stopped: " + why + "; nothing written");
+}
+
+void WindowRecorder::capture(Stage stage, glm::ivec2 framebufferSize) {
+  if (!recording() || stage != stage_) return;
+  if (framebufferSize != framebufferSize_) {
+    const std::string why = "the window changed size";
+    try {
+      say(stop() + " (" + why + ")");
+    } catch (const std::exception& e) {
+      abandon(why + ", then " + e.what());
+    }
+    return;
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - began_).count();
+  const auto frameIndex = std::int64_t(std::floor(seconds * kFramesPerSecond));
+  if (frameIndex <= lastFrameIndex_) return;  // this 60th of a second has its picture
+  try {
+    const ReadBindingGuard guard;
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    glReadBuffer(GL_BACK);  // what the next swap shows
+    recorder_->capture(frameIndex, {0, framebufferSize.y - size_.y});  // an odd height loses the bottom row
+    lastFrameIndex_ = frameIndex;
+  } catch (const std::exception& e) {
+    abandon(e.what());
+  }
+}
+
+double WindowRecorder::seconds() const {
+  return recording() ? std::chrono::duration<double>(Clock::now() - began_).count() : 0.0;
+}
+
+std::optional<std::string> WindowRecorder::takeMessage() { return std::exchange(message_, std::nullopt); }
+
+}  // namespace nbody
