@@ -20,13 +20,10 @@ extern "C" {
 namespace nbody {
 namespace {
 
-// x264's speed preset. At 1920 x 1080 the encoder must keep up with 60 pictures a second on the
-// host's CPU (16 cores beside the H200) while the GPU's thread and the colour conversion use it
-// too. x264 spreads a movie over ~1.5 threads per core (frame threads). Measured on one thread of
-// a shared, loaded machine with a hard picture (N = 16384 filling 1080p, CRF 20), in pictures a
-// second: medium 2.6, faster 5.1, veryfast 7.7, superfast 10.3, ultrafast 21.9 (its files 60%
-// larger: no CABAC, no B-frames). "veryfast" is three times "medium" and keeps CABAC, B-frames
-// and the look-ahead; at a constant CRF the faster presets cost bytes rather than looks.
+// x264's speed preset: the encoder keeps up with 60 pictures a second at 1920 x 1080 on a host's
+// CPU shared with the GPU's thread and the colour conversion. "veryfast" is about three times
+// "medium" and keeps CABAC, B-frames and the look-ahead; at a constant CRF the faster presets cost
+// bytes rather than looks (docs/performance.md, Movies, has the measured rates).
 constexpr const char* kX264Preset = "veryfast";
 // No macroblock tree: it spends bits on what later frames refer to, and lets the rest go. The
 // bodies' light is fine detail in chaotic motion that later frames barely refer to, so mb-tree
@@ -145,8 +142,7 @@ void openEncoder(AVCodecContext* encoder, const AVCodec* codec, const VideoSetti
 
 SwsContext* makeConverter(const VideoSettings& s) {
   // Bicubic: the filter that halves the colour resolution. Sprites a few pixels wide lose more to
-  // yuv420p than to the encoder; bicubic keeps ~0.3 dB more of them than bilinear, for ~5% more
-  // time (4-6 ms a 1080p picture on one core).
+  // yuv420p than to the encoder; bicubic keeps more of them than bilinear for a little more time.
   SwsContext* converter = sws_getContext(s.width, s.height, AV_PIX_FMT_RGBA, s.width, s.height,
                                          AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
   if (!converter) throw std::runtime_error("no RGBA to yuv420p conversion in this libswscale");
