@@ -56,6 +56,12 @@ uvec4 nodeRange(uint node, uint otherEnd, uint split) {
 #define SORT_ITEMS 8u
 #define SORT_BLOCK (SORT_ITEMS * 256u)
 
+// The k-th key of sort block `block` this invocation takes (SORT_ITEMS of them, SORT_THREADS
+// apart, so that consecutive invocations read consecutive keys).
+uint sortItem(uint block, uint k) {
+  return block * SORT_BLOCK + k * uint(SORT_THREADS) + gl_LocalInvocationID.x;
+}
+
 // Work group index of a dispatch of gl_NumWorkGroups.x x gl_NumWorkGroups.y groups, row by row.
 uint linearGroupId() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
 

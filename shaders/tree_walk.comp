@@ -41,14 +41,14 @@
 // >= 4 x THREADS, so that a full ring always holds a row below what a round takes), SPILL_ROWS
 // (rows a group may spill, 0 or more), SPILL_SLOT_NODES (what a slot holds, >= SPILL_ROWS x
 // THREADS), EXPANSION_ORDER (1 monopole, 2 quadrupole), SOFTENED (see
-// gravity.glsl), SUBGROUP_SCAN (1: the prefix sums through subgroup arithmetic, in subgroups of
-// SUBGROUP_SIZE invocations that tile the work group), POTENTIAL (0:
+// gravity.glsl), SUBGROUP_SCAN (1: the prefix sums through subgroup arithmetic, workgroup.glsl's, in
+// subgroups of SUBGROUP_SIZE invocations that tile the work group), POTENTIAL (0:
 // accelerations into uAcceleration; 1: the group's sum of m_i phi_i into B_POTENTIAL), COUNT_ONLY
 // (1: build the lists, count them, evaluate nothing: the cost model's list lengths at any N in
 // seconds, even on llvmpipe).
-// Files before this one: tree_walk_extensions.glsl, body_layout.glsl, gravity.glsl, tree_common.glsl.
+// Files before this one: workgroup.glsl, body_layout.glsl, gravity.glsl, tree_common.glsl.
 
-#define THREADS (GROUP_SIZE / BODIES_PER_THREAD)
+#define THREADS WORKGROUP_SIZE  // GROUP_SIZE / BODIES_PER_THREAD invocations
 #define BPT BODIES_PER_THREAD
 
 layout(local_size_x = THREADS) in;
@@ -105,9 +105,7 @@ shared vec2 cellTileQuadB[TILE];  // S xz yz
 
 // Set once by main() (initialised here only so that compilers see them written before use).
 uint local = 0u;
-// This invocation's place in the order of the prefix sums: local, or with subgroups its subgroup's
-// place and then its own in it (the same on NVIDIA; GL_KHR_shader_subgroup does not promise it).
-uint rank = 0u;
+uint rank = 0u;  // this invocation's place in the order of the prefix sums (workgroupRank())
 uint groupFirst = 0u, groupLast = 0u;      // sorted bodies of this group
 vec3 anchor = vec3(0.0);                   // the group's first body: the opening test is relative to it
 vec3 boxCentre = vec3(0.0), boxHalf = vec3(0.0);  // the group's bounding box, relative to the anchor
@@ -121,45 +119,14 @@ vec3 ri[BPT] = PER_BODY(vec3, vec3(0.0));  // their positions
 vec3 acceleration[BPT] = PER_BODY(vec3, vec3(0.0));
 float potential[BPT] = PER_BODY(float, 0.0);
 
-// Exclusive prefix sums of `value` over the work group, in the order of `rank`; `total` is the sum
-// of all. Starts with a barrier and returns past another, so the caller may overwrite anything read
-// before it (and a second call may follow at once).
-#if SUBGROUP_SCAN
-// Each subgroup sums its own values without a barrier, its last invocation's inclusive sum being
-// the subgroup's total; each invocation then adds the totals of the subgroups before its own (a
-// handful: 4 of 32 for groups of 128).
-uvec2 exclusiveScan(uvec2 value, out uvec2 total) {
-  barrier();
-  uvec2 inclusive = subgroupInclusiveAdd(value);
-  if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) scanBuffer[0][gl_SubgroupID] = inclusive;
-  barrier();
-  uvec2 before = uvec2(0u);
-  total = uvec2(0u);
-  for (uint s = 0u; s < gl_NumSubgroups; ++s) {
-    uvec2 sum = scanBuffer[0][s];
-    if (s < gl_SubgroupID) before += sum;
-    total += sum;
-  }
-  return before + inclusive - value;
+// The round's prefix sums, in the order of `rank` (workgroup.glsl).
+WORKGROUP_SCAN(exclusiveScan, uvec2, scanBuffer)
+
+void mergeBoxes(uint into, uint from) {
+  bodyTile[into].xyz = min(bodyTile[into].xyz, bodyTile[from].xyz);
+  cellTile[into].xyz = max(cellTile[into].xyz, cellTile[from].xyz);
 }
-#else
-// Hillis-Steele through shared memory: a barrier per step.
-uvec2 exclusiveScan(uvec2 value, out uvec2 total) {
-  barrier();
-  scanBuffer[0][local] = value;
-  barrier();
-  uint source = 0u;
-  for (uint offset = 1u; offset < uint(THREADS); offset <<= 1) {
-    uvec2 sum = scanBuffer[source][local];
-    if (local >= offset) sum += scanBuffer[source][local - offset];
-    scanBuffer[1u - source][local] = sum;
-    source = 1u - source;
-    barrier();
-  }
-  total = scanBuffer[source][THREADS - 1];
-  return scanBuffer[source][local] - value;
-}
-#endif
+WORKGROUP_REDUCE(reduceBoxes, mergeBoxes)
 
 // The group's bounding box, relative to the anchor (invocations past the end repeat the last body).
 // The tiles are free before the walk: they hold the reduction.
@@ -170,14 +137,7 @@ void findGroupBox() {
     bodyTile[local].xyz = min(bodyTile[local].xyz, ri[k] - anchor);
     cellTile[local].xyz = max(cellTile[local].xyz, ri[k] - anchor);
   }
-  barrier();
-  for (uint live = uint(THREADS) / 2u; live > 0u; live >>= 1) {
-    if (local < live) {
-      bodyTile[local].xyz = min(bodyTile[local].xyz, bodyTile[local + live].xyz);
-      cellTile[local].xyz = max(cellTile[local].xyz, cellTile[local + live].xyz);
-    }
-    barrier();
-  }
+  reduceBoxes();
   boxCentre = (bodyTile[0].xyz + cellTile[0].xyz) * 0.5;
   boxHalf = (cellTile[0].xyz - bodyTile[0].xyz) * 0.5;
   barrier();  // everyone has read the box before the walk fills the tiles
@@ -455,11 +415,7 @@ void main() {
   uint group = linearGroupId() + uGroupOffset;
   if (group >= uGroupCount) return;  // the whole work group: a dispatch spread over two dimensions
   local = gl_LocalInvocationID.x;
-#if SUBGROUP_SCAN
-  rank = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-#else
-  rank = local;
-#endif
+  rank = workgroupRank();
   groupFirst = group * uint(GROUP_SIZE);
   groupLast = min(groupFirst + uint(GROUP_SIZE), uBodyCount) - 1u;
   anchor = sortedBodies[groupFirst].xyz;

@@ -92,7 +92,9 @@ uint workgroupHalfSpan() {
 // halving steps: for 128 entries, entry k takes entry k + 64, then k + 32, ..., then 1; for any
 // other count the first step takes what lies past the largest power of two below it. The order is
 // the same every run, so float sums come out the same bits. Each invocation writes its own entry
-// before the call (in uniform control flow); after it, every invocation may read entry 0.
+// before the call (in uniform control flow); after it, every invocation may read entry 0. Without
+// subgroup operations GLSL promises nothing about lockstep, so every step keeps its barrier (seed
+// 000's unrolled last warp relies on lockstep and is left out).
 #define WORKGROUP_REDUCE(name, combine)                                                   \
   void name() {                                                                           \
     uint reduceIndex = gl_LocalInvocationID.x;                                            \

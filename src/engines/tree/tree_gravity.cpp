@@ -53,13 +53,20 @@ std::size_t walkSharedBytes(const TreeSettings& s, bool potential, int subgroupS
   return bytes;
 }
 
-// The files a kernel is made of: the shared ones first.
+// The files a kernel is made of: the shared ones first (workgroup.glsl's #extension lines before
+// any code).
 std::vector<std::string> sourcesOf(const std::string& file) {
-  if (file == "tree_walk.comp")  // its #extension lines must come before any code
-    return {"tree_walk_extensions.glsl", "body_layout.glsl", "gravity.glsl", "tree_common.glsl", file};
-  if (file == "tree_bounds.comp" || file == "tree_keys.comp" || file == "tree_topology.comp")
-    return {"body_layout.glsl", "tree_common.glsl", file};
-  return {"tree_common.glsl", file};
+  if (file == "tree_walk.comp") return {"workgroup.glsl", "body_layout.glsl", "gravity.glsl", "tree_common.glsl", file};
+  return {"workgroup.glsl", "body_layout.glsl", "tree_common.glsl", file};
+}
+
+// The defines every variant of a kernel has: its work-group size (the walk's comes with its
+// settings) and the sort's histogram.
+gl::Defines fixedDefinesOf(const std::string& file) {
+  gl::Defines defines;
+  if (file != "tree_walk.comp") defines.set("WORKGROUP_SIZE", 256);
+  if (file == "tree_keys.comp" || file == "radix_histogram.comp") defines.set("HISTOGRAM_BINS", int(tree::kRadix));
+  return defines;
 }
 
 }  // namespace
@@ -136,7 +143,7 @@ GLuint TreeGravity::program(const std::string& file, const gl::Defines& defines)
   auto key = std::make_pair(file, defines);
   auto found = programs_.find(key);
   if (found != programs_.end()) return found->second.id();
-  gl::Program built = gl::buildProgram({{GL_COMPUTE_SHADER, sourcesOf(file)}}, defines);
+  gl::Program built = gl::buildProgram({{GL_COMPUTE_SHADER, sourcesOf(file)}}, fixedDefinesOf(file).add(defines));
   setInt(built.id(), "uPositionMass", kPositionUnit);
   setInt(built.id(), "uAcceleration", kAccelerationImageUnit);
   return programs_.emplace(std::move(key), std::move(built)).first->second.id();
@@ -270,7 +277,8 @@ void TreeGravity::walk(std::size_t bodyCount, glm::ivec2 size, const StepParams&
 }
 
 GLuint TreeGravity::walkProgram(const TreeSettings& s, const StepParams& params, WalkOutput output) {
-  return program("tree_walk.comp", {{"GROUP_SIZE", s.groupSize},
+  return program("tree_walk.comp", {{"WORKGROUP_SIZE", walkThreadsOf(s)},
+                                    {"GROUP_SIZE", s.groupSize},
                                     {"BODIES_PER_THREAD", s.bodiesPerThread},
                                     {"TILE", tileOf(s)},
                                     {"STACK_SIZE", stackOf(s)},
