@@ -9,7 +9,7 @@
 // keys and values are read again, from the cache, to be written), so that it fits llvmpipe's 32 KB.
 //
 // The rank among the keys of its digit in a chunk of SORT_THREADS keys comes without subgroup
-// operations: every invocation sets its bit in a 256-bit mask of its digit (integer atomicOr in
+// operations: every invocation sets its bit in a SORT_THREADS-bit mask of its digit (integer atomicOr in
 // shared memory: the mask does not depend on the order), and counts the bits below its own.
 // Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl.
 

@@ -15,10 +15,12 @@ namespace {
 
 using tree::Binding;
 
-constexpr int kSortPasses = 8;            // 8-bit digits of a 63-bit key
+// Work-group sizes (each kernel's WORKGROUP_SIZE; the sort's are tree::kSortThreads, the walk's
+// come from its settings).
 constexpr std::size_t kBoundsThreads = 256;
 constexpr std::size_t kBoundsGroups = 1024;  // at most, each invocation taking several bodies
 constexpr std::size_t kElementThreads = 256;  // one invocation per body: topology, moments
+constexpr std::size_t kSumThreads = 256;
 // Up to this many sort blocks (N = 131072) one work group scans the block counts, an invocation a
 // digit (radix_scan.comp says why).
 constexpr std::size_t kOneGroupScanBlocks = 64;
@@ -64,7 +66,10 @@ std::vector<std::string> sourcesOf(const std::string& file) {
 // settings) and the sort's histogram.
 gl::Defines fixedDefinesOf(const std::string& file) {
   gl::Defines defines;
-  if (file != "tree_walk.comp") defines.set("WORKGROUP_SIZE", 256);
+  if (file == "tree_bounds.comp") defines.set("WORKGROUP_SIZE", int(kBoundsThreads));
+  else if (file == "tree_topology.comp" || file == "tree_moments.comp") defines.set("WORKGROUP_SIZE", int(kElementThreads));
+  else if (file == "tree_sum.comp") defines.set("WORKGROUP_SIZE", int(kSumThreads));
+  else if (file != "tree_walk.comp") defines.set("WORKGROUP_SIZE", int(tree::kSortThreads));
   if (file == "tree_keys.comp" || file == "radix_histogram.comp") defines.set("HISTOGRAM_BINS", int(tree::kRadix));
   return defines;
 }
@@ -143,7 +148,8 @@ GLuint TreeGravity::program(const std::string& file, const gl::Defines& defines)
   auto key = std::make_pair(file, defines);
   auto found = programs_.find(key);
   if (found != programs_.end()) return found->second.id();
-  gl::Program built = gl::buildProgram({{GL_COMPUTE_SHADER, sourcesOf(file)}}, fixedDefinesOf(file).add(defines));
+  gl::Program built =
+      gl::buildProgram({{GL_COMPUTE_SHADER, sourcesOf(file)}}, tree::layoutDefines().add(fixedDefinesOf(file)).add(defines));
   setInt(built.id(), "uPositionMass", kPositionUnit);
   setInt(built.id(), "uAcceleration", kAccelerationImageUnit);
   return programs_.emplace(std::move(key), std::move(built)).first->second.id();
@@ -205,7 +211,7 @@ void TreeGravity::sortKeys(std::size_t bodyCount) {
     setUint(id, "uCount", bodyCount);
     setUint(id, "uBlockCount", blocks);
   }
-  for (int pass = 0; pass < kSortPasses; ++pass) {
+  for (int pass = 0; pass < tree::kSortPasses; ++pass) {
     buffers_.bindSortPass(pass);
     if (pass > 0) {  // the keys pass counted the first digit
       glUseProgram(histogram);
@@ -382,8 +388,8 @@ double TreeGravity::sumPotentials(std::size_t count) {
   GLuint outputs[2] = {buffers_.buffer(tree::kSumIn), buffers_.buffer(tree::kSumOut)};
   int next = 0;
   do {
-    const std::size_t perInvocation = std::max<std::size_t>(1, ceilDiv(count, 256 * 256));
-    const std::size_t groups = ceilDiv(count, 256 * perInvocation);
+    const std::size_t perInvocation = std::max<std::size_t>(1, ceilDiv(count, kSumThreads * 256));
+    const std::size_t groups = ceilDiv(count, kSumThreads * perInvocation);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, tree::kSumIn, input);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, tree::kSumOut, outputs[next]);
     setUint(id, "uCount", count);
