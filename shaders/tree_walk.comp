@@ -54,8 +54,8 @@
 layout(local_size_x = THREADS) in;
 
 uniform uint uBodyCount;
-uniform uint uGroupCount;
-uniform uint uGroupOffset;  // the first group of this dispatch: a walk runs in parts (tree_gravity.cpp)
+uniform uint uGroupEnd;     // one past the last group of this walk
+uniform uint uGroupOffset;  // the first group of this dispatch: a walk runs in parts (tree_walk.h)
 uniform uint uLeafSize;   // an opened cell of at most this many bodies interacts body by body
 uniform uint uSmallCell;  // an accepted cell of at most this many bodies interacts body by body
 uniform uint uSpillSlots;  // slots in the spill pool
@@ -413,7 +413,7 @@ uvec4 walk(out uint rowsSpilled) {
 
 void main() {
   uint group = linearGroupId() + uGroupOffset;
-  if (group >= uGroupCount) return;  // the whole work group: a dispatch spread over two dimensions
+  if (group >= uGroupEnd) return;  // the whole work group: a dispatch spread over two dimensions
   local = gl_LocalInvocationID.x;
   rank = workgroupRank();
   groupFirst = group * uint(GROUP_SIZE);
