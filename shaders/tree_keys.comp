@@ -3,7 +3,7 @@
 // The curve is Hilbert's (CURVE_HILBERT 1, the default) or Morton's (0). Both make every prefix of
 // the key a cell whose binary halves are split by a plane, which the radix tree needs; Hilbert's is
 // also continuous, so a group of consecutive bodies never jumps across the box (with Morton keys a
-// group of 64 crossing an octant boundary spanned the whole sphere: 26x the mean list length).
+// group crossing an octant boundary can span the whole box, and its lists grow with it).
 // Keys only order the bodies: cells' boxes and moments come from the bodies themselves, so a key
 // that rounds into a neighbouring grid cell costs tree quality, never correctness. Bodies with
 // equal keys (all at one point, or closer than a grid cell) stay in index order, and the tree

@@ -1,4 +1,4 @@
-// nbody_tree_probe: the Barnes-Hut tree (src/tree/tree_gravity.h) alone, before any engine uses it:
+// nbody_tree_probe: the Barnes-Hut tree (src/engines/tree/tree_gravity.h) alone, before any engine uses it:
 // list lengths, the GPU time split (build / moments / walk, GL_TIME_ELAPSED, median of --repeat
 // evaluations), wall time per evaluation, and the force-error percentiles of --samples bodies
 // against the GPU double-precision direct sum. For sweeping the tree's knobs on the device:

@@ -1,6 +1,6 @@
-// The Barnes-Hut tree (src/tree/tree_gravity.h) against direct summation in double precision on
-// the CPU (CpuEngine::accelerations), and the force-error report (src/accuracy/force_error.h)
-// against the same.
+// The Barnes-Hut tree (src/engines/tree/tree_gravity.h) against direct summation in double
+// precision on the CPU (CpuEngine::accelerations), and the force-error report
+// (src/diagnostics/force_error.h) against the same.
 
 #include <cmath>
 #include <cstring>

@@ -13,9 +13,9 @@ namespace nbody::tree {
 
 constexpr std::size_t kSmallestGroup = 16;  // TreeSettings' smallest group size: most groups
 // Slots of the walk's stack spill pool (a group takes one when its ring first overflows; about the
-// work groups a GPU runs at once, ~2000 walks of 128 on the H200: more only wait) and the nodes
-// each holds (TreeSettings::kMostStackNodes): 96 MiB, under the largest shader storage block
-// llvmpipe allows (128 MiB).
+// work groups a large GPU runs at once: more only wait) and the nodes each holds
+// (TreeSettings::kMostStackNodes): 96 MiB, under the largest shader storage block llvmpipe allows
+// (128 MiB).
 constexpr std::size_t kSpillSlots = 2048;
 constexpr std::size_t kSpillSlotNodes = TreeSettings::kMostStackNodes;
 // The pool's slots for `bodies` bodies: at most one a group.
