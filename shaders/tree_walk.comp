@@ -1,6 +1,7 @@
 // The tree walk: one work group per group of GROUP_SIZE consecutive bodies in key order (close in
 // space), BODIES_PER_THREAD bodies per invocation, all walking the tree together and sharing one
-// interaction list (Bonsai's scheme, without subgroup operations: shared memory and barrier() only).
+// interaction list (Bonsai's scheme through shared memory and barrier(); subgroup arithmetic only
+// for the prefix sums, where the GPU has it).
 //
 // Each round the group takes up to THREADS nodes from a stack in shared memory, one per
 // invocation, and tests each against the group's bounding box. A node is opened when the box
