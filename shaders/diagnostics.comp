@@ -1,16 +1,17 @@
 // Diagnostics reduced on the GPU (seed 000's ladder): every invocation sums its elements into
 // registers as it loads them, then the workgroup halves the number of live sums in shared memory
-// with sequential addressing (no divergent warps, no bank conflicts), and the first invocation
-// writes the group's sum. The host repeats the partials pass until one sum remains.
+// with sequential addressing (workgroup.glsl's reduction: no divergent warps, no bank conflicts),
+// and the first invocation writes the group's sum. The host repeats the partials pass until one
+// sum remains.
 //
 // Sums are in double: per-body terms are formed in double from the float32 state, as the CPU forms
 // them, and sums of N terms keep the precision an energy drift of 1e-7 needs. Only the O(N^2)
 // potential pairs are evaluated in float32 (as the force is), and accumulated in double.
 //
-// Defines: GROUP_SIZE (a power of two), BODY_TERMS (1: pass over the bodies of the state
-// textures; 0: sum the partial sums of the previous pass).
+// Defines: WORKGROUP_SIZE, BODY_TERMS (1: pass over the bodies of the state textures; 0: sum the
+// partial sums of the previous pass). Files before this one: workgroup.glsl.
 
-layout(local_size_x = GROUP_SIZE) in;
+layout(local_size_x = WORKGROUP_SIZE) in;
 
 // Matches GpuSums in src/diagnostics/gpu_diagnostics.cpp (std430: 3 x 32 bytes).
 struct Sums {
@@ -77,26 +78,19 @@ layout(std430, binding = 1) readonly buffer InputSums { Sums inputSums[]; };
 Sums load(uint i) { return inputSums[i]; }
 #endif
 
-shared Sums groupSums[GROUP_SIZE];
+shared Sums groupSums[WORKGROUP_SIZE];
+
+void addSums(uint into, uint from) { groupSums[into] = added(groupSums[into], groupSums[from]); }
+WORKGROUP_REDUCE(sumGroup, addSums)
 
 void main() {
   uint local = gl_LocalInvocationID.x;
-  // Consecutive invocations load consecutive elements (coalesced), GROUP_SIZE apart per round.
-  uint first = gl_WorkGroupID.x * GROUP_SIZE * uElementsPerInvocation + local;
   Sums sum = zeroSums();
   for (uint k = 0u; k < uElementsPerInvocation; ++k) {
-    uint index = first + k * GROUP_SIZE;
+    uint index = shareElement(gl_WorkGroupID.x, uElementsPerInvocation, k);
     if (index < uCount) sum = added(sum, load(index));
   }
   groupSums[local] = sum;
-  memoryBarrierShared();
-  barrier();
-  // Without subgroup operations GLSL promises nothing about lockstep, so every level keeps its
-  // barrier (seed 000's unrolled last warp relies on lockstep and is left out).
-  for (uint live = GROUP_SIZE / 2u; live > 0u; live >>= 1) {
-    if (local < live) groupSums[local] = added(groupSums[local], groupSums[local + live]);
-    memoryBarrierShared();
-    barrier();
-  }
+  sumGroup();
   if (local == 0u) outputSums[gl_WorkGroupID.x] = groupSums[0];
 }

@@ -1,4 +1,4 @@
-// Reference accelerations for the force-error report (src/accuracy/force_error.h): for each
+// Reference accelerations for the force-error report (src/diagnostics/force_error.h): for each
 // sampled body i, sum_j m_j (r_j - r_i) / (|r_j - r_i|^2 + eps^2)^(3/2) in double precision over
 // the bodies j of [uChunkBegin, uChunkEnd), added to what earlier chunks left in `reference`
 // (chunks keep each dispatch short; they run in order, so the sum is the same every time). The

@@ -1,8 +1,8 @@
 // One pass of the radix sort, step 1: how many keys of each block have each 8-bit digit at bit
-// uShift. Counts from shared-memory integer atomics (their sum does not depend on the order).
-// Files before this one: tree_common.glsl.
+// uShift (workgroup.glsl's histogram, a bin and an invocation a digit).
+// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl.
 
-layout(local_size_x = SORT_THREADS) in;
+layout(local_size_x = WORKGROUP_SIZE) in;
 
 uniform uint uCount;       // keys
 uniform uint uBlockCount;  // blocks of SORT_BLOCK keys
@@ -11,19 +11,15 @@ uniform uint uShift;
 layout(std430, binding = B_KEYS_IN) readonly buffer KeysIn { uvec2 keysIn[]; };
 layout(std430, binding = B_BLOCK_COUNTS) writeonly buffer BlockCounts { uint blockCounts[]; };
 
-shared uint digitCounts[RADIX];
-
 void main() {
   uint block = linearGroupId();
   if (block >= uBlockCount) return;
-  uint local = gl_LocalInvocationID.x;
-  digitCounts[local] = 0u;
-  barrier();
+  clearHistogram();
   for (uint k = 0u; k < SORT_ITEMS; ++k) {
-    uint i = block * SORT_BLOCK + k * uint(SORT_THREADS) + local;
+    uint i = sortItem(block, k);
     if (i >= uCount) break;
-    atomicAdd(digitCounts[digitOf(keysIn[i], uShift)], 1u);
+    histogramAdd(digitOf(keysIn[i], uShift));
   }
-  barrier();
-  blockCounts[local * uBlockCount + block] = digitCounts[local];
+  finishHistogram();
+  blockCounts[gl_LocalInvocationID.x * uBlockCount + block] = histogram[gl_LocalInvocationID.x];
 }

@@ -9,11 +9,11 @@
 // keys and values are read again, from the cache, to be written), so that it fits llvmpipe's 32 KB.
 //
 // The rank among the keys of its digit in a chunk of SORT_THREADS keys comes without subgroup
-// operations: every invocation sets its bit in a 256-bit mask of its digit (integer atomicOr in
+// operations: every invocation sets its bit in a SORT_THREADS-bit mask of its digit (integer atomicOr in
 // shared memory: the mask does not depend on the order), and counts the bits below its own.
-// Files before this one: tree_common.glsl.
+// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl.
 
-layout(local_size_x = SORT_THREADS) in;
+layout(local_size_x = WORKGROUP_SIZE) in;  // SORT_THREADS, an invocation a digit
 
 uniform uint uCount;
 uniform uint uBlockCount;
@@ -28,12 +28,14 @@ layout(std430, binding = B_DIGIT_TOTALS) readonly buffer DigitTotals { uint digi
 
 const uint WORDS = uint(SORT_THREADS) / 32u;  // mask words per digit
 
-shared uvec2 scanned[2][RADIX];  // Hillis-Steele's buffers: (digit totals, this block's digit counts)
+shared uvec2 scanned[2][RADIX];  // the scan's buffers: (digit totals, this block's digit counts)
 shared uint outputStart[RADIX];  // where digit d's keys of this block start in the output
 shared uint blockStart[RADIX];   // and in the block sorted by digit
 shared uint nextInBlock[RADIX];  // the next free place of digit d in the block sorted by digit
 shared uint masks[RADIX * WORDS];
 shared uint sourceOf[SORT_BLOCK];  // the block sorted by digit: each place's key, as its index in the block
+
+WORKGROUP_SCAN(exclusiveScan, uvec2, scanned)
 
 // Invocation `local` finds where digit `local` starts, in the output and in the block: exclusive
 // scans of the digit totals and of this block's counts.
@@ -41,18 +43,8 @@ void startPlaces(uint block, uint local) {
   uint row = local * uBlockCount;
   uint before = blockCounts[row + block];  // keys of digit `local` in earlier blocks
   uint after = block + 1u < uBlockCount ? blockCounts[row + block + 1u] : digitTotals[local];
-  uvec2 value = uvec2(digitTotals[local], after - before);
-  scanned[0][local] = value;
-  barrier();
-  uint source = 0u;
-  for (uint offset = 1u; offset < RADIX; offset <<= 1) {
-    uvec2 sum = scanned[source][local];
-    if (local >= offset) sum += scanned[source][local - offset];
-    scanned[1u - source][local] = sum;
-    source = 1u - source;
-    barrier();
-  }
-  uvec2 start = scanned[source][local] - value;
+  uvec2 total;
+  uvec2 start = exclusiveScan(uvec2(digitTotals[local], after - before), total);
   outputStart[local] = start.x + before;
   blockStart[local] = start.y;
   nextInBlock[local] = start.y;

@@ -3,15 +3,15 @@
 // The curve is Hilbert's (CURVE_HILBERT 1, the default) or Morton's (0). Both make every prefix of
 // the key a cell whose binary halves are split by a plane, which the radix tree needs; Hilbert's is
 // also continuous, so a group of consecutive bodies never jumps across the box (with Morton keys a
-// group of 64 crossing an octant boundary spanned the whole sphere: 26x the mean list length).
+// group crossing an octant boundary can span the whole box, and its lists grow with it).
 // Keys only order the bodies: cells' boxes and moments come from the bodies themselves, so a key
 // that rounds into a neighbouring grid cell costs tree quality, never correctness. Bodies with
 // equal keys (all at one point, or closer than a grid cell) stay in index order, and the tree
 // splits them by index. The same pass counts the first radix digit (bits 0..7) of each block, as
-// radix_histogram.comp does for the later passes. Files before this one: body_layout.glsl,
-// tree_common.glsl.
+// radix_histogram.comp does for the later passes.
+// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl.
 
-layout(local_size_x = SORT_THREADS) in;
+layout(local_size_x = WORKGROUP_SIZE) in;  // SORT_THREADS
 
 uniform sampler2D uPositionMass;
 uniform uint uBodyCount;
@@ -21,8 +21,6 @@ layout(std430, binding = B_BOUNDS) readonly buffer Bounds { uint bounds[6]; };
 layout(std430, binding = B_KEYS_OUT) writeonly buffer KeysOut { uvec2 keysOut[]; };
 layout(std430, binding = B_VALUES_OUT) writeonly buffer ValuesOut { uint valuesOut[]; };
 layout(std430, binding = B_BLOCK_COUNTS) writeonly buffer BlockCounts { uint blockCounts[]; };
-
-shared uint digitCounts[RADIX];
 
 // The 10 low bits of v spread to every third bit (bit k to bit 3k).
 uint spreadBits10(uint v) {
@@ -80,23 +78,21 @@ uvec2 keyOf(vec3 p, vec3 low, float inverseExtent) {
 void main() {
   uint block = linearGroupId();
   if (block >= uBlockCount) return;
-  uint local = gl_LocalInvocationID.x;
-  digitCounts[local] = 0u;
+  clearHistogram();
   vec3 low = vec3(floatFromOrdered(bounds[0]), floatFromOrdered(bounds[1]), floatFromOrdered(bounds[2]));
   vec3 high = vec3(floatFromOrdered(bounds[3]), floatFromOrdered(bounds[4]), floatFromOrdered(bounds[5]));
   float extent = max(max(high.x - low.x, high.y - low.y), high.z - low.z);
   // A point-like (or infinite) box gives every body key 0: still a valid, if flat, order.
   float inverseExtent = extent > 1e-30 && extent < 1e30 ? 1.0 / extent : 0.0;
   int width = textureSize(uPositionMass, 0).x;
-  barrier();
   for (uint k = 0u; k < SORT_ITEMS; ++k) {
-    uint i = block * SORT_BLOCK + k * uint(SORT_THREADS) + local;
+    uint i = sortItem(block, k);
     if (i >= uBodyCount) break;
     uvec2 key = keyOf(texelFetch(uPositionMass, texelOfBody(int(i), width), 0).xyz, low, inverseExtent);
     keysOut[i] = key;
     valuesOut[i] = i;
-    atomicAdd(digitCounts[digitOf(key, 0u)], 1u);
+    histogramAdd(digitOf(key, 0u));
   }
-  barrier();
-  blockCounts[local * uBlockCount + block] = digitCounts[local];
+  finishHistogram();
+  blockCounts[gl_LocalInvocationID.x * uBlockCount + block] = histogram[gl_LocalInvocationID.x];
 }

@@ -15,9 +15,9 @@
 // centre of mass far off-centre), |c_lo| because the walk's test measures from c_hi. (Where each
 // number is kept: tree_common.glsl.) Children combine through differences only:
 // c = c_A + w (c_B - c_A), w = m_B / m, S = S_A + S_B + (m_A m_B / m) D D^T, D = c_B - c_A.
-// Files before this one: tree_common.glsl.
+// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl.
 
-layout(local_size_x = 256) in;
+layout(local_size_x = WORKGROUP_SIZE) in;
 
 uniform uint uBodyCount;
 uniform float uInverseTheta;  // 1 / theta; +inf (theta = 0) opens every cell
@@ -90,7 +90,7 @@ void store(uint node, uvec2 links, Cell cell) {
 }
 
 void main() {
-  uint k = linearGroupId() * 256u + gl_LocalInvocationID.x;
+  uint k = linearGroupId() * uint(WORKGROUP_SIZE) + gl_LocalInvocationID.x;
   if (k >= uBodyCount || uBodyCount < 2u) return;
   uint node = parents[k];
   while (true) {

@@ -1,8 +1,9 @@
-// Adds up doubles: each work group sums 256 x uPerInvocation consecutive inputs (each invocation
-// its share, then a shared-memory tree in a fixed order) into one output. The host repeats the
-// pass until one sum remains. Files before this one: tree_common.glsl.
+// Adds up doubles: each work group sums WORKGROUP_SIZE x uPerInvocation consecutive inputs (each
+// invocation its share, then workgroup.glsl's reduction, in a fixed order) into one output. The
+// host repeats the pass until one sum remains.
+// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl.
 
-layout(local_size_x = 256) in;
+layout(local_size_x = WORKGROUP_SIZE) in;
 
 uniform uint uCount;
 uniform uint uPerInvocation;
@@ -10,22 +11,19 @@ uniform uint uPerInvocation;
 layout(std430, binding = B_SUM_IN) readonly buffer SumIn { double sumIn[]; };
 layout(std430, binding = B_SUM_OUT) writeonly buffer SumOut { double sumOut[]; };
 
-shared double partial[256];
+shared double partial[WORKGROUP_SIZE];
+
+void addPartial(uint into, uint from) { partial[into] += partial[from]; }
+WORKGROUP_REDUCE(sumPartials, addPartial)
 
 void main() {
   uint group = linearGroupId();
-  uint local = gl_LocalInvocationID.x;
-  uint first = group * 256u * uPerInvocation + local;
   double sum = 0.0;
   for (uint k = 0u; k < uPerInvocation; ++k) {
-    uint i = first + k * 256u;
+    uint i = shareElement(group, uPerInvocation, k);
     if (i < uCount) sum += sumIn[i];
   }
-  partial[local] = sum;
-  barrier();
-  for (uint live = 128u; live > 0u; live >>= 1) {
-    if (local < live) partial[local] += partial[local + live];
-    barrier();
-  }
-  if (local == 0u) sumOut[group] = partial[0];
+  partial[gl_LocalInvocationID.x] = sum;
+  sumPartials();
+  if (gl_LocalInvocationID.x == 0u) sumOut[group] = partial[0];
 }

@@ -4,10 +4,10 @@
 // extending them with the sorted position (ties were already broken by body index), so equal keys
 // split by index and the tree always ends in single-body leaves. Every node covers a contiguous
 // range of sorted bodies, which the walk uses: an opened cell of few bodies becomes one range of
-// body-body interactions. The same pass gathers the bodies into key order. Files before this one:
-// body_layout.glsl, tree_common.glsl.
+// body-body interactions. The same pass gathers the bodies into key order.
+// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl.
 
-layout(local_size_x = 256) in;
+layout(local_size_x = WORKGROUP_SIZE) in;
 
 uniform sampler2D uPositionMass;
 uniform uint uBodyCount;
@@ -64,7 +64,7 @@ void buildNode(int i) {
 }
 
 void main() {
-  uint k = linearGroupId() * 256u + gl_LocalInvocationID.x;
+  uint k = linearGroupId() * uint(WORKGROUP_SIZE) + gl_LocalInvocationID.x;
   if (k >= uBodyCount) return;
   int width = textureSize(uPositionMass, 0).x;
   sortedBodies[k] = texelFetch(uPositionMass, texelOfBody(int(sortedIndex[k]), width), 0);

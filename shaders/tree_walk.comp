@@ -1,6 +1,7 @@
 // The tree walk: one work group per group of GROUP_SIZE consecutive bodies in key order (close in
 // space), BODIES_PER_THREAD bodies per invocation, all walking the tree together and sharing one
-// interaction list (Bonsai's scheme, without subgroup operations: shared memory and barrier() only).
+// interaction list (Bonsai's scheme through shared memory and barrier(); subgroup arithmetic only
+// for the prefix sums, where the GPU has it).
 //
 // Each round the group takes up to THREADS nodes from a stack in shared memory, one per
 // invocation, and tests each against the group's bounding box. A node is opened when the box
@@ -18,10 +19,10 @@
 //
 // Interactions use absolute positions, as the direct kernel does (the difference of two nearby
 // floats is exact), and a cell's centre of mass as c_hi + c_lo: d = (c_hi - r_i) + c_lo, so a
-// cluster far from the origin keeps the precision of direct summation. (Positions relative to the
-// group's first body lost it where a group straddles two clusters 1e6 apart.) The opening test
-// takes the group's box and the c_hi relative to that body, the "anchor"; a node's opening radius
-// has room for the c_lo it leaves out, so the test reads one 32-byte record a node.
+// cluster far from the origin keeps the precision of direct summation, also where a group
+// straddles two clusters far apart. The opening test takes the group's box and the c_hi relative
+// to the group's first body, the "anchor"; a node's opening radius has room for the c_lo it leaves
+// out, so the test reads one 32-byte record a node.
 //
 // The stack: the walk leaves up to THREADS pending nodes on it per tree level it descends, so a
 // deep tree (a Plummer core at 16M bodies) needs thousands of entries, while shared memory is what
@@ -29,8 +30,8 @@
 // STACK_SIZE entries; when a round could overflow the ring, its oldest row of THREADS entries
 // moves to GPU memory, into a slot of a pool that the group takes the first time (an integer
 // compare-and-swap; a group that finds every slot taken waits for one, which a running group gives
-// back when its walk ends), and comes back when the ring runs low. (A private array, which NVIDIA
-// keeps in local memory, cost 50% of the walk's speed merely by being declared.) Which nodes a
+// back when its walk ends), and comes back when the ring runs low. (Not a private array: NVIDIA
+// keeps a dynamically indexed one in local memory, which slows the whole walk down.) Which nodes a
 // round takes does not depend on where they are kept, so the lists, and every bit of the result,
 // are those of an unbounded stack, whatever STACK_SIZE is, until SPILL_ROWS rows are full too; past
 // that, rounds take fewer nodes, and an opened node whose children find no room adds its bodies
@@ -40,62 +41,54 @@
 // memory serves that many bodies), TILE (a multiple of GROUP_SIZE), STACK_SIZE (a power of two,
 // >= 4 x THREADS, so that a full ring always holds a row below what a round takes), SPILL_ROWS
 // (rows a group may spill, 0 or more), SPILL_SLOT_NODES (what a slot holds, >= SPILL_ROWS x
-// THREADS), EXPANSION_ORDER (1 monopole, 2 quadrupole), SOFTENED (see
-// gravity.glsl), SUBGROUP_SCAN (1: the prefix sums through subgroup arithmetic, in subgroups of
-// SUBGROUP_SIZE invocations that tile the work group), POTENTIAL (0:
-// accelerations into uAcceleration; 1: the group's sum of m_i phi_i into B_POTENTIAL), COUNT_ONLY
-// (1: build the lists, count them, evaluate nothing: the cost model's list lengths at any N in
-// seconds, even on llvmpipe).
-// Files before this one: tree_walk_extensions.glsl, body_layout.glsl, gravity.glsl, tree_common.glsl.
+// THREADS), EXPANSION_ORDER (1 monopole, 2 quadrupole), SOFTENED (see gravity.glsl), SUBGROUP_SCAN
+// (1: the prefix sums through subgroup arithmetic, workgroup.glsl's, in subgroups of SUBGROUP_SIZE
+// invocations that tile the work group), POTENTIAL (0: accelerations into uAcceleration; 1: the
+// group's sum of m_i phi_i into B_POTENTIAL), COUNT_ONLY (1: build the lists, count them, evaluate
+// nothing: the cost model's list lengths at any N in seconds, even on llvmpipe). The variants'
+// code differs by `if` on these constants, which the compiler drops where false; #if only where a
+// shared array exists in one variant and not another (shared memory is occupancy).
+// Files before this one: workgroup.glsl, body_layout.glsl, gravity.glsl, tree_common.glsl.
 
-#define THREADS (GROUP_SIZE / BODIES_PER_THREAD)
+#define THREADS WORKGROUP_SIZE  // GROUP_SIZE / BODIES_PER_THREAD invocations
 #define BPT BODIES_PER_THREAD
 
 layout(local_size_x = THREADS) in;
 
 uniform uint uBodyCount;
-uniform uint uGroupCount;
-uniform uint uGroupOffset;  // the first group of this dispatch: a walk runs in parts (tree_gravity.cpp)
+uniform uint uGroupEnd;     // one past the last group of this walk
+uniform uint uGroupOffset;  // the first group of this dispatch: a walk runs in parts (tree_walk.h)
 uniform uint uLeafSize;   // an opened cell of at most this many bodies interacts body by body
 uniform uint uSmallCell;  // an accepted cell of at most this many bodies interacts body by body
 uniform uint uSpillSlots;  // slots in the spill pool
 uniform float uGravity;
+uniform int uTextureWidth;
+layout(rgba32f) writeonly uniform image2DArray uAcceleration;  // layer 0
 
 layout(std430, binding = B_SORTED_BODIES) readonly buffer SortedBodies { vec4 sortedBodies[]; };
 layout(std430, binding = B_VALUES_IN) readonly buffer SortedIndex { uint sortedIndex[]; };
 layout(std430, binding = B_NODE_TEST) readonly buffer NodeTest { uvec4 nodeTest[]; };
 layout(std430, binding = B_NODE_QUAD) readonly buffer NodeQuad { vec4 nodeQuad[]; };  // c_lo.yz too
 layout(std430, binding = B_GROUP_STATS) writeonly buffer GroupStats { uvec4 groupStats[]; };
-#if SPILL_ROWS > 0
+layout(std430, binding = B_POTENTIAL) writeonly buffer Potential { double potentialSums[]; };
 // uSpillSlots flags (0 free, 1 taken), then the slots, SPILL_SLOT_NODES each: entry `local` of row r
 // of slot s at uSpillSlots + s SPILL_SLOT_NODES + r THREADS + local. coherent: a slot's next owner
 // may run on another SM (each invocation only reads back what it wrote, but not past the L1s).
 layout(std430, binding = B_SPILL) coherent buffer Spill { uint spill[]; };
-#endif
-#if POTENTIAL
-layout(std430, binding = B_POTENTIAL) writeonly buffer Potential { double potentialSums[]; };
-#else
-layout(rgba32f) writeonly uniform image2DArray uAcceleration;  // layer 0
-uniform int uTextureWidth;
-#endif
 
 const uint KIND_NONE = 0u, KIND_CELL = 1u, KIND_BODIES = 2u, KIND_CHILDREN = 3u;  // what a tested node gives
+const uint NO_NODE = 0xffffffffu, NO_SLOT = 0xffffffffu;
 
-shared uint stack[STACK_SIZE];  // the stack's top, a ring: position p at p & (STACK_SIZE - 1)
-shared uint spillSlotTaken;      // the pool's slot the group took
-#if !SUBGROUP_SCAN
-shared uvec2 scanBuffer[2][THREADS];  // Hillis-Steele's two buffers; the potential's doubles at the end
-#elif POTENTIAL
-shared uvec2 scanBuffer[1][THREADS];  // the subgroups' totals; the potential's doubles at the end
-#else
-shared uvec2 scanBuffer[1][THREADS / SUBGROUP_SIZE];  // the subgroups' totals (shared memory is occupancy)
-#endif
+shared uint stackRing[STACK_SIZE];  // the stack's top, a ring: position p at p & (STACK_SIZE - 1)
+shared uint spillSlotTaken;         // the pool's slot the group took
+// The scan's buffers (workgroup.glsl): two rows of THREADS, or with subgroups a total per subgroup
+// (shared memory is occupancy); the potential's doubles at the end need THREADS.
+shared uvec2 scanBuffer[SUBGROUP_SCAN != 0 ? 1 : 2]
+                       [SUBGROUP_SCAN == 0 || POTENTIAL != 0 ? THREADS : THREADS / max(SUBGROUP_SIZE, 1)];
 shared uint rangeFirst[THREADS];  // the round's body ranges: first sorted body
 shared uint rangeStart[THREADS];  // and place in the round's concatenated ranges
-shared vec4 bodyTile[TILE];          // position, mass
-#if POTENTIAL
-shared uint bodyTileIndex[TILE];
-#endif
+shared vec4 bodyTile[TILE];       // position, mass
+shared uint bodyTileIndex[POTENTIAL != 0 ? TILE : 1];  // the potential's: sorted index
 shared vec4 cellTile[TILE];    // c_hi, mass
 shared vec4 cellTileLo[TILE];  // c_lo, trace of S
 #if EXPANSION_ORDER >= 2
@@ -105,9 +98,7 @@ shared vec2 cellTileQuadB[TILE];  // S xz yz
 
 // Set once by main() (initialised here only so that compilers see them written before use).
 uint local = 0u;
-// This invocation's place in the order of the prefix sums: local, or with subgroups its subgroup's
-// place and then its own in it (the same on NVIDIA; GL_KHR_shader_subgroup does not promise it).
-uint rank = 0u;
+uint rank = 0u;  // this invocation's place in the order of the prefix sums (workgroupRank())
 uint groupFirst = 0u, groupLast = 0u;      // sorted bodies of this group
 vec3 anchor = vec3(0.0);                   // the group's first body: the opening test is relative to it
 vec3 boxCentre = vec3(0.0), boxHalf = vec3(0.0);  // the group's bounding box, relative to the anchor
@@ -121,45 +112,14 @@ vec3 ri[BPT] = PER_BODY(vec3, vec3(0.0));  // their positions
 vec3 acceleration[BPT] = PER_BODY(vec3, vec3(0.0));
 float potential[BPT] = PER_BODY(float, 0.0);
 
-// Exclusive prefix sums of `value` over the work group, in the order of `rank`; `total` is the sum
-// of all. Starts with a barrier and returns past another, so the caller may overwrite anything read
-// before it (and a second call may follow at once).
-#if SUBGROUP_SCAN
-// Each subgroup sums its own values without a barrier, its last invocation's inclusive sum being
-// the subgroup's total; each invocation then adds the totals of the subgroups before its own (a
-// handful: 4 of 32 for groups of 128).
-uvec2 exclusiveScan(uvec2 value, out uvec2 total) {
-  barrier();
-  uvec2 inclusive = subgroupInclusiveAdd(value);
-  if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) scanBuffer[0][gl_SubgroupID] = inclusive;
-  barrier();
-  uvec2 before = uvec2(0u);
-  total = uvec2(0u);
-  for (uint s = 0u; s < gl_NumSubgroups; ++s) {
-    uvec2 sum = scanBuffer[0][s];
-    if (s < gl_SubgroupID) before += sum;
-    total += sum;
-  }
-  return before + inclusive - value;
+// The round's prefix sums, in the order of `rank` (workgroup.glsl).
+WORKGROUP_SCAN(exclusiveScan, uvec2, scanBuffer)
+
+void mergeBoxes(uint into, uint from) {
+  bodyTile[into].xyz = min(bodyTile[into].xyz, bodyTile[from].xyz);
+  cellTile[into].xyz = max(cellTile[into].xyz, cellTile[from].xyz);
 }
-#else
-// Hillis-Steele through shared memory: a barrier per step.
-uvec2 exclusiveScan(uvec2 value, out uvec2 total) {
-  barrier();
-  scanBuffer[0][local] = value;
-  barrier();
-  uint source = 0u;
-  for (uint offset = 1u; offset < uint(THREADS); offset <<= 1) {
-    uvec2 sum = scanBuffer[source][local];
-    if (local >= offset) sum += scanBuffer[source][local - offset];
-    scanBuffer[1u - source][local] = sum;
-    source = 1u - source;
-    barrier();
-  }
-  total = scanBuffer[source][THREADS - 1];
-  return scanBuffer[source][local] - value;
-}
-#endif
+WORKGROUP_REDUCE(reduceBoxes, mergeBoxes)
 
 // The group's bounding box, relative to the anchor (invocations past the end repeat the last body).
 // The tiles are free before the walk: they hold the reduction.
@@ -170,20 +130,21 @@ void findGroupBox() {
     bodyTile[local].xyz = min(bodyTile[local].xyz, ri[k] - anchor);
     cellTile[local].xyz = max(cellTile[local].xyz, ri[k] - anchor);
   }
-  barrier();
-  for (uint live = uint(THREADS) / 2u; live > 0u; live >>= 1) {
-    if (local < live) {
-      bodyTile[local].xyz = min(bodyTile[local].xyz, bodyTile[local + live].xyz);
-      cellTile[local].xyz = max(cellTile[local].xyz, cellTile[local + live].xyz);
-    }
-    barrier();
-  }
+  reduceBoxes();
   boxCentre = (bodyTile[0].xyz + cellTile[0].xyz) * 0.5;
   boxHalf = (cellTile[0].xyz - bodyTile[0].xyz) * 0.5;
   barrier();  // everyone has read the box before the walk fills the tiles
 }
 
 // ---- Interactions: every invocation adds the first `count` entries of a tile to its body.
+
+struct Tested {
+  uint kind;
+  uint first, count;  // BODIES, CELL: the node's range (a body leaf: itself)
+  uvec2 children;
+  vec4 com;           // CELL: c_hi, mass
+  float comLoX;       // CELL: c_lo.x (the rest is in the quadrupole's record)
+};
 
 #if EXPANSION_ORDER >= 2
 // The Plummer-softened potential -G [M g + 1/2 S : grad grad g] of a cell about its centre of mass,
@@ -195,83 +156,84 @@ void findGroupBox() {
 void addCell(int k, vec4 comMass, vec4 comLoTrace, vec4 quadA, vec2 quadB) {
   vec3 d = (comMass.xyz - ri[k]) + comLoTrace.xyz;
   float r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, uSoftening2)));
-#if SOFTENED
-  float inverseR = inversesqrt(r2);
-#else
-  float inverseR = r2 > 0.0 ? inversesqrt(r2) : 0.0;
-#endif
+  float inverseR = SOFTENED != 0 ? inversesqrt(r2) : r2 > 0.0 ? inversesqrt(r2) : 0.0;
   vec3 u = d * inverseR;
   float inverseR2 = inverseR * inverseR;
   vec3 su = vec3(quadA.x * u.x + quadA.w * u.y + quadB.x * u.z,
                  quadA.w * u.x + quadA.y * u.y + quadB.y * u.z,
                  quadB.x * u.x + quadB.y * u.y + quadA.z * u.z);
   float usu = dot(u, su);
-#if POTENTIAL
-  potential[k] -= inverseR * (comMass.w + inverseR2 * (1.5 * usu - 0.5 * comLoTrace.w));
+  if (POTENTIAL != 0) {
+    potential[k] -= inverseR * (comMass.w + inverseR2 * (1.5 * usu - 0.5 * comLoTrace.w));
+  } else {
+    float radial = comMass.w + inverseR2 * (7.5 * usu - 1.5 * comLoTrace.w);
+    acceleration[k] += inverseR2 * (radial * u - (3.0 * inverseR2) * su);
+  }
+}
+
+void evaluateCell(uint m) {
+  vec4 comMass = cellTile[m], comLoTrace = cellTileLo[m], quadA = cellTileQuadA[m];
+  vec2 quadB = cellTileQuadB[m];
+  for (int k = 0; k < BPT; ++k) addCell(k, comMass, comLoTrace, quadA, quadB);
+}
+
+void putCell(uint slot, Tested cell, uint node) {
+  cellTile[slot] = cell.com;
+  vec4 quadA = nodeQuad[nodeVec(node, NODE_QUAD_A)], quadB = nodeQuad[nodeVec(node, NODE_QUAD_B)];
+  cellTileLo[slot] = vec4(cell.comLoX, quadB.zw, quadA.x + quadA.y + quadA.z);
+  cellTileQuadA[slot] = quadA;
+  cellTileQuadB[slot] = quadB.xy;
+}
 #else
-  float radial = comMass.w + inverseR2 * (7.5 * usu - 1.5 * comLoTrace.w);
-  acceleration[k] += inverseR2 * (radial * u - (3.0 * inverseR2) * su);
-#endif
+// A monopole is a body at the centre of mass: addPair's law about the body's own position.
+void evaluateCell(uint m) {
+  vec4 comMass = cellTile[m];
+  vec3 comLo = cellTileLo[m].xyz;
+  for (int k = 0; k < BPT; ++k) {
+    vec3 d = (comMass.xyz - ri[k]) + comLo;
+    if (POTENTIAL != 0) {
+      float r2 = dot(d, d) + uSoftening2;
+      potential[k] -= comMass.w * (r2 > 0.0 ? inversesqrt(r2) : 0.0);
+    } else {
+      addPair(acceleration[k], vec3(0.0), vec4(d, comMass.w));
+    }
+  }
+}
+
+void putCell(uint slot, Tested cell, uint node) {
+  cellTile[slot] = cell.com;
+  cellTileLo[slot] = vec4(cell.comLoX, nodeQuad[nodeVec(node, NODE_QUAD_B)].zw, 0.0);
 }
 #endif
 
 void evaluateCells(uint count) {
-  for (uint m = 0u; m < count; ++m) {
-#if EXPANSION_ORDER >= 2
-    vec4 comMass = cellTile[m], comLoTrace = cellTileLo[m], quadA = cellTileQuadA[m];
-    vec2 quadB = cellTileQuadB[m];
-    for (int k = 0; k < BPT; ++k) addCell(k, comMass, comLoTrace, quadA, quadB);
-#else
-    vec4 comMass = cellTile[m];
-    vec3 comLo = cellTileLo[m].xyz;
-    for (int k = 0; k < BPT; ++k) {
-      // A monopole is a body at the centre of mass: addPair's law about the body's own position.
-      vec3 d = (comMass.xyz - ri[k]) + comLo;
-#if POTENTIAL
-      float r2 = dot(d, d) + uSoftening2;
-      potential[k] -= comMass.w * (r2 > 0.0 ? inversesqrt(r2) : 0.0);
-#else
-      addPair(acceleration[k], vec3(0.0), vec4(d, comMass.w));
-#endif
-    }
-#endif
-  }
+  for (uint m = 0u; m < count; ++m) evaluateCell(m);
 }
 
 void evaluateBodies(uint count) {
   for (uint m = 0u; m < count; ++m) {
     vec4 bodyJ = bodyTile[m];
-#if POTENTIAL
-    uint j = bodyTileIndex[m];
-#endif
+    uint j = POTENTIAL != 0 ? bodyTileIndex[m] : 0u;
     for (int k = 0; k < BPT; ++k) {
-#if POTENTIAL
-      // The potential leaves out j == i by index: with eps > 0 its own term would not vanish.
-      vec3 d = bodyJ.xyz - ri[k];
-      float r2 = dot(d, d) + uSoftening2;
-      if (j != self[k] && r2 > 0.0) potential[k] -= bodyJ.w * inversesqrt(r2);
-#else
-      addPair(acceleration[k], ri[k], bodyJ);  // j == i adds exactly 0 (gravity.glsl)
-#endif
+      if (POTENTIAL != 0) {
+        // The potential leaves out j == i by index: with eps > 0 its own term would not vanish.
+        vec3 d = bodyJ.xyz - ri[k];
+        float r2 = dot(d, d) + uSoftening2;
+        if (j != self[k] && r2 > 0.0) potential[k] -= bodyJ.w * inversesqrt(r2);
+      } else {
+        addPair(acceleration[k], ri[k], bodyJ);  // j == i adds exactly 0 (gravity.glsl)
+      }
     }
   }
 }
 
 // ---- Building the lists.
 
-struct Tested {
-  uint kind;
-  uint first, count;  // BODIES, CELL: the node's range (a body leaf: itself)
-  uvec2 children;
-  vec4 com;           // CELL: c_hi, mass
-  float comLoX;       // CELL: c_lo.x (the rest is in the quadrupole's record)
-};
-
 // The test reads one record, and the centre of mass as c_hi only: the opening radius has room for
 // |c_lo| (tree_moments.comp).
 Tested test(uint ref) {
   Tested result = Tested(KIND_NONE, 0u, 0u, uvec2(0u), vec4(0.0), 0.0);
-  if (ref == 0xffffffffu) return result;
+  if (ref == NO_NODE) return result;
   if ((ref & LEAF_BIT) != 0u) {
     result.kind = KIND_BODIES;
     result.first = ref & ~LEAF_BIT;
@@ -295,28 +257,15 @@ Tested test(uint ref) {
   return result;
 }
 
+// What a tested node adds to the round's lists: (cells | stack entries << 16, bodies).
 uvec2 listCounts(Tested t) {
   return uvec2((t.kind == KIND_CELL ? 1u : 0u) | (t.kind == KIND_CHILDREN ? 2u << 16 : 0u), t.kind == KIND_BODIES ? t.count : 0u);
-}
-
-void putCell(uint slot, Tested cell, uint node) {
-  cellTile[slot] = cell.com;
-#if EXPANSION_ORDER >= 2
-  vec4 quadA = nodeQuad[nodeVec(node, NODE_QUAD_A)], quadB = nodeQuad[nodeVec(node, NODE_QUAD_B)];
-  cellTileLo[slot] = vec4(cell.comLoX, quadB.zw, quadA.x + quadA.y + quadA.z);
-  cellTileQuadA[slot] = quadA;
-  cellTileQuadB[slot] = quadB.xy;
-#else
-  cellTileLo[slot] = vec4(cell.comLoX, nodeQuad[nodeVec(node, NODE_QUAD_B)].zw, 0.0);
-#endif
 }
 
 // Appends this round's accepted cells to the cell tile; evaluates it when full. Returns the
 // cells left pending.
 uint appendCells(Tested mine, uint node, uint slot, uint total, uint pending) {
-#if COUNT_ONLY
-  return 0u;
-#else
+  if (COUNT_ONLY != 0) return 0u;
   uint room = uint(TILE) - pending;
   if (mine.kind == KIND_CELL && slot < room) putCell(pending + slot, mine, node);
   if (total < room) return pending + total;
@@ -325,27 +274,28 @@ uint appendCells(Tested mine, uint node, uint slot, uint total, uint pending) {
   barrier();
   if (mine.kind == KIND_CELL && slot >= room) putCell(slot - room, mine, node);
   return total - room;
-#endif
+}
+
+// Body `place` of the round's concatenated ranges (rangeFirst / rangeStart), as a sorted index:
+// a binary search for the last range starting at or before it.
+uint bodyAt(uint place) {
+  uint range = 0u;
+  for (uint step = uint(THREADS) / 2u; step > 0u; step >>= 1)
+    if (rangeStart[range + step] <= place) range += step;
+  return rangeFirst[range] + (place - rangeStart[range]);
 }
 
 // Appends this round's body ranges (set in rangeFirst / rangeStart) to the body tile, evaluating
 // every full tile. Returns the bodies left pending.
 uint appendBodies(uint total, uint pending) {
-#if COUNT_ONLY
-  return 0u;
-#else
+  if (COUNT_ONLY != 0) return 0u;
   barrier();
   for (uint consumed = 0u; consumed < total;) {
     uint n = min(uint(TILE) - pending, total - consumed);
     for (uint t = local; t < n; t += uint(THREADS)) {
-      uint place = consumed + t, range = 0u;  // the last range starting at or before `place`
-      for (uint step = uint(THREADS) / 2u; step > 0u; step >>= 1)
-        if (rangeStart[range + step] <= place) range += step;
-      uint j = rangeFirst[range] + (place - rangeStart[range]);
+      uint j = bodyAt(consumed + t);
       bodyTile[pending + t] = sortedBodies[j];
-#if POTENTIAL
-      bodyTileIndex[pending + t] = j;
-#endif
+      if (POTENTIAL != 0) bodyTileIndex[pending + t] = j;
     }
     barrier();
     pending += n;
@@ -357,13 +307,17 @@ uint appendBodies(uint total, uint pending) {
     }
   }
   return pending;
-#endif
 }
 
-uint ringSlot(uint position) { return position & uint(STACK_SIZE - 1); }
+// ---- The stack.
 
-#if SPILL_ROWS > 0
-const uint NO_SLOT = 0xffffffffu;
+// Positions [bottom, top) are in the ring, [0, bottom) spilled to the pool's slot `slot` (NO_SLOT
+// until the group takes one).
+struct Stack {
+  uint top, bottom, slot;
+};
+
+uint ringSlot(uint position) { return position & uint(STACK_SIZE - 1); }
 
 // A free slot of the spill pool, for the whole group (a barrier: call in uniform control flow).
 uint takeSpillSlot() {
@@ -379,92 +333,104 @@ uint takeSpillSlot() {
 uint spilledEntry(uint slot, uint row) {
   return uSpillSlots + slot * uint(SPILL_SLOT_NODES) + row * uint(THREADS) + local;
 }
-#endif
 
-// Walks the tree for this group; leaves the tiles' last partial contents evaluated too.
-uvec4 walk(out uint rowsSpilled) {
-  uvec4 counted = uvec4(0u);  // bodies, cells, nodes tested, rounds whose children overflowed
-  rowsSpilled = 0u;
-  if (local == 0u) stack[0] = uBodyCount == 1u ? LEAF_BIT : 0u;  // the root
-  barrier();
-  uint top = 1u, bottom = 0u;  // stack positions [bottom, top) are in the ring, [0, bottom) spilled
-  uint cellsPending = 0u, bodiesPending = 0u;
-#if SPILL_ROWS > 0
-  uint slot = NO_SLOT;  // the pool's slot for this group's spilled rows, once it has one
-#endif
-  while (top > 0u) {
-    uint take = min(top, uint(THREADS));
-#if SPILL_ROWS > 0
-    // The newest spilled row comes back when the ring holds less than a round's worth of nodes.
-    if (top - bottom < uint(THREADS) && bottom > 0u) {
-      bottom -= uint(THREADS);
-      stack[ringSlot(bottom + local)] = spill[spilledEntry(slot, bottom / uint(THREADS))];
-      barrier();
-    }
-    // The ring's oldest rows leave while this round could push past the ring (it pushes up to
-    // 2 x take onto top - take). They leave from `bottom` (a multiple of THREADS); the row below
-    // what the round takes is always whole, as the ring holds at least 4 rows.
-    while (top + take - bottom > uint(STACK_SIZE) && bottom / uint(THREADS) < uint(SPILL_ROWS)) {
-      if (slot == NO_SLOT) slot = takeSpillSlot();
-      spill[spilledEntry(slot, bottom / uint(THREADS))] = stack[ringSlot(bottom + local)];
-      bottom += uint(THREADS);
-      ++rowsSpilled;
-    }
-#endif
-    // Once nothing more can spill, at most as many nodes as leave room for all their children: a
-    // round may push two children a node, so taking fewer near a full stack keeps it from
-    // overflowing however deep the tree (the overflow path below, which adds a node's bodies one
-    // by one, costs a whole subtree of body-body interactions). The traversal stays depth first.
-    uint limit = bottom + uint(STACK_SIZE);  // one past the highest position the ring holds now
-    take = min(take, max(limit - top, 1u));
-    uint base = top - take;
-    uint ref = local < take ? stack[ringSlot(base + local)] : 0xffffffffu;
-    Tested mine = test(ref);
-    uvec2 total;
-    uvec2 before = exclusiveScan(listCounts(mine), total);
-    if (base + (total.x >> 16) > limit) {  // rare: children that do not fit add their bodies
-      if (mine.kind == KIND_CHILDREN && base + (before.x >> 16) + 2u > limit) mine.kind = KIND_BODIES;
-      before = exclusiveScan(listCounts(mine), total);
-      ++counted.w;
-    }
-    if (mine.kind == KIND_CHILDREN) {
-      stack[ringSlot(base + (before.x >> 16))] = mine.children.x;
-      stack[ringSlot(base + (before.x >> 16) + 1u)] = mine.children.y;
-    }
-    rangeFirst[rank] = mine.first;  // in rank order, so that rangeStart rises with the index
-    rangeStart[rank] = before.y;
-    top = base + (total.x >> 16);
-    counted.xyz += uvec3(total.y, total.x & 0xffffu, take);
-    cellsPending = appendCells(mine, ref, before.x & 0xffffu, total.x & 0xffffu, cellsPending);
-    bodiesPending = appendBodies(total.y, bodiesPending);
-    barrier();  // the stack's pushes are visible to the next round's reads
+// Rows between the ring and the spill slot before a round that takes `take` nodes: the newest
+// spilled row comes back when the ring holds less than a round's worth of nodes; the ring's
+// oldest rows leave while the round could push past the ring (it pushes up to 2 x take onto
+// top - take). They leave from `bottom` (a multiple of THREADS); the row below what the round
+// takes is always whole, as the ring holds at least 4 rows. Returns the rows spilled.
+uint moveRows(inout Stack stack, uint take) {
+  if (stack.top - stack.bottom < uint(THREADS) && stack.bottom > 0u) {
+    stack.bottom -= uint(THREADS);
+    stackRing[ringSlot(stack.bottom + local)] = spill[spilledEntry(stack.slot, stack.bottom / uint(THREADS))];
+    barrier();
   }
-#if SPILL_ROWS > 0
-  // Every spilled row came back (the stack is empty) before the last round's barrier: give the
-  // slot back.
-  if (slot != NO_SLOT && local == 0u) atomicExchange(spill[slot], 0u);
-#endif
-#if !COUNT_ONLY
+  uint spilled = 0u;
+  while (stack.top + take - stack.bottom > uint(STACK_SIZE) && stack.bottom / uint(THREADS) < uint(SPILL_ROWS)) {
+    if (stack.slot == NO_SLOT) stack.slot = takeSpillSlot();
+    spill[spilledEntry(stack.slot, stack.bottom / uint(THREADS))] = stackRing[ringSlot(stack.bottom + local)];
+    stack.bottom += uint(THREADS);
+    ++spilled;
+  }
+  return spilled;
+}
+
+// Where each invocation's node puts what it gives: exclusive prefix sums of listCounts over the
+// round, and in `total` the round's. Rare: where the children would push past `limit`, a node
+// whose children do not fit adds its bodies instead (exact, but a whole subtree of body-body
+// interactions), and the sums are taken again; `overflows` counts such rounds.
+uvec2 listPlaces(inout Tested mine, uint base, uint limit, out uvec2 total, inout uint overflows) {
+  uvec2 before = exclusiveScan(listCounts(mine), total);
+  if (base + (total.x >> 16) > limit) {
+    if (mine.kind == KIND_CHILDREN && base + (before.x >> 16) + 2u > limit) mine.kind = KIND_BODIES;
+    before = exclusiveScan(listCounts(mine), total);
+    ++overflows;
+  }
+  return before;
+}
+
+// ---- The walk.
+
+// Evaluates what the tiles hold; the group's walk is over, so its spill slot goes back (every
+// spilled row came back before the last round's barrier, as the stack is empty).
+void finishWalk(Stack stack, uint cellsPending, uint bodiesPending) {
+  if (SPILL_ROWS > 0 && stack.slot != NO_SLOT && local == 0u) atomicExchange(spill[stack.slot], 0u);
+  if (COUNT_ONLY != 0) return;
   evaluateCells(cellsPending);
   evaluateBodies(bodiesPending);
-#endif
+}
+
+// One round: up to THREADS nodes off the stack, one an invocation, tested; accepted cells and
+// bodies go to the lists (evaluated tile by tile), opened cells' children onto the stack.
+// `pending`: cells and bodies in the tiles; `counted`: bodies, cells, nodes tested, overflows.
+void walkRound(inout Stack stack, inout uvec2 pending, inout uvec4 counted, inout uint rowsSpilled) {
+  uint take = min(stack.top, uint(THREADS));
+  if (SPILL_ROWS > 0) rowsSpilled += moveRows(stack, take);
+  // Once nothing more can spill, at most as many nodes as leave room for all their children, so
+  // the stack never overflows however deep the tree; the traversal stays depth first.
+  uint limit = stack.bottom + uint(STACK_SIZE);  // one past the highest position the ring holds now
+  take = min(take, max(limit - stack.top, 1u));
+  uint base = stack.top - take;
+  uint ref = local < take ? stackRing[ringSlot(base + local)] : NO_NODE;
+  Tested mine = test(ref);
+  uvec2 total;
+  uvec2 before = listPlaces(mine, base, limit, total, counted.w);
+  if (mine.kind == KIND_CHILDREN) {
+    stackRing[ringSlot(base + (before.x >> 16))] = mine.children.x;
+    stackRing[ringSlot(base + (before.x >> 16) + 1u)] = mine.children.y;
+  }
+  rangeFirst[rank] = mine.first;  // in rank order, so that rangeStart rises with the index
+  rangeStart[rank] = before.y;
+  stack.top = base + (total.x >> 16);
+  counted.xyz += uvec3(total.y, total.x & 0xffffu, take);
+  pending.x = appendCells(mine, ref, before.x & 0xffffu, total.x & 0xffffu, pending.x);
+  pending.y = appendBodies(total.y, pending.y);
+  barrier();  // the stack's pushes are visible to the next round's reads
+}
+
+// Walks the tree for this group, the tiles' last partial contents evaluated too. Returns the
+// bodies, cells, nodes tested and rounds whose children overflowed; `rowsSpilled` the stack's.
+uvec4 walk(out uint rowsSpilled) {
+  uvec4 counted = uvec4(0u);
+  rowsSpilled = 0u;
+  if (local == 0u) stackRing[0] = uBodyCount == 1u ? LEAF_BIT : 0u;  // the root
+  barrier();
+  Stack stack = Stack(1u, 0u, NO_SLOT);
+  uvec2 pending = uvec2(0u);  // cells, bodies
+  while (stack.top > 0u) walkRound(stack, pending, counted, rowsSpilled);
+  finishWalk(stack, pending.x, pending.y);
   return counted;
 }
 
-void main() {
-  uint group = linearGroupId() + uGroupOffset;
-  if (group >= uGroupCount) return;  // the whole work group: a dispatch spread over two dimensions
-  local = gl_LocalInvocationID.x;
-#if SUBGROUP_SCAN
-  rank = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-#else
-  rank = local;
-#endif
+// ---- The group.
+
+// This invocation's bodies (past the group's end: the last body again, results dropped), the
+// anchor and the group's box. Returns the bodies' positions and masses.
+void loadGroup(uint group, out vec4 bodies[BPT]) {
   groupFirst = group * uint(GROUP_SIZE);
   groupLast = min(groupFirst + uint(GROUP_SIZE), uBodyCount) - 1u;
   anchor = sortedBodies[groupFirst].xyz;
-  vec4 bodies[BPT];
-  for (int k = 0; k < BPT; ++k) {  // past the group's end: the last body again, results dropped
+  for (int k = 0; k < BPT; ++k) {
     self[k] = min(groupFirst + local + uint(k * THREADS), groupLast);
     bodies[k] = sortedBodies[self[k]];
     ri[k] = bodies[k].xyz;
@@ -472,26 +438,41 @@ void main() {
     potential[k] = 0.0;
   }
   findGroupBox();
-  uint rowsSpilled;
-  uvec4 counted = walk(rowsSpilled);
-  if (local == 0u) groupStats[group] = uvec4(counted.xyz, min(counted.w, 0xffffu) | (min(rowsSpilled, 0xffffu) << 16));
-#if POTENTIAL
-  // m_i phi_i of the group's bodies, added in a fixed order (the scan buffer holds the doubles).
+}
+
+bool holds(int k) { return groupFirst + local + uint(k * THREADS) <= groupLast; }
+
+// m_i phi_i of the group's bodies, added in a fixed order (the scan buffer holds the doubles).
+void storePotential(uint group, vec4 bodies[BPT]) {
   double mine = 0.0;
   for (int k = 0; k < BPT; ++k)
-    if (groupFirst + local + uint(k * THREADS) <= groupLast) mine += double(bodies[k].w) * double(potential[k]);
+    if (holds(k)) mine += double(bodies[k].w) * double(potential[k]);
   barrier();
   scanBuffer[0][local] = unpackDouble2x32(mine);
   barrier();
-  if (local == 0u) {
-    double sum = 0.0;
-    for (uint t = 0u; t < uint(THREADS); ++t) sum += packDouble2x32(scanBuffer[0][t]);
-    potentialSums[group] = sum;
-  }
-#elif !COUNT_ONLY  // counting writes nothing (no image is bound for it)
+  if (local != 0u) return;
+  double sum = 0.0;
+  for (uint t = 0u; t < uint(THREADS); ++t) sum += packDouble2x32(scanBuffer[0][t]);
+  potentialSums[group] = sum;
+}
+
+void storeAccelerations() {
   for (int k = 0; k < BPT; ++k)
-    if (groupFirst + local + uint(k * THREADS) <= groupLast)
+    if (holds(k))
       imageStore(uAcceleration, ivec3(texelOfBody(int(sortedIndex[self[k]]), uTextureWidth), 0),
                  vec4(uGravity * acceleration[k], 0.0));
-#endif
+}
+
+void main() {
+  uint group = linearGroupId() + uGroupOffset;
+  if (group >= uGroupEnd) return;  // the whole work group: a dispatch spread over two dimensions
+  local = gl_LocalInvocationID.x;
+  rank = workgroupRank();
+  vec4 bodies[BPT];
+  loadGroup(group, bodies);
+  uint rowsSpilled;
+  uvec4 counted = walk(rowsSpilled);
+  if (local == 0u) groupStats[group] = uvec4(counted.xyz, min(counted.w, 0xffffu) | (min(rowsSpilled, 0xffffu) << 16));
+  if (POTENTIAL != 0) storePotential(group, bodies);
+  else if (COUNT_ONLY == 0) storeAccelerations();  // counting writes nothing (no image is bound for it)
 }

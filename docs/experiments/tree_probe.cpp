@@ -1,7 +1,8 @@
-// nbody_tree_probe: the Barnes-Hut tree (src/tree/tree_gravity.h) alone, before any engine uses it:
-// list lengths, the GPU time split (build / moments / walk, GL_TIME_ELAPSED, median of --repeat
-// evaluations), wall time per evaluation, and the force-error percentiles of --samples bodies
-// against the GPU double-precision direct sum. For sweeping the tree's knobs on the device:
+// nbody_tree_probe: the Barnes-Hut tree (src/engines/tree/tree_gravity.h) alone, before any
+// engine uses it: list lengths, the GPU time split (build / moments / walk, GL_TIME_ELAPSED,
+// median of --repeat evaluations), wall time per evaluation, and the force-error percentiles of
+// --samples bodies against the GPU double-precision direct sum. For sweeping the tree's knobs on
+// the device:
 //
 //   build/nbody_tree_probe --scene plummer --bodies 1048576 --theta 0.43 --bodies-per-thread 2
 //   build/nbody_tree_probe --scene uniform-sphere --bodies 16777216 --samples 4096 --repeat 5

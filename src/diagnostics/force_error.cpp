@@ -26,13 +26,13 @@ gl::Buffer bufferOf(std::size_t bytes, const void* data) {
 }
 
 // Bodies j per dispatch. Mesa's llvmpipe stops every loop of an invocation once the invocation has
-// run 65535 loop iterations in all (gallivm's loop limiter, LP_MAX_TGSI_LOOP_ITERATIONS), silently:
-// a dispatch over 65536 bodies came out 0.8% short on average, over 131072 bodies 100%. Chunks of
-// 16384 bodies (16384 + 64 iterations) stay under it; the loop restarts with every dispatch.
+// run 65535 loop iterations in all (gallivm's loop limiter, LP_MAX_TGSI_LOOP_ITERATIONS), silently,
+// so a dispatch over more bodies comes out short (docs/tree-gravity.md). Chunks of 16384 bodies
+// (16384 + 64 iterations) stay under it; the loop restarts with every dispatch.
 constexpr std::size_t kChunkLength = 16384;
 // The CPU waits for the GPU every this many chunks: on NVIDIA's driver, GPU work queued for several
-// seconds without the CPU waiting for it can be dropped silently (a reference over 64M bodies, 4096
-// chunks, came back as whatever the host memory held), and the context then runs nothing more.
+// seconds without the CPU waiting for it can be dropped silently, and the context then runs nothing
+// more (docs/performance.md).
 constexpr std::size_t kChunksPerWait = 64;
 
 void runChunks(GLuint program, std::size_t bodyCount, std::size_t samples) {
@@ -78,8 +78,8 @@ std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::i
   gl::Buffer samples = bufferOf(bodies.size() * 4, bodies.data());
   gl::Buffer reference = bufferOf(bodies.size() * 32, nullptr);
   gl::Buffer judgedBuffer = bufferOf(bodies.size() * 16, nullptr);
-  // NaN until the kernel writes them: results that never arrive (as at 64M bodies on the H200,
-  // where they came back as whatever the memory held) make an error of inf, not a plausible one.
+  // NaN until the kernel writes them: results that never arrive (work the driver dropped comes
+  // back as whatever the memory held) make an error of inf, not a plausible one.
   const GLuint allOnes = ~0u;
   glClearNamedBufferData(reference.id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &allOnes);
   glClearNamedBufferData(judgedBuffer.id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &allOnes);

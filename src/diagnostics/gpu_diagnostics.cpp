@@ -23,8 +23,8 @@ constexpr GLuint kOutputBinding = 0, kInputBinding = 1;
 constexpr int kPositionMassUnit = 0, kVelocityUnit = 1;
 
 gl::Program buildPass(int groupSize, bool bodyTerms) {
-  return gl::buildProgram({{GL_COMPUTE_SHADER, {"diagnostics.comp"}}},
-                          {{"GROUP_SIZE", groupSize}, {"BODY_TERMS", bodyTerms ? 1 : 0}});
+  return gl::buildProgram({{GL_COMPUTE_SHADER, {"workgroup.glsl", "diagnostics.comp"}}},
+                          {{"WORKGROUP_SIZE", groupSize}, {"BODY_TERMS", bodyTerms ? 1 : 0}});
 }
 
 void setCount(GLuint program, std::size_t count, std::size_t elementsPerInvocation) {

@@ -23,8 +23,8 @@ struct EngineEntry {
   // bench sets beside the paper's figures by variant (its table 3).
   bool papersMethod = false;
   // The largest N at which the engine keeps an interactive pace on a large GPU (the window offers
-  // it up to here) and the largest `bench --engine all` times it at (about a second a step on the
-  // H200); 0: any N.
+  // it up to here) and the largest `bench --engine all` times it at (about a second a step on a
+  // large GPU); 0: any N.
   std::size_t largestInteractiveBodies = 0;
   std::size_t largestBenchedBodies = 0;
   // An engine whose forces approximate direct summation (a tree): bench and the accuracy report

@@ -25,7 +25,7 @@ class TreeEngine final : public GpuEngine {
   double interactionsPerForceEvaluation() override;
   std::vector<std::pair<std::string, double>> lastTimeSplit() override;
   // Above this many bodies the diagnostics take the potential through the tree: the direct pair
-  // pass costs ~12 ms at 65536 bodies on the H200 and grows as N^2.
+  // pass grows as N^2 (docs/tree-gravity.md).
   static constexpr std::size_t kDirectPotentialLimit = 65536;
   bool estimatesPotential() const override { return bodyCount() > kDirectPotentialLimit; }
   std::optional<double> potentialEnergy(const StepParams& params) override;

@@ -83,4 +83,12 @@ Program buildProgram(const std::vector<ShaderStageSource>& stages, const Defines
   return program;
 }
 
+GLint UniformProgram::location(std::string_view name) {
+  for (const auto& [known, location] : locations_)
+    if (known == name) return location;
+  const std::string text(name);
+  locations_.emplace_back(text, glGetUniformLocation(id(), text.c_str()));
+  return locations_.back().second;
+}
+
 }  // namespace nbody::gl

@@ -1,6 +1,6 @@
-// The Barnes-Hut tree (src/tree/tree_gravity.h) against direct summation in double precision on
-// the CPU (CpuEngine::accelerations), and the force-error report (src/accuracy/force_error.h)
-// against the same.
+// The Barnes-Hut tree (src/engines/tree/tree_gravity.h) against direct summation in double
+// precision on the CPU (CpuEngine::accelerations), and the force-error report
+// (src/diagnostics/force_error.h) against the same.
 
 #include <cmath>
 #include <cstring>
@@ -556,6 +556,53 @@ TEST_F(TreeGravityTest, WalkingInPartsChangesNoBit) {
   const GpuBodies bodies = upload(state);
   EXPECT_EQ(parts.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, settings),
             whole.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, settings));
+}
+
+// A walk of a contiguous range of groups (how a distributed engine shares the walk out) writes
+// exactly the accelerations of those groups' bodies, the bits a whole walk gives them, and leaves
+// every other body's untouched; each group's counts are those of the whole walk.
+TEST_F(TreeGravityTest, WalkingAGroupRangeWritesExactlyItsBodies) {
+  const State state = withDenseCore(findScene("plummer")->generate(3000, 6));
+  const StepParams params = softened(1e-8);
+  TreeSettings settings;
+  settings.groupSize = 16;
+  const std::size_t groups = TreeGravity::groupCount(state.size(), settings);
+  ASSERT_EQ(groups, (state.size() + 15) / 16);
+  TreeGravity tree;
+  tree.walkInPartsOf(5);  // the range's parts do not start at a multiple of the part size
+  const std::vector<glm::dvec3> whole = treeAccelerations(tree, state, params, settings);
+  const std::vector<tree::GroupCounts> wholeCounts = tree.groupCounts();
+  ASSERT_EQ(wholeCounts.size(), groups);
+  const std::vector<std::uint32_t> order = tree.sortedBodies();
+  const std::size_t cuts[] = {0, 1, 37, 38, 200, groups};
+  for (std::size_t c = 0; c + 1 < std::size(cuts); ++c) {
+    const GpuBodies bodies = upload(state);  // accelerations NaN until written
+    tree.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, params, settings, bodies.acceleration.id(),
+                  {cuts[c], cuts[c + 1]});
+    const std::vector<glm::dvec3> part = readAccelerations(bodies);
+    std::vector<bool> inRange(state.size(), false);
+    for (std::size_t k = cuts[c] * 16; k < std::min(cuts[c + 1] * 16, state.size()); ++k) inRange[order[k]] = true;
+    for (std::size_t i = 0; i < state.size(); ++i) {
+      if (inRange[i]) ASSERT_TRUE(part[i] == whole[i]) << "body " << i << ", groups " << cuts[c] << " to " << cuts[c + 1];
+      else ASSERT_TRUE(std::isnan(part[i].x)) << "body " << i << " written outside groups " << cuts[c] << " to " << cuts[c + 1];
+    }
+    const std::vector<tree::GroupCounts> counts = tree.groupCounts();
+    ASSERT_EQ(counts.size(), cuts[c + 1] - cuts[c]);
+    for (std::size_t g = 0; g < counts.size(); ++g) {
+      const tree::GroupCounts& expected = wholeCounts[cuts[c] + g];
+      EXPECT_EQ(counts[g].bodyInteractions, expected.bodyInteractions) << "group " << cuts[c] + g;
+      EXPECT_EQ(counts[g].cellInteractions, expected.cellInteractions) << "group " << cuts[c] + g;
+      EXPECT_EQ(counts[g].nodesTested, expected.nodesTested) << "group " << cuts[c] + g;
+    }
+    EXPECT_EQ(tree.listStatistics().groups, cuts[c + 1] - cuts[c]);
+  }
+  const GpuBodies bodies = upload(state);
+  EXPECT_THROW(tree.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, params, settings,
+                             bodies.acceleration.id(), {groups + 1, groups + 2}),
+               std::invalid_argument);
+  EXPECT_THROW(tree.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, params, settings,
+                             bodies.acceleration.id(), {5, 4}),
+               std::invalid_argument);
 }
 
 // Subgroup prefix sums (where the GPU has them; NVIDIA does, llvmpipe not) build the same lists as

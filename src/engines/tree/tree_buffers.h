@@ -1,30 +1,21 @@
 #pragma once
-// The GPU buffers of the tree (shaders/tree_common.glsl lists what each holds), sized by N and
-// grown only: an evaluation at the same or a smaller N allocates nothing.
+// The GPU buffers of the tree (tree_layout.h lists what each holds), sized by N and grown only: an
+// evaluation at the same or a smaller N allocates nothing.
 
 #include <array>
 #include <cstddef>
 
+#include "engines/tree/tree_layout.h"
 #include "engines/tree/tree_settings.h"
 #include "gl/objects.h"
 
 namespace nbody::tree {
 
-// Shader storage bindings; the B_* defines of shaders/tree_common.glsl.
-enum Binding : GLuint {
-  kBounds = 0, kKeysIn, kValuesIn, kKeysOut, kValuesOut, kBlockCounts, kDigitTotals, kSortedBodies,
-  kNodeTest, kNodeQuad, kNodeBoxMin, kNodeBoxMax, kParents,
-  kVisits, kGroupStats, kPotential, kSumIn, kSumOut, kSpill, kBindingCount
-};
-
-// Keys sorted per block of the radix sort (SORT_BLOCK), and its digits.
-constexpr std::size_t kSortBlock = 2048;
-constexpr std::size_t kRadix = 256;
 constexpr std::size_t kSmallestGroup = 16;  // TreeSettings' smallest group size: most groups
 // Slots of the walk's stack spill pool (a group takes one when its ring first overflows; about the
-// work groups a GPU runs at once, ~2000 walks of 128 on the H200: more only wait) and the nodes
-// each holds (TreeSettings::kMostStackNodes): 96 MiB, under the largest shader storage block
-// llvmpipe allows (128 MiB).
+// work groups a large GPU runs at once: more only wait) and the nodes each holds
+// (TreeSettings::kMostStackNodes): 96 MiB, under the largest shader storage block llvmpipe allows
+// (128 MiB).
 constexpr std::size_t kSpillSlots = 2048;
 constexpr std::size_t kSpillSlotNodes = TreeSettings::kMostStackNodes;
 // The pool's slots for `bodies` bodies: at most one a group.

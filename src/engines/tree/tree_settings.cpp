@@ -35,10 +35,9 @@ int spillRowsOf(const TreeSettings& s) { return std::max(0, s.stackNodes - stack
 
 TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors) {
   TreeSettings settings;
-  // Groups of 64 (the default): on the H200 they ran 2 to 8% faster than 128 from 256K to 16M
-  // bodies, Plummer and uniform sphere (shorter lists; the walk rounds they add cost less since a
-  // subgroup's total comes from its scan; docs/performance.md, round 13). 32 at small N, so that
-  // every SM still gets four.
+  // Groups of 64 (the default): shorter lists than 128, and the walk rounds they add are cheap, a
+  // subgroup's total coming from its scan (docs/tree-gravity.md). 32 at small N, so that every SM
+  // still gets four.
   const std::size_t groupsOf64 = (bodies + 63) / 64;
   if (groupsOf64 < std::size_t(4 * multiprocessors)) settings.groupSize = 32;
   return settings;

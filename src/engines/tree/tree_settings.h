@@ -10,8 +10,8 @@ struct TreeSettings {
   // Opening angle (0 to 1): a cell is used whole when the group's box is farther from its centre of
   // mass than l / theta + delta (l its largest side, delta the centre of mass's distance from the
   // box's centre). Smaller: more accurate, lists ~ theta^-3. 0 opens every cell (direct summation).
-  // 0.43: the uniform sphere's median error (the binding target) ~1.75e-4 at 1M-4M bodies
-  // (docs/tree-gravity.md).
+  // 0.43 keeps the uniform sphere's median error (the binding target) under 2e-4 up to 16.8M
+  // bodies (docs/tree-gravity.md).
   double theta = 0.43;
   // 1: monopoles; 2: monopoles + quadrupoles (a cell costs ~3 body-body interactions instead of
   // ~1, and gives far more accuracy per interaction at these error levels).
@@ -21,8 +21,8 @@ struct TreeSettings {
   int groupSize = 64;
   // Bodies each walk invocation holds (1 or 2): groupSize / bodiesPerThread invocations walk a
   // group, and each tile entry read from shared memory serves this many bodies (fewer loads per
-  // interaction, more independent work; in the direct kernel 2 gained 3% at N = 16384 and lost
-  // 3.7% at 1M, but a cell takes 4 loads). Same lists, so the same accuracy; more walk rounds.
+  // interaction, more independent work, but twice the registers, so fewer walks per SM). Same
+  // lists, so the same accuracy; more walk rounds.
   int bodiesPerThread = 1;
   // An opened cell of at most this many bodies gives its bodies to the body list instead of its
   // children to the stack: fewer nodes tested, more body-body interactions.
@@ -35,7 +35,7 @@ struct TreeSettings {
   int tileSize = 0;
   // The walk's stack holds stackNodes nodes in all (a multiple of a row of groupSize /
   // bodiesPerThread nodes, at most kMostStackNodes): its top in shared memory, a ring of stackSize
-  // (a power of two from 4 rows to 4096; 0: automatic, see TreeGravity::evaluate), the rest spilled
+  // (a power of two from 4 rows to 4096; 0: automatic, RingTuner in tree_walk.h), the rest spilled
   // to a slot of a pool in GPU memory that a group takes when its ring first overflows (none where
   // stackNodes <= the ring). The walk leaves up to a row of nodes on the stack per tree level, so a
   // deep tree (a Plummer core at 16M bodies) needs thousands. Where they are kept changes no bit of

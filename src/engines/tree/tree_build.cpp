@@ -1,0 +1,25 @@
+#include "engines/tree/tree_build.h"
+
+#include <limits>
+
+namespace nbody::tree {
+
+void buildTopology(Kernels& kernels, std::size_t bodyCount) {
+  kernels.use(Kernel::topology).setUint("uBodyCount", bodyCount);
+  kernels.dispatch(ceilDiv(bodyCount, kElementThreads));
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+void computeMoments(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount, double theta) {
+  if (bodyCount < 2) return;
+  const GLuint zero = 0;
+  glClearNamedBufferSubData(buffers.buffer(kVisits), GL_R32UI, 0, GLsizeiptr((bodyCount - 1) * 4), GL_RED_INTEGER,
+                            GL_UNSIGNED_INT, &zero);
+  gl::UniformProgram& program = kernels.use(Kernel::moments);
+  program.setUint("uBodyCount", bodyCount);
+  program.setFloat("uInverseTheta", theta > 0 ? 1.0 / theta : double(std::numeric_limits<float>::infinity()));
+  kernels.dispatch(ceilDiv(bodyCount, kElementThreads));
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+}  // namespace nbody::tree

@@ -1,0 +1,86 @@
+#include "engines/tree/tree_kernels.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engines/tree/tree_layout.h"
+
+namespace nbody::tree {
+namespace {
+
+struct KernelFile {
+  const char* file;
+  std::size_t workgroupSize;  // 0: the variant's defines give it (the walk)
+  bool histogram;             // counts radix digits (workgroup.glsl's histogram)
+};
+
+KernelFile fileOf(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::bounds: return {"tree_bounds.comp", kBoundsThreads, false};
+    case Kernel::keys: return {"tree_keys.comp", kSortThreads, true};
+    case Kernel::histogram: return {"radix_histogram.comp", kSortThreads, true};
+    case Kernel::scan: return {"radix_scan.comp", kSortThreads, false};
+    case Kernel::scatter: return {"radix_scatter.comp", kSortThreads, false};
+    case Kernel::topology: return {"tree_topology.comp", kElementThreads, false};
+    case Kernel::moments: return {"tree_moments.comp", kElementThreads, false};
+    case Kernel::walk: return {"tree_walk.comp", 0, false};
+    case Kernel::sum: return {"tree_sum.comp", kSumThreads, false};
+  }
+  throw std::logic_error("unknown tree kernel");
+}
+
+// The files a kernel is made of: the shared ones first (workgroup.glsl's #extension lines before
+// any code).
+std::vector<std::string> sourcesOf(Kernel kernel) {
+  const std::string file = fileOf(kernel).file;
+  if (kernel == Kernel::walk) return {"workgroup.glsl", "body_layout.glsl", "gravity.glsl", "tree_common.glsl", file};
+  return {"workgroup.glsl", "body_layout.glsl", "tree_common.glsl", file};
+}
+
+// The defines every variant of `kernel` has: the layout's, its work-group size, its histogram.
+gl::Defines fixedDefinesOf(Kernel kernel) {
+  const KernelFile file = fileOf(kernel);
+  gl::Defines defines = layoutDefines();
+  if (file.workgroupSize > 0) defines.set("WORKGROUP_SIZE", int(file.workgroupSize));
+  if (file.histogram) defines.set("HISTOGRAM_BINS", int(kRadix));
+  return defines;
+}
+
+}  // namespace
+
+std::size_t ceilDiv(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+
+gl::UniformProgram& Kernels::program(Kernel kernel, const gl::Defines& defines) {
+  auto key = std::make_pair(kernel, defines);
+  auto found = programs_.find(key);
+  if (found != programs_.end()) return found->second;
+  gl::UniformProgram built(
+      gl::buildProgram({{GL_COMPUTE_SHADER, sourcesOf(kernel)}}, fixedDefinesOf(kernel).add(defines)));
+  built.setInt("uPositionMass", kPositionUnit);
+  built.setInt("uAcceleration", kAccelerationImageUnit);
+  return programs_.emplace(std::move(key), std::move(built)).first->second;
+}
+
+gl::UniformProgram& Kernels::use(Kernel kernel, const gl::Defines& defines) {
+  gl::UniformProgram& found = program(kernel, defines);
+  glUseProgram(found.id());
+  return found;
+}
+
+bool Kernels::dispatches(std::size_t groups) const {
+  const std::size_t perRow = std::size_t(limits_.maxComputeWorkGroupCount[0]);
+  return ceilDiv(groups, perRow) <= std::size_t(limits_.maxComputeWorkGroupCount[1]);
+}
+
+void Kernels::dispatch(std::size_t groups) const {
+  if (groups == 0) return;
+  const std::size_t x = std::min(groups, std::size_t(limits_.maxComputeWorkGroupCount[0]));
+  const std::size_t y = ceilDiv(groups, x);
+  if (y > std::size_t(limits_.maxComputeWorkGroupCount[1]))
+    throw std::runtime_error(std::to_string(groups) + " work groups are more than this GPU dispatches");
+  glDispatchCompute(GLuint(x), GLuint(y), 1);
+}
+
+}  // namespace nbody::tree

@@ -1,0 +1,49 @@
+#pragma once
+// The tree's compute kernels: each a GLSL file with its shared files, its work-group size and the
+// layout's defines (tree_layout.h), built on first use per variant (its own defines) and kept with
+// its uniforms' locations; and the dispatch of any number of work groups.
+
+#include <cstddef>
+#include <map>
+#include <utility>
+
+#include "gl/defines.h"
+#include "gl/limits.h"
+#include "gl/shader_program.h"
+
+namespace nbody::tree {
+
+enum class Kernel { bounds, keys, histogram, scan, scatter, topology, moments, walk, sum };
+
+// Work-group sizes of the kernels with one fixed (the sort's is kSortThreads; the walk's comes
+// from its settings, as its WORKGROUP_SIZE define).
+constexpr std::size_t kBoundsThreads = 256;
+constexpr std::size_t kElementThreads = 256;  // an invocation a body: topology, moments
+constexpr std::size_t kSumThreads = 256;
+
+// Texture and image units the kernels read the positions from and write accelerations to.
+constexpr int kPositionUnit = 0, kAccelerationImageUnit = 0;
+
+std::size_t ceilDiv(std::size_t a, std::size_t b);
+
+class Kernels {
+ public:
+  explicit Kernels(const gl::Limits& limits) : limits_(limits) {}
+
+  // `kernel`'s variant with `defines`, built the first time it is asked for.
+  gl::UniformProgram& program(Kernel kernel, const gl::Defines& defines = {});
+  // The same, made the current program.
+  gl::UniformProgram& use(Kernel kernel, const gl::Defines& defines = {});
+  // Dispatches `groups` work groups of the current program, spread over two dimensions where
+  // one holds too few (linearGroupId() in tree_common.glsl numbers them).
+  void dispatch(std::size_t groups) const;
+  // Whether `groups` work groups fit one dispatch.
+  bool dispatches(std::size_t groups) const;
+  const gl::Limits& limits() const { return limits_; }
+
+ private:
+  gl::Limits limits_;  // the context's, as at construction
+  std::map<std::pair<Kernel, gl::Defines>, gl::UniformProgram> programs_;
+};
+
+}  // namespace nbody::tree

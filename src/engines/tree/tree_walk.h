@@ -1,0 +1,138 @@
+#pragma once
+// The tree's last stage: one work group per group of `groupSize` consecutive sorted bodies walks
+// the tree, the group sharing one interaction list built with prefix sums and evaluated from
+// shared-memory tiles (shaders/tree_walk.comp). It walks any contiguous range of groups, and
+// leaves integer counts of each walked group's lists. Also here: the ring its stack keeps in
+// shared memory, tuned where automatic (RingTuner), and the sum of the potential's group terms.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "engines/tree/tree_buffers.h"
+#include "engines/tree/tree_kernels.h"
+#include "engines/tree/tree_settings.h"
+#include "gl/limits.h"
+#include "physics/state.h"
+
+namespace nbody::tree {
+
+// What a walk writes: accelerations (into the image at kAccelerationImageUnit), each group's sum
+// of m_i phi_i (kPotential), or nothing but the lists' counts (COUNT_ONLY: list lengths at any N
+// quickly).
+enum class WalkOutput { accelerations, potential, countOnly };
+
+// Groups [first, last) of a walk: group g holds the sorted bodies [g groupSize, (g + 1) groupSize)
+// (the last group fewer). `last` is clipped to the group count; the default is every group.
+struct GroupRange {
+  std::size_t first = 0;
+  std::size_t last = std::numeric_limits<std::size_t>::max();
+};
+
+// Groups of `bodyCount` bodies with `settings`.
+std::size_t groupCountOf(std::size_t bodyCount, const TreeSettings& settings);
+// `range` with `last` clipped to `groups`; throws std::invalid_argument where it starts past its end.
+GroupRange clipped(GroupRange range, std::size_t groups);
+
+// What one group's lists held: the interactions of each of its bodies (body-body and with cells'
+// multipoles; a cell costs about 3 body-body pairs with quadrupoles), and the nodes it tested.
+struct GroupCounts {
+  std::uint32_t bodyInteractions = 0, cellInteractions = 0, nodesTested = 0;
+};
+
+// List lengths over the walked groups, from their integer counts.
+struct ListStatistics {
+  double bodyInteractionsPerBody = 0;  // body-body
+  double cellInteractionsPerBody = 0;  // body-cell (multipoles)
+  double nodesTestedPerGroup = 0;
+  std::size_t mostBodyInteractions = 0;  // of any one group: a group far from compact shows here
+  std::size_t stackOverflows = 0;        // walk rounds whose children did not fit the stack (slow)
+  std::size_t stackRowsSpilled = 0;      // rows of the stack moved from the ring to the spill pool
+  std::size_t groups = 0;
+};
+
+class WalkStage {
+ public:
+  // The walk runs in dispatches of at most this many groups (1M bodies in groups of 64), and the
+  // CPU waits for each before it sends the next: on NVIDIA's driver, GPU work queued for seconds
+  // without the CPU waiting for it can be dropped silently, with no GL error, and the context then
+  // runs nothing more (docs/tree-gravity.md). Parts change no bit.
+  static constexpr std::size_t kPartGroups = 16384;
+  void walkInPartsOf(std::size_t groups) { partGroups_ = groups; }  // for tests at small N
+
+  // Whether the walk with `settings` finds its list positions with subgroup arithmetic (automatic:
+  // where the GPU offers it in compute shaders and its subgroups tile the group's invocations).
+  static bool usesSubgroups(const gl::Limits& limits, const TreeSettings& settings);
+  // Bytes of shared memory the walk with `settings` declares on this GPU (the potential's
+  // variant, the largest).
+  static std::size_t sharedBytes(const gl::Limits& limits, const TreeSettings& settings);
+  // Throws std::runtime_error where the walk with `settings` cannot run on this GPU: subgroups
+  // asked for where there are none, or too little shared memory.
+  static void checkFits(const gl::Limits& limits, const TreeSettings& settings);
+
+  // The walk's program for these settings and output (built the first time).
+  gl::UniformProgram& program(Kernels& kernels, const TreeSettings& settings, const StepParams& params,
+                              WalkOutput output) const;
+  // Walks the groups of `range` (clipped) of the tree of `bodyCount` bodies that the build left in
+  // the buffers, writing `output` for exactly those groups' bodies.
+  void run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount, glm::ivec2 size,
+           const StepParams& params, const TreeSettings& settings, WalkOutput output, GroupRange range);
+
+  // The last run's groups, and their lists (read back: waits for the GPU).
+  GroupRange lastRange() const { return last_; }
+  ListStatistics listStatistics(const TreeBuffers& buffers) const;
+  std::vector<GroupCounts> groupCounts(const TreeBuffers& buffers) const;
+  // The sum of the potential terms of groups [0, groups) (a walk of them for WalkOutput::potential
+  // before), added in a fixed order on the GPU in double; reads back 8 bytes.
+  double sumPotentials(Kernels& kernels, const TreeBuffers& buffers, std::size_t groups) const;
+
+ private:
+  std::vector<std::uint32_t> readCounters(const TreeBuffers& buffers) const;  // 4 words a group of last_
+
+  std::size_t partGroups_ = kPartGroups;
+  GroupRange last_{0, 0};
+  std::size_t lastBodies_ = 0, lastGroupSize_ = 1;
+};
+
+// The stack's ring where settings.stackSize is 0 (automatic). The least, 4 rows, leaves the most
+// shared memory, so the most walks per SM, which runs fastest as long as the walk waits on its
+// arithmetic; a deep tree that makes many walks at once wait on memory can run faster with the
+// deepest ring that fits, and which one wins follows the GPU's memory (docs/tree-gravity.md). So
+// above kTunedAbove bodies the first evaluation for each N and settings times both and keeps the
+// faster for the next ones: a one-time wait, and no bit changes, as the ring changes none.
+class RingTuner {
+ public:
+  static constexpr std::size_t kTunedAbove = std::size_t{1} << 22;
+  void tuneAbove(std::size_t bodies) { tunedAbove_ = bodies; }  // for tests at small N
+
+  // Whether an evaluation with `settings` tunes the ring first: automatic, above the threshold,
+  // not tuned yet for this N and settings.
+  bool needsTuning(std::size_t bodyCount, const TreeSettings& settings) const;
+  std::optional<int> tuned(std::size_t bodyCount, const TreeSettings& settings) const;
+  // `settings` with an automatic ring resolved: the tuned one, else the least.
+  TreeSettings resolve(std::size_t bodyCount, TreeSettings settings) const;
+
+  // Compiles the walk for the least ring and the deepest that fits (`compile`), evaluates once
+  // untimed (the first evaluation at an N allocates buffers and programs, which would count against
+  // whichever ring paid for them), then evaluates with each ring between two glFinish (`evaluate`)
+  // and keeps the faster. The last evaluation is the deepest ring's.
+  using Trial = std::function<void(const TreeSettings&)>;
+  void tune(std::size_t bodyCount, const TreeSettings& settings, const gl::Limits& limits, const Trial& compile,
+            const Trial& evaluate);
+
+ private:
+  static std::array<int, 2> candidates(const gl::Limits& limits, TreeSettings settings);
+  std::map<std::pair<std::size_t, std::string>, int> tuned_;  // by N and describe(settings)
+  std::size_t tunedAbove_ = kTunedAbove;
+};
+
+}  // namespace nbody::tree

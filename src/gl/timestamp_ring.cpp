@@ -1,0 +1,50 @@
+#include "gl/timestamp_ring.h"
+
+namespace nbody::gl {
+
+TimestampRing::TimestampRing(int slots, int marks) {
+  for (int s = 0; s < slots; ++s) {
+    Slot slot;
+    for (int m = 0; m < marks; ++m) slot.marks.push_back(TimestampQuery::create());
+    slots_.push_back(std::move(slot));
+  }
+}
+
+bool TimestampRing::finished(const Slot& slot) const {
+  GLint available = 0;
+  glGetQueryObjectiv(slot.marks.back().id(), GL_QUERY_RESULT_AVAILABLE, &available);
+  return available != 0;
+}
+
+bool TimestampRing::begin() {
+  Slot& slot = slots_[std::size_t(next_)];
+  if (slot.pending && !finished(slot)) {
+    active_ = -1;
+    return false;
+  }
+  active_ = next_;
+  next_ = (next_ + 1) % int(slots_.size());
+  slot.pending = true;
+  return true;
+}
+
+void TimestampRing::mark(int k) {
+  if (active_ >= 0) glQueryCounter(slots_[std::size_t(active_)].marks[std::size_t(k)].id(), GL_TIMESTAMP);
+}
+
+std::optional<std::vector<double>> TimestampRing::takeNewest() {
+  std::optional<std::vector<double>> newest;
+  for (std::size_t k = 1; k <= slots_.size(); ++k) {  // oldest first, so the newest wins
+    Slot& slot = slots_[(std::size_t(next_) + k - 1) % slots_.size()];
+    if (!slot.pending || !finished(slot)) continue;
+    std::vector<GLuint64> at(slot.marks.size());
+    for (std::size_t m = 0; m < at.size(); ++m) glGetQueryObjectui64v(slot.marks[m].id(), GL_QUERY_RESULT, &at[m]);
+    std::vector<double> seconds;
+    for (std::size_t m = 0; m + 1 < at.size(); ++m) seconds.push_back(double(at[m + 1] - at[m]) * 1e-9);
+    newest = std::move(seconds);
+    slot.pending = false;
+  }
+  return newest;
+}
+
+}  // namespace nbody::gl
