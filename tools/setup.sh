@@ -10,6 +10,7 @@ packages=(
   libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev xvfb xauth
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   clang libclang-rt-14-dev
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -1,12 +1,16 @@
 #include "io/input_file.h"
 
 #include <cerrno>
+#include <cstring>
 #include <stdexcept>
 #include <system_error>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "parallel/ranks.h"
 
 namespace nbody {
 namespace {
@@ -23,9 +27,7 @@ struct Descriptor {
   }
 };
 
-}  // namespace
-
-std::string readInputFile(const std::filesystem::path& path) {
+std::string readHere(const std::filesystem::path& path) {
   const Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY)};
   if (file.fd < 0) throw std::runtime_error(cannotRead(path, std::generic_category().message(errno)));
   struct stat status;
@@ -46,6 +48,37 @@ std::string readInputFile(const std::filesystem::path& path) {
       throw std::runtime_error(cannotRead(path, std::generic_category().message(errno)));
     }
   }
+}
+
+// What rank 0 read, or why it could not: one byte that says which, then the bytes or the message.
+std::vector<std::byte> leadersRead(const std::filesystem::path& path) {
+  std::string text;
+  char outcome = 1;
+  try {
+    text = readHere(path);
+  } catch (const std::runtime_error& e) {
+    text = e.what();
+    outcome = 0;
+  }
+  std::vector<std::byte> message(text.size() + 1);
+  message[0] = std::byte(outcome);
+  std::memcpy(message.data() + 1, text.data(), text.size());
+  return message;
+}
+
+}  // namespace
+
+// Distributed, rank 0 alone reads (the other ranks' nodes may not even hold the file) and every
+// rank gets its bytes, or its failure.
+std::string readInputFile(const std::filesystem::path& path) {
+  const Ranks& ranks = nbody::ranks();
+  if (!ranks.distributed()) return readHere(path);
+  std::vector<std::byte> message;
+  if (ranks.leader()) message = leadersRead(path);
+  ranks.broadcast(message);
+  std::string text(reinterpret_cast<const char*>(message.data()) + 1, message.size() - 1);
+  if (message[0] == std::byte(0)) throw std::runtime_error(text);
+  return text;
 }
 
 }  // namespace nbody

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "io/temporary_files.h"
+#include "parallel/ranks.h"
 
 namespace nbody {
 namespace {
@@ -141,7 +142,9 @@ OutputFile::OutputFile(std::filesystem::path target)
   if (target_.empty()) throw OutputError("an output path is empty: name a file");
   if (!target_.has_filename()) throw OutputError(cannotWrite(target_, "the path ends in /, so it names a folder"));
   struct stat link;
-  if (::lstat(target_.c_str(), &link) != 0) {
+  if (!ranks().leader()) {
+    openNowhere();
+  } else if (::lstat(target_.c_str(), &link) != 0) {
     if (errno != ENOENT) throw OutputError(cannotWrite(target_, why(errno)));
     openTemporary(permissionsForNewFiles());
   } else if (S_ISREG(link.st_mode)) {
@@ -214,6 +217,12 @@ void OutputFile::openThroughLink() {
   // Where the shell's redirection put it: the same open file, so >> appends and > is not truncated again.
   fd_ = ::fcntl(standard, F_DUPFD_CLOEXEC, 3);
   if (fd_ < 0) throw OutputError(cannotWrite(target_, why(errno)));
+}
+
+// A distributed run's outputs are rank 0's: the other ranks write theirs into /dev/null.
+void OutputFile::openNowhere() {
+  fd_ = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (fd_ < 0) throw OutputError(cannotWrite(target_, "/dev/null: " + why(errno)));
 }
 
 void OutputFile::openInPlace() {
@@ -308,6 +317,7 @@ void OutputFile::commit() {
 }
 
 void OutputFile::checkWritable(const std::filesystem::path& target) {
+  if (!ranks().leader()) return;  // the other ranks of a distributed run write nowhere
   struct stat link, leadsTo;
   const bool exists = !target.empty() && ::lstat(target.c_str(), &link) == 0;
   if (exists && isStream(link.st_mode)) {

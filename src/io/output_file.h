@@ -24,7 +24,8 @@
 // through it would let a planted link send the output anywhere: name the file itself), an
 // existing file nbody may not write (read-only, or another user's in a sticky folder such as
 // /tmp). Everything is checked when the output is opened, so an unwritable path fails before the
-// run.
+// run. In a distributed run (parallel/ranks.h) rank 0 writes the outputs; the other ranks' go to
+// /dev/null.
 
 #include <cstdint>
 #include <filesystem>
@@ -99,6 +100,7 @@ class OutputFile {
   void openTemporary(unsigned permissions);
   void openThroughLink();
   void openInPlace();
+  void openNowhere();
   bool send(const char* data, std::size_t size) noexcept;
   void fail(int error, const std::string& doing = "") noexcept;
   void throwIfFailed() const;

@@ -1,0 +1,74 @@
+#pragma once
+// The processes of one run: under an MPI launcher (`mpirun -n K nbody ...`) one rank per GPU,
+// otherwise this process alone, started exactly as without MPI (MPI is not initialised when no
+// launcher started the process). Every rank holds the whole state and computes a share of the
+// forces; the ranks exchange bytes and integers only, never a floating-point sum, so that a run
+// on K ranks gives the bits of the run on one.
+//
+// The collectives below must be called by every rank, in the same order.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace nbody {
+
+class Ranks {
+ public:
+  int rank() const { return rank_; }
+  int count() const { return count_; }
+  bool leader() const { return rank_ == 0; }  // reads the inputs, writes the outputs, prints
+  bool distributed() const { return count_ > 1; }
+  // This rank's index among the ranks of its node (the GPU it takes), and their number.
+  int nodeRank() const { return nodeRank_; }
+  int nodeCount() const { return nodeCount_; }
+  const std::string& host() const { return host_; }
+  // Whether MPI runs this process (an MPI launcher started it, even with one rank).
+  bool usesMpi() const { return usesMpi_; }
+
+  // `all` holds every rank's part, each `unit` bytes times its count in `units`, in rank order;
+  // this rank's part is in place: afterwards every rank holds every part.
+  void allGather(std::span<std::byte> all, std::span<const std::size_t> units, std::size_t unit) const;
+  // Rank 0's `bytes` on every rank (resized).
+  void broadcast(std::vector<std::byte>& bytes) const;
+  // The largest of every rank's `value`; the sum of integers (exact).
+  std::int64_t maximum(std::int64_t value) const;
+  // Each element the largest of every rank's, in place.
+  void maximum(std::span<std::int64_t> values) const;
+  std::int64_t sum(std::int64_t value) const;
+  // Every rank's `text`, in rank order, on every rank.
+  std::vector<std::string> gatherText(const std::string& text) const;
+
+ private:
+  friend void startRanks(int* argc, char*** argv);
+  int rank_ = 0, count_ = 1, nodeRank_ = 0, nodeCount_ = 1;
+  bool usesMpi_ = false;
+  std::string host_;
+};
+
+// The ranks of this process's run: one (this process) until startRanks found a launcher.
+const Ranks& ranks();
+
+// Joins the run an MPI launcher started (MPI_Init), or starts none when no launcher's variables
+// are set. Call once, first thing in main. Throws std::runtime_error when MPI cannot start.
+void startRanks(int* argc, char*** argv);
+// Leaves it (MPI_Finalize), after every rank ran through or failed alike.
+void finishRanks();
+// After a failure: whether this rank failed alone, i.e. the other ranks did not reach the same
+// point (a failure of their own) within a few seconds. A failure every rank meets (the same bad
+// input, the same non-finite state) reaches them all within a step.
+bool failedAlone();
+// Ends every rank of the run (MPI_Abort) with `exitCode`: after a failure of this rank alone,
+// which would otherwise leave the others waiting in their next collective.
+[[noreturn]] void abortRanks(int exitCode);
+
+// How long this rank has been inside a collective that waits for the other ranks (0 when it is
+// not in one): a rank whose peer died waits there for ever, and a stop signal then ends it at once.
+double secondsInCollective();
+
+// Whether an MPI launcher started this process (Open MPI's, MPICH's Hydra or a PMIx launcher).
+bool launchedByMpi();
+
+}  // namespace nbody
