@@ -14,6 +14,7 @@ uniform int uBodyCount;    // bodies that exist
 uniform int uPaddedCount;  // texels: bodies plus massless padding
 uniform int uSliceLength;  // bodies j per slice of the j-loop, a multiple of GROUP_SIZE
 uniform float uGravity;
+uniform int uFirstBody;    // of this dispatch's blocks: 0, or a distributed run's rank's share
 
 #if !FUSED
 layout(std430, binding = 0) writeonly buffer PartialSums { vec4 partialSums[]; };  // [slice][i]
@@ -24,7 +25,7 @@ shared vec4 tile[GROUP_SIZE];
 void main() {
   int width = textureSize(uStagePositionMass, 0).x;
   int local = int(gl_LocalInvocationID.x);
-  int firstBody = int(gl_WorkGroupID.x) * GROUP_SIZE * BODIES + local;
+  int firstBody = uFirstBody + int(gl_WorkGroupID.x) * GROUP_SIZE * BODIES + local;
   vec3 ri[BODIES];
   vec3 sums[BODIES];
   for (int k = 0; k < BODIES; ++k) {

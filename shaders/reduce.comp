@@ -9,9 +9,10 @@ layout(std430, binding = 0) readonly buffer PartialSums { vec4 partialSums[]; };
 uniform int uBodyCount;
 uniform int uPaddedCount;
 uniform float uGravity;
+uniform int uFirstBody;  // of this dispatch's range: 0, or a distributed run's rank's share
 
 void main() {
-  int i = int(gl_GlobalInvocationID.x);
+  int i = uFirstBody + int(gl_GlobalInvocationID.x);
   if (i >= uBodyCount) return;  // padding keeps the massless state StageTextures::upload cleared
   vec3 sum = vec3(0.0);
   for (int slice = 0; slice < SLICES; ++slice) sum += partialSums[slice * uPaddedCount + i].xyz;

@@ -7,9 +7,10 @@
 layout(local_size_x = 256) in;
 
 uniform int uBodyCount;
+uniform int uFirstBody;  // of this dispatch's range: 0, or a distributed run's rank's share
 
 void main() {
-  int i = int(gl_GlobalInvocationID.x);
+  int i = uFirstBody + int(gl_GlobalInvocationID.x);
   if (i >= uBodyCount) return;  // padding keeps the massless state StageTextures::upload cleared
   ivec2 texel = texelOfBody(i, textureSize(uBasePositionMass, 0).x);
 #if ACCELERATION_INPUTS > STAGE

@@ -145,8 +145,18 @@ void ComputeEngine::dispatchForce(const StageKernel& force, const StagePass& pas
   force.use(pass.method, pass.params, pass.stage, bodyCount(), paddedCount(), layout.sliceLength);
   bindStageInputs(textures(), {pass.stage, fused ? pass.stage : 0});
   if (fused) bindComputeOutputs(textures(), pass.stage, pass.stageCount());
-  glDispatchCompute(workGroupsFor(paddedCount(), std::size_t(layout.groupSize) * std::size_t(layout.bodiesPerThread)),
-                    GLuint(layout.slices), 1);
+  const std::size_t block = std::size_t(layout.groupSize) * std::size_t(layout.bodiesPerThread);
+  const auto own = ownBodies();
+  if (own) force.startAt(own->first);
+  const std::size_t bodies = own ? own->size() : paddedCount();
+  if (bodies > 0) glDispatchCompute(workGroupsFor(bodies, block), GLuint(layout.slices), 1);
+}
+
+std::size_t ComputeEngine::shareGranule() const {
+  const Layout& layout = this->layout();
+  // Whole blocks of the force pass, and whole groups of the update and reduce passes.
+  return std::max(std::size_t(layout.groupSize) * std::size_t(layout.bodiesPerThread),
+                  std::size_t(kComputeUpdateGroupSize));
 }
 
 bool ComputeEngine::runFusedStage(const StagePass& pass) {
@@ -162,14 +172,14 @@ void ComputeEngine::evaluateForce(const StagePass& pass) {
 }
 
 void ComputeEngine::runUpdate(const StagePass& pass) {
-  if (pass.force != StageForce::evaluated) return runComputeUpdate(kernels(), textures(), pass, bodyCount());
+  if (pass.force != StageForce::evaluated) return runComputeUpdate(kernels(), textures(), pass, bodyCount(), ownBodies());
   // After a split force pass: reduce.comp adds the slices' partial sums and advances each body.
   gl::Defines defines = computeStageDefines(pass, pass.stage, pass.storesForce);
   const StageKernel& reduce = kernels().get(kReduce, defines.set("SLICES", layout().slices), {pass.stage, pass.stage});
   reduce.use(pass.method, pass.params, pass.stage, bodyCount(), paddedCount());
   bindStageInputs(textures(), {pass.stage, pass.stage});
   bindComputeOutputs(textures(), pass.stage, pass.stageCount());
-  glDispatchCompute(workGroupsFor(bodyCount(), kComputeUpdateGroupSize), 1, 1);
+  dispatchOver(reduce, bodyCount(), kComputeUpdateGroupSize, ownBodies());
   barrierAfterComputeStage();
 }
 

@@ -34,6 +34,7 @@ class ComputeEngine final : public GpuEngine {
  private:
   void optionsChanged() override;
   bool runFusedStage(const StagePass& pass) override;
+  std::size_t shareGranule() const override;
   void evaluateForce(const StagePass& pass) override;
   void runUpdate(const StagePass& pass) override;
   // Throws where a step would dispatch more work groups than this GPU allows (OpenGL promises only

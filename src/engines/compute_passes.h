@@ -6,6 +6,7 @@
 // the stage with this pass.
 
 #include <cstddef>
+#include <optional>
 
 #include "engines/gpu_engine.h"
 
@@ -20,10 +21,14 @@ inline unsigned workGroupsFor(std::size_t items, std::size_t groupSize) {
 // The next stage fetches what this one stored; readback and drawing may follow too.
 void barrierAfterComputeStage();
 
-// Advances the `bodies` bodies of `textures` by stage `pass` from the stored accelerations
-// (pass.storedAccelerations() of them), then barrierAfterComputeStage().
+// Advances the `bodies` bodies of `textures` (only those of `range`, where one is given) by stage
+// `pass` from the stored accelerations (pass.storedAccelerations() of them), then
+// barrierAfterComputeStage().
 void runComputeUpdate(StageKernelCache& kernels, const StageTextures& textures, const StagePass& pass,
-                      std::size_t bodies);
+                      std::size_t bodies, std::optional<BodyRange> range = std::nullopt);
+// Dispatches `kernel` (current, with groups of `groupSize` invocations) over `range`, or over
+// `items` from 0.
+void dispatchOver(const StageKernel& kernel, std::size_t items, std::size_t groupSize, std::optional<BodyRange> range);
 
 // The defines of a kernel that ends stage `pass` with shaders/rk_combine.glsl reading
 // `accelerationInputs` stored accelerations (plain layout) and compute_store.glsl.

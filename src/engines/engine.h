@@ -13,6 +13,7 @@
 
 #include <glm/vec3.hpp>
 
+#include "engines/rank_exchange.h"
 #include "gl/gpu_state_view.h"
 #include "physics/method.h"
 #include "physics/state.h"
@@ -106,6 +107,10 @@ class Engine {
   // has no estimate of its own. estimatesPotential(): true where the diagnostics should take it,
   // because their direct O(N^2) pass would cost too much at this N.
   virtual std::optional<double> potentialEnergy(const StepParams& /*params*/) { return std::nullopt; }
+  // In a distributed run (parallel/ranks.h): where this rank's time went in the exchanges since
+  // the last clear; nothing in a single process or for an engine every rank runs whole.
+  virtual std::optional<RankExchange::Times> exchangeTimes() const { return std::nullopt; }
+  virtual void clearExchangeTimes() {}
   virtual bool estimatesPotential() const { return false; }
 };
 

@@ -102,7 +102,7 @@ bool FragmentEngine::runFusedStage(const StagePass& pass) {
   drawInto(attachments);
   kernel.use(pass.method, pass.params, stage, bodyCount(), 0);
   bindStageInputs(textures(), {stage, stage});
-  drawFullscreen(textures().size());
+  drawShare(textures().size());
   return true;
 }
 
@@ -115,7 +115,7 @@ void FragmentEngine::evaluateForce(const StagePass& pass) {
   drawInto(layers);
   force.use(pass.method, pass.params, pass.stage, bodyCount(), 0);
   bindStageInputs(textures(), {pass.stage, 0});
-  drawFullscreen({textures().size().x / bodies, textures().size().y * layout_.slices});
+  drawShare({textures().size().x / bodies, textures().size().y * layout_.slices});
 }
 
 void FragmentEngine::runUpdate(const StagePass& pass) {
@@ -130,7 +130,23 @@ void FragmentEngine::runUpdate(const StagePass& pass) {
             {textures().outputVelocity(stage, pass.stageCount()), -1}});
   update.use(pass.method, pass.params, stage, bodyCount(), 0);
   bindStageInputs(textures(), {stage, inputs});
-  drawFullscreen(textures().size());
+  drawShare(textures().size());
+}
+
+// The fullscreen triangle over `size` (the state's height or, for the force's slices, several of
+// it stacked); in a distributed run only over this rank's rows of each state height.
+void FragmentEngine::drawShare(glm::ivec2 size) {
+  const auto own = ownBodies();
+  if (!own) return drawFullscreen(size);
+  const int width = textures().size().x, height = textures().size().y;
+  const int firstRow = int(own->first / std::size_t(width)), rows = int(own->size() / std::size_t(width));
+  glViewport(0, 0, size.x, size.y);
+  glEnable(GL_SCISSOR_TEST);
+  for (int top = 0; top < size.y; top += height) {
+    glScissor(0, top + firstRow, size.x, rows);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+  }
+  glDisable(GL_SCISSOR_TEST);
 }
 
 void FragmentEngine::beginSteps() {

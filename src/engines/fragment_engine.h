@@ -37,6 +37,9 @@ class FragmentEngine final : public GpuEngine {
   void runUpdate(const StagePass& pass) override;
   void beginSteps() override;
   void texturesReallocated() override { framebuffers_.clear(); }
+  // Whole rows: a rank's passes draw its rows of the textures.
+  std::size_t shareGranule() const override { return std::size_t(textures().size().x); }
+  void drawShare(glm::ivec2 size);
 
   gl::Defines forceDefines(const StepParams& params) const;
   // Binds a framebuffer drawing into these (texture, layer) attachments (layer -1: not layered),

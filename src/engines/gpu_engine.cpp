@@ -4,10 +4,53 @@
 #include <stdexcept>
 
 #include "engines/gpu_capacity.h"
+#include "parallel/ranks.h"
 
 namespace nbody {
+namespace {
 
-GpuEngine::GpuEngine(std::vector<EngineOption> options) : options_(std::move(options)) {}
+// Every rank's bodies of `values` (valid in this rank's share), from every rank.
+void gatherShares(std::vector<glm::dvec3>& values, const std::vector<BodyRange>& shares, std::size_t bodies) {
+  std::vector<BodyRange> clipped;
+  for (const BodyRange& share : shares) clipped.push_back({std::min(share.first, bodies), std::min(share.last, bodies)});
+  std::vector<std::size_t> units;
+  for (const BodyRange& share : clipped) units.push_back(share.size());
+  ranks().allGather(std::as_writable_bytes(std::span(values)), units, sizeof(glm::dvec3));
+}
+
+}  // namespace
+
+GpuEngine::GpuEngine(std::vector<EngineOption> options) : options_(std::move(options)) {
+  if (ranks().distributed()) exchange_ = std::make_unique<RankExchange>(ranks());
+}
+
+std::optional<RankExchange::Times> GpuEngine::exchangeTimes() const {
+  if (!exchange_) return std::nullopt;
+  return exchange_->times();
+}
+
+void GpuEngine::clearExchangeTimes() {
+  if (exchange_) exchange_->clearTimes();
+}
+
+std::vector<BodyRange> GpuEngine::bodyShares() const {
+  return shareOut(paddedCount(), shareGranule(), ranks().count());
+}
+
+std::optional<BodyRange> GpuEngine::ownBodies() const {
+  if (!exchange_ || shareGranule() == 0) return std::nullopt;
+  return bodyShares()[std::size_t(ranks().rank())];
+}
+
+void GpuEngine::exchangeStage(const StagePass& pass) {
+  if (!exchange_ || shareGranule() == 0) return;
+  // The next stage's force reads every body's position; the step's velocities are every rank's
+  // once it ends (drawing, diagnostics, downloads). Intermediate velocities and the stored
+  // accelerations are read only by the updates of the same bodies.
+  std::vector<GLuint> written{textures_.outputPositionMass(pass.stage, pass.stageCount())};
+  if (pass.stage + 1 == pass.stageCount()) written.push_back(textures_.outputVelocity(pass.stage, pass.stageCount()));
+  exchange_->exchangeTextures(written, textures_.size(), bodyShares());
+}
 
 std::string GpuEngine::device() const { return reinterpret_cast<const char*>(glGetString(GL_RENDERER)); }
 
@@ -115,8 +158,12 @@ void GpuEngine::step(const Method& method, const StepParams& params, int steps) 
   beginPasses();
   for (int s = 0; s < steps; ++s) {
     const bool reuseLastForce = reusedForce_.available(method, params);
-    for (int stage = 0; stage < method.stageCount(); ++stage)
-      runStage({method, params, stage, stageForce(method, stage, reuseLastForce), method.storesForce(stage)});
+    for (int stage = 0; stage < method.stageCount(); ++stage) {
+      const StagePass pass{method, params, stage, stageForce(method, stage, reuseLastForce), method.storesForce(stage)};
+      if (exchange_) exchange_->beginShare();
+      runStage(pass);
+      exchangeStage(pass);
+    }
     textures_.finishStep(method);
     reusedForce_.afterStep(method, params);
   }
@@ -131,7 +178,9 @@ std::vector<glm::dvec3> GpuEngine::currentAccelerations(const StepParams& params
   runStage({oneStage, params, 0, StageForce::evaluated, true});
   endPasses();
   reusedForce_.forget();  // the first stage's acceleration is this force now
-  return readAccelerations(0);
+  std::vector<glm::dvec3> accelerations = readAccelerations(0);
+  if (const auto own = ownBodies()) gatherShares(accelerations, bodyShares(), bodyCount_);
+  return accelerations;
 }
 
 std::vector<glm::dvec3> GpuEngine::readAccelerations(int stage) const {

@@ -10,11 +10,19 @@
 //     whether this stage's was just evaluated, is the last step's, or the stage is force-free);
 //   - runFusedStage(pass): force and update in one pass, where the engine has one for its layout;
 //   - optionsChanged(), accelerationLayout(), checkLayout(), extraBytes(): its typed options and
-//     what they ask of the GPU.
+//     what they ask of the GPU;
+//   - shareGranule(): in a distributed run (parallel/ranks.h), the unit in which the ranks share
+//     the bodies: each rank's passes then compute only ownBodies() and the skeleton exchanges the
+//     stage's positions (and, after the last stage, velocities) so that every rank holds the whole
+//     state; 0 for an engine that shares its force work itself (a tree, by groups) and updates
+//     every body on every rank.
 
+#include <memory>
+#include <optional>
 #include <string_view>
 
 #include "engines/engine.h"
+#include "engines/rank_exchange.h"
 #include "engines/reused_force.h"
 #include "engines/stage_kernel.h"
 #include "engines/stage_textures.h"
@@ -53,6 +61,8 @@ class GpuEngine : public Engine {
   std::optional<GpuStateView> gpuState() const override;
   // One force evaluation of the current state, stored and read back (the state is unchanged).
   std::vector<glm::dvec3> currentAccelerations(const StepParams& params) override;
+  std::optional<RankExchange::Times> exchangeTimes() const override;
+  void clearExchangeTimes() override;
 
  protected:
   // How the stage accelerations are laid out (stage_textures.h): layers, and partial sums.
@@ -79,6 +89,16 @@ class GpuEngine : public Engine {
   virtual void beginSteps() {}
   // The stage textures were allocated anew (e.g. framebuffers that name them are stale).
   virtual void texturesReallocated() {}
+  // Bodies per unit of a rank's share, for an engine whose passes compute a range of bodies; 0:
+  // the engine shares its force work itself (ranks()).
+  virtual std::size_t shareGranule() const { return 0; }
+
+  // In a distributed run of an engine that shares by bodies: the bodies this rank's passes
+  // compute (texture order, padding included); nothing: every body.
+  std::optional<BodyRange> ownBodies() const;
+  // The exchange of a distributed run (nothing in a single process), for an engine that shares
+  // its work itself.
+  RankExchange* exchange() { return exchange_.get(); }
 
   const EngineOption& option(std::string_view name) const;
   // For an engine that offers fewer choices on a smaller GPU (set in its constructor).
@@ -89,6 +109,9 @@ class GpuEngine : public Engine {
 
  private:
   void runStage(const StagePass& pass);
+  // In a distributed run: what the stage wrote for this rank's bodies, to every rank.
+  void exchangeStage(const StagePass& pass);
+  std::vector<BodyRange> bodyShares() const;
   EngineOption* findOption(std::string_view name);
   // Before and after a call's passes: the acceleration layout, engine state and bindings.
   void beginPasses();
@@ -103,6 +126,7 @@ class GpuEngine : public Engine {
   StageKernelCache kernels_;
   ReusedForce reusedForce_;
   std::size_t bodyCount_ = 0;
+  std::unique_ptr<RankExchange> exchange_;  // distributed runs only
 };
 
 }  // namespace nbody

@@ -48,7 +48,10 @@ void StageKernel::use(const Method& method, const StepParams& params, int stage,
   glUniform1i(bodyCount, GLint(bodies));
   glUniform1i(paddedCount, GLint(paddedBodies));
   glUniform1i(sliceLength, sliceLengthValue);
+  glUniform1i(firstBody, 0);
 }
+
+void StageKernel::startAt(std::size_t body) const { glUniform1i(firstBody, GLint(body)); }
 
 const StageKernel& StageKernelCache::get(const KernelSources& sources, const gl::Defines& defines,
                                          StageInputs inputs) {
@@ -67,6 +70,7 @@ const StageKernel& StageKernelCache::get(const KernelSources& sources, const gl:
   kernel.bodyCount = glGetUniformLocation(id, "uBodyCount");
   kernel.paddedCount = glGetUniformLocation(id, "uPaddedCount");
   kernel.sliceLength = glGetUniformLocation(id, "uSliceLength");
+  kernel.firstBody = glGetUniformLocation(id, "uFirstBody");
   dumpProgramBinary(id, sources, defines);
   return kernels_.emplace(std::move(key), std::move(kernel)).first->second;
 }

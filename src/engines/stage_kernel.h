@@ -24,11 +24,14 @@ struct KernelSources {
 struct StageKernel {
   gl::Program program;
   GLint positionWeight = -1, velocityWeight = -1, softening2 = -1, gravity = -1, bodyCount = -1, paddedCount = -1,
-        sliceLength = -1;
+        sliceLength = -1, firstBody = -1;
 
   // Makes the program current and sets the uniforms of `stage` of a `method` step.
   void use(const Method& method, const StepParams& params, int stage, std::size_t bodies,
            std::size_t paddedBodies, int sliceLength = 0) const;
+  // After use(): the first body of the range a compute kernel's invocations start from (0 unless
+  // a distributed run's rank computes a share of the bodies).
+  void startAt(std::size_t body) const;
 };
 
 class StageKernelCache {

@@ -67,9 +67,19 @@ TreeSettings TreeEngine::settingsFor(std::size_t bodies) const {
   return settings;
 }
 
+// Distributed, each rank walks its share of the groups and the ranks exchange what they walked
+// (tree/tree_share.h); the update then advances every body on every rank.
 void TreeEngine::evaluateForce(const StagePass& pass) {
-  gravity_.evaluate(textures().stagePositionMass(pass.stage), textures().size(), bodyCount(), pass.params,
-                    settingsFor(bodyCount()), textures().acceleration(pass.stage));
+  const TreeSettings settings = settingsFor(bodyCount());
+  const GLuint acceleration = textures().acceleration(pass.stage);
+  TreeGravity::GroupRange groups;
+  if (exchange()) {
+    if (!share_) share_ = std::make_unique<tree::TreeShare>();
+    groups = share_->groupsOf(bodyCount(), std::size_t(settings.groupSize));
+  }
+  gravity_.evaluate(textures().stagePositionMass(pass.stage), textures().size(), bodyCount(), pass.params, settings,
+                    acceleration, groups);
+  if (share_) share_->exchange(gravity_, acceleration, bodyCount(), std::size_t(settings.groupSize), *exchange());
 }
 
 void TreeEngine::runUpdate(const StagePass& pass) { runComputeUpdate(kernels(), textures(), pass, bodyCount()); }
@@ -85,6 +95,7 @@ void TreeEngine::checkLayout(std::size_t bodies, glm::ivec2) const {
 double TreeEngine::extraBytes(std::size_t bodies) const { return double(TreeGravity::bytesFor(bodies)); }
 
 double TreeEngine::interactionsPerForceEvaluation() {
+  if (share_ && !share_->counts().empty()) return share_->interactions(bodyCount(), std::size_t(settingsFor(bodyCount()).groupSize));
   if (!interactionsPerBody_) {
     const TreeGravity::ListStatistics lists = gravity_.listStatistics();  // of the last evaluation
     if (lists.groups == 0) return 0.0;                                     // none yet

@@ -8,11 +8,13 @@
 // 2: quadrupoles), group-size (bodies sharing one interaction list; auto: from N and the GPU),
 // leaf-size, bodies-per-thread.
 
+#include <memory>
 #include <optional>
 
 #include "engines/gpu_engine.h"
 #include "engines/tree/tree_gravity.h"
 #include "engines/tree/tree_settings.h"
+#include "engines/tree/tree_share.h"
 
 namespace nbody {
 
@@ -44,6 +46,7 @@ class TreeEngine final : public GpuEngine {
   TreeSettings chosen_;                 // the options; groupSize 0 for auto
   int multiprocessors_ = 16;
   TreeGravity gravity_;
+  std::unique_ptr<tree::TreeShare> share_;  // distributed runs only
   // Interactions per body in the lists, read once after a change of options: they change slowly as
   // the bodies move, and reading them waits for the GPU.
   std::optional<double> interactionsPerBody_;

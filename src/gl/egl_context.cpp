@@ -1,6 +1,8 @@
 #include "gl/egl_context.h"
 
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <functional>
 #include <stdexcept>
 
@@ -35,6 +37,36 @@ std::string eglErrorName(EGLint error) {
 
 std::string lastEglError() { return eglErrorName(eglGetError()); }
 
+int deviceOrdinal = 0;          // chooseDevice()
+std::string chosenDevice;       // what deviceDisplay took, for ContextInfo::device
+
+bool deviceOffers(EGLDeviceEXT device, const char* extension) {
+  const char* extensions = eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(device, EGL_EXTENSIONS) : nullptr;
+  return extensions && std::strstr(extensions, extension);
+}
+
+bool isSoftware(EGLDeviceEXT device) { return deviceOffers(device, "EGL_MESA_device_software"); }
+
+// "/dev/dri/card1 (PCI 0000:19:00.0)" where the device names its DRM file, else "".
+std::string describeDevice(EGLDeviceEXT device) {
+  if (!deviceOffers(device, "EGL_EXT_device_drm")) return "";
+  const char* file = eglQueryDeviceStringEXT(device, EGL_DRM_DEVICE_FILE_EXT);
+  if (!file) return "";
+  std::string text = file;
+  std::error_code error;
+  const std::filesystem::path card = std::filesystem::path(file).filename();
+  const auto bus = std::filesystem::read_symlink("/sys/class/drm" / card / "device", error);
+  if (!error) text += " (PCI " + bus.filename().string() + ")";
+  return text;
+}
+
+// The devices to choose from: the hardware ones, or Mesa's software device where there is none.
+std::vector<EGLDeviceEXT> candidateDevices(EGLDeviceEXT* devices, EGLint count) {
+  std::vector<EGLDeviceEXT> hardware, software;
+  for (EGLint i = 0; i < count; ++i) (isSoftware(devices[i]) ? software : hardware).push_back(devices[i]);
+  return hardware.empty() ? software : hardware;
+}
+
 EGLDisplay deviceDisplay(std::string& why) {
   if (!GLAD_EGL_EXT_platform_device || !GLAD_EGL_EXT_device_enumeration || !eglQueryDevicesEXT) {
     why = "EGL_EXT_platform_device or EGL_EXT_device_enumeration not offered";
@@ -46,10 +78,16 @@ EGLDisplay deviceDisplay(std::string& why) {
     why = "no EGL device (" + lastEglError() + ")";
     return EGL_NO_DISPLAY;
   }
-  // The first device whose display initialises; Mesa lists its software device last.
-  for (EGLint i = 0; i < count; ++i) {
-    EGLDisplay display = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
-    if (display != EGL_NO_DISPLAY && eglInitialize(display, nullptr, nullptr)) return display;
+  // The chosen device first (a distributed run's rank takes its node's ordinal), then the others.
+  const std::vector<EGLDeviceEXT> candidates = candidateDevices(devices, count);
+  const std::size_t chosen = std::size_t(deviceOrdinal) % candidates.size();
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    const std::size_t i = (chosen + k) % candidates.size();
+    EGLDisplay display = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, candidates[i], nullptr);
+    if (display == EGL_NO_DISPLAY || !eglInitialize(display, nullptr, nullptr)) continue;
+    chosenDevice = "EGL device " + std::to_string(i) + " of " + std::to_string(candidates.size());
+    if (const std::string drm = describeDevice(candidates[i]); !drm.empty()) chosenDevice += ", " + drm;
+    return display;
   }
   why = std::to_string(count) + " device(s), none initialised (" + lastEglError() + ")";
   return EGL_NO_DISPLAY;
@@ -142,6 +180,8 @@ ContextInfo queryCurrentContext(std::string platform) {
   return info;
 }
 
+void chooseDevice(int ordinal) { deviceOrdinal = ordinal < 0 ? 0 : ordinal; }
+
 std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debugContext) {
   if (!gladLoaderLoadEGL(EGL_NO_DISPLAY))
     throw std::runtime_error("no OpenGL context: libEGL.so.1 could not be loaded");
@@ -153,6 +193,7 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debugContext) {
   for (const Attempt& attempt : attempts) {
     if (only && *only && attempt.platform != only) continue;
     std::string why;
+    chosenDevice.clear();
     EGLDisplay display = attempt.display(why);
     EGLContext context = display == EGL_NO_DISPLAY ? EGL_NO_CONTEXT
                                                    : makeContext(display, debugContext, why);
@@ -162,6 +203,7 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debugContext) {
       made->context_ = context;
       forgetLimits();  // a new context: its own limits
       made->info_ = queryCurrentContext("EGL " + attempt.platform);
+      made->info_.device = chosenDevice;
       if (made->info_.supports(4, 5)) return made;
       why = "OpenGL " + made->info_.version + " is below 4.5";  // `made` releases the display
     } else if (display != EGL_NO_DISPLAY) {

@@ -18,8 +18,15 @@ struct EngineSession {
 // Engine `name` with `settings` (registry.h's createEngine), in `context` if one is given
 // (several engines in one run), else in a new one where the engine needs it or `withGlContext`
 // asks for it (to draw the state of an engine that needs none).
+// In a distributed run each rank takes a GPU of its node (its index on the node, modulo the
+// devices), and rank 0 says once which GPU each rank runs on, unless `quiet`.
 EngineSession openEngine(const std::string& name, const EngineSettings& settings = {},
-                         std::unique_ptr<gl::HeadlessContext> context = nullptr, bool withGlContext = false);
+                         std::unique_ptr<gl::HeadlessContext> context = nullptr, bool withGlContext = false,
+                         bool quiet = false);
+
+// A headless context on this rank's GPU (in a distributed run, its index on its node modulo the
+// devices), with the KHR_debug callback where glDebugWanted().
+std::unique_ptr<gl::HeadlessContext> openHeadlessContext();
 
 // Whether GL contexts are made with the KHR_debug callback: always in debug builds, with
 // NBODY_GL_DEBUG set in release builds.

@@ -117,6 +117,9 @@ class TreeGravity {
   // The bodies in key order of the last evaluation, and their keys (63-bit Hilbert: hi << 32 | lo);
   // reads them back. For tests of the sort and the tree, and for a caller's group ranges.
   std::vector<std::uint32_t> sortedBodies() const;
+  // The buffer of sortedBodies() on the GPU (uint[N]), for a caller's kernels; valid until the next
+  // evaluation.
+  GLuint sortedOrderBuffer() const { return buffers_.buffer(tree::kValuesIn); }
   std::vector<std::uint64_t> sortedKeys() const;
 
   // Evaluates the lists only (tree_walk.comp with COUNT_ONLY) of `groups`: the cost model's list

@@ -1,0 +1,25 @@
+#pragma once
+// What the ranks of a distributed run (parallel/ranks.h) must do alike besides computing: fail
+// together where a failure can strike some ranks and not others (making a GPU context, opening
+// rank 0's outputs), and say once which GPU each rank runs on.
+
+#include <functional>
+#include <string>
+
+namespace nbody {
+
+// Runs `work` on every rank; where it fails on any rank it fails on every rank alike (a usage
+// error stays one), with the message of the first rank that failed, naming it unless every rank
+// failed the same way, so that every rank ends at once and rank 0 says why. In a single process:
+// `work()`.
+void onEveryRankAlike(const std::function<void()>& work);
+
+// Once per process, where several ranks run: rank 0 prints each rank's host, EGL device and
+// renderer (from the current context), and a warning when the renderers differ (the bits of a run
+// on K GPUs are those of one GPU only on GPUs of one model and driver).
+void reportRanksOnce(const std::string& device, const std::string& renderer);
+// This rank's EGL device (ContextInfo::device) as its engine session made it; "" before.
+const std::string& rankDevice();
+void setRankDevice(const std::string& device);
+
+}  // namespace nbody

@@ -1,0 +1,70 @@
+#pragma once
+// How the ranks of a distributed run (parallel/ranks.h) share a GPU engine's work, and the bytes
+// they exchange afterwards. Each rank computes a contiguous range of bodies (or, for a tree, of
+// its sorted bodies); then every rank's part goes, as bytes, through host memory (a persistently
+// mapped staging buffer) to every other rank, and every rank uploads the others' parts. MPI moves
+// the bytes and does no arithmetic on them, so every rank ends with the very bits one GPU would
+// have computed alone.
+
+#include <chrono>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "gl/objects.h"
+#include "parallel/ranks.h"
+
+namespace nbody {
+
+struct BodyRange {
+  std::size_t first = 0, last = 0;  // [first, last)
+  std::size_t size() const { return last - first; }
+};
+
+// Each of `count` ranks' share of `bodies` bodies, in whole units of `granule` (the last rank's
+// may end short), as equal as whole units allow, in rank order.
+std::vector<BodyRange> shareOut(std::size_t bodies, std::size_t granule, int count);
+// The same share cut where the running sums of `weights` (one per unit of `granule` bodies, e.g.
+// a tree group's interactions) cross each rank's equal part: integers, so every rank cuts alike.
+std::vector<BodyRange> shareOutByWeight(std::size_t bodies, std::size_t granule, std::span<const std::int64_t> weights,
+                                        int count);
+
+class RankExchange {
+ public:
+  // Where the time of the last exchanges went, in seconds of wall time, and the bytes moved.
+  struct Times {
+    double compute = 0;  // from beginShare() to the GPU's end of this rank's share of the work
+    double download = 0, mpi = 0, upload = 0;
+    double bytes = 0;    // moved through MPI, every rank's part
+    long long exchanges = 0;
+  };
+
+  explicit RankExchange(const Ranks& ranks) : ranks_(ranks) {}
+
+  // Every rank wrote its range of bodies into each of `textures` (RGBA32F, `size` texels, body i at
+  // texel (i % size.x, i / size.x)); afterwards every rank holds every range. Waits for the GPU.
+  void exchangeTextures(std::span<const GLuint> textures, glm::ivec2 size, const std::vector<BodyRange>& ranges);
+  // The same for a buffer of `elementBytes`-byte elements, each rank having written its range.
+  void exchangeBuffer(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges);
+
+  // Before a stage's work that the next exchange moves: where its time starts.
+  void beginShare() { shareBegan_ = std::chrono::steady_clock::now(); }
+  const Times& times() const { return times_; }
+  void clearTimes() { times_ = {}; }
+
+ private:
+  std::byte* staging(std::size_t bytes);
+  void waitForGpu();
+  void gather(const std::vector<BodyRange>& ranges, std::size_t unitBytes);
+
+  const Ranks& ranks_;
+  gl::Buffer buffer_;
+  std::byte* mapped_ = nullptr;
+  std::size_t capacity_ = 0;
+  Times times_;
+  std::chrono::steady_clock::time_point shareBegan_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace nbody

@@ -1,0 +1,93 @@
+#include "engines/tree/tree_share.h"
+
+#include <cstring>
+
+#include "parallel/ranks.h"
+
+namespace nbody::tree {
+namespace {
+
+constexpr std::size_t kGroup = 256;  // local_size_x of tree_share.comp
+
+gl::UniformProgram shareProgram(bool gather) {
+  return gl::UniformProgram(gl::buildProgram({{GL_COMPUTE_SHADER, {"tree_share.comp"}}}, {{"GATHER", gather ? 1 : 0}}));
+}
+
+// Sorted bodies [first g, last g) of groups [first, last), within the `bodyCount` bodies.
+BodyRange bodiesOf(BodyRange groups, std::size_t groupSize, std::size_t bodyCount) {
+  return {std::min(groups.first * groupSize, bodyCount), std::min(groups.last * groupSize, bodyCount)};
+}
+
+}  // namespace
+
+TreeShare::TreeShare() : gather_(shareProgram(true)), scatter_(shareProgram(false)) {}
+
+std::vector<BodyRange> TreeShare::groupShares(std::size_t groups) const {
+  const int count = ranks().count();
+  if (counts_.size() != groups) return shareOut(groups, 1, count);
+  std::vector<std::int64_t> weights;
+  for (const GroupCounts& group : counts_)
+    weights.push_back(std::int64_t(group.bodyInteractions) + std::int64_t(group.cellInteractions));
+  return shareOutByWeight(groups, 1, weights, count);
+}
+
+GroupRange TreeShare::groupsOf(std::size_t bodyCount, std::size_t groupSize) const {
+  const std::size_t groups = (bodyCount + groupSize - 1) / groupSize;
+  const BodyRange own = groupShares(groups)[std::size_t(ranks().rank())];
+  return {own.first, own.last};
+}
+
+void TreeShare::move(gl::UniformProgram& program, std::size_t invocations, BodyRange own, std::size_t bodyCount) {
+  glUseProgram(program.id());
+  program.setInt("uFirst", int(own.first));
+  program.setInt("uLast", int(own.last));
+  program.setInt("uBodyCount", int(bodyCount));
+  if (invocations > 0) glDispatchCompute(GLuint((invocations + kGroup - 1) / kGroup), 1, 1);
+}
+
+void TreeShare::exchange(TreeGravity& gravity, GLuint accelerationArray, std::size_t bodyCount,
+                         std::size_t groupSize, RankExchange& exchange) {
+  const std::size_t groups = (bodyCount + groupSize - 1) / groupSize;
+  const std::vector<BodyRange> groupRanges = groupShares(groups);
+  std::vector<BodyRange> shares;
+  for (const BodyRange& range : groupRanges) shares.push_back(bodiesOf(range, groupSize, bodyCount));
+  const BodyRange own = shares[std::size_t(ranks().rank())];
+  if (bodyCount * 16 > sortedBytes_) {
+    sorted_ = gl::Buffer::create();
+    glNamedBufferStorage(sorted_.id(), GLsizeiptr(bodyCount * 16), nullptr, 0);
+    sortedBytes_ = bodyCount * 16;
+  }
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, gravity.sortedOrderBuffer());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, sorted_.id());
+  glBindImageTexture(0, accelerationArray, 0, GL_TRUE, 0, GL_READ_WRITE, GL_RGBA32F);
+  move(gather_, own.size(), own, bodyCount);
+  exchange.exchangeBuffer(sorted_.id(), 16, shares);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, sorted_.id());
+  move(scatter_, bodyCount, own, bodyCount);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  gatherCounts(gravity, groupRanges);
+}
+
+double TreeShare::interactions(std::size_t bodyCount, std::size_t groupSize) const {
+  double total = 0;
+  for (std::size_t g = 0; g < counts_.size(); ++g) {
+    const std::size_t bodies = std::min(groupSize, bodyCount - std::min(bodyCount, g * groupSize));
+    total += double(bodies) * (double(counts_[g].bodyInteractions) + double(counts_[g].cellInteractions));
+  }
+  return total;
+}
+
+// Every rank's groups' counts (integers), so that every rank cuts the next ranges alike.
+void TreeShare::gatherCounts(const TreeGravity& gravity, const std::vector<BodyRange>& shares) {
+  std::size_t groups = 0;
+  for (const BodyRange& range : shares) groups += range.size();
+  counts_.assign(groups, {});
+  const std::vector<GroupCounts> own = gravity.groupCounts();
+  const BodyRange mine = shares[std::size_t(ranks().rank())];
+  if (!own.empty()) std::memcpy(counts_.data() + mine.first, own.data(), own.size() * sizeof(GroupCounts));
+  std::vector<std::size_t> units;
+  for (const BodyRange& range : shares) units.push_back(range.size());
+  ranks().allGather(std::as_writable_bytes(std::span(counts_)), units, sizeof(GroupCounts));
+}
+
+}  // namespace nbody::tree

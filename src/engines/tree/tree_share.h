@@ -1,0 +1,45 @@
+#pragma once
+// How the ranks of a distributed run share the tree's force work: every rank builds the whole tree
+// from the same bits (so every rank has the same tree) and walks a contiguous range of its groups;
+// the accelerations of those groups' bodies go, in key order, to every rank, and each rank stores
+// the others' into its acceleration image. The ranges follow the previous evaluation's integer
+// interaction counts, which every rank holds alike, so the cut never depends on timing and never
+// changes a bit.
+
+#include <cstdint>
+#include <vector>
+
+#include "engines/rank_exchange.h"
+#include "engines/tree/tree_gravity.h"
+#include "gl/shader_program.h"
+
+namespace nbody::tree {
+
+class TreeShare {
+ public:
+  TreeShare();  // needs a current OpenGL 4.3+ context
+
+  // This rank's groups of the next evaluation of `bodyCount` bodies in groups of `groupSize`.
+  GroupRange groupsOf(std::size_t bodyCount, std::size_t groupSize) const;
+  // After `gravity` walked this rank's groups into layer 0 of `accelerationArray`: every rank's
+  // accelerations there, and the groups' counts for the next cut.
+  void exchange(TreeGravity& gravity, GLuint accelerationArray, std::size_t bodyCount, std::size_t groupSize,
+                RankExchange& exchange);
+
+  // Every group's counts of the last exchange, in group order (every rank's).
+  const std::vector<GroupCounts>& counts() const { return counts_; }
+  // What those lists held in all: body-body plus cell interactions, over every body.
+  double interactions(std::size_t bodyCount, std::size_t groupSize) const;
+
+ private:
+  std::vector<BodyRange> groupShares(std::size_t groups) const;
+  void move(gl::UniformProgram& program, std::size_t invocations, BodyRange own, std::size_t bodyCount);
+  void gatherCounts(const TreeGravity& gravity, const std::vector<BodyRange>& shares);
+
+  gl::UniformProgram gather_, scatter_;
+  gl::Buffer sorted_;
+  std::size_t sortedBytes_ = 0;
+  std::vector<GroupCounts> counts_;
+};
+
+}  // namespace nbody::tree
