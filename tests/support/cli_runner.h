@@ -108,9 +108,20 @@ inline std::string closedStreamsThatChangeTheOutput(const std::string& arguments
 class RunningNbody {
  public:
   RunningNbody(const std::vector<std::string>& arguments, const ScratchFolder& scratch)
-      : out_(scratch / "stdout.txt"), err_(scratch / "stderr.txt") {
+      : RunningNbody(withNbody(arguments), scratch, 0) {}
+  // Any program (`words[0]`, a path) with its arguments, e.g. a launcher that starts nbody.
+  static RunningNbody program(const std::vector<std::string>& words, const ScratchFolder& scratch) {
+    return RunningNbody(words, scratch, 0);
+  }
+
+ private:
+  static std::vector<std::string> withNbody(const std::vector<std::string>& arguments) {
     std::vector<std::string> words{NBODY_EXECUTABLE};
     words.insert(words.end(), arguments.begin(), arguments.end());
+    return words;
+  }
+  RunningNbody(std::vector<std::string> words, const ScratchFolder& scratch, int)
+      : out_(scratch / "stdout.txt"), err_(scratch / "stderr.txt") {
     std::vector<char*> argv;
     for (std::string& word : words) argv.push_back(word.data());
     argv.push_back(nullptr);
@@ -121,6 +132,7 @@ class RunningNbody {
     if (posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
     posix_spawn_file_actions_destroy(&actions);
   }
+ public:
   ~RunningNbody() {
     if (pid_ > 0 && !done_) {
       ::kill(pid_, SIGKILL);

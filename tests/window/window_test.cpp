@@ -55,10 +55,11 @@ double brightShare(const Image& image, Box box) {
   return double(bright) / double((box.x1 - box.x0) * (box.y1 - box.y0));
 }
 
-// `nbody run ARGUMENTS` under Xvfb in a 1280 x 800 screen; what it printed to stdout.
-std::string runWindow(const ScratchFolder& scratch, const std::string& arguments) {
+// `nbody run ARGUMENTS` under Xvfb in a 1280 x 800 screen (started by `launcher`, e.g. mpiexec, where
+// one is given); what it printed to stdout.
+std::string runWindow(const ScratchFolder& scratch, const std::string& arguments, const std::string& launcher = "") {
   const auto out = scratch / "stdout.txt", err = scratch / "stderr.txt";
-  const std::string command = "xvfb-run -a -s \"-screen 0 1280x800x24\" " + std::string(NBODY_EXECUTABLE) +
+  const std::string command = "xvfb-run -a -s \"-screen 0 1280x800x24\" " + launcher + std::string(NBODY_EXECUTABLE) +
                               " run " + arguments + " --print-stats >" + out.string() + " 2>" + err.string();
   const int status = std::system(command.c_str());
   const std::string printed = test::readWholeFile(out), complaints = test::readWholeFile(err);
@@ -169,6 +170,22 @@ TEST(Window, RecordsWhatTheWindowShowsWithOrWithoutThePanel) {
       EXPECT_GT(meanLight(window, badge), meanLight(last, badge) + 20.0) << "REC in the window, not in the movie";
     }
   }
+}
+
+// `mpiexec -n 3 nbody run`: rank 0's window shows what one process's window shows, the other
+// ranks computing their shares on their own contexts (a picture of the same bits).
+TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-ranks");
+  const std::string run = "--engine tree --bodies 3001 --frames 6 --steps-per-frame 2 --hide-panel --width 320 "
+                          "--height 240 --screenshot ";
+  runWindow(scratch, run + (scratch / "one.png").string());
+  const std::string launcher = "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                               "OMPI_MCA_rmaps_base_oversubscribe=1 LP_NUM_THREADS=1 " NBODY_MPIEXEC " "
+                               NBODY_MPIEXEC_NUMPROC_FLAG " 3 " NBODY_MPIEXEC_PREFLAGS " ";
+  const std::string printed = runWindow(scratch, run + (scratch / "three.png").string(), launcher);
+  EXPECT_NE(printed.find("frames 6, steps 12"), std::string::npos) << printed;
+  EXPECT_TRUE(test::readWholeFile(scratch / "three.png") == test::readWholeFile(scratch / "one.png"));
 }
 
 TEST(Window, StartsFromASnapshotWithItsStepAndSettings) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/run/engine_session.h"
+#include "app/run/rank_agreement.h"
 #include "app/run/timing.h"
 #include "diagnostics/json_number.h"
 #include "io/output_file.h"
@@ -79,8 +80,10 @@ void addAccuracyOptions(CLI::App& command, AccuracyOptions& options) {
 
 int runAccuracy(const AccuracyOptions& options) {
   std::optional<OutputFile> json;  // opened first: an unwritable path fails before the work
-  if (!options.json.empty()) json.emplace(options.json);
-  EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings, nullptr, true);
+  onEveryRankAlike([&] {
+    if (!options.json.empty()) json.emplace(options.json);
+  });
+  EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings, nullptr, true, options.quiet);
   Engine& engine = *session.engine;
   const Snapshot start = makeInitialSnapshotFor(engine, options.run);
   const StepParams params = resolveRunSettings(options.run, start).step;

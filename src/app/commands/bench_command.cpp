@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/run/engine_session.h"
+#include "app/run/rank_agreement.h"
+#include "parallel/ranks.h"
 #include "app/run/stop_signals.h"
 #include "diagnostics/engine_diagnostics.h"
 #include "diagnostics/json_number.h"
@@ -41,6 +43,16 @@ double paperStepsPerSecond(const BenchResult& r) {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
+// A distributed run's split, rank by rank: where each rank's step went.
+void printRanks(const BenchResult& r) {
+  if (r.ranks.empty()) return;
+  std::printf("%-8s %s %s on %zu ranks, ms a step (force | download, MPI, upload | rest), %.1f MB exchanged a step:\n",
+              r.engine.c_str(), r.variant.c_str(), r.method.c_str(), r.ranks.size(), r.ranks[0].bytesPerStep * 1e-6);
+  for (const RankFigures& f : r.ranks)
+    std::printf("  rank %d on %s (%s): %.3f | %.3f, %.3f, %.3f | %.3f\n", f.rank, f.host.c_str(), f.device.c_str(),
+                f.forceMs, f.downloadMs, f.mpiMs, f.uploadMs, f.otherMs);
+}
+
 void printTable(const std::vector<BenchResult>& results) {
   int width = 44;  // of the variant column: the longest variant
   for (const BenchResult& r : results) width = std::max(width, int(r.variant.size()));
@@ -59,6 +71,7 @@ void printTable(const std::vector<BenchResult>& results) {
     if (r.accuracy)
       std::printf("%-8s %s: force error %s\n", r.engine.c_str(), r.variant.c_str(),
                   describePercentiles(r.accuracy->force).c_str());
+  for (const BenchResult& r : results) printRanks(r);
   std::printf(
       "*  GFLOPS count %g flop per interaction (NVIDIA's nbody convention; the paper counted 19), "
       "N^2 interactions per force evaluation of a direct engine, what the lists held for a tree.\n"
@@ -83,23 +96,46 @@ nlohmann::json resultJson(const BenchResult& r) {
                       {"gflops", jsonNumber(r.gflops)}};
   if (r.conservation) json["conservation"] = conservationJson(*r.conservation);
   if (r.accuracy) json["accuracy"] = accuracyJson(*r.accuracy);
+  json["ranks"] = std::max<std::size_t>(r.ranks.size(), 1);
+  for (const RankFigures& f : r.ranks)
+    json["per_rank"].push_back({{"rank", f.rank},
+                                {"host", f.host},
+                                {"device", f.device},
+                                {"force_ms_per_step", jsonNumber(f.forceMs)},
+                                {"download_ms_per_step", jsonNumber(f.downloadMs)},
+                                {"mpi_ms_per_step", jsonNumber(f.mpiMs)},
+                                {"upload_ms_per_step", jsonNumber(f.uploadMs)},
+                                {"other_ms_per_step", jsonNumber(f.otherMs)},
+                                {"bytes_exchanged_per_step", jsonNumber(f.bytesPerStep)}});
   return json;
 }
 
 void writeJson(const std::vector<BenchResult>& results, OutputFile& file) {
-  nlohmann::json report{{"tool", "nbody bench"}, {"flop_per_interaction", kFlopPerInteraction}};
+  nlohmann::json report{{"tool", "nbody bench"}, {"flop_per_interaction", kFlopPerInteraction},
+                        {"ranks", ranks().count()}, {"hosts", ranks().gatherText(ranks().host())}};
   report["results"] = nlohmann::json::array();
   for (const BenchResult& r : results) report["results"].push_back(resultJson(r));
   file.stream() << report.dump(2) << '\n';
 }
 
+// One figure of every rank, separated by ';' (empty in a single process).
+std::string byRank(const BenchResult& r, double RankFigures::*figure) {
+  std::string text;
+  for (const RankFigures& f : r.ranks) text += (text.empty() ? "" : ";") + std::to_string(f.*figure);
+  return text;
+}
+
 void writeCsv(const std::vector<BenchResult>& results, OutputFile& file) {
   file.stream() << "renderer,engine,variant,method,bodies,readback,steps_per_second,"
-                   "gpu_ms_per_step,interactions_per_second,gflops\n";
+                   "gpu_ms_per_step,interactions_per_second,gflops,ranks,force_ms_by_rank,download_ms_by_rank,"
+                   "mpi_ms_by_rank,upload_ms_by_rank\n";
   for (const BenchResult& r : results)
     file.stream() << '"' << r.device << "\"," << r.engine << ",\"" << r.variant << "\"," << r.method << ','
                   << r.bodies << ',' << readbackName(r.readback) << ',' << r.stepsPerSecond << ','
-                  << r.gpuMillisecondsPerStep << ',' << r.interactionsPerSecond << ',' << r.gflops << '\n';
+                  << r.gpuMillisecondsPerStep << ',' << r.interactionsPerSecond << ',' << r.gflops << ','
+                  << std::max<std::size_t>(r.ranks.size(), 1) << ',' << byRank(r, &RankFigures::forceMs) << ','
+                  << byRank(r, &RankFigures::downloadMs) << ',' << byRank(r, &RankFigures::mpiMs) << ','
+                  << byRank(r, &RankFigures::uploadMs) << '\n';
 }
 
 // The variants to time on `engine`: its current choices with `fixed` applied, or with --sweep
@@ -254,8 +290,11 @@ void addBenchOptions(CLI::App& command, BenchOptions& options) {
 int runBench(const BenchOptions& options) {
   // Unwritable paths fail now, not at the end (two that are one file failed at parsing).
   OutputGroup outputs;
-  OutputFile* json = options.json.empty() ? nullptr : &outputs.open(options.json);
-  OutputFile* csv = options.csv.empty() ? nullptr : &outputs.open(options.csv);
+  OutputFile *json = nullptr, *csv = nullptr;
+  onEveryRankAlike([&] {
+    if (!options.json.empty()) json = &outputs.open(options.json);
+    if (!options.csv.empty()) csv = &outputs.open(options.csv);
+  });
   const SceneChoice& scene = options.run.choice.scene;
   const StepParams& step = options.run.choice.step;
   std::printf("nbody bench: scene %s, N = %zu, dt = %g, softening = %g, G = %g\n", scene.name.c_str(),

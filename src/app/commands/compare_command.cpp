@@ -4,6 +4,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "app/run/rank_agreement.h"
 #include "app/run/run_options.h"
 #include "io/output_file.h"
 #include "io/png.h"
@@ -41,7 +42,9 @@ void addCompareThresholdOptions(CLI::App& command, CompareThresholds& thresholds
 
 int runCompare(const CompareOptions& options) {
   std::optional<OutputFile> diff;  // an unwritable path fails now
-  if (!options.diff.empty()) diff.emplace(options.diff);
+  onEveryRankAlike([&] {
+    if (!options.diff.empty()) diff.emplace(options.diff);
+  });
   const Image expected = readPng(options.expected);
   const Image actual = readPng(options.actual);
   if (expected.width != actual.width || expected.height != actual.height)

@@ -6,6 +6,7 @@
 #include "app/commands/run_command.h"
 #include "app/window/window_app.h"
 #include "gl/window_context.h"
+#include "parallel/ranks.h"
 
 namespace nbody {
 
@@ -18,6 +19,12 @@ CommandFiles mainJobFiles(const MainJobOptions& options) {
 
 int runMainJob(const MainJobOptions& options) {
   std::string why;
+  // Distributed, rank 0's display decides for every rank, and a window that does not open is a
+  // failure of the run (the other ranks are following it already).
+  if (ranks().distributed()) {
+    if (ranks().maximum(ranks().leader() && gl::displayNamed(&why))) return runWindow(options.window);
+    return runBench(options.bench);
+  }
   if (gl::displayNamed(&why)) {
     try {
       return runWindow(options.window);

@@ -13,6 +13,7 @@
 #include "app/run/drawn_run.h"
 #include "app/run/engine_session.h"
 #include "app/run/movie_recorder.h"
+#include "app/run/rank_agreement.h"
 #include "app/run/stop_signals.h"
 #include "gl/timer_ring.h"
 
@@ -253,9 +254,11 @@ int runRecord(const RecordOptions& options) {
     throw UsageError(e.what());
   }
   // An unwritable file or a missing encoder fails here, before any work.
-  auto writer = std::make_unique<VideoWriter>(options.drawing.output, videoSettingsOf(options));
+  std::unique_ptr<VideoWriter> writer;
+  onEveryRankAlike([&] { writer = std::make_unique<VideoWriter>(options.drawing.output, videoSettingsOf(options)); });
   EngineSession session =
-      openEngine(options.drawing.run.choice.engine, options.drawing.run.choice.engineSettings, nullptr, true);
+      openEngine(options.drawing.run.choice.engine, options.drawing.run.choice.engineSettings, nullptr, true,
+                 options.drawing.quiet);
   DrawnRun run(*session.engine, options.drawing);
   reportStart(options, session, run, frames, *writer);
   reportView("record", options.drawing.quiet, run.firstState().size(), run.camera(), run.settings());

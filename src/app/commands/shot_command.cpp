@@ -1,8 +1,10 @@
 #include "app/commands/shot_command.h"
 
 #include <cstdio>
+#include <optional>
 
 #include "app/run/engine_session.h"
+#include "app/run/rank_agreement.h"
 #include "app/run/stop_signals.h"
 #include "io/output_file.h"
 #include "io/png.h"
@@ -23,16 +25,17 @@ CommandFiles shotFiles(const ShotOptions& options) {
 }
 
 int runShot(const ShotOptions& options) {
-  OutputFile output(options.output);  // an unwritable path fails before the work
-  EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings, nullptr, true);
+  std::optional<OutputFile> output;  // an unwritable path fails before the work
+  onEveryRankAlike([&] { output.emplace(options.output); });
+  EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings, nullptr, true, options.quiet);
   if (!options.quiet)
     std::fprintf(stderr, "shot: %s engine (%s) on %s, drawn by renderer %s\n", session.engine->name().c_str(),
                  session.engine->variant().c_str(), session.engine->device().c_str(),
                  session.context->info().renderer.c_str());
   const Image image = takeShot(*session.engine, options);
   throwIfStopped([] { return "after drawing. " + kNoPicture; });
-  writePng(image, output);
-  output.commit();
+  writePng(image, *output);
+  output->commit();
   if (!options.quiet)
     std::fprintf(stderr, "shot: wrote %s (%d x %d)\n", options.output.c_str(), image.width, image.height);
   return 0;

@@ -9,6 +9,7 @@
 
 #include "app/run/engine_session.h"
 #include "app/run/output_plan.h"
+#include "app/run/rank_agreement.h"
 #include "app/run/stepping.h"
 #include "app/run/stop_signals.h"
 #include "diagnostics/diagnostics_log.h"
@@ -83,13 +84,15 @@ SimulateRun::SimulateRun(const SimulateOptions& options) : options_(options) {}
 
 // Unwritable paths fail before any work (two outputs that are one file failed at parsing).
 void SimulateRun::openOutputs() {
-  final_ = &outputs_.open(options_.output);
-  if (!options_.diagnostics.empty()) diagnosticsFile_ = &outputs_.open(options_.diagnostics);
+  onEveryRankAlike([&] {
+    final_ = &outputs_.open(options_.output);
+    if (!options_.diagnostics.empty()) diagnosticsFile_ = &outputs_.open(options_.diagnostics);
+  });
 }
 
 void SimulateRun::prepare() {
   openOutputs();
-  session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings);
+  session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings, nullptr, false, options_.quiet);
   snapshot_ = makeInitialSnapshotFor(*session_.engine, options_.run);
   const std::string source = problemSource(options_.run);
   settings_ = resolveRunSettings(options_.run, snapshot_);
@@ -104,7 +107,7 @@ void SimulateRun::prepare() {
   if (options_.snapshotEvery > 0) {
     const SnapshotSeries series{"--snapshot-path", options_.snapshotPath, firstStep_, lastStep_, options_.snapshotEvery};
     checkDistinctOutputs(simulateFiles(options_), series);
-    OutputFile::checkWritable(snapshotPathFor(options_.snapshotPath, lastStep_));
+    onEveryRankAlike([&] { OutputFile::checkWritable(snapshotPathFor(options_.snapshotPath, lastStep_)); });
   }
   if (diagnosticsFile_) log_.emplace(*diagnosticsFile_, session_.engine->name(), method_->name);
   watch_.emplace(firstStep_);

@@ -31,6 +31,7 @@ struct PanelFigures {
   std::vector<std::size_t> bodyChoices;  // N the engine holds on this GPU, for the N combo
   std::string accuracy;              // the last accuracy check's figures; empty: none asked
   std::string warning;               // e.g. the state became non-finite; empty: none
+  std::string ranks;                 // a distributed run's ranks and exchange; empty: one process
   std::string message;               // e.g. where the screenshot went
   double recordingSeconds = -1;      // how long the window has been filmed; < 0: not filming
 };

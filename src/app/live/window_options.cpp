@@ -12,4 +12,12 @@ AppSettings initialAppSettings(const WindowOptions& options) {
   return settings;
 }
 
+
+std::optional<Snapshot> startingSnapshot(const WindowOptions& options) {
+  if (options.run.input.empty()) return std::nullopt;
+  Snapshot start = readSnapshotFile(options.run.input);
+  if (start.settings) start.settings = withGivenSettings(*start.settings, options.run.given, options.run.choice);
+  return start;
+}
+
 }  // namespace nbody

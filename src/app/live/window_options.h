@@ -3,11 +3,13 @@
 // exists): its options as the command line gives them (app/commands/run_command.h registers them,
 // app/window/window_app.h runs the window).
 
+#include <optional>
 #include <string>
 
 #include "app/live/app_settings.h"
 #include "app/run/render_options.h"
 #include "app/run/run_options.h"
+#include "io/snapshot.h"
 
 namespace nbody {
 
@@ -27,5 +29,8 @@ struct WindowOptions {
 // What the window starts with: the command line's run choice (engine, settings, method, scene with
 // its parameters, step) and view.
 AppSettings initialAppSettings(const WindowOptions& options);
+// --load: the snapshot, with the settings the command line gave in place of its own; nothing
+// without --load.
+std::optional<Snapshot> startingSnapshot(const WindowOptions& options);
 
 }  // namespace nbody

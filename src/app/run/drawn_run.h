@@ -23,7 +23,8 @@ class DrawnRun {
 
   void advance(long long steps);
   // Draws the current state into the offscreen picture, then calls `afterDrawing` (if any) while
-  // the picture is still bound for reading (to capture it).
+  // the picture is still bound for reading (to capture it). Only rank 0 of a distributed run
+  // draws (the others' pictures would go nowhere): the others only step.
   void draw(const std::function<void()>& afterDrawing = {});
   Image read() { return target_.read(); }
 
@@ -44,6 +45,7 @@ class DrawnRun {
   State first_;
   double firstTime_ = 0.0, time_ = 0.0;
   glm::dvec3 centreVelocity_{0.0};
+  bool drawing_;
   RenderSettings settings_;
   Camera camera_;
   UploadedStateTextures uploaded_;  // the CPU engine's state, for the renderer

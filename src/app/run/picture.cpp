@@ -6,6 +6,7 @@
 #include "app/run/drawn_run.h"
 #include "app/run/stepping.h"
 #include "app/run/stop_signals.h"
+#include "parallel/ranks.h"
 #include "render/offscreen.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
@@ -62,6 +63,7 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
   const Camera camera = placeCamera(cameraSpec, boundingSphere(final), float(size.x) / float(size.y));
   reportView("shot", options.quiet, final.size(), camera, settings);
 
+  if (!ranks().leader()) return Image(size.x, size.y);  // a distributed run's picture is rank 0's
   UploadedStateTextures uploaded;
   const GpuStateView bodies = gpuStateOf(engine, uploaded);
   PointSpriteRenderer renderer;

@@ -7,6 +7,7 @@
 #include "app/run/stop_signals.h"
 #include "gl/state_guard.h"
 #include "io/csv.h"
+#include "parallel/ranks.h"
 
 namespace nbody {
 namespace {
@@ -25,7 +26,7 @@ std::string vectorText(glm::vec3 v) {
 
 bool ChunkedStepper::advance(long long& step, long long target) {
   while (step < target) {
-    if (stopRequested()) return false;
+    if (agreeOnChunk()) return false;
     const long long now = std::min(chunk_, target - step);
     const auto start = Clock::now();
     engine_.step(method_, params_, int(now));
@@ -42,6 +43,16 @@ bool ChunkedStepper::advance(long long& step, long long target) {
     }
   }
   return true;
+}
+
+// Every rank of a distributed run takes the same chunks (the longest any proposes) and sees a stop
+// at the same one: whether to stop.
+bool ChunkedStepper::agreeOnChunk() {
+  if (!ranks().distributed()) return stopRequested() != 0;
+  std::int64_t proposed[2] = {stopRequested(), chunk_};
+  ranks().maximum(proposed);
+  chunk_ = proposed[1];
+  return proposed[0] != 0 && agreedStop() != 0;
 }
 
 // The check's GPU pass binds a program and textures of its own; they are put back, so that a

@@ -30,6 +30,7 @@ class ChunkedStepper {
 
  private:
   using Clock = std::chrono::steady_clock;
+  bool agreeOnChunk();
   Engine& engine_;
   const Method& method_;
   const StepParams& params_;

@@ -5,7 +5,9 @@
 // what was committed before (snapshots along the way) stays. main prints Stopped's one line and
 // exits with 128 + the signal (130 for SIGINT, 143 for SIGTERM). A second signal ends the process
 // at once: the handler removes every temporary file (io/temporary_files.h) and exits with the same
-// code. SIGPIPE (a reader of standard output or of an output pipe went away) asks for a stop the
+// code. In a distributed run the ranks agree at each boundary (agreedStop) and stop at the same
+// one; a rank kept waiting in a collective by a rank that died ends at once on a stop signal,
+// removing its temporary files. SIGPIPE (a reader of standard output or of an output pipe went away) asks for a stop the
 // same way, and the write that met it fails with EPIPE. SIGXFSZ is ignored, so a write beyond the
 // file-size limit fails with EFBIG instead of killing the process with its temporary files left.
 
@@ -22,8 +24,12 @@ enum class StopMode {
 
 void installStopHandlers(StopMode mode);
 
-// The signal that asked for a stop, or 0.
+// The signal that asked this process to stop, or 0.
 int stopRequested() noexcept;
+// The stop every rank of a distributed run sees alike: the largest signal any rank received, found
+// at this call, which every rank makes at the same step boundary (a collective); once found, it
+// is every rank's stopRequested() too. In a single process: stopRequested().
+int agreedStop();
 // "SIGINT", "SIGTERM", ...
 const char* signalName(int signal) noexcept;
 
@@ -38,10 +44,11 @@ class Stopped : public std::runtime_error {
   int signal_;
 };
 
-// Throws Stopped("stopped by SIGINT " + describe()) when a stop was asked for.
+// Throws Stopped("stopped by SIGINT " + describe()) when a stop was asked for (of any rank:
+// agreedStop(), so every rank of a distributed run calls it at the same boundary).
 template <typename Describe>
 void throwIfStopped(Describe describe) {
-  if (const int signal = stopRequested()) throw Stopped(signal, describe());
+  if (const int signal = agreedStop()) throw Stopped(signal, describe());
 }
 
 // For tests: forget a request, so that a process can ask again.

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <vector>
 
 #include "app/run/stop_signals.h"
+#include "app/run/rank_agreement.h"
+#include "parallel/ranks.h"
 #include "gl/objects.h"
 #include "gl/state_readback.h"
 
@@ -31,7 +34,7 @@ double timeSteps(Engine& engine, const Method& method, Readback readback, const 
   engine.finish();
   const auto start = Clock::now();
   if (query) glBeginQuery(GL_TIME_ELAPSED, query->id());
-  for (long long s = 0; s < steps && !stopRequested(); ++s) {  // a stop comes at a step boundary
+  for (long long s = 0; s < steps && !agreedStop(); ++s) {  // a stop comes at a step boundary
     engine.step(method, params, 1);
     if (readback == Readback::sync) engine.download();
     if (ring) {
@@ -49,6 +52,32 @@ double timeSteps(Engine& engine, const Method& method, Readback readback, const 
     *gpuSeconds = double(nanoseconds) * 1e-9;
   }
   return wall;
+}
+
+// This rank's figures, as text every rank can read back exactly (moved as bytes, never summed).
+std::string ownFigures(const Engine& engine, double wall, long long steps) {
+  const RankExchange::Times t = *engine.exchangeTimes();
+  const double perStep = 1e3 / double(std::max(steps, 1LL));
+  char text[256];
+  std::snprintf(text, sizeof text, "%.17g %.17g %.17g %.17g %.17g %.17g", t.compute * perStep, t.download * perStep,
+                t.mpi * perStep, t.upload * perStep,
+                (wall - t.compute - t.download - t.mpi - t.upload) * perStep, t.bytes / double(std::max(steps, 1LL)));
+  return text;
+}
+
+std::vector<RankFigures> rankFigures(const Engine& engine, double wall, long long steps) {
+  if (!engine.exchangeTimes()) return {};
+  const std::vector<std::string> figures = ranks().gatherText(ownFigures(engine, wall, steps));
+  const std::vector<std::string> hosts = ranks().gatherText(ranks().host());
+  const std::vector<std::string> devices = ranks().gatherText(rankDevice());
+  std::vector<RankFigures> all;
+  for (std::size_t r = 0; r < figures.size(); ++r) {
+    RankFigures f{int(r), hosts[r], devices[r]};
+    std::sscanf(figures[r].c_str(), "%lf %lf %lf %lf %lf %lf", &f.forceMs, &f.downloadMs, &f.mpiMs, &f.uploadMs,
+                &f.otherMs, &f.bytesPerStep);
+    all.push_back(f);
+  }
+  return all;
 }
 
 }  // namespace
@@ -71,15 +100,21 @@ BenchResult benchmark(Engine& engine, const Method& method, Readback readback, c
   timeSteps(engine, method, readback, params, 2, nullptr, nullptr);
   const double oneStep = timeSteps(engine, method, readback, params, 1, nullptr, nullptr);
   // Clamped as a double first: --seconds over a very fast step does not fit a long long.
-  const long long steps = plan.stepsPerRepetition > 0
-                              ? plan.stepsPerRepetition
-                              : (long long)std::clamp(plan.targetSeconds / std::max(oneStep, 1e-9), 1.0,
-                                                      double(kLargestRepetitionSteps));
+  // Every rank of a distributed run times the same steps (the most any rank's clock asks for).
+  const long long steps = ranks().maximum(
+      plan.stepsPerRepetition > 0
+          ? plan.stepsPerRepetition
+          : (long long)std::clamp(plan.targetSeconds / std::max(oneStep, 1e-9), 1.0, double(kLargestRepetitionSteps)));
   std::vector<double> stepsPerSecond, gpuMilliseconds;
-  for (int r = 0; r < plan.repetitions && !stopRequested(); ++r) {
+  engine.clearExchangeTimes();
+  double totalWall = 0;
+  long long totalSteps = 0;
+  for (int r = 0; r < plan.repetitions && !agreedStop(); ++r) {
     const double wall = timeSteps(engine, method, readback, params, steps, query.get(), &gpuSeconds);
     stepsPerSecond.push_back(double(steps) / wall);
     if (query) gpuMilliseconds.push_back(1e3 * gpuSeconds / double(steps));
+    totalWall += wall;
+    totalSteps += steps;
   }
   BenchResult result;
   result.engine = engine.name();
@@ -94,6 +129,7 @@ BenchResult benchmark(Engine& engine, const Method& method, Readback readback, c
   result.gpuMillisecondsPerStep = median(gpuMilliseconds);
   result.interactionsPerSecond = result.stepsPerSecond * interactionsPerStep(engine, method);
   result.gflops = result.interactionsPerSecond * kFlopPerInteraction * 1e-9;
+  result.ranks = rankFigures(engine, totalWall, totalSteps);
   return result;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "diagnostics/conservation_report.h"
 #include "diagnostics/force_accuracy.h"
@@ -30,6 +31,16 @@ struct TimingPlan {
   double targetSeconds = 0.5;
 };
 
+// One rank's share of a distributed run's timed steps, in milliseconds a step of wall time: its
+// force work (waiting for its GPU before an exchange), the exchange's download to host memory, MPI
+// (waiting for the slowest rank included) and upload, and the rest (the replicated work).
+struct RankFigures {
+  int rank = 0;
+  std::string host, device;
+  double forceMs = 0, downloadMs = 0, mpiMs = 0, uploadMs = 0, otherMs = 0;
+  double bytesPerStep = 0;  // through MPI, every rank's part
+};
+
 struct BenchResult {
   std::string engine, device, variant, method;
   Readback readback = Readback::none;
@@ -42,6 +53,7 @@ struct BenchResult {
   double gflops = 0;                  // kFlopPerInteraction per interaction
   std::optional<ConservationCheck> conservation;  // diagnostics before and after the timed steps
   std::optional<AccuracyReport> accuracy;         // an approximate engine's force error on the initial state
+  std::vector<RankFigures> ranks;                 // a distributed run's, every rank's; empty otherwise
 };
 
 // Times one method on an engine that already holds the initial state. Returns early, with the

@@ -56,6 +56,7 @@ void figuresSection(const PanelFigures& f) {
       split += (split.empty() ? "" : ", ") + part + " " + formatNumber(std::round(seconds * 1e5) / 1e2) + " ms";
     ImGui::TextWrapped("of a step: %s", split.c_str());
   }
+  if (!f.ranks.empty()) ImGui::TextWrapped("%s", f.ranks.c_str());
   ImGui::Text("step %lld, t = %.4g", f.step, f.time);
   ImGui::TextDisabled("%s", f.renderer.c_str());
   if (f.engineDevice != f.renderer) ImGui::TextDisabled("engine on %s", f.engineDevice.c_str());

@@ -27,6 +27,9 @@
 #include "engines/registry.h"
 #include "gl/window_context.h"
 #include "app/run/stop_signals.h"
+#include "app/live/frame_orders.h"
+#include "app/run/rank_agreement.h"
+#include "parallel/ranks.h"
 #include "io/output_file.h"
 #include "io/png.h"
 #include "render/point_sprite_renderer.h"
@@ -64,15 +67,6 @@ class ImGuiLayer {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   }
 };
-
-// --load: the snapshot, with the settings the command line gave in place of its own. Read before
-// the window opens, so a bad file fails first.
-std::optional<Snapshot> startingSnapshot(const WindowOptions& options) {
-  if (options.run.input.empty()) return std::nullopt;
-  Snapshot start = readSnapshotFile(options.run.input);
-  if (start.settings) start.settings = withGivenSettings(*start.settings, options.run.given, options.run.choice);
-  return start;
-}
 
 AppSettings initialSettings(const WindowOptions& options, const std::optional<Snapshot>& loadFirst) {
   AppSettings settings = initialAppSettings(options);
@@ -120,6 +114,7 @@ class WindowApp {
   void printStats() const;
   int exitCode() const { return exitCode_; }
   long long frames() const { return stats_.frames(); }
+  const std::string& renderer() const { return figures_.renderer; }
 
  private:
   Engine& engine() { return simulation_.engine(); }
@@ -130,7 +125,9 @@ class WindowApp {
   void carryOutSnapshotRequests();
   void startedOver();
   void measureConservation();
-  int step();
+  int plannedSteps();
+  void step(int steps);
+  void describeExchange(int steps);
   void stopIfNonFinite(int steps);
   void draw();
   void writeScreenshot(bool lastFrame);
@@ -160,7 +157,7 @@ class WindowApp {
 
 WindowApp::WindowApp(const WindowOptions& options)
     : options_(options),
-      loadFirst_(startingSnapshot(options)),
+      loadFirst_(startingSnapshot(options)),  // before the window opens, so a bad file fails first
       screenshotFile_(openScreenshot(options)),
       context_(gl::WindowContext::create("nbody-gl", options.width, options.height, glDebugWanted())),
       settings_(initialSettings(options, loadFirst_)),
@@ -192,9 +189,11 @@ bool WindowApp::runFrame() {
   if (glfwWindowShouldClose(context_->window()) || settings_.quit || stopRequested()) return false;
   if (!pollEvents()) return true;  // minimised: nothing to draw
   showPanel();
+  const int steps = plannedSteps();
+  if (ranks().distributed()) sendOrder({settings_, steps, false});
   applySettings();
   measureConservation();
-  const int steps = step();
+  step(steps);
   draw();
   const bool lastFrame = options_.frames > 0 && stats_.frames() >= options_.frames;
   writeScreenshot(lastFrame);
@@ -329,14 +328,31 @@ void WindowApp::measureConservation() {
 }
 
 // As many steps as asked, or as fill the frame; one when paused and asked for a single step.
-int WindowApp::step() {
+int WindowApp::plannedSteps() {
   const double refresh = settings_.vsync ? 1.0 / context_->refreshRate() : 0.0;
   const int stepsPerFrame = stats_.stepsPerFrame(settings_.stepsPerFrame, refresh);
   const int steps = settings_.paused ? (settings_.singleStep ? 1 : 0) : stepsPerFrame;
   settings_.singleStep = false;
+  return steps;
+}
+
+void WindowApp::step(int steps) {
   if (steps > 0) stats_.timeSteps(engine(), steps, [&] { simulation_.advance(settings_, steps); });
   stopIfNonFinite(steps);
-  return steps;
+  describeExchange(steps);
+}
+
+// A distributed run's ranks and where its exchange's time went in this frame's steps.
+void WindowApp::describeExchange(int steps) {
+  const auto times = engine().exchangeTimes();
+  if (!times || steps == 0) return;
+  const double perStep = 1e3 / double(steps);
+  char text[160];
+  std::snprintf(text, sizeof text, "%d ranks: force %.2f ms a step; exchange %.2f + %.2f + %.2f ms (down, MPI, up)",
+                ranks().count(), times->compute * perStep, times->download * perStep, times->mpi * perStep,
+                times->upload * perStep);
+  figures_.ranks = text;
+  engine().clearExchangeTimes();
 }
 
 // A non-finite state draws nothing: stop and say where it went wrong (checked every 60 frames).
@@ -422,17 +438,27 @@ void WindowApp::printStats() const {
 
 }  // namespace
 
+// In a distributed run rank 0 shows the window and the other ranks follow its orders
+// (app/live/frame_orders.h).
 int runWindow(const WindowOptions& options) {
-  WindowApp app(options);
-  while (app.runFrame()) {
+  if (!ranks().leader()) {
+    followWindow(options);
+    throwIfStopped([] { return std::string(); });
+    return 0;
   }
-  app.finishRecording();
+  std::unique_ptr<WindowApp> app;
+  onEveryRankAlike([&] { app = std::make_unique<WindowApp>(options); });
+  reportRanksOnce("", app->renderer());
+  while (app->runFrame()) {
+  }
+  if (ranks().distributed()) sendOrder({{}, 0, true});
+  app->finishRecording();
   throwIfStopped([&] {
-    return "after frame " + std::to_string(app.frames()) +
+    return "after frame " + std::to_string(app->frames()) +
            (options.screenshot.empty() ? std::string() : "; " + options.screenshot + " was not written");
   });
-  if (options.printStats) app.printStats();
-  return app.exitCode();
+  if (options.printStats) app->printStats();
+  return app->exitCode();
 }
 
 }  // namespace nbody

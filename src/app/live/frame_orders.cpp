@@ -1,0 +1,155 @@
+#include "app/live/frame_orders.h"
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <type_traits>
+
+#include "app/live/live_simulation.h"
+#include "app/run/engine_session.h"
+#include "app/run/rank_agreement.h"
+#include "diagnostics/force_accuracy.h"
+#include "parallel/ranks.h"
+
+namespace nbody {
+namespace {
+
+class Writer {
+ public:
+  template <typename T>
+  void plain(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const auto* bytes = reinterpret_cast<const std::byte*>(&value);
+    bytes_.insert(bytes_.end(), bytes, bytes + sizeof value);
+  }
+  void text(const std::string& value) {
+    plain(value.size());
+    const auto* bytes = reinterpret_cast<const std::byte*>(value.data());
+    bytes_.insert(bytes_.end(), bytes, bytes + value.size());
+  }
+  std::vector<std::byte> take() { return std::move(bytes_); }
+
+ private:
+  std::vector<std::byte> bytes_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::vector<std::byte>& bytes) : bytes_(bytes) {}
+  template <typename T>
+  T plain() {
+    T value;
+    take(&value, sizeof value);
+    return value;
+  }
+  std::string text() {
+    std::string value(plain<std::size_t>(), '\0');
+    take(value.data(), value.size());
+    return value;
+  }
+
+ private:
+  void take(void* into, std::size_t size) {
+    if (at_ + size > bytes_.size()) throw std::logic_error("a frame order ends early");
+    std::memcpy(into, bytes_.data() + at_, size);
+    at_ += size;
+  }
+  const std::vector<std::byte>& bytes_;
+  std::size_t at_ = 0;
+};
+
+// A follower's frame: what rank 0's frame does with the same settings, failures caught alike.
+void carryOut(LiveSimulation& simulation, AppSettings& settings, const FrameOrder& order) {
+  const bool load = order.settings.loadSnapshot, checkAccuracy = order.settings.checkAccuracy;
+  settings = order.settings;
+  try {
+    simulation.apply(settings);
+  } catch (const std::exception&) {  // rank 0's panel says why
+  }
+  try {
+    if (load) simulation.load(settings, settings.snapshotPath);
+  } catch (const std::exception&) {
+  }
+  try {
+    if (checkAccuracy) (void)measureAccuracy(simulation.engine(), settings.run.step, {.allUpTo = 4096, .bodies = 4096});
+  } catch (const std::exception&) {
+  }
+  if (order.steps > 0) simulation.advance(settings, order.steps);
+}
+
+}  // namespace
+
+std::vector<std::byte> encodeOrder(const FrameOrder& order) {
+  Writer out;
+  const RunChoice& run = order.settings.run;
+  out.text(run.engine);
+  out.plain(run.engineSettings.size());
+  for (const auto& [name, value] : run.engineSettings) {
+    out.text(name);
+    out.text(value);
+  }
+  out.text(run.method);
+  out.text(run.scene.name);
+  out.plain(run.scene.options);
+  out.plain(run.step);
+  out.plain(order.settings.reset);
+  out.plain(order.settings.loadSnapshot);
+  out.plain(order.settings.checkAccuracy);
+  out.text(order.settings.snapshotPath);
+  out.plain(order.steps);
+  out.plain(order.quit);
+  return out.take();
+}
+
+FrameOrder decodeOrder(const std::vector<std::byte>& bytes) {
+  Reader in(bytes);
+  FrameOrder order;
+  RunChoice& run = order.settings.run;
+  run.engine = in.text();
+  for (auto settings = in.plain<std::size_t>(); settings > 0; --settings) {
+    std::string name = in.text();
+    run.engineSettings[name] = in.text();
+  }
+  run.method = in.text();
+  run.scene.name = in.text();
+  run.scene.options = in.plain<SceneOptions>();
+  run.step = in.plain<StepParams>();
+  order.settings.reset = in.plain<bool>();
+  order.settings.loadSnapshot = in.plain<bool>();
+  order.settings.checkAccuracy = in.plain<bool>();
+  order.settings.snapshotPath = in.text();
+  order.steps = in.plain<int>();
+  order.quit = in.plain<bool>();
+  return order;
+}
+
+void sendOrder(const FrameOrder& order) {
+  std::vector<std::byte> bytes = encodeOrder(order);
+  ranks().broadcast(bytes);
+}
+
+FrameOrder receiveOrder() {
+  std::vector<std::byte> bytes;
+  ranks().broadcast(bytes);
+  return decodeOrder(bytes);
+}
+
+int followWindow(const WindowOptions& options) {
+  std::optional<Snapshot> start;
+  std::unique_ptr<gl::HeadlessContext> context;
+  std::unique_ptr<LiveSimulation> simulation;
+  AppSettings settings = initialAppSettings(options);
+  onEveryRankAlike([&] {  // as rank 0 makes its window and simulation
+    start = startingSnapshot(options);
+    if (start) settings.run.scene.options.bodyCount = start->state.size();
+    context = openHeadlessContext();
+    simulation = std::make_unique<LiveSimulation>(settings);
+    if (start) simulation->continueFrom(settings, *start);
+  });
+  reportRanksOnce(context->info().device, context->info().renderer);
+  for (FrameOrder order = receiveOrder(); !order.quit; order = receiveOrder()) carryOut(*simulation, settings, order);
+  return 0;
+}
+
+}  // namespace nbody

@@ -1,0 +1,249 @@
+// Distributed runs as a user starts them: `mpiexec -n K nbody ...` (CMake's MPIEXEC variables), K
+// ranks sharing this machine's GPU (llvmpipe in CI, oversubscribed, one thread a rank). What K ranks
+// write must be, byte for byte, what one process writes: the final state for every GPU engine and
+// method, a snapshot resumed under another K, the diagnostics, bench's and accuracy's figures. A
+// rank that fails, a bad input, a capacity refusal, a stop and one path given twice end every rank
+// with one line, a non-zero exit and no output half-written.
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "gl/gl_test.h"
+#include "app/run/output_plan.h"
+#include "io/snapshot.h"
+#include "support/cli_runner.h"
+
+namespace nbody {
+namespace {
+
+using test::CommandResult;
+using test::runNbody;
+using test::ScratchFolder;
+
+// Open MPI refuses root and more ranks than cores unless told; llvmpipe starts a thread per core
+// in each rank unless told. MPICH ignores the Open MPI variables.
+const std::string kRankEnvironment =
+    "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 LP_NUM_THREADS=1";
+
+// The same in this process's environment, for launchers started without a shell.
+void setRankEnvironment() {
+  for (const char* variable : {"OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM",
+                               "OMPI_MCA_rmaps_base_oversubscribe", "LP_NUM_THREADS"})
+    ::setenv(variable, "1", 1);
+}
+
+std::string onRanks(int count) {
+  return std::string(NBODY_MPIEXEC) + " " + NBODY_MPIEXEC_NUMPROC_FLAG + " " + std::to_string(count) + " " +
+         NBODY_MPIEXEC_PREFLAGS + " ";
+}
+
+// nbody under mpiexec with `count` ranks: `arguments` go to every rank.
+CommandResult runOnRanks(int count, const std::string& arguments, const ScratchFolder& scratch) {
+  const std::string environment = kRankEnvironment + " " + onRanks(count);
+  return runNbody(arguments, scratch, environment);
+}
+
+// Processes whose command line names `folder`: ranks left running after their run ended.
+std::vector<std::string> processesNaming(const std::filesystem::path& folder) {
+  std::vector<std::string> found;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos || pid == std::to_string(::getpid())) continue;
+    std::string line = test::readWholeFile(entry.path() / "cmdline");
+    std::replace(line.begin(), line.end(), '\0', ' ');
+    if (line.find(folder.string()) != std::string::npos) found.push_back(pid + ": " + line);
+  }
+  return found;
+}
+
+// nbody's own lines on stderr but the ranks' report (mpiexec adds its own banners).
+std::vector<std::string> nbodyLines(const std::string& err) {
+  std::vector<std::string> lines;
+  std::istringstream text(err);
+  for (std::string line; std::getline(text, line);)
+    if (line.rfind("nbody: ", 0) == 0 && line.rfind("nbody: rank ", 0) != 0) lines.push_back(line);
+  return lines;
+}
+
+struct EngineMethod {
+  std::string engine, method;
+};
+void PrintTo(const EngineMethod& c, std::ostream* out) { *out << c.engine << " " << c.method; }
+
+std::vector<EngineMethod> everyEngineAndMethod() {
+  std::vector<EngineMethod> cases;
+  for (const std::string& engine : test::gpuEngineNames())
+    for (const Method& method : allMethods()) cases.push_back({engine, method.name});
+  return cases;
+}
+
+class RanksGiveTheBitsOfOne : public ::testing::TestWithParam<EngineMethod> {};
+
+// N = 3001, a multiple of neither the ranks nor any granule (rows, blocks, groups).
+TEST_P(RanksGiveTheBitsOfOne, ForEveryEngineMethodAndRankCount) {
+  const auto& [engine, method] = GetParam();
+  ScratchFolder scratch("ranks-" + engine + "-" + method);
+  const std::string run = "simulate --engine " + engine + " --method " + method +
+                          " --scene plummer --bodies 3001 --steps 3 --seed 7 -q -o ";
+  ASSERT_EQ(runNbody(run + (scratch / "one.nbody").string(), scratch).exitCode, 0);
+  const std::string one = test::readWholeFile(scratch / "one.nbody");
+  for (const int count : {1, 2, 3, 4}) {
+    const auto path = scratch / ("k" + std::to_string(count) + ".nbody");
+    const CommandResult result = runOnRanks(count, run + path.string(), scratch);
+    ASSERT_EQ(result.exitCode, 0) << count << " ranks: " << result.err;
+    EXPECT_TRUE(test::readWholeFile(path) == one) << count << " ranks wrote other bytes than one process";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryGpuEngine, RanksGiveTheBitsOfOne, ::testing::ValuesIn(everyEngineAndMethod()),
+                         [](const ::testing::TestParamInfo<EngineMethod>& param) {
+                           std::string name = param.param.engine + "_" + param.param.method;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+class RanksAtTenThousand : public ::testing::TestWithParam<std::string> {};
+
+// The size, N = 10000, with the diagnostics (measured on every rank's whole state) too.
+TEST_P(RanksAtTenThousand, WriteTheStateAndDiagnosticsOfOneProcess) {
+  ScratchFolder scratch("ranks-10000-" + GetParam());
+  const std::string run = "simulate --engine " + GetParam() +
+                          " --scene uniform-sphere --bodies 10000 --steps 2 -q --diagnostics-every 1 ";
+  const auto outputs = [&](const std::string& name) {
+    return "-o " + (scratch / (name + ".nbody")).string() + " --diagnostics " + (scratch / (name + ".csv")).string();
+  };
+  ASSERT_EQ(runNbody(run + outputs("one"), scratch).exitCode, 0);
+  const CommandResult result = runOnRanks(3, run + outputs("three"), scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_TRUE(test::readWholeFile(scratch / "three.nbody") == test::readWholeFile(scratch / "one.nbody"));
+  EXPECT_EQ(test::readWholeFile(scratch / "three.csv"), test::readWholeFile(scratch / "one.csv"));
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryGpuEngine, RanksAtTenThousand, ::testing::ValuesIn(test::gpuEngineNames()));
+
+// A snapshot written by 3 ranks, resumed by 2: the uninterrupted run's bytes (leapfrog reuses the
+// last step's force, which a resumed run must compute again alike).
+TEST(Ranks, ASnapshotOfThreeRanksResumedByTwoEndsAsTheUninterruptedRun) {
+  ScratchFolder scratch("ranks-resume");
+  const std::string common = "--engine tree --method leapfrog --scene galaxies --bodies 3001 -q ";
+  ASSERT_EQ(runNbody("simulate " + common + "--steps 6 -o " + (scratch / "whole.nbody").string(), scratch).exitCode, 0);
+  CommandResult result = runOnRanks(3, "simulate " + common + "--steps 3 -o " + (scratch / "half.nbody").string(), scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  result = runOnRanks(2, "simulate -q --engine tree --input " + (scratch / "half.nbody").string() + " --steps 3 -o " +
+                             (scratch / "resumed.nbody").string(), scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_TRUE(test::readWholeFile(scratch / "resumed.nbody") == test::readWholeFile(scratch / "whole.nbody"));
+}
+
+// The figures that do not depend on the clock are one process's: the force errors, the energies.
+TEST(Ranks, BenchAndAccuracyReportTheFiguresOfOneProcess) {
+  ScratchFolder scratch("ranks-figures");
+  const std::string accuracy = "accuracy --engine tree --bodies 3001 -q --json ";
+  const std::string bench = "bench --engine tree,compute --bodies 3001 --steps 2 --repetitions 1 --json ";
+  ASSERT_EQ(runNbody(accuracy + (scratch / "a1.json").string(), scratch).exitCode, 0);
+  ASSERT_EQ(runNbody(bench + (scratch / "b1.json").string(), scratch).exitCode, 0);
+  CommandResult result = runOnRanks(2, accuracy + (scratch / "a2.json").string(), scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  result = runOnRanks(3, bench + (scratch / "b3.json").string(), scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const auto json = [&](const std::string& name) {
+    return nlohmann::json::parse(test::readWholeFile(scratch / name));
+  };
+  EXPECT_EQ(json("a2.json")["force_error"].dump(), json("a1.json")["force_error"].dump());
+  EXPECT_EQ(json("a2.json")["potential_relative_error"].dump(), json("a1.json")["potential_relative_error"].dump());
+  const nlohmann::json one = json("b1.json"), three = json("b3.json");
+  EXPECT_EQ(three["ranks"], 3);
+  ASSERT_EQ(three["results"].size(), one["results"].size());
+  for (std::size_t k = 0; k < one["results"].size(); ++k) {
+    const nlohmann::json &a = one["results"][k], &b = three["results"][k];
+    for (const char* figure : {"conservation", "accuracy"})
+      EXPECT_EQ(b.value(figure, nlohmann::json()).dump(), a.value(figure, nlohmann::json()).dump()) << k << figure;
+    EXPECT_EQ(b.at("per_rank").size(), 3u) << k;
+  }
+}
+
+// Every failure: a non-zero exit, nbody's one line, no output, no rank left running.
+void expectEveryRankEndedCleanly(const CommandResult& result, const ScratchFolder& scratch, int exitCode,
+                                 const std::string& expected) {
+  EXPECT_EQ(result.exitCode, exitCode) << result.err;
+  const std::vector<std::string> lines = nbodyLines(result.err);
+  ASSERT_EQ(lines.size(), 1u) << result.err;
+  EXPECT_NE(lines[0].find(expected), std::string::npos) << lines[0];
+  EXPECT_FALSE(std::filesystem::exists(scratch / "out.csv"));
+  EXPECT_EQ(test::temporaryFilesIn(scratch.path()), std::vector<std::string>{});
+  EXPECT_EQ(processesNaming(scratch.path()), std::vector<std::string>{});
+}
+
+TEST(RankFailures, ARankWithoutAContextEndsEveryRankNamingIt) {
+  ScratchFolder scratch("ranks-no-context");
+  const std::string run = " " + std::string(NBODY_EXECUTABLE) + " simulate --bodies 500 --steps 2 -q -o " +
+                          (scratch / "out.csv").string();
+  // The second rank's EGL may try no platform that exists: it alone gets no context.
+  const std::string command = kRankEnvironment + " " + onRanks(1) + run + " : " + NBODY_MPIEXEC_NUMPROC_FLAG +
+                              " 1 /usr/bin/env NBODY_EGL_PLATFORM=nowhere" + run;
+  const int status = std::system((command + " >" + (scratch / "stdout.txt").string() + " 2>" +
+                                  (scratch / "stderr.txt").string()).c_str());
+  const CommandResult failed{WIFEXITED(status) ? WEXITSTATUS(status) : -1, "",
+                             test::readWholeFile(scratch / "stderr.txt")};
+  expectEveryRankEndedCleanly(failed, scratch, 1, "rank 1 of 2");
+}
+
+TEST(RankFailures, ABadInputEndsEveryRankWithOneLine) {
+  ScratchFolder scratch("ranks-bad-input");
+  std::ofstream(scratch / "bad.csv") << "x,y,z,mass,vx,vy,vz\n1,2,three,1,0,0,0\n";
+  expectEveryRankEndedCleanly(runOnRanks(3, "simulate --input " + (scratch / "bad.csv").string() + " -q -o " +
+                                                (scratch / "out.csv").string(), scratch),
+                              scratch, 1, "not a number");
+}
+
+TEST(RankFailures, ACapacityRefusalEndsEveryRankWithOneLine) {
+  ScratchFolder scratch("ranks-capacity");
+  expectEveryRankEndedCleanly(
+      runOnRanks(2, "simulate --engine fragment --bodies 1073741824 -q -o " + (scratch / "out.csv").string(), scratch),
+      scratch, 1, "1073741824 bodies");
+}
+
+TEST(RankFailures, OneOutputPathGivenTwiceIsAUsageErrorOnEveryRank) {
+  ScratchFolder scratch("ranks-twice");
+  const std::string out = (scratch / "out.csv").string();
+  expectEveryRankEndedCleanly(runOnRanks(2, "simulate -q -o " + out + " --diagnostics " + out, scratch), scratch, 2,
+                              "are the same file");
+}
+
+// Ctrl-C to mpiexec: every rank stops at the same step boundary, the snapshots written before stay
+// whole, the final state is not written, no temporary file and no rank is left.
+TEST(RankFailures, AStopToTheLauncherStopsEveryRankLeavingWholeSnapshots) {
+  ScratchFolder scratch("ranks-stop");
+  setRankEnvironment();
+  std::vector<std::string> words{NBODY_MPIEXEC, NBODY_MPIEXEC_NUMPROC_FLAG, "3"};
+  if (!std::string(NBODY_MPIEXEC_PREFLAGS).empty()) words.push_back(NBODY_MPIEXEC_PREFLAGS);
+  for (const std::string word : {NBODY_EXECUTABLE, "simulate", "--engine", "compute", "--bodies", "2000", "--steps",
+                                 "100000000", "--snapshot-every", "20", "--snapshot-path"})
+    words.push_back(word);
+  words.insert(words.end(), {(scratch / "s-{step}.nbody").string(), "-o", (scratch / "out.csv").string()});
+  auto launcher = test::RunningNbody::program(words, scratch);
+  ASSERT_TRUE(test::waitUntil([&] { return std::filesystem::exists(snapshotPathFor(
+                                              (scratch / "s-{step}.nbody").string(), 40)); }, 120));
+  launcher.signal(SIGINT);
+  const CommandResult result = launcher.wait(60);
+  EXPECT_NE(result.exitCode, 0);
+  const std::string& err = result.err;
+  const std::vector<std::string> lines = nbodyLines(err);
+  ASSERT_EQ(lines.size(), 1u) << err;
+  EXPECT_NE(lines[0].find("stopped by SIG"), std::string::npos) << lines[0];
+  EXPECT_FALSE(std::filesystem::exists(scratch / "out.csv"));
+  EXPECT_EQ(test::temporaryFilesIn(scratch.path()), std::vector<std::string>{});
+  EXPECT_EQ(processesNaming(scratch.path()), std::vector<std::string>{});
+  for (const auto& entry : std::filesystem::directory_iterator(scratch.path())) {
+    if (entry.path().extension() != ".nbody") continue;
+    EXPECT_NO_THROW(readSnapshotFile(entry.path())) << entry.path();
+  }
+}
+
+}  // namespace
+}  // namespace nbody
