@@ -37,6 +37,12 @@ STAGED=/tmp/device_test_staged  # what `stage` unpacked, by part, with the bundl
 BUILD_NAME="build-device"
 XVFB_PREFIX=/opt/nbody-xvfb
 GL_PACKAGES=(libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
+# Open MPI's runtime (mpiexec and what it loads; nbody's own libmpi travels with its libraries),
+# unpacked on the device into MPI_PREFIX, not into /, and run relocated (OPAL_PREFIX).
+MPI_PACKAGES=(openmpi-bin openmpi-common libopenmpi3 libpmix2 libucx0 libfabric1 libhwloc15 libhwloc-plugins
+  libevent-core-2.1-7 libevent-pthreads-2.1-7 libpsm2-2 libpsm-infinipath1 libibverbs1 ibverbs-providers
+  librdmacm1 libnl-3-200 libnl-route-3-200 libmunge2 libltdl7 libxnvctrl0)
+MPI_PREFIX=/opt/nbody-mpi
 # Debian 12's Xvfb and what it and the swrast driver need beyond a bare machine's libraries.
 XVFB_PACKAGES=(xvfb x11-xkb-utils xkb-data libgl1-mesa-dri libglx-mesa0 libglapi-mesa libllvm15
   libz3-4 libxml2 libicu72 libxfont2 libfontenc1 libfreetype6 libbrotli1 libpng16-16 libpixman-1-0
@@ -74,11 +80,31 @@ EOF
   chmod +x "$1"
 }
 
+# The mpiexec the tests call (CMake's MPIEXEC_EXECUTABLE): the relocated Open MPI where the device
+# unpacked it, the system's here.
+write_mpiexec_wrapper() {
+  mkdir -p "$(dirname "$1")"
+  cat >"$1" <<EOF
+#!/bin/sh
+# Made by tools/device_test.sh: Open MPI's mpiexec, relocated to $MPI_PREFIX where the device carries it.
+P=$MPI_PREFIX
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+if [ -x \$P/usr/bin/mpiexec.openmpi ]; then
+  export OPAL_PREFIX=\$P/usr OPAL_SYSCONFDIR=\$P/etc/openmpi PATH=\$P/usr/bin:\$PATH
+  export LD_LIBRARY_PATH=\$P/usr/lib/x86_64-linux-gnu/openmpi/lib:\$P/usr/lib/x86_64-linux-gnu\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}
+  exec \$P/usr/bin/mpiexec.openmpi "\$@"
+fi
+exec /usr/bin/mpiexec "\$@"
+EOF
+  chmod +x "$1"
+}
+
 configure_and_build() {
   local root=$1 build=$2
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DNBODY_WERROR=ON \
     "-DCMAKE_EXE_LINKER_FLAGS=-static-libstdc++ -static-libgcc -Wl,--disable-new-dtags,-rpath,$build/device-lib" \
-    -DPython3_EXECUTABLE="$build/device-bin/python3" -DNBODY_SYSTEM_PYTHON="$build/device-bin/python3" >/dev/null ||
+    -DPython3_EXECUTABLE="$build/device-bin/python3" -DNBODY_SYSTEM_PYTHON="$build/device-bin/python3" \
+    -DMPIEXEC_EXECUTABLE="$build/device-bin/mpiexec" >/dev/null ||
     die "cmake could not configure $build"
   cmake --build "$build" --parallel "${JOBS:-2}" >"$build/device-build.log" 2>&1 ||
     die "the build failed: see $build/device-build.log"
@@ -172,10 +198,12 @@ prepare() {
   tools/setup.sh || die "tools/setup.sh failed"
   mkdir -p "$bundle" "$xvfb"
   write_python_wrapper "$build/device-bin/python3"
+  write_mpiexec_wrapper "$build/device-bin/mpiexec"
   echo "prepare: building $build"
   configure_and_build "$root" "$build"
   collect_libraries "$build"
   download_debs "$bundle/gl" "${GL_PACKAGES[@]}"
+  download_debs "$bundle/mpi" "${MPI_PACKAGES[@]}"
   pack_xvfb "$xvfb" "$build/device-debs/xvfb"
   pack_tree "$root" "$build" "$bundle/tree.tar.xz"
   cp "$0" "$bundle/device_test.sh"
@@ -244,6 +272,15 @@ unpack_part() {
   else
     die "no $archive and no $part staged: carry its bundle (see the head of this script)"
   fi
+}
+
+# Open MPI unpacked into MPI_PREFIX (the mpiexec wrapper runs it from there), once a lease.
+install_mpi() {
+  [ -x "$MPI_PREFIX/usr/bin/mpiexec.openmpi" ] && return
+  [ -d "$BUNDLE_DIR/mpi" ] || die "no $BUNDLE_DIR/mpi: carry the bundle tools/device_test.sh prepare made"
+  mkdir -p "$MPI_PREFIX"
+  for deb in "$BUNDLE_DIR"/mpi/*.deb; do dpkg -x "$deb" "$MPI_PREFIX" || die "could not unpack $deb"; done
+  echo "installed Open MPI in $MPI_PREFIX: $("$BINARY_DIR/device-bin/mpiexec" --version | head -1)"
 }
 
 unpack_tree() {
@@ -426,6 +463,19 @@ run_commands_with_gl_debug() {
   debug_run "bench-default" "$nbody" bench --repetitions 3
   debug_run "compare" "$nbody" compare "$d/shot-fragment.png" "$d/shot-compute.png" --max-delta 255
   debug_run "engines" "$nbody" engines
+  for engine in fragment compute tree; do
+    debug_run "ranks-4-$engine" "$BINARY_DIR/device-bin/mpiexec" -n 4 "$nbody" simulate --engine "$engine" \
+      --method rk4 --bodies 65536 --steps 5 -o "$d/ranks-$engine.nbody"
+  done
+}
+
+# The distributed tests' outcome in ctest's log: "N of M passed" (RanksGiveTheBitsOfOne runs 1, 2, 3
+# and 4 ranks for every GPU engine and method).
+distributed_summary() {
+  local passed total
+  total=$(grep -cE 'Test +#[0-9]+: .*(Ranks|RankFailures|UnderMpiexec)' "$OUT/ctest.log" 2>/dev/null)
+  passed=$(grep -E 'Test +#[0-9]+: .*(Ranks|RankFailures|UnderMpiexec).* Passed' "$OUT/ctest.log" 2>/dev/null | wc -l)
+  echo "$passed of $total tests passed"
 }
 
 # At most 8 files come back: the logs as they are, everything else in one tar.
@@ -450,6 +500,7 @@ summarize() {
     status=1
   fi
   [ "$CTEST_STATUS" -eq 0 ] || status=1
+  echo "distributed (mpiexec, 1-4 ranks sharing this GPU; the bits of one process): $(distributed_summary)"
   echo "$CTEST_SUMMARY"
   return $status
 }
@@ -477,6 +528,7 @@ begin_there() {
 stage_there() {
   begin_there stage
   unpack_tree
+  install_mpi
   [ -f "$BUNDLE_DIR/../$XVFB_BUNDLE_NAME/xvfb.tar.xz" ] && install_xvfb
   echo "device_test stage: done; $BINARY_DIR/nbody is ready"
 }
@@ -484,6 +536,7 @@ stage_there() {
 run_there() {
   begin_there run
   unpack_tree
+  install_mpi
   install_xvfb
   describe_gpu
   run_ctest
