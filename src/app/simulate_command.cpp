@@ -14,6 +14,7 @@
 #include "diagnostics/diagnostics_log.h"
 #include "diagnostics/engine_diagnostics.h"
 #include "io/output_file.h"
+#include "io/snapshot_series.h"
 #include "util/checked_arithmetic.h"
 
 namespace nbody {
@@ -67,6 +68,7 @@ class SimulateRun {
   EngineDiagnostics diagnostics_;
   std::optional<FiniteWatch> watch_;
   SnapshotsWritten snapshots_;
+  SnapshotSeriesWriter series_{options_.snapshotPath};
 };
 
 SimulateRun::SimulateRun(const SimulateOptions& options) : options_(options) {}
@@ -132,7 +134,7 @@ void SimulateRun::atBoundary(long long step) {
 
 void SimulateRun::writeSnapshot(long long step) {
   const std::string path = snapshotPathFor(options_.snapshotPath, step);
-  writeSnapshotFile({session_.engine->download(), timeAt(step), step, settings_}, path);
+  series_.write({session_.engine->download(), timeAt(step), step, settings_}, path);
   ++snapshots_.count;
   snapshots_.last = path;
 }

@@ -23,7 +23,7 @@ std::vector<NamedFile> simulateOutputs(const SimulateOptions& options) {
 
 CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options) {
   CLI::App* command = app.add_subcommand(
-      "simulate", "advance a state and write the final state (CSV or a binary snapshot)");
+      "simulate", "advance a state and write the final state (CSV, a binary snapshot, GADGET or TIPSY)");
   addRunOptions(*command, options.run, {.inputOption = "--input"});
   addIntegerOption(*command, "--steps", options.steps, "number of steps K (more, after an input snapshot)", 0LL,
                    kLargestStepCount);
@@ -33,8 +33,7 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options) {
                    1LL, kLargestStepCount);
   command
       ->add_option("--output,-o", options.output,
-                   "file for the final state: .nbody writes a binary snapshot (state, step, "
-                   "time and settings), any other name CSV")
+                   "file for the final state: " + outputFormatsHelp())
       ->check(outputPath())
       ->capture_default_str();
   CLI::Option* every = addIntegerOption(*command, "--snapshot-every", options.snapshotEvery,
@@ -43,8 +42,8 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options) {
                                          1LL, kLargestStepCount, false);
   command
       ->add_option("--snapshot-path", options.snapshotPath,
-                   "where --snapshot-every writes: {step} becomes the step number, 9 digits; "
-                   ".nbody: binary snapshots, any other name CSV")
+                   "where --snapshot-every writes: {step} becomes the step number, 9 digits; " +
+                       outputFormatsHelp() + " (.hdf5: with an XDMF index, NAME.xmf, for ParaView)")
       ->check(containsStepPlaceholder())
       ->check(outputPath())
       ->needs(every)
