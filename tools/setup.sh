@@ -10,6 +10,10 @@ packages=(
   libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev xvfb xauth
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   clang libclang-rt-14-dev
+  libhdf5-dev
+  # Readers of GADGET and TIPSY files that nbody did not write, for tests/tools/formats_test.py:
+  # h5dump, splash, h5py and yt (~80 packages, ~15 s to install).
+  hdf5-tools splash python3-h5py python3-yt
 )
 
 missing=()

@@ -8,10 +8,11 @@
 // the file's G (Snapshot::units). Writing a run whose G is another (a scene's G = 1) keeps lengths
 // and masses (kpc, 1e10 Msun) and scales velocities by sqrt(G_file / G_run) and times by its
 // inverse, so that yt, pynbody and Gadgetviewer read the right physics with no user action. Such a
-// file records the run's own G and time (GadgetRunRecord) and holds its numbers in double
-// precision: reading it back divides the scaling out again to the same float32 bits (a double's
-// rounding is far below a float's half ulp), and the run goes on in its own units. A run in
-// GADGET's units already (one started from a GADGET file) is written unscaled, in float32.
+// file records the run's own G and time (GadgetRunRecord), and GADGET HDF5 holds its numbers in
+// double precision: reading it back divides the scaling out again to the same float32 bits (a
+// double's rounding is far below a float's half ulp), and the run goes on in its own units (GADGET-2
+// binary stays float32 for its readers: gadget_binary.h). A run in GADGET's units already (one
+// started from a GADGET file) is written unscaled, in float32.
 
 #include <cstdint>
 #include <optional>

@@ -145,12 +145,12 @@ const Block* findBlock(const std::vector<Block>& blocks, std::string_view label)
 std::pair<const Block*, std::size_t> sizedBlock(const std::vector<Block>& blocks, std::string_view label,
                                                 std::uint64_t count, const std::string& source) {
   const Block* block = findBlock(blocks, label);
+  const std::string name(label.substr(0, label.find_last_not_of(' ') + 1));
   if (!block)
-    throw std::runtime_error(source + ": no " + std::string(label) + " block for its " + std::to_string(count) +
-                             " values");
+    throw std::runtime_error(source + ": no " + name + " block for its " + std::to_string(count) + " values");
   for (const std::size_t width : {4u, 8u})
     if (block->payload.size() == count * width) return {block, width};
-  throw std::runtime_error(source + ": the " + std::string(label) + " block holds " +
+  throw std::runtime_error(source + ": the " + name + " block holds " +
                            std::to_string(block->payload.size()) + " bytes, not " + std::to_string(count) +
                            " values of 4 or 8 bytes (the header's counts)");
 }
@@ -286,10 +286,11 @@ void writeGadgetBinary(const Snapshot& snapshot, std::ostream& out) {
   const GadgetBodies bodies = gadgetFromSnapshot(snapshot);
   bytes::Writer file(bytes::Order::little);
   putRecord(file, headerPayload(bodies), "header");
-  putRecord(file, numbersPayload(bodies.position, bodies.doublePrecision), "POS");
-  putRecord(file, numbersPayload(bodies.velocity, bodies.doublePrecision), "VEL");
+  // float32 always: splash reads float64 blocks as float32 ones.
+  putRecord(file, numbersPayload(bodies.position, false), "POS");
+  putRecord(file, numbersPayload(bodies.velocity, false), "VEL");
   putRecord(file, idPayload(bodies.id), "ID");
-  putRecord(file, numbersPayload(bodies.mass, bodies.doublePrecision), "MASS");
+  putRecord(file, numbersPayload(bodies.mass, false), "MASS");
   out.write(file.bytes().data(), std::streamsize(file.bytes().size()));
 }
 

@@ -18,10 +18,14 @@
 // the redshift > 0: comoving coordinates need another integrator). Nothing is allocated for a
 // count before the blocks' lengths have shown the file holds it.
 //
-// Written: format 1, little-endian, one file, MassTable 0 and every mass in MASS, IDs u32 where
-// they fit, no cosmology. A run in other units than GADGET's is scaled (io/gadget.h); the file then
-// holds float64 numbers and records the run's G and time in the header's padding (at offset 196 of
-// the header: "NBODYGL\0", f64 G, f64 time), where GADGET and the readers look at nothing.
+// Written: format 1, little-endian, one file, float32 (splash reads float64 blocks as float32),
+// MassTable 0 and every mass in MASS, IDs u32 where they fit, no cosmology. A run in other units
+// than GADGET's is scaled (io/gadget.h) and records its G and time in the header's padding (at
+// offset 196 of the header: "NBODYGL\0", f64 G, f64 time), where GADGET and the readers look at
+// nothing: reading it back gives the run's G, time, positions, masses, IDs and components exactly,
+// and its velocities within one float32 ulp (the scaling's rounding in float32; GADGET HDF5 holds
+// a scaled run's numbers in float64 and gives them back exactly). A run in GADGET's units (one
+// started from a GADGET file) is written unscaled and comes back bit for bit.
 
 #include <filesystem>
 #include <ostream>

@@ -2,7 +2,7 @@
 // A snapshot is a run at one moment: the state and what it takes to continue it. The formats:
 //   CSV (.csv, columns x,y,z,mass,vx,vy,vz and where needed id,component; csv.h): the state only;
 //   the binary snapshot (.nbody, binary_snapshot.h): state, time, step and settings;
-//   TIPSY (.tipsy, .std; .bin read only; tipsy.h): state and time;
+//   TIPSY (.tipsy little-endian, .std big-endian; .bin read only; tipsy.h): state and time;
 //   GADGET-2 binary (.gadget, .g2; gadget_binary.h): state, time and units;
 //   GADGET HDF5 (.hdf5, .h5; gadget_hdf5.h): state, time and units.
 // Reading recognises the format by the file's content (a magic number, a GADGET record, HDF5's
@@ -56,10 +56,10 @@ double runGravityOf(const Snapshot& snapshot);
 std::string takeFileGravity(const Snapshot& snapshot, const std::string& source, bool gravityGiven,
                             StepParams& step);
 
-enum class SnapshotFormat { csv, binary, tipsy, gadget, gadgetHdf5 };
+enum class SnapshotFormat { csv, binary, tipsy, tipsyStandard, gadget, gadgetHdf5 };
 
 // By extension, case aside: .nbody binary, .hdf5/.h5 GADGET HDF5, .gadget/.g2 GADGET-2 binary,
-// .tipsy/.std TIPSY, anything else CSV.
+// .tipsy TIPSY little-endian, .std TIPSY big-endian (the standard), anything else CSV.
 SnapshotFormat outputFormatFor(const std::filesystem::path& path);
 // The formats and their extensions in a few words, for --help.
 std::string inputFormatsHelp();

@@ -28,6 +28,8 @@ Snapshot parseCsv(std::string_view bytes, const std::string& source) {
 
 void writeCsv(const Snapshot& snapshot, std::ostream& out) { writeStateCsv(snapshot.state, out); }
 
+Snapshot readTipsy(const std::filesystem::path& path, std::string_view bytes) { return parseTipsy(bytes, path.string()); }
+
 // One row a format: how it is named, recognised, read and written.
 struct FormatRow {
   SnapshotFormat format;
@@ -48,8 +50,10 @@ const std::vector<FormatRow>& formatTable() {
        writeGadgetHdf5},
       {SnapshotFormat::gadget, {".gadget", ".g2"}, looksLikeGadgetBinary, readGadgetBinaryFiles,
        writeGadgetBinary},
-      {SnapshotFormat::tipsy, {".tipsy", ".std", ".bin"}, looksLikeTipsy,
-       [](const std::filesystem::path& p, std::string_view b) { return parseTipsy(b, p.string()); }, writeTipsy},
+      {SnapshotFormat::tipsy, {".tipsy", ".bin"}, looksLikeTipsy, readTipsy,
+       [](const Snapshot& s, std::ostream& out) { writeTipsy(s, out); }},
+      {SnapshotFormat::tipsyStandard, {".std"}, looksLikeTipsy, readTipsy,
+       [](const Snapshot& s, std::ostream& out) { writeTipsy(s, out, true); }},
       {SnapshotFormat::csv, {".csv"}, nullptr,
        [](const std::filesystem::path& p, std::string_view b) { return parseCsv(b, p.string()); }, writeCsv},
   };

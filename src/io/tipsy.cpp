@@ -126,13 +126,13 @@ Snapshot parseTipsy(std::string_view bytes, const std::string& source) {
   return snapshot;
 }
 
-void writeTipsy(const Snapshot& snapshot, std::ostream& out) {
+void writeTipsy(const Snapshot& snapshot, std::ostream& out, bool bigEndian) {
   const State& state = snapshot.state;
   std::uint64_t kinds[3] = {};
   for (std::size_t i = 0; i < state.size(); ++i) ++kinds[tipsyKindOf(componentOf(state, i))];
   if (state.size() > std::uint64_t(std::numeric_limits<std::int32_t>::max()))
     throw std::invalid_argument(std::to_string(state.size()) + " bodies do not fit a TIPSY header's 32-bit counts");
-  bytes::Writer file(bytes::Order::big);
+  bytes::Writer file(bigEndian ? bytes::Order::big : bytes::Order::little);
   file.put(snapshot.time);
   for (const std::uint64_t count : {std::uint64_t(state.size()), std::uint64_t{3}, kinds[0], kinds[1], kinds[2]})
     file.put(std::int32_t(count));

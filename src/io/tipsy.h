@@ -10,7 +10,8 @@
 // Gas particles are of component 0, dark ones 1, stars 4 (GADGET's types, physics/state.h); the
 // bodies are numbered 1..N in file order (TIPSY has no IDs).
 //
-// Written: big-endian (the standard form), ndim 3, bodies of component 0 as gas, 4 as stars, every
+// Written: little-endian (as NVIDIA's sample and splash read it) or big-endian (the "standard" form,
+// .std), ndim 3, bodies of component 0 as gas, 4 as stars, every
 // other as dark matter, each kind in state order; eps is the run's softening where the snapshot
 // has settings (else 0), every other extra field 0. No units are scaled: TIPSY runs in G = 1.
 
@@ -18,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "io/byte_order.h"
 #include "io/snapshot.h"
 
 namespace nbody {
@@ -30,6 +32,6 @@ bool looksLikeTipsy(std::string_view bytes);
 // Throws std::runtime_error naming `source` and the problem.
 Snapshot parseTipsy(std::string_view bytes, const std::string& source);
 // Throws std::invalid_argument for more bodies than a TIPSY header counts (2^31 - 1).
-void writeTipsy(const Snapshot& snapshot, std::ostream& out);
+void writeTipsy(const Snapshot& snapshot, std::ostream& out, bool bigEndian = false);
 
 }  // namespace nbody
