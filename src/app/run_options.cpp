@@ -208,7 +208,7 @@ RunSettings resolveRunSettings(const RunOptions& options, const Snapshot& start)
   const std::uint64_t seed = options.input.empty() ? options.choice.scene.options.seed : 0;
   RunSettings settings{options.choice.method, options.choice.step, seed};
   const std::string units = takeFileGravity(start, options.input, options.given.gravity, settings.step);
-  if (!units.empty()) std::fprintf(stderr, "nbody: %s\n", units.c_str());
+  if (!units.empty()) std::fprintf(stderr, "units: %s\n", units.c_str());
   return settings;
 }
 

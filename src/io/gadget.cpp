@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "io/input_file.h"
+
 namespace nbody {
 namespace {
 
@@ -22,7 +24,52 @@ std::vector<std::size_t> byComponent(const State& state) {
   return order;
 }
 
+// File `index` of the snapshot `path` is a file of: base.K -> base.index (base.K.ext ->
+// base.index.ext); nothing where the name is not of that form.
+std::optional<std::filesystem::path> siblingFile(const std::filesystem::path& path, int index,
+                                                 bool numberBeforeExtension) {
+  const std::string name = (numberBeforeExtension ? path.stem() : path.filename()).string();
+  const auto dot = name.find_last_of('.');
+  if (dot == std::string::npos || dot + 1 == name.size() ||
+      !std::all_of(name.begin() + std::ptrdiff_t(dot) + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  const std::string extension = numberBeforeExtension ? path.extension().string() : "";
+  return path.parent_path() / (name.substr(0, dot + 1) + std::to_string(index) + extension);
+}
+
 }  // namespace
+
+Snapshot gadgetSnapshotOfOneFile(const GadgetPart& part, const std::string& source, const std::string& firstFile) {
+  if (part.fileCount > 1)
+    throw std::runtime_error(source + ": one file of a GADGET snapshot of " + std::to_string(part.fileCount) +
+                             " files: name its first file, " + firstFile);
+  checkClaimedTotals(part.totals, part.bodies, source);
+  return snapshotFromGadget(part.bodies, source);
+}
+
+Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view bytes, GadgetPartReader read,
+                         bool numberBeforeExtension) {
+  const std::string source = path.string();
+  const GadgetPart first = read(bytes, source);
+  if (first.fileCount == 1) return gadgetSnapshotOfOneFile(first, source, source);
+  const auto firstFile = siblingFile(path, 0, numberBeforeExtension);
+  if (!firstFile)
+    throw std::runtime_error(source + ": its header says the snapshot has " + std::to_string(first.fileCount) +
+                             " files, but its name does not number it as theirs are (" +
+                             (numberBeforeExtension ? "base.0.hdf5" : "base.0") + " ...)");
+  GadgetBodies all = first.bodies;
+  all.position.clear(), all.velocity.clear(), all.mass.clear(), all.id.clear(), all.type.clear();
+  for (int index = 0; index < first.fileCount; ++index) {
+    const std::filesystem::path file = *siblingFile(path, index, numberBeforeExtension);
+    const GadgetPart part = file == path ? first : read(readInputFile(file), file.string());
+    if (part.fileCount != first.fileCount)
+      throw std::runtime_error(file.string() + ": its header says " + std::to_string(part.fileCount) + " files, " +
+                               source + "'s " + std::to_string(first.fileCount));
+    all.append(part.bodies);
+  }
+  checkClaimedTotals(first.totals, all, firstFile->string() + " ...");
+  return snapshotFromGadget(all, source);
+}
 
 double GadgetUnits::gravity() const {
   const double timeInS = this->timeInS();

@@ -15,8 +15,10 @@
 // started from a GADGET file) is written unscaled, in float32.
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/snapshot.h"
@@ -70,6 +72,23 @@ struct GadgetBodies {
   // Bodies of each type, for the headers' NumPart arrays.
   std::vector<std::uint64_t> countsByType() const;
 };
+
+// One file of a snapshot as a reader gives it: its bodies, how many files the snapshot has (0 read
+// as 1), and the totals of each type its header claims (0 where it claims none).
+struct GadgetPart {
+  GadgetBodies bodies;
+  int fileCount = 1;
+  std::uint64_t totals[kGadgetTypes] = {};
+};
+using GadgetPartReader = GadgetPart (*)(std::string_view bytes, const std::string& source);
+
+// The snapshot of one file; refuses one file of several (naming `firstFile`, e.g. "base.0").
+Snapshot gadgetSnapshotOfOneFile(const GadgetPart& part, const std::string& source, const std::string& firstFile);
+// The snapshot `path` (whose bytes are `bytes`) is a file of: every file of it, read with `read`,
+// where its header says it has several and its name numbers it (base.K, or base.K.ext where
+// `numberBeforeExtension`), else itself. Throws std::runtime_error naming the file and the problem.
+Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view bytes, GadgetPartReader read,
+                         bool numberBeforeExtension);
 
 // True when an ID needs 64 bits: the writers then store every ID as u64, else as u32.
 bool needsWideIds(const std::vector<std::uint64_t>& ids);

@@ -9,14 +9,12 @@
 
 #include "io/byte_order.h"
 #include "io/csv.h"
-#include "io/input_file.h"
 #include "util/printable_text.h"
 
 namespace nbody {
 namespace {
 
 constexpr std::string_view kRunRecordTag{"NBODYGL\0", 8};
-constexpr std::size_t kRunRecordOffset = 196;
 
 // The length a record marker at `offset` holds in `order`; nothing past the end.
 std::optional<std::uint32_t> markerAt(std::string_view bytes, std::size_t offset, bytes::Order order) {
@@ -214,19 +212,6 @@ GadgetBodies readBodies(const Header& header, const std::vector<Block>& blocks, 
   return bodies;
 }
 
-// The name of file `index` of the snapshot `path` is a file of: base.K -> base.index.
-std::filesystem::path siblingFile(const std::filesystem::path& path, int index) {
-  const std::string name = path.filename().string();
-  const auto dot = name.find_last_of('.');
-  return path.parent_path() / (name.substr(0, dot + 1) + std::to_string(index));
-}
-
-bool endsInFileIndex(const std::filesystem::path& path) {
-  const std::string name = path.filename().string();
-  const auto dot = name.find_last_of('.');
-  return dot != std::string::npos && dot + 1 < name.size() &&
-         std::all_of(name.begin() + std::ptrdiff_t(dot) + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
 
 
 // Writing: one record, its payload between two length markers.
@@ -267,9 +252,15 @@ bytes::Writer headerPayload(const GadgetBodies& bodies) {
   return header;
 }
 
-bytes::Writer numbersPayload(const std::vector<double>& numbers, bool doublePrecision) {
+// float32, which a velocity scaled to GADGET's units may overflow (x 207.4 for a G = 1 run).
+bytes::Writer floatPayload(const std::vector<double>& numbers, const char* what) {
   bytes::Writer payload(bytes::Order::little);
-  for (const double value : numbers) doublePrecision ? payload.put(value) : payload.put(float(value));
+  for (const double value : numbers) {
+    if (!std::isfinite(float(value)))
+      throw std::runtime_error(std::string("cannot write GADGET-2 binary: a ") + what + " in GADGET's units (" +
+                               formatDouble(value) + ") is beyond float32 (write GADGET HDF5, .hdf5, instead)");
+    payload.put(float(value));
+  }
   return payload;
 }
 
@@ -287,16 +278,16 @@ void writeGadgetBinary(const Snapshot& snapshot, std::ostream& out) {
   bytes::Writer file(bytes::Order::little);
   putRecord(file, headerPayload(bodies), "header");
   // float32 always: splash reads float64 blocks as float32 ones.
-  putRecord(file, numbersPayload(bodies.position, false), "POS");
-  putRecord(file, numbersPayload(bodies.velocity, false), "VEL");
+  putRecord(file, floatPayload(bodies.position, "position"), "POS");
+  putRecord(file, floatPayload(bodies.velocity, "velocity"), "VEL");
   putRecord(file, idPayload(bodies.id), "ID");
-  putRecord(file, numbersPayload(bodies.mass, false), "MASS");
+  putRecord(file, floatPayload(bodies.mass, "mass"), "MASS");
   out.write(file.bytes().data(), std::streamsize(file.bytes().size()));
 }
 
 bool looksLikeGadgetBinary(std::string_view bytes) { return layoutOf(bytes).has_value(); }
 
-GadgetBinaryPart parseGadgetBinaryPart(std::string_view bytes, const std::string& source) {
+GadgetPart parseGadgetBinaryPart(std::string_view bytes, const std::string& source) {
   const std::optional<Layout> layout = layoutOf(bytes);
   if (!layout)
     throw std::runtime_error(source + ": not a GADGET-2 snapshot (its first record is neither a 256-byte header "
@@ -307,46 +298,19 @@ GadgetBinaryPart parseGadgetBinaryPart(std::string_view bytes, const std::string
                              std::to_string(blocks.front().payload.size()) + " bytes, not 256");
   const Header header = readHeader(blocks.front().payload, layout->order);
   checkHeader(header, source);
-  GadgetBinaryPart part;
+  GadgetPart part;
   part.bodies = readBodies(header, blocks, layout->order, source);
   part.fileCount = header.fileCount;
-  std::copy(std::begin(header.totals), std::end(header.totals), std::begin(part.claimedTotals));
+  std::copy(std::begin(header.totals), std::end(header.totals), std::begin(part.totals));
   return part;
 }
 
 Snapshot parseGadgetBinary(std::string_view bytes, const std::string& source) {
-  const GadgetBinaryPart part = parseGadgetBinaryPart(bytes, source);
-  if (part.fileCount > 1)
-    throw std::runtime_error(source + ": one file of a GADGET snapshot of " + std::to_string(part.fileCount) +
-                             " files: name its first file, base.0");
-  checkClaimedTotals(part.claimedTotals, part.bodies, source);
-  return snapshotFromGadget(part.bodies, source);
+  return gadgetSnapshotOfOneFile(parseGadgetBinaryPart(bytes, source), source, "base.0");
 }
 
 Snapshot readGadgetBinaryFiles(const std::filesystem::path& path, std::string_view bytes) {
-  const std::string source = path.string();
-  const GadgetBinaryPart first = parseGadgetBinaryPart(bytes, source);
-  if (first.fileCount == 1) {
-    checkClaimedTotals(first.claimedTotals, first.bodies, source);
-    return snapshotFromGadget(first.bodies, source);
-  }
-  if (!endsInFileIndex(path))
-    throw std::runtime_error(source + ": its header says the snapshot has " + std::to_string(first.fileCount) +
-                             " files, but its name does not end in .K as base.0 ... base." +
-                             std::to_string(first.fileCount - 1) + " do");
-  GadgetBodies all;
-  for (int index = 0; index < first.fileCount; ++index) {
-    const std::filesystem::path file = siblingFile(path, index);
-    const GadgetBinaryPart part = file == path ? first : parseGadgetBinaryPart(readInputFile(file), file.string());
-    if (part.fileCount != first.fileCount)
-      throw std::runtime_error(file.string() + ": its header says " + std::to_string(part.fileCount) +
-                               " files, " + source + "'s " + std::to_string(first.fileCount));
-    all.append(part.bodies);
-  }
-  all.time = first.bodies.time;
-  all.record = first.bodies.record;
-  checkClaimedTotals(first.claimedTotals, all, siblingFile(path, 0).string() + " ... ." + std::to_string(first.fileCount - 1));
-  return snapshotFromGadget(all, source);
+  return readGadgetFiles(path, bytes, parseGadgetBinaryPart, false);
 }
 
 }  // namespace nbody

@@ -43,13 +43,8 @@ inline constexpr std::size_t kGadgetHeaderBytes = 256;
 // in either byte order, its closing marker where it belongs.
 bool looksLikeGadgetBinary(std::string_view bytes);
 
-// One file of a snapshot: its bodies, and how many files the snapshot has (num_files, 0 read as 1).
-struct GadgetBinaryPart {
-  GadgetBodies bodies;
-  int fileCount = 1;
-  std::uint64_t claimedTotals[kGadgetTypes] = {};  // npartTotal + HighWord, per type (0: unknown)
-};
-GadgetBinaryPart parseGadgetBinaryPart(std::string_view bytes, const std::string& source);
+// One file of a snapshot (totals: npartTotal + HighWord).
+GadgetPart parseGadgetBinaryPart(std::string_view bytes, const std::string& source);
 
 // A snapshot of one file. Throws std::runtime_error naming `source` and the problem, also for a
 // snapshot of several files (readGadgetBinaryFiles reads those).
@@ -59,7 +54,8 @@ Snapshot parseGadgetBinary(std::string_view bytes, const std::string& source);
 Snapshot readGadgetBinaryFiles(const std::filesystem::path& path, std::string_view bytes);
 
 // Throws std::invalid_argument where the state does not fit the format (a type of 2^31 bodies or
-// more, a block of 4 GiB or more).
+// more, a block of 4 GiB or more), std::runtime_error for a velocity that scaled to GADGET's
+// units is beyond float32.
 void writeGadgetBinary(const Snapshot& snapshot, std::ostream& out);
 
 }  // namespace nbody

@@ -17,7 +17,6 @@
 
 #include "io/byte_order.h"
 #include "io/gadget.h"
-#include "io/input_file.h"
 #include "io/isolated_call.h"
 
 namespace nbody {
@@ -163,13 +162,7 @@ std::string fileImageOf(hid_t file) {
 // ---------------------------------------------------------------------------------------------
 // Reading, in the child process (io/isolated_call.h)
 
-// One file of a snapshot: its bodies, how many files the snapshot has, and the totals its header
-// claims (0 where it claims none).
-struct Part {
-  GadgetBodies bodies;
-  std::int32_t fileCount = 1;
-  std::uint64_t totals[kGadgetTypes] = {};
-};
+using Part = GadgetPart;
 
 struct HeaderFacts {
   std::uint64_t counts[kGadgetTypes] = {};
@@ -398,7 +391,7 @@ std::string serialize(const Part& part) {
   out.put(std::uint8_t{bodies.record.has_value()});
   out.put(bodies.record ? bodies.record->gravity : 0.0);
   out.put(bodies.record ? bodies.record->time : 0.0);
-  out.put(part.fileCount);
+  out.put(std::int32_t(part.fileCount));
   for (const std::uint64_t total : part.totals) out.put(total);
   return out.bytes();
 }
@@ -448,15 +441,6 @@ Part readPart(std::string_view bytes, const std::string& source) {
   }
 }
 
-// base.K.hdf5 -> base.index.hdf5; nothing where the name is not of that form.
-std::optional<std::filesystem::path> siblingFile(const std::filesystem::path& path, int index) {
-  const std::string stem = path.stem().string();
-  const auto dot = stem.find_last_of('.');
-  if (dot == std::string::npos || dot + 1 == stem.size() ||
-      !std::all_of(stem.begin() + std::ptrdiff_t(dot) + 1, stem.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return std::nullopt;
-  return path.parent_path() / (stem.substr(0, dot + 1) + std::to_string(index) + path.extension().string());
-}
 
 
 }  // namespace
@@ -487,36 +471,11 @@ void writeGadgetHdf5(const Snapshot& snapshot, std::ostream& out) {
 }
 
 Snapshot parseGadgetHdf5(std::string_view bytes, const std::string& source) {
-  const Part part = readPart(bytes, source);
-  if (part.fileCount > 1)
-    throw std::runtime_error(source + ": one file of a GADGET snapshot of " + std::to_string(part.fileCount) +
-                             " files: name its first file, base.0.hdf5");
-  checkClaimedTotals(part.totals, part.bodies, source);
-  return snapshotFromGadget(part.bodies, source);
+  return gadgetSnapshotOfOneFile(readPart(bytes, source), source, "base.0.hdf5");
 }
 
 Snapshot readGadgetHdf5Files(const std::filesystem::path& path, std::string_view bytes) {
-  const std::string source = path.string();
-  const Part first = readPart(bytes, source);
-  if (first.fileCount == 1) {
-    checkClaimedTotals(first.totals, first.bodies, source);
-    return snapshotFromGadget(first.bodies, source);
-  }
-  if (!siblingFile(path, 0))
-    throw std::runtime_error(source + ": /Header says the snapshot has " + std::to_string(first.fileCount) +
-                             " files, but its name is not base.K.hdf5 as theirs are");
-  GadgetBodies all = first.bodies;
-  all.position.clear(), all.velocity.clear(), all.mass.clear(), all.id.clear(), all.type.clear();
-  for (int index = 0; index < first.fileCount; ++index) {
-    const std::filesystem::path file = *siblingFile(path, index);
-    const Part part = file == path ? first : readPart(readInputFile(file), file.string());
-    if (part.fileCount != first.fileCount)
-      throw std::runtime_error(file.string() + ": /Header says " + std::to_string(part.fileCount) + " files, " +
-                               source + "'s " + std::to_string(first.fileCount));
-    all.append(part.bodies);
-  }
-  checkClaimedTotals(first.totals, all, siblingFile(path, 0)->string() + " ...");
-  return snapshotFromGadget(all, source);
+  return readGadgetFiles(path, bytes, readPart, true);
 }
 
 }  // namespace nbody

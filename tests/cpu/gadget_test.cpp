@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <csignal>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include "io/gadget.h"
 #include "io/gadget_binary.h"
 #include "io/gadget_hdf5.h"
+#include "io/isolated_call.h"
 #include "io/snapshot.h"
 #include "io/xdmf_index.h"
 #include "physics/scenes.h"
@@ -338,6 +340,32 @@ TEST(GadgetHdf5, AnHdf5FileThatIsNoGadgetSnapshotIsRefusedByName) {
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()).rfind("other.hdf5: ", 0), 0u) << e.what();
   }
+}
+
+// What the HDF5 reader's child process gives back: its answer, its error, or one line for a crash
+// or an allocation that failed.
+TEST(IsolatedCall, AnswersRefusalsCrashesAndExhaustedMemoryComeBackAsOneLine) {
+  EXPECT_EQ(callIsolated([] { return std::string("answer\0bytes", 12); }, "f.hdf5", "lib", 1ull << 34),
+            std::string("answer\0bytes", 12));
+  const auto messageOf = [](const std::function<std::string()>& work) {
+    try {
+      callIsolated(work, "f.hdf5", "the library", 1ull << 34);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(messageOf([]() -> std::string { throw std::runtime_error("f.hdf5: refused"); }), "f.hdf5: refused");
+  const std::string crash = messageOf([]() -> std::string {
+    std::raise(SIGSEGV);
+    return {};
+  });
+  // Under AddressSanitizer its SEGV handler ends the child with a status instead of the signal.
+  EXPECT_TRUE(crash.rfind("f.hdf5: the library crashed reading it (signal 11", 0) == 0 ||
+              crash.rfind("f.hdf5: the library ended without an answer", 0) == 0)
+      << crash;
+  const std::string memory = messageOf([]() -> std::string { throw std::bad_alloc(); });
+  EXPECT_EQ(memory.rfind("f.hdf5: reading it takes more than", 0), 0u) << memory;
 }
 
 TEST(XdmfIndex, IsNamedAfterThePatternAndListsEveryTypeOfEverySnapshot) {
