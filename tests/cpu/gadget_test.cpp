@@ -360,8 +360,8 @@ TEST(IsolatedCall, AnswersRefusalsCrashesAndExhaustedMemoryComeBackAsOneLine) {
     std::raise(SIGSEGV);
     return {};
   });
-  // Under AddressSanitizer its SEGV handler ends the child with a status instead of the signal.
-  EXPECT_TRUE(crash.rfind("f.hdf5: the library crashed reading it (signal 11", 0) == 0 ||
+  // Under AddressSanitizer its SEGV handler ends the child with SIGABRT or a status instead.
+  EXPECT_TRUE(crash.rfind("f.hdf5: the library crashed reading it (signal ", 0) == 0 ||
               crash.rfind("f.hdf5: the library ended without an answer", 0) == 0)
       << crash;
   const std::string memory = messageOf([]() -> std::string { throw std::bad_alloc(); });
