@@ -104,7 +104,7 @@ std::string inputFormatsHelp() {
 
 std::string outputFormatsHelp() {
   return ".nbody: binary snapshot (state, step, time, settings; exact restarts), .hdf5: GADGET HDF5, .gadget: "
-         "GADGET-2 binary, .tipsy/.std: TIPSY, any other name CSV";
+         "GADGET-2 binary, .tipsy: TIPSY (.std: big-endian), any other name CSV";
 }
 
 void writeSnapshot(const Snapshot& snapshot, SnapshotFormat format, std::ostream& out) {
