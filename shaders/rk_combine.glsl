@@ -1,7 +1,8 @@
 // What a Runge-Kutta stage writes, shared by every engine: the tableau's combination of the stage
 // derivatives (velocity, acceleration) added to the state at the start of the step. It gives the
 // next stage's state, or for the last stage the next step's state. Positions and velocities have
-// their own weights (partitioned methods, physics/method.h); terms of weight zero are left out,
+// their own weights (partitioned methods, physics/method.h); the velocity's w (the body's
+// component, stage_textures.h) is the base velocity's. Terms of weight zero are left out,
 // so equal rows of weights give equal bits and a force-free stage's acceleration is never read.
 //
 // Defines: STAGE (0-based index of this stage), ACCELERATION_INPUTS (how many stages'
@@ -47,5 +48,6 @@ void combineStages(ivec2 texel, vec3 acceleration, out vec4 positionMass, out ve
   if (uVelocityWeight[STAGE] != 0.0) velocityChange += uVelocityWeight[STAGE] * acceleration;
   vec4 base = texelFetch(uBasePositionMass, texel, 0);
   positionMass = vec4(base.xyz + positionChange, base.w);
-  velocity = vec4(texelFetch(uBaseVelocity, texel, 0).xyz + velocityChange, 0.0);
+  vec4 baseVelocity = texelFetch(uBaseVelocity, texel, 0);
+  velocity = vec4(baseVelocity.xyz + velocityChange, baseVelocity.w);  // w: the body's component
 }

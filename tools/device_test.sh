@@ -167,6 +167,10 @@ pack_tree() {
   git -C "$root" ls-files -z -co --exclude-standard | while IFS= read -r -d '' file; do
     [ -e "$root/$file" ] && printf '%s\n' "${root#/}/$file"
   done >"$list"
+  # GADGET-2's sample files beside the repository, which the tests read (NBODY_GADGET_SAMPLES).
+  local samples
+  samples=$(sed -n 's/^NBODY_GADGET_SAMPLES:PATH=//p' "$build/CMakeCache.txt")
+  [ -d "$samples" ] && find "$samples" -type f | sed 's|^/||' >>"$list"
   (cd "$build" && find . -name CTestTestfile.cmake -o -name '*_include.cmake' -o -name '*_tests.cmake' &&
     printf '%s\n' ./nbody ./tests/nbody_*_tests ./device-lib ./device-bin) | sed "s|^\./|${build#/}/|" >>"$list"
   tar -C / --verbatim-files-from -cf - -T "$list" | xz -9 -T0 >"$archive" || die "could not pack the tree"
@@ -363,8 +367,9 @@ run_ctest() {
   if [ ! -x "$CMAKE_HERE" ] && [ -x "$(dirname "$ctest")/cmake" ]; then
     mkdir -p "$(dirname "$CMAKE_HERE")" && ln -sf "$(dirname "$ctest")/cmake" "$CMAKE_HERE"
   fi
+  # -LE readers: h5dump, splash, h5py and yt are Debian packages the device does not have.
   timeout "$(budget 420)" "$ctest" --test-dir "$BINARY_DIR" --output-on-failure --parallel "$(nproc)" \
-    --timeout 240 --output-junit "$OUT/ctest-junit.xml" 2>&1 | tee "$OUT/ctest.log"
+    --timeout 240 -LE readers --output-junit "$OUT/ctest-junit.xml" 2>&1 | tee "$OUT/ctest.log"
   CTEST_STATUS=${PIPESTATUS[0]}
   # "99% tests passed, 3 tests failed out of 457", or with none failed "100% tests passed out of 457".
   CTEST_SUMMARY=$(grep -E '[0-9]+% tests passed(, [0-9]+ tests? failed)? out of [0-9]+' "$OUT/ctest.log" | tail -1)

@@ -2,7 +2,10 @@
 # Installs what is missing, builds, then runs every test (labels: cpu, gl), the whole suite again
 # under AddressSanitizer + UndefinedBehaviorSanitizer, and the loader fuzzers for a bounded time.
 # GL tests need no GPU: they run on Mesa's llvmpipe through a headless EGL context, and fail if
-# none can be made.
+# none can be made. The independent readers of GADGET, TIPSY and XDMF files (Debian's h5dump,
+# splash, h5py and yt: ctest label `readers`, tests/tools/formats_test.py) are installed by
+# tools/setup.sh (yt with its ~80 packages takes ~15 s) and run every time; tools/device_test.sh
+# leaves that label out, the device having none of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh

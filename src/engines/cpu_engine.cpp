@@ -47,6 +47,8 @@ std::string CpuEngine::device() const {
 void CpuEngine::upload(const State& state) {
   reusedForce_.forget();
   const std::size_t n = state.size();
+  ids_ = state.id;
+  components_ = state.component;
   mass_.resize(n);
   position_.resize(n);
   velocity_.resize(n);
@@ -59,6 +61,8 @@ void CpuEngine::upload(const State& state) {
 
 State CpuEngine::download() {
   State state;
+  state.id = ids_;
+  state.component = components_;
   state.resize(mass_.size());
   for (std::size_t i = 0; i < mass_.size(); ++i) {
     state.positionMass[i] = glm::vec4(glm::vec3(position_[i]), float(mass_[i]));

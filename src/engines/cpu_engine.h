@@ -43,6 +43,9 @@ class CpuEngine final : public Engine {
   unsigned threadCount_;
   std::vector<double> mass_;
   std::vector<glm::dvec3> position_, velocity_;
+  // The IDs and components uploaded, which download() returns as they came.
+  std::vector<std::uint64_t> ids_;
+  std::vector<std::uint8_t> components_;
   // Per-stage derivatives and the stage state, kept between steps to avoid reallocating.
   std::vector<std::vector<glm::dvec3>> stageVelocity_, stageAcceleration_;
   std::vector<glm::dvec3> stagePosition_;

@@ -110,12 +110,15 @@ void GpuEngine::upload(const State& state) {
   reusedForce_.forget();
   textures_.allocate(size);
   bodyCount_ = state.size();
+  ids_ = state.id;
   textures_.upload(state);
 }
 
 State GpuEngine::download() {
   glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
-  return textures_.download(bodyCount_);
+  State state = textures_.download(bodyCount_);
+  if (!ids_.empty()) state.id = ids_;
+  return state;
 }
 
 std::optional<GpuStateView> GpuEngine::gpuState() const {

@@ -127,6 +127,10 @@ class GpuEngine : public Engine {
   ReusedForce reusedForce_;
   std::size_t bodyCount_ = 0;
   std::unique_ptr<RankExchange> exchange_;  // distributed runs only
+  // The bodies' IDs as uploaded: the state textures keep the bodies in upload order (an engine
+  // that reorders, the tree, sorts copies of its own), so download() returns them as they came.
+  // The components travel in the textures (stage_textures.h).
+  std::vector<std::uint64_t> ids_;
 };
 
 }  // namespace nbody

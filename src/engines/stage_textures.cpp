@@ -30,6 +30,12 @@ std::vector<float> readTexture(GLuint texture, glm::ivec2 size) {
 
 }  // namespace
 
+std::uint8_t componentFromTexel(float w) {
+  if (!(w >= 0.0f && w < float(kComponentCount) && w == float(int(w))))
+    throw std::logic_error("a velocity texel's w holds " + std::to_string(w) + ", not a component: a pass lost it");
+  return std::uint8_t(w);
+}
+
 int maxStageCount() {
   int stages = 1;
   for (const Method& m : allMethods()) stages = std::max(stages, m.stageCount());
@@ -90,7 +96,8 @@ void StageTextures::upload(const State& state) {
     glClearTexImage(texture->id(), 0, GL_RGBA, GL_FLOAT, zero);
   std::vector<glm::vec4> positionMass(texelCount(), glm::vec4(0.0f)), velocity(texelCount(), glm::vec4(0.0f));
   std::copy(state.positionMass.begin(), state.positionMass.end(), positionMass.begin());
-  std::copy(state.velocity.begin(), state.velocity.end(), velocity.begin());
+  for (std::size_t i = 0; i < state.size(); ++i)
+    velocity[i] = glm::vec4(glm::vec3(state.velocity[i]), float(componentOf(state, i)));
   glTextureSubImage2D(basePositionMass(), 0, 0, 0, size_.x, size_.y, GL_RGBA, GL_FLOAT, positionMass.data());
   glTextureSubImage2D(baseVelocity(), 0, 0, 0, size_.x, size_.y, GL_RGBA, GL_FLOAT, velocity.data());
 }
@@ -104,6 +111,7 @@ State StageTextures::download(std::size_t bodyCount) const {
     state.positionMass[i] = glm::vec4(positionMass[4 * i], positionMass[4 * i + 1],
                                       positionMass[4 * i + 2], positionMass[4 * i + 3]);
     state.velocity[i] = glm::vec4(velocity[4 * i], velocity[4 * i + 1], velocity[4 * i + 2], 0.0f);
+    state.component[i] = componentFromTexel(velocity[4 * i + 3]);
   }
   return state;
 }

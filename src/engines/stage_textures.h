@@ -4,6 +4,8 @@
 // and the stage accelerations (2-D array textures: body at texel (x, y) sits at (x / L, y + s H)
 // of layer x % L, for each of S partial sums s; L = S = 1 is the plain layout). Which texture
 // unit each one is read from is stage_units.h's business; how many bodies fit, gpu_capacity.h's.
+// A velocity texel's w holds the body's component (physics/state.h): every pass that writes a
+// velocity copies it from the base velocity (rk_combine.glsl), so it follows the body.
 
 #include <vector>
 
@@ -65,5 +67,8 @@ class StageTextures {
 
 // The most stages of any method the program offers: the textures are allocated for it.
 int maxStageCount();
+// The component a velocity texel's w holds; throws std::logic_error where it holds none (a pass
+// that dropped it).
+std::uint8_t componentFromTexel(float w);
 
 }  // namespace nbody

@@ -54,6 +54,7 @@ State AsyncStateReadback::takeOldest() {
     state.positionMass[i] = glm::vec4(positionMass[4 * i], positionMass[4 * i + 1],
                                       positionMass[4 * i + 2], positionMass[4 * i + 3]);
     state.velocity[i] = glm::vec4(velocity[4 * i], velocity[4 * i + 1], velocity[4 * i + 2], 0.0f);
+    state.component[i] = std::uint8_t(velocity[4 * i + 3]);  // the texel's w (engines/stage_textures.h)
   }
   oldest_ = (oldest_ + 1) % int(slots_.size());
   --pending_;

@@ -2,7 +2,8 @@
 // Reads GPU states back to the CPU without stalling the GPU: each request copies the state
 // textures into the next of `depth` persistently mapped pixel-buffer objects and fences the copy;
 // the oldest state is taken once the ring is full, `depth - 1` requests later, by when the copy
-// has long finished. The states come out in order and equal what a synchronous download returns.
+// has long finished. The states come out in order and equal what a synchronous download returns,
+// but for the IDs, which the engine keeps (engines/gpu_engine.h): these are 1..N.
 
 #include <vector>
 

@@ -8,7 +8,8 @@
 namespace nbody {
 namespace {
 
-constexpr std::size_t kBytesPerBody = 28;  // 4 + 3 float32
+// 4 + 3 float32, and in version 2 a u64 ID and a u8 component.
+std::size_t bytesPerBody(unsigned version) { return version == 1 ? 28 : 37; }
 constexpr std::size_t kChecksumBytes = 8;
 
 std::string paddedMethodName(const std::string& name) {
@@ -24,15 +25,16 @@ std::string methodNameFrom(std::string_view padded) {
 
 // A readable reason when the file's length does not match what its header says. A file cut short
 // and a header whose N is too large look the same from here.
-void checkLength(std::size_t fileBytes, std::uint64_t bodies, const std::string& source) {
+void checkLength(std::size_t fileBytes, std::uint64_t bodies, unsigned version, const std::string& source) {
+  const std::size_t perBody = bytesPerBody(version);
   const std::size_t frame = kBinarySnapshotHeaderBytes + kChecksumBytes;
-  const std::size_t room = fileBytes >= frame ? (fileBytes - frame) / kBytesPerBody : 0;
+  const std::size_t room = fileBytes >= frame ? (fileBytes - frame) / perBody : 0;
   if (bodies > room)
     throw std::runtime_error(source + ": truncated, or N is wrong: the header claims " +
                              std::to_string(bodies) + " bodies, but the file (" +
                              std::to_string(fileBytes) + " bytes) has room for " +
                              std::to_string(room));
-  const std::size_t expected = frame + std::size_t(bodies) * kBytesPerBody;
+  const std::size_t expected = frame + std::size_t(bodies) * perBody;
   if (fileBytes > expected)
     throw std::runtime_error(source + ": " + std::to_string(fileBytes - expected) +
                              " extra bytes after the checksum (the header claims " +
@@ -84,6 +86,8 @@ void writeBinarySnapshot(const Snapshot& snapshot, std::ostream& out) {
     for (int k = 0; k < 4; ++k) writer.put(p[k]);
   for (const glm::vec4& v : snapshot.state.velocity)
     for (int k = 0; k < 3; ++k) writer.put(v[k]);
+  for (std::size_t i = 0; i < snapshot.state.size(); ++i) writer.put(std::uint64_t{bodyId(snapshot.state, i)});
+  for (std::size_t i = 0; i < snapshot.state.size(); ++i) writer.put(componentOf(snapshot.state, i));
   writer.put(fnv1a64(writer.bytes()));
   out.write(writer.bytes().data(), std::streamsize(writer.bytes().size()));
 }
@@ -99,13 +103,13 @@ Snapshot parseBinarySnapshot(std::string_view bytes, const std::string& source) 
   bytes::Reader reader(bytes, bytes::Order::little);
   reader.skip(kBinarySnapshotMagic.size());
   const std::uint32_t version = reader.get<std::uint32_t>();
-  if (version != kBinarySnapshotVersion)
+  if (version != 1 && version != kBinarySnapshotVersion)
     throw std::runtime_error(source + ": unsupported version " + std::to_string(version) +
-                             " (this build reads version " +
+                             " (this build reads versions 1 and " +
                              std::to_string(kBinarySnapshotVersion) + ")");
   reader.skip(4);  // reserved
   const std::uint64_t bodies = reader.get<std::uint64_t>();
-  checkLength(bytes.size(), bodies, source);
+  checkLength(bytes.size(), bodies, version, source);
   const std::size_t checksumOffset = bytes.size() - kChecksumBytes;
   const std::uint64_t computed = fnv1a64(bytes.substr(0, checksumOffset));
   if (bytes::Reader(bytes.substr(checksumOffset), bytes::Order::little).get<std::uint64_t>() !=
@@ -127,6 +131,10 @@ Snapshot parseBinarySnapshot(std::string_view bytes, const std::string& source) 
     for (int k = 0; k < 4; ++k) p[k] = reader.getFloat();
   for (glm::vec4& v : snapshot.state.velocity)
     for (int k = 0; k < 3; ++k) v[k] = reader.getFloat();
+  if (version >= 2) {
+    for (std::uint64_t& id : snapshot.state.id) id = reader.get<std::uint64_t>();
+    for (std::uint8_t& component : snapshot.state.component) component = reader.get<std::uint8_t>();
+  }
   checkBodies(snapshot.state, source);
   return snapshot;
 }

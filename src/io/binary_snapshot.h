@@ -1,10 +1,11 @@
 #pragma once
 // nbody's own binary snapshot (.nbody): the float32 state exactly as the engines hold it, with the
-// time, the step and the settings that continue the run. Version 1, every number little-endian:
+// time, the step and the settings that continue the run, and who each body is. Version 2, every
+// number little-endian:
 //
 //   offset      size     field
 //   0           8        magic "NBODYSNP"
-//   8           4        u32 version (1)
+//   8           4        u32 version (2)
 //   12          4        u32 reserved (0)
 //   16          8        u64 N, the number of bodies
 //   24          8        f64 time
@@ -16,11 +17,16 @@
 //   96          8        u64 seed of the scene
 //   104         16 N     f32 x, y, z, mass of each body
 //   104 + 16 N  12 N     f32 vx, vy, vz of each body
-//   104 + 28 N  8        u64 FNV-1a (64 bit) of every byte before it
+//   104 + 28 N  8 N      u64 particle ID of each body
+//   104 + 36 N  N        u8 component of each body (< 6, physics/state.h)
+//   104 + 37 N  8        u64 FNV-1a (64 bit) of every byte before it
+//
+// Version 1 (nbody before IDs and components) has neither list: its checksum follows the
+// velocities, at 104 + 28 N. It still loads, as bodies 1..N of the default component.
 //
 // The reader rejects, with a message naming the file and the problem: a wrong magic, another
 // version, a file shorter than its header, an N the file has no room for, extra bytes, a checksum
-// that does not match, and non-finite or negative values.
+// that does not match, non-finite or negative values, and components of 6 or more.
 
 #include <ostream>
 #include <string>
@@ -31,7 +37,7 @@
 namespace nbody {
 
 inline constexpr std::string_view kBinarySnapshotMagic{"NBODYSNP"};
-inline constexpr unsigned kBinarySnapshotVersion = 1;
+inline constexpr unsigned kBinarySnapshotVersion = 2;  // what is written; 1 is read too
 inline constexpr std::size_t kBinarySnapshotHeaderBytes = 104;
 inline constexpr std::size_t kBinarySnapshotMethodBytes = 32;
 

@@ -52,7 +52,7 @@ class Reader {
     T value = 0;
     for (std::size_t k = 0; k < sizeof(T); ++k) {
       const std::size_t shift = 8 * (order_ == Order::little ? k : sizeof(T) - 1 - k);
-      value |= T(static_cast<unsigned char>(bytes_[offset_ + k])) << shift;
+      value = T(value | (T(static_cast<unsigned char>(bytes_[offset_ + k])) << shift));
     }
     offset_ += sizeof(T);
     return value;

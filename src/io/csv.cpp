@@ -15,7 +15,14 @@ namespace nbody {
 namespace {
 
 constexpr std::string_view kHeader = "x,y,z,mass,vx,vy,vz";
-constexpr std::array<std::string_view, 7> kColumns{"x", "y", "z", "mass", "vx", "vy", "vz"};
+constexpr std::string_view kIdentifiedHeader = "x,y,z,mass,vx,vy,vz,id,component";
+constexpr std::array<std::string_view, 9> kColumns{"x", "y", "z", "mass", "vx", "vy", "vz", "id", "component"};
+
+struct Row {
+  std::array<float, 7> values{};
+  std::uint64_t id = 0;
+  std::uint8_t component = kDefaultComponent;
+};
 
 std::string_view trimmed(std::string_view text) {
   const auto first = text.find_first_not_of(" \t\r");
@@ -45,24 +52,49 @@ float parseField(std::string_view field, std::string_view column, const std::str
   return value;
 }
 
-std::array<float, 7> parseRow(std::string_view line, const std::string& where) {
-  std::array<float, 7> values{};
+// The ID or component column: decimal digits, at most `largest`.
+std::uint64_t parseWhole(std::string_view field, std::string_view column, std::uint64_t largest,
+                         const std::string& where) {
+  std::uint64_t value = 0;
+  const char* const end = field.data() + field.size();
+  const std::from_chars_result read = std::from_chars(field.data(), end, value);
+  if (field.empty() || read.ec != std::errc() || read.ptr != end || value > largest)
+    throw std::runtime_error(where + ": column " + std::string(column) + " is not a whole number from 0 to " +
+                             std::to_string(largest) + ": '" + printable(field, 32) + "'");
+  return value;
+}
+
+void parseColumn(Row& row, std::size_t column, std::string_view field, const std::string& where) {
+  if (column < row.values.size()) {
+    row.values[column] = parseField(field, kColumns[column], where);
+  } else if (column == 7) {
+    row.id = parseWhole(field, kColumns[column], std::numeric_limits<std::uint64_t>::max(), where);
+  } else {
+    row.component = std::uint8_t(parseWhole(field, kColumns[column], kComponentCount - 1, where));
+  }
+}
+
+// A line of `columns` fields (7, or 9 with the ID and component).
+Row parseRow(std::string_view line, std::size_t columns, const std::string& where) {
+  const std::string_view header = columns == 7 ? kHeader : kIdentifiedHeader;
+  Row row;
   std::size_t column = 0;
   while (true) {
     const auto comma = line.find(',');
     const std::string_view field = trimmed(line.substr(0, comma));
-    if (column == values.size())
-      throw std::runtime_error(where + ": more than 7 columns (expected " + std::string(kHeader) + ")");
-    values[column] = parseField(field, kColumns[column], where);
+    if (column == columns)
+      throw std::runtime_error(where + ": more than " + std::to_string(columns) + " columns (expected " +
+                               std::string(header) + ")");
+    parseColumn(row, column, field, where);
     ++column;
     if (comma == std::string_view::npos) break;
     line.remove_prefix(comma + 1);
   }
-  if (column != values.size())
-    throw std::runtime_error(where + ": " + std::to_string(column) + " columns, expected 7 (" +
-                             std::string(kHeader) + ")");
-  if (values[3] < 0.0f) throw std::runtime_error(where + ": negative mass");
-  return values;
+  if (column != columns)
+    throw std::runtime_error(where + ": " + std::to_string(column) + " columns, expected " + std::to_string(columns) +
+                             " (" + std::string(header) + ")");
+  if (row.values[3] < 0.0f) throw std::runtime_error(where + ": negative mass");
+  return row;
 }
 
 // std::to_chars without a format: the shortest text that reads back to the same value.
@@ -79,27 +111,36 @@ std::string formatFloat(float value) { return shortestText(value); }
 std::string formatDouble(double value) { return shortestText(value); }
 
 void writeStateCsv(const State& state, std::ostream& out) {
-  out << kHeader << '\n';
+  const bool identified = !hasDefaultIdentity(state);
+  out << (identified ? kIdentifiedHeader : kHeader) << '\n';
   for (std::size_t i = 0; i < state.size(); ++i) {
     const glm::vec4& p = state.positionMass[i];
     const glm::vec4& v = state.velocity[i];
     out << formatFloat(p.x) << ',' << formatFloat(p.y) << ',' << formatFloat(p.z) << ','
         << formatFloat(p.w) << ',' << formatFloat(v.x) << ',' << formatFloat(v.y) << ','
-        << formatFloat(v.z) << '\n';
+        << formatFloat(v.z);
+    if (identified) out << ',' << bodyId(state, i) << ',' << int(componentOf(state, i));
+    out << '\n';
   }
 }
 
 State readStateCsv(std::istream& in, const std::string& source) {
   std::string line;
-  if (!std::getline(in, line) || trimmed(line) != kHeader)
-    throw std::runtime_error(source + ":1: the header must be exactly " + std::string(kHeader));
+  const bool read = bool(std::getline(in, line));
+  if (!read || (trimmed(line) != kHeader && trimmed(line) != kIdentifiedHeader))
+    throw std::runtime_error(source + ":1: the header must be exactly " + std::string(kHeader) + " or " +
+                             std::string(kIdentifiedHeader));
+  const std::size_t columns = trimmed(line) == kHeader ? 7 : 9;
   State state;
   bool anyMass = false;
   for (std::size_t lineNumber = 2; std::getline(in, line); ++lineNumber) {
     if (trimmed(line).empty()) continue;
-    const auto values = parseRow(line, source + ":" + std::to_string(lineNumber));
+    const Row row = parseRow(line, columns, source + ":" + std::to_string(lineNumber));
+    const auto& values = row.values;
     state.positionMass.emplace_back(values[0], values[1], values[2], values[3]);
     state.velocity.emplace_back(values[4], values[5], values[6], 0.0f);
+    state.id.push_back(columns == 9 ? row.id : state.size());
+    state.component.push_back(row.component);
     anyMass = anyMass || values[3] > 0.0f;
   }
   if (state.size() == 0) throw std::runtime_error(source + ": no bodies after the header");

@@ -1,35 +1,12 @@
 #include "io/snapshot.h"
 
-#include <cctype>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
-#include "io/binary_snapshot.h"
 #include "io/csv.h"
-#include "io/input_file.h"
-#include "io/output_file.h"
-#include "io/tipsy.h"
 
 namespace nbody {
 namespace {
-
-std::string lowercaseExtension(const std::filesystem::path& path) {
-  std::string extension = path.extension().string();
-  for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return extension;
-}
-
-SnapshotFormat inputFormatOf(const std::filesystem::path& path, std::string_view bytes) {
-  if (bytes.starts_with(kBinarySnapshotMagic)) return SnapshotFormat::binary;
-  const std::string extension = lowercaseExtension(path);
-  if (extension == ".nbody") return SnapshotFormat::binary;
-  if (extension == ".tipsy" || extension == ".std" || extension == ".bin")
-    return SnapshotFormat::tipsy;
-  if (extension == ".csv") return SnapshotFormat::csv;
-  return looksLikeTipsy(bytes) ? SnapshotFormat::tipsy : SnapshotFormat::csv;
-}
 
 bool isFinite(const glm::vec4& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) && std::isfinite(v.w);
@@ -37,55 +14,40 @@ bool isFinite(const glm::vec4& v) {
 
 }  // namespace
 
-SnapshotFormat outputFormatFor(const std::filesystem::path& path) {
-  return lowercaseExtension(path) == ".nbody" ? SnapshotFormat::binary : SnapshotFormat::csv;
-}
-
-void writeSnapshot(const Snapshot& snapshot, SnapshotFormat format, std::ostream& out) {
+void refuseUnwritable(const Snapshot& snapshot) {
   // The last line of defence: the commands say which steps went wrong before they get here.
   if (!std::isfinite(snapshot.time)) throw std::runtime_error("refusing to write a state whose time is not finite");
   for (std::size_t i = 0; i < snapshot.state.size(); ++i)
     if (!isFinite(snapshot.state.positionMass[i]) || !isFinite(glm::vec4(glm::vec3(snapshot.state.velocity[i]), 0.0f)))
       throw std::runtime_error("refusing to write a state that is not finite (body " + std::to_string(i) + ")");
-  if (format == SnapshotFormat::binary && (snapshot.step < 0 || snapshot.step > kLargestStep))
+  if (snapshot.step < 0 || snapshot.step > kLargestStep)
     throw std::runtime_error("refusing to write step " + std::to_string(snapshot.step) + ": a snapshot holds steps 0 to " +
                              std::to_string(kLargestStep));
-  switch (format) {
-    case SnapshotFormat::csv:
-      return writeStateCsv(snapshot.state, out);
-    case SnapshotFormat::binary:
-      return writeBinarySnapshot(snapshot, out);
-    case SnapshotFormat::tipsy:
-      break;
-  }
-  throw std::invalid_argument("TIPSY files can be read, not written");
 }
 
-void writeSnapshotFile(const Snapshot& snapshot, const std::filesystem::path& path) {
-  OutputFile file(path);
-  writeSnapshot(snapshot, outputFormatFor(path), file.stream());
-  file.commit();
+double runGravityOf(const Snapshot& snapshot) {
+  if (snapshot.settings) return snapshot.settings->step.gravity;
+  return snapshot.units ? snapshot.units->gravity : 1.0;
 }
 
-Snapshot readSnapshotFile(const std::filesystem::path& path) {
-  const std::string bytes = readInputFile(path);
-  const std::string source = path.string();
-  switch (inputFormatOf(path, bytes)) {
-    case SnapshotFormat::binary:
-      return parseBinarySnapshot(bytes, source);
-    case SnapshotFormat::tipsy:
-      return parseTipsy(bytes, source);
-    case SnapshotFormat::csv:
-      break;
-  }
-  std::istringstream text(bytes);
-  Snapshot snapshot;
-  snapshot.state = readStateCsv(text, source);
-  return snapshot;
+std::string takeFileGravity(const Snapshot& snapshot, const std::string& source, bool gravityGiven,
+                            StepParams& step) {
+  if (!snapshot.units || snapshot.settings || gravityGiven) return {};
+  step.gravity = snapshot.units->gravity;
+  return "G = " + formatDouble(step.gravity) + " from " + source + ": " + snapshot.units->origin +
+         " (--gravity sets another)";
 }
 
 void checkBodies(const State& state, const std::string& source) {
   if (state.size() == 0) throw std::runtime_error(source + ": no bodies");
+  if (state.velocity.size() != state.size() || (!state.id.empty() && state.id.size() != state.size()) ||
+      (!state.component.empty() && state.component.size() != state.size()))
+    throw std::logic_error(source + ": the state's lists differ in length");
+  for (std::size_t i = 0; i < state.component.size(); ++i)
+    if (state.component[i] >= kComponentCount)
+      throw std::runtime_error(source + ": body " + std::to_string(i) + ": component " +
+                               std::to_string(int(state.component[i])) + " is not one of 0 to " +
+                               std::to_string(kComponentCount - 1));
   bool anyMass = false;
   for (std::size_t i = 0; i < state.size(); ++i) {
     const auto where = [&] { return source + ": body " + std::to_string(i) + ": "; };

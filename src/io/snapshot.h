@@ -1,9 +1,14 @@
 #pragma once
-// A snapshot is a run at one moment: the state and what it takes to continue it. Three formats:
-//   CSV (.csv, the foundation's columns x,y,z,mass,vx,vy,vz): the state only;
+// A snapshot is a run at one moment: the state and what it takes to continue it. The formats:
+//   CSV (.csv, columns x,y,z,mass,vx,vy,vz and where needed id,component; csv.h): the state only;
 //   the binary snapshot (.nbody, binary_snapshot.h): state, time, step and settings;
-//   TIPSY (.tipsy, .std, .bin; read only, tipsy.h): state and time.
-// Reading sniffs the format from the file's first bytes; writing picks it by extension.
+//   TIPSY (.tipsy little-endian, .std big-endian; .bin read only; tipsy.h): state and time;
+//   GADGET-2 binary (.gadget, .g2; gadget_binary.h): state, time and units;
+//   GADGET HDF5 (.hdf5, .h5; gadget_hdf5.h): state, time and units.
+// Reading recognises the format by the file's content (a magic number, a GADGET record, HDF5's
+// signature, a consistent TIPSY header) and otherwise by extension; writing picks it by extension.
+// The functions that read and write files (snapshot_files.cpp) are in the library nbody_hdf5,
+// which links HDF5: what needs only the formats without HDF5 (the fuzzers) links nbody_io alone.
 
 #include <cstdint>
 #include <filesystem>
@@ -28,28 +33,50 @@ struct RunSettings {
 // and is refused.
 inline constexpr long long kLargestStep = 1LL << 62;
 
+// The units a file's numbers are in, where it says (GADGET files, io/gadget.h): the G a run from it
+// takes unless the command line gives one, and where that G comes from, for the line that says so.
+struct FileUnits {
+  double gravity = 1.0;
+  std::string origin;  // e.g. "the file's units (kpc, km/s, 1e10 Msun)"
+};
+
 struct Snapshot {
   State state;
   double time = 0.0;
   long long step = 0;
   std::optional<RunSettings> settings;  // only binary snapshots carry them
+  std::optional<FileUnits> units = std::nullopt;  // only GADGET files carry them
 };
 
-enum class SnapshotFormat { csv, binary, tipsy };
+// The G a run from `snapshot` takes: its settings', else its units', else 1 (a scene's).
+double runGravityOf(const Snapshot& snapshot);
+// Where a file says its units and the command line gave no G: the file's G goes into `step`, and
+// the line that says so ("G = 43007.1 from X's units (...); --gravity sets another") comes back;
+// otherwise nothing changes and the line is empty.
+std::string takeFileGravity(const Snapshot& snapshot, const std::string& source, bool gravityGiven,
+                            StepParams& step);
 
-// .nbody: binary; anything else: CSV.
+enum class SnapshotFormat { csv, binary, tipsy, tipsyStandard, gadget, gadgetHdf5 };
+
+// By extension, case aside: .nbody binary, .hdf5/.h5 GADGET HDF5, .gadget/.g2 GADGET-2 binary,
+// .tipsy TIPSY little-endian, .std TIPSY big-endian (the standard), anything else CSV.
 SnapshotFormat outputFormatFor(const std::filesystem::path& path);
-// Throws std::invalid_argument for TIPSY (read only) and for a binary snapshot without settings,
-// std::runtime_error for a state or time that is not finite (never written: it could not be
+// The formats and their extensions in a few words, for --help.
+std::string inputFormatsHelp();
+std::string outputFormatsHelp();
+// Throws std::invalid_argument for a binary snapshot without settings or a state a format cannot
+// hold, std::runtime_error for a state or time that is not finite (never written: it could not be
 // loaded again).
 void writeSnapshot(const Snapshot& snapshot, SnapshotFormat format, std::ostream& out);
 // Writes the file whole or not at all (io/output_file.h), in the format the extension names.
 void writeSnapshotFile(const Snapshot& snapshot, const std::filesystem::path& path);
 
-// Any of the three formats: a binary snapshot by its magic; otherwise by extension (.nbody,
-// .tipsy/.std/.bin, .csv); otherwise TIPSY if the header is consistent, else CSV. Throws
-// std::runtime_error naming the file and the problem.
+// Any of the formats, recognised as above; a GADGET snapshot of several files from any of them
+// (base.K, base.K.hdf5). Throws std::runtime_error naming the file and the problem.
 Snapshot readSnapshotFile(const std::filesystem::path& path);
+
+// Throws std::runtime_error for a time or state that is not finite, or a step beyond kLargestStep.
+void refuseUnwritable(const Snapshot& snapshot);
 
 // The checks every loader applies to the bodies it read: at least one, finite numbers,
 // no negative mass, not all massless. Throws std::runtime_error naming `source` and the body.

@@ -1,6 +1,7 @@
 #include "io/tipsy.h"
 
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -50,7 +51,7 @@ std::optional<TipsyHeader> consistentHeader(std::string_view bytes) {
 
 // Mass, position and velocity lead every particle kind; the rest (`particleBytes` in all) is
 // skipped.
-void readParticles(bytes::Reader& reader, std::int32_t count, std::size_t particleBytes,
+void readParticles(bytes::Reader& reader, std::int32_t count, std::size_t particleBytes, std::uint8_t component,
                    State& state) {
   for (std::int32_t k = 0; k < count; ++k) {
     const float mass = reader.getFloat();
@@ -60,6 +61,29 @@ void readParticles(bytes::Reader& reader, std::int32_t count, std::size_t partic
     reader.skip(particleBytes - 7 * sizeof(float));
     state.positionMass.push_back(position);
     state.velocity.push_back(velocity);
+    state.id.push_back(state.id.size() + 1);
+    state.component.push_back(component);
+  }
+}
+
+constexpr std::uint8_t kGasComponent = 0, kDarkComponent = 1, kStarComponent = 4;
+
+// The kind a body is written as: gas, dark or star.
+int tipsyKindOf(std::uint8_t component) {
+  return component == kGasComponent ? 0 : component == kStarComponent ? 2 : 1;
+}
+
+void writeParticles(bytes::Writer& out, const State& state, int kind, float eps) {
+  const int extraFloats[] = {5, 2, 4};  // gas: rho, temp, hsmooth, metals, phi; dark: eps, phi; star: metals, tform, eps, phi
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    if (tipsyKindOf(componentOf(state, i)) != kind) continue;
+    out.put(state.positionMass[i].w);
+    for (int c = 0; c < 3; ++c) out.put(state.positionMass[i][c]);
+    for (int c = 0; c < 3; ++c) out.put(state.velocity[i][c]);
+    for (int k = 0; k < extraFloats[kind]; ++k) {
+      const bool isEps = (kind == 1 && k == 0) || (kind == 2 && k == 2);
+      out.put(isEps ? eps : 0.0f);
+    }
   }
 }
 
@@ -94,12 +118,28 @@ Snapshot parseTipsy(std::string_view bytes, const std::string& source) {
   snapshot.time = header->time;
   snapshot.state.positionMass.reserve(std::size_t(header->bodies));
   snapshot.state.velocity.reserve(std::size_t(header->bodies));
-  readParticles(reader, header->gas, kTipsyGasBytes, snapshot.state);
-  readParticles(reader, header->dark, kTipsyDarkBytes, snapshot.state);
-  readParticles(reader, header->stars, kTipsyStarBytes, snapshot.state);
+  readParticles(reader, header->gas, kTipsyGasBytes, kGasComponent, snapshot.state);
+  readParticles(reader, header->dark, kTipsyDarkBytes, kDarkComponent, snapshot.state);
+  readParticles(reader, header->stars, kTipsyStarBytes, kStarComponent, snapshot.state);
   checkBodies(snapshot.state, source);
   if (!std::isfinite(snapshot.time)) throw std::runtime_error(source + ": time is not finite");
   return snapshot;
+}
+
+void writeTipsy(const Snapshot& snapshot, std::ostream& out, bool bigEndian) {
+  const State& state = snapshot.state;
+  std::uint64_t kinds[3] = {};
+  for (std::size_t i = 0; i < state.size(); ++i) ++kinds[tipsyKindOf(componentOf(state, i))];
+  if (state.size() > std::uint64_t(std::numeric_limits<std::int32_t>::max()))
+    throw std::invalid_argument(std::to_string(state.size()) + " bodies do not fit a TIPSY header's 32-bit counts");
+  bytes::Writer file(bigEndian ? bytes::Order::big : bytes::Order::little);
+  file.put(snapshot.time);
+  for (const std::uint64_t count : {std::uint64_t(state.size()), std::uint64_t{3}, kinds[0], kinds[1], kinds[2]})
+    file.put(std::int32_t(count));
+  file.put(std::int32_t{0});  // pad
+  const float eps = snapshot.settings ? float(snapshot.settings->step.softening) : 0.0f;
+  for (int kind = 0; kind < 3; ++kind) writeParticles(file, state, kind, eps);
+  out.write(file.bytes().data(), std::streamsize(file.bytes().size()));
 }
 
 }  // namespace nbody

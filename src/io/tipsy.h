@@ -7,10 +7,19 @@
 // Files come native little-endian (as NVIDIA's sample writes them) or big-endian (the "standard",
 // XDR variant); the byte order is the one in which the header is consistent (nbodies = nsph +
 // ndark + nstar, 1 <= ndim <= 3). Every particle becomes a body, in file order; the time is kept.
+// Gas particles are of component 0, dark ones 1, stars 4 (GADGET's types, physics/state.h); the
+// bodies are numbered 1..N in file order (TIPSY has no IDs).
+//
+// Written: little-endian (as NVIDIA's sample and splash read it) or big-endian (the "standard" form,
+// .std), ndim 3, bodies of component 0 as gas, 4 as stars, every
+// other as dark matter, each kind in state order; eps is the run's softening where the snapshot
+// has settings (else 0), every other extra field 0. No units are scaled: TIPSY runs in G = 1.
 
+#include <ostream>
 #include <string>
 #include <string_view>
 
+#include "io/byte_order.h"
 #include "io/snapshot.h"
 
 namespace nbody {
@@ -22,5 +31,7 @@ inline constexpr std::size_t kTipsyGasBytes = 48, kTipsyDarkBytes = 36, kTipsySt
 bool looksLikeTipsy(std::string_view bytes);
 // Throws std::runtime_error naming `source` and the problem.
 Snapshot parseTipsy(std::string_view bytes, const std::string& source);
+// Throws std::invalid_argument for more bodies than a TIPSY header counts (2^31 - 1).
+void writeTipsy(const Snapshot& snapshot, std::ostream& out, bool bigEndian = false);
 
 }  // namespace nbody

@@ -94,6 +94,7 @@ State centred(State state) {
 struct Body {
   double mass = 0.0;
   glm::dvec3 position{0.0}, velocity{0.0};
+  std::uint8_t component = kDefaultComponent;
 };
 
 State toState(const std::vector<Body>& bodies) {
@@ -102,6 +103,7 @@ State toState(const std::vector<Body>& bodies) {
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     state.positionMass[i] = glm::vec4(glm::vec3(bodies[i].position), float(bodies[i].mass));
     state.velocity[i] = glm::vec4(glm::vec3(bodies[i].velocity), 0.0f);
+    state.component[i] = bodies[i].component;
   }
   return state;
 }
@@ -131,6 +133,7 @@ std::vector<Body> exponentialDisk(std::size_t bodyCount, double mass, Random& ra
     const double height = 0.5 * kDiskScaleHeight * std::log(u / (1.0 - u));
     bodies[i].mass = diskMass / double(diskBodies);
     bodies[i].position = {radius * std::cos(angle), radius * std::sin(angle), height};
+    bodies[i].component = scene::kDiskComponent;
   }
   // Mass inside each body's radius: the central body and the disk bodies nearer the centre.
   std::vector<std::size_t> byRadius(diskBodies);
@@ -176,10 +179,12 @@ State galaxies(const SceneOptions& options) {
     return glm::dvec3(v.x, c * v.y - s * v.z, s * v.y + c * v.z);
   };
   for (Body& body : bodies) {
+    body.component = kDefaultComponent;  // a galaxy is one component, its centre and disk alike
     body.position -= secondMass * offset;
     body.velocity += glm::dvec3(secondMass * approachSpeed, 0.0, 0.0);
   }
   for (Body body : second) {
+    body.component = scene::kSecondGalaxyComponent;
     body.position = tilted(body.position) + firstMass * offset;
     body.velocity = tilted(body.velocity) - glm::dvec3(firstMass * approachSpeed, 0.0, 0.0);
     bodies.push_back(body);

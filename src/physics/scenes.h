@@ -1,7 +1,10 @@
 #pragma once
 // Initial conditions. Every scene is seeded and moved to the centre-of-mass frame (zero total
 // momentum, centre of mass at the origin). All have total mass 1 except figure-eight (three bodies
-// of mass 1, as Chenciner and Montgomery state it). Velocities assume G = 1.
+// of mass 1, as Chenciner and Montgomery state it). Velocities assume G = 1. Bodies are numbered
+// 1..N in order; their components (physics/state.h) are kDefaultComponent except in disk (the
+// central body stays there, the disk's bodies are kDiskComponent) and galaxies (the first
+// galaxy's bodies kDefaultComponent, the second's kSecondGalaxyComponent).
 
 #include <cstdint>
 #include <functional>
@@ -60,6 +63,8 @@ inline constexpr double kDiskVelocityDispersion = 0.05;  // of the circular spee
 inline constexpr double kGalaxySeparation = 4.0, kGalaxyImpactParameter = 1.0;
 inline constexpr double kGalaxyTilt = 1.0471975511965976;  // pi / 3, of the second about x
 inline constexpr double kFigureEightPeriod = 6.32591398;  // Simo's value for the choreography
+inline constexpr std::uint8_t kDiskComponent = 2;          // GADGET's disk type
+inline constexpr std::uint8_t kSecondGalaxyComponent = 2;  // as GADGET's two-galaxy sample numbers them
 }  // namespace scene
 
 // A scene and what it is made from: what the command line and the window choose.

@@ -1,10 +1,45 @@
 #include "physics/state.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace nbody {
 
 void State::resize(std::size_t bodyCount) {
+  if (id.empty() && component.empty() && size() > 0) completeIdentity(*this);
   positionMass.resize(bodyCount);
   velocity.resize(bodyCount);
+  component.resize(bodyCount, kDefaultComponent);
+  const std::size_t numbered = id.size();
+  id.resize(bodyCount);
+  for (std::size_t i = numbered; i < bodyCount; ++i) id[i] = i + 1;
+}
+
+std::uint64_t bodyId(const State& state, std::size_t body) { return state.id.empty() ? body + 1 : state.id[body]; }
+
+std::uint8_t componentOf(const State& state, std::size_t body) {
+  return state.component.empty() ? kDefaultComponent : state.component[body];
+}
+
+void completeIdentity(State& state) {
+  const std::size_t n = state.size();
+  const auto check = [n](std::size_t length, const char* what) {
+    if (length != n)
+      throw std::logic_error(std::string("a state of ") + std::to_string(n) + " bodies has " + std::to_string(length) +
+                             " " + what);
+  };
+  check(state.velocity.size(), "velocities");
+  if (state.id.empty())
+    for (std::size_t i = 0; i < n; ++i) state.id.push_back(i + 1);
+  if (state.component.empty()) state.component.assign(n, kDefaultComponent);
+  check(state.id.size(), "IDs");
+  check(state.component.size(), "components");
+}
+
+bool hasDefaultIdentity(const State& state) {
+  for (std::size_t i = 0; i < state.size(); ++i)
+    if (bodyId(state, i) != i + 1 || componentOf(state, i) != kDefaultComponent) return false;
+  return true;
 }
 
 double totalMass(const State& state) {

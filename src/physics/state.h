@@ -1,7 +1,9 @@
 #pragma once
-// The state every engine exchanges: float32, as it lives on the GPU (position + mass, velocity).
+// The state every engine exchanges: float32, as it lives on the GPU (position + mass, velocity),
+// and who each body is: its particle ID and its component.
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -10,13 +12,36 @@
 
 namespace nbody {
 
+// A body's component is GADGET's particle type, so that every state can be written as GADGET files
+// and read back as it was: 0 gas, 1 halo (dark matter), 2 disk, 3 bulge, 4 stars, 5 black holes.
+// Scenes use them for their parts (physics/scenes.h); bodies of no particular kind are halo bodies,
+// which every GADGET reader takes as collisionless (a gas body would need hydrodynamic fields).
+inline constexpr int kComponentCount = 6;
+inline constexpr std::uint8_t kDefaultComponent = 1;
+
 struct State {
   std::vector<glm::vec4> positionMass;  // xyz = position, w = mass
-  std::vector<glm::vec4> velocity;      // xyz = velocity, w unused (0)
+  std::vector<glm::vec4> velocity;      // xyz = velocity, w = 0 here (the GPU's textures keep the component there)
+  // Who each body is, whatever an engine does with the order of its own copies: a 64-bit particle
+  // ID (from the input file; 1..N for a scene) and a component (< kComponentCount). Both are either
+  // one per body or empty, for a state built body by body (the tests'): bodies 1..N, all of
+  // kDefaultComponent. bodyId() and componentOf() read either.
+  std::vector<std::uint64_t> id;
+  std::vector<std::uint8_t> component;
 
   std::size_t size() const { return positionMass.size(); }
+  // New bodies get the ID after their index (i + 1) and kDefaultComponent.
   void resize(std::size_t bodyCount);
 };
+
+std::uint64_t bodyId(const State& state, std::size_t body);
+std::uint8_t componentOf(const State& state, std::size_t body);
+// Fills what a state built body by body left empty (IDs 1..N, kDefaultComponent). Throws
+// std::logic_error where velocities, IDs or components are neither empty nor one per body.
+void completeIdentity(State& state);
+// True when every body's ID is its index + 1 and its component kDefaultComponent: what a state
+// without IDs and components means (CSV writes its two extra columns only where this is false).
+bool hasDefaultIdentity(const State& state);
 
 // The physical constants and the step size; everything an engine needs besides the method.
 struct StepParams {

@@ -163,6 +163,13 @@ TEST(FullDisks, AFailingOutputLeavesNoneOfTheRunsOutputs) {
   EXPECT_FALSE(std::filesystem::exists(json));
   expectCleanFailure(runNbody(kSmallRun + "-o /dev/full", scratch), scratch, 1, "cannot write /dev/full");
   EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
+  // GADGET HDF5 and GADGET-2 binary, made whole in memory, go the same way.
+  for (const std::string name : {"full.hdf5", "full.gadget"}) {
+    std::filesystem::create_symlink("/dev/full", scratch / name);
+    expectCleanFailure(runNbody(kSmallRun + "-o " + (scratch / name).string(), scratch), scratch, 1,
+                       "No space left on device");
+    std::filesystem::remove(scratch / name);
+  }
 }
 
 // Over the file-size limit the kernel sends SIGXFSZ, which used to kill nbody with its temporary
@@ -416,6 +423,46 @@ TEST(CraftedPictures, AHugeAnnouncedSizeIsRefusedBeforeDecoding) {
   writeTinyPng(scratch / "a.png");
   const auto result = runNbody("compare " + (scratch / "a.png").string() + " " + (scratch / "bomb.png").string(), scratch);
   expectCleanFailure(result, scratch, 1, "20000 x 20000 pixels, more than");
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;  // its shadow memory needs terabytes of address space
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+// GADGET headers that claim 2^31 - 1 bodies of a type, in files of a few hundred bytes: refused
+// from the blocks' lengths (binary) or the datasets' shapes (HDF5) before anything of that size
+// is allocated; under a 1 GB address-space limit (but with AddressSanitizer) the line is the same.
+TEST(CraftedGadgetFiles, AHugeClaimedCountIsRefusedBeforeAnyAllocation) {
+  ScratchFolder scratch("gadget-bomb");
+  const auto small = "simulate --engine cpu --scene galaxies --bodies 8 --steps 0 -q -o ";
+  ASSERT_EQ(runNbody(small + (scratch / "g.gadget").string(), scratch).exitCode, 0);
+  ASSERT_EQ(runNbody(small + (scratch / "g.hdf5").string(), scratch).exitCode, 0);
+  // The binary header's npart[1] at byte 4 + 4; the HDF5 NumPart arrays wherever [0, 4, 4, 0, 0, 0] is.
+  std::string binary = test::readWholeFile(scratch / "g.gadget"), hdf5 = test::readWholeFile(scratch / "g.hdf5");
+  for (int k = 0; k < 4; ++k) binary[8 + std::size_t(k)] = char(k == 3 ? 0x7f : 0xff);
+  const std::string counts{"\0\0\0\0\x04\0\0\0\x04\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 24};
+  std::size_t patched = 0;
+  for (auto at = hdf5.find(counts); at != std::string::npos; at = hdf5.find(counts, at + 1), ++patched)
+    hdf5.replace(at + 4, 4, "\xff\xff\xff\x7f");
+  ASSERT_GE(patched, 2u);
+  std::ofstream(scratch / "bomb.gadget", std::ios::binary) << binary;
+  std::ofstream(scratch / "bomb.hdf5", std::ios::binary) << hdf5;
+  for (const auto& [file, expected] : {std::pair<std::string, std::string>{"bomb.gadget", "not 6442450953 values"},
+                                       {"bomb.hdf5", "is not 2147483647 x 3 values"}}) {
+    const std::string input = (scratch / file).string();
+    const std::string command = std::string(kAddressSanitizer ? "" : "ulimit -v 1000000; ") + NBODY_EXECUTABLE +
+                                " simulate --engine cpu --steps 0 -q --input " + input + " -o " +
+                                (scratch / "o.csv").string() + " 2>" + (scratch / "stderr.txt").string();
+    const int status = std::system(("sh -c '" + command + "'").c_str());
+    CommandResult result;
+    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.err = test::readWholeFile(scratch / "stderr.txt");
+    expectCleanFailure(result, scratch, 1, input + ": ");
+    EXPECT_NE(result.err.find(expected), std::string::npos) << result.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(scratch / "o.csv"));
 }
 
 // A device as an input never ends (/dev/zero): reading it whole filled the memory until the

@@ -85,11 +85,13 @@ TEST(BinarySnapshot, RoundTripsStateAndSettingsExactly) {
 }
 
 TEST(BinarySnapshot, HasTheDocumentedLittleEndianLayout) {
-  const Snapshot snapshot = sampleSnapshot(3);
+  Snapshot snapshot = sampleSnapshot(3);
+  snapshot.state.id = {7, 0xfedcba9876543210ull, 9};
+  snapshot.state.component = {1, 5, 0};
   const std::string bytes = binaryOf(snapshot);
-  ASSERT_EQ(bytes.size(), 112u + 28u * 3u);
+  ASSERT_EQ(bytes.size(), 112u + 37u * 3u);
   EXPECT_EQ(bytes.substr(0, 8), "NBODYSNP");
-  EXPECT_EQ(littleEndianAt(bytes, 8, 4), 1u);   // version
+  EXPECT_EQ(littleEndianAt(bytes, 8, 4), 2u);   // version
   EXPECT_EQ(littleEndianAt(bytes, 16, 8), 3u);  // N
   EXPECT_EQ(littleEndianAt(bytes, 24, 8), std::bit_cast<std::uint64_t>(snapshot.time));
   EXPECT_EQ(littleEndianAt(bytes, 32, 8), std::uint64_t(snapshot.step));
@@ -103,6 +105,9 @@ TEST(BinarySnapshot, HasTheDocumentedLittleEndianLayout) {
             std::bit_cast<std::uint32_t>(snapshot.state.positionMass[2].w));
   EXPECT_EQ(littleEndianAt(bytes, 104 + 16 * 3 + 12 * 1 + 8, 4),
             std::bit_cast<std::uint32_t>(snapshot.state.velocity[1].z));
+  // Body 1's ID after the velocities; body 1's component after the IDs.
+  EXPECT_EQ(littleEndianAt(bytes, 104 + 28 * 3 + 8 * 1, 8), 0xfedcba9876543210ull);
+  EXPECT_EQ(littleEndianAt(bytes, 104 + 36 * 3 + 1, 1), 5u);
   EXPECT_EQ(littleEndianAt(bytes, bytes.size() - 8, 8),
             fnv1a64(std::string_view(bytes).substr(0, bytes.size() - 8)));
 }
@@ -142,8 +147,14 @@ INSTANTIATE_TEST_SUITE_P(
     DamagedFiles, BinarySnapshotRefuses,
     ::testing::Values(
         Damage{"a wrong magic", [](std::string& b) { b[3] = 'X'; }, "wrong magic"},
-        Damage{"another version", [](std::string& b) { putLittleEndianAt(b, 8, 2, 4); },
-               "unsupported version 2"},
+        Damage{"another version", [](std::string& b) { putLittleEndianAt(b, 8, 3, 4); },
+               "unsupported version 3"},
+        Damage{"a component of 6",
+               [](std::string& b) {
+                 b[b.size() - 8 - 1] = 6;
+                 resealed(b);
+               },
+               "body 9: component 6 is not one of 0 to 5"},
         Damage{"a cut header", [](std::string& b) { b.resize(50); }, "truncated"},
         Damage{"a cut payload", [](std::string& b) { b.resize(b.size() - 20); }, "truncated"},
         Damage{"no checksum", [](std::string& b) { b.resize(b.size() - 8); }, "truncated"},
@@ -231,9 +242,32 @@ TEST(SnapshotFile, WritingLeavesNoTemporaryFileBehind) {
   EXPECT_EQ(names, std::vector<std::string>{"a.nbody"});
 }
 
-TEST(SnapshotFile, TipsyCannotBeWritten) {
-  std::ostringstream out;
-  EXPECT_THROW(writeSnapshot(sampleSnapshot(), SnapshotFormat::tipsy, out), std::invalid_argument);
+TEST(BinarySnapshot, AVersion1FileStillLoadsAsBodies1ToNOfTheDefaultComponent) {
+  // Version 1 as nbody wrote it before IDs and components: the version 2 file less its two lists,
+  // with version 1 and the checksum of what is left.
+  Snapshot snapshot = sampleSnapshot(4);
+  snapshot.state.id = {11, 12, 13, 14};
+  snapshot.state.component = {2, 2, 3, 3};
+  std::string bytes = binaryOf(snapshot);
+  bytes.resize(104 + 28 * 4);
+  putLittleEndianAt(bytes, 8, 1, 4);
+  bytes.append(8, '\0');
+  resealed(bytes);
+  const Snapshot back = parseBinarySnapshot(bytes, "old.nbody");
+  State expected = snapshot.state;
+  expected.id = {1, 2, 3, 4};
+  expected.component.assign(4, kDefaultComponent);
+  EXPECT_TRUE(sameBits(back.state, expected));
+  EXPECT_EQ(back.settings->method, "rk4");
+}
+
+TEST(BinarySnapshot, RoundTripsIdsAndComponents) {
+  Snapshot snapshot = sampleSnapshot(5);
+  snapshot.state.id = {5, 4, 1ull << 40, 2, 1};
+  snapshot.state.component = {0, 1, 2, 3, 5};
+  const Snapshot back = parseBinarySnapshot(binaryOf(snapshot), "ids.nbody");
+  EXPECT_EQ(back.state.id, snapshot.state.id);
+  EXPECT_EQ(back.state.component, snapshot.state.component);
 }
 
 TEST(SnapshotFile, ADamagedBinaryFileIsReportedUnderItsName) {

@@ -246,6 +246,40 @@ TEST_F(LiveSimulationTest, ACsvFileBringsItsBodiesAndKeepsTheSettings) {
   EXPECT_FALSE(simulation.apply(settings).sceneRegenerated);
 }
 
+// The window's Load with GADGET's two-galaxy file: its bodies with their IDs and components, and
+// the G of its units; a galaxies run saved as GADGET HDF5 and loaded again: the run's own G back.
+TEST_F(LiveSimulationTest, AGadgetFileBringsItsBodiesIdentitiesAndG) {
+  test::ScratchFolder scratch("live-load-gadget");
+  AppSettings settings = small();
+  settings.run.engine = "tree";
+  LiveSimulation simulation(settings);
+  const std::filesystem::path galaxy = std::filesystem::path(NBODY_GADGET_SAMPLES) / "galaxy_littleendian.dat";
+  simulation.load(settings, galaxy);
+  const Snapshot sample = readSnapshotFile(galaxy);
+  EXPECT_EQ(settings.run.scene.options.bodyCount, 60000u);
+  EXPECT_EQ(settings.run.step.gravity, sample.units->gravity);
+  const State loaded = simulation.engine().download();
+  EXPECT_TRUE(test::sameBits(loaded, sample.state));
+  simulation.advance(settings, 1);
+  EXPECT_TRUE(test::sameIdentity(simulation.engine().download(), sample.state));
+
+  AppSettings other = small();
+  other.run.scene.name = "galaxies";
+  LiveSimulation run(other);
+  run.advance(other, 2);
+  writeSnapshotFile({run.engine().download(), run.time(), run.stepCount(),
+                     RunSettings{other.run.method, other.run.step, other.run.scene.options.seed}},
+                    scratch / "run.hdf5");
+  const State before = run.engine().download();
+  other.run.step.gravity = 7.0;  // what the load must set back
+  run.load(other, scratch / "run.hdf5");
+  EXPECT_EQ(other.run.step.gravity, 1.0);
+  EXPECT_EQ(run.time(), 2 * other.run.step.dt);
+  const State after = run.engine().download();
+  ASSERT_EQ(after.size(), before.size());
+  EXPECT_TRUE(test::sameIdentity(after, before));  // galaxies' components in order 1 then 2: the file's order
+}
+
 TEST_F(LiveSimulationTest, ADamagedFileChangesNothingAndSaysWhy) {
   test::ScratchFolder scratch("live-load-damaged");
   AppSettings settings = unusual("fragment");

@@ -30,11 +30,19 @@ inline StateDifference compareStates(const State& a, const State& b) {
   return d;
 }
 
-// The states hold the same bits (== on floats would let -0 pass for +0).
+// The same bodies, in the same order, with the same IDs and components.
+inline bool sameIdentity(const State& a, const State& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (bodyId(a, i) != bodyId(b, i) || componentOf(a, i) != componentOf(b, i)) return false;
+  return true;
+}
+
+// The states hold the same bits (== on floats would let -0 pass for +0), and the same bodies.
 inline bool sameBits(const State& a, const State& b) {
   return a.size() == b.size() &&
          std::memcmp(a.positionMass.data(), b.positionMass.data(), a.size() * sizeof(glm::vec4)) == 0 &&
-         std::memcmp(a.velocity.data(), b.velocity.data(), a.size() * sizeof(glm::vec4)) == 0;
+         std::memcmp(a.velocity.data(), b.velocity.data(), a.size() * sizeof(glm::vec4)) == 0 && sameIdentity(a, b);
 }
 
 inline State advance(Engine& engine, const State& initial, const Method& method,

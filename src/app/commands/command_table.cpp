@@ -20,7 +20,7 @@ const std::vector<CommandRow>& commandTable() {
   static const std::vector<CommandRow> rows{
       commandRow<WindowOptions>("run", "the interactive window: the simulation live, a panel with its speed and switches",
                                 atStepBoundary, addWindowOptions, windowFiles, runWindow),
-      commandRow<SimulateOptions>("simulate", "advance a state and write the final state (CSV or a binary snapshot)",
+      commandRow<SimulateOptions>("simulate", "advance a state and write the final state (CSV, a binary snapshot, GADGET or TIPSY)",
                                   atStepBoundary, addSimulateOptions, simulateFiles, runSimulate),
       commandRow<BenchOptions>("bench", "time engines: steps/s, interactions/s, GFLOPS", atStepBoundary,
                                addBenchOptions, benchFiles, runBench),

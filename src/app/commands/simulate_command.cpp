@@ -15,6 +15,7 @@
 #include "diagnostics/diagnostics_log.h"
 #include "diagnostics/engine_diagnostics.h"
 #include "io/output_file.h"
+#include "io/snapshot_series.h"
 #include "util/checked_arithmetic.h"
 
 namespace nbody {
@@ -78,6 +79,7 @@ class SimulateRun {
   EngineDiagnostics diagnostics_;
   std::optional<FiniteWatch> watch_;
   SnapshotsWritten snapshots_;
+  SnapshotSeriesWriter series_{options_.snapshotPath};
 };
 
 SimulateRun::SimulateRun(const SimulateOptions& options) : options_(options) {}
@@ -144,7 +146,7 @@ void SimulateRun::atBoundary(long long step) {
 
 void SimulateRun::writeSnapshot(long long step) {
   const std::string path = snapshotPathFor(options_.snapshotPath, step);
-  writeSnapshotFile({session_.engine->download(), timeAt(step), step, settings_}, path);
+  series_.write({session_.engine->download(), timeAt(step), step, settings_}, path);
   ++snapshots_.count;
   snapshots_.last = path;
 }
@@ -212,9 +214,7 @@ void addSimulateOptions(CLI::App& command, SimulateOptions& options) {
                    "steps between checks for NaN or infinite values (on the GPU for GPU engines); the state "
                    "is checked before every snapshot, diagnostics row and the final write as well",
                    1LL, kLargestStepCount);
-  command.add_option("--output,-o", options.output,
-                   "file for the final state: .nbody writes a binary snapshot (state, step, "
-                   "time and settings), any other name CSV")
+  command.add_option("--output,-o", options.output, "file for the final state: " + outputFormatsHelp())
       ->check(outputPath())
       ->capture_default_str();
   CLI::Option* every = addIntegerOption(command, "--snapshot-every", options.snapshotEvery,
@@ -222,8 +222,8 @@ void addSimulateOptions(CLI::App& command, SimulateOptions& options) {
                                          "(step numbers go on from an input snapshot's)",
                                          1LL, kLargestStepCount, false);
   command.add_option("--snapshot-path", options.snapshotPath,
-                   "where --snapshot-every writes: {step} becomes the step number, 9 digits; "
-                   ".nbody: binary snapshots, any other name CSV")
+                   "where --snapshot-every writes: {step} becomes the step number, 9 digits; " +
+                       outputFormatsHelp() + " (.hdf5: with an XDMF index, NAME.xmf, for ParaView)")
       ->check(containsStepPlaceholder())
       ->check(outputPath())
       ->needs(every)

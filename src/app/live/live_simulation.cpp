@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <tuple>
 
@@ -64,6 +65,8 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
     settings.run.step = snapshot.settings->step;
     settings.run.scene.options.seed = snapshot.settings->seed;
   }
+  const std::string units = takeFileGravity(snapshot, "the file", false, settings.run.step);
+  if (!units.empty()) std::fprintf(stderr, "run: %s\n", units.c_str());
   // What apply() compares with: the loaded bodies are the scene now, not a reason to regenerate.
   settings.run.scene.options.bodyCount = snapshot.state.size();
   scene_ = settings.run.scene;

@@ -17,6 +17,7 @@ std::optional<Snapshot> startingSnapshot(const WindowOptions& options) {
   if (options.run.input.empty()) return std::nullopt;
   Snapshot start = readSnapshotFile(options.run.input);
   if (start.settings) start.settings = withGivenSettings(*start.settings, options.run.given, options.run.choice);
+  if (options.run.given.gravity) start.units.reset();  // --gravity wins over the file's units
   return start;
 }
 

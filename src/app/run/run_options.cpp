@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -97,8 +98,7 @@ void addSceneOptions(CLI::App& command, RunOptions& options, const char* inputOp
   if (!inputOption) return;
   CLI::Option* input =
       command.add_option(inputOption, options.input,
-                         "start from this file: CSV (x,y,z,mass,vx,vy,vz), an nbody snapshot (.nbody: its step, "
-                         "time, method, dt, softening and G apply unless given) or TIPSY")
+                         "start from this file: " + inputFormatsHelp())
           ->check(CLI::ExistingFile);
   for (CLI::Option* sceneOption : sceneOptions) input->excludes(sceneOption);
 }
@@ -206,7 +206,10 @@ RunSettings withGivenSettings(RunSettings saved, const GivenSettings& given, con
 RunSettings resolveRunSettings(const RunOptions& options, const Snapshot& start) {
   if (start.settings) return withGivenSettings(*start.settings, options.given, options.choice);
   const std::uint64_t seed = options.input.empty() ? options.choice.scene.options.seed : 0;
-  return {options.choice.method, options.choice.step, seed};
+  RunSettings settings{options.choice.method, options.choice.step, seed};
+  const std::string units = takeFileGravity(start, options.input, options.given.gravity, settings.step);
+  if (!units.empty()) std::fprintf(stderr, "units: %s\n", units.c_str());
+  return settings;
 }
 
 const Method& methodOf(const RunSettings& settings, const std::string& source) {

@@ -211,7 +211,8 @@ void snapshotSection(AppSettings& s) {
   ImGui::InputTextWithHint("##snapshot path", "snapshot to load", &s.snapshotPath);
   ImGui::SameLine();
   if (ImGui::Button("Load snapshot") && !s.snapshotPath.empty()) s.loadSnapshot = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("continue from this .nbody (or CSV, TIPSY) file");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("continue from this file: .nbody, CSV, TIPSY, GADGET-2 binary or GADGET HDF5 (G from its units)");
 }
 
 void viewSection(AppSettings& s) {

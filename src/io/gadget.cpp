@@ -1,0 +1,192 @@
+#include "io/gadget.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "io/input_file.h"
+
+namespace nbody {
+namespace {
+
+constexpr double kGadget2GravityCgs = 6.672e-8;  // GADGET-2's GRAVITY (allvars.h)
+
+// The bodies' order in a file: by type, each type in state order.
+std::vector<std::size_t> byComponent(const State& state) {
+  std::vector<std::size_t> order;
+  order.reserve(state.size());
+  for (int type = 0; type < kGadgetTypes; ++type)
+    for (std::size_t i = 0; i < state.size(); ++i)
+      if (componentOf(state, i) == type) order.push_back(i);
+  if (order.size() != state.size())
+    throw std::invalid_argument("a state has components of " + std::to_string(kGadgetTypes) + " or more");
+  return order;
+}
+
+// File `index` of the snapshot `path` is a file of: base.K -> base.index (base.K.ext ->
+// base.index.ext); nothing where the name is not of that form.
+std::optional<std::filesystem::path> siblingFile(const std::filesystem::path& path, int index,
+                                                 bool numberBeforeExtension) {
+  const std::string name = (numberBeforeExtension ? path.stem() : path.filename()).string();
+  const auto dot = name.find_last_of('.');
+  if (dot == std::string::npos || dot + 1 == name.size() ||
+      !std::all_of(name.begin() + std::ptrdiff_t(dot) + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  const std::string extension = numberBeforeExtension ? path.extension().string() : "";
+  return path.parent_path() / (name.substr(0, dot + 1) + std::to_string(index) + extension);
+}
+
+}  // namespace
+
+Snapshot gadgetSnapshotOfOneFile(const GadgetPart& part, const std::string& source, const std::string& firstFile) {
+  if (part.fileCount > 1)
+    throw std::runtime_error(source + ": one file of a GADGET snapshot of " + std::to_string(part.fileCount) +
+                             " files: name its first file, " + firstFile);
+  checkClaimedTotals(part.totals, part.bodies, source);
+  return snapshotFromGadget(part.bodies, source);
+}
+
+Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view bytes, GadgetPartReader read,
+                         bool numberBeforeExtension) {
+  const std::string source = path.string();
+  const GadgetPart first = read(bytes, source);
+  if (first.fileCount == 1) return gadgetSnapshotOfOneFile(first, source, source);
+  const auto firstFile = siblingFile(path, 0, numberBeforeExtension);
+  if (!firstFile)
+    throw std::runtime_error(source + ": its header says the snapshot has " + std::to_string(first.fileCount) +
+                             " files, but its name does not number it as theirs are (" +
+                             (numberBeforeExtension ? "base.0.hdf5" : "base.0") + " ...)");
+  GadgetBodies all = first.bodies;
+  all.position.clear(), all.velocity.clear(), all.mass.clear(), all.id.clear(), all.type.clear();
+  for (int index = 0; index < first.fileCount; ++index) {
+    const std::filesystem::path file = *siblingFile(path, index, numberBeforeExtension);
+    const GadgetPart part = file == path ? first : read(readInputFile(file), file.string());
+    if (part.fileCount != first.fileCount)
+      throw std::runtime_error(file.string() + ": its header says " + std::to_string(part.fileCount) + " files, " +
+                               source + "'s " + std::to_string(first.fileCount));
+    all.append(part.bodies);
+  }
+  checkClaimedTotals(first.totals, all, firstFile->string() + " ...");
+  return snapshotFromGadget(all, source);
+}
+
+double GadgetUnits::gravity() const {
+  const double timeInS = this->timeInS();
+  return kGadget2GravityCgs * massInG * timeInS * timeInS / (lengthInCm * lengthInCm * lengthInCm);
+}
+
+std::string GadgetUnits::describe() const {
+  const GadgetUnits defaults;
+  if (lengthInCm == defaults.lengthInCm && massInG == defaults.massInG &&
+      velocityInCmPerS == defaults.velocityInCmPerS)
+    return "kpc, km/s, 1e10 Msun";
+  char text[160];
+  std::snprintf(text, sizeof text, "length %g cm, mass %g g, velocity %g cm/s", lengthInCm, massInG,
+                velocityInCmPerS);
+  return text;
+}
+
+bool GadgetUnits::valid() const {
+  for (const double unit : {lengthInCm, massInG, velocityInCmPerS})
+    if (!(std::isfinite(unit) && unit > 0.0)) return false;
+  return std::isfinite(gravity()) && gravity() > 0.0;
+}
+
+GadgetScaling gadgetScalingFor(double runGravity) {
+  const double fileGravity = GadgetUnits{}.gravity();
+  if (runGravity == fileGravity) return {};
+  return {std::sqrt(fileGravity / runGravity)};
+}
+
+void GadgetBodies::reserve(std::size_t bodies) {
+  position.reserve(3 * bodies);
+  velocity.reserve(3 * bodies);
+  mass.reserve(bodies);
+  id.reserve(bodies);
+  type.reserve(bodies);
+}
+
+void GadgetBodies::append(const GadgetBodies& more) {
+  position.insert(position.end(), more.position.begin(), more.position.end());
+  velocity.insert(velocity.end(), more.velocity.begin(), more.velocity.end());
+  mass.insert(mass.end(), more.mass.begin(), more.mass.end());
+  id.insert(id.end(), more.id.begin(), more.id.end());
+  type.insert(type.end(), more.type.begin(), more.type.end());
+}
+
+bool needsWideIds(const std::vector<std::uint64_t>& ids) {
+  return std::any_of(ids.begin(), ids.end(), [](std::uint64_t id) { return id > 0xFFFFFFFFu; });
+}
+
+void checkClaimedTotals(const std::uint64_t (&totals)[kGadgetTypes], const GadgetBodies& bodies,
+                        const std::string& files) {
+  if (std::all_of(std::begin(totals), std::end(totals), [](std::uint64_t total) { return total == 0; })) return;
+  const std::vector<std::uint64_t> found = bodies.countsByType();
+  for (int type = 0; type < kGadgetTypes; ++type)
+    if (found[type] != totals[type])
+      throw std::runtime_error(files + ": the header claims " + std::to_string(totals[type]) + " bodies of type " +
+                               std::to_string(type) + " in all, the files hold " + std::to_string(found[type]));
+}
+
+std::vector<std::uint64_t> GadgetBodies::countsByType() const {
+  std::vector<std::uint64_t> counts(kGadgetTypes, 0);
+  for (const std::uint8_t t : type) ++counts[t];
+  return counts;
+}
+
+Snapshot snapshotFromGadget(const GadgetBodies& bodies, const std::string& source) {
+  if (!bodies.units.valid())
+    throw std::runtime_error(source + ": its units are not finite and positive (" + bodies.units.describe() + ")");
+  if (bodies.size() == 0) throw std::runtime_error(source + ": no bodies");
+  Snapshot snapshot;
+  double velocityScale = 1.0;
+  if (bodies.record) {
+    const GadgetRunRecord& record = *bodies.record;
+    if (!(std::isfinite(record.gravity) && record.gravity > 0.0) || !std::isfinite(record.time))
+      throw std::runtime_error(source + ": the nbody run it records has a G or time that is not finite");
+    velocityScale = gadgetScalingFor(record.gravity).velocity;
+    snapshot.time = record.time;
+    snapshot.units = FileUnits{record.gravity, "the nbody run that wrote it"};
+  } else {
+    snapshot.time = bodies.time;
+    snapshot.units = FileUnits{bodies.units.gravity(), "its units (" + bodies.units.describe() + ")"};
+  }
+  State& state = snapshot.state;
+  state.resize(bodies.size());
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const double* p = &bodies.position[3 * i];
+    const double* v = &bodies.velocity[3 * i];
+    state.positionMass[i] = glm::vec4(float(p[0]), float(p[1]), float(p[2]), float(bodies.mass[i]));
+    state.velocity[i] = glm::vec4(float(v[0] / velocityScale), float(v[1] / velocityScale),
+                                  float(v[2] / velocityScale), 0.0f);
+    state.id[i] = bodies.id[i];
+    state.component[i] = bodies.type[i];
+  }
+  checkBodies(state, source);
+  if (!std::isfinite(snapshot.time)) throw std::runtime_error(source + ": time is not finite");
+  return snapshot;
+}
+
+GadgetBodies gadgetFromSnapshot(const Snapshot& snapshot) {
+  const State& state = snapshot.state;
+  const double runGravity = runGravityOf(snapshot);
+  const GadgetScaling scaling = gadgetScalingFor(runGravity);
+  GadgetBodies bodies;
+  bodies.reserve(state.size());
+  for (const std::size_t i : byComponent(state)) {
+    for (int k = 0; k < 3; ++k) bodies.position.push_back(state.positionMass[i][k]);
+    for (int k = 0; k < 3; ++k) bodies.velocity.push_back(double(state.velocity[i][k]) * scaling.velocity);
+    bodies.mass.push_back(state.positionMass[i].w);
+    bodies.id.push_back(bodyId(state, i));
+    bodies.type.push_back(componentOf(state, i));
+  }
+  bodies.time = snapshot.time / scaling.velocity;
+  if (!scaling.exact()) {
+    bodies.record = GadgetRunRecord{runGravity, snapshot.time};
+    bodies.doublePrecision = true;
+  }
+  return bodies;
+}
+
+}  // namespace nbody

@@ -1,0 +1,481 @@
+#include "io/gadget_hdf5.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include <hdf5.h>
+#include <hdf5_hl.h>
+#include <unistd.h>
+
+#include "io/byte_order.h"
+#include "io/gadget.h"
+#include "io/isolated_call.h"
+
+namespace nbody {
+namespace {
+
+constexpr std::string_view kHdf5Signature{"\x89HDF\r\n\x1a\n", 8};
+constexpr double kDeflateLargestRatio = 1032.0;  // what zlib's deflate packs at best
+constexpr double kSecondsPerGyr = 3.15576e16;
+constexpr const char* kRunGroup = "/NbodyGL";
+
+// An HDF5 identifier, closed with its kind's close function however the scope ends.
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, -1)), close_(other.close_) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  hid_t id() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+// Errors are ours to report, in one line: HDF5's own printing goes.
+void silenceHdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+void writeAttribute(hid_t object, const char* name, hid_t fileType, hid_t memoryType, hsize_t count,
+                    const void* values) {
+  const Handle space(count == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr), H5Sclose);
+  const Handle attribute(H5Acreate2(object, name, fileType, space.id(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  if (!attribute.valid() || H5Awrite(attribute.id(), memoryType, values) < 0)
+    throw std::runtime_error(std::string("HDF5 could not write the attribute ") + name);
+}
+
+void writeDouble(hid_t object, const char* name, double value) {
+  writeAttribute(object, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &value);
+}
+
+void writeInt(hid_t object, const char* name, std::int32_t value) {
+  writeAttribute(object, name, H5T_STD_I32LE, H5T_NATIVE_INT32, 0, &value);
+}
+
+Handle makeGroup(hid_t file, const char* name) {
+  Handle group(H5Gcreate2(file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  if (!group.valid()) throw std::runtime_error(std::string("HDF5 could not make the group ") + name);
+  return group;
+}
+
+void writeHeader(hid_t file, const GadgetBodies& bodies) {
+  const Handle header = makeGroup(file, "/Header");
+  const std::vector<std::uint64_t> counts = bodies.countsByType();
+  std::uint32_t low[kGadgetTypes], high[kGadgetTypes];
+  for (int type = 0; type < kGadgetTypes; ++type) {
+    low[type] = std::uint32_t(counts[type]);
+    high[type] = std::uint32_t(counts[type] >> 32);
+  }
+  const double massTable[kGadgetTypes] = {};
+  writeAttribute(header.id(), "NumPart_ThisFile", H5T_STD_U32LE, H5T_NATIVE_UINT32, kGadgetTypes, low);
+  writeAttribute(header.id(), "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, kGadgetTypes, low);
+  writeAttribute(header.id(), "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, kGadgetTypes, high);
+  writeAttribute(header.id(), "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, kGadgetTypes, massTable);
+  writeDouble(header.id(), "Time", bodies.time);
+  writeDouble(header.id(), "Time_GYR", bodies.time * bodies.units.timeInS() / kSecondsPerGyr);
+  writeDouble(header.id(), "Redshift", 0.0);
+  writeDouble(header.id(), "BoxSize", 0.0);
+  writeInt(header.id(), "NumFilesPerSnapshot", 1);
+  writeInt(header.id(), "Flag_Entropy_ICs", 0);
+  writeInt(header.id(), "Dimension", 3);
+}
+
+void writeUnits(hid_t file, const GadgetUnits& units) {
+  const Handle group = makeGroup(file, "/Units");
+  writeDouble(group.id(), "UnitLength_in_cm", units.lengthInCm);
+  writeDouble(group.id(), "UnitMass_in_g", units.massInG);
+  writeDouble(group.id(), "UnitVelocity_in_cm_per_s", units.velocityInCmPerS);
+  writeDouble(group.id(), "UnitTime_in_s", units.timeInS());
+  writeDouble(group.id(), "Unit length in cgs (U_L)", units.lengthInCm);
+  writeDouble(group.id(), "Unit mass in cgs (U_M)", units.massInG);
+  writeDouble(group.id(), "Unit time in cgs (U_t)", units.timeInS());
+  writeDouble(group.id(), "Unit current in cgs (U_I)", 1.0);
+  writeDouble(group.id(), "Unit temperature in cgs (U_T)", 1.0);
+  const Handle runtime = makeGroup(file, "/RuntimePars");
+  writeInt(runtime.id(), "PeriodicBoundariesOn", 0);
+}
+
+// Values [first, first + rows * columns) of `values` as a dataset of `rows` x `columns` (a list
+// where columns is 1).
+template <typename T>
+void writeDataset(hid_t group, const char* name, hid_t fileType, hid_t memoryType, const std::vector<T>& values,
+                  std::size_t first, std::size_t rows, int columns) {
+  const hsize_t dims[2] = {rows, hsize_t(columns)};
+  const Handle space(H5Screate_simple(columns == 1 ? 1 : 2, dims, nullptr), H5Sclose);
+  const Handle dataset(H5Dcreate2(group, name, fileType, space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                       H5Dclose);
+  if (!dataset.valid() ||
+      H5Dwrite(dataset.id(), memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data() + first * columns) < 0)
+    throw std::runtime_error(std::string("HDF5 could not write the dataset ") + name);
+}
+
+void writeType(hid_t file, const GadgetBodies& bodies, int type, std::size_t first, std::size_t count) {
+  const std::string name = "/PartType" + std::to_string(type);
+  const Handle group = makeGroup(file, name.c_str());
+  const hid_t real = bodies.doublePrecision ? H5T_IEEE_F64LE : H5T_IEEE_F32LE;
+  writeDataset(group.id(), "Coordinates", real, H5T_NATIVE_DOUBLE, bodies.position, first, count, 3);
+  writeDataset(group.id(), "Velocities", real, H5T_NATIVE_DOUBLE, bodies.velocity, first, count, 3);
+  writeDataset(group.id(), "Masses", real, H5T_NATIVE_DOUBLE, bodies.mass, first, count, 1);
+  writeDataset(group.id(), "ParticleIDs", needsWideIds(bodies.id) ? H5T_STD_U64LE : H5T_STD_U32LE, H5T_NATIVE_UINT64, bodies.id, first,
+               count, 1);
+}
+
+void writeRunRecord(hid_t file, const GadgetRunRecord& record) {
+  const Handle group = makeGroup(file, kRunGroup);
+  writeDouble(group.id(), "GravitationalConstant", record.gravity);
+  writeDouble(group.id(), "Time", record.time);
+}
+
+// A name no other in-memory file of this process has: HDF5 tells open files apart by name.
+std::string memoryFileName() {
+  static std::atomic<unsigned long> made{0};
+  return "nbody-memory-" + std::to_string(made++) + ".hdf5";
+}
+
+std::string fileImageOf(hid_t file) {
+  if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) throw std::runtime_error("HDF5 could not finish the file");
+  const ssize_t size = H5Fget_file_image(file, nullptr, 0);
+  if (size < 0) throw std::runtime_error("HDF5 could not give the file's image");
+  std::string image(std::size_t(size), '\0');
+  if (H5Fget_file_image(file, image.data(), image.size()) != size)
+    throw std::runtime_error("HDF5 could not give the file's image");
+  return image;
+}
+
+
+
+// ---------------------------------------------------------------------------------------------
+// Reading, in the child process (io/isolated_call.h)
+
+using Part = GadgetPart;
+
+struct HeaderFacts {
+  std::uint64_t counts[kGadgetTypes] = {};
+  double massTable[kGadgetTypes] = {};
+};
+
+class Hdf5Reader {
+ public:
+  Hdf5Reader(std::string_view bytes, const std::string& source) : source_(source) {
+    silenceHdf5();
+    const unsigned flags = H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE;
+    file_ = H5LTopen_file_image(const_cast<char*>(bytes.data()), bytes.size(), flags);
+    if (file_ < 0) refuse("HDF5 cannot open it: not an HDF5 file, or a damaged one");
+  }
+  ~Hdf5Reader() { H5Fclose(file_); }
+  Hdf5Reader(const Hdf5Reader&) = delete;
+  Hdf5Reader& operator=(const Hdf5Reader&) = delete;
+
+  Part read();
+
+ private:
+  [[noreturn]] void refuse(const std::string& problem) const { throw std::runtime_error(source_ + ": " + problem); }
+  bool exists(const std::string& path) const;
+  std::optional<std::vector<double>> attribute(const std::string& object, const char* name) const;
+  std::optional<double> scalar(const std::string& object, const char* name) const;
+  std::vector<double> counts(const char* name, bool required) const;
+  HeaderFacts readHeader(Part& part) const;
+  void refuseCosmology() const;
+  GadgetUnits readUnits() const;
+  std::optional<GadgetUnits> unitsIn(const std::string& object, const char* const names[3], bool timeNotVelocity) const;
+  Handle openDataset(const std::string& group, const char* name, std::uint64_t rows, int columns,
+                     H5T_class_t kind) const;
+  std::vector<double> readReals(const std::string& group, const char* name, std::uint64_t rows, int columns) const;
+  void readType(int type, const HeaderFacts& header, GadgetBodies& bodies) const;
+
+  const std::string& source_;
+  hid_t file_ = -1;
+};
+
+bool Hdf5Reader::exists(const std::string& path) const {
+  std::size_t slash = 0;
+  while ((slash = path.find('/', slash + 1)) != std::string::npos)
+    if (H5Lexists(file_, path.substr(0, slash).c_str(), H5P_DEFAULT) <= 0) return false;
+  return H5Lexists(file_, path.c_str(), H5P_DEFAULT) > 0;
+}
+
+// A numeric attribute's values (at most 64), as doubles; nothing where it is absent.
+std::optional<std::vector<double>> Hdf5Reader::attribute(const std::string& object, const char* name) const {
+  if (!exists(object)) return std::nullopt;
+  const Handle owner(H5Oopen(file_, object.c_str(), H5P_DEFAULT), H5Oclose);
+  if (!owner.valid() || H5Aexists(owner.id(), name) <= 0) return std::nullopt;
+  const Handle attribute(H5Aopen(owner.id(), name, H5P_DEFAULT), H5Aclose);
+  const Handle type(H5Aget_type(attribute.id()), H5Tclose);
+  const Handle space(H5Aget_space(attribute.id()), H5Sclose);
+  const H5T_class_t kind = H5Tget_class(type.id());
+  const hssize_t count = H5Sget_simple_extent_npoints(space.id());
+  const std::string what = object + " attribute " + name;
+  if (kind != H5T_INTEGER && kind != H5T_FLOAT) refuse(what + " is not a number");
+  if (count < 1 || count > 64) refuse(what + " holds " + std::to_string(count) + " values, not 1 to 64");
+  std::vector<double> values(std::size_t(count), 0.0);
+  if (H5Aread(attribute.id(), H5T_NATIVE_DOUBLE, values.data()) < 0) refuse("HDF5 cannot read the " + what);
+  for (const double value : values)
+    if (!std::isfinite(value)) refuse(what + " is not finite");
+  return values;
+}
+
+std::optional<double> Hdf5Reader::scalar(const std::string& object, const char* name) const {
+  const auto values = attribute(object, name);
+  if (!values) return std::nullopt;
+  if (values->size() != 1) refuse(object + " attribute " + name + " is not one number");
+  return values->front();
+}
+
+// A NumPart array: whole numbers >= 0, of any length, none with bodies beyond type 5.
+std::vector<double> Hdf5Reader::counts(const char* name, bool required) const {
+  const auto values = attribute("/Header", name);
+  if (!values) {
+    if (required) refuse(std::string("no /Header attribute ") + name);
+    return {};
+  }
+  for (std::size_t type = 0; type < values->size(); ++type) {
+    const double count = (*values)[type];
+    if (count < 0.0 || count != std::floor(count) || count >= 0x1p53)
+      refuse(std::string("/Header ") + name + "[" + std::to_string(type) + "] is not a body count");
+    if (type >= std::size_t(kGadgetTypes) && count > 0.0)
+      refuse(std::string("/Header ") + name + " lists bodies of type " + std::to_string(type) +
+             " (GADGET's types are 0 to 5)");
+  }
+  return *values;
+}
+
+HeaderFacts Hdf5Reader::readHeader(Part& part) const {
+  if (!exists("/Header")) refuse("no group /Header: not a GADGET HDF5 snapshot");
+  HeaderFacts header;
+  const std::vector<double> thisFile = counts("NumPart_ThisFile", true);
+  const std::vector<double> total = counts("NumPart_Total", false), high = counts("NumPart_Total_HighWord", false);
+  const std::vector<double> masses = attribute("/Header", "MassTable").value_or(std::vector<double>{});
+  for (int type = 0; type < kGadgetTypes; ++type) {
+    const auto at = [type](const std::vector<double>& list) { return std::size_t(type) < list.size() ? list[type] : 0.0; };
+    header.counts[type] = std::uint64_t(at(thisFile));
+    part.totals[type] = std::uint64_t(at(total)) + (std::uint64_t(at(high)) << 32);
+    header.massTable[type] = at(masses);
+    if (header.massTable[type] < 0.0) refuse("/Header MassTable[" + std::to_string(type) + "] is negative");
+  }
+  part.bodies.time = scalar("/Header", "Time").value_or(0.0);
+  const double files = scalar("/Header", "NumFilesPerSnapshot").value_or(1.0);
+  if (files != std::floor(files) || files > 1e6) refuse("/Header NumFilesPerSnapshot is not a file count");
+  part.fileCount = std::max(1, int(files));
+  return header;
+}
+
+void Hdf5Reader::refuseCosmology() const {
+  const double redshift = scalar("/Header", "Redshift").value_or(0.0);
+  const double omega0 = scalar("/Header", "Omega0").value_or(0.0);
+  const double omegaLambda = scalar("/Header", "OmegaLambda").value_or(0.0);
+  const bool comoving = scalar("/Parameters", "ComovingIntegrationOn").value_or(0.0) != 0.0 ||
+                        scalar("/Cosmology", "Cosmological run").value_or(0.0) != 0.0;
+  if (comoving || redshift > 0.0 || omega0 > 0.0 || omegaLambda > 0.0)
+    refuse("a cosmological snapshot (redshift " + std::to_string(redshift) + ", Omega0 " + std::to_string(omega0) +
+           ", OmegaLambda " + std::to_string(omegaLambda) +
+           "): its comoving coordinates need another integrator than nbody's");
+}
+
+// Length, mass and velocity (or time, in SWIFT's names) units under `names` in `object`.
+std::optional<GadgetUnits> Hdf5Reader::unitsIn(const std::string& object, const char* const names[3],
+                                               bool timeNotVelocity) const {
+  const auto length = scalar(object, names[0]), mass = scalar(object, names[1]), third = scalar(object, names[2]);
+  if (!length || !mass || !third) return std::nullopt;
+  GadgetUnits units{*length, *mass, timeNotVelocity && *third != 0.0 ? *length / *third : *third};
+  if (!units.valid()) refuse(object + "'s units are not finite and positive (" + units.describe() + ")");
+  return units;
+}
+
+GadgetUnits Hdf5Reader::readUnits() const {
+  static const char* const gadget[3] = {"UnitLength_in_cm", "UnitMass_in_g", "UnitVelocity_in_cm_per_s"};
+  static const char* const swift[3] = {"Unit length in cgs (U_L)", "Unit mass in cgs (U_M)", "Unit time in cgs (U_t)"};
+  static const char* const gizmo[3] = {"UnitLength_In_CGS", "UnitMass_In_CGS", "UnitVelocity_In_CGS"};
+  if (auto units = unitsIn("/Units", gadget, false)) return *units;
+  if (auto units = unitsIn("/Units", swift, true)) return *units;
+  if (auto units = unitsIn("/Parameters", gadget, false)) return *units;
+  if (auto units = unitsIn("/Header", gizmo, false)) return *units;
+  return GadgetUnits{};
+}
+
+// The dataset, once it has shown it is `rows` x `columns` values of `kind` and that the bytes it
+// stores can hold them: nothing is allocated for a count the file cannot back.
+Handle Hdf5Reader::openDataset(const std::string& group, const char* name, std::uint64_t rows, int columns,
+                               H5T_class_t kind) const {
+  const std::string path = group + "/" + name;
+  if (!exists(path)) refuse("no dataset " + path + " for its " + std::to_string(rows) + " bodies");
+  Handle dataset(H5Dopen2(file_, path.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!dataset.valid()) refuse(path + " is not a dataset HDF5 can open");
+  const Handle space(H5Dget_space(dataset.id()), H5Sclose), type(H5Dget_type(dataset.id()), H5Tclose);
+  hsize_t dims[2] = {0, 0};
+  const int rank = H5Sget_simple_extent_ndims(space.id());
+  if (rank != (columns == 1 ? 1 : 2) || H5Sget_simple_extent_dims(space.id(), dims, nullptr) != rank ||
+      dims[0] != rows || (columns > 1 && dims[1] != hsize_t(columns)))
+    refuse(path + " is not " + std::to_string(rows) + (columns > 1 ? " x " + std::to_string(columns) : "") +
+           " values (the header's count)");
+  if (H5Tget_class(type.id()) != kind)
+    refuse(path + " holds " + (kind == H5T_FLOAT ? "no floating-point numbers" : "no integers"));
+  const Handle creation(H5Dget_create_plist(dataset.id()), H5Pclose);
+  const double needed = double(rows) * columns * double(H5Tget_size(type.id()));
+  const double stored = double(H5Dget_storage_size(dataset.id()));
+  const double packing = H5Pget_nfilters(creation.id()) > 0 ? kDeflateLargestRatio : 1.0;
+  if (stored * packing < needed)
+    refuse(path + " claims " + std::to_string(rows * std::uint64_t(columns)) + " values but stores " +
+           std::to_string(std::uint64_t(stored)) + " bytes");
+  return dataset;
+}
+
+std::vector<double> Hdf5Reader::readReals(const std::string& group, const char* name, std::uint64_t rows,
+                                          int columns) const {
+  const Handle dataset = openDataset(group, name, rows, columns, H5T_FLOAT);
+  std::vector<double> values(std::size_t(rows) * std::size_t(columns));
+  if (H5Dread(dataset.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
+    refuse("HDF5 cannot read " + group + "/" + name + " (damaged, or compressed with a filter it lacks)");
+  return values;
+}
+
+void Hdf5Reader::readType(int type, const HeaderFacts& header, GadgetBodies& bodies) const {
+  const std::uint64_t rows = header.counts[type];
+  const std::string group = "/PartType" + std::to_string(type);
+  if (!exists(group)) refuse("no group " + group + " for its " + std::to_string(rows) + " bodies");
+  const std::vector<double> positions = readReals(group, "Coordinates", rows, 3);
+  const std::vector<double> velocities = readReals(group, "Velocities", rows, 3);
+  const Handle ids = openDataset(group, "ParticleIDs", rows, 1, H5T_INTEGER);
+  std::vector<std::uint64_t> idValues(rows);
+  if (H5Dread(ids.id(), H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, idValues.data()) < 0)
+    refuse("HDF5 cannot read " + group + "/ParticleIDs");
+  const std::vector<double> masses =
+      header.massTable[type] > 0.0 ? std::vector<double>(rows, header.massTable[type]) : readReals(group, "Masses", rows, 1);
+  bodies.position.insert(bodies.position.end(), positions.begin(), positions.end());
+  bodies.velocity.insert(bodies.velocity.end(), velocities.begin(), velocities.end());
+  bodies.mass.insert(bodies.mass.end(), masses.begin(), masses.end());
+  bodies.id.insert(bodies.id.end(), idValues.begin(), idValues.end());
+  bodies.type.insert(bodies.type.end(), rows, std::uint8_t(type));
+}
+
+Part Hdf5Reader::read() {
+  Part part;
+  const HeaderFacts header = readHeader(part);
+  refuseCosmology();
+  part.bodies.units = readUnits();
+  if (const auto gravity = scalar(kRunGroup, "GravitationalConstant"))
+    part.bodies.record = GadgetRunRecord{*gravity, scalar(kRunGroup, "Time").value_or(part.bodies.time)};
+  for (int type = 0; type < kGadgetTypes; ++type)
+    if (header.counts[type] > 0) readType(type, header, part.bodies);
+  if (part.bodies.size() == 0) refuse("/Header NumPart_ThisFile lists no bodies");
+  return part;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The part's way back from the child
+
+std::string serialize(const Part& part) {
+  const GadgetBodies& bodies = part.bodies;
+  bytes::Writer out(bytes::Order::little);
+  out.put(std::uint64_t{bodies.size()});
+  for (const auto* list : {&bodies.position, &bodies.velocity, &bodies.mass})
+    for (const double value : *list) out.put(value);
+  for (const std::uint64_t id : bodies.id) out.put(id);
+  for (const std::uint8_t type : bodies.type) out.put(type);
+  for (const double value : {bodies.time, bodies.units.lengthInCm, bodies.units.massInG, bodies.units.velocityInCmPerS})
+    out.put(value);
+  out.put(std::uint8_t{bodies.record.has_value()});
+  out.put(bodies.record ? bodies.record->gravity : 0.0);
+  out.put(bodies.record ? bodies.record->time : 0.0);
+  out.put(std::int32_t(part.fileCount));
+  for (const std::uint64_t total : part.totals) out.put(total);
+  return out.bytes();
+}
+
+Part deserialize(std::string_view bytes, const std::string& source) {
+  bytes::Reader in(bytes, bytes::Order::little);
+  const std::uint64_t count = in.get<std::uint64_t>();
+  if (count > bytes.size() / 65) throw std::runtime_error(source + ": the reader process answered garbled");
+  Part part;
+  GadgetBodies& bodies = part.bodies;
+  bodies.reserve(std::size_t(count));
+  for (auto* list : {&bodies.position, &bodies.velocity})
+    for (std::uint64_t k = 0; k < 3 * count; ++k) list->push_back(in.getDouble());
+  for (std::uint64_t k = 0; k < count; ++k) bodies.mass.push_back(in.getDouble());
+  for (std::uint64_t k = 0; k < count; ++k) bodies.id.push_back(in.get<std::uint64_t>());
+  for (std::uint64_t k = 0; k < count; ++k) bodies.type.push_back(in.get<std::uint8_t>());
+  bodies.time = in.getDouble();
+  bodies.units = {in.getDouble(), in.getDouble(), in.getDouble()};
+  const bool recorded = in.get<std::uint8_t>() != 0;
+  const GadgetRunRecord record{in.getDouble(), in.getDouble()};
+  if (recorded) bodies.record = record;
+  part.fileCount = in.getInt32();
+  for (std::uint64_t& total : part.totals) total = in.get<std::uint64_t>();
+  return part;
+}
+
+// What the reader may take besides what the process has mapped already: enough for any file it can
+// read (the values as doubles, twice), never the machine.
+std::size_t memoryBudget(std::size_t fileBytes) {
+  std::size_t mapped = 0;
+  if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
+    unsigned long pages = 0;
+    if (std::fscanf(statm, "%lu", &pages) == 1) mapped = std::size_t(pages) * std::size_t(::sysconf(_SC_PAGESIZE));
+    std::fclose(statm);
+  }
+  return mapped + (std::size_t(2) << 30) + 8 * fileBytes;
+}
+
+Part readPart(std::string_view bytes, const std::string& source) {
+  if (!looksLikeHdf5(bytes)) throw std::runtime_error(source + ": not an HDF5 file (no HDF5 signature at its start)");
+  const std::string answer = callIsolated([&] { return serialize(Hdf5Reader(bytes, source).read()); }, source,
+                                          "the HDF5 library", memoryBudget(bytes.size()));
+  try {
+    return deserialize(answer, source);
+  } catch (const std::logic_error&) {  // bytes::Reader past the end
+    throw std::runtime_error(source + ": the reader process answered garbled");
+  }
+}
+
+
+
+}  // namespace
+
+bool looksLikeHdf5(std::string_view bytes) { return bytes.starts_with(kHdf5Signature); }
+
+std::string gadgetHdf5Image(const GadgetBodies& bodies) {
+  silenceHdf5();
+  const Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  H5Pset_fapl_core(access.id(), 1 << 20, 0);  // in memory, never on disk
+  const Handle file(H5Fcreate(memoryFileName().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id()), H5Fclose);
+  if (!file.valid()) throw std::runtime_error("HDF5 could not make a file in memory");
+  writeHeader(file.id(), bodies);
+  writeUnits(file.id(), bodies.units);
+  if (bodies.record) writeRunRecord(file.id(), *bodies.record);
+  std::size_t first = 0;
+  const std::vector<std::uint64_t> counts = bodies.countsByType();
+  for (int type = 0; type < kGadgetTypes; ++type) {
+    if (counts[type] > 0) writeType(file.id(), bodies, type, first, counts[type]);
+    first += counts[type];
+  }
+  return fileImageOf(file.id());
+}
+
+void writeGadgetHdf5(const Snapshot& snapshot, std::ostream& out) {
+  const std::string image = gadgetHdf5Image(gadgetFromSnapshot(snapshot));
+  out.write(image.data(), std::streamsize(image.size()));
+}
+
+Snapshot parseGadgetHdf5(std::string_view bytes, const std::string& source) {
+  return gadgetSnapshotOfOneFile(readPart(bytes, source), source, "base.0.hdf5");
+}
+
+Snapshot readGadgetHdf5Files(const std::filesystem::path& path, std::string_view bytes) {
+  return readGadgetFiles(path, bytes, readPart, true);
+}
+
+}  // namespace nbody

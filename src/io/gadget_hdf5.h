@@ -1,0 +1,52 @@
+#pragma once
+// GADGET HDF5 snapshots (../shared/docs/formats.md, "GADGET HDF5"), through Debian's libhdf5 (its
+// C API), in the library nbody_hdf5 of their own: what does not read or write them does not link
+// HDF5. The file is made and read in memory (HDF5's core driver and file images), so it goes out
+// through io/output_file.h like every other output and comes in through io/input_file.h.
+//
+// Written by the writer rules of formats.md, which every reader it lists accepts (yt, pynbody,
+// SWIFT, GADGET-4, Gadgetviewer, glnemo2): /Header with 6-entry NumPart_ThisFile, NumPart_Total,
+// NumPart_Total_HighWord (uint32) and MassTable (double, all 0), Time, Redshift 0, BoxSize 0,
+// NumFilesPerSnapshot 1, Flag_Entropy_ICs 0, Dimension 3, Time_GYR, and no Omega0, OmegaLambda,
+// HubbleParam nor Code; /RuntimePars PeriodicBoundariesOn 0; /Units in GADGET's and SWIFT's
+// names; a group /PartTypeK for each component K that has bodies, with Coordinates, Velocities,
+// Masses (float32; float64 where the run is scaled, io/gadget.h) and ParticleIDs (uint32, uint64
+// where an ID needs it). A scaled run's own G and time go in /NbodyGL (GravitationalConstant,
+// Time), which the other readers ignore.
+//
+// Read: what real files hold: NumPart arrays of any length (GADGET-4 writes as many as it has
+// types), u32 or u64 (or signed) counts, HighWord absent, BoxSize scalar or vector, coordinates f32
+// or f64, IDs of any integer width, Masses where the MassTable entry is 0, several files
+// (base.0.hdf5 ... base.n-1.hdf5), units from /Units (either naming), else /Parameters (GADGET-4),
+// else the Header (GIZMO), else GADGET's defaults. Refused with one line naming the file: a
+// cosmological file (Redshift > 0, Omega0 or OmegaLambda > 0, ComovingIntegrationOn or SWIFT's
+// "Cosmological run"), a type beyond 5 with bodies, a missing group or dataset, a dataset whose
+// shape or type is not a body list's, and one that claims more values than its stored bytes can
+// hold (deflate packs at most 1032 to 1). libhdf5 reads in a child process (io/isolated_call.h):
+// a file that crashes it is a line too.
+
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "io/gadget.h"
+#include "io/snapshot.h"
+
+namespace nbody {
+
+// HDF5's signature at the start of the file (a user block before it is not looked for).
+bool looksLikeHdf5(std::string_view bytes);
+
+// A snapshot of one file; refuses one file of several (readGadgetHdf5Files reads those).
+Snapshot parseGadgetHdf5(std::string_view bytes, const std::string& source);
+// The snapshot `path` (whose bytes are `bytes`) is a file of: every base.K.hdf5 where its header
+// says NumFilesPerSnapshot > 1 and its name is base.K.hdf5, else itself.
+Snapshot readGadgetHdf5Files(const std::filesystem::path& path, std::string_view bytes);
+
+// Throws std::invalid_argument where the state has components beyond 5.
+void writeGadgetHdf5(const Snapshot& snapshot, std::ostream& out);
+// The file's bytes for bodies as gadgetFromSnapshot (io/gadget.h) gives them.
+std::string gadgetHdf5Image(const GadgetBodies& bodies);
+
+}  // namespace nbody

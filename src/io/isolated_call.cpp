@@ -1,0 +1,113 @@
+#include "io/isolated_call.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <system_error>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace nbody {
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
+constexpr char kAnswered = 'A', kRefused = 'R', kOutOfMemory = 'M';
+
+void writeAll(int fd, const std::string& bytes) {
+  std::size_t sent = 0;
+  while (sent < bytes.size()) {
+    const ssize_t count = ::write(fd, bytes.data() + sent, bytes.size() - sent);
+    if (count > 0) sent += std::size_t(count);
+    else if (count < 0 && errno != EINTR) return;
+  }
+}
+
+[[noreturn]] void runChild(const std::function<std::string()>& work, int fd, std::size_t memoryLimitBytes) {
+  if (!kSanitized) {
+    const rlimit limit{memoryLimitBytes, memoryLimitBytes};
+    ::setrlimit(RLIMIT_AS, &limit);
+  }
+  std::string answer;
+  try {
+    answer = kAnswered + work();
+  } catch (const std::bad_alloc&) {
+    answer = kOutOfMemory;
+  } catch (const std::exception& e) {
+    answer = kRefused + std::string(e.what());
+  } catch (...) {
+    answer = kRefused + std::string("an unknown error");
+  }
+  writeAll(fd, answer);
+  ::_exit(0);  // no destructors, atexit handlers or stdio flushes of the parent's state
+}
+
+std::string readAll(int fd) {
+  std::string bytes;
+  char chunk[1 << 16];
+  while (true) {
+    const ssize_t count = ::read(fd, chunk, sizeof chunk);
+    if (count > 0) bytes.append(chunk, std::size_t(count));
+    else if (count == 0 || errno != EINTR) return bytes;
+  }
+}
+
+int waitFor(pid_t child) {
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0)
+    if (errno != EINTR) throw std::system_error(errno, std::generic_category(), "waitpid");
+  return status;
+}
+
+}  // namespace
+
+std::string callIsolated(const std::function<std::string()>& work, const std::string& source,
+                         const std::string& library, std::size_t memoryLimitBytes) {
+  int pipe[2];
+  if (::pipe2(pipe, O_CLOEXEC) != 0)
+    throw std::runtime_error("cannot read " + source + ": no pipe to a reader process: " + std::strerror(errno));
+  const pid_t child = ::fork();
+  if (child < 0) {
+    const int error = errno;
+    ::close(pipe[0]);
+    ::close(pipe[1]);
+    throw std::runtime_error("cannot read " + source + ": no reader process: " + std::strerror(error));
+  }
+  if (child == 0) {
+    ::close(pipe[0]);
+    runChild(work, pipe[1], memoryLimitBytes);
+  }
+  ::close(pipe[1]);
+  const std::string answer = readAll(pipe[0]);
+  ::close(pipe[0]);
+  const int status = waitFor(child);
+  if (WIFSIGNALED(status))
+    throw std::runtime_error(source + ": " + library + " crashed reading it (signal " + std::to_string(WTERMSIG(status)) +
+                             ", " + ::strsignal(WTERMSIG(status)) + "): the file is damaged, or needs more than " +
+                             std::to_string(memoryLimitBytes >> 20) + " MiB");
+  const std::string memory = std::to_string(memoryLimitBytes >> 20) + " MiB";
+  if (!answer.empty() && answer[0] == kOutOfMemory)
+    throw std::runtime_error(source + ": reading it takes more than " + memory + " (damaged, or far larger than its size)");
+  if (answer.empty() || (answer[0] != kAnswered && answer[0] != kRefused))
+    throw std::runtime_error(source + ": " + library + " ended without an answer reading it (the file is damaged, or "
+                             "needs more than " + memory + ")");
+  if (answer[0] == kRefused) throw std::runtime_error(answer.substr(1));
+  return answer.substr(1);
+}
+
+}  // namespace nbody

@@ -1,0 +1,22 @@
+#include "io/snapshot_series.h"
+
+#include "io/gadget_hdf5.h"
+#include "io/output_file.h"
+
+namespace nbody {
+
+void SnapshotSeriesWriter::write(const Snapshot& snapshot, const std::filesystem::path& path) {
+  if (outputFormatFor(path) != SnapshotFormat::gadgetHdf5) return writeSnapshotFile(snapshot, path);
+  refuseUnwritable(snapshot);
+  const GadgetBodies bodies = gadgetFromSnapshot(snapshot);
+  OutputFile file(path);
+  const std::string image = gadgetHdf5Image(bodies);
+  file.write(image.data(), image.size());
+  file.commit();
+  written_.push_back(xdmfEntryFor(path, index_, bodies));
+  OutputFile index(index_);
+  index.stream() << xdmfIndexText(written_);
+  index.commit();
+}
+
+}  // namespace nbody

@@ -1,0 +1,34 @@
+#pragma once
+// An XDMF index (.xmf) of a series of GADGET HDF5 snapshots, as SWIFT writes one (its src/xmf.c),
+// so that ParaView plays a run: a temporal collection of one spatial collection a snapshot, with
+// its time (in the files' units, as their /Header Time) and per particle type a Polyvertex grid
+// whose geometry is file.hdf5:/PartTypeK/Coordinates and whose attributes are the velocities,
+// masses and IDs, each DataItem with the number type and width the file holds. The snapshots are
+// named relative to the index's folder, so the run's folder can move.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "io/gadget.h"
+
+namespace nbody {
+
+struct XdmfSnapshot {
+  std::string file;  // relative to the index's folder
+  double time = 0.0;
+  std::uint64_t counts[kGadgetTypes] = {};
+  bool doublePrecision = false, wideIds = false;
+};
+
+// What the index says of `bodies` as the HDF5 writer writes them into `file`.
+XdmfSnapshot xdmfEntryFor(const std::filesystem::path& file, const std::filesystem::path& index,
+                          const GadgetBodies& bodies);
+std::string xdmfIndexText(const std::vector<XdmfSnapshot>& snapshots);
+// The index of the series `pattern` names (io/output_paths: {step} is the step): the pattern's
+// name without {step} and the separators next to it, with the extension .xmf
+// (run/step-{step}.hdf5 -> run/step.xmf).
+std::filesystem::path xdmfIndexPathFor(const std::string& pattern);
+
+}  // namespace nbody

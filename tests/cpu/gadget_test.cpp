@@ -1,0 +1,383 @@
+// GADGET-2 binary and GADGET HDF5: the real two-galaxy and gas-sphere files, every variant of the
+// binary format as a writer independent of src/io makes it (tests/support/gadget_writer.h), round
+// trips of every format with IDs and components, the units, and damaged files of both formats.
+// What readers we did not write make of our files: tests/tools/formats_test.py.
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <csignal>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+
+#include "io/gadget.h"
+#include "io/gadget_binary.h"
+#include "io/gadget_hdf5.h"
+#include "io/isolated_call.h"
+#include "io/snapshot.h"
+#include "io/xdmf_index.h"
+#include "physics/scenes.h"
+#include "support/cli_runner.h"
+#include "support/gadget_writer.h"
+#include "support/test_support.h"
+
+namespace nbody {
+namespace {
+
+using test::GadgetFile;
+using test::GadgetWriter;
+using test::ScratchFolder;
+
+const std::filesystem::path kSamples = NBODY_GADGET_SAMPLES;
+
+std::uint32_t littleU32(const std::string& bytes, std::size_t at) {
+  std::uint32_t value = 0;
+  for (int k = 0; k < 4; ++k) value |= std::uint32_t(static_cast<unsigned char>(bytes[at + k])) << (8 * k);
+  return value;
+}
+
+float littleFloat(const std::string& bytes, std::size_t at) { return std::bit_cast<float>(littleU32(bytes, at)); }
+
+TEST(GadgetSamples, TheTwoGalaxyFileLoadsWith60000BodiesInTwoComponents) {
+  const std::filesystem::path path = kSamples / "galaxy_littleendian.dat";
+  const std::string bytes = test::readWholeFile(path);
+  const Snapshot snapshot = readSnapshotFile(path);
+  ASSERT_EQ(snapshot.state.size(), 60000u);
+  std::map<int, std::size_t> perComponent;
+  for (std::size_t i = 0; i < snapshot.state.size(); ++i) ++perComponent[componentOf(snapshot.state, i)];
+  EXPECT_EQ(perComponent, (std::map<int, std::size_t>{{1, 40000}, {2, 20000}}));
+  // The MassTable's masses (header bytes 4 + 24 + 8 * type), every body of a type the same.
+  for (std::size_t i : {std::size_t{0}, std::size_t{39999}})
+    EXPECT_EQ(snapshot.state.positionMass[i].w, float(std::bit_cast<double>(std::uint64_t(littleU32(bytes, 36)) |
+                                                                            std::uint64_t(littleU32(bytes, 40)) << 32)));
+  EXPECT_EQ(snapshot.state.positionMass[59999].w, float(0.00023251971288118511));
+  EXPECT_NEAR(totalMass(snapshot.state), 46.50, 0.005);
+  // Bodies straight from the blocks: POS starts at 264 + 4, VEL at 720272 + 4, ID at 1440280 + 4.
+  EXPECT_EQ(snapshot.state.positionMass[0].x, littleFloat(bytes, 268));
+  EXPECT_EQ(snapshot.state.positionMass[59999].z, littleFloat(bytes, 268 + 720000 - 4));
+  EXPECT_EQ(snapshot.state.velocity[59999].z, littleFloat(bytes, 720276 + 720000 - 4));
+  EXPECT_EQ(bodyId(snapshot.state, 0), littleU32(bytes, 1440284));
+  EXPECT_EQ(bodyId(snapshot.state, 59999), littleU32(bytes, 1440284 + 240000 - 4));
+  EXPECT_EQ(snapshot.time, 0.0);
+  ASSERT_TRUE(snapshot.units);
+  EXPECT_NEAR(snapshot.units->gravity, 43007.1, 0.05);
+}
+
+TEST(GadgetSamples, TheGasSphereTakesItsMassesFromItsMassBlockAndSkipsItsGasBlocks) {
+  const std::filesystem::path path = kSamples / "gassphere_littleendian.dat";
+  const std::string bytes = test::readWholeFile(path);
+  const Snapshot snapshot = readSnapshotFile(path);
+  ASSERT_EQ(snapshot.state.size(), 1472u);
+  // Records: header 264, POS 17672, VEL 17672, ID 5896; MASS's payload starts at 41504 + 4.
+  for (std::size_t i : {std::size_t{0}, std::size_t{700}, std::size_t{1471}}) {
+    EXPECT_EQ(componentOf(snapshot.state, i), 0) << i;
+    EXPECT_EQ(snapshot.state.positionMass[i].w, littleFloat(bytes, 41508 + 4 * i)) << i;
+  }
+}
+
+// Three gas bodies (MASS block), two halo bodies (MassTable) and one star (MASS block).
+GadgetFile smallFile() {
+  GadgetFile file;
+  file.count = {3, 2, 0, 0, 1, 0};
+  file.massTable = {0, 0.25, 0, 0, 0, 0};
+  file.time = 1.5;
+  file.total = {3, 2, 0, 0, 1, 0};
+  for (int i = 0; i < 6; ++i) {
+    for (int k = 0; k < 3; ++k) file.position.push_back(i + 0.125 * k);
+    for (int k = 0; k < 3; ++k) file.velocity.push_back(-i - 0.5 * k);
+    file.id.push_back(100 + 7 * std::uint64_t(i));
+  }
+  file.mass = {0.5, 0.75, 1.0, 2.0};
+  return file;
+}
+
+void expectSmallFile(const Snapshot& snapshot, const std::string& what) {
+  ASSERT_EQ(snapshot.state.size(), 6u) << what;
+  const std::vector<float> masses{0.5f, 0.75f, 1.0f, 0.25f, 0.25f, 2.0f};
+  const std::vector<int> components{0, 0, 0, 1, 1, 4};
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(snapshot.state.positionMass[i], glm::vec4(float(i), float(i) + 0.125f, float(i) + 0.25f, masses[i]))
+        << what;
+    EXPECT_EQ(snapshot.state.velocity[i], glm::vec4(-float(i), -float(i) - 0.5f, -float(i) - 1.0f, 0.0f)) << what;
+    EXPECT_EQ(bodyId(snapshot.state, i), 100 + 7 * i) << what;
+    EXPECT_EQ(componentOf(snapshot.state, i), components[i]) << what;
+  }
+  EXPECT_EQ(snapshot.time, 1.5) << what;
+}
+
+TEST(GadgetBinary, ReadsBothFormatsByteOrdersPrecisionsAndIdWidths) {
+  for (const bool format2 : {false, true})
+    for (const bool bigEndian : {false, true})
+      for (const bool doubles : {false, true})
+        for (const bool wideIds : {false, true}) {
+          GadgetFile file = smallFile();
+          file.format2 = format2, file.bigEndian = bigEndian, file.doubles = doubles, file.wideIds = wideIds;
+          file.gasBlock = true;
+          const std::string bytes = GadgetWriter().write(file);
+          const std::string what = std::string(format2 ? "format 2" : "format 1") + (bigEndian ? " big" : " little") +
+                                   (doubles ? " f64" : " f32") + (wideIds ? " u64" : " u32");
+          ASSERT_TRUE(looksLikeGadgetBinary(bytes)) << what;
+          expectSmallFile(parseGadgetBinary(bytes, "variant"), what);
+        }
+}
+
+TEST(GadgetBinary, NoFileCountOrTotalsMeansThisFileHoldsEverything) {
+  GadgetFile file = smallFile();
+  file.fileCount = 0;
+  file.total = {};
+  expectSmallFile(parseGadgetBinary(GadgetWriter().write(file), "zeros"), "num_files 0, npartTotal 0");
+}
+
+TEST(GadgetBinary, ReadsEveryFileOfASnapshotOfSeveral) {
+  ScratchFolder scratch("gadget-files");
+  GadgetFile first = smallFile(), second = smallFile();
+  first.fileCount = second.fileCount = 2;
+  first.total = second.total = {6, 4, 0, 0, 2, 0};
+  for (std::uint64_t& id : second.id) id += 1000;
+  std::ofstream(scratch / "snap.0", std::ios::binary) << GadgetWriter().write(first);
+  const std::filesystem::path secondPath = scratch / "snap.1";
+  try {
+    readSnapshotFile(scratch / "snap.0");
+    FAIL() << "read a snapshot whose second file is missing";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(secondPath.string()), std::string::npos) << e.what();
+  }
+  std::ofstream(secondPath, std::ios::binary) << GadgetWriter().write(second);
+  const Snapshot all = readSnapshotFile(scratch / "snap.0");
+  ASSERT_EQ(all.state.size(), 12u);
+  EXPECT_EQ(bodyId(all.state, 6), 1100u);
+  EXPECT_EQ(componentOf(all.state, 11), 4);
+  EXPECT_THROW(parseGadgetBinary(GadgetWriter().write(first), "one of two"), std::runtime_error);
+  second.total = {6, 4, 0, 0, 3, 0};  // claims one star more than the files hold
+  first.total = second.total;
+  std::ofstream(scratch / "snap.0", std::ios::binary) << GadgetWriter().write(first);
+  EXPECT_THROW(readSnapshotFile(scratch / "snap.0"), std::runtime_error);
+}
+
+// Every accepted input gives sane bodies; every refused one a runtime_error naming the file.
+void expectRefusedOrSane(const std::function<Snapshot()>& read, const std::string& source, const std::string& what) {
+  try {
+    const Snapshot snapshot = read();
+    EXPECT_NO_THROW(checkBodies(snapshot.state, source)) << what;
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(source + ": ", 0), 0u) << what << ": " << e.what();
+  }
+}
+
+TEST(GadgetBinary, EveryTruncationAndEveryFlippedByteIsRefusedOrSane) {
+  GadgetFile file = smallFile();
+  file.format2 = true;
+  const std::string bytes = GadgetWriter().write(file);
+  for (std::size_t length = 0; length < bytes.size(); ++length)
+    EXPECT_THROW(parseGadgetBinary(bytes.substr(0, length), "cut"), std::runtime_error) << length;
+  for (std::size_t at = 0; at < bytes.size(); ++at)
+    for (const int mask : {0x01, 0x80, 0xff}) {
+      std::string damaged = bytes;
+      damaged[at] = char(damaged[at] ^ mask);
+      expectRefusedOrSane([&] { return parseGadgetBinary(damaged, "flipped"); }, "flipped", std::to_string(at));
+    }
+}
+
+struct BinaryDamage {
+  std::string what;
+  std::function<void(GadgetFile&)> apply;
+  std::string expected;
+};
+
+class GadgetBinaryRefuses : public ::testing::TestWithParam<BinaryDamage> {};
+
+TEST_P(GadgetBinaryRefuses, WithOneLineNamingTheFile) {
+  GadgetFile file = smallFile();
+  GetParam().apply(file);
+  try {
+    parseGadgetBinary(GadgetWriter().write(file), "hostile.dat");
+    FAIL() << "accepted " << GetParam().what;
+  } catch (const std::runtime_error& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind("hostile.dat: ", 0), 0u) << message;
+    EXPECT_NE(message.find(GetParam().expected), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Hostile, GadgetBinaryRefuses,
+    ::testing::Values(
+        BinaryDamage{"a huge count", [](GadgetFile& f) { f.count[1] = 0x7fffffff; }, "the POS block holds 72 bytes, not 6442450953 values"},
+        BinaryDamage{"a negative count", [](GadgetFile& f) { f.count[2] = -5; }, "npart[2] is negative"},
+        BinaryDamage{"a cosmology", [](GadgetFile& f) { f.omega0 = 0.3; }, "cosmological"},
+        BinaryDamage{"a redshift", [](GadgetFile& f) { f.redshift = 2.0; }, "cosmological"},
+        BinaryDamage{"no MASS block", [](GadgetFile& f) { f.mass.clear(); }, "no MASS block"},
+        BinaryDamage{"a short MASS block", [](GadgetFile& f) { f.mass.pop_back(); }, "the MASS block holds"},
+        BinaryDamage{"a NaN position", [](GadgetFile& f) { f.position[4] = std::nan(""); }, "not finite"},
+        BinaryDamage{"totals that disagree", [](GadgetFile& f) { f.total[1] = 3; }, "claims 3 bodies of type 1"},
+        BinaryDamage{"a negative MassTable", [](GadgetFile& f) { f.massTable[1] = -1; }, "MassTable[1]"},
+        BinaryDamage{"no bodies", [](GadgetFile& f) { f = GadgetFile{}; }, "lists no bodies"}),
+    [](const auto& param) {
+      std::string name;
+      for (char c : param.param.what) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+      return name;
+    });
+
+// A state of every component, with IDs that are not 1..N, in an order that mixes components.
+Snapshot mixedSnapshot(double gravity) {
+  Snapshot snapshot;
+  snapshot.state = findScene("plummer")->generate(240, 5);
+  for (std::size_t i = 0; i < snapshot.state.size(); ++i) {
+    snapshot.state.component[i] = std::uint8_t((i * 7) % 6);
+    snapshot.state.id[i] = (i % 3 == 0 ? (1ull << 40) : 1000) + 17 * i;
+  }
+  snapshot.time = 0.3125;
+  snapshot.step = 12;
+  snapshot.settings = RunSettings{"leapfrog", StepParams{0.01, 0.02, gravity}, 3};
+  return snapshot;
+}
+
+Snapshot writtenAndRead(const Snapshot& snapshot, const std::string& name) {
+  ScratchFolder scratch("round-trip");
+  writeSnapshotFile(snapshot, scratch / name);
+  return readSnapshotFile(scratch / name);
+}
+
+// `back` holds the bodies of `original` (found by ID), with positions and masses bit for bit and
+// velocities within `velocityUlps` float32 ulps.
+void expectSameBodiesById(const State& original, const State& back, int velocityUlps, const std::string& what) {
+  ASSERT_EQ(back.size(), original.size()) << what;
+  std::map<std::uint64_t, std::size_t> byId;
+  for (std::size_t i = 0; i < back.size(); ++i) byId[bodyId(back, i)] = i;
+  for (std::size_t i = 0; i < original.size(); ++i) {
+    ASSERT_TRUE(byId.count(bodyId(original, i))) << what << ": body " << i;
+    const std::size_t j = byId[bodyId(original, i)];
+    EXPECT_EQ(std::memcmp(&back.positionMass[j], &original.positionMass[i], sizeof(glm::vec4)), 0) << what << " " << i;
+    EXPECT_EQ(componentOf(back, j), componentOf(original, i)) << what << " " << i;
+    for (int k = 0; k < 3; ++k) {
+      const float v = original.velocity[i][k], w = back.velocity[j][k];
+      EXPECT_LE(std::abs(double(w) - double(v)), velocityUlps * std::abs(double(v)) * 0x1p-23) << what << " " << i;
+    }
+  }
+}
+
+TEST(FormatRoundTrips, NbodyAndCsvKeepEverythingBitForBit) {
+  const Snapshot original = mixedSnapshot(1.0);
+  for (const std::string name : {"r.nbody", "r.csv"})
+    EXPECT_TRUE(test::sameBits(writtenAndRead(original, name).state, original.state)) << name;
+}
+
+TEST(FormatRoundTrips, GadgetHdf5GivesAGEqualsOneRunBackBitForBitInItsUnits) {
+  const Snapshot original = mixedSnapshot(1.0);
+  const Snapshot back = writtenAndRead(original, "r.hdf5");
+  expectSameBodiesById(original.state, back.state, 0, "hdf5");
+  EXPECT_EQ(back.time, original.time);
+  ASSERT_TRUE(back.units);
+  EXPECT_EQ(back.units->gravity, 1.0);
+}
+
+TEST(FormatRoundTrips, GadgetBinaryGivesAGEqualsOneRunBackWithinAVelocityUlp) {
+  const Snapshot original = mixedSnapshot(1.0);
+  const Snapshot back = writtenAndRead(original, "r.gadget");
+  expectSameBodiesById(original.state, back.state, 1, "gadget");
+  EXPECT_EQ(back.time, original.time);
+  EXPECT_EQ(back.units->gravity, 1.0);
+}
+
+TEST(FormatRoundTrips, ARunInGadgetUnitsComesBackBitForBitFromBothGadgetFormats) {
+  const Snapshot original = mixedSnapshot(GadgetUnits{}.gravity());
+  for (const std::string name : {"r.hdf5", "r.gadget"}) {
+    const Snapshot back = writtenAndRead(original, name);
+    expectSameBodiesById(original.state, back.state, 0, name);
+    EXPECT_EQ(back.time, original.time) << name;
+    EXPECT_EQ(back.units->gravity, GadgetUnits{}.gravity()) << name;
+  }
+}
+
+TEST(FormatRoundTrips, TipsyKeepsBodiesByKindAndGasStarAndDarkComponents) {
+  const Snapshot original = mixedSnapshot(1.0);
+  for (const std::string name : {"r.tipsy", "r.std"}) {
+    const Snapshot back = writtenAndRead(original, name);
+    ASSERT_EQ(back.state.size(), original.state.size());
+    std::size_t next = 0;
+    for (const int kind : {0, 1, 4})  // gas, dark (every other component), stars
+      for (std::size_t i = 0; i < original.state.size(); ++i) {
+        const int component = componentOf(original.state, i);
+        if ((component == 0 || component == 4 ? component : 1) != kind) continue;
+        EXPECT_EQ(back.state.positionMass[next], original.state.positionMass[i]) << name;
+        EXPECT_EQ(back.state.velocity[next], original.state.velocity[i]) << name;
+        EXPECT_EQ(componentOf(back.state, next), kind) << name;
+        EXPECT_EQ(bodyId(back.state, next), next + 1) << name;
+        ++next;
+      }
+    EXPECT_EQ(back.time, original.time) << name;
+  }
+}
+
+TEST(GadgetHdf5, EveryTruncationAndFlippedByteIsRefusedOrSaneWithoutACrash) {
+  ScratchFolder scratch("hdf5-damage");
+  writeSnapshotFile(mixedSnapshot(1.0), scratch / "good.hdf5");
+  const std::string bytes = test::readWholeFile(scratch / "good.hdf5");
+  const std::string source = (scratch / "bad.hdf5").string();
+  for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 150 + 1) {
+    std::string damaged = bytes;
+    damaged[at] = char(damaged[at] ^ 0x5a);
+    expectRefusedOrSane([&] { return parseGadgetHdf5(damaged, source); }, source, "flip at " + std::to_string(at));
+    expectRefusedOrSane([&] { return parseGadgetHdf5(bytes.substr(0, at), source); }, source,
+                        "cut at " + std::to_string(at));
+  }
+}
+
+TEST(GadgetHdf5, AnHdf5FileThatIsNoGadgetSnapshotIsRefusedByName) {
+  ScratchFolder scratch("hdf5-other");
+  writeSnapshotFile(mixedSnapshot(1.0), scratch / "good.hdf5");
+  std::string bytes = test::readWholeFile(scratch / "good.hdf5");
+  const auto header = bytes.find("Header");
+  ASSERT_NE(header, std::string::npos);
+  bytes.replace(header, 6, "Hxader");
+  try {
+    parseGadgetHdf5(bytes, "other.hdf5");
+    FAIL() << "read an HDF5 file without /Header";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("other.hdf5: ", 0), 0u) << e.what();
+  }
+}
+
+// What the HDF5 reader's child process gives back: its answer, its error, or one line for a crash
+// or an allocation that failed.
+TEST(IsolatedCall, AnswersRefusalsCrashesAndExhaustedMemoryComeBackAsOneLine) {
+  EXPECT_EQ(callIsolated([] { return std::string("answer\0bytes", 12); }, "f.hdf5", "lib", 1ull << 34),
+            std::string("answer\0bytes", 12));
+  const auto messageOf = [](const std::function<std::string()>& work) {
+    try {
+      callIsolated(work, "f.hdf5", "the library", 1ull << 34);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(messageOf([]() -> std::string { throw std::runtime_error("f.hdf5: refused"); }), "f.hdf5: refused");
+  const std::string crash = messageOf([]() -> std::string {
+    std::raise(SIGSEGV);
+    return {};
+  });
+  // Under AddressSanitizer its SEGV handler ends the child with SIGABRT or a status instead.
+  EXPECT_TRUE(crash.rfind("f.hdf5: the library crashed reading it (signal ", 0) == 0 ||
+              crash.rfind("f.hdf5: the library ended without an answer", 0) == 0)
+      << crash;
+  const std::string memory = messageOf([]() -> std::string { throw std::bad_alloc(); });
+  EXPECT_EQ(memory.rfind("f.hdf5: reading it takes more than", 0), 0u) << memory;
+}
+
+TEST(XdmfIndex, IsNamedAfterThePatternAndListsEveryTypeOfEverySnapshot) {
+  EXPECT_EQ(xdmfIndexPathFor("run/step-{step}.hdf5"), std::filesystem::path("run/step.xmf"));
+  EXPECT_EQ(xdmfIndexPathFor("{step}.hdf5"), std::filesystem::path("snapshots.xmf"));
+  EXPECT_EQ(xdmfIndexPathFor("a_{step}_b.hdf5"), std::filesystem::path("a-b.xmf"));
+  const GadgetBodies bodies = gadgetFromSnapshot(mixedSnapshot(1.0));
+  const std::string text = xdmfIndexText({xdmfEntryFor("run/s-1.hdf5", "run/s.xmf", bodies)});
+  for (int type = 0; type < kGadgetTypes; ++type)
+    EXPECT_NE(text.find("s-1.hdf5:/PartType" + std::to_string(type) + "/Coordinates"), std::string::npos) << type;
+  EXPECT_NE(text.find("NumberType=\"UInt\" Precision=\"8\""), std::string::npos);  // IDs beyond 2^32
+}
+
+}  // namespace
+}  // namespace nbody
