@@ -67,8 +67,17 @@ void writeInt(hid_t object, const char* name, std::int32_t value) {
   writeAttribute(object, name, H5T_STD_I32LE, H5T_NATIVE_INT32, 0, &value);
 }
 
+// Creation properties that record no time in the object's header: the same run writes the same
+// bytes (HDF5 stamps every object with its creation and modification times by default).
+Handle untimed(hid_t propertyClass) {
+  Handle properties(H5Pcreate(propertyClass), H5Pclose);
+  H5Pset_obj_track_times(properties.id(), false);
+  return properties;
+}
+
 Handle makeGroup(hid_t file, const char* name) {
-  Handle group(H5Gcreate2(file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  const Handle creation = untimed(H5P_GROUP_CREATE);
+  Handle group(H5Gcreate2(file, name, H5P_DEFAULT, creation.id(), H5P_DEFAULT), H5Gclose);
   if (!group.valid()) throw std::runtime_error(std::string("HDF5 could not make the group ") + name);
   return group;
 }
@@ -117,7 +126,8 @@ void writeDataset(hid_t group, const char* name, hid_t fileType, hid_t memoryTyp
                   std::size_t first, std::size_t rows, int columns) {
   const hsize_t dims[2] = {rows, hsize_t(columns)};
   const Handle space(H5Screate_simple(columns == 1 ? 1 : 2, dims, nullptr), H5Sclose);
-  const Handle dataset(H5Dcreate2(group, name, fileType, space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+  const Handle creation = untimed(H5P_DATASET_CREATE);
+  const Handle dataset(H5Dcreate2(group, name, fileType, space.id(), H5P_DEFAULT, creation.id(), H5P_DEFAULT),
                        H5Dclose);
   if (!dataset.valid() ||
       H5Dwrite(dataset.id(), memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data() + first * columns) < 0)
