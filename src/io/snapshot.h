@@ -64,6 +64,8 @@ SnapshotFormat outputFormatFor(const std::filesystem::path& path);
 // The formats and their extensions in a few words, for --help.
 std::string inputFormatsHelp();
 std::string outputFormatsHelp();
+// The extension each output format is written under, in the table's order (".nbody" first).
+std::vector<std::string> outputExtensions();
 // Throws std::invalid_argument for a binary snapshot without settings or a state a format cannot
 // hold, std::runtime_error for a state or time that is not finite (never written: it could not be
 // loaded again).

@@ -102,6 +102,12 @@ std::string inputFormatsHelp() {
          "base.0) or GADGET HDF5 (their G comes from the file's units unless --gravity is given)";
 }
 
+std::vector<std::string> outputExtensions() {
+  std::vector<std::string> extensions;
+  for (const FormatRow& row : formatTable()) extensions.push_back(row.extensions.front());
+  return extensions;
+}
+
 std::string outputFormatsHelp() {
   return ".nbody: binary snapshot (state, step, time, settings; exact restarts), .hdf5: GADGET HDF5, .gadget: "
          "GADGET-2 binary, .tipsy: TIPSY (.std: big-endian), any other name CSV";

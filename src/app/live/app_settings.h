@@ -26,7 +26,8 @@ struct AppSettings {
   bool reset = false;         // start over: from the loaded snapshot, or the scene made anew
   bool fitCamera = false;     // aim at every body again
   bool screenshot = false;    // write a timestamped PNG of the window
-  bool saveSnapshot = false;  // write a timestamped .nbody snapshot of the run
+  bool saveSnapshot = false;  // write a timestamped snapshot of the run, in saveFormat
+  std::string saveFormat = ".nbody";  // the extension of an output format (io/snapshot.h)
   bool loadSnapshot = false;  // continue from the snapshot at snapshotPath
   bool checkAccuracy = false; // measure the force error of a sample of bodies against double precision
   bool toggleRecording = false;  // start filming the window into a timestamped MP4, or stop

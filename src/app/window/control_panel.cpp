@@ -9,6 +9,7 @@
 
 #include "app/window/recording_panel.h"
 #include "engines/registry.h"
+#include "io/snapshot.h"
 #include "physics/method.h"
 #include "physics/scenes.h"
 #include "render/colormap.h"
@@ -207,7 +208,10 @@ void accuracySection(AppSettings& s, const PanelFigures& f) {
 void snapshotSection(AppSettings& s) {
   if (ImGui::Button("Save snapshot")) s.saveSnapshot = true;
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("writes nbody-YYYYMMDD-HHMMSS.nbody (state, step, time, method, dt, softening, G, seed)");
+    ImGui::SetTooltip("writes nbody-YYYYMMDD-HHMMSS with the format's extension: %s", outputFormatsHelp().c_str());
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(90);
+  comboOf("format", s.saveFormat, outputExtensions());
   ImGui::InputTextWithHint("##snapshot path", "snapshot to load", &s.snapshotPath);
   ImGui::SameLine();
   if (ImGui::Button("Load snapshot") && !s.snapshotPath.empty()) s.loadSnapshot = true;

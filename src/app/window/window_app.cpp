@@ -268,7 +268,7 @@ void WindowApp::applySimulationSettings() {
 void WindowApp::carryOutSnapshotRequests() {
   std::string& message = figures_.message;
   if (settings_.saveSnapshot) {
-    const std::string path = std::filesystem::absolute(timestampedName(".nbody")).string();
+    const std::string path = std::filesystem::absolute(timestampedName(settings_.saveFormat)).string();
     try {
       simulation_.save(settings_, path);
       settings_.snapshotPath = path;
