@@ -44,7 +44,10 @@ int main(int argc, char** argv) {
   const nbody::CommandEntry& command = *std::get<const nbody::CommandEntry*>(parsed);
   nbody::installStopHandlers(command.row->stop);
   try {
-    return command.command->run();
+    const int exitCode = command.command->run();
+    // A stop that came once the outputs were published (they are complete) still ends with 128 + n.
+    nbody::throwIfStopped([] { return std::string("once the outputs were written (they are complete)"); });
+    return exitCode;
   } catch (const nbody::Stopped& e) {
     printError(e.what());
     return e.exitCode();

@@ -1,8 +1,10 @@
 #include "io/output_file.h"
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <streambuf>
 #include <system_error>
 
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "io/temporary_files.h"
+#include "util/system_limits.h"
 
 namespace nbody {
 namespace {
@@ -22,7 +25,7 @@ constexpr std::size_t kBufferBytes = std::size_t(1) << 16;
 constexpr std::size_t kLongestKeptName = 200;
 constexpr const char* kTemporaryMark = ".nbody-tmp-";
 
-std::string why(int error) { return std::generic_category().message(error); }
+std::string why(int error) { return errorText(error); }  // with the limit behind it (ulimit -n, -f)
 
 std::string cannotWrite(const std::filesystem::path& target, const std::string& reason) {
   return "cannot write " + target.string() + ": " + reason;
@@ -168,13 +171,14 @@ OutputFile::~OutputFile() {
 
 // A new file beside the target, with a name no one can guess, that did not exist before.
 void OutputFile::openTemporary(unsigned permissions) {
-  std::string pattern;
-  try {
-    const std::string name = target_.filename().string().substr(0, kLongestKeptName);
-    pattern = (std::filesystem::absolute(folderOf(target_)) / (name + kTemporaryMark + "XXXXXX")).string();
-  } catch (const std::filesystem::filesystem_error& e) {  // no current folder any more
-    throw OutputError(cannotWrite(target_, e.code().message()));
-  }
+  const std::string name = target_.filename().string().substr(0, kLongestKeptName);
+  // Absolute, for the list a signal handler reads. A working folder that has no absolute name
+  // system calls take (longer than PATH_MAX) or none at all (removed): relative, which leads to the
+  // same place as long as the working folder stays, and nbody never changes it.
+  std::error_code error;
+  std::filesystem::path folder = std::filesystem::absolute(folderOf(target_), error);
+  if (error || folder.native().size() + name.size() + 32 >= PATH_MAX) folder = folderOf(target_);
+  std::string pattern = (folder / (name + kTemporaryMark + "XXXXXX")).string();
   {
     temporaries::StopSignalsBlocked blocked;
     fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
@@ -236,6 +240,7 @@ bool OutputFile::send(const char* data, std::size_t size) noexcept {
 
 void OutputFile::fail(int error, const std::string& doing) noexcept {
   if (!error_.empty()) return;
+  failedWith_ = error;
   try {
     error_ = cannotWrite(target_, doing + why(error));
   } catch (...) {
@@ -302,8 +307,10 @@ void OutputFile::publish() {
   syncFolder(folderOf(target_));
 }
 
-void OutputFile::commit() {
+void OutputFile::commit(const std::function<void()>& beforePublishing) {
   prepareCommit();
+  temporaries::StopSignalsBlocked blocked;  // the stop cannot come between the last look and the rename
+  if (beforePublishing) beforePublishing();
   publish();
 }
 
@@ -323,10 +330,21 @@ OutputFile& OutputGroup::open(const std::filesystem::path& target) {
   return *files_.back();
 }
 
-void OutputGroup::commit() {
-  for (const auto& file : files_) file->prepareCommit();
+void OutputGroup::commit(const std::function<void()>& beforePublishing) {
+  std::optional<OutputError> readerGone;  // the first pipe whose reader went away
+  for (const auto& file : files_) {
+    try {
+      file->prepareCommit();
+    } catch (const OutputError& e) {
+      if (!file->readerWentAway()) throw;
+      if (!readerGone) readerGone = e;
+    }
+  }
+  temporaries::StopSignalsBlocked blocked;  // the stop cannot come between the last look and the renames
+  if (beforePublishing) beforePublishing();
   std::string written;
   for (const auto& file : files_) {
+    if (file->readerWentAway()) continue;
     try {
       file->publish();
     } catch (const OutputError& e) {
@@ -335,6 +353,8 @@ void OutputGroup::commit() {
     }
     written += (written.empty() ? "" : ", ") + file->target().string();
   }
+  if (readerGone)
+    throw OutputError(std::string(readerGone->what()) + (written.empty() ? "" : " (written all the same: " + written + ")"));
 }
 
 }  // namespace nbody

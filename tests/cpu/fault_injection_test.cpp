@@ -7,9 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <csignal>
 #include <fstream>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,41 +22,19 @@
 #include "io/snapshot.h"
 #include "physics/scenes.h"
 #include "support/cli_runner.h"
+#include "support/fault_injection.h"
 
 namespace nbody {
 namespace {
 
 using test::CommandResult;
+using test::expectCleanFailure;
+using test::namesIn;
 using test::RunningNbody;
 using test::runNbody;
 using test::ScratchFolder;
 
 const std::string kSmallRun = "simulate --engine cpu --bodies 64 --steps 3 -q ";
-
-std::vector<std::string> namesIn(const ScratchFolder& scratch) {
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(scratch.path()))
-    if (entry.path().filename() != "stdout.txt" && entry.path().filename() != "stderr.txt")
-      names.push_back(entry.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-// What every failed or stopped run must leave: no temporary file, and one line from nbody saying
-// why, the last on stderr (progress lines may come before it).
-void expectCleanFailure(const CommandResult& result, const ScratchFolder& scratch, int exitCode,
-                        const std::string& expectedInMessage) {
-  EXPECT_EQ(result.exitCode, exitCode) << result.err;
-  const std::size_t lastLine = result.err.rfind('\n', result.err.size() >= 2 ? result.err.size() - 2 : 0);
-  const std::string last = result.err.substr(lastLine == std::string::npos ? 0 : lastLine + 1);
-  EXPECT_EQ(last.rfind("nbody: ", 0), 0u) << result.err;
-  std::size_t linesFromNbody = result.err.rfind("nbody: ", 0) == 0;
-  for (auto at = result.err.find("\nnbody: "); at != std::string::npos; at = result.err.find("\nnbody: ", at + 1))
-    ++linesFromNbody;
-  EXPECT_EQ(linesFromNbody, 1u) << result.err;
-  EXPECT_NE(last.find(expectedInMessage), std::string::npos) << result.err;
-  EXPECT_EQ(test::temporaryFilesIn(scratch.path()), std::vector<std::string>{});
-}
 
 // The bytes of a 2 x 2 PNG, and the file.
 std::string tinyPngBytes() {
@@ -234,6 +214,61 @@ TEST(StopSignals, ASecondSignalEndsTheRunAtOnceLeavingNoTemporaryFile) {
   EXPECT_EQ(namesIn(scratch), std::vector<std::string>{"pipe"});
 }
 
+// The signals that end a process without asking nbody to stop, and those of a fault in nbody or
+// in a library (a driver short of memory raises SIGSEGV or SIGBUS): nbody used to die at once
+// with its temporary files left. It still ends at once, with the signal's own status (a core file
+// where the signal makes one), but removes them first and says so. The run waits in the open() of
+// a pipe nobody reads, its -o temporary file made.
+class EndingSignals : public ::testing::TestWithParam<int> {};
+
+TEST_P(EndingSignals, EndTheRunAtOnceWithTheSignalsStatusLeavingNoTemporaryFile) {
+  ScratchFolder scratch("ending-signal");
+  const auto pipe = scratch / "pipe";
+  ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0);
+  const struct rlimit noCore {0, RLIM_INFINITY};
+  struct rlimit core {};
+  ::getrlimit(RLIMIT_CORE, &core);
+  const struct rlimit keptCore = core;
+  core.rlim_cur = noCore.rlim_cur;
+  ::setrlimit(RLIMIT_CORE, &core);  // no core file from the signals that make one
+  RunningNbody run({"simulate", "--engine", "cpu", "--bodies", "8", "--diagnostics", pipe.string(), "-o",
+                    (scratch / "final.csv").string()},
+                   scratch);
+  ::setrlimit(RLIMIT_CORE, &keptCore);
+  ASSERT_TRUE(test::waitUntil([&] { return !test::temporaryFilesIn(scratch.path()).empty(); }));
+  run.signal(GetParam());
+  const CommandResult result = run.wait(20);
+  EXPECT_EQ(result.signal, GetParam()) << "exit " << result.exitCode << ": " << result.err;
+  const std::vector<std::string> lines = test::linesFromNbody(result.err);
+  ASSERT_EQ(lines.size(), 1u) << result.err;
+  EXPECT_EQ(lines[0].rfind("nbody: ended by SIG" + std::string(sigabbrev_np(GetParam())), 0), 0u) << lines[0];
+  EXPECT_TRUE(lines[0].ends_with("; unfinished outputs removed")) << lines[0];
+  EXPECT_EQ(namesIn(scratch), std::vector<std::string>{"pipe"});
+}
+
+INSTANTIATE_TEST_SUITE_P(QuitAlarmUserCpuAndFaults, EndingSignals,
+                         ::testing::Values(SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGSEGV, SIGBUS, SIGFPE, SIGABRT),
+                         [](const auto& param) { return std::string(sigabbrev_np(param.param)); });
+
+// A stop that comes while the final state is written (here: 2 million bodies into a CSV, a few
+// seconds) used to be swallowed: the file was completed and nbody exited 0. The rule: a stop before
+// the outputs are published (renamed into place) abandons them all, exit 128 + n.
+TEST(StopSignals, DuringTheFinalWriteAbandonTheOutputs) {
+  ScratchFolder scratch("stop-final-write");
+  const auto output = scratch / "big.csv";
+  RunningNbody run({"simulate", "--engine", "cpu", "--bodies", "2000000", "--steps", "0", "-q", "-o", output.string()},
+                   scratch);
+  ASSERT_TRUE(test::waitUntil([&] {
+    for (const std::string& name : test::temporaryFilesIn(scratch.path()))
+      if (std::filesystem::file_size(scratch / name) > 0) return true;
+    return false;
+  }));
+  run.signal(SIGINT);
+  const CommandResult result = run.wait(60);
+  expectCleanFailure(result, scratch, 130, "stopped by SIGINT while writing the state of step 0. ");
+  EXPECT_FALSE(std::filesystem::exists(output));
+}
+
 TEST(StopSignals, EndBenchLeavingNoReport) {
   ScratchFolder scratch("stop-bench");
   const auto json = scratch / "b.json";
@@ -299,6 +334,54 @@ INSTANTIATE_TEST_SUITE_P(
         TwoOutputs{"DiagnosticsOverTheInput", "simulate --engine cpu --input {d}/a.png --diagnostics {d}/a.png",
                    "--diagnostics and --input are the same file"}),
     [](const auto& param) { return param.param.name; });
+
+// A reader that goes away (`nbody bench --json /dev/stdout --csv b.csv | head -c 10`) is its own
+// choice, not a failure to keep what was written: the pipe's output ends with one line (exit 1),
+// and the run's other outputs are still written. SIGPIPE used to ask for a stop (exit 141), or the
+// broken pipe abandoned every output.
+struct PipeReaderGone {
+  std::string name, arguments, stillWritten;
+  std::size_t lines;  // in what is still written
+};
+void PrintTo(const PipeReaderGone& gone, std::ostream* out) { *out << gone.arguments; }
+
+class ReaderGoneAway : public ::testing::TestWithParam<PipeReaderGone> {};
+
+TEST_P(ReaderGoneAway, EndsThePipesOutputOnlyWithOneLine) {
+  ScratchFolder scratch("reader-gone");
+  std::vector<std::string> words;
+  std::istringstream split(GetParam().arguments);
+  for (std::string word; split >> word;) words.push_back(word == "{written}" ? (scratch / GetParam().stillWritten).string() : word);
+  const CommandResult result = test::runNbodyIntoAClosedPipe(words, scratch);
+  expectCleanFailure(result, scratch, 1, "cannot write /dev/stdout: Broken pipe");
+  EXPECT_EQ(test::lineCount(test::readWholeFile(scratch / GetParam().stillWritten)), GetParam().lines);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Attacks, ReaderGoneAway,
+    ::testing::Values(PipeReaderGone{"BenchJson", "bench --engine cpu --bodies 16 --steps 1 --repetitions 1 --json "
+                                                  "/dev/stdout --csv {written}", "b.csv", 2},
+                      PipeReaderGone{"SimulateDiagnostics", kLoudRun + "--diagnostics /dev/stdout -o {written}", "o.csv", 65},
+                      PipeReaderGone{"SimulateFinalState", kLoudRun + "--diagnostics {written} -o /dev/stdout", "d.csv", 3}),
+    [](const auto& param) { return param.param.name; });
+
+// A working folder longer than PATH_MAX (4096 bytes) has no absolute name that system calls take;
+// other programs work there with relative names, and so must nbody (it failed with "File name too
+// long": its temporary files were named by absolute path). The script removes the deep folders
+// itself (a path that long is beyond std::filesystem).
+TEST(LongPaths, AWorkingFolderLongerThanPathMaxWorks) {
+  ScratchFolder scratch("long-cwd");
+  const std::string deep(250, 'd'), where = scratch.path().string();
+  const std::string script = "cd " + where + " && for k in $(seq 1 18); do mkdir " + deep + " && cd -P " + deep +
+                             " || exit 1; done; pwd -P | wc -c >" + where + "/length; " + NBODY_EXECUTABLE + " " +
+                             kSmallRun + "-o out.nbody --diagnostics d.csv --snapshot-every 1 --snapshot-path " +
+                             "s{step}.nbody 2>" + where + "/stderr.txt; echo $? >" + where + "/rc; ls >" + where +
+                             "/names; cd " + where + " && rm -rf " + deep;
+  ASSERT_EQ(std::system(("bash -c '" + script + "'").c_str()), 0);
+  EXPECT_GT(std::stoul(test::readWholeFile(scratch / "length")), std::size_t(PATH_MAX));
+  EXPECT_EQ(test::readWholeFile(scratch / "rc"), "0\n") << test::readWholeFile(scratch / "stderr.txt");
+  EXPECT_EQ(test::readWholeFile(scratch / "names"), "d.csv\nout.nbody\ns000000001.nbody\ns000000002.nbody\ns000000003.nbody\n");
+}
 
 // A snapshot whose counters are at the edge: refused when its step cannot continue, and never
 // made to count past what a snapshot holds.

@@ -277,7 +277,7 @@ int runBench(const BenchOptions& options) {
   printTable(run.results);
   if (json) writeJson(run.results, *json);
   if (csv) writeCsv(run.results, *csv);
-  outputs.commit();
+  outputs.commit([&] { throwIfStopped([&] { return "while writing the reports" + run.unwritten; }); });
   for (const NamedFile& file : benchFiles(options).outputs) std::printf("wrote %s\n", file.path.c_str());
   return 0;
 }

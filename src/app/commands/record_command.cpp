@@ -51,6 +51,9 @@ void addMovieOptions(CLI::App& command, RecordOptions& options) {
 
 using Clock = std::chrono::steady_clock;
 
+// What a recording that fails or stops leaves.
+constexpr const char* kMovieAbandoned = "the movie was abandoned (a file is removed)";
+
 double secondsSince(Clock::time_point began) { return std::chrono::duration<double>(Clock::now() - began).count(); }
 
 // "record: frame 120 of 600 (20%), 58.3 frames/s, 8 s left": rewritten in place on a terminal
@@ -86,10 +89,14 @@ class StageTimer {
  public:
   explicit StageTimer(bool onGpu) : onGpu_(onGpu) {}
   void begin() {
+    measuring_ = !skipNext_;
+    skipNext_ = false;
+    if (!measuring_) return;
     if (onGpu_) gpu_.begin();
     else began_ = Clock::now();
   }
   void end() {
+    if (!measuring_) return;
     if (!onGpu_) return add(secondsSince(began_));
     gpu_.end();
     while (const auto seconds = gpu_.takeFinished()) add(*seconds);
@@ -97,6 +104,9 @@ class StageTimer {
   void collectRest() {  // after glFinish: the last queries have their results
     while (const auto seconds = gpu_.takeFinished()) add(*seconds);
   }
+  // The next frame goes unmeasured: it follows a wait for the GPU (a check of the state), which
+  // llvmpipe's next timer query would count.
+  void skipNext() { skipNext_ = true; }
   // "1.23 ms", or why there is no figure. A GPU time per frame longer than the wall time per frame
   // cannot be (llvmpipe's timer queries of compute work give such), so it is not reported.
   std::string describe(double wallMillisecondsPerFrame) const {
@@ -124,7 +134,7 @@ class StageTimer {
   Clock::time_point began_;
   double total_ = 0.0;
   long long frames_ = 0;
-  bool skippedFirst_ = false;
+  bool skippedFirst_ = false, skipNext_ = false, measuring_ = false;
 };
 
 long long frameCount(const RecordOptions& options) {
@@ -195,23 +205,30 @@ void film(DrawnRun& run, MovieRecorder& recorder, const RecordOptions& options, 
   ProgressLine progress(frames, options.drawing.quiet);
   const Camera first = run.camera();
   const auto began = Clock::now();
+  const auto abandoned = [&](long long frame) {
+    return "at frame " + std::to_string(frame) + " of " + std::to_string(frames) + " (step " +
+           std::to_string(run.stepNumber()) + "); " + kMovieAbandoned;
+  };
   for (long long frame = 0; frame < frames; ++frame) {
-    throwIfStopped([&] {
-      return "at frame " + std::to_string(frame) + " of " + std::to_string(frames) +
-             "; the movie was abandoned (a file is removed)";
-    });
+    throwIfStopped([&] { return abandoned(frame); });
     if (frame > 0) {
       times.simulate.begin();
-      run.advance(options.stepsPerFrame);
+      const bool advanced = run.advance(options.stepsPerFrame);
       times.simulate.end();
+      if (!advanced) throw Stopped(stopRequested(), abandoned(frame));
     }
     aimCamera(run, first, options, frame);
     times.draw.begin();
     run.draw([&] { recorder.capture(frame); });
     times.draw.end();
+    if (run.checkFiniteIfDue()) {
+      times.simulate.skipNext();
+      times.draw.skipNext();
+    }
     progress.update(frame + 1, secondsSince(began));
   }
-  recorder.finish();
+  run.checkFinite();  // the last frame's state (the others every 100 steps)
+  recorder.finish([&] { throwIfStopped([] { return std::string("while completing the movie; ") + kMovieAbandoned; }); });
   times.seconds = secondsSince(began);
   glFinish();
   times.simulate.collectRest();
@@ -256,7 +273,7 @@ int runRecord(const RecordOptions& options) {
   auto writer = std::make_unique<VideoWriter>(options.drawing.output, videoSettingsOf(options));
   EngineSession session =
       openEngine(options.drawing.run.choice.engine, options.drawing.run.choice.engineSettings, nullptr, true);
-  DrawnRun run(*session.engine, options.drawing);
+  DrawnRun run(*session.engine, options.drawing, "No movie was written");
   reportStart(options, session, run, frames, *writer);
   reportView("record", options.drawing.quiet, run.firstState().size(), run.camera(), run.settings());
   MovieRecorder recorder(std::move(writer));

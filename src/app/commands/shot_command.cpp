@@ -32,7 +32,7 @@ int runShot(const ShotOptions& options) {
   const Image image = takeShot(*session.engine, options);
   throwIfStopped([] { return "after drawing. " + kNoPicture; });
   writePng(image, output);
-  output.commit();
+  output.commit([] { throwIfStopped([] { return "while writing the picture. " + kNoPicture; }); });
   if (!options.quiet)
     std::fprintf(stderr, "shot: wrote %s (%d x %d)\n", options.output.c_str(), image.width, image.height);
   return 0;

@@ -188,7 +188,9 @@ void SimulateRun::finish(double elapsed) {
   snapshot_.step = lastStep_;
   snapshot_.time = timeAt(lastStep_);
   nbody::writeSnapshot(snapshot_, outputFormatFor(options_.output), final_->stream());
-  outputs_.commit();
+  outputs_.commit([this] {
+    throwIfStopped([this] { return "while writing the state of step " + std::to_string(lastStep_) + ". " + unwritten(); });
+  });
   if (!options_.quiet)
     std::fprintf(stderr, "simulate: %lld steps in %.3f s; wrote %s\n", options_.steps, elapsed, options_.output.c_str());
 }

@@ -28,7 +28,14 @@ bool ChunkedStepper::advance(long long& step, long long target) {
     if (stopRequested()) return false;
     const long long now = std::min(chunk_, target - step);
     const auto start = Clock::now();
-    engine_.step(method_, params_, int(now));
+    if (afterEachStep) {
+      for (long long k = 0; k < now; ++k) {
+        engine_.step(method_, params_, 1);
+        afterEachStep();
+      }
+    } else {
+      engine_.step(method_, params_, int(now));
+    }
     engine_.finish();
     step += now;
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -27,6 +27,10 @@ class ChunkedStepper {
 
   // Called about once a second with the step reached and the steps per second of the last chunk.
   std::function<void(long long step, double stepsPerSecond)> onProgress;
+  // Called after every step (to draw its light into trails): the steps are then made one by one.
+  std::function<void()> afterEachStep;
+  // The steps of the next chunk: about a quarter second of work at the rate measured last.
+  long long chunk() const { return chunk_; }
 
  private:
   using Clock = std::chrono::steady_clock;

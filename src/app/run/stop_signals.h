@@ -5,9 +5,14 @@
 // what was committed before (snapshots along the way) stays. main prints Stopped's one line and
 // exits with 128 + the signal (130 for SIGINT, 143 for SIGTERM). A second signal ends the process
 // at once: the handler removes every temporary file (io/temporary_files.h) and exits with the same
-// code. SIGPIPE (a reader of standard output or of an output pipe went away) asks for a stop the
-// same way, and the write that met it fails with EPIPE. SIGXFSZ is ignored, so a write beyond the
-// file-size limit fails with EFBIG instead of killing the process with its temporary files left.
+// code. The other signals whose default action ends a process (SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2,
+// SIGXCPU, ...) and the signals of a fault in nbody or a library it uses (SIGSEGV, SIGBUS, SIGFPE,
+// SIGILL, SIGABRT) end it at once, as they would have, with the signal's own status, after the
+// handler removed the temporary files and said so in one line (for a fault: with the limits set
+// on memory and stack, which a driver may have run into). SIGPIPE is ignored: a write into a pipe
+// whose reader went away fails with EPIPE, which ends that output only. SIGXFSZ is ignored, so a
+// write beyond the file-size limit fails with EFBIG instead of killing the process with its
+// temporary files left.
 
 #include <stdexcept>
 #include <string>

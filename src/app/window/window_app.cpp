@@ -115,11 +115,14 @@ class WindowApp {
  public:
   explicit WindowApp(const WindowOptions& options);
   bool runFrame();  // false once the window should close
-  // Completes a recording still running (quitting while filming keeps the movie).
-  void finishRecording();
+  // Completes a recording still running (quitting while filming keeps the movie); a stop found by
+  // `beforePublishing` abandons it.
+  void finishRecording(const std::function<void()>& beforePublishing);
+  bool recording() const { return recorder_.recording(); }
   void printStats() const;
   int exitCode() const { return exitCode_; }
   long long frames() const { return stats_.frames(); }
+  bool screenshotWritten() const { return screenshotWritten_; }
 
  private:
   Engine& engine() { return simulation_.engine(); }
@@ -156,6 +159,7 @@ class WindowApp {
   glm::ivec2 framebufferSize_{0, 0};
   PanelFigures figures_;
   int exitCode_ = 0;
+  bool screenshotWritten_ = false;  // --screenshot's, at the last frame
 };
 
 WindowApp::WindowApp(const WindowOptions& options)
@@ -380,9 +384,12 @@ void WindowApp::writeScreenshot(bool lastFrame) {
       writePng(readWindow(framebufferSize_), path);
     } else {
       writePng(readWindow(framebufferSize_), *screenshotFile_);
-      screenshotFile_->commit();
+      screenshotFile_->commit([] { throwIfStopped([] { return std::string("while writing the screenshot"); }); });
+      screenshotWritten_ = true;
     }
     figures_.message = "screenshot: wrote " + std::filesystem::absolute(path).string();
+  } catch (const Stopped&) {
+    throw;  // runWindow says what it leaves
   } catch (const std::exception& e) {
     figures_.message = std::string("screenshot failed: ") + e.what();
     if (!settings_.screenshot) exitCode_ = 1;
@@ -391,10 +398,12 @@ void WindowApp::writeScreenshot(bool lastFrame) {
   settings_.screenshot = false;
 }
 
-void WindowApp::finishRecording() {
+void WindowApp::finishRecording(const std::function<void()>& beforePublishing) {
   if (!recorder_.recording()) return;
   try {
-    std::fprintf(stderr, "run: %s\n", recorder_.stop().c_str());
+    std::fprintf(stderr, "run: %s\n", recorder_.stop(beforePublishing).c_str());
+  } catch (const Stopped&) {
+    throw;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "run: recording failed: %s\n", e.what());
     exitCode_ = 1;
@@ -424,13 +433,22 @@ void WindowApp::printStats() const {
 
 int runWindow(const WindowOptions& options) {
   WindowApp app(options);
-  while (app.runFrame()) {
+  try {
+    while (app.runFrame()) {
+    }
+  } catch (const Stopped&) {  // while the last frame's screenshot was written: said below
   }
-  app.finishRecording();
-  throwIfStopped([&] {
-    return "after frame " + std::to_string(app.frames()) +
-           (options.screenshot.empty() ? std::string() : "; " + options.screenshot + " was not written");
-  });
+  const bool recording = app.recording();
+  const auto stopped = [&] {
+    throwIfStopped([&] {
+      return "after frame " + std::to_string(app.frames()) +
+             (options.screenshot.empty() || app.screenshotWritten() ? std::string()
+                                                                   : "; " + options.screenshot + " was not written") +
+             (recording ? "; the recording was abandoned (a file is removed)" : "");
+    });
+  };
+  app.finishRecording(stopped);  // a stop while its last frames are encoded abandons it too
+  stopped();
   if (options.printStats) app.printStats();
   return app.exitCode();
 }

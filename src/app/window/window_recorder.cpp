@@ -1,5 +1,6 @@
 #include "app/window/window_recorder.h"
 
+#include "app/run/stop_signals.h"
 #include "app/window/window_capture.h"
 
 #include <cmath>
@@ -40,7 +41,7 @@ std::string describe(double seconds, std::int64_t frames) {
 }  // namespace
 
 WindowRecorder::~WindowRecorder() {
-  if (!recording()) return;
+  if (!recording() || stopRequested()) return;  // a stop abandons the movie
   try {
     std::fprintf(stderr, "run: %s\n", stop().c_str());
   } catch (const std::exception& e) {
@@ -62,11 +63,11 @@ void WindowRecorder::start(const std::string& path, glm::ivec2 framebufferSize, 
   lastFrameIndex_ = -1;
 }
 
-std::string WindowRecorder::stop() {
+std::string WindowRecorder::stop(const std::function<void()>& beforePublishing) {
   if (!recording()) return "not recording";
   std::unique_ptr<MovieRecorder> recorder = std::move(recorder_);  // not recording, come what may
   const double filmed = std::chrono::duration<double>(Clock::now() - began_).count();
-  recorder->finish();
+  recorder->finish(beforePublishing);
   return "recording: wrote " + path_ + " (" + describe(filmed, recorder->framesCaptured()) + ")";
 }
 

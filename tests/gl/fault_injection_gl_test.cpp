@@ -1,0 +1,102 @@
+// The fault-injection suite's attacks on the commands that draw (shot, record): they need an
+// OpenGL context. The classes are the CPU tier's (tests/cpu/fault_injection_test.cpp): states
+// that turn non-finite, signals in the middle of long work. docs/robustness.md lists them.
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <fstream>
+
+#include "support/cli_runner.h"
+#include "support/fault_injection.h"
+
+namespace nbody {
+namespace {
+
+using test::CommandResult;
+using test::expectCleanFailure;
+using test::namesIn;
+using test::RunningNbody;
+using test::ScratchFolder;
+
+// A command line, where {d} stands for the scratch folder.
+struct Attack {
+  std::string name, arguments;
+};
+void PrintTo(const Attack& attack, std::ostream* out) { *out << attack.arguments; }
+
+std::vector<std::string> words(std::string arguments, const ScratchFolder& scratch) {
+  for (auto at = arguments.find("{d}"); at != std::string::npos; at = arguments.find("{d}"))
+    arguments.replace(at, 3, scratch.path().string());
+  std::vector<std::string> split;
+  std::istringstream in(arguments);
+  for (std::string word; in >> word;) split.push_back(word);
+  return split;
+}
+
+std::string joined(const std::vector<std::string>& split) {
+  std::string text;
+  for (const std::string& word : split) text += (text.empty() ? "" : " ") + word;
+  return text;
+}
+
+// G = 1e308 makes every force overflow: the state is infinite after the first step. record used to
+// film it and exit 0; now every command that draws refuses it as simulate does, naming the steps.
+class NonFiniteStatesWhenDrawn : public ::testing::TestWithParam<Attack> {};
+
+TEST_P(NonFiniteStatesWhenDrawn, AreNeverDrawnIntoAFile) {
+  ScratchFolder scratch("non-finite-drawn");
+  const CommandResult result = test::runNbody(joined(words(GetParam().arguments, scratch)), scratch);
+  expectCleanFailure(result, scratch, 1, "the state became non-finite between step 0 (the last found finite) and step ");
+  EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
+}
+
+const std::string kSmallPicture = "--bodies 64 --width 32 --height 32 --gravity 1e308 -q ";
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryCommandThatDraws, NonFiniteStatesWhenDrawn,
+    ::testing::Values(Attack{"Record", "record " + kSmallPicture + "--frames 3 --out {d}/m.mp4"},
+                      Attack{"RecordManyStepsPerFrame", "record " + kSmallPicture + "--frames 2 --steps-per-frame 300 --out {d}/m.mp4"},
+                      Attack{"RecordWithTrails", "record " + kSmallPicture + "--frames 3 --trails 0.1 --out {d}/m.mp4"},
+                      Attack{"Shot", "shot " + kSmallPicture + "--steps 3 --out {d}/s.png"},
+                      Attack{"ShotWithTrails", "shot " + kSmallPicture + "--steps 3 --trails 0.1 --out {d}/s.png"}),
+    [](const auto& param) { return param.param.name; });
+
+// Long work that used to look at no stop request: shot --trails drew every step without one, and
+// record made a frame's steps in one go. Each must end within a few seconds of the signal (a chunk
+// of about a quarter second, a step of the CPU engine at N = 4096), exit 128 + n, one line, no file.
+struct LongWork {
+  std::string name, arguments;
+  int signal;
+};
+void PrintTo(const LongWork& work, std::ostream* out) { *out << work.arguments; }
+
+class StopsInsideLongWork : public ::testing::TestWithParam<LongWork> {};
+
+TEST_P(StopsInsideLongWork, EndItWithinAStepLeavingNoFile) {
+  ScratchFolder scratch("stop-long-work");
+  RunningNbody run(words(GetParam().arguments, scratch), scratch);
+  // reportView's line comes once the first state is drawn, before the steps.
+  ASSERT_TRUE(test::waitUntil(
+      [&] { return test::readWholeFile(scratch / "stderr.txt").find("camera yaw") != std::string::npos; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  run.signal(GetParam().signal);
+  const CommandResult result = run.wait(15);
+  expectCleanFailure(result, scratch, 128 + GetParam().signal, "stopped by SIG" + std::string(sigabbrev_np(GetParam().signal)));
+  EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
+}
+
+const std::string kSlowCpuRun = "--engine cpu --bodies 4096 --width 64 --height 64 ";
+
+INSTANTIATE_TEST_SUITE_P(
+    ShotAndRecord, StopsInsideLongWork,
+    ::testing::Values(
+        LongWork{"ShotWithTrails", "shot " + kSlowCpuRun + "--trails 0.1 --steps 100000 --out {d}/s.png", SIGINT},
+        LongWork{"RecordManyStepsPerFrame", "record " + kSlowCpuRun + "--frames 3 --steps-per-frame 100000 --out {d}/m.mp4",
+                 SIGTERM},
+        LongWork{"RecordWithTrails",
+                 "record " + kSlowCpuRun + "--frames 3 --trails 0.1 --steps-per-frame 100000 --out {d}/m.mp4", SIGHUP}),
+    [](const auto& param) { return param.param.name; });
+
+}  // namespace
+}  // namespace nbody
