@@ -293,11 +293,19 @@ void PrintTo(const TwoOutputs& two, std::ostream* out) { *out << two.arguments; 
 class OnePathTwice : public ::testing::TestWithParam<TwoOutputs> {};
 
 // {d} is the scratch folder. Refused before any work: no file appears.
+// {d}/in.nbody is a snapshot of step 0, with a hard link to it and a copy named like snapshot 3.
 TEST_P(OnePathTwice, IsAUsageErrorBeforeAnyWork) {
   ScratchFolder scratch("same-path");
   std::filesystem::create_directories(scratch / "sub");
   std::filesystem::create_directory_symlink(scratch.path(), scratch / "here");
   writeTinyPng(scratch / "a.png");
+  Snapshot input;
+  input.state = findScene("plummer")->generate(8, 1);
+  input.settings.emplace().method = "euler";
+  writeSnapshotFile(input, scratch / "in.nbody");
+  std::filesystem::create_hard_link(scratch / "in.nbody", scratch / "hard.nbody");
+  std::filesystem::copy_file(scratch / "in.nbody", scratch / "s-000000003.nbody");
+  const std::string inputBytes = test::readWholeFile(scratch / "in.nbody");
   std::string arguments = GetParam().arguments;
   for (auto at = arguments.find("{d}"); at != std::string::npos; at = arguments.find("{d}"))
     arguments.replace(at, 3, scratch.path().string());
@@ -307,6 +315,7 @@ TEST_P(OnePathTwice, IsAUsageErrorBeforeAnyWork) {
   expectCleanFailure(result, scratch, 2, GetParam().expectedInMessage);
   EXPECT_EQ(namesIn(scratch), before);
   EXPECT_EQ(test::readWholeFile(scratch / "a.png").size(), tinyPngBytes().size()) << "the input is untouched";
+  EXPECT_EQ(test::readWholeFile(scratch / "in.nbody"), inputBytes) << "the input is untouched";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -332,7 +341,57 @@ INSTANTIATE_TEST_SUITE_P(
                    "--diff and A are the same file"},
         TwoOutputs{"ShotOverItsInput", "shot --input {d}/a.png -o {d}/a.png", "--out and --input are the same file"},
         TwoOutputs{"DiagnosticsOverTheInput", "simulate --engine cpu --input {d}/a.png --diagnostics {d}/a.png",
-                   "--diagnostics and --input are the same file"}),
+                   "--diagnostics and --input are the same file"},
+        // No output may be an input, not even simulate's final state, which used to replace its input
+        // once the run was over: a stop or failure in between left nothing to run again from.
+        TwoOutputs{"FinalStateOverItsInput", "simulate --engine cpu --steps 1 --input {d}/in.nbody -o {d}/here/in.nbody",
+                   "--output and --input are the same file"},
+        TwoOutputs{"FinalStateOverAHardLinkOfItsInput",
+                   "simulate --engine cpu --steps 1 --input {d}/in.nbody -o {d}/hard.nbody",
+                   "--output and --input are the same file"},
+        TwoOutputs{"FinalStateOverItsInputReadThroughStandardInput",
+                   "simulate --engine cpu --steps 1 --input /dev/stdin -o {d}/in.nbody < {d}/in.nbody",
+                   "--output and --input are the same file"},
+        TwoOutputs{"ASnapshotOverTheInput",
+                   "simulate --engine cpu --steps 5 --input {d}/s-000000003.nbody --snapshot-every 1 "
+                   "--snapshot-path {d}/sub/../s-{step}.nbody -o {d}/o.nbody",
+                   "--input and --snapshot-path's snapshot of step 3 are the same file"},
+        TwoOutputs{"ShotOverAHardLinkOfItsInput", "shot --input {d}/in.nbody -o {d}/hard.nbody",
+                   "--out and --input are the same file"}),
+    [](const auto& param) { return param.param.name; });
+
+// Every snapshot of a run is probed before the first step: a folder missing for one of them, or a
+// folder where a later one would go, used to end the run halfway (the last snapshot alone was
+// probed). {d} is the scratch folder; nothing may be left in it.
+struct SnapshotPlan {
+  std::string name, arguments, folderToMake, expectedInMessage;
+};
+void PrintTo(const SnapshotPlan& plan, std::ostream* out) { *out << plan.arguments; }
+
+class SnapshotPaths : public ::testing::TestWithParam<SnapshotPlan> {};
+
+TEST_P(SnapshotPaths, AreProbedBeforeTheFirstStep) {
+  ScratchFolder scratch("snapshot-paths");
+  if (!GetParam().folderToMake.empty()) std::filesystem::create_directories(scratch / GetParam().folderToMake);
+  std::string arguments = GetParam().arguments;
+  for (auto at = arguments.find("{d}"); at != std::string::npos; at = arguments.find("{d}"))
+    arguments.replace(at, 3, scratch.path().string());
+  const auto before = namesIn(scratch);
+  expectCleanFailure(runNbody(arguments, scratch), scratch, 2, GetParam().expectedInMessage);
+  EXPECT_EQ(namesIn(scratch), before) << "no snapshot before the refusal";
+}
+
+const std::string kSnapshotRun = "simulate --engine cpu --bodies 8 --steps 10 -q -o {d}/o.nbody --snapshot-every 1 ";
+
+INSTANTIATE_TEST_SUITE_P(
+    Attacks, SnapshotPaths,
+    ::testing::Values(
+        SnapshotPlan{"AMissingFolder", kSnapshotRun + "--snapshot-path {d}/missing/s-{step}.nbody", "",
+                     "--snapshot-path: the snapshot of step 1 could not be written: cannot write"},
+        SnapshotPlan{"AFolderAtALaterSnapshotsName", kSnapshotRun + "--snapshot-path {d}/s-{step}.nbody",
+                     "s-000000007.nbody", "the snapshot of step 7 could not be written: cannot write"},
+        SnapshotPlan{"AFolderOfEachSnapshotMissingForALaterOne", kSnapshotRun + "--snapshot-path {d}/f-{step}/s.nbody",
+                     "f-000000001", "the snapshot of step 2 could not be written: cannot write"}),
     [](const auto& param) { return param.param.name; });
 
 // A reader that goes away (`nbody bench --json /dev/stdout --csv b.csv | head -c 10`) is its own
@@ -364,6 +423,26 @@ INSTANTIATE_TEST_SUITE_P(
                       PipeReaderGone{"SimulateDiagnostics", kLoudRun + "--diagnostics /dev/stdout -o {written}", "o.csv", 65},
                       PipeReaderGone{"SimulateFinalState", kLoudRun + "--diagnostics {written} -o /dev/stdout", "d.csv", 3}),
     [](const auto& param) { return param.param.name; });
+
+// Two outputs into the one pipe standard output is, however it is named: the bytes of both would
+// mix. A terminal may take several (what is written there is shown, not kept).
+class OneStreamTwice : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OneStreamTwice, IsAUsageErrorBeforeAnyWork) {
+  ScratchFolder scratch("one-stream-twice");
+  std::vector<std::string> words;
+  std::istringstream split(GetParam());
+  for (std::string word; split >> word;) words.push_back(word);
+  const CommandResult result = test::runNbodyIntoAClosedPipe(words, scratch);
+  expectCleanFailure(result, scratch, 2, "are the same file");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Attacks, OneStreamTwice,
+    ::testing::Values("bench --engine cpu --bodies 8 --json /dev/stdout --csv /dev/fd/1",
+                      "bench --engine cpu --bodies 8 --json /proc/self/fd/1 --csv /dev/stdout",
+                      kSmallRun + "-o /dev/fd/1 --diagnostics /proc/self/fd/1"),
+    [](const auto& param) { return "Case" + std::to_string(param.index); });
 
 // A working folder longer than PATH_MAX (4096 bytes) has no absolute name that system calls take;
 // other programs work there with relative names, and so must nbody (it failed with "File name too

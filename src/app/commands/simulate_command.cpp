@@ -87,14 +87,11 @@ void SimulateRun::openOutputs() {
   if (!options_.diagnostics.empty()) diagnosticsFile_ = &outputs_.open(options_.diagnostics);
 }
 
+// The input first: its step names the snapshots, and every output, snapshots included, is
+// checked against the inputs and each other before anything is opened or made.
 void SimulateRun::prepare() {
-  openOutputs();
-  session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings);
-  snapshot_ = makeInitialSnapshotFor(*session_.engine, options_.run);
+  if (!options_.run.input.empty()) snapshot_ = makeInitialSnapshot(options_.run);
   const std::string source = problemSource(options_.run);
-  settings_ = resolveRunSettings(options_.run, snapshot_);
-  snapshot_.settings = settings_;
-  method_ = &methodOf(settings_, source);
   firstStep_ = snapshot_.step;
   lastStep_ = addOrThrow(firstStep_, options_.steps, source + ": step " + std::to_string(firstStep_) + " plus --steps");
   if (lastStep_ > kLargestStep)  // the final state could not be loaded again
@@ -104,8 +101,15 @@ void SimulateRun::prepare() {
   if (options_.snapshotEvery > 0) {
     const SnapshotSeries series{"--snapshot-path", options_.snapshotPath, firstStep_, lastStep_, options_.snapshotEvery};
     checkDistinctOutputs(simulateFiles(options_), series);
-    OutputFile::checkWritable(snapshotPathFor(options_.snapshotPath, lastStep_));
+    probeSnapshotPaths(series);
   }
+  openOutputs();
+  session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings);
+  if (options_.run.input.empty()) snapshot_ = makeInitialSnapshotFor(*session_.engine, options_.run);
+  session_.engine->checkCapacity(snapshot_.state.size());
+  settings_ = resolveRunSettings(options_.run, snapshot_);
+  snapshot_.settings = settings_;
+  method_ = &methodOf(settings_, source);
   if (diagnosticsFile_) log_.emplace(*diagnosticsFile_, session_.engine->name(), method_->name);
   watch_.emplace(firstStep_);
 }
@@ -198,7 +202,7 @@ void SimulateRun::finish(double elapsed) {
 }  // namespace
 
 CommandFiles simulateFiles(const SimulateOptions& options) {
-  CommandFiles files{{{"--output", options.output, true}}, {{"--input", options.run.input}}};
+  CommandFiles files{{{"--output", options.output}}, {{"--input", options.run.input}}};
   if (!options.diagnostics.empty()) files.outputs.push_back({"--diagnostics", options.diagnostics});
   return files;
 }
