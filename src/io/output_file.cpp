@@ -151,6 +151,7 @@ OutputFile::OutputFile(std::filesystem::path target)
     if (const std::string refusal = whyNotReplaceable(target_, link); !refusal.empty())
       throw OutputError(cannotWrite(target_, refusal));
     openTemporary(link.st_mode & 0777);
+    keepOwnerOf(link);
   } else if (S_ISLNK(link.st_mode)) {
     openThroughLink();
   } else if (isStream(link.st_mode)) {
@@ -195,6 +196,16 @@ void OutputFile::openTemporary(unsigned permissions) {
   temporary_ = pattern;
   // mkostemp makes the file 0600; the output gets the permissions it would have had otherwise.
   (void)::fchmod(fd_, permissions);
+}
+
+// A file replaced keeps its owner and group, as editors and install do: root replacing another
+// user's file (in any folder, sticky or not) leaves it theirs. Others may only give the new file a
+// group they belong to; where that fails it is theirs, as any file they make. Then the mode again,
+// which a change of owner may have cut.
+void OutputFile::keepOwnerOf(const struct stat& replaced) {
+  if (replaced.st_uid == ::geteuid() && replaced.st_gid == ::getegid()) return;
+  if (::fchown(fd_, replaced.st_uid, replaced.st_gid) != 0) (void)::fchown(fd_, uid_t(-1), replaced.st_gid);
+  (void)::fchmod(fd_, replaced.st_mode & 0777);
 }
 
 // A link is followed only to what is written in place: a terminal, pipe or device, or the file a

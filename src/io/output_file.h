@@ -6,8 +6,8 @@
 // A regular file appears whole or not at all, and nothing else is ever written:
 //   - the bytes go to a temporary file in the target's folder, named <name>.nbody-tmp-XXXXXX with
 //     six random characters, created exclusively (mkostemp: O_CREAT | O_EXCL, which never follows
-//     a symbolic link, and O_CLOEXEC), with the target's permissions (a new file: 0666 less the
-//     umask);
+//     a symbolic link, and O_CLOEXEC), with the target's permissions, owner and group (a new
+//     file: 0666 less the umask, nbody's user);
 //   - commit() writes out what is buffered, fsyncs the file, checks that the temporary name still
 //     leads to the file written, renames it over the target and fsyncs the folder;
 //   - an output that is not committed (an error, a stop) is removed by the destructor, and by the
@@ -35,6 +35,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <sys/stat.h>
 
 namespace nbody {
 
@@ -106,6 +108,7 @@ class OutputFile {
  private:
   class Buffer;
   void openTemporary(unsigned permissions);
+  void keepOwnerOf(const struct stat& replaced);
   void openThroughLink();
   void openInPlace();
   bool send(const char* data, std::size_t size) noexcept;

@@ -462,6 +462,50 @@ TEST(LongPaths, AWorkingFolderLongerThanPathMaxWorks) {
   EXPECT_EQ(test::readWholeFile(scratch / "names"), "d.csv\nout.nbody\ns000000001.nbody\ns000000002.nbody\ns000000003.nbody\n");
 }
 
+// Run as root over another user's file, the replacement was root's (the temporary file's owner):
+// it now keeps the file's owner, group and mode, as editors and install do, in an ordinary folder
+// and in a sticky one (/tmp). {f} is the folder, {f}/theirs the other user's file.
+struct OwnedFile {
+  std::string name, arguments;
+  mode_t folderMode;
+};
+void PrintTo(const OwnedFile& owned, std::ostream* out) { *out << owned.arguments; }
+
+class OtherUsersFiles : public ::testing::TestWithParam<OwnedFile> {};
+
+TEST_P(OtherUsersFiles, KeepTheirOwnerGroupAndModeWhenReplacedAsRoot) {
+  if (::geteuid() != 0) GTEST_SKIP() << "only root replaces another user's file";
+  ScratchFolder scratch("other-users");
+  const auto folder = scratch / "f", theirs = folder / "theirs";
+  std::filesystem::create_directory(folder);
+  ASSERT_EQ(::chmod(folder.c_str(), GetParam().folderMode), 0);
+  std::ofstream(theirs) << "theirs\n";
+  constexpr uid_t kOwner = 12345;
+  constexpr gid_t kGroup = 23456;
+  ASSERT_EQ(::chown(theirs.c_str(), kOwner, kGroup), 0);
+  ASSERT_EQ(::chmod(theirs.c_str(), 0640), 0);
+  std::string arguments = GetParam().arguments;
+  for (auto at = arguments.find("{f}"); at != std::string::npos; at = arguments.find("{f}"))
+    arguments.replace(at, 3, folder.string());
+  const CommandResult result = runNbody(arguments, scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(test::readWholeFile(theirs), "theirs\n") << "replaced";
+  struct stat replaced;
+  ASSERT_EQ(::stat(theirs.c_str(), &replaced), 0);
+  EXPECT_EQ(replaced.st_uid, kOwner);
+  EXPECT_EQ(replaced.st_gid, kGroup);
+  EXPECT_EQ(replaced.st_mode & 07777, 0640u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    OrdinaryAndStickyFolders, OtherUsersFiles,
+    ::testing::Values(OwnedFile{"FinalStateInAnOrdinaryFolder", kSmallRun + "-o {f}/theirs", 0755},
+                      OwnedFile{"FinalStateInAStickyFolder", kSmallRun + "-o {f}/theirs", 01777},
+                      OwnedFile{"DiagnosticsInAStickyFolder", kSmallRun + "-o {f}/mine.csv --diagnostics {f}/theirs", 01777},
+                      OwnedFile{"BenchReportInAnOrdinaryFolder",
+                                "bench --engine cpu --bodies 8 --steps 1 --repetitions 1 --json {f}/theirs", 0755}),
+    [](const auto& param) { return param.param.name; });
+
 // A snapshot whose counters are at the edge: refused when its step cannot continue, and never
 // made to count past what a snapshot holds.
 std::filesystem::path snapshotAtStep(const ScratchFolder& scratch, long long step) {
