@@ -6,7 +6,12 @@
 
 #include <csignal>
 #include <fstream>
+#include <functional>
 
+#include <nlohmann/json.hpp>
+
+#include "io/snapshot.h"
+#include "physics/scenes.h"
 #include "support/cli_runner.h"
 #include "support/fault_injection.h"
 
@@ -96,6 +101,53 @@ INSTANTIATE_TEST_SUITE_P(
                  SIGTERM},
         LongWork{"RecordWithTrails",
                  "record " + kSlowCpuRun + "--frames 3 --trails 0.1 --steps-per-frame 100000 --out {d}/m.mp4", SIGHUP}),
+    [](const auto& param) { return param.param.name; });
+
+// Every JSON report records the settings it measured with. accuracy --json wrote the command
+// line's softening and G even when the state came from a snapshot with its own, and neither report
+// said the dt. {d}/in.nbody holds a snapshot with softening 0.05, G 2, dt 0.003 and rk4.
+struct Report {
+  std::string name, arguments;
+  std::function<const nlohmann::json&(const nlohmann::json&)> settingsOf;  // where the report keeps them
+  double softening, gravity, dt;
+  std::string method;
+};
+void PrintTo(const Report& report, std::ostream* out) { *out << report.arguments; }
+
+class ReportsSayWhatWasMeasured : public ::testing::TestWithParam<Report> {};
+
+TEST_P(ReportsSayWhatWasMeasured, TheSofteningGravityMethodAndStepUsed) {
+  ScratchFolder scratch("report-settings");
+  Snapshot input;
+  input.state = findScene("plummer")->generate(64, 2);
+  input.settings = RunSettings{"rk4", StepParams{0.003, 0.05, 2.0}, 2};
+  writeSnapshotFile(input, scratch / "in.nbody");
+  const CommandResult result = test::runNbody(joined(words(GetParam().arguments, scratch)), scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const nlohmann::json report = nlohmann::json::parse(test::readWholeFile(scratch / "r.json"));
+  const nlohmann::json& settings = GetParam().settingsOf(report);
+  EXPECT_EQ(settings.value("softening", -1.0), GetParam().softening) << settings;
+  EXPECT_EQ(settings.value("gravity", -1.0), GetParam().gravity) << settings;
+  EXPECT_EQ(settings.value("dt", -1.0), GetParam().dt) << settings;
+  EXPECT_EQ(settings.value("method", std::string()), GetParam().method) << settings;
+}
+
+const nlohmann::json& itself(const nlohmann::json& report) { return report; }
+const nlohmann::json& firstResult(const nlohmann::json& report) { return report.at("results").at(0); }
+
+INSTANTIATE_TEST_SUITE_P(
+    AccuracyAndBench, ReportsSayWhatWasMeasured,
+    ::testing::Values(
+        // accuracy times Euler steps of the snapshot's dt, with its softening and G.
+        Report{"AccuracyFromASnapshot", "accuracy --engine cpu -q --input {d}/in.nbody --json {d}/r.json", itself, 0.05,
+               2.0, 0.003, "euler"},
+        Report{"AccuracyFromASnapshotWithASofteningGiven",
+               "accuracy --engine cpu -q --input {d}/in.nbody --softening 0.2 --json {d}/r.json", itself, 0.2, 2.0, 0.003,
+               "euler"},
+        Report{"Bench",
+               "bench --engine cpu --bodies 64 --steps 1 --repetitions 1 --method rk2 --dt 0.004 --softening 0.03 -G 3 "
+               "--json {d}/r.json",
+               firstResult, 0.03, 3.0, 0.004, "rk2"}),
     [](const auto& param) { return param.param.name; });
 
 }  // namespace

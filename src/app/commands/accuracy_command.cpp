@@ -17,9 +17,9 @@ namespace nbody {
 namespace {
 
 // Steps/s and GPU ms of Euler steps: one force evaluation and the update each.
-BenchResult timeEvaluations(Engine& engine, const AccuracyOptions& options) {
+BenchResult timeEvaluations(Engine& engine, const StepParams& params) {
   const TimingPlan timing{.repetitions = 3, .targetSeconds = 0.3};
-  return benchmark(engine, *findMethod("euler"), Readback::none, options.run.choice.step, timing);
+  return benchmark(engine, *findMethod("euler"), Readback::none, params, timing);
 }
 
 void printReport(const Engine& engine, const AccuracyOptions& options, const AccuracyReport& report,
@@ -39,16 +39,20 @@ void printReport(const Engine& engine, const AccuracyOptions& options, const Acc
               engine.bodyCount());
 }
 
-void writeJson(OutputFile& file, Engine& engine, const AccuracyOptions& options, const AccuracyReport& report,
-               const BenchResult& timing, const std::vector<std::pair<std::string, double>>& split) {
+// The settings are those measured with: an input snapshot's where the command line gave none.
+void writeJson(OutputFile& file, Engine& engine, const AccuracyOptions& options, const StepParams& params,
+               const AccuracyReport& report, const BenchResult& timing,
+               const std::vector<std::pair<std::string, double>>& split) {
   nlohmann::json json = accuracyJson(report);
   json["engine"] = engine.name();
   json["variant"] = engine.variant();
   json["renderer"] = engine.device();
   json["problem"] = options.run.input.empty() ? options.run.choice.scene.name : options.run.input;
   json["bodies"] = engine.bodyCount();
-  json["softening"] = options.run.choice.step.softening;
-  json["gravity"] = options.run.choice.step.gravity;
+  json["softening"] = params.softening;
+  json["gravity"] = params.gravity;
+  json["method"] = timing.method;  // of the timed steps
+  json["dt"] = params.dt;
   json["ms_per_step"] = jsonNumber(1e3 / timing.stepsPerSecond);
   json["gpu_ms_per_step"] = jsonNumber(timing.gpuMillisecondsPerStep);
   for (const auto& [part, seconds] : split) json["last_evaluation_ms"][part] = seconds * 1e3;
@@ -89,10 +93,10 @@ int runAccuracy(const AccuracyOptions& options) {
                  engine.name().c_str(), engine.device().c_str(), start.state.size());
   engine.upload(start.state);
   const AccuracyReport report = measureAccuracy(engine, params, options.sample);
-  const BenchResult timing = timeEvaluations(engine, options);
+  const BenchResult timing = timeEvaluations(engine, params);
   const auto split = engine.lastTimeSplit();
   printReport(engine, options, report, timing, split);
-  if (json) writeJson(*json, engine, options, report, timing, split);
+  if (json) writeJson(*json, engine, options, params, report, timing, split);
   return 0;
 }
 

@@ -68,11 +68,14 @@ void printTable(const std::vector<BenchResult>& results) {
       kFlopPerInteraction);
 }
 
-nlohmann::json resultJson(const BenchResult& r) {
+nlohmann::json resultJson(const BenchResult& r, const StepParams& step) {
   nlohmann::json json{{"renderer", r.device},
                       {"engine", r.engine},
                       {"variant", r.variant},
                       {"method", r.method},
+                      {"dt", step.dt},
+                      {"softening", step.softening},
+                      {"gravity", step.gravity},
                       {"bodies", r.bodies},
                       {"readback", readbackName(r.readback)},
                       {"steps_per_repetition", r.stepsPerRepetition},
@@ -86,10 +89,10 @@ nlohmann::json resultJson(const BenchResult& r) {
   return json;
 }
 
-void writeJson(const std::vector<BenchResult>& results, OutputFile& file) {
+void writeJson(const std::vector<BenchResult>& results, const StepParams& step, OutputFile& file) {
   nlohmann::json report{{"tool", "nbody bench"}, {"flop_per_interaction", kFlopPerInteraction}};
   report["results"] = nlohmann::json::array();
-  for (const BenchResult& r : results) report["results"].push_back(resultJson(r));
+  for (const BenchResult& r : results) report["results"].push_back(resultJson(r, step));
   file.stream() << report.dump(2) << '\n';
 }
 
@@ -275,7 +278,7 @@ int runBench(const BenchOptions& options) {
     engine.reset();  // its textures go before the next engine's are made
   }
   printTable(run.results);
-  if (json) writeJson(run.results, *json);
+  if (json) writeJson(run.results, step, *json);
   if (csv) writeCsv(run.results, *csv);
   outputs.commit([&] { throwIfStopped([&] { return "while writing the reports" + run.unwritten; }); });
   for (const NamedFile& file : benchFiles(options).outputs) std::printf("wrote %s\n", file.path.c_str());
