@@ -506,6 +506,59 @@ INSTANTIATE_TEST_SUITE_P(
                                 "bench --engine cpu --bodies 8 --steps 1 --repetitions 1 --json {f}/theirs", 0755}),
     [](const auto& param) { return param.param.name; });
 
+// What is a usage error for one option or command is one for every other: an engine setting given
+// twice (--set was the one option that took it), a number through the one reader (no hex, no
+// blanks, "too small" where the type would make it 0), --seed with a file to start from (it was
+// ignored), a bench that would time nothing (an empty table, exit 0). {d}/in.csv is a small state.
+class UsageEverywhereTheSame : public ::testing::TestWithParam<test::AttackCase> {};
+
+TEST_P(UsageEverywhereTheSame, IsAUsageErrorBeforeAnyWork) {
+  ScratchFolder scratch("usage");
+  std::ofstream(scratch / "in.csv") << "x,y,z,mass,vx,vy,vz\n0,0,0,1,0,0,0\n1,0,0,1,0,1,0\n";
+  test::expectUsageErrorBeforeAnyWork(GetParam(), scratch);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Options, UsageEverywhereTheSame,
+    ::testing::Values(
+        test::AttackCase{"SetGivenTwice", kSmallRun + "--set slices=2 --set slices=4 -o {d}/o.csv",
+                         "--set slices: given 2 times; give it once"},
+        test::AttackCase{"SeedWithAnInput", "simulate --engine cpu --input {d}/in.csv --seed 3 -o {d}/o.csv",
+                         "--seed excludes --input"},
+        test::AttackCase{"SeedWithAStateToLoad", "run --load {d}/in.csv --seed 3", "--seed excludes --load"},
+        test::AttackCase{"ADoubleThatUnderflows", kSmallRun + "--dt 1e-400 -o {d}/o.csv",
+                         "--dt: '1e-400' is too small: a double would make it 0"},
+        test::AttackCase{"AFloatThatUnderflows", "shot --point-size 1e-50 -o {d}/s.png",
+                         "--point-size: '1e-50' is too small: a float32 would make it 0"},
+        test::AttackCase{"ACameraFieldThatUnderflows", "shot --camera 1e-50,0,1 -o {d}/s.png", "'1e-50' is too small"},
+        test::AttackCase{"ACameraFieldInHex", "shot --camera 0x10,0,1 -o {d}/s.png", "'0x10' is not a number"},
+        test::AttackCase{"AColourRangeWithABlank", "shot --color-range ' 1,2' -o {d}/s.png", "' 1' is not a number"},
+        test::AttackCase{"ABenchThatWouldTimeNothing", "bench --engine cpu --readback sync --json {d}/b.json",
+                         "--readback sync: the cpu engine keeps its state on the CPU and reads nothing back"},
+        test::AttackCase{"AnUnknownReadback", "bench --engine cpu --readback none,fast --json {d}/b.json",
+                         "--readback: fast is not one of none, sync, async"},
+        test::AttackCase{"AScreenshotAndARecordingThatAreOneFile", "run --screenshot {d}/same --record {d}/./same",
+                         "--screenshot and --record are the same file"}),
+    [](const auto& param) { return param.param.name; });
+
+// kepler and figure-eight have 2 and 3 bodies whatever --bodies says: the capacity was checked
+// for --bodies (a billion bodies "need about 322 GB"), and bench said N = 4096 while it timed 2.
+TEST(Scenes, WithAFixedBodyCountIgnoreBodiesAndSaySo) {
+  ScratchFolder scratch("fixed-scenes");
+  for (const auto& [scene, bodies] : {std::pair{"kepler", 2u}, std::pair{"figure-eight", 3u}}) {
+    const auto output = scratch / (std::string(scene) + ".csv");
+    const CommandResult result = runNbody(std::string("simulate --engine cpu --scene ") + scene +
+                                              " --bodies 1073741824 --steps 1 -q -o " + output.string(),
+                                          scratch);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_EQ(test::lineCount(test::readWholeFile(output)), 1u + bodies);
+  }
+  const CommandResult bench =
+      runNbody("bench --engine cpu --scene kepler --bodies 4096 --steps 1 --repetitions 1", scratch);
+  ASSERT_EQ(bench.exitCode, 0) << bench.err;
+  EXPECT_NE(bench.out.find("N = 2 (kepler has 2 bodies whatever --bodies says)"), std::string::npos) << bench.out;
+}
+
 // A snapshot whose counters are at the edge: refused when its step cannot continue, and never
 // made to count past what a snapshot holds.
 std::filesystem::path snapshotAtStep(const ScratchFolder& scratch, long long step) {

@@ -103,6 +103,25 @@ INSTANTIATE_TEST_SUITE_P(
                  "record " + kSlowCpuRun + "--frames 3 --trails 0.1 --steps-per-frame 100000 --out {d}/m.mp4", SIGHUP}),
     [](const auto& param) { return param.param.name; });
 
+// An engine's number setting (the tree's theta) goes through the one reader of numbers, as every
+// option does: std::stod took hex and leading blanks. The CPU tier holds the other cases of the
+// family (tests/cpu/fault_injection_test.cpp).
+class UsageEverywhereTheSame : public ::testing::TestWithParam<test::AttackCase> {};
+
+TEST_P(UsageEverywhereTheSame, IsAUsageErrorBeforeAnyWork) {
+  ScratchFolder scratch("usage-gl");
+  test::expectUsageErrorBeforeAnyWork(GetParam(), scratch);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EngineSettings, UsageEverywhereTheSame,
+    ::testing::Values(test::AttackCase{"ANumberInHex", "simulate --engine tree --bodies 8 --set theta=0x1p-1 -o {d}/o.csv",
+                                       "theta 0x1p-1 is not one of"},
+                      test::AttackCase{"ANumberWithABlank",
+                                       "simulate --engine tree --bodies 8 --set 'theta= 0.5' -o {d}/o.csv",
+                                       "theta  0.5 is not one of"}),
+    [](const auto& param) { return param.param.name; });
+
 // Every JSON report records the settings it measured with. accuracy --json wrote the command
 // line's softening and G even when the state came from a snapshot with its own, and neither report
 // said the dt. {d}/in.nbody holds a snapshot with softening 0.05, G 2, dt 0.003 and rk4.

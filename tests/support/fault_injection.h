@@ -47,4 +47,23 @@ inline void expectCleanFailure(const CommandResult& result, const ScratchFolder&
   EXPECT_EQ(temporaryFilesIn(scratch.path()), std::vector<std::string>{});
 }
 
+// A command line where {d} stands for the scratch folder, and what its one line must say.
+struct AttackCase {
+  std::string name, arguments, expectedInMessage;
+};
+inline void PrintTo(const AttackCase& attack, std::ostream* out) { *out << attack.arguments; }
+
+inline std::string withFolder(std::string arguments, const ScratchFolder& scratch) {
+  for (auto at = arguments.find("{d}"); at != std::string::npos; at = arguments.find("{d}"))
+    arguments.replace(at, 3, scratch.path().string());
+  return arguments;
+}
+
+// A usage error: exit 2, one line saying `expectedInMessage`, before any work (no file made).
+inline void expectUsageErrorBeforeAnyWork(const AttackCase& attack, const ScratchFolder& scratch) {
+  const auto before = namesIn(scratch);
+  expectCleanFailure(runNbody(withFolder(attack.arguments, scratch), scratch), scratch, 2, attack.expectedInMessage);
+  EXPECT_EQ(namesIn(scratch), before);
+}
+
 }  // namespace nbody::test
