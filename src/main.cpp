@@ -2,10 +2,14 @@
 // app/commands/command.h's table: run (the interactive window), simulate, bench, engines, shot,
 // record, compare, accuracy, and the main job when none is named.
 
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <new>
+#include <system_error>
 #include <variant>
 
 #include <fcntl.h>
@@ -14,7 +18,9 @@
 #include "app/commands/command_line.h"
 #include "app/run/stop_signals.h"
 #include "engines/engine.h"
+#include "util/detailed_error.h"
 #include "util/printable_text.h"
+#include "util/system_limits.h"
 
 namespace {
 
@@ -34,10 +40,67 @@ void fillClosedStandardStreams() {
   }
 }
 
+// Below this, the parser itself, the CPU engine's threads and the OpenGL driver's (whose stacks are
+// the limit's size) overflow their stacks: said before any of them runs. A limit far smaller
+// (8 KiB) fails in the dynamic loader, before main.
+constexpr rlim_t kSmallestStack = rlim_t(256) << 10;
+
+bool stackTooSmall() {
+  rlim_t stack = 0;
+  if (!nbody::softLimit(RLIMIT_STACK, &stack) || stack >= kSmallestStack) return false;
+  printError(("error: " + nbody::limitText(RLIMIT_STACK) + ", below the " + nbody::bytesText(double(kSmallestStack)) +
+              " nbody needs (its threads and the OpenGL driver's get stacks of that size): raise it with ulimit -s")
+                 .c_str());
+  return true;
+}
+
+// The size of the last request for memory that failed: "std::bad_alloc" alone says neither how
+// much was asked for nor why it could not be had (operator new below records it).
+std::atomic<std::size_t> failedRequest{0};
+
+std::string outOfMemory() {
+  const std::string limits = nbody::limitsBehind(ENOMEM);
+  const double free = double(::sysconf(_SC_AVPHYS_PAGES)) * double(::sysconf(_SC_PAGESIZE));
+  return "out of memory: a request for " + nbody::bytesText(double(failedRequest.load())) + " could not be met (" +
+         (limits.empty() ? "" : limits + "; ") + nbody::bytesText(free) + " of memory are free)";
+}
+
+// A thread that could not be started says so, with the limit behind it.
+std::string systemFailure(const std::system_error& e) {
+  const int error = e.code().value();
+  if (e.code().category() == std::generic_category() || e.code().category() == std::system_category())
+    return error == EAGAIN ? "a thread could not be started: " + nbody::errorText(error) : nbody::errorText(error);
+  return e.what();
+}
+
+void printDetails(const nbody::DetailedError& e) {
+  printError((std::string("error: ") + e.headline()).c_str());
+  for (const std::string& detail : e.details())
+    std::fprintf(stderr, "  %s\n", nbody::withoutControlCharacters(detail).c_str());
+}
+
 }  // namespace
+
+// The standard replacement of operator new (the array and nothrow forms come through it), which
+// records the size of a request that fails before std::bad_alloc is thrown. Never inlined: GCC
+// would see free() meet what new returned and warn of a mismatch.
+[[gnu::noinline]] void* operator new(std::size_t size) {
+  while (true) {
+    if (void* memory = std::malloc(size > 0 ? size : 1)) return memory;
+    const std::new_handler handler = std::get_new_handler();
+    if (!handler) break;
+    handler();
+  }
+  failedRequest = size;
+  throw std::bad_alloc();
+}
+[[gnu::noinline]] void operator delete(void* memory) noexcept { std::free(memory); }
+[[gnu::noinline]] void operator delete(void* memory, std::size_t) noexcept { std::free(memory); }
 
 int main(int argc, char** argv) {
   fillClosedStandardStreams();
+  if (stackTooSmall()) return 1;
+  nbody::installEndingHandlers();  // a crash from here on removes the temporary files
   nbody::CommandLine line;
   const auto parsed = nbody::parseCommandLine(line, argc, argv, std::cout, std::cerr);
   if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
@@ -51,6 +114,15 @@ int main(int argc, char** argv) {
   } catch (const nbody::Stopped& e) {
     printError(e.what());
     return e.exitCode();
+  } catch (const nbody::DetailedError& e) {
+    printDetails(e);
+    return 1;  // runtime failure, told line by line
+  } catch (const std::bad_alloc&) {
+    printError(("error: " + outOfMemory()).c_str());
+    return 1;
+  } catch (const std::system_error& e) {
+    printError(("error: " + systemFailure(e)).c_str());
+    return 1;
   } catch (const nbody::UsageError& e) {
     printError((std::string("error: ") + e.what()).c_str());
     return 2;  // usage error found once an engine was made (an engine option), or two outputs that are one file

@@ -73,6 +73,24 @@ std::string shortestText(Number value) {
   return std::string(buffer, result.ptr);
 }
 
+// What is wrong with a first line that is not the header: text in an encoding or with line ends
+// nbody does not read is said as such.
+std::string headerProblem(std::string_view line) {
+  const std::string expected = "the header must be exactly " + std::string(kHeader);
+  if (line.starts_with("\xef\xbb\xbf"))
+    return "the file starts with a UTF-8 byte-order mark (EF BB BF): save it without one; " + expected;
+  if (line.starts_with("\xff\xfe") || line.starts_with("\xfe\xff"))
+    return "the file is UTF-16 (it starts with the byte-order mark " + printable(line.substr(0, 2)) +
+           "): save it as ASCII or UTF-8; " + expected;
+  if (line.find('\0') != std::string_view::npos)
+    return "the first line holds NUL bytes, as UTF-16 text or a binary file does: nbody reads ASCII or UTF-8; " +
+           expected;
+  if (const auto cr = line.find('\r'); cr != std::string_view::npos && cr + 1 < line.size())
+    return "the lines end in a carriage return alone (CR, as on old Macs): nbody reads LF or CRLF line ends; " +
+           expected;
+  return expected;
+}
+
 }  // namespace
 
 std::string formatFloat(float value) { return shortestText(value); }
@@ -91,8 +109,7 @@ void writeStateCsv(const State& state, std::ostream& out) {
 
 State readStateCsv(std::istream& in, const std::string& source) {
   std::string line;
-  if (!std::getline(in, line) || trimmed(line) != kHeader)
-    throw std::runtime_error(source + ":1: the header must be exactly " + std::string(kHeader));
+  if (!std::getline(in, line) || trimmed(line) != kHeader) throw std::runtime_error(source + ":1: " + headerProblem(line));
   State state;
   bool anyMass = false;
   for (std::size_t lineNumber = 2; std::getline(in, line); ++lineNumber) {

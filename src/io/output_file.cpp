@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/input_file.h"
 #include "io/temporary_files.h"
 #include "util/system_limits.h"
 
@@ -99,6 +100,14 @@ std::string linkText(const std::filesystem::path& target) {
   return "it is a symbolic link" + (error ? std::string() : " (to " + to.string() + ")");
 }
 
+// Why no file can be made in `folder`, from the errno of making one: the folder named as the cause.
+std::string whyNoFileIn(const std::filesystem::path& folder, int error) {
+  const std::string unreachable = whyUnreachable(folder / "x", error);  // a folder on the way, a limit
+  if (unreachable != why(error) || (error != EACCES && error != EPERM && error != EROFS)) return unreachable;
+  if (error == EROFS) return "its folder " + folder.string() + " is on a read-only file system";
+  return "its folder " + folder.string() + " cannot be written (" + why(error) + ")";
+}
+
 void syncFolder(const std::filesystem::path& folder) {
   const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;
@@ -145,7 +154,7 @@ OutputFile::OutputFile(std::filesystem::path target)
   if (!target_.has_filename()) throw OutputError(cannotWrite(target_, "the path ends in /, so it names a folder"));
   struct stat link;
   if (::lstat(target_.c_str(), &link) != 0) {
-    if (errno != ENOENT) throw OutputError(cannotWrite(target_, why(errno)));
+    if (errno != ENOENT) throw OutputError(cannotWrite(target_, whyUnreachable(target_, errno)));
     openTemporary(permissionsForNewFiles());
   } else if (S_ISREG(link.st_mode)) {
     if (const std::string refusal = whyNotReplaceable(target_, link); !refusal.empty())
@@ -183,7 +192,7 @@ void OutputFile::openTemporary(unsigned permissions) {
   {
     temporaries::StopSignalsBlocked blocked;
     fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
-    if (fd_ < 0) throw OutputError(cannotWrite(target_, why(errno)));
+    if (fd_ < 0) throw OutputError(cannotWrite(target_, whyNoFileIn(folderOf(target_), errno)));
     try {
       slot_ = temporaries::remember(pattern);
     } catch (const std::exception& e) {
@@ -213,7 +222,8 @@ void OutputFile::keepOwnerOf(const struct stat& replaced) {
 void OutputFile::openThroughLink() {
   const std::string link = linkText(target_);
   const int fd = ::open(target_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) throw OutputError(cannotWrite(target_, link + ", and opening what it leads to failed: " + why(errno)));
+  if (fd < 0)
+    throw OutputError(cannotWrite(target_, link + ", and opening what it leads to failed: " + whyUnreachable(target_, errno)));
   struct stat opened;
   const bool known = ::fstat(fd, &opened) == 0;
   if (known && isStream(opened.st_mode)) {

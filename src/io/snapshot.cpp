@@ -28,7 +28,7 @@ SnapshotFormat inputFormatOf(const std::filesystem::path& path, std::string_view
   if (extension == ".tipsy" || extension == ".std" || extension == ".bin")
     return SnapshotFormat::tipsy;
   if (extension == ".csv") return SnapshotFormat::csv;
-  return looksLikeTipsy(bytes) ? SnapshotFormat::tipsy : SnapshotFormat::csv;
+  return beginsLikeTipsy(bytes) ? SnapshotFormat::tipsy : SnapshotFormat::csv;
 }
 
 bool isFinite(const glm::vec4& v) {

@@ -4,10 +4,13 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <fstream>
+#include <limits>
 #include <string>
 #include <system_error>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace nbody {
 
@@ -45,6 +48,22 @@ inline std::string limitText(int resource) {
     case RLIMIT_FSIZE: return "the file-size limit (ulimit -f) is " + bytesText(double(value));
     default: return "";
   }
+}
+
+// The address space the process holds now (what the address-space limit counts).
+inline double addressSpaceInUse() {
+  std::ifstream statm("/proc/self/statm");
+  double pages = 0.0;
+  statm >> pages;
+  return pages * double(::sysconf(_SC_PAGESIZE));
+}
+
+// What the address-space limit (ulimit -v) leaves; infinity where none is set.
+inline double addressSpaceLeft() {
+  rlim_t limit = 0;
+  if (!softLimit(RLIMIT_AS, &limit)) return std::numeric_limits<double>::infinity();
+  const double left = double(limit) - addressSpaceInUse();
+  return left > 0.0 ? left : 0.0;
 }
 
 // The limits a failure with `error` (an errno) may have run into, joined: "" where none is set.

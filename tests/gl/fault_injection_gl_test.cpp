@@ -8,6 +8,9 @@
 #include <fstream>
 #include <functional>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "io/snapshot.h"
@@ -121,6 +124,115 @@ INSTANTIATE_TEST_SUITE_P(
                                        "simulate --engine tree --bodies 8 --set 'theta= 0.5' -o {d}/o.csv",
                                        "theta  0.5 is not one of"}),
     [](const auto& param) { return param.param.name; });
+
+// A machine that cannot give the OpenGL driver what it needs: llvmpipe crashed (SIGSEGV in its
+// shader compiler under a low address-space limit; SIGBUS when its shader cache's index landed on
+// a full file system) or hung (waiting for threads a process limit kept from starting), and a
+// tiny stack crashed nbody. Each is now one line naming the cause, checked before the context is
+// made; a cache that cannot be used is turned off with a note, and the run goes on. `setup` makes
+// what the case needs in the scratch folder {d} and returns the shell words put before nbody.
+struct Environment {
+  std::string name;
+  std::function<std::string(const ScratchFolder&)> setup;
+  int exitCode;
+  std::string expectedInMessage;
+};
+void PrintTo(const Environment& environment, std::ostream* out) { *out << environment.name; }
+
+bool underAddressSanitizer() {
+#if defined(__SANITIZE_ADDRESS__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return true;
+#endif
+#endif
+  return false;
+}
+
+// Runs what follows as the user nobody: the folder must let them write.
+std::string asNobody(const ScratchFolder& scratch) {
+  ::chmod(scratch.path().c_str(), 0777);
+  return "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+}
+
+// A file system of 64 KiB, filled, mounted at {d}/full for the test's life; nothing where mounting
+// is not allowed here.
+std::string fullFileSystem(const ScratchFolder& scratch) {
+  const auto full = scratch / "full";
+  std::filesystem::create_directory(full);
+  if (std::system(("mount -t tmpfs -o size=64k tmpfs " + full.string() + " 2>/dev/null").c_str()) != 0) return {};
+  std::ofstream(full / "fill") << std::string(1 << 17, 'x');
+  return full.string();
+}
+
+class EnvironmentFailures : public ::testing::TestWithParam<Environment> {};
+
+TEST_P(EnvironmentFailures, AreOneLineNamingTheCauseNeverACrashOrAHang) {
+  ScratchFolder scratch("environment");
+  const std::string prefix = GetParam().setup(scratch);
+  if (prefix == "skip") GTEST_SKIP() << "this machine cannot make the environment (see the case)";
+  const auto output = scratch / "o.csv";
+  const CommandResult result =
+      test::runNbody("simulate --engine fragment --bodies 64 --steps 2 -q -o " + output.string(), scratch,
+                     prefix + " timeout -s KILL 120");
+  std::system(("umount " + (scratch / "full").string() + " 2>/dev/null").c_str());
+  if (GetParam().exitCode != 0) {
+    expectCleanFailure(result, scratch, GetParam().exitCode, GetParam().expectedInMessage);
+    EXPECT_FALSE(std::filesystem::exists(output));
+    return;
+  }
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(test::linesFromNbody(result.err).size(), 1u) << result.err;
+  EXPECT_NE(result.err.find(GetParam().expectedInMessage), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find("Failed to create"), std::string::npos) << "Mesa's own line: " << result.err;
+  EXPECT_EQ(test::lineCount(test::readWholeFile(output)), 65u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    LimitsAndShaderCaches, EnvironmentFailures,
+    ::testing::Values(
+        Environment{"ALowAddressSpaceLimit",
+                    [](const ScratchFolder&) -> std::string {
+                      // AddressSanitizer's shadow memory fits under no address-space limit.
+                      return underAddressSanitizer() ? "skip" : "ulimit -v 400000;";
+                    },
+                    1, "the OpenGL driver could not start: the address-space limit (ulimit -v) is 391 MiB"},
+        Environment{"AProcessLimitTooLowForTheDriversThreads",
+                    [](const ScratchFolder& scratch) -> std::string {
+                      return ::geteuid() != 0 ? "skip" : asNobody(scratch) + "prlimit --nproc=2 --";
+                    },
+                    1, "the process limit (ulimit -u, threads included) is 2"},
+        Environment{"ATinyStack", [](const ScratchFolder&) -> std::string { return "ulimit -s 32;"; }, 1,
+                    "the stack limit (ulimit -s) is 32.0 KiB, below the 256 KiB nbody needs"},
+        Environment{"AFullShaderCacheFolder",
+                    [](const ScratchFolder& scratch) -> std::string {
+                      const std::string full = fullFileSystem(scratch);
+                      return full.empty() ? "skip" : "MESA_SHADER_CACHE_DIR=" + full;
+                    },
+                    0, "nbody: note: OpenGL's shader cache is off: "},
+        Environment{"AShaderCacheFolderThatCannotBeWritten",
+                    [](const ScratchFolder& scratch) -> std::string {
+                      if (::geteuid() != 0) return "skip";
+                      std::filesystem::create_directory(scratch / "cache");
+                      ::chmod((scratch / "cache").c_str(), 0555);
+                      return asNobody(scratch) + "env MESA_SHADER_CACHE_DIR=" + (scratch / "cache").string();
+                    },
+                    0, "cache cannot be written (Permission denied)"}),
+    [](const auto& param) { return param.param.name; });
+
+// A tree's potential against a reference of 0 (one body): the relative error is undefined, and
+// accuracy printed "-nan".
+TEST(Messages, AccuracySaysARelativeErrorAgainstZeroIsUndefined) {
+  ScratchFolder scratch("accuracy-zero");
+  std::ofstream(scratch / "one.csv") << "x,y,z,mass,vx,vy,vz\n0,0,0,1,0,0,0\n";
+  const CommandResult result = test::runNbody("accuracy --engine tree -q --input " + (scratch / "one.csv").string(), scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.out.find("potential energy: relative error undefined (the reference potential is 0)"),
+            std::string::npos)
+      << result.out;
+  EXPECT_EQ(result.out.find("nan"), std::string::npos) << result.out;
+}
 
 // Every JSON report records the settings it measured with. accuracy --json wrote the command
 // line's softening and G even when the state came from a snapshot with its own, and neither report

@@ -12,6 +12,7 @@
 #include "app/run/timing.h"
 #include "diagnostics/json_number.h"
 #include "io/output_file.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -26,7 +27,9 @@ void printReport(const Engine& engine, const AccuracyOptions& options, const Acc
                  const BenchResult& timing, const std::vector<std::pair<std::string, double>>& split) {
   std::printf("relative force error |a - a_ref| / |a_ref| against direct summation in double precision:\n  %s\n",
               describePercentiles(report.force).c_str());
-  if (report.potentialError)
+  if (report.potentialError && report.directPotential == 0.0)  // one body, or no mass but one
+    std::printf("potential energy: relative error undefined (the reference potential is 0)\n");
+  else if (report.potentialError)
     std::printf("potential energy: relative error %.3g against the direct pair sum\n", *report.potentialError);
   std::printf("time: %.3f ms per Euler step (one force evaluation and the update), %.2f steps/s", 1e3 / timing.stepsPerSecond,
               timing.stepsPerSecond);
@@ -34,9 +37,9 @@ void printReport(const Engine& engine, const AccuracyOptions& options, const Acc
     std::printf("; last evaluation:");
     for (const auto& [part, seconds] : split) std::printf(" %s %.3f ms", part.c_str(), seconds * 1e3);
   }
+  const std::string problem = options.run.input.empty() ? options.run.choice.scene.name : options.run.input;
   std::printf("\n%s engine (%s) on %s, %s, N = %zu\n", engine.name().c_str(), engine.variant().c_str(),
-              engine.device().c_str(), options.run.input.empty() ? options.run.choice.scene.name.c_str() : options.run.input.c_str(),
-              engine.bodyCount());
+              engine.device().c_str(), withoutControlCharacters(problem).c_str(), engine.bodyCount());
 }
 
 // The settings are those measured with: an input snapshot's where the command line gave none.

@@ -304,7 +304,7 @@ int runBench(const BenchOptions& options) {
   if (json) writeJson(run.results, step, *json);
   if (csv) writeCsv(run.results, *csv);
   outputs.commit([&] { throwIfStopped([&] { return "while writing the reports" + run.unwritten; }); });
-  for (const NamedFile& file : benchFiles(options).outputs) std::printf("wrote %s\n", file.path.c_str());
+  for (const NamedFile& file : benchFiles(options).outputs) std::printf("wrote %s\n", withoutControlCharacters(file.path).c_str());
   return 0;
 }
 

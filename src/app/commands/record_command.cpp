@@ -15,6 +15,7 @@
 #include "app/run/movie_recorder.h"
 #include "app/run/stop_signals.h"
 #include "gl/timer_ring.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -141,7 +142,7 @@ long long frameCount(const RecordOptions& options) {
   if (options.frames > 0) return options.frames;
   const double frames = std::round(options.seconds * options.video.framesPerSecond);
   if (!(frames >= 1.0) || frames > double(kLargestFrameCount))
-    throw UsageError("--seconds " + std::to_string(options.seconds) + " at --fps " +
+    throw UsageError("--seconds " + shortNumber(options.seconds) + " at --fps " +
                      std::to_string(options.video.framesPerSecond) + " makes " +
                      (frames < 1.0 ? "no frame" : "more than 10^8 frames"));
   return (long long)frames;
@@ -163,7 +164,7 @@ void reportStart(const RecordOptions& options, const EngineSession& session, con
                "%d x %d at %d frames/s into %s with %s\n",
                session.engine->name().c_str(), session.engine->variant().c_str(), session.engine->device().c_str(),
                session.context->info().renderer.c_str(), run.method().name.c_str(), frames, options.stepsPerFrame,
-               run.step().dt, d.width, d.height, options.video.framesPerSecond, d.output.c_str(),
+               run.step().dt, d.width, d.height, options.video.framesPerSecond, withoutControlCharacters(d.output).c_str(),
                writer.encoderName().c_str());
 }
 
@@ -180,7 +181,7 @@ void reportEnd(const RecordOptions& options, const MovieRecorder& recorder, Film
   std::error_code ignored;
   const auto bytes = std::filesystem::file_size(options.drawing.output, ignored);
   std::fprintf(stderr, "record: wrote %s: %lld frames of %d x %d at %d frames/s (%.2f s of movie), %.2f MB\n",
-               options.drawing.output.c_str(), captured, options.drawing.width,
+               withoutControlCharacters(options.drawing.output).c_str(), captured, options.drawing.width,
                options.drawing.height, options.video.framesPerSecond,
                frames / options.video.framesPerSecond, ignored ? 0.0 : double(bytes) * 1e-6);
   std::fprintf(stderr, "record: %lld frames in %.2f s: %.1f frames/s, encoding included\n",

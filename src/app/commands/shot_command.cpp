@@ -6,6 +6,7 @@
 #include "app/run/stop_signals.h"
 #include "io/output_file.h"
 #include "io/png.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 
@@ -34,7 +35,8 @@ int runShot(const ShotOptions& options) {
   writePng(image, output);
   output.commit([] { throwIfStopped([] { return "while writing the picture. " + kNoPicture; }); });
   if (!options.quiet)
-    std::fprintf(stderr, "shot: wrote %s (%d x %d)\n", options.output.c_str(), image.width, image.height);
+    std::fprintf(stderr, "shot: wrote %s (%d x %d)\n", withoutControlCharacters(options.output).c_str(), image.width,
+                 image.height);
   return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "diagnostics/engine_diagnostics.h"
 #include "io/output_file.h"
 #include "util/checked_arithmetic.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -196,7 +197,8 @@ void SimulateRun::finish(double elapsed) {
     throwIfStopped([this] { return "while writing the state of step " + std::to_string(lastStep_) + ". " + unwritten(); });
   });
   if (!options_.quiet)
-    std::fprintf(stderr, "simulate: %lld steps in %.3f s; wrote %s\n", options_.steps, elapsed, options_.output.c_str());
+    std::fprintf(stderr, "simulate: %lld steps in %.3f s; wrote %s\n", options_.steps, elapsed,
+                 withoutControlCharacters(options_.output).c_str());
 }
 
 }  // namespace

@@ -86,14 +86,17 @@ void checkDistinctOutputs(const CommandFiles& files, const std::optional<Snapsho
 void probeSnapshotPaths(const SnapshotSeries& series) {
   const auto first = nextMultipleAfter(series.first, series.every);
   if (!first || *first > series.last) return;  // no snapshot
+  // A missing folder, or a folder where a snapshot goes, is a usage error; what else keeps one
+  // from being written (a file nbody may not replace, a limit) fails as for any output.
   const auto probe = [&series](long long step) {
-    const std::string path = snapshotPathFor(series.pattern, step);
-    try {
-      OutputFile::checkWritable(path);
-    } catch (const OutputError& e) {
-      throw UsageError(series.option + ": the snapshot of step " + std::to_string(step) + " could not be written: " +
-                       e.what());
-    }
+    const std::filesystem::path path = snapshotPathFor(series.pattern, step);
+    const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
+    const std::string which = series.option + ": the snapshot of step " + std::to_string(step) + " cannot be written: ";
+    std::error_code error;
+    if (!std::filesystem::is_directory(folder, error))
+      throw UsageError(which + "its folder " + folder.string() + " does not exist");
+    if (std::filesystem::is_directory(path, error)) throw UsageError(which + path.string() + " is a folder");
+    OutputFile::checkWritable(path);
   };
   const std::filesystem::path folderPattern = std::filesystem::path(series.pattern).parent_path();
   if (folderPattern.native().find(kStepPlaceholder) != std::string::npos) {

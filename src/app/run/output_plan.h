@@ -40,10 +40,10 @@ struct SnapshotSeries {
 void checkDistinctOutputs(const CommandFiles& files, const std::optional<SnapshotSeries>& series = {});
 
 // Throws UsageError naming the snapshot (its step and path) when one of the series could not be
-// written: its folder is missing, or its name is taken by what nbody does not replace (a folder, a
-// link to a regular file, a file nbody may not write). Every snapshot of the run, however many:
-// one file is made and removed in each folder they go to, and the names already taken are looked
-// at.
+// written because its folder is missing or a folder has its name, OutputError where another thing
+// keeps it from being written (a link to a regular file, a file nbody may not write, a limit).
+// Every snapshot of the run, however many: one file is made and removed in each folder they go
+// to, and the names already taken are looked at.
 void probeSnapshotPaths(const SnapshotSeries& series);
 
 // The step whose snapshot `series` writes to the same file as `path`, if there is one.

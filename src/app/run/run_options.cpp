@@ -6,7 +6,10 @@
 #include <map>
 #include <stdexcept>
 
+#include <sys/stat.h>
+
 #include "engines/registry.h"
+#include "io/input_file.h"
 #include "physics/method.h"
 #include "util/printable_text.h"
 
@@ -75,7 +78,7 @@ void addSceneOptions(CLI::App& command, RunOptions& options, const char* inputOp
       command.add_option(inputOption, options.input,
                          "start from this file: CSV (x,y,z,mass,vx,vy,vz), an nbody snapshot (.nbody: its step, "
                          "time, method, dt, softening and G apply unless given) or TIPSY")
-          ->check(CLI::ExistingFile);
+          ->check(inputPath());
   for (CLI::Option* sceneOption : sceneOptions) input->excludes(sceneOption);
 }
 
@@ -142,6 +145,17 @@ CLI::Validator outputPath() {
         if (path.empty()) return "an empty path names no file";
         if (path.back() == '/') return "'" + path + "' ends in /, so it names a folder, not a file";
         return {};
+      },
+      "FILE");
+}
+
+CLI::Validator inputPath() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        struct stat status;
+        if (::stat(path.c_str(), &status) == 0) return {};
+        if (errno == ENOENT) return "File does not exist: " + path;  // CLI11's words
+        return path + ": " + whyUnreachable(path, errno);
       },
       "FILE");
 }

@@ -79,5 +79,8 @@ CLI::Option* addIntegerOption(CLI::App& command, const std::string& name, T& val
 
 // What every option naming a file to write takes: not empty, not ending in / (a folder).
 CLI::Validator outputPath();
+// What every option naming a file to read takes: something there, or a line naming why not (a
+// loop of links, a folder on the way that cannot be searched) where CLI11 said "does not exist".
+CLI::Validator inputPath();
 
 }  // namespace nbody

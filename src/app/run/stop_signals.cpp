@@ -95,6 +95,8 @@ void provideSignalStack() {
   sigaltstack(&stack, nullptr);
 }
 
+}  // namespace
+
 void installEndingHandlers() {
   describeCrashCauses();
   provideSignalStack();
@@ -109,8 +111,6 @@ void installEndingHandlers() {
   for (const int signal : kFaultSignals) sigaction(signal, &action, &previousActions[signal]);
 }
 
-}  // namespace
-
 void installStopHandlers(StopMode mode) {
   stopAtOnce = mode == StopMode::atOnce;
   struct sigaction action {};
@@ -118,7 +118,6 @@ void installStopHandlers(StopMode mode) {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;  // reads and writes go on; the run looks at the request itself
   for (const int signal : {SIGINT, SIGTERM, SIGHUP}) sigaction(signal, &action, nullptr);
-  installEndingHandlers();
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGXFSZ, SIG_IGN);
 }

@@ -25,6 +25,9 @@ enum class StopMode {
                    // signal ends the process
 };
 
+// The handlers of the signals that end nbody at once (SIGQUIT, ..., the faults): first thing in
+// main. installStopHandlers, once the command is known: those of the stop signals, by `mode`.
+void installEndingHandlers();
 void installStopHandlers(StopMode mode);
 
 // The signal that asked for a stop, or 0.

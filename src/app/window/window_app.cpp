@@ -31,6 +31,7 @@
 #include "io/png.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -292,7 +293,8 @@ void WindowApp::carryOutSnapshotRequests() {
       message = std::string("load failed: ") + e.what();
     }
   }
-  if (settings_.saveSnapshot || settings_.loadSnapshot) std::fprintf(stderr, "run: %s\n", message.c_str());
+  if (settings_.saveSnapshot || settings_.loadSnapshot)
+    std::fprintf(stderr, "run: %s\n", withoutControlCharacters(message).c_str());
   settings_.saveSnapshot = settings_.loadSnapshot = false;
 }
 
@@ -394,18 +396,18 @@ void WindowApp::writeScreenshot(bool lastFrame) {
     figures_.message = std::string("screenshot failed: ") + e.what();
     if (!settings_.screenshot) exitCode_ = 1;
   }
-  std::fprintf(stderr, "run: %s\n", figures_.message.c_str());
+  std::fprintf(stderr, "run: %s\n", withoutControlCharacters(figures_.message).c_str());
   settings_.screenshot = false;
 }
 
 void WindowApp::finishRecording(const std::function<void()>& beforePublishing) {
   if (!recorder_.recording()) return;
   try {
-    std::fprintf(stderr, "run: %s\n", recorder_.stop(beforePublishing).c_str());
+    std::fprintf(stderr, "run: %s\n", withoutControlCharacters(recorder_.stop(beforePublishing)).c_str());
   } catch (const Stopped&) {
     throw;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "run: recording failed: %s\n", e.what());
+    std::fprintf(stderr, "run: recording failed: %s\n", withoutControlCharacters(e.what()).c_str());
     exitCode_ = 1;
   }
 }

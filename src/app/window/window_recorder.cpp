@@ -2,6 +2,7 @@
 
 #include "app/run/stop_signals.h"
 #include "app/window/window_capture.h"
+#include "util/printable_text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -43,9 +44,9 @@ std::string describe(double seconds, std::int64_t frames) {
 WindowRecorder::~WindowRecorder() {
   if (!recording() || stopRequested()) return;  // a stop abandons the movie
   try {
-    std::fprintf(stderr, "run: %s\n", stop().c_str());
+    std::fprintf(stderr, "run: %s\n", withoutControlCharacters(stop()).c_str());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "run: recording failed: %s\n", e.what());
+    std::fprintf(stderr, "run: recording failed: %s\n", withoutControlCharacters(e.what()).c_str());
   }
 }
 
@@ -83,12 +84,12 @@ std::string WindowRecorder::toggle(glm::ivec2 framebufferSize, bool withPanel) {
   } catch (const std::exception& e) {
     said = std::string("recording failed: ") + e.what();
   }
-  std::fprintf(stderr, "run: %s\n", said.c_str());
+  std::fprintf(stderr, "run: %s\n", withoutControlCharacters(said).c_str());
   return said;
 }
 
 void WindowRecorder::say(std::string message) {
-  std::fprintf(stderr, "run: %s\n", message.c_str());
+  std::fprintf(stderr, "run: %s\n", withoutControlCharacters(message).c_str());
   message_ = std::move(message);
 }
 
