@@ -235,9 +235,15 @@ TEST_P(EndingSignals, EndTheRunAtOnceWithTheSignalsStatusLeavingNoTemporaryFile)
   const struct rlimit keptCore = core;
   core.rlim_cur = noCore.rlim_cur;
   ::setrlimit(RLIMIT_CORE, &core);  // no core file from the signals that make one
+  // Under AddressSanitizer its own handlers would take the faults nbody hands on and end it their way.
+  const char* sanitizer = std::getenv("ASAN_OPTIONS");
+  const std::string keptSanitizer = sanitizer ? sanitizer : "";
+  if (sanitizer)
+    ::setenv("ASAN_OPTIONS", (keptSanitizer + ":handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0").c_str(), 1);
   RunningNbody run({"simulate", "--engine", "cpu", "--bodies", "8", "--diagnostics", pipe.string(), "-o",
                     (scratch / "final.csv").string()},
                    scratch);
+  if (sanitizer) ::setenv("ASAN_OPTIONS", keptSanitizer.c_str(), 1);
   ::setrlimit(RLIMIT_CORE, &keptCore);
   ASSERT_TRUE(test::waitUntil([&] { return !test::temporaryFilesIn(scratch.path()).empty(); }));
   run.signal(GetParam());
@@ -576,17 +582,6 @@ struct UnclearCase {
 };
 void PrintTo(const UnclearCase& unclear, std::ostream* out) { *out << unclear.arguments; }
 
-bool underAddressSanitizer() {
-#if defined(__SANITIZE_ADDRESS__)
-  return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return true;
-#endif
-#endif
-  return false;
-}
-
 std::string nothing(const ScratchFolder&) { return ""; }
 std::function<std::string(const ScratchFolder&)> file(const std::string& name, const std::string& bytes) {
   return [name, bytes](const ScratchFolder& scratch) {
@@ -594,13 +589,6 @@ std::function<std::string(const ScratchFolder&)> file(const std::string& name, c
     return std::string();
   };
 }
-// Runs nbody as the user nobody (the scratch folder open to them), for what root is never refused.
-std::string asNobody(const ScratchFolder& scratch) {
-  if (::geteuid() != 0) return "skip";
-  ::chmod(scratch.path().c_str(), 0777);
-  return "setpriv --reuid=65534 --regid=65534 --clear-groups";
-}
-
 class UnclearMessages : public ::testing::TestWithParam<UnclearCase> {};
 
 TEST_P(UnclearMessages, SayWhatIsWrong) {
@@ -675,7 +663,7 @@ INSTANTIATE_TEST_SUITE_P(
                       std::filesystem::create_directory(scratch / "locked");
                       std::ofstream(scratch / "locked" / "ic.csv") << kCsvHeader << "\n" << kCsvRow << "\n";
                       ::chmod((scratch / "locked").c_str(), 0700);
-                      return asNobody(scratch);
+                      return test::asNobody(scratch);
                     },
                     "simulate --engine cpu --input {d}/locked/ic.csv -o {d}/o.csv", 2,
                     "locked on the way cannot be searched (Permission denied)"},
@@ -683,7 +671,7 @@ INSTANTIATE_TEST_SUITE_P(
                     [](const ScratchFolder& scratch) {
                       std::filesystem::create_directory(scratch / "read-only");
                       ::chmod((scratch / "read-only").c_str(), 0555);
-                      return asNobody(scratch);
+                      return test::asNobody(scratch);
                     },
                     kSmallRun + "-o {d}/read-only/o.csv", 1, "read-only cannot be written (Permission denied)"},
         UnclearCase{"TooManyOpenFiles", [](const ScratchFolder&) { return std::string("prlimit --nofile=4 --"); },
@@ -691,19 +679,19 @@ INSTANTIATE_TEST_SUITE_P(
                     "Too many open files: the open-file limit (ulimit -n) is 4"},
         UnclearCase{"ThreadsTheProcessLimitKeepsFromStarting",
                     [](const ScratchFolder& scratch) {
-                      const std::string nobody = asNobody(scratch);
-                      return nobody == "skip" ? nobody : nobody + " prlimit --nproc=1 --";
+                      const std::string nobody = test::asNobody(scratch);
+                      return nobody == "skip" ? nobody : nobody + "prlimit --nproc=1 --";
                     },
                     "simulate --engine cpu --bodies 4096 --steps 1 -q -o {d}/o.csv", 1,
                     "a thread could not be started: Resource temporarily unavailable: the process limit"},
         UnclearCase{"MoreBodiesThanTheAddressSpaceLimitLeaves",
-                    [](const ScratchFolder&) { return std::string(underAddressSanitizer() ? "skip" : "ulimit -v 2000000;"); },
+                    [](const ScratchFolder&) { return std::string(test::underAddressSanitizer() ? "skip" : "ulimit -v 2000000;"); },
                     "simulate --engine cpu --bodies 20000000 --steps 0 -o {d}/o.csv", 1,
                     "20000000 bodies need about 5.6 GiB; the address-space limit (ulimit -v) is 1.9 GiB"},
         UnclearCase{"AnInputLargerThanTheMemoryLeft",
                     [](const ScratchFolder& scratch) {
                       std::filesystem::resize_file((std::ofstream(scratch / "big.csv"), scratch / "big.csv"), 3LL << 30);
-                      return std::string(underAddressSanitizer() ? "skip" : "ulimit -v 1000000;");
+                      return std::string(test::underAddressSanitizer() ? "skip" : "ulimit -v 1000000;");
                     },
                     "simulate --engine cpu --input {d}/big.csv -o {d}/o.csv", 1,
                     "big.csv: its 3.0 GiB do not fit in the memory left (the address-space limit (ulimit -v)"},

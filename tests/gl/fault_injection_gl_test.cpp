@@ -27,47 +27,40 @@ using test::namesIn;
 using test::RunningNbody;
 using test::ScratchFolder;
 
-// A command line, where {d} stands for the scratch folder.
-struct Attack {
-  std::string name, arguments;
-};
-void PrintTo(const Attack& attack, std::ostream* out) { *out << attack.arguments; }
-
-std::vector<std::string> words(std::string arguments, const ScratchFolder& scratch) {
-  for (auto at = arguments.find("{d}"); at != std::string::npos; at = arguments.find("{d}"))
-    arguments.replace(at, 3, scratch.path().string());
+// The words of a command line where {d} stands for the scratch folder.
+std::vector<std::string> words(const std::string& arguments, const ScratchFolder& scratch) {
   std::vector<std::string> split;
-  std::istringstream in(arguments);
+  std::istringstream in(test::withFolder(arguments, scratch));
   for (std::string word; in >> word;) split.push_back(word);
   return split;
 }
 
-std::string joined(const std::vector<std::string>& split) {
-  std::string text;
-  for (const std::string& word : split) text += (text.empty() ? "" : " ") + word;
-  return text;
-}
-
 // G = 1e308 makes every force overflow: the state is infinite after the first step. record used to
 // film it and exit 0; now every command that draws refuses it as simulate does, naming the steps.
-class NonFiniteStatesWhenDrawn : public ::testing::TestWithParam<Attack> {};
+class NonFiniteStatesWhenDrawn : public ::testing::TestWithParam<test::AttackCase> {};
 
 TEST_P(NonFiniteStatesWhenDrawn, AreNeverDrawnIntoAFile) {
   ScratchFolder scratch("non-finite-drawn");
-  const CommandResult result = test::runNbody(joined(words(GetParam().arguments, scratch)), scratch);
-  expectCleanFailure(result, scratch, 1, "the state became non-finite between step 0 (the last found finite) and step ");
+  const CommandResult result = test::runNbody(test::withFolder(GetParam().arguments, scratch), scratch);
+  expectCleanFailure(result, scratch, 1, GetParam().expectedInMessage);
   EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
 }
 
 const std::string kSmallPicture = "--bodies 64 --width 32 --height 32 --gravity 1e308 -q ";
+const std::string kNonFinite = "the state became non-finite between step 0 (the last found finite) and step ";
 
 INSTANTIATE_TEST_SUITE_P(
     EveryCommandThatDraws, NonFiniteStatesWhenDrawn,
-    ::testing::Values(Attack{"Record", "record " + kSmallPicture + "--frames 3 --out {d}/m.mp4"},
-                      Attack{"RecordManyStepsPerFrame", "record " + kSmallPicture + "--frames 2 --steps-per-frame 300 --out {d}/m.mp4"},
-                      Attack{"RecordWithTrails", "record " + kSmallPicture + "--frames 3 --trails 0.1 --out {d}/m.mp4"},
-                      Attack{"Shot", "shot " + kSmallPicture + "--steps 3 --out {d}/s.png"},
-                      Attack{"ShotWithTrails", "shot " + kSmallPicture + "--steps 3 --trails 0.1 --out {d}/s.png"}),
+    ::testing::Values(
+        test::AttackCase{"Record", "record " + kSmallPicture + "--frames 3 --out {d}/m.mp4", kNonFinite + "2: body "},
+        test::AttackCase{"RecordManyStepsPerFrame",
+                         "record " + kSmallPicture + "--frames 2 --steps-per-frame 300 --out {d}/m.mp4",
+                         kNonFinite + "100: body "},
+        test::AttackCase{"RecordWithTrails", "record " + kSmallPicture + "--frames 3 --trails 0.1 --out {d}/m.mp4",
+                         kNonFinite + "2: body "},
+        test::AttackCase{"Shot", "shot " + kSmallPicture + "--steps 3 --out {d}/s.png", kNonFinite + "3: body "},
+        test::AttackCase{"ShotWithTrails", "shot " + kSmallPicture + "--steps 3 --trails 0.1 --out {d}/s.png",
+                         kNonFinite + "3: body "}),
     [](const auto& param) { return param.param.name; });
 
 // Long work that used to look at no stop request: shot --trails drew every step without one, and
@@ -139,23 +132,6 @@ struct Environment {
 };
 void PrintTo(const Environment& environment, std::ostream* out) { *out << environment.name; }
 
-bool underAddressSanitizer() {
-#if defined(__SANITIZE_ADDRESS__)
-  return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return true;
-#endif
-#endif
-  return false;
-}
-
-// Runs what follows as the user nobody: the folder must let them write.
-std::string asNobody(const ScratchFolder& scratch) {
-  ::chmod(scratch.path().c_str(), 0777);
-  return "setpriv --reuid=65534 --regid=65534 --clear-groups ";
-}
-
 // A file system of 64 KiB, filled, mounted at {d}/full for the test's life; nothing where mounting
 // is not allowed here.
 std::string fullFileSystem(const ScratchFolder& scratch) {
@@ -195,12 +171,13 @@ INSTANTIATE_TEST_SUITE_P(
         Environment{"ALowAddressSpaceLimit",
                     [](const ScratchFolder&) -> std::string {
                       // AddressSanitizer's shadow memory fits under no address-space limit.
-                      return underAddressSanitizer() ? "skip" : "ulimit -v 400000;";
+                      return test::underAddressSanitizer() ? "skip" : "ulimit -v 400000;";
                     },
                     1, "the OpenGL driver could not start: the address-space limit (ulimit -v) is 391 MiB"},
         Environment{"AProcessLimitTooLowForTheDriversThreads",
                     [](const ScratchFolder& scratch) -> std::string {
-                      return ::geteuid() != 0 ? "skip" : asNobody(scratch) + "prlimit --nproc=2 --";
+                      const std::string nobody = test::asNobody(scratch);
+                      return nobody == "skip" ? nobody : nobody + "prlimit --nproc=2 --";
                     },
                     1, "the process limit (ulimit -u, threads included) is 2"},
         Environment{"ATinyStack", [](const ScratchFolder&) -> std::string { return "ulimit -s 32;"; }, 1,
@@ -213,10 +190,10 @@ INSTANTIATE_TEST_SUITE_P(
                     0, "nbody: note: OpenGL's shader cache is off: "},
         Environment{"AShaderCacheFolderThatCannotBeWritten",
                     [](const ScratchFolder& scratch) -> std::string {
-                      if (::geteuid() != 0) return "skip";
+                      const std::string nobody = test::asNobody(scratch);
                       std::filesystem::create_directory(scratch / "cache");
                       ::chmod((scratch / "cache").c_str(), 0555);
-                      return asNobody(scratch) + "env MESA_SHADER_CACHE_DIR=" + (scratch / "cache").string();
+                      return nobody == "skip" ? nobody : nobody + "env MESA_SHADER_CACHE_DIR=" + (scratch / "cache").string();
                     },
                     0, "cache cannot be written (Permission denied)"}),
     [](const auto& param) { return param.param.name; });
@@ -253,7 +230,7 @@ TEST_P(ReportsSayWhatWasMeasured, TheSofteningGravityMethodAndStepUsed) {
   input.state = findScene("plummer")->generate(64, 2);
   input.settings = RunSettings{"rk4", StepParams{0.003, 0.05, 2.0}, 2};
   writeSnapshotFile(input, scratch / "in.nbody");
-  const CommandResult result = test::runNbody(joined(words(GetParam().arguments, scratch)), scratch);
+  const CommandResult result = test::runNbody(test::withFolder(GetParam().arguments, scratch), scratch);
   ASSERT_EQ(result.exitCode, 0) << result.err;
   const nlohmann::json report = nlohmann::json::parse(test::readWholeFile(scratch / "r.json"));
   const nlohmann::json& settings = GetParam().settingsOf(report);

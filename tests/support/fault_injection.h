@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "support/cli_runner.h"
 
 namespace nbody::test {
@@ -64,6 +67,27 @@ inline void expectUsageErrorBeforeAnyWork(const AttackCase& attack, const Scratc
   const auto before = namesIn(scratch);
   expectCleanFailure(runNbody(withFolder(attack.arguments, scratch), scratch), scratch, 2, attack.expectedInMessage);
   EXPECT_EQ(namesIn(scratch), before);
+}
+
+// Whether this test program runs under AddressSanitizer, whose shadow memory fits under no
+// address-space limit (the cases that set one are skipped there).
+inline bool underAddressSanitizer() {
+#if defined(__SANITIZE_ADDRESS__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return true;
+#endif
+#endif
+  return false;
+}
+
+// The shell words that run nbody as the user nobody (the scratch folder opened to them), for what
+// root is never refused; "skip" where the test does not run as root.
+inline std::string asNobody(const ScratchFolder& scratch) {
+  if (::geteuid() != 0) return "skip";
+  ::chmod(scratch.path().c_str(), 0777);
+  return "setpriv --reuid=65534 --regid=65534 --clear-groups ";
 }
 
 }  // namespace nbody::test
