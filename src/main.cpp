@@ -2,7 +2,6 @@
 // app/commands/command.h's table: run (the interactive window), simulate, bench, engines, shot,
 // record, compare, accuracy, and the main job when none is named.
 
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +17,7 @@
 #include "app/commands/command_line.h"
 #include "app/run/stop_signals.h"
 #include "engines/engine.h"
+#include "failed_allocation.h"
 #include "util/detailed_error.h"
 #include "util/printable_text.h"
 #include "util/system_limits.h"
@@ -54,14 +54,11 @@ bool stackTooSmall() {
   return true;
 }
 
-// The size of the last request for memory that failed: "std::bad_alloc" alone says neither how
-// much was asked for nor why it could not be had (operator new below records it).
-std::atomic<std::size_t> failedRequest{0};
-
+// "std::bad_alloc" alone says neither how much was asked for nor why it could not be had.
 std::string outOfMemory() {
   const std::string limits = nbody::limitsBehind(ENOMEM);
   const double free = double(::sysconf(_SC_AVPHYS_PAGES)) * double(::sysconf(_SC_PAGESIZE));
-  return "out of memory: a request for " + nbody::bytesText(double(failedRequest.load())) + " could not be met (" +
+  return "out of memory: a request for " + nbody::bytesText(double(nbody::lastFailedAllocation())) + " could not be met (" +
          (limits.empty() ? "" : limits + "; ") + nbody::bytesText(free) + " of memory are free)";
 }
 
@@ -80,22 +77,6 @@ void printDetails(const nbody::DetailedError& e) {
 }
 
 }  // namespace
-
-// The standard replacement of operator new (the array and nothrow forms come through it), which
-// records the size of a request that fails before std::bad_alloc is thrown. Never inlined: GCC
-// would see free() meet what new returned and warn of a mismatch.
-[[gnu::noinline]] void* operator new(std::size_t size) {
-  while (true) {
-    if (void* memory = std::malloc(size > 0 ? size : 1)) return memory;
-    const std::new_handler handler = std::get_new_handler();
-    if (!handler) break;
-    handler();
-  }
-  failedRequest = size;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] void operator delete(void* memory) noexcept { std::free(memory); }
-[[gnu::noinline]] void operator delete(void* memory, std::size_t) noexcept { std::free(memory); }
 
 int main(int argc, char** argv) {
   fillClosedStandardStreams();
