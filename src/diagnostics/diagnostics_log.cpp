@@ -35,7 +35,11 @@ void DiagnosticsLog::record(long long step, double time, const Diagnostics& d) {
   writeVector(out, d.angularMomentum);
   writeVector(out, d.centreOfMass);
   out << '\n';
-  file_.flush();
+  try {
+    file_.flush();
+  } catch (const OutputError&) {
+    if (!file_.readerWentAway()) throw;  // a pipe's reader that left ends the rows only: said when the run ends
+  }
 }
 
 }  // namespace nbody

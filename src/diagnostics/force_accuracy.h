@@ -20,6 +20,7 @@ namespace nbody {
 struct AccuracyReport {
   ForceErrorPercentiles force;
   std::optional<double> potentialError;  // (W_engine - W_direct) / |W_direct|; nothing: not measured
+  double directPotential = 0.0;           // W_direct, where measured (0: the error is undefined)
 };
 
 // The direct pair sum of the potential is O(N^2): above this N it is not measured.

@@ -9,6 +9,8 @@
 
 #include <glm/geometric.hpp>
 
+#include "util/system_limits.h"
+
 namespace nbody {
 namespace {
 
@@ -34,10 +36,11 @@ void CpuEngine::checkCapacity(std::size_t bodies) const {
   // Double-precision state, stage derivatives and the float32 copy it exchanges: ~300 bytes a body.
   const double bytes = double(bodies) * 300.0;
   const double available = double(::sysconf(_SC_AVPHYS_PAGES)) * double(::sysconf(_SC_PAGESIZE));
+  const std::string need = std::to_string(bodies) + " bodies need about " + bytesText(bytes);
   if (available > 0 && bytes > available)
-    throw std::runtime_error(std::to_string(bodies) + " bodies need about " +
-                             std::to_string(std::llround(bytes / 1e9)) + " GB; " +
-                             std::to_string(std::llround(available / 1e9)) + " GB of memory are free");
+    throw std::runtime_error(need + "; " + bytesText(available) + " of memory are free");
+  if (bytes > addressSpaceLeft())
+    throw std::runtime_error(need + "; " + limitText(RLIMIT_AS) + ", which leaves " + bytesText(addressSpaceLeft()));
 }
 
 std::string CpuEngine::device() const {

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "util/number_text.h"
+
 namespace nbody {
 
 std::pair<std::string, std::string> parseEngineSetting(const std::string& text) {
@@ -35,17 +37,11 @@ std::string Engine::variant() const {
 
 namespace {
 
-// A finite number within the option's range, written as given.
+// A finite number within the option's range, written as given: read by the one reader of numbers
+// (decimal, no blanks), as every number typed is.
 bool inRange(const EngineOption& option, const std::string& value) {
-  if (!option.range) return false;
-  try {
-    std::size_t used = 0;
-    const double number = std::stod(value, &used);
-    return used == value.size() && std::isfinite(number) && number >= option.range->low &&
-           number <= option.range->high;
-  } catch (const std::exception&) {
-    return false;
-  }
+  double number = 0.0;
+  return option.range && readNumber(value, within(option.range->low, option.range->high), number).empty();
 }
 
 }  // namespace

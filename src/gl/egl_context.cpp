@@ -9,7 +9,9 @@
 #include <glad/egl.h>
 #include <glad/gl.h>
 
+#include "gl/driver_environment.h"
 #include "gl/limits.h"
+#include "util/detailed_error.h"
 
 namespace nbody::gl {
 namespace {
@@ -183,13 +185,14 @@ ContextInfo queryCurrentContext(std::string platform) {
 void chooseDevice(int ordinal) { deviceOrdinal = ordinal < 0 ? 0 : ordinal; }
 
 std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debugContext) {
+  prepareDriverEnvironment();
   if (!gladLoaderLoadEGL(EGL_NO_DISPLAY))
     throw std::runtime_error("no OpenGL context: libEGL.so.1 could not be loaded");
   const std::vector<Attempt> attempts{{"device", deviceDisplay},
                                       {"surfaceless", surfacelessDisplay},
                                       {"default", defaultDisplay}};
   const char* only = std::getenv("NBODY_EGL_PLATFORM");
-  std::string report;
+  std::vector<std::string> report;  // a line for each platform tried
   for (const Attempt& attempt : attempts) {
     if (only && *only && attempt.platform != only) continue;
     std::string why;
@@ -209,10 +212,10 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debugContext) {
     } else if (display != EGL_NO_DISPLAY) {
       eglTerminate(display);
     }
-    report += "\n  EGL " + attempt.platform + " platform: " + why;
+    report.push_back("EGL " + attempt.platform + " platform: " + why);
   }
-  if (report.empty()) report = "\n  NBODY_EGL_PLATFORM=" + std::string(only) + " names no platform";
-  throw std::runtime_error("no OpenGL 4.5 core context could be made. Tried:" + report);
+  if (report.empty()) report.push_back("NBODY_EGL_PLATFORM=" + std::string(only) + " names no platform");
+  throw DetailedError("no OpenGL 4.5 core context could be made. Tried:", report);
 }
 
 HeadlessContext::~HeadlessContext() {

@@ -20,7 +20,8 @@ struct ContextInfo {
 
 class HeadlessContext {
  public:
-  // Throws std::runtime_error listing every platform tried and what each said.
+  // Throws DetailedError (util/detailed_error.h) with a line for every platform tried and what
+  // it said; std::runtime_error where the driver could not start (gl/driver_environment.h).
   // NBODY_EGL_PLATFORM=device|surfaceless|default restricts the attempt to one platform.
   static std::unique_ptr<HeadlessContext> create(bool debugContext = false);
   ~HeadlessContext();

@@ -7,6 +7,7 @@
 #include <GLFW/glfw3.h>
 
 #include "gl/debug.h"
+#include "gl/driver_environment.h"
 #include "gl/limits.h"
 
 namespace nbody::gl {
@@ -34,6 +35,7 @@ bool displayNamed(std::string* why) {
 
 std::unique_ptr<WindowContext> WindowContext::create(const std::string& title, int width, int height,
                                                      bool debugContext) {
+  prepareDriverEnvironment();
   glfwSetErrorCallback(onGlfwError);
   lastGlfwError.clear();
   if (!glfwInit()) throw WindowUnavailable(glfwProblem("GLFW could not start"));

@@ -105,6 +105,25 @@ std::string shortestText(Number value) {
   return std::string(buffer, result.ptr);
 }
 
+// What is wrong with a first line that is not the header: text in an encoding or with line ends
+// nbody does not read is said as such.
+std::string headerProblem(std::string_view line) {
+  const std::string expected =
+      "the header must be exactly " + std::string(kHeader) + " or " + std::string(kIdentifiedHeader);
+  if (line.starts_with("\xef\xbb\xbf"))
+    return "the file starts with a UTF-8 byte-order mark (EF BB BF): save it without one; " + expected;
+  if (line.starts_with("\xff\xfe") || line.starts_with("\xfe\xff"))
+    return "the file is UTF-16 (it starts with the byte-order mark " + printable(line.substr(0, 2)) +
+           "): save it as ASCII or UTF-8; " + expected;
+  if (line.find('\0') != std::string_view::npos)
+    return "the first line holds NUL bytes, as UTF-16 text or a binary file does: nbody reads ASCII or UTF-8; " +
+           expected;
+  if (const auto cr = line.find('\r'); cr != std::string_view::npos && cr + 1 < line.size())
+    return "the lines end in a carriage return alone (CR, as on old Macs): nbody reads LF or CRLF line ends; " +
+           expected;
+  return expected;
+}
+
 }  // namespace
 
 std::string formatFloat(float value) { return shortestText(value); }
@@ -128,8 +147,7 @@ State readStateCsv(std::istream& in, const std::string& source) {
   std::string line;
   const bool read = bool(std::getline(in, line));
   if (!read || (trimmed(line) != kHeader && trimmed(line) != kIdentifiedHeader))
-    throw std::runtime_error(source + ":1: the header must be exactly " + std::string(kHeader) + " or " +
-                             std::string(kIdentifiedHeader));
+    throw std::runtime_error(source + ":1: " + headerProblem(line));
   const std::size_t columns = trimmed(line) == kHeader ? 7 : 9;
   State state;
   bool anyMass = false;

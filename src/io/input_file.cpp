@@ -2,21 +2,52 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
+#include <new>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
-#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "parallel/ranks.h"
+#include "util/system_limits.h"
 
 namespace nbody {
 namespace {
 
 std::string cannotRead(const std::filesystem::path& path, const std::string& reason) {
   return "cannot read " + path.string() + ": " + reason;
+}
+
+// The first folder on the way to `path` that cannot be searched, or nothing.
+std::optional<std::filesystem::path> unsearchableFolder(const std::filesystem::path& path) {
+  std::filesystem::path folder;
+  for (const auto& part : path.parent_path()) {
+    folder /= part;
+    if (::faccessat(AT_FDCWD, folder.c_str(), X_OK, AT_EACCESS) != 0 && errno == EACCES) return folder;
+  }
+  return std::nullopt;
+}
+
+// What is there instead of a file or pipe.
+std::string kindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return "it is a folder";
+  if (S_ISSOCK(mode)) return "it is a socket, not a file or a pipe";
+  return "it is a device, not a file or a pipe (a device such as /dev/zero may never end)";
+}
+
+// Room for the whole file, or why not.
+void reserveFor(std::string& bytes, const std::filesystem::path& path, off_t size) {
+  try {
+    bytes.reserve(std::size_t(size));
+  } catch (const std::bad_alloc&) {
+    const std::string limits = limitsBehind(ENOMEM);
+    throw std::runtime_error(cannotRead(path, "its " + bytesText(double(size)) + " do not fit in the memory left" +
+                                                  (limits.empty() ? "" : " (" + limits + ")")));
+  }
 }
 
 // Closes the descriptor however the read ends.
@@ -27,16 +58,28 @@ struct Descriptor {
   }
 };
 
+}  // namespace
+
+std::string whyUnreachable(const std::filesystem::path& path, int error) {
+  struct stat status;
+  if (error == ENXIO && ::stat(path.c_str(), &status) == 0) return kindOf(status.st_mode);  // a socket
+  if (error == ELOOP) return "it is a loop of symbolic links (or a chain of more than 40)";
+  if (error == EACCES)
+    if (const auto folder = unsearchableFolder(path))
+      return "the folder " + folder->string() + " on the way cannot be searched (" + errorText(EACCES) + ")";
+  return errorText(error);
+}
+
+namespace {
+
 std::string readHere(const std::filesystem::path& path) {
   const Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY)};
-  if (file.fd < 0) throw std::runtime_error(cannotRead(path, std::generic_category().message(errno)));
+  if (file.fd < 0) throw std::runtime_error(cannotRead(path, whyUnreachable(path, errno)));
   struct stat status;
-  if (::fstat(file.fd, &status) != 0) throw std::runtime_error(cannotRead(path, std::generic_category().message(errno)));
-  if (S_ISDIR(status.st_mode)) throw std::runtime_error(cannotRead(path, "it is a folder"));
-  if (!S_ISREG(status.st_mode) && !S_ISFIFO(status.st_mode))
-    throw std::runtime_error(cannotRead(path, "it is a device, not a file or a pipe (a device such as /dev/zero may never end)"));
+  if (::fstat(file.fd, &status) != 0) throw std::runtime_error(cannotRead(path, errorText(errno)));
+  if (!S_ISREG(status.st_mode) && !S_ISFIFO(status.st_mode)) throw std::runtime_error(cannotRead(path, kindOf(status.st_mode)));
   std::string bytes;
-  if (S_ISREG(status.st_mode)) bytes.reserve(std::size_t(status.st_size));
+  if (S_ISREG(status.st_mode)) reserveFor(bytes, path, status.st_size);
   char chunk[1 << 16];
   while (true) {
     const ssize_t count = ::read(file.fd, chunk, sizeof chunk);
@@ -45,7 +88,7 @@ std::string readHere(const std::filesystem::path& path) {
     } else if (count == 0) {
       return bytes;
     } else if (errno != EINTR) {
-      throw std::runtime_error(cannotRead(path, std::generic_category().message(errno)));
+      throw std::runtime_error(cannotRead(path, errorText(errno)));
     }
   }
 }

@@ -10,7 +10,13 @@
 namespace nbody {
 
 // The file's bytes. Throws std::runtime_error naming the file and the problem (missing, a folder,
-// a device, unreadable).
+// a device, a socket, unreadable, a loop of links, a folder on the way that cannot be searched,
+// too large for the memory left).
 std::string readInputFile(const std::filesystem::path& path);
+
+// What `error` (an errno from opening or looking at `path`) means for it, in words that name the
+// cause: "a loop of symbolic links", "the folder a/b cannot be searched (Permission denied)",
+// "Too many open files: the open-file limit (ulimit -n) is 5".
+std::string whyUnreachable(const std::filesystem::path& path, int error);
 
 }  // namespace nbody

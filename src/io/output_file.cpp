@@ -1,8 +1,10 @@
 #include "io/output_file.h"
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <streambuf>
 #include <system_error>
 
@@ -11,8 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/input_file.h"
 #include "io/temporary_files.h"
 #include "parallel/ranks.h"
+#include "util/system_limits.h"
 
 namespace nbody {
 namespace {
@@ -23,7 +27,7 @@ constexpr std::size_t kBufferBytes = std::size_t(1) << 16;
 constexpr std::size_t kLongestKeptName = 200;
 constexpr const char* kTemporaryMark = ".nbody-tmp-";
 
-std::string why(int error) { return std::generic_category().message(error); }
+std::string why(int error) { return errorText(error); }  // with the limit behind it (ulimit -n, -f)
 
 std::string cannotWrite(const std::filesystem::path& target, const std::string& reason) {
   return "cannot write " + target.string() + ": " + reason;
@@ -97,6 +101,14 @@ std::string linkText(const std::filesystem::path& target) {
   return "it is a symbolic link" + (error ? std::string() : " (to " + to.string() + ")");
 }
 
+// Why no file can be made in `folder`, from the errno of making one: the folder named as the cause.
+std::string whyNoFileIn(const std::filesystem::path& folder, int error) {
+  const std::string unreachable = whyUnreachable(folder / "x", error);  // a folder on the way, a limit
+  if (unreachable != why(error) || (error != EACCES && error != EPERM && error != EROFS)) return unreachable;
+  if (error == EROFS) return "its folder " + folder.string() + " is on a read-only file system";
+  return "its folder " + folder.string() + " cannot be written (" + why(error) + ")";
+}
+
 void syncFolder(const std::filesystem::path& folder) {
   const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;
@@ -145,12 +157,13 @@ OutputFile::OutputFile(std::filesystem::path target)
   if (!ranks().leader()) {
     openNowhere();
   } else if (::lstat(target_.c_str(), &link) != 0) {
-    if (errno != ENOENT) throw OutputError(cannotWrite(target_, why(errno)));
+    if (errno != ENOENT) throw OutputError(cannotWrite(target_, whyUnreachable(target_, errno)));
     openTemporary(permissionsForNewFiles());
   } else if (S_ISREG(link.st_mode)) {
     if (const std::string refusal = whyNotReplaceable(target_, link); !refusal.empty())
       throw OutputError(cannotWrite(target_, refusal));
     openTemporary(link.st_mode & 0777);
+    keepOwnerOf(link);
   } else if (S_ISLNK(link.st_mode)) {
     openThroughLink();
   } else if (isStream(link.st_mode)) {
@@ -171,17 +184,18 @@ OutputFile::~OutputFile() {
 
 // A new file beside the target, with a name no one can guess, that did not exist before.
 void OutputFile::openTemporary(unsigned permissions) {
-  std::string pattern;
-  try {
-    const std::string name = target_.filename().string().substr(0, kLongestKeptName);
-    pattern = (std::filesystem::absolute(folderOf(target_)) / (name + kTemporaryMark + "XXXXXX")).string();
-  } catch (const std::filesystem::filesystem_error& e) {  // no current folder any more
-    throw OutputError(cannotWrite(target_, e.code().message()));
-  }
+  const std::string name = target_.filename().string().substr(0, kLongestKeptName);
+  // Absolute, for the list a signal handler reads. A working folder that has no absolute name
+  // system calls take (longer than PATH_MAX) or none at all (removed): relative, which leads to the
+  // same place as long as the working folder stays, and nbody never changes it.
+  std::error_code error;
+  std::filesystem::path folder = std::filesystem::absolute(folderOf(target_), error);
+  if (error || folder.native().size() + name.size() + 32 >= PATH_MAX) folder = folderOf(target_);
+  std::string pattern = (folder / (name + kTemporaryMark + "XXXXXX")).string();
   {
     temporaries::StopSignalsBlocked blocked;
     fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
-    if (fd_ < 0) throw OutputError(cannotWrite(target_, why(errno)));
+    if (fd_ < 0) throw OutputError(cannotWrite(target_, whyNoFileIn(folderOf(target_), errno)));
     try {
       slot_ = temporaries::remember(pattern);
     } catch (const std::exception& e) {
@@ -196,12 +210,23 @@ void OutputFile::openTemporary(unsigned permissions) {
   (void)::fchmod(fd_, permissions);
 }
 
+// A file replaced keeps its owner and group, as editors and install do: root replacing another
+// user's file (in any folder, sticky or not) leaves it theirs. Others may only give the new file a
+// group they belong to; where that fails it is theirs, as any file they make. Then the mode again,
+// which a change of owner may have cut.
+void OutputFile::keepOwnerOf(const struct stat& replaced) {
+  if (replaced.st_uid == ::geteuid() && replaced.st_gid == ::getegid()) return;
+  if (::fchown(fd_, replaced.st_uid, replaced.st_gid) != 0) (void)::fchown(fd_, uid_t(-1), replaced.st_gid);
+  (void)::fchmod(fd_, replaced.st_mode & 0777);
+}
+
 // A link is followed only to what is written in place: a terminal, pipe or device, or the file a
 // standard stream is redirected to (/dev/stdout). Decided from what was opened.
 void OutputFile::openThroughLink() {
   const std::string link = linkText(target_);
   const int fd = ::open(target_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) throw OutputError(cannotWrite(target_, link + ", and opening what it leads to failed: " + why(errno)));
+  if (fd < 0)
+    throw OutputError(cannotWrite(target_, link + ", and opening what it leads to failed: " + whyUnreachable(target_, errno)));
   struct stat opened;
   const bool known = ::fstat(fd, &opened) == 0;
   if (known && isStream(opened.st_mode)) {
@@ -245,6 +270,7 @@ bool OutputFile::send(const char* data, std::size_t size) noexcept {
 
 void OutputFile::fail(int error, const std::string& doing) noexcept {
   if (!error_.empty()) return;
+  failedWith_ = error;
   try {
     error_ = cannotWrite(target_, doing + why(error));
   } catch (...) {
@@ -311,8 +337,10 @@ void OutputFile::publish() {
   syncFolder(folderOf(target_));
 }
 
-void OutputFile::commit() {
+void OutputFile::commit(const std::function<void()>& beforePublishing) {
   prepareCommit();
+  temporaries::StopSignalsBlocked blocked;  // the stop cannot come between the last look and the rename
+  if (beforePublishing) beforePublishing();
   publish();
 }
 
@@ -333,10 +361,21 @@ OutputFile& OutputGroup::open(const std::filesystem::path& target) {
   return *files_.back();
 }
 
-void OutputGroup::commit() {
-  for (const auto& file : files_) file->prepareCommit();
+void OutputGroup::commit(const std::function<void()>& beforePublishing) {
+  std::optional<OutputError> readerGone;  // the first pipe whose reader went away
+  for (const auto& file : files_) {
+    try {
+      file->prepareCommit();
+    } catch (const OutputError& e) {
+      if (!file->readerWentAway()) throw;
+      if (!readerGone) readerGone = e;
+    }
+  }
+  temporaries::StopSignalsBlocked blocked;  // the stop cannot come between the last look and the renames
+  if (beforePublishing) beforePublishing();
   std::string written;
   for (const auto& file : files_) {
+    if (file->readerWentAway()) continue;
     try {
       file->publish();
     } catch (const OutputError& e) {
@@ -345,6 +384,8 @@ void OutputGroup::commit() {
     }
     written += (written.empty() ? "" : ", ") + file->target().string();
   }
+  if (readerGone)
+    throw OutputError(std::string(readerGone->what()) + (written.empty() ? "" : " (written all the same: " + written + ")"));
 }
 
 }  // namespace nbody

@@ -6,8 +6,8 @@
 // A regular file appears whole or not at all, and nothing else is ever written:
 //   - the bytes go to a temporary file in the target's folder, named <name>.nbody-tmp-XXXXXX with
 //     six random characters, created exclusively (mkostemp: O_CREAT | O_EXCL, which never follows
-//     a symbolic link, and O_CLOEXEC), with the target's permissions (a new file: 0666 less the
-//     umask);
+//     a symbolic link, and O_CLOEXEC), with the target's permissions, owner and group (a new
+//     file: 0666 less the umask, nbody's user);
 //   - commit() writes out what is buffered, fsyncs the file, checks that the temporary name still
 //     leads to the file written, renames it over the target and fsyncs the folder;
 //   - an output that is not committed (an error, a stop) is removed by the destructor, and by the
@@ -27,13 +27,17 @@
 // run. In a distributed run (parallel/ranks.h) rank 0 writes the outputs; the other ranks' go to
 // /dev/null.
 
+#include <cerrno>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <sys/stat.h>
 
 namespace nbody {
 
@@ -81,13 +85,20 @@ class OutputFile {
   // Everything written so far goes to the file or stream; throws OutputError if any write failed.
   void flush();
   // Makes the output final: flush(), then for a regular file fsync, rename over the target and
-  // fsync of the folder. Throws OutputError; the target is then untouched.
-  void commit();
+  // fsync of the folder. Throws OutputError; the target is then untouched. `beforePublishing`, if
+  // given, runs once everything is written, just before the rename, with the stop signals held
+  // back until the rename is done: what it throws abandons the output (a stop that came while the
+  // file was written), and a stop that comes during the rename finds the file complete.
+  void commit(const std::function<void()>& beforePublishing = {});
 
   // commit() in two halves, for OutputGroup: everything that can fail for want of space first
   // (flush and fsync), then the renames.
   void prepareCommit();
   void publish();
+
+  // Whether it is written in place into a pipe whose reader went away (EPIPE): the reader's
+  // choice, not a failure to keep what was written (OutputGroup commits the others).
+  bool readerWentAway() const { return inPlace() && failedWith_ == EPIPE; }
 
   // Whether `target` could be opened (the same checks as the constructor), without opening it
   // where opening has an effect (a pipe would see its end, a device its open): a temporary file is
@@ -98,6 +109,7 @@ class OutputFile {
  private:
   class Buffer;
   void openTemporary(unsigned permissions);
+  void keepOwnerOf(const struct stat& replaced);
   void openThroughLink();
   void openInPlace();
   void openNowhere();
@@ -111,6 +123,7 @@ class OutputFile {
   int slot_ = -1;  // in the list of temporary files (io/temporary_files.h)
   bool committed_ = false;
   std::string error_;  // the first failure, "cannot write X: why"
+  int failedWith_ = 0;  // its errno
   std::unique_ptr<Buffer> buffer_;
   std::ostream stream_;
 };
@@ -118,11 +131,13 @@ class OutputFile {
 // The outputs of one run (the final state and the diagnostics; a bench report's JSON and CSV):
 // opened together at the start, so an unwritable one fails before the run, and committed together
 // at the end, so a run that fails leaves none of them. Only a rename failing after others
-// succeeded (the folder changed under the run) can leave some; the message then says which.
+// succeeded (the folder changed under the run) can leave some; the message then says which. A
+// pipe whose reader went away is the exception: the others are committed, then its error thrown.
 class OutputGroup {
  public:
   OutputFile& open(const std::filesystem::path& target);
-  void commit();
+  // `beforePublishing` as for OutputFile::commit, once for all of them, before the first rename.
+  void commit(const std::function<void()>& beforePublishing = {});
   bool empty() const { return files_.empty(); }
 
  private:

@@ -1,13 +1,17 @@
 #include "io/png.h"
 
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
 
 #include <stb_image.h>
 #include <stb_image_write.h>
 
 #include "io/input_file.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -22,6 +26,56 @@ void checkSize(const std::filesystem::path& path, int width, int height) {
     throw std::runtime_error(path.string() + ": " + std::to_string(width) + " x " + std::to_string(height) +
                              " pixels, more than the " + std::to_string(kLargestPicturePixels) +
                              " (16384 x 16384) nbody handles");
+}
+
+// What stb_image's terse reason means for a picture that passed the signature check, in words
+// that say what is wrong with it.
+std::string whatIsWrong(const std::string& reason) {
+  static const std::pair<const char*, const char*> kMeanings[] = {
+      {"outofmem", "decoding it needs more memory than is left"},
+      {"first not IHDR", "it is damaged: its first chunk is not the header (IHDR)"},
+      {"bad IHDR len", "it is damaged: its header chunk (IHDR) has the wrong length"},
+      {"too large", "its header announces a size too large to decode"},
+      {"0-pixel image", "its header announces 0 pixels"},
+      {"1/2/4/8/16-bit only", "its bit depth is not one PNG has (1, 2, 4, 8 or 16)"},
+      {"bad ctype", "its colour type is not one PNG has"},
+      {"bad comp method", "its header names a compression method PNG does not have"},
+      {"bad filter method", "its header names a filter method PNG does not have"},
+      {"bad interlace method", "its header names an interlace method PNG does not have"},
+      {"no IDAT", "it holds no image data (no IDAT chunk): it is cut short or damaged"},
+      {"outofdata", "its image data end too soon: it is cut short"},
+      {"not enough pixels", "its image data hold fewer pixels than its header announces: it is cut short"},
+  };
+  for (const auto& [terse, meaning] : kMeanings)
+    if (reason == terse) return meaning;
+  if (reason.ends_with(" PNG chunk not known"))
+    return "it is damaged: it holds a chunk PNG does not know (" + printable(reason.substr(0, 4)) + ")";
+  return "its image data are damaged (the decoder said: " + printable(reason, 40) + ")";
+}
+
+std::uint32_t bigEndian32(std::string_view bytes) {
+  std::uint32_t value = 0;
+  for (const char byte : bytes.substr(0, 4)) value = (value << 8) | static_cast<unsigned char>(byte);
+  return value;
+}
+
+// Where the file ends before its chunks do, up to the last one (IEND): "" when none is cut. A
+// picture cut short is the commonest damage, which the decoder says in no words of its own.
+std::string whereCutShort(std::string_view bytes) {
+  for (std::size_t at = 8; at + 8 <= bytes.size();) {
+    const std::uint64_t chunkBytes = 12 + std::uint64_t(bigEndian32(bytes.substr(at)));
+    const std::string type = printable(bytes.substr(at + 4, 4));
+    if (at + chunkBytes > bytes.size())
+      return "it is cut short: its " + type + " chunk needs " + std::to_string(chunkBytes) + " bytes, and " +
+             std::to_string(bytes.size() - at) + " are left";
+    if (type == "IEND") return {};
+    at += std::size_t(chunkBytes);
+  }
+  return "it is cut short: its " + std::to_string(bytes.size()) + " bytes end before its last chunk (IEND)";
+}
+
+std::string cannotRead(const std::filesystem::path& path, const std::string& why) {
+  return "cannot read " + path.string() + ": " + why;
 }
 
 }  // namespace
@@ -49,13 +103,18 @@ Image readPng(const std::filesystem::path& path) {
   if (bytes.size() > std::size_t(std::numeric_limits<int>::max()))
     throw std::runtime_error("cannot read " + path.string() + ": larger than 2 GiB");
   const int length = int(bytes.size());
+  static constexpr std::string_view kSignature = "\x89PNG\r\n\x1a\n";
+  if (!std::string_view(bytes).starts_with(kSignature))
+    throw std::runtime_error(cannotRead(path, "it is not a PNG picture (it does not start with PNG's signature, " +
+                                                  printable(kSignature) + ")"));
+  if (const std::string cut = whereCutShort(bytes); !cut.empty()) throw std::runtime_error(cannotRead(path, cut));
   int width = 0, height = 0, channels = 0;
   if (!stbi_info_from_memory(data, length, &width, &height, &channels))
-    throw std::runtime_error("cannot read " + path.string() + ": " + stbi_failure_reason());
+    throw std::runtime_error(cannotRead(path, whatIsWrong(stbi_failure_reason())));
   checkSize(path, width, height);
   std::unique_ptr<stbi_uc, void (*)(void*)> pixels(stbi_load_from_memory(data, length, &width, &height, &channels, 4),
                                                     stbi_image_free);
-  if (!pixels) throw std::runtime_error("cannot read " + path.string() + ": " + stbi_failure_reason());
+  if (!pixels) throw std::runtime_error(cannotRead(path, whatIsWrong(stbi_failure_reason())));
   Image image(width, height);
   std::copy(pixels.get(), pixels.get() + image.rgba.size(), image.rgba.begin());
   return image;

@@ -85,7 +85,7 @@ const FormatRow& inputRowOf(const std::filesystem::path& path, std::string_view 
   for (const SnapshotFormat format : {SnapshotFormat::binary, SnapshotFormat::gadgetHdf5, SnapshotFormat::gadget})
     if (rowOf(format).recognises(bytes)) return rowOf(format);
   if (const FormatRow* row = rowByExtension(path)) return *row;
-  return looksLikeTipsy(bytes) ? rowOf(SnapshotFormat::tipsy) : rowOf(SnapshotFormat::csv);
+  return beginsLikeTipsy(bytes) ? rowOf(SnapshotFormat::tipsy) : rowOf(SnapshotFormat::csv);
 }
 
 }  // namespace

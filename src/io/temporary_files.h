@@ -1,7 +1,7 @@
 #pragma once
 // The temporary files nbody has open at any moment, in a list a signal handler may read: when a
-// run must end at once (a second SIGINT or SIGTERM), the handler removes every one of them with
-// unlink(), the only thing it can safely do, so no half-written file stays behind.
+// run must end at once (a second SIGINT or SIGTERM, SIGQUIT, a crash), the handler removes every
+// one of them with unlink(), the only thing it can safely do, so no half-written file stays behind.
 //
 // The stop signals are blocked while a temporary file is created and remembered, and while one is
 // renamed and forgotten, so the list never misses a file on the disk nor names a committed one.
@@ -11,7 +11,9 @@
 
 namespace nbody::temporaries {
 
-// The signals that end a run (app/run/stop_signals.h handles them): SIGINT, SIGTERM, SIGHUP, SIGPIPE.
+// The signals whose handlers remove the temporary files (app/run/stop_signals.h): SIGINT, SIGTERM,
+// SIGHUP, and those that end a run at once (SIGQUIT, SIGALRM, SIGUSR1, ...). The signals of a fault
+// cannot be held back; a fault while a file is being made or renamed may leave that one.
 const sigset_t& stopSignals();
 
 // Blocks the stop signals for its lifetime (in this thread: nbody writes files from one thread).
@@ -26,7 +28,8 @@ class StopSignalsBlocked {
   sigset_t previous_;
 };
 
-// Remembers `path` (an absolute path: a handler cannot ask for the current folder); returns its
+// Remembers `path` (absolute where it can be, since a handler cannot ask for the current folder;
+// a relative one leads to the same file, as nbody never changes its working folder); returns its
 // slot. Throws std::runtime_error when the list is full or the path too long for it.
 int remember(const std::filesystem::path& path);
 void forget(int slot);

@@ -94,6 +94,11 @@ bool looksLikeTipsy(std::string_view bytes) {
   return header && header->fileBytes() == bytes.size();
 }
 
+bool beginsLikeTipsy(std::string_view bytes) {
+  if (bytes.size() < kTipsyHeaderBytes) return bytes.find('\0') != std::string_view::npos;
+  return consistentHeader(bytes).has_value();
+}
+
 Snapshot parseTipsy(std::string_view bytes, const std::string& source) {
   if (bytes.size() < kTipsyHeaderBytes)
     throw std::runtime_error(source + ": truncated: " + std::to_string(bytes.size()) +

@@ -29,6 +29,10 @@ inline constexpr std::size_t kTipsyGasBytes = 48, kTipsyDarkBytes = 36, kTipsySt
 
 // True when the header is consistent in one byte order and the length matches it.
 bool looksLikeTipsy(std::string_view bytes);
+// True when the bytes begin as a TIPSY file does, whatever their length: a consistent header (no
+// text has one), or fewer bytes than a header that are no text (a NUL among them). Such a file
+// is read as TIPSY, so that a truncated one is called a truncated TIPSY file, not a bad CSV.
+bool beginsLikeTipsy(std::string_view bytes);
 // Throws std::runtime_error naming `source` and the problem.
 Snapshot parseTipsy(std::string_view bytes, const std::string& source);
 // Throws std::invalid_argument for more bodies than a TIPSY header counts (2^31 - 1).

@@ -276,14 +276,14 @@ void VideoWriter::writePackets() {
   }
 }
 
-void VideoWriter::finish() {
+void VideoWriter::finish(const std::function<void()>& beforePublishing) {
   Ffmpeg& f = *ffmpeg_;
   const std::string file = f.output.target().string();
   if (const int sent = avcodec_send_frame(f.encoder, nullptr); sent < 0) fail("encoding " + file + " failed", sent);
   writePackets();
   if (const int written = av_write_trailer(f.format); written < 0) failWriting(written);
   avio_flush(f.bytes);
-  f.output.commit();  // throws what a write met
+  f.output.commit(beforePublishing);  // throws what a write met
 }
 
 // --- VideoEncoderThread
@@ -346,14 +346,14 @@ void VideoEncoderThread::run() {
   }
 }
 
-void VideoEncoderThread::finish() {
+void VideoEncoderThread::finish(const std::function<void()>& beforePublishing) {
   {
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [&] { return (queue_.empty() && !working_) || failure_; });
     rethrowFailure();
   }
   const auto began = std::chrono::steady_clock::now();
-  writer_->finish();  // the thread is idle: nothing else touches the writer
+  writer_->finish(beforePublishing);  // the thread is idle: nothing else touches the writer
   const std::lock_guard lock(mutex_);
   busySeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
 }

@@ -58,7 +58,8 @@ class VideoWriter {
   // shows the previous picture longer).
   void addFrame(const std::uint8_t* firstRow, std::ptrdiff_t rowBytes, std::int64_t frameIndex);
   // Encodes what the encoder still holds, completes the file and gives it its name.
-  void finish();
+  // `beforePublishing` as for OutputFile::commit: what it throws abandons the movie.
+  void finish(const std::function<void()>& beforePublishing = {});
 
   const VideoSettings& settings() const { return settings_; }
   const std::string& encoderName() const;  // e.g. "libx264 (preset veryfast, mbtree=0, crf 20)"
@@ -92,7 +93,7 @@ class VideoEncoderThread {
   // Rethrows a failure of the encoder's thread (then nothing more is encoded).
   void submit(Frame frame);
   // Encodes what is queued and completes the file; rethrows a failure of the encoder's thread.
-  void finish();
+  void finish(const std::function<void()>& beforePublishing = {});
 
   const VideoWriter& writer() const { return *writer_; }
   // Seconds the encoder's thread spent converting and encoding (not waiting for pictures).

@@ -276,9 +276,9 @@ const std::vector<Scene>& allScenes() {
       {"expand", "uniform ball expanding at the escape speed (NVIDIA's sample)",
        [](const SceneOptions& o) { return centred(expand(o)); }},
       {"kepler", "two bodies on a Kepler orbit of semi-major axis 1 (--eccentricity; 2 bodies)",
-       [](const SceneOptions& o) { return centred(keplerPair(o.eccentricity)); }},
+       [](const SceneOptions& o) { return centred(keplerPair(o.eccentricity)); }, 2},
       {"figure-eight", "three-body figure-eight choreography (3 bodies of mass 1)",
-       [](const SceneOptions&) { return centred(figureEight()); }},
+       [](const SceneOptions&) { return centred(figureEight()); }, 3},
   };
   return scenes;
 }
@@ -290,6 +290,11 @@ const std::vector<SceneParameter>& sceneParameters() {
       {"eccentricity", "eccentricity of the kepler scene's orbit", 0.0, 0.99, &SceneOptions::eccentricity, {"kepler"}},
   };
   return parameters;
+}
+
+std::size_t SceneChoice::bodyCount() const {
+  const Scene* scene = findScene(name);
+  return scene && scene->fixedBodyCount > 0 ? scene->fixedBodyCount : options.bodyCount;
 }
 
 State SceneChoice::generate() const {

@@ -41,6 +41,7 @@ struct Scene {
   std::string name;
   std::string description;
   std::function<State(const SceneOptions&)> make;
+  std::size_t fixedBodyCount = 0;  // the bodies it always has (kepler: 2); 0: bodyCount's
 
   State generate(const SceneOptions& options) const { return make(options); }
   State generate(std::size_t bodyCount, std::uint64_t seed) const {
@@ -74,6 +75,8 @@ struct SceneChoice {
 
   bool operator==(const SceneChoice&) const = default;
   State generate() const;
+  // The bodies generate() makes: options.bodyCount, or the scene's fixed count.
+  std::size_t bodyCount() const;
 };
 
 const std::vector<Scene>& allScenes();

@@ -188,8 +188,9 @@ TEST(RankFailures, ARankWithoutAContextEndsEveryRankNamingIt) {
                               " 1 /usr/bin/env NBODY_EGL_PLATFORM=nowhere" + run;
   const int status = std::system((command + " >" + (scratch / "stdout.txt").string() + " 2>" +
                                   (scratch / "stderr.txt").string()).c_str());
-  const CommandResult failed{WIFEXITED(status) ? WEXITSTATUS(status) : -1, "",
-                             test::readWholeFile(scratch / "stderr.txt")};
+  CommandResult failed;
+  failed.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  failed.err = test::readWholeFile(scratch / "stderr.txt");
   expectEveryRankEndedCleanly(failed, scratch, 1, "rank 1 of 2");
 }
 

@@ -24,6 +24,7 @@ namespace nbody::test {
 
 struct CommandResult {
   int exitCode = -1;
+  int signal = 0;  // the signal that ended it (RunningNbody only: a shell reports it as 128 + n)
   std::string out, err;
 };
 
@@ -104,14 +105,16 @@ inline std::string closedStreamsThatChangeTheOutput(const std::string& arguments
 }
 
 // nbody started without a shell, so that a signal sent to `pid()` reaches it; stdout and stderr go
-// to files in the scratch folder.
+// to files in the scratch folder (stdout to `standardOutput` where one is given: a pipe). Every
+// signal has its default action in it and none is blocked, whatever the test's own process
+// inherited (a background job ignores SIGINT and SIGQUIT).
 class RunningNbody {
  public:
-  RunningNbody(const std::vector<std::string>& arguments, const ScratchFolder& scratch)
-      : RunningNbody(withNbody(arguments), scratch, 0) {}
+  RunningNbody(const std::vector<std::string>& arguments, const ScratchFolder& scratch, int standardOutput = -1)
+      : RunningNbody(withNbody(arguments), scratch, standardOutput, 0) {}
   // Any program (`words[0]`, a path) with its arguments, e.g. a launcher that starts nbody.
   static RunningNbody program(const std::vector<std::string>& words, const ScratchFolder& scratch) {
-    return RunningNbody(words, scratch, 0);
+    return RunningNbody(words, scratch, -1, 0);
   }
 
  private:
@@ -120,16 +123,28 @@ class RunningNbody {
     words.insert(words.end(), arguments.begin(), arguments.end());
     return words;
   }
-  RunningNbody(std::vector<std::string> words, const ScratchFolder& scratch, int)
+  RunningNbody(std::vector<std::string> words, const ScratchFolder& scratch, int standardOutput, int)
       : out_(scratch / "stdout.txt"), err_(scratch / "stderr.txt") {
     std::vector<char*> argv;
     for (std::string& word : words) argv.push_back(word.data());
     argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (standardOutput >= 0)
+      posix_spawn_file_actions_adddup2(&actions, standardOutput, STDOUT_FILENO);
+    else
+      posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    sigset_t all, none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    posix_spawnattr_setsigdefault(&attributes, &all);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    if (posix_spawn(&pid_, argv[0], &actions, &attributes, argv.data(), environ) != 0) pid_ = -1;
+    posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
   }
  public:
@@ -145,8 +160,8 @@ class RunningNbody {
   pid_t pid() const { return pid_; }
   void signal(int number) const { ::kill(pid_, number); }
 
-  // Waits up to `seconds` for it to end: its exit code (-1 when a signal killed it) and output.
-  // One that does not end in time is killed and reported as exit code -2.
+  // Waits up to `seconds` for it to end: its exit code (-1 when a signal ended it, `signal` then
+  // says which) and output. One that does not end in time is killed and reported as exit code -2.
   CommandResult wait(double seconds = 120) {
     CommandResult result;
     int status = 0;
@@ -162,6 +177,7 @@ class RunningNbody {
     }
     done_ = true;
     result.exitCode = status == -1 ? -2 : WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.signal = status != -1 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     result.out = readWholeFile(out_);
     result.err = readWholeFile(err_);
     return result;
@@ -172,6 +188,17 @@ class RunningNbody {
   pid_t pid_ = -1;
   bool done_ = false;
 };
+
+// nbody with its standard output into a pipe whose reader went away before it started: every
+// write there fails with EPIPE (`nbody ... | head -c 10`, without the race of head's exit).
+inline CommandResult runNbodyIntoAClosedPipe(const std::vector<std::string>& arguments, const ScratchFolder& scratch) {
+  int ends[2];
+  if (::pipe2(ends, O_CLOEXEC) != 0) return {};
+  ::close(ends[0]);
+  RunningNbody run(arguments, scratch, ends[1]);
+  ::close(ends[1]);
+  return run.wait();
+}
 
 // Waits up to `seconds` for `condition`; whether it came true.
 inline bool waitUntil(const std::function<bool()>& condition, double seconds = 60) {

@@ -13,21 +13,24 @@
 #include "app/run/timing.h"
 #include "diagnostics/json_number.h"
 #include "io/output_file.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
 
 // Steps/s and GPU ms of Euler steps: one force evaluation and the update each.
-BenchResult timeEvaluations(Engine& engine, const AccuracyOptions& options) {
+BenchResult timeEvaluations(Engine& engine, const StepParams& params) {
   const TimingPlan timing{.repetitions = 3, .targetSeconds = 0.3};
-  return benchmark(engine, *findMethod("euler"), Readback::none, options.run.choice.step, timing);
+  return benchmark(engine, *findMethod("euler"), Readback::none, params, timing);
 }
 
 void printReport(const Engine& engine, const AccuracyOptions& options, const AccuracyReport& report,
                  const BenchResult& timing, const std::vector<std::pair<std::string, double>>& split) {
   std::printf("relative force error |a - a_ref| / |a_ref| against direct summation in double precision:\n  %s\n",
               describePercentiles(report.force).c_str());
-  if (report.potentialError)
+  if (report.potentialError && report.directPotential == 0.0)  // one body, or no mass but one
+    std::printf("potential energy: relative error undefined (the reference potential is 0)\n");
+  else if (report.potentialError)
     std::printf("potential energy: relative error %.3g against the direct pair sum\n", *report.potentialError);
   std::printf("time: %.3f ms per Euler step (one force evaluation and the update), %.2f steps/s", 1e3 / timing.stepsPerSecond,
               timing.stepsPerSecond);
@@ -35,21 +38,25 @@ void printReport(const Engine& engine, const AccuracyOptions& options, const Acc
     std::printf("; last evaluation:");
     for (const auto& [part, seconds] : split) std::printf(" %s %.3f ms", part.c_str(), seconds * 1e3);
   }
+  const std::string problem = options.run.input.empty() ? options.run.choice.scene.name : options.run.input;
   std::printf("\n%s engine (%s) on %s, %s, N = %zu\n", engine.name().c_str(), engine.variant().c_str(),
-              engine.device().c_str(), options.run.input.empty() ? options.run.choice.scene.name.c_str() : options.run.input.c_str(),
-              engine.bodyCount());
+              engine.device().c_str(), withoutControlCharacters(problem).c_str(), engine.bodyCount());
 }
 
-void writeJson(OutputFile& file, Engine& engine, const AccuracyOptions& options, const AccuracyReport& report,
-               const BenchResult& timing, const std::vector<std::pair<std::string, double>>& split) {
+// The settings are those measured with: an input snapshot's where the command line gave none.
+void writeJson(OutputFile& file, Engine& engine, const AccuracyOptions& options, const StepParams& params,
+               const AccuracyReport& report, const BenchResult& timing,
+               const std::vector<std::pair<std::string, double>>& split) {
   nlohmann::json json = accuracyJson(report);
   json["engine"] = engine.name();
   json["variant"] = engine.variant();
   json["renderer"] = engine.device();
   json["problem"] = options.run.input.empty() ? options.run.choice.scene.name : options.run.input;
   json["bodies"] = engine.bodyCount();
-  json["softening"] = options.run.choice.step.softening;
-  json["gravity"] = options.run.choice.step.gravity;
+  json["softening"] = params.softening;
+  json["gravity"] = params.gravity;
+  json["method"] = timing.method;  // of the timed steps
+  json["dt"] = params.dt;
   json["ms_per_step"] = jsonNumber(1e3 / timing.stepsPerSecond);
   json["gpu_ms_per_step"] = jsonNumber(timing.gpuMillisecondsPerStep);
   for (const auto& [part, seconds] : split) json["last_evaluation_ms"][part] = seconds * 1e3;
@@ -92,10 +99,10 @@ int runAccuracy(const AccuracyOptions& options) {
                  engine.name().c_str(), engine.device().c_str(), start.state.size());
   engine.upload(start.state);
   const AccuracyReport report = measureAccuracy(engine, params, options.sample);
-  const BenchResult timing = timeEvaluations(engine, options);
+  const BenchResult timing = timeEvaluations(engine, params);
   const auto split = engine.lastTimeSplit();
   printReport(engine, options, report, timing, split);
-  if (json) writeJson(*json, engine, options, report, timing, split);
+  if (json) writeJson(*json, engine, options, params, report, timing, split);
   return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "engines/registry.h"
 #include "engines/state_check.h"
 #include "io/output_file.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -81,11 +82,14 @@ void printTable(const std::vector<BenchResult>& results) {
       kFlopPerInteraction);
 }
 
-nlohmann::json resultJson(const BenchResult& r) {
+nlohmann::json resultJson(const BenchResult& r, const StepParams& step) {
   nlohmann::json json{{"renderer", r.device},
                       {"engine", r.engine},
                       {"variant", r.variant},
                       {"method", r.method},
+                      {"dt", step.dt},
+                      {"softening", step.softening},
+                      {"gravity", step.gravity},
                       {"bodies", r.bodies},
                       {"readback", readbackName(r.readback)},
                       {"steps_per_repetition", r.stepsPerRepetition},
@@ -110,11 +114,11 @@ nlohmann::json resultJson(const BenchResult& r) {
   return json;
 }
 
-void writeJson(const std::vector<BenchResult>& results, OutputFile& file) {
+void writeJson(const std::vector<BenchResult>& results, const StepParams& step, OutputFile& file) {
   nlohmann::json report{{"tool", "nbody bench"}, {"flop_per_interaction", kFlopPerInteraction},
                         {"ranks", ranks().count()}, {"hosts", ranks().gatherText(ranks().host())}};
   report["results"] = nlohmann::json::array();
-  for (const BenchResult& r : results) report["results"].push_back(resultJson(r));
+  for (const BenchResult& r : results) report["results"].push_back(resultJson(r, step));
   file.stream() << report.dump(2) << '\n';
 }
 
@@ -163,7 +167,7 @@ std::vector<std::string> enginesToTime(const BenchOptions& options) {
   if (std::find(asked.begin(), asked.end(), "all") == asked.end()) return asked;
   std::vector<std::string> names;
   for (const EngineEntry& entry : engineRegistry())
-    if (entry.benchedAt(options.run.choice.scene.options.bodyCount)) names.push_back(entry.name);
+    if (entry.benchedAt(options.run.choice.scene.bodyCount())) names.push_back(entry.name);
   return names;
 }
 
@@ -258,6 +262,17 @@ void checkSettingsOffered(const std::vector<std::unique_ptr<Engine>>& engines, c
   }
 }
 
+// Every engine must have something to time: one that keeps its state on the CPU reads nothing
+// back, so with --readback sync or async alone it would time nothing (an empty table, exit 0).
+void checkEachEngineTimesSomething(const BenchOptions& options) {
+  const bool none = std::find(options.readbacks.begin(), options.readbacks.end(), Readback::none) != options.readbacks.end();
+  for (const std::string& name : enginesToTime(options))
+    if (!findEngine(name)->needsGl && !none)
+      throw UsageError("--readback " + std::string(readbackName(options.readbacks.front())) + ": the " + name +
+                       " engine keeps its state on the CPU and reads nothing back, so it would time nothing; time it "
+                       "with --readback none");
+}
+
 }  // namespace
 
 CommandFiles benchFiles(const BenchOptions& options) {
@@ -273,7 +288,14 @@ void addBenchOptions(CLI::App& command, BenchOptions& options) {
                       "read the state back to the CPU every step: none, sync (glGetTexImage, the "
                       "paper's table 5), async (pixel-buffer ring); comma separated")
       ->delimiter(',')
-      ->transform(CLI::CheckedTransformer(kReadbacks))
+      ->transform(CLI::Validator(
+          [](std::string& name) {  // the name becomes the number CLI11 stores as a Readback
+            const auto found = kReadbacks.find(name);
+            if (found == kReadbacks.end()) return printable(name, 40) + " is not one of none, sync, async";
+            name = std::to_string(int(found->second));
+            return std::string();
+          },
+          "none|sync|async"))
       ->default_str("none");
   command.add_flag("--sweep", options.sweep, "time every combination of every engine option");
   addIntegerOption(command, "--steps", options.timing.stepsPerRepetition,
@@ -288,6 +310,7 @@ void addBenchOptions(CLI::App& command, BenchOptions& options) {
 
 
 int runBench(const BenchOptions& options) {
+  checkEachEngineTimesSomething(options);
   // Unwritable paths fail now, not at the end (two that are one file failed at parsing).
   OutputGroup outputs;
   OutputFile *json = nullptr, *csv = nullptr;
@@ -297,8 +320,11 @@ int runBench(const BenchOptions& options) {
   });
   const SceneChoice& scene = options.run.choice.scene;
   const StepParams& step = options.run.choice.step;
-  std::printf("nbody bench: scene %s, N = %zu, dt = %g, softening = %g, G = %g\n", scene.name.c_str(),
-              scene.options.bodyCount, step.dt, step.softening, step.gravity);
+  const std::string fixed = scene.bodyCount() == scene.options.bodyCount ? ""
+                            : " (" + scene.name + " has " + std::to_string(scene.bodyCount()) +
+                                  " bodies whatever --bodies says)";
+  std::printf("nbody bench: scene %s, N = %zu%s, dt = %g, softening = %g, G = %g\n", scene.name.c_str(),
+              scene.bodyCount(), fixed.c_str(), step.dt, step.softening, step.gravity);
   std::unique_ptr<gl::HeadlessContext> context;  // outlives the engines
   std::vector<std::unique_ptr<Engine>> engines = makeEngines(options, context);
   checkSettingsOffered(engines, options.run.choice.engineSettings);
@@ -306,7 +332,7 @@ int runBench(const BenchOptions& options) {
   BenchRun run{options, initial, {}, {}, {}, {}};
   for (const NamedFile& file : benchFiles(options).outputs) run.unwritten += "; " + file.path + " was not written";
   for (auto& engine : engines) {
-    engine->checkCapacity(scene.options.bodyCount);
+    engine->checkCapacity(scene.bodyCount());
     if (initial.size() == 0) initial = scene.generate();
     std::printf("%s engine on %s\n", engine->name().c_str(), engine->device().c_str());
     std::fflush(stdout);
@@ -314,10 +340,10 @@ int runBench(const BenchOptions& options) {
     engine.reset();  // its textures go before the next engine's are made
   }
   printTable(run.results);
-  if (json) writeJson(run.results, *json);
+  if (json) writeJson(run.results, step, *json);
   if (csv) writeCsv(run.results, *csv);
-  outputs.commit();
-  for (const NamedFile& file : benchFiles(options).outputs) std::printf("wrote %s\n", file.path.c_str());
+  outputs.commit([&] { throwIfStopped([&] { return "while writing the reports" + run.unwritten; }); });
+  for (const NamedFile& file : benchFiles(options).outputs) std::printf("wrote %s\n", withoutControlCharacters(file.path).c_str());
   return 0;
 }
 

@@ -19,8 +19,8 @@ std::string sizeText(const Image& image) {
 }  // namespace
 
 void addCompareOptions(CLI::App& command, CompareOptions& options) {
-  command.add_option("A", options.expected, "the expected picture (PNG)")->required()->check(CLI::ExistingFile);
-  command.add_option("B", options.actual, "the picture to check (PNG)")->required()->check(CLI::ExistingFile);
+  command.add_option("A", options.expected, "the expected picture (PNG)")->required()->check(inputPath());
+  command.add_option("B", options.actual, "the picture to check (PNG)")->required()->check(inputPath());
   command.add_option("--diff", options.diff,
                    "write a picture of the differences here: grey where equal, yellow where "
                    "within --max-delta, red where beyond")
@@ -40,13 +40,21 @@ void addCompareThresholdOptions(CLI::App& command, CompareThresholds& thresholds
                   "largest fraction of bad pixels allowed, 0..1", within(0.0, 1.0));
 }
 
+// Exit codes as cmp's and diff's: 0 the pictures agree, 1 they differ (in size too), 2 trouble: a
+// picture that cannot be read (it was 1, "they differ") or a --diff that cannot be written, as
+// bad arguments are 2 (main exits with 2 for a UsageError).
 int runCompare(const CompareOptions& options) {
   std::optional<OutputFile> diff;  // an unwritable path fails now
-  onEveryRankAlike([&] {
-    if (!options.diff.empty()) diff.emplace(options.diff);
-  });
-  const Image expected = readPng(options.expected);
-  const Image actual = readPng(options.actual);
+  Image expected, actual;
+  try {
+    onEveryRankAlike([&] {
+      if (!options.diff.empty()) diff.emplace(options.diff);
+    });
+    expected = readPng(options.expected);
+    actual = readPng(options.actual);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
   if (expected.width != actual.width || expected.height != actual.height)
     throw std::runtime_error(options.expected + " is " + sizeText(expected) + " but " +
                              options.actual + " is " + sizeText(actual) +

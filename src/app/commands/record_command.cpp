@@ -16,6 +16,7 @@
 #include "app/run/rank_agreement.h"
 #include "app/run/stop_signals.h"
 #include "gl/timer_ring.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -52,6 +53,9 @@ void addMovieOptions(CLI::App& command, RecordOptions& options) {
 
 using Clock = std::chrono::steady_clock;
 
+// What a recording that fails or stops leaves.
+constexpr const char* kMovieAbandoned = "the movie was abandoned (a file is removed)";
+
 double secondsSince(Clock::time_point began) { return std::chrono::duration<double>(Clock::now() - began).count(); }
 
 // "record: frame 120 of 600 (20%), 58.3 frames/s, 8 s left": rewritten in place on a terminal
@@ -87,10 +91,14 @@ class StageTimer {
  public:
   explicit StageTimer(bool onGpu) : onGpu_(onGpu) {}
   void begin() {
+    measuring_ = !skipNext_;
+    skipNext_ = false;
+    if (!measuring_) return;
     if (onGpu_) gpu_.begin();
     else began_ = Clock::now();
   }
   void end() {
+    if (!measuring_) return;
     if (!onGpu_) return add(secondsSince(began_));
     gpu_.end();
     while (const auto seconds = gpu_.takeFinished()) add(*seconds);
@@ -98,6 +106,9 @@ class StageTimer {
   void collectRest() {  // after glFinish: the last queries have their results
     while (const auto seconds = gpu_.takeFinished()) add(*seconds);
   }
+  // The next frame goes unmeasured: it follows a wait for the GPU (a check of the state), which
+  // llvmpipe's next timer query would count.
+  void skipNext() { skipNext_ = true; }
   // "1.23 ms", or why there is no figure. A GPU time per frame longer than the wall time per frame
   // cannot be (llvmpipe's timer queries of compute work give such), so it is not reported.
   std::string describe(double wallMillisecondsPerFrame) const {
@@ -125,14 +136,14 @@ class StageTimer {
   Clock::time_point began_;
   double total_ = 0.0;
   long long frames_ = 0;
-  bool skippedFirst_ = false;
+  bool skippedFirst_ = false, skipNext_ = false, measuring_ = false;
 };
 
 long long frameCount(const RecordOptions& options) {
   if (options.frames > 0) return options.frames;
   const double frames = std::round(options.seconds * options.video.framesPerSecond);
   if (!(frames >= 1.0) || frames > double(kLargestFrameCount))
-    throw UsageError("--seconds " + std::to_string(options.seconds) + " at --fps " +
+    throw UsageError("--seconds " + shortNumber(options.seconds) + " at --fps " +
                      std::to_string(options.video.framesPerSecond) + " makes " +
                      (frames < 1.0 ? "no frame" : "more than 10^8 frames"));
   return (long long)frames;
@@ -154,7 +165,7 @@ void reportStart(const RecordOptions& options, const EngineSession& session, con
                "%d x %d at %d frames/s into %s with %s\n",
                session.engine->name().c_str(), session.engine->variant().c_str(), session.engine->device().c_str(),
                session.context->info().renderer.c_str(), run.method().name.c_str(), frames, options.stepsPerFrame,
-               run.step().dt, d.width, d.height, options.video.framesPerSecond, d.output.c_str(),
+               run.step().dt, d.width, d.height, options.video.framesPerSecond, withoutControlCharacters(d.output).c_str(),
                writer.encoderName().c_str());
 }
 
@@ -171,7 +182,7 @@ void reportEnd(const RecordOptions& options, const MovieRecorder& recorder, Film
   std::error_code ignored;
   const auto bytes = std::filesystem::file_size(options.drawing.output, ignored);
   std::fprintf(stderr, "record: wrote %s: %lld frames of %d x %d at %d frames/s (%.2f s of movie), %.2f MB\n",
-               options.drawing.output.c_str(), captured, options.drawing.width,
+               withoutControlCharacters(options.drawing.output).c_str(), captured, options.drawing.width,
                options.drawing.height, options.video.framesPerSecond,
                frames / options.video.framesPerSecond, ignored ? 0.0 : double(bytes) * 1e-6);
   std::fprintf(stderr, "record: %lld frames in %.2f s: %.1f frames/s, encoding included\n",
@@ -196,23 +207,30 @@ void film(DrawnRun& run, MovieRecorder& recorder, const RecordOptions& options, 
   ProgressLine progress(frames, options.drawing.quiet);
   const Camera first = run.camera();
   const auto began = Clock::now();
+  const auto abandoned = [&](long long frame) {
+    return "at frame " + std::to_string(frame) + " of " + std::to_string(frames) + " (step " +
+           std::to_string(run.stepNumber()) + "); " + kMovieAbandoned;
+  };
   for (long long frame = 0; frame < frames; ++frame) {
-    throwIfStopped([&] {
-      return "at frame " + std::to_string(frame) + " of " + std::to_string(frames) +
-             "; the movie was abandoned (a file is removed)";
-    });
+    throwIfStopped([&] { return abandoned(frame); });
     if (frame > 0) {
       times.simulate.begin();
-      run.advance(options.stepsPerFrame);
+      const bool advanced = run.advance(options.stepsPerFrame);
       times.simulate.end();
+      if (!advanced) throw Stopped(stopRequested(), abandoned(frame));
     }
     aimCamera(run, first, options, frame);
     times.draw.begin();
     run.draw([&] { recorder.capture(frame); });
     times.draw.end();
+    if (run.checkFiniteIfDue()) {
+      times.simulate.skipNext();
+      times.draw.skipNext();
+    }
     progress.update(frame + 1, secondsSince(began));
   }
-  recorder.finish();
+  run.checkFinite();  // the last frame's state (the others every 100 steps)
+  recorder.finish([&] { throwIfStopped([] { return std::string("while completing the movie; ") + kMovieAbandoned; }); });
   times.seconds = secondsSince(began);
   glFinish();
   times.simulate.collectRest();
@@ -259,7 +277,7 @@ int runRecord(const RecordOptions& options) {
   EngineSession session =
       openEngine(options.drawing.run.choice.engine, options.drawing.run.choice.engineSettings, nullptr, true,
                  options.drawing.quiet);
-  DrawnRun run(*session.engine, options.drawing);
+  DrawnRun run(*session.engine, options.drawing, "No movie was written");
   reportStart(options, session, run, frames, *writer);
   reportView("record", options.drawing.quiet, run.firstState().size(), run.camera(), run.settings());
   MovieRecorder recorder(std::move(writer));

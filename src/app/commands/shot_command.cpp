@@ -8,6 +8,7 @@
 #include "app/run/stop_signals.h"
 #include "io/output_file.h"
 #include "io/png.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 
@@ -35,9 +36,10 @@ int runShot(const ShotOptions& options) {
   const Image image = takeShot(*session.engine, options);
   throwIfStopped([] { return "after drawing. " + kNoPicture; });
   writePng(image, *output);
-  output->commit();
+  output->commit([] { throwIfStopped([] { return "while writing the picture. " + kNoPicture; }); });
   if (!options.quiet)
-    std::fprintf(stderr, "shot: wrote %s (%d x %d)\n", options.output.c_str(), image.width, image.height);
+    std::fprintf(stderr, "shot: wrote %s (%d x %d)\n", withoutControlCharacters(options.output).c_str(), image.width,
+                 image.height);
   return 0;
 }
 

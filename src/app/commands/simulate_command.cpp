@@ -17,6 +17,7 @@
 #include "io/output_file.h"
 #include "io/snapshot_series.h"
 #include "util/checked_arithmetic.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -92,14 +93,11 @@ void SimulateRun::openOutputs() {
   });
 }
 
+// The input first: its step names the snapshots, and every output, snapshots included, is
+// checked against the inputs and each other before anything is opened or made.
 void SimulateRun::prepare() {
-  openOutputs();
-  session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings, nullptr, false, options_.quiet);
-  snapshot_ = makeInitialSnapshotFor(*session_.engine, options_.run);
+  if (!options_.run.input.empty()) snapshot_ = makeInitialSnapshot(options_.run);
   const std::string source = problemSource(options_.run);
-  settings_ = resolveRunSettings(options_.run, snapshot_);
-  snapshot_.settings = settings_;
-  method_ = &methodOf(settings_, source);
   firstStep_ = snapshot_.step;
   lastStep_ = addOrThrow(firstStep_, options_.steps, source + ": step " + std::to_string(firstStep_) + " plus --steps");
   if (lastStep_ > kLargestStep)  // the final state could not be loaded again
@@ -109,8 +107,15 @@ void SimulateRun::prepare() {
   if (options_.snapshotEvery > 0) {
     const SnapshotSeries series{"--snapshot-path", options_.snapshotPath, firstStep_, lastStep_, options_.snapshotEvery};
     checkDistinctOutputs(simulateFiles(options_), series);
-    onEveryRankAlike([&] { OutputFile::checkWritable(snapshotPathFor(options_.snapshotPath, lastStep_)); });
+    onEveryRankAlike([&] { probeSnapshotPaths(series); });  // rank 0's, where the snapshots go
   }
+  openOutputs();
+  session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings, nullptr, false, options_.quiet);
+  if (options_.run.input.empty()) snapshot_ = makeInitialSnapshotFor(*session_.engine, options_.run);
+  session_.engine->checkCapacity(snapshot_.state.size());
+  settings_ = resolveRunSettings(options_.run, snapshot_);
+  snapshot_.settings = settings_;
+  method_ = &methodOf(settings_, source);
   if (diagnosticsFile_) log_.emplace(*diagnosticsFile_, session_.engine->name(), method_->name);
   watch_.emplace(firstStep_);
 }
@@ -193,15 +198,18 @@ void SimulateRun::finish(double elapsed) {
   snapshot_.step = lastStep_;
   snapshot_.time = timeAt(lastStep_);
   nbody::writeSnapshot(snapshot_, outputFormatFor(options_.output), final_->stream());
-  outputs_.commit();
+  outputs_.commit([this] {
+    throwIfStopped([this] { return "while writing the state of step " + std::to_string(lastStep_) + ". " + unwritten(); });
+  });
   if (!options_.quiet)
-    std::fprintf(stderr, "simulate: %lld steps in %.3f s; wrote %s\n", options_.steps, elapsed, options_.output.c_str());
+    std::fprintf(stderr, "simulate: %lld steps in %.3f s; wrote %s\n", options_.steps, elapsed,
+                 withoutControlCharacters(options_.output).c_str());
 }
 
 }  // namespace
 
 CommandFiles simulateFiles(const SimulateOptions& options) {
-  CommandFiles files{{{"--output", options.output, true}}, {{"--input", options.run.input}}};
+  CommandFiles files{{{"--output", options.output}}, {{"--input", options.run.input}}};
   if (!options.diagnostics.empty()) files.outputs.push_back({"--diagnostics", options.diagnostics});
   return files;
 }

@@ -22,7 +22,7 @@ LiveSimulation::LiveSimulation(AppSettings& settings) {
 
 void LiveSimulation::regenerate(AppSettings& settings) {
   try {
-    engine_->checkCapacity(settings.run.scene.options.bodyCount);
+    engine_->checkCapacity(settings.run.scene.bodyCount());
   } catch (const std::runtime_error&) {
     settings.run.scene = scene_;  // the scene in effect stays, and the panel with it
     throw;

@@ -1,46 +1,89 @@
 #include "app/run/drawn_run.h"
 
-#include "app/run/stepping.h"
+#include <algorithm>
+
+#include "app/run/stop_signals.h"
 #include "parallel/ranks.h"
+#include "util/checked_arithmetic.h"
 
 namespace nbody {
-DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options) : DrawnRun(engine, options, uploadShotStart(engine, options)) {}
+namespace {
 
-DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options, const ShotStart& start)
-    : engine_(engine), method_(start.method), step_(start.step), drawing_(ranks().leader()),
-      target_({options.width, options.height}) {
+constexpr long long kStepsBetweenChecks = 100;  // as simulate's default --check-every
+// A GPU engine's frame of this many steps or fewer goes to it at once, never waited for: waiting
+// would leave the GPU idle between frames (and on llvmpipe skew the timer queries that follow).
+constexpr long long kStepsSubmittedAtOnce = 16;
+
+}  // namespace
+
+DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options, std::string outcome)
+    : DrawnRun(engine, options, uploadShotStart(engine, options), std::move(outcome)) {}
+
+DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options, const ShotStart& start, std::string outcome)
+    : engine_(engine), method_(start.method), step_(start.step), firstStep_(start.first), stepNumber_(start.first),
+      firstTime_(start.time), drawing_(ranks().leader()), stepper_(engine, start.method, step_), watch_(start.first),
+      outcome_(std::move(outcome)), target_({options.width, options.height}) {
   first_ = engine.download();  // as the engine holds it (float32), like every later state
-  firstTime_ = time_ = start.time;
   const double mass = totalMass(first_);
   if (mass > 0.0) centreVelocity_ = totalMomentum(first_) / mass;
   settings_ = resolveRenderSettings(options.render, first_);
   camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(first_),
                         float(options.width) / float(options.height));
+  if (settings_.trailHalfLife > 0.0f) stepper_.afterEachStep = [this] { addLightOfStep(); };
 }
 
-glm::vec3 DrawnRun::centreOfMassMoved() const { return glm::vec3(centreVelocity_ * (time_ - firstTime_)); }
+glm::vec3 DrawnRun::centreOfMassMoved() const { return glm::vec3(centreVelocity_ * (time() - firstTime_)); }
 
-void DrawnRun::advance(long long steps) {
-  if (settings_.trailHalfLife <= 0.0f) {
-    advanceSteps(engine_, method_, step_, steps);
-    time_ += double(steps) * step_.dt;
-    return;
+bool DrawnRun::advance(long long steps) {
+  const long long target = addOrThrow(stepNumber_, steps, "step " + std::to_string(stepNumber_) + " plus the steps");
+  lastLitStep_ = target - 1;  // the last step's light goes in with the next picture
+  while (stepNumber_ < target) {
+    const long long next = std::min(target, nextMultipleAfter(stepNumber_, kStepsBetweenChecks).value_or(target));
+    if (!advanceTo(next)) return false;
+    if (stepNumber_ < target) checkFinite();  // the last is checkFiniteIfDue's, after the picture
   }
-  // The last step's light goes in with the next picture.
-  for (long long done = 1; done <= steps; ++done) {
-    engine_.step(method_, step_, 1);
-    time_ += step_.dt;
-    if (done == steps || !drawing_) continue;
-    const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
-    target_.draw([&] { renderer_.addToTrails(bodies, camera_, settings_, time_); });
+  return true;
+}
+
+bool DrawnRun::checkFiniteIfDue() {
+  if (stepNumber_ - watch_.lastFiniteStep() < kStepsBetweenChecks) return false;
+  checkFinite();
+  return true;
+}
+
+// Steps fewer than a chunk (a frame's few steps, once a chunk is known to take longer) go to the
+// engine at once, without waiting for it; others go through the stepper, which waits at each
+// chunk's end and looks for a stop.
+bool DrawnRun::advanceTo(long long target) {
+  const long long steps = target - stepNumber_;
+  const bool atOnce = steps < stepper_.chunk() || (engine_.runsOnGl() && steps <= kStepsSubmittedAtOnce);
+  if (stepper_.afterEachStep || !atOnce) {
+    litStep_ = stepNumber_;
+    return stepper_.advance(stepNumber_, target);
   }
+  if (agreedStop()) return false;
+  advanceSteps(engine_, method_, step_, steps);
+  stepNumber_ = target;
+  return true;
+}
+
+void DrawnRun::addLightOfStep() {
+  if (++litStep_ > lastLitStep_ || !drawing_) return;
+  const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
+  const double time = timeAt(litStep_);
+  target_.draw([&] { renderer_.addToTrails(bodies, camera_, settings_, time); });
+}
+
+void DrawnRun::checkFinite() {
+  if (watch_.lastFiniteStep() == stepNumber_ && stepNumber_ != firstStep_) return;
+  watch_.check(engine_, stepNumber_, time(), [this] { return outcome_; });
 }
 
 void DrawnRun::draw(const std::function<void()>& afterDrawing) {
   if (!drawing_) return;
   const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
   target_.draw([&] {
-    renderer_.draw(bodies, camera_, settings_, time_);
+    renderer_.draw(bodies, camera_, settings_, time());
     if (afterDrawing) afterDrawing();
   });
 }

@@ -27,9 +27,9 @@ void MovieRecorder::handOldestToEncoder() {
   encoder_.submit({topRow, -rowBytes, frameIndex, [this, slot = pixels.slot] { ring_.release(slot); }});
 }
 
-void MovieRecorder::finish() {
+void MovieRecorder::finish(const std::function<void()>& beforePublishing) {
   while (ring_.pending() > 0) handOldestToEncoder();
-  encoder_.finish();
+  encoder_.finish(beforePublishing);
 }
 
 MovieRecorder::Waits MovieRecorder::waits() const {

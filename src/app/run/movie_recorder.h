@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -27,8 +28,9 @@ class MovieRecorder {
   // framebuffer (its read buffer: the back buffer for a window) becomes the picture shown at
   // `frameIndex` (in frames of the movie's rate; increasing). Rethrows a failure of the encoder.
   void capture(std::int64_t frameIndex, glm::ivec2 corner = {0, 0});
-  // Encodes what is still in flight and completes the file under its name.
-  void finish();
+  // Encodes what is still in flight and completes the file under its name; `beforePublishing` as
+  // for OutputFile::commit (what it throws abandons the movie).
+  void finish(const std::function<void()>& beforePublishing = {});
 
   const VideoWriter& writer() const { return encoder_.writer(); }
   std::int64_t framesCaptured() const { return framesCaptured_; }

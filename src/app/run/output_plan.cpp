@@ -2,10 +2,14 @@
 
 #include <cctype>
 #include <charconv>
+#include <climits>
 #include <cstdio>
+#include <filesystem>
 
 #include "engines/engine.h"
+#include "io/output_file.h"
 #include "io/output_paths.h"
+#include "util/checked_arithmetic.h"
 
 namespace nbody {
 namespace {
@@ -65,13 +69,47 @@ void checkDistinctOutputs(const CommandFiles& files, const std::optional<Snapsho
       if (sameOutputFile(output.path, outputs[j].path))
         refuse(output.option, outputs[j].option, output.path, "one would overwrite or mix into the other");
     for (const NamedFile& input : files.inputs)
-      if (!output.mayReplaceInputs && sameOutputFile(output.path, input.path))
+      if (sameOutputFile(output.path, input.path))
         refuse(output.option, input.option, output.path, "writing it would replace what is being read");
     if (!series) continue;
     if (const auto step = snapshotStepAt(*series, output.path))
       refuse(output.option, series->option + "'s snapshot of step " + std::to_string(*step), output.path,
              "one would overwrite the other");
   }
+  if (!series) return;
+  for (const NamedFile& input : files.inputs)
+    if (const auto step = snapshotStepAt(*series, input.path))
+      refuse(input.option, series->option + "'s snapshot of step " + std::to_string(*step), input.path,
+             "writing it would replace what is being read");
+}
+
+void probeSnapshotPaths(const SnapshotSeries& series) {
+  const auto first = nextMultipleAfter(series.first, series.every);
+  if (!first || *first > series.last) return;  // no snapshot
+  // A missing folder, or a folder where a snapshot goes, is a usage error; what else keeps one
+  // from being written (a file nbody may not replace, a limit) fails as for any output.
+  const auto probe = [&series](long long step) {
+    const std::filesystem::path path = snapshotPathFor(series.pattern, step);
+    const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
+    const std::string which = series.option + ": the snapshot of step " + std::to_string(step) + " cannot be written: ";
+    std::error_code error;
+    if (!std::filesystem::is_directory(folder, error))
+      throw UsageError(which + "its folder " + folder.string() + " does not exist");
+    if (std::filesystem::is_directory(path, error)) throw UsageError(which + path.string() + " is a folder");
+    OutputFile::checkWritable(path);
+  };
+  const std::filesystem::path folderPattern = std::filesystem::path(series.pattern).parent_path();
+  if (folderPattern.native().find(kStepPlaceholder) != std::string::npos) {
+    // A folder for each snapshot: each must exist (the loop ends at the first missing one).
+    for (long long step = *first; step <= series.last; step = nextMultipleAfter(step, series.every).value_or(LLONG_MAX))
+      probe(step);
+    return;
+  }
+  probe(*first);  // the folder, with a file made and removed in it
+  std::error_code error;
+  const std::filesystem::path folder = folderPattern.empty() ? "." : folderPattern;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error))
+    if (const auto step = snapshotStepAt(series, entry.path().string())) probe(*step);
 }
 
 }  // namespace nbody

@@ -1,8 +1,8 @@
 #pragma once
 // The outputs one run writes, checked together before any work: no two of them may be the same
 // file however they are named (io/output_paths.h), counting every snapshot a --snapshot-path
-// pattern will name over the run, and no output may replace one of the run's inputs where that
-// loses it (compare --diff over a picture compared).
+// pattern will name over the run, and no output, snapshots included, may be one of the run's
+// inputs: an input is never replaced, not even by a run that read it whole first.
 
 #include <optional>
 #include <string>
@@ -22,8 +22,6 @@ std::string snapshotPathFor(const std::string& pattern, long long step);
 // An output or input file and the option that named it ("--output", "A").
 struct NamedFile {
   std::string option, path;
-  // An output written whole once every input was read (simulate's final state): it may replace one.
-  bool mayReplaceInputs = false;
 };
 
 // What one command reads and writes, as its options name them (empty paths: none).
@@ -38,8 +36,15 @@ struct SnapshotSeries {
 };
 
 // Throws UsageError naming both options and the file when two outputs are the same file, an
-// output is one of the series' snapshots, or an output is one of the inputs.
+// output or an input is one of the series' snapshots, or an output is one of the inputs.
 void checkDistinctOutputs(const CommandFiles& files, const std::optional<SnapshotSeries>& series = {});
+
+// Throws UsageError naming the snapshot (its step and path) when one of the series could not be
+// written because its folder is missing or a folder has its name, OutputError where another thing
+// keeps it from being written (a link to a regular file, a file nbody may not write, a limit).
+// Every snapshot of the run, however many: one file is made and removed in each folder they go
+// to, and the names already taken are looked at.
+void probeSnapshotPaths(const SnapshotSeries& series);
 
 // The step whose snapshot `series` writes to the same file as `path`, if there is one.
 std::optional<long long> snapshotStepAt(const SnapshotSeries& series, const std::string& path);

@@ -40,14 +40,16 @@ State advanceToShot(Engine& engine, const ShotOptions& options) {
 }
 
 // Drawn after every step, so that every step's light goes into the trails; the state is checked
-// finite before the last picture.
+// finite every 100 steps and before the last picture.
 Image takeShotWithTrails(Engine& engine, const ShotOptions& options) {
-  DrawnRun run(engine, options);
+  DrawnRun run(engine, options, kNoPicture);
   reportView("shot", options.quiet, run.firstState().size(), run.camera(), run.settings());
   run.draw();  // the first state's light starts the trails
-  run.advance(options.steps);
-  throwIfStopped([] { return "after the steps. " + kNoPicture; });
-  FiniteWatch(0).check(engine, options.steps, run.time(), [] { return kNoPicture; });
+  const long long first = run.stepNumber();
+  if (!run.advance(options.steps))
+    throw Stopped(stopRequested(), "at step " + std::to_string(run.stepNumber()) + " of " + std::to_string(first) +
+                                       " to " + std::to_string(first + options.steps) + ". " + kNoPicture);
+  run.checkFinite();
   run.draw();
   return run.read();
 }

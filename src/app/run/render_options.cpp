@@ -16,11 +16,10 @@ std::vector<float> parseNumbers(std::string_view text, std::size_t minCount, std
   std::vector<float> numbers;
   while (true) {
     const auto comma = text.find(',');
-    const std::string_view field = text.substr(0, comma);
-    float value = 0.0f;
-    const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
-    if (field.empty() || error != std::errc() || end != field.data() + field.size() || !std::isfinite(value))
-      throw std::invalid_argument("'" + std::string(field) + "' is not a finite number");
+    float value = 0.0f;  // by the one reader of numbers (util/number_text.h)
+    if (const std::string complaint = readNumber(std::string(text.substr(0, comma)), NumberBounds{}, value);
+        !complaint.empty())
+      throw std::invalid_argument(complaint);
     numbers.push_back(value);
     if (comma == std::string_view::npos) break;
     text.remove_prefix(comma + 1);

@@ -4,44 +4,18 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
+#include <sys/stat.h>
+
 #include "engines/registry.h"
+#include "io/input_file.h"
 #include "physics/method.h"
 #include "util/printable_text.h"
 
 namespace nbody {
 namespace {
-
-std::string describe(const NumberBounds& bounds) {
-  const std::string low = CLI::detail::to_string(bounds.low), high = CLI::detail::to_string(bounds.high);
-  if (bounds.high != HUGE_VAL) return std::string("in ") + (bounds.lowIncluded ? "[" : "(") + low + ", " + high + "]";
-  if (bounds.low == -HUGE_VAL) return "finite";
-  return (bounds.lowIncluded ? ">= " : "> ") + low;
-}
-
-// `text` read into `value` as a finite T within `bounds`: nothing, or the complaint. A number too
-// small for a T becomes the nearest T (0 or subnormal), as a conversion makes it.
-template <typename T>
-std::string readNumber(const std::string& text, const NumberBounds& bounds, T& value) {
-  const std::string_view digits = std::string_view(text).substr(text.starts_with('+') ? 1 : 0);
-  const char* const end = digits.data() + digits.size();
-  auto [stop, error] = std::from_chars(digits.data(), end, value);
-  if (digits.empty() || stop != end || (error != std::errc() && error != std::errc::result_out_of_range))
-    return "'" + printable(text, 40) + "' is not a number";
-  if (error == std::errc::result_out_of_range) {
-    double wide = 0.0;
-    if (std::from_chars(digits.data(), end, wide).ec != std::errc() ||
-        std::abs(wide) > double(std::numeric_limits<T>::max()))
-      return "'" + text + "' is out of range";
-    value = T(wide);
-  }
-  if (!std::isfinite(value)) return "must be finite, got " + text;
-  const double number = double(value);
-  if (number < bounds.low || (!bounds.lowIncluded && number == bounds.low) || number > bounds.high)
-    return "must be " + describe(bounds) + ", got " + text;
-  return {};
-}
 
 void addEngineOptions(CLI::App& command, RunOptions& options, bool several) {
   std::vector<std::string> names = engineNames();
@@ -60,6 +34,11 @@ void addEngineOptions(CLI::App& command, RunOptions& options, bool several) {
       .add_option_function<std::vector<std::string>>(
           "--set",
           [&options](const std::vector<std::string>& settings) {
+            std::map<std::string, int> given;
+            for (const std::string& setting : settings) ++given[parseEngineSetting(setting).first];
+            for (const auto& [name, times] : given)  // as any option given twice (command_line.cpp)
+              if (times > 1)
+                throw CLI::ValidationError("--set " + name, "given " + std::to_string(times) + " times; give it once");
             for (const std::string& setting : settings) {
               auto [name, value] = parseEngineSetting(setting);
               options.choice.engineSettings[name] = value;
@@ -89,9 +68,9 @@ void addSceneOptions(CLI::App& command, RunOptions& options, const char* inputOp
           ->check(CLI::IsMember(sceneNames()))
           ->capture_default_str(),
       addIntegerOption<std::size_t>(command, "--bodies,-n", scene.options.bodyCount, "number of bodies N", 1,
-                                    std::size_t{1} << 30)};
-  addIntegerOption<std::uint64_t>(command, "--seed", scene.options.seed, "random seed of the scene", 0,
-                                  std::numeric_limits<std::uint64_t>::max());
+                                    std::size_t{1} << 30),
+      addIntegerOption<std::uint64_t>(command, "--seed", scene.options.seed, "random seed of the scene", 0,
+                                      std::numeric_limits<std::uint64_t>::max())};
   for (const SceneParameter& parameter : sceneParameters())
     sceneOptions.push_back(addNumberOption(command, "--" + parameter.name, scene.options.*parameter.field,
                                            parameter.description, within(parameter.low, parameter.high)));
@@ -99,7 +78,7 @@ void addSceneOptions(CLI::App& command, RunOptions& options, const char* inputOp
   CLI::Option* input =
       command.add_option(inputOption, options.input,
                          "start from this file: " + inputFormatsHelp())
-          ->check(CLI::ExistingFile);
+          ->check(inputPath());
   for (CLI::Option* sceneOption : sceneOptions) input->excludes(sceneOption);
 }
 
@@ -116,21 +95,6 @@ void addStepOptions(CLI::App& command, RunOptions& options) {
 }
 
 }  // namespace
-
-// `text` read into `value` as a whole number within [low, high]: nothing, or the complaint.
-template <typename T>
-std::string readInteger(const std::string& text, T low, T high, T& value) {
-  const std::string_view digits = std::string_view(text).substr(text.starts_with('+') ? 1 : 0);
-  const char* const end = digits.data() + digits.size();
-  const auto [stop, error] = std::from_chars(digits.data(), end, value);
-  const bool allRead = !digits.empty() && stop == end;
-  if (allRead && error == std::errc::result_out_of_range)
-    return "must be in [" + std::to_string(low) + ", " + std::to_string(high) + "], got " + printable(text, 40);
-  if (!allRead || error != std::errc()) return "'" + printable(text, 40) + "' is not a whole number";
-  if (value < low || value > high)
-    return "must be in [" + std::to_string(low) + ", " + std::to_string(high) + "], got " + text;
-  return {};
-}
 
 template <typename T>
 CLI::Option* addIntegerOption(CLI::App& command, const std::string& name, T& value, const std::string& description,
@@ -155,9 +119,6 @@ template CLI::Option* addIntegerOption(CLI::App&, const std::string&, long long&
 template CLI::Option* addIntegerOption(CLI::App&, const std::string&, unsigned long&, const std::string&,
                                        unsigned long, unsigned long, bool);
 
-NumberBounds positive() { return {0.0, HUGE_VAL, false}; }
-NumberBounds nonNegative() { return {0.0, HUGE_VAL, true}; }
-NumberBounds within(double low, double high) { return {low, high, true}; }
 
 template <typename T>
 CLI::Option* addNumberOption(CLI::App& command, const std::string& name, T& value, const std::string& description,
@@ -167,7 +128,7 @@ CLI::Option* addNumberOption(CLI::App& command, const std::string& name, T& valu
         T ignored{};
         return readNumber(text, bounds, ignored);
       },
-      describe(bounds));
+      boundsText(bounds));
   return command
       .add_option_function<std::string>(
           name, [&value, bounds](const std::string& text) { readNumber(text, bounds, value); }, description)
@@ -184,6 +145,17 @@ CLI::Validator outputPath() {
         if (path.empty()) return "an empty path names no file";
         if (path.back() == '/') return "'" + path + "' ends in /, so it names a folder, not a file";
         return {};
+      },
+      "FILE");
+}
+
+CLI::Validator inputPath() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        struct stat status;
+        if (::stat(path.c_str(), &status) == 0) return {};
+        if (errno == ENOENT) return "File does not exist: " + path;  // CLI11's words
+        return path + ": " + whyUnreachable(path, errno);
       },
       "FILE");
 }
@@ -228,7 +200,7 @@ Snapshot makeInitialSnapshot(const RunOptions& options) {
 }
 
 Snapshot makeInitialSnapshotFor(const Engine& engine, const RunOptions& options) {
-  if (options.input.empty()) engine.checkCapacity(options.choice.scene.options.bodyCount);
+  if (options.input.empty()) engine.checkCapacity(options.choice.scene.bodyCount());
   Snapshot snapshot = makeInitialSnapshot(options);
   engine.checkCapacity(snapshot.state.size());
   return snapshot;

@@ -15,6 +15,7 @@
 #include "io/snapshot.h"
 #include "physics/scenes.h"
 #include "physics/state.h"
+#include "util/number_text.h"
 
 namespace nbody {
 
@@ -60,19 +61,10 @@ Snapshot makeInitialSnapshot(const RunOptions& options);
 // generated, a file's after it is read.
 Snapshot makeInitialSnapshotFor(const Engine& engine, const RunOptions& options);
 
-// Where a floating-point option may lie. Every one is finite as well: NaN and infinity are
-// refused whatever the bounds (a NaN passes any comparison, so a range alone lets it through).
-struct NumberBounds {
-  double low = -HUGE_VAL, high = HUGE_VAL;
-  bool lowIncluded = true;
-};
-NumberBounds positive();
-NumberBounds nonNegative();
-NumberBounds within(double low, double high);
-
 // Every floating-point option of every command is registered through this, never with a bare
-// add_option: the text is read as a T (float or double, as it is stored) and must be a finite
-// number within `bounds`; the value stored is the value checked. Its type shows as NUMBER
+// add_option: the text is read as a T (float or double, as it is stored) by the one reader of
+// numbers (util/number_text.h) and must be a finite number within `bounds` (positive(),
+// nonNegative(), within()); the value stored is the value checked. Its type shows as NUMBER
 // (tests/cpu/options_test.cpp walks every command to hold every option to this).
 template <typename T>
 CLI::Option* addNumberOption(CLI::App& command, const std::string& name, T& value, const std::string& description,
@@ -87,5 +79,8 @@ CLI::Option* addIntegerOption(CLI::App& command, const std::string& name, T& val
 
 // What every option naming a file to write takes: not empty, not ending in / (a folder).
 CLI::Validator outputPath();
+// What every option naming a file to read takes: something there, or a line naming why not (a
+// loop of links, a folder on the way that cannot be searched) where CLI11 said "does not exist".
+CLI::Validator inputPath();
 
 }  // namespace nbody

@@ -29,7 +29,14 @@ bool ChunkedStepper::advance(long long& step, long long target) {
     if (agreeOnChunk()) return false;
     const long long now = std::min(chunk_, target - step);
     const auto start = Clock::now();
-    engine_.step(method_, params_, int(now));
+    if (afterEachStep) {
+      for (long long k = 0; k < now; ++k) {
+        engine_.step(method_, params_, 1);
+        afterEachStep();
+      }
+    } else {
+      engine_.step(method_, params_, int(now));
+    }
     engine_.finish();
     step += now;
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -47,11 +54,13 @@ bool ChunkedStepper::advance(long long& step, long long target) {
 
 // Every rank of a distributed run takes the same chunks (the longest any proposes) and sees a stop
 // at the same one: whether to stop.
+long long ChunkedStepper::chunk() const { return ranks().distributed() ? agreedChunk_ : chunk_; }
+
 bool ChunkedStepper::agreeOnChunk() {
   if (!ranks().distributed()) return stopRequested() != 0;
   std::int64_t proposed[2] = {stopRequested(), chunk_};
   ranks().maximum(proposed);
-  chunk_ = proposed[1];
+  chunk_ = agreedChunk_ = proposed[1];
   return proposed[0] != 0 && agreedStop() != 0;
 }
 

@@ -27,6 +27,11 @@ class ChunkedStepper {
 
   // Called about once a second with the step reached and the steps per second of the last chunk.
   std::function<void(long long step, double stepsPerSecond)> onProgress;
+  // Called after every step (to draw its light into trails): the steps are then made one by one.
+  std::function<void()> afterEachStep;
+  // The steps of a chunk: about a quarter second of work at the rate measured, as every rank of a
+  // distributed run agreed at the last chunk (so that what callers decide from it is alike).
+  long long chunk() const;
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -34,7 +39,7 @@ class ChunkedStepper {
   Engine& engine_;
   const Method& method_;
   const StepParams& params_;
-  long long chunk_ = 1;
+  long long chunk_ = 1, agreedChunk_ = 1;
   Clock::time_point lastReport_ = Clock::now();
 };
 

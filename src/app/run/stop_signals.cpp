@@ -4,17 +4,34 @@
 #include <csignal>
 #include <cstring>
 #include <thread>
+#include <string>
+#include <vector>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "io/temporary_files.h"
 #include "parallel/ranks.h"
+#include "util/system_limits.h"
 
 namespace nbody {
 namespace {
 
 volatile std::sig_atomic_t requestedSignal = 0;
 volatile std::sig_atomic_t stopAtOnce = 0;
+
+// Signals whose default action ends the process, which nbody does not ask to stop: they end it at
+// once, as they would have, but without leaving a temporary file.
+constexpr int kEndingSignals[] = {SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF};
+// Signals of a fault, in nbody or in a library it uses (a driver short of memory): the same, run
+// on a stack of their own so that an overflowing stack is handled too.
+constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS};
+
+// What the handlers of kEndingSignals and kFaultSignals found installed (a sanitizer's): they put
+// it back before the signal goes on.
+struct sigaction previousActions[65];
+// Made before any signal can come: what a crash may be due to, for its line.
+char crashCause[512] = "";
 
 // Async-signal-safe: only write() and strlen() on constant text.
 void say(const char* text) noexcept {
@@ -28,11 +45,9 @@ extern "C" void onStopSignal(int signal) {
     return;
   }
   temporaries::removeAllNow();
-  if (signal != SIGPIPE) {  // a vanished reader is the ordinary end of `nbody ... | head`
-    say("nbody: stopped at once by ");
-    say(signalName(signal));
-    say(requestedSignal != 0 ? " (a second signal); unfinished outputs removed\n" : "; unfinished outputs removed\n");
-  }
+  say("nbody: stopped at once by ");
+  say(signalName(signal));
+  say(requestedSignal != 0 ? " (a second signal); unfinished outputs removed\n" : "; unfinished outputs removed\n");
   ::_exit(128 + signal);
 }
 
@@ -54,7 +69,68 @@ void watchForAStuckStop() {
   }).detach();
 }
 
+bool isFault(int signal) noexcept {
+  for (const int fault : kFaultSignals)
+    if (fault == signal) return true;
+  return false;
+}
+
+// Removes the temporary files, then lets the signal do what it did before nbody came: its
+// default action (ending the process with the signal's status, with a core file where that
+// makes one) or the handler that was installed. A fault raised by the kernel comes again when the
+// handler returns; one sent (kill, raise) is raised again.
+extern "C" void onEndingSignal(int signal, siginfo_t* info, void*) {
+  temporaries::removeAllNow();
+  say("nbody: ended by ");
+  say(signalName(signal));
+  say(isFault(signal) ? " (a crash, in nbody or in a library it uses)" : "");
+  say(isFault(signal) ? crashCause : "");
+  say("; unfinished outputs removed\n");
+  sigaction(signal, &previousActions[signal], nullptr);
+  if (!isFault(signal) || info == nullptr || info->si_code <= 0) ::raise(signal);
+}
+
+// The limits a crash in a library may be due to, named in its line: set before it can come. A
+// stack is named when below the usual 8 MiB.
+void describeCrashCauses() {
+  std::string causes;
+  rlim_t stack = 0;
+  for (const int resource : {RLIMIT_AS, RLIMIT_DATA, RLIMIT_STACK}) {
+    if (resource == RLIMIT_STACK && (!softLimit(RLIMIT_STACK, &stack) || stack >= rlim_t(8) << 20)) continue;
+    const std::string limit = limitText(resource);
+    if (!limit.empty()) causes += (causes.empty() ? "" : "; ") + limit;
+  }
+  if (!causes.empty()) causes = "; " + causes + ", which may be too low";
+  std::strncpy(crashCause, causes.c_str(), sizeof crashCause - 1);
+}
+
+// A stack for the handlers of faults, so that they run when the stack overflowed. Kept where one
+// was set up already (a sanitizer's).
+void provideSignalStack() {
+  stack_t current{};
+  if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return;
+  static std::vector<char> memory(std::size_t(1) << 16);
+  stack_t stack{};
+  stack.ss_sp = memory.data();
+  stack.ss_size = memory.size();
+  sigaltstack(&stack, nullptr);
+}
+
 }  // namespace
+
+void installEndingHandlers() {
+  describeCrashCauses();
+  provideSignalStack();
+  struct sigaction action {};
+  action.sa_sigaction = onEndingSignal;
+  sigfillset(&action.sa_mask);  // nothing interrupts the removal
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+  // One that was ignored when nbody started (nohup, a background job) stays ignored.
+  for (const int signal : kEndingSignals)
+    if (sigaction(signal, nullptr, &previousActions[signal]) == 0 && previousActions[signal].sa_handler != SIG_IGN)
+      sigaction(signal, &action, nullptr);
+  for (const int signal : kFaultSignals) sigaction(signal, &action, &previousActions[signal]);
+}
 
 void installStopHandlers(StopMode mode) {
   stopAtOnce = mode == StopMode::atOnce;
@@ -62,7 +138,8 @@ void installStopHandlers(StopMode mode) {
   action.sa_handler = onStopSignal;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;  // reads and writes go on; the run looks at the request itself
-  for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaction(signal, &action, nullptr);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) sigaction(signal, &action, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGXFSZ, SIG_IGN);
   if (ranks().distributed()) watchForAStuckStop();
 }
@@ -83,6 +160,19 @@ const char* signalName(int signal) noexcept {
     case SIGTERM: return "SIGTERM";
     case SIGHUP: return "SIGHUP";
     case SIGPIPE: return "SIGPIPE";
+    case SIGQUIT: return "SIGQUIT";
+    case SIGALRM: return "SIGALRM";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGUSR2: return "SIGUSR2";
+    case SIGXCPU: return "SIGXCPU";
+    case SIGVTALRM: return "SIGVTALRM";
+    case SIGPROF: return "SIGPROF";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+    case SIGSYS: return "SIGSYS";
     default: return "a signal";
   }
 }

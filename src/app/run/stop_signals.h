@@ -7,9 +7,14 @@
 // at once: the handler removes every temporary file (io/temporary_files.h) and exits with the same
 // code. In a distributed run the ranks agree at each boundary (agreedStop) and stop at the same
 // one; a rank kept waiting in a collective by a rank that died ends at once on a stop signal,
-// removing its temporary files. SIGPIPE (a reader of standard output or of an output pipe went away) asks for a stop the
-// same way, and the write that met it fails with EPIPE. SIGXFSZ is ignored, so a write beyond the
-// file-size limit fails with EFBIG instead of killing the process with its temporary files left.
+// removing its temporary files. The other signals whose default action ends a process (SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2,
+// SIGXCPU, ...) and the signals of a fault in nbody or a library it uses (SIGSEGV, SIGBUS, SIGFPE,
+// SIGILL, SIGABRT) end it at once, as they would have, with the signal's own status, after the
+// handler removed the temporary files and said so in one line (for a fault: with the limits set
+// on memory and stack, which a driver may have run into). SIGPIPE is ignored: a write into a pipe
+// whose reader went away fails with EPIPE, which ends that output only. SIGXFSZ is ignored, so a
+// write beyond the file-size limit fails with EFBIG instead of killing the process with its
+// temporary files left.
 
 #include <stdexcept>
 #include <string>
@@ -22,6 +27,9 @@ enum class StopMode {
                    // signal ends the process
 };
 
+// The handlers of the signals that end nbody at once (SIGQUIT, ..., the faults): first thing in
+// main. installStopHandlers, once the command is known: those of the stop signals, by `mode`.
+void installEndingHandlers();
 void installStopHandlers(StopMode mode);
 
 // The signal that asked this process to stop, or 0.
@@ -49,6 +57,13 @@ class Stopped : public std::runtime_error {
 template <typename Describe>
 void throwIfStopped(Describe describe) {
   if (const int signal = agreedStop()) throw Stopped(signal, describe());
+}
+
+// The same for work of rank 0 alone (its outputs' last writes in the window): this process's stop,
+// no collective.
+template <typename Describe>
+void throwIfStoppedHere(Describe describe) {
+  if (const int signal = stopRequested()) throw Stopped(signal, describe());
 }
 
 // For tests: forget a request, so that a process can ask again.

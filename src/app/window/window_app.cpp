@@ -34,6 +34,7 @@
 #include "io/png.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -109,12 +110,15 @@ class WindowApp {
  public:
   explicit WindowApp(const WindowOptions& options);
   bool runFrame();  // false once the window should close
-  // Completes a recording still running (quitting while filming keeps the movie).
-  void finishRecording();
+  // Completes a recording still running (quitting while filming keeps the movie); a stop found by
+  // `beforePublishing` abandons it.
+  void finishRecording(const std::function<void()>& beforePublishing);
+  bool recording() const { return recorder_.recording(); }
   void printStats() const;
   int exitCode() const { return exitCode_; }
   long long frames() const { return stats_.frames(); }
   const std::string& renderer() const { return figures_.renderer; }
+  bool screenshotWritten() const { return screenshotWritten_; }
 
  private:
   Engine& engine() { return simulation_.engine(); }
@@ -153,6 +157,7 @@ class WindowApp {
   glm::ivec2 framebufferSize_{0, 0};
   PanelFigures figures_;
   int exitCode_ = 0;
+  bool screenshotWritten_ = false;  // --screenshot's, at the last frame
 };
 
 WindowApp::WindowApp(const WindowOptions& options)
@@ -287,7 +292,8 @@ void WindowApp::carryOutSnapshotRequests() {
       message = std::string("load failed: ") + e.what();
     }
   }
-  if (settings_.saveSnapshot || settings_.loadSnapshot) std::fprintf(stderr, "run: %s\n", message.c_str());
+  if (settings_.saveSnapshot || settings_.loadSnapshot)
+    std::fprintf(stderr, "run: %s\n", withoutControlCharacters(message).c_str());
   settings_.saveSnapshot = settings_.loadSnapshot = false;
 }
 
@@ -396,23 +402,28 @@ void WindowApp::writeScreenshot(bool lastFrame) {
       writePng(readWindow(framebufferSize_), path);
     } else {
       writePng(readWindow(framebufferSize_), *screenshotFile_);
-      screenshotFile_->commit();
+      screenshotFile_->commit([] { throwIfStoppedHere([] { return std::string("while writing the screenshot"); }); });
+      screenshotWritten_ = true;
     }
     figures_.message = "screenshot: wrote " + std::filesystem::absolute(path).string();
+  } catch (const Stopped&) {
+    throw;  // runWindow says what it leaves
   } catch (const std::exception& e) {
     figures_.message = std::string("screenshot failed: ") + e.what();
     if (!settings_.screenshot) exitCode_ = 1;
   }
-  std::fprintf(stderr, "run: %s\n", figures_.message.c_str());
+  std::fprintf(stderr, "run: %s\n", withoutControlCharacters(figures_.message).c_str());
   settings_.screenshot = false;
 }
 
-void WindowApp::finishRecording() {
+void WindowApp::finishRecording(const std::function<void()>& beforePublishing) {
   if (!recorder_.recording()) return;
   try {
-    std::fprintf(stderr, "run: %s\n", recorder_.stop().c_str());
+    std::fprintf(stderr, "run: %s\n", withoutControlCharacters(recorder_.stop(beforePublishing)).c_str());
+  } catch (const Stopped&) {
+    throw;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "run: recording failed: %s\n", e.what());
+    std::fprintf(stderr, "run: recording failed: %s\n", withoutControlCharacters(e.what()).c_str());
     exitCode_ = 1;
   }
 }
@@ -443,20 +454,28 @@ void WindowApp::printStats() const {
 int runWindow(const WindowOptions& options) {
   if (!ranks().leader()) {
     followWindow(options);
-    throwIfStopped([] { return std::string(); });
+    throwIfStopped([] { return std::string(); });  // the ranks agree on the stop at the window's end
     return 0;
   }
   std::unique_ptr<WindowApp> app;
   onEveryRankAlike([&] { app = std::make_unique<WindowApp>(options); });
   reportRanksOnce("", app->renderer());
-  while (app->runFrame()) {
+  try {
+    while (app->runFrame()) {
+    }
+  } catch (const Stopped&) {  // while the last frame's screenshot was written: said below
   }
   if (ranks().distributed()) sendOrder({{}, 0, true});
-  app->finishRecording();
-  throwIfStopped([&] {
+  const bool recording = app->recording();
+  const auto describe = [&] {
     return "after frame " + std::to_string(app->frames()) +
-           (options.screenshot.empty() ? std::string() : "; " + options.screenshot + " was not written");
-  });
+           (options.screenshot.empty() || app->screenshotWritten() ? std::string()
+                                                                  : "; " + options.screenshot + " was not written") +
+           (recording ? "; the recording was abandoned (a file is removed)" : "");
+  };
+  // A stop while its last frames are encoded abandons the movie (rank 0's own: its own stop).
+  app->finishRecording([&] { throwIfStoppedHere(describe); });
+  throwIfStopped(describe);
   if (options.printStats) app->printStats();
   return app->exitCode();
 }

@@ -1,6 +1,8 @@
 #include "app/window/window_recorder.h"
 
+#include "app/run/stop_signals.h"
 #include "app/window/window_capture.h"
+#include "util/printable_text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -40,11 +42,11 @@ std::string describe(double seconds, std::int64_t frames) {
 }  // namespace
 
 WindowRecorder::~WindowRecorder() {
-  if (!recording()) return;
+  if (!recording() || stopRequested()) return;  // a stop abandons the movie
   try {
-    std::fprintf(stderr, "run: %s\n", stop().c_str());
+    std::fprintf(stderr, "run: %s\n", withoutControlCharacters(stop()).c_str());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "run: recording failed: %s\n", e.what());
+    std::fprintf(stderr, "run: recording failed: %s\n", withoutControlCharacters(e.what()).c_str());
   }
 }
 
@@ -62,11 +64,11 @@ void WindowRecorder::start(const std::string& path, glm::ivec2 framebufferSize, 
   lastFrameIndex_ = -1;
 }
 
-std::string WindowRecorder::stop() {
+std::string WindowRecorder::stop(const std::function<void()>& beforePublishing) {
   if (!recording()) return "not recording";
   std::unique_ptr<MovieRecorder> recorder = std::move(recorder_);  // not recording, come what may
   const double filmed = std::chrono::duration<double>(Clock::now() - began_).count();
-  recorder->finish();
+  recorder->finish(beforePublishing);
   return "recording: wrote " + path_ + " (" + describe(filmed, recorder->framesCaptured()) + ")";
 }
 
@@ -82,12 +84,12 @@ std::string WindowRecorder::toggle(glm::ivec2 framebufferSize, bool withPanel) {
   } catch (const std::exception& e) {
     said = std::string("recording failed: ") + e.what();
   }
-  std::fprintf(stderr, "run: %s\n", said.c_str());
+  std::fprintf(stderr, "run: %s\n", withoutControlCharacters(said).c_str());
   return said;
 }
 
 void WindowRecorder::say(std::string message) {
-  std::fprintf(stderr, "run: %s\n", message.c_str());
+  std::fprintf(stderr, "run: %s\n", withoutControlCharacters(message).c_str());
   message_ = std::move(message);
 }
 

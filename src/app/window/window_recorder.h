@@ -10,6 +10,7 @@
 // panel; the recorder takes the picture at the stage it films.
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,7 +27,7 @@ class WindowRecorder {
   static constexpr int kFramesPerSecond = 60;
 
   WindowRecorder() = default;
-  ~WindowRecorder();  // a recording still running is finished (the file completed)
+  ~WindowRecorder();  // a recording still running is finished (the file completed), unless stopped
   WindowRecorder(const WindowRecorder&) = delete;
   WindowRecorder& operator=(const WindowRecorder&) = delete;
 
@@ -35,7 +36,8 @@ class WindowRecorder {
   // cannot be written or there is no encoder.
   void start(const std::string& path, glm::ivec2 framebufferSize, bool withPanel);
   // Completes the file; returns what became of it ("recording: wrote PATH (...)").
-  std::string stop();
+  // `beforePublishing` as for OutputFile::commit: what it throws abandons the movie.
+  std::string stop(const std::function<void()>& beforePublishing = {});
   // The Record button and its key: start into a timestamped file, or stop. Returns what happened
   // (and prints it).
   std::string toggle(glm::ivec2 framebufferSize, bool withPanel);
