@@ -207,7 +207,7 @@ prepare() {
   configure_and_build "$root" "$build"
   collect_libraries "$build"
   download_debs "$bundle/gl" "${GL_PACKAGES[@]}"
-  download_debs "$bundle/mpi" "${MPI_PACKAGES[@]}"
+  download_debs "$xvfb/mpi" "${MPI_PACKAGES[@]}"  # beside Xvfb: .devtest is nearly full
   pack_xvfb "$xvfb" "$build/device-debs/xvfb"
   pack_tree "$root" "$build" "$bundle/tree.tar.xz"
   cp "$0" "$bundle/device_test.sh"
@@ -279,11 +279,13 @@ unpack_part() {
 }
 
 # Open MPI unpacked into MPI_PREFIX (the mpiexec wrapper runs it from there), once a lease.
+# It travels in the Xvfb bundle: `stage` installs it where that bundle came along, `run` always.
 install_mpi() {
+  local debs=$BUNDLE_DIR/../$XVFB_BUNDLE_NAME/mpi
   [ -x "$MPI_PREFIX/usr/bin/mpiexec.openmpi" ] && return
-  [ -d "$BUNDLE_DIR/mpi" ] || die "no $BUNDLE_DIR/mpi: carry the bundle tools/device_test.sh prepare made"
+  [ -d "$debs" ] || die "no $debs: carry the bundles tools/device_test.sh prepare made"
   mkdir -p "$MPI_PREFIX"
-  for deb in "$BUNDLE_DIR"/mpi/*.deb; do dpkg -x "$deb" "$MPI_PREFIX" || die "could not unpack $deb"; done
+  for deb in "$debs"/*.deb; do dpkg -x "$deb" "$MPI_PREFIX" || die "could not unpack $deb"; done
   echo "installed Open MPI in $MPI_PREFIX: $("$BINARY_DIR/device-bin/mpiexec" --version | head -1)"
 }
 
@@ -533,7 +535,7 @@ begin_there() {
 stage_there() {
   begin_there stage
   unpack_tree
-  install_mpi
+  [ -d "$BUNDLE_DIR/../$XVFB_BUNDLE_NAME/mpi" ] && install_mpi
   [ -f "$BUNDLE_DIR/../$XVFB_BUNDLE_NAME/xvfb.tar.xz" ] && install_xvfb
   echo "device_test stage: done; $BINARY_DIR/nbody is ready"
 }
