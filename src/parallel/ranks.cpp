@@ -6,6 +6,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <thread>
 
@@ -186,7 +187,7 @@ std::vector<std::string> Ranks::gatherText(const std::string& text) const {
     total += sizes[std::size_t(r)];
   }
   std::vector<std::byte> all(total);
-  std::memcpy(all.data() + before, text.data(), own);
+  std::ranges::copy(std::as_bytes(std::span(text)), all.begin() + std::ptrdiff_t(before));
   allGather(all, sizes, 1);
   std::vector<std::string> texts;
   std::size_t at = 0;
