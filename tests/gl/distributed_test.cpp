@@ -216,6 +216,16 @@ TEST(RankFailures, OneOutputPathGivenTwiceIsAUsageErrorOnEveryRank) {
                               "are the same file");
 }
 
+// The window plays a series in one process; under mpiexec that is a usage error, said before any
+// window opens (no display needed).
+TEST(RankFailures, PlayingASeriesIsAUsageErrorOnEveryRank) {
+  ScratchFolder scratch("ranks-play");
+  const auto start = scratch / "step-1.nbody";
+  ASSERT_EQ(test::runNbody("simulate --bodies 64 --steps 1 -q -o " + start.string(), scratch).exitCode, 0);
+  expectEveryRankEndedCleanly(runOnRanks(2, "run --play " + start.string(), scratch), scratch, 2,
+                              "a series plays in one process");
+}
+
 // Ctrl-C to mpiexec: every rank stops at the same step boundary, the snapshots written before stay
 // whole, the final state is not written, no temporary file and no rank is left.
 TEST(RankFailures, AStopToTheLauncherStopsEveryRankLeavingWholeSnapshots) {

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "app/live/live_simulation.h"
+#include "app/live/series_playback.h"
 #include "app/commands/run_command.h"
 #include "app/live/window_options.h"
 #include "gl/gl_test.h"
@@ -340,6 +341,86 @@ TEST_F(LiveSimulationTest, StartsFromTheCommandLinesSceneParameters) {
   const State start = simulation.engine().download();
   const double separation = glm::length(glm::dvec3(start.positionMass[1]) - glm::dvec3(start.positionMass[0]));
   EXPECT_NEAR(separation, 0.1, 1e-6);
+}
+
+// A series played into the simulation: each snapshot shown is the file's state, step and time bit
+// for bit (N changing on the way), the run does not step while the series is open, Space and N
+// play, pause and step it, and "continue from here" runs on from the snapshot shown.
+TEST_F(LiveSimulationTest, APlayedSeriesShowsEachSnapshotAndRunsOnFromTheOneShown) {
+  test::ScratchFolder scratch("live-series");
+  std::vector<Snapshot> written;
+  for (const std::size_t bodies : {300u, 700u, 500u}) {
+    Snapshot snapshot;
+    snapshot.state = findScene("disk")->generate(bodies, unsigned(bodies));
+    snapshot.step = 1000 * static_cast<long long>(written.size() + 1);
+    snapshot.time = double(bodies) / 8;
+    snapshot.settings.emplace().method = "rk2";
+    written.push_back(snapshot);
+    writeSnapshotFile(snapshot, scratch / ("at-" + std::to_string(snapshot.step) + ".nbody"));
+  }
+  const auto showsWritten = [&](LiveSimulation& simulation, std::size_t index) {
+    expectSameBits(written[index].state, simulation.engine().download(), "snapshot " + std::to_string(index));
+    EXPECT_EQ(simulation.stepCount(), written[index].step);
+    EXPECT_EQ(simulation.time(), written[index].time);
+  };
+  AppSettings settings = small();
+  LiveSimulation simulation(settings);
+  SeriesPlayback series((scratch / "at-*.nbody").string(), 1.0);
+  settings.paused = true;
+  series.follow(settings, simulation, 0.0);
+  showsWritten(simulation, 0);
+  EXPECT_EQ(series.figures().size, 3u);
+  EXPECT_TRUE(series.figures().playing);
+  series.follow(settings, simulation, 1.0);
+  showsWritten(simulation, 1);
+  EXPECT_EQ(settings.run.scene.options.bodyCount, 700u);
+  // Space (the run unpaused) pauses the series; the run stays paused and nothing moves.
+  settings.paused = false;
+  series.follow(settings, simulation, 5.0);
+  EXPECT_TRUE(settings.paused);
+  EXPECT_FALSE(series.figures().playing);
+  showsWritten(simulation, 1);
+  // N (a single step) shows the next snapshot instead of stepping the run.
+  settings.singleStep = true;
+  series.follow(settings, simulation, 0.0);
+  EXPECT_FALSE(settings.singleStep);
+  showsWritten(simulation, 2);
+  settings.series.seekTo = 0;
+  series.follow(settings, simulation, 0.0);
+  showsWritten(simulation, 0);
+  settings.series.continueHere = true;
+  const SeriesPlayback::Outcome outcome = series.follow(settings, simulation, 0.0);
+  EXPECT_FALSE(series.open());
+  EXPECT_FALSE(settings.paused);
+  EXPECT_NE(outcome.message.find("at-1000.nbody"), std::string::npos) << outcome.message;
+  simulation.advance(settings, 2);
+  EXPECT_EQ(simulation.stepCount(), written[0].step + 2);
+  EXPECT_FALSE(test::sameBits(simulation.engine().download(), written[0].state));
+}
+
+TEST_F(LiveSimulationTest, ASeriesOpenedFromThePanelSaysWhatBecameOfIt) {
+  test::ScratchFolder scratch("live-series-open");
+  AppSettings settings = small();
+  LiveSimulation simulation(settings);
+  SeriesPlayback series;
+  settings.series.pattern = (scratch / "none-*.nbody").string();
+  settings.series.open = true;
+  SeriesPlayback::Outcome outcome = series.follow(settings, simulation, 0.0);
+  EXPECT_FALSE(outcome.opened);
+  EXPECT_NE(outcome.message.find("no snapshot file matches " + settings.series.pattern), std::string::npos)
+      << outcome.message;
+  EXPECT_FALSE(settings.series.open);  // the request is carried out once
+  EXPECT_FALSE(series.open());
+  Snapshot one;
+  one.state = findScene("plummer")->generate(64, 1);
+  one.settings.emplace().method = "euler";
+  writeSnapshotFile(one, scratch / "none-1.nbody");
+  settings.series.open = true;
+  outcome = series.follow(settings, simulation, 0.0);
+  EXPECT_TRUE(outcome.opened);
+  EXPECT_EQ(outcome.message, "opened " + settings.series.pattern + ": 1 file");
+  EXPECT_TRUE(settings.paused);
+  expectSameBits(one.state, simulation.engine().download(), "the series' only snapshot");
 }
 
 }  // namespace

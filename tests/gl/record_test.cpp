@@ -71,6 +71,53 @@ TEST(Record, FilmsTheFramesShotDrawsAtTheSizeAndRateAsked) {
   EXPECT_LT(test::psnr(decoded.frames.front(), last), 30.0);
 }
 
+// record --play: a series of three snapshots over six frames holds each for two, and every frame is
+// the picture shot draws of its snapshot with the same camera and colours. Encoded losslessly
+// (--crf 0), a frame differs from its shot by yuv420p's halved colour resolution alone; snapshots
+// 20 steps apart move the bodies by more than a sprite, which the comparison sees.
+TEST(Record, FilmsASeriesOfSnapshotsHoldingEachForItsShareOfTheFrames) {
+  ScratchFolder scratch("record-play");
+  const std::string view = "--camera 30,20,17 --color-range 0,1.5 --point-size 8 --width 160 --height 120";
+  const auto step = [&](int number) { return scratch / ("step-0000000" + std::to_string(number) + ".nbody"); };
+  ASSERT_EQ(test::runNbody("simulate --bodies 1024 --seed 3 --dt 0.05 --steps 60 --snapshot-every 20 -q --snapshot-path " +
+                               (scratch / "step-{step}.nbody").string() + " -o " + (scratch / "end.nbody").string(),
+                           scratch)
+                .exitCode,
+            0);
+  const auto movie = scratch / "series.mp4";
+  const test::CommandResult recorded = test::runNbody(
+      "record --play '" + (scratch / "step-*.nbody").string() + "' " + view + " --frames 6 --crf 0 --out " + movie.string(),
+      scratch);
+  ASSERT_EQ(recorded.exitCode, 0) << recorded.err;
+  EXPECT_NE(recorded.err.find("6 frames of 3 snapshots"), std::string::npos) << recorded.err;
+  std::vector<Image> shots;
+  for (const int number : {20, 40, 60}) {
+    const auto png = scratch / ("shot-" + std::to_string(number) + ".png");
+    ASSERT_EQ(test::runNbody("shot --input " + step(number).string() + " --steps 0 " + view + " --out " + png.string(),
+                             scratch)
+                  .exitCode,
+              0);
+    shots.push_back(readPng(png));
+  }
+  const test::DecodedMovie decoded = test::decodeMovie(movie);
+  ASSERT_EQ(decoded.frames.size(), 6u);
+  for (std::size_t frame = 0; frame < 6; ++frame)
+    for (std::size_t snapshot = 0; snapshot < 3; ++snapshot) {
+      const double psnr = test::psnr(decoded.frames[frame], shots[snapshot]);
+      if (snapshot == frame / 2)
+        EXPECT_GE(psnr, 35.0) << "frame " << frame;
+      else
+        EXPECT_LT(psnr, 30.0) << "frame " << frame << " against snapshot " << snapshot;
+    }
+  // Without --frames, one frame a snapshot.
+  ASSERT_EQ(test::runNbody("record -q --play '" + (scratch / "step-*.nbody").string() + "' " + view + " --out " +
+                               movie.string(),
+                           scratch)
+                .exitCode,
+            0);
+  EXPECT_EQ(test::decodeMovie(movie).frames.size(), 3u);
+}
+
 TEST(Record, BadInputIsOneLineAndLeavesNoFile) {
   ScratchFolder scratch("record-bad");
   const std::string movie = (scratch / "movie.mp4").string();

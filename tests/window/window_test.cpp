@@ -261,5 +261,67 @@ TEST(Window, NoCommandWithoutADisplayRunsTheBenchmarkAndSaysWhy) {
   EXPECT_NE(result.out.find("GFLOPS"), std::string::npos) << result.out;
 }
 
+// `run --play`: at a rate no frame keeps up with, each frame shows the next snapshot and playing
+// stops at the last. The series' last picture is what a series of its first and last files shows
+// at its end (camera and colours fitted to the same first snapshot), and differs from what a
+// series of the first file alone shows.
+TEST(Window, PlaysASeriesOfSnapshotsThroughToItsLast) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-play");
+  const auto file = [&](const std::string& folder, const std::string& step) {
+    return scratch / folder / ("step-" + step + ".nbody");
+  };
+  for (const char* folder : {"all", "ends", "first"}) std::filesystem::create_directories(scratch / folder);
+  ASSERT_EQ(test::runNbody("simulate --scene disk --bodies 400 --dt 0.01 --steps 60 --snapshot-every 20 -q "
+                           "--snapshot-path " + file("all", "{step}").string() + " -o " +
+                               (scratch / "final.nbody").string(),
+                           scratch)
+                .exitCode,
+            0);
+  for (const auto& [folder, step] : {std::pair{"ends", "000000020"}, {"ends", "000000060"}, {"first", "000000020"}})
+    std::filesystem::copy_file(file("all", step), file(folder, step));
+  const auto play = [&](const std::string& folder, int frames) {
+    const auto png = scratch / (folder + ".png");
+    const std::string printed = runWindow(scratch, "--play '" + file(folder, "*").string() + "' --frames " +
+                                                       std::to_string(frames) + " --play-rate 1e6 --hide-panel " +
+                                                       "--width 320 --height 240 --screenshot " + png.string());
+    return std::pair{printed, test::readWholeFile(png)};
+  };
+  const auto [printed, last] = play("all", 6);
+  EXPECT_NE(printed.find("run: series at snapshot 3 of 3, " + file("all", "000000060").string()), std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("frames 6, steps 60,"), std::string::npos) << printed;  // the snapshot's step
+  EXPECT_FALSE(last.empty());
+  EXPECT_TRUE(last == play("ends", 3).second);
+  EXPECT_FALSE(last == play("first", 3).second);
+}
+
+TEST(Window, APlayPatternThatCannotPlayFailsWithOneLineBeforeTheWindow) {
+  ScratchFolder scratch("window-play-bad");
+  const std::string noDisplay = "env -u DISPLAY -u WAYLAND_DISPLAY";
+  const std::string pattern = (scratch / "none-*.nbody").string();
+  auto result = test::runNbody("run --play '" + pattern + "'", scratch, noDisplay);
+  EXPECT_EQ(result.exitCode, 2) << result.err;
+  EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
+  EXPECT_NE(result.err.find("no snapshot file matches " + pattern), std::string::npos) << result.err;
+  ASSERT_EQ(test::runNbody("simulate --bodies 64 --steps 1 -q -o " + (scratch / "start.nbody").string(), scratch)
+                .exitCode,
+            0);
+  result = test::runNbody("run --play '" + pattern + "' --load " + (scratch / "start.nbody").string(), scratch,
+                          noDisplay);
+  EXPECT_EQ(result.exitCode, 2) << result.err;
+  EXPECT_NE(result.err.find("--load excludes --play"), std::string::npos) << result.err;
+  result = test::runNbody("run --play-rate 5", scratch, noDisplay);
+  EXPECT_EQ(result.exitCode, 2) << result.err;
+  EXPECT_NE(result.err.find("--play-rate requires --play"), std::string::npos) << result.err;
+  // A damaged first file: there is nothing to show, and the loader says what is wrong with it.
+  std::filesystem::copy_file(scratch / "start.nbody", scratch / "none-1.nbody");
+  std::filesystem::resize_file(scratch / "none-1.nbody", 20);
+  result = test::runNbody("run --play '" + pattern + "'", scratch, noDisplay);
+  EXPECT_EQ(result.exitCode, 1) << result.err;
+  EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
+  EXPECT_NE(result.err.find("none-1.nbody: truncated"), std::string::npos) << result.err;
+}
+
 }  // namespace
 }  // namespace nbody

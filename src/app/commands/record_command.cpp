@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "app/live/series_player.h"
 #include "app/run/drawn_run.h"
 #include "app/run/engine_session.h"
 #include "app/run/movie_recorder.h"
@@ -156,17 +157,26 @@ VideoSettings videoSettingsOf(const RecordOptions& options) {
   return video;
 }
 
-void reportStart(const RecordOptions& options, const EngineSession& session, const DrawnRun& run, long long frames,
+// "600 frames of 10 steps of dt = 0.001", or of a series: "60 frames of 60 snapshots (run/step-*.nbody)".
+std::string framesText(const RecordOptions& options, const DrawnRun& run, long long frames, std::size_t snapshots) {
+  char text[160];
+  if (snapshots == 0)
+    std::snprintf(text, sizeof text, "%s, %lld frames of %lld steps of dt = %g", run.method().name.c_str(), frames,
+                  options.stepsPerFrame, run.step().dt);
+  else
+    std::snprintf(text, sizeof text, "%lld frames of %zu snapshots", frames, snapshots);
+  return text + (snapshots == 0 ? "" : " (" + withoutControlCharacters(options.play) + ")");
+}
+
+void reportStart(const RecordOptions& options, const EngineSession& session, const std::string& frames,
                  const VideoWriter& writer) {
   if (options.drawing.quiet) return;
   const ShotOptions& d = options.drawing;
   std::fprintf(stderr,
-               "record: %s engine (%s) on %s, drawn by renderer %s; %s, %lld frames of %lld steps of dt = %g; "
-               "%d x %d at %d frames/s into %s with %s\n",
+               "record: %s engine (%s) on %s, drawn by renderer %s; %s; %d x %d at %d frames/s into %s with %s\n",
                session.engine->name().c_str(), session.engine->variant().c_str(), session.engine->device().c_str(),
-               session.context->info().renderer.c_str(), run.method().name.c_str(), frames, options.stepsPerFrame,
-               run.step().dt, d.width, d.height, options.video.framesPerSecond, withoutControlCharacters(d.output).c_str(),
-               writer.encoderName().c_str());
+               session.context->info().renderer.c_str(), frames.c_str(), d.width, d.height,
+               options.video.framesPerSecond, withoutControlCharacters(d.output).c_str(), writer.encoderName().c_str());
 }
 
 struct FilmingTimes {
@@ -202,8 +212,22 @@ void aimCamera(DrawnRun& run, const Camera& first, const RecordOptions& options,
   run.camera().target = first.target + run.centreOfMassMoved();
 }
 
+// Brings the state of frame `frame` (> 0) into the run; false where a stop ended it early.
+using NextFrame = std::function<bool(long long frame)>;
+
+// Frame `frame` of `frames` shows snapshot frame x files / frames of the series: each file once, or
+// held over frames where there are more frames than files. A file that cannot be read ends the movie.
+void showFrameOfSeries(DrawnRun& run, SeriesPlayer& series, long long frame, long long frames) {
+  const auto index = std::size_t((unsigned long long)frame * series.size() / (unsigned long long)frames);
+  if (index == series.index()) return;
+  series.seek(index);
+  const std::optional<Snapshot> snapshot = series.advance(0.0);
+  if (!snapshot) throw std::runtime_error(series.problem() + "; " + kMovieAbandoned);
+  run.show(*snapshot);
+}
+
 void film(DrawnRun& run, MovieRecorder& recorder, const RecordOptions& options, long long frames,
-          FilmingTimes& times) {
+          const NextFrame& nextFrame, FilmingTimes& times) {
   ProgressLine progress(frames, options.drawing.quiet);
   const Camera first = run.camera();
   const auto began = Clock::now();
@@ -215,7 +239,7 @@ void film(DrawnRun& run, MovieRecorder& recorder, const RecordOptions& options, 
     throwIfStopped([&] { return abandoned(frame); });
     if (frame > 0) {
       times.simulate.begin();
-      const bool advanced = run.advance(options.stepsPerFrame);
+      const bool advanced = nextFrame(frame);
       times.simulate.end();
       if (!advanced) throw Stopped(stopRequested(), abandoned(frame));
     }
@@ -258,6 +282,12 @@ void addRecordOptions(CLI::App& command, RecordOptions& options) {
       ->check(outputPath())
       ->capture_default_str();
   command.add_flag("--quiet,-q", options.drawing.quiet, "print nothing but errors (no progress)");
+  command.add_option("--play", options.play,
+                     "film the snapshot files this shell pattern names (quote it: 'run/step-*.nbody'), in the "
+                     "order of their numbers, one a frame (--frames spreads them over that many), in place of a run")
+      ->excludes(command.get_option("--input"))
+      ->excludes(command.get_option("--steps-per-frame"))
+      ->excludes(command.get_option("--seconds"));
 }
 
 CommandFiles recordFiles(const RecordOptions& options) {
@@ -265,7 +295,9 @@ CommandFiles recordFiles(const RecordOptions& options) {
 }
 
 int runRecord(const RecordOptions& options) {
-  const long long frames = frameCount(options);
+  const std::vector<std::filesystem::path> series =
+      options.play.empty() ? std::vector<std::filesystem::path>{} : listPlayedSeries(options.play);
+  const long long frames = series.empty() || options.frames > 0 ? frameCount(options) : (long long)series.size();
   try {
     checkVideoSettings(videoSettingsOf(options));  // what no single option says (the pixel count)
   } catch (const std::invalid_argument& e) {
@@ -277,12 +309,21 @@ int runRecord(const RecordOptions& options) {
   EngineSession session =
       openEngine(options.drawing.run.choice.engine, options.drawing.run.choice.engineSettings, nullptr, true,
                  options.drawing.quiet);
-  DrawnRun run(*session.engine, options.drawing, "No movie was written");
-  reportStart(options, session, run, frames, *writer);
+  ShotOptions drawing = options.drawing;
+  if (!series.empty()) drawing.run.input = series.front().string();
+  DrawnRun run(*session.engine, drawing, "No movie was written");
+  reportStart(options, session, framesText(options, run, frames, series.size()), *writer);
   reportView("record", options.drawing.quiet, run.firstState().size(), run.camera(), run.settings());
   MovieRecorder recorder(std::move(writer));
   FilmingTimes times{0.0, StageTimer(session.engine->runsOnGl()), StageTimer(true)};
-  film(run, recorder, options, frames, times);
+  std::optional<SeriesPlayer> player;
+  if (!series.empty()) player.emplace(series);
+  const NextFrame nextFrame = [&](long long frame) {
+    if (!player) return run.advance(options.stepsPerFrame);
+    showFrameOfSeries(run, *player, frame, frames);
+    return true;
+  };
+  film(run, recorder, options, frames, nextFrame, times);
   reportEnd(options, recorder, times);
   return 0;
 }

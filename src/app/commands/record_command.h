@@ -1,7 +1,8 @@
 #pragma once
 // `nbody record`: film a run offscreen (no window, no display) into an MP4 movie: the state is
 // drawn as `shot` draws it, every --steps-per-frame steps, and encoded by FFmpeg's libraries
-// (H.264) on a thread of its own while the GPU goes on. Its options: what to film (as `shot` draws
+// (H.264) on a thread of its own while the GPU goes on; or, with --play, a series of snapshots
+// filmed one a frame. Its options: what to film (as `shot` draws
 // it), how long, and the movie's size, rate, quality and file.
 
 #include <CLI/CLI.hpp>
@@ -20,6 +21,7 @@ struct RecordOptions {
   double seconds = 10.0;
   VideoSettings video;  // --fps, --crf, --encoder; the size is the drawing's
   double orbitDegreesPerSecond = 0.0;  // of movie time
+  std::string play;  // a shell pattern of snapshot files filmed in place of a run; empty: a run
 
   RecordOptions();
 };

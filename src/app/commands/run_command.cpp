@@ -39,6 +39,12 @@ void addWindowOptions(CLI::App& command, WindowOptions& options) {
                       "film the window from the first frame into this MP4 file (as the Record button "
                       "does, with the panel unless --hide-panel), completed when the window closes")
       ->check(outputPath());
+  CLI::Option* play = command.add_option("--play", options.play,
+                                         "play back the snapshot files this shell pattern names, in the order of "
+                                         "their numbers (quote it: 'run/step-*.nbody'); the panel steers it")
+                           ->excludes(command.get_option("--load"));
+  addNumberOption(command, "--play-rate", options.playRate, "snapshots a second that --play shows", positive())
+      ->needs(play);
   command.add_flag("--print-stats", options.printStats,
                     "print the panel's figures (iterations/s, GFLOPS, ...) to stdout on quitting");
 }

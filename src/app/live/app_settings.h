@@ -2,12 +2,26 @@
 // Everything the interactive window lets people change, as plain data. The control panel and the
 // keys edit it; the window app applies what changed, in one place.
 
+#include <cstddef>
+#include <optional>
 #include <string>
 
 #include "app/run/run_choice.h"
 #include "render/render_settings.h"
 
 namespace nbody {
+
+// What the panel and the keys ask of the series being played (run --play, the panel's "Open
+// series"); the app carries the requests out and clears them.
+struct SeriesRequests {
+  std::string pattern;              // the panel's series field: a shell pattern of snapshot files
+  bool open = false;                // play the files `pattern` names, from the first
+  bool togglePlaying = false;
+  long long stepBy = 0;             // snapshots forward (> 0) or back
+  std::optional<std::size_t> seekTo;
+  double rate = 10.0;               // snapshots a second
+  bool continueHere = false;        // close the series: the snapshot shown runs on as a simulation
+};
 
 struct AppSettings {
   // What is simulated and how: the same choice the command line makes.
@@ -34,6 +48,7 @@ struct AppSettings {
   bool quit = false;
 
   std::string snapshotPath;  // the panel's load field: what was last saved, or typed in
+  SeriesRequests series;
 };
 
 }  // namespace nbody

@@ -65,8 +65,10 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
     settings.run.step = snapshot.settings->step;
     settings.run.scene.options.seed = snapshot.settings->seed;
   }
+  const double gravity = settings.run.step.gravity;
   const std::string units = takeFileGravity(snapshot, "the file", false, settings.run.step);
-  if (!units.empty()) std::fprintf(stderr, "run: %s\n", units.c_str());
+  // Said once, not again for every snapshot of a series played in the same units.
+  if (!units.empty() && settings.run.step.gravity != gravity) std::fprintf(stderr, "run: %s\n", units.c_str());
   // What apply() compares with: the loaded bodies are the scene now, not a reason to regenerate.
   settings.run.scene.options.bodyCount = snapshot.state.size();
   scene_ = settings.run.scene;

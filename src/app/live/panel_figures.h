@@ -13,6 +13,16 @@
 namespace nbody {
 
 // What the panel shows; the window app fills it every frame.
+// The series being played, as the panel shows it.
+struct SeriesFigures {
+  bool available = true;  // false under mpiexec: a series plays in one process
+  bool open = false;
+  bool playing = false;
+  std::size_t index = 0, size = 0;
+  std::string file;     // the file shown (or passed over)
+  std::string problem;  // why the latest file could not be read; empty: none
+};
+
 struct PanelFigures {
   double iterationsPerSecond = 0;    // steps per second of wall time, over the last second or so
   double interactionsPerSecond = 0;  // stages x N^2 per step, as `nbody bench` counts
@@ -34,6 +44,7 @@ struct PanelFigures {
   std::string ranks;                 // a distributed run's ranks and exchange; empty: one process
   std::string message;               // e.g. where the screenshot went
   double recordingSeconds = -1;      // how long the window has been filmed; < 0: not filming
+  SeriesFigures series;
 };
 
 }  // namespace nbody

@@ -23,6 +23,8 @@ struct WindowOptions {
   long long frames = 0;     // quit after this many frames; 0: run until closed
   std::string screenshot;   // write the last frame here
   std::string record;       // film the window into this MP4 from the first frame; empty: not
+  std::string play;         // a shell pattern of snapshot files to play back; empty: a live run
+  double playRate = 10.0;   // snapshots a second
   bool printStats = false;  // print the panel's final figures to stdout
 };
 

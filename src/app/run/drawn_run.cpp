@@ -67,6 +67,16 @@ bool DrawnRun::advanceTo(long long target) {
   return true;
 }
 
+void DrawnRun::show(const Snapshot& snapshot) {
+  engine_.checkCapacity(snapshot.state.size());
+  engine_.upload(snapshot.state);
+  stepNumber_ = snapshot.step;
+  shownTime_ = snapshot.time;
+  if (settings_.trailHalfLife <= 0.0f || !drawing_) return;
+  const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
+  target_.draw([&] { renderer_.addToTrails(bodies, camera_, settings_, snapshot.time); });
+}
+
 void DrawnRun::addLightOfStep() {
   if (++litStep_ > lastLitStep_ || !drawing_) return;
   const GpuStateView bodies = gpuStateOf(engine_, uploaded_);

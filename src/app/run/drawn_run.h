@@ -7,10 +7,12 @@
 // --check-every): inside advance(), and between pictures through checkFiniteIfDue().
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "app/run/shot_options.h"
 #include "app/run/stepping.h"
+#include "io/snapshot.h"
 #include "render/offscreen.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
@@ -31,6 +33,9 @@ class DrawnRun {
   // quarter second of work, or one step of an engine slower than that); throws when the state
   // became non-finite (checked every 100 steps along the way).
   bool advance(long long steps);
+  // Puts `snapshot` in place of the run's state (record --play): its bodies, step and time; with
+  // trails on, its light goes into them. Throws, changing nothing, where the engine cannot hold it.
+  void show(const Snapshot& snapshot);
   // Throws naming the steps and the body when the state is not finite (unless found finite at
   // this step already): before a picture that is kept is drawn.
   void checkFinite();
@@ -46,7 +51,7 @@ class DrawnRun {
   Camera& camera() { return camera_; }  // the caller may turn it between pictures
   const RenderSettings& settings() const { return settings_; }
   long long stepNumber() const { return stepNumber_; }
-  double time() const { return timeAt(stepNumber_); }
+  double time() const { return shownTime_.value_or(timeAt(stepNumber_)); }
   const State& firstState() const { return first_; }
   // How far the centre of mass moved since the first state: at the total momentum over the total
   // mass (zero for every scene), so it is known without reading the state back.
@@ -65,6 +70,7 @@ class DrawnRun {
   long long firstStep_ = 0, stepNumber_ = 0;
   long long litStep_ = 0, lastLitStep_ = 0;  // trails: the step just made, the last whose light goes in
   double firstTime_ = 0.0;
+  std::optional<double> shownTime_;  // the time of the snapshot shown, once show() replaced the run
   glm::dvec3 centreVelocity_{0.0};
   bool drawing_;
   RenderSettings settings_;

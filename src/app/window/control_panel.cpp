@@ -219,6 +219,39 @@ void snapshotSection(AppSettings& s) {
     ImGui::SetTooltip("continue from this file: .nbody, CSV, TIPSY, GADGET-2 binary or GADGET HDF5 (G from its units)");
 }
 
+void seriesControls(SeriesRequests& r, const SeriesFigures& f) {
+  if (ImGui::Button(f.playing ? "Pause (Space)" : "Play (Space)")) r.togglePlaying = true;
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##back", ImGuiDir_Left)) r.stepBy = -1;
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##forward", ImGuiDir_Right)) r.stepBy = 1;
+  ImGui::SameLine();
+  ImGui::Text("%zu of %zu", f.index + 1, f.size);
+  int shown = int(f.index);
+  if (ImGui::SliderInt("snapshot", &shown, 0, int(f.size) - 1, "%d")) r.seekTo = std::size_t(shown);
+  float rate = float(r.rate);
+  if (ImGui::SliderFloat("snapshots/s", &rate, 0.5f, 120.0f, "%.1f", ImGuiSliderFlags_Logarithmic))
+    r.rate = std::max(0.5, double(rate));
+  ImGui::TextWrapped("%s", f.file.c_str());
+  if (!f.problem.empty()) ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%s", f.problem.c_str());
+  if (ImGui::Button("Continue simulating from here")) r.continueHere = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("closes the series; the snapshot shown runs on with the panel's settings");
+}
+
+// Plays back what `simulate --snapshot-every` wrote, or any series of files nbody reads.
+void seriesSection(SeriesRequests& r, const SeriesFigures& f) {
+  if (!f.available) {
+    ImGui::TextDisabled("a series plays in one process, not under mpiexec");
+    return;
+  }
+  if (f.open) seriesControls(r, f);
+  ImGui::InputTextWithHint("##series pattern", "run/step-*.nbody", &r.pattern);
+  ImGui::SameLine();
+  if (ImGui::Button("Open series") && !r.pattern.empty()) r.open = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("plays the snapshot files this pattern names (* ? [...]), in the order of their numbers");
+}
+
 void viewSection(AppSettings& s) {
   RenderSettings& r = s.render;
   ImGui::SliderFloat("point size", &r.pointSize, 0.5f, 32.0f, "%.1f px", ImGuiSliderFlags_Logarithmic);
@@ -262,6 +295,8 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
     simulationSection(settings, figures);
     accuracySection(settings, figures);
   }
+  if (ImGui::CollapsingHeader("Series", figures.series.open ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+    seriesSection(settings.series, figures.series);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(settings);
   if (ImGui::CollapsingHeader("Trails and recording", ImGuiTreeNodeFlags_DefaultOpen))
     trailsAndRecordingSection(settings, figures);

@@ -19,6 +19,7 @@
 #include "app/run/engine_session.h"
 #include "app/live/frame_statistics.h"
 #include "app/live/live_simulation.h"
+#include "app/live/series_playback.h"
 #include "app/window/recording_panel.h"
 #include "app/window/window_capture.h"
 #include "app/window/window_input.h"
@@ -127,6 +128,7 @@ class WindowApp {
   void applySettings();
   void applySimulationSettings();
   void carryOutSnapshotRequests();
+  void playSeries();
   void startedOver();
   void measureConservation();
   int plannedSteps();
@@ -140,6 +142,8 @@ class WindowApp {
 
   const WindowOptions& options_;
   std::optional<Snapshot> loadFirst_;
+  SeriesPlayback series_;  // --play's, or the panel's; none: a live run
+  double playedUntil_ = 0.0;  // the frame clock's seconds at the last playSeries
   std::unique_ptr<OutputFile> screenshotFile_;
   std::unique_ptr<gl::WindowContext> context_;
   KeyPresses keys_;
@@ -163,6 +167,7 @@ class WindowApp {
 WindowApp::WindowApp(const WindowOptions& options)
     : options_(options),
       loadFirst_(startingSnapshot(options)),  // before the window opens, so a bad file fails first
+      series_(options.play.empty() ? SeriesPlayback() : SeriesPlayback(options.play, options.playRate)),
       screenshotFile_(openScreenshot(options)),
       context_(gl::WindowContext::create("nbody-gl", options.width, options.height, glDebugWanted())),
       settings_(initialSettings(options, loadFirst_)),
@@ -175,6 +180,12 @@ WindowApp::WindowApp(const WindowOptions& options)
   if (loadFirst_) {
     simulation_.continueFrom(settings_, *loadFirst_);
     settings_.snapshotPath = options.run.input;
+  }
+  if (series_.open()) {
+    settings_.series.pattern = options.play;
+    settings_.series.rate = options.playRate;
+    settings_.paused = true;
+    playSeries();  // the first snapshot, for the camera and colours below
   }
   std::fprintf(stderr, "run: %s engine on %s, window on %s; %s, N = %zu\n", engine().name().c_str(),
                engine().device().c_str(), context_->info().renderer.c_str(), settings_.run.method.c_str(),
@@ -194,6 +205,7 @@ bool WindowApp::runFrame() {
   if (glfwWindowShouldClose(context_->window()) || settings_.quit || stopRequested()) return false;
   if (!pollEvents()) return true;  // minimised: nothing to draw
   showPanel();
+  playSeries();
   const int steps = plannedSteps();
   if (ranks().distributed()) sendOrder({settings_, steps, false});
   applySettings();
@@ -295,6 +307,19 @@ void WindowApp::carryOutSnapshotRequests() {
   if (settings_.saveSnapshot || settings_.loadSnapshot)
     std::fprintf(stderr, "run: %s\n", withoutControlCharacters(message).c_str());
   settings_.saveSnapshot = settings_.loadSnapshot = false;
+}
+
+// The series' requests and the snapshot due; a series opened from the panel starts over as a load does.
+void WindowApp::playSeries() {
+  const double now = stats_.secondsSinceStart();
+  const SeriesPlayback::Outcome outcome = series_.follow(settings_, simulation_, now - playedUntil_);
+  playedUntil_ = now;
+  if (outcome.opened) startedOver();
+  if (!outcome.message.empty()) {
+    figures_.message = outcome.message;
+    std::fprintf(stderr, "run: %s\n", withoutControlCharacters(outcome.message).c_str());
+  }
+  figures_.series = series_.figures();
 }
 
 // A new scene or a loaded snapshot: the camera, colours, figures and plots start over.
@@ -443,6 +468,9 @@ void WindowApp::printStats() const {
     std::printf("run: frames %lld, steps %lld, rates n/a (measured from the frames before the last: "
                 "ask for --frames 3 or more)\n",
                 stats_.frames(), simulation_.stepCount());
+  if (f.series.open)
+    std::printf("run: series at snapshot %zu of %zu, %s\n", f.series.index + 1, f.series.size,
+                withoutControlCharacters(f.series.file).c_str());
   printConservation(conservation_);
   if (!f.warning.empty()) std::printf("run: %s\n", f.warning.c_str());
 }

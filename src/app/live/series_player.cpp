@@ -1,0 +1,159 @@
+#include "app/live/series_player.h"
+
+#include <glob.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+#include "engines/engine.h"
+#include "parallel/ranks.h"
+
+namespace nbody {
+namespace {
+
+std::string_view digitsAt(std::string_view text, std::size_t at) {
+  std::size_t end = at;
+  while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+  return text.substr(at, end - at);
+}
+
+// Compares two runs of digits by value: leading zeros aside, the longer is larger.
+int compareNumbers(std::string_view a, std::string_view b) {
+  const auto significant = [](std::string_view digits) {
+    const std::size_t first = digits.find_first_not_of('0');
+    return first == std::string_view::npos ? std::string_view{} : digits.substr(first);
+  };
+  const std::string_view x = significant(a), y = significant(b);
+  if (x.size() != y.size()) return x.size() < y.size() ? -1 : 1;
+  return x.compare(y);
+}
+
+bool naturallyBefore(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool digitA = std::isdigit(static_cast<unsigned char>(a[i])), digitB = std::isdigit(static_cast<unsigned char>(b[j]));
+    if (digitA && digitB) {
+      const std::string_view x = digitsAt(a, i), y = digitsAt(b, j);
+      if (const int order = compareNumbers(x, y); order != 0) return order < 0;
+      i += x.size();
+      j += y.size();
+    } else if (a[i] != b[j]) {
+      return a[i] < b[j];
+    } else {
+      ++i, ++j;
+    }
+  }
+  if (a.size() - i != b.size() - j) return a.size() - i < b.size() - j;
+  return a < b;  // equal but for padding: any fixed order
+}
+
+}  // namespace
+
+std::vector<std::filesystem::path> listSeries(const std::string& pattern) {
+  glob_t found{};
+  const int status = glob(pattern.c_str(), 0, nullptr, &found);
+  std::vector<std::string> names;
+  if (status == 0)
+    for (std::size_t i = 0; i < found.gl_pathc; ++i)
+      if (std::filesystem::is_regular_file(found.gl_pathv[i])) names.emplace_back(found.gl_pathv[i]);
+  globfree(&found);
+  if (names.empty()) throw UsageError("no snapshot file matches " + pattern);
+  std::sort(names.begin(), names.end(), naturallyBefore);
+  return {names.begin(), names.end()};
+}
+
+std::vector<std::filesystem::path> listPlayedSeries(const std::string& pattern) {
+  if (ranks().distributed()) throw UsageError("a series plays in one process: --play without mpiexec");
+  return listSeries(pattern);
+}
+
+SeriesPlayer::SeriesPlayer(std::vector<std::filesystem::path> files, Loader loader)
+    : files_(std::move(files)), loader_(std::move(loader)) {
+  if (files_.empty()) throw std::invalid_argument("a series of snapshots needs at least one file");
+  first_ = loader_(files_.front());
+  if (files_.size() > 1) readAhead(1);
+}
+
+SeriesPlayer::~SeriesPlayer() = default;  // waits for a file still being read
+
+void SeriesPlayer::play() {
+  if (index_ + 1 >= files_.size() && !wanted_) seek(0);
+  playing_ = true;
+  clock_ = 0.0;
+}
+
+void SeriesPlayer::pause() { playing_ = false; }
+
+void SeriesPlayer::setRate(double snapshotsPerSecond) {
+  if (!(snapshotsPerSecond > 0.0) || !std::isfinite(snapshotsPerSecond))
+    throw std::invalid_argument("a series plays at a positive number of snapshots a second");
+  rate_ = snapshotsPerSecond;
+}
+
+void SeriesPlayer::seek(std::size_t index) {
+  wanted_ = std::min(index, files_.size() - 1);
+  clock_ = 0.0;
+}
+
+void SeriesPlayer::stepBy(long long snapshots) { seek(clamped(static_cast<long long>(index_) + snapshots)); }
+
+std::size_t SeriesPlayer::clamped(long long index) const {
+  return std::size_t(std::clamp<long long>(index, 0, static_cast<long long>(files_.size()) - 1));
+}
+
+std::optional<Snapshot> SeriesPlayer::advance(double seconds) {
+  if (first_) {
+    std::optional<Snapshot> first = std::exchange(first_, std::nullopt);
+    if (!wanted_ || *wanted_ == 0) {
+      wanted_.reset();
+      return first;
+    }
+  }
+  if (playing_ && !wanted_) {
+    // One snapshot at most a call: a slow frame does not skip snapshots, it plays them later.
+    clock_ = std::min(clock_ + seconds * rate_, 1.0);
+    if (clock_ >= 1.0) {
+      clock_ -= 1.0;
+      if (index_ + 1 < files_.size()) wanted_ = index_ + 1;
+    }
+  }
+  std::optional<Snapshot> shown;
+  if (wanted_ && *wanted_ != index_) shown = take(*wanted_);
+  wanted_.reset();
+  if (playing_ && index_ + 1 >= files_.size()) playing_ = false;
+  return shown;
+}
+
+// The snapshot at `index`, read ahead or now; nothing, saying why, for a file that cannot be read.
+// The position moves to `index` either way, so that playing goes on past a damaged file.
+std::optional<Snapshot> SeriesPlayer::take(std::size_t index) {
+  std::optional<Snapshot> snapshot;
+  try {
+    if (pending_ && pending_->index == index) {
+      std::future<Snapshot> reading = std::move(pending_->snapshot);
+      pending_.reset();
+      snapshot = reading.get();
+    } else {
+      snapshot = loader_(files_[index]);
+    }
+    problem_.clear();
+  } catch (const std::exception& e) {
+    problem_ = e.what();
+    if (problem_.find(files_[index].filename().string()) == std::string::npos)
+      problem_ = files_[index].string() + ": " + problem_;
+  }
+  index_ = index;
+  if (index + 1 < files_.size()) readAhead(index + 1);
+  return snapshot;
+}
+
+void SeriesPlayer::readAhead(std::size_t index) {
+  if (pending_ && pending_->index == index) return;
+  pending_.reset();  // waits for a read that is no longer wanted
+  pending_ = Pending{index, std::async(std::launch::async, loader_, files_[index])};
+}
+
+}  // namespace nbody
