@@ -464,6 +464,12 @@ run_commands_with_gl_debug() {
     --frames 10 --print-stats --screenshot "$d/run-cpu.png"
   debug_run "run-load-snapshot" xvfb-run -a -s "-screen 0 1280x800x24" "$nbody" run --load "$d/simulate-compute.nbody" \
     --frames 10 --print-stats
+  # The three simulate outputs as a series: the window plays it with the panel's series controls
+  # drawn, record films it.
+  debug_run "run-play-series" xvfb-run -a -s "-screen 0 1280x800x24" "$nbody" run --play "$d/simulate-*.nbody" \
+    --play-rate 30 --frames 30 --print-stats
+  debug_run "record-play-series" "$nbody" record --play "$d/simulate-*.nbody" --frames 30 --width 640 --height 360 \
+    --out "$d/record-play.mp4"
   debug_run "accuracy-tree" "$nbody" accuracy --engine tree --bodies 65536 --json "$d/accuracy.json"
   debug_run "record-compute" "$nbody" record --engine compute --bodies 16384 --frames 60 --width 640 --height 360 \
     --trails 0.01 --out "$d/record.mp4"
