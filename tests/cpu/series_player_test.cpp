@@ -4,6 +4,9 @@
 // loader (or a loader that counts what it was asked for).
 
 #include <atomic>
+#include <chrono>
+#include <future>
+#include <thread>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -78,6 +81,7 @@ TEST(SeriesPlayer, APatternThatMatchesNothingIsAUsageErrorNamingIt) {
 TEST(SeriesPlayer, PlaysEverySnapshotInOrderAtItsRateAndStopsAtTheEnd) {
   ScratchFolder scratch("series-play");
   SeriesPlayer player(writeSeries(scratch, {0, 5, 10, 15}));
+  player.waitForReads(true);
   ASSERT_EQ(player.size(), 4u);
   EXPECT_FALSE(player.playing());
   // The first call shows the first file; paused, nothing else comes however long it waits.
@@ -101,6 +105,7 @@ TEST(SeriesPlayer, PlaysEverySnapshotInOrderAtItsRateAndStopsAtTheEnd) {
 TEST(SeriesPlayer, ScrubsAndStepsToAnySnapshotPausedOrPlaying) {
   ScratchFolder scratch("series-scrub");
   SeriesPlayer player(writeSeries(scratch, {0, 1, 2, 3, 4, 5, 6}));
+  player.waitForReads(true);
   player.advance(0);
   player.seek(4);
   EXPECT_EQ(stepsPlayed(player, 0, 1), std::vector<long long>{4});
@@ -124,6 +129,7 @@ TEST(SeriesPlayer, ADamagedFileInTheMiddleIsNamedAndPassedOver) {
   const auto files = writeSeries(scratch, {1, 2, 3, 4});
   std::filesystem::resize_file(files[2], std::filesystem::file_size(files[2]) - 8);
   SeriesPlayer player(files);
+  player.waitForReads(true);
   player.advance(0);
   player.setRate(1.0);
   player.play();
@@ -153,6 +159,7 @@ TEST(SeriesPlayer, ASeriesWhoseBodyCountChangesPlaysEachSnapshotWhole) {
     writeSnapshotFile(snapshotAt(static_cast<long long>(bodies), bodies), files.back());
   }
   SeriesPlayer player(files);
+  player.waitForReads(true);
   std::vector<std::size_t> sizes;
   player.setRate(1.0);
   player.play();
@@ -186,6 +193,35 @@ TEST(SeriesPlayer, ReadsTheNextFileAheadAndEachFileOnce) {
   for (const auto& count : reads) counts.push_back(count.load());
   // 0 at the start, 1 ahead then shown, 2 ahead (not wanted), 4 scrubbed to, 5 ahead then shown.
   EXPECT_EQ(counts, (std::vector<int>{1, 1, 1, 0, 1, 1}));
+}
+
+// Playing does not hold the caller (the window's frame) while the next file is still being read:
+// nothing comes back until it is there, then it does, and no snapshot is skipped on the way. A
+// seek waits for its file.
+TEST(SeriesPlayer, PlayingGoesOnDrawingWhileTheNextFileIsStillBeingRead) {
+  ScratchFolder scratch("series-slow");
+  const auto files = writeSeries(scratch, {0, 1, 2});
+  std::promise<void> released;
+  const std::shared_future<void> release = released.get_future().share();
+  SeriesPlayer player(files, [&](const std::filesystem::path& file) {
+    if (file == files[1]) release.wait_for(std::chrono::seconds(5));  // a player that waits fails, not hangs
+    return readSnapshotFile(file);
+  });
+  player.advance(0);
+  player.setRate(1.0);
+  player.play();
+  EXPECT_EQ(stepsPlayed(player, 1.0, 5), std::vector<long long>{});  // five frames while it reads
+  EXPECT_EQ(player.index(), 0u);
+  released.set_value();
+  std::vector<long long> steps;
+  for (int i = 0; i < 1000 && steps.size() < 2; ++i) {
+    const std::vector<long long> now = stepsPlayed(player, 1.0, 1);
+    steps.insert(steps.end(), now.begin(), now.end());
+    if (now.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(steps, (std::vector<long long>{1, 2}));
+  player.seek(0);
+  EXPECT_EQ(stepsPlayed(player, 0.0, 1), std::vector<long long>{0});
 }
 
 }  // namespace

@@ -365,7 +365,7 @@ TEST_F(LiveSimulationTest, APlayedSeriesShowsEachSnapshotAndRunsOnFromTheOneShow
   };
   AppSettings settings = small();
   LiveSimulation simulation(settings);
-  SeriesPlayback series((scratch / "at-*.nbody").string(), 1.0);
+  SeriesPlayback series((scratch / "at-*.nbody").string(), 1.0, true);
   settings.paused = true;
   series.follow(settings, simulation, 0.0);
   showsWritten(simulation, 0);

@@ -8,9 +8,11 @@
 
 namespace nbody {
 
-SeriesPlayback::SeriesPlayback(const std::string& pattern, double rate) {
+SeriesPlayback::SeriesPlayback(const std::string& pattern, double rate, bool waitForReads)
+    : waitForReads_(waitForReads) {
   auto player = std::make_unique<SeriesPlayer>(listPlayedSeries(pattern));
   player->setRate(rate);
+  player->waitForReads(waitForReads);
   player->play();
   player_ = std::move(player);
 }
@@ -31,7 +33,7 @@ SeriesPlayback::Outcome SeriesPlayback::carryOutRequests(AppSettings& settings) 
   Outcome outcome;
   if (r.open) {
     try {
-      *this = SeriesPlayback(r.pattern, r.rate);
+      *this = SeriesPlayback(r.pattern, r.rate, waitForReads_);
       const std::size_t files = player_->size();
       outcome = {true, "opened " + r.pattern + ": " + std::to_string(files) + (files == 1 ? " file" : " files")};
       settings.paused = true;  // the run stops where it is; Space now plays and pauses the series

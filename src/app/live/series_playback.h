@@ -19,10 +19,11 @@ namespace nbody {
 class SeriesPlayback {
  public:
   SeriesPlayback() = default;  // no series
-  // The files `pattern` names, the first of them read, playing at `rate` snapshots a second.
-  // Throws UsageError for a pattern that names no file or a run under mpiexec (a series plays in
+  // The files `pattern` names, the first of them read, playing at `rate` snapshots a second;
+  // `waitForReads`: see SeriesPlayer::waitForReads (and a series opened from the panel does as this
+  // one). Throws UsageError for a pattern that names no file or a run under mpiexec (a series plays in
   // one process), the loader's std::runtime_error for a first file that cannot be read.
-  SeriesPlayback(const std::string& pattern, double rate);
+  SeriesPlayback(const std::string& pattern, double rate, bool waitForReads = false);
 
   bool open() const { return player_ != nullptr; }
 
@@ -42,6 +43,7 @@ class SeriesPlayback {
 
   std::unique_ptr<SeriesPlayer> player_;
   std::string shownProblem_;  // why the engine could not take the snapshot due; empty: none
+  bool waitForReads_ = false;
 };
 
 }  // namespace nbody

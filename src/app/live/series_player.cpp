@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -95,6 +96,7 @@ void SeriesPlayer::setRate(double snapshotsPerSecond) {
 
 void SeriesPlayer::seek(std::size_t index) {
   wanted_ = std::min(index, files_.size() - 1);
+  playedOn_ = false;
   clock_ = 0.0;
 }
 
@@ -117,9 +119,13 @@ std::optional<Snapshot> SeriesPlayer::advance(double seconds) {
     clock_ = std::min(clock_ + seconds * rate_, 1.0);
     if (clock_ >= 1.0) {
       clock_ -= 1.0;
-      if (index_ + 1 < files_.size()) wanted_ = index_ + 1;
+      if (index_ + 1 < files_.size()) {
+        wanted_ = index_ + 1;
+        playedOn_ = true;
+      }
     }
   }
+  if (wanted_ && playedOn_ && playing_ && !waitForReads_ && stillReading(*wanted_)) return std::nullopt;
   std::optional<Snapshot> shown;
   if (wanted_ && *wanted_ != index_) shown = take(*wanted_);
   wanted_.reset();
@@ -148,6 +154,11 @@ std::optional<Snapshot> SeriesPlayer::take(std::size_t index) {
   index_ = index;
   if (index + 1 < files_.size()) readAhead(index + 1);
   return snapshot;
+}
+
+bool SeriesPlayer::stillReading(std::size_t index) const {
+  return pending_ && pending_->index == index &&
+         pending_->snapshot.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
 }
 
 void SeriesPlayer::readAhead(std::size_t index) {

@@ -48,13 +48,18 @@ class SeriesPlayer {
   // Shows the snapshot at `index` (clamped to the series) next; playing or not stays as it is.
   void seek(std::size_t index);
   void stepBy(long long snapshots);
+  // Playing waits in advance() for a file still being read ahead (scripts and tests: what each call
+  // shows is then known), instead of coming back without it.
+  void waitForReads(bool wait) { waitForReads_ = wait; }
 
   // Lets `seconds` of playing pass. The snapshot to show now, when it differs from the one shown
-  // (the first call hands out the first file's, unless a seek asked for another): read ahead where it was, else read now. Playing
-  // moves one snapshot a call at most, so a slow disk or frame delays snapshots and skips none. A
-  // file that cannot be read gives nothing; the position moves onto it all the same (playing goes
-  // on past it) and problem() says which and why until a file is read again. Playing stops at the
-  // last snapshot.
+  // (the first call hands out the first file's, unless a seek asked for another): read ahead where
+  // it was, else read now. Playing moves one snapshot a call at most, so a slow disk or frame
+  // delays snapshots and skips none; while the next file is still being read ahead, playing waits
+  // for it without holding the caller (nothing comes back yet; the window keeps drawing), unless
+  // waitForReads(true). A seek or step waits for its file. A file that cannot be read gives
+  // nothing; the position moves onto it all the same (playing goes on past it) and problem() says
+  // which and why until a file is read again. Playing stops at the last snapshot.
   std::optional<Snapshot> advance(double seconds);
   // What went wrong with the latest file passed over ("step-3.nbody: truncated ..."), or empty.
   const std::string& problem() const { return problem_; }
@@ -67,13 +72,16 @@ class SeriesPlayer {
   void readAhead(std::size_t index);
   std::optional<Snapshot> take(std::size_t index);
   std::size_t clamped(long long index) const;
+  bool stillReading(std::size_t index) const;
 
   std::vector<std::filesystem::path> files_;
   Loader loader_;
   std::optional<Pending> pending_;
   std::size_t index_ = 0;
   std::optional<std::size_t> wanted_;  // where a seek or playing points, until it is shown
+  bool playedOn_ = false;              // playing, not a seek, set wanted_
   bool playing_ = false;
+  bool waitForReads_ = false;
   double rate_ = 10.0;
   double clock_ = 0.0;  // seconds of playing towards the next snapshot
   std::string problem_;

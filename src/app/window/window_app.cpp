@@ -100,6 +100,13 @@ std::vector<std::size_t> bodyChoicesFor(const Engine& engine, std::size_t curren
   return choices;
 }
 
+// --play's series, read before the window opens so that a bad pattern or file fails first. With
+// --frames (scripts, tests) playing waits for each file, so that frame K shows a known snapshot.
+SeriesPlayback startingSeries(const WindowOptions& options) {
+  if (options.play.empty()) return {};
+  return SeriesPlayback(options.play, options.playRate, options.frames > 0);
+}
+
 // --screenshot's file, opened before the window so that an unwritable path fails first; written
 // at the last frame, and removed if the window ends before it.
 std::unique_ptr<OutputFile> openScreenshot(const WindowOptions& options) {
@@ -167,7 +174,7 @@ class WindowApp {
 WindowApp::WindowApp(const WindowOptions& options)
     : options_(options),
       loadFirst_(startingSnapshot(options)),  // before the window opens, so a bad file fails first
-      series_(options.play.empty() ? SeriesPlayback() : SeriesPlayback(options.play, options.playRate)),
+      series_(startingSeries(options)),
       screenshotFile_(openScreenshot(options)),
       context_(gl::WindowContext::create("nbody-gl", options.width, options.height, glDebugWanted())),
       settings_(initialSettings(options, loadFirst_)),
