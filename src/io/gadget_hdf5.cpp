@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -21,6 +22,14 @@
 
 namespace nbody {
 namespace {
+
+// libhdf5 keeps global state and is not built thread-safe, and a reader forks a child that inherits
+// it: one thread at a time uses it here (a series read ahead on its own thread while the window
+// saves a snapshot), so no child starts from a write half done, and no child holds another's pipe.
+std::mutex& hdf5Use() {
+  static std::mutex use;
+  return use;
+}
 
 constexpr std::string_view kHdf5Signature{"\x89HDF\r\n\x1a\n", 8};
 constexpr double kDeflateLargestRatio = 1032.0;  // what zlib's deflate packs at best
@@ -442,8 +451,11 @@ std::size_t memoryBudget(std::size_t fileBytes) {
 
 Part readPart(std::string_view bytes, const std::string& source) {
   if (!looksLikeHdf5(bytes)) throw std::runtime_error(source + ": not an HDF5 file (no HDF5 signature at its start)");
-  const std::string answer = callIsolated([&] { return serialize(Hdf5Reader(bytes, source).read()); }, source,
-                                          "the HDF5 library", memoryBudget(bytes.size()));
+  const std::string answer = [&] {
+    const std::lock_guard lock(hdf5Use());
+    return callIsolated([&] { return serialize(Hdf5Reader(bytes, source).read()); }, source, "the HDF5 library",
+                        memoryBudget(bytes.size()));
+  }();
   try {
     return deserialize(answer, source);
   } catch (const std::logic_error&) {  // bytes::Reader past the end
@@ -458,6 +470,7 @@ Part readPart(std::string_view bytes, const std::string& source) {
 bool looksLikeHdf5(std::string_view bytes) { return bytes.starts_with(kHdf5Signature); }
 
 std::string gadgetHdf5Image(const GadgetBodies& bodies) {
+  const std::lock_guard lock(hdf5Use());
   silenceHdf5();
   const Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   H5Pset_fapl_core(access.id(), 1 << 20, 0);  // in memory, never on disk

@@ -177,18 +177,20 @@ TEST(SeriesPlayer, ReadsTheNextFileAheadAndEachFileOnce) {
   ScratchFolder scratch("series-ahead");
   const auto files = writeSeries(scratch, {0, 1, 2, 3, 4, 5});
   std::vector<std::atomic<int>> reads(files.size());
-  SeriesPlayer player(files, [&](const std::filesystem::path& file) {
-    for (std::size_t i = 0; i < files.size(); ++i)
-      if (file == files[i]) ++reads[i];
-    return readSnapshotFile(file);
-  });
-  player.advance(0);
-  player.stepBy(1);
-  player.advance(0);
-  player.seek(4);
-  player.advance(0);
-  player.stepBy(1);
-  player.advance(0);
+  {  // the player goes; its destructor waits for the reads it left running
+    SeriesPlayer player(files, [&](const std::filesystem::path& file) {
+      for (std::size_t i = 0; i < files.size(); ++i)
+        if (file == files[i]) ++reads[i];
+      return readSnapshotFile(file);
+    });
+    player.advance(0);
+    player.stepBy(1);
+    player.advance(0);
+    player.seek(4);
+    player.advance(0);
+    player.stepBy(1);
+    player.advance(0);
+  }
   std::vector<int> counts;
   for (const auto& count : reads) counts.push_back(count.load());
   // 0 at the start, 1 ahead then shown, 2 ahead (not wanted), 4 scrubbed to, 5 ahead then shown.
@@ -222,6 +224,49 @@ TEST(SeriesPlayer, PlayingGoesOnDrawingWhileTheNextFileIsStillBeingRead) {
   EXPECT_EQ(steps, (std::vector<long long>{1, 2}));
   player.seek(0);
   EXPECT_EQ(stepsPlayed(player, 0.0, 1), std::vector<long long>{0});
+}
+
+// The rate holds between frames: what a frame leaves over counts towards the next snapshot, so
+// frames of 0.4 s at a snapshot a second show snapshots after 1.2, 2.0 and 3.2 s (calls 3, 5 and 8),
+// not after every third frame.
+TEST(SeriesPlayer, PlaysAtItsRateWhateverTheFramesLength) {
+  ScratchFolder scratch("series-rate");
+  SeriesPlayer player(writeSeries(scratch, {0, 1, 2, 3, 4}));
+  player.waitForReads(true);
+  player.advance(0);
+  player.setRate(1.0);
+  player.play();
+  std::vector<int> shownAt;
+  for (int call = 1; call <= 8; ++call)
+    if (player.advance(0.4)) shownAt.push_back(call);
+  EXPECT_EQ(shownAt, (std::vector<int>{3, 5, 8}));
+}
+
+// Pausing while playing waits for a file being read: the frame is not held, and the snapshot
+// playing asked for is not shown once the read ends.
+TEST(SeriesPlayer, PausingWhileTheNextFileIsBeingReadShowsNothingMore) {
+  ScratchFolder scratch("series-pause");
+  const auto files = writeSeries(scratch, {0, 1, 2});
+  std::promise<void> released;
+  const std::shared_future<void> release = released.get_future().share();
+  SeriesPlayer player(files, [&](const std::filesystem::path& file) {
+    if (file == files[1]) release.wait_for(std::chrono::seconds(5));  // a player that waits fails, not hangs
+    return readSnapshotFile(file);
+  });
+  player.advance(0);
+  player.setRate(1.0);
+  player.play();
+  EXPECT_EQ(stepsPlayed(player, 1.0, 2), std::vector<long long>{});
+  player.pause();
+  const auto began = std::chrono::steady_clock::now();
+  EXPECT_EQ(stepsPlayed(player, 1.0, 3), std::vector<long long>{});
+  EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds(2));
+  released.set_value();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(stepsPlayed(player, 1.0, 3), std::vector<long long>{});
+  EXPECT_EQ(player.index(), 0u);
+  player.stepBy(1);  // the file read ahead, shown when asked for
+  EXPECT_EQ(stepsPlayed(player, 0.0, 1), std::vector<long long>{1});
 }
 
 }  // namespace

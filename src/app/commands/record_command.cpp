@@ -218,7 +218,8 @@ using NextFrame = std::function<bool(long long frame)>;
 // Frame `frame` of `frames` shows snapshot frame x files / frames of the series: each file once, or
 // held over frames where there are more frames than files. A file that cannot be read ends the movie.
 void showFrameOfSeries(DrawnRun& run, SeriesPlayer& series, long long frame, long long frames) {
-  const auto index = std::size_t((unsigned long long)frame * series.size() / (unsigned long long)frames);
+  const auto index = std::size_t(static_cast<unsigned long long>(frame) * series.size() /
+                                 static_cast<unsigned long long>(frames));
   if (index == series.index()) return;
   series.seek(index);
   const std::optional<Snapshot> snapshot = series.advance(0.0);
@@ -297,7 +298,8 @@ CommandFiles recordFiles(const RecordOptions& options) {
 int runRecord(const RecordOptions& options) {
   const std::vector<std::filesystem::path> series =
       options.play.empty() ? std::vector<std::filesystem::path>{} : listPlayedSeries(options.play);
-  const long long frames = series.empty() || options.frames > 0 ? frameCount(options) : (long long)series.size();
+  const long long frames =
+      series.empty() || options.frames > 0 ? frameCount(options) : static_cast<long long>(series.size());
   try {
     checkVideoSettings(videoSettingsOf(options));  // what no single option says (the pixel count)
   } catch (const std::invalid_argument& e) {

@@ -12,7 +12,6 @@
 
 namespace nbody {
 
-// What the panel shows; the window app fills it every frame.
 // The series being played, as the panel shows it.
 struct SeriesFigures {
   bool available = true;  // false under mpiexec: a series plays in one process
@@ -23,6 +22,7 @@ struct SeriesFigures {
   std::string problem;  // why the latest file could not be read; empty: none
 };
 
+// What the panel shows; the window app fills it every frame.
 struct PanelFigures {
   double iterationsPerSecond = 0;    // steps per second of wall time, over the last second or so
   double interactionsPerSecond = 0;  // stages x N^2 per step, as `nbody bench` counts

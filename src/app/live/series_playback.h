@@ -39,6 +39,8 @@ class SeriesPlayback {
 
  private:
   Outcome carryOutRequests(AppSettings& settings);
+  Outcome openRequested(AppSettings& settings);
+  void steer(AppSettings& settings, Outcome& outcome);
   std::string show(AppSettings& settings, LiveSimulation& simulation, const Snapshot& snapshot);
 
   std::unique_ptr<SeriesPlayer> player_;

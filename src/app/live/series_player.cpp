@@ -35,8 +35,8 @@ int compareNumbers(std::string_view a, std::string_view b) {
 bool naturallyBefore(const std::string& a, const std::string& b) {
   std::size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {
-    const bool digitA = std::isdigit(static_cast<unsigned char>(a[i])), digitB = std::isdigit(static_cast<unsigned char>(b[j]));
-    if (digitA && digitB) {
+    const auto isDigit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+    if (isDigit(a[i]) && isDigit(b[j])) {
       const std::string_view x = digitsAt(a, i), y = digitsAt(b, j);
       if (const int order = compareNumbers(x, y); order != 0) return order < 0;
       i += x.size();
@@ -78,7 +78,7 @@ SeriesPlayer::SeriesPlayer(std::vector<std::filesystem::path> files, Loader load
   if (files_.size() > 1) readAhead(1);
 }
 
-SeriesPlayer::~SeriesPlayer() = default;  // waits for a file still being read
+SeriesPlayer::~SeriesPlayer() = default;  // waits for the files still being read
 
 void SeriesPlayer::play() {
   if (index_ + 1 >= files_.size() && !wanted_) seek(0);
@@ -86,7 +86,10 @@ void SeriesPlayer::play() {
   clock_ = 0.0;
 }
 
-void SeriesPlayer::pause() { playing_ = false; }
+void SeriesPlayer::pause() {
+  playing_ = false;
+  if (playedOn_) wanted_.reset();  // a snapshot playing asked for and did not get yet stays unshown
+}
 
 void SeriesPlayer::setRate(double snapshotsPerSecond) {
   if (!(snapshotsPerSecond > 0.0) || !std::isfinite(snapshotsPerSecond))
@@ -115,10 +118,11 @@ std::optional<Snapshot> SeriesPlayer::advance(double seconds) {
     }
   }
   if (playing_ && !wanted_) {
-    // One snapshot at most a call: a slow frame does not skip snapshots, it plays them later.
-    clock_ = std::min(clock_ + seconds * rate_, 1.0);
+    // One snapshot at most a call: a slow frame does not skip snapshots. What is left over counts
+    // towards the next one (up to one more), so that the rate holds between frames.
+    clock_ += seconds * rate_;
     if (clock_ >= 1.0) {
-      clock_ -= 1.0;
+      clock_ = std::min(clock_ - 1.0, 1.0);
       if (index_ + 1 < files_.size()) {
         wanted_ = index_ + 1;
         playedOn_ = true;
@@ -163,7 +167,11 @@ bool SeriesPlayer::stillReading(std::size_t index) const {
 
 void SeriesPlayer::readAhead(std::size_t index) {
   if (pending_ && pending_->index == index) return;
-  pending_.reset();  // waits for a read that is no longer wanted
+  // A read no longer wanted finishes on its own; waiting for it here would hold a scrub.
+  if (pending_) unwanted_.push_back(std::move(pending_->snapshot));
+  std::erase_if(unwanted_, [](const std::future<Snapshot>& read) {
+    return read.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  });
   pending_ = Pending{index, std::async(std::launch::async, loader_, files_[index])};
 }
 

@@ -43,7 +43,7 @@ class SeriesPlayer {
   double rate() const { return rate_; }  // snapshots a second
 
   void play();   // from the first snapshot again where the last one is shown
-  void pause();
+  void pause();  // a snapshot that playing waits for is then not shown
   void setRate(double snapshotsPerSecond);  // > 0 and finite, else std::invalid_argument
   // Shows the snapshot at `index` (clamped to the series) next; playing or not stays as it is.
   void seek(std::size_t index);
@@ -77,6 +77,7 @@ class SeriesPlayer {
   std::vector<std::filesystem::path> files_;
   Loader loader_;
   std::optional<Pending> pending_;
+  std::vector<std::future<Snapshot>> unwanted_;  // reads ahead a scrub left behind, until they end
   std::size_t index_ = 0;
   std::optional<std::size_t> wanted_;  // where a seek or playing points, until it is shown
   bool playedOn_ = false;              // playing, not a seek, set wanted_

@@ -158,7 +158,7 @@ void simulationSection(AppSettings& s, const PanelFigures& f) {
   engineSection(s.run, f);
   sceneSection(s.run, f);
   stepSection(s.run.step);
-  runControlsSection(s, f);
+  if (!f.series.open) runControlsSection(s, f);  // while a series plays, its own controls steer
 }
 
 // One drift over the history: its log10 as a line, the latest value written over it.
@@ -235,7 +235,8 @@ void seriesControls(SeriesRequests& r, const SeriesFigures& f) {
   ImGui::TextWrapped("%s", f.file.c_str());
   if (!f.problem.empty()) ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%s", f.problem.c_str());
   if (ImGui::Button("Continue simulating from here")) r.continueHere = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("closes the series; the snapshot shown runs on with the panel's settings");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("closes the series; the snapshot shown runs on with the panel's settings");
 }
 
 // Plays back what `simulate --snapshot-every` wrote, or any series of files nbody reads.

@@ -101,7 +101,9 @@ std::vector<std::size_t> bodyChoicesFor(const Engine& engine, std::size_t curren
 }
 
 // --play's series, read before the window opens so that a bad pattern or file fails first. With
-// --frames (scripts, tests) playing waits for each file, so that frame K shows a known snapshot.
+// --frames (scripts, tests) playing waits for each file: what a frame shows then depends on the
+// rate and the frames' times, not on the disk (at a rate above the frame rate, frame K shows
+// snapshot K).
 SeriesPlayback startingSeries(const WindowOptions& options) {
   if (options.play.empty()) return {};
   return SeriesPlayback(options.play, options.playRate, options.frames > 0);
