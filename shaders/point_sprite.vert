@@ -2,7 +2,8 @@
 // index, so there is no vertex buffer and no copy of the state. Draw with glDrawArrays(GL_POINTS, 0,
 // bodyCount); the padding texels past the last body are never drawn.
 //
-// Defines: COLOR_BY_SPEED (1: the colormap shows the speed |v|; 0: the mass).
+// Defines: COLOR_BY (0: the colormap shows the speed |v|; 1: the mass; 2: each component has its
+// own colour, uComponentColors), LOG_SCALE (1: the colormap spans log(quantity)).
 
 uniform sampler2D uPositionMass;  // xyz position, w mass; body i at (i % width, i / width)
 uniform sampler2D uVelocity;
@@ -13,11 +14,17 @@ uniform float uReferenceDepth;  // the camera's distance to its target
 uniform vec2 uPointSizeRange;   // the smallest and largest diameters drawn
 uniform vec2 uColorRange;       // the quantity at the colormap's ends
 uniform float uBrightness;
+uniform vec3 uComponentColors[COMPONENT_COUNT];
+uniform uint uHiddenComponents;  // bit k: component k adds no light
 
 flat out vec3 vLight;  // light at the centre of the sprite
 
 vec3 colormap(float quantity) {
+#if LOG_SCALE
+  float t = clamp(log(quantity / uColorRange.x) / log(uColorRange.y / uColorRange.x), 0.0, 1.0);
+#else
   float t = clamp((quantity - uColorRange.x) / (uColorRange.y - uColorRange.x), 0.0, 1.0);
+#endif
   float texels = float(textureSize(uColormap, 0));
   return textureLod(uColormap, (t * (texels - 1.0) + 0.5) / texels, 0.0).rgb;  // texel centres
 }
@@ -26,11 +33,15 @@ void main() {
   int width = textureSize(uPositionMass, 0).x;
   ivec2 texel = ivec2(gl_VertexID % width, gl_VertexID / width);
   vec4 positionMass = texelFetch(uPositionMass, texel, 0);
-#if COLOR_BY_SPEED
-  float quantity = length(texelFetch(uVelocity, texel, 0).xyz);
-#else
-  float quantity = positionMass.w;
-#endif
+  vec4 velocity = texelFetch(uVelocity, texel, 0);  // w: the component
+  uint component = uint(velocity.w);
+  if ((uHiddenComponents & (1u << component)) != 0u) {
+    // Outside the clip volume by far, one pixel wide and without light: nothing of it is drawn.
+    gl_Position = vec4(-4.0, -4.0, -4.0, 1.0);
+    gl_PointSize = 1.0;
+    vLight = vec3(0.0);
+    return;
+  }
   gl_Position = uViewProjection * vec4(positionMass.xyz, 1.0);
 
   // Perspective: the diameter falls with the depth (clip w). A sprite smaller than the smallest
@@ -40,5 +51,12 @@ void main() {
   float drawn = clamp(wanted, uPointSizeRange.x, uPointSizeRange.y);
   float dimming = min(1.0, (wanted * wanted) / (drawn * drawn));
   gl_PointSize = drawn;
-  vLight = uBrightness * dimming * colormap(quantity);
+#if COLOR_BY == 0
+  vec3 colour = colormap(length(velocity.xyz));
+#elif COLOR_BY == 1
+  vec3 colour = colormap(positionMass.w);
+#else
+  vec3 colour = uComponentColors[component];
+#endif
+  vLight = uBrightness * dimming * colour;
 }

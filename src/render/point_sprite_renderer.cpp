@@ -58,17 +58,18 @@ PointSpriteRenderer::PointSpriteRenderer()
   pointSizeRange_ = {std::max(range[0], kSmallestPointSize), std::max(range[1], kSmallestPointSize)};
 }
 
-GLuint PointSpriteRenderer::spriteProgram(ColorBy colorBy) {
-  auto found = spritePrograms_.find(colorBy);
+GLuint PointSpriteRenderer::spriteProgram(ColorBy colorBy, bool logScale) {
+  const std::pair key{colorBy, logScale};
+  auto found = spritePrograms_.find(key);
   if (found != spritePrograms_.end()) return found->second.id();
   gl::Program program = gl::buildProgram(
       {{GL_VERTEX_SHADER, {"point_sprite.vert"}}, {GL_FRAGMENT_SHADER, {"point_sprite.frag"}}},
-      {{"COLOR_BY_SPEED", colorBy == ColorBy::Speed ? 1 : 0}});
+      {{"COLOR_BY", int(colorBy)}, {"LOG_SCALE", logScale ? 1 : 0}, {"COMPONENT_COUNT", kComponentCount}});
   const GLuint id = program.id();
   setSampler(id, "uPositionMass", kPositionMassUnit);
-  setSampler(id, "uVelocity", kVelocityUnit);  // -1 (ignored) when colouring by mass
-  setSampler(id, "uColormap", kColormapUnit);
-  spritePrograms_.emplace(colorBy, std::move(program));
+  setSampler(id, "uVelocity", kVelocityUnit);
+  setSampler(id, "uColormap", kColormapUnit);  // -1 (ignored) when colouring by component
+  spritePrograms_.emplace(key, std::move(program));
   return id;
 }
 
@@ -144,6 +145,8 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
                                   const RenderSettings& settings, double simulationTime, bool paint) {
   if (!(settings.colorRange.y > settings.colorRange.x))
     throw std::invalid_argument("the colour range must run from a lower to a higher value");
+  if (settings.logScale && !(settings.colorRange.x > 0.0f))
+    throw std::invalid_argument("a log colour scale needs a range above 0");
   const GLuint colormap = colormapTexture(settings.colormap);  // may throw: before any GL change
   gl::StateGuard guard({kPositionMassUnit, kVelocityUnit, kColormapUnit});
   GLint viewportBox[4] = {0, 0, 0, 0};
@@ -179,7 +182,7 @@ void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& 
   glClearBufferfv(GL_COLOR, 0, noLight);
   if (bodies.bodyCount == 0) return;
 
-  const GLuint program = spriteProgram(settings.colorBy);
+  const GLuint program = spriteProgram(settings.colorBy, settings.logScale);
   glUseProgram(program);
   const float aspect = float(viewport.size.x) / float(viewport.size.y);
   const glm::mat4 viewProjection = camera.projection(aspect) * camera.view();
@@ -190,6 +193,9 @@ void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& 
   glUniform2f(glGetUniformLocation(program, "uPointSizeRange"), pointSizeRange_.x, pointSizeRange_.y);
   glUniform2f(glGetUniformLocation(program, "uColorRange"), settings.colorRange.x, settings.colorRange.y);
   glUniform1f(glGetUniformLocation(program, "uBrightness"), settings.brightness);
+  glUniform3fv(glGetUniformLocation(program, "uComponentColors"), kComponentCount,
+               glm::value_ptr(settings.componentColors[0]));
+  glUniform1ui(glGetUniformLocation(program, "uHiddenComponents"), settings.hiddenComponents);
   glBindTextureUnit(kPositionMassUnit, bodies.positionMassTexture);
   glBindTextureUnit(kVelocityUnit, bodies.velocityTexture);
 

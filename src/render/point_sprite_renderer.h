@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <glm/vec2.hpp>
 
@@ -60,10 +61,10 @@ class PointSpriteRenderer {
   void foldIntoTrails(glm::ivec2 size, float halfLife, double simulationTime);
   void toneMap(const RenderSettings& settings, const Viewport& viewport, GLint targetFramebuffer,
                GLuint light);
-  GLuint spriteProgram(ColorBy colorBy);
+  GLuint spriteProgram(ColorBy colorBy, bool logScale);
   GLuint colormapTexture(const std::string& name);
 
-  std::map<ColorBy, gl::Program> spritePrograms_;
+  std::map<std::pair<ColorBy, bool>, gl::Program> spritePrograms_;  // by colouring and log scale
   gl::Program toneMapProgram_;
   std::map<std::string, gl::Texture1D> colormapTextures_;
   gl::Texture light_;  // RGBA16F: the light the sprites add up

@@ -2,6 +2,8 @@
 // What the point-sprite renderer draws and how: a plain struct that the command line fills and the
 // interactive window's panel will edit.
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,7 +16,11 @@
 
 namespace nbody {
 
-enum class ColorBy { Speed, Mass };
+enum class ColorBy { Speed, Mass, Component };
+
+// A colour a component (GADGET's particle type: gas, halo, disk, bulge, stars, boundary), distinct
+// from its neighbours' and bright enough on black.
+std::array<glm::vec3, kComponentCount> defaultComponentColors();
 
 struct RenderSettings {
   // Diameter in pixels of a body's sprite at the camera's target distance; nearer bodies are
@@ -26,6 +32,11 @@ struct RenderSettings {
   ColorBy colorBy = ColorBy::Speed;
   // The values of the coloured quantity at the colormap's two ends (autoColorRange picks them).
   glm::vec2 colorRange{0.0f, 1.0f};
+  // The colormap spans log(quantity) from log(colorRange.x) (which must then be above 0).
+  bool logScale = false;
+  // Colouring by component: each component's colour.
+  std::array<glm::vec3, kComponentCount> componentColors = defaultComponentColors();
+  std::uint32_t hiddenComponents = 0;  // bit k set: component k is not drawn and adds no light
   glm::vec3 background{0.0f};  // RGB in [0, 1]
   // Trails: the light of earlier pictures stays and fades to half in this much simulated time
   // (the renderer is told the time of each state it draws). 0: off, every picture starts black.
@@ -37,7 +48,11 @@ std::optional<ColorBy> findColorBy(std::string_view name);
 std::vector<std::string> colorByNames();
 
 // From 0 to a value that most bodies stay below: the 99th percentile of the speeds (so that a few
-// fast escapers do not wash out everybody else's colour), or the largest mass.
-glm::vec2 autoColorRange(const State& state, ColorBy colorBy);
+// fast escapers do not wash out everybody else's colour), or the largest mass. On a log scale from
+// the 1st percentile of the speeds above 0 (the smallest mass above 0) instead of 0.
+glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale = false);
+// "0,2" (the components --hide-components names) as the bits of RenderSettings::hiddenComponents;
+// std::invalid_argument for anything but components below kComponentCount, comma-separated.
+std::uint32_t parseComponentList(const std::string& text);
 
 }  // namespace nbody

@@ -54,6 +54,31 @@ TEST(ColorRange, AutoRangeUsesThe99thPercentileOfSpeedsAndTheLargestMass) {
   EXPECT_EQ(autoColorRange(resting, ColorBy::Speed), glm::vec2(0.0f, 1.0f));  // never empty
 }
 
+// On a log scale, from the 1st percentile of the speeds above 0 (the smallest mass above 0): a
+// body at rest or without mass has no logarithm.
+TEST(ColorRange, AutoRangeOnALogScaleStartsAboveZero) {
+  State state;
+  state.resize(201);
+  for (std::size_t i = 1; i < state.size(); ++i) {  // body 0 rests and has no mass
+    state.velocity[i] = glm::vec4(0.0f, float(i), 0.0f, 0.0f);  // speeds 1 .. 200
+    state.positionMass[i].w = 0.001f * float(i % 7 + 1);
+  }
+  state.positionMass[0].w = 0.0f;
+  EXPECT_EQ(autoColorRange(state, ColorBy::Speed, true), glm::vec2(2.0f, 198.0f));  // 199 * 0.01, 199 * 0.99
+  EXPECT_EQ(autoColorRange(state, ColorBy::Mass, true), glm::vec2(0.001f, 0.007f));
+  State equal;
+  equal.resize(4);
+  for (glm::vec4& p : equal.positionMass) p.w = 0.5f;
+  EXPECT_EQ(autoColorRange(equal, ColorBy::Mass, true), glm::vec2(0.05f, 0.5f));  // a decade below
+}
+
+TEST(ComponentList, NamesComponentsAsBits) {
+  EXPECT_EQ(parseComponentList("0,2"), 0b101u);
+  EXPECT_EQ(parseComponentList("5"), 0b100000u);
+  for (const char* bad : {"", "6", "1,", ",1", "a", "12", "-1"})
+    EXPECT_THROW(parseComponentList(bad), std::invalid_argument) << bad;
+}
+
 TEST(ColorBy, NamesRoundTrip) {
   for (const std::string& name : colorByNames()) EXPECT_EQ(colorByName(*findColorBy(name)), name);
   EXPECT_FALSE(findColorBy("temperature"));

@@ -133,6 +133,53 @@ TEST_F(PointSpriteRendererTest, ColoursBySpeedOrByMassThroughTheColormap) {
   for (int c = 0; c < 3; ++c) EXPECT_NEAR(middle.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << c;
 }
 
+// By component, each body takes its component's colour whatever its speed and mass; on a log scale
+// the colormap's middle is the range's geometric middle.
+TEST_F(PointSpriteRendererTest, ColoursByComponentOrOnALogScale) {
+  settings_.pointSize = 16.0f;
+  const Camera camera = frontCamera(5.0f);
+  settings_.colorBy = ColorBy::Component;
+  settings_.componentColors[3] = {0.25f, 0.5f, 1.0f};
+  for (const std::uint8_t component : {std::uint8_t(0), std::uint8_t(3), std::uint8_t(5)}) {
+    State state = bodiesAt({glm::vec3(0.0f)}, {3.0f, 0.0f, 0.0f}, 7.0f);
+    state.component = {component};
+    const Image image = draw(state, camera, settings_);
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR(image.pixel(32, 32)[c], toneMapped(settings_.componentColors[component][c] * 0.969), 2.0)
+          << int(component) << " " << c;
+  }
+  settings_.colorBy = ColorBy::Speed;
+  settings_.colormap = "viridis";
+  settings_.logScale = true;
+  settings_.colorRange = {0.1f, 10.0f};
+  const Image middle = draw(bodiesAt({glm::vec3(0.0f)}, {0.0f, 1.0f, 0.0f}), camera, settings_);
+  const glm::vec3 expected = sampleColormap(*findColormap("viridis"), 0.5f);
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(middle.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << c;
+  settings_.colorRange = {0.0f, 10.0f};
+  EXPECT_THROW(draw(bodiesAt({glm::vec3(0.0f)}), camera, settings_), std::invalid_argument);
+}
+
+// A hidden component adds no light: the picture is, bit for bit, that of the state without it,
+// bodies of the shown component drawn over and beside the hidden ones.
+TEST_F(PointSpriteRendererTest, AHiddenComponentAddsNoLight) {
+  settings_.pointSize = 12.0f;
+  const Camera camera = frontCamera(5.0f);
+  const std::vector<glm::vec3> positions{{0.0f, 0.0f, 0.0f}, {0.3f, 0.1f, 0.0f}, {0.0f, 0.0f, 0.0f},
+                                         {-0.4f, -0.2f, 0.5f}, {0.3f, 0.1f, 0.0f}};
+  State all = bodiesAt(positions, {0.5f, 0.0f, 0.0f});
+  all.component = {1, 2, 2, 1, 4};
+  State shownOnly = bodiesAt({positions[0], positions[3]}, {0.5f, 0.0f, 0.0f});
+  shownOnly.component = {1, 1};
+  settings_.hiddenComponents = (1u << 2) | (1u << 4);
+  const Image hidden = draw(all, camera, settings_);
+  const Image without = draw(shownOnly, camera, settings_);
+  EXPECT_TRUE(hidden.rgba == without.rgba);
+  settings_.hiddenComponents = 0;
+  EXPECT_FALSE(draw(all, camera, settings_).rgba == without.rgba);  // the hidden ones do show otherwise
+  settings_.hiddenComponents = (1u << 1) | (1u << 2) | (1u << 4);
+  EXPECT_EQ(pixelsBrighterThan(draw(all, camera, settings_), 0), 0);
+}
+
 TEST_F(PointSpriteRendererTest, NearerBodiesAreLargerAndFarOnesDimmerButStillThere) {
   settings_.pointSize = 8.0f;
   settings_.brightness = 5.0f;

@@ -100,8 +100,10 @@ Camera placeCamera(const CameraSpec& spec, const BoundingSphere& sphere, float a
 
 RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state) {
   RenderSettings settings = options.settings;
-  settings.colorRange = options.colorRange == "auto" ? autoColorRange(state, settings.colorBy)
+  settings.colorRange = options.colorRange == "auto" ? autoColorRange(state, settings.colorBy, settings.logScale)
                                                      : parseColorRange(options.colorRange);
+  if (settings.logScale && !(settings.colorRange.x > 0.0f))  // an auto range: no body moves or has mass
+    throw std::runtime_error("--color-scale log needs speeds or masses above 0; no body has one");
   settings.background = parseBackground(options.background);
   return settings;
 }
@@ -117,8 +119,18 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
       ->capture_default_str();
   command.add_option_function<std::string>(
              "--color-by", [&settings](const std::string& name) { settings.colorBy = *findColorBy(name); },
-             "colour the bodies by speed or mass (default: speed)")
+             "colour the bodies by speed, mass, or component (each its own colour; default: speed)")
       ->check(CLI::IsMember(colorByNames()));
+  command.add_option_function<std::string>(
+             "--color-scale", [&settings](const std::string& scale) { settings.logScale = scale == "log"; },
+             "linear or log: how the colormap spans the speed or mass (default: linear)")
+      ->check(CLI::IsMember({"linear", "log"}));
+  command.add_option_function<std::string>(
+             "--hide-components",
+             [&settings](const std::string& list) { settings.hiddenComponents = parseComponentList(list); },
+             "components not drawn (they add no light), e.g. 0,2: GADGET's particle types, or a scene's "
+             "(galaxies: 1 and 2)")
+      ->check(parsedBy([](const std::string& t) { parseComponentList(t); }, "K[,K...]"));
   command.add_option("--color-range", options.colorRange,
                      "the speed or mass at the colormap's ends: LOW,HIGH, or auto (0 to the 99th "
                      "percentile of the speeds, or to the largest mass)")
@@ -130,6 +142,11 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
                   "them); shot and record add the light of every step, and shot then fits its camera and "
                   "colours to the first state",
                   nonNegative());
+  // A fixed range for a log scale must lie above 0: said with the other usage errors, before any work.
+  command.parse_complete_callback([&options] {
+    if (options.settings.logScale && options.colorRange != "auto" && !(parseColorRange(options.colorRange).x > 0.0f))
+      throw CLI::ValidationError("--color-range", "a log --color-scale needs LOW above 0, got " + options.colorRange);
+  });
   command.add_option("--background", options.background, "background colour R,G,B in [0, 1]")
       ->check(parsedBy(parseBackground, "R,G,B"))
       ->capture_default_str();

@@ -1,6 +1,7 @@
 #pragma once
 // The renderer's command-line options (--point-size, --brightness, --colormap, --color-by,
-// --color-range, --background, --camera), shared by the commands that draw.
+// --color-scale, --hide-components, --color-range, --background, --camera), shared by the commands
+// that draw.
 
 #include <optional>
 #include <string>
@@ -32,7 +33,9 @@ CameraSpec parseCameraSpec(std::string_view text);
 // Aims at the sphere's centre from the spec's direction and distance (or the fitting distance).
 Camera placeCamera(const CameraSpec& spec, const BoundingSphere& sphere, float aspect);
 
-// The settings with the colour range and background filled in (auto: from `state`).
+// The settings with the colour range and background filled in (auto: from `state`). Throws
+// std::runtime_error for a log scale whose automatic range cannot lie above 0 (a fixed range below
+// it is a usage error of the command line already).
 RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state);
 
 }  // namespace nbody

@@ -253,16 +253,38 @@ void seriesSection(SeriesRequests& r, const SeriesFigures& f) {
     ImGui::SetTooltip("plays the snapshot files this pattern names (* ? [...]), in the order of their numbers");
 }
 
+// What colours the bodies, and per component a colour and whether it is drawn.
+void colourChoice(RenderSettings& r) {
+  int colorBy = int(r.colorBy);
+  for (const std::string& name : colorByNames()) {
+    const int value = int(*findColorBy(name));
+    if (value > 0) ImGui::SameLine();
+    ImGui::RadioButton(("by " + name).c_str(), &colorBy, value);
+  }
+  r.colorBy = ColorBy(colorBy);
+  ImGui::SameLine();
+  ImGui::Checkbox("log", &r.logScale);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the colormap spans log(speed or mass)");
+  if (!ImGui::TreeNode("components")) return;
+  for (int k = 0; k < kComponentCount; ++k) {
+    ImGui::PushID(k);
+    bool shown = (r.hiddenComponents & (1u << k)) == 0;
+    if (ImGui::Checkbox("##shown", &shown)) r.hiddenComponents ^= 1u << k;
+    ImGui::SameLine();
+    ImGui::ColorEdit3(std::to_string(k).c_str(), &r.componentColors[std::size_t(k)].x,
+                      ImGuiColorEditFlags_NoInputs);
+    ImGui::PopID();
+    if (k % 3 != 2) ImGui::SameLine();
+  }
+  ImGui::TreePop();
+}
+
 void viewSection(AppSettings& s) {
   RenderSettings& r = s.render;
   ImGui::SliderFloat("point size", &r.pointSize, 0.5f, 32.0f, "%.1f px", ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("brightness", &r.brightness, 0.05f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
   comboOf("colormap", r.colormap, colormapNames());
-  int colorBy = r.colorBy == ColorBy::Speed ? 0 : 1;
-  ImGui::RadioButton("by speed", &colorBy, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton("by mass", &colorBy, 1);
-  r.colorBy = colorBy == 0 ? ColorBy::Speed : ColorBy::Mass;
+  colourChoice(r);
   ImGui::Checkbox("vsync", &s.vsync);
   ImGui::SameLine();
   if (ImGui::Button("Fit camera")) s.fitCamera = true;

@@ -271,7 +271,8 @@ void WindowApp::applySettings() {
   }
   if (settings_.run.method != applied_.run.method) stats_.forgetTiming();
   if (settings_.checkAccuracy) checkAccuracy();
-  if (settings_.render.colorBy != applied_.render.colorBy) refreshColorRange(engine().download());
+  if (settings_.render.colorBy != applied_.render.colorBy || settings_.render.logScale != applied_.render.logScale)
+    refreshColorRange(engine().download());
   applied_ = settings_;
 }
 
@@ -354,7 +355,8 @@ void WindowApp::checkAccuracy() {
 }
 
 void WindowApp::refreshColorRange(const State& state) {
-  if (options_.render.colorRange == "auto") settings_.render.colorRange = autoColorRange(state, settings_.render.colorBy);
+  if (options_.render.colorRange == "auto")
+    settings_.render.colorRange = autoColorRange(state, settings_.render.colorBy, settings_.render.logScale);
 }
 
 // What is conserved, a few times a second, before this frame's steps.
