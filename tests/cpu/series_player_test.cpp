@@ -197,24 +197,39 @@ TEST(SeriesPlayer, ReadsTheNextFileAheadAndEachFileOnce) {
   EXPECT_EQ(counts, (std::vector<int>{1, 1, 1, 0, 1, 1}));
 }
 
+// A series played at a snapshot a second from its first, whose second file's read is held until
+// release() (or 5 s: a player that waits for it fails the test rather than hang it).
+struct HeldSecondRead {
+  explicit HeldSecondRead(std::vector<std::filesystem::path> files)
+      : release_(released_.get_future().share()),
+        player(files, [this, second = files.at(1)](const std::filesystem::path& file) {
+          if (file == second) release_.wait_for(std::chrono::seconds(5));
+          return readSnapshotFile(file);
+        }) {
+    player.advance(0);
+    player.setRate(1.0);
+    player.play();
+  }
+  void release() { released_.set_value(); }
+
+ private:
+  std::promise<void> released_;
+  std::shared_future<void> release_;
+
+ public:
+  SeriesPlayer player;  // last: it goes first, waiting for its reads while the promise is still there
+};
+
 // Playing does not hold the caller (the window's frame) while the next file is still being read:
 // nothing comes back until it is there, then it does, and no snapshot is skipped on the way. A
 // seek waits for its file.
 TEST(SeriesPlayer, PlayingGoesOnDrawingWhileTheNextFileIsStillBeingRead) {
   ScratchFolder scratch("series-slow");
-  const auto files = writeSeries(scratch, {0, 1, 2});
-  std::promise<void> released;
-  const std::shared_future<void> release = released.get_future().share();
-  SeriesPlayer player(files, [&](const std::filesystem::path& file) {
-    if (file == files[1]) release.wait_for(std::chrono::seconds(5));  // a player that waits fails, not hangs
-    return readSnapshotFile(file);
-  });
-  player.advance(0);
-  player.setRate(1.0);
-  player.play();
+  HeldSecondRead held(writeSeries(scratch, {0, 1, 2}));
+  SeriesPlayer& player = held.player;
   EXPECT_EQ(stepsPlayed(player, 1.0, 5), std::vector<long long>{});  // five frames while it reads
   EXPECT_EQ(player.index(), 0u);
-  released.set_value();
+  held.release();
   std::vector<long long> steps;
   for (int i = 0; i < 1000 && steps.size() < 2; ++i) {
     const std::vector<long long> now = stepsPlayed(player, 1.0, 1);
@@ -246,22 +261,14 @@ TEST(SeriesPlayer, PlaysAtItsRateWhateverTheFramesLength) {
 // playing asked for is not shown once the read ends.
 TEST(SeriesPlayer, PausingWhileTheNextFileIsBeingReadShowsNothingMore) {
   ScratchFolder scratch("series-pause");
-  const auto files = writeSeries(scratch, {0, 1, 2});
-  std::promise<void> released;
-  const std::shared_future<void> release = released.get_future().share();
-  SeriesPlayer player(files, [&](const std::filesystem::path& file) {
-    if (file == files[1]) release.wait_for(std::chrono::seconds(5));  // a player that waits fails, not hangs
-    return readSnapshotFile(file);
-  });
-  player.advance(0);
-  player.setRate(1.0);
-  player.play();
+  HeldSecondRead held(writeSeries(scratch, {0, 1, 2}));
+  SeriesPlayer& player = held.player;
   EXPECT_EQ(stepsPlayed(player, 1.0, 2), std::vector<long long>{});
   player.pause();
   const auto began = std::chrono::steady_clock::now();
   EXPECT_EQ(stepsPlayed(player, 1.0, 3), std::vector<long long>{});
   EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds(2));
-  released.set_value();
+  held.release();
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_EQ(stepsPlayed(player, 1.0, 3), std::vector<long long>{});
   EXPECT_EQ(player.index(), 0u);
