@@ -470,6 +470,10 @@ run_commands_with_gl_debug() {
     --play-rate 30 --frames 30 --print-stats
   debug_run "record-play-series" "$nbody" record --play "$d/simulate-*.nbody" --frames 30 --width 640 --height 360 \
     --out "$d/record-play.mp4"
+  debug_run "shot-components" "$nbody" shot --scene galaxies --bodies 16384 --steps 5 --color-by component \
+    --hide-components 2 --out "$d/shot-components.png"
+  debug_run "shot-log-speed" "$nbody" shot --engine compute --bodies 16384 --steps 5 --color-scale log \
+    --out "$d/shot-log-speed.png"
   debug_run "accuracy-tree" "$nbody" accuracy --engine tree --bodies 65536 --json "$d/accuracy.json"
   debug_run "record-compute" "$nbody" record --engine compute --bodies 16384 --frames 60 --width 640 --height 360 \
     --trails 0.01 --out "$d/record.mp4"
