@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <fstream>
 #include <regex>
 
 #include "io/png.h"
@@ -118,9 +119,40 @@ TEST(Record, FilmsASeriesOfSnapshotsHoldingEachForItsShareOfTheFrames) {
   EXPECT_EQ(test::decodeMovie(movie).frames.size(), 3u);
 }
 
+// record --camera-path: the frames at the keyframes' times are the pictures shot draws from those
+// keyframes' directions and distances (the bodies standing still: 0 steps a frame); the frame half
+// way is neither.
+TEST(Record, FollowsACameraPathThroughItsKeyframes) {
+  ScratchFolder scratch("record-path");
+  const std::string look = "--bodies 1024 --seed 3 --color-range 0,1.5 --point-size 8 --width 160 --height 120";
+  std::ofstream(scratch / "path.txt") << "# seconds yaw pitch distance\n0 30 20 17\n1 120 10 12\n";
+  const auto movie = scratch / "path.mp4";
+  const test::CommandResult recorded =
+      test::runNbody("record " + look + " --camera-path " + (scratch / "path.txt").string() +
+                         " --fps 10 --frames 11 --steps-per-frame 0 --crf 0 --out " + movie.string(),
+                     scratch);
+  ASSERT_EQ(recorded.exitCode, 0) << recorded.err;
+  std::vector<Image> shots;
+  for (const char* camera : {"30,20,17", "120,10,12"}) {
+    const auto png = scratch / (std::string("shot-") + camera + ".png");
+    ASSERT_EQ(test::runNbody("shot " + look + " --steps 0 --camera " + camera + " --out " + png.string(), scratch)
+                  .exitCode,
+              0);
+    shots.push_back(readPng(png));
+  }
+  const test::DecodedMovie decoded = test::decodeMovie(movie);
+  ASSERT_EQ(decoded.frames.size(), 11u);
+  EXPECT_GE(test::psnr(decoded.frames[0], shots[0]), 35.0);
+  EXPECT_GE(test::psnr(decoded.frames[10], shots[1]), 35.0);
+  for (const Image& shot : shots) EXPECT_LT(test::psnr(decoded.frames[5], shot), 30.0);
+}
+
 TEST(Record, BadInputIsOneLineAndLeavesNoFile) {
-  ScratchFolder scratch("record-bad");
+  ScratchFolder scratch("record-bad"), inputs("record-bad-inputs");
   const std::string movie = (scratch / "movie.mp4").string();
+  const std::string badPath = (inputs / "path.txt").string(), goodPath = (inputs / "good.txt").string();
+  std::ofstream(badPath) << "0 30 20 17\n1 40 twenty 17\n";
+  std::ofstream(goodPath) << "0 30 20 17\n";
   const std::string base = "record --bodies 64 --width 32 --height 32 --frames 2 ";
   const struct {
     std::string arguments;
@@ -139,6 +171,9 @@ TEST(Record, BadInputIsOneLineAndLeavesNoFile) {
       {"record --bodies 64 --crf 99 --out " + movie, 2, "--crf"},
       {base + "--encoder no-such-encoder --out " + movie, 1, "no video encoder named no-such-encoder"},
       {base + "--encoder mpeg4 --out " + movie, 1, "does not make H.264"},
+      {base + "--camera-path " + badPath + " --out " + movie, 1, badPath + ":2: 'twenty' is not a number"},
+      {base + "--camera-path " + goodPath + " --orbit 5 --out " + movie, 2, "excludes"},
+      {base + "--play '" + (inputs / "none-*.nbody").string() + "' --out " + movie, 2, "no snapshot file matches"},
   };
   for (const auto& bad : cases) {
     const test::CommandResult result = test::runNbody(bad.arguments, scratch);

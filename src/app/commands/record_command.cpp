@@ -17,6 +17,8 @@
 #include "app/run/rank_agreement.h"
 #include "app/run/stop_signals.h"
 #include "gl/timer_ring.h"
+#include "io/input_file.h"
+#include "render/camera_path.h"
 #include "util/printable_text.h"
 
 namespace nbody {
@@ -205,11 +207,29 @@ void reportEnd(const RecordOptions& options, const MovieRecorder& recorder, Film
                1e3 * waits.encoding / frames, 1e3 * waits.forEncoder / frames, 1e3 * waits.forCopies / frames);
 }
 
-// The camera of picture `frame`: turned by the orbit, aimed where the centre of mass went.
-void aimCamera(DrawnRun& run, const Camera& first, const RecordOptions& options, long long frame) {
-  const double turn = options.orbitDegreesPerSecond * double(frame) / options.video.framesPerSecond;
-  run.camera().yawDegrees = first.yawDegrees + float(std::fmod(turn, 360.0));
-  run.camera().target = first.target + run.centreOfMassMoved();
+// The camera of picture `frame`: on the camera path where there is one, else turned by the orbit;
+// aimed at the path's target, or where the centre of mass went.
+void aimCamera(DrawnRun& run, const Camera& first, const RecordOptions& options,
+               const std::optional<CameraPath>& path, long long frame) {
+  const double seconds = double(frame) / options.video.framesPerSecond;
+  const glm::vec3 centre = first.target + run.centreOfMassMoved();
+  Camera& camera = run.camera();
+  if (!path) {
+    camera.yawDegrees = first.yawDegrees + float(std::fmod(options.orbitDegreesPerSecond * seconds, 360.0));
+    camera.target = centre;
+    return;
+  }
+  const CameraKeyframe k = path->at(seconds);
+  camera.yawDegrees = k.yawDegrees;
+  camera.pitchDegrees = k.pitchDegrees;
+  camera.distance = k.distance;
+  camera.target = k.target.value_or(centre);
+}
+
+// --camera-path's file, read (by rank 0 under mpiexec) and checked before any work.
+std::optional<CameraPath> cameraPathOf(const RecordOptions& options) {
+  if (options.cameraPath.empty()) return std::nullopt;
+  return parseCameraPath(readInputFile(options.cameraPath), options.cameraPath);
 }
 
 // Brings the state of frame `frame` (> 0) into the run; false where a stop ended it early.
@@ -228,7 +248,7 @@ void showFrameOfSeries(DrawnRun& run, SeriesPlayer& series, long long frame, lon
 }
 
 void film(DrawnRun& run, MovieRecorder& recorder, const RecordOptions& options, long long frames,
-          const NextFrame& nextFrame, FilmingTimes& times) {
+          const NextFrame& nextFrame, const std::optional<CameraPath>& path, FilmingTimes& times) {
   ProgressLine progress(frames, options.drawing.quiet);
   const Camera first = run.camera();
   const auto began = Clock::now();
@@ -244,7 +264,7 @@ void film(DrawnRun& run, MovieRecorder& recorder, const RecordOptions& options, 
       times.simulate.end();
       if (!advanced) throw Stopped(stopRequested(), abandoned(frame));
     }
-    aimCamera(run, first, options, frame);
+    aimCamera(run, first, options, path, frame);
     times.draw.begin();
     run.draw([&] { recorder.capture(frame); });
     times.draw.end();
@@ -289,13 +309,22 @@ void addRecordOptions(CLI::App& command, RecordOptions& options) {
       ->excludes(command.get_option("--input"))
       ->excludes(command.get_option("--steps-per-frame"))
       ->excludes(command.get_option("--seconds"));
+  command.add_option("--camera-path", options.cameraPath,
+                     "FILE of camera keyframes, a line each: SECONDS YAW PITCH DISTANCE [TX TY TZ] (seconds of "
+                     "movie time; without a target the camera aims at the centre of mass); the camera moves "
+                     "smoothly through every one")
+      ->check(inputPath())
+      ->excludes(command.get_option("--orbit"))
+      ->excludes(command.get_option("--camera"));
 }
 
 CommandFiles recordFiles(const RecordOptions& options) {
-  return {{{"--out", options.drawing.output}}, {{"--input", options.drawing.run.input}}};
+  return {{{"--out", options.drawing.output}},
+          {{"--input", options.drawing.run.input}, {"--camera-path", options.cameraPath}}};
 }
 
 int runRecord(const RecordOptions& options) {
+  const std::optional<CameraPath> path = cameraPathOf(options);
   const std::vector<std::filesystem::path> series =
       options.play.empty() ? std::vector<std::filesystem::path>{} : listPlayedSeries(options.play);
   const long long frames =
@@ -325,7 +354,7 @@ int runRecord(const RecordOptions& options) {
     showFrameOfSeries(run, *player, frame, frames);
     return true;
   };
-  film(run, recorder, options, frames, nextFrame, times);
+  film(run, recorder, options, frames, nextFrame, path, times);
   reportEnd(options, recorder, times);
   return 0;
 }

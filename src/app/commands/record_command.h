@@ -22,6 +22,7 @@ struct RecordOptions {
   VideoSettings video;  // --fps, --crf, --encoder; the size is the drawing's
   double orbitDegreesPerSecond = 0.0;  // of movie time
   std::string play;  // a shell pattern of snapshot files filmed in place of a run; empty: a run
+  std::string cameraPath;  // a camera path file (render/camera_path.h) the camera follows; empty: none
 
   RecordOptions();
 };
