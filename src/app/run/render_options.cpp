@@ -102,8 +102,6 @@ RenderSettings resolveRenderSettings(const RenderOptions& options, const State& 
   RenderSettings settings = options.settings;
   settings.colorRange = options.colorRange == "auto" ? autoColorRange(state, settings.colorBy, settings.logScale)
                                                      : parseColorRange(options.colorRange);
-  if (settings.logScale && !(settings.colorRange.x > 0.0f))  // an auto range: no body moves or has mass
-    throw std::runtime_error("--color-scale log needs speeds or masses above 0; no body has one");
   settings.background = parseBackground(options.background);
   return settings;
 }
@@ -133,7 +131,8 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
       ->check(parsedBy([](const std::string& t) { parseComponentList(t); }, "K[,K...]"));
   command.add_option("--color-range", options.colorRange,
                      "the speed or mass at the colormap's ends: LOW,HIGH, or auto (0 to the 99th "
-                     "percentile of the speeds, or to the largest mass)")
+                     "percentile of the speeds, or to the largest mass; on a log scale from the 1st "
+                     "percentile of the speeds above 0, or the smallest mass above 0)")
       ->check(parsedBy([](const std::string& t) { if (t != "auto") parseColorRange(t); }, "auto|LOW,HIGH"))
       ->capture_default_str();
   addNumberOption(command, "--trails", settings.trailHalfLife,
