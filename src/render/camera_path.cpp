@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "io/input_file.h"
 #include "util/number_text.h"
 
 namespace nbody {
@@ -147,6 +148,17 @@ std::string formatCameraPath(const CameraPath& path) {
     text += '\n';
   }
   return text;
+}
+
+CameraPath readCameraPathFile(const std::filesystem::path& path) {
+  return parseCameraPath(readInputFile(path), path.string());
+}
+
+void placeOnPath(Camera& camera, const CameraKeyframe& k) {
+  camera.yawDegrees = k.yawDegrees;
+  camera.pitchDegrees = k.pitchDegrees;
+  camera.distance = k.distance;
+  if (k.target) camera.target = *k.target;
 }
 
 }  // namespace nbody

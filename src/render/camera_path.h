@@ -12,12 +12,15 @@
 // blank lines and lines starting with # aside. Without a target the camera aims where the caller
 // aims it (record: at the centre of mass); targets are on every keyframe or on none.
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <glm/vec3.hpp>
+
+#include "render/camera.h"
 
 namespace nbody {
 
@@ -50,5 +53,11 @@ class CameraPath {
 CameraPath parseCameraPath(std::string_view text, const std::string& source);
 // Text that parseCameraPath reads back to the same path, bit for bit.
 std::string formatCameraPath(const CameraPath& path);
+// The file at `path` (read by rank 0 under mpiexec), parsed; throws std::runtime_error saying why not.
+CameraPath readCameraPathFile(const std::filesystem::path& path);
+
+// The camera at keyframe `k`: its direction and distance, and its target where it has one (the
+// camera keeps its own otherwise).
+void placeOnPath(Camera& camera, const CameraKeyframe& k);
 
 }  // namespace nbody

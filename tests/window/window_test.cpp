@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <regex>
 #include <set>
 
@@ -294,6 +295,23 @@ TEST(Window, PlaysASeriesOfSnapshotsThroughToItsLast) {
   EXPECT_FALSE(last.empty());
   EXPECT_TRUE(last == play("ends", 3).second);
   EXPECT_FALSE(last == play("first", 3).second);
+}
+
+// run --camera-path: the window's camera follows the path (here one keyframe, where it holds):
+// the picture is the one --camera draws from the same direction and distance, not the default's.
+TEST(Window, FollowsACameraPath) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-path");
+  std::ofstream(scratch / "path.txt") << "# seconds yaw pitch distance\n0 120 10 12\n";
+  const std::string run = "--bodies 1024 --frames 2 --steps-per-frame 1 --hide-panel --width 320 --height 240 ";
+  runWindow(scratch, run + "--camera-path " + (scratch / "path.txt").string() + " --screenshot " +
+                         (scratch / "path.png").string());
+  runWindow(scratch, run + "--camera 120,10,12 --screenshot " + (scratch / "camera.png").string());
+  runWindow(scratch, run + "--screenshot " + (scratch / "default.png").string());
+  const std::string onPath = test::readWholeFile(scratch / "path.png");
+  EXPECT_FALSE(onPath.empty());
+  EXPECT_TRUE(onPath == test::readWholeFile(scratch / "camera.png"));
+  EXPECT_FALSE(onPath == test::readWholeFile(scratch / "default.png"));
 }
 
 TEST(Window, APlayPatternThatCannotPlayFailsWithOneLineBeforeTheWindow) {

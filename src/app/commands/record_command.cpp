@@ -17,7 +17,6 @@
 #include "app/run/rank_agreement.h"
 #include "app/run/stop_signals.h"
 #include "gl/timer_ring.h"
-#include "io/input_file.h"
 #include "render/camera_path.h"
 #include "util/printable_text.h"
 
@@ -219,17 +218,8 @@ void aimCamera(DrawnRun& run, const Camera& first, const RecordOptions& options,
     camera.target = centre;
     return;
   }
-  const CameraKeyframe k = path->at(seconds);
-  camera.yawDegrees = k.yawDegrees;
-  camera.pitchDegrees = k.pitchDegrees;
-  camera.distance = k.distance;
-  camera.target = k.target.value_or(centre);
-}
-
-// --camera-path's file, read (by rank 0 under mpiexec) and checked before any work.
-std::optional<CameraPath> cameraPathOf(const RecordOptions& options) {
-  if (options.cameraPath.empty()) return std::nullopt;
-  return parseCameraPath(readInputFile(options.cameraPath), options.cameraPath);
+  camera.target = centre;
+  placeOnPath(camera, path->at(seconds));
 }
 
 // Brings the state of frame `frame` (> 0) into the run; false where a stop ended it early.
@@ -324,7 +314,9 @@ CommandFiles recordFiles(const RecordOptions& options) {
 }
 
 int runRecord(const RecordOptions& options) {
-  const std::optional<CameraPath> path = cameraPathOf(options);
+  // Read and checked before any work.
+  const std::optional<CameraPath> path =
+      options.cameraPath.empty() ? std::nullopt : std::optional(readCameraPathFile(options.cameraPath));
   const std::vector<std::filesystem::path> series =
       options.play.empty() ? std::vector<std::filesystem::path>{} : listPlayedSeries(options.play);
   const long long frames =

@@ -45,12 +45,18 @@ void addWindowOptions(CLI::App& command, WindowOptions& options) {
                            ->excludes(command.get_option("--load"));
   addNumberOption(command, "--play-rate", options.playRate, "snapshots a second that --play shows", positive())
       ->needs(play);
+  command.add_option("--camera-path", options.cameraPath,
+                     "FILE of camera keyframes (as record --camera-path takes): the camera follows it in "
+                     "seconds from the first frame, then holds at its last keyframe")
+      ->check(inputPath())
+      ->excludes(command.get_option("--camera"));
   command.add_flag("--print-stats", options.printStats,
                     "print the panel's figures (iterations/s, GFLOPS, ...) to stdout on quitting");
 }
 
 CommandFiles windowFiles(const WindowOptions& options) {
-  return {{{"--screenshot", options.screenshot}, {"--record", options.record}}, {{"--load", options.run.input}}};
+  return {{{"--screenshot", options.screenshot}, {"--record", options.record}},
+          {{"--load", options.run.input}, {"--camera-path", options.cameraPath}}};
 }
 
 }  // namespace nbody

@@ -25,6 +25,7 @@ struct WindowOptions {
   std::string record;       // film the window into this MP4 from the first frame; empty: not
   std::string play;         // a shell pattern of snapshot files to play back; empty: a live run
   double playRate = 10.0;   // snapshots a second
+  std::string cameraPath;   // a camera path file the camera follows from the first frame; empty: none
   bool printStats = false;  // print the panel's final figures to stdout
 };
 

@@ -33,6 +33,7 @@
 #include "parallel/ranks.h"
 #include "io/output_file.h"
 #include "io/png.h"
+#include "render/camera_path.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
 #include "util/printable_text.h"
@@ -152,6 +153,7 @@ class WindowApp {
   const WindowOptions& options_;
   std::optional<Snapshot> loadFirst_;
   SeriesPlayback series_;  // --play's, or the panel's; none: a live run
+  std::optional<CameraPath> cameraPath_;  // --camera-path's, followed from the first frame
   double playedUntil_ = 0.0;  // the frame clock's seconds at the last playSeries
   std::unique_ptr<OutputFile> screenshotFile_;
   std::unique_ptr<gl::WindowContext> context_;
@@ -177,6 +179,7 @@ WindowApp::WindowApp(const WindowOptions& options)
     : options_(options),
       loadFirst_(startingSnapshot(options)),  // before the window opens, so a bad file fails first
       series_(startingSeries(options)),
+      cameraPath_(options.cameraPath.empty() ? std::nullopt : std::optional(readCameraPathFile(options.cameraPath))),
       screenshotFile_(openScreenshot(options)),
       context_(gl::WindowContext::create("nbody-gl", options.width, options.height, glDebugWanted())),
       settings_(initialSettings(options, loadFirst_)),
@@ -246,6 +249,7 @@ bool WindowApp::pollEvents() {
 void WindowApp::showPanel() {
   imgui_.beginFrame();
   steerCamera(camera_, framebufferSize_);
+  if (cameraPath_) placeOnPath(camera_, cameraPath_->at(stats_.secondsSinceStart()));
   figures_.engineDevice = engine().device();
   figures_.engineOptions = engine().options();
   figures_.timeSplit = engine().lastTimeSplit();
