@@ -178,8 +178,9 @@ TEST(Window, RecordsWhatTheWindowShowsWithOrWithoutThePanel) {
 TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {
   ASSERT_NO_FATAL_FAILURE(requireXvfb());
   ScratchFolder scratch("window-ranks");
+  std::ofstream(scratch / "path.txt") << "0 60 30 7\n";  // read by every rank alike (one keyframe: no timing)
   const std::string run = "--engine tree --bodies 3001 --frames 6 --steps-per-frame 2 --hide-panel --width 320 "
-                          "--height 240 --screenshot ";
+                          "--height 240 --camera-path " + (scratch / "path.txt").string() + " --screenshot ";
   runWindow(scratch, run + (scratch / "one.png").string());
   const std::string launcher = "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
                                "OMPI_MCA_rmaps_base_oversubscribe=1 LP_NUM_THREADS=1 " NBODY_MPIEXEC " "

@@ -11,6 +11,7 @@
 #include "app/run/rank_agreement.h"
 #include "diagnostics/force_accuracy.h"
 #include "parallel/ranks.h"
+#include "render/camera_path.h"
 
 namespace nbody {
 namespace {
@@ -143,6 +144,7 @@ int followWindow(const WindowOptions& options) {
   onEveryRankAlike([&] {  // as rank 0 makes its window and simulation
     start = startingSnapshot(options);
     if (start) settings.run.scene.options.bodyCount = start->state.size();
+    if (!options.cameraPath.empty()) readCameraPathFile(options.cameraPath);  // its read is collective
     context = openHeadlessContext();
     simulation = std::make_unique<LiveSimulation>(settings);
     if (start) simulation->continueFrom(settings, *start);
