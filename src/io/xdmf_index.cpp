@@ -44,6 +44,28 @@ std::string typeGrid(const XdmfSnapshot& snapshot, int type) {
   return grid + "      </Grid>\n";
 }
 
+// `name` without {step} and the separators next to it (step-{step} -> step, a_{step}_b -> a-b).
+std::string withoutStepMarker(std::string name) {
+  const auto marker = name.find("{step}");
+  if (marker == std::string::npos) return name;
+  const auto isSeparator = [](char c) { return c == '-' || c == '_' || c == '.'; };
+  std::size_t begin = marker, end = marker + 6;
+  while (begin > 0 && isSeparator(name[begin - 1])) --begin;
+  while (end < name.size() && isSeparator(name[end])) ++end;
+  return name.substr(0, begin) + (begin > 0 && end < name.size() ? "-" : "") + name.substr(end);
+}
+
+// The folders of `folders` before the first that holds {step}: one folder above every snapshot
+// where each snapshot has a folder of its own (run/f-{step} -> run).
+std::filesystem::path folderAboveEverySnapshot(const std::filesystem::path& folders) {
+  std::filesystem::path above;
+  for (const auto& part : folders) {
+    if (part.native().find("{step}") != std::string::npos) break;
+    above /= part;
+  }
+  return above;
+}
+
 }  // namespace
 
 XdmfSnapshot xdmfEntryFor(const std::filesystem::path& file, const std::filesystem::path& index,
@@ -75,17 +97,9 @@ std::string xdmfIndexText(const std::vector<XdmfSnapshot>& snapshots) {
 
 std::filesystem::path xdmfIndexPathFor(const std::string& pattern) {
   const std::filesystem::path path(pattern);
-  std::string name = path.stem().string();
-  const auto marker = name.find("{step}");
-  if (marker != std::string::npos) {
-    const auto isSeparator = [](char c) { return c == '-' || c == '_' || c == '.'; };
-    std::size_t begin = marker, end = marker + 6;
-    while (begin > 0 && isSeparator(name[begin - 1])) --begin;
-    while (end < name.size() && isSeparator(name[end])) ++end;
-    name = name.substr(0, begin) + (begin > 0 && end < name.size() ? "-" : "") + name.substr(end);
-  }
+  std::string name = withoutStepMarker(path.stem().string());
   if (name.empty()) name = "snapshots";
-  return path.parent_path() / (name + ".xmf");
+  return folderAboveEverySnapshot(path.parent_path()) / (name + ".xmf");
 }
 
 }  // namespace nbody

@@ -27,8 +27,9 @@ XdmfSnapshot xdmfEntryFor(const std::filesystem::path& file, const std::filesyst
                           const GadgetBodies& bodies);
 std::string xdmfIndexText(const std::vector<XdmfSnapshot>& snapshots);
 // The index of the series `pattern` names (io/output_paths: {step} is the step): the pattern's
-// name without {step} and the separators next to it, with the extension .xmf
-// (run/step-{step}.hdf5 -> run/step.xmf).
+// name without {step} and the separators next to it, with the extension .xmf, in the deepest
+// folder common to every snapshot (run/step-{step}.hdf5 -> run/step.xmf, run/f-{step}/s.hdf5 ->
+// run/s.xmf).
 std::filesystem::path xdmfIndexPathFor(const std::string& pattern);
 
 }  // namespace nbody

@@ -375,7 +375,16 @@ INSTANTIATE_TEST_SUITE_P(
                    "--snapshot-path {d}/sub/../s-{step}.nbody -o {d}/o.nbody",
                    "--input and --snapshot-path's snapshot of step 3 are the same file"},
         TwoOutputs{"ShotOverAHardLinkOfItsInput", "shot --input {d}/in.nbody -o {d}/hard.nbody",
-                   "--out and --input are the same file"}),
+                   "--out and --input are the same file"},
+        // An HDF5 series keeps an XDMF index beside it, rewritten after every snapshot.
+        TwoOutputs{"OutputOverTheXdmfIndex",
+                   "simulate --engine cpu --bodies 8 --steps 4 --snapshot-every 2 --snapshot-path {d}/s-{step}.hdf5 "
+                   "-o {d}/here/s.xmf",
+                   "--output and --snapshot-path's XDMF index are the same file"},
+        TwoOutputs{"DiagnosticsOverTheXdmfIndex",
+                   "simulate --engine cpu --bodies 8 --steps 4 --snapshot-every 2 --snapshot-path {d}/f-{step}/s.hdf5 "
+                   "-o {d}/o.csv --diagnostics {d}/sub/../s.xmf",
+                   "--diagnostics and --snapshot-path's XDMF index are the same file"}),
     [](const auto& param) { return param.param.name; });
 
 // Every snapshot of a run is probed before the first step: a folder missing for one of them, or a
@@ -409,7 +418,9 @@ INSTANTIATE_TEST_SUITE_P(
         SnapshotPlan{"AFolderAtALaterSnapshotsName", kSnapshotRun + "--snapshot-path {d}/s-{step}.nbody",
                      "s-000000007.nbody", "the snapshot of step 7 cannot be written: "},
         SnapshotPlan{"AFolderOfEachSnapshotMissingForALaterOne", kSnapshotRun + "--snapshot-path {d}/f-{step}/s.nbody",
-                     "f-000000001", "the snapshot of step 2 cannot be written: its folder"}),
+                     "f-000000001", "the snapshot of step 2 cannot be written: its folder"},
+        SnapshotPlan{"AFolderAtTheXdmfIndexsName", kSnapshotRun + "--snapshot-path {d}/s-{step}.hdf5", "s.xmf",
+                     "s.xmf cannot be written: it is a folder"}),
     [](const auto& param) { return param.param.name; });
 
 // A reader that goes away (`nbody bench --json /dev/stdout --csv b.csv | head -c 10`) is its own

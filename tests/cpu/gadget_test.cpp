@@ -388,6 +388,11 @@ TEST(XdmfIndex, IsNamedAfterThePatternAndListsEveryTypeOfEverySnapshot) {
   EXPECT_EQ(xdmfIndexPathFor("run/step-{step}.hdf5"), std::filesystem::path("run/step.xmf"));
   EXPECT_EQ(xdmfIndexPathFor("{step}.hdf5"), std::filesystem::path("snapshots.xmf"));
   EXPECT_EQ(xdmfIndexPathFor("a_{step}_b.hdf5"), std::filesystem::path("a-b.xmf"));
+  // A folder for each snapshot: the index goes where every snapshot's folder is, not into one.
+  EXPECT_EQ(xdmfIndexPathFor("run/f-{step}/s.hdf5"), std::filesystem::path("run/s.xmf"));
+  EXPECT_EQ(xdmfIndexPathFor("/r/{step}/x/s-{step}.hdf5"), std::filesystem::path("/r/s.xmf"));
+  EXPECT_EQ(xdmfEntryFor("run/f-000000001/s.hdf5", "run/s.xmf", gadgetFromSnapshot(mixedSnapshot(1.0))).file,
+            "f-000000001/s.hdf5");
   const GadgetBodies bodies = gadgetFromSnapshot(mixedSnapshot(1.0));
   const std::string text = xdmfIndexText({xdmfEntryFor("run/s-1.hdf5", "run/s.xmf", bodies)});
   for (int type = 0; type < kGadgetTypes; ++type)

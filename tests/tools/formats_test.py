@@ -301,14 +301,19 @@ def check_hostile(scratch):
               f"hostile HDF5, {what}: exit {done.returncode}, {done.stderr.strip()}")
 
 
-def check_xdmf(scratch):
-    folder = os.path.join(scratch, "series")
-    os.mkdir(folder)
+def check_xdmf(scratch, pattern, folders=()):
+    """A series written to `pattern` (below scratch/series, `folders` made first): its index lists
+    both snapshots, and every DataItem names a dataset of the shape, width and time it says."""
+    folder = os.path.join(scratch, "series-" + str(len(folders)))
+    for made in folders:
+        os.makedirs(os.path.join(folder, made))
+    os.makedirs(folder, exist_ok=True)
     simulate("--scene", "galaxies", "-n", 64, "--steps", 2, "--snapshot-every", 1, "--snapshot-path",
-             os.path.join(folder, "s-{step}.hdf5"), "-o", os.path.join(folder, "final.csv"))
+             os.path.join(folder, pattern), "-o", os.path.join(folder, "final.csv"))
     root = ElementTree.parse(os.path.join(folder, "s.xmf")).getroot()
     series = root.find("Domain/Grid")
-    check(series.get("CollectionType") == "Temporal" and len(series.findall("Grid")) == 2, "XDMF: two snapshots")
+    check(series.get("CollectionType") == "Temporal" and len(series.findall("Grid")) == 2,
+          f"XDMF of {pattern}: two snapshots")
     for snapshot in series.findall("Grid"):
         time = float(snapshot.find("Time").get("Value"))
         for item in snapshot.iter("DataItem"):
@@ -340,7 +345,8 @@ def main():
         check_fake_gadget_binary(scratch)
         check_real_world_hdf5(scratch)
         check_hostile(scratch)
-        check_xdmf(scratch)
+        check_xdmf(scratch, "s-{step}.hdf5")
+        check_xdmf(scratch, "f-{step}/s.hdf5", ("f-000000001", "f-000000002"))
     print(f"{results['passed']} passed, {results['failed']} failed")
     return 1 if results["failed"] else 0
 

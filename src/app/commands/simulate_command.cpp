@@ -32,6 +32,24 @@ CLI::Validator containsStepPlaceholder() {
       "PATTERN");
 }
 
+// The XDMF index an HDF5 series of snapshots keeps beside them, where the run writes one.
+std::optional<std::string> xdmfIndexOf(const SimulateOptions& options) {
+  if (options.snapshotEvery <= 0 || options.snapshotPath.empty()) return std::nullopt;
+  if (outputFormatFor(options.snapshotPath) != SnapshotFormat::gadgetHdf5) return std::nullopt;
+  return xdmfIndexPathFor(options.snapshotPath).string();
+}
+
+// As probeSnapshotPaths probes the snapshots: a missing folder or a folder at its name is a usage
+// error, anything else that keeps it from being written fails as for any output.
+void probeXdmfIndex(const std::filesystem::path& index) {
+  const std::string which = "--snapshot-path: the XDMF index " + index.string() + " cannot be written: ";
+  const std::filesystem::path folder = index.has_parent_path() ? index.parent_path() : ".";
+  std::error_code error;
+  if (!std::filesystem::is_directory(folder, error)) throw UsageError(which + "its folder does not exist");
+  if (std::filesystem::is_directory(index, error)) throw UsageError(which + "it is a folder");
+  OutputFile::checkWritable(index);
+}
+
 // The first multiple of `every` after `step`; never for every = 0 (or where it would not fit).
 long long nextMultiple(long long step, long long every) {
   if (every <= 0) return std::numeric_limits<long long>::max();
@@ -107,7 +125,10 @@ void SimulateRun::prepare() {
   if (options_.snapshotEvery > 0) {
     const SnapshotSeries series{"--snapshot-path", options_.snapshotPath, firstStep_, lastStep_, options_.snapshotEvery};
     checkDistinctOutputs(simulateFiles(options_), series);
-    onEveryRankAlike([&] { probeSnapshotPaths(series); });  // rank 0's, where the snapshots go
+    onEveryRankAlike([&] {  // rank 0's, where the snapshots go
+      probeSnapshotPaths(series);
+      if (const auto index = xdmfIndexOf(options_)) probeXdmfIndex(*index);
+    });
   }
   openOutputs();
   session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings, nullptr, false, options_.quiet);
@@ -211,6 +232,7 @@ void SimulateRun::finish(double elapsed) {
 CommandFiles simulateFiles(const SimulateOptions& options) {
   CommandFiles files{{{"--output", options.output}}, {{"--input", options.run.input}}};
   if (!options.diagnostics.empty()) files.outputs.push_back({"--diagnostics", options.diagnostics});
+  if (const auto index = xdmfIndexOf(options)) files.outputs.push_back({"--snapshot-path's XDMF index", *index});
   return files;
 }
 
