@@ -8,10 +8,14 @@ theirs nbody reads (issue 28, ../shared/docs/formats.md). Debian's h5dump, splas
            must read (GADGET-4's 2-entry arrays, SWIFT's units, several files, gzip) or refuse
            (cosmological, claims beyond the stored bytes, type 6, a missing dataset);
   yt       our HDF5 (N, total mass, first and last body, time, not cosmological, components as
-           particle types) and TIPSY; GADGET-2 files of both formats and byte orders from its
-           fake_gadget_binary, which nbody must read as yt does;
-  splash   every body of our GADGET-2 binary;
-  the XDMF index: every DataItem names a dataset h5py finds, of that shape and precision.
+           particle types) and TIPSY (every position, velocity and mass); GADGET-2 files of both
+           formats and byte orders from its fake_gadget_binary, which nbody must read as yt does;
+  splash   every body of our GADGET-2 binary. Not our TIPSY: Debian's splash 3.6.0 misreads every
+           binary TIPSY file, a 2-body one written by hand with Python's struct in both the padded
+           and the unpadded layout included (its positions come out as 512, 8192, 5e-11), so yt
+           is the TIPSY reader here;
+  the XDMF index: every DataItem names a dataset h5py finds, of that shape and precision, for a
+           series in one folder and for one with a folder a snapshot.
 
 Usage: formats_test.py NBODY. Needs /usr/bin/python3 with h5py and yt (tools/setup.sh installs
 them); prints "N passed, M failed" and exits non-zero on a failure.
@@ -161,6 +165,12 @@ def check_yt_tipsy(path, table):
     check(len(positions) == len(table), "yt TIPSY: N")
     expected = np.stack([table["x"], table["y"], table["z"]], axis=1)  # every body dark: file order
     check(np.array_equal(positions.astype(np.float32), expected.astype(np.float32)), "yt TIPSY: every position")
+    # In code units (yt's own defaults for a file without a .param would scale them).
+    velocities = data["all", "particle_velocity"].in_units("code_velocity").d
+    expected = np.stack([table["vx"], table["vy"], table["vz"]], axis=1)
+    check(np.array_equal(velocities.astype(np.float32), expected.astype(np.float32)), "yt TIPSY: every velocity")
+    masses = data["all", "particle_mass"].in_units("code_mass").d
+    check(np.array_equal(masses.astype(np.float32), table["mass"].astype(np.float32)), "yt TIPSY: every mass")
 
 
 def check_splash(path, table, scale, scratch):
