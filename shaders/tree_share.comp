@@ -3,11 +3,12 @@
 // rank's range [uFirst, uLast) of sorted bodies out of the image, GATHER 0 stores every other
 // body's, received from the other ranks, into it. Bits are only moved.
 
-layout(local_size_x = 256) in;
+// GROUP_SIZE and the bindings B_ORDER, B_SHARED, U_ACCELERATION come from engines/tree/tree_share.cpp.
+layout(local_size_x = GROUP_SIZE) in;
 
-layout(std430, binding = 0) readonly buffer Order { uint order[]; };  // body index of sorted body k
-layout(std430, binding = 1) buffer Shared { vec4 sorted[]; };         // acceleration of sorted body k
-layout(rgba32f, binding = 0) uniform image2DArray uAcceleration;
+layout(std430, binding = B_ORDER) readonly buffer Order { uint order[]; };  // body index of sorted body k
+layout(std430, binding = B_SHARED) buffer Shared { vec4 sorted[]; };        // acceleration of sorted body k
+layout(rgba32f, binding = U_ACCELERATION) uniform image2DArray uAcceleration;
 
 uniform int uFirst, uLast;  // this rank's sorted bodies
 uniform int uBodyCount;

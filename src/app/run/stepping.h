@@ -1,6 +1,6 @@
 #pragma once
 // What every command that advances a state needs between its steps: advancing in chunks short
-// enough to see a stop request (app/stop_signals.h) and to report progress, and watching that the
+// enough to see a stop request (app/run/stop_signals.h) and to report progress, and watching that the
 // state stays finite, so that nothing non-finite is ever written or drawn.
 
 #include <chrono>

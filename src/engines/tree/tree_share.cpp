@@ -7,10 +7,17 @@
 namespace nbody::tree {
 namespace {
 
-constexpr std::size_t kGroup = 256;  // local_size_x of tree_share.comp
+// What tree_share.comp is given as defines: its work-group size and its bindings.
+constexpr std::size_t kGroup = 256;
+constexpr GLuint kOrderBinding = 0, kSharedBinding = 1, kAccelerationUnit = 0;
 
 gl::UniformProgram shareProgram(bool gather) {
-  return gl::UniformProgram(gl::buildProgram({{GL_COMPUTE_SHADER, {"tree_share.comp"}}}, {{"GATHER", gather ? 1 : 0}}));
+  const gl::Defines defines{{"GATHER", gather ? 1 : 0},
+                            {"GROUP_SIZE", int(kGroup)},
+                            {"B_ORDER", int(kOrderBinding)},
+                            {"B_SHARED", int(kSharedBinding)},
+                            {"U_ACCELERATION", int(kAccelerationUnit)}};
+  return gl::UniformProgram(gl::buildProgram({{GL_COMPUTE_SHADER, {"tree_share.comp"}}}, defines));
 }
 
 // Sorted bodies [first g, last g) of groups [first, last), within the `bodyCount` bodies.
@@ -57,12 +64,12 @@ void TreeShare::exchange(TreeGravity& gravity, GLuint accelerationArray, std::si
     glNamedBufferStorage(sorted_.id(), GLsizeiptr(bodyCount * 16), nullptr, 0);
     sortedBytes_ = bodyCount * 16;
   }
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, gravity.sortedOrderBuffer());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, sorted_.id());
-  glBindImageTexture(0, accelerationArray, 0, GL_TRUE, 0, GL_READ_WRITE, GL_RGBA32F);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOrderBinding, gravity.sortedOrderBuffer());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSharedBinding, sorted_.id());
+  glBindImageTexture(kAccelerationUnit, accelerationArray, 0, GL_TRUE, 0, GL_READ_WRITE, GL_RGBA32F);
   move(gather_, own.size(), own, bodyCount);
   exchange.exchangeBuffer(sorted_.id(), 16, shares);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, sorted_.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSharedBinding, sorted_.id());
   move(scatter_, bodyCount, own, bodyCount);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
   gatherCounts(gravity, groupRanges);
