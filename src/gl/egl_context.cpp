@@ -50,7 +50,7 @@ bool deviceOffers(EGLDeviceEXT device, const char* extension) {
 bool isSoftware(EGLDeviceEXT device) { return deviceOffers(device, "EGL_MESA_device_software"); }
 
 // "/dev/dri/card1 (PCI 0000:19:00.0)" where the device names its DRM file, else "".
-std::string describeDevice(EGLDeviceEXT device) {
+std::string drmFileOf(EGLDeviceEXT device) {
   if (!deviceOffers(device, "EGL_EXT_device_drm")) return "";
   const char* file = eglQueryDeviceStringEXT(device, EGL_DRM_DEVICE_FILE_EXT);
   if (!file) return "";
@@ -62,6 +62,21 @@ std::string describeDevice(EGLDeviceEXT device) {
   return text;
 }
 
+// "CUDA device 2" where NVIDIA's driver says which CUDA device it is (a container may have no DRM
+// files), else "".
+std::string cudaOrdinalOf(EGLDeviceEXT device) {
+  EGLAttrib ordinal = -1;
+  if (!deviceOffers(device, "EGL_NV_device_cuda") || !eglQueryDeviceAttribEXT ||
+      !eglQueryDeviceAttribEXT(device, EGL_CUDA_DEVICE_NV, &ordinal) || ordinal < 0)
+    return "";
+  return "CUDA device " + std::to_string(ordinal);
+}
+
+std::string describeDevice(EGLDeviceEXT device) {
+  const std::string drm = drmFileOf(device), cuda = cudaOrdinalOf(device);
+  return drm.empty() || cuda.empty() ? drm + cuda : drm + ", " + cuda;
+}
+
 // The devices to choose from: the hardware ones, or Mesa's software device where there is none.
 std::vector<EGLDeviceEXT> candidateDevices(EGLDeviceEXT* devices, EGLint count) {
   std::vector<EGLDeviceEXT> hardware, software;
@@ -69,9 +84,15 @@ std::vector<EGLDeviceEXT> candidateDevices(EGLDeviceEXT* devices, EGLint count) 
   return hardware.empty() ? software : hardware;
 }
 
+// NVIDIA's driver names only EGL_EXT_device_base, which is device_enumeration and device_query
+// together; Mesa names all three.
+bool devicesEnumerable() {
+  return (GLAD_EGL_EXT_device_enumeration || GLAD_EGL_EXT_device_base) && eglQueryDevicesEXT;
+}
+
 EGLDisplay deviceDisplay(std::string& why) {
-  if (!GLAD_EGL_EXT_platform_device || !GLAD_EGL_EXT_device_enumeration || !eglQueryDevicesEXT) {
-    why = "EGL_EXT_platform_device or EGL_EXT_device_enumeration not offered";
+  if (!GLAD_EGL_EXT_platform_device || !devicesEnumerable()) {
+    why = "EGL_EXT_platform_device or EGL_EXT_device_enumeration (or _base) not offered";
     return EGL_NO_DISPLAY;
   }
   EGLDeviceEXT devices[16];
