@@ -3,7 +3,8 @@
 // bodyCount); the padding texels past the last body are never drawn.
 //
 // Defines: COLOR_BY (0: the colormap shows the speed |v|; 1: the mass; 2: each component has its
-// own colour, uComponentColors), LOG_SCALE (1: the colormap spans log(quantity)).
+// own colour, uComponentColors; 3: the distance from the centre of mass; 4: the specific angular
+// momentum L_z about it), LOG_SCALE (1: the colormap spans log(quantity)).
 
 uniform sampler2D uPositionMass;  // xyz position, w mass; body i at (i % width, i / width)
 uniform sampler2D uVelocity;
@@ -16,6 +17,8 @@ uniform vec2 uColorRange;       // the quantity at the colormap's ends
 uniform float uBrightness;
 uniform vec3 uComponentColors[COMPONENT_COUNT];
 uniform uint uHiddenComponents;  // bit k: component k adds no light
+uniform vec3 uCentre;            // the centre of mass now, and its velocity (COLOR_BY 3 and 4)
+uniform vec3 uCentreVelocity;
 
 flat out vec3 vLight;  // light at the centre of the sprite
 
@@ -51,12 +54,17 @@ void main() {
   float drawn = clamp(wanted, uPointSizeRange.x, uPointSizeRange.y);
   float dimming = min(1.0, (wanted * wanted) / (drawn * drawn));
   gl_PointSize = drawn;
+  vec3 r = positionMass.xyz - uCentre, v = velocity.xyz - uCentreVelocity;
 #if COLOR_BY == 0
   vec3 colour = colormap(length(velocity.xyz));
 #elif COLOR_BY == 1
   vec3 colour = colormap(positionMass.w);
-#else
+#elif COLOR_BY == 2
   vec3 colour = uComponentColors[component];
+#elif COLOR_BY == 3
+  vec3 colour = colormap(length(r));
+#else
+  vec3 colour = colormap(r.x * v.y - r.y * v.x);
 #endif
   vLight = uBrightness * dimming * colour;
 }

@@ -165,7 +165,7 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   for (GLuint unit : {kPositionMassUnit, kVelocityUnit, kColormapUnit}) glBindSampler(unit, 0);
   glBindTextureUnit(kColormapUnit, colormap);
-  drawSprites(bodies, camera, settings, viewport);
+  drawSprites(bodies, camera, settings, viewport, simulationTime);
   const bool trails = settings.trailHalfLife > 0.0f;
   if (trails)
     foldIntoTrails(viewport.size, settings.trailHalfLife, simulationTime);
@@ -175,7 +175,8 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
 }
 
 void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& camera,
-                                      const RenderSettings& settings, const Viewport& viewport) {
+                                      const RenderSettings& settings, const Viewport& viewport,
+                                      double simulationTime) {
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, lightTarget_.id());
   glViewport(0, 0, viewport.size.x, viewport.size.y);
   const GLfloat noLight[4] = {0.0f, 0.0f, 0.0f, 0.0f};
@@ -196,6 +197,8 @@ void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& 
   glUniform3fv(glGetUniformLocation(program, "uComponentColors"), kComponentCount,
                glm::value_ptr(settings.componentColors[0]));
   glUniform1ui(glGetUniformLocation(program, "uHiddenComponents"), settings.hiddenComponents);
+  glUniform3fv(glGetUniformLocation(program, "uCentre"), 1, glm::value_ptr(settings.centre.at(simulationTime)));
+  glUniform3fv(glGetUniformLocation(program, "uCentreVelocity"), 1, glm::value_ptr(settings.centre.velocity));
   glBindTextureUnit(kPositionMassUnit, bodies.positionMassTexture);
   glBindTextureUnit(kVelocityUnit, bodies.velocityTexture);
 

@@ -57,7 +57,7 @@ class PointSpriteRenderer {
   bool resizeTrailTarget(glm::ivec2 size);
   void forgetTrails();
   void drawSprites(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings,
-                   const Viewport& viewport);
+                   const Viewport& viewport, double simulationTime);
   void foldIntoTrails(glm::ivec2 size, float halfLife, double simulationTime);
   void toneMap(const RenderSettings& settings, const Viewport& viewport, GLint targetFramebuffer,
                GLuint light);

@@ -1,6 +1,7 @@
 #include "render/render_settings.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -10,8 +11,27 @@ namespace nbody {
 
 namespace {
 
-constexpr std::array<std::pair<ColorBy, std::string_view>, 3> kColorByNames{
-    {{ColorBy::Speed, "speed"}, {ColorBy::Mass, "mass"}, {ColorBy::Component, "component"}}};
+// A colour quantity as data: its name, what it shows, and where its automatic range ends.
+struct ColourQuantity {
+  ColorBy colorBy;
+  std::string_view name, meaning;
+  int highPermille, logLowPermille;  // of the values (of |value| for a signed quantity)
+  bool isSigned;
+};
+
+constexpr std::array<ColourQuantity, 5> kColourQuantities{{
+    {ColorBy::Speed, "speed", "the speed |v|", 990, 10, false},
+    {ColorBy::Mass, "mass", "the mass", 1000, 0, false},
+    {ColorBy::Component, "component", "each component its own colour", 0, 0, false},
+    {ColorBy::Radius, "radius", "the distance from the centre of mass", 990, 10, false},
+    {ColorBy::AngularMomentum, "lz", "the specific angular momentum L_z about the centre of mass", 990, 0, true},
+}};
+
+const ColourQuantity& quantityOf(ColorBy colorBy) {
+  for (const ColourQuantity& quantity : kColourQuantities)
+    if (quantity.colorBy == colorBy) return quantity;
+  return kColourQuantities[0];
+}
 
 // The value at `permille` of the way up the sorted values (reordering them).
 float valueAt(std::vector<float>& values, int permille) {
@@ -27,35 +47,65 @@ std::array<glm::vec3, kComponentCount> defaultComponentColors() {
           glm::vec3(1.0f, 0.3f, 0.45f), glm::vec3(1.0f, 0.95f, 0.4f), glm::vec3(0.8f, 0.5f, 1.0f)};
 }
 
-std::string_view colorByName(ColorBy colorBy) {
-  for (const auto& [each, name] : kColorByNames)
-    if (each == colorBy) return name;
-  return "?";
-}
+std::string_view colorByName(ColorBy colorBy) { return quantityOf(colorBy).name; }
 
 std::optional<ColorBy> findColorBy(std::string_view name) {
-  for (const auto& [colorBy, each] : kColorByNames)
-    if (each == name) return colorBy;
+  for (const ColourQuantity& quantity : kColourQuantities)
+    if (quantity.name == name) return quantity.colorBy;
   return std::nullopt;
 }
 
 std::vector<std::string> colorByNames() {
   std::vector<std::string> names;
-  for (const auto& entry : kColorByNames) names.emplace_back(entry.second);
+  for (const ColourQuantity& quantity : kColourQuantities) names.emplace_back(quantity.name);
   return names;
+}
+
+std::string_view colorByMeaning(ColorBy colorBy) { return quantityOf(colorBy).meaning; }
+
+bool isSignedQuantity(ColorBy colorBy) { return quantityOf(colorBy).isSigned; }
+
+ColourCentre colourCentreOf(const State& state, double time) {
+  glm::dvec3 momentum(0.0);
+  for (std::size_t i = 0; i < state.size(); ++i)
+    momentum += double(state.positionMass[i].w) * glm::dvec3(state.velocity[i]);
+  const double mass = totalMass(state);
+  ColourCentre centre;
+  centre.position = glm::vec3(centreOfMass(state));
+  if (mass > 0.0) centre.velocity = glm::vec3(momentum / mass);
+  centre.time = time;
+  return centre;
+}
+
+float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const ColourCentre& centre) {
+  const glm::vec3 position(state.positionMass[i]), velocity(state.velocity[i]);
+  const glm::vec3 r = position - centre.position, v = velocity - centre.velocity;
+  switch (colorBy) {
+    case ColorBy::Speed: return glm::length(velocity);
+    case ColorBy::Mass: return state.positionMass[i].w;
+    case ColorBy::Radius: return glm::length(r);
+    case ColorBy::AngularMomentum: return r.x * v.y - r.y * v.x;
+    case ColorBy::Component: break;
+  }
+  return 0.0f;
 }
 
 glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale) {
   if (colorBy == ColorBy::Component) return {0.0f, 1.0f};  // the components' own colours: no range
-  const bool bySpeed = colorBy == ColorBy::Speed;
+  const ColourQuantity& quantity = quantityOf(colorBy);
+  const ColourCentre centre = colourCentreOf(state, 0.0);
   std::vector<float> values;
   for (std::size_t i = 0; i < state.size(); ++i) {
-    const float value = bySpeed ? glm::length(glm::vec3(state.velocity[i])) : state.positionMass[i].w;
-    if (!logScale || value > 0.0f) values.push_back(value);
+    const float value = colourQuantity(state, i, colorBy, centre);
+    if (quantity.isSigned)
+      values.push_back(std::abs(value));
+    else if (!logScale || value > 0.0f)
+      values.push_back(value);
   }
   if (values.empty()) return {logScale ? 0.1f : 0.0f, 1.0f};  // all at rest or massless: any range will do
-  const float high = valueAt(values, bySpeed ? 990 : 1000);
-  const float low = logScale ? valueAt(values, bySpeed ? 10 : 0) : 0.0f;
+  const float high = valueAt(values, quantity.highPermille);
+  if (quantity.isSigned) return high > 0.0f ? glm::vec2(-high, high) : glm::vec2(-1.0f, 1.0f);
+  const float low = logScale ? valueAt(values, quantity.logLowPermille) : 0.0f;
   if (!(high > low)) return logScale ? glm::vec2(high / 10.0f, high) : glm::vec2(0.0f, 1.0f);
   return {low, high};
 }

@@ -16,7 +16,18 @@
 
 namespace nbody {
 
-enum class ColorBy { Speed, Mass, Component };
+// What colours the bodies; shaders/point_sprite.vert's COLOR_BY is the number. Radius and
+// AngularMomentum (the specific L_z) are measured from the centre of mass and its velocity.
+enum class ColorBy { Speed, Mass, Component, Radius, AngularMomentum };
+
+// The centre of mass and its velocity at `time`: an isolated system's centre moves uniformly, so
+// `at` gives it at any other time without reading the state back.
+struct ColourCentre {
+  glm::vec3 position{0.0f}, velocity{0.0f};
+  double time = 0.0;
+  glm::vec3 at(double when) const { return position + velocity * float(when - time); }
+};
+ColourCentre colourCentreOf(const State& state, double time);
 
 // A colour a component (GADGET's particle type: gas, halo, disk, bulge, stars, boundary), distinct
 // from its neighbours' and bright enough on black.
@@ -34,6 +45,7 @@ struct RenderSettings {
   glm::vec2 colorRange{0.0f, 1.0f};
   // The colormap spans log(quantity) from log(colorRange.x) (which must then be above 0).
   bool logScale = false;
+  ColourCentre centre;  // where radius and L_z are measured from
   // Colouring by component: each component's colour.
   std::array<glm::vec3, kComponentCount> componentColors = defaultComponentColors();
   std::uint32_t hiddenComponents = 0;  // bit k set: component k is not drawn and adds no light
@@ -46,11 +58,18 @@ struct RenderSettings {
 std::string_view colorByName(ColorBy colorBy);
 std::optional<ColorBy> findColorBy(std::string_view name);
 std::vector<std::string> colorByNames();
+// What the colour shows, in words (a help text's or a tooltip's).
+std::string_view colorByMeaning(ColorBy colorBy);
+// A quantity that changes sign (L_z): its range is symmetric about 0 and it has no log scale.
+bool isSignedQuantity(ColorBy colorBy);
 
-// From 0 to a value that most bodies stay below: the 99th percentile of the speeds (so that a few
-// fast escapers do not wash out everybody else's colour), or the largest mass. On a log scale from
-// the 1st percentile of the speeds above 0 (the smallest mass above 0) instead of 0.
+// From 0 to a value that most bodies stay below: the 99th percentile of the speeds or radii (so
+// that a few fast escapers do not wash out everybody else's colour), or the largest mass; from
+// minus to plus the 99th percentile of |L_z|. On a log scale from the 1st percentile of the values
+// above 0 (the smallest mass above 0) instead of 0. Radius and L_z from the state's own centre.
 glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale = false);
+// The quantity `colorBy` shows of body `i`, measured from `centre` (as the shader measures it).
+float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const ColourCentre& centre);
 // "0,2" (the components --hide-components names) as the bits of RenderSettings::hiddenComponents;
 // std::invalid_argument for anything but components below kComponentCount, comma-separated.
 std::uint32_t parseComponentList(const std::string& text);

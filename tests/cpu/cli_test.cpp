@@ -84,6 +84,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadArguments{"--color-range 2,1", "LOW must be below HIGH"},
                       BadArguments{"--color-scale sqrt", "--color-scale"},
                       BadArguments{"--color-scale log --color-range 0,2", "a log --color-scale needs LOW above 0"},
+                      BadArguments{"--color-by lz --color-scale log", "--color-by lz changes sign"},
                       BadArguments{"--hide-components 6", "expected components 0 to 5"},
                       BadArguments{"--hide-components 1,,2", "expected components 0 to 5"},
                       BadArguments{"--background 1,0", "--background"},

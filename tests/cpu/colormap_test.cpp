@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "render/colormap.h"
 #include "render/render_settings.h"
 
@@ -70,6 +72,48 @@ TEST(ColorRange, AutoRangeOnALogScaleStartsAboveZero) {
   equal.resize(4);
   for (glm::vec4& p : equal.positionMass) p.w = 0.5f;
   EXPECT_EQ(autoColorRange(equal, ColorBy::Mass, true), glm::vec2(0.05f, 0.5f));  // a decade below
+}
+
+// Radius and L_z from the centre of mass and its velocity: pairs of bodies of equal mass on
+// opposite sides of a centre of mass moved off the origin and moving, at radii 1 .. 100 about the
+// z axis, even pairs turning one way and odd pairs the other, and one body at the centre.
+TEST(ColorRange, RadiusAndAngularMomentumAreMeasuredFromTheCentreOfMass) {
+  const glm::vec3 centre(5.0f, -3.0f, 2.0f), drift(0.5f, 0.25f, 0.0f);
+  State state;
+  state.resize(201);
+  for (std::size_t pair = 0; pair < 100; ++pair) {
+    const float radius = float(pair + 1), angle = 0.1f * float(pair), turn = pair % 2 == 0 ? 1.0f : -1.0f;
+    const glm::vec3 out(std::cos(angle), std::sin(angle), 0.0f), along(-out.y, out.x, 0.0f);
+    for (const float side : {1.0f, -1.0f}) {  // L_z = 2 radius turn on both sides
+      state.positionMass[2 * pair + (side > 0 ? 0 : 1)] = glm::vec4(centre + side * radius * out, 1.0f);
+      state.velocity[2 * pair + (side > 0 ? 0 : 1)] = glm::vec4(drift + side * turn * 2.0f * along, 0.0f);
+    }
+  }
+  state.positionMass[200] = glm::vec4(centre, 1.0f);
+  state.velocity[200] = glm::vec4(drift, 0.0f);
+  const ColourCentre found = colourCentreOf(state, 3.0);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(found.position[k], centre[k], 1e-4f) << k;
+    EXPECT_NEAR(found.velocity[k], drift[k], 1e-6f) << k;
+  }
+  EXPECT_EQ(found.time, 3.0);
+  EXPECT_NEAR(found.at(5.0).x, centre.x + 2.0f * drift.x, 1e-4f);  // moved on uniformly
+  EXPECT_NEAR(colourQuantity(state, 9, ColorBy::Radius, found), 5.0f, 1e-4f);
+  EXPECT_NEAR(colourQuantity(state, 9, ColorBy::AngularMomentum, found), 10.0f, 1e-3f);
+  EXPECT_NEAR(colourQuantity(state, 10, ColorBy::AngularMomentum, found), -12.0f, 1e-3f);  // turning back
+  // Radii 0, 1, 1, 2, 2, .. 100, 100: the 99th percentile is the 198th of 200 ranks up.
+  const glm::vec2 radius = autoColorRange(state, ColorBy::Radius);
+  EXPECT_EQ(radius.x, 0.0f);
+  EXPECT_NEAR(radius.y, 99.0f, 1e-3f);
+  const glm::vec2 logRadius = autoColorRange(state, ColorBy::Radius, true);  // above 0: 1, 1, .. 100
+  EXPECT_NEAR(logRadius.x, 1.0f, 1e-4f);
+  EXPECT_NEAR(logRadius.y, 99.0f, 1e-3f);
+  // |L_z| 0, 2, 2, .. 200, 200: symmetric about 0, to the 99th percentile of |L_z|.
+  const glm::vec2 lz = autoColorRange(state, ColorBy::AngularMomentum);
+  EXPECT_NEAR(lz.y, 198.0f, 0.01f);
+  EXPECT_EQ(lz.x, -lz.y);
+  EXPECT_TRUE(isSignedQuantity(ColorBy::AngularMomentum));
+  EXPECT_FALSE(isSignedQuantity(ColorBy::Radius));
 }
 
 TEST(ComponentList, NamesComponentsAsBits) {

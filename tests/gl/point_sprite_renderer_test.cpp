@@ -159,6 +159,33 @@ TEST_F(PointSpriteRendererTest, ColoursByComponentOrOnALogScale) {
   EXPECT_THROW(draw(bodiesAt({glm::vec3(0.0f)}), camera, settings_), std::invalid_argument);
 }
 
+// By radius and by L_z, measured from the centre the settings give, where it has moved by the time
+// of the picture: a body at the origin, 1 from the centre, turning one way or the other about it.
+TEST_F(PointSpriteRendererTest, ColoursByRadiusAndAngularMomentumFromTheMovingCentre) {
+  settings_.pointSize = 16.0f;
+  settings_.colormap = "viridis";
+  settings_.centre = {{-3.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, 0.5};  // at time 2.5: (-1, 0, 0)
+  const Camera camera = frontCamera(5.0f);
+  const auto drawnAt = [&](const State& state, double time) {
+    UploadedStateTextures textures;
+    textures.upload(state);
+    return renderOffscreen({kSize, kSize}, [&] { renderer_->draw(textures.view(), camera, settings_, time); });
+  };
+  const auto expectColour = [](const Image& image, float along, const std::string& what) {
+    const glm::vec3 expected = sampleColormap(*findColormap("viridis"), along);
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(image.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << what << c;
+  };
+  settings_.colorBy = ColorBy::Radius;
+  settings_.colorRange = {0.0f, 4.0f};
+  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}), 2.5), 0.25f, "radius 1 of 0..4 ");
+  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}), 0.5), 0.75f, "radius 3 of 0..4 ");
+  settings_.colorBy = ColorBy::AngularMomentum;
+  settings_.colorRange = {-4.0f, 4.0f};
+  // The centre moves along x at 1: relative velocity (0, +-2, 0) at r = (1, 0, 0), L_z = +-2.
+  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}, {1.0f, 2.0f, 0.0f}), 2.5), 0.75f, "L_z 2 of -4..4 ");
+  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}, {1.0f, -2.0f, 0.0f}), 2.5), 0.25f, "L_z -2 of -4..4 ");
+}
+
 // A hidden component adds no light: the picture is, bit for bit, that of the state without it,
 // bodies of the shown component drawn over and beside the hidden ones.
 TEST_F(PointSpriteRendererTest, AHiddenComponentAddsNoLight) {

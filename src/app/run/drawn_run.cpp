@@ -26,7 +26,7 @@ DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options, const ShotStart& 
   first_ = engine.download();  // as the engine holds it (float32), like every later state
   const double mass = totalMass(first_);
   if (mass > 0.0) centreVelocity_ = totalMomentum(first_) / mass;
-  settings_ = resolveRenderSettings(options.render, first_);
+  settings_ = resolveRenderSettings(options.render, first_, firstTime_);
   camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(first_),
                         float(options.width) / float(options.height));
   if (settings_.trailHalfLife > 0.0f) stepper_.afterEachStep = [this] { addLightOfStep(); };

@@ -60,7 +60,7 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
   if (options.render.settings.trailHalfLife > 0.0f) return takeShotWithTrails(engine, options);
   const CameraSpec cameraSpec = parseCameraSpec(options.render.camera);
   const State final = advanceToShot(engine, options);
-  const RenderSettings settings = resolveRenderSettings(options.render, final);
+  const RenderSettings settings = resolveRenderSettings(options.render, final, 0.0);  // drawn at time 0
   const glm::ivec2 size(options.width, options.height);
   const Camera camera = placeCamera(cameraSpec, boundingSphere(final), float(size.x) / float(size.y));
   reportView("shot", options.quiet, final.size(), camera, settings);

@@ -71,6 +71,16 @@ std::string presetList(bool withDirections) {
   return list;
 }
 
+// "speed (the speed |v|), mass (...), ...": every --color-by choice with what it shows.
+std::string colourChoicesHelp() {
+  std::string text;
+  for (const std::string& name : colorByNames()) {
+    if (!text.empty()) text += ", ";
+    text += name + " (" + std::string(colorByMeaning(*findColorBy(name))) + ")";
+  }
+  return text;
+}
+
 }  // namespace
 
 CameraSpec parseCameraSpec(std::string_view text) {
@@ -98,10 +108,11 @@ Camera placeCamera(const CameraSpec& spec, const BoundingSphere& sphere, float a
   return camera;
 }
 
-RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state) {
+RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state, double time) {
   RenderSettings settings = options.settings;
   settings.colorRange = options.colorRange == "auto" ? autoColorRange(state, settings.colorBy, settings.logScale)
                                                      : parseColorRange(options.colorRange);
+  settings.centre = colourCentreOf(state, time);
   settings.background = parseBackground(options.background);
   return settings;
 }
@@ -117,11 +128,12 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
       ->capture_default_str();
   command.add_option_function<std::string>(
              "--color-by", [&settings](const std::string& name) { settings.colorBy = *findColorBy(name); },
-             "colour the bodies by speed, mass, or component (each its own colour; default: speed)")
+             "colour the bodies by " + colourChoicesHelp() + " (default: speed)")
       ->check(CLI::IsMember(colorByNames()));
   command.add_option_function<std::string>(
              "--color-scale", [&settings](const std::string& scale) { settings.logScale = scale == "log"; },
-             "linear or log: how the colormap spans the speed or mass (default: linear)")
+             "linear or log: how the colormap spans the quantity (default: linear; lz, which changes "
+             "sign, has no log scale)")
       ->check(CLI::IsMember({"linear", "log"}));
   command.add_option_function<std::string>(
              "--hide-components",
@@ -130,9 +142,10 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
              "(galaxies: 1 and 2)")
       ->check(parsedBy([](const std::string& t) { parseComponentList(t); }, "K[,K...]"));
   command.add_option("--color-range", options.colorRange,
-                     "the speed or mass at the colormap's ends: LOW,HIGH, or auto (0 to the 99th "
-                     "percentile of the speeds, or to the largest mass; on a log scale from the 1st "
-                     "percentile of the speeds above 0, or the smallest mass above 0)")
+                     "the quantity at the colormap's ends: LOW,HIGH, or auto (0 to the 99th "
+                     "percentile of the speeds or radii, or to the largest mass; minus to plus the 99th "
+                     "percentile of |lz|; on a log scale from the 1st percentile of the values above 0, "
+                     "or the smallest mass above 0)")
       ->check(parsedBy([](const std::string& t) { if (t != "auto") parseColorRange(t); }, "auto|LOW,HIGH"))
       ->capture_default_str();
   addNumberOption(command, "--trails", settings.trailHalfLife,
@@ -143,6 +156,10 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
                   nonNegative());
   // A fixed range for a log scale must lie above 0: said with the other usage errors, before any work.
   command.parse_complete_callback([&options] {
+    if (options.settings.logScale && isSignedQuantity(options.settings.colorBy))
+      throw CLI::ValidationError("--color-scale", "log needs a quantity above 0, and --color-by " +
+                                                      std::string(colorByName(options.settings.colorBy)) +
+                                                      " changes sign");
     if (options.settings.logScale && options.colorRange != "auto" && !(parseColorRange(options.colorRange).x > 0.0f))
       throw CLI::ValidationError("--color-range", "a log --color-scale needs LOW above 0, got " + options.colorRange);
   });

@@ -33,8 +33,9 @@ CameraSpec parseCameraSpec(std::string_view text);
 // Aims at the sphere's centre from the spec's direction and distance (or the fitting distance).
 Camera placeCamera(const CameraSpec& spec, const BoundingSphere& sphere, float aspect);
 
-// The settings with the colour range and background filled in (auto: from `state`; on a log scale
-// always above 0, and a fixed range that is not is a usage error of the command line).
-RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state);
+// The settings with the colour range, background and colour centre filled in (auto: from `state`,
+// whose time is `time`; on a log scale always above 0, and a fixed range that is not is a usage
+// error of the command line).
+RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state, double time);
 
 }  // namespace nbody

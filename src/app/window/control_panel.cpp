@@ -255,16 +255,21 @@ void seriesSection(SeriesRequests& r, const SeriesFigures& f) {
 
 // What colours the bodies, and per component a colour and whether it is drawn.
 void colourChoice(RenderSettings& r) {
-  int colorBy = int(r.colorBy);
+  int colorBy = int(r.colorBy), placed = 0;
   for (const std::string& name : colorByNames()) {
-    const int value = int(*findColorBy(name));
-    if (value > 0) ImGui::SameLine();
-    ImGui::RadioButton(("by " + name).c_str(), &colorBy, value);
+    const ColorBy choice = *findColorBy(name);
+    if (placed++ % 3 != 0) ImGui::SameLine();
+    ImGui::RadioButton(("by " + name).c_str(), &colorBy, int(choice));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(colorByMeaning(choice)).c_str());
   }
   r.colorBy = ColorBy(colorBy);
   ImGui::SameLine();
+  const bool signedQuantity = isSignedQuantity(r.colorBy);
+  if (signedQuantity) r.logScale = false;  // it changes sign: no log scale
+  ImGui::BeginDisabled(signedQuantity);
   ImGui::Checkbox("log", &r.logScale);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the colormap spans log(speed or mass)");
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the colormap spans log(quantity)");
   if (!ImGui::TreeNode("components")) return;
   for (int k = 0; k < kComponentCount; ++k) {
     ImGui::PushID(k);

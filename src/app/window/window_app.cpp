@@ -206,7 +206,7 @@ WindowApp::WindowApp(const WindowOptions& options)
   if (!options.record.empty()) recorder_.start(options.record, framebufferSize_, !options.hidePanel);
   camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(simulation_.initialState()),
                         aspectOf(framebufferSize_));
-  settings_.render = resolveRenderSettings(options.render, simulation_.initialState());
+  settings_.render = resolveRenderSettings(options.render, simulation_.initialState(), simulation_.time());
   figures_.renderer = context_->info().renderer;
   figures_.conservation = &conservation_;
   figures_.bodyChoices = bodyChoicesFor(engine(), settings_.run.scene.options.bodyCount);
@@ -361,6 +361,7 @@ void WindowApp::checkAccuracy() {
 void WindowApp::refreshColorRange(const State& state) {
   if (options_.render.colorRange == "auto")
     settings_.render.colorRange = autoColorRange(state, settings_.render.colorBy, settings_.render.logScale);
+  settings_.render.centre = colourCentreOf(state, simulation_.time());
 }
 
 // What is conserved, a few times a second, before this frame's steps.
