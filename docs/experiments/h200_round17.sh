@@ -3,18 +3,17 @@
 # work on NVIDIA's driver now that EGL_EXT_device_base counts (b8f571a), and at what speed?
 #   1. EGL step by step (docs/experiments/egl_probe.c): client extensions, each device's
 #      extensions, display, config, context;
-#   2. which device each rank of `mpiexec -n 2` reports;
-#   3. the single-process floors (fragment >= 220, compute >= 6700 at 16384, tree 1M Plummer
+#   2. the single-process floors (fragment >= 220, compute >= 6700 at 16384, tree 1M Plummer
 #      >= 110) on the device platform and on the surfaceless one, interleaved.
-#   bash docs/experiments/h200_round17.sh NBODY EGL_PROBE MPIEXEC OUT
+# Which device each rank takes is device_test's distributed tier's, and multi_gpu.sh's.
+#   bash docs/experiments/h200_round17.sh NBODY EGL_PROBE OUT
 set -uo pipefail
-nbody=$1 probe=$2 mpiexec=$3 out=$4
+nbody=$1 probe=$2 out=$3
 mkdir -p "$out"
+vendor=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+[ -f "$vendor" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$vendor
 echo "== EGL, step by step"
 "$probe" | cut -c1-400
-echo "== the ranks' devices"
-"$mpiexec" -n 2 --bind-to none "$nbody" simulate --engine compute --bodies 4096 --steps 1 -o "$out/r.nbody" 2>&1 |
-  grep rank
 for round in 1 2; do
   for platform in device surfaceless; do
     echo "== $platform, round $round"
