@@ -15,7 +15,7 @@ nbody=$1 mpiexec=$2 out=$3
 mkdir -p "$out"
 gpus=$(nvidia-smi -L | wc -l)
 ranks=(1 2)
-[ "$gpus" -ge 4 ] && ranks=(1 2 4)
+[ "$gpus" -ge 4 ] && ranks=(1 4 2)
 echo "== GPUs ($gpus)"
 nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version --format=csv,noheader
 
@@ -26,8 +26,18 @@ launch() {  # K SECONDS ARGUMENTS...: nbody under mpiexec with K ranks (K = 1: m
 }
 
 echo "== the rank report"
-launch "${ranks[-1]}" 60 simulate --engine compute --bodies 4096 --steps 1 -o "$out/report.nbody" 2>&1 | grep 'rank'
+launch "${ranks[1]}" 60 simulate --engine compute --bodies 4096 --steps 1 -o "$out/report.nbody" 2>&1 | grep 'rank'
 
+echo "== bench (the largest K first after K = 1: what matters most comes back first)"
+bench_case() {  # LABEL SECONDS ARGUMENTS...
+  local label=$1 seconds=$2 k
+  shift 2
+  for k in "${ranks[@]}"; do
+    echo "-- $label K=$k"
+    launch "$k" "$seconds" bench "$@" --json "$out/$label-$k.json" 2>&1 | grep -E '^(tree|compute) |^  rank'
+  done
+}
+bench_case tree16m 60 --engine tree --scene plummer --bodies 16777216 --repetitions 3 --seconds 1
 echo "== the same bits (N = 10000, 3 steps; K against K = 1)"
 bits_case() {  # NAME ARGUMENTS...
   local name=$1 k reference hash
@@ -45,15 +55,5 @@ bits_case tree-rk4 --engine tree --method rk4
 bits_case compute-rk4 --engine compute --method rk4
 bits_case fragment-leapfrog --engine fragment --method leapfrog
 
-echo "== bench"
-bench_case() {  # LABEL SECONDS ARGUMENTS...
-  local label=$1 seconds=$2 k
-  shift 2
-  for k in "${ranks[@]}"; do
-    echo "-- $label K=$k"
-    launch "$k" "$seconds" bench "$@" --json "$out/$label-$k.json" 2>&1 | grep -E '^(tree|compute) |^  rank'
-  done
-}
-bench_case tree16m 60 --engine tree --scene plummer --bodies 16777216 --repetitions 3 --seconds 1
 bench_case compute1m 45 --engine compute --bodies 1048576 --repetitions 3 --steps 2
 echo "== done"
