@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -144,7 +145,8 @@ TEST(Ranks, ASnapshotOfThreeRanksResumedByTwoEndsAsTheUninterruptedRun) {
 TEST(Ranks, BenchAndAccuracyReportTheFiguresOfOneProcess) {
   ScratchFolder scratch("ranks-figures");
   const std::string accuracy = "accuracy --engine tree --bodies 3001 -q --json ";
-  const std::string bench = "bench --engine tree,compute --bodies 3001 --steps 2 --repetitions 1 --json ";
+  const std::string bench = "bench --engine tree,compute --bodies 3001 --steps 2 --repetitions 1 --csv " +
+                            (scratch / "b.csv").string() + " --json ";
   ASSERT_EQ(runNbody(accuracy + (scratch / "a1.json").string(), scratch).exitCode, 0);
   ASSERT_EQ(runNbody(bench + (scratch / "b1.json").string(), scratch).exitCode, 0);
   CommandResult result = runOnRanks(2, accuracy + (scratch / "a2.json").string(), scratch);
@@ -165,6 +167,16 @@ TEST(Ranks, BenchAndAccuracyReportTheFiguresOfOneProcess) {
       EXPECT_EQ(b.value(figure, nlohmann::json()).dump(), a.value(figure, nlohmann::json()).dump()) << k << figure;
     EXPECT_EQ(b.at("per_rank").size(), 3u) << k;
   }
+  // The CSV of the 3-rank run: per rank its figures, host and device; the bytes a step.
+  std::istringstream csv(test::readWholeFile(scratch / "b.csv"));
+  std::string header, row;
+  std::getline(csv, header);
+  ASSERT_TRUE(std::getline(csv, row)) << header;
+  EXPECT_TRUE(header.ends_with(",other_ms_by_rank,bytes_exchanged_per_step,hosts_by_rank,devices_by_rank")) << header;
+  const std::string host = three["hosts"][0];
+  EXPECT_NE(row.find(",\"" + host + ";" + host + ";" + host + "\","), std::string::npos) << row;
+  const std::string bytes = three["results"][0]["per_rank"][0]["bytes_exchanged_per_step"].dump();
+  EXPECT_GT(std::stod(bytes), 0.0);
 }
 
 // Every failure: a non-zero exit, nbody's one line, no output, no rank left running.

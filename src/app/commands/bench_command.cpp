@@ -129,17 +129,29 @@ std::string byRank(const BenchResult& r, double RankFigures::*figure) {
   return text;
 }
 
+// One name of every rank (its host or device), separated by ';' and quoted as a CSV field.
+std::string byRank(const BenchResult& r, std::string RankFigures::*name) {
+  std::string text;
+  for (const RankFigures& f : r.ranks) text += (text.empty() ? "" : ";") + f.*name;
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + '"';
+}
+
 void writeCsv(const std::vector<BenchResult>& results, OutputFile& file) {
   file.stream() << "renderer,engine,variant,method,bodies,readback,steps_per_second,"
                    "gpu_ms_per_step,interactions_per_second,gflops,ranks,force_ms_by_rank,download_ms_by_rank,"
-                   "mpi_ms_by_rank,upload_ms_by_rank\n";
+                   "mpi_ms_by_rank,upload_ms_by_rank,other_ms_by_rank,bytes_exchanged_per_step,hosts_by_rank,"
+                   "devices_by_rank\n";
   for (const BenchResult& r : results)
     file.stream() << '"' << r.device << "\"," << r.engine << ",\"" << r.variant << "\"," << r.method << ','
                   << r.bodies << ',' << readbackName(r.readback) << ',' << r.stepsPerSecond << ','
                   << r.gpuMillisecondsPerStep << ',' << r.interactionsPerSecond << ',' << r.gflops << ','
                   << std::max<std::size_t>(r.ranks.size(), 1) << ',' << byRank(r, &RankFigures::forceMs) << ','
                   << byRank(r, &RankFigures::downloadMs) << ',' << byRank(r, &RankFigures::mpiMs) << ','
-                  << byRank(r, &RankFigures::uploadMs) << '\n';
+                  << byRank(r, &RankFigures::uploadMs) << ',' << byRank(r, &RankFigures::otherMs) << ','
+                  << (r.ranks.empty() ? 0.0 : r.ranks.front().bytesPerStep) << ','
+                  << byRank(r, &RankFigures::host) << ',' << byRank(r, &RankFigures::device) << '\n';
 }
 
 // The variants to time on `engine`: its current choices with `fixed` applied, or with --sweep
