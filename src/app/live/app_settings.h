@@ -31,6 +31,9 @@ struct AppSettings {
 
   // How it is shown.
   RenderSettings render;
+  // The colour range follows the shown state (refit whenever the colouring changes or the run
+  // starts over); off: render.colorRange as set.
+  bool automaticColorRange = true;
   bool vsync = true;
   bool showPanel = true;
   bool recordPanel = false;  // a recording films the panel too

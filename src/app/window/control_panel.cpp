@@ -284,12 +284,34 @@ void colourChoice(RenderSettings& r) {
   ImGui::TreePop();
 }
 
+// The colormap's ends: fitted to the shown state, or where they are dragged to. A range a log scale
+// cannot span (from 0 or below) goes back to the fitted one.
+void colourRange(AppSettings& s) {
+  RenderSettings& r = s.render;
+  if (r.colorBy == ColorBy::Component) return;  // the components' own colours: no range
+  if (r.logScale && !(r.colorRange.x > 0.0f)) s.automaticColorRange = true;
+  ImGui::Checkbox("auto range", &s.automaticColorRange);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("fitted to the state when the colouring changes or the run starts over; off: drag the ends");
+  ImGui::SameLine();
+  if (s.automaticColorRange) {
+    ImGui::TextDisabled("%.4g to %.4g", double(r.colorRange.x), double(r.colorRange.y));
+    return;
+  }
+  glm::vec2 range = r.colorRange;
+  const float speed = std::max(1e-6f, 0.005f * (std::abs(range.x) + std::abs(range.y)));
+  if (ImGui::DragFloatRange2("##range", &range.x, &range.y, speed, 0.0f, 0.0f, "%.4g", "%.4g") &&
+      range.y > range.x && (!r.logScale || range.x > 0.0f))
+    r.colorRange = range;
+}
+
 void viewSection(AppSettings& s) {
   RenderSettings& r = s.render;
   ImGui::SliderFloat("point size", &r.pointSize, 0.5f, 32.0f, "%.1f px", ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("brightness", &r.brightness, 0.05f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
   comboOf("colormap", r.colormap, colormapNames());
   colourChoice(r);
+  colourRange(s);
   ImGui::Checkbox("vsync", &s.vsync);
   ImGui::SameLine();
   if (ImGui::Button("Fit camera")) s.fitCamera = true;

@@ -207,6 +207,7 @@ WindowApp::WindowApp(const WindowOptions& options)
   camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(simulation_.initialState()),
                         aspectOf(framebufferSize_));
   settings_.render = resolveRenderSettings(options.render, simulation_.initialState(), simulation_.time());
+  settings_.automaticColorRange = options.render.colorRange == "auto";
   figures_.renderer = context_->info().renderer;
   figures_.conservation = &conservation_;
   figures_.bodyChoices = bodyChoicesFor(engine(), settings_.run.scene.options.bodyCount);
@@ -275,7 +276,8 @@ void WindowApp::applySettings() {
   }
   if (settings_.run.method != applied_.run.method) stats_.forgetTiming();
   if (settings_.checkAccuracy) checkAccuracy();
-  if (settings_.render.colorBy != applied_.render.colorBy || settings_.render.logScale != applied_.render.logScale)
+  if (settings_.render.colorBy != applied_.render.colorBy || settings_.render.logScale != applied_.render.logScale ||
+      (settings_.automaticColorRange && !applied_.automaticColorRange))
     refreshColorRange(engine().download());
   applied_ = settings_;
 }
@@ -359,7 +361,7 @@ void WindowApp::checkAccuracy() {
 }
 
 void WindowApp::refreshColorRange(const State& state) {
-  if (options_.render.colorRange == "auto")
+  if (settings_.automaticColorRange)
     settings_.render.colorRange = autoColorRange(state, settings_.render.colorBy, settings_.render.logScale);
   settings_.render.centre = colourCentreOf(state, simulation_.time());
 }
