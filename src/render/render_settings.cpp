@@ -66,14 +66,12 @@ std::string_view colorByMeaning(ColorBy colorBy) { return quantityOf(colorBy).me
 bool isSignedQuantity(ColorBy colorBy) { return quantityOf(colorBy).isSigned; }
 
 ColourCentre colourCentreOf(const State& state, double time) {
-  glm::dvec3 momentum(0.0);
-  for (std::size_t i = 0; i < state.size(); ++i)
-    momentum += double(state.positionMass[i].w) * glm::dvec3(state.velocity[i]);
-  const double mass = totalMass(state);
   ColourCentre centre;
-  centre.position = glm::vec3(centreOfMass(state));
-  if (mass > 0.0) centre.velocity = glm::vec3(momentum / mass);
   centre.time = time;
+  const double mass = totalMass(state);
+  if (!(mass > 0.0)) return centre;  // massless bodies: no centre of mass, the origin stands in
+  centre.position = glm::vec3(centreOfMass(state));
+  centre.velocity = glm::vec3(totalMomentum(state) / mass);
   return centre;
 }
 

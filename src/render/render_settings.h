@@ -20,8 +20,10 @@ namespace nbody {
 // AngularMomentum (the specific L_z) are measured from the centre of mass and its velocity.
 enum class ColorBy { Speed, Mass, Component, Radius, AngularMomentum };
 
-// The centre of mass and its velocity at `time`: an isolated system's centre moves uniformly, so
-// `at` gives it at any other time without reading the state back.
+// The centre of mass and its velocity at `time` (the origin at rest for massless bodies). An
+// isolated system's centre moves uniformly, as far as the engine conserves momentum, so `at` gives
+// it at other times without reading the state back; it is measured again whenever the colours are
+// fitted and whenever a snapshot is shown.
 struct ColourCentre {
   glm::vec3 position{0.0f}, velocity{0.0f};
   double time = 0.0;

@@ -114,6 +114,17 @@ TEST(ColorRange, RadiusAndAngularMomentumAreMeasuredFromTheCentreOfMass) {
   EXPECT_EQ(lz.x, -lz.y);
   EXPECT_TRUE(isSignedQuantity(ColorBy::AngularMomentum));
   EXPECT_FALSE(isSignedQuantity(ColorBy::Radius));
+  // Massless bodies have no centre of mass: the origin at rest stands in, never a NaN.
+  State massless;
+  massless.resize(3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    massless.positionMass[i] = glm::vec4(float(i + 1), 0.0f, 0.0f, 0.0f);
+    massless.velocity[i] = glm::vec4(0.0f, 1.0f, 0.0f, 0.0f);
+  }
+  const ColourCentre none = colourCentreOf(massless, 1.0);
+  EXPECT_EQ(none.position, glm::vec3(0.0f));
+  EXPECT_EQ(none.velocity, glm::vec3(0.0f));
+  EXPECT_EQ(autoColorRange(massless, ColorBy::Radius), glm::vec2(0.0f, 2.0f));  // radii 1, 2, 3: rank 1
 }
 
 TEST(ComponentList, NamesComponentsAsBits) {

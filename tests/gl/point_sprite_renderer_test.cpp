@@ -164,7 +164,7 @@ TEST_F(PointSpriteRendererTest, ColoursByComponentOrOnALogScale) {
 TEST_F(PointSpriteRendererTest, ColoursByRadiusAndAngularMomentumFromTheMovingCentre) {
   settings_.pointSize = 16.0f;
   settings_.colormap = "viridis";
-  settings_.centre = {{-3.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, 0.5};  // at time 2.5: (-1, 0, 0)
+  settings_.centre = {{-3.0f, -2.0f, 0.0f}, {1.0f, 1.0f, 0.0f}, 0.5};  // at time 2.5: (-1, 0, 0)
   const Camera camera = frontCamera(5.0f);
   const auto drawnAt = [&](const State& state, double time) {
     UploadedStateTextures textures;
@@ -178,12 +178,13 @@ TEST_F(PointSpriteRendererTest, ColoursByRadiusAndAngularMomentumFromTheMovingCe
   settings_.colorBy = ColorBy::Radius;
   settings_.colorRange = {0.0f, 4.0f};
   expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}), 2.5), 0.25f, "radius 1 of 0..4 ");
-  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}), 0.5), 0.75f, "radius 3 of 0..4 ");
+  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}), 0.5), std::sqrt(13.0f) / 4.0f, "radius 13^0.5 of 0..4 ");
   settings_.colorBy = ColorBy::AngularMomentum;
   settings_.colorRange = {-4.0f, 4.0f};
-  // The centre moves along x at 1: relative velocity (0, +-2, 0) at r = (1, 0, 0), L_z = +-2.
-  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}, {1.0f, 2.0f, 0.0f}), 2.5), 0.75f, "L_z 2 of -4..4 ");
-  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}, {1.0f, -2.0f, 0.0f}), 2.5), 0.25f, "L_z -2 of -4..4 ");
+  // The centre moves at (1, 1, 0): relative velocity (0, +-2, 0) at r = (1, 0, 0), L_z = +-2 (3 and -1
+  // if the centre's velocity were not taken off).
+  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}, {1.0f, 3.0f, 0.0f}), 2.5), 0.75f, "L_z 2 of -4..4 ");
+  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}, {1.0f, -1.0f, 0.0f}), 2.5), 0.25f, "L_z -2 of -4..4 ");
 }
 
 // A hidden component adds no light: the picture is, bit for bit, that of the state without it,
