@@ -10,10 +10,8 @@ theirs nbody reads (issue 28, ../shared/docs/formats.md). Debian's h5dump, splas
   yt       our HDF5 (N, total mass, first and last body, time, not cosmological, components as
            particle types) and TIPSY (every position, velocity and mass); GADGET-2 files of both
            formats and byte orders from its fake_gadget_binary, which nbody must read as yt does;
-  splash   every body of our GADGET-2 binary. Not our TIPSY: Debian's splash 3.6.0 misreads every
-           binary TIPSY file, a 2-body one written by hand with Python's struct in both the padded
-           and the unpadded layout included (its positions come out as 512, 8192, 5e-11), so yt
-           is the TIPSY reader here;
+  splash   every body of our GADGET-2 binary (not TIPSY: Debian's splash 3.6.0 misreads binary
+           TIPSY files, one written by hand in either layout too, so yt reads our TIPSY);
   the XDMF index: every DataItem names a dataset h5py finds, of that shape and precision, for a
            series in one folder and for one with a folder a snapshot.
 
@@ -312,7 +310,7 @@ def check_hostile(scratch):
 
 
 def check_xdmf(scratch, pattern, folders=()):
-    """A series written to `pattern` (below scratch/series, `folders` made first): its index lists
+    """A series written to `pattern` (below scratch/series-K, `folders` made first): its index lists
     both snapshots, and every DataItem names a dataset of the shape, width and time it says."""
     folder = os.path.join(scratch, "series-" + str(len(folders)))
     for made in folders:

@@ -45,7 +45,8 @@ void probeXdmfIndex(const std::filesystem::path& index) {
   const std::string which = "--snapshot-path: the XDMF index " + index.string() + " cannot be written: ";
   const std::filesystem::path folder = index.has_parent_path() ? index.parent_path() : ".";
   std::error_code error;
-  if (!std::filesystem::is_directory(folder, error)) throw UsageError(which + "its folder does not exist");
+  if (!std::filesystem::is_directory(folder, error))
+    throw UsageError(which + "its folder " + folder.string() + " does not exist");
   if (std::filesystem::is_directory(index, error)) throw UsageError(which + "it is a folder");
   OutputFile::checkWritable(index);
 }
@@ -127,7 +128,8 @@ void SimulateRun::prepare() {
     checkDistinctOutputs(simulateFiles(options_), series);
     onEveryRankAlike([&] {  // rank 0's, where the snapshots go
       probeSnapshotPaths(series);
-      if (const auto index = xdmfIndexOf(options_)) probeXdmfIndex(*index);
+      const auto index = xdmfIndexOf(options_);
+      if (index && nextMultiple(firstStep_, options_.snapshotEvery) <= lastStep_) probeXdmfIndex(*index);
     });
   }
   openOutputs();
@@ -253,7 +255,8 @@ void addSimulateOptions(CLI::App& command, SimulateOptions& options) {
                                          1LL, kLargestStepCount, false);
   command.add_option("--snapshot-path", options.snapshotPath,
                    "where --snapshot-every writes: {step} becomes the step number, 9 digits; " +
-                       outputFormatsHelp() + " (.hdf5: with an XDMF index, NAME.xmf, for ParaView)")
+                       outputFormatsHelp() + " (.hdf5: with an XDMF index, NAME.xmf, for ParaView, beside them or in the folder "
+                       "above a folder a snapshot)")
       ->check(containsStepPlaceholder())
       ->check(outputPath())
       ->needs(every)
