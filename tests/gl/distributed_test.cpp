@@ -175,8 +175,14 @@ TEST(Ranks, BenchAndAccuracyReportTheFiguresOfOneProcess) {
   EXPECT_TRUE(header.ends_with(",other_ms_by_rank,bytes_exchanged_per_step,hosts_by_rank,devices_by_rank")) << header;
   const std::string host = three["hosts"][0];
   EXPECT_NE(row.find(",\"" + host + ";" + host + ";" + host + "\","), std::string::npos) << row;
-  const std::string bytes = three["results"][0]["per_rank"][0]["bytes_exchanged_per_step"].dump();
-  EXPECT_GT(std::stod(bytes), 0.0);
+  // The last fields: the bytes a step (as the JSON says), the hosts, then each rank's device.
+  const std::size_t devices = row.rfind(",\""), hosts = row.rfind(",\"", devices - 1);
+  const std::size_t bytes = row.rfind(',', hosts - 1);
+  EXPECT_EQ(std::stod(row.substr(bytes + 1, hosts - bytes - 1)),
+            three["results"][0]["per_rank"][0]["bytes_exchanged_per_step"].get<double>());
+  EXPECT_GT(std::stod(row.substr(bytes + 1, hosts - bytes - 1)), 0.0);
+  const std::string device = three["results"][0]["per_rank"][0]["device"];
+  EXPECT_EQ(row.substr(devices + 1), "\"" + device + ";" + device + ";" + device + "\"") << row;
 }
 
 // Every failure: a non-zero exit, nbody's one line, no output, no rank left running.

@@ -129,13 +129,20 @@ std::string byRank(const BenchResult& r, double RankFigures::*figure) {
   return text;
 }
 
-// One name of every rank (its host or device), separated by ';' and quoted as a CSV field.
-std::string byRank(const BenchResult& r, std::string RankFigures::*name) {
-  std::string text;
-  for (const RankFigures& f : r.ranks) text += (text.empty() ? "" : ";") + f.*name;
+// `text` as one CSV field: quoted, its quotes doubled.
+std::string csvField(const std::string& text) {
   std::string quoted = "\"";
   for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + '"';
+}
+
+// One name of every rank (its host or device), separated by ';', as a CSV field; a single
+// process's own (its host, its renderer).
+std::string byRank(const BenchResult& r, std::string RankFigures::*name) {
+  if (r.ranks.empty()) return csvField(name == &RankFigures::host ? ranks().host() : r.device);
+  std::string text;
+  for (const RankFigures& f : r.ranks) text += (text.empty() ? "" : ";") + f.*name;
+  return csvField(text);
 }
 
 void writeCsv(const std::vector<BenchResult>& results, OutputFile& file) {
@@ -144,13 +151,13 @@ void writeCsv(const std::vector<BenchResult>& results, OutputFile& file) {
                    "mpi_ms_by_rank,upload_ms_by_rank,other_ms_by_rank,bytes_exchanged_per_step,hosts_by_rank,"
                    "devices_by_rank\n";
   for (const BenchResult& r : results)
-    file.stream() << '"' << r.device << "\"," << r.engine << ",\"" << r.variant << "\"," << r.method << ','
+    file.stream() << csvField(r.device) << ',' << r.engine << ',' << csvField(r.variant) << ',' << r.method << ','
                   << r.bodies << ',' << readbackName(r.readback) << ',' << r.stepsPerSecond << ','
                   << r.gpuMillisecondsPerStep << ',' << r.interactionsPerSecond << ',' << r.gflops << ','
                   << std::max<std::size_t>(r.ranks.size(), 1) << ',' << byRank(r, &RankFigures::forceMs) << ','
                   << byRank(r, &RankFigures::downloadMs) << ',' << byRank(r, &RankFigures::mpiMs) << ','
                   << byRank(r, &RankFigures::uploadMs) << ',' << byRank(r, &RankFigures::otherMs) << ','
-                  << (r.ranks.empty() ? 0.0 : r.ranks.front().bytesPerStep) << ','
+                  << std::to_string(r.ranks.empty() ? 0.0 : r.ranks.front().bytesPerStep) << ','
                   << byRank(r, &RankFigures::host) << ',' << byRank(r, &RankFigures::device) << '\n';
 }
 
