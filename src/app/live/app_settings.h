@@ -31,8 +31,8 @@ struct AppSettings {
 
   // How it is shown.
   RenderSettings render;
-  // The colour range follows the shown state (refit whenever the colouring changes or the run
-  // starts over); off: render.colorRange as set.
+  // The colour range is fitted to the state shown whenever the colouring changes or the run
+  // starts over; off: render.colorRange as set by hand.
   bool automaticColorRange = true;
   bool vsync = true;
   bool showPanel = true;

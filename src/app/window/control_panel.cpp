@@ -269,7 +269,9 @@ void colourChoice(RenderSettings& r) {
   ImGui::BeginDisabled(signedQuantity);
   ImGui::Checkbox("log", &r.logScale);
   ImGui::EndDisabled();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the colormap spans log(quantity)");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(signedQuantity ? "%s changes sign: no log scale" : "the colormap spans log(%s)",
+                      std::string(colorByName(r.colorBy)).c_str());
   if (!ImGui::TreeNode("components")) return;
   for (int k = 0; k < kComponentCount; ++k) {
     ImGui::PushID(k);

@@ -276,6 +276,8 @@ void WindowApp::applySettings() {
   }
   if (settings_.run.method != applied_.run.method) stats_.forgetTiming();
   if (settings_.checkAccuracy) checkAccuracy();
+  // A range set by hand is another quantity's once the colouring changes: fitted again.
+  if (settings_.render.colorBy != applied_.render.colorBy) settings_.automaticColorRange = true;
   if (settings_.render.colorBy != applied_.render.colorBy || settings_.render.logScale != applied_.render.logScale ||
       (settings_.automaticColorRange && !applied_.automaticColorRange))
     refreshColorRange(engine().download());
