@@ -39,18 +39,6 @@ std::optional<std::string> xdmfIndexOf(const SimulateOptions& options) {
   return xdmfIndexPathFor(options.snapshotPath).string();
 }
 
-// As probeSnapshotPaths probes the snapshots: a missing folder or a folder at its name is a usage
-// error, anything else that keeps it from being written fails as for any output.
-void probeXdmfIndex(const std::filesystem::path& index) {
-  const std::string which = "--snapshot-path: the XDMF index " + index.string() + " cannot be written: ";
-  const std::filesystem::path folder = index.has_parent_path() ? index.parent_path() : ".";
-  std::error_code error;
-  if (!std::filesystem::is_directory(folder, error))
-    throw UsageError(which + "its folder " + folder.string() + " does not exist");
-  if (std::filesystem::is_directory(index, error)) throw UsageError(which + "it is a folder");
-  OutputFile::checkWritable(index);
-}
-
 // The first multiple of `every` after `step`; never for every = 0 (or where it would not fit).
 long long nextMultiple(long long step, long long every) {
   if (every <= 0) return std::numeric_limits<long long>::max();
@@ -124,13 +112,10 @@ void SimulateRun::prepare() {
                              std::to_string(options_.steps) + " goes past step " + std::to_string(kLargestStep) +
                              ", the largest a snapshot holds");
   if (options_.snapshotEvery > 0) {
-    const SnapshotSeries series{"--snapshot-path", options_.snapshotPath, firstStep_, lastStep_, options_.snapshotEvery};
+    const SnapshotSeries series{"--snapshot-path", options_.snapshotPath, firstStep_, lastStep_,
+                                options_.snapshotEvery, xdmfIndexOf(options_).value_or("")};
     checkDistinctOutputs(simulateFiles(options_), series);
-    onEveryRankAlike([&] {  // rank 0's, where the snapshots go
-      probeSnapshotPaths(series);
-      const auto index = xdmfIndexOf(options_);
-      if (index && nextMultiple(firstStep_, options_.snapshotEvery) <= lastStep_) probeXdmfIndex(*index);
-    });
+    onEveryRankAlike([&] { probeSnapshotPaths(series); });  // rank 0's, where the snapshots go
   }
   openOutputs();
   session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings, nullptr, false, options_.quiet);

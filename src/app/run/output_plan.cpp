@@ -41,6 +41,40 @@ bool inSeries(const SnapshotSeries& series, long long step) {
   throw UsageError(first + " and " + second + " are the same file (" + path + "): " + why);
 }
 
+// A missing folder, or a folder at `path` (`itself` in the message), is a usage error saying
+// `which`; what else keeps it from being written (a file nbody may not replace, a limit) fails as
+// for any output.
+void probeWritable(const std::filesystem::path& path, const std::string& which, const std::string& itself) {
+  const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
+  std::error_code error;
+  if (!std::filesystem::is_directory(folder, error))
+    throw UsageError(which + "its folder " + folder.string() + " does not exist");
+  if (std::filesystem::is_directory(path, error)) throw UsageError(which + itself + " is a folder");
+  OutputFile::checkWritable(path);
+}
+
+// Every snapshot of the series from step `first` on: the folder of each where each has its own,
+// else the one folder, and the snapshots' names already taken in it.
+void probeEverySnapshot(const SnapshotSeries& series, long long first) {
+  const auto probe = [&series](long long step) {
+    const std::filesystem::path path = snapshotPathFor(series.pattern, step);
+    probeWritable(path, series.option + ": the snapshot of step " + std::to_string(step) + " cannot be written: ",
+                  path.string());
+  };
+  const std::filesystem::path folderPattern = std::filesystem::path(series.pattern).parent_path();
+  if (folderPattern.native().find(kStepPlaceholder) != std::string::npos) {
+    // A folder for each snapshot: each must exist (the loop ends at the first missing one).
+    for (long long step = first; step <= series.last; step = nextMultipleAfter(step, series.every).value_or(LLONG_MAX))
+      probe(step);
+    return;
+  }
+  probe(first);  // the folder, with a file made and removed in it
+  std::error_code error;
+  const std::filesystem::path folder = folderPattern.empty() ? "." : folderPattern;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error))
+    if (const auto step = snapshotStepAt(series, entry.path().string())) probe(*step);
+}
+
 }  // namespace
 
 std::string snapshotPathFor(const std::string& pattern, long long step) {
@@ -85,31 +119,10 @@ void checkDistinctOutputs(const CommandFiles& files, const std::optional<Snapsho
 
 void probeSnapshotPaths(const SnapshotSeries& series) {
   const auto first = nextMultipleAfter(series.first, series.every);
-  if (!first || *first > series.last) return;  // no snapshot
-  // A missing folder, or a folder where a snapshot goes, is a usage error; what else keeps one
-  // from being written (a file nbody may not replace, a limit) fails as for any output.
-  const auto probe = [&series](long long step) {
-    const std::filesystem::path path = snapshotPathFor(series.pattern, step);
-    const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
-    const std::string which = series.option + ": the snapshot of step " + std::to_string(step) + " cannot be written: ";
-    std::error_code error;
-    if (!std::filesystem::is_directory(folder, error))
-      throw UsageError(which + "its folder " + folder.string() + " does not exist");
-    if (std::filesystem::is_directory(path, error)) throw UsageError(which + path.string() + " is a folder");
-    OutputFile::checkWritable(path);
-  };
-  const std::filesystem::path folderPattern = std::filesystem::path(series.pattern).parent_path();
-  if (folderPattern.native().find(kStepPlaceholder) != std::string::npos) {
-    // A folder for each snapshot: each must exist (the loop ends at the first missing one).
-    for (long long step = *first; step <= series.last; step = nextMultipleAfter(step, series.every).value_or(LLONG_MAX))
-      probe(step);
-    return;
-  }
-  probe(*first);  // the folder, with a file made and removed in it
-  std::error_code error;
-  const std::filesystem::path folder = folderPattern.empty() ? "." : folderPattern;
-  for (const auto& entry : std::filesystem::directory_iterator(folder, error))
-    if (const auto step = snapshotStepAt(series, entry.path().string())) probe(*step);
+  if (!first || *first > series.last) return;  // no snapshot, and so no index
+  probeEverySnapshot(series, *first);
+  if (!series.index.empty())
+    probeWritable(series.index, series.option + ": the XDMF index " + series.index + " cannot be written: ", "it");
 }
 
 }  // namespace nbody

@@ -29,10 +29,12 @@ struct CommandFiles {
   std::vector<NamedFile> outputs;
   std::vector<NamedFile> inputs;
 };
-// The snapshots of a run: `pattern` at every multiple of `every` in (first, last].
+// The snapshots of a run: `pattern` at every multiple of `every` in (first, last], and the index
+// kept beside them where the format has one (an HDF5 series' XDMF index; empty: none).
 struct SnapshotSeries {
   std::string option, pattern;
   long long first = 0, last = 0, every = 1;
+  std::string index;
 };
 
 // Throws UsageError naming both options and the file when two outputs are the same file, an
@@ -43,7 +45,7 @@ void checkDistinctOutputs(const CommandFiles& files, const std::optional<Snapsho
 // written because its folder is missing or a folder has its name, OutputError where another thing
 // keeps it from being written (a link to a regular file, a file nbody may not write, a limit).
 // Every snapshot of the run, however many: one file is made and removed in each folder they go
-// to, and the names already taken are looked at.
+// to, and the names already taken are looked at. The index likewise, where a snapshot is due.
 void probeSnapshotPaths(const SnapshotSeries& series);
 
 // The step whose snapshot `series` writes to the same file as `path`, if there is one.
