@@ -136,10 +136,10 @@ std::string csvField(const std::string& text) {
   return quoted + '"';
 }
 
-// One name of every rank (its host or device), separated by ';', as a CSV field; a single
-// process's own (its host, its renderer).
-std::string byRank(const BenchResult& r, std::string RankFigures::*name) {
-  if (r.ranks.empty()) return csvField(name == &RankFigures::host ? ranks().host() : r.device);
+// One name of every rank (its host or device), separated by ';', as a CSV field; in a single
+// process, `own`.
+std::string byRank(const BenchResult& r, std::string RankFigures::*name, const std::string& own) {
+  if (r.ranks.empty()) return csvField(own);
   std::string text;
   for (const RankFigures& f : r.ranks) text += (text.empty() ? "" : ";") + f.*name;
   return csvField(text);
@@ -158,7 +158,8 @@ void writeCsv(const std::vector<BenchResult>& results, OutputFile& file) {
                   << byRank(r, &RankFigures::downloadMs) << ',' << byRank(r, &RankFigures::mpiMs) << ','
                   << byRank(r, &RankFigures::uploadMs) << ',' << byRank(r, &RankFigures::otherMs) << ','
                   << std::to_string(r.ranks.empty() ? 0.0 : r.ranks.front().bytesPerStep) << ','
-                  << byRank(r, &RankFigures::host) << ',' << byRank(r, &RankFigures::device) << '\n';
+                  << byRank(r, &RankFigures::host, ranks().host()) << ',' << byRank(r, &RankFigures::device, r.device)
+                  << '\n';
 }
 
 // The variants to time on `engine`: its current choices with `fixed` applied, or with --sweep
