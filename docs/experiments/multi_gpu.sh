@@ -6,7 +6,8 @@
 #   2. the same bits: simulate's final state under K = 1, 2 (4) ranks, one rank a GPU, for every
 #      GPU engine, hashed and compared with K = 1;
 #   3. bench under K = 1, 2 (4): the tree at 16.8M Plummer, the compute engine at 1M; each run's
-#      JSON (per rank: force, download, MPI, upload, rest) in OUT.
+#      JSON (per rank: force, download, MPI, upload, rest) in OUT; the largest K once more with
+#      the shared window refused (its folder made unwritable), i.e. through MPI_Allgatherv.
 # K goes up to the number of GPUs nvidia-smi lists (4 at most). Each step has its own time limit,
 # so that a slow one leaves the others their time.
 #   bash docs/experiments/multi_gpu.sh NBODY MPIEXEC OUT
@@ -25,6 +26,13 @@ launch() {  # K SECONDS ARGUMENTS...: nbody under mpiexec with K ranks (K = 1: m
   timeout "$seconds" "$mpiexec" -n "$k" --bind-to none "$nbody" "$@"
 }
 
+echo "== /dev/shm, where Open MPI places the shared window"
+df -h /dev/shm | tail -1
+if [ "$(df --output=avail -B1M /dev/shm | tail -1)" -lt 2048 ]; then
+  export OMPI_MCA_osc_sm_backing_directory=/tmp
+  echo "under 2 GiB free: the window goes to /tmp"
+fi
+
 echo "== the rank report"
 launch "${ranks[1]}" 60 simulate --engine compute --bodies 4096 --steps 1 -o "$out/report.nbody" 2>&1 | grep 'rank'
 
@@ -38,6 +46,10 @@ bench_case() {  # LABEL SECONDS ARGUMENTS...
   done
 }
 bench_case tree16m 60 --engine tree --scene plummer --bodies 16777216 --repetitions 3 --seconds 1
+echo "-- tree16m K=${ranks[1]} through MPI_Allgatherv"
+OMPI_MCA_osc_sm_backing_directory=/nonexistent launch "${ranks[1]}" 60 bench --engine tree --scene plummer \
+  --bodies 16777216 --repetitions 3 --seconds 1 --json "$out/tree16m-${ranks[1]}-allgatherv.json" 2>&1 |
+  grep -E '^tree |^  rank|^nbody: the ranks'
 echo "== the same bits (N = 10000, 3 steps; K against K = 1)"
 bits_case() {  # NAME ARGUMENTS...
   local name=$1 k reference hash
@@ -56,4 +68,5 @@ bits_case compute-rk4 --engine compute --method rk4
 bits_case fragment-leapfrog --engine fragment --method leapfrog
 
 bench_case compute1m 45 --engine compute --bodies 1048576 --repetitions 3 --steps 2
+bench_case tree1m 45 --engine tree --scene plummer --bodies 1048576 --repetitions 3 --seconds 1
 echo "== done"

@@ -5,12 +5,14 @@
 #include <chrono>
 #include <cstring>
 #include <cstdlib>
+#include <cstdio>
 #include <limits>
 #include <span>
 #include <stdexcept>
 #include <thread>
 
 #include <mpi.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace nbody {
@@ -28,6 +30,11 @@ constexpr auto kFailureWait = std::chrono::seconds(3);
 // A communicator of its own for the failure barrier: it cannot be mistaken for the collectives
 // of the run on MPI_COMM_WORLD that the other ranks may be in.
 MPI_Comm failureComm = MPI_COMM_NULL;
+
+// The ranks of this node, when they are every rank of the run: their gathers go through one block
+// of shared host memory instead of MPI's copies. Errors return, so that a window MPI cannot give
+// leaves the run on MPI_Allgatherv rather than ending it.
+MPI_Comm nodeComm = MPI_COMM_NULL;
 
 // When the collective this rank is in began (steady-clock nanoseconds), or 0.
 std::atomic<std::int64_t> collectiveBegan{0};
@@ -80,6 +87,111 @@ bool everyRankFailed() {
   return done != 0;
 }
 
+// One MPI-3 shared window of the node's ranks (rank 0 of the node holds it; every rank maps it),
+// grown to the largest gather so far. `refused` once MPI or the backing folder could not give it.
+struct NodeWindow {
+  MPI_Win window = MPI_WIN_NULL;
+  std::byte* base = nullptr;
+  std::size_t bytes = 0;
+  bool refused = false;
+};
+
+NodeWindow& nodeWindow() {
+  static NodeWindow window;
+  return window;
+}
+
+void freeNodeWindow() {
+  NodeWindow& node = nodeWindow();
+  if (node.window == MPI_WIN_NULL) return;
+  MPI_Win_unlock_all(node.window);
+  MPI_Win_free(&node.window);
+  node = {.refused = node.refused};
+}
+
+// Open MPI places shared windows in /dev/shm unless told otherwise; a container's is often small,
+// and a window larger than its free space would end the run with SIGBUS at the first touch. The
+// folder is checked before MPI tries it: Open MPI 4.1's ranks wait for ever for a node leader
+// that could not create the window's file.
+std::string windowSpaceProblem(std::size_t bytes) {
+  const char* folder = std::getenv("OMPI_MCA_osc_sm_backing_directory");
+  if (!folder) folder = "/dev/shm";
+  struct statvfs space {};
+  if (::statvfs(folder, &space) != 0 || ::access(folder, W_OK) != 0)
+    return std::string("cannot write into ") + folder;
+  const std::size_t free = std::size_t(space.f_bavail) * std::size_t(space.f_frsize);
+  if (free >= bytes) return {};
+  return std::string(folder) + " has " + std::to_string(free >> 20) + " MiB free, the exchange needs " +
+         std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
+}
+
+// Whether every rank of the node says yes.
+bool everyRankOfTheNode(bool yes) {
+  int all = yes ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, nodeComm);
+  return all == 1;
+}
+
+void refuseNodeWindow(const std::string& why) {
+  nodeWindow().refused = true;
+  int nodeRank = 0;
+  MPI_Comm_rank(nodeComm, &nodeRank);
+  if (nodeRank == 0)
+    std::fprintf(stderr, "nbody: the ranks exchange through MPI_Allgatherv, not a shared window: %s\n", why.c_str());
+}
+
+// The node's shared window of at least `bytes` (collective on the node), or null when it cannot be
+// had: the run then gathers through MPI_Allgatherv.
+std::byte* nodeWindowOf(std::size_t bytes) {
+  NodeWindow& node = nodeWindow();
+  if (nodeComm == MPI_COMM_NULL || node.refused) return nullptr;
+  if (bytes <= node.bytes) return node.base;
+  freeNodeWindow();
+  const std::size_t size = (bytes + (std::size_t(1) << 20) - 1) & ~((std::size_t(1) << 20) - 1);
+  const std::string problem = windowSpaceProblem(size);
+  if (!everyRankOfTheNode(problem.empty())) {
+    refuseNodeWindow(problem.empty() ? "another rank's backing folder is too small" : problem);
+    return nullptr;
+  }
+  int nodeRank = 0;
+  MPI_Comm_rank(nodeComm, &nodeRank);
+  void* base = nullptr;
+  const int status = MPI_Win_allocate_shared(MPI_Aint(nodeRank == 0 ? size : 0), 1, MPI_INFO_NULL, nodeComm, &base,
+                                             &node.window);
+  if (!everyRankOfTheNode(status == MPI_SUCCESS)) {
+    refuseNodeWindow("MPI_Win_allocate_shared failed");
+    return nullptr;
+  }
+  MPI_Aint sharedSize = 0;
+  int unit = 0;
+  MPI_Win_shared_query(node.window, 0, &sharedSize, &unit, &base);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, node.window);
+  node.base = static_cast<std::byte*>(base);
+  node.bytes = size;
+  return node.base;
+}
+
+// After it every rank of the node sees what every rank wrote into the window before it.
+void syncNode() {
+  MPI_Win_sync(nodeWindow().window);
+  check(MPI_Barrier(nodeComm), "MPI_Barrier");
+  MPI_Win_sync(nodeWindow().window);
+}
+
+// memcpy over a few threads: one thread moves far less than the memory system can.
+void copyInParallel(std::byte* to, const std::byte* from, std::size_t bytes, int threads) {
+  constexpr std::size_t kSmall = std::size_t(4) << 20;
+  if (threads <= 1 || bytes < kSmall) {
+    if (bytes > 0) std::memcpy(to, from, bytes);
+    return;
+  }
+  std::vector<std::jthread> helpers;
+  const auto piece = [bytes, threads](int t) { return bytes * std::size_t(t) / std::size_t(threads); };
+  for (int t = 1; t < threads; ++t)
+    helpers.emplace_back([=] { std::memcpy(to + piece(t), from + piece(t), piece(t + 1) - piece(t)); });
+  std::memcpy(to, from, piece(1));
+}
+
 }  // namespace
 
 double secondsInCollective() {
@@ -108,12 +220,19 @@ void startRanks(int* argc, char*** argv) {
         "MPI_Comm_split_type");
   check(MPI_Comm_rank(node, &ranks.nodeRank_), "MPI_Comm_rank");
   check(MPI_Comm_size(node, &ranks.nodeCount_), "MPI_Comm_size");
-  MPI_Comm_free(&node);
+  if (ranks.nodeCount_ == ranks.count_ && ranks.count_ > 1) {
+    nodeComm = node;
+    MPI_Comm_set_errhandler(nodeComm, MPI_ERRORS_RETURN);
+  } else {
+    MPI_Comm_free(&node);
+  }
   check(MPI_Comm_dup(MPI_COMM_WORLD, &failureComm), "MPI_Comm_dup");
 }
 
 void finishRanks() {
-  if (world().usesMpi()) MPI_Finalize();
+  if (!world().usesMpi()) return;
+  freeNodeWindow();
+  MPI_Finalize();
 }
 
 bool failedAlone() { return world().usesMpi() && !everyRankFailed(); }
@@ -133,12 +252,34 @@ void Ranks::allGather(std::span<std::byte> all, std::span<const std::size_t> uni
     offset += units[std::size_t(r)];
   }
   if (offset * unit > all.size()) throw std::logic_error("allGather: the parts are larger than the buffer");
+  if (gatherThroughNodeWindow(all.first(offset * unit), std::size_t(offsets[std::size_t(rank_)]) * unit,
+                              units[std::size_t(rank_)] * unit))
+    return;
   MPI_Datatype type = unitType(unit);
   const InCollective waiting;
   const int status = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all.data(), counts.data(), offsets.data(),
                                     type, MPI_COMM_WORLD);
   MPI_Type_free(&type);
   check(status, "MPI_Allgatherv");
+}
+
+bool Ranks::gatherThroughNodeWindow(std::span<std::byte> all, std::size_t ownFirst, std::size_t ownBytes) const {
+  std::byte* shared = nodeWindowOf(all.size());
+  if (!shared) return false;
+  const int threads = std::clamp(int(std::thread::hardware_concurrency()) / nodeCount_, 1, 8);
+  const std::size_t ownLast = ownFirst + ownBytes;
+  const InCollective waiting;
+  copyInParallel(shared + ownFirst, all.data() + ownFirst, ownBytes, threads);
+  syncNode();
+  copyInParallel(all.data(), shared, ownFirst, threads);
+  copyInParallel(all.data() + ownLast, shared + ownLast, all.size() - ownLast, threads);
+  syncNode();  // no rank writes its next part before every rank has read this one
+  return true;
+}
+
+std::string Ranks::gatherPath() const {
+  if (!distributed()) return "none";
+  return nodeComm != MPI_COMM_NULL && !nodeWindow().refused ? "shared window" : "MPI_Allgatherv";
 }
 
 void Ranks::broadcast(std::vector<std::byte>& bytes) const {

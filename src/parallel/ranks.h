@@ -29,8 +29,12 @@ class Ranks {
   bool usesMpi() const { return usesMpi_; }
 
   // `all` holds every rank's part, each `unit` bytes times its count in `units`, in rank order;
-  // this rank's part is in place: afterwards every rank holds every part.
+  // this rank's part is in place: afterwards every rank holds every part. When every rank runs on
+  // one node the parts go through one shared window (MPI-3), each rank copying its part in and
+  // the others' out; otherwise, or when the window cannot be had (said once), MPI_Allgatherv.
   void allGather(std::span<std::byte> all, std::span<const std::size_t> units, std::size_t unit) const;
+  // How allGather moves the parts: "shared window", "MPI_Allgatherv", or "none" in one process.
+  std::string gatherPath() const;
   // Rank 0's `bytes` on every rank (resized).
   void broadcast(std::vector<std::byte>& bytes) const;
   // The largest of every rank's `value`; the sum of integers (exact).
@@ -43,6 +47,8 @@ class Ranks {
 
  private:
   friend void startRanks(int* argc, char*** argv);
+  // allGather through the node's shared window: false when there is none.
+  bool gatherThroughNodeWindow(std::span<std::byte> all, std::size_t ownFirst, std::size_t ownBytes) const;
   int rank_ = 0, count_ = 1, nodeRank_ = 0, nodeCount_ = 1;
   bool usesMpi_ = false;
   std::string host_;

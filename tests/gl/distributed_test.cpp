@@ -160,6 +160,8 @@ TEST(Ranks, BenchAndAccuracyReportTheFiguresOfOneProcess) {
   EXPECT_EQ(json("a2.json")["potential_relative_error"].dump(), json("a1.json")["potential_relative_error"].dump());
   const nlohmann::json one = json("b1.json"), three = json("b3.json");
   EXPECT_EQ(three["ranks"], 3);
+  EXPECT_EQ(three["exchange"], "shared window");
+  EXPECT_EQ(one["exchange"], "none");
   ASSERT_EQ(three["results"].size(), one["results"].size());
   for (std::size_t k = 0; k < one["results"].size(); ++k) {
     const nlohmann::json &a = one["results"][k], &b = three["results"][k];
@@ -183,6 +185,23 @@ TEST(Ranks, BenchAndAccuracyReportTheFiguresOfOneProcess) {
   EXPECT_GT(std::stod(row.substr(bytes + 1, hosts - bytes - 1)), 0.0);
   const std::string device = three["results"][0]["per_rank"][0]["device"];
   EXPECT_EQ(row.substr(devices + 1), "\"" + device + ";" + device + ";" + device + "\"") << row;
+}
+
+// Ranks whose node cannot give a shared window (here: Open MPI told to place it in a folder that
+// does not exist) gather through MPI_Allgatherv, say so once, and give the same bits.
+TEST(Ranks, WithoutASharedWindowGatherThroughMpiWithTheSameBits) {
+  ScratchFolder scratch("ranks-no-window");
+  const std::string run = "simulate --engine compute --method rk4 --scene plummer --bodies 3001 --steps 2 -q -o ";
+  ASSERT_EQ(runNbody(run + (scratch / "one.nbody").string(), scratch).exitCode, 0);
+  const std::string missing = (scratch / "no-such-folder").string();
+  const std::string environment = kRankEnvironment + " OMPI_MCA_osc_sm_backing_directory=" + missing + " " + onRanks(3);
+  const CommandResult result = runNbody(run + (scratch / "three.nbody").string(), scratch, environment);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_TRUE(test::readWholeFile(scratch / "three.nbody") == test::readWholeFile(scratch / "one.nbody"));
+  const std::vector<std::string> lines = nbodyLines(result.err);
+  ASSERT_EQ(lines.size(), 1u) << result.err;
+  EXPECT_EQ(lines[0], "nbody: the ranks exchange through MPI_Allgatherv, not a shared window: cannot write into " +
+                          missing);
 }
 
 // Every failure: a non-zero exit, nbody's one line, no output, no rank left running.

@@ -47,8 +47,10 @@ double paperStepsPerSecond(const BenchResult& r) {
 // A distributed run's split, rank by rank: where each rank's step went.
 void printRanks(const BenchResult& r) {
   if (r.ranks.empty()) return;
-  std::printf("%-8s %s %s on %zu ranks, ms a step (force | download, MPI, upload | rest), %.1f MB exchanged a step:\n",
-              r.engine.c_str(), r.variant.c_str(), r.method.c_str(), r.ranks.size(), r.ranks[0].bytesPerStep * 1e-6);
+  std::printf("%-8s %s %s on %zu ranks, ms a step (force | download, MPI, upload | rest), %.1f MB exchanged a step "
+              "through %s:\n",
+              r.engine.c_str(), r.variant.c_str(), r.method.c_str(), r.ranks.size(), r.ranks[0].bytesPerStep * 1e-6,
+              ranks().gatherPath().c_str());
   for (const RankFigures& f : r.ranks)
     std::printf("  rank %d on %s (%s): %.3f | %.3f, %.3f, %.3f | %.3f\n", f.rank, f.host.c_str(), f.device.c_str(),
                 f.forceMs, f.downloadMs, f.mpiMs, f.uploadMs, f.otherMs);
@@ -116,7 +118,8 @@ nlohmann::json resultJson(const BenchResult& r, const StepParams& step) {
 
 void writeJson(const std::vector<BenchResult>& results, const StepParams& step, OutputFile& file) {
   nlohmann::json report{{"tool", "nbody bench"}, {"flop_per_interaction", kFlopPerInteraction},
-                        {"ranks", ranks().count()}, {"hosts", ranks().gatherText(ranks().host())}};
+                        {"ranks", ranks().count()}, {"hosts", ranks().gatherText(ranks().host())},
+                        {"exchange", ranks().gatherPath()}};
   report["results"] = nlohmann::json::array();
   for (const BenchResult& r : results) report["results"].push_back(resultJson(r, step));
   file.stream() << report.dump(2) << '\n';
