@@ -188,6 +188,11 @@ TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {
   const std::string printed = runWindow(scratch, run + (scratch / "three.png").string(), launcher);
   EXPECT_NE(printed.find("frames 6, steps 12"), std::string::npos) << printed;
   EXPECT_TRUE(test::readWholeFile(scratch / "three.png") == test::readWholeFile(scratch / "one.png"));
+  // The panel's split: every rank's own line under one heading.
+  EXPECT_NE(printed.find("run: 3 ranks, exchange through shared window; ms a step (force | down, MPI, up):"),
+            std::string::npos) << printed;
+  for (const int rank : {0, 1, 2})
+    EXPECT_NE(printed.find("run: rank " + std::to_string(rank) + " ("), std::string::npos) << rank << printed;
 }
 
 TEST(Window, StartsFromASnapshotWithItsStepAndSettings) {

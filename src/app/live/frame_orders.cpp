@@ -1,5 +1,6 @@
 #include "app/live/frame_orders.h"
 
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -76,7 +77,9 @@ void carryOut(LiveSimulation& simulation, AppSettings& settings, const FrameOrde
     if (checkAccuracy) (void)measureAccuracy(simulation.engine(), settings.run.step, {.allUpTo = 4096, .bodies = 4096});
   } catch (const std::exception&) {
   }
-  if (order.steps > 0) simulation.advance(settings, order.steps);
+  if (order.steps == 0) return;
+  simulation.advance(settings, order.steps);
+  (void)describeRanks(simulation.engine(), order.steps);
 }
 
 }  // namespace
@@ -134,6 +137,21 @@ FrameOrder receiveOrder() {
   std::vector<std::byte> bytes;
   ranks().broadcast(bytes);
   return decodeOrder(bytes);
+}
+
+std::string describeRanks(Engine& engine, int steps) {
+  const auto times = engine.exchangeTimes();
+  if (!times || steps == 0) return {};
+  const double perStep = 1e3 / double(steps);
+  const std::string device = rankDevice().empty() ? "the window's GPU" : rankDevice();
+  char own[256];
+  std::snprintf(own, sizeof own, "rank %d (%s): %.2f | %.2f, %.2f, %.2f", ranks().rank(), device.c_str(),
+                times->compute * perStep, times->download * perStep, times->mpi * perStep, times->upload * perStep);
+  engine.clearExchangeTimes();
+  std::string text = std::to_string(ranks().count()) + " ranks, exchange through " + ranks().gatherPath() +
+                     "; ms a step (force | down, MPI, up):";
+  for (const std::string& line : ranks().gatherText(own)) text += "\n" + line;
+  return text;
 }
 
 int followWindow(const WindowOptions& options) {

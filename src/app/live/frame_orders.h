@@ -6,12 +6,15 @@
 // followWindow() instead of a window: no display, no panel, the same simulation.
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "app/live/app_settings.h"
 #include "app/live/window_options.h"
 
 namespace nbody {
+
+class Engine;
 
 struct FrameOrder {
   AppSettings settings;  // what the frame applies: the run, and its requests (reset, load, accuracy)
@@ -26,6 +29,11 @@ FrameOrder receiveOrder();
 // The bytes of an order and back: the parts of AppSettings a follower applies.
 std::vector<std::byte> encodeOrder(const FrameOrder& order);
 FrameOrder decodeOrder(const std::vector<std::byte>& bytes);
+
+// Where each rank's last `steps` steps went (force, download, MPI, upload), one line a rank after a
+// heading, for rank 0's panel; empty without an exchange or steps. A collective: every rank calls it
+// after each frame's steps (followers after carrying out the order). Clears the engine's times.
+std::string describeRanks(Engine& engine, int steps);
 
 // A rank other than 0 of a distributed window: makes the same simulation as rank 0's window on a
 // GPU of its own, then carries out rank 0's orders until it says quit. Returns 0.

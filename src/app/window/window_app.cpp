@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 
 #include <glad/gl.h>
@@ -393,17 +394,10 @@ void WindowApp::step(int steps) {
   describeExchange(steps);
 }
 
-// A distributed run's ranks and where its exchange's time went in this frame's steps.
+// A distributed run's ranks and where each rank's time went in this frame's steps.
 void WindowApp::describeExchange(int steps) {
-  const auto times = engine().exchangeTimes();
-  if (!times || steps == 0) return;
-  const double perStep = 1e3 / double(steps);
-  char text[160];
-  std::snprintf(text, sizeof text, "%d ranks: force %.2f ms a step; exchange %.2f + %.2f + %.2f ms (down, MPI, up)",
-                ranks().count(), times->compute * perStep, times->download * perStep, times->mpi * perStep,
-                times->upload * perStep);
-  figures_.ranks = text;
-  engine().clearExchangeTimes();
+  std::string text = describeRanks(engine(), steps);
+  if (!text.empty()) figures_.ranks = std::move(text);
 }
 
 // A non-finite state draws nothing: stop and say where it went wrong (checked every 60 frames).
@@ -492,6 +486,8 @@ void WindowApp::printStats() const {
     std::printf("run: series at snapshot %zu of %zu, %s\n", f.series.index + 1, f.series.size,
                 withoutControlCharacters(f.series.file).c_str());
   printConservation(conservation_);
+  std::istringstream rankLines(f.ranks);
+  for (std::string line; std::getline(rankLines, line);) std::printf("run: %s\n", line.c_str());
   if (!f.warning.empty()) std::printf("run: %s\n", f.warning.c_str());
 }
 
