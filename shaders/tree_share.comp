@@ -1,13 +1,14 @@
 // A distributed run's tree accelerations between the acceleration image (body order) and a buffer
 // in key order, where each rank's walked groups are one contiguous range: GATHER 1 copies this
 // rank's range [uFirst, uLast) of sorted bodies out of the image, GATHER 0 stores every other
-// body's, received from the other ranks, into it. Bits are only moved.
+// body's, received from the other ranks, into it. Bits are only moved: x, y and z, 12 bytes a body,
+// because the walk's w is always 0 (storeAccelerations in tree_walk.comp) and is stored back so.
 
 // GROUP_SIZE and the bindings B_ORDER, B_SHARED, U_ACCELERATION come from engines/tree/tree_share.cpp.
 layout(local_size_x = GROUP_SIZE) in;
 
 layout(std430, binding = B_ORDER) readonly buffer Order { uint order[]; };  // body index of sorted body k
-layout(std430, binding = B_SHARED) buffer Shared { vec4 sorted[]; };        // acceleration of sorted body k
+layout(std430, binding = B_SHARED) buffer Shared { float sorted[]; };  // sorted body k's acceleration at 3k
 layout(rgba32f, binding = U_ACCELERATION) uniform image2DArray uAcceleration;
 
 uniform int uFirst, uLast;  // this rank's sorted bodies
@@ -21,9 +22,16 @@ ivec3 texelOf(uint body) {
 void main() {
 #if GATHER
   int k = uFirst + int(gl_GlobalInvocationID.x);
-  if (k < uLast) sorted[k] = imageLoad(uAcceleration, texelOf(order[k]));
+  if (k >= uLast) return;
+  vec3 a = imageLoad(uAcceleration, texelOf(order[k])).xyz;
+  uint at = 3u * uint(k);
+  sorted[at] = a.x;
+  sorted[at + 1u] = a.y;
+  sorted[at + 2u] = a.z;
 #else
   int k = int(gl_GlobalInvocationID.x);
-  if (k < uBodyCount && (k < uFirst || k >= uLast)) imageStore(uAcceleration, texelOf(order[k]), sorted[k]);
+  if (k >= uBodyCount || (k >= uFirst && k < uLast)) return;
+  uint at = 3u * uint(k);
+  imageStore(uAcceleration, texelOf(order[k]), vec4(sorted[at], sorted[at + 1u], sorted[at + 2u], 0.0));
 #endif
 }

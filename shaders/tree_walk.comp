@@ -456,6 +456,7 @@ void storePotential(uint group, vec4 bodies[BPT]) {
   potentialSums[group] = sum;
 }
 
+// w is 0: a distributed run moves only x, y and z between ranks (tree_share.comp).
 void storeAccelerations() {
   for (int k = 0; k < BPT; ++k)
     if (holds(k))

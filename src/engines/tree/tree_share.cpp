@@ -10,6 +10,7 @@ namespace {
 // What tree_share.comp is given as defines: its work-group size and its bindings.
 constexpr std::size_t kGroup = 256;
 constexpr GLuint kOrderBinding = 0, kSharedBinding = 1, kAccelerationUnit = 0;
+constexpr std::size_t kBytesPerBody = 3 * sizeof(float);  // x, y, z: the walk's w is always 0
 
 gl::UniformProgram shareProgram(bool gather) {
   const gl::Defines defines{{"GATHER", gather ? 1 : 0},
@@ -59,16 +60,16 @@ void TreeShare::exchange(TreeGravity& gravity, GLuint accelerationArray, std::si
   std::vector<BodyRange> shares;
   for (const BodyRange& range : groupRanges) shares.push_back(bodiesOf(range, groupSize, bodyCount));
   const BodyRange own = shares[std::size_t(ranks().rank())];
-  if (bodyCount * 16 > sortedBytes_) {
+  if (bodyCount * kBytesPerBody > sortedBytes_) {
     sorted_ = gl::Buffer::create();
-    glNamedBufferStorage(sorted_.id(), GLsizeiptr(bodyCount * 16), nullptr, 0);
-    sortedBytes_ = bodyCount * 16;
+    glNamedBufferStorage(sorted_.id(), GLsizeiptr(bodyCount * kBytesPerBody), nullptr, 0);
+    sortedBytes_ = bodyCount * kBytesPerBody;
   }
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOrderBinding, gravity.sortedOrderBuffer());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSharedBinding, sorted_.id());
   glBindImageTexture(kAccelerationUnit, accelerationArray, 0, GL_TRUE, 0, GL_READ_WRITE, GL_RGBA32F);
   move(gather_, own.size(), own, bodyCount);
-  exchange.exchangeBuffer(sorted_.id(), 16, shares);
+  exchange.exchangeBuffer(sorted_.id(), kBytesPerBody, shares);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSharedBinding, sorted_.id());
   move(scatter_, bodyCount, own, bodyCount);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
