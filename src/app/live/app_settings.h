@@ -23,6 +23,15 @@ struct SeriesRequests {
   bool continueHere = false;        // close the series: the snapshot shown runs on as a simulation
 };
 
+// What the panel and key K ask of the camera path being made (app/live/camera_path_editor.h).
+struct CameraPathRequests {
+  std::string file = "camera-path.txt";  // the panel's field: what Save writes and Load reads
+  double spacingSeconds = 2.0;           // from the last keyframe to one added
+  bool add = false;                      // the camera shown as the next keyframe
+  std::optional<std::size_t> remove;
+  bool clear = false, togglePlaying = false, save = false, load = false;
+};
+
 struct AppSettings {
   // What is simulated and how: the same choice the command line makes.
   RunChoice run;
@@ -52,6 +61,7 @@ struct AppSettings {
 
   std::string snapshotPath;  // the panel's load field: what was last saved, or typed in
   SeriesRequests series;
+  CameraPathRequests cameraPath;
 };
 
 }  // namespace nbody

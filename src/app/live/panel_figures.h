@@ -9,6 +9,7 @@
 
 #include "app/live/conservation_history.h"
 #include "engines/engine.h"
+#include "render/camera_path.h"
 
 namespace nbody {
 
@@ -20,6 +21,12 @@ struct SeriesFigures {
   std::size_t index = 0, size = 0;
   std::string file;     // the file shown (or passed over)
   std::string problem;  // why the latest file could not be read; empty: none
+};
+
+// The camera path being made: its keyframes, and whether the camera follows it now.
+struct CameraPathFigures {
+  std::vector<CameraKeyframe> keyframes;
+  bool playing = false;
 };
 
 // What the panel shows; the window app fills it every frame.
@@ -45,6 +52,7 @@ struct PanelFigures {
   std::string message;               // e.g. where the screenshot went
   double recordingSeconds = -1;      // how long the window has been filmed; < 0: not filming
   SeriesFigures series;
+  CameraPathFigures cameraPath;
 };
 
 }  // namespace nbody

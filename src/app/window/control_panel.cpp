@@ -253,6 +253,43 @@ void seriesSection(SeriesRequests& r, const SeriesFigures& f) {
     ImGui::SetTooltip("plays the snapshot files this pattern names (* ? [...]), in the order of their numbers");
 }
 
+void cameraKeyframeList(CameraPathRequests& r, const CameraPathFigures& f) {
+  for (std::size_t k = 0; k < f.keyframes.size(); ++k) {
+    const CameraKeyframe& key = f.keyframes[k];
+    ImGui::PushID(int(k));
+    if (ImGui::SmallButton("x")) r.remove = k;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("remove this keyframe (the others keep their times)");
+    ImGui::SameLine();
+    ImGui::Text("%7.2f s  yaw %.1f  pitch %.1f  distance %.4g", key.seconds, key.yawDegrees, key.pitchDegrees,
+                key.distance);
+    ImGui::PopID();
+  }
+}
+
+// Keyframes for movies: the camera shown, added with K; the path the window and `record
+// --camera-path` follow, saved to and loaded from its text file.
+void cameraPathSection(CameraPathRequests& r, const CameraPathFigures& f) {
+  if (ImGui::Button("Add keyframe (K)")) r.add = true;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(110);
+  float spacing = float(r.spacingSeconds);
+  if (ImGui::DragFloat("s after the last", &spacing, 0.05f, 0.1f, 600.0f, "%.2f"))
+    r.spacingSeconds = std::max(0.1, double(spacing));
+  cameraKeyframeList(r, f);
+  if (!f.keyframes.empty()) {
+    if (ImGui::Button(f.playing ? "Stop path" : "Play path")) r.togglePlaying = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the camera follows the path from its first keyframe");
+    ImGui::SameLine();
+    if (ImGui::Button("Clear")) r.clear = true;
+  }
+  ImGui::InputTextWithHint("##camera path file", "camera-path.txt", &r.file);
+  ImGui::SameLine();
+  if (ImGui::Button("Save path") && !r.file.empty()) r.save = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the file `record --camera-path` and `run --camera-path` take");
+  ImGui::SameLine();
+  if (ImGui::Button("Load path") && !r.file.empty()) r.load = true;
+}
+
 // What colours the bodies, and per component a colour and whether it is drawn.
 void colourChoice(RenderSettings& r) {
   int colorBy = int(r.colorBy), placed = 0;
@@ -350,6 +387,8 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
   if (ImGui::CollapsingHeader("Series", figures.series.open ? ImGuiTreeNodeFlags_DefaultOpen : 0))
     seriesSection(settings.series, figures.series);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(settings);
+  if (ImGui::CollapsingHeader("Camera path", figures.cameraPath.keyframes.empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
+    cameraPathSection(settings.cameraPath, figures.cameraPath);
   if (ImGui::CollapsingHeader("Trails and recording", ImGuiTreeNodeFlags_DefaultOpen))
     trailsAndRecordingSection(settings, figures);
   if (ImGui::Button("Screenshot (P)")) settings.screenshot = true;

@@ -18,6 +18,7 @@
 #include "app/live/conservation_history.h"
 #include "app/window/control_panel.h"
 #include "app/run/engine_session.h"
+#include "app/live/camera_path_editor.h"
 #include "app/live/frame_statistics.h"
 #include "app/live/live_simulation.h"
 #include "app/live/series_playback.h"
@@ -139,6 +140,9 @@ class WindowApp {
   void applySettings();
   void applySimulationSettings();
   void carryOutSnapshotRequests();
+  void carryOutCameraPathRequests();
+  void toggleCameraPath();
+  void followCameraPath();
   void playSeries();
   void startedOver();
   void measureConservation();
@@ -154,7 +158,9 @@ class WindowApp {
   const WindowOptions& options_;
   std::optional<Snapshot> loadFirst_;
   SeriesPlayback series_;  // --play's, or the panel's; none: a live run
-  std::optional<CameraPath> cameraPath_;  // --camera-path's, followed from the first frame
+  std::optional<CameraPath> cameraPath_;  // the path the camera follows now: --camera-path's, or the panel's
+  double cameraPathStart_ = 0.0;          // the frame clock's seconds at its first keyframe
+  CameraPathEditor cameraPathEditor_;     // the panel's keyframes
   double playedUntil_ = 0.0;  // the frame clock's seconds at the last playSeries
   std::unique_ptr<OutputFile> screenshotFile_;
   std::unique_ptr<gl::WindowContext> context_;
@@ -210,6 +216,9 @@ WindowApp::WindowApp(const WindowOptions& options)
   settings_.render = resolveRenderSettings(options.render, simulation_.initialState(), simulation_.time());
   settings_.automaticColorRange = options.render.colorRange == "auto";
   figures_.renderer = context_->info().renderer;
+  if (cameraPath_) cameraPathEditor_ = CameraPathEditor(cameraPath_->keyframes());
+  figures_.cameraPath.keyframes = cameraPathEditor_.keyframes();
+  figures_.cameraPath.playing = cameraPath_.has_value();
   figures_.conservation = &conservation_;
   figures_.bodyChoices = bodyChoicesFor(engine(), settings_.run.scene.options.bodyCount);
   applied_ = settings_;
@@ -251,7 +260,7 @@ bool WindowApp::pollEvents() {
 void WindowApp::showPanel() {
   imgui_.beginFrame();
   steerCamera(camera_, framebufferSize_);
-  if (cameraPath_) placeOnPath(camera_, cameraPath_->at(stats_.secondsSinceStart()));
+  if (cameraPath_) followCameraPath();
   figures_.engineDevice = engine().device();
   figures_.engineOptions = engine().options();
   figures_.timeSplit = engine().lastTimeSplit();
@@ -269,6 +278,7 @@ void WindowApp::applySettings() {
   if (settings_.vsync != applied_.vsync) glfwSwapInterval(settings_.vsync ? 1 : 0);
   applySimulationSettings();
   carryOutSnapshotRequests();
+  carryOutCameraPathRequests();
   if (settings_.toggleRecording) figures_.message = recorder_.toggle(framebufferSize_, settings_.recordPanel);
   settings_.toggleRecording = false;
   if (settings_.fitCamera) {
@@ -283,6 +293,43 @@ void WindowApp::applySettings() {
       (settings_.automaticColorRange && !applied_.automaticColorRange))
     refreshColorRange(engine().download());
   applied_ = settings_;
+}
+
+// The camera on the path it follows; past the last keyframe it stays there, free to be steered.
+void WindowApp::followCameraPath() {
+  const double seconds = stats_.secondsSinceStart() - cameraPathStart_;
+  placeOnPath(camera_, cameraPath_->at(seconds));
+  if (seconds > cameraPath_->keyframes().back().seconds) {
+    cameraPath_.reset();
+    figures_.cameraPath.playing = false;
+  }
+}
+
+void WindowApp::toggleCameraPath() {
+  if (cameraPath_) {
+    cameraPath_.reset();
+  } else if ((cameraPath_ = cameraPathEditor_.path())) {
+    cameraPathStart_ = stats_.secondsSinceStart();
+  }
+}
+
+void WindowApp::carryOutCameraPathRequests() {
+  CameraPathRequests& r = settings_.cameraPath;
+  try {
+    if (r.add) cameraPathEditor_.add(camera_, r.spacingSeconds);
+    if (r.remove) cameraPathEditor_.remove(*r.remove);
+    if (r.clear) cameraPathEditor_.clear();
+    if (r.load) cameraPathEditor_.load(r.file);
+    if (r.save) cameraPathEditor_.save(r.file);
+    if (r.save || r.load) figures_.message = "camera path " + std::string(r.save ? "written to " : "read from ") + r.file;
+    if (r.togglePlaying) toggleCameraPath();
+  } catch (const std::exception& e) {
+    figures_.message = std::string("camera path: ") + withoutControlCharacters(e.what());
+  }
+  r.add = r.clear = r.togglePlaying = r.save = r.load = false;
+  r.remove.reset();
+  figures_.cameraPath.keyframes = cameraPathEditor_.keyframes();
+  figures_.cameraPath.playing = cameraPath_.has_value();
 }
 
 void WindowApp::applySimulationSettings() {

@@ -22,6 +22,7 @@ void onKey(GLFWwindow* window, int key, int, int action, int) {
     case GLFW_KEY_P: keys->screenshot = true; break;
     case GLFW_KEY_H: keys->togglePanel = true; break;
     case GLFW_KEY_M: keys->record = true; break;
+    case GLFW_KEY_K: keys->keyframe = true; break;
     case GLFW_KEY_ESCAPE: keys->quit = true; break;
     default: break;
   }
@@ -42,6 +43,7 @@ void applyKeys(KeyPresses& keys, AppSettings& settings) {
   if (keys.togglePanel) settings.showPanel = !settings.showPanel;
   if (keys.quit) settings.quit = true;
   if (keys.record) settings.toggleRecording = true;
+  if (keys.keyframe) settings.cameraPath.add = true;
   keys = {};
 }
 

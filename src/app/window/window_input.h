@@ -15,7 +15,7 @@ namespace nbody {
 // Keys pressed since the last frame.
 struct KeyPresses {
   bool pause = false, step = false, reset = false, screenshot = false, togglePanel = false, quit = false,
-       record = false;
+       record = false, keyframe = false;
 };
 
 // Records key presses into `keys` (which must outlive the window). Install before ImGui's GLFW
