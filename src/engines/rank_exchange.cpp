@@ -165,15 +165,80 @@ void RankExchange::exchangeBuffer(GLuint buffer, std::size_t elementBytes, const
   glFinish();
   times_.download += secondsSince(start);
   gather(ranges, elementBytes);
-  start = Clock::now();
+  uploadOthers(buffer, elementBytes, ranges);
+}
+
+void RankExchange::uploadOthers(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges) {
+  const auto start = Clock::now();
   for (int r = 0; r < ranks_.count(); ++r) {
     const BodyRange& range = ranges[std::size_t(r)];
-    if (r == rank || range.size() == 0) continue;
+    if (r == ranks_.rank() || range.size() == 0) continue;
     glCopyNamedBufferSubData(buffer_.id(), buffer, GLintptr(unitsBefore(ranges, r, elementBytes)),
                              GLintptr(range.first * elementBytes), GLsizeiptr(range.size() * elementBytes));
   }
-  glFinish();
+  glFinish();  // the staging buffer is written again by the next exchange
   times_.upload += secondsSince(start);
+}
+
+void RankExchange::beginBufferExchange(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges) {
+  if (stream_)  // one abandoned by a failure
+    for (const Piece& piece : stream_->pieces) glDeleteSync(piece.written);
+  std::size_t total = 0;
+  for (const BodyRange& range : ranges) total += range.size();
+  staging(total * elementBytes);
+  stream_.emplace();
+  Stream& s = *stream_;
+  s.buffer = buffer;
+  s.elementBytes = elementBytes;
+  s.ranges = ranges;
+  s.downloaded = ranges[std::size_t(ranks_.rank())].first;
+  s.gather.emplace(ranks_, std::span(mapped_, total * elementBytes), unitsOf(ranges, 1), elementBytes);
+}
+
+void RankExchange::partWritten(std::size_t upTo) {
+  Stream& s = *stream_;
+  const int rank = ranks_.rank();
+  const BodyRange& own = s.ranges[std::size_t(rank)];
+  const std::size_t bytes = s.elementBytes;
+  upTo = std::min(upTo, own.last);
+  if (upTo > s.downloaded) {
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glCopyNamedBufferSubData(s.buffer, buffer_.id(), GLintptr(s.downloaded * bytes),
+                             GLintptr(unitsBefore(s.ranges, rank, bytes) + (s.downloaded - own.first) * bytes),
+                             GLsizeiptr((upTo - s.downloaded) * bytes));
+    s.pieces.push_back({glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0), upTo});
+    s.downloaded = upTo;
+  }
+  while (s.pieces.size() > 1) publishOldestPiece();
+  s.gather->takeReady();
+}
+
+void RankExchange::publishOldestPiece() {
+  Stream& s = *stream_;
+  const Piece piece = s.pieces.front();
+  s.pieces.pop_front();
+  GLenum waited;
+  while ((waited = glClientWaitSync(piece.written, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000)) == GL_TIMEOUT_EXPIRED) {
+  }
+  glDeleteSync(piece.written);
+  if (waited == GL_WAIT_FAILED) throw std::runtime_error("waiting for a piece of the exchange's download failed");
+  s.gather->publish((piece.upTo - s.ranges[std::size_t(ranks_.rank())].first) * s.elementBytes);
+}
+
+// The copies made while the GPU works count as its time (force); MPI's is what waits after it.
+void RankExchange::finishBufferExchange() {
+  Stream& s = *stream_;
+  while (!s.pieces.empty()) publishOldestPiece();
+  times_.compute += secondsSince(shareBegan_);
+  ++times_.exchanges;
+  const auto start = Clock::now();
+  s.gather->finish();
+  times_.mpi += secondsSince(start);
+  std::size_t total = 0;
+  for (const BodyRange& range : s.ranges) total += range.size();
+  times_.bytes += double(total * s.elementBytes);
+  uploadOthers(s.buffer, s.elementBytes, s.ranges);
+  stream_.reset();
 }
 
 }  // namespace nbody

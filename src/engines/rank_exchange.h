@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <cstddef>
+#include <deque>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -49,6 +51,16 @@ class RankExchange {
   // The same for a buffer of `elementBytes`-byte elements, each rank having written its range.
   void exchangeBuffer(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges);
 
+  // exchangeBuffer in pieces, overlapped with the GPU's work: begin before this rank's range is
+  // written; partWritten each time the GPU has been given the commands that write more of it (its
+  // elements [first, upTo)); finish once all of it is. partWritten downloads the new piece and
+  // waits for the piece before it (so at most two pieces are queued: the CPU waits for the GPU
+  // regularly), which it passes on while the GPU works on the newest; the other ranks' pieces are
+  // taken as they come. Only finish waits for the other ranks.
+  void beginBufferExchange(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges);
+  void partWritten(std::size_t upTo);
+  void finishBufferExchange();
+
   // Before a stage's work that the next exchange moves: where its time starts.
   void beginShare() { shareBegan_ = std::chrono::steady_clock::now(); }
   const Times& times() const { return times_; }
@@ -58,6 +70,23 @@ class RankExchange {
   std::byte* staging(std::size_t bytes);
   void waitForGpu();
   void gather(const std::vector<BodyRange>& ranges, std::size_t unitBytes);
+  void publishOldestPiece();
+  void uploadOthers(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges);
+
+  // The streamed exchange under way (beginBufferExchange to finishBufferExchange).
+  struct Piece {
+    GLsync written;     // the piece's download is done
+    std::size_t upTo;   // own elements [first, upTo) are then in the staging buffer
+  };
+  struct Stream {
+    GLuint buffer = 0;
+    std::size_t elementBytes = 0;
+    std::vector<BodyRange> ranges;
+    std::size_t downloaded = 0;  // own elements queued for download, from the range's first
+    std::deque<Piece> pieces;
+    std::optional<StreamedGather> gather;
+  };
+  std::optional<Stream> stream_;
 
   const Ranks& ranks_;
   gl::Buffer buffer_;

@@ -72,14 +72,17 @@ TreeSettings TreeEngine::settingsFor(std::size_t bodies) const {
 void TreeEngine::evaluateForce(const StagePass& pass) {
   const TreeSettings settings = settingsFor(bodyCount());
   const GLuint acceleration = textures().acceleration(pass.stage);
-  TreeGravity::GroupRange groups;
-  if (exchange()) {
-    if (!share_) share_ = std::make_unique<tree::TreeShare>();
-    groups = share_->groupsOf(bodyCount(), std::size_t(settings.groupSize));
+  if (!exchange()) {
+    gravity_.evaluate(textures().stagePositionMass(pass.stage), textures().size(), bodyCount(), pass.params, settings,
+                      acceleration);
+    return;
   }
+  if (!share_) share_ = std::make_unique<tree::TreeShare>();
+  const TreeGravity::GroupRange groups = share_->groupsOf(bodyCount(), std::size_t(settings.groupSize));
+  share_->beginExchange(gravity_, acceleration, bodyCount(), std::size_t(settings.groupSize), *exchange());
   gravity_.evaluate(textures().stagePositionMass(pass.stage), textures().size(), bodyCount(), pass.params, settings,
-                    acceleration, groups);
-  if (share_) share_->exchange(gravity_, acceleration, bodyCount(), std::size_t(settings.groupSize), *exchange());
+                    acceleration, groups, share_->walkParts());
+  share_->finishExchange();
 }
 
 void TreeEngine::runUpdate(const StagePass& pass) { runComputeUpdate(kernels(), textures(), pass, bodyCount()); }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <chrono>
 #include <cstring>
 #include <cstdlib>
@@ -89,6 +90,8 @@ bool everyRankFailed() {
 
 // One MPI-3 shared window of the node's ranks (rank 0 of the node holds it; every rank maps it),
 // grown to the largest gather so far. `refused` once MPI or the backing folder could not give it.
+// It begins with one cache line a rank (what a streamed gather's rank has published), then the
+// gathers' data.
 struct NodeWindow {
   MPI_Win window = MPI_WIN_NULL;
   std::byte* base = nullptr;
@@ -140,12 +143,24 @@ void refuseNodeWindow(const std::string& why) {
     std::fprintf(stderr, "nbody: the ranks exchange through MPI_Allgatherv, not a shared window: %s\n", why.c_str());
 }
 
-// The node's shared window of at least `bytes` (collective on the node), or null when it cannot be
-// had: the run then gathers through MPI_Allgatherv.
-std::byte* nodeWindowOf(std::size_t bytes) {
+constexpr std::size_t kCacheLine = 64;
+
+std::size_t windowHeaderBytes() {
+  int ranks = 1;
+  MPI_Comm_size(nodeComm, &ranks);
+  return (std::size_t(ranks) * kCacheLine + 4095) & ~std::size_t(4095);
+}
+
+// What rank `rank` has published of the streamed gather under way (StreamedGather). The window
+// exists only when the node's ranks are every rank, in the world's order: node rank = rank.
+std::atomic_ref<std::uint64_t> publishedBy(int rank) {
+  auto* counter = reinterpret_cast<std::uint64_t*>(nodeWindow().base + std::size_t(rank) * kCacheLine);
+  return std::atomic_ref<std::uint64_t>(*counter);
+}
+
+// A window of `bytes` in all (header and data) in place of the old one, or null.
+std::byte* allocateNodeWindow(std::size_t bytes) {
   NodeWindow& node = nodeWindow();
-  if (nodeComm == MPI_COMM_NULL || node.refused) return nullptr;
-  if (bytes <= node.bytes) return node.base;
   freeNodeWindow();
   const std::size_t size = (bytes + (std::size_t(1) << 20) - 1) & ~((std::size_t(1) << 20) - 1);
   const std::string problem = windowSpaceProblem(size);
@@ -169,6 +184,17 @@ std::byte* nodeWindowOf(std::size_t bytes) {
   node.base = static_cast<std::byte*>(base);
   node.bytes = size;
   return node.base;
+}
+
+// The data of the node's shared window, at least `bytes` of it (collective on the node), or null
+// when it cannot be had: the run then gathers through MPI_Allgatherv.
+std::byte* nodeWindowOf(std::size_t bytes) {
+  NodeWindow& node = nodeWindow();
+  if (nodeComm == MPI_COMM_NULL || node.refused) return nullptr;
+  const std::size_t header = windowHeaderBytes();
+  if (header + bytes <= node.bytes) return node.base + header;
+  std::byte* base = allocateNodeWindow(header + bytes);
+  return base ? base + header : nullptr;
 }
 
 // After it every rank of the node sees what every rank wrote into the window before it.
@@ -261,6 +287,66 @@ void Ranks::allGather(std::span<std::byte> all, std::span<const std::size_t> uni
                                     type, MPI_COMM_WORLD);
   MPI_Type_free(&type);
   check(status, "MPI_Allgatherv");
+}
+
+std::uint64_t StreamedGather::tag(std::size_t bytes) const { return (serial_ << 40) | std::uint64_t(bytes); }
+
+StreamedGather::StreamedGather(const Ranks& ranks, std::span<std::byte> all, std::span<const std::size_t> units,
+                               std::size_t unit)
+    : ranks_(ranks), all_(all), unit_(unit) {
+  static std::uint64_t serial = 0;
+  serial_ = ++serial & 0xffffff;
+  if (!ranks.distributed()) return;
+  std::size_t offset = 0;
+  for (int r = 0; r < ranks.count(); ++r) {
+    parts_.push_back({offset * unit, (offset + units[std::size_t(r)]) * unit});
+    offset += units[std::size_t(r)];
+  }
+  if (offset * unit > all.size()) throw std::logic_error("StreamedGather: the parts are larger than the buffer");
+  units_.assign(units.begin(), units.end());
+  shared_ = nodeWindowOf(offset * unit);
+  taken_.assign(parts_.size(), 0);
+}
+
+void StreamedGather::publish(std::size_t bytes) {
+  if (!shared_) return;
+  const Part& own = parts_[std::size_t(ranks_.rank())];
+  bytes = std::min(bytes, own.last - own.first);
+  if (bytes <= published_) return;
+  std::memcpy(shared_ + own.first + published_, all_.data() + own.first + published_, bytes - published_);
+  published_ = bytes;
+  publishedBy(ranks_.rank()).store(tag(bytes), std::memory_order_release);
+}
+
+bool StreamedGather::takeReady() {
+  if (!shared_) return true;
+  bool complete = true;
+  for (int r = 0; r < ranks_.count(); ++r) {
+    if (r == ranks_.rank()) continue;
+    const Part& part = parts_[std::size_t(r)];
+    const std::uint64_t seen = publishedBy(r).load(std::memory_order_acquire);
+    const std::size_t ready = (seen >> 40) == serial_ ? std::size_t(seen & ((std::uint64_t(1) << 40) - 1)) : 0;
+    std::size_t& taken = taken_[std::size_t(r)];
+    if (ready > taken) {
+      std::memcpy(all_.data() + part.first + taken, shared_ + part.first + taken, ready - taken);
+      taken = ready;
+    }
+    complete = complete && taken == part.last - part.first;
+  }
+  return complete;
+}
+
+void StreamedGather::finish() {
+  if (!ranks_.distributed()) return;
+  if (!shared_) {
+    ranks_.allGather(all_, units_, unit_);
+    return;
+  }
+  const Part& own = parts_[std::size_t(ranks_.rank())];
+  publish(own.last - own.first);
+  const InCollective waiting;
+  while (!takeReady()) std::this_thread::yield();
+  syncNode();  // no rank writes its next part before every rank has read this one
 }
 
 bool Ranks::gatherThroughNodeWindow(std::span<std::byte> all, std::size_t ownFirst, std::size_t ownBytes) const {

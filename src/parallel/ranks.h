@@ -54,6 +54,38 @@ class Ranks {
   std::string host_;
 };
 
+// A gather whose parts come in pieces (the tree's walk, part by part): each rank publishes its part
+// as it gets ready and takes the others' as they come, so the copies overlap the GPU's work. The
+// bytes, their places in `all` and the outcome are allGather's. Every rank makes one and finishes
+// it, in the same order as the other collectives. Where the ranks share no node window (across
+// nodes, or a window refused), publish() and takeReady() do nothing and finish() calls allGather.
+class StreamedGather {
+ public:
+  StreamedGather(const Ranks& ranks, std::span<std::byte> all, std::span<const std::size_t> units, std::size_t unit);
+  // The first `bytes` of this rank's part are in `all`: the other ranks may take them.
+  void publish(std::size_t bytes);
+  // Copies into `all` what the other ranks published since; true once it holds every part.
+  bool takeReady();
+  // Publishes the rest of this rank's part, waits for every other part, and ends the gather.
+  void finish();
+
+ private:
+  struct Part {
+    std::size_t first, last;  // bytes of `all`
+  };
+  std::uint64_t tag(std::size_t bytes) const;
+
+  const Ranks& ranks_;
+  std::span<std::byte> all_;
+  std::vector<std::size_t> units_;
+  std::size_t unit_;
+  std::vector<Part> parts_;
+  std::byte* shared_ = nullptr;  // the node window's data; null: through MPI_Allgatherv at the end
+  std::uint64_t serial_ = 0;     // this gather's number, the same on every rank
+  std::size_t published_ = 0;
+  std::vector<std::size_t> taken_;  // of each rank's part, bytes copied into `all`
+};
+
 // The ranks of this process's run: one (this process) until startRanks found a launcher.
 const Ranks& ranks();
 

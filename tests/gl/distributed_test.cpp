@@ -191,20 +191,23 @@ TEST(Ranks, BenchAndAccuracyReportTheFiguresOfOneProcess) {
 }
 
 // Ranks whose node cannot give a shared window (here: Open MPI told to place it in a folder that
-// does not exist) gather through MPI_Allgatherv, say so once, and give the same bits.
+// does not exist) gather through MPI_Allgatherv, say so once, and give the same bits: the texture
+// exchange (compute) and the tree's, streamed part by part with the walk.
 TEST(Ranks, WithoutASharedWindowGatherThroughMpiWithTheSameBits) {
   ScratchFolder scratch("ranks-no-window");
-  const std::string run = "simulate --engine compute --method rk4 --scene plummer --bodies 3001 --steps 2 -q -o ";
-  ASSERT_EQ(runNbody(run + (scratch / "one.nbody").string(), scratch).exitCode, 0);
   const std::string missing = (scratch / "no-such-folder").string();
   const std::string environment = kRankEnvironment + " OMPI_MCA_osc_sm_backing_directory=" + missing + " " + onRanks(3);
-  const CommandResult result = runNbody(run + (scratch / "three.nbody").string(), scratch, environment);
-  ASSERT_EQ(result.exitCode, 0) << result.err;
-  EXPECT_TRUE(test::readWholeFile(scratch / "three.nbody") == test::readWholeFile(scratch / "one.nbody"));
-  const std::vector<std::string> lines = nbodyLines(result.err);
-  ASSERT_EQ(lines.size(), 1u) << result.err;
-  EXPECT_EQ(lines[0], "nbody: the ranks exchange through MPI_Allgatherv, not a shared window: cannot write into " +
-                          missing);
+  for (const std::string engine : {"compute", "tree"}) {
+    const std::string run = "simulate --engine " + engine + " --method rk4 --scene plummer --bodies 3001 --steps 2 -q -o ";
+    ASSERT_EQ(runNbody(run + (scratch / "one.nbody").string(), scratch).exitCode, 0);
+    const CommandResult result = runNbody(run + (scratch / "three.nbody").string(), scratch, environment);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_TRUE(test::readWholeFile(scratch / "three.nbody") == test::readWholeFile(scratch / "one.nbody")) << engine;
+    const std::vector<std::string> lines = nbodyLines(result.err);
+    ASSERT_EQ(lines.size(), 1u) << result.err;
+    EXPECT_EQ(lines[0], "nbody: the ranks exchange through MPI_Allgatherv, not a shared window: cannot write into " +
+                            missing);
+  }
 }
 
 // Every failure: a non-zero exit, nbody's one line, no output, no rank left running.

@@ -78,9 +78,11 @@ void TreeGravity::prepare(glm::ivec2 size, std::size_t bodyCount, const TreeSett
 }
 
 void TreeGravity::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
-                           const TreeSettings& settings, GLuint accelerationArray, GroupRange groups) {
+                           const TreeSettings& settings, GLuint accelerationArray, GroupRange groups,
+                           const tree::WalkParts& parts) {
   if (!ring_.needsTuning(bodyCount, settings)) {
-    evaluateWith(positionMass, size, bodyCount, params, ring_.resolve(bodyCount, settings), accelerationArray, groups);
+    evaluateWith(positionMass, size, bodyCount, params, ring_.resolve(bodyCount, settings), accelerationArray, groups,
+                 parts);
     return;
   }
   // The last trial's accelerations are the evaluation's: the ring changes no bit.
@@ -93,8 +95,10 @@ void TreeGravity::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bod
 }
 
 void TreeGravity::evaluateWith(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
-                               const TreeSettings& settings, GLuint accelerationArray, GroupRange groups) {
-  buildAndWalk(positionMass, size, bodyCount, params, settings, WalkOutput::accelerations, groups, accelerationArray);
+                               const TreeSettings& settings, GLuint accelerationArray, GroupRange groups,
+                               const tree::WalkParts& parts) {
+  buildAndWalk(positionMass, size, bodyCount, params, settings, WalkOutput::accelerations, groups, accelerationArray,
+               parts);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
                   GL_SHADER_STORAGE_BARRIER_BIT);
 }
@@ -115,7 +119,7 @@ TreeGravity::ListStatistics TreeGravity::countLists(GLuint positionMass, glm::iv
 
 void TreeGravity::buildAndWalk(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
                                const TreeSettings& chosen, WalkOutput output, GroupRange groups,
-                               GLuint accelerationArray) {
+                               GLuint accelerationArray, const tree::WalkParts& parts) {
   const TreeSettings settings = ring_.resolve(bodyCount, chosen);
   prepare(size, bodyCount, settings, groups);
   const bool timed = output == WalkOutput::accelerations && timer_.begin();
@@ -131,7 +135,14 @@ void TreeGravity::buildAndWalk(GLuint positionMass, glm::ivec2 size, std::size_t
   mark(2);
   if (output == WalkOutput::accelerations)
     glBindImageTexture(tree::kAccelerationImageUnit, accelerationArray, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA32F);
-  walk_.run(kernels_, buffers_, bodyCount, size, params, settings, output, groups);
+  tree::WalkParts restoring{parts.groups, {}};
+  if (parts.afterPart)  // what the walk's next part needs of what afterPart may change
+    restoring.afterPart = [&](GroupRange part) {
+      parts.afterPart(part);
+      buffers_.bindAll();
+      glBindImageTexture(tree::kAccelerationImageUnit, accelerationArray, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA32F);
+    };
+  walk_.run(kernels_, buffers_, bodyCount, size, params, settings, output, groups, restoring);
   mark(3);
 }
 

@@ -63,10 +63,13 @@ class TreeGravity {
   // groupCount(bodyCount, settings): every body of those groups gets the acceleration a whole walk
   // gives it, bit for bit, as each group walks the same tree alone. Group g holds the sorted
   // bodies [g groupSize, (g + 1) groupSize) (fewer in the last), sortedBodies() gives their indices,
-  // and groupCounts() what each group's lists held, for cutting the next ranges.
+  // and groupCounts() what each group's lists held, for cutting the next ranges. `parts` lets it
+  // pass each part of the walk on as the GPU works on the next (tree_walk.h); an evaluation that
+  // tunes the ring walks without them (its trials walk every part again).
   using GroupRange = tree::GroupRange;
   void evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
-                const TreeSettings& settings, GLuint accelerationArray, GroupRange groups = {});
+                const TreeSettings& settings, GLuint accelerationArray, GroupRange groups = {},
+                const tree::WalkParts& parts = {});
   static std::size_t groupCount(std::size_t bodyCount, const TreeSettings& settings) {
     return tree::groupCountOf(bodyCount, settings);
   }
@@ -129,12 +132,13 @@ class TreeGravity {
 
  private:
   void evaluateWith(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
-                    const TreeSettings& settings, GLuint accelerationArray, GroupRange groups);
+                    const TreeSettings& settings, GLuint accelerationArray, GroupRange groups,
+                    const tree::WalkParts& parts = {});
   // The tree of the bodies built and `groups` walked for `output`: accelerations into
   // `accelerationArray` (timed, for lastTimeSplit), the potential or the lists' counts.
   void buildAndWalk(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
                     const TreeSettings& settings, tree::WalkOutput output, GroupRange groups,
-                    GLuint accelerationArray = 0);
+                    GLuint accelerationArray = 0, const tree::WalkParts& parts = {});
   void prepare(glm::ivec2 size, std::size_t bodyCount, const TreeSettings& settings, GroupRange groups);
 
   tree::Kernels kernels_;

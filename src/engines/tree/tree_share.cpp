@@ -53,27 +53,55 @@ void TreeShare::move(gl::UniformProgram& program, std::size_t invocations, BodyR
   if (invocations > 0) glDispatchCompute(GLuint((invocations + kGroup - 1) / kGroup), 1, 1);
 }
 
-void TreeShare::exchange(TreeGravity& gravity, GLuint accelerationArray, std::size_t bodyCount,
-                         std::size_t groupSize, RankExchange& exchange) {
+void TreeShare::bindFor(GLuint accelerationArray) const {
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOrderBinding, now_.gravity->sortedOrderBuffer());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSharedBinding, sorted_.id());
+  glBindImageTexture(kAccelerationUnit, accelerationArray, 0, GL_TRUE, 0, GL_READ_WRITE, GL_RGBA32F);
+}
+
+void TreeShare::beginExchange(TreeGravity& gravity, GLuint accelerationArray, std::size_t bodyCount,
+                              std::size_t groupSize, RankExchange& exchange) {
   const std::size_t groups = (bodyCount + groupSize - 1) / groupSize;
-  const std::vector<BodyRange> groupRanges = groupShares(groups);
-  std::vector<BodyRange> shares;
-  for (const BodyRange& range : groupRanges) shares.push_back(bodiesOf(range, groupSize, bodyCount));
-  const BodyRange own = shares[std::size_t(ranks().rank())];
+  now_ = {&gravity, accelerationArray, bodyCount, groupSize, &exchange, groupShares(groups), {}, 0};
+  for (const BodyRange& range : now_.groupRanges) now_.shares.push_back(bodiesOf(range, groupSize, bodyCount));
+  now_.gathered = now_.shares[std::size_t(ranks().rank())].first;
   if (bodyCount * kBytesPerBody > sortedBytes_) {
     sorted_ = gl::Buffer::create();
     glNamedBufferStorage(sorted_.id(), GLsizeiptr(bodyCount * kBytesPerBody), nullptr, 0);
     sortedBytes_ = bodyCount * kBytesPerBody;
   }
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOrderBinding, gravity.sortedOrderBuffer());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSharedBinding, sorted_.id());
-  glBindImageTexture(kAccelerationUnit, accelerationArray, 0, GL_TRUE, 0, GL_READ_WRITE, GL_RGBA32F);
-  move(gather_, own.size(), own, bodyCount);
-  exchange.exchangeBuffer(sorted_.id(), kBytesPerBody, shares);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSharedBinding, sorted_.id());
-  move(scatter_, bodyCount, own, bodyCount);
+  exchange.beginBufferExchange(sorted_.id(), kBytesPerBody, now_.shares);
+}
+
+// Eight parts a rank (at most the walk's own part size): the copies of one overlap the next's walk.
+tree::WalkParts TreeShare::walkParts() {
+  const BodyRange own = now_.groupRanges[std::size_t(ranks().rank())];
+  return {std::max<std::size_t>(1, (own.size() + 7) / 8), [this](tree::GroupRange part) {
+            gatherUpTo(bodiesOf({part.first, part.last}, now_.groupSize, now_.bodyCount).last);
+          }};
+}
+
+// Own sorted bodies up to `body` copied out of the image and handed to the exchange.
+void TreeShare::gatherUpTo(std::size_t body) {
+  const BodyRange own = now_.shares[std::size_t(ranks().rank())];
+  body = std::min(body, own.last);
+  if (body > now_.gathered) {
+    bindFor(now_.accelerationArray);
+    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    move(gather_, body - now_.gathered, {now_.gathered, body}, now_.bodyCount);
+    now_.gathered = body;
+  }
+  now_.exchange->partWritten(body);
+}
+
+void TreeShare::finishExchange() {
+  const BodyRange own = now_.shares[std::size_t(ranks().rank())];
+  gatherUpTo(own.last);  // all of it, where the walk went without parts (tuning the ring)
+  now_.exchange->finishBufferExchange();
+  bindFor(now_.accelerationArray);
+  move(scatter_, now_.bodyCount, own, now_.bodyCount);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-  gatherCounts(gravity, groupRanges);
+  gatherCounts(*now_.gravity, now_.groupRanges);
 }
 
 double TreeShare::interactions(std::size_t bodyCount, std::size_t groupSize) const {

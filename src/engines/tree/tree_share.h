@@ -21,10 +21,14 @@ class TreeShare {
 
   // This rank's groups of the next evaluation of `bodyCount` bodies in groups of `groupSize`.
   GroupRange groupsOf(std::size_t bodyCount, std::size_t groupSize) const;
-  // After `gravity` walked this rank's groups into layer 0 of `accelerationArray`: every rank's
-  // accelerations there, and the groups' counts for the next cut.
-  void exchange(TreeGravity& gravity, GLuint accelerationArray, std::size_t bodyCount, std::size_t groupSize,
-                RankExchange& exchange);
+  // One evaluation's exchange, overlapped with the walk: begin before `gravity` walks this rank's
+  // groups into layer 0 of `accelerationArray`, passing walkParts() to the walk, which hands each
+  // part's accelerations on as the GPU walks the next; finish after it: every rank's accelerations
+  // there, and the groups' counts for the next cut. Parts change no bit.
+  void beginExchange(TreeGravity& gravity, GLuint accelerationArray, std::size_t bodyCount, std::size_t groupSize,
+                     RankExchange& exchange);
+  tree::WalkParts walkParts();
+  void finishExchange();
 
   // Every group's counts of the last exchange, in group order (every rank's).
   const std::vector<GroupCounts>& counts() const { return counts_; }
@@ -34,7 +38,20 @@ class TreeShare {
  private:
   std::vector<BodyRange> groupShares(std::size_t groups) const;
   void move(gl::UniformProgram& program, std::size_t invocations, BodyRange own, std::size_t bodyCount);
+  void bindFor(GLuint accelerationArray) const;
+  void gatherUpTo(std::size_t body);
   void gatherCounts(const TreeGravity& gravity, const std::vector<BodyRange>& shares);
+
+  // The exchange under way (beginExchange to finishExchange).
+  struct Evaluation {
+    TreeGravity* gravity = nullptr;
+    GLuint accelerationArray = 0;
+    std::size_t bodyCount = 0, groupSize = 1;
+    RankExchange* exchange = nullptr;
+    std::vector<BodyRange> groupRanges, shares;  // each rank's groups and sorted bodies
+    std::size_t gathered = 0;                    // own sorted bodies [own.first, gathered) gathered
+  };
+  Evaluation now_;
 
   gl::UniformProgram gather_, scatter_;
   gl::Buffer sorted_;

@@ -87,7 +87,8 @@ gl::UniformProgram& WalkStage::program(Kernels& kernels, const TreeSettings& s, 
 }
 
 void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount, glm::ivec2 size,
-                    const StepParams& params, const TreeSettings& s, WalkOutput output, GroupRange range) {
+                    const StepParams& params, const TreeSettings& s, WalkOutput output, GroupRange range,
+                    const WalkParts& parts) {
   range = clipped(range, groupCountOf(bodyCount, s));
   gl::UniformProgram& walk = program(kernels, s, params, output);
   glUseProgram(walk.id());
@@ -99,10 +100,14 @@ void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
   walk.setFloat("uGravity", params.gravity);
   walk.setFloat("uSoftening2", params.softening * params.softening);
   walk.setInt("uTextureWidth", size.x);
-  for (std::size_t first = range.first; first < range.last; first += partGroups_) {
-    if (first > range.first) glFinish();  // see kPartGroups
+  const std::size_t partGroups = parts.groups > 0 ? std::min(parts.groups, partGroups_) : partGroups_;
+  for (std::size_t first = range.first; first < range.last; first += partGroups) {
+    if (first > range.first && !parts.afterPart) glFinish();  // see kPartGroups
+    glUseProgram(walk.id());  // afterPart may have used another
     walk.setUint("uGroupOffset", first);
-    kernels.dispatch(std::min(partGroups_, range.last - first));
+    const std::size_t groups = std::min(partGroups, range.last - first);
+    kernels.dispatch(groups);
+    if (parts.afterPart) parts.afterPart({first, first + groups});
   }
   last_ = range;
   lastBodies_ = bodyCount;

@@ -38,6 +38,16 @@ struct GroupRange {
   std::size_t last = std::numeric_limits<std::size_t>::max();
 };
 
+// A walk shared out among ranks (tree_share.h) in parts of at most `groups` groups (0: the walk's
+// own part size), and what it does after issuing each part's dispatch: `afterPart` gets the
+// part's groups. In place of the walk's glFinish between parts, it waits for the part before
+// (so that the CPU waits for the GPU regularly: see WalkStage::kPartGroups); it may change any
+// GL state, which the walk's caller sets again (TreeGravity).
+struct WalkParts {
+  std::size_t groups = 0;
+  std::function<void(GroupRange)> afterPart;
+};
+
 // Groups of `bodyCount` bodies with `settings`.
 std::size_t groupCountOf(std::size_t bodyCount, const TreeSettings& settings);
 // `range` with `last` clipped to `groups`; throws std::invalid_argument where it starts past its end.
@@ -85,7 +95,8 @@ class WalkStage {
   // Walks the groups of `range` (clipped) of the tree of `bodyCount` bodies that the build left in
   // the buffers, writing `output` for exactly those groups' bodies.
   void run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount, glm::ivec2 size,
-           const StepParams& params, const TreeSettings& settings, WalkOutput output, GroupRange range);
+           const StepParams& params, const TreeSettings& settings, WalkOutput output, GroupRange range,
+           const WalkParts& parts = {});
 
   // The last run's groups, and their lists (read back: waits for the GPU).
   GroupRange lastRange() const { return last_; }
