@@ -81,7 +81,7 @@ void TreeEngine::evaluateForce(const StagePass& pass) {
   const TreeGravity::GroupRange groups = share_->groupsOf(bodyCount(), std::size_t(settings.groupSize));
   share_->beginExchange(gravity_, acceleration, bodyCount(), std::size_t(settings.groupSize), *exchange());
   gravity_.evaluate(textures().stagePositionMass(pass.stage), textures().size(), bodyCount(), pass.params, settings,
-                    acceleration, groups, share_->walkParts());
+                    acceleration, groups, share_->walkParts(gl::limits()));
   share_->finishExchange();
 }
 

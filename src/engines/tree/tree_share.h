@@ -11,6 +11,7 @@
 
 #include "engines/rank_exchange.h"
 #include "engines/tree/tree_gravity.h"
+#include "gl/limits.h"
 #include "gl/shader_program.h"
 
 namespace nbody::tree {
@@ -27,7 +28,7 @@ class TreeShare {
   // there, and the groups' counts for the next cut. Parts change no bit.
   void beginExchange(TreeGravity& gravity, GLuint accelerationArray, std::size_t bodyCount, std::size_t groupSize,
                      RankExchange& exchange);
-  tree::WalkParts walkParts();
+  tree::WalkParts walkParts(const gl::Limits& limits);
   void finishExchange();
 
   // Every group's counts of the last exchange, in group order (every rank's).
