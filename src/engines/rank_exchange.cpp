@@ -151,23 +151,6 @@ void RankExchange::exchangeTextures(std::span<const GLuint> textures, glm::ivec2
   times_.upload += secondsSince(start);
 }
 
-void RankExchange::exchangeBuffer(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges) {
-  std::size_t total = 0;
-  for (const BodyRange& range : ranges) total += range.size();
-  staging(total * elementBytes);
-  const int rank = ranks_.rank();
-  const BodyRange& own = ranges[std::size_t(rank)];
-  waitForGpu();
-  auto start = Clock::now();
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glCopyNamedBufferSubData(buffer, buffer_.id(), GLintptr(own.first * elementBytes),
-                           GLintptr(unitsBefore(ranges, rank, elementBytes)), GLsizeiptr(own.size() * elementBytes));
-  glFinish();
-  times_.download += secondsSince(start);
-  gather(ranges, elementBytes);
-  uploadOthers(buffer, elementBytes, ranges);
-}
-
 void RankExchange::uploadOthers(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges) {
   const auto start = Clock::now();
   for (int r = 0; r < ranks_.count(); ++r) {
@@ -228,6 +211,8 @@ void RankExchange::publishOldestPiece() {
 // The copies made while the GPU works count as its time (force); MPI's is what waits after it.
 void RankExchange::finishBufferExchange() {
   Stream& s = *stream_;
+  // Nothing left to overlap: glFinish wakes this thread sooner than a fence's wait does.
+  if (!s.pieces.empty()) glFinish();
   while (!s.pieces.empty()) publishOldestPiece();
   times_.compute += secondsSince(shareBegan_);
   ++times_.exchanges;

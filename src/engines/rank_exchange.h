@@ -48,12 +48,9 @@ class RankExchange {
   // Every rank wrote its range of bodies into each of `textures` (RGBA32F, `size` texels, body i at
   // texel (i % size.x, i / size.x)); afterwards every rank holds every range. Waits for the GPU.
   void exchangeTextures(std::span<const GLuint> textures, glm::ivec2 size, const std::vector<BodyRange>& ranges);
-  // The same for a buffer of `elementBytes`-byte elements, each rank having written its range.
-  void exchangeBuffer(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges);
-
-  // exchangeBuffer in pieces, overlapped with the GPU's work: begin before this rank's range is
-  // written; partWritten each time the GPU has been given the commands that write more of it (its
-  // elements [first, upTo)); finish once all of it is. partWritten downloads the new piece and
+  // The same for a buffer of `elementBytes`-byte elements, in pieces overlapped with the GPU's
+  // work: begin before this rank's range is written; partWritten each time the GPU has been given
+  // the commands that write more of it (its elements [first, upTo)); finish once all of it is. partWritten downloads the new piece and
   // waits for the piece before it (so at most two pieces are queued: the CPU waits for the GPU
   // regularly), which it passes on while the GPU works on the newest; the other ranks' pieces are
   // taken as they come. Only finish waits for the other ranks.
