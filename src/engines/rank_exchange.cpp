@@ -163,9 +163,17 @@ void RankExchange::uploadOthers(GLuint buffer, std::size_t elementBytes, const s
   times_.upload += secondsSince(start);
 }
 
-void RankExchange::beginBufferExchange(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges) {
-  if (stream_)  // one abandoned by a failure
+RankExchange::~RankExchange() { abandonStream(); }
+
+// The fences of a streamed exchange a failure left unfinished.
+void RankExchange::abandonStream() {
+  if (stream_)
     for (const Piece& piece : stream_->pieces) glDeleteSync(piece.written);
+  stream_.reset();
+}
+
+void RankExchange::beginBufferExchange(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges) {
+  abandonStream();
   std::size_t total = 0;
   for (const BodyRange& range : ranges) total += range.size();
   staging(total * elementBytes);

@@ -37,13 +37,16 @@ class RankExchange {
  public:
   // Where the time of the last exchanges went, in seconds of wall time, and the bytes moved.
   struct Times {
-    double compute = 0;  // from beginShare() to the GPU's end of this rank's share of the work
+    // From beginShare() to the GPU's end of this rank's share of the work; for a streamed exchange
+    // (the tree's), the copies made while the GPU works are in it, and download stays 0.
+    double compute = 0;
     double download = 0, mpi = 0, upload = 0;
     double bytes = 0;    // moved through MPI, every rank's part
     long long exchanges = 0;
   };
 
   explicit RankExchange(const Ranks& ranks) : ranks_(ranks) {}
+  ~RankExchange();  // needs the context current, as every GL object's destructor
 
   // Every rank wrote its range of bodies into each of `textures` (RGBA32F, `size` texels, body i at
   // texel (i % size.x, i / size.x)); afterwards every rank holds every range. Waits for the GPU.
@@ -68,6 +71,7 @@ class RankExchange {
   void waitForGpu();
   void gather(const std::vector<BodyRange>& ranges, std::size_t unitBytes);
   void publishOldestPiece();
+  void abandonStream();
   void uploadOthers(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges);
 
   // The streamed exchange under way (beginBufferExchange to finishBufferExchange).

@@ -111,6 +111,8 @@ std::vector<std::byte> leadersRead(const std::filesystem::path& path) {
 
 }  // namespace
 
+std::string readInputFileHere(const std::filesystem::path& path) { return readHere(path); }
+
 // Distributed, rank 0 alone reads (the other ranks' nodes may not even hold the file) and every
 // rank gets its bytes, or its failure.
 std::string readInputFile(const std::filesystem::path& path) {

@@ -33,8 +33,8 @@ constexpr auto kFailureWait = std::chrono::seconds(3);
 MPI_Comm failureComm = MPI_COMM_NULL;
 
 // The ranks of this node, when they are every rank of the run: their gathers go through one block
-// of shared host memory instead of MPI's copies. Errors return, so that a window MPI cannot give
-// leaves the run on MPI_Allgatherv rather than ending it.
+// of shared host memory instead of MPI's copies. Its errors (and the window's) return, so that a
+// window MPI cannot give leaves the run on MPI_Allgatherv rather than ending it.
 MPI_Comm nodeComm = MPI_COMM_NULL;
 
 // When the collective this rank is in began (steady-clock nanoseconds), or 0.
@@ -97,6 +97,7 @@ struct NodeWindow {
   std::byte* base = nullptr;
   std::size_t bytes = 0;
   bool refused = false;
+  std::uint64_t generation = 0;  // windows allocated so far: a streamed gather keeps to one
 };
 
 NodeWindow& nodeWindow() {
@@ -109,7 +110,7 @@ void freeNodeWindow() {
   if (node.window == MPI_WIN_NULL) return;
   MPI_Win_unlock_all(node.window);
   MPI_Win_free(&node.window);
-  node = {.refused = node.refused};
+  node = {.refused = node.refused, .generation = node.generation};
 }
 
 // Open MPI places shared windows in /dev/shm unless told otherwise; a container's is often small,
@@ -158,6 +159,13 @@ std::atomic_ref<std::uint64_t> publishedBy(int rank) {
   return std::atomic_ref<std::uint64_t>(*counter);
 }
 
+// After it every rank of the node sees what every rank wrote into the window before it.
+void syncNode() {
+  MPI_Win_sync(nodeWindow().window);
+  check(MPI_Barrier(nodeComm), "MPI_Barrier");
+  MPI_Win_sync(nodeWindow().window);
+}
+
 // A window of `bytes` in all (header and data) in place of the old one, or null.
 std::byte* allocateNodeWindow(std::size_t bytes) {
   NodeWindow& node = nodeWindow();
@@ -174,15 +182,21 @@ std::byte* allocateNodeWindow(std::size_t bytes) {
   const int status = MPI_Win_allocate_shared(MPI_Aint(nodeRank == 0 ? size : 0), 1, MPI_INFO_NULL, nodeComm, &base,
                                              &node.window);
   if (!everyRankOfTheNode(status == MPI_SUCCESS)) {
+    node.window = MPI_WIN_NULL;  // where it was made, left alone: freeing it is collective
     refuseNodeWindow("MPI_Win_allocate_shared failed");
     return nullptr;
   }
+  MPI_Win_set_errhandler(node.window, MPI_ERRORS_RETURN);
   MPI_Aint sharedSize = 0;
   int unit = 0;
-  MPI_Win_shared_query(node.window, 0, &sharedSize, &unit, &base);
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, node.window);
+  check(MPI_Win_shared_query(node.window, 0, &sharedSize, &unit, &base), "MPI_Win_shared_query");
+  check(MPI_Win_lock_all(MPI_MODE_NOCHECK, node.window), "MPI_Win_lock_all");
   node.base = static_cast<std::byte*>(base);
   node.bytes = size;
+  ++node.generation;
+  // The streamed gathers' counters start at zero, whatever memory MPI gave.
+  if (nodeRank == 0) std::memset(node.base, 0, windowHeaderBytes());
+  syncNode();
   return node.base;
 }
 
@@ -197,12 +211,6 @@ std::byte* nodeWindowOf(std::size_t bytes) {
   return base ? base + header : nullptr;
 }
 
-// After it every rank of the node sees what every rank wrote into the window before it.
-void syncNode() {
-  MPI_Win_sync(nodeWindow().window);
-  check(MPI_Barrier(nodeComm), "MPI_Barrier");
-  MPI_Win_sync(nodeWindow().window);
-}
 
 // memcpy over a few threads: one thread moves far less than the memory system can.
 void copyInParallel(std::byte* to, const std::byte* from, std::size_t bytes, int threads) {
@@ -305,11 +313,18 @@ StreamedGather::StreamedGather(const Ranks& ranks, std::span<std::byte> all, std
   if (offset * unit > all.size()) throw std::logic_error("StreamedGather: the parts are larger than the buffer");
   units_.assign(units.begin(), units.end());
   shared_ = nodeWindowOf(offset * unit);
+  generation_ = nodeWindow().generation;
   taken_.assign(parts_.size(), 0);
+}
+
+void StreamedGather::checkWindow() const {
+  if (nodeWindow().generation != generation_)
+    throw std::logic_error("a gather grew the node's window while a streamed gather was under way");
 }
 
 void StreamedGather::publish(std::size_t bytes) {
   if (!shared_) return;
+  checkWindow();
   const Part& own = parts_[std::size_t(ranks_.rank())];
   bytes = std::min(bytes, own.last - own.first);
   if (bytes <= published_) return;
@@ -320,18 +335,21 @@ void StreamedGather::publish(std::size_t bytes) {
 
 bool StreamedGather::takeReady() {
   if (!shared_) return true;
+  checkWindow();
   bool complete = true;
   for (int r = 0; r < ranks_.count(); ++r) {
     if (r == ranks_.rank()) continue;
     const Part& part = parts_[std::size_t(r)];
     const std::uint64_t seen = publishedBy(r).load(std::memory_order_acquire);
-    const std::size_t ready = (seen >> 40) == serial_ ? std::size_t(seen & ((std::uint64_t(1) << 40) - 1)) : 0;
+    const std::size_t size = part.last - part.first;
+    const std::size_t ready =
+        (seen >> 40) == serial_ ? std::min(size, std::size_t(seen & ((std::uint64_t(1) << 40) - 1))) : 0;
     std::size_t& taken = taken_[std::size_t(r)];
     if (ready > taken) {
       std::memcpy(all_.data() + part.first + taken, shared_ + part.first + taken, ready - taken);
       taken = ready;
     }
-    complete = complete && taken == part.last - part.first;
+    complete = complete && taken == size;
   }
   return complete;
 }

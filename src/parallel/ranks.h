@@ -74,6 +74,7 @@ class StreamedGather {
     std::size_t first, last;  // bytes of `all`
   };
   std::uint64_t tag(std::size_t bytes) const;
+  void checkWindow() const;
 
   const Ranks& ranks_;
   std::span<std::byte> all_;
@@ -82,6 +83,7 @@ class StreamedGather {
   std::vector<Part> parts_;
   std::byte* shared_ = nullptr;  // the node window's data; null: through MPI_Allgatherv at the end
   std::uint64_t serial_ = 0;     // this gather's number, the same on every rank
+  std::uint64_t generation_ = 0; // the window's it was made on
   std::size_t published_ = 0;
   std::vector<std::size_t> taken_;  // of each rank's part, bytes copied into `all`
 };

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "io/input_file.h"
 #include "io/output_file.h"
 
 namespace nbody {
@@ -25,7 +26,10 @@ void CameraPathEditor::remove(std::size_t index) {
   if (index < keyframes_.size()) keyframes_.erase(keyframes_.begin() + std::ptrdiff_t(index));
 }
 
-void CameraPathEditor::load(const std::filesystem::path& file) { keyframes_ = readCameraPathFile(file).keyframes(); }
+// Read by this process alone: under mpiexec only rank 0's window edits a path.
+void CameraPathEditor::load(const std::filesystem::path& file) {
+  keyframes_ = parseCameraPath(readInputFileHere(file), file.string()).keyframes();
+}
 
 void CameraPathEditor::save(const std::filesystem::path& file) const {
   const std::optional<CameraPath> path = this->path();

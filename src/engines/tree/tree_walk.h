@@ -41,8 +41,9 @@ struct GroupRange {
 // A walk shared out among ranks (tree_share.h) in parts of at most `groups` groups (0: the walk's
 // own part size), and what it does after issuing each part's dispatch: `afterPart` gets the
 // part's groups. In place of the walk's glFinish between parts, it waits for the part before
-// (so that the CPU waits for the GPU regularly: see WalkStage::kPartGroups); it may change any
-// GL state, which the walk's caller sets again (TreeGravity).
+// (so that the CPU waits for the GPU regularly: see WalkStage::kPartGroups). It may change the
+// current program (the walk sets its own again), the shader storage bindings and image unit 0
+// (TreeGravity binds the walk's again); nothing else.
 struct WalkParts {
   std::size_t groups = 0;
   std::function<void(GroupRange)> afterPart;
