@@ -226,6 +226,11 @@ void copyInParallel(std::byte* to, const std::byte* from, std::size_t bytes, int
   std::memcpy(to, from, piece(1));
 }
 
+// The threads a rank copies with: the node's cores shared among its ranks, at most 8.
+int copyThreads(int ranksOfTheNode) {
+  return std::clamp(int(std::thread::hardware_concurrency()) / std::max(ranksOfTheNode, 1), 1, 8);
+}
+
 }  // namespace
 
 double secondsInCollective() {
@@ -328,7 +333,8 @@ void StreamedGather::publish(std::size_t bytes) {
   const Part& own = parts_[std::size_t(ranks_.rank())];
   bytes = std::min(bytes, own.last - own.first);
   if (bytes <= published_) return;
-  std::memcpy(shared_ + own.first + published_, all_.data() + own.first + published_, bytes - published_);
+  copyInParallel(shared_ + own.first + published_, all_.data() + own.first + published_, bytes - published_,
+                 copyThreads(ranks_.nodeCount()));
   published_ = bytes;
   publishedBy(ranks_.rank()).store(tag(bytes), std::memory_order_release);
 }
@@ -346,7 +352,8 @@ bool StreamedGather::takeReady() {
         (seen >> 40) == serial_ ? std::min(size, std::size_t(seen & ((std::uint64_t(1) << 40) - 1))) : 0;
     std::size_t& taken = taken_[std::size_t(r)];
     if (ready > taken) {
-      std::memcpy(all_.data() + part.first + taken, shared_ + part.first + taken, ready - taken);
+      copyInParallel(all_.data() + part.first + taken, shared_ + part.first + taken, ready - taken,
+                     copyThreads(ranks_.nodeCount()));
       taken = ready;
     }
     complete = complete && taken == size;
@@ -370,7 +377,7 @@ void StreamedGather::finish() {
 bool Ranks::gatherThroughNodeWindow(std::span<std::byte> all, std::size_t ownFirst, std::size_t ownBytes) const {
   std::byte* shared = nodeWindowOf(all.size());
   if (!shared) return false;
-  const int threads = std::clamp(int(std::thread::hardware_concurrency()) / nodeCount_, 1, 8);
+  const int threads = copyThreads(nodeCount_);
   const std::size_t ownLast = ownFirst + ownBytes;
   const InCollective waiting;
   copyInParallel(shared + ownFirst, all.data() + ownFirst, ownBytes, threads);
