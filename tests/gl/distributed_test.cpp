@@ -296,6 +296,9 @@ TEST_P(AStopToTheLauncher, StopsEveryRankLeavingWholeSnapshots) {
   EXPECT_NE(lines[0].find(signal == SIGINT ? "stopped by SIG" : "stopped by SIGTERM"), std::string::npos) << lines[0];
   EXPECT_FALSE(std::filesystem::exists(scratch / "out.csv"));
   EXPECT_EQ(test::temporaryFilesIn(scratch.path()), std::vector<std::string>{});
+  // The launcher may end before its ranks have: a rank still exiting (slowly under
+  // AddressSanitizer, which checks for leaks at exit) is given a few seconds.
+  test::waitUntil([&] { return processesNaming(scratch.path()).empty(); }, 10);
   EXPECT_EQ(processesNaming(scratch.path()), std::vector<std::string>{});
   for (const auto& entry : std::filesystem::directory_iterator(scratch.path())) {
     if (entry.path().extension() != ".nbody") continue;
