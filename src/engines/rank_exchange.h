@@ -79,11 +79,13 @@ class RankExchange {
     GLsync written;     // the piece's download is done
     std::size_t upTo;   // own elements [first, upTo) are then in the staging buffer
   };
+  // No default member initializers: clang then judges std::optional<Stream> not constructible
+  // inside this class; beginBufferExchange sets every field.
   struct Stream {
-    GLuint buffer = 0;
-    std::size_t elementBytes = 0;
+    GLuint buffer;
+    std::size_t elementBytes;
     std::vector<BodyRange> ranges;
-    std::size_t downloaded = 0;  // own elements queued for download, from the range's first
+    std::size_t downloaded;  // own elements queued for download, from the range's first
     std::deque<Piece> pieces;
     std::optional<StreamedGather> gather;
   };
