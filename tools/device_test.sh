@@ -458,7 +458,7 @@ run_commands_with_gl_debug() {
       --readback none,sync,async --repetitions 3
     debug_run "shot-$engine" "$nbody" shot --engine "$engine" --bodies 16384 --steps 5 --out "$d/shot-$engine.png"
     debug_run "run-$engine" xvfb-run -a -s "-screen 0 1280x800x24" "$nbody" run --engine "$engine" \
-      --bodies 16384 --frames 60 --no-vsync --print-stats --screenshot "$d/run-$engine.png"
+      --bodies 16384 --frames 60 --no-vsync --print-stats --overlays all --screenshot "$d/run-$engine.png"
   done
   debug_run "run-cpu" xvfb-run -a -s "-screen 0 1280x800x24" "$nbody" run --engine cpu --bodies 1024 \
     --frames 10 --print-stats --screenshot "$d/run-cpu.png"
@@ -471,12 +471,12 @@ run_commands_with_gl_debug() {
   debug_run "record-play-series" "$nbody" record --play "$d/simulate-*.nbody" --frames 30 --width 640 --height 360 \
     --out "$d/record-play.mp4"
   debug_run "shot-components" "$nbody" shot --scene galaxies --bodies 16384 --steps 5 --color-by component \
-    --hide-components 2 --out "$d/shot-components.png"
+    --hide-components 2 --overlays all --out "$d/shot-components.png"
   debug_run "shot-log-speed" "$nbody" shot --engine compute --bodies 16384 --steps 5 --color-scale log \
     --out "$d/shot-log-speed.png"
   debug_run "accuracy-tree" "$nbody" accuracy --engine tree --bodies 65536 --json "$d/accuracy.json"
   debug_run "record-compute" "$nbody" record --engine compute --bodies 16384 --frames 60 --width 640 --height 360 \
-    --trails 0.01 --out "$d/record.mp4"
+    --trails 0.01 --overlays all --out "$d/record.mp4"
   debug_run "bench-default" "$nbody" bench --repetitions 3
   debug_run "compare" "$nbody" compare "$d/shot-fragment.png" "$d/shot-compute.png" --max-delta 255
   debug_run "engines" "$nbody" engines

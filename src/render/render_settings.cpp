@@ -47,6 +47,11 @@ std::array<glm::vec3, kComponentCount> defaultComponentColors() {
           glm::vec3(1.0f, 0.3f, 0.45f), glm::vec3(1.0f, 0.95f, 0.4f), glm::vec3(0.8f, 0.5f, 1.0f)};
 }
 
+std::string_view componentName(int component) {
+  constexpr std::array<std::string_view, kComponentCount> kNames{"gas", "halo", "disk", "bulge", "stars", "black holes"};
+  return component >= 0 && component < kComponentCount ? kNames[std::size_t(component)] : "?";
+}
+
 std::string_view colorByName(ColorBy colorBy) { return quantityOf(colorBy).name; }
 
 std::optional<ColorBy> findColorBy(std::string_view name) {
@@ -73,6 +78,12 @@ ColourCentre colourCentreOf(const State& state, double time) {
   centre.position = glm::vec3(centreOfMass(state));
   centre.velocity = glm::vec3(totalMomentum(state) / mass);
   return centre;
+}
+
+void measureBodies(RenderSettings& settings, const State& state, double time) {
+  settings.centre = colourCentreOf(state, time);
+  settings.presentComponents = 0;
+  for (std::size_t i = 0; i < state.size(); ++i) settings.presentComponents |= 1u << componentOf(state, i);
 }
 
 float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const ColourCentre& centre) {

@@ -34,6 +34,8 @@ ColourCentre colourCentreOf(const State& state, double time);
 // A colour a component (GADGET's particle type: gas, halo, disk, bulge, stars, boundary), distinct
 // from its neighbours' and bright enough on black.
 std::array<glm::vec3, kComponentCount> defaultComponentColors();
+// GADGET's name of component k < kComponentCount ("gas", "halo", ...), for legends.
+std::string_view componentName(int component);
 
 struct RenderSettings {
   // Diameter in pixels of a body's sprite at the camera's target distance; nearer bodies are
@@ -51,11 +53,20 @@ struct RenderSettings {
   // Colouring by component: each component's colour.
   std::array<glm::vec3, kComponentCount> componentColors = defaultComponentColors();
   std::uint32_t hiddenComponents = 0;  // bit k set: component k is not drawn and adds no light
+  // Bit k set: some body is of component k (the colour bar's legend lists these). measureBodies.
+  std::uint32_t presentComponents = (1u << kComponentCount) - 1;
   glm::vec3 background{0.0f};  // RGB in [0, 1]
   // Trails: the light of earlier pictures stays and fades to half in this much simulated time
   // (the renderer is told the time of each state it draws). 0: off, every picture starts black.
   float trailHalfLife = 0.0f;
+  // The overlays painted over the picture (OverlayPainter): bit overlayBit(Overlay) of
+  // render/overlay_layout.h each.
+  std::uint32_t overlays = 0;
 };
+
+// What the colours take from the bodies shown, whose time is `time`: their centre
+// (colourCentreOf) and which components they are of.
+void measureBodies(RenderSettings& settings, const State& state, double time);
 
 std::string_view colorByName(ColorBy colorBy);
 std::optional<ColorBy> findColorBy(std::string_view name);

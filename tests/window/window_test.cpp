@@ -173,6 +173,29 @@ TEST(Window, RecordsWhatTheWindowShowsWithOrWithoutThePanel) {
   }
 }
 
+// run --overlays: the clock and the colour bar are in the window's picture, so in its screenshot
+// and in the movie it films too; without, those parts of the picture stay dark.
+TEST(Window, PaintsItsOverlaysIntoScreenshotsAndMovies) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-overlays");
+  const Box clock{220, 0, 420, 24}, bar{600, 110, 630, 290};  // top middle; right edge, 30% to 70% down
+  for (const bool overlays : {true, false}) {
+    const auto movie = scratch / "movie.mp4", png = scratch / "last.png";
+    runWindow(scratch, "--bodies 1024 --frames 6 --steps-per-frame 1 --hide-panel --width 640 --height 400 "
+                       "--camera 0,0,40 --record " + movie.string() + " --screenshot " + png.string() +
+                           (overlays ? " --overlays clock,colorbar" : ""));
+    ASSERT_FALSE(HasFailure());
+    const Image window = cropped(readPng(png), 640, 400);
+    const test::DecodedMovie decoded = test::decodeMovie(movie);
+    ASSERT_FALSE(decoded.frames.empty());
+    for (const Image* picture : {&window, &decoded.frames.back()}) {
+      const char* which = picture == &window ? "screenshot" : "movie";
+      EXPECT_EQ(brightShare(*picture, clock) > 0.02, overlays) << which << ": the clock's text";
+      EXPECT_EQ(colourCount(*picture, bar) > 40, overlays) << which << ": the colour bar's gradient";
+    }
+  }
+}
+
 // `mpiexec -n 3 nbody run`: rank 0's window shows what one process's window shows, the other
 // ranks computing their shares on their own contexts (a picture of the same bits).
 TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {

@@ -72,7 +72,7 @@ void SeriesPlayback::steer(AppSettings& settings, Outcome& outcome) {
 std::string SeriesPlayback::show(AppSettings& settings, LiveSimulation& simulation, const Snapshot& snapshot) {
   try {
     simulation.continueFrom(settings, snapshot);
-    settings.render.centre = colourCentreOf(snapshot.state, snapshot.time);  // radius and L_z from its own centre
+    measureBodies(settings.render, snapshot.state, snapshot.time);  // radius and L_z from its own centre
     shownProblem_.clear();
   } catch (const std::exception& e) {
     shownProblem_ = player_->file(player_->index()).string() + ": " + e.what();

@@ -72,7 +72,7 @@ void DrawnRun::show(const Snapshot& snapshot) {
   engine_.upload(snapshot.state);
   stepNumber_ = snapshot.step;
   shownTime_ = snapshot.time;
-  settings_.centre = colourCentreOf(snapshot.state, snapshot.time);  // a series' bodies need not be one system
+  measureBodies(settings_, snapshot.state, snapshot.time);  // a series' bodies need not be one system
   if (settings_.trailHalfLife <= 0.0f || !drawing_) return;
   const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
   target_.draw([&] { renderer_.addToTrails(bodies, camera_, settings_, snapshot.time); });
@@ -95,6 +95,7 @@ void DrawnRun::draw(const std::function<void()>& afterDrawing) {
   const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
   target_.draw([&] {
     renderer_.draw(bodies, camera_, settings_, time());
+    overlays_.paint(camera_, settings_, {time(), stepNumber_});
     if (afterDrawing) afterDrawing();
   });
 }

@@ -14,6 +14,7 @@
 #include "app/run/stepping.h"
 #include "io/snapshot.h"
 #include "render/offscreen.h"
+#include "render/overlay_painter.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
 
@@ -80,6 +81,7 @@ class DrawnRun {
   std::string outcome_;
   UploadedStateTextures uploaded_;  // the CPU engine's state, for the renderer
   PointSpriteRenderer renderer_;
+  OverlayPainter overlays_;
   OffscreenTarget target_;
 };
 

@@ -8,6 +8,7 @@
 #include "app/run/stop_signals.h"
 #include "parallel/ranks.h"
 #include "render/offscreen.h"
+#include "render/overlay_painter.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
 #include "util/checked_arithmetic.h"
@@ -18,9 +19,15 @@ namespace {
 
 constexpr long long kStepsBetweenChecks = 100;  // as simulate's default --check-every
 
+// The state a shot shows, checked finite, and when it is (for the clock).
+struct ShotEnd {
+  State state;
+  OverlayFacts facts;
+};
+
 // Advances `options.steps` steps from what uploadShotStart uploaded, in chunks that see a stop
-// request and a state turning non-finite. Returns the final state, checked finite.
-State advanceToShot(Engine& engine, const ShotOptions& options) {
+// request and a state turning non-finite.
+ShotEnd advanceToShot(Engine& engine, const ShotOptions& options) {
   const ShotStart start = uploadShotStart(engine, options);
   const long long last =
       addOrThrow(start.first, options.steps, problemSource(options.run) + ": step " + std::to_string(start.first) + " plus --steps");
@@ -36,7 +43,7 @@ State advanceToShot(Engine& engine, const ShotOptions& options) {
     watch.check(engine, step, timeAt(step), [] { return kNoPicture; });
   }
   // The camera and the colour range come from the state on the CPU: one download per picture.
-  return engine.download();
+  return {engine.download(), {timeAt(last), last}};
 }
 
 // Drawn after every step, so that every step's light goes into the trails; the state is checked
@@ -59,7 +66,8 @@ Image takeShotWithTrails(Engine& engine, const ShotOptions& options) {
 Image takeShot(Engine& engine, const ShotOptions& options) {
   if (options.render.settings.trailHalfLife > 0.0f) return takeShotWithTrails(engine, options);
   const CameraSpec cameraSpec = parseCameraSpec(options.render.camera);
-  const State final = advanceToShot(engine, options);
+  const ShotEnd end = advanceToShot(engine, options);
+  const State& final = end.state;
   const RenderSettings settings = resolveRenderSettings(options.render, final, 0.0);  // drawn at time 0
   const glm::ivec2 size(options.width, options.height);
   const Camera camera = placeCamera(cameraSpec, boundingSphere(final), float(size.x) / float(size.y));
@@ -69,7 +77,11 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
   UploadedStateTextures uploaded;
   const GpuStateView bodies = gpuStateOf(engine, uploaded);
   PointSpriteRenderer renderer;
-  return renderOffscreen(size, [&] { renderer.draw(bodies, camera, settings); });
+  OverlayPainter overlays;
+  return renderOffscreen(size, [&] {
+    renderer.draw(bodies, camera, settings);
+    overlays.paint(camera, settings, end.facts);
+  });
 }
 
 }  // namespace nbody

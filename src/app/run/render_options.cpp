@@ -7,6 +7,7 @@
 
 #include "app/run/run_options.h"
 #include "render/colormap.h"
+#include "render/overlay_layout.h"
 
 namespace nbody {
 namespace {
@@ -81,6 +82,16 @@ std::string colourChoicesHelp() {
   return text;
 }
 
+// "colorbar (the colormap with its values, ...), axes (...), ...": every overlay with what it shows.
+std::string overlayChoicesHelp() {
+  std::string text;
+  for (int k = 0; k < kOverlayCount; ++k) {
+    if (!text.empty()) text += ", ";
+    text += std::string(overlayName(Overlay(k))) + " (" + std::string(overlayMeaning(Overlay(k))) + ")";
+  }
+  return text;
+}
+
 }  // namespace
 
 CameraSpec parseCameraSpec(std::string_view text) {
@@ -112,7 +123,7 @@ RenderSettings resolveRenderSettings(const RenderOptions& options, const State& 
   RenderSettings settings = options.settings;
   settings.colorRange = options.colorRange == "auto" ? autoColorRange(state, settings.colorBy, settings.logScale)
                                                      : parseColorRange(options.colorRange);
-  settings.centre = colourCentreOf(state, time);
+  measureBodies(settings, state, time);
   settings.background = parseBackground(options.background);
   return settings;
 }
@@ -163,6 +174,10 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
     if (options.settings.logScale && options.colorRange != "auto" && !(parseColorRange(options.colorRange).x > 0.0f))
       throw CLI::ValidationError("--color-range", "a log --color-scale needs LOW above 0, got " + options.colorRange);
   });
+  command.add_option_function<std::string>(
+             "--overlays", [&settings](const std::string& list) { settings.overlays = parseOverlayList(list); },
+             "painted over the picture, comma-separated: " + overlayChoicesHelp() + "; all, or none (the default)")
+      ->check(parsedBy([](const std::string& t) { parseOverlayList(t); }, "all|none|NAME[,NAME...]"));
   command.add_option("--background", options.background, "background colour R,G,B in [0, 1]")
       ->check(parsedBy(parseBackground, "R,G,B"))
       ->capture_default_str();

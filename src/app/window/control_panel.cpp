@@ -13,6 +13,7 @@
 #include "physics/method.h"
 #include "physics/scenes.h"
 #include "render/colormap.h"
+#include "render/overlay_layout.h"
 
 namespace nbody {
 namespace {
@@ -344,6 +345,18 @@ void colourRange(AppSettings& s) {
     r.colorRange = range;
 }
 
+// A switch per overlay painted over the picture (and into screenshots and movies).
+void overlaySwitches(RenderSettings& r) {
+  ImGui::TextUnformatted("overlays");
+  for (int k = 0; k < kOverlayCount; ++k) {
+    const std::uint32_t bit = overlayBit(Overlay(k));
+    bool on = (r.overlays & bit) != 0;
+    ImGui::SameLine();
+    if (ImGui::Checkbox(std::string(overlayName(Overlay(k))).c_str(), &on)) r.overlays ^= bit;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(overlayMeaning(Overlay(k))).c_str());
+  }
+}
+
 void viewSection(AppSettings& s) {
   RenderSettings& r = s.render;
   ImGui::SliderFloat("point size", &r.pointSize, 0.5f, 32.0f, "%.1f px", ImGuiSliderFlags_Logarithmic);
@@ -351,6 +364,7 @@ void viewSection(AppSettings& s) {
   comboOf("colormap", r.colormap, colormapNames());
   colourChoice(r);
   colourRange(s);
+  overlaySwitches(r);
   ImGui::Checkbox("vsync", &s.vsync);
   ImGui::SameLine();
   if (ImGui::Button("Fit camera")) s.fitCamera = true;

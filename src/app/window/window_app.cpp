@@ -36,6 +36,7 @@
 #include "io/output_file.h"
 #include "io/png.h"
 #include "render/camera_path.h"
+#include "render/overlay_painter.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
 #include "util/printable_text.h"
@@ -170,6 +171,7 @@ class WindowApp {
   ImGuiLayer imgui_;
   LiveSimulation simulation_;
   PointSpriteRenderer renderer_;
+  OverlayPainter overlays_;
   UploadedStateTextures cpuStateTextures_;  // the state of an engine that keeps it off the GPU, for the renderer
   WindowRecorder recorder_;
   FrameStatistics stats_;
@@ -413,7 +415,7 @@ void WindowApp::checkAccuracy() {
 void WindowApp::refreshColorRange(const State& state) {
   if (settings_.automaticColorRange)
     settings_.render.colorRange = autoColorRange(state, settings_.render.colorBy, settings_.render.logScale);
-  settings_.render.centre = colourCentreOf(state, simulation_.time());
+  measureBodies(settings_.render, state, simulation_.time());
 }
 
 // What is conserved, a few times a second, before this frame's steps.
@@ -465,6 +467,7 @@ void WindowApp::draw() {
   const GpuStateView bodies = gpuStateOf(engine(), cpuStateTextures_);
   try {
     renderer_.draw(bodies, camera_, settings_.render, simulation_.time());
+    overlays_.paint(camera_, settings_.render, {simulation_.time(), simulation_.stepCount()});
   } catch (const std::invalid_argument& e) {  // e.g. an empty colour range
     figures_.warning = e.what();
   }
