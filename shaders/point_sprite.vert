@@ -1,13 +1,11 @@
-// One point per body, read straight from the engine's state textures: gl_VertexID is the body's
-// index, so there is no vertex buffer and no copy of the state. Draw with glDrawArrays(GL_POINTS, 0,
-// bodyCount); the padding texels past the last body are never drawn.
+// One point per body, read straight from the engine's state textures (body_fetch.glsl, colormap.glsl
+// first): no vertex buffer and no copy of the state; the padding texels past the last body are never
+// drawn.
 //
 // Defines: COLOR_BY (0: the colormap shows the speed |v|; 1: the mass; 2: each component has its
 // own colour, uComponentColors; 3: the distance from the centre of mass; 4: the specific angular
 // momentum L_z about it), LOG_SCALE (1: the colormap spans log(quantity)).
 
-uniform sampler2D uPositionMass;  // xyz position, w mass; body i at (i % width, i / width)
-uniform sampler2D uVelocity;
 uniform sampler1D uColormap;
 uniform mat4 uViewProjection;
 uniform float uPointSize;       // diameter in pixels at uReferenceDepth
@@ -16,7 +14,6 @@ uniform vec2 uPointSizeRange;   // the smallest and largest diameters drawn
 uniform vec2 uColorRange;       // the quantity at the colormap's ends
 uniform float uBrightness;
 uniform vec3 uComponentColors[COMPONENT_COUNT];
-uniform uint uHiddenComponents;  // bit k: component k adds no light
 uniform vec3 uCentre;            // the centre of mass now, and its velocity (COLOR_BY 3 and 4)
 uniform vec3 uCentreVelocity;
 
@@ -24,27 +21,21 @@ flat out vec3 vLight;  // light at the centre of the sprite
 
 vec3 colormap(float quantity) {
 #if LOG_SCALE
-  float t = clamp(log(quantity / uColorRange.x) / log(uColorRange.y / uColorRange.x), 0.0, 1.0);
+  return colormapAt(uColormap, log(quantity / uColorRange.x) / log(uColorRange.y / uColorRange.x));
 #else
-  float t = clamp((quantity - uColorRange.x) / (uColorRange.y - uColorRange.x), 0.0, 1.0);
+  return colormapAt(uColormap, (quantity - uColorRange.x) / (uColorRange.y - uColorRange.x));
 #endif
-  float texels = float(textureSize(uColormap, 0));
-  return textureLod(uColormap, (t * (texels - 1.0) + 0.5) / texels, 0.0).rgb;  // texel centres
 }
 
 void main() {
-  int width = textureSize(uPositionMass, 0).x;
-  ivec2 texel = ivec2(gl_VertexID % width, gl_VertexID / width);
-  vec4 positionMass = texelFetch(uPositionMass, texel, 0);
-  vec4 velocity = texelFetch(uVelocity, texel, 0);  // w: the component
-  uint component = uint(velocity.w);
-  if ((uHiddenComponents & (1u << component)) != 0u) {
-    // Outside the clip volume by far, one pixel wide and without light: nothing of it is drawn.
-    gl_Position = vec4(-4.0, -4.0, -4.0, 1.0);
-    gl_PointSize = 1.0;
+  Body body = fetchBody(gl_VertexID);
+  if (isHidden(body)) {
+    placeNowhere();
     vLight = vec3(0.0);
     return;
   }
+  vec4 positionMass = body.positionMass, velocity = body.velocity;
+  uint component = body.component;
   gl_Position = uViewProjection * vec4(positionMass.xyz, 1.0);
 
   // Perspective: the diameter falls with the depth (clip w). A sprite smaller than the smallest

@@ -71,7 +71,7 @@ void paintClock(const Pen& pen, const OverlayFacts& facts) {
 }
 
 // The colormap as a vertical bar at the right edge, low end at the bottom, its round values to its
-// left; on a log scale the title says so.
+// left; on a log scale the title says so (the density's always is).
 void paintColourScale(const Pen& pen, const RenderSettings& settings) {
   const Colormap* colormap = findColormap(settings.colormap);
   if (!colormap) throw std::invalid_argument("unknown colormap " + settings.colormap);
@@ -79,7 +79,7 @@ void paintColourScale(const Pen& pen, const RenderSettings& settings) {
   const float top = std::round(0.3f * pen.picture.y), bottom = std::round(0.7f * pen.picture.y);
   // Labels at least half a line apart.
   const std::vector<Tick> ticks =
-      colourBarTicks(settings.colorRange, settings.logScale, 1 + int((bottom - top) / (1.5f * pen.fontSize())));
+      colourBarTicks(settings.colorRange, settings.logColours(), 1 + int((bottom - top) / (1.5f * pen.fontSize())));
   for (int k = 0; k < kBarSegments; ++k) {
     const float low = float(k) / kBarSegments, high = float(k + 1) / kBarSegments;
     const ImU32 lowColour = colourOf(sampleColormap(*colormap, low));
@@ -94,7 +94,8 @@ void paintColourScale(const Pen& pen, const RenderSettings& settings) {
     const ImVec2 size = pen.textSize(tick.label);
     pen.text(ImVec2(left - 6.0f * s - size.x, y - size.y / 2.0f), tick.label);
   }
-  const std::string title = std::string(colorByName(settings.colorBy)) + (settings.logScale ? " (log)" : "");
+  const std::string title = settings.density ? std::string("surface density")
+                                             : std::string(colorByName(settings.colorBy)) + (settings.logScale ? " (log)" : "");
   pen.text(ImVec2(right - pen.textSize(title).x, top - pen.fontSize() - 6.0f * s), title);
 }
 
@@ -144,7 +145,7 @@ void paintAxes(const Pen& pen, const Camera& camera) {
 void paintOverlays(const Pen& pen, const Camera& camera, const RenderSettings& settings, const OverlayFacts& facts) {
   const auto on = [&](Overlay overlay) { return (settings.overlays & overlayBit(overlay)) != 0; };
   if (on(Overlay::ColourBar)) {
-    if (settings.colorBy == ColorBy::Component)
+    if (settings.colorBy == ColorBy::Component && !settings.density)
       paintComponentLegend(pen, settings);
     else
       paintColourScale(pen, settings);

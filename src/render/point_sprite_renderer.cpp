@@ -7,6 +7,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "gl/shader_program.h"
+#include "render/body_points.h"
 #include "gl/state_guard.h"
 #include "render/colormap.h"
 
@@ -63,7 +64,8 @@ GLuint PointSpriteRenderer::spriteProgram(ColorBy colorBy, bool logScale) {
   auto found = spritePrograms_.find(key);
   if (found != spritePrograms_.end()) return found->second.id();
   gl::Program program = gl::buildProgram(
-      {{GL_VERTEX_SHADER, {"point_sprite.vert"}}, {GL_FRAGMENT_SHADER, {"point_sprite.frag"}}},
+      {{GL_VERTEX_SHADER, {"body_fetch.glsl", "colormap.glsl", "point_sprite.vert"}},
+       {GL_FRAGMENT_SHADER, {"point_sprite.frag"}}},
       {{"COLOR_BY", int(colorBy)}, {"LOG_SCALE", logScale ? 1 : 0}, {"COMPONENT_COUNT", kComponentCount}});
   const GLuint id = program.id();
   setSampler(id, "uPositionMass", kPositionMassUnit);
@@ -90,43 +92,8 @@ GLuint PointSpriteRenderer::colormapTexture(const std::string& name) {
   return id;
 }
 
-void PointSpriteRenderer::resizeLightTarget(glm::ivec2 size) {
-  if (size == lightSize_) return;
-  light_ = gl::Texture::create();
-  glTextureStorage2D(light_.id(), 1, GL_RGBA16F, size.x, size.y);
-  glTextureParameteri(light_.id(), GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTextureParameteri(light_.id(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  lightTarget_ = gl::Framebuffer::create();
-  glNamedFramebufferTexture(lightTarget_.id(), GL_COLOR_ATTACHMENT0, light_.id(), 0);
-  const GLenum status = glCheckNamedFramebufferStatus(lightTarget_.id(), GL_DRAW_FRAMEBUFFER);
-  if (status != GL_FRAMEBUFFER_COMPLETE)
-    throw std::runtime_error("cannot render into an RGBA16F texture here (framebuffer status " +
-                             std::to_string(status) + ")");
-  lightSize_ = size;
-}
-
-// True when the target was made anew (it then holds no trail yet).
-bool PointSpriteRenderer::resizeTrailTarget(glm::ivec2 size) {
-  if (size == trailSize_ && trail_) return false;
-  trail_ = gl::Texture::create();
-  glTextureStorage2D(trail_.id(), 1, GL_RGBA32F, size.x, size.y);
-  glTextureParameteri(trail_.id(), GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTextureParameteri(trail_.id(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  trailTarget_ = gl::Framebuffer::create();
-  glNamedFramebufferTexture(trailTarget_.id(), GL_COLOR_ATTACHMENT0, trail_.id(), 0);
-  const GLenum status = glCheckNamedFramebufferStatus(trailTarget_.id(), GL_DRAW_FRAMEBUFFER);
-  if (status != GL_FRAMEBUFFER_COMPLETE)
-    throw std::runtime_error("cannot render into an RGBA32F texture here, which trails need (framebuffer status " +
-                             std::to_string(status) + ")");
-  trailSize_ = size;
-  return true;
-}
-
 void PointSpriteRenderer::forgetTrails() {
-  if (!trail_) return;
-  trailTarget_.reset();
   trail_.reset();
-  trailSize_ = {0, 0};
   trailTime_.reset();
 }
 
@@ -137,7 +104,16 @@ void PointSpriteRenderer::draw(const GpuStateView& bodies, const Camera& camera,
 
 void PointSpriteRenderer::addToTrails(const GpuStateView& bodies, const Camera& camera,
                                       const RenderSettings& settings, double simulationTime) {
-  if (settings.trailHalfLife > 0.0f) lightUp(bodies, camera, settings, simulationTime, false);
+  if (settings.trailHalfLife > 0.0f && !settings.density) lightUp(bodies, camera, settings, simulationTime, false);
+}
+
+glm::vec2 PointSpriteRenderer::fitDensityRange(const GpuStateView& bodies, const Camera& camera,
+                                               const RenderSettings& settings) {
+  RenderSettings splatOnly = settings;
+  splatOnly.density = true;
+  splatOnly.colorRange = {0.1f, 1.0f};  // not mapped: any range above 0
+  lightUp(bodies, camera, splatOnly, 0.0, false);
+  return densityRangeOf(density_->lastDensity());
 }
 
 // The sprites' light, folded into the trails when they are on, and painted when `paint`.
@@ -145,8 +121,9 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
                                   const RenderSettings& settings, double simulationTime, bool paint) {
   if (!(settings.colorRange.y > settings.colorRange.x))
     throw std::invalid_argument("the colour range must run from a lower to a higher value");
-  if (settings.logScale && !(settings.colorRange.x > 0.0f))
-    throw std::invalid_argument("a log colour scale needs a range above 0");
+  if (settings.logColours() && !(settings.colorRange.x > 0.0f))
+    throw std::invalid_argument(settings.density ? "the density's colour range must lie above 0"
+                                                 : "a log colour scale needs a range above 0");
   const GLuint colormap = colormapTexture(settings.colormap);  // may throw: before any GL change
   gl::StateGuard guard({kPositionMassUnit, kVelocityUnit, kColormapUnit});
   GLint viewportBox[4] = {0, 0, 0, 0};
@@ -156,7 +133,7 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
   GLint targetFramebuffer = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &targetFramebuffer);
 
-  resizeLightTarget(viewport.size);
+  light_.resize(viewport.size);
   glBindVertexArray(emptyVertexArray_.id());
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_SCISSOR_TEST);
@@ -164,6 +141,13 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
   glDisable(GL_FRAMEBUFFER_SRGB);
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   for (GLuint unit : {kPositionMassUnit, kVelocityUnit, kColormapUnit}) glBindSampler(unit, 0);
+  if (settings.density) {
+    forgetTrails();
+    if (!density_) density_.emplace();
+    density_->splat(bodies, camera, settings, viewport.size, pointSizeRange_);
+    if (paint) density_->map(settings, viewport.origin, colormap, targetFramebuffer);
+    return;
+  }
   glBindTextureUnit(kColormapUnit, colormap);
   drawSprites(bodies, camera, settings, viewport, simulationTime);
   const bool trails = settings.trailHalfLife > 0.0f;
@@ -171,13 +155,13 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
     foldIntoTrails(viewport.size, settings.trailHalfLife, simulationTime);
   else
     forgetTrails();
-  if (paint) toneMap(settings, viewport, targetFramebuffer, trails ? trail_.id() : light_.id());
+  if (paint) toneMap(settings, viewport, targetFramebuffer, trails ? trail_.texture() : light_.texture());
 }
 
 void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& camera,
                                       const RenderSettings& settings, const Viewport& viewport,
                                       double simulationTime) {
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, lightTarget_.id());
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, light_.framebuffer());
   glViewport(0, 0, viewport.size.x, viewport.size.y);
   const GLfloat noLight[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   glClearBufferfv(GL_COLOR, 0, noLight);
@@ -199,21 +183,14 @@ void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& 
   glUniform1ui(glGetUniformLocation(program, "uHiddenComponents"), settings.hiddenComponents);
   glUniform3fv(glGetUniformLocation(program, "uCentre"), 1, glm::value_ptr(settings.centre.at(simulationTime)));
   glUniform3fv(glGetUniformLocation(program, "uCentreVelocity"), 1, glm::value_ptr(settings.centre.velocity));
-  glBindTextureUnit(kPositionMassUnit, bodies.positionMassTexture);
-  glBindTextureUnit(kVelocityUnit, bodies.velocityTexture);
-
-  glEnable(GL_PROGRAM_POINT_SIZE);
-  glEnable(GL_BLEND);
-  glBlendEquation(GL_FUNC_ADD);
-  glBlendFunc(GL_ONE, GL_ONE);
-  glDrawArrays(GL_POINTS, 0, GLsizei(bodies.bodyCount));
+  drawBodiesAdding(bodies, kPositionMassUnit, kVelocityUnit);
 }
 
 // After drawSprites: the trail fades by the simulated time since the light last folded in, then
 // keeps the new light where it is brighter (trail.frag says why).
 void PointSpriteRenderer::foldIntoTrails(glm::ivec2 size, float halfLife, double simulationTime) {
-  const bool fresh = resizeTrailTarget(size) || !trailTime_ || simulationTime < *trailTime_;
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, trailTarget_.id());
+  const bool fresh = trail_.resize(size) || !trailTime_ || simulationTime < *trailTime_;
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, trail_.framebuffer());
   glViewport(0, 0, size.x, size.y);
   if (fresh) {
     const GLfloat noLight[4] = {0.0f, 0.0f, 0.0f, 0.0f};
@@ -224,7 +201,7 @@ void PointSpriteRenderer::foldIntoTrails(glm::ivec2 size, float halfLife, double
   }
   trailTime_ = simulationTime;
   glUseProgram(trailProgram_.id());
-  glBindTextureUnit(kLightUnit, light_.id());
+  glBindTextureUnit(kLightUnit, light_.texture());
   glEnable(GL_BLEND);
   const double kept = std::exp2(-unfadedTime_ / double(halfLife));
   if (kept < 1.0 - kSmallestFade) {

@@ -7,6 +7,9 @@
 // (additive blending, so the order of the bodies does not matter), then a fullscreen pass maps the
 // light to colours over the background (tone_map.frag).
 //
+// The projected density (RenderSettings::density) replaces both passes: DensityPass adds up the
+// bodies' mass into a float32 target and maps it through the colormap; trails do not apply.
+//
 // Trails (RenderSettings::trailHalfLife > 0): a second, float32 target keeps the light of earlier
 // pictures, in the picture's pixels. Each picture first fades it by 0.5^(elapsed / half-life) of
 // simulated time, then keeps the brighter of it and the new light (trail.frag); the tone map shows
@@ -23,6 +26,8 @@
 #include "engines/engine.h"
 #include "gl/objects.h"
 #include "render/camera.h"
+#include "render/density_pass.h"
+#include "render/float_target.h"
 #include "render/render_settings.h"
 
 namespace nbody {
@@ -46,6 +51,10 @@ class PointSpriteRenderer {
 
   // The smallest diameter drawn (smaller sprites are drawn this size and dimmed) and the largest.
   glm::vec2 pointSizeRange() const { return pointSizeRange_; }
+  // The colour range that fits the projected density of `bodies` as draw() would show it with
+  // `settings` (densityRangeOf): it adds up the density, paints nothing, and reads the density
+  // back (a wait for the GPU). Sized by the current viewport, as draw().
+  glm::vec2 fitDensityRange(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings);
 
  private:
   struct Viewport {
@@ -53,8 +62,6 @@ class PointSpriteRenderer {
   };
   void lightUp(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings,
                double simulationTime, bool paint);
-  void resizeLightTarget(glm::ivec2 size);
-  bool resizeTrailTarget(glm::ivec2 size);
   void forgetTrails();
   void drawSprites(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings,
                    const Viewport& viewport, double simulationTime);
@@ -67,15 +74,13 @@ class PointSpriteRenderer {
   std::map<std::pair<ColorBy, bool>, gl::Program> spritePrograms_;  // by colouring and log scale
   gl::Program toneMapProgram_;
   std::map<std::string, gl::Texture1D> colormapTextures_;
-  gl::Texture light_;  // RGBA16F: the light the sprites add up
-  gl::Framebuffer lightTarget_;
-  glm::ivec2 lightSize_{0, 0};
+  FloatTarget light_{GL_RGBA16F, "an RGBA16F texture"};  // the light the sprites add up
   gl::Program trailProgram_;
-  gl::Texture trail_;  // RGBA32F: half floats would stop fading where a step rounds back to itself
-  gl::Framebuffer trailTarget_;
-  glm::ivec2 trailSize_{0, 0};
+  // Float32: half floats would stop fading where a step rounds back to itself.
+  FloatTarget trail_{GL_RGBA32F, "an RGBA32F texture, which trails need"};
   std::optional<double> trailTime_;  // the simulated time of the light last folded in; none: no trail
   double unfadedTime_ = 0.0;         // simulated time too short to fade by yet (see foldIntoTrails)
+  std::optional<DensityPass> density_;  // made at the first density picture
   gl::VertexArray emptyVertexArray_;
   glm::vec2 pointSizeRange_{1.0f, 1.0f};
 };

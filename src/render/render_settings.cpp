@@ -83,7 +83,15 @@ ColourCentre colourCentreOf(const State& state, double time) {
 void measureBodies(RenderSettings& settings, const State& state, double time) {
   settings.centre = colourCentreOf(state, time);
   settings.presentComponents = 0;
-  for (std::size_t i = 0; i < state.size(); ++i) settings.presentComponents |= 1u << componentOf(state, i);
+  std::vector<float> radii;
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    settings.presentComponents |= 1u << componentOf(state, i);
+    radii.push_back(glm::length(glm::vec3(state.positionMass[i]) - settings.centre.position));
+  }
+  if (radii.empty()) return;
+  const float radius = valueAt(radii, 900);
+  if (radius > 0.0f && std::isfinite(radius))
+    settings.fittedSmoothing = 2.0f * radius / std::cbrt(float(state.size()));
 }
 
 float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const ColourCentre& centre) {

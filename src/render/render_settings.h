@@ -62,10 +62,18 @@ struct RenderSettings {
   // The overlays painted over the picture (OverlayPainter): bit overlayBit(Overlay) of
   // render/overlay_layout.h each.
   std::uint32_t overlays = 0;
+  // The projected density instead of sprites (DensityPass): each shown body's mass spread by a 2-D
+  // kernel of radius shownSmoothing() scene units, and the surface density (mass per square scene
+  // unit) through the colormap on a log scale over colorRange. Trails do not apply.
+  bool density = false;
+  float smoothing = 0.0f;        // scene units; 0: fittedSmoothing
+  float fittedSmoothing = 0.1f;  // measureBodies: twice the 90th-percentile radius over N^(1/3)
+  float shownSmoothing() const { return smoothing > 0.0f ? smoothing : fittedSmoothing; }
+  bool logColours() const { return logScale || density; }  // how the colormap spans colorRange
 };
 
 // What the colours take from the bodies shown, whose time is `time`: their centre
-// (colourCentreOf) and which components they are of.
+// (colourCentreOf), which components they are of, and the density's fitted smoothing.
 void measureBodies(RenderSettings& settings, const State& state, double time);
 
 std::string_view colorByName(ColorBy colorBy);

@@ -7,6 +7,7 @@
 
 #include "engines/fragment_engine.h"
 #include "gl/gl_test.h"
+#include "support/test_support.h"
 #include "physics/method.h"
 #include "physics/scenes.h"
 #include "render/colormap.h"
@@ -17,6 +18,7 @@
 namespace nbody {
 namespace {
 
+using test::frontCamera;
 using test::GlTest;
 
 constexpr int kSize = 64;
@@ -28,13 +30,6 @@ State bodiesAt(std::vector<glm::vec3> positions, glm::vec3 velocity = glm::vec3(
     state.velocity.emplace_back(velocity, 0.0f);
   }
   return state;
-}
-
-Camera frontCamera(float distance) {
-  Camera camera;
-  camera.yawDegrees = 0.0f, camera.pitchDegrees = 0.0f;
-  camera.distance = distance;
-  return camera;
 }
 
 class PointSpriteRendererTest : public GlTest {

@@ -9,6 +9,7 @@
 #include <glm/trigonometric.hpp>
 
 #include "gl/gl_test.h"
+#include "support/test_support.h"
 #include "render/colormap.h"
 #include "render/offscreen.h"
 #include "render/point_sprite_renderer.h"
@@ -30,12 +31,7 @@ State bodyAt(glm::vec3 position) {
   return state;
 }
 
-Camera frontCamera() {
-  Camera camera;
-  camera.yawDegrees = 0.0f, camera.pitchDegrees = 0.0f;
-  camera.distance = 5.0f;
-  return camera;
-}
+Camera frontCamera() { return test::frontCamera(5.0f); }
 
 // Scene units per pixel at the camera's target.
 float unitsPerPixel(const Camera& camera) {

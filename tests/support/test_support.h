@@ -11,8 +11,18 @@
 #include "engines/engine.h"
 #include "physics/method.h"
 #include "physics/scenes.h"
+#include "render/camera.h"
 
 namespace nbody::test {
+
+// A camera looking along -Z at the origin from `distance` (yaw 0, pitch 0): the picture's x and y
+// are the scene's.
+inline Camera frontCamera(float distance) {
+  Camera camera;
+  camera.yawDegrees = 0.0f, camera.pitchDegrees = 0.0f;
+  camera.distance = distance;
+  return camera;
+}
 
 struct StateDifference {
   double maxPosition = 0, maxVelocity = 0;  // largest |difference| over all bodies

@@ -196,6 +196,32 @@ TEST(Window, PaintsItsOverlaysIntoScreenshotsAndMovies) {
   }
 }
 
+// run --show density: the picture is the projected density, its range fitted to the first picture:
+// the middle of the cluster bright and, unlike sprites, no dark gaps between bodies around it.
+TEST(Window, ShowsTheProjectedDensity) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-density");
+  const Box middle{175, 125, 225, 175};
+  const auto darkShare = [&](const Image& image) {
+    int dark = 0;
+    for (int y = middle.y0; y < middle.y1; ++y)
+      for (int x = middle.x0; x < middle.x1; ++x) dark += meanLight(image, {x, y, x + 1, y + 1}) < 30.0;
+    return double(dark) / double((middle.x1 - middle.x0) * (middle.y1 - middle.y0));
+  };
+  for (const bool density : {true, false}) {
+    const auto png = scratch / "picture.png";
+    runWindow(scratch, "--bodies 4096 --frames 3 --steps-per-frame 1 --hide-panel --width 400 --height 300 "
+                       "--point-size 2 --screenshot " + png.string() + (density ? " --show density" : ""));
+    ASSERT_FALSE(HasFailure());
+    const Image window = cropped(readPng(png), 400, 300);
+    EXPECT_GT(meanLight(window, {195, 145, 205, 155}), 600.0) << "the dense middle near the top of fire";
+    if (density)
+      EXPECT_LT(darkShare(window), 0.01) << "a continuous density about the middle";
+    else
+      EXPECT_GT(darkShare(window), 0.05) << "sprites leave gaps";
+  }
+}
+
 // `mpiexec -n 3 nbody run`: rank 0's window shows what one process's window shows, the other
 // ranks computing their shares on their own contexts (a picture of the same bits).
 TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {

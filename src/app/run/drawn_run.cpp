@@ -27,6 +27,7 @@ DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options, const ShotStart& 
   const double mass = totalMass(first_);
   if (mass > 0.0) centreVelocity_ = totalMomentum(first_) / mass;
   settings_ = resolveRenderSettings(options.render, first_, firstTime_);
+  fitDensityRange_ = fitsDensityToPicture(options.render);
   camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(first_),
                         float(options.width) / float(options.height));
   if (settings_.trailHalfLife > 0.0f) stepper_.afterEachStep = [this] { addLightOfStep(); };
@@ -94,6 +95,8 @@ void DrawnRun::draw(const std::function<void()>& afterDrawing) {
   if (!drawing_) return;
   const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
   target_.draw([&] {
+    if (fitDensityRange_) settings_.colorRange = renderer_.fitDensityRange(bodies, camera_, settings_);
+    fitDensityRange_ = false;
     renderer_.draw(bodies, camera_, settings_, time());
     overlays_.paint(camera_, settings_, {time(), stepNumber_});
     if (afterDrawing) afterDrawing();

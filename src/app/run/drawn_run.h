@@ -75,6 +75,7 @@ class DrawnRun {
   glm::dvec3 centreVelocity_{0.0};
   bool drawing_;
   RenderSettings settings_;
+  bool fitDensityRange_ = false;  // --show density, automatic range: fitted to the first picture
   Camera camera_;
   ChunkedStepper stepper_;
   FiniteWatch watch_;

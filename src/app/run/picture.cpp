@@ -68,7 +68,7 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
   const CameraSpec cameraSpec = parseCameraSpec(options.render.camera);
   const ShotEnd end = advanceToShot(engine, options);
   const State& final = end.state;
-  const RenderSettings settings = resolveRenderSettings(options.render, final, 0.0);  // drawn at time 0
+  RenderSettings settings = resolveRenderSettings(options.render, final, 0.0);  // drawn at time 0
   const glm::ivec2 size(options.width, options.height);
   const Camera camera = placeCamera(cameraSpec, boundingSphere(final), float(size.x) / float(size.y));
   reportView("shot", options.quiet, final.size(), camera, settings);
@@ -79,6 +79,7 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
   PointSpriteRenderer renderer;
   OverlayPainter overlays;
   return renderOffscreen(size, [&] {
+    if (fitsDensityToPicture(options.render)) settings.colorRange = renderer.fitDensityRange(bodies, camera, settings);
     renderer.draw(bodies, camera, settings);
     overlays.paint(camera, settings, end.facts);
   });

@@ -94,6 +94,10 @@ std::string overlayChoicesHelp() {
 
 }  // namespace
 
+bool fitsDensityToPicture(const RenderOptions& options) {
+  return options.settings.density && options.colorRange == "auto";
+}
+
 CameraSpec parseCameraSpec(std::string_view text) {
   if (const CameraPreset* preset = findCameraPreset(text))
     return {preset->yawDegrees, preset->pitchDegrees, std::nullopt};
@@ -121,8 +125,9 @@ Camera placeCamera(const CameraSpec& spec, const BoundingSphere& sphere, float a
 
 RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state, double time) {
   RenderSettings settings = options.settings;
-  settings.colorRange = options.colorRange == "auto" ? autoColorRange(state, settings.colorBy, settings.logScale)
-                                                     : parseColorRange(options.colorRange);
+  settings.colorRange = options.colorRange != "auto" ? parseColorRange(options.colorRange)
+                        : settings.density           ? glm::vec2(0.1f, 1.0f)  // fitted to the first picture
+                                                     : autoColorRange(state, settings.colorBy, settings.logScale);
   measureBodies(settings, state, time);
   settings.background = parseBackground(options.background);
   return settings;
@@ -171,9 +176,21 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
       throw CLI::ValidationError("--color-scale", "log needs a quantity above 0, and --color-by " +
                                                       std::string(colorByName(options.settings.colorBy)) +
                                                       " changes sign");
-    if (options.settings.logScale && options.colorRange != "auto" && !(parseColorRange(options.colorRange).x > 0.0f))
-      throw CLI::ValidationError("--color-range", "a log --color-scale needs LOW above 0, got " + options.colorRange);
+    if (options.settings.logColours() && options.colorRange != "auto" && !(parseColorRange(options.colorRange).x > 0.0f))
+      throw CLI::ValidationError("--color-range", std::string(options.settings.density ? "--show density" : "a log --color-scale") +
+                                                      " needs LOW above 0, got " + options.colorRange);
   });
+  command.add_option_function<std::string>(
+             "--show", [&settings](const std::string& what) { settings.density = what == "density"; },
+             "sprites (the default: each body a glowing sprite coloured by --color-by) or density (the "
+             "projected density: the bodies' mass spread by a 2-D kernel of radius --smoothing, as surface "
+             "density through the colormap on a log scale; --color-range then spans surface densities, "
+             "auto fitting it to the picture; no trails)")
+      ->check(CLI::IsMember({"sprites", "density"}));
+  addNumberOption(command, "--smoothing", settings.smoothing,
+                  "--show density: the kernel's radius in scene units (0, the default: twice the 90th "
+                  "percentile of the distances from the centre of mass over the cube root of N)",
+                  nonNegative());
   command.add_option_function<std::string>(
              "--overlays", [&settings](const std::string& list) { settings.overlays = parseOverlayList(list); },
              "painted over the picture, comma-separated: " + overlayChoicesHelp() + "; all, or none (the default)")

@@ -1,7 +1,7 @@
 #pragma once
 // The renderer's command-line options (--point-size, --brightness, --colormap, --color-by,
-// --color-scale, --hide-components, --color-range, --background, --camera), shared by the commands
-// that draw.
+// --color-scale, --hide-components, --color-range, --show, --smoothing, --overlays, --background,
+// --camera), shared by the commands that draw.
 
 #include <optional>
 #include <string>
@@ -37,5 +37,8 @@ Camera placeCamera(const CameraSpec& spec, const BoundingSphere& sphere, float a
 // whose time is `time`; on a log scale always above 0, and a fixed range that is not is a usage
 // error of the command line).
 RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state, double time);
+// --show density with an automatic range: the range is fitted to the first picture
+// (PointSpriteRenderer::fitDensityRange), which resolveRenderSettings cannot see.
+bool fitsDensityToPicture(const RenderOptions& options);
 
 }  // namespace nbody

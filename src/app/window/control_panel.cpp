@@ -328,8 +328,8 @@ void colourChoice(RenderSettings& r) {
 // cannot span (from 0 or below) goes back to the fitted one.
 void colourRange(AppSettings& s) {
   RenderSettings& r = s.render;
-  if (r.colorBy == ColorBy::Component) return;  // the components' own colours: no range
-  if (r.logScale && !(r.colorRange.x > 0.0f)) s.automaticColorRange = true;
+  if (r.colorBy == ColorBy::Component && !r.density) return;  // the components' own colours: no range
+  if (r.logColours() && !(r.colorRange.x > 0.0f)) s.automaticColorRange = true;
   ImGui::Checkbox("auto range", &s.automaticColorRange);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("fitted to the state when the colouring changes or the run starts over; off: drag the ends");
@@ -341,7 +341,7 @@ void colourRange(AppSettings& s) {
   glm::vec2 range = r.colorRange;
   const float speed = std::max(1e-6f, 0.005f * (std::abs(range.x) + std::abs(range.y)));
   if (ImGui::DragFloatRange2("##range", &range.x, &range.y, speed, 0.0f, 0.0f, "%.4g", "%.4g") &&
-      range.y > range.x && (!r.logScale || range.x > 0.0f))
+      range.y > range.x && (!r.logColours() || range.x > 0.0f))
     r.colorRange = range;
 }
 
@@ -357,12 +357,32 @@ void overlaySwitches(RenderSettings& r) {
   }
 }
 
+// Sprites, or the projected density with its kernel's radius (0: fitted to the bodies).
+void showChoice(RenderSettings& r) {
+  int density = r.density ? 1 : 0;
+  ImGui::RadioButton("sprites", &density, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("density", &density, 1);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the projected density: the bodies' mass spread by a kernel, on a log scale");
+  r.density = density == 1;
+  if (!r.density) return;
+  ImGui::SameLine();
+  bool fitted = r.smoothing <= 0.0f;
+  if (ImGui::Checkbox("fitted", &fitted)) r.smoothing = fitted ? 0.0f : r.fittedSmoothing;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the kernel's radius from the bodies' spread and N");
+  if (fitted) return;
+  ImGui::SliderFloat("smoothing", &r.smoothing, r.fittedSmoothing / 30.0f, r.fittedSmoothing * 30.0f, "%.4g",
+                     ImGuiSliderFlags_Logarithmic);
+}
+
 void viewSection(AppSettings& s) {
   RenderSettings& r = s.render;
   ImGui::SliderFloat("point size", &r.pointSize, 0.5f, 32.0f, "%.1f px", ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("brightness", &r.brightness, 0.05f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
   comboOf("colormap", r.colormap, colormapNames());
-  colourChoice(r);
+  showChoice(r);
+  colourChoice(r);  // its components' switches hide them from the density too
   colourRange(s);
   overlaySwitches(r);
   ImGui::Checkbox("vsync", &s.vsync);

@@ -171,6 +171,7 @@ class WindowApp {
   ImGuiLayer imgui_;
   LiveSimulation simulation_;
   PointSpriteRenderer renderer_;
+  bool fitDensityRange_ = false;  // the density's automatic range is fitted at the next picture
   OverlayPainter overlays_;
   UploadedStateTextures cpuStateTextures_;  // the state of an engine that keeps it off the GPU, for the renderer
   WindowRecorder recorder_;
@@ -217,6 +218,7 @@ WindowApp::WindowApp(const WindowOptions& options)
                         aspectOf(framebufferSize_));
   settings_.render = resolveRenderSettings(options.render, simulation_.initialState(), simulation_.time());
   settings_.automaticColorRange = options.render.colorRange == "auto";
+  fitDensityRange_ = fitsDensityToPicture(options.render);
   figures_.renderer = context_->info().renderer;
   if (cameraPath_) cameraPathEditor_ = CameraPathEditor(cameraPath_->keyframes());
   figures_.cameraPath.keyframes = cameraPathEditor_.keyframes();
@@ -290,8 +292,11 @@ void WindowApp::applySettings() {
   if (settings_.run.method != applied_.run.method) stats_.forgetTiming();
   if (settings_.checkAccuracy) checkAccuracy();
   // A range set by hand is another quantity's once the colouring changes: fitted again.
-  if (settings_.render.colorBy != applied_.render.colorBy) settings_.automaticColorRange = true;
-  if (settings_.render.colorBy != applied_.render.colorBy || settings_.render.logScale != applied_.render.logScale ||
+  const bool otherQuantity =
+      settings_.render.colorBy != applied_.render.colorBy || settings_.render.density != applied_.render.density;
+  if (otherQuantity) settings_.automaticColorRange = true;
+  if (otherQuantity || settings_.render.logScale != applied_.render.logScale ||
+      settings_.render.smoothing != applied_.render.smoothing ||
       (settings_.automaticColorRange && !applied_.automaticColorRange))
     refreshColorRange(engine().download());
   applied_ = settings_;
@@ -413,7 +418,8 @@ void WindowApp::checkAccuracy() {
 }
 
 void WindowApp::refreshColorRange(const State& state) {
-  if (settings_.automaticColorRange)
+  fitDensityRange_ = settings_.automaticColorRange && settings_.render.density;  // at the next picture
+  if (settings_.automaticColorRange && !settings_.render.density)
     settings_.render.colorRange = autoColorRange(state, settings_.render.colorBy, settings_.render.logScale);
   measureBodies(settings_.render, state, simulation_.time());
 }
@@ -466,6 +472,8 @@ void WindowApp::draw() {
   glViewport(0, 0, framebufferSize_.x, framebufferSize_.y);
   const GpuStateView bodies = gpuStateOf(engine(), cpuStateTextures_);
   try {
+    if (fitDensityRange_) settings_.render.colorRange = renderer_.fitDensityRange(bodies, camera_, settings_.render);
+    fitDensityRange_ = false;
     renderer_.draw(bodies, camera_, settings_.render, simulation_.time());
     overlays_.paint(camera_, settings_.render, {simulation_.time(), simulation_.stepCount()});
   } catch (const std::invalid_argument& e) {  // e.g. an empty colour range

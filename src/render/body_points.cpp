@@ -1,0 +1,16 @@
+#include "render/body_points.h"
+
+namespace nbody {
+
+void drawBodiesAdding(const GpuStateView& bodies, GLuint positionMassUnit, GLuint velocityUnit) {
+  if (bodies.bodyCount == 0) return;
+  glBindTextureUnit(positionMassUnit, bodies.positionMassTexture);
+  glBindTextureUnit(velocityUnit, bodies.velocityTexture);
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  glEnable(GL_BLEND);
+  glBlendEquation(GL_FUNC_ADD);
+  glBlendFunc(GL_ONE, GL_ONE);
+  glDrawArrays(GL_POINTS, 0, GLsizei(bodies.bodyCount));
+}
+
+}  // namespace nbody

@@ -1,0 +1,98 @@
+#include "render/density_pass.h"
+
+#include <algorithm>
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include "gl/shader_program.h"
+#include "render/body_points.h"
+
+namespace nbody {
+namespace {
+
+// Texture units: the splat reads the state, the map the density and the colormap.
+constexpr GLuint kPositionMassUnit = 0, kVelocityUnit = 1, kDensityUnit = 0, kColormapUnit = 2;
+
+void setSampler(GLuint program, const char* name, GLuint unit) {
+  glProgramUniform1i(program, glGetUniformLocation(program, name), GLint(unit));
+}
+
+float percentileOf(std::vector<float>& values, int permille) {
+  const std::size_t rank = (values.size() - 1) * std::size_t(permille) / 1000;
+  std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(rank), values.end());
+  return values[rank];
+}
+
+}  // namespace
+
+DensityPass::DensityPass()
+    : splatProgram_(gl::buildProgram({{GL_VERTEX_SHADER, {"body_fetch.glsl", "density.vert"}},
+                                      {GL_FRAGMENT_SHADER, {"density.frag"}}})),
+      mapProgram_(gl::buildProgram({{GL_VERTEX_SHADER, {"fullscreen.vert"}},
+                                    {GL_FRAGMENT_SHADER, {"colormap.glsl", "density_map.frag"}}})),
+      emptyVertexArray_(gl::VertexArray::create()) {
+  setSampler(splatProgram_.id(), "uPositionMass", kPositionMassUnit);
+  setSampler(splatProgram_.id(), "uVelocity", kVelocityUnit);
+  setSampler(mapProgram_.id(), "uDensity", kDensityUnit);
+  setSampler(mapProgram_.id(), "uColormap", kColormapUnit);
+}
+
+void DensityPass::splat(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings,
+                        glm::ivec2 size, glm::vec2 pointSizeRange) {
+  density_.resize(size);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, density_.framebuffer());
+  glViewport(0, 0, size.x, size.y);
+  const GLfloat nothing[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  glClearBufferfv(GL_COLOR, 0, nothing);
+  if (bodies.bodyCount == 0) return;
+  const GLuint program = splatProgram_.id();
+  glUseProgram(program);
+  glBindVertexArray(emptyVertexArray_.id());
+  const glm::mat4 projection = camera.projection(float(size.x) / float(size.y));
+  const glm::mat4 viewProjection = projection * camera.view();
+  glUniformMatrix4fv(glGetUniformLocation(program, "uViewProjection"), 1, GL_FALSE, glm::value_ptr(viewProjection));
+  glUniform1f(glGetUniformLocation(program, "uPixelsPerUnit"), 0.5f * float(size.y) * projection[1][1]);
+  glUniform1f(glGetUniformLocation(program, "uSmoothing"), settings.shownSmoothing());
+  glUniform2f(glGetUniformLocation(program, "uPointSizeRange"), pointSizeRange.x, pointSizeRange.y);
+  glUniform1ui(glGetUniformLocation(program, "uHiddenComponents"), settings.hiddenComponents);
+  drawBodiesAdding(bodies, kPositionMassUnit, kVelocityUnit);
+}
+
+void DensityPass::map(const RenderSettings& settings, glm::ivec2 origin, GLuint colormap, GLint targetFramebuffer) {
+  glDisable(GL_BLEND);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(targetFramebuffer));
+  glViewport(origin.x, origin.y, density_.size().x, density_.size().y);
+  const GLuint program = mapProgram_.id();
+  glUseProgram(program);
+  glBindVertexArray(emptyVertexArray_.id());
+  glUniform2i(glGetUniformLocation(program, "uViewportOrigin"), origin.x, origin.y);
+  glUniform2f(glGetUniformLocation(program, "uColorRange"), settings.colorRange.x, settings.colorRange.y);
+  glUniform3fv(glGetUniformLocation(program, "uBackground"), 1, glm::value_ptr(settings.background));
+  glBindTextureUnit(kDensityUnit, density_.texture());
+  glBindTextureUnit(kColormapUnit, colormap);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+std::vector<float> DensityPass::lastDensity() const {
+  if (!density_.made()) return {};
+  const glm::ivec2 size = density_.size();
+  std::vector<float> density(std::size_t(size.x) * std::size_t(size.y));
+  GLint packBuffer = 0, packAlignment = 4;
+  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &packBuffer);
+  glGetIntegerv(GL_PACK_ALIGNMENT, &packAlignment);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glGetTextureImage(density_.texture(), 0, GL_RED, GL_FLOAT, GLsizei(density.size() * sizeof(float)), density.data());
+  glPixelStorei(GL_PACK_ALIGNMENT, packAlignment);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, GLuint(packBuffer));
+  return density;
+}
+
+glm::vec2 densityRangeOf(std::vector<float> density) {
+  std::erase_if(density, [](float value) { return !(value > 0.0f); });
+  if (density.empty()) return {0.1f, 1.0f};
+  const float high = percentileOf(density, 999), low = percentileOf(density, 300);
+  return high > low ? glm::vec2(low, high) : glm::vec2(high / 10.0f, high);
+}
+
+}  // namespace nbody
