@@ -4,6 +4,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "gl/state_guard.h"
+
 namespace nbody::gl {
 namespace {
 
@@ -41,14 +43,10 @@ void PixelReadbackRing::request(glm::ivec2 corner) {
     released_.wait(lock, [&] { return !slot.held; });
     heldWaitSeconds_ += secondsSince(began);
   }
-  GLint packBuffer = 0, packAlignment = 4;
-  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &packBuffer);
-  glGetIntegerv(GL_PACK_ALIGNMENT, &packAlignment);
-  glBindBuffer(GL_PIXEL_PACK_BUFFER, slot.buffer.id());
-  glPixelStorei(GL_PACK_ALIGNMENT, 4);  // RGBA8 rows are whole words: no padding between rows
-  glReadPixels(corner.x, corner.y, size_.x, size_.y, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-  glPixelStorei(GL_PACK_ALIGNMENT, packAlignment);
-  glBindBuffer(GL_PIXEL_PACK_BUFFER, GLuint(packBuffer));
+  {
+    PackStateGuard pack(slot.buffer.id());  // RGBA8 rows are whole words: no padding between rows
+    glReadPixels(corner.x, corner.y, size_.x, size_.y, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  }
   slot.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   ++pending_;
 }

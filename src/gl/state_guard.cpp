@@ -90,4 +90,16 @@ StateGuard::~StateGuard() {
   setEnabled(GL_FRAMEBUFFER_SRGB, framebufferSrgb_);
 }
 
+PackStateGuard::PackStateGuard(GLuint buffer) {
+  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &buffer_);
+  glGetIntegerv(GL_PACK_ALIGNMENT, &alignment_);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, buffer);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+}
+
+PackStateGuard::~PackStateGuard() {
+  glPixelStorei(GL_PACK_ALIGNMENT, alignment_);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, GLuint(buffer_));
+}
+
 }  // namespace nbody::gl

@@ -36,4 +36,17 @@ class StateGuard {
   std::vector<UnitBindings> units_;
 };
 
+// Readbacks: binds `buffer` (0: client memory) as the pixel pack buffer with rows packed to whole
+// words (GL_PACK_ALIGNMENT 4) for its lifetime, then puts back the binding and alignment it found.
+class PackStateGuard {
+ public:
+  explicit PackStateGuard(GLuint buffer = 0);
+  ~PackStateGuard();
+  PackStateGuard(const PackStateGuard&) = delete;
+  PackStateGuard& operator=(const PackStateGuard&) = delete;
+
+ private:
+  GLint buffer_ = 0, alignment_ = 4;
+};
+
 }  // namespace nbody::gl

@@ -5,6 +5,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "gl/shader_program.h"
+#include "gl/state_guard.h"
 #include "render/body_points.h"
 
 namespace nbody {
@@ -77,14 +78,8 @@ std::vector<float> DensityPass::lastDensity() const {
   if (!density_.made()) return {};
   const glm::ivec2 size = density_.size();
   std::vector<float> density(std::size_t(size.x) * std::size_t(size.y));
-  GLint packBuffer = 0, packAlignment = 4;
-  glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &packBuffer);
-  glGetIntegerv(GL_PACK_ALIGNMENT, &packAlignment);
-  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  gl::PackStateGuard pack;
   glGetTextureImage(density_.texture(), 0, GL_RED, GL_FLOAT, GLsizei(density.size() * sizeof(float)), density.data());
-  glPixelStorei(GL_PACK_ALIGNMENT, packAlignment);
-  glBindBuffer(GL_PIXEL_PACK_BUFFER, GLuint(packBuffer));
   return density;
 }
 

@@ -13,6 +13,7 @@
 #include "gl/state_guard.h"
 #include "render/colormap.h"
 #include "render/overlay_layout.h"
+#include "render/picking.h"
 
 namespace nbody {
 namespace {
@@ -142,7 +143,35 @@ void paintAxes(const Pen& pen, const Camera& camera) {
   }
 }
 
+// Each marked body's orbit as a line (broken where it passes behind the camera), then a ring
+// where it is now.
+void paintMarked(const Pen& pen, const Camera& camera, const std::vector<MarkedBody>& marked) {
+  const ImU32 orbitColour = IM_COL32(90, 220, 255, 170), ringColour = IM_COL32(90, 220, 255, 255);
+  const glm::vec2 size(pen.picture.x, pen.picture.y);
+  for (const MarkedBody& body : marked) {
+    if (!body.orbit) continue;
+    std::vector<ImVec2> line;
+    const auto flush = [&] {
+      if (line.size() >= 2) pen.list.AddPolyline(line.data(), int(line.size()), orbitColour, ImDrawFlags_None, 1.5f * pen.scale);
+      line.clear();
+    };
+    for (const glm::vec3& point : *body.orbit) {
+      if (const auto placed = pictureOf(camera, size, point))
+        line.emplace_back(placed->x, placed->y);
+      else
+        flush();
+    }
+    flush();
+  }
+  for (const MarkedBody& body : marked)
+    if (const auto placed = pictureOf(camera, size, body.position)) {
+      pen.list.AddCircle(ImVec2(placed->x + pen.scale, placed->y + pen.scale), 7.0f * pen.scale, kShadow, 0, 1.5f * pen.scale);
+      pen.list.AddCircle(ImVec2(placed->x, placed->y), 7.0f * pen.scale, ringColour, 0, 1.5f * pen.scale);
+    }
+}
+
 void paintOverlays(const Pen& pen, const Camera& camera, const RenderSettings& settings, const OverlayFacts& facts) {
+  paintMarked(pen, camera, facts.marked);
   const auto on = [&](Overlay overlay) { return (settings.overlays & overlayBit(overlay)) != 0; };
   if (on(Overlay::ColourBar)) {
     if (settings.colorBy == ColorBy::Component && !settings.density)
@@ -202,7 +231,7 @@ OverlayPainter::~OverlayPainter() {
 }
 
 void OverlayPainter::paint(const Camera& camera, const RenderSettings& settings, const OverlayFacts& facts) {
-  if (settings.overlays == 0) return;
+  if (settings.overlays == 0 && facts.marked.empty()) return;
   GLint viewport[4] = {0, 0, 0, 0};
   glGetIntegerv(GL_VIEWPORT, viewport);
   if (viewport[2] <= 0 || viewport[3] <= 0) return;

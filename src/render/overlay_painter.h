@@ -5,6 +5,10 @@
 // its own), drawn by the painter's program, so that a picture made without a window draws them
 // the same way.
 
+#include <vector>
+
+#include <glm/vec3.hpp>
+
 #include "gl/objects.h"
 #include "render/camera.h"
 #include "render/render_settings.h"
@@ -14,10 +18,17 @@ struct ImDrawData;
 
 namespace nbody {
 
-// What the clock shows.
+// A body the user follows: a ring where it is, and the line of the orbit it drew (oldest first).
+struct MarkedBody {
+  glm::vec3 position{0.0f};
+  const std::vector<glm::vec3>* orbit = nullptr;  // none: no line
+};
+
+// What the clock shows, and the bodies marked (whatever the overlay switches say).
 struct OverlayFacts {
   double time = 0.0;
   long long step = 0;
+  std::vector<MarkedBody> marked;
 };
 
 class OverlayPainter {
@@ -27,8 +38,8 @@ class OverlayPainter {
   OverlayPainter(const OverlayPainter&) = delete;
   OverlayPainter& operator=(const OverlayPainter&) = delete;
 
-  // Paints the switched-on overlays over the current viewport of the bound draw framebuffer (none
-  // on: nothing is touched). Every piece of GL state it changes is put back, and the ImGui context
+  // Paints the switched-on overlays and the marked bodies over the current viewport of the bound
+  // draw framebuffer (neither: nothing is touched). Every piece of GL state it changes is put back, and the ImGui context
   // current before is current again. Throws std::invalid_argument as the renderer does for an
   // unknown colormap or a colour range a colour bar cannot show.
   void paint(const Camera& camera, const RenderSettings& settings, const OverlayFacts& facts);

@@ -46,7 +46,7 @@ class OverlayPainterTest : public GlTest {
     return renderOffscreen(size, [&] {
       glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
       glClear(GL_COLOR_BUFFER_BIT);
-      painter_->paint(camera_, settings_, {12.5, 250});
+      painter_->paint(camera_, settings_, {12.5, 250, {}});
     });
   }
 

@@ -222,6 +222,34 @@ TEST(Window, ShowsTheProjectedDensity) {
   }
 }
 
+// run --select: the picked bodies are ringed in the picture (cyan, a colour no sprite of fire
+// has); with --follow the camera aims at them, so the one picked body's ring sits in the middle.
+TEST(Window, RingsThePickedBodiesAndFollowsThem) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-select");
+  const auto cyanShare = [](const Image& image, Box box) {
+    int cyan = 0;
+    for (int y = box.y0; y < box.y1; ++y)
+      for (int x = box.x0; x < box.x1; ++x) {
+        const auto* p = image.pixel(x, y);
+        cyan += p[2] > 180 && p[1] > 150 && p[0] < 150;
+      }
+    return double(cyan) / double((box.x1 - box.x0) * (box.y1 - box.y0));
+  };
+  const std::string run = "--bodies 1024 --frames 4 --steps-per-frame 1 --hide-panel --width 400 --height 300 ";
+  for (const std::string& select : {std::string(""), std::string("--select 700 --follow")}) {
+    const auto png = scratch / "picked.png";
+    runWindow(scratch, run + select + " --screenshot " + png.string());
+    ASSERT_FALSE(HasFailure());
+    const Image window = cropped(readPng(png), 400, 300);
+    const Box ring{185, 135, 215, 165};  // 7-pixel ring about the middle
+    if (select.empty())
+      EXPECT_EQ(cyanShare(window, {0, 0, 400, 300}), 0.0) << "nothing picked, no ring";
+    else
+      EXPECT_GT(cyanShare(window, ring), 0.03) << "body 700's ring, the camera on it";
+  }
+}
+
 // `mpiexec -n 3 nbody run`: rank 0's window shows what one process's window shows, the other
 // ranks computing their shares on their own contexts (a picture of the same bits).
 TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {

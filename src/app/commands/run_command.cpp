@@ -50,6 +50,12 @@ void addWindowOptions(CLI::App& command, WindowOptions& options) {
                      "seconds from the first frame, then holds at its last keyframe")
       ->check(inputPath())
       ->excludes(command.get_option("--camera"));
+  command.add_option("--select", options.select,
+                     "ID[,ID...]: bodies picked from the first frame by particle ID (as a click picks one): "
+                     "each ringed, its orbit drawn, listed in the panel's Selection table")
+      ->delimiter(',');
+  command.add_flag("--follow", options.follow, "the camera aims at the picked bodies every frame")
+      ->needs(command.get_option("--select"));
   command.add_flag("--print-stats", options.printStats,
                     "print the panel's figures (iterations/s, GFLOPS, ...) to stdout on quitting");
 }

@@ -59,6 +59,12 @@ struct AppSettings {
   bool toggleRecording = false;  // start filming the window into a timestamped MP4, or stop
   bool quit = false;
 
+  // The picked bodies (app/live/selection.h): the camera aims at them every frame, once, or the
+  // selection is emptied.
+  bool followSelection = false;
+  bool centreOnSelection = false;
+  bool clearSelection = false;
+
   std::string snapshotPath;  // the panel's load field: what was last saved, or typed in
   SeriesRequests series;
   CameraPathRequests cameraPath;

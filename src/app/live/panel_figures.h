@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/live/conservation_history.h"
+#include "app/live/selection.h"
 #include "engines/engine.h"
 #include "render/camera_path.h"
 
@@ -53,6 +54,7 @@ struct PanelFigures {
   double recordingSeconds = -1;      // how long the window has been filmed; < 0: not filming
   SeriesFigures series;
   CameraPathFigures cameraPath;
+  const std::vector<SelectedBody>* selection = nullptr;  // the picked bodies' table; none: not shown
 };
 
 }  // namespace nbody

@@ -21,7 +21,9 @@ SeriesPlayback::Outcome SeriesPlayback::follow(AppSettings& settings, LiveSimula
   Outcome outcome = carryOutRequests(settings);
   if (!player_) return outcome;
   if (const std::optional<Snapshot> due = player_->advance(seconds)) {
-    if (std::string why = show(settings, simulation, *due); !why.empty()) outcome.message = std::move(why);
+    std::string why = show(settings, simulation, *due);
+    outcome.shown = why.empty();
+    if (!why.empty()) outcome.message = std::move(why);
   }
   return outcome;
 }

@@ -30,6 +30,7 @@ class SeriesPlayback {
   struct Outcome {
     bool opened = false;  // a new series shows its first snapshot: refit the camera and colours
     std::string message;  // what the panel says of it; empty: nothing
+    bool shown = false;   // a snapshot went into the simulation (its initialState)
   };
   // Carries out settings.series's requests and clears them, lets `seconds` of playing pass, and
   // puts the snapshot due into `simulation`. A snapshot the engine cannot hold is passed over, saying so.

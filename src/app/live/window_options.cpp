@@ -9,6 +9,7 @@ AppSettings initialAppSettings(const WindowOptions& options) {
   settings.render = options.render.settings;
   settings.vsync = !options.noVsync;
   settings.showPanel = !options.hidePanel;
+  settings.followSelection = options.follow;
   return settings;
 }
 

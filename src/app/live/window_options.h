@@ -3,8 +3,10 @@
 // exists): its options as the command line gives them (app/commands/run_command.h registers them,
 // app/window/window_app.h runs the window).
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/live/app_settings.h"
 #include "app/run/render_options.h"
@@ -26,6 +28,8 @@ struct WindowOptions {
   std::string play;         // a shell pattern of snapshot files to play back; empty: a live run
   double playRate = 10.0;   // snapshots a second
   std::string cameraPath;   // a camera path file the camera follows from the first frame; empty: none
+  std::vector<std::uint64_t> select;  // particle IDs picked from the first frame (app/live/selection.h)
+  bool follow = false;                // the camera aims at the picked bodies every frame
   bool printStats = false;  // print the panel's final figures to stdout
 };
 

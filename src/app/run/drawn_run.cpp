@@ -98,7 +98,7 @@ void DrawnRun::draw(const std::function<void()>& afterDrawing) {
     if (fitDensityRange_) settings_.colorRange = renderer_.fitDensityRange(bodies, camera_, settings_);
     fitDensityRange_ = false;
     renderer_.draw(bodies, camera_, settings_, time());
-    overlays_.paint(camera_, settings_, {time(), stepNumber_});
+    overlays_.paint(camera_, settings_, {time(), stepNumber_, {}});
     if (afterDrawing) afterDrawing();
   });
 }

@@ -43,7 +43,7 @@ ShotEnd advanceToShot(Engine& engine, const ShotOptions& options) {
     watch.check(engine, step, timeAt(step), [] { return kNoPicture; });
   }
   // The camera and the colour range come from the state on the CPU: one download per picture.
-  return {engine.download(), {timeAt(last), last}};
+  return {engine.download(), {timeAt(last), last, {}}};
 }
 
 // Drawn after every step, so that every step's light goes into the trails; the state is checked

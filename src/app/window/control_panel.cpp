@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include <glm/geometric.hpp>
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -404,6 +405,40 @@ void conservationWindow(const ConservationHistory& history) {
   ImGui::End();
 }
 
+// The picked bodies: ID, component, position and speed each, and the camera's aim at them.
+void selectionSection(AppSettings& settings, const std::vector<SelectedBody>& bodies) {
+  if (bodies.empty()) {
+    ImGui::TextDisabled("click a body to pick it; Shift+drag: a box; Ctrl: add");
+    return;
+  }
+  if (ImGui::Button("Centre on them")) settings.centreOnSelection = true;
+  ImGui::SameLine();
+  ImGui::Checkbox("follow", &settings.followSelection);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the camera aims at their mean position every frame");
+  ImGui::SameLine();
+  if (ImGui::Button("Clear")) settings.clearSelection = true;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("selected", 4, flags, ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 7))) return;
+  for (const char* heading : {"ID", "comp.", "position", "speed"}) ImGui::TableSetupColumn(heading);
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableHeadersRow();
+  for (const SelectedBody& body : bodies) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%llu", static_cast<unsigned long long>(body.id));
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", int(body.component));
+    ImGui::TableNextColumn();
+    if (body.found)
+      ImGui::Text("%.4g, %.4g, %.4g", double(body.position.x), double(body.position.y), double(body.position.z));
+    else
+      ImGui::TextDisabled("not in this state");
+    ImGui::TableNextColumn();
+    if (body.found) ImGui::Text("%.4g", double(glm::length(body.velocity)));
+  }
+  ImGui::EndTable();
+}
+
 }  // namespace
 
 void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
@@ -421,6 +456,9 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
   if (ImGui::CollapsingHeader("Series", figures.series.open ? ImGuiTreeNodeFlags_DefaultOpen : 0))
     seriesSection(settings.series, figures.series);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(settings);
+  if (figures.selection &&
+      ImGui::CollapsingHeader("Selection", figures.selection->empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
+    selectionSection(settings, *figures.selection);
   if (ImGui::CollapsingHeader("Camera path", figures.cameraPath.keyframes.empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
     cameraPathSection(settings.cameraPath, figures.cameraPath);
   if (ImGui::CollapsingHeader("Trails and recording", ImGuiTreeNodeFlags_DefaultOpen))
@@ -429,7 +467,7 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
   ImGui::SameLine();
   snapshotSection(settings);
   if (!figures.message.empty()) ImGui::TextWrapped("%s", figures.message.c_str());
-  ImGui::TextDisabled("drag: orbit, right drag: pan, wheel: zoom; Esc quits");
+  ImGui::TextDisabled("drag: orbit, right drag: pan, wheel: zoom; click: pick; Esc quits");
   ImGui::PopItemWidth();
   ImGui::End();
   if (figures.conservation) conservationWindow(*figures.conservation);

@@ -21,6 +21,7 @@
 #include "app/live/camera_path_editor.h"
 #include "app/live/frame_statistics.h"
 #include "app/live/live_simulation.h"
+#include "app/live/selection.h"
 #include "app/live/series_playback.h"
 #include "app/window/recording_panel.h"
 #include "app/window/window_capture.h"
@@ -37,6 +38,7 @@
 #include "io/png.h"
 #include "render/camera_path.h"
 #include "render/overlay_painter.h"
+#include "render/picking.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
 #include "util/printable_text.h"
@@ -146,6 +148,9 @@ class WindowApp {
   void followCameraPath();
   void playSeries();
   void startedOver();
+  void pickBodies(const PickRequest& request);
+  void followSelection();
+  std::vector<MarkedBody> markedBodies() const;
   void measureConservation();
   int plannedSteps();
   void step(int steps);
@@ -173,6 +178,7 @@ class WindowApp {
   PointSpriteRenderer renderer_;
   bool fitDensityRange_ = false;  // the density's automatic range is fitted at the next picture
   OverlayPainter overlays_;
+  Selection selection_;
   UploadedStateTextures cpuStateTextures_;  // the state of an engine that keeps it off the GPU, for the renderer
   WindowRecorder recorder_;
   FrameStatistics stats_;
@@ -224,6 +230,8 @@ WindowApp::WindowApp(const WindowOptions& options)
   figures_.cameraPath.keyframes = cameraPathEditor_.keyframes();
   figures_.cameraPath.playing = cameraPath_.has_value();
   figures_.conservation = &conservation_;
+  figures_.selection = &selection_.bodies();
+  if (!options.select.empty()) selection_.pickIds(engine().download(), options.select);
   figures_.bodyChoices = bodyChoicesFor(engine(), settings_.run.scene.options.bodyCount);
   applied_ = settings_;
 }
@@ -238,6 +246,7 @@ bool WindowApp::runFrame() {
   applySettings();
   measureConservation();
   step(steps);
+  followSelection();
   draw();
   const bool lastFrame = options_.frames > 0 && stats_.frames() >= options_.frames;
   writeScreenshot(lastFrame);
@@ -264,6 +273,7 @@ bool WindowApp::pollEvents() {
 void WindowApp::showPanel() {
   imgui_.beginFrame();
   steerCamera(camera_, framebufferSize_);
+  if (const auto request = takePickRequest()) pickBodies(*request);
   if (cameraPath_) followCameraPath();
   figures_.engineDevice = engine().device();
   figures_.engineOptions = engine().options();
@@ -388,6 +398,7 @@ void WindowApp::playSeries() {
   const SeriesPlayback::Outcome outcome = series_.follow(settings_, simulation_, now - playedUntil_);
   playedUntil_ = now;
   if (outcome.opened) startedOver();
+  if (outcome.shown) selection_.findIn(simulation_.initialState());  // its orbit goes on through the series
   if (!outcome.message.empty()) {
     figures_.message = outcome.message;
     std::fprintf(stderr, "run: %s\n", withoutControlCharacters(outcome.message).c_str());
@@ -398,10 +409,48 @@ void WindowApp::playSeries() {
 // A new scene or a loaded snapshot: the camera, colours, figures and plots start over.
 void WindowApp::startedOver() {
   camera_.fit(boundingSphere(simulation_.initialState()), aspectOf(framebufferSize_));
+  selection_.findIn(simulation_.initialState());
+  selection_.forgetOrbits();
   refreshColorRange(simulation_.initialState());
   figures_.warning.clear();
   stats_.startOver();
   conservation_.restart();
+}
+
+// The body clicked (within 10 pixels of the click) or those in the box dragged, read from the state
+// as the engine holds it now: they replace the selection, or join it with Ctrl.
+void WindowApp::pickBodies(const PickRequest& request) {
+  const State state = engine().download();
+  const glm::vec2 size(framebufferSize_);
+  const std::uint32_t hidden = settings_.render.hiddenComponents;
+  std::vector<std::size_t> picked;
+  if (request.box())
+    picked = bodiesInside(state, camera_, size, request.corner, request.otherCorner, hidden, Selection::kMostBodies);
+  else if (const auto body = bodyNearest(state, camera_, size, request.corner, 10.0f, hidden))
+    picked.push_back(*body);
+  if (picked.empty() && request.add) return;
+  selection_.pick(state, picked, request.add);
+  figures_.message = selection_.empty() ? "selection cleared: no body there"
+                                        : "selected " + std::to_string(selection_.bodies().size()) + " bodies";
+}
+
+// The selected bodies where the engine has them now (a small readback), and the camera on them
+// when it follows them or is asked to aim there once.
+void WindowApp::followSelection() {
+  if (settings_.clearSelection) selection_.clear();
+  settings_.clearSelection = false;
+  if (selection_.empty()) return;
+  selection_.follow(readBodies(gpuStateOf(engine(), cpuStateTextures_), selection_.indices()));
+  if (settings_.followSelection || settings_.centreOnSelection)
+    if (const auto centre = selection_.centre()) camera_.target = *centre;
+  settings_.centreOnSelection = false;
+}
+
+std::vector<MarkedBody> WindowApp::markedBodies() const {
+  std::vector<MarkedBody> marked;
+  for (const SelectedBody& body : selection_.bodies())
+    if (body.found) marked.push_back({body.position, &body.orbit});
+  return marked;
 }
 
 // A sample of bodies against direct summation in double precision: a second or so at most.
@@ -475,7 +524,7 @@ void WindowApp::draw() {
     if (fitDensityRange_) settings_.render.colorRange = renderer_.fitDensityRange(bodies, camera_, settings_.render);
     fitDensityRange_ = false;
     renderer_.draw(bodies, camera_, settings_.render, simulation_.time());
-    overlays_.paint(camera_, settings_.render, {simulation_.time(), simulation_.stepCount()});
+    overlays_.paint(camera_, settings_.render, {simulation_.time(), simulation_.stepCount(), markedBodies()});
   } catch (const std::invalid_argument& e) {  // e.g. an empty colour range
     figures_.warning = e.what();
   }

@@ -10,6 +10,8 @@
 namespace nbody {
 namespace {
 
+constexpr float kClickPixels = 3.0f;  // a press and release this close is a click, not a drag
+
 void onKey(GLFWwindow* window, int key, int, int action, int) {
   if (action == GLFW_RELEASE) return;
   auto* keys = static_cast<KeyPresses*>(glfwGetWindowUserPointer(window));
@@ -51,9 +53,22 @@ void steerCamera(Camera& camera, glm::ivec2 windowSize) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantCaptureMouse) return;
   const glm::vec2 delta(io.MouseDelta.x, io.MouseDelta.y);
-  if (io.MouseDown[0]) camera.orbit(-0.3f * delta.x, 0.3f * delta.y);
+  if (io.MouseDown[0] && !io.KeyShift) camera.orbit(-0.3f * delta.x, 0.3f * delta.y);
   if (io.MouseDown[1] && windowSize.y > 0) camera.pan(glm::vec2(-delta.x, delta.y) / float(windowSize.y));
   if (io.MouseWheel != 0.0f) camera.zoom(std::pow(1.15f, io.MouseWheel));
+}
+
+std::optional<PickRequest> takePickRequest() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantCaptureMouse) return std::nullopt;
+  const bool dragged = io.MouseDragMaxDistanceSqr[0] > kClickPixels * kClickPixels;
+  if (io.MouseDown[0] && io.KeyShift && dragged)
+    ImGui::GetForegroundDrawList()->AddRect(io.MouseClickedPos[0], io.MousePos, IM_COL32(90, 220, 255, 255));
+  if (!io.MouseReleased[0] || (dragged && !io.KeyShift)) return std::nullopt;  // a drag that orbited
+  const glm::vec2 scale(io.DisplayFramebufferScale.x, io.DisplayFramebufferScale.y);
+  const glm::vec2 released = glm::vec2(io.MousePos.x, io.MousePos.y) * scale;
+  const glm::vec2 pressed = dragged ? glm::vec2(io.MouseClickedPos[0].x, io.MouseClickedPos[0].y) * scale : released;
+  return PickRequest{pressed, released, io.KeyCtrl};
 }
 
 }  // namespace nbody

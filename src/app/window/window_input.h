@@ -3,6 +3,8 @@
 // camera. Neither acts while Dear ImGui wants the keyboard or mouse (typing into the panel,
 // dragging a slider).
 
+#include <optional>
+
 #include <glm/vec2.hpp>
 
 #include "app/live/app_settings.h"
@@ -23,7 +25,19 @@ struct KeyPresses {
 void listenForKeys(GLFWwindow* window, KeyPresses& keys);
 // Turns the presses since the last frame into requests, and forgets them.
 void applyKeys(KeyPresses& keys, AppSettings& settings);
-// Left drag orbits, right drag pans, the wheel zooms; not while the mouse is over the panel.
+// Left drag orbits (not with Shift, which drags a selection box), right drag pans, the wheel zooms;
+// not while the mouse is over the panel.
 void steerCamera(Camera& camera, glm::ivec2 windowSize);
+
+// A left click on the picture (pressed and released within a few pixels) or a Shift-drag of the
+// left button: the bodies to select there, in framebuffer pixels from the top left.
+struct PickRequest {
+  glm::vec2 corner{0.0f}, otherCorner{0.0f};  // the same for a click
+  bool add = false;                           // Ctrl held: added to the selection
+  bool box() const { return corner != otherCorner; }
+};
+// The request of the mouse button released this frame, if any; while Shift-dragging it outlines the
+// box. Not over the panel.
+std::optional<PickRequest> takePickRequest();
 
 }  // namespace nbody

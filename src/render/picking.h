@@ -1,0 +1,40 @@
+#pragma once
+// Which bodies a click or a dragged box on the picture means, and the selected bodies read back from
+// the GPU: the window's picking. Positions on the picture are in pixels from its top left, as the
+// mouse reports them (scaled to the framebuffer).
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "engines/engine.h"
+#include "render/camera.h"
+
+namespace nbody {
+
+// Where `point` lands on a picture `size` pixels large seen by `camera`; none when it is behind the
+// camera.
+std::optional<glm::vec2> pictureOf(const Camera& camera, glm::vec2 size, glm::vec3 point);
+
+// The shown body (not of a hidden component) whose centre lands nearest `at`, if within
+// `withinPixels`; of two equally near, the nearer to the camera.
+std::optional<std::size_t> bodyNearest(const State& state, const Camera& camera, glm::vec2 size, glm::vec2 at,
+                                       float withinPixels, std::uint32_t hiddenComponents);
+// The shown bodies whose centres land inside the box between two corners, at most `most` of them:
+// those nearest the box's middle.
+std::vector<std::size_t> bodiesInside(const State& state, const Camera& camera, glm::vec2 size, glm::vec2 corner,
+                                      glm::vec2 otherCorner, std::uint32_t hiddenComponents, std::size_t most);
+
+// A body as the GPU holds it now.
+struct BodyNow {
+  glm::vec4 positionMass{0.0f}, velocity{0.0f};  // velocity.w: the component
+};
+// Bodies `indices` of the state textures, read back one texel each (a wait for the GPU): for a
+// handful of followed bodies, not the whole state.
+std::vector<BodyNow> readBodies(const GpuStateView& bodies, const std::vector<std::size_t>& indices);
+
+}  // namespace nbody
