@@ -7,6 +7,7 @@
 #include "gl/shader_program.h"
 #include "gl/state_guard.h"
 #include "render/body_points.h"
+#include "util/percentile.h"
 
 namespace nbody {
 namespace {
@@ -18,11 +19,6 @@ void setSampler(GLuint program, const char* name, GLuint unit) {
   glProgramUniform1i(program, glGetUniformLocation(program, name), GLint(unit));
 }
 
-float percentileOf(std::vector<float>& values, int permille) {
-  const std::size_t rank = (values.size() - 1) * std::size_t(permille) / 1000;
-  std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(rank), values.end());
-  return values[rank];
-}
 
 }  // namespace
 
@@ -86,7 +82,7 @@ std::vector<float> DensityPass::lastDensity() const {
 glm::vec2 densityRangeOf(std::vector<float> density) {
   std::erase_if(density, [](float value) { return !(value > 0.0f); });
   if (density.empty()) return {0.1f, 1.0f};
-  const float high = percentileOf(density, 999), low = percentileOf(density, 300);
+  const float high = valueAtPermille(density, 999), low = valueAtPermille(density, 300);
   return high > low ? glm::vec2(low, high) : glm::vec2(high / 10.0f, high);
 }
 

@@ -7,6 +7,8 @@
 
 #include <glm/geometric.hpp>
 
+#include "util/percentile.h"
+
 namespace nbody {
 
 namespace {
@@ -33,12 +35,6 @@ const ColourQuantity& quantityOf(ColorBy colorBy) {
   return kColourQuantities[0];
 }
 
-// The value at `permille` of the way up the sorted values (reordering them).
-float valueAt(std::vector<float>& values, int permille) {
-  const std::size_t rank = (values.size() - 1) * std::size_t(permille) / 1000;
-  std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(rank), values.end());
-  return values[rank];
-}
 
 }  // namespace
 
@@ -89,7 +85,7 @@ void measureBodies(RenderSettings& settings, const State& state, double time) {
     radii.push_back(glm::length(glm::vec3(state.positionMass[i]) - settings.centre.position));
   }
   if (radii.empty()) return;
-  const float radius = valueAt(radii, 900);
+  const float radius = valueAtPermille(radii, 900);
   if (radius > 0.0f && std::isfinite(radius))
     settings.fittedSmoothing = 2.0f * radius / std::cbrt(float(state.size()));
 }
@@ -120,9 +116,9 @@ glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale) {
       values.push_back(value);
   }
   if (values.empty()) return {logScale ? 0.1f : 0.0f, 1.0f};  // all at rest or massless: any range will do
-  const float high = valueAt(values, quantity.highPermille);
+  const float high = valueAtPermille(values, quantity.highPermille);
   if (quantity.isSigned) return high > 0.0f ? glm::vec2(-high, high) : glm::vec2(-1.0f, 1.0f);
-  const float low = logScale ? valueAt(values, quantity.logLowPermille) : 0.0f;
+  const float low = logScale ? valueAtPermille(values, quantity.logLowPermille) : 0.0f;
   if (!(high > low)) return logScale ? glm::vec2(high / 10.0f, high) : glm::vec2(0.0f, 1.0f);
   return {low, high};
 }

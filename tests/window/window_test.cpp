@@ -250,6 +250,28 @@ TEST(Window, RingsThePickedBodiesAndFollowsThem) {
   }
 }
 
+// run --histogram radius: the histogram window at the top right, its bars in Dear ImGui's plot
+// colour (a yellow no sprite far from the middle has), only with the option.
+TEST(Window, ShowsAHistogramWindowAtTheTopRight) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-histogram");
+  const Box topRight{330, 0, 640, 180};
+  for (const bool histogram : {true, false}) {
+    const auto png = scratch / "histogram.png";
+    runWindow(scratch, std::string("--bodies 1024 --frames 3 --steps-per-frame 1 --width 640 --height 400 --camera 0,0,40 ") +
+                           (histogram ? "--histogram radius " : "") + "--screenshot " + png.string());
+    ASSERT_FALSE(HasFailure());
+    const Image window = cropped(readPng(png), 640, 400);
+    int bars = 0;
+    for (int y = topRight.y0; y < topRight.y1; ++y)
+      for (int x = topRight.x0; x < topRight.x1; ++x) {
+        const auto* p = window.pixel(x, y);
+        bars += p[0] > 200 && p[1] > 140 && p[1] < 200 && p[2] < 40;
+      }
+    EXPECT_EQ(bars > 100, histogram) << bars << " pixels of the plot's yellow";
+  }
+}
+
 // `mpiexec -n 3 nbody run`: rank 0's window shows what one process's window shows, the other
 // ranks computing their shares on their own contexts (a picture of the same bits).
 TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {

@@ -56,6 +56,10 @@ void addWindowOptions(CLI::App& command, WindowOptions& options) {
       ->delimiter(',');
   command.add_flag("--follow", options.follow, "the camera aims at the picked bodies every frame")
       ->needs(command.get_option("--select"));
+  command.add_option("--histogram", options.histogram,
+                     "open the histogram window (top right, with the panel) counting the bodies by this "
+                     "quantity; the panel's View section opens and closes it")
+      ->check(CLI::IsMember(colorByNames()));
   command.add_flag("--print-stats", options.printStats,
                     "print the panel's figures (iterations/s, GFLOPS, ...) to stdout on quitting");
 }

@@ -59,6 +59,14 @@ struct AppSettings {
   bool toggleRecording = false;  // start filming the window into a timestamped MP4, or stop
   bool quit = false;
 
+  // The histogram window (app/live/histogram.h): shown or not, of which quantity, on which scale.
+  struct HistogramChoice {
+    bool shown = false;
+    ColorBy quantity = ColorBy::Radius;
+    bool logScale = false;
+    bool operator==(const HistogramChoice&) const = default;
+  } histogram;
+
   // The picked bodies (app/live/selection.h): the camera aims at them every frame, once, or the
   // selection is emptied.
   bool followSelection = false;

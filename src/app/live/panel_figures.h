@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/live/conservation_history.h"
+#include "app/live/histogram.h"
 #include "app/live/selection.h"
 #include "engines/engine.h"
 #include "render/camera_path.h"
@@ -55,6 +56,7 @@ struct PanelFigures {
   SeriesFigures series;
   CameraPathFigures cameraPath;
   const std::vector<SelectedBody>* selection = nullptr;  // the picked bodies' table; none: not shown
+  const Histogram* histogram = nullptr;                   // none: not shown
 };
 
 }  // namespace nbody

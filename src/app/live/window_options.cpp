@@ -10,6 +10,7 @@ AppSettings initialAppSettings(const WindowOptions& options) {
   settings.vsync = !options.noVsync;
   settings.showPanel = !options.hidePanel;
   settings.followSelection = options.follow;
+  if (const auto quantity = findColorBy(options.histogram)) settings.histogram = {true, *quantity, false};
   return settings;
 }
 

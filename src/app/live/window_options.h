@@ -30,6 +30,7 @@ struct WindowOptions {
   std::string cameraPath;   // a camera path file the camera follows from the first frame; empty: none
   std::vector<std::uint64_t> select;  // particle IDs picked from the first frame (app/live/selection.h)
   bool follow = false;                // the camera aims at the picked bodies every frame
+  std::string histogram;              // a colour quantity: the histogram window shows it; empty: closed
   bool printStats = false;  // print the panel's final figures to stdout
 };
 

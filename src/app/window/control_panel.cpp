@@ -386,6 +386,9 @@ void viewSection(AppSettings& s) {
   colourChoice(r);  // its components' switches hide them from the density too
   colourRange(s);
   overlaySwitches(r);
+  ImGui::Checkbox("histogram", &s.histogram.shown);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("a window counting the bodies by a quantity, at the top right");
+  ImGui::SameLine();
   ImGui::Checkbox("vsync", &s.vsync);
   ImGui::SameLine();
   if (ImGui::Button("Fit camera")) s.fitCamera = true;
@@ -402,6 +405,39 @@ void conservationWindow(const ConservationHistory& history) {
   ImGui::Begin("conservation", nullptr,
                ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoFocusOnAppearing);
   conservationContents(history);
+  ImGui::End();
+}
+
+// The bodies counted by the chosen quantity, at the top right; the choice beside the bars.
+void histogramWindow(AppSettings::HistogramChoice& choice, const Histogram& histogram) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x - 10, 10), ImGuiCond_Always, ImVec2(1, 0));
+  ImGui::SetNextWindowBgAlpha(0.75f);
+  ImGui::Begin("histogram", &choice.shown,
+               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoFocusOnAppearing);
+  int quantity = int(choice.quantity);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+  if (ImGui::BeginCombo("##quantity", std::string(colorByName(choice.quantity)).c_str())) {
+    for (const std::string& name : colorByNames()) {
+      const ColorBy option = *findColorBy(name);
+      if (ImGui::Selectable(name.c_str(), int(option) == quantity)) quantity = int(option);
+    }
+    ImGui::EndCombo();
+  }
+  choice.quantity = ColorBy(quantity);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(isSignedQuantity(choice.quantity) || choice.quantity == ColorBy::Component);
+  ImGui::Checkbox("log", &choice.logScale);
+  ImGui::EndDisabled();
+  float most = 0.0f;
+  for (float count : histogram.counts) most = std::max(most, count);
+  ImGui::PlotHistogram("##counts", histogram.counts.data(), int(histogram.counts.size()), 0, nullptr, 0.0f,
+                       most * 1.05f, ImVec2(ImGui::GetFontSize() * 22.0f, ImGui::GetFontSize() * 6.0f));
+  if (histogram.quantity == ColorBy::Component)
+    ImGui::TextDisabled("components 0 to %d, at step %lld", kComponentCount - 1, histogram.step);
+  else
+    ImGui::TextDisabled("%.4g to %.4g%s, %zu beyond; step %lld", histogram.low, histogram.high,
+                        histogram.logScale ? " (log)" : "", histogram.beyond, histogram.step);
   ImGui::End();
 }
 
@@ -471,6 +507,7 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
   ImGui::PopItemWidth();
   ImGui::End();
   if (figures.conservation) conservationWindow(*figures.conservation);
+  if (figures.histogram) histogramWindow(settings.histogram, *figures.histogram);
 }
 
 }  // namespace nbody

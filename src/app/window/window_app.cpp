@@ -152,6 +152,7 @@ class WindowApp {
   void followSelection();
   std::vector<MarkedBody> markedBodies() const;
   void measureConservation();
+  void countHistogram();
   int plannedSteps();
   void step(int steps);
   void describeExchange(int steps);
@@ -179,6 +180,9 @@ class WindowApp {
   bool fitDensityRange_ = false;  // the density's automatic range is fitted at the next picture
   OverlayPainter overlays_;
   Selection selection_;
+  Histogram histogram_;
+  AppSettings::HistogramChoice histogramCounted_;  // what histogram_ counts
+  double histogramSeconds_ = 0.0;                  // the frame clock's seconds when it was counted
   UploadedStateTextures cpuStateTextures_;  // the state of an engine that keeps it off the GPU, for the renderer
   WindowRecorder recorder_;
   FrameStatistics stats_;
@@ -245,6 +249,7 @@ bool WindowApp::runFrame() {
   if (ranks().distributed()) sendOrder({settings_, steps, false});
   applySettings();
   measureConservation();
+  countHistogram();
   step(steps);
   followSelection();
   draw();
@@ -481,6 +486,22 @@ void WindowApp::measureConservation() {
   const Diagnostics now = diagnostics_.measure(engine(), settings_.run.step);
   const double after = stats_.secondsSinceStart();
   conservation_.record(after, simulation_.stepCount(), simulation_.time(), now, after - before);
+}
+
+// The histogram of the state now (read back whole), while it is shown with the panel: counted again
+// when its choice changes, and once a second while the run moves on.
+void WindowApp::countHistogram() {
+  const AppSettings::HistogramChoice& wanted = settings_.histogram;
+  const bool shown = wanted.shown && settings_.showPanel;  // the panel draws it
+  figures_.histogram = shown ? &histogram_ : nullptr;
+  if (!shown) return;
+  const double now = stats_.secondsSinceStart();
+  const bool moved = histogram_.step != simulation_.stepCount() && now - histogramSeconds_ >= 1.0;
+  if (!(wanted == histogramCounted_) || histogram_.step < 0 || moved) {
+    histogram_ = histogramOf(engine().download(), wanted.quantity, wanted.logScale, 48, simulation_.stepCount());
+    histogramCounted_ = wanted;
+    histogramSeconds_ = now;
+  }
 }
 
 // As many steps as asked, or as fill the frame; one when paused and asked for a single step.
