@@ -472,6 +472,8 @@ run_commands_with_gl_debug() {
     --out "$d/record-play.mp4"
   debug_run "shot-components" "$nbody" shot --scene galaxies --bodies 16384 --steps 5 --color-by component \
     --hide-components 2 --overlays all --out "$d/shot-components.png"
+  debug_run "shot-cells" "$nbody" shot --engine tree --bodies 65536 --steps 5 --overlays cells --cell-depth 4 \
+    --out "$d/shot-cells.png"
   debug_run "shot-density" "$nbody" shot --engine tree --scene galaxies --bodies 65536 --steps 5 --show density \
     --overlays all --out "$d/shot-density.png"
   debug_run "run-density" xvfb-run -a -s "-screen 0 1280x800x24" "$nbody" run --engine compute --bodies 16384 \

@@ -21,6 +21,7 @@ constexpr std::array<OverlayRow, kOverlayCount> kOverlays{{
     {Overlay::Axes, "axes", "the directions of the scene's x, y and z axes"},
     {Overlay::ScaleBar, "scale", "a bar of a round length in scene units, at the camera's target"},
     {Overlay::Clock, "clock", "the simulated time and the step"},
+    {Overlay::Cells, "cells", "the boxes of the tree's cells (its octree levels) down to --cell-depth"},
 }};
 
 constexpr int kTicksWanted = 5;

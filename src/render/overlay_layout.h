@@ -16,8 +16,8 @@
 namespace nbody {
 
 // Each overlay is a switch: bit (1 << int(overlay)) of RenderSettings::overlays.
-enum class Overlay { ColourBar, Axes, ScaleBar, Clock };
-inline constexpr int kOverlayCount = 4;
+enum class Overlay { ColourBar, Axes, ScaleBar, Clock, Cells };
+inline constexpr int kOverlayCount = 5;
 constexpr std::uint32_t overlayBit(Overlay overlay) { return 1u << int(overlay); }
 
 std::string_view overlayName(Overlay overlay);

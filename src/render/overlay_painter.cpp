@@ -170,18 +170,40 @@ void paintMarked(const Pen& pen, const Camera& camera, const std::vector<MarkedB
     }
 }
 
+// Each cell's box as its twelve edges, the deeper levels fainter; a box reaching behind the
+// camera is left out.
+void paintCells(const Pen& pen, const Camera& camera, const std::vector<TreeCell>& cells) {
+  const glm::vec2 size(pen.picture.x, pen.picture.y);
+  for (const TreeCell& cell : cells) {
+    ImVec2 corners[8];
+    bool inFront = true;
+    for (int k = 0; k < 8 && inFront; ++k) {
+      const glm::vec3 corner((k & 4) ? cell.high.x : cell.low.x, (k & 2) ? cell.high.y : cell.low.y,
+                             (k & 1) ? cell.high.z : cell.low.z);
+      const auto placed = pictureOf(camera, size, corner);
+      inFront = placed.has_value();
+      if (placed) corners[k] = ImVec2(placed->x, placed->y);
+    }
+    if (!inFront) continue;
+    const ImU32 colour = IM_COL32(120, 255, 170, std::max(50, 230 - 60 * (cell.level - 1)));
+    for (int k = 0; k < 8; ++k)
+      for (int axis : {1, 2, 4})  // each edge once, from its corner with the bit clear
+        if (!(k & axis)) pen.list.AddLine(corners[k], corners[k | axis], colour, pen.scale);
+  }
+}
+
 void paintOverlays(const Pen& pen, const Camera& camera, const RenderSettings& settings, const OverlayFacts& facts) {
+  if (settings.shows(Overlay::Cells) && facts.cells) paintCells(pen, camera, *facts.cells);
   paintMarked(pen, camera, facts.marked);
-  const auto on = [&](Overlay overlay) { return (settings.overlays & overlayBit(overlay)) != 0; };
-  if (on(Overlay::ColourBar)) {
+  if (settings.shows(Overlay::ColourBar)) {
     if (settings.colorBy == ColorBy::Component && !settings.density)
       paintComponentLegend(pen, settings);
     else
       paintColourScale(pen, settings);
   }
-  if (on(Overlay::ScaleBar)) paintScaleBar(pen, camera);
-  if (on(Overlay::Axes)) paintAxes(pen, camera);
-  if (on(Overlay::Clock)) paintClock(pen, facts);
+  if (settings.shows(Overlay::ScaleBar)) paintScaleBar(pen, camera);
+  if (settings.shows(Overlay::Axes)) paintAxes(pen, camera);
+  if (settings.shows(Overlay::Clock)) paintClock(pen, facts);
 }
 
 }  // namespace

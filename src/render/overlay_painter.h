@@ -12,6 +12,7 @@
 #include "gl/objects.h"
 #include "render/camera.h"
 #include "render/render_settings.h"
+#include "render/tree_cells.h"
 
 struct ImGuiContext;
 struct ImDrawData;
@@ -24,11 +25,13 @@ struct MarkedBody {
   const std::vector<glm::vec3>* orbit = nullptr;  // none: no line
 };
 
-// What the clock shows, and the bodies marked (whatever the overlay switches say).
+// What the clock shows, the bodies marked (whatever the overlay switches say), and the tree's cells
+// for the cells overlay (treeCellsOf; none: no boxes).
 struct OverlayFacts {
   double time = 0.0;
   long long step = 0;
   std::vector<MarkedBody> marked;
+  const std::vector<TreeCell>* cells = nullptr;
 };
 
 class OverlayPainter {

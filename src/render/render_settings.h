@@ -13,6 +13,7 @@
 #include <glm/vec3.hpp>
 
 #include "physics/state.h"
+#include "render/overlay_layout.h"
 
 namespace nbody {
 
@@ -62,6 +63,8 @@ struct RenderSettings {
   // The overlays painted over the picture (OverlayPainter): bit overlayBit(Overlay) of
   // render/overlay_layout.h each.
   std::uint32_t overlays = 0;
+  bool shows(Overlay overlay) const { return (overlays & overlayBit(overlay)) != 0; }
+  int cellDepth = 3;  // the cells overlay's deepest octree level (render/tree_cells.h)
   // The projected density instead of sprites (DensityPass): each shown body's mass spread by a 2-D
   // kernel of radius shownSmoothing() scene units, and the surface density (mass per square scene
   // unit) through the colormap on a log scale over colorRange. Trails do not apply.

@@ -174,7 +174,8 @@ TEST(Window, RecordsWhatTheWindowShowsWithOrWithoutThePanel) {
 }
 
 // run --overlays: the clock and the colour bar are in the window's picture, so in its screenshot
-// and in the movie it films too; without, those parts of the picture stay dark.
+// and in the movie it films too; without, those parts of the picture stay dark. (The cells are
+// drawn too: the window counts them from a readback.)
 TEST(Window, PaintsItsOverlaysIntoScreenshotsAndMovies) {
   ASSERT_NO_FATAL_FAILURE(requireXvfb());
   ScratchFolder scratch("window-overlays");
@@ -183,7 +184,7 @@ TEST(Window, PaintsItsOverlaysIntoScreenshotsAndMovies) {
     const auto movie = scratch / "movie.mp4", png = scratch / "last.png";
     runWindow(scratch, "--bodies 1024 --frames 6 --steps-per-frame 1 --hide-panel --width 640 --height 400 "
                        "--camera 0,0,40 --record " + movie.string() + " --screenshot " + png.string() +
-                           (overlays ? " --overlays clock,colorbar" : ""));
+                           (overlays ? " --overlays clock,colorbar,cells" : ""));
     ASSERT_FALSE(HasFailure());
     const Image window = cropped(readPng(png), 640, 400);
     const test::DecodedMovie decoded = test::decodeMovie(movie);

@@ -32,6 +32,7 @@ void addWindowOptions(CLI::App& command, WindowOptions& options) {
   addIntegerOption(command, "--height", options.height, "window height", 64, 16384);
   command.add_flag("--no-vsync", options.noVsync, "do not wait for the display's refresh");
   command.add_flag("--hide-panel", options.hidePanel, "start with the panel hidden (H shows it)");
+  command.add_flag("--paused", options.paused, "start paused, showing the first state (Space runs)");
   addIntegerOption(command, "--frames", options.frames, "quit after this many frames (for scripts and tests)", 1LL,
                    1LL << 40, false);
   command.add_option("--screenshot", options.screenshot, "write the last frame to this PNG file")->check(outputPath());

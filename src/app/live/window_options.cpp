@@ -9,6 +9,7 @@ AppSettings initialAppSettings(const WindowOptions& options) {
   settings.render = options.render.settings;
   settings.vsync = !options.noVsync;
   settings.showPanel = !options.hidePanel;
+  settings.paused = options.paused;
   settings.followSelection = options.follow;
   if (const auto quantity = findColorBy(options.histogram)) settings.histogram = {true, *quantity, false};
   return settings;

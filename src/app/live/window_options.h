@@ -22,6 +22,7 @@ struct WindowOptions {
   int width = 1280, height = 800;
   bool noVsync = false;
   bool hidePanel = false;
+  bool paused = false;      // start paused (Space runs)
   long long frames = 0;     // quit after this many frames; 0: run until closed
   std::string screenshot;   // write the last frame here
   std::string record;       // film the window into this MP4 from the first frame; empty: not

@@ -94,11 +94,17 @@ void DrawnRun::checkFinite() {
 void DrawnRun::draw(const std::function<void()>& afterDrawing) {
   if (!drawing_) return;
   const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
+  OverlayFacts facts;
+  facts.time = time();
+  facts.step = stepNumber_;
+  const std::vector<TreeCell> cells = settings_.shows(Overlay::Cells) ? treeCellsOf(engine_.download(), settings_.cellDepth)
+                                                                      : std::vector<TreeCell>{};
+  facts.cells = &cells;  // a readback a picture, only with the cells overlay
   target_.draw([&] {
     if (fitDensityRange_) settings_.colorRange = renderer_.fitDensityRange(bodies, camera_, settings_);
     fitDensityRange_ = false;
     renderer_.draw(bodies, camera_, settings_, time());
-    overlays_.paint(camera_, settings_, {time(), stepNumber_, {}});
+    overlays_.paint(camera_, settings_, facts);
     if (afterDrawing) afterDrawing();
   });
 }

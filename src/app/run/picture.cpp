@@ -43,7 +43,11 @@ ShotEnd advanceToShot(Engine& engine, const ShotOptions& options) {
     watch.check(engine, step, timeAt(step), [] { return kNoPicture; });
   }
   // The camera and the colour range come from the state on the CPU: one download per picture.
-  return {engine.download(), {timeAt(last), last, {}}};
+  ShotEnd end;
+  end.state = engine.download();
+  end.facts.time = timeAt(last);
+  end.facts.step = last;
+  return end;
 }
 
 // Drawn after every step, so that every step's light goes into the trails; the state is checked
@@ -66,7 +70,7 @@ Image takeShotWithTrails(Engine& engine, const ShotOptions& options) {
 Image takeShot(Engine& engine, const ShotOptions& options) {
   if (options.render.settings.trailHalfLife > 0.0f) return takeShotWithTrails(engine, options);
   const CameraSpec cameraSpec = parseCameraSpec(options.render.camera);
-  const ShotEnd end = advanceToShot(engine, options);
+  ShotEnd end = advanceToShot(engine, options);
   const State& final = end.state;
   RenderSettings settings = resolveRenderSettings(options.render, final, 0.0);  // drawn at time 0
   const glm::ivec2 size(options.width, options.height);
@@ -78,6 +82,9 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
   const GpuStateView bodies = gpuStateOf(engine, uploaded);
   PointSpriteRenderer renderer;
   OverlayPainter overlays;
+  const std::vector<TreeCell> cells = settings.shows(Overlay::Cells) ? treeCellsOf(final, settings.cellDepth)
+                                                                     : std::vector<TreeCell>{};
+  end.facts.cells = &cells;
   return renderOffscreen(size, [&] {
     if (fitsDensityToPicture(options.render)) settings.colorRange = renderer.fitDensityRange(bodies, camera, settings);
     renderer.draw(bodies, camera, settings);

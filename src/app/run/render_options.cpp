@@ -8,6 +8,7 @@
 #include "app/run/run_options.h"
 #include "render/colormap.h"
 #include "render/overlay_layout.h"
+#include "render/tree_cells.h"
 
 namespace nbody {
 namespace {
@@ -195,6 +196,10 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
              "--overlays", [&settings](const std::string& list) { settings.overlays = parseOverlayList(list); },
              "painted over the picture, comma-separated: " + overlayChoicesHelp() + "; all, or none (the default)")
       ->check(parsedBy([](const std::string& t) { parseOverlayList(t); }, "all|none|NAME[,NAME...]"));
+  addIntegerOption(command, "--cell-depth", settings.cellDepth,
+                   "the cells overlay's deepest level: the tree's octree cells from the root's eighths (1) "
+                   "down to this level",
+                   1, kMostCellDepth);
   command.add_option("--background", options.background, "background colour R,G,B in [0, 1]")
       ->check(parsedBy(parseBackground, "R,G,B"))
       ->capture_default_str();

@@ -15,6 +15,7 @@
 #include "physics/scenes.h"
 #include "render/colormap.h"
 #include "render/overlay_layout.h"
+#include "render/tree_cells.h"
 
 namespace nbody {
 namespace {
@@ -356,6 +357,7 @@ void overlaySwitches(RenderSettings& r) {
     if (ImGui::Checkbox(std::string(overlayName(Overlay(k))).c_str(), &on)) r.overlays ^= bit;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(overlayMeaning(Overlay(k))).c_str());
   }
+  if (r.shows(Overlay::Cells)) ImGui::SliderInt("cell depth", &r.cellDepth, 1, kMostCellDepth);
 }
 
 // Sprites, or the projected density with its kernel's radius (0: fitted to the bodies).

@@ -21,6 +21,7 @@
 #include "app/live/camera_path_editor.h"
 #include "app/live/frame_statistics.h"
 #include "app/live/live_simulation.h"
+#include "app/live/recount_clock.h"
 #include "app/live/selection.h"
 #include "app/live/series_playback.h"
 #include "app/window/recording_panel.h"
@@ -39,6 +40,7 @@
 #include "render/camera_path.h"
 #include "render/overlay_painter.h"
 #include "render/picking.h"
+#include "render/tree_cells.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
 #include "util/printable_text.h"
@@ -153,6 +155,7 @@ class WindowApp {
   std::vector<MarkedBody> markedBodies() const;
   void measureConservation();
   void countHistogram();
+  void countCells();
   int plannedSteps();
   void step(int steps);
   void describeExchange(int steps);
@@ -182,7 +185,10 @@ class WindowApp {
   Selection selection_;
   Histogram histogram_;
   AppSettings::HistogramChoice histogramCounted_;  // what histogram_ counts
-  double histogramSeconds_ = 0.0;                  // the frame clock's seconds when it was counted
+  RecountClock histogramClock_;
+  std::vector<TreeCell> cells_;  // for the cells overlay
+  int cellsDepth_ = 0;           // what cells_ holds
+  RecountClock cellsClock_;
   UploadedStateTextures cpuStateTextures_;  // the state of an engine that keeps it off the GPU, for the renderer
   WindowRecorder recorder_;
   FrameStatistics stats_;
@@ -251,6 +257,7 @@ bool WindowApp::runFrame() {
   measureConservation();
   countHistogram();
   step(steps);
+  countCells();
   followSelection();
   draw();
   const bool lastFrame = options_.frames > 0 && stats_.frames() >= options_.frames;
@@ -496,12 +503,23 @@ void WindowApp::countHistogram() {
   figures_.histogram = shown ? &histogram_ : nullptr;
   if (!shown) return;
   const double now = stats_.secondsSinceStart();
-  const bool moved = histogram_.step != simulation_.stepCount() && now - histogramSeconds_ >= 1.0;
-  if (!(wanted == histogramCounted_) || histogram_.step < 0 || moved) {
-    histogram_ = histogramOf(engine().download(), wanted.quantity, wanted.logScale, 48, simulation_.stepCount());
-    histogramCounted_ = wanted;
-    histogramSeconds_ = now;
+  if (!histogramClock_.due(simulation_.stepCount(), now, !(wanted == histogramCounted_))) return;
+  histogram_ = histogramOf(engine().download(), wanted.quantity, wanted.logScale, 48, simulation_.stepCount());
+  histogramCounted_ = wanted;
+  histogramClock_.counted(simulation_.stepCount(), now);
+}
+
+// The tree's cells for the cells overlay while it is on (a readback when due, as the histogram's).
+void WindowApp::countCells() {
+  if (!settings_.render.shows(Overlay::Cells)) {
+    cellsClock_.forget();
+    return;
   }
+  const double now = stats_.secondsSinceStart();
+  if (!cellsClock_.due(simulation_.stepCount(), now, settings_.render.cellDepth != cellsDepth_)) return;
+  cells_ = treeCellsOf(engine().download(), settings_.render.cellDepth);
+  cellsDepth_ = settings_.render.cellDepth;
+  cellsClock_.counted(simulation_.stepCount(), now);
 }
 
 // As many steps as asked, or as fill the frame; one when paused and asked for a single step.
@@ -545,7 +563,7 @@ void WindowApp::draw() {
     if (fitDensityRange_) settings_.render.colorRange = renderer_.fitDensityRange(bodies, camera_, settings_.render);
     fitDensityRange_ = false;
     renderer_.draw(bodies, camera_, settings_.render, simulation_.time());
-    overlays_.paint(camera_, settings_.render, {simulation_.time(), simulation_.stepCount(), markedBodies()});
+    overlays_.paint(camera_, settings_.render, {simulation_.time(), simulation_.stepCount(), markedBodies(), &cells_});
   } catch (const std::invalid_argument& e) {  // e.g. an empty colour range
     figures_.warning = e.what();
   }
@@ -600,12 +618,13 @@ void WindowApp::printStats() const {
   std::printf("run: %s engine (%s), %s, N = %zu, renderer %s\n", simulation_.engine().name().c_str(),
               simulation_.engine().variant().c_str(), settings_.run.method.c_str(), simulation_.engine().bodyCount(),
               f.renderer.c_str());
-  const std::string gpuMilliseconds = f.gpuMillisecondsPerStep >= 0 ? std::to_string(f.gpuMillisecondsPerStep) : "n/a";
+  const auto measured = [](double milliseconds) { return milliseconds >= 0 ? std::to_string(milliseconds) : std::string("n/a"); };
   if (f.frameMilliseconds > 0)
     std::printf("run: frames %lld, steps %lld, iterations/s %.3f, GFLOPS %.3f, G interactions/s %.4f, "
-                "GPU ms/step %s, frame ms %.2f, steps/frame %d\n",
+                "GPU ms/step %s, frame ms %.2f, steps/frame %d, draw GPU ms %s\n",
                 stats_.frames(), simulation_.stepCount(), f.iterationsPerSecond, f.gflops,
-                f.interactionsPerSecond * 1e-9, gpuMilliseconds.c_str(), f.frameMilliseconds, f.stepsPerFrame);
+                f.interactionsPerSecond * 1e-9, measured(f.gpuMillisecondsPerStep).c_str(), f.frameMilliseconds,
+                f.stepsPerFrame, measured(f.drawMilliseconds).c_str());
   else  // the rates come from frames before the last one: zeros here would read as a measurement
     std::printf("run: frames %lld, steps %lld, rates n/a (measured from the frames before the last: "
                 "ask for --frames 3 or more)\n",
