@@ -21,7 +21,8 @@ class DensityPass {
   DensityPass();
 
   // Adds up the density of `bodies` in a target `size` pixels large (the point sizes drawn between
-  // `pointSizeRange`'s ends). Changes the GL state the renderer's guard covers.
+  // `pointSizeRange`'s ends, but 4 pixels wide at least, where a kernel keeps its mass). Changes the
+  // GL state the renderer's guard covers.
   void splat(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings, glm::ivec2 size,
              glm::vec2 pointSizeRange);
   // Paints the last splat through `colormap` (a 1-D texture) into the viewport at `origin` of

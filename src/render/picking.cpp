@@ -73,6 +73,7 @@ std::vector<BodyNow> readBodies(const GpuStateView& bodies, const std::vector<st
   std::vector<BodyNow> read(indices.size());
   if (indices.empty()) return read;
   GLint width = 0;
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);  // the compute engines write the state as images
   glGetTextureLevelParameteriv(bodies.positionMassTexture, 0, GL_TEXTURE_WIDTH, &width);
   gl::PackStateGuard pack;
   for (std::size_t k = 0; k < indices.size(); ++k) {

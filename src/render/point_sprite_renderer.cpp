@@ -133,7 +133,6 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
   GLint targetFramebuffer = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &targetFramebuffer);
 
-  light_.resize(viewport.size);
   glBindVertexArray(emptyVertexArray_.id());
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_SCISSOR_TEST);
@@ -148,6 +147,7 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
     if (paint) density_->map(settings, viewport.origin, colormap, targetFramebuffer);
     return;
   }
+  light_.resize(viewport.size);
   glBindTextureUnit(kColormapUnit, colormap);
   drawSprites(bodies, camera, settings, viewport, simulationTime);
   const bool trails = settings.trailHalfLife > 0.0f;

@@ -79,11 +79,12 @@ ColourCentre colourCentreOf(const State& state, double time) {
 void measureBodies(RenderSettings& settings, const State& state, double time) {
   settings.centre = colourCentreOf(state, time);
   settings.presentComponents = 0;
+  for (std::size_t i = 0; i < state.size(); ++i) settings.presentComponents |= 1u << componentOf(state, i);
+  if (!settings.density || settings.smoothing > 0.0f) return;  // no fitted smoothing wanted
   std::vector<float> radii;
-  for (std::size_t i = 0; i < state.size(); ++i) {
-    settings.presentComponents |= 1u << componentOf(state, i);
-    radii.push_back(glm::length(glm::vec3(state.positionMass[i]) - settings.centre.position));
-  }
+  radii.reserve(state.size());
+  for (const glm::vec4& body : state.positionMass)
+    if (const float r = glm::length(glm::vec3(body) - settings.centre.position); std::isfinite(r)) radii.push_back(r);
   if (radii.empty()) return;
   const float radius = valueAtPermille(radii, 900);
   if (radius > 0.0f && std::isfinite(radius))

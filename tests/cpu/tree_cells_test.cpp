@@ -73,19 +73,25 @@ TEST(TreeCells, AreTheOctreeCellsOfTheBoundingCubeWithTheirBodiesBoxes) {
   EXPECT_LE(perLevel[1], 8u);
 }
 
-TEST(TreeCells, NestInTheirParentsAndStopAtTheDeepestLevel) {
+TEST(TreeCells, LieEachInOneCubeOfItsLevelAndStopAtTheDeepestLevel) {
   const State state = findScene("uniform-sphere")->generate(2000, 3);
   const std::vector<TreeCell> cells = treeCellsOf(state, 99);
   int deepest = 0;
   for (const TreeCell& cell : cells) deepest = std::max(deepest, cell.level);
   EXPECT_EQ(deepest, kMostCellDepth) << "clamped";
-  for (const TreeCell& child : cells) {
-    if (child.level == 1) continue;
-    int parents = 0;  // boxes of the level above that hold it whole
-    for (const TreeCell& parent : cells)
-      parents += parent.level == child.level - 1 && glm::all(glm::lessThanEqual(parent.low, child.low)) &&
-                 glm::all(glm::greaterThanEqual(parent.high, child.high));
-    ASSERT_GE(parents, 1) << "a level " << child.level << " cell outside every cell above";
+  // The bounding cube by hand: a cell's box lies inside the one cube of side extent / 2^level its
+  // middle falls in (to a float's rounding at the faces).
+  glm::dvec3 low(1e300), high(-1e300);
+  for (const glm::vec4& body : state.positionMass) low = glm::min(low, glm::dvec3(body)), high = glm::max(high, glm::dvec3(body));
+  const double extent = std::max({high.x - low.x, high.y - low.y, high.z - low.z});
+  for (const TreeCell& cell : cells) {
+    const double side = extent / double(1 << cell.level), slack = extent * 1e-6;
+    const glm::dvec3 middle = (glm::dvec3(cell.low) + glm::dvec3(cell.high)) / 2.0;
+    const glm::dvec3 cubeLow = low + glm::floor((middle - low) / side) * side;
+    for (int axis = 0; axis < 3; ++axis) {
+      EXPECT_GE(double(cell.low[axis]), cubeLow[axis] - slack) << "level " << cell.level;
+      EXPECT_LE(double(cell.high[axis]), cubeLow[axis] + side + slack) << "level " << cell.level;
+    }
   }
 }
 

@@ -122,6 +122,26 @@ TEST_F(DensityTest, AddsUpToTheMassOfBodiesAtTheTarget) {
   EXPECT_NEAR(mass, 4.5, 4.5 * 0.01);
 }
 
+TEST_F(DensityTest, KernelsSmallerThanAPixelStillAddUpToTheirMass) {
+  // A smoothing far below a pixel: the pass widens each kernel to a few pixels (from the renderer's
+  // smallest point size of 2), wherever in its pixel the body lies.
+  settings_.smoothing = 0.001f;
+  std::vector<Body> bodies;
+  for (int k = 0; k < 40; ++k)
+    bodies.push_back({{-1.5f + 0.0731f * float(k), 0.9f - 0.0457f * float(k), 0.0f}, 1.0f + 0.25f * float(k % 4)});
+  double mass = 0.0;
+  for (const Body& body : bodies) mass += body.mass;
+  UploadedStateTextures textures;
+  textures.upload(stateOf(bodies));
+  DensityPass pass;
+  const Camera camera = frontCamera();
+  renderOffscreen(kSize, [&] { pass.splat(textures.view(), camera, settings_, kSize, {2.0f, 200.0f}); });
+  const double pixelsPerUnit = 0.5 * kSize.y * double(camera.projection(1.0f)[1][1]) / camera.distance;
+  double added = 0.0;
+  for (float value : pass.lastDensity()) added += double(value) / (pixelsPerUnit * pixelsPerUnit);
+  EXPECT_NEAR(added, mass, mass * 0.01);
+}
+
 TEST_F(DensityTest, AHiddenComponentAddsNothing) {
   settings_.hiddenComponents = 1u << 3;
   const std::vector<float> gpu = densityOnTheGpu(kBodies, frontCamera());

@@ -124,13 +124,27 @@ TEST_F(OverlayPainterTest, PutsBackTheGlStateAndTheImGuiContext) {
     OverlayPainter painter;  // made while another context is current, as in the window
     EXPECT_EQ(ImGui::GetCurrentContext(), window);
     settings_.overlays = (1u << kOverlayCount) - 1;
+    gl::VertexArray vertexArray = gl::VertexArray::create();
+    gl::Texture unrelated = gl::Texture::create();
+    glTextureStorage2D(unrelated.id(), 1, GL_RGBA8, 4, 4);
     renderOffscreen({64, 64}, [&] {
       glViewport(3, 4, 50, 40);
       glEnable(GL_BLEND);
       glBlendFunc(GL_ONE, GL_ONE);
       glBlendEquation(GL_FUNC_REVERSE_SUBTRACT);
+      glEnable(GL_SCISSOR_TEST);
+      glEnable(GL_CULL_FACE);
+      glBindVertexArray(vertexArray.id());
+      glBindTextureUnit(0, unrelated.id());
       painter.paint(camera_, settings_, {});
+      EXPECT_TRUE(glIsEnabled(GL_SCISSOR_TEST));
+      EXPECT_TRUE(glIsEnabled(GL_CULL_FACE));
       GLint viewport[4], value = 0;
+      glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &value);
+      EXPECT_EQ(value, GLint(vertexArray.id()));
+      glActiveTexture(GL_TEXTURE0);
+      glGetIntegerv(GL_TEXTURE_BINDING_2D, &value);
+      EXPECT_EQ(value, GLint(unrelated.id()));
       glGetIntegerv(GL_VIEWPORT, viewport);
       EXPECT_EQ(std::vector<GLint>(viewport, viewport + 4), (std::vector<GLint>{3, 4, 50, 40}));
       glGetIntegerv(GL_BLEND_SRC_RGB, &value);

@@ -54,7 +54,16 @@ void addWindowOptions(CLI::App& command, WindowOptions& options) {
   command.add_option("--select", options.select,
                      "ID[,ID...]: bodies picked from the first frame by particle ID (as a click picks one): "
                      "each ringed, its orbit drawn, listed in the panel's Selection table")
-      ->delimiter(',');
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            try {
+              parseIdList(text);
+              return {};
+            } catch (const std::invalid_argument& e) {
+              return "'" + text + "': " + e.what();
+            }
+          },
+          "ID[,ID...]"));
   command.add_flag("--follow", options.follow, "the camera aims at the picked bodies every frame")
       ->needs(command.get_option("--select"));
   command.add_option("--histogram", options.histogram,

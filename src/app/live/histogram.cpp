@@ -26,8 +26,9 @@ void fitRange(Histogram& histogram, const std::vector<float>& values) {
     histogram.low = values.empty() ? 0.0 : *std::min_element(values.begin(), values.end());
     histogram.high = valueAt(values, 995);
   }
-  if (!(histogram.high > histogram.low))  // all alike: one bin's width about them
-    histogram.high = histogram.logScale ? histogram.low * 10.0 : histogram.low + std::max(1.0, std::abs(histogram.low));
+  if (!(histogram.high > histogram.low))  // all alike (equal masses): a range as wide as the value
+    histogram.high = histogram.logScale ? histogram.low * 10.0
+                                        : histogram.low + (histogram.low != 0.0 ? std::abs(histogram.low) : 1.0);
 }
 
 }  // namespace

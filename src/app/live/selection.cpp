@@ -22,7 +22,8 @@ SelectedBody bodyOf(const State& state, std::size_t index) {
 void Selection::pick(const State& state, const std::vector<std::size_t>& indices, bool add) {
   if (!add) bodies_.clear();
   for (std::size_t index : indices) {
-    if (bodies_.size() >= kMostBodies || index >= state.size()) break;
+    if (bodies_.size() >= kMostBodies) break;
+    if (index >= state.size()) continue;
     const std::uint64_t id = bodyId(state, index);
     if (std::none_of(bodies_.begin(), bodies_.end(), [&](const SelectedBody& b) { return b.id == id; }))
       bodies_.push_back(bodyOf(state, index));

@@ -73,8 +73,9 @@ void DrawnRun::show(const Snapshot& snapshot) {
   engine_.upload(snapshot.state);
   stepNumber_ = snapshot.step;
   shownTime_ = snapshot.time;
+  if (!drawing_) return;  // only rank 0 draws
   measureBodies(settings_, snapshot.state, snapshot.time);  // a series' bodies need not be one system
-  if (settings_.trailHalfLife <= 0.0f || !drawing_) return;
+  if (settings_.trailHalfLife <= 0.0f) return;
   const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
   target_.draw([&] { renderer_.addToTrails(bodies, camera_, settings_, snapshot.time); });
 }

@@ -154,8 +154,7 @@ class WindowApp {
   void followSelection();
   std::vector<MarkedBody> markedBodies() const;
   void measureConservation();
-  void countHistogram();
-  void countCells();
+  void recountFigures();
   int plannedSteps();
   void step(int steps);
   void describeExchange(int steps);
@@ -241,7 +240,7 @@ WindowApp::WindowApp(const WindowOptions& options)
   figures_.cameraPath.playing = cameraPath_.has_value();
   figures_.conservation = &conservation_;
   figures_.selection = &selection_.bodies();
-  if (!options.select.empty()) selection_.pickIds(engine().download(), options.select);
+  if (!options.select.empty()) selection_.pickIds(engine().download(), parseIdList(options.select));
   figures_.bodyChoices = bodyChoicesFor(engine(), settings_.run.scene.options.bodyCount);
   applied_ = settings_;
 }
@@ -255,9 +254,8 @@ bool WindowApp::runFrame() {
   if (ranks().distributed()) sendOrder({settings_, steps, false});
   applySettings();
   measureConservation();
-  countHistogram();
   step(steps);
-  countCells();
+  recountFigures();
   followSelection();
   draw();
   const bool lastFrame = options_.frames > 0 && stats_.frames() >= options_.frames;
@@ -318,9 +316,10 @@ void WindowApp::applySettings() {
       settings_.render.colorBy != applied_.render.colorBy || settings_.render.density != applied_.render.density;
   if (otherQuantity) settings_.automaticColorRange = true;
   if (otherQuantity || settings_.render.logScale != applied_.render.logScale ||
-      settings_.render.smoothing != applied_.render.smoothing ||
       (settings_.automaticColorRange && !applied_.automaticColorRange))
     refreshColorRange(engine().download());
+  else if (settings_.render.smoothing != applied_.render.smoothing)  // the density's range only: no readback
+    fitDensityRange_ = settings_.automaticColorRange && settings_.render.density;
   applied_ = settings_;
 }
 
@@ -410,7 +409,11 @@ void WindowApp::playSeries() {
   const SeriesPlayback::Outcome outcome = series_.follow(settings_, simulation_, now - playedUntil_);
   playedUntil_ = now;
   if (outcome.opened) startedOver();
-  if (outcome.shown) selection_.findIn(simulation_.initialState());  // its orbit goes on through the series
+  if (outcome.shown) {
+    selection_.findIn(simulation_.initialState());  // its orbit goes on through the series
+    histogramClock_.forget();
+    cellsClock_.forget();
+  }
   if (!outcome.message.empty()) {
     figures_.message = outcome.message;
     std::fprintf(stderr, "run: %s\n", withoutControlCharacters(outcome.message).c_str());
@@ -423,6 +426,8 @@ void WindowApp::startedOver() {
   camera_.fit(boundingSphere(simulation_.initialState()), aspectOf(framebufferSize_));
   selection_.findIn(simulation_.initialState());
   selection_.forgetOrbits();
+  histogramClock_.forget();  // other bodies, perhaps at the same step
+  cellsClock_.forget();
   refreshColorRange(simulation_.initialState());
   figures_.warning.clear();
   stats_.startOver();
@@ -438,7 +443,7 @@ void WindowApp::pickBodies(const PickRequest& request) {
   std::vector<std::size_t> picked;
   if (request.box())
     picked = bodiesInside(state, camera_, size, request.corner, request.otherCorner, hidden, Selection::kMostBodies);
-  else if (const auto body = bodyNearest(state, camera_, size, request.corner, 10.0f, hidden))
+  else if (const auto body = bodyNearest(state, camera_, size, request.corner, 10.0f * request.pixelScale, hidden))
     picked.push_back(*body);
   if (picked.empty() && request.add) return;
   selection_.pick(state, picked, request.add);
@@ -495,31 +500,31 @@ void WindowApp::measureConservation() {
   conservation_.record(after, simulation_.stepCount(), simulation_.time(), now, after - before);
 }
 
-// The histogram of the state now (read back whole), while it is shown with the panel: counted again
-// when its choice changes, and once a second while the run moves on.
-void WindowApp::countHistogram() {
-  const AppSettings::HistogramChoice& wanted = settings_.histogram;
-  const bool shown = wanted.shown && settings_.showPanel;  // the panel draws it
-  figures_.histogram = shown ? &histogram_ : nullptr;
-  if (!shown) return;
-  const double now = stats_.secondsSinceStart();
-  if (!histogramClock_.due(simulation_.stepCount(), now, !(wanted == histogramCounted_))) return;
-  histogram_ = histogramOf(engine().download(), wanted.quantity, wanted.logScale, 48, simulation_.stepCount());
-  histogramCounted_ = wanted;
-  histogramClock_.counted(simulation_.stepCount(), now);
-}
-
-// The tree's cells for the cells overlay while it is on (a readback when due, as the histogram's).
-void WindowApp::countCells() {
-  if (!settings_.render.shows(Overlay::Cells)) {
-    cellsClock_.forget();
-    return;
+// The histogram (while shown with the panel) and the tree's cells (while their overlay is on),
+// counted from one state read back when either is due (RecountClock).
+void WindowApp::recountFigures() {
+  const bool histogramShown = settings_.histogram.shown && settings_.showPanel;  // the panel draws it
+  figures_.histogram = histogramShown ? &histogram_ : nullptr;
+  const long long step = simulation_.stepCount();
+  const double began = stats_.secondsSinceStart();
+  const bool histogramDue =
+      histogramShown && histogramClock_.due(step, began, !(settings_.histogram == histogramCounted_));
+  const bool cellsDue = settings_.render.shows(Overlay::Cells) &&
+                        cellsClock_.due(step, began, settings_.render.cellDepth != cellsDepth_);
+  if (!histogramDue && !cellsDue) return;
+  const State state = engine().download();
+  if (histogramDue) {
+    const AppSettings::HistogramChoice& wanted = settings_.histogram;
+    histogram_ = histogramOf(state, wanted.quantity, wanted.logScale, 48, step);
+    histogramCounted_ = wanted;
   }
-  const double now = stats_.secondsSinceStart();
-  if (!cellsClock_.due(simulation_.stepCount(), now, settings_.render.cellDepth != cellsDepth_)) return;
-  cells_ = treeCellsOf(engine().download(), settings_.render.cellDepth);
-  cellsDepth_ = settings_.render.cellDepth;
-  cellsClock_.counted(simulation_.stepCount(), now);
+  if (cellsDue) {
+    cells_ = treeCellsOf(state, settings_.render.cellDepth);
+    cellsDepth_ = settings_.render.cellDepth;
+  }
+  const double cost = stats_.secondsSinceStart() - began;
+  if (histogramDue) histogramClock_.counted(step, began, cost);
+  if (cellsDue) cellsClock_.counted(step, began, cost);
 }
 
 // As many steps as asked, or as fill the frame; one when paused and asked for a single step.

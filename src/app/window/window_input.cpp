@@ -68,7 +68,7 @@ std::optional<PickRequest> takePickRequest() {
   const glm::vec2 scale(io.DisplayFramebufferScale.x, io.DisplayFramebufferScale.y);
   const glm::vec2 released = glm::vec2(io.MousePos.x, io.MousePos.y) * scale;
   const glm::vec2 pressed = dragged ? glm::vec2(io.MouseClickedPos[0].x, io.MouseClickedPos[0].y) * scale : released;
-  return PickRequest{pressed, released, io.KeyCtrl};
+  return PickRequest{pressed, released, io.KeyCtrl, scale.y};
 }
 
 }  // namespace nbody
