@@ -5,6 +5,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "gl/shader_program.h"
 #include "gl/state_guard.h"
 
 namespace nbody {
@@ -69,21 +70,47 @@ std::vector<std::size_t> bodiesInside(const State& state, const Camera& camera, 
   return indices;
 }
 
-std::vector<BodyNow> readBodies(const GpuStateView& bodies, const std::vector<std::size_t>& indices) {
-  std::vector<BodyNow> read(indices.size());
-  if (indices.empty()) return read;
-  GLint width = 0;
-  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);  // the compute engines write the state as images
-  glGetTextureLevelParameteriv(bodies.positionMassTexture, 0, GL_TEXTURE_WIDTH, &width);
-  gl::PackStateGuard pack;
-  for (std::size_t k = 0; k < indices.size(); ++k) {
-    if (indices[k] >= bodies.bodyCount || width <= 0) continue;
-    const GLint x = GLint(indices[k] % std::size_t(width)), y = GLint(indices[k] / std::size_t(width));
-    glGetTextureSubImage(bodies.positionMassTexture, 0, x, y, 0, 1, 1, 1, GL_RGBA, GL_FLOAT, sizeof(glm::vec4),
-                         &read[k].positionMass);
-    glGetTextureSubImage(bodies.velocityTexture, 0, x, y, 0, 1, 1, 1, GL_RGBA, GL_FLOAT, sizeof(glm::vec4),
-                         &read[k].velocity);
+BodyReader::BodyReader()
+    : program_(gl::buildProgram({{GL_VERTEX_SHADER, {"body_layout.glsl", "gather_bodies.vert"}},
+                                 {GL_FRAGMENT_SHADER, {"gather_bodies.frag"}}},
+                                {{"MOST_BODIES", int(kMostBodies)}})),
+      emptyVertexArray_(gl::VertexArray::create()) {
+  glProgramUniform1i(program_.id(), glGetUniformLocation(program_.id(), "uPositionMass"), 0);
+  glProgramUniform1i(program_.id(), glGetUniformLocation(program_.id(), "uVelocity"), 1);
+}
+
+std::vector<BodyNow> BodyReader::read(const GpuStateView& bodies, const std::vector<std::size_t>& indices) {
+  const std::size_t count = std::min(indices.size(), kMostBodies);
+  std::vector<BodyNow> read(count);
+  if (count == 0) return read;
+  std::vector<GLuint> wanted(kMostBodies, 0);
+  for (std::size_t k = 0; k < count; ++k) wanted[k] = GLuint(std::min(indices[k], bodies.bodyCount - 1));
+  const glm::ivec2 size(int(kMostBodies), 2);
+  {
+    gl::StateGuard guard({0, 1});
+    target_.resize(size);
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);  // the compute engines write the state as images
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target_.framebuffer());
+    glViewport(0, 0, size.x, size.y);
+    glDisable(GL_BLEND);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_PROGRAM_POINT_SIZE);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glUseProgram(program_.id());
+    glUniform1uiv(glGetUniformLocation(program_.id(), "uIndices"), GLsizei(kMostBodies), wanted.data());
+    glUniform2f(glGetUniformLocation(program_.id(), "uTargetSize"), float(size.x), float(size.y));
+    glBindVertexArray(emptyVertexArray_.id());
+    for (GLuint unit : {0u, 1u}) glBindSampler(unit, 0);
+    glBindTextureUnit(0, bodies.positionMassTexture);
+    glBindTextureUnit(1, bodies.velocityTexture);
+    glDrawArrays(GL_POINTS, 0, GLsizei(2 * count));
   }
+  std::vector<glm::vec4> texels(std::size_t(size.x) * std::size_t(size.y));
+  gl::PackStateGuard pack;
+  glGetTextureImage(target_.texture(), 0, GL_RGBA, GL_FLOAT, GLsizei(texels.size() * sizeof(glm::vec4)), texels.data());
+  for (std::size_t k = 0; k < count; ++k) read[k] = {texels[k], texels[std::size_t(size.x) + k]};
   return read;
 }
 

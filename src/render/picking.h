@@ -12,7 +12,9 @@
 #include <glm/vec4.hpp>
 
 #include "engines/engine.h"
+#include "gl/objects.h"
 #include "render/camera.h"
+#include "render/float_target.h"
 
 namespace nbody {
 
@@ -33,8 +35,23 @@ std::vector<std::size_t> bodiesInside(const State& state, const Camera& camera, 
 struct BodyNow {
   glm::vec4 positionMass{0.0f}, velocity{0.0f};  // velocity.w: the component
 };
-// Bodies `indices` of the state textures, read back one texel each (a wait for the GPU): for a
-// handful of followed bodies, not the whole state.
-std::vector<BodyNow> readBodies(const GpuStateView& bodies, const std::vector<std::size_t>& indices);
+
+// Reads a few bodies of the state textures back at once (the window's picked bodies, every
+// frame): one draw copies them into a small float target, one readback returns them, so the wait
+// is one, not one a texel (which on NVIDIA's driver cost ~25 ms each after a step).
+class BodyReader {
+ public:
+  static constexpr std::size_t kMostBodies = 64;
+
+  BodyReader();  // needs a current OpenGL 4.5 context
+  // Bodies `indices` (at most kMostBodies, each below bodies.bodyCount), in that order. Every
+  // piece of GL state it changes is put back.
+  std::vector<BodyNow> read(const GpuStateView& bodies, const std::vector<std::size_t>& indices);
+
+ private:
+  gl::Program program_;
+  gl::VertexArray emptyVertexArray_;
+  FloatTarget target_{GL_RGBA32F, "an RGBA32F texture, which reading picked bodies needs"};
+};
 
 }  // namespace nbody

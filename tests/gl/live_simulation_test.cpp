@@ -89,11 +89,12 @@ TEST_F(LiveSimulationTest, PickedBodiesStayTheirIdsThroughTreeStepsAndEngineSwit
   Selection selection;
   selection.pick(simulation.engine().download(), {3, 350, count - 1}, false);
   UploadedStateTextures storage;
+  BodyReader reader;
   for (const std::string engine : {"tree", "compute", "cpu", "fragment", "tree"}) {
     settings.run.engine = engine;
     simulation.apply(settings);
     simulation.advance(settings, 4);
-    selection.follow(readBodies(gpuStateOf(simulation.engine(), storage), selection.indices()));
+    selection.follow(reader.read(gpuStateOf(simulation.engine(), storage), selection.indices()));
     const State now = simulation.engine().download();
     for (const SelectedBody& body : selection.bodies()) {
       std::size_t j = 0;

@@ -28,7 +28,7 @@ struct SelectedBody {
 
 class Selection {
  public:
-  static constexpr std::size_t kMostBodies = 64;     // followed every frame, one readback each
+  static constexpr std::size_t kMostBodies = BodyReader::kMostBodies;  // followed every frame
   static constexpr std::size_t kMostOrbitPoints = 4096;
 
   // Replaces the selection (or adds to it) with the bodies at `indices` of `state`; at most

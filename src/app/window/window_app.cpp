@@ -182,6 +182,7 @@ class WindowApp {
   bool fitDensityRange_ = false;  // the density's automatic range is fitted at the next picture
   OverlayPainter overlays_;
   Selection selection_;
+  BodyReader bodyReader_;  // the picked bodies, every frame
   Histogram histogram_;
   AppSettings::HistogramChoice histogramCounted_;  // what histogram_ counts
   RecountClock histogramClock_;
@@ -457,7 +458,7 @@ void WindowApp::followSelection() {
   if (settings_.clearSelection) selection_.clear();
   settings_.clearSelection = false;
   if (selection_.empty()) return;
-  selection_.follow(readBodies(gpuStateOf(engine(), cpuStateTextures_), selection_.indices()));
+  selection_.follow(bodyReader_.read(gpuStateOf(engine(), cpuStateTextures_), selection_.indices()));
   if (settings_.followSelection || settings_.centreOnSelection)
     if (const auto centre = selection_.centre()) camera_.target = *centre;
   settings_.centreOnSelection = false;
