@@ -482,7 +482,7 @@ run_commands_with_gl_debug() {
     --out "$d/shot-log-speed.png"
   debug_run "accuracy-tree" "$nbody" accuracy --engine tree --bodies 65536 --json "$d/accuracy.json"
   debug_run "record-compute" "$nbody" record --engine compute --bodies 16384 --frames 60 --width 640 --height 360 \
-    --trails 0.01 --overlays all --out "$d/record.mp4"
+    --trails 0.01 --overlays all --select 1,2,3 --out "$d/record.mp4"
   debug_run "bench-default" "$nbody" bench --repetitions 3
   debug_run "compare" "$nbody" compare "$d/shot-fragment.png" "$d/shot-compute.png" --max-delta 255
   debug_run "engines" "$nbody" engines

@@ -10,7 +10,7 @@
 #include <glm/trigonometric.hpp>
 #include <gtest/gtest.h>
 
-#include "app/live/selection.h"
+#include "render/selection.h"
 #include "physics/scenes.h"
 #include "render/picking.h"
 #include "support/test_support.h"

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "app/live/live_simulation.h"
-#include "app/live/selection.h"
+#include "render/selection.h"
 #include "app/live/series_playback.h"
 #include "app/commands/run_command.h"
 #include "app/live/window_options.h"

@@ -51,20 +51,7 @@ void addWindowOptions(CLI::App& command, WindowOptions& options) {
                      "seconds from the first frame, then holds at its last keyframe")
       ->check(inputPath())
       ->excludes(command.get_option("--camera"));
-  command.add_option("--select", options.select,
-                     "ID[,ID...]: bodies picked from the first frame by particle ID (as a click picks one): "
-                     "each ringed, its orbit drawn, listed in the panel's Selection table")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            try {
-              parseIdList(text);
-              return {};
-            } catch (const std::invalid_argument& e) {
-              return "'" + text + "': " + e.what();
-            }
-          },
-          "ID[,ID...]"));
-  command.add_flag("--follow", options.follow, "the camera aims at the picked bodies every frame")
+  command.add_flag("--follow", options.follow, "the camera aims at the picked bodies (--select) every frame")
       ->needs(command.get_option("--select"));
   command.add_option("--histogram", options.histogram,
                      "open the histogram window (top right, with the panel) counting the bodies by this "

@@ -67,7 +67,7 @@ struct AppSettings {
     bool operator==(const HistogramChoice&) const = default;
   } histogram;
 
-  // The picked bodies (app/live/selection.h): the camera aims at them every frame, once, or the
+  // The picked bodies (render/selection.h): the camera aims at them every frame, once, or the
   // selection is emptied.
   bool followSelection = false;
   bool centreOnSelection = false;

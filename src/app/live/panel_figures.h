@@ -9,7 +9,7 @@
 
 #include "app/live/conservation_history.h"
 #include "app/live/histogram.h"
-#include "app/live/selection.h"
+#include "render/selection.h"
 #include "engines/engine.h"
 #include "render/camera_path.h"
 

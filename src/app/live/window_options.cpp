@@ -1,10 +1,5 @@
 #include "app/live/window_options.h"
 
-#include <algorithm>
-#include <cstdint>
-#include <stdexcept>
-
-#include "util/number_text.h"
 
 namespace nbody {
 
@@ -21,20 +16,6 @@ AppSettings initialAppSettings(const WindowOptions& options) {
   return settings;
 }
 
-
-std::vector<std::uint64_t> parseIdList(const std::string& text) {
-  std::vector<std::uint64_t> ids;
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', at), text.size());
-    std::uint64_t id = 0;
-    const std::string complaint = readInteger(text.substr(at, comma - at), std::uint64_t(0), UINT64_MAX, id);
-    if (!complaint.empty()) throw std::invalid_argument(complaint);
-    ids.push_back(id);
-    at = comma + 1;
-  }
-  return ids;
-}
 
 std::optional<Snapshot> startingSnapshot(const WindowOptions& options) {
   if (options.run.input.empty()) return std::nullopt;

@@ -29,14 +29,10 @@ struct WindowOptions {
   std::string play;         // a shell pattern of snapshot files to play back; empty: a live run
   double playRate = 10.0;   // snapshots a second
   std::string cameraPath;   // a camera path file the camera follows from the first frame; empty: none
-  std::string select;  // ID[,ID...]: particle IDs picked from the first frame (app/live/selection.h)
   bool follow = false;                // the camera aims at the picked bodies every frame
   std::string histogram;              // a colour quantity: the histogram window shows it; empty: closed
   bool printStats = false;  // print the panel's final figures to stdout
 };
-
-// --select's IDs; std::invalid_argument naming what is wrong (readInteger's words).
-std::vector<std::uint64_t> parseIdList(const std::string& text);
 
 // What the window starts with: the command line's run choice (engine, settings, method, scene with
 // its parameters, step) and view.

@@ -28,6 +28,7 @@ DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options, const ShotStart& 
   if (mass > 0.0) centreVelocity_ = totalMomentum(first_) / mass;
   settings_ = resolveRenderSettings(options.render, first_, firstTime_);
   fitDensityRange_ = fitsDensityToPicture(options.render);
+  if (drawing_ && !options.render.select.empty()) selection_.pickIds(first_, parseIdList(options.render.select));
   camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(first_),
                         float(options.width) / float(options.height));
   if (settings_.trailHalfLife > 0.0f) stepper_.afterEachStep = [this] { addLightOfStep(); };
@@ -75,6 +76,7 @@ void DrawnRun::show(const Snapshot& snapshot) {
   shownTime_ = snapshot.time;
   if (!drawing_) return;  // only rank 0 draws
   measureBodies(settings_, snapshot.state, snapshot.time);  // a series' bodies need not be one system
+  selection_.findIn(snapshot.state);
   if (settings_.trailHalfLife <= 0.0f) return;
   const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
   target_.draw([&] { renderer_.addToTrails(bodies, camera_, settings_, snapshot.time); });
@@ -85,6 +87,11 @@ void DrawnRun::addLightOfStep() {
   const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
   const double time = timeAt(litStep_);
   target_.draw([&] { renderer_.addToTrails(bodies, camera_, settings_, time); });
+  followSelection(bodies);  // every step's place, so an orbit is a line, not a few corners
+}
+
+void DrawnRun::followSelection(const GpuStateView& bodies) {
+  if (!selection_.empty()) selection_.follow(reader_.read(bodies, selection_.indices()));
 }
 
 void DrawnRun::checkFinite() {
@@ -95,9 +102,11 @@ void DrawnRun::checkFinite() {
 void DrawnRun::draw(const std::function<void()>& afterDrawing) {
   if (!drawing_) return;
   const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
+  followSelection(bodies);
   OverlayFacts facts;
   facts.time = time();
   facts.step = stepNumber_;
+  facts.marked = selection_.marked();
   const std::vector<TreeCell> cells = settings_.shows(Overlay::Cells) ? treeCellsOf(engine_.download(), settings_.cellDepth)
                                                                       : std::vector<TreeCell>{};
   facts.cells = &cells;  // a readback a picture, only with the cells overlay

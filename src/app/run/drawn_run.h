@@ -15,7 +15,9 @@
 #include "io/snapshot.h"
 #include "render/offscreen.h"
 #include "render/overlay_painter.h"
+#include "render/picking.h"
 #include "render/point_sprite_renderer.h"
+#include "render/selection.h"
 #include "render/state_textures.h"
 
 namespace nbody {
@@ -62,6 +64,7 @@ class DrawnRun {
   DrawnRun(Engine& engine, const ShotOptions& options, const ShotStart& start, std::string outcome);
   bool advanceTo(long long target);
   void addLightOfStep();
+  void followSelection(const GpuStateView& bodies);
   double timeAt(long long step) const { return firstTime_ + double(step - firstStep_) * step_.dt; }
 
   Engine& engine_;
@@ -83,6 +86,8 @@ class DrawnRun {
   UploadedStateTextures uploaded_;  // the CPU engine's state, for the renderer
   PointSpriteRenderer renderer_;
   OverlayPainter overlays_;
+  Selection selection_;  // --select's bodies, followed at every picture (and step, with trails)
+  BodyReader reader_;
   OffscreenTarget target_;
 };
 

@@ -10,6 +10,7 @@
 #include "render/offscreen.h"
 #include "render/overlay_painter.h"
 #include "render/point_sprite_renderer.h"
+#include "render/selection.h"
 #include "render/state_textures.h"
 #include "util/checked_arithmetic.h"
 
@@ -85,6 +86,9 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
   const std::vector<TreeCell> cells = settings.shows(Overlay::Cells) ? treeCellsOf(final, settings.cellDepth)
                                                                      : std::vector<TreeCell>{};
   end.facts.cells = &cells;
+  Selection picked;  // --select: ringed where they are (shot --trails draws their orbits too)
+  if (!options.render.select.empty()) picked.pickIds(final, parseIdList(options.render.select));
+  end.facts.marked = picked.marked();
   return renderOffscreen(size, [&] {
     if (fitsDensityToPicture(options.render)) settings.colorRange = renderer.fitDensityRange(bodies, camera, settings);
     renderer.draw(bodies, camera, settings);

@@ -95,6 +95,20 @@ std::string overlayChoicesHelp() {
 
 }  // namespace
 
+std::vector<std::uint64_t> parseIdList(const std::string& text) {
+  std::vector<std::uint64_t> ids;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    std::uint64_t id = 0;
+    const std::string complaint = readInteger(text.substr(at, comma - at), std::uint64_t(0), UINT64_MAX, id);
+    if (!complaint.empty()) throw std::invalid_argument(complaint);
+    ids.push_back(id);
+    at = comma + 1;
+  }
+  return ids;
+}
+
 bool fitsDensityToPicture(const RenderOptions& options) {
   return options.settings.density && options.colorRange == "auto";
 }
@@ -200,6 +214,11 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
                    "the cells overlay's deepest level: the tree's octree cells from the root's eighths (1) "
                    "down to this level",
                    1, kMostCellDepth);
+  command.add_option("--select", options.select,
+                     "ID[,ID...]: bodies picked by particle ID (at most 64), each ringed and its orbit drawn as "
+                     "it moves (record, shot --trails and the window draw every step or frame; the window "
+                     "lists them in its Selection table)")
+      ->check(parsedBy(parseIdList, "ID[,ID...]"));
   command.add_option("--background", options.background, "background colour R,G,B in [0, 1]")
       ->check(parsedBy(parseBackground, "R,G,B"))
       ->capture_default_str();

@@ -1,11 +1,13 @@
 #pragma once
 // The renderer's command-line options (--point-size, --brightness, --colormap, --color-by,
-// --color-scale, --hide-components, --color-range, --show, --smoothing, --overlays, --background,
-// --camera), shared by the commands that draw.
+// --color-scale, --hide-components, --color-range, --show, --smoothing, --overlays, --cell-depth,
+// --select, --background, --camera), shared by the commands that draw.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -19,7 +21,11 @@ struct RenderOptions {
   std::string colorRange = "auto";  // "auto" or LOW,HIGH
   std::string background = "0,0,0";
   std::string camera = "default";
+  std::string select;  // ID[,ID...]: bodies ringed, their orbits drawn (render/selection.h)
 };
+
+// --select's IDs; std::invalid_argument naming what is wrong (readInteger's words).
+std::vector<std::uint64_t> parseIdList(const std::string& text);
 
 void addRenderOptions(CLI::App& command, RenderOptions& options);
 

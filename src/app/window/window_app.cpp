@@ -22,7 +22,7 @@
 #include "app/live/frame_statistics.h"
 #include "app/live/live_simulation.h"
 #include "app/live/recount_clock.h"
-#include "app/live/selection.h"
+#include "render/selection.h"
 #include "app/live/series_playback.h"
 #include "app/window/recording_panel.h"
 #include "app/window/window_capture.h"
@@ -152,7 +152,6 @@ class WindowApp {
   void startedOver();
   void pickBodies(const PickRequest& request);
   void followSelection();
-  std::vector<MarkedBody> markedBodies() const;
   void measureConservation();
   void recountFigures();
   int plannedSteps();
@@ -241,7 +240,7 @@ WindowApp::WindowApp(const WindowOptions& options)
   figures_.cameraPath.playing = cameraPath_.has_value();
   figures_.conservation = &conservation_;
   figures_.selection = &selection_.bodies();
-  if (!options.select.empty()) selection_.pickIds(engine().download(), parseIdList(options.select));
+  if (!options.render.select.empty()) selection_.pickIds(engine().download(), parseIdList(options.render.select));
   figures_.bodyChoices = bodyChoicesFor(engine(), settings_.run.scene.options.bodyCount);
   applied_ = settings_;
 }
@@ -464,13 +463,6 @@ void WindowApp::followSelection() {
   settings_.centreOnSelection = false;
 }
 
-std::vector<MarkedBody> WindowApp::markedBodies() const {
-  std::vector<MarkedBody> marked;
-  for (const SelectedBody& body : selection_.bodies())
-    if (body.found) marked.push_back({body.position, &body.orbit});
-  return marked;
-}
-
 // A sample of bodies against direct summation in double precision: a second or so at most.
 void WindowApp::checkAccuracy() {
   settings_.checkAccuracy = false;
@@ -569,7 +561,7 @@ void WindowApp::draw() {
     if (fitDensityRange_) settings_.render.colorRange = renderer_.fitDensityRange(bodies, camera_, settings_.render);
     fitDensityRange_ = false;
     renderer_.draw(bodies, camera_, settings_.render, simulation_.time());
-    overlays_.paint(camera_, settings_.render, {simulation_.time(), simulation_.stepCount(), markedBodies(), &cells_});
+    overlays_.paint(camera_, settings_.render, {simulation_.time(), simulation_.stepCount(), selection_.marked(), &cells_});
   } catch (const std::invalid_argument& e) {  // e.g. an empty colour range
     figures_.warning = e.what();
   }

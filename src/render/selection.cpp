@@ -1,4 +1,4 @@
-#include "app/live/selection.h"
+#include "render/selection.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -86,6 +86,13 @@ void Selection::follow(const std::vector<BodyNow>& now) {
 
 void Selection::forgetOrbits() {
   for (SelectedBody& body : bodies_) body.orbit.assign(1, body.position);
+}
+
+std::vector<MarkedBody> Selection::marked() const {
+  std::vector<MarkedBody> marked;
+  for (const SelectedBody& body : bodies_)
+    if (body.found) marked.push_back({body.position, &body.orbit});
+  return marked;
 }
 
 std::optional<glm::vec3> Selection::centre() const {

@@ -1,17 +1,20 @@
 #pragma once
-// The bodies the window's user picked, kept by particle ID (so that they stay the same bodies when
-// the engine switches, the run starts over, a snapshot is loaded or a series plays), with where
-// each is now and the orbit it drew since it was picked. No GL and no window: the window reads
-// the bodies (render/picking.h) and hands them in, so the tests drive the very same logic.
+// Picked bodies (the window's clicks, --select), kept by particle ID (so that they stay the same
+// bodies when the engine switches, the run starts over, a snapshot is loaded or a series plays),
+// with where each is now and the orbit it drew since it was picked. No GL: the window and the
+// drawn runs of record and shot read the bodies (BodyReader) and hand them in, so the tests drive
+// the very same logic.
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <glm/vec3.hpp>
 
 #include "physics/state.h"
+#include "render/overlay_painter.h"
 #include "render/picking.h"
 
 namespace nbody {
@@ -53,6 +56,8 @@ class Selection {
 
   // The mean position of the bodies found; none without any.
   std::optional<glm::vec3> centre() const;
+  // The bodies found, for the overlay painter to ring and draw the orbits of (pointing into this).
+  std::vector<MarkedBody> marked() const;
 
  private:
   std::vector<SelectedBody> bodies_;
