@@ -29,7 +29,8 @@ static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads t
 sigset_t makeStopSignals() {
   sigset_t set;
   sigemptyset(&set);
-  for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF})
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF,
+                           SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS, SIGABRT})
     sigaddset(&set, signal);
   return set;
 }

@@ -12,8 +12,10 @@
 namespace nbody::temporaries {
 
 // The signals whose handlers remove the temporary files (app/run/stop_signals.h): SIGINT, SIGTERM,
-// SIGHUP, and those that end a run at once (SIGQUIT, SIGALRM, SIGUSR1, ...). The signals of a fault
-// cannot be held back; a fault while a file is being made or renamed may leave that one.
+// SIGHUP, those that end a run at once (SIGQUIT, SIGALRM, SIGUSR1, ...), and those of a fault
+// (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS, SIGABRT). A fault signal sent by another process waits
+// while a file is being made or renamed, as the others do (abort() unblocks its own); a real fault
+// in that window cannot wait (Linux ends the process at once) and may leave that one file.
 const sigset_t& stopSignals();
 
 // Blocks the stop signals for its lifetime (in this thread: nbody writes files from one thread).

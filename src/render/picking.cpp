@@ -82,7 +82,7 @@ BodyReader::BodyReader()
 std::vector<BodyNow> BodyReader::read(const GpuStateView& bodies, const std::vector<std::size_t>& indices) {
   const std::size_t count = std::min(indices.size(), kMostBodies);
   std::vector<BodyNow> read(count);
-  if (count == 0) return read;
+  if (count == 0 || bodies.bodyCount == 0) return read;
   std::vector<GLuint> wanted(kMostBodies, 0);
   for (std::size_t k = 0; k < count; ++k) wanted[k] = GLuint(std::min(indices[k], bodies.bodyCount - 1));
   const glm::ivec2 size(int(kMostBodies), 2);

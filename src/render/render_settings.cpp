@@ -80,7 +80,7 @@ void measureBodies(RenderSettings& settings, const State& state, double time) {
   settings.centre = colourCentreOf(state, time);
   settings.presentComponents = 0;
   for (std::size_t i = 0; i < state.size(); ++i) settings.presentComponents |= 1u << componentOf(state, i);
-  if (!settings.density || settings.smoothing > 0.0f) return;  // no fitted smoothing wanted
+  if (!settings.density) return;  // the fitted smoothing only the density wants (the panel offers it)
   std::vector<float> radii;
   radii.reserve(state.size());
   for (const glm::vec4& body : state.positionMass)

@@ -88,6 +88,13 @@ void Selection::forgetOrbits() {
   for (SelectedBody& body : bodies_) body.orbit.assign(1, body.position);
 }
 
+std::vector<std::uint64_t> Selection::missing() const {
+  std::vector<std::uint64_t> ids;
+  for (const SelectedBody& body : bodies_)
+    if (!body.found) ids.push_back(body.id);
+  return ids;
+}
+
 std::vector<MarkedBody> Selection::marked() const {
   std::vector<MarkedBody> marked;
   for (const SelectedBody& body : bodies_)

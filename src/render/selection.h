@@ -54,6 +54,8 @@ class Selection {
   void follow(const std::vector<BodyNow>& now);
   void forgetOrbits();
 
+  // The IDs picked that the state shown has no body of.
+  std::vector<std::uint64_t> missing() const;
   // The mean position of the bodies found; none without any.
   std::optional<glm::vec3> centre() const;
   // The bodies found, for the overlay painter to ring and draw the orbits of (pointing into this).

@@ -10,6 +10,7 @@
 #include <glm/trigonometric.hpp>
 #include <gtest/gtest.h>
 
+#include "app/run/render_options.h"
 #include "render/selection.h"
 #include "physics/scenes.h"
 #include "render/picking.h"
@@ -97,6 +98,16 @@ TEST(Picking, ABoxHoldsTheBodiesLandingInsideItNearestItsMiddleFirst) {
     else nearestLeft = std::min(nearestLeft, distance);
   }
   EXPECT_LE(farthestKept, nearestLeft);
+}
+
+TEST(Selection, SelectTakesUpTo64IdsAndSaysWhatIsWrong) {
+  EXPECT_EQ(parseIdList("7,1,18446744073709551615"), (std::vector<std::uint64_t>{7, 1, 18446744073709551615ull}));
+  std::string many = "1";
+  for (int k = 2; k <= 65; ++k) many.append(",").append(std::to_string(k));  // GCC 12: -Wrestrict on +
+  EXPECT_THROW(parseIdList(many), std::invalid_argument) << "65 IDs";
+  EXPECT_EQ(parseIdList(many.substr(0, many.rfind(','))).size(), 64u);
+  for (const std::string bad : {"", "1,", "-1", "1.5", "x", "18446744073709551616"})
+    EXPECT_THROW(parseIdList(bad), std::invalid_argument) << bad;
 }
 
 TEST(Selection, KeepsItsBodiesByIdWhenTheyComeBackInAnotherOrder) {

@@ -43,9 +43,11 @@ TEST_F(BodyReaderTest, ReadsTheAskedBodiesInTheirOrderFromEveryEngine) {
     const std::unique_ptr<Engine> engine = createEngine(engineName, {});
     engine->upload(state);
     engine->step(*findMethod("euler"), StepParams{});  // the compute engines then write by image stores
-    const State now = engine->download();
     UploadedStateTextures storage;
-    expectBodies(now, indices, reader.read(gpuStateOf(*engine, storage), indices), engineName);
+    // Read straight after the step, before download() waits and adds a barrier of its own.
+    const std::vector<BodyNow> read = reader.read(gpuStateOf(*engine, storage), indices);
+    const State now = engine->download();
+    expectBodies(now, indices, read, engineName);
     const std::vector<std::size_t> few = {7, 3, 1000};
     expectBodies(now, few, reader.read(gpuStateOf(*engine, storage), few), engineName + ", three");
   }
@@ -56,13 +58,30 @@ TEST_F(BodyReaderTest, PutsBackTheGlStateItChanges) {
   UploadedStateTextures textures;
   textures.upload(state);
   BodyReader reader;
+  gl::VertexArray vertexArray = gl::VertexArray::create();
+  gl::Texture unrelated = gl::Texture::create();
+  glTextureStorage2D(unrelated.id(), 1, GL_RGBA8, 4, 4);
   renderOffscreen({32, 32}, [&] {
     glViewport(1, 2, 20, 10);
     glEnable(GL_BLEND);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    glEnable(GL_CULL_FACE);
+    glBindVertexArray(vertexArray.id());
+    glBindTextureUnit(1, unrelated.id());
     GLint framebuffer = 0;
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
     expectBodies(state, {5, 6}, reader.read(textures.view(), {5, 6}), "inside a picture");
+    EXPECT_TRUE(glIsEnabled(GL_PROGRAM_POINT_SIZE));
+    EXPECT_TRUE(glIsEnabled(GL_CULL_FACE));
     GLint viewport[4], now = 0;
+    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &now);
+    EXPECT_EQ(now, GLint(vertexArray.id()));
+    glGetIntegerv(GL_CURRENT_PROGRAM, &now);
+    EXPECT_EQ(now, 0);
+    glActiveTexture(GL_TEXTURE1);
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &now);
+    glActiveTexture(GL_TEXTURE0);
+    EXPECT_EQ(now, GLint(unrelated.id()));
     glGetIntegerv(GL_VIEWPORT, viewport);
     EXPECT_EQ(std::vector<GLint>(viewport, viewport + 4), (std::vector<GLint>{1, 2, 20, 10}));
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &now);

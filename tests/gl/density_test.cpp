@@ -140,6 +140,15 @@ TEST_F(DensityTest, KernelsSmallerThanAPixelStillAddUpToTheirMass) {
   double added = 0.0;
   for (float value : pass.lastDensity()) added += double(value) / (pixelsPerUnit * pixelsPerUnit);
   EXPECT_NEAR(added, mass, mass * 0.01);
+  // One body at a time, at eight places within its pixel: each keeps its own mass, not only the sum.
+  for (int k = 0; k < 8; ++k) {
+    const float offset = float(k) / 8.0f / float(pixelsPerUnit);  // an eighth of a pixel further each time
+    textures.upload(stateOf({{{0.2f + offset, 0.1f + 0.5f * offset, 0.0f}, 1.0f}}));
+    renderOffscreen(kSize, [&] { pass.splat(textures.view(), camera, settings_, kSize, {2.0f, 200.0f}); });
+    double one = 0.0;
+    for (float value : pass.lastDensity()) one += double(value) / (pixelsPerUnit * pixelsPerUnit);
+    EXPECT_NEAR(one, 1.0, 0.01) << "offset " << k << "/8 of a pixel";
+  }
 }
 
 TEST_F(DensityTest, AHiddenComponentAddsNothing) {

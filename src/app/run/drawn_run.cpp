@@ -28,7 +28,7 @@ DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options, const ShotStart& 
   if (mass > 0.0) centreVelocity_ = totalMomentum(first_) / mass;
   settings_ = resolveRenderSettings(options.render, first_, firstTime_);
   fitDensityRange_ = fitsDensityToPicture(options.render);
-  if (drawing_ && !options.render.select.empty()) selection_.pickIds(first_, parseIdList(options.render.select));
+  if (drawing_) pickSelected(selection_, options.render, first_, "nbody", options.quiet);
   camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(first_),
                         float(options.width) / float(options.height));
   if (settings_.trailHalfLife > 0.0f) stepper_.afterEachStep = [this] { addLightOfStep(); };

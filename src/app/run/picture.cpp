@@ -87,7 +87,7 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
                                                                      : std::vector<TreeCell>{};
   end.facts.cells = &cells;
   Selection picked;  // --select: ringed where they are (shot --trails draws their orbits too)
-  if (!options.render.select.empty()) picked.pickIds(final, parseIdList(options.render.select));
+  pickSelected(picked, options.render, final, "shot", options.quiet);
   end.facts.marked = picked.marked();
   return renderOffscreen(size, [&] {
     if (fitsDensityToPicture(options.render)) settings.colorRange = renderer.fitDensityRange(bodies, camera, settings);

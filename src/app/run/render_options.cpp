@@ -1,6 +1,7 @@
 #include "app/run/render_options.h"
 
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -106,7 +107,20 @@ std::vector<std::uint64_t> parseIdList(const std::string& text) {
     ids.push_back(id);
     at = comma + 1;
   }
+  if (ids.size() > kMostSelectedIds)
+    throw std::invalid_argument("at most " + std::to_string(kMostSelectedIds) + " IDs, got " + std::to_string(ids.size()));
   return ids;
+}
+
+void pickSelected(Selection& selection, const RenderOptions& options, const State& state, const char* command,
+                  bool quiet) {
+  if (options.select.empty()) return;
+  selection.pickIds(state, parseIdList(options.select));
+  const std::vector<std::uint64_t> missing = selection.missing();
+  if (missing.empty() || quiet) return;
+  std::string ids;
+  for (std::uint64_t id : missing) ids.append(ids.empty() ? "" : ", ").append(std::to_string(id));
+  std::fprintf(stderr, "%s: --select: no body with ID %s among %zu\n", command, ids.c_str(), state.size());
 }
 
 bool fitsDensityToPicture(const RenderOptions& options) {

@@ -13,6 +13,7 @@
 
 #include "render/camera.h"
 #include "render/render_settings.h"
+#include "render/selection.h"
 
 namespace nbody {
 
@@ -24,7 +25,9 @@ struct RenderOptions {
   std::string select;  // ID[,ID...]: bodies ringed, their orbits drawn (render/selection.h)
 };
 
-// --select's IDs; std::invalid_argument naming what is wrong (readInteger's words).
+// --select's IDs, at most kMostSelectedIds (what the window and the drawn runs follow); std::
+// invalid_argument naming what is wrong (readInteger's words).
+inline constexpr std::size_t kMostSelectedIds = 64;
 std::vector<std::uint64_t> parseIdList(const std::string& text);
 
 void addRenderOptions(CLI::App& command, RenderOptions& options);
@@ -46,5 +49,9 @@ RenderSettings resolveRenderSettings(const RenderOptions& options, const State& 
 // --show density with an automatic range: the range is fitted to the first picture
 // (PointSpriteRenderer::fitDensityRange), which resolveRenderSettings cannot see.
 bool fitsDensityToPicture(const RenderOptions& options);
+// Picks --select's bodies in `state`; on stderr, one line naming the IDs `state` has no body of
+// (unless `quiet`): "shot: --select: no body with ID 5000 among 4096".
+void pickSelected(Selection& selection, const RenderOptions& options, const State& state, const char* command,
+                  bool quiet);
 
 }  // namespace nbody

@@ -409,11 +409,7 @@ void WindowApp::playSeries() {
   const SeriesPlayback::Outcome outcome = series_.follow(settings_, simulation_, now - playedUntil_);
   playedUntil_ = now;
   if (outcome.opened) startedOver();
-  if (outcome.shown) {
-    selection_.findIn(simulation_.initialState());  // its orbit goes on through the series
-    histogramClock_.forget();
-    cellsClock_.forget();
-  }
+  if (outcome.shown) selection_.findIn(simulation_.initialState());  // its orbit goes on through the series
   if (!outcome.message.empty()) {
     figures_.message = outcome.message;
     std::fprintf(stderr, "run: %s\n", withoutControlCharacters(outcome.message).c_str());
@@ -504,7 +500,10 @@ void WindowApp::recountFigures() {
       histogramShown && histogramClock_.due(step, began, !(settings_.histogram == histogramCounted_));
   const bool cellsDue = settings_.render.shows(Overlay::Cells) &&
                         cellsClock_.due(step, began, settings_.render.cellDepth != cellsDepth_);
+  if (!settings_.render.shows(Overlay::Cells)) cellsClock_.forget();  // off: counted afresh when it comes back
   if (!histogramDue && !cellsDue) return;
+  engine().finish();  // the frame's steps are the GPU's work, not the counting's
+  const double before = stats_.secondsSinceStart();
   const State state = engine().download();
   if (histogramDue) {
     const AppSettings::HistogramChoice& wanted = settings_.histogram;
@@ -515,7 +514,7 @@ void WindowApp::recountFigures() {
     cells_ = treeCellsOf(state, settings_.render.cellDepth);
     cellsDepth_ = settings_.render.cellDepth;
   }
-  const double cost = stats_.secondsSinceStart() - began;
+  const double cost = stats_.secondsSinceStart() - before;
   if (histogramDue) histogramClock_.counted(step, began, cost);
   if (cellsDue) cellsClock_.counted(step, began, cost);
 }
