@@ -8,6 +8,8 @@
 #include <glm/geometric.hpp>
 #include <glm/trigonometric.hpp>
 
+#include "util/comma_list.h"
+
 namespace nbody {
 namespace {
 
@@ -124,10 +126,7 @@ std::uint32_t parseOverlayList(const std::string& text) {
   if (text == "none") return 0;
   if (text == "all") return (1u << kOverlayCount) - 1;
   std::uint32_t bits = 0;
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', at), text.size());
-    const std::string_view item = std::string_view(text).substr(at, comma - at);
+  for (const std::string_view item : commaSeparated(text)) {
     const auto found = std::find_if(kOverlays.begin(), kOverlays.end(), [&](const OverlayRow& row) { return row.name == item; });
     if (found == kOverlays.end()) {
       std::string choices;
@@ -136,7 +135,6 @@ std::uint32_t parseOverlayList(const std::string& text) {
                                   ", comma-separated, got " + text);
     }
     bits |= overlayBit(found->overlay);
-    at = comma + 1;
   }
   return bits;
 }

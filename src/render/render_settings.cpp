@@ -7,6 +7,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "util/comma_list.h"
 #include "util/percentile.h"
 
 namespace nbody {
@@ -126,15 +127,11 @@ glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale) {
 
 std::uint32_t parseComponentList(const std::string& text) {
   std::uint32_t bits = 0;
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', at), text.size());
-    const std::string item = text.substr(at, comma - at);
+  for (const std::string_view item : commaSeparated(text)) {
     if (item.size() != 1 || item[0] < '0' || item[0] >= char('0' + kComponentCount))
       throw std::invalid_argument("expected components 0 to " + std::to_string(kComponentCount - 1) +
                                   ", comma-separated, got " + text);
     bits |= 1u << (item[0] - '0');
-    at = comma + 1;
   }
   return bits;
 }

@@ -10,6 +10,7 @@
 #include "render/colormap.h"
 #include "render/overlay_layout.h"
 #include "render/tree_cells.h"
+#include "util/comma_list.h"
 
 namespace nbody {
 namespace {
@@ -17,15 +18,11 @@ namespace {
 // Comma-separated finite numbers, `count` of them (or minCount..count).
 std::vector<float> parseNumbers(std::string_view text, std::size_t minCount, std::size_t count) {
   std::vector<float> numbers;
-  while (true) {
-    const auto comma = text.find(',');
+  for (const std::string_view item : commaSeparated(text)) {
     float value = 0.0f;  // by the one reader of numbers (util/number_text.h)
-    if (const std::string complaint = readNumber(std::string(text.substr(0, comma)), NumberBounds{}, value);
-        !complaint.empty())
+    if (const std::string complaint = readNumber(std::string(item), NumberBounds{}, value); !complaint.empty())
       throw std::invalid_argument(complaint);
     numbers.push_back(value);
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
   }
   if (numbers.size() < minCount || numbers.size() > count)
     throw std::invalid_argument("expected " +
@@ -98,14 +95,11 @@ std::string overlayChoicesHelp() {
 
 std::vector<std::uint64_t> parseIdList(const std::string& text) {
   std::vector<std::uint64_t> ids;
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', at), text.size());
+  for (const std::string_view item : commaSeparated(text)) {
     std::uint64_t id = 0;
-    const std::string complaint = readInteger(text.substr(at, comma - at), std::uint64_t(0), UINT64_MAX, id);
+    const std::string complaint = readInteger(std::string(item), std::uint64_t(0), UINT64_MAX, id);
     if (!complaint.empty()) throw std::invalid_argument(complaint);
     ids.push_back(id);
-    at = comma + 1;
   }
   if (ids.size() > kMostSelectedIds)
     throw std::invalid_argument("at most " + std::to_string(kMostSelectedIds) + " IDs, got " + std::to_string(ids.size()));

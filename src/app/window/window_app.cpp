@@ -22,7 +22,6 @@
 #include "app/live/frame_statistics.h"
 #include "app/live/live_simulation.h"
 #include "app/live/recount_clock.h"
-#include "render/selection.h"
 #include "app/live/series_playback.h"
 #include "app/window/recording_panel.h"
 #include "app/window/window_capture.h"
@@ -40,9 +39,10 @@
 #include "render/camera_path.h"
 #include "render/overlay_painter.h"
 #include "render/picking.h"
-#include "render/tree_cells.h"
 #include "render/point_sprite_renderer.h"
+#include "render/selection.h"
 #include "render/state_textures.h"
+#include "render/tree_cells.h"
 #include "util/printable_text.h"
 
 namespace nbody {
