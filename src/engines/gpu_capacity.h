@@ -11,8 +11,7 @@
 namespace nbody {
 
 // The state textures' size for `bodies`; throws std::runtime_error where they would be larger than
-// the largest texture, or larger than one OpenGL read returns (download and readback read a whole
-// state texture in one call, sized by a GLsizei).
+// the largest texture (transfers move them in bands of rows: gl/texture_rows.h).
 glm::ivec2 checkStateTextures(std::size_t bodies, const gl::Limits& limits);
 // Throws where the stage accelerations of textures of `size`, `accelerationSlices` stacked
 // vertically, would be taller than the largest texture.

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "engines/gpu_capacity.h"
+#include "gl/texture_rows.h"
 #include "parallel/ranks.h"
 
 namespace nbody {
@@ -158,6 +159,7 @@ void GpuEngine::endPasses() {
 void GpuEngine::step(const Method& method, const StepParams& params, int steps) {
   if (method.stageCount() > maxStageCount())
     throw std::logic_error("method " + method.name + " has more stages than the engine allocated");
+  if (bodyCount_ > 0) textures_.reserveStages(method.stageCount());
   beginPasses();
   for (int s = 0; s < steps; ++s) {
     const bool reuseLastForce = reusedForce_.available(method, params);
@@ -192,8 +194,8 @@ std::vector<glm::dvec3> GpuEngine::readAccelerations(int stage) const {
   const glm::ivec2 size = textures_.size();
   const std::size_t width = std::size_t(size.x / layout.layers), height = std::size_t(size.y) * layout.slices;
   std::vector<float> texels(width * height * std::size_t(layout.layers) * 4);
-  glGetTextureImage(textures_.acceleration(stage), 0, GL_RGBA, GL_FLOAT, GLsizei(texels.size() * sizeof(float)),
-                    texels.data());
+  gl::readTextureRows(textures_.acceleration(stage),
+                      {{int(width), int(height), layout.layers}, GL_RGBA, GL_FLOAT, 16}, texels.data());
   // Body (x, y) sits at (x / L, y + s H) of layer x % L, once for each slice s.
   std::vector<glm::dvec3> accelerations(bodyCount_, glm::dvec3(0.0));
   for (std::size_t i = 0; i < bodyCount_; ++i) {

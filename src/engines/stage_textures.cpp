@@ -4,6 +4,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "gl/limits.h"
+#include "gl/texture_rows.h"
+
 namespace nbody {
 namespace {
 
@@ -22,9 +25,11 @@ gl::Texture makeTexture(GLenum target, glm::ivec2 size, int layers = 1) {
   return texture;
 }
 
+gl::TextureShape shapeOf(glm::ivec2 size) { return {{size.x, size.y, 1}, GL_RGBA, GL_FLOAT, 16}; }
+
 std::vector<float> readTexture(GLuint texture, glm::ivec2 size) {
   std::vector<float> texels(std::size_t(size.x) * std::size_t(size.y) * 4);
-  glGetTextureImage(texture, 0, GL_RGBA, GL_FLOAT, GLsizei(texels.size() * sizeof(float)), texels.data());
+  gl::readTextureRows(texture, shapeOf(size), texels.data());
   return texels;
 }
 
@@ -64,12 +69,46 @@ void StageTextures::allocate(glm::ivec2 size) {
     baseVelocity_[p] = makeTexture(GL_TEXTURE_2D, size);
     stagePosition_[p] = makeTexture(GL_TEXTURE_2D, size);
   }
+  for (int p = 0; p < 2; ++p) stagePosition_[p] = {};
   stageVelocity_.clear();
-  for (int j = 0; j < maxStageCount(); ++j)
-    stageVelocity_.push_back(j == 0 ? gl::Texture() : makeTexture(GL_TEXTURE_2D, size));
-  const int layers = std::exchange(accelerationLayers_, 0);
-  setAccelerationLayout(layers ? layers : 1, accelerationSlices_ ? accelerationSlices_ : 1);
+  stageAcceleration_.clear();
+  const int stages = std::exchange(stages_, 0);
+  if (accelerationLayers_ == 0) accelerationLayers_ = accelerationSlices_ = 1;
+  reserveStages(std::max(stages, 1));
   reallocated_ = true;
+}
+
+void StageTextures::reserveStages(int stages) {
+  if (stages <= stages_) return;
+  checkMemoryFor(stages);
+  if (stages > 1 && !stagePosition_[0].id())
+    for (int p = 0; p < 2; ++p) stagePosition_[p] = makeTexture(GL_TEXTURE_2D, size_);
+  while (int(stageVelocity_.size()) < stages)
+    stageVelocity_.push_back(stageVelocity_.empty() ? gl::Texture() : makeTexture(GL_TEXTURE_2D, size_));
+  stages_ = stages;
+  addAccelerations();
+  reallocated_ = true;
+}
+
+// Refuses, before allocating, stage textures for `stages` stages that the GPU's free memory (where
+// the driver says, NVIDIA) cannot hold.
+void StageTextures::checkMemoryFor(int stages) const {
+  const std::optional<double> available = gl::limits().availableMemoryBytes();
+  if (!available) return;
+  const double texture = double(texelCount()) * 16.0;
+  const int positions = stages > 1 && !stagePosition_[0].id() ? 2 : 0;
+  const double bytes = texture * (positions + (stages - stages_) * (1 + accelerationSlices_));
+  if (bytes > *available)
+    throw std::runtime_error("a method of " + std::to_string(stages) + " stages needs " +
+                             std::to_string(std::llround(bytes / 1e9)) + " GB more of textures for " +
+                             std::to_string(texelCount()) + " texels; the GPU has " +
+                             std::to_string((long long)(*available / 1e9)) + " GB free");
+}
+
+void StageTextures::addAccelerations() {
+  while (int(stageAcceleration_.size()) < stages_)
+    stageAcceleration_.push_back(makeTexture(
+        GL_TEXTURE_2D_ARRAY, {size_.x / accelerationLayers_, size_.y * accelerationSlices_}, accelerationLayers_));
 }
 
 void StageTextures::setAccelerationLayout(int layers, int slices) {
@@ -78,9 +117,7 @@ void StageTextures::setAccelerationLayout(int layers, int slices) {
   accelerationLayers_ = layers;
   accelerationSlices_ = slices;
   stageAcceleration_.clear();
-  for (int j = 0; j < maxStageCount(); ++j)
-    stageAcceleration_.push_back(
-        makeTexture(GL_TEXTURE_2D_ARRAY, {size_.x / layers, size_.y * slices}, layers));
+  addAccelerations();
   reallocated_ = true;
 }
 
@@ -93,13 +130,13 @@ void StageTextures::upload(const State& state) {
   const float zero[4] = {0, 0, 0, 0};
   for (const gl::Texture* texture :
        {&basePositionMass_[1 - parity_], &baseVelocity_[1 - parity_], &stagePosition_[0], &stagePosition_[1]})
-    glClearTexImage(texture->id(), 0, GL_RGBA, GL_FLOAT, zero);
+    if (texture->id()) glClearTexImage(texture->id(), 0, GL_RGBA, GL_FLOAT, zero);
   std::vector<glm::vec4> positionMass(texelCount(), glm::vec4(0.0f)), velocity(texelCount(), glm::vec4(0.0f));
   std::copy(state.positionMass.begin(), state.positionMass.end(), positionMass.begin());
   for (std::size_t i = 0; i < state.size(); ++i)
     velocity[i] = glm::vec4(glm::vec3(state.velocity[i]), float(componentOf(state, i)));
-  glTextureSubImage2D(basePositionMass(), 0, 0, 0, size_.x, size_.y, GL_RGBA, GL_FLOAT, positionMass.data());
-  glTextureSubImage2D(baseVelocity(), 0, 0, 0, size_.x, size_.y, GL_RGBA, GL_FLOAT, velocity.data());
+  gl::writeTextureRows(basePositionMass(), shapeOf(size_), positionMass.data());
+  gl::writeTextureRows(baseVelocity(), shapeOf(size_), velocity.data());
 }
 
 State StageTextures::download(std::size_t bodyCount) const {

@@ -4,6 +4,9 @@
 // and the stage accelerations (2-D array textures: body at texel (x, y) sits at (x / L, y + s H)
 // of layer x % L, for each of S partial sums s; L = S = 1 is the plain layout). Which texture
 // unit each one is read from is stage_units.h's business; how many bodies fit, gpu_capacity.h's.
+// The stage textures are allocated for the most stages a method has asked for so far
+// (reserveStages): Euler's one stage needs 5 textures, RK4's four 13, so that a one-stage run
+// holds the most bodies.
 // A velocity texel's w holds the body's component (physics/state.h): every pass that writes a
 // velocity copies it from the base velocity (rk_combine.glsl), so it follows the body.
 
@@ -26,8 +29,13 @@ class StageTextures {
   static glm::ivec2 sizeFor(std::size_t bodyCount, int maxTextureSize);
   static constexpr int kWidthMultiple = 8;
 
-  // (Re)allocates for `size` texels, all cleared to zero (massless padding at rest).
+  // (Re)allocates for `size` texels, all cleared to zero (massless padding at rest), with the
+  // stages reserved so far.
   void allocate(glm::ivec2 size);
+  // Makes sure the textures of a method of `stages` stages are there (adding what is missing:
+  // takeReallocated() then says so); throws std::runtime_error, allocating nothing, where the GPU
+  // says that its free memory cannot hold them.
+  void reserveStages(int stages);
   // (Re)allocates the stage accelerations with `layers` layers (1, or bodies per fragment) and
   // `slices` partial sums.
   void setAccelerationLayout(int layers, int slices);
@@ -55,7 +63,11 @@ class StageTextures {
   GLuint outputVelocity(int stage, int stageCount) const;
 
  private:
+  void checkMemoryFor(int stages) const;
+  void addAccelerations();  // for every stage reserved, in the current layout
+
   glm::ivec2 size_{0, 0};
+  int stages_ = 0;  // reserved
   int accelerationLayers_ = 0, accelerationSlices_ = 0;
   int parity_ = 0;  // base_[parity_] holds the current state
   bool reallocated_ = false;

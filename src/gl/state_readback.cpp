@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "gl/texture_rows.h"
+
 namespace nbody::gl {
 
 AsyncStateReadback::AsyncStateReadback(int depth) : slots_(std::size_t(std::max(depth, 1))) {}
@@ -30,9 +32,9 @@ void AsyncStateReadback::request(const GpuStateView& view) {
   ensureCapacity(slot, 2 * half);
   glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, slot.buffer.id());
-  glGetTextureImage(view.positionMassTexture, 0, GL_RGBA, GL_FLOAT, GLsizei(half), nullptr);
-  glGetTextureImage(view.velocityTexture, 0, GL_RGBA, GL_FLOAT, GLsizei(half),
-                    reinterpret_cast<void*>(half));
+  const TextureShape shape{{view.size.x, view.size.y, 1}, GL_RGBA, GL_FLOAT, 16};
+  readTextureRows(view.positionMassTexture, shape, nullptr);
+  readTextureRows(view.velocityTexture, shape, reinterpret_cast<void*>(half));
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   slot.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   ++pending_;
