@@ -8,7 +8,7 @@ uniform uint uCount;       // keys
 uniform uint uBlockCount;  // blocks of SORT_BLOCK keys
 uniform uint uShift;
 
-layout(std430, binding = B_KEYS_IN) readonly buffer KeysIn { uvec2 keysIn[]; };
+READ_ARRAY(B_KEYS_IN, KeysIn, uvec2, keysIn, usampler2D, .xy, keyAt)
 layout(std430, binding = B_BLOCK_COUNTS) writeonly buffer BlockCounts { uint blockCounts[]; };
 
 void main() {
@@ -18,7 +18,7 @@ void main() {
   for (uint k = 0u; k < SORT_ITEMS; ++k) {
     uint i = sortItem(block, k);
     if (i >= uCount) break;
-    histogramAdd(digitOf(keysIn[i], uShift));
+    histogramAdd(digitOf(keyAt(i), uShift));
   }
   finishHistogram();
   blockCounts[gl_LocalInvocationID.x * uBlockCount + block] = histogram[gl_LocalInvocationID.x];

@@ -19,9 +19,9 @@ uniform uint uCount;
 uniform uint uBlockCount;
 uniform uint uShift;
 
-layout(std430, binding = B_KEYS_IN) readonly buffer KeysIn { uvec2 keysIn[]; };
+READ_ARRAY(B_KEYS_IN, KeysIn, uvec2, keysIn, usampler2D, .xy, keyAt)
 layout(std430, binding = B_VALUES_IN) readonly buffer ValuesIn { uint valuesIn[]; };
-layout(std430, binding = B_KEYS_OUT) writeonly buffer KeysOut { uvec2 keysOut[]; };
+WRITE_ARRAY(B_KEYS_OUT, I_KEYS_OUT, KeysOut, uvec2, keysOut, uimage2D, rg32ui, setKeyOut)
 layout(std430, binding = B_VALUES_OUT) writeonly buffer ValuesOut { uint valuesOut[]; };
 layout(std430, binding = B_BLOCK_COUNTS) readonly buffer BlockCounts { uint blockCounts[]; };
 layout(std430, binding = B_DIGIT_TOTALS) readonly buffer DigitTotals { uint digitTotals[]; };
@@ -66,7 +66,7 @@ uint sortBlock(uint first, uint local) {
   for (uint chunk = 0u; chunk < keys; chunk += uint(SORT_THREADS)) {  // uniform: barriers stay so
     uint k = chunk + local;
     bool valid = k < keys;
-    uint digit = valid ? digitOf(keysIn[first + k], uShift) : 0u;
+    uint digit = valid ? digitOf(keyAt(first + k), uShift) : 0u;
     if (valid) atomicOr(masks[digit * WORDS + local / 32u], 1u << (local % 32u));
     barrier();
     if (valid) sourceOf[nextInBlock[digit] + rankInChunk(digit, local)] = k;
@@ -92,10 +92,10 @@ void main() {
   uint keys = sortBlock(first, local);
   for (uint p = local; p < keys; p += uint(SORT_THREADS)) {
     uint source = first + sourceOf[p];
-    uvec2 key = keysIn[source];
+    uvec2 key = keyAt(source);
     uint digit = digitOf(key, uShift);
     uint place = outputStart[digit] + (p - blockStart[digit]);
-    keysOut[place] = key;
+    setKeyOut(place, key);
     valuesOut[place] = valuesIn[source];
   }
 }

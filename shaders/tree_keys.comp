@@ -18,7 +18,7 @@ uniform uint uBodyCount;
 uniform uint uBlockCount;
 
 layout(std430, binding = B_BOUNDS) readonly buffer Bounds { uint bounds[6]; };
-layout(std430, binding = B_KEYS_OUT) writeonly buffer KeysOut { uvec2 keysOut[]; };
+WRITE_ARRAY(B_KEYS_OUT, I_KEYS_OUT, KeysOut, uvec2, keysOut, uimage2D, rg32ui, setKeyOut)
 layout(std430, binding = B_VALUES_OUT) writeonly buffer ValuesOut { uint valuesOut[]; };
 layout(std430, binding = B_BLOCK_COUNTS) writeonly buffer BlockCounts { uint blockCounts[]; };
 
@@ -89,7 +89,7 @@ void main() {
     uint i = sortItem(block, k);
     if (i >= uBodyCount) break;
     uvec2 key = keyOf(texelFetch(uPositionMass, texelOfBody(int(i), width), 0).xyz, low, inverseExtent);
-    keysOut[i] = key;
+    setKeyOut(i, key);
     valuesOut[i] = i;
     histogramAdd(digitOf(key, 0u));
   }

@@ -22,12 +22,12 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 uniform uint uBodyCount;
 uniform float uInverseTheta;  // 1 / theta; +inf (theta = 0) opens every cell
 
-layout(std430, binding = B_SORTED_BODIES) readonly buffer SortedBodies { vec4 sortedBodies[]; };
-layout(std430, binding = B_PARENTS) readonly buffer Parents { uint parents[]; };
-layout(std430, binding = B_NODE_TEST) coherent buffer NodeTest { uvec4 nodeTest[]; };
-layout(std430, binding = B_NODE_QUAD) coherent buffer NodeQuad { vec4 nodeQuad[]; };
-layout(std430, binding = B_NODE_BOX_MIN) coherent buffer NodeBoxMin { vec4 nodeBoxMin[]; };
-layout(std430, binding = B_NODE_BOX_MAX) coherent buffer NodeBoxMax { vec4 nodeBoxMax[]; };
+READ_ARRAY(B_SORTED_BODIES, SortedBodies, vec4, sortedBodies, sampler2D, .xyzw, sortedBodyAt)
+READ_ARRAY(B_PARENTS, Parents, uint, parents, usampler2D, .x, parentAt)
+SHARED_ARRAY(B_NODE_TEST, I_NODE_TEST, NodeTest, uvec4, nodeTest, uimage2D, rgba32ui, .xyzw, nodeTestAt, setNodeTest)
+SHARED_ARRAY(B_NODE_QUAD, I_NODE_QUAD, NodeQuad, vec4, nodeQuad, image2D, rgba32f, .xyzw, nodeQuadAt, setNodeQuad)
+SHARED_ARRAY(B_NODE_BOX_MIN, I_NODE_BOX_MIN, NodeBoxMin, vec4, nodeBoxMin, image2D, rgba32f, .xyzw, boxMinAt, setBoxMin)
+SHARED_ARRAY(B_NODE_BOX_MAX, I_NODE_BOX_MAX, NodeBoxMax, vec4, nodeBoxMax, image2D, rgba32f, .xyzw, boxMaxAt, setBoxMax)
 layout(std430, binding = B_VISITS) coherent buffer Visits { uint visits[]; };
 
 struct Cell {
@@ -39,14 +39,14 @@ struct Cell {
 
 Cell loadChild(uint ref) {
   if ((ref & LEAF_BIT) != 0u) {
-    vec4 body = sortedBodies[ref & ~LEAF_BIT];
+    vec4 body = sortedBodyAt(ref & ~LEAF_BIT);
     return Cell(body.w, body.xyz, vec3(0.0), vec3(0.0), vec3(0.0), body.xyz, body.xyz);
   }
-  vec4 comMass = uintBitsToFloat(nodeTest[nodeVec(ref, NODE_TEST_COM)]);
-  float comLoX = uintBitsToFloat(nodeTest[nodeVec(ref, NODE_TEST_LINKS)].w);
-  vec4 quadA = nodeQuad[nodeVec(ref, NODE_QUAD_A)], quadB = nodeQuad[nodeVec(ref, NODE_QUAD_B)];
+  vec4 comMass = uintBitsToFloat(nodeTestAt(nodeVec(ref, NODE_TEST_COM)));
+  float comLoX = uintBitsToFloat(nodeTestAt(nodeVec(ref, NODE_TEST_LINKS)).w);
+  vec4 quadA = nodeQuadAt(nodeVec(ref, NODE_QUAD_A)), quadB = nodeQuadAt(nodeVec(ref, NODE_QUAD_B));
   return Cell(comMass.w, comMass.xyz, vec3(comLoX, quadB.zw), quadA.xyz, vec3(quadA.w, quadB.xy),
-              nodeBoxMin[ref].xyz, nodeBoxMax[ref].xyz);
+              boxMinAt(ref).xyz, boxMaxAt(ref).xyz);
 }
 
 Cell combine(Cell a, Cell b) {
@@ -80,27 +80,27 @@ float openingRadius2(Cell cell) {
 
 // Node `node`'s record but its links (the topology's), which it keeps.
 void store(uint node, uvec2 links, Cell cell) {
-  nodeTest[nodeVec(node, NODE_TEST_COM)] = floatBitsToUint(vec4(cell.comHi, cell.mass));
-  nodeTest[nodeVec(node, NODE_TEST_LINKS)] =
-      uvec4(floatBitsToUint(openingRadius2(cell)), links, floatBitsToUint(cell.comLo.x));
-  nodeQuad[nodeVec(node, NODE_QUAD_A)] = vec4(cell.diagonal, cell.offDiagonal.x);
-  nodeQuad[nodeVec(node, NODE_QUAD_B)] = vec4(cell.offDiagonal.yz, cell.comLo.yz);
-  nodeBoxMin[node] = vec4(cell.boxMin, 0.0);
-  nodeBoxMax[node] = vec4(cell.boxMax, 0.0);
+  setNodeTest(nodeVec(node, NODE_TEST_COM), floatBitsToUint(vec4(cell.comHi, cell.mass)));
+  setNodeTest(nodeVec(node, NODE_TEST_LINKS),
+              uvec4(floatBitsToUint(openingRadius2(cell)), links, floatBitsToUint(cell.comLo.x)));
+  setNodeQuad(nodeVec(node, NODE_QUAD_A), vec4(cell.diagonal, cell.offDiagonal.x));
+  setNodeQuad(nodeVec(node, NODE_QUAD_B), vec4(cell.offDiagonal.yz, cell.comLo.yz));
+  setBoxMin(node, vec4(cell.boxMin, 0.0));
+  setBoxMax(node, vec4(cell.boxMax, 0.0));
 }
 
 void main() {
   uint k = linearGroupId() * uint(WORKGROUP_SIZE) + gl_LocalInvocationID.x;
   if (k >= uBodyCount || uBodyCount < 2u) return;
-  uint node = parents[k];
+  uint node = parentAt(k);
   while (true) {
-    memoryBarrierBuffer();  // this invocation's stores of the child land before the count
+    arrayBarrier();  // this invocation's stores of the child land before the count
     if (atomicAdd(visits[node], 1u) == 0u) return;  // the sibling is not done: it will come here
-    memoryBarrierBuffer();  // and the sibling's stores are read after the count
-    uvec2 links = nodeTest[nodeVec(node, NODE_TEST_LINKS)].yz;  // the other end, the split
+    arrayBarrier();  // and the sibling's stores are read after the count
+    uvec2 links = nodeTestAt(nodeVec(node, NODE_TEST_LINKS)).yz;  // the other end, the split
     uvec4 range = nodeRange(node, links.x, links.y);
     store(node, links, combine(loadChild(range.z), loadChild(range.w)));
     if (node == 0u) return;
-    node = parents[uBodyCount + node];
+    node = parentAt(uBodyCount + node);
   }
 }

@@ -12,16 +12,16 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 uniform sampler2D uPositionMass;
 uniform uint uBodyCount;
 
-layout(std430, binding = B_KEYS_IN) readonly buffer Keys { uvec2 keys[]; };
+READ_ARRAY(B_KEYS_IN, KeysIn, uvec2, keysIn, usampler2D, .xy, keyAt)
 layout(std430, binding = B_VALUES_IN) readonly buffer Values { uint sortedIndex[]; };
-layout(std430, binding = B_SORTED_BODIES) writeonly buffer SortedBodies { vec4 sortedBodies[]; };
-layout(std430, binding = B_NODE_TEST) writeonly buffer NodeTest { uvec4 nodeTest[]; };
-layout(std430, binding = B_PARENTS) writeonly buffer Parents { uint parents[]; };
+WRITE_ARRAY(B_SORTED_BODIES, I_SORTED_BODIES, SortedBodies, vec4, sortedBodies, image2D, rgba32f, setSortedBody)
+WRITE_ARRAY(B_NODE_TEST, I_NODE_TEST, NodeTest, uvec4, nodeTest, uimage2D, rgba32ui, setNodeTest)
+WRITE_ARRAY(B_PARENTS, I_PARENTS, Parents, uint, parents, uimage2D, r32ui, setParent)
 
 // Length of the common prefix of the extended keys at sorted positions i and j (-1 outside).
 int commonPrefix(int i, int j) {
   if (j < 0 || j >= int(uBodyCount)) return -1;
-  uvec2 a = keys[i], b = keys[j];
+  uvec2 a = keyAt(uint(i)), b = keyAt(uint(j));
   if (a.x != b.x) return 31 - findMSB(a.x ^ b.x);
   if (a.y != b.y) return 63 - findMSB(a.y ^ b.y);
   return 95 - findMSB(uint(i) ^ uint(j));
@@ -57,16 +57,16 @@ void buildNode(int i) {
   int d = commonPrefix(i, i + 1) - commonPrefix(i, i - 1) >= 0 ? 1 : -1;
   int j = rangeEnd(i, d);
   int split = splitOf(i, j, d);
-  nodeTest[nodeVec(uint(i), NODE_TEST_LINKS)] = uvec4(0u, uint(j), uint(split), 0u);
+  setNodeTest(nodeVec(uint(i), NODE_TEST_LINKS), uvec4(0u, uint(j), uint(split), 0u));
   uvec4 range = nodeRange(uint(i), uint(j), uint(split));
-  parents[(range.z & LEAF_BIT) != 0u ? range.z & ~LEAF_BIT : uBodyCount + range.z] = uint(i);
-  parents[(range.w & LEAF_BIT) != 0u ? range.w & ~LEAF_BIT : uBodyCount + range.w] = uint(i);
+  setParent((range.z & LEAF_BIT) != 0u ? range.z & ~LEAF_BIT : uBodyCount + range.z, uint(i));
+  setParent((range.w & LEAF_BIT) != 0u ? range.w & ~LEAF_BIT : uBodyCount + range.w, uint(i));
 }
 
 void main() {
   uint k = linearGroupId() * uint(WORKGROUP_SIZE) + gl_LocalInvocationID.x;
   if (k >= uBodyCount) return;
   int width = textureSize(uPositionMass, 0).x;
-  sortedBodies[k] = texelFetch(uPositionMass, texelOfBody(int(sortedIndex[k]), width), 0);
+  setSortedBody(k, texelFetch(uPositionMass, texelOfBody(int(sortedIndex[k]), width), 0));
   if (k + 1u < uBodyCount) buildNode(int(k));
 }

@@ -65,10 +65,10 @@ uniform float uGravity;
 uniform int uTextureWidth;
 layout(rgba32f) writeonly uniform image2DArray uAcceleration;  // layer 0
 
-layout(std430, binding = B_SORTED_BODIES) readonly buffer SortedBodies { vec4 sortedBodies[]; };
+READ_ARRAY(B_SORTED_BODIES, SortedBodies, vec4, sortedBodies, sampler2D, .xyzw, sortedBodyAt)
 layout(std430, binding = B_VALUES_IN) readonly buffer SortedIndex { uint sortedIndex[]; };
-layout(std430, binding = B_NODE_TEST) readonly buffer NodeTest { uvec4 nodeTest[]; };
-layout(std430, binding = B_NODE_QUAD) readonly buffer NodeQuad { vec4 nodeQuad[]; };  // c_lo.yz too
+READ_ARRAY(B_NODE_TEST, NodeTest, uvec4, nodeTest, usampler2D, .xyzw, nodeTestAt)
+READ_ARRAY(B_NODE_QUAD, NodeQuad, vec4, nodeQuad, sampler2D, .xyzw, nodeQuadAt)  // c_lo.yz too
 layout(std430, binding = B_GROUP_STATS) writeonly buffer GroupStats { uvec4 groupStats[]; };
 layout(std430, binding = B_POTENTIAL) writeonly buffer Potential { double potentialSums[]; };
 // uSpillSlots flags (0 free, 1 taken), then the slots, SPILL_SLOT_NODES each: entry `local` of row r
@@ -179,7 +179,7 @@ void evaluateCell(uint m) {
 
 void putCell(uint slot, Tested cell, uint node) {
   cellTile[slot] = cell.com;
-  vec4 quadA = nodeQuad[nodeVec(node, NODE_QUAD_A)], quadB = nodeQuad[nodeVec(node, NODE_QUAD_B)];
+  vec4 quadA = nodeQuadAt(nodeVec(node, NODE_QUAD_A)), quadB = nodeQuadAt(nodeVec(node, NODE_QUAD_B));
   cellTileLo[slot] = vec4(cell.comLoX, quadB.zw, quadA.x + quadA.y + quadA.z);
   cellTileQuadA[slot] = quadA;
   cellTileQuadB[slot] = quadB.xy;
@@ -202,7 +202,7 @@ void evaluateCell(uint m) {
 
 void putCell(uint slot, Tested cell, uint node) {
   cellTile[slot] = cell.com;
-  cellTileLo[slot] = vec4(cell.comLoX, nodeQuad[nodeVec(node, NODE_QUAD_B)].zw, 0.0);
+  cellTileLo[slot] = vec4(cell.comLoX, nodeQuadAt(nodeVec(node, NODE_QUAD_B)).zw, 0.0);
 }
 #endif
 
@@ -240,8 +240,8 @@ Tested test(uint ref) {
     result.count = 1u;
     return result;
   }
-  vec4 comMass = uintBitsToFloat(nodeTest[nodeVec(ref, NODE_TEST_COM)]);
-  uvec4 links = nodeTest[nodeVec(ref, NODE_TEST_LINKS)];
+  vec4 comMass = uintBitsToFloat(nodeTestAt(nodeVec(ref, NODE_TEST_COM)));
+  uvec4 links = nodeTestAt(nodeVec(ref, NODE_TEST_LINKS));
   uvec4 range = nodeRange(ref, links.y, links.z);
   vec3 com = comMass.xyz - anchor;
   vec3 outside = max(abs(com - boxCentre) - boxHalf, vec3(0.0));
@@ -294,7 +294,7 @@ uint appendBodies(uint total, uint pending) {
     uint n = min(uint(TILE) - pending, total - consumed);
     for (uint t = local; t < n; t += uint(THREADS)) {
       uint j = bodyAt(consumed + t);
-      bodyTile[pending + t] = sortedBodies[j];
+      bodyTile[pending + t] = sortedBodyAt(j);
       if (POTENTIAL != 0) bodyTileIndex[pending + t] = j;
     }
     barrier();
@@ -429,10 +429,10 @@ uvec4 walk(out uint rowsSpilled) {
 void loadGroup(uint group, out vec4 bodies[BPT]) {
   groupFirst = group * uint(GROUP_SIZE);
   groupLast = min(groupFirst + uint(GROUP_SIZE), uBodyCount) - 1u;
-  anchor = sortedBodies[groupFirst].xyz;
+  anchor = sortedBodyAt(groupFirst).xyz;
   for (int k = 0; k < BPT; ++k) {
     self[k] = min(groupFirst + local + uint(k * THREADS), groupLast);
-    bodies[k] = sortedBodies[self[k]];
+    bodies[k] = sortedBodyAt(self[k]);
     ri[k] = bodies[k].xyz;
     acceleration[k] = vec3(0.0);
     potential[k] = 0.0;

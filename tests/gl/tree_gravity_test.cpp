@@ -19,6 +19,7 @@
 #include "gl/limits.h"
 #include "gl/shader_program.h"
 #include "physics/scenes.h"
+#include "engines/tree/tree_buffers.h"
 #include "engines/tree/tree_gravity.h"
 
 namespace nbody {
@@ -479,14 +480,50 @@ TEST_F(TreeGravityTest, CapacityIsCheckedBeforeAnythingRuns) {
   EXPECT_LT(TreeGravity::bytesPerBody(), 250u);  // 64M bodies in ~11 GB
   GLint64 largestBlock = 0;
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &largestBlock);
-  const std::size_t tooMany = std::size_t(largestBlock) / 16 + 1;  // one node array over the block
+  // Past one block the node records move into textures; the values stay in a buffer, 4 bytes a body.
+  EXPECT_NO_THROW(tree.checkCapacity(std::size_t(largestBlock) / 16 + 1, TreeSettings{}));
+  const std::size_t tooMany = std::size_t(largestBlock) / 4 + 1;
   try {
     tree.checkCapacity(tooMany, TreeSettings{});
     FAIL() << "no refusal for " << tooMany << " bodies";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("shader storage block"), std::string::npos) << e.what();
   }
-  EXPECT_NO_THROW(tree.checkCapacity(tooMany / 2, TreeSettings{}));
+  // Textures of 64 texels a row and at most 32 rows: the parents' 2N records fill them at N = 1024.
+  TreeGravity small(tree::ArrayLimits{std::size_t(largestBlock), 1024, 64, 32});
+  EXPECT_NO_THROW(small.checkCapacity(1024, TreeSettings{}));
+  try {
+    small.checkCapacity(1025, TreeSettings{});
+    FAIL() << "no refusal for 1025 bodies in 32 rows";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("64 x 33 texels, over this GPU's 32 rows"), std::string::npos) << e.what();
+  }
+}
+
+// The arrays in textures (as past one storage block: 67M bodies on NVIDIA), here 64 texels a row
+// with the last rows part filled: the accelerations, the potential, the lists and the sort are
+// those of the buffers, bit for bit, at the N that grew them and at a smaller one after.
+TEST_F(TreeGravityTest, ArraysInTexturesChangeNoBit) {
+  GLint64 largestBlock = 0;
+  GLint largestTexture = 0;
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &largestBlock);
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largestTexture);
+  TreeGravity inBuffers, inTextures(tree::ArrayLimits{std::size_t(largestBlock), 4096, 64, largestTexture});
+  const StepParams params = softened(0.01);
+  for (const State& state : {withDenseCore(findScene("plummer")->generate(6001, 5)),
+                             findScene("galaxies")->generate(2500, 2)}) {
+    const std::vector<glm::dvec3> expected = treeAccelerations(inBuffers, state, params, TreeSettings{});
+    EXPECT_TRUE(treeAccelerations(inTextures, state, params, TreeSettings{}) == expected) << state.size();
+    EXPECT_EQ(inTextures.sortedKeys(), inBuffers.sortedKeys());
+    EXPECT_EQ(inTextures.sortedBodies(), inBuffers.sortedBodies());
+    const TreeGravity::ListStatistics textureLists = inTextures.listStatistics(), bufferLists = inBuffers.listStatistics();
+    EXPECT_EQ(textureLists.nodesTestedPerGroup, bufferLists.nodesTestedPerGroup);
+    EXPECT_EQ(textureLists.bodyInteractionsPerBody, bufferLists.bodyInteractionsPerBody);
+    EXPECT_EQ(textureLists.cellInteractionsPerBody, bufferLists.cellInteractionsPerBody);
+    const GpuBodies bodies = upload(state);
+    EXPECT_EQ(inTextures.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, TreeSettings{}),
+              inBuffers.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, TreeSettings{}));
+  }
 }
 
 // Where the stack's nodes are kept changes no bit: a ring of 4 rows that spills most of a deep

@@ -1,6 +1,11 @@
 #include "engines/tree/tree_buffers.h"
 
 #include <algorithm>
+#include <bit>
+#include <stdexcept>
+#include <string>
+
+#include "gl/texture_rows.h"
 
 namespace nbody::tree {
 namespace {
@@ -16,9 +21,7 @@ std::size_t bytesOf(Binding binding, std::size_t bodies) {
     case kBlockCounts: return kRadix * blocks * 4;
     case kDigitTotals: return kRadix * 4;
     case kSortedBodies: case kNodeBoxMin: case kNodeBoxMax: return bodies * 16;
-    // Two 16-byte vectors a node, N - 1 nodes: 64M bodies take 32 bytes under 2 GiB, so a GPU whose storage
-    // blocks end at 2 GiB still holds them.
-    case kNodeTest: case kNodeQuad: return (std::max<std::size_t>(bodies, 2) - 1) * 32;
+    case kNodeTest: case kNodeQuad: return (std::max<std::size_t>(bodies, 2) - 1) * 32;  // two 16-byte vectors a node
     case kParents: return bodies * 2 * 4;
     case kGroupStats: return groups * 16;
     case kPotential: return groups * 8;
@@ -27,6 +30,22 @@ std::size_t bytesOf(Binding binding, std::size_t bodies) {
     case kBindingCount: break;
   }
   return 0;
+}
+
+// Rows of the texture that holds `array` for `bodies` bodies, `width` texels a row.
+std::size_t rowsOf(const TextureArray& array, std::size_t bodies, std::size_t width) {
+  const std::size_t records = bytesOf(array.binding, bodies) / array.recordBytes;
+  return std::max<std::size_t>(1, (records + width - 1) / width);
+}
+
+gl::Texture makeArrayTexture(const TextureArray& array, int width, int rows) {
+  GLuint id = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &id);
+  gl::Texture texture(id);
+  glTextureStorage2D(id, 1, array.internalFormat, width, rows);
+  glTextureParameteri(id, GL_TEXTURE_MIN_FILTER, GL_NEAREST);  // integer textures sample only thus
+  glTextureParameteri(id, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  return texture;
 }
 
 }  // namespace
@@ -40,17 +59,53 @@ BufferSizes bufferSizesFor(std::size_t bodies) {
   for (GLuint b = 0; b < kBindingCount; ++b) {
     const std::size_t bytes = bytesOf(Binding(b), bodies);
     sizes.total += bytes;
-    sizes.largest = std::max(sizes.largest, bytes);
+    std::size_t& largest = textureArrayOf(Binding(b)) ? sizes.largestArray : sizes.largestBuffer;
+    largest = std::max(largest, bytes);
   }
   return sizes;
 }
 
-void TreeBuffers::reserve(std::size_t bodies) {
+ArrayLimits arrayLimitsOf(const gl::Limits& limits) {
+  const std::size_t block = std::size_t(limits.maxShaderStorageBlockBytes);
+  return {block, block, int(std::bit_floor(unsigned(limits.maxTextureSize))), limits.maxTextureSize};
+}
+
+ArrayStorage storageFor(std::size_t bodies, const ArrayLimits& limits) {
+  if (bufferSizesFor(bodies).largestArray <= std::min(limits.arrayBytes, limits.blockBytes)) return {};
+  return {true, std::countr_zero(unsigned(limits.textureWidth))};
+}
+
+void checkArraysFit(std::size_t bodies, const ArrayLimits& limits) {
+  const BufferSizes sizes = bufferSizesFor(bodies);
+  if (sizes.largestBuffer > limits.blockBytes)
+    throw std::runtime_error(std::to_string(bodies) + " bodies need tree buffers of " +
+                             std::to_string(sizes.largestBuffer >> 20) + " MiB, over the " +
+                             std::to_string(limits.blockBytes >> 20) +
+                             " MiB one shader storage block may hold on this GPU");
+  if (!storageFor(bodies, limits).inTextures) return;
+  for (const TextureArray& array : kTextureArrays) {
+    const std::size_t rows = rowsOf(array, bodies, std::size_t(limits.textureWidth));
+    if (rows > std::size_t(limits.textureRows))
+      throw std::runtime_error(std::to_string(bodies) + " bodies need tree textures " +
+                               std::to_string(limits.textureWidth) + " x " + std::to_string(rows) +
+                               " texels, over this GPU's " + std::to_string(limits.textureRows) + " rows");
+  }
+}
+
+void TreeBuffers::reserve(std::size_t bodies, const ArrayLimits& limits) {
   if (bodies <= capacity_) return;
+  storage_ = storageFor(bodies, limits);
   for (GLuint b = 0; b < kBindingCount; ++b) {
+    const TextureArray* array = textureArrayOf(Binding(b));
+    buffers_[b] = {};
+    textures_[b] = {};
+    if (array && storage_.inTextures) {
+      textures_[b] = makeArrayTexture(*array, limits.textureWidth,
+                                      int(rowsOf(*array, bodies, std::size_t(limits.textureWidth))));
+      continue;
+    }
     buffers_[b] = gl::Buffer::create();
-    glNamedBufferStorage(buffers_[b].id(), GLsizeiptr(bytesOf(Binding(b), bodies)), nullptr,
-                         GL_DYNAMIC_STORAGE_BIT);
+    glNamedBufferStorage(buffers_[b].id(), GLsizeiptr(bytesOf(Binding(b), bodies)), nullptr, GL_DYNAMIC_STORAGE_BIT);
   }
   // Every slot free: each walk gives back what it takes, so this holds from now on.
   glClearNamedBufferSubData(buffers_[kSpill].id(), GL_R32UI, 0, GLsizeiptr(spillSlotsFor(bodies) * 4), GL_RED_INTEGER,
@@ -58,16 +113,55 @@ void TreeBuffers::reserve(std::size_t bodies) {
   capacity_ = bodies;
 }
 
+GLuint TreeBuffers::buffer(Binding binding) const {
+  if (!buffers_[binding].id()) throw std::logic_error("a tree array held in a texture was asked for as a buffer");
+  return buffers_[binding].id();
+}
+
+// Binds what holds `holder`'s records where the kernels look for `role`'s.
+void TreeBuffers::bindArray(Binding role, Binding holder) const {
+  const TextureArray* array = textureArrayOf(role);
+  if (!array || !storage_.inTextures) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, role, buffers_[holder].id());
+    return;
+  }
+  const GLuint texture = textures_[holder].id();
+  glBindTextureUnit(GLuint(kArrayTextureUnits + int(role)), texture);
+  if (array->imageUnit > 0)
+    glBindImageTexture(GLuint(array->imageUnit), texture, 0, GL_FALSE, 0, GL_READ_WRITE, array->internalFormat);
+}
+
 void TreeBuffers::bindAll() const {
-  for (GLuint b = 0; b < kBindingCount; ++b) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, b, buffers_[b].id());
+  for (GLuint b = 0; b < kBindingCount; ++b) bindArray(Binding(b), Binding(b));
 }
 
 void TreeBuffers::bindSortPass(int pass) const {
   const bool even = pass % 2 == 0;
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kKeysIn, buffers_[even ? kKeysIn : kKeysOut].id());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kValuesIn, buffers_[even ? kValuesIn : kValuesOut].id());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kKeysOut, buffers_[even ? kKeysOut : kKeysIn].id());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kValuesOut, buffers_[even ? kValuesOut : kValuesIn].id());
+  bindArray(kKeysIn, even ? kKeysIn : kKeysOut);
+  bindArray(kValuesIn, even ? kValuesIn : kValuesOut);
+  bindArray(kKeysOut, even ? kKeysOut : kKeysIn);
+  bindArray(kValuesOut, even ? kValuesOut : kValuesIn);
+}
+
+std::vector<std::uint32_t> TreeBuffers::readWords(Binding binding, std::size_t words) const {
+  std::vector<std::uint32_t> read(words);
+  if (words == 0) return read;
+  const TextureArray* array = textureArrayOf(binding);
+  if (!array || !storage_.inTextures) {
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(buffer(binding), 0, GLsizeiptr(words * 4), read.data());
+    return read;
+  }
+  // Whole rows of texels, from the first, as many as hold the words.
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
+  const int width = 1 << storage_.widthLog2;
+  const std::size_t rowWords = std::size_t(width) * array->recordBytes / 4;
+  const int rows = int((words + rowWords - 1) / rowWords);
+  std::vector<std::uint32_t> texels(std::size_t(rows) * rowWords);
+  gl::readTextureRows(textures_[binding].id(),
+                      {{width, rows, 1}, array->clientFormat, GL_UNSIGNED_INT, array->recordBytes}, texels.data());
+  std::copy_n(texels.begin(), words, read.begin());
+  return read;
 }
 
 }  // namespace nbody::tree

@@ -1,12 +1,17 @@
 #pragma once
 // The GPU buffers of the tree (tree_layout.h lists what each holds), sized by N and grown only: an
-// evaluation at the same or a smaller N allocates nothing.
+// evaluation at the same or a smaller N allocates nothing. The arrays of kTextureArrays are 2-D
+// textures instead where the largest of them would be over one shader storage block
+// (shaders/tree_arrays.glsl), so that N is bounded by the GPU's memory.
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "engines/tree/tree_layout.h"
 #include "engines/tree/tree_settings.h"
+#include "gl/limits.h"
 #include "gl/objects.h"
 
 namespace nbody::tree {
@@ -21,28 +26,51 @@ constexpr std::size_t kSpillSlotNodes = TreeSettings::kMostStackNodes;
 // The pool's slots for `bodies` bodies: at most one a group.
 std::size_t spillSlotsFor(std::size_t bodies);
 
-// What the tree's buffers take for `bodies` bodies, in bytes: in all, and the largest single buffer
-// (one shader storage block must hold it).
+// What the tree's buffers take for `bodies` bodies, in bytes: in all, the largest of the arrays
+// that may move into textures, and the largest of those that stay buffers.
 struct BufferSizes {
-  std::size_t total = 0, largest = 0;
+  std::size_t total = 0, largestArray = 0, largestBuffer = 0;
 };
 BufferSizes bufferSizesFor(std::size_t bodies);
 
+// Where the tree's arrays may go on a GPU: the bytes of one shader storage block, the largest
+// array kept in a buffer (one block; tests take less, to reach the textures at small N), and the
+// width (a power of two) and the most rows of the textures that hold them beyond that.
+struct ArrayLimits {
+  std::size_t blockBytes = 0, arrayBytes = 0;
+  int textureWidth = 0, textureRows = 0;
+};
+ArrayLimits arrayLimitsOf(const gl::Limits& limits);
+// Where the arrays of `bodies` bodies go under `limits`.
+ArrayStorage storageFor(std::size_t bodies, const ArrayLimits& limits);
+// Throws std::runtime_error where they go nowhere: a buffer that stays one over a block, or an
+// array taller than a texture may be.
+void checkArraysFit(std::size_t bodies, const ArrayLimits& limits);
+
 class TreeBuffers {
  public:
-  // Makes sure every buffer holds `bodies` bodies (reallocating the ones that are too small).
-  void reserve(std::size_t bodies);
-  // Binds every buffer to its binding; the sort's keys and values A as input, B as output.
+  // Makes sure every array holds `bodies` bodies (reallocating all where they are too small), in
+  // the storage storageFor(bodies, limits) gives.
+  void reserve(std::size_t bodies, const ArrayLimits& limits);
+  const ArrayStorage& storage() const { return storage_; }
+  // Binds every buffer to its binding and every array texture to its texture and image units; the
+  // sort's keys and values A as input, B as output.
   void bindAll() const;
-  // Binds the sort's ping-pong buffers: pass p reads A and writes B when p is even.
+  // Binds the sort's ping-pong arrays: pass p reads A and writes B when p is even.
   void bindSortPass(int pass) const;
-  GLuint buffer(Binding binding) const { return buffers_[binding].id(); }
+  // The buffer at `binding`; throws std::logic_error for an array held in a texture.
+  GLuint buffer(Binding binding) const;
+  // The first `words` 32-bit words of the array at `binding`, from its buffer or, for an array of
+  // integers, its texture.
+  std::vector<std::uint32_t> readWords(Binding binding, std::size_t words) const;
   std::size_t spillSlots() const { return spillSlotsFor(capacity_); }
-  GLuint keysA() const { return buffers_[kKeysIn].id(); }
-  GLuint keysB() const { return buffers_[kKeysOut].id(); }
 
  private:
+  void bindArray(Binding role, Binding holder) const;
+
   std::array<gl::Buffer, kBindingCount> buffers_;
+  std::array<gl::Texture, kBindingCount> textures_;  // kTextureArrays' bindings, where in textures
+  ArrayStorage storage_;
   std::size_t capacity_ = 0;  // bodies
 };
 

@@ -7,7 +7,7 @@ namespace nbody::tree {
 void buildTopology(Kernels& kernels, std::size_t bodyCount) {
   kernels.use(Kernel::topology).setUint("uBodyCount", bodyCount);
   kernels.dispatch(ceilDiv(bodyCount, kElementThreads));
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  kernels.barrier();
 }
 
 void computeMoments(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount, double theta) {
@@ -19,7 +19,7 @@ void computeMoments(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
   program.setUint("uBodyCount", bodyCount);
   program.setFloat("uInverseTheta", theta > 0 ? 1.0 / theta : double(std::numeric_limits<float>::infinity()));
   kernels.dispatch(ceilDiv(bodyCount, kElementThreads));
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  kernels.barrier();
 }
 
 }  // namespace nbody::tree

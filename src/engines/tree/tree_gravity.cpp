@@ -32,7 +32,10 @@ const gl::Limits& checkedLimits() {
 
 }  // namespace
 
-TreeGravity::TreeGravity() : kernels_(checkedLimits()), timer_(kTimerSlots, kTimerMarks) {
+TreeGravity::TreeGravity() : TreeGravity(tree::arrayLimitsOf(gl::limits())) {}
+
+TreeGravity::TreeGravity(const tree::ArrayLimits& arrays)
+    : kernels_(checkedLimits()), arrayLimits_(arrays), timer_(kTimerSlots, kTimerMarks) {
   walk_.program(kernels_, resolveTreeSettings(1), StepParams{}, WalkOutput::accelerations);  // compile errors show here
 }
 
@@ -48,12 +51,7 @@ std::size_t TreeGravity::bytesFor(std::size_t bodies) { return tree::bufferSizes
 void TreeGravity::checkCapacity(std::size_t bodies, const TreeSettings& settings) const {
   validate(settings);
   const gl::Limits& limits = kernels_.limits();
-  const tree::BufferSizes sizes = tree::bufferSizesFor(bodies);
-  if (double(sizes.largest) > double(limits.maxShaderStorageBlockBytes))
-    throw std::runtime_error(std::to_string(bodies) + " bodies need tree buffers of " +
-                             std::to_string(sizes.largest >> 20) + " MiB, over the " +
-                             std::to_string(limits.maxShaderStorageBlockBytes >> 20) +
-                             " MiB one shader storage block may hold on this GPU");
+  tree::checkArraysFit(bodies, arrayLimits_);
   const std::size_t groups = std::max({groupCount(bodies, settings), tree::ceilDiv(bodies, tree::kSortBlock),
                                        tree::ceilDiv(bodies, tree::kElementThreads)});
   if (!kernels_.dispatches(groups))
@@ -68,7 +66,7 @@ void TreeGravity::prepare(glm::ivec2 size, std::size_t bodyCount, const TreeSett
                                 " texture cannot hold " + std::to_string(bodyCount) + " bodies");
   checkCapacity(bodyCount, settings);
   tree::clipped(groups, groupCount(bodyCount, settings));  // refuses a range that starts past its end
-  buffers_.reserve(bodyCount);
+  reserveArrays(bodyCount);
   lastBodies_ = bodyCount;
   // Earlier work may still read or write these buffers, and the positions may come from image
   // stores: order this evaluation after both.
@@ -77,9 +75,18 @@ void TreeGravity::prepare(glm::ivec2 size, std::size_t bodyCount, const TreeSett
   buffers_.bindAll();
 }
 
+void TreeGravity::reserveArrays(std::size_t bodyCount) {
+  buffers_.reserve(bodyCount, arrayLimits_);
+  kernels_.setStorage(buffers_.storage());
+}
+
 void TreeGravity::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
                            const TreeSettings& settings, GLuint accelerationArray, GroupRange groups,
                            const tree::WalkParts& parts) {
+  if (bodyCount > 0) {  // the ring's trials build the walk for where its arrays are
+    checkCapacity(bodyCount, settings);
+    reserveArrays(bodyCount);
+  }
   if (!ring_.needsTuning(bodyCount, settings)) {
     evaluateWith(positionMass, size, bodyCount, params, ring_.resolve(bodyCount, settings), accelerationArray, groups,
                  parts);

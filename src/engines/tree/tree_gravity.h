@@ -41,8 +41,11 @@ namespace nbody {
 class TreeGravity {
  public:
   // Needs a current OpenGL 4.3+ context (compute shaders, shader storage, double-precision GLSL).
-  // Throws std::runtime_error saying what is missing.
+  // Throws std::runtime_error saying what is missing. Its arrays move into textures beyond one
+  // storage block of this GPU, or of `arrays` (tests take smaller ones, to reach the texture path
+  // at small N).
   TreeGravity();
+  explicit TreeGravity(const tree::ArrayLimits& arrays);
   ~TreeGravity();
   TreeGravity(TreeGravity&&) noexcept;
   TreeGravity& operator=(TreeGravity&&) noexcept;
@@ -55,7 +58,8 @@ class TreeGravity {
   // and for no other. Issues GL work only (no readback, no glFinish but when it tunes the ring or
   // walks in parts: tree_walk.h) and ends with the glMemoryBarrier that texelFetch, imageLoad and
   // texture reads of the result need. Changes the current program, texture unit 0, image unit 0
-  // and the shader storage bindings 0..18. Throws std::invalid_argument for bad settings, sizes or
+  // the shader storage bindings 0..18, and, where the arrays are in textures, texture units 1..13
+  // and image units 1..7. Throws std::invalid_argument for bad settings, sizes or
   // groups, std::runtime_error where N does not fit (see checkCapacity). The automatic ring
   // (settings.stackSize 0) is tuned by the first evaluation above RingTuner::kTunedAbove bodies.
   //
@@ -94,7 +98,8 @@ class TreeGravity {
   static std::size_t bytesPerBody();
   static std::size_t bytesFor(std::size_t bodies);
   // Throws std::runtime_error where `bodies` bodies do not fit this GPU: a buffer over the largest
-  // shader storage block, or more work groups than two dispatch dimensions hold.
+  // shader storage block (the values, 4 bytes a body: beyond 536M bodies on NVIDIA), a texture
+  // array taller than the largest texture, or more work groups than two dispatch dimensions hold.
   void checkCapacity(std::size_t bodies, const TreeSettings& settings) const;
   // Whether the walk with `settings` finds its list positions with subgroup arithmetic (automatic:
   // where this GPU offers it in compute shaders and its subgroups tile the group's invocations).
@@ -140,8 +145,11 @@ class TreeGravity {
                     const TreeSettings& settings, tree::WalkOutput output, GroupRange groups,
                     GLuint accelerationArray = 0, const tree::WalkParts& parts = {});
   void prepare(glm::ivec2 size, std::size_t bodyCount, const TreeSettings& settings, GroupRange groups);
+  // The arrays sized for `bodyCount` and the kernels told where they are.
+  void reserveArrays(std::size_t bodyCount);
 
   tree::Kernels kernels_;
+  tree::ArrayLimits arrayLimits_;
   tree::TreeBuffers buffers_;
   tree::WalkStage walk_;
   tree::RingTuner ring_;

@@ -35,8 +35,9 @@ KernelFile fileOf(Kernel kernel) {
 // any code).
 std::vector<std::string> sourcesOf(Kernel kernel) {
   const std::string file = fileOf(kernel).file;
-  if (kernel == Kernel::walk) return {"workgroup.glsl", "body_layout.glsl", "gravity.glsl", "tree_common.glsl", file};
-  return {"workgroup.glsl", "body_layout.glsl", "tree_common.glsl", file};
+  if (kernel == Kernel::walk)
+    return {"workgroup.glsl", "body_layout.glsl", "gravity.glsl", "tree_common.glsl", "tree_arrays.glsl", file};
+  return {"workgroup.glsl", "body_layout.glsl", "tree_common.glsl", "tree_arrays.glsl", file};
 }
 
 // The defines every variant of `kernel` has: the layout's, its work-group size, its histogram.
@@ -53,11 +54,13 @@ gl::Defines fixedDefinesOf(Kernel kernel) {
 std::size_t ceilDiv(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
 gl::UniformProgram& Kernels::program(Kernel kernel, const gl::Defines& defines) {
-  auto key = std::make_pair(kernel, defines);
+  gl::Defines variant = storage_.defines();
+  variant.add(defines);
+  auto key = std::make_pair(kernel, variant);
   auto found = programs_.find(key);
   if (found != programs_.end()) return found->second;
   gl::UniformProgram built(
-      gl::buildProgram({{GL_COMPUTE_SHADER, sourcesOf(kernel)}}, fixedDefinesOf(kernel).add(defines)));
+      gl::buildProgram({{GL_COMPUTE_SHADER, sourcesOf(kernel)}}, fixedDefinesOf(kernel).add(variant)));
   built.setInt("uPositionMass", kPositionUnit);
   built.setInt("uAcceleration", kAccelerationImageUnit);
   return programs_.emplace(std::move(key), std::move(built)).first->second;

@@ -10,6 +10,7 @@
 #include "gl/defines.h"
 #include "gl/limits.h"
 #include "gl/shader_program.h"
+#include "engines/tree/tree_layout.h"
 
 namespace nbody::tree {
 
@@ -30,7 +31,12 @@ class Kernels {
  public:
   explicit Kernels(const gl::Limits& limits) : limits_(limits) {}
 
-  // `kernel`'s variant with `defines`, built the first time it is asked for.
+  // Where the arrays are that the kernels built from now on read and write (buffers until said).
+  void setStorage(const ArrayStorage& storage) { storage_ = storage; }
+  // Orders the tree kernels that follow after the stores of those before to the arrays and buffers.
+  void barrier() const { glMemoryBarrier(storage_.barrierBits()); }
+
+  // `kernel`'s variant with `defines` (and the arrays' storage), built the first time it is asked for.
   gl::UniformProgram& program(Kernel kernel, const gl::Defines& defines = {});
   // The same, made the current program.
   gl::UniformProgram& use(Kernel kernel, const gl::Defines& defines = {});
@@ -43,6 +49,7 @@ class Kernels {
 
  private:
   gl::Limits limits_;  // the context's, as at construction
+  ArrayStorage storage_;
   std::map<std::pair<Kernel, gl::Defines>, gl::UniformProgram> programs_;
 };
 

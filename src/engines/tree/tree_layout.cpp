@@ -11,4 +11,24 @@ gl::Defines layoutDefines() {
       .set("SORT_BLOCK", int(kSortBlock));
 }
 
+const TextureArray* textureArrayOf(Binding binding) {
+  for (const TextureArray& array : kTextureArrays)
+    if (array.binding == binding) return &array;
+  return nullptr;
+}
+
+gl::Defines ArrayStorage::defines() const {
+  gl::Defines defines{{"TREE_ARRAYS_IN_TEXTURES", inTextures ? 1 : 0},
+                      {"ARRAY_WIDTH_LOG2", widthLog2},
+                      {"ARRAY_TEXTURE_UNITS", kArrayTextureUnits}};
+  for (const TextureArray& array : kTextureArrays)
+    if (array.imageDefine) defines.set(array.imageDefine, array.imageUnit);
+  return defines;
+}
+
+GLbitfield ArrayStorage::barrierBits() const {
+  return GL_SHADER_STORAGE_BARRIER_BIT |
+         (inTextures ? GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT : GLbitfield(0));
+}
+
 }  // namespace nbody::tree

@@ -51,6 +51,46 @@ constexpr std::size_t kSortItems = 8;
 constexpr std::size_t kSortBlock = kSortThreads * kSortItems;
 static_assert(kSortThreads == kRadix, "a sort block's invocations are its digits");
 
+// The arrays of one or two records a body that may outgrow one shader storage block: each a
+// buffer, or all of them 2-D textures where the largest would be over one block
+// (shaders/tree_arrays.glsl): read through a sampler at texture unit kArrayTextureUnits + binding,
+// written through image unit `imageUnit` (0: never written through an image). The others stay
+// buffers: the values and the visits (4 bytes a body, under 2 GiB up to 536M bodies), and what
+// is sized by groups or blocks.
+struct TextureArray {
+  Binding binding;
+  GLenum internalFormat, clientFormat;  // the texture's, and its texels' as a read returns them
+  std::size_t recordBytes;              // one texel: one element of the buffer it stands for
+  int imageUnit;
+  const char* imageDefine;  // the kernels' name of imageUnit (I_*); nullptr where it is 0
+};
+inline constexpr int kArrayTextureUnits = 1;  // after the positions' unit 0
+inline constexpr std::array<TextureArray, 8> kTextureArrays = {{
+    {kKeysIn, GL_RG32UI, GL_RG_INTEGER, 8, 0, nullptr},
+    {kKeysOut, GL_RG32UI, GL_RG_INTEGER, 8, 1, "I_KEYS_OUT"},
+    {kSortedBodies, GL_RGBA32F, GL_RGBA, 16, 2, "I_SORTED_BODIES"},
+    {kNodeTest, GL_RGBA32UI, GL_RGBA_INTEGER, 16, 3, "I_NODE_TEST"},
+    {kNodeQuad, GL_RGBA32F, GL_RGBA, 16, 4, "I_NODE_QUAD"},
+    {kNodeBoxMin, GL_RGBA32F, GL_RGBA, 16, 5, "I_NODE_BOX_MIN"},
+    {kNodeBoxMax, GL_RGBA32F, GL_RGBA, 16, 6, "I_NODE_BOX_MAX"},
+    {kParents, GL_R32UI, GL_RED_INTEGER, 4, 7, "I_PARENTS"},
+}};
+// kTextureArrays' entry for `binding`, or nullptr where that binding is always a buffer.
+const TextureArray* textureArrayOf(Binding binding);
+
+// Where the tree's arrays live for an evaluation: in buffers, or in textures of 2^widthLog2
+// texels a row.
+struct ArrayStorage {
+  bool inTextures = false;
+  int widthLog2 = 0;
+  // TREE_ARRAYS_IN_TEXTURES, ARRAY_WIDTH_LOG2, ARRAY_TEXTURE_UNITS and the I_* image units.
+  gl::Defines defines() const;
+  // What a glMemoryBarrier between two tree kernels must name for the second to see the first's
+  // stores to these arrays.
+  GLbitfield barrierBits() const;
+  friend bool operator==(const ArrayStorage&, const ArrayStorage&) = default;
+};
+
 // B_* (the bindings), RADIX, SORT_THREADS, SORT_ITEMS, SORT_BLOCK.
 gl::Defines layoutDefines();
 

@@ -10,8 +10,6 @@ constexpr std::size_t kBoundsGroups = 1024;  // at most, each invocation taking 
 // digit (radix_scan.comp says why).
 constexpr std::size_t kOneGroupScanBlocks = 64;
 
-void storageBarrier() { glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT); }
-
 void findBounds(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount) {
   const GLuint bounds[6] = {~0u, ~0u, ~0u, 0u, 0u, 0u};  // ordered: largest, smallest
   glNamedBufferSubData(buffers.buffer(kBounds), 0, sizeof bounds, bounds);
@@ -20,7 +18,7 @@ void findBounds(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCo
   program.setUint("uBodyCount", bodyCount);
   program.setUint("uBodiesPerInvocation", perInvocation);
   kernels.dispatch(ceilDiv(bodyCount, kBoundsThreads * perInvocation));
-  storageBarrier();
+  kernels.barrier();
 }
 
 void makeKeys(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount) {
@@ -30,7 +28,7 @@ void makeKeys(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCoun
   program.setUint("uBlockCount", blocks);
   buffers.bindSortPass(-1);  // writes keys and values A
   kernels.dispatch(blocks);
-  storageBarrier();
+  kernels.barrier();
 }
 
 // One pass over the digit at bit 8 `pass`: histogram (but in the first pass, whose digits the
@@ -39,14 +37,14 @@ void sortPass(Kernels& kernels, int pass, std::size_t blocks, bool oneGroupScan)
   if (pass > 0) {
     kernels.use(Kernel::histogram).setUint("uShift", std::size_t(8 * pass));
     kernels.dispatch(blocks);
-    storageBarrier();
+    kernels.barrier();
   }
   kernels.use(Kernel::scan, {{"SCAN_ONE_GROUP", oneGroupScan ? 1 : 0}});
   glDispatchCompute(oneGroupScan ? 1 : GLuint(kRadix), 1, 1);
-  storageBarrier();
+  kernels.barrier();
   kernels.use(Kernel::scatter).setUint("uShift", std::size_t(8 * pass));
   kernels.dispatch(blocks);
-  storageBarrier();
+  kernels.barrier();
 }
 
 void sortKeys(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount) {
@@ -74,16 +72,11 @@ void sortBodies(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCo
 }
 
 std::vector<std::uint32_t> readSortedBodies(const TreeBuffers& buffers, std::size_t bodyCount) {
-  std::vector<std::uint32_t> order(bodyCount);
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glGetNamedBufferSubData(buffers.buffer(kValuesIn), 0, GLsizeiptr(order.size() * 4), order.data());
-  return order;
+  return buffers.readWords(kValuesIn, bodyCount);
 }
 
 std::vector<std::uint64_t> readSortedKeys(const TreeBuffers& buffers, std::size_t bodyCount) {
-  std::vector<std::uint32_t> words(2 * bodyCount);
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glGetNamedBufferSubData(buffers.buffer(kKeysIn), 0, GLsizeiptr(words.size() * 4), words.data());
+  const std::vector<std::uint32_t> words = buffers.readWords(kKeysIn, 2 * bodyCount);
   std::vector<std::uint64_t> keys;
   for (std::size_t k = 0; k < bodyCount; ++k) keys.push_back(std::uint64_t(words[2 * k]) << 32 | words[2 * k + 1]);
   return keys;
