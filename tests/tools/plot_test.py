@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""tools/plot.py on what nbody writes: PNGs from diagnostics CSV and bench JSON, one-line errors.
+"""tools/plot.py on what nbody writes: PNGs from diagnostics CSV and bench JSON, and the
+speed-accuracy picture from docs/bench/h200_speed_accuracy.csv; one-line errors.
 
 usage: plot_test.py PATH/TO/nbody PATH/TO/tools/plot.py   (exit status 0 when every check passes)
 Runs plot.py with the interpreter that runs this script: Debian's /usr/bin/python3, which has
@@ -43,7 +44,11 @@ def main():
         done = run(sys.executable, plot, "bench", path("bench.png"), path("bench64.json"),
                    path("bench128.json"))
         check(done.returncode == 0, "bench plot", done.stderr)
-        for name in ("energy.png", "bench.png"):
+        figures = os.path.join(os.path.dirname(os.path.abspath(plot)), "..", "docs", "bench",
+                               "h200_speed_accuracy.csv")
+        done = run(sys.executable, plot, "speed-accuracy", path("speed.png"), figures)
+        check(done.returncode == 0, "speed-accuracy plot", done.stderr)
+        for name in ("energy.png", "bench.png", "speed.png"):
             with open(path(name), "rb") as f:
                 data = f.read()
             check(data.startswith(PNG_MAGIC) and len(data) > 10000, f"{name} is a PNG with a plot in it")
@@ -53,8 +58,15 @@ def main():
         check(done.returncode == 1 and done.stderr.count("\n") == 1 and "not a diagnostics CSV" in done.stderr,
               "a state CSV is refused in one line", done.stderr)
         check(not os.path.exists(path("wrong.png")), "no PNG is left after an error")
+        # The CPU engine is exact: its report has no force error to place a point by.
+        done = run(sys.executable, plot, "speed-accuracy", path("wrong.png"), path("bench64.json"))
+        check(done.returncode == 1 and done.stderr.count("\n") == 1 and "no result with a force error" in done.stderr,
+              "a bench report of an exact engine is refused in one line", done.stderr)
+        done = run(sys.executable, plot, "speed-accuracy", path("wrong.png"), path("euler.csv"))
+        check(done.returncode == 1 and done.stderr.count("\n") == 1 and "not a speed-accuracy CSV" in done.stderr,
+              "a diagnostics CSV is refused in one line", done.stderr)
         check(sorted(os.listdir(scratch)) == sorted(["euler.csv", "rk4.csv", "final.csv", "bench64.json",
-                                                     "bench128.json", "energy.png", "bench.png"]),
+                                                     "bench128.json", "energy.png", "bench.png", "speed.png"]),
               "no temporary files are left")
     print(f"{len(failures)} failed")
     return 1 if failures else 0

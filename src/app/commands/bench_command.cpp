@@ -116,8 +116,9 @@ nlohmann::json resultJson(const BenchResult& r, const StepParams& step) {
   return json;
 }
 
-void writeJson(const std::vector<BenchResult>& results, const StepParams& step, OutputFile& file) {
-  nlohmann::json report{{"tool", "nbody bench"}, {"flop_per_interaction", kFlopPerInteraction},
+void writeJson(const std::vector<BenchResult>& results, const std::string& scene, const StepParams& step,
+               OutputFile& file) {
+  nlohmann::json report{{"tool", "nbody bench"}, {"scene", scene}, {"flop_per_interaction", kFlopPerInteraction},
                         {"ranks", ranks().count()}, {"hosts", ranks().gatherText(ranks().host())},
                         {"exchange", ranks().gatherPath()}};
   report["results"] = nlohmann::json::array();
@@ -363,7 +364,7 @@ int runBench(const BenchOptions& options) {
     engine.reset();  // its textures go before the next engine's are made
   }
   printTable(run.results);
-  if (json) writeJson(run.results, step, *json);
+  if (json) writeJson(run.results, scene.name, step, *json);
   if (csv) writeCsv(run.results, *csv);
   outputs.commit([&] { throwIfStopped([&] { return "while writing the reports" + run.unwritten; }); });
   for (const NamedFile& file : benchFiles(options).outputs) std::printf("wrote %s\n", withoutControlCharacters(file.path).c_str());
