@@ -1,6 +1,8 @@
 #include "engines/tree_engine.h"
 
 #include "engines/compute_passes.h"
+#include "gl/limits.h"
+#include "parallel/ranks.h"
 
 namespace nbody {
 namespace {
@@ -88,6 +90,7 @@ void TreeEngine::evaluateForce(const StagePass& pass) {
 void TreeEngine::runUpdate(const StagePass& pass) { runComputeUpdate(kernels(), textures(), pass, bodyCount()); }
 
 void TreeEngine::checkLayout(std::size_t bodies, glm::ivec2) const {
+  if (ranks().distributed()) tree::TreeShare::checkFits(bodies, gl::limits());
   try {
     gravity_.checkCapacity(bodies, settingsFor(bodies));
   } catch (const std::invalid_argument& e) {  // settings the tree refuses: the option's fault

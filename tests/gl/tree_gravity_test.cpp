@@ -21,6 +21,7 @@
 #include "physics/scenes.h"
 #include "engines/tree/tree_buffers.h"
 #include "engines/tree/tree_gravity.h"
+#include "engines/tree/tree_share.h"
 
 namespace nbody {
 namespace {
@@ -497,6 +498,22 @@ TEST_F(TreeGravityTest, CapacityIsCheckedBeforeAnythingRuns) {
     FAIL() << "no refusal for 1025 bodies in 32 rows";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("64 x 33 texels, over this GPU's 32 rows"), std::string::npos) << e.what();
+  }
+}
+
+// A distributed run exchanges 12 bytes a body through one storage block: past it, a clear refusal
+// before anything runs (178M bodies on NVIDIA; 11M on llvmpipe's 128 MiB).
+TEST_F(TreeGravityTest, DistributedExchangesOverOneStorageBlockAreRefused) {
+  const gl::Limits& limits = gl::limits();
+  const std::size_t most = std::size_t(limits.maxShaderStorageBlockBytes) / 12;
+  EXPECT_NO_THROW(tree::TreeShare::checkFits(most, limits));
+  try {
+    tree::TreeShare::checkFits(most + 1, limits);
+    FAIL() << "no refusal for " << most + 1 << " bodies";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("at most " + std::to_string(most) + " bodies in a distributed tree run"),
+              std::string::npos)
+        << e.what();
   }
 }
 

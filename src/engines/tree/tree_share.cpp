@@ -1,6 +1,8 @@
 #include "engines/tree/tree_share.h"
 
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "parallel/ranks.h"
 
@@ -29,6 +31,16 @@ BodyRange bodiesOf(BodyRange groups, std::size_t groupSize, std::size_t bodyCoun
 }  // namespace
 
 TreeShare::TreeShare() : gather_(shareProgram(true)), scatter_(shareProgram(false)) {}
+
+void TreeShare::checkFits(std::size_t bodyCount, const gl::Limits& limits) {
+  const std::size_t block = std::size_t(limits.maxShaderStorageBlockBytes);
+  if (bodyCount * kBytesPerBody > block)
+    throw std::runtime_error(std::to_string(bodyCount) + " bodies exchange " +
+                             std::to_string((bodyCount * kBytesPerBody) >> 20) +
+                             " MiB of accelerations between ranks, over the " + std::to_string(block >> 20) +
+                             " MiB one shader storage block may hold on this GPU (at most " +
+                             std::to_string(block / kBytesPerBody) + " bodies in a distributed tree run)");
+}
 
 std::vector<BodyRange> TreeShare::groupShares(std::size_t groups) const {
   const int count = ranks().count();

@@ -20,6 +20,11 @@ class TreeShare {
  public:
   TreeShare();  // needs a current OpenGL 4.3+ context
 
+  // Throws std::runtime_error where `bodyCount` bodies' accelerations (12 bytes a body, in key
+  // order) are over one shader storage block, through which the ranks exchange them: 178M bodies
+  // on NVIDIA.
+  static void checkFits(std::size_t bodyCount, const gl::Limits& limits);
+
   // This rank's groups of the next evaluation of `bodyCount` bodies in groups of `groupSize`.
   GroupRange groupsOf(std::size_t bodyCount, std::size_t groupSize) const;
   // One evaluation's exchange, overlapped with the walk: begin before `gravity` walks this rank's
