@@ -4,7 +4,8 @@
 //
 // Defines: COLOR_BY (0: the colormap shows the speed |v|; 1: the mass; 2: each component has its
 // own colour, uComponentColors; 3: the distance from the centre of mass; 4: the specific angular
-// momentum L_z about it), LOG_SCALE (1: the colormap spans log(quantity)).
+// momentum L_z about it; 5: the specific energy |v|^2 / 2 + phi about it, phi from uField; 6: the
+// local density, uField), LOG_SCALE (1: the colormap spans log(quantity)).
 
 uniform sampler1D uColormap;
 uniform mat4 uViewProjection;
@@ -18,6 +19,15 @@ uniform vec3 uCentre;            // the centre of mass now, and its velocity (CO
 uniform vec3 uCentreVelocity;
 
 flat out vec3 vLight;  // light at the centre of the sprite
+
+#if COLOR_BY >= 5
+uniform sampler2DArray uField;  // x: each body's potential (5) or local density (6), render/body_field.h
+
+float fieldOf(int index) {
+  int width = textureSize(uField, 0).x;
+  return texelFetch(uField, ivec3(index % width, index / width, 0), 0).x;
+}
+#endif
 
 vec3 colormap(float quantity) {
 #if LOG_SCALE
@@ -54,8 +64,12 @@ void main() {
   vec3 colour = uComponentColors[component];
 #elif COLOR_BY == 3
   vec3 colour = colormap(length(r));
-#else
+#elif COLOR_BY == 4
   vec3 colour = colormap(r.x * v.y - r.y * v.x);
+#elif COLOR_BY == 5
+  vec3 colour = colormap(0.5 * dot(v, v) + fieldOf(gl_VertexID));
+#else
+  vec3 colour = colormap(fieldOf(gl_VertexID));
 #endif
   vLight = uBrightness * dimming * colour;
 }

@@ -44,7 +44,7 @@
 // THREADS), EXPANSION_ORDER (1 monopole, 2 quadrupole), SOFTENED (see gravity.glsl), SUBGROUP_SCAN
 // (1: the prefix sums through subgroup arithmetic, workgroup.glsl's, in subgroups of SUBGROUP_SIZE
 // invocations that tile the work group), POTENTIAL (0: accelerations into uAcceleration; 1: the
-// group's sum of m_i phi_i into B_POTENTIAL), COUNT_ONLY (1: build the lists, count them, evaluate
+// group's sum of m_i phi_i into B_POTENTIAL; 2: each body's G phi_i into uAcceleration's x), COUNT_ONLY (1: build the lists, count them, evaluate
 // nothing: the cost model's list lengths at any N in seconds, even on llvmpipe). The variants'
 // code differs by `if` on these constants, which the compiler drops where false; #if only where a
 // shared array exists in one variant and not another (shared memory is occupancy).
@@ -456,6 +456,14 @@ void storePotential(uint group, vec4 bodies[BPT]) {
   potentialSums[group] = sum;
 }
 
+// Each body's potential G phi_i (its own term left out) in x of its texel.
+void storeBodyPotentials() {
+  for (int k = 0; k < BPT; ++k)
+    if (holds(k))
+      imageStore(uAcceleration, ivec3(texelOfBody(int(sortedIndex[self[k]]), uTextureWidth), 0),
+                 vec4(uGravity * potential[k], 0.0, 0.0, 0.0));
+}
+
 // w is 0: a distributed run moves only x, y and z between ranks (tree_share.comp).
 void storeAccelerations() {
   for (int k = 0; k < BPT; ++k)
@@ -474,6 +482,7 @@ void main() {
   uint rowsSpilled;
   uvec4 counted = walk(rowsSpilled);
   if (local == 0u) groupStats[group] = uvec4(counted.xyz, min(counted.w, 0xffffu) | (min(rowsSpilled, 0xffffu) << 16));
-  if (POTENTIAL != 0) storePotential(group, bodies);
+  if (POTENTIAL == 1) storePotential(group, bodies);
+  else if (POTENTIAL == 2) storeBodyPotentials();
   else if (COUNT_ONLY == 0) storeAccelerations();  // counting writes nothing (no image is bound for it)
 }

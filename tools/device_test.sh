@@ -480,6 +480,10 @@ run_commands_with_gl_debug() {
     --frames 30 --show density --overlays colorbar --print-stats --screenshot "$d/run-density.png"
   debug_run "shot-log-speed" "$nbody" shot --engine compute --bodies 16384 --steps 5 --color-scale log \
     --out "$d/shot-log-speed.png"
+  debug_run "shot-energy" "$nbody" shot --engine tree --scene galaxies --bodies 65536 --steps 5 --color-by energy \
+    --overlays colorbar --out "$d/shot-energy.png"
+  debug_run "run-density-colours" xvfb-run -a -s "-screen 0 1280x800x24" "$nbody" run --engine compute --bodies 16384 \
+    --frames 30 --color-by density --color-scale log --histogram energy --print-stats --screenshot "$d/run-density-colours.png"
   debug_run "accuracy-tree" "$nbody" accuracy --engine tree --bodies 65536 --json "$d/accuracy.json"
   debug_run "record-compute" "$nbody" record --engine compute --bodies 16384 --frames 60 --width 640 --height 360 \
     --trails 0.01 --overlays all --select 1,2,3 --out "$d/record.mp4"

@@ -15,6 +15,9 @@ struct GpuStateView {
   unsigned int velocityTexture = 0;
   glm::ivec2 size{0, 0};
   std::size_t bodyCount = 0;
+  // A per-body quantity for the colours that need one (render/body_field.h), or 0: x of layer 0 of
+  // an RGBA32F 2-D array texture of `size`, body i at the same texel.
+  unsigned int fieldTexture = 0;
 };
 
 }  // namespace nbody

@@ -59,7 +59,7 @@ StateGuard::StateGuard(std::vector<GLuint> textureUnits) {
   for (GLuint unit : textureUnits) {
     glActiveTexture(GL_TEXTURE0 + unit);
     units_.push_back({unit, integer(GL_TEXTURE_BINDING_1D), integer(GL_TEXTURE_BINDING_2D),
-                      integer(GL_SAMPLER_BINDING)});
+                      integer(GL_TEXTURE_BINDING_2D_ARRAY), integer(GL_SAMPLER_BINDING)});
   }
   glActiveTexture(GLenum(activeTexture_));
 }
@@ -69,6 +69,7 @@ StateGuard::~StateGuard() {
     glActiveTexture(GL_TEXTURE0 + saved.unit);
     glBindTexture(GL_TEXTURE_1D, ifAlive(saved.texture1D, glIsTexture));
     glBindTexture(GL_TEXTURE_2D, ifAlive(saved.texture2D, glIsTexture));
+    glBindTexture(GL_TEXTURE_2D_ARRAY, ifAlive(saved.texture2DArray, glIsTexture));
     glBindSampler(saved.unit, ifAlive(saved.sampler, glIsSampler));
   }
   glActiveTexture(GLenum(activeTexture_));

@@ -22,7 +22,7 @@ class StateGuard {
  private:
   struct UnitBindings {
     GLuint unit = 0;
-    GLint texture1D = 0, texture2D = 0, sampler = 0;
+    GLint texture1D = 0, texture2D = 0, texture2DArray = 0, sampler = 0;
   };
   GLint drawFramebuffer_ = 0, readFramebuffer_ = 0, program_ = 0, vertexArray_ = 0,
         activeTexture_ = 0;

@@ -7,6 +7,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "gl/shader_program.h"
+#include "render/body_field.h"
 #include "render/body_points.h"
 #include "gl/state_guard.h"
 #include "render/colormap.h"
@@ -15,7 +16,7 @@ namespace nbody {
 namespace {
 
 // Texture units: the sprite pass reads the state and the colormap, the tone-map pass the light.
-constexpr GLuint kPositionMassUnit = 0, kVelocityUnit = 1, kColormapUnit = 2, kLightUnit = 0;
+constexpr GLuint kPositionMassUnit = 0, kVelocityUnit = 1, kColormapUnit = 2, kFieldUnit = 3, kLightUnit = 0;
 constexpr int kColormapTexels = 256;
 // Below about two pixels a round sprite is no longer round and jumps between pixels as it moves.
 constexpr float kSmallestPointSize = 2.0f;
@@ -71,6 +72,7 @@ GLuint PointSpriteRenderer::spriteProgram(ColorBy colorBy, bool logScale) {
   setSampler(id, "uPositionMass", kPositionMassUnit);
   setSampler(id, "uVelocity", kVelocityUnit);
   setSampler(id, "uColormap", kColormapUnit);  // -1 (ignored) when colouring by component
+  setSampler(id, "uField", kFieldUnit);        // -1 (ignored) but for the colours of a BodyField
   spritePrograms_.emplace(key, std::move(program));
   return id;
 }
@@ -125,7 +127,7 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
     throw std::invalid_argument(settings.density ? "the density's colour range must lie above 0"
                                                  : "a log colour scale needs a range above 0");
   const GLuint colormap = colormapTexture(settings.colormap);  // may throw: before any GL change
-  gl::StateGuard guard({kPositionMassUnit, kVelocityUnit, kColormapUnit});
+  gl::StateGuard guard({kPositionMassUnit, kVelocityUnit, kColormapUnit, kFieldUnit});
   GLint viewportBox[4] = {0, 0, 0, 0};
   glGetIntegerv(GL_VIEWPORT, viewportBox);
   const Viewport viewport{{viewportBox[0], viewportBox[1]}, {viewportBox[2], viewportBox[3]}};
@@ -139,7 +141,7 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
   glDisable(GL_CULL_FACE);
   glDisable(GL_FRAMEBUFFER_SRGB);
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-  for (GLuint unit : {kPositionMassUnit, kVelocityUnit, kColormapUnit}) glBindSampler(unit, 0);
+  for (GLuint unit : {kPositionMassUnit, kVelocityUnit, kColormapUnit, kFieldUnit}) glBindSampler(unit, 0);
   if (settings.density) {
     forgetTrails();
     if (!density_) density_.emplace();
@@ -183,6 +185,12 @@ void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& 
   glUniform1ui(glGetUniformLocation(program, "uHiddenComponents"), settings.hiddenComponents);
   glUniform3fv(glGetUniformLocation(program, "uCentre"), 1, glm::value_ptr(settings.centre.at(simulationTime)));
   glUniform3fv(glGetUniformLocation(program, "uCentreVelocity"), 1, glm::value_ptr(settings.centre.velocity));
+  if (needsBodyField(settings.colorBy)) {
+    if (!bodies.fieldTexture)
+      throw std::logic_error("colouring by " + std::string(colorByName(settings.colorBy)) +
+                             " needs the bodies' field (render/body_field.h)");
+    glBindTextureUnit(kFieldUnit, bodies.fieldTexture);
+  }
   drawBodiesAdding(bodies, kPositionMassUnit, kVelocityUnit);
 }
 

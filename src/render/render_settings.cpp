@@ -19,15 +19,24 @@ struct ColourQuantity {
   ColorBy colorBy;
   std::string_view name, meaning;
   int highPermille, logLowPermille;  // of the values (of |value| for a signed quantity)
-  bool isSigned;
+  int linearLowPermille;              // -1: a linear range starts at 0
+  bool symmetric;                     // its range is symmetric about 0 (of |value|)
+  bool changesSign;                   // no log scale
 };
 
-constexpr std::array<ColourQuantity, 5> kColourQuantities{{
-    {ColorBy::Speed, "speed", "the speed |v|", 990, 10, false},
-    {ColorBy::Mass, "mass", "the mass", 1000, 0, false},
-    {ColorBy::Component, "component", "each component its own colour", 0, 0, false},
-    {ColorBy::Radius, "radius", "the distance from the centre of mass", 990, 10, false},
-    {ColorBy::AngularMomentum, "lz", "the specific angular momentum L_z about the centre of mass", 990, 0, true},
+constexpr std::array<ColourQuantity, 7> kColourQuantities{{
+    {ColorBy::Speed, "speed", "the speed |v|", 990, 10, -1, false, false},
+    {ColorBy::Mass, "mass", "the mass", 1000, 0, -1, false, false},
+    {ColorBy::Component, "component", "each component its own colour", 0, 0, -1, false, false},
+    {ColorBy::Radius, "radius", "the distance from the centre of mass", 990, 10, -1, false, false},
+    {ColorBy::AngularMomentum, "lz", "the specific angular momentum L_z about the centre of mass", 990, 0, -1, true,
+     true},
+    {ColorBy::Energy, "energy",
+     "the specific energy |v|^2 / 2 + phi about the centre of mass (each body's potential phi through a tree)", 990,
+     0, 10, false, true},
+    {ColorBy::Density, "density",
+     "the local density: the mass of the smallest tree cell of at least 32 bodies over its largest side cubed", 990,
+     10, -1, false, false},
 }};
 
 const ColourQuantity& quantityOf(ColorBy colorBy) {
@@ -65,7 +74,7 @@ std::vector<std::string> colorByNames() {
 
 std::string_view colorByMeaning(ColorBy colorBy) { return quantityOf(colorBy).meaning; }
 
-bool isSignedQuantity(ColorBy colorBy) { return quantityOf(colorBy).isSigned; }
+bool isSignedQuantity(ColorBy colorBy) { return quantityOf(colorBy).changesSign; }
 
 ColourCentre colourCentreOf(const State& state, double time) {
   ColourCentre centre;
@@ -92,10 +101,14 @@ void measureBodies(RenderSettings& settings, const State& state, double time) {
     settings.fittedSmoothing = 2.0f * radius / std::cbrt(float(state.size()));
 }
 
-float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const ColourCentre& centre) {
+float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const ColourCentre& centre,
+                     std::span<const float> field) {
   const glm::vec3 position(state.positionMass[i]), velocity(state.velocity[i]);
   const glm::vec3 r = position - centre.position, v = velocity - centre.velocity;
+  const bool measured = field.size() == state.size();
   switch (colorBy) {
+    case ColorBy::Energy: return measured ? 0.5f * glm::dot(v, v) + field[i] : std::nanf("");
+    case ColorBy::Density: return measured ? field[i] : std::nanf("");
     case ColorBy::Speed: return glm::length(velocity);
     case ColorBy::Mass: return state.positionMass[i].w;
     case ColorBy::Radius: return glm::length(r);
@@ -105,22 +118,25 @@ float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const C
   return 0.0f;
 }
 
-glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale) {
+glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale, std::span<const float> field) {
   if (colorBy == ColorBy::Component) return {0.0f, 1.0f};  // the components' own colours: no range
   const ColourQuantity& quantity = quantityOf(colorBy);
   const ColourCentre centre = colourCentreOf(state, 0.0);
   std::vector<float> values;
   for (std::size_t i = 0; i < state.size(); ++i) {
-    const float value = colourQuantity(state, i, colorBy, centre);
-    if (quantity.isSigned)
+    const float value = colourQuantity(state, i, colorBy, centre, field);
+    if (!std::isfinite(value)) continue;  // a density of bodies at one point; no field measured
+    if (quantity.symmetric)
       values.push_back(std::abs(value));
     else if (!logScale || value > 0.0f)
       values.push_back(value);
   }
   if (values.empty()) return {logScale ? 0.1f : 0.0f, 1.0f};  // all at rest or massless: any range will do
   const float high = valueAtPermille(values, quantity.highPermille);
-  if (quantity.isSigned) return high > 0.0f ? glm::vec2(-high, high) : glm::vec2(-1.0f, 1.0f);
-  const float low = logScale ? valueAtPermille(values, quantity.logLowPermille) : 0.0f;
+  if (quantity.symmetric) return high > 0.0f ? glm::vec2(-high, high) : glm::vec2(-1.0f, 1.0f);
+  const float low = logScale                          ? valueAtPermille(values, quantity.logLowPermille)
+                    : quantity.linearLowPermille >= 0 ? valueAtPermille(values, quantity.linearLowPermille)
+                                                      : 0.0f;
   if (!(high > low)) return logScale ? glm::vec2(high / 10.0f, high) : glm::vec2(0.0f, 1.0f);
   return {low, high};
 }

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,9 +18,11 @@
 
 namespace nbody {
 
-// What colours the bodies; shaders/point_sprite.vert's COLOR_BY is the number. Radius and
-// AngularMomentum (the specific L_z) are measured from the centre of mass and its velocity.
-enum class ColorBy { Speed, Mass, Component, Radius, AngularMomentum };
+// What colours the bodies; shaders/point_sprite.vert's COLOR_BY is the number. Radius,
+// AngularMomentum (the specific L_z) and Energy (the specific energy |v|^2 / 2 + phi) are measured
+// from the centre of mass and its velocity; Energy's potential phi and Density (the local density)
+// come from a tree of the bodies (render/body_field.h).
+enum class ColorBy { Speed, Mass, Component, Radius, AngularMomentum, Energy, Density };
 
 // The centre of mass and its velocity at `time` (the origin at rest for massless bodies). An
 // isolated system's centre moves uniformly, as far as the engine conserves momentum, so `at` gives
@@ -84,16 +87,23 @@ std::optional<ColorBy> findColorBy(std::string_view name);
 std::vector<std::string> colorByNames();
 // What the colour shows, in words (a help text's or a tooltip's).
 std::string_view colorByMeaning(ColorBy colorBy);
-// A quantity that changes sign (L_z): its range is symmetric about 0 and it has no log scale.
+// A quantity that changes sign (L_z, the energy): it has no log scale (L_z's range is symmetric
+// about 0).
 bool isSignedQuantity(ColorBy colorBy);
 
-// From 0 to a value that most bodies stay below: the 99th percentile of the speeds or radii (so
-// that a few fast escapers do not wash out everybody else's colour), or the largest mass; from
-// minus to plus the 99th percentile of |L_z|. On a log scale from the 1st percentile of the values
-// above 0 (the smallest mass above 0) instead of 0. Radius and L_z from the state's own centre.
-glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale = false);
-// The quantity `colorBy` shows of body `i`, measured from `centre` (as the shader measures it).
-float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const ColourCentre& centre);
+// From 0 to a value that most bodies stay below: the 99th percentile of the speeds, radii or
+// densities (so that a few fast escapers do not wash out everybody else's colour), or the largest
+// mass; from minus to plus the 99th percentile of |L_z|; the specific energy from its 1st to its
+// 99th percentile. On a log scale from the 1st percentile of the values above 0 (the smallest mass
+// above 0) instead. Radius, L_z and energy from the state's own centre. `field`: the bodies'
+// BodyField values, which Energy and Density need (without them, or where none is finite, the
+// range is 0 to 1). Values that are not finite (a density of bodies at one point) are left out.
+glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale = false,
+                         std::span<const float> field = {});
+// The quantity `colorBy` shows of body `i`, measured from `centre` (as the shader measures it),
+// with the bodies' BodyField values where it needs them (NaN without them).
+float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const ColourCentre& centre,
+                     std::span<const float> field = {});
 // "0,2" (the components --hide-components names) as the bits of RenderSettings::hiddenComponents;
 // std::invalid_argument for anything but components below kComponentCount, comma-separated.
 std::uint32_t parseComponentList(const std::string& text);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "render/colormap.h"
 #include "render/render_settings.h"
@@ -137,6 +138,34 @@ TEST(ComponentList, NamesComponentsAsBits) {
 TEST(ColorBy, NamesRoundTrip) {
   for (const std::string& name : colorByNames()) EXPECT_EQ(colorByName(*findColorBy(name)), name);
   EXPECT_FALSE(findColorBy("temperature"));
+}
+
+// The specific energy |v - v_c|^2 / 2 + phi and the local density come with each body's field
+// (render/body_field.h): the energy from its 1st to its 99th percentile (it is negative where the
+// bodies are bound), the density from 0 as the speeds, leaving out what is not finite (bodies at one
+// point); without a field, NaN and the range 0 to 1. The energy changes sign: no log scale.
+TEST(ColorRange, EnergyAndDensityComeFromTheBodiesField) {
+  State state;
+  state.resize(200);
+  std::vector<float> potential(200), density(200);
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    state.positionMass[i] = glm::vec4(float(i % 10), 0.0f, 0.0f, 1.0f);
+    state.velocity[i] = glm::vec4(0.0f, i % 2 == 0 ? 2.0f : -2.0f, 0.0f, 0.0f);  // the centre rests
+    potential[i] = -float(i + 1);                                                // -1 .. -200
+    density[i] = float(i + 1);
+  }
+  const ColourCentre centre = colourCentreOf(state, 0.0);
+  EXPECT_FLOAT_EQ(colourQuantity(state, 9, ColorBy::Energy, centre, potential), 2.0f - 10.0f);
+  EXPECT_FLOAT_EQ(colourQuantity(state, 9, ColorBy::Density, centre, density), 10.0f);
+  // Energies 2 - 200 .. 2 - 1: the 1st and 99th percentiles of 200 values, ranks 1 and 197 up.
+  EXPECT_EQ(autoColorRange(state, ColorBy::Energy, false, potential), glm::vec2(2.0f - 199.0f, 2.0f - 3.0f));
+  EXPECT_EQ(autoColorRange(state, ColorBy::Density, false, density), glm::vec2(0.0f, 198.0f));
+  density[7] = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(autoColorRange(state, ColorBy::Density, false, density), glm::vec2(0.0f, 198.0f));  // rank 196 of 199 left
+  EXPECT_EQ(autoColorRange(state, ColorBy::Energy), glm::vec2(0.0f, 1.0f));
+  EXPECT_TRUE(std::isnan(colourQuantity(state, 0, ColorBy::Density, centre, std::vector<float>(3))));
+  EXPECT_TRUE(isSignedQuantity(ColorBy::Energy));
+  EXPECT_FALSE(isSignedQuantity(ColorBy::Density));
 }
 
 }  // namespace

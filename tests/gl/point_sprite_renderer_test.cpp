@@ -10,6 +10,7 @@
 #include "support/test_support.h"
 #include "physics/method.h"
 #include "physics/scenes.h"
+#include "render/body_field.h"
 #include "render/colormap.h"
 #include "render/offscreen.h"
 #include "render/point_sprite_renderer.h"
@@ -180,6 +181,47 @@ TEST_F(PointSpriteRendererTest, ColoursByRadiusAndAngularMomentumFromTheMovingCe
   // if the centre's velocity were not taken off).
   expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}, {1.0f, 3.0f, 0.0f}), 2.5), 0.75f, "L_z 2 of -4..4 ");
   expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}, {1.0f, -1.0f, 0.0f}), 2.5), 0.25f, "L_z -2 of -4..4 ");
+}
+
+// Energy and density colours read each body's value from a BodyField measured on the state: a
+// body at the origin moving at (0, 1, 0), and a heavy one (mass 100) at (100, 0, 0) off
+// the picture: the first's potential is -100 / 100, its specific energy 0.5 - 1 = -0.5, the second's
+// potential -1 / 100 (body order kept); both share the root cell (two bodies, under 32), mass 101
+// over 100^3. Without the field the renderer refuses to colour by them.
+TEST_F(PointSpriteRendererTest, ColoursByEnergyAndDensityFromTheBodiesField) {
+  settings_.pointSize = 16.0f;
+  settings_.colormap = "viridis";
+  settings_.centre = {};  // the origin, at rest
+  State state = bodiesAt({glm::vec3(0.0f), glm::vec3(100.0f, 0.0f, 0.0f)});
+  state.velocity[0] = glm::vec4(0.0f, 1.0f, 0.0f, 0.0f);
+  state.positionMass[1].w = 100.0f;
+  UploadedStateTextures textures;
+  textures.upload(state);
+  StepParams params;
+  params.softening = 1e-3;
+  BodyField field;
+  const Camera camera = frontCamera(5.0f);
+  const auto expectColour = [&](float along, const std::string& what) {
+    const Image image =
+        renderOffscreen({kSize, kSize}, [&] { renderer_->draw(field.attachedTo(textures.view()), camera, settings_); });
+    const glm::vec3 expected = sampleColormap(*findColormap("viridis"), along);
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(image.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << what << c;
+  };
+  settings_.colorBy = ColorBy::Energy;
+  EXPECT_THROW(renderOffscreen({kSize, kSize}, [&] { renderer_->draw(textures.view(), camera, settings_); }),
+               std::logic_error);
+  field.measure(textures.view(), ColorBy::Energy, params);
+  const std::vector<float> potentials = field.values();
+  ASSERT_EQ(potentials.size(), 2u);
+  EXPECT_NEAR(potentials[0], -1.0f, 1e-6f);
+  EXPECT_NEAR(potentials[1], -0.01f, 1e-8f);
+  settings_.colorRange = {-1.0f, 0.0f};
+  expectColour(0.5f, "energy -0.5 of -1..0 ");
+  settings_.colorBy = ColorBy::Density;
+  field.measure(textures.view(), ColorBy::Density, params);
+  for (const float density : field.values()) EXPECT_FLOAT_EQ(density, 101.0f / 1e6f);  // GLSL's division: within ulps
+  settings_.colorRange = {0.0f, 4.04e-4f};
+  expectColour(0.25f, "density 1.01e-4 of 0..4.04e-4 ");
 }
 
 // A hidden component adds no light: the picture is, bit for bit, that of the state without it,

@@ -2,6 +2,7 @@
 // precision on the CPU (CpuEngine::accelerations), and the force-error report
 // (src/diagnostics/force_error.h) against the same.
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -420,6 +421,86 @@ TEST_F(TreeGravityTest, PotentialEnergyMatchesTheDirectSum) {
 }
 
 // ---- The pieces: sort, statistics, timing, capacity, settings.
+
+// Each body's potential (colouring by specific energy) against the double-precision direct sum
+// of -G m_j / sqrt(r^2 + eps^2) over j != i: at the defaults within the force's error bounds, with
+// every cell opened within float32 rounding; and its sum 1/2 sum m_i phi_i is the potential energy.
+TEST_F(TreeGravityTest, BodyPotentialsMatchTheDirectSum) {
+  const State state = findScene("plummer")->generate(3000, 8);
+  StepParams params = softened(0.01);
+  params.gravity = 2.0;
+  std::vector<double> direct(state.size(), 0.0);
+  for (std::size_t i = 0; i < state.size(); ++i)
+    for (std::size_t j = 0; j < state.size(); ++j) {
+      if (i == j) continue;
+      const glm::dvec3 d = glm::dvec3(state.positionMass[j]) - glm::dvec3(state.positionMass[i]);
+      direct[i] -= params.gravity * double(state.positionMass[j].w) / std::sqrt(glm::dot(d, d) + 1e-4);
+    }
+  TreeGravity tree;
+  const GpuBodies bodies = upload(state);
+  TreeSettings everyCellOpened;
+  everyCellOpened.theta = 0.0;
+  for (const TreeSettings& settings : {TreeSettings{}, everyCellOpened}) {
+    tree.bodyPotentials(bodies.positionMass.id(), bodies.size, bodies.count, params, settings,
+                        bodies.acceleration.id());
+    const std::vector<glm::vec4> texels = readTexels(bodies);
+    std::vector<double> errors;
+    double energy = 0;
+    for (std::size_t i = 0; i < state.size(); ++i) {
+      EXPECT_EQ(glm::vec3(texels[i].y, texels[i].z, texels[i].w), glm::vec3(0.0f)) << i;
+      errors.push_back(std::abs(double(texels[i].x) - direct[i]) / std::abs(direct[i]));
+      energy += 0.5 * double(state.positionMass[i].w) * double(texels[i].x);
+    }
+    std::sort(errors.begin(), errors.end());
+    const double median = errors[errors.size() / 2], worst = errors.back();
+    std::printf("body potentials, theta %g: median %.3g, max %.3g\n", settings.theta, median, worst);
+    EXPECT_LE(median, settings.theta == 0.0 ? 1e-6 : 3e-5);
+    EXPECT_LE(worst, settings.theta == 0.0 ? 1e-5 : 5e-4);
+    EXPECT_NEAR(energy / tree.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, settings),
+                1.0, 1e-6);
+  }
+}
+
+// Each body's local density against the analytic density of uniform balls: two balls of 4000
+// bodies each, the second of half the radius (8x as dense) far from the first. The estimate (the
+// mass of the smallest cell of at least 32 bodies over its largest side cubed) reads the density
+// of each ball to within a factor of 3 at the median, and tells the two apart by their ratio.
+TEST_F(TreeGravityTest, BodyDensitiesFollowTheDensityOfUniformBalls) {
+  const float massEach = 1.0f / 8000.0f;
+  const State sparseBall = uniformBall(4000, 3, glm::vec3(0.0f), 1.0f, massEach);
+  const State denseBall = uniformBall(4000, 4, glm::vec3(20.0f, 0.0f, 0.0f), 0.5f, massEach);
+  State state;
+  state.resize(8000);
+  std::copy(sparseBall.positionMass.begin(), sparseBall.positionMass.end(), state.positionMass.begin());
+  std::copy(denseBall.positionMass.begin(), denseBall.positionMass.end(), state.positionMass.begin() + 4000);
+  TreeGravity tree;
+  const GpuBodies bodies = upload(state);
+  tree.bodyDensities(bodies.positionMass.id(), bodies.size, bodies.count, TreeSettings{}, bodies.acceleration.id());
+  const std::vector<glm::vec4> texels = readTexels(bodies);
+  const auto medianOf = [&](std::size_t first, std::size_t last) {
+    std::vector<float> values;
+    for (std::size_t i = first; i < last; ++i) values.push_back(texels[i].x);
+    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+    return double(values[values.size() / 2]);
+  };
+  const double pi = 3.141592653589793;
+  const double sparse = 4000 * massEach / (4.0 / 3.0 * pi), packed = 8 * sparse;
+  const double sparseMedian = medianOf(0, 4000), packedMedian = medianOf(4000, 8000);
+  std::printf("densities: %.4g (analytic %.4g), %.4g (analytic %.4g)\n", sparseMedian, sparse, packedMedian, packed);
+  EXPECT_GT(sparseMedian, sparse / 3);
+  EXPECT_LT(sparseMedian, sparse * 3);
+  EXPECT_GT(packedMedian, packed / 3);
+  EXPECT_LT(packedMedian, packed * 3);
+  EXPECT_GT(packedMedian / sparseMedian, 5.0);
+  EXPECT_LT(packedMedian / sparseMedian, 13.0);
+  // A lone body has no neighbours: 0.
+  State lone;
+  lone.resize(1);
+  lone.positionMass[0] = glm::vec4(1.0f, 2.0f, 3.0f, 1.0f);
+  const GpuBodies one = upload(lone);
+  tree.bodyDensities(one.positionMass.id(), one.size, one.count, TreeSettings{}, one.acceleration.id());
+  EXPECT_EQ(readTexels(one)[0].x, 0.0f);
+}
 
 TEST_F(TreeGravityTest, SortOrdersKeysStablyAndKeepsEveryBody) {
   State state = findScene("plummer")->generate(5000, 8);

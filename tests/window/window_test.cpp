@@ -276,6 +276,37 @@ TEST(Window, ShowsAHistogramWindowAtTheTopRight) {
   }
 }
 
+// run --color-by energy --histogram density: the colours and the histogram each measure their own
+// quantity through the window's BodyField (a tree of its own) while the run goes on; both show, and
+// the bodies' colours are not those by speed.
+TEST(Window, ColoursByEnergyWhileCountingTheDensity) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-energy");
+  std::vector<Image> pictures;
+  for (const char* colour : {"energy", "speed"}) {
+    const auto png = scratch / (std::string(colour) + ".png");
+    runWindow(scratch, "--bodies 2048 --frames 4 --steps-per-frame 1 --width 640 --height 400 --camera 0,0,6 "
+                       "--color-by " + std::string(colour) + " --histogram density --screenshot " + png.string());
+    ASSERT_FALSE(HasFailure());
+    pictures.push_back(cropped(readPng(png), 640, 400));
+  }
+  int bars = 0, lit = 0, recoloured = 0;
+  for (int y = 0; y < 180; ++y)
+    for (int x = 330; x < 640; ++x) {
+      const auto* p = pictures[0].pixel(x, y);
+      bars += p[0] > 200 && p[1] > 140 && p[1] < 200 && p[2] < 40;
+    }
+  for (int y = 170; y < 320; ++y)  // right of the panel, between the histogram and the conservation plot
+    for (int x = 395; x < 620; ++x) {
+      const auto *energy = pictures[0].pixel(x, y), *speed = pictures[1].pixel(x, y);
+      lit += energy[1] > 40;
+      recoloured += std::abs(int(energy[0]) - int(speed[0])) + std::abs(int(energy[1]) - int(speed[1])) > 40;
+    }
+  EXPECT_GT(bars, 100) << "the density's histogram";
+  EXPECT_GT(lit, 100) << "the bodies, coloured by energy";
+  EXPECT_GT(recoloured, lit / 4) << "colours of their own, not the speed's (" << lit << " lit)";
+}
+
 // `mpiexec -n 3 nbody run`: rank 0's window shows what one process's window shows, the other
 // ranks computing their shares on their own contexts (a picture of the same bits).
 TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {

@@ -33,7 +33,8 @@ void fitRange(Histogram& histogram, const std::vector<float>& values) {
 
 }  // namespace
 
-Histogram histogramOf(const State& state, ColorBy quantity, bool logScale, int bins, long long step) {
+Histogram histogramOf(const State& state, ColorBy quantity, bool logScale, int bins, long long step,
+                      std::span<const float> field) {
   Histogram histogram;
   histogram.quantity = quantity;
   histogram.logScale = logScale && !isSignedQuantity(quantity) && quantity != ColorBy::Component;
@@ -46,8 +47,10 @@ Histogram histogramOf(const State& state, ColorBy quantity, bool logScale, int b
   }
   const ColourCentre centre = colourCentreOf(state, 0.0);
   std::vector<float> values(state.size());
-  for (std::size_t i = 0; i < state.size(); ++i) values[i] = colourQuantity(state, i, quantity, centre);
-  fitRange(histogram, values);
+  for (std::size_t i = 0; i < state.size(); ++i) values[i] = colourQuantity(state, i, quantity, centre, field);
+  std::vector<float> finite;  // what the range is fitted to: a density of bodies at one point is beyond it
+  std::copy_if(values.begin(), values.end(), std::back_inserter(finite), [](float v) { return std::isfinite(v); });
+  fitRange(histogram, finite);
   histogram.counts.assign(std::size_t(std::max(1, bins)), 0.0f);
   const auto position = [&](double value) {  // 0 at low, 1 at high
     return histogram.logScale ? std::log(value / histogram.low) / std::log(histogram.high / histogram.low)

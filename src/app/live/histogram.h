@@ -1,9 +1,10 @@
 #pragma once
-// The window's histogram of a quantity of the bodies (those the colours use: speed, mass, radius
-// or L_z, measured as render_settings.h's colourQuantity measures them), from a state read back
+// The window's histogram of a quantity of the bodies (those the colours use: speed, mass, radius,
+// L_z, energy or density, measured as render_settings.h's colourQuantity measures them), from a state read back
 // now and then. No GL: the tests hold it against a count of their own.
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "physics/state.h"
@@ -23,7 +24,9 @@ struct Histogram {
 // `bins` bins of `quantity` over its range in `state`: from its smallest value (the 0.5th percentile
 // on a log scale, of those above 0) to its 99.5th percentile, so that a few escapers do not squeeze
 // everybody else into one bin; L_z from minus to plus the 99.5th percentile of |L_z|. Component
-// is no quantity: it counts the bodies of each component.
-Histogram histogramOf(const State& state, ColorBy quantity, bool logScale, int bins, long long step);
+// is no quantity: it counts the bodies of each component. `field`: the bodies' BodyField values,
+// which energy and density need.
+Histogram histogramOf(const State& state, ColorBy quantity, bool logScale, int bins, long long step,
+                      std::span<const float> field = {});
 
 }  // namespace nbody

@@ -26,7 +26,9 @@ DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options, const ShotStart& 
   first_ = engine.download();  // as the engine holds it (float32), like every later state
   const double mass = totalMass(first_);
   if (mass > 0.0) centreVelocity_ = totalMomentum(first_) / mass;
-  settings_ = resolveRenderSettings(options.render, first_, firstTime_);
+  if (drawing_ && !options.render.settings.density)  // only rank 0 draws
+    field_.measure(gpuStateOf(engine_, uploaded_), options.render.settings.colorBy, step_);
+  settings_ = resolveRenderSettings(options.render, first_, firstTime_, field_.values());
   fitDensityRange_ = fitsDensityToPicture(options.render);
   if (drawing_) pickSelected(selection_, options.render, first_, "nbody", options.quiet);
   camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(first_),
@@ -78,16 +80,23 @@ void DrawnRun::show(const Snapshot& snapshot) {
   measureBodies(settings_, snapshot.state, snapshot.time);  // a series' bodies need not be one system
   selection_.findIn(snapshot.state);
   if (settings_.trailHalfLife <= 0.0f) return;
-  const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
+  const GpuStateView bodies = bodiesToDraw();
   target_.draw([&] { renderer_.addToTrails(bodies, camera_, settings_, snapshot.time); });
 }
 
 void DrawnRun::addLightOfStep() {
   if (++litStep_ > lastLitStep_ || !drawing_) return;
-  const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
+  const GpuStateView bodies = bodiesToDraw();
   const double time = timeAt(litStep_);
   target_.draw([&] { renderer_.addToTrails(bodies, camera_, settings_, time); });
   followSelection(bodies);  // every step's place, so an orbit is a line, not a few corners
+}
+
+GpuStateView DrawnRun::bodiesToDraw() {
+  const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
+  if (settings_.density || !needsBodyField(settings_.colorBy)) return bodies;
+  field_.measure(bodies, settings_.colorBy, step_);
+  return field_.attachedTo(bodies);
 }
 
 void DrawnRun::followSelection(const GpuStateView& bodies) {
@@ -101,7 +110,7 @@ void DrawnRun::checkFinite() {
 
 void DrawnRun::draw(const std::function<void()>& afterDrawing) {
   if (!drawing_) return;
-  const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
+  const GpuStateView bodies = bodiesToDraw();
   followSelection(bodies);
   OverlayFacts facts;
   facts.time = time();

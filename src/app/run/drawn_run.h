@@ -13,6 +13,7 @@
 #include "app/run/shot_options.h"
 #include "app/run/stepping.h"
 #include "io/snapshot.h"
+#include "render/body_field.h"
 #include "render/offscreen.h"
 #include "render/overlay_painter.h"
 #include "render/picking.h"
@@ -65,6 +66,9 @@ class DrawnRun {
   bool advanceTo(long long target);
   void addLightOfStep();
   void followSelection(const GpuStateView& bodies);
+  // The engine's bodies as the renderer reads them, with their field measured where the colours
+  // need one (a tree evaluation each time: each picture, and each step with trails).
+  GpuStateView bodiesToDraw();
   double timeAt(long long step) const { return firstTime_ + double(step - firstStep_) * step_.dt; }
 
   Engine& engine_;
@@ -84,6 +88,7 @@ class DrawnRun {
   FiniteWatch watch_;
   std::string outcome_;
   UploadedStateTextures uploaded_;  // the CPU engine's state, for the renderer
+  BodyField field_;                 // --color-by energy or density: what the colours need
   PointSpriteRenderer renderer_;
   OverlayPainter overlays_;
   Selection selection_;  // --select's bodies, followed at every picture (and step, with trails)

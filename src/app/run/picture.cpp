@@ -7,6 +7,7 @@
 #include "app/run/stepping.h"
 #include "app/run/stop_signals.h"
 #include "parallel/ranks.h"
+#include "render/body_field.h"
 #include "render/offscreen.h"
 #include "render/overlay_painter.h"
 #include "render/point_sprite_renderer.h"
@@ -20,10 +21,12 @@ namespace {
 
 constexpr long long kStepsBetweenChecks = 100;  // as simulate's default --check-every
 
-// The state a shot shows, checked finite, and when it is (for the clock).
+// The state a shot shows, checked finite, when it is (for the clock), and its constants (for the
+// colours by energy).
 struct ShotEnd {
   State state;
   OverlayFacts facts;
+  StepParams step;
 };
 
 // Advances `options.steps` steps from what uploadShotStart uploaded, in chunks that see a stop
@@ -48,6 +51,7 @@ ShotEnd advanceToShot(Engine& engine, const ShotOptions& options) {
   end.state = engine.download();
   end.facts.time = timeAt(last);
   end.facts.step = last;
+  end.step = start.step;
   return end;
 }
 
@@ -73,14 +77,18 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
   const CameraSpec cameraSpec = parseCameraSpec(options.render.camera);
   ShotEnd end = advanceToShot(engine, options);
   const State& final = end.state;
-  RenderSettings settings = resolveRenderSettings(options.render, final, 0.0);  // drawn at time 0
+  UploadedStateTextures uploaded;
+  BodyField field;  // --color-by energy or density
+  if (ranks().leader() && !options.render.settings.density)  // a distributed run's picture is rank 0's
+    field.measure(gpuStateOf(engine, uploaded), options.render.settings.colorBy, end.step);
+  RenderSettings settings = resolveRenderSettings(options.render, final, 0.0, field.values());  // drawn at time 0
   const glm::ivec2 size(options.width, options.height);
   const Camera camera = placeCamera(cameraSpec, boundingSphere(final), float(size.x) / float(size.y));
   reportView("shot", options.quiet, final.size(), camera, settings);
 
   if (!ranks().leader()) return Image(size.x, size.y);  // a distributed run's picture is rank 0's
-  UploadedStateTextures uploaded;
-  const GpuStateView bodies = gpuStateOf(engine, uploaded);
+  const GpuStateView bodies = settings.density ? gpuStateOf(engine, uploaded)
+                                               : field.attachedTo(gpuStateOf(engine, uploaded));
   PointSpriteRenderer renderer;
   OverlayPainter overlays;
   const std::vector<TreeCell> cells = settings.shows(Overlay::Cells) ? treeCellsOf(final, settings.cellDepth)

@@ -146,11 +146,12 @@ Camera placeCamera(const CameraSpec& spec, const BoundingSphere& sphere, float a
   return camera;
 }
 
-RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state, double time) {
+RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state, double time,
+                                     std::span<const float> field) {
   RenderSettings settings = options.settings;
   settings.colorRange = options.colorRange != "auto" ? parseColorRange(options.colorRange)
                         : settings.density           ? glm::vec2(0.1f, 1.0f)  // fitted to the first picture
-                                                     : autoColorRange(state, settings.colorBy, settings.logScale);
+                                                     : autoColorRange(state, settings.colorBy, settings.logScale, field);
   measureBodies(settings, state, time);
   settings.background = parseBackground(options.background);
   return settings;
@@ -182,9 +183,9 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
       ->check(parsedBy([](const std::string& t) { parseComponentList(t); }, "K[,K...]"));
   command.add_option("--color-range", options.colorRange,
                      "the quantity at the colormap's ends: LOW,HIGH, or auto (0 to the 99th "
-                     "percentile of the speeds or radii, or to the largest mass; minus to plus the 99th "
-                     "percentile of |lz|; on a log scale from the 1st percentile of the values above 0, "
-                     "or the smallest mass above 0)")
+                     "percentile of the speeds, radii or densities, or to the largest mass; minus to plus "
+                     "the 99th percentile of |lz|; the energy's 1st to 99th percentile; on a log scale "
+                     "from the 1st percentile of the values above 0, or the smallest mass above 0)")
       ->check(parsedBy([](const std::string& t) { if (t != "auto") parseColorRange(t); }, "auto|LOW,HIGH"))
       ->capture_default_str();
   addNumberOption(command, "--trails", settings.trailHalfLife,

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,7 +46,9 @@ Camera placeCamera(const CameraSpec& spec, const BoundingSphere& sphere, float a
 // The settings with the colour range, background and colour centre filled in (auto: from `state`,
 // whose time is `time`; on a log scale always above 0, and a fixed range that is not is a usage
 // error of the command line).
-RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state, double time);
+// `field`: the bodies' BodyField values where the colour needs them (render/body_field.h).
+RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state, double time,
+                                     std::span<const float> field = {});
 // --show density with an automatic range: the range is fitted to the first picture
 // (PointSpriteRenderer::fitDensityRange), which resolveRenderSettings cannot see.
 bool fitsDensityToPicture(const RenderOptions& options);

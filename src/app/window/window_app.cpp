@@ -37,6 +37,7 @@
 #include "io/output_file.h"
 #include "io/png.h"
 #include "render/camera_path.h"
+#include "render/body_field.h"
 #include "render/overlay_painter.h"
 #include "render/picking.h"
 #include "render/point_sprite_renderer.h"
@@ -161,6 +162,11 @@ class WindowApp {
   void draw();
   void writeScreenshot(bool lastFrame);
   void refreshColorRange(const State& state);
+  // The bodies as the engine holds them now, with `quantity`'s field measured (where it needs one and
+  // this state's was not measured yet) and attached; none where it cannot be measured (the message
+  // says why).
+  std::optional<GpuStateView> bodiesWithField(ColorBy quantity);
+  std::vector<float> fieldValues(ColorBy quantity);
   void checkAccuracy();
 
   const WindowOptions& options_;
@@ -189,6 +195,15 @@ class WindowApp {
   int cellsDepth_ = 0;           // what cells_ holds
   RecountClock cellsClock_;
   UploadedStateTextures cpuStateTextures_;  // the state of an engine that keeps it off the GPU, for the renderer
+  BodyField bodyField_;  // colours and histograms by energy or density: what they need
+  struct MeasuredField {
+    long long step;
+    double time;
+    ColorBy quantity;
+    double gravity, softening;  // the potential's
+    bool operator==(const MeasuredField&) const = default;
+  };
+  std::optional<MeasuredField> measuredField_;  // what bodyField_ holds
   WindowRecorder recorder_;
   FrameStatistics stats_;
   ConservationHistory conservation_;
@@ -231,7 +246,9 @@ WindowApp::WindowApp(const WindowOptions& options)
   if (!options.record.empty()) recorder_.start(options.record, framebufferSize_, !options.hidePanel);
   camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(simulation_.initialState()),
                         aspectOf(framebufferSize_));
-  settings_.render = resolveRenderSettings(options.render, simulation_.initialState(), simulation_.time());
+  settings_.render =
+      resolveRenderSettings(options.render, simulation_.initialState(), simulation_.time(),
+                            options.render.settings.density ? std::vector<float>{} : fieldValues(options.render.settings.colorBy));
   settings_.automaticColorRange = options.render.colorRange == "auto";
   fitDensityRange_ = fitsDensityToPicture(options.render);
   figures_.renderer = context_->info().renderer;
@@ -409,7 +426,10 @@ void WindowApp::playSeries() {
   const SeriesPlayback::Outcome outcome = series_.follow(settings_, simulation_, now - playedUntil_);
   playedUntil_ = now;
   if (outcome.opened) startedOver();
-  if (outcome.shown) selection_.findIn(simulation_.initialState());  // its orbit goes on through the series
+  if (outcome.shown) {
+    selection_.findIn(simulation_.initialState());  // its orbit goes on through the series
+    measuredField_.reset();                         // other bodies, perhaps at the same step and time
+  }
   if (!outcome.message.empty()) {
     figures_.message = outcome.message;
     std::fprintf(stderr, "run: %s\n", withoutControlCharacters(outcome.message).c_str());
@@ -424,6 +444,7 @@ void WindowApp::startedOver() {
   selection_.forgetOrbits();
   histogramClock_.forget();  // other bodies, perhaps at the same step
   cellsClock_.forget();
+  measuredField_.reset();
   refreshColorRange(simulation_.initialState());
   figures_.warning.clear();
   stats_.startOver();
@@ -472,10 +493,37 @@ void WindowApp::checkAccuracy() {
   stats_.forgetTiming();  // the check's GPU work is no step's
 }
 
+std::optional<GpuStateView> WindowApp::bodiesWithField(ColorBy quantity) {
+  const GpuStateView bodies = gpuStateOf(engine(), cpuStateTextures_);
+  if (!needsBodyField(quantity)) return bodies;
+  const StepParams& step = settings_.run.step;
+  const MeasuredField now{simulation_.stepCount(), simulation_.time(), quantity, step.gravity, step.softening};
+  if (measuredField_ != now) {
+    measuredField_.reset();
+    try {
+      bodyField_.measure(bodies, quantity, step);
+    } catch (const std::runtime_error& e) {  // e.g. a tree the GPU cannot hold beside the engine
+      figures_.message = "no colours or histogram by " + std::string(colorByName(quantity)) + ": " + e.what();
+      return std::nullopt;
+    }
+    measuredField_ = now;
+  }
+  return bodyField_.attachedTo(bodies);
+}
+
+// The field of `quantity` for the state the engine holds now, in body order; empty where it needs
+// none or cannot be measured.
+std::vector<float> WindowApp::fieldValues(ColorBy quantity) {
+  if (!needsBodyField(quantity) || !bodiesWithField(quantity)) return {};
+  return bodyField_.values();
+}
+
 void WindowApp::refreshColorRange(const State& state) {
   fitDensityRange_ = settings_.automaticColorRange && settings_.render.density;  // at the next picture
+  const ColorBy colorBy = settings_.render.colorBy;
   if (settings_.automaticColorRange && !settings_.render.density)
-    settings_.render.colorRange = autoColorRange(state, settings_.render.colorBy, settings_.render.logScale);
+    settings_.render.colorRange =
+        autoColorRange(state, colorBy, settings_.render.logScale, fieldValues(colorBy));
   measureBodies(settings_.render, state, simulation_.time());
 }
 
@@ -507,7 +555,7 @@ void WindowApp::recountFigures() {
   const State state = engine().download();
   if (histogramDue) {
     const AppSettings::HistogramChoice& wanted = settings_.histogram;
-    histogram_ = histogramOf(state, wanted.quantity, wanted.logScale, 48, step);
+    histogram_ = histogramOf(state, wanted.quantity, wanted.logScale, 48, step, fieldValues(wanted.quantity));
     histogramCounted_ = wanted;
   }
   if (cellsDue) {
@@ -555,8 +603,10 @@ void WindowApp::draw() {
   stats_.beginDraw();
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, framebufferSize_.x, framebufferSize_.y);
-  const GpuStateView bodies = gpuStateOf(engine(), cpuStateTextures_);
+  const std::optional<GpuStateView> shown = settings_.render.density ? gpuStateOf(engine(), cpuStateTextures_)
+                                                                     : bodiesWithField(settings_.render.colorBy);
   try {
+    const GpuStateView bodies = shown.value_or(GpuStateView{});  // none: nothing drawn but the background
     if (fitDensityRange_) settings_.render.colorRange = renderer_.fitDensityRange(bodies, camera_, settings_.render);
     fitDensityRange_ = false;
     renderer_.draw(bodies, camera_, settings_.render, simulation_.time());

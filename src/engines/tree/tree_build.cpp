@@ -22,4 +22,12 @@ void computeMoments(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
   kernels.barrier();
 }
 
+void computeDensities(Kernels& kernels, std::size_t bodyCount, std::size_t neighbours, int textureWidth) {
+  gl::UniformProgram& program = kernels.use(Kernel::density);
+  program.setUint("uBodyCount", bodyCount);
+  program.setUint("uNeighbours", neighbours);
+  program.setInt("uTextureWidth", textureWidth);
+  kernels.dispatch(ceilDiv(bodyCount, kElementThreads));
+}
+
 }  // namespace nbody::tree

@@ -117,6 +117,25 @@ double TreeGravity::potentialEnergy(GLuint positionMass, glm::ivec2 size, std::s
   return 0.5 * params.gravity * walk_.sumPotentials(kernels_, buffers_, walk_.lastRange().last);
 }
 
+void TreeGravity::bodyPotentials(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
+                                 const TreeSettings& settings, GLuint fieldArray) {
+  buildAndWalk(positionMass, size, bodyCount, params, settings, WalkOutput::bodyPotentials, GroupRange{}, fieldArray);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+}
+
+void TreeGravity::bodyDensities(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
+                                const TreeSettings& chosen, GLuint fieldArray) {
+  const TreeSettings settings = ring_.resolve(bodyCount, chosen);
+  prepare(size, bodyCount, settings, GroupRange{});
+  glBindTextureUnit(tree::kPositionUnit, positionMass);
+  tree::sortBodies(kernels_, buffers_, bodyCount);
+  tree::buildTopology(kernels_, bodyCount);
+  tree::computeMoments(kernels_, buffers_, bodyCount, settings.theta);
+  glBindImageTexture(tree::kAccelerationImageUnit, fieldArray, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA32F);
+  tree::computeDensities(kernels_, bodyCount, kDensityNeighbours, size.x);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+}
+
 TreeGravity::ListStatistics TreeGravity::countLists(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
                                                     const StepParams& params, const TreeSettings& settings,
                                                     GroupRange groups) {
@@ -140,7 +159,7 @@ void TreeGravity::buildAndWalk(GLuint positionMass, glm::ivec2 size, std::size_t
   mark(1);
   tree::computeMoments(kernels_, buffers_, bodyCount, settings.theta);
   mark(2);
-  if (output == WalkOutput::accelerations)
+  if (output == WalkOutput::accelerations || output == WalkOutput::bodyPotentials)
     glBindImageTexture(tree::kAccelerationImageUnit, accelerationArray, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA32F);
   tree::WalkParts restoring{parts.groups, {}};
   if (parts.afterPart)  // what the walk's next part needs of what afterPart may change

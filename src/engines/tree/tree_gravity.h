@@ -93,6 +93,17 @@ class TreeGravity {
   double potentialEnergy(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
                          const TreeSettings& settings);
 
+  // Each body's potential G phi_i (softened as the accelerations; its own term left out) in x of
+  // its texel of layer 0 of `fieldArray` (as evaluate's accelerationArray; y, z and w are 0), for
+  // colouring by specific energy. Issues GL work only and ends with the barrier reads need.
+  void bodyPotentials(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
+                      const TreeSettings& settings, GLuint fieldArray);
+  // Each body's local density, as tree_build.h's computeDensities estimates it with
+  // kDensityNeighbours bodies, into x of its texel of layer 0 of `fieldArray`.
+  static constexpr std::size_t kDensityNeighbours = 32;
+  void bodyDensities(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const TreeSettings& settings,
+                     GLuint fieldArray);
+
   // GPU memory the tree's buffers need for `bodies` bodies (besides the state textures): per body
   // (beyond the walk's spill pool, 64 MiB from 32768 bodies on), and in all.
   static std::size_t bytesPerBody();

@@ -81,7 +81,9 @@ gl::UniformProgram& WalkStage::program(Kernels& kernels, const TreeSettings& s, 
                                         {"SUBGROUP_SIZE", subgroups ? kernels.limits().computeSubgroupSize : 0},
                                         {"EXPANSION_ORDER", s.expansionOrder},
                                         {"SOFTENED", softened(params) ? 1 : 0},
-                                        {"POTENTIAL", output == WalkOutput::potential ? 1 : 0},
+                                        {"POTENTIAL", output == WalkOutput::potential        ? 1
+                                                      : output == WalkOutput::bodyPotentials ? 2
+                                                                                             : 0},
                                         {"COUNT_ONLY", output == WalkOutput::countOnly ? 1 : 0},
                                         {"BODIES", 1}});  // gravity.glsl's addBody, unused here
 }

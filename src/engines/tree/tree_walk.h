@@ -27,9 +27,9 @@
 namespace nbody::tree {
 
 // What a walk writes: accelerations (into the image at kAccelerationImageUnit), each group's sum
-// of m_i phi_i (kPotential), or nothing but the lists' counts (COUNT_ONLY: list lengths at any N
-// quickly).
-enum class WalkOutput { accelerations, potential, countOnly };
+// of m_i phi_i (kPotential), each body's potential G phi_i (into that image's x), or nothing but
+// the lists' counts (COUNT_ONLY: list lengths at any N quickly).
+enum class WalkOutput { accelerations, potential, bodyPotentials, countOnly };
 
 // Groups [first, last) of a walk: group g holds the sorted bodies [g groupSize, (g + 1) groupSize)
 // (the last group fewer). `last` is clipped to the group count; the default is every group.
