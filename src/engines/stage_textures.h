@@ -77,7 +77,8 @@ class StageTextures {
   std::vector<gl::Texture> stageAcceleration_;  // index j: acceleration of stage j
 };
 
-// The most stages of any method the program offers: the textures are allocated for it.
+// The most stages of any method the program offers: the texture units are counted for it (the
+// textures themselves for the methods stepped: reserveStages).
 int maxStageCount();
 // The component a velocity texel's w holds; throws std::logic_error where it holds none (a pass
 // that dropped it).
