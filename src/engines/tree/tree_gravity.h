@@ -57,7 +57,7 @@ class TreeGravity {
   // acceleration, .w = 0) for every body of the walk's `groups` (all by default; see GroupRange),
   // and for no other. Issues GL work only (no readback, no glFinish but when it tunes the ring or
   // walks in parts: tree_walk.h) and ends with the glMemoryBarrier that texelFetch, imageLoad and
-  // texture reads of the result need. Changes the current program, texture unit 0, image unit 0
+  // texture reads of the result need. Changes the current program, texture unit 0, image unit 0,
   // the shader storage bindings 0..18, and, where the arrays are in textures, texture units 1..13
   // and image units 1..7. Throws std::invalid_argument for bad settings, sizes or
   // groups, std::runtime_error where N does not fit (see checkCapacity). The automatic ring
