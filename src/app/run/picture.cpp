@@ -77,18 +77,18 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
   const CameraSpec cameraSpec = parseCameraSpec(options.render.camera);
   ShotEnd end = advanceToShot(engine, options);
   const State& final = end.state;
-  UploadedStateTextures uploaded;
+  const bool drawing = ranks().leader();  // a distributed run's picture is rank 0's
+  UploadedStateTextures uploaded;          // the CPU engine's state, uploaded once
+  const GpuStateView onGpu = drawing ? gpuStateOf(engine, uploaded) : GpuStateView{};
   BodyField field;  // --color-by energy or density
-  if (ranks().leader() && !options.render.settings.density)  // a distributed run's picture is rank 0's
-    field.measure(gpuStateOf(engine, uploaded), options.render.settings.colorBy, end.step);
+  if (drawing && !options.render.settings.density) field.measure(onGpu, options.render.settings.colorBy, end.step);
   RenderSettings settings = resolveRenderSettings(options.render, final, 0.0, field.values());  // drawn at time 0
   const glm::ivec2 size(options.width, options.height);
   const Camera camera = placeCamera(cameraSpec, boundingSphere(final), float(size.x) / float(size.y));
   reportView("shot", options.quiet, final.size(), camera, settings);
 
-  if (!ranks().leader()) return Image(size.x, size.y);  // a distributed run's picture is rank 0's
-  const GpuStateView bodies = settings.density ? gpuStateOf(engine, uploaded)
-                                               : field.attachedTo(gpuStateOf(engine, uploaded));
+  if (!drawing) return Image(size.x, size.y);
+  const GpuStateView bodies = settings.density ? onGpu : field.attachedTo(onGpu);
   PointSpriteRenderer renderer;
   OverlayPainter overlays;
   const std::vector<TreeCell> cells = settings.shows(Overlay::Cells) ? treeCellsOf(final, settings.cellDepth)
