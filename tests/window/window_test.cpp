@@ -307,6 +307,99 @@ TEST(Window, ColoursByEnergyWhileCountingTheDensity) {
   EXPECT_GT(recoloured, lit / 4) << "colours of their own, not the speed's (" << lit << " lit)";
 }
 
+// Every switch the panel gained as a viewer of runs, driven once by NBODY_PANEL_CLICKS (each click
+// activates the widget itself, as Enter on it would, and a click no widget takes ends the run)
+// under NBODY_GL_DEBUG: a series played, paused, stepped and opened again; sprites, density and
+// every colour quantity; a component hidden; every overlay; the histogram's quantity and scale; the
+// picked bodies centred on, followed and let go; a camera path built and played; the snapshot shown
+// simulated on. No GL error, every click taken, and the view ends as the clicks left it.
+TEST(Window, EveryPanelSwitchIsDrivenOnceWithoutAGlError) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-clicks");
+  std::filesystem::create_directories(scratch / "series");
+  ASSERT_EQ(test::runNbody("simulate --scene galaxies --bodies 512 --dt 0.01 --steps 40 --snapshot-every 10 -q "
+                           "--snapshot-path " + (scratch / "series" / "step-{step}.nbody").string() + " -o " +
+                               (scratch / "final.nbody").string(),
+                           scratch)
+                .exitCode,
+            0);
+  std::ofstream(scratch / "clicks.txt") << R"(# the series: paused, played to its end, a snapshot back and forward, opened again
+1 nbody-gl > Pause (Space)
+3 nbody-gl > Play (Space)
+5 nbody-gl > ##back
+7 nbody-gl > ##forward
+9 nbody-gl > Open series
+# what the bodies show and how
+11 nbody-gl > density
+13 nbody-gl > fitted
+15 nbody-gl > sprites
+17 nbody-gl > by speed
+19 nbody-gl > by mass
+21 nbody-gl > by component
+23 nbody-gl > by radius
+25 nbody-gl > by lz
+27 nbody-gl > by energy
+29 nbody-gl > by density
+31 nbody-gl > log
+33 nbody-gl > components
+35 nbody-gl > components > #1 > ##shown
+37 nbody-gl > auto range
+39 nbody-gl > colorbar
+41 nbody-gl > axes
+43 nbody-gl > scale
+45 nbody-gl > clock
+47 nbody-gl > cells
+49 nbody-gl > histogram
+51 histogram > ##quantity
+53 ##Combo_00 > density
+55 histogram > log
+# the picked bodies
+57 nbody-gl > Centre on them
+59 nbody-gl > follow
+61 nbody-gl > Clear##selection
+# a camera path
+63 nbody-gl > Camera path
+65 nbody-gl > Add keyframe (K)
+67 nbody-gl > Add keyframe (K)
+69 nbody-gl > #0 > x
+71 nbody-gl > Play path
+73 nbody-gl > Stop path
+75 nbody-gl > Clear##path
+77 nbody-gl > Add keyframe (K)
+# the snapshot shown runs on
+79 nbody-gl > Continue simulating from here
+)";
+  const std::string environment =
+      "env NBODY_GL_DEBUG=1 NBODY_PANEL_CLICKS=" + (scratch / "clicks.txt").string() + " ";
+  const std::string printed =
+      runWindow(scratch, "--play '" + (scratch / "series" / "step-*.nbody").string() +
+                             "' --play-rate 1e6 --select 5,6 --frames 84 --steps-per-frame 1",
+                environment);
+  ASSERT_FALSE(HasFailure());
+  const std::string complaints = test::readWholeFile(scratch / "stderr.txt");
+  EXPECT_EQ(complaints.find("GL error"), std::string::npos) << complaints;
+  EXPECT_EQ(complaints.find("GL: "), std::string::npos) << complaints;
+  EXPECT_NE(printed.find("run: panel clicks: 40 of 40 taken"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("run: view: sprites, colour by density log, range set, hidden components 1, overlays "
+                         "colorbar,axes,scale,clock,cells, histogram of density log, selected 0 followed, "
+                         "camera keyframes 1"),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(complaints.find("continuing from " + (scratch / "series" / "step-000000040.nbody").string()),
+            std::string::npos)
+      << complaints;
+  EXPECT_EQ(printed.find("series at snapshot"), std::string::npos) << printed;  // a live run now
+
+  // A click that no widget takes ends the run with one line that says which.
+  std::ofstream(scratch / "clicks.txt") << "2 nbody-gl > no such switch\n";
+  const auto result = test::runNbody("run --bodies 256 --frames 4", scratch,
+                                     "xvfb-run -a -s \"-screen 0 640x400x24\" " + environment);
+  EXPECT_EQ(result.exitCode, 1) << result.err;
+  EXPECT_NE(result.err.find("panel click at frame 2: no widget took \"nbody-gl > no such switch\""),
+            std::string::npos)
+      << result.err;
+}
+
 // `mpiexec -n 3 nbody run`: rank 0's window shows what one process's window shows, the other
 // ranks computing their shares on their own contexts (a picture of the same bits).
 TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {

@@ -283,7 +283,7 @@ void cameraPathSection(CameraPathRequests& r, const CameraPathFigures& f) {
     if (ImGui::Button(f.playing ? "Stop path" : "Play path")) r.togglePlaying = true;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("the camera follows the path from its first keyframe");
     ImGui::SameLine();
-    if (ImGui::Button("Clear")) r.clear = true;
+    if (ImGui::Button("Clear##path")) r.clear = true;  // one ID of its own: the selection has a Clear too
   }
   ImGui::InputTextWithHint("##camera path file", "camera-path.txt", &r.file);
   ImGui::SameLine();
@@ -454,7 +454,7 @@ void selectionSection(AppSettings& settings, const std::vector<SelectedBody>& bo
   ImGui::Checkbox("follow", &settings.followSelection);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("the camera aims at their mean position every frame");
   ImGui::SameLine();
-  if (ImGui::Button("Clear")) settings.clearSelection = true;
+  if (ImGui::Button("Clear##selection")) settings.clearSelection = true;
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("selected", 4, flags, ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 7))) return;
   for (const char* heading : {"ID", "comp.", "position", "speed"}) ImGui::TableSetupColumn(heading);

@@ -17,6 +17,7 @@
 #include "diagnostics/force_accuracy.h"
 #include "app/live/conservation_history.h"
 #include "app/window/control_panel.h"
+#include "app/window/panel_clicks.h"
 #include "app/run/engine_session.h"
 #include "app/live/camera_path_editor.h"
 #include "app/live/frame_statistics.h"
@@ -118,6 +119,29 @@ SeriesPlayback startingSeries(const WindowOptions& options) {
   return SeriesPlayback(options.play, options.playRate, options.frames > 0);
 }
 
+// The view's switches in one line (--print-stats): what the panel shows and how the bodies look.
+std::string describeView(const AppSettings& s, std::size_t keyframes, std::size_t selected) {
+  const RenderSettings& r = s.render;
+  std::string text = r.density ? "density, smoothing " + (r.smoothing > 0.0f ? formatNumber(r.smoothing) : "fitted")
+                               : std::string("sprites");
+  text += ", colour by " + std::string(colorByName(r.colorBy)) + (r.logScale ? " log" : " linear") +
+          (s.automaticColorRange ? ", range auto" : ", range set");
+  std::string hidden;
+  for (int k = 0; k < kComponentCount; ++k)
+    if (r.hiddenComponents & (1u << k)) hidden += (hidden.empty() ? "" : ",") + std::to_string(k);
+  text += ", hidden components " + (hidden.empty() ? "none" : hidden);
+  std::string overlays;
+  for (int k = 0; k < kOverlayCount; ++k)
+    if (r.shows(Overlay(k))) overlays += (overlays.empty() ? "" : ",") + std::string(overlayName(Overlay(k)));
+  text += ", overlays " + (overlays.empty() ? "none" : overlays);
+  text += s.histogram.shown ? ", histogram of " + std::string(colorByName(s.histogram.quantity)) +
+                                  (s.histogram.logScale ? " log" : " linear")
+                            : ", no histogram";
+  text += ", selected " + std::to_string(selected) + (s.followSelection ? " followed" : "");
+  text += ", camera keyframes " + std::to_string(keyframes);
+  return text;
+}
+
 // --screenshot's file, opened before the window so that an unwritable path fails first; written
 // at the last frame, and removed if the window ends before it.
 std::unique_ptr<OutputFile> openScreenshot(const WindowOptions& options) {
@@ -170,6 +194,7 @@ class WindowApp {
   void checkAccuracy();
 
   const WindowOptions& options_;
+  PanelClicks clicks_;  // NBODY_PANEL_CLICKS's script, for tests
   std::optional<Snapshot> loadFirst_;
   SeriesPlayback series_;  // --play's, or the panel's; none: a live run
   std::optional<CameraPath> cameraPath_;  // the path the camera follows now: --camera-path's, or the panel's
@@ -217,6 +242,7 @@ class WindowApp {
 
 WindowApp::WindowApp(const WindowOptions& options)
     : options_(options),
+      clicks_(PanelClicks::fromEnvironment()),
       loadFirst_(startingSnapshot(options)),  // before the window opens, so a bad file fails first
       series_(startingSeries(options)),
       cameraPath_(options.cameraPath.empty() ? std::nullopt : std::optional(readCameraPathFile(options.cameraPath))),
@@ -298,6 +324,7 @@ bool WindowApp::pollEvents() {
 }
 
 void WindowApp::showPanel() {
+  clicks_.beforeFrame(stats_.frames());
   imgui_.beginFrame();
   steerCamera(camera_, framebufferSize_);
   if (const auto request = takePickRequest()) pickBodies(*request);
@@ -680,6 +707,8 @@ void WindowApp::printStats() const {
     std::printf("run: series at snapshot %zu of %zu, %s\n", f.series.index + 1, f.series.size,
                 withoutControlCharacters(f.series.file).c_str());
   printConservation(conservation_);
+  std::printf("run: view: %s\n", describeView(settings_, cameraPathEditor_.keyframes().size(), selection_.bodies().size()).c_str());
+  if (clicks_.size() > 0) std::printf("run: panel clicks: %zu of %zu taken\n", clicks_.taken(), clicks_.size());
   std::istringstream rankLines(f.ranks);
   for (std::string line; std::getline(rankLines, line);) std::printf("run: %s\n", line.c_str());
   if (!f.warning.empty()) std::printf("run: %s\n", f.warning.c_str());

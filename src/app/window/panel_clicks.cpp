@@ -1,0 +1,109 @@
+#include "app/window/panel_clicks.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include "io/input_file.h"
+
+namespace nbody {
+namespace {
+
+std::string trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+}
+
+std::vector<std::string> pathOf(const std::string& text) {
+  std::vector<std::string> path;
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find('>', start)) != std::string::npos; start = end + 1)
+    path.push_back(trimmed(text.substr(start, end - start)));
+  path.push_back(trimmed(text.substr(start)));
+  return path;
+}
+
+bool isIntLevel(const std::string& level) {
+  return level.size() > 1 && level[0] == '#' && level[1] != '#' &&
+         std::all_of(level.begin() + 1, level.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The ID Dear ImGui gives the widget at `path` below `window`, as ImGuiWindow::GetID does with the
+// window's ID stack: each level hashed into the one before.
+ImGuiID widgetId(ImGuiWindow* window, const std::vector<std::string>& path) {
+  ImGuiID id = window->ID;
+  for (std::size_t k = 1; k < path.size(); ++k) {
+    if (isIntLevel(path[k])) {
+      const int number = std::stoi(path[k].substr(1));
+      id = ImHashData(&number, sizeof number, id);
+    } else {
+      id = ImHashStr(path[k].c_str(), 0, id);
+    }
+  }
+  return id;
+}
+
+}  // namespace
+
+std::vector<PanelClick> parsePanelClicks(const std::string& script) {
+  std::vector<PanelClick> clicks;
+  std::istringstream lines(script);
+  int number = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++number;
+    line = trimmed(line);
+    if (line.empty() || line[0] == '#') continue;
+    PanelClick click;
+    std::istringstream fields(line);
+    std::string rest;
+    if (!(fields >> click.frame) || click.frame < 0 || !std::getline(fields, rest))
+      throw std::invalid_argument("panel clicks, line " + std::to_string(number) + ": expected FRAME WINDOW > LABEL");
+    click.text = trimmed(rest);
+    click.path = pathOf(click.text);
+    if (click.path.size() < 2 || std::any_of(click.path.begin(), click.path.end(), [](const auto& s) { return s.empty(); }))
+      throw std::invalid_argument("panel clicks, line " + std::to_string(number) + ": expected FRAME WINDOW > LABEL");
+    if (!clicks.empty() && click.frame <= clicks.back().frame)
+      throw std::invalid_argument("panel clicks, line " + std::to_string(number) + ": one click a frame, frames rising");
+    clicks.push_back(std::move(click));
+  }
+  return clicks;
+}
+
+PanelClicks PanelClicks::fromEnvironment() {
+  const char* file = std::getenv("NBODY_PANEL_CLICKS");
+  if (file == nullptr || *file == '\0') return PanelClicks();
+  return PanelClicks(parsePanelClicks(readInputFile(file)));
+}
+
+void PanelClicks::beforeFrame(long long frame) {
+  ImGuiContext& context = *ImGui::GetCurrentContext();
+  if (pending_ != nullptr) {
+    if (context.LastActiveId != pendingId_)
+      throw std::runtime_error("panel click at frame " + std::to_string(pending_->frame) + ": no widget took \"" +
+                               pending_->text + "\"");
+    ++taken_;
+    pending_ = nullptr;
+  }
+  if (next_ >= clicks_.size() || clicks_[next_].frame > frame) return;
+  const PanelClick& click = clicks_[next_++];
+  ImGuiWindow* window = ImGui::FindWindowByName(click.path[0].c_str());
+  if (window == nullptr)
+    throw std::runtime_error("panel click at frame " + std::to_string(click.frame) + ": no window \"" +
+                             click.path[0] + "\"");
+  pending_ = &click;
+  pendingId_ = widgetId(window, click.path);
+  ImGui::ClearActiveID();  // the widget of the click before may still be active: taken anew, it counts
+  context.LastActiveId = 0;
+  // Focused as keyboard navigation focuses it, the widget is drawn and takes the activation even
+  // where the panel's height clips it (the user would scroll to it).
+  ImGui::FocusWindow(window);
+  ImGui::SetFocusID(pendingId_, window);
+  ImGui::ActivateItem(pendingId_);
+}
+
+}  // namespace nbody
