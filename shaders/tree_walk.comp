@@ -17,6 +17,15 @@
 // tile, all invocations load it into shared memory together and every invocation adds the whole
 // tile to its body: the inner loops are the direct kernel's (shaders/force.comp).
 //
+// The relative opening (OPENING 1, GADGET's criterion): a node the geometric test accepts is
+// opened still where G M b^3 / d^5 > uAccuracy |a| for the least |a| of the group's bodies (b the
+// node's size, theta x its opening radius; d the distance from the group's box to its centre of
+// mass; b^2 / d^4 with monopoles): the error a cell leaves, ~G M b^p / d^(p+2), kept a fraction of
+// each body's own acceleration, so that bodies where the field is weak (a sphere's centre) open
+// more and the rest less than one theta for all. |a| comes from a coarse walk of the same tree just
+// before (ESTIMATE 1: monopoles, the opening radius scaled by uOpeningScale2), so that the
+// criterion depends on the state alone, not on earlier evaluations.
+//
 // Interactions use absolute positions, as the direct kernel does (the difference of two nearby
 // floats is exact), and a cell's centre of mass as c_hi + c_lo: d = (c_hi - r_i) + c_lo, so a
 // cluster far from the origin keeps the precision of direct summation, also where a group
@@ -41,11 +50,13 @@
 // memory serves that many bodies), TILE (a multiple of GROUP_SIZE), STACK_SIZE (a power of two,
 // >= 4 x THREADS, so that a full ring always holds a row below what a round takes), SPILL_ROWS
 // (rows a group may spill, 0 or more), SPILL_SLOT_NODES (what a slot holds, >= SPILL_ROWS x
-// THREADS), EXPANSION_ORDER (1 monopole, 2 quadrupole), SOFTENED (see gravity.glsl), SUBGROUP_SCAN
-// (1: the prefix sums through subgroup arithmetic, workgroup.glsl's, in subgroups of SUBGROUP_SIZE
-// invocations that tile the work group), POTENTIAL (0: accelerations into uAcceleration; 1: the
-// group's sum of m_i phi_i into B_POTENTIAL; 2: each body's G phi_i into uAcceleration's x), COUNT_ONLY (1: build the lists, count them, evaluate
-// nothing: the cost model's list lengths at any N in seconds, even on llvmpipe). The variants'
+// THREADS), EXPANSION_ORDER (1 monopole, 2 quadrupole), OPENING (0 geometric, 1 relative),
+// ESTIMATE (1: each body's |a| / G into accelerationEstimate, nothing else), SOFTENED (see
+// gravity.glsl), SUBGROUP_SCAN (1: the prefix sums through subgroup arithmetic, workgroup.glsl's,
+// in subgroups of SUBGROUP_SIZE invocations that tile the work group), POTENTIAL (0: accelerations
+// into uAcceleration; 1: the group's sum of m_i phi_i into B_POTENTIAL; 2: each body's G phi_i into
+// uAcceleration's x), COUNT_ONLY (1: build the lists, count them, evaluate nothing: the cost
+// model's list lengths at any N in seconds, even on llvmpipe). The variants'
 // code differs by `if` on these constants, which the compiler drops where false; #if only where a
 // shared array exists in one variant and not another (shared memory is occupancy).
 // Files before this one: workgroup.glsl, body_layout.glsl, gravity.glsl, tree_common.glsl.
@@ -62,6 +73,9 @@ uniform uint uLeafSize;   // an opened cell of at most this many bodies interact
 uniform uint uSmallCell;  // an accepted cell of at most this many bodies interacts body by body
 uniform uint uSpillSlots;  // slots in the spill pool
 uniform float uGravity;
+uniform float uOpeningScale2;  // the opening radius squared is scaled by this (1 but for ESTIMATE)
+uniform float uTheta2;         // theta^2 of the opening radii: b^2 = uTheta2 r^2 (OPENING 1)
+uniform float uAccuracy;       // OPENING 1's alpha
 uniform int uTextureWidth;
 layout(rgba32f) writeonly uniform image2DArray uAcceleration;  // layer 0
 
@@ -69,6 +83,9 @@ READ_ARRAY(B_SORTED_BODIES, SortedBodies, vec4, sortedBodies, sampler2D, .xyzw, 
 layout(std430, binding = B_VALUES_IN) readonly buffer SortedIndex { uint sortedIndex[]; };
 READ_ARRAY(B_NODE_TEST, NodeTest, uvec4, nodeTest, usampler2D, .xyzw, nodeTestAt)
 READ_ARRAY(B_NODE_QUAD, NodeQuad, vec4, nodeQuad, sampler2D, .xyzw, nodeQuadAt)  // c_lo.yz too
+// |a| / G of each sorted body, ESTIMATE's for OPENING 1: the sort's spare values buffer, free once
+// the bodies are sorted.
+layout(std430, binding = B_VALUES_OUT) buffer AccelerationEstimates { float accelerationEstimate[]; };
 layout(std430, binding = B_GROUP_STATS) writeonly buffer GroupStats { uvec4 groupStats[]; };
 layout(std430, binding = B_POTENTIAL) writeonly buffer Potential { double potentialSums[]; };
 // uSpillSlots flags (0 free, 1 taken), then the slots, SPILL_SLOT_NODES each: entry `local` of row r
@@ -102,6 +119,7 @@ uint rank = 0u;  // this invocation's place in the order of the prefix sums (wor
 uint groupFirst = 0u, groupLast = 0u;      // sorted bodies of this group
 vec3 anchor = vec3(0.0);                   // the group's first body: the opening test is relative to it
 vec3 boxCentre = vec3(0.0), boxHalf = vec3(0.0);  // the group's bounding box, relative to the anchor
+float openingAcceleration = 0.0;  // OPENING 1: uAccuracy x the least |a| / G of the group's bodies
 #if BPT == 1
 #define PER_BODY(type, zero) type[1](zero)
 #else
@@ -116,23 +134,26 @@ float potential[BPT] = PER_BODY(float, 0.0);
 WORKGROUP_SCAN(exclusiveScan, uvec2, scanBuffer)
 
 void mergeBoxes(uint into, uint from) {
-  bodyTile[into].xyz = min(bodyTile[into].xyz, bodyTile[from].xyz);
+  bodyTile[into] = min(bodyTile[into], bodyTile[from]);  // w: the least acceleration estimate
   cellTile[into].xyz = max(cellTile[into].xyz, cellTile[from].xyz);
 }
 WORKGROUP_REDUCE(reduceBoxes, mergeBoxes)
 
-// The group's bounding box, relative to the anchor (invocations past the end repeat the last body).
-// The tiles are free before the walk: they hold the reduction.
+// The group's bounding box, relative to the anchor (invocations past the end repeat the last body),
+// and for OPENING 1 its least acceleration estimate. The tiles are free before the walk: they hold
+// the reduction.
 void findGroupBox() {
-  bodyTile[local].xyz = ri[0] - anchor;
+  bodyTile[local] = vec4(ri[0] - anchor, OPENING == 1 ? accelerationEstimate[self[0]] : 0.0);
   cellTile[local].xyz = ri[0] - anchor;
   for (int k = 1; k < BPT; ++k) {
-    bodyTile[local].xyz = min(bodyTile[local].xyz, ri[k] - anchor);
+    float estimate = OPENING == 1 ? accelerationEstimate[self[k]] : 0.0;
+    bodyTile[local] = min(bodyTile[local], vec4(ri[k] - anchor, estimate));
     cellTile[local].xyz = max(cellTile[local].xyz, ri[k] - anchor);
   }
   reduceBoxes();
   boxCentre = (bodyTile[0].xyz + cellTile[0].xyz) * 0.5;
   boxHalf = (cellTile[0].xyz - bodyTile[0].xyz) * 0.5;
+  openingAcceleration = uAccuracy * bodyTile[0].w;
   barrier();  // everyone has read the box before the walk fills the tiles
 }
 
@@ -229,6 +250,14 @@ void evaluateBodies(uint count) {
 
 // ---- Building the lists.
 
+// OPENING 1: whether the error a node of mass `mass` and opening radius^2 `r2` at distance^2 `d2`
+// from the group's box leaves, G M b^p / d^(p+2), exceeds uAccuracy G |a| (p = EXPANSION_ORDER + 1).
+bool opensRelative(float mass, float r2, float d2) {
+  float b2 = uTheta2 * r2;
+  if (EXPANSION_ORDER >= 2) return mass * b2 * sqrt(b2) > openingAcceleration * d2 * d2 * sqrt(d2);
+  return mass * b2 > openingAcceleration * d2 * d2;
+}
+
 // The test reads one record, and the centre of mass as c_hi only: the opening radius has room for
 // |c_lo| (tree_moments.comp).
 Tested test(uint ref) {
@@ -246,7 +275,9 @@ Tested test(uint ref) {
   vec3 com = comMass.xyz - anchor;
   vec3 outside = max(abs(com - boxCentre) - boxHalf, vec3(0.0));
   bool overlaps = range.x <= groupLast && range.y >= groupFirst;
-  bool opened = overlaps || dot(outside, outside) <= uintBitsToFloat(links.x);
+  float d2 = dot(outside, outside), r2 = uintBitsToFloat(links.x);
+  bool opened =
+      overlaps || d2 <= r2 * uOpeningScale2 || (OPENING == 1 && opensRelative(comMass.w, r2, d2));
   result.count = range.y - range.x + 1u;
   result.first = range.x;
   result.children = range.zw;
@@ -464,6 +495,12 @@ void storeBodyPotentials() {
                  vec4(uGravity * potential[k], 0.0, 0.0, 0.0));
 }
 
+// |a| / G of each body, in sorted order, for the next walk's relative opening.
+void storeEstimates() {
+  for (int k = 0; k < BPT; ++k)
+    if (holds(k)) accelerationEstimate[self[k]] = length(acceleration[k]);
+}
+
 // w is 0: a distributed run moves only x, y and z between ranks (tree_share.comp).
 void storeAccelerations() {
   for (int k = 0; k < BPT; ++k)
@@ -484,5 +521,6 @@ void main() {
   if (local == 0u) groupStats[group] = uvec4(counted.xyz, min(counted.w, 0xffffu) | (min(rowsSpilled, 0xffffu) << 16));
   if (POTENTIAL == 1) storePotential(group, bodies);
   else if (POTENTIAL == 2) storeBodyPotentials();
+  else if (ESTIMATE != 0) storeEstimates();
   else if (COUNT_ONLY == 0) storeAccelerations();  // counting writes nothing (no image is bound for it)
 }

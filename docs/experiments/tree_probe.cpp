@@ -43,7 +43,8 @@ struct ProbeOptions {
   std::size_t walkPartGroups = TreeGravity::kWalkPartGroups;  // groups per walk dispatch
   TreeSettings settings;
   // Each of these given more than once: every combination, on the same scene (generated once).
-  std::vector<int> groups, stacks, spills, tiles;
+  std::vector<int> groups, stacks, spills, tiles, estimateGroups;
+  std::vector<double> thetas, accuracies;
   std::vector<TreeSettings::PrefixSums> prefixSums;
 };
 
@@ -60,7 +61,10 @@ std::vector<TreeSettings> variantsOf(const ProbeOptions& o) {
       }
     variants = extended;
   };
+  vary(o.thetas, &TreeSettings::theta);
+  vary(o.accuracies, &TreeSettings::accuracy);
   vary(o.groups, &TreeSettings::groupSize);
+  vary(o.estimateGroups, &TreeSettings::estimateGroupSize);
   vary(o.tiles, &TreeSettings::tileSize);
   vary(o.stacks, &TreeSettings::stackSize);
   vary(o.spills, &TreeSettings::stackNodes);
@@ -82,7 +86,12 @@ void addOptions(CLI::App& app, ProbeOptions& o) {
   app.add_option("--ballast-gib", o.ballastGiB, "GiB of GPU buffers taken first");
   app.add_option("--walk-part-groups", o.walkPartGroups, "groups per walk dispatch (glFinish between)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--theta", o.settings.theta, "opening angle");
+  app.add_option("--theta", o.thetas, "opening angle (several: each)");
+  app.add_flag_function("--relative", [&o](std::int64_t) { o.settings.opening = TreeSettings::Opening::relative; },
+                        "the relative opening (theta a geometric bound)");
+  app.add_option("--accuracy", o.accuracies, "the relative opening's alpha (several: each)");
+  app.add_option("--estimate-theta", o.settings.estimateTheta, "the relative opening's coarse walk's theta");
+  app.add_option("--estimate-group", o.estimateGroups, "the coarse walk's group size (several: each)");
   app.add_option("--order", o.settings.expansionOrder, "1 monopole, 2 quadrupole");
   app.add_option("--group", o.groups, "bodies per group (several: each)");
   app.add_option("--bodies-per-thread", o.settings.bodiesPerThread, "1 or 2");
@@ -141,7 +150,7 @@ double median(std::vector<double> values) {
 }
 
 void timeEvaluations(TreeGravity& tree, const Textures& t, const ProbeOptions& o, const StepParams& params) {
-  std::vector<double> build, moments, walk, wall;
+  std::vector<double> build, moments, estimate, walk, wall;
   tree.evaluate(t.positionMass.id(), t.size, o.bodies, params, o.settings, t.acceleration.id());  // compiles
   glFinish();
   tree.lastTimeSplit();
@@ -151,13 +160,16 @@ void timeEvaluations(TreeGravity& tree, const Textures& t, const ProbeOptions& o
     glFinish();
     wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (const auto split = tree.lastTimeSplit()) {
-      build.push_back(split->build), moments.push_back(split->moments), walk.push_back(split->walk);
+      build.push_back(split->build), moments.push_back(split->moments), estimate.push_back(split->estimate),
+          walk.push_back(split->walk);
     }
   }
-  const double total = median(build) + median(moments) + median(walk);
+  const double total = median(build) + median(moments) + median(estimate) + median(walk);
   // (llvmpipe's timer queries do not see compute work: they report ~1e-6 ms there.)
-  std::printf("GPU ms: build %.4g, moments %.4g, walk %.4g, total %.4g (%.4g evaluations/s); wall %.4g ms\n",
-              1e3 * median(build), 1e3 * median(moments), 1e3 * median(walk), 1e3 * total, 1.0 / total,
+  std::printf("GPU ms: build %.4g, moments %.4g, estimate %.4g, walk %.4g, total %.4g (%.4g evaluations/s); "
+              "wall %.4g ms\n",
+              1e3 * median(build), 1e3 * median(moments), 1e3 * median(estimate), 1e3 * median(walk), 1e3 * total,
+              1.0 / total,
               1e3 * median(wall));
   printLists(tree.listStatistics(), o.settings);
 }

@@ -7,6 +7,10 @@
 namespace nbody {
 namespace {
 
+std::string openingName(TreeSettings::Opening opening) {
+  return opening == TreeSettings::Opening::relative ? "relative" : "geometric";
+}
+
 std::vector<std::string> numbers(std::initializer_list<int> values) {
   std::vector<std::string> text;
   for (int value : values) text.push_back(std::to_string(value));
@@ -16,10 +20,18 @@ std::vector<std::string> numbers(std::initializer_list<int> values) {
 }  // namespace
 
 TreeEngine::TreeEngine()
-    : GpuEngine({{"theta", "opening angle: a cell is used whole when the group is farther than its size / theta "
-                           "(smaller: more accurate, slower; 0: every cell opened, direct summation)",
-                  {"0", "0.3", "0.35", "0.4", "0.43", "0.5", "0.6", "0.7", "0.8"}, formatNumber(TreeSettings{}.theta),
+    : GpuEngine({{"theta", "opening angle: a cell is used whole only when the group is farther than its size / theta "
+                           "(smaller: more accurate, slower; 0: every cell opened, direct summation); with the "
+                           "relative opening a bound, the accuracy deciding",
+                  {"0", "0.3", "0.35", "0.4", "0.43", "0.5", "0.6", "0.7", "0.8", "0.9", "1"},
+                  formatNumber(TreeSettings{}.theta),
                   EngineOption::Range{0.0, 1.0}},
+                 {"opening", "geometric: theta alone; relative: also opened where a cell's error would exceed "
+                             "accuracy x the acceleration of the group's bodies",
+                  {"geometric", "relative"}, openingName(TreeSettings{}.opening)},
+                 {"accuracy", "relative opening: the largest error a cell may leave, as a fraction of |a|",
+                  {"0.0002", "0.0005", "0.00065", "0.001", "0.002", "0.005"}, formatNumber(TreeSettings{}.accuracy),
+                  EngineOption::Range{1e-5, 0.1}},
                  {"order", "expansion order of the cells: 1 monopoles, 2 quadrupoles", {"1", "2"},
                   std::to_string(TreeSettings{}.expansionOrder)},
                  {"group-size", "bodies that share one interaction list (auto: from N and the GPU)",
@@ -52,6 +64,10 @@ void TreeEngine::offerGroupSizesThatFit() {
 
 void TreeEngine::optionsChanged() {
   chosen_.theta = numberChoice(option("theta"));
+  chosen_.opening = option("opening").value == openingName(TreeSettings::Opening::relative)
+                        ? TreeSettings::Opening::relative
+                        : TreeSettings::Opening::geometric;
+  chosen_.accuracy = numberChoice(option("accuracy"));
   chosen_.expansionOrder = integerChoice(option("order"));
   chosen_.groupSize = integerOrAuto(option("group-size")).value_or(0);
   chosen_.leafSize = integerChoice(option("leaf-size"));
@@ -62,6 +78,8 @@ void TreeEngine::optionsChanged() {
 TreeSettings TreeEngine::settingsFor(std::size_t bodies) const {
   TreeSettings settings = resolveTreeSettings(bodies, multiprocessors_);
   settings.theta = chosen_.theta;
+  settings.opening = chosen_.opening;
+  settings.accuracy = chosen_.accuracy;
   settings.expansionOrder = chosen_.expansionOrder;
   if (chosen_.groupSize > 0) settings.groupSize = chosen_.groupSize;
   settings.leafSize = chosen_.leafSize;
@@ -113,7 +131,10 @@ double TreeEngine::interactionsPerForceEvaluation() {
 std::vector<std::pair<std::string, double>> TreeEngine::lastTimeSplit() {
   const auto split = gravity_.lastTimeSplit();
   if (!split) return {};
-  return {{"tree build", split->build}, {"moments", split->moments}, {"walk", split->walk}};
+  std::vector<std::pair<std::string, double>> parts{{"tree build", split->build}, {"moments", split->moments}};
+  if (split->estimate > 0) parts.emplace_back("estimate", split->estimate);
+  parts.emplace_back("walk", split->walk);
+  return parts;
 }
 
 std::optional<double> TreeEngine::potentialEnergy(const StepParams& params) {

@@ -196,10 +196,16 @@ TEST_P(TreeDefaultAccuracy, MeetsTheTargetsAt16384Bodies) {
               lists.mostBodyInteractions);
   EXPECT_EQ(lists.stackOverflows, 0u);
   // Groups stay compact along the Hilbert curve: in a uniform sphere no group's list is far beyond
-  // the mean (a group of Morton order crossing an octant boundary reached 26x). Plummer's sparse
-  // halo has groups with long lists of its own.
+  // the mean (a group of Morton order crossing an octant boundary reached 26x). Measured with theta
+  // alone: the relative opening gives the groups at the centre, where |a| is least, lists of their
+  // own. Plummer's sparse halo has groups with long lists too.
   if (std::string(GetParam()) == "uniform-sphere") {
-    EXPECT_LT(double(lists.mostBodyInteractions), 2.5 * lists.bodyInteractionsPerBody);
+    TreeSettings theta;
+    theta.opening = TreeSettings::Opening::geometric;
+    theta.theta = 0.43;
+    treeAccelerations(tree, state, softened(0.01), theta);
+    const TreeGravity::ListStatistics thetaLists = tree.listStatistics();
+    EXPECT_LT(double(thetaLists.mostBodyInteractions), 2.5 * thetaLists.bodyInteractionsPerBody);
   }
 }
 
@@ -309,6 +315,9 @@ TEST_F(TreeGravityTest, EverySettingStaysAccurate) {
     change(s);
     variants.emplace_back(name, s);
   };
+  add("theta 0.43 alone", [](TreeSettings& s) { s.opening = TreeSettings::Opening::geometric, s.theta = 0.43; });
+  add("relative, the coarse walk in the main walk's groups",
+      [](TreeSettings& s) { s.opening = TreeSettings::Opening::relative, s.estimateGroupSize = 16; });
   add("groups of 16", [](TreeSettings& s) { s.groupSize = 16; });
   add("groups of 32", [](TreeSettings& s) { s.groupSize = 32; });
   add("groups of 128", [](TreeSettings& s) { s.groupSize = 128; });
@@ -344,16 +353,85 @@ TEST_F(TreeGravityTest, MonopolesAreCorrectButLessAccurate) {
   const State state = findScene("plummer")->generate(4000, 12);
   const StepParams params = softened(0.01);
   TreeGravity tree;
-  TreeSettings monopoles;
+  TreeSettings quadrupoles;  // at one theta: the relative opening would give both the same errors
+  quadrupoles.opening = TreeSettings::Opening::geometric;
+  quadrupoles.theta = 0.43;
+  TreeSettings monopoles = quadrupoles;
   monopoles.expansionOrder = 1;
   const std::vector<glm::dvec3> reference = directAccelerations(state, params);
   const ForceErrorPercentiles withMonopoles =
       percentilesOf(relativeErrors(treeAccelerations(tree, state, params, monopoles), reference));
   const ForceErrorPercentiles withQuadrupoles =
-      percentilesOf(relativeErrors(treeAccelerations(tree, state, params, TreeSettings{}), reference));
+      percentilesOf(relativeErrors(treeAccelerations(tree, state, params, quadrupoles), reference));
   std::printf("monopoles: %s\nquadrupoles: %s\n", describe(withMonopoles).c_str(), describe(withQuadrupoles).c_str());
   EXPECT_LT(withMonopoles.p99, 2e-2);  // theta^2 instead of theta^3
   EXPECT_GT(withMonopoles.median, 4 * withQuadrupoles.median);
+}
+
+// ---- The relative opening.
+
+// GADGET's criterion keeps each body's error a fraction of its own acceleration. In a uniform ball
+// |a| falls to 0 at the centre: theta alone (0.8, the relative opening's geometric bound) leaves the
+// bodies of the inner fifth of the radius errors several times the rest's, and the relative opening
+// brings them to the rest's level, within a few times its accuracy.
+TEST_F(TreeGravityTest, RelativeOpeningFollowsEachBodysAcceleration) {
+  const State ball = uniformBall(16384, 3);
+  const StepParams params = softened(0.01);
+  const std::vector<glm::dvec3> reference = directAccelerations(ball, params);
+  TreeGravity tree;
+  TreeSettings geometric;
+  geometric.opening = TreeSettings::Opening::geometric;
+  geometric.theta = 0.8;
+  TreeSettings relative = geometric;
+  relative.opening = TreeSettings::Opening::relative;
+  relative.accuracy = 0.001;
+  const auto innerAndOuter = [&](const TreeSettings& settings, const char* name) {
+    const std::vector<double> errors = relativeErrors(treeAccelerations(tree, ball, params, settings), reference);
+    std::vector<double> inner, outer;
+    for (std::size_t i = 0; i < ball.size(); ++i)
+      (glm::length(glm::vec3(ball.positionMass[i])) < 0.2f ? inner : outer).push_back(errors[i]);
+    const std::pair<ForceErrorPercentiles, ForceErrorPercentiles> split{percentilesOf(inner), percentilesOf(outer)};
+    std::printf("%s: inner fifth %s\n  the rest %s\n", name, describe(split.first).c_str(),
+                describe(split.second).c_str());
+    return split;
+  };
+  const auto [geometricInner, geometricOuter] = innerAndOuter(geometric, "theta 0.8");
+  const auto [relativeInner, relativeOuter] = innerAndOuter(relative, "relative 0.001");
+  EXPECT_GT(geometricInner.median, 3.0 * geometricOuter.median) << "theta alone: the centre's errors stand out";
+  EXPECT_LT(relativeInner.median, 2.0 * relativeOuter.median) << "relative: the centre near the rest";
+  EXPECT_LT(relativeInner.max, 3.0 * relative.accuracy);
+  EXPECT_LT(relativeOuter.p99, 3.0 * relative.accuracy);
+}
+
+// On Plummer the relative opening at the defaults lists fewer interactions than theta 0.43 alone
+// (the default before it) for a smaller 99th percentile (at 1M bodies on the GPU 1.4x fewer, for
+// the same: docs/performance.md); a smaller accuracy opens more and errs less.
+TEST_F(TreeGravityTest, RelativeOpeningIsCheaperForTheSameAccuracy) {
+  const State state = findScene("plummer")->generate(16384, 8);
+  const StepParams params = softened(0.01);
+  const std::vector<glm::dvec3> reference = directAccelerations(state, params);
+  TreeGravity tree;
+  const auto measure = [&](const TreeSettings& settings, const char* name) {
+    const ForceErrorPercentiles errors =
+        percentilesOf(relativeErrors(treeAccelerations(tree, state, params, settings), reference));
+    const TreeGravity::ListStatistics lists = tree.listStatistics();
+    const double interactions = lists.bodyInteractionsPerBody + 2.8 * lists.cellInteractionsPerBody;
+    std::printf("%s: %.0f body-body equivalents a body; %s\n", name, interactions, describe(errors).c_str());
+    return std::pair{interactions, errors};
+  };
+  TreeSettings theta;
+  theta.opening = TreeSettings::Opening::geometric;
+  theta.theta = 0.43;
+  TreeSettings finer;
+  finer.accuracy = TreeSettings{}.accuracy / 2;
+  const auto [thetaCost, thetaErrors] = measure(theta, "theta 0.43 alone");
+  const auto [defaultCost, defaultErrors] = measure(TreeSettings{}, "the defaults");
+  const auto [finerCost, finerErrors] = measure(finer, "half the accuracy");
+  EXPECT_LT(defaultCost, 0.9 * thetaCost);
+  EXPECT_LT(defaultErrors.p99, thetaErrors.p99);
+  EXPECT_GT(finerCost, defaultCost);
+  EXPECT_LT(finerErrors.p99, defaultErrors.p99);
+  EXPECT_LT(finerErrors.median, defaultErrors.median);
 }
 
 // ---- Determinism.
@@ -633,6 +711,7 @@ TEST_F(TreeGravityTest, SpillingTheStackChangesNoBit) {
   for (int group : {16, 64}) {
     TreeSettings spilling;
     spilling.groupSize = group;
+    if (group == 64) spilling.opening = TreeSettings::Opening::geometric, spilling.theta = 0.43;  // deep enough to spill
     TreeSettings roomy = spilling;  // the ring: the least, 4 rows; spilling to GPU memory
     roomy.stackSize = 4096;
     roomy.stackNodes = 4096;
@@ -751,6 +830,9 @@ TEST_F(TreeGravityTest, SubgroupPrefixSumsBuildTheSameLists) {
   TreeSettings shared;
   shared.groupSize = 128;
   shared.prefixSums = TreeSettings::PrefixSums::sharedMemory;
+  // theta alone: the relative opening's estimates differ by rounding between the two, and a cell at
+  // the criterion's edge may then go either way.
+  shared.opening = TreeSettings::Opening::geometric;
   TreeSettings subgroups = shared;
   subgroups.prefixSums = TreeSettings::PrefixSums::subgroups;
   TreeSettings automatic = shared;
@@ -803,6 +885,19 @@ TEST_F(TreeGravityTest, BadSettingsAndSizesAreRefused) {
   s.stackNodes = 100;  // not whole rows
   EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
   s.stackNodes = 2 * TreeSettings::kMostStackNodes;
+  EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
+  for (const double accuracy : {0.0, -1e-3, 2.0, std::nan("")}) {
+    s = TreeSettings{};
+    s.accuracy = accuracy;
+    EXPECT_THROW(evaluate(s, 100), std::invalid_argument) << accuracy;
+  }
+  s = TreeSettings{};
+  s.estimateTheta = 0.0;
+  EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
+  s.estimateTheta = 5.0;
+  EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
+  s = TreeSettings{};
+  s.estimateGroupSize = 96;
   EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
   EXPECT_THROW(evaluate(TreeSettings{}, 0), std::invalid_argument);
   EXPECT_THROW(evaluate(TreeSettings{}, std::size_t(bodies.size.x) * std::size_t(bodies.size.y) + 1),

@@ -14,8 +14,9 @@ using tree::WalkOutput;
 
 namespace {
 
-// Timestamps: before the build, after the build, the moments and the walk.
-constexpr int kTimerSlots = 4, kTimerMarks = 4;
+// Timestamps: before the build, after the build, the moments, the relative opening's estimate and
+// the walk.
+constexpr int kTimerSlots = 4, kTimerMarks = 5;
 
 const gl::Limits& checkedLimits() {
   const gl::Limits& limits = gl::limits();
@@ -168,14 +169,23 @@ void TreeGravity::buildAndWalk(GLuint positionMass, glm::ivec2 size, std::size_t
       buffers_.bindAll();
       glBindImageTexture(tree::kAccelerationImageUnit, accelerationArray, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_RGBA32F);
     };
-  walk_.run(kernels_, buffers_, bodyCount, size, params, settings, output, groups, restoring);
+  if (opensRelative(settings)) estimateAccelerations(bodyCount, size, params, settings, groups);
   mark(3);
+  walk_.run(kernels_, buffers_, bodyCount, size, params, settings, output, groups, restoring);
+  mark(4);
+}
+
+void TreeGravity::estimateAccelerations(std::size_t bodyCount, glm::ivec2 size, const StepParams& params,
+                                        const TreeSettings& settings, GroupRange groups) {
+  walk_.run(kernels_, buffers_, bodyCount, size, params, tree::estimateSettings(settings), WalkOutput::estimates,
+            tree::estimateGroupsOf(groups, bodyCount, settings));
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 std::optional<TreeGravity::TimeSplit> TreeGravity::lastTimeSplit() {
   const std::optional<std::vector<double>> seconds = timer_.takeNewest();
   if (!seconds) return std::nullopt;
-  return TimeSplit{(*seconds)[0], (*seconds)[1], (*seconds)[2]};
+  return TimeSplit{(*seconds)[0], (*seconds)[1], (*seconds)[2], (*seconds)[3]};
 }
 
 std::vector<std::uint32_t> TreeGravity::sortedBodies() const { return tree::readSortedBodies(buffers_, lastBodies_); }

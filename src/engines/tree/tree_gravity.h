@@ -121,8 +121,8 @@ class TreeGravity {
   // GPU time of the newest evaluation whose timestamp queries have finished (never waits);
   // nothing while none has.
   struct TimeSplit {
-    double build = 0, moments = 0, walk = 0;  // seconds
-    double total() const { return build + moments + walk; }
+    double build = 0, moments = 0, estimate = 0, walk = 0;  // seconds; estimate: the relative opening's
+    double total() const { return build + moments + estimate + walk; }
   };
   std::optional<TimeSplit> lastTimeSplit();
 
@@ -156,6 +156,9 @@ class TreeGravity {
                     const TreeSettings& settings, tree::WalkOutput output, GroupRange groups,
                     GLuint accelerationArray = 0, const tree::WalkParts& parts = {});
   void prepare(glm::ivec2 size, std::size_t bodyCount, const TreeSettings& settings, GroupRange groups);
+  // The relative opening's |a| of the bodies of `groups`, by a coarse walk of the tree just built.
+  void estimateAccelerations(std::size_t bodyCount, glm::ivec2 size, const StepParams& params,
+                             const TreeSettings& settings, GroupRange groups);
   // The arrays sized for `bodyCount` and the kernels told where they are.
   void reserveArrays(std::size_t bodyCount);
 

@@ -1,5 +1,7 @@
 #include "engines/tree/tree_settings.h"
 
+#include "engines/engine.h"  // formatNumber
+
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
@@ -9,6 +11,13 @@ namespace nbody {
 void validate(const TreeSettings& s) {
   const auto refuse = [](const std::string& what) { throw std::invalid_argument("tree settings: " + what); };
   if (!(s.theta >= 0.0 && s.theta <= 1.0)) refuse("theta must be between 0 and 1, not " + std::to_string(s.theta));
+  if (!(s.accuracy > 0.0 && s.accuracy <= 1.0))
+    refuse("the relative opening's accuracy must be above 0 and at most 1, not " + std::to_string(s.accuracy));
+  if (!(s.estimateTheta > 0.0 && s.estimateTheta <= 4.0))
+    refuse("the estimate's theta must be above 0 and at most 1, not " + std::to_string(s.estimateTheta));
+  if (s.estimateGroupSize < 16 || s.estimateGroupSize > 256 || !std::has_single_bit(unsigned(s.estimateGroupSize)))
+    refuse("the estimate's group size must be a power of two from 16 to 256, not " +
+           std::to_string(s.estimateGroupSize));
   if (s.expansionOrder != 1 && s.expansionOrder != 2)
     refuse("the expansion order must be 1 (monopole) or 2 (quadrupole), not " + std::to_string(s.expansionOrder));
   if (s.groupSize < 16 || s.groupSize > 256 || !std::has_single_bit(unsigned(s.groupSize)))
@@ -43,8 +52,14 @@ TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors) {
   return settings;
 }
 
+bool opensRelative(const TreeSettings& s) { return s.opening == TreeSettings::Opening::relative && s.theta > 0.0; }
+
 std::string describe(const TreeSettings& s) {
-  return "theta=" + std::to_string(s.theta).substr(0, 4) + " order=" + std::to_string(s.expansionOrder) +
+  return "theta=" + std::to_string(s.theta).substr(0, 4) +
+         (opensRelative(s) ? " relative=" + formatNumber(s.accuracy) + " estimate=" + formatNumber(s.estimateTheta) +
+                                 "/" + std::to_string(s.estimateGroupSize)
+                           : "") +
+         " order=" + std::to_string(s.expansionOrder) +
          " group=" + std::to_string(s.groupSize) + " bodies/thread=" + std::to_string(s.bodiesPerThread) + " leaf=" + std::to_string(s.leafSize) +
          " small-cell=" + std::to_string(s.smallCell) + " tile=" + std::to_string(tileOf(s)) +
          " stack=" + (s.stackSize > 0 ? std::to_string(s.stackSize) : std::string("auto")) + "/" +

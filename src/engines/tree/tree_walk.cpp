@@ -26,6 +26,23 @@ std::size_t declaredSharedBytes(const TreeSettings& s, bool potential, int subgr
 
 }  // namespace
 
+TreeSettings estimateSettings(TreeSettings settings) {
+  settings.expansionOrder = 1;
+  settings.opening = TreeSettings::Opening::geometric;
+  settings.groupSize = std::max(settings.groupSize, settings.estimateGroupSize);
+  settings.bodiesPerThread = 1;
+  settings.tileSize = 0;
+  settings.stackSize = 0;
+  settings.smallCell = 0;  // a monopole costs one body's interaction: no cell is cheaper as its bodies
+  return settings;
+}
+
+GroupRange estimateGroupsOf(GroupRange range, std::size_t bodyCount, const TreeSettings& settings) {
+  range = clipped(range, groupCountOf(bodyCount, settings));
+  const std::size_t coarse = std::size_t(estimateSettings(settings).groupSize / settings.groupSize);
+  return {range.first / coarse, ceilDiv(range.last, coarse)};
+}
+
 std::size_t groupCountOf(std::size_t bodyCount, const TreeSettings& settings) {
   return ceilDiv(bodyCount, std::size_t(settings.groupSize));
 }
@@ -85,6 +102,8 @@ gl::UniformProgram& WalkStage::program(Kernels& kernels, const TreeSettings& s, 
                                                       : output == WalkOutput::bodyPotentials ? 2
                                                                                              : 0},
                                         {"COUNT_ONLY", output == WalkOutput::countOnly ? 1 : 0},
+                                        {"OPENING", opensRelative(s) ? 1 : 0},
+                                        {"ESTIMATE", output == WalkOutput::estimates ? 1 : 0},
                                         {"BODIES", 1}});  // gravity.glsl's addBody, unused here
 }
 
@@ -100,6 +119,10 @@ void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
   walk.setUint("uSmallCell", std::size_t(s.smallCell));
   walk.setUint("uSpillSlots", buffers.spillSlots());
   walk.setFloat("uGravity", params.gravity);
+  const double scale = output == WalkOutput::estimates ? s.theta / s.estimateTheta : 1.0;
+  walk.setFloat("uOpeningScale2", scale * scale);
+  walk.setFloat("uTheta2", s.theta * s.theta);
+  walk.setFloat("uAccuracy", s.accuracy);
   walk.setFloat("uSoftening2", params.softening * params.softening);
   walk.setInt("uTextureWidth", size.x);
   const std::size_t partGroups = parts.groups > 0 ? std::min(parts.groups, partGroups_) : partGroups_;

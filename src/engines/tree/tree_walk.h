@@ -28,8 +28,10 @@ namespace nbody::tree {
 
 // What a walk writes: accelerations (into the image at kAccelerationImageUnit), each group's sum
 // of m_i phi_i (kPotential), each body's potential G phi_i (into that image's x), or nothing but
-// the lists' counts (COUNT_ONLY: list lengths at any N quickly).
-enum class WalkOutput { accelerations, potential, bodyPotentials, countOnly };
+// the lists' counts (COUNT_ONLY: list lengths at any N quickly), or each body's |a| / G for the
+// relative opening (a coarse walk: estimateSettings).
+enum class WalkOutput { accelerations, potential, bodyPotentials, countOnly, estimates };
+
 
 // Groups [first, last) of a walk: group g holds the sorted bodies [g groupSize, (g + 1) groupSize)
 // (the last group fewer). `last` is clipped to the group count; the default is every group.
@@ -48,6 +50,14 @@ struct WalkParts {
   std::size_t groups = 0;
   std::function<void(GroupRange)> afterPart;
 };
+
+// The coarse walk that estimates |a| for `settings`' relative opening: monopoles, the geometric
+// test at estimateTheta, groups of estimateGroupSize (or groupSize, if larger), the least ring, no
+// small cells.
+TreeSettings estimateSettings(TreeSettings settings);
+// The coarse walk's groups that hold every body of `range` (clipped) of the walk with `settings`:
+// each body's estimate comes from the coarse group that holds it, whatever range is walked.
+GroupRange estimateGroupsOf(GroupRange range, std::size_t bodyCount, const TreeSettings& settings);
 
 // Groups of `bodyCount` bodies with `settings`.
 std::size_t groupCountOf(std::size_t bodyCount, const TreeSettings& settings);
