@@ -5,8 +5,10 @@
 # sampled accuracy, a snapshot written and read back, and the GPU's memory at its fullest. Run on
 # the device after tools/device_test.sh:
 #   bash docs/experiments/capacity.sh BUILD/nbody OUT_DIR [LARGEST] [PART]
-# PART (all by default): `small` (up to 100M), `largest` (bench) or `snapshot`, for device calls of
-# 10 minutes. bench samples the accuracy (65536 bodies against a double-precision sum).
+# PART (all by default): `small` (up to 100M; the uniform sphere at 1M and 16.8M also at accuracy
+# 0.001, Ryoanji's 99th percentile), `largest` (bench, Plummer), `largest-uniform` or `snapshot`, for
+# device calls of 10 minutes. bench samples the accuracy (65536 bodies against a double-precision
+# sum).
 set -uo pipefail
 nbody=${1:?nbody binary}
 out=${2:?output folder}
@@ -37,6 +39,9 @@ if [ "$part" = small ] || [ "$part" = all ]; then
   timed bench-1m bench --scene plummer -n 1048576 --repetitions 5
   timed bench-16m bench --scene plummer -n 16777216 --repetitions 3
   timed bench-16m-uniform bench --scene uniform-sphere -n 16777216 --repetitions 3
+  timed bench-1m-uniform bench --scene uniform-sphere -n 1048576 --repetitions 5
+  timed bench-1m-uniform-0.001 bench --scene uniform-sphere -n 1048576 --repetitions 5 --set accuracy=0.001
+  timed bench-16m-uniform-0.001 bench --scene uniform-sphere -n 16777216 --repetitions 3 --set accuracy=0.001
   timed bench-64m bench --scene plummer -n 67108864 --steps 2 --repetitions 3
   timed bench-100m bench --scene plummer -n 100000000 --steps 2 --repetitions 3
 fi
@@ -44,6 +49,9 @@ if [ "$part" = largest ] || [ "$part" = all ]; then
   # 60M keeps its arrays in buffers (the node records just under 2 GiB), 64M has them in textures.
   timed bench-60m bench --scene plummer -n 60000000 --steps 2 --repetitions 3
   timed bench-largest-plummer bench --scene plummer -n "$largest" --steps 1 --repetitions 2
+fi
+if [ "$part" = largest-uniform ] || [ "$part" = all ]; then
+  timed bench-largest-uniform bench --scene uniform-sphere -n "$largest" --steps 1 --repetitions 2
 fi
 if [ "$part" = snapshot ] || [ "$part" = all ]; then
   # A snapshot of the largest state, written, read back and written again: the same bytes.
