@@ -387,9 +387,11 @@ run_gl_tests_in_one_process() {
     >"$OUT/gl_one_process.log" 2>&1
   ONE_PROCESS_STATUS=$?
   grep -E '^\[  (FAILED|PASSED)  \]|tests? ran' "$OUT/gl_one_process.log" | tail -15
-  local passed failed
+  local passed ran failed
   passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\.$/\1/p' "$OUT/gl_one_process.log" | tail -1)
-  failed=$(sed -n 's/^ *\([0-9]*\) FAILED TESTS\{0,1\}$/\1/p' "$OUT/gl_one_process.log" | tail -1)
+  # --gtest_brief prints no "N FAILED TESTS" footer: what ran less what passed.
+  ran=$(sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from .* ran\..*$/\1/p' "$OUT/gl_one_process.log" | tail -1)
+  [ -n "$passed" ] && [ -n "$ran" ] && failed=$((ran - passed))
   if [ -n "$passed" ]; then
     ONE_PROCESS_RESULT="$passed passed, ${failed:-0} failed (exit $ONE_PROCESS_STATUS)"
   else

@@ -72,9 +72,11 @@ std::string refusalOf(const std::string& engine, std::size_t bodies) {
 }
 
 // One body more than the largest texture holds, the first check every GPU meets, where the command
-// line takes that many (llvmpipe: 16384^2 + 1). The H200's 32768 x 32768 texture holds the command
-// line's largest N, 2^30, and its engines refuse those for other limits (slices, the 2 GiB one
-// read returns): then the refusal expected is the engine's check in this context.
+// line takes that many (llvmpipe: 16384^2 + 1). NVIDIA's 32768 x 32768 texture holds the command
+// line's largest N, 2^30, and its engines refuse those for other limits (slices, memory, the tree's
+// 536M): then the refusal expected is the engine's check in this context. An engine this GPU holds
+// 2^30 bodies of (the compute engine with Euler's 80 bytes a body on an H200's 143 GB) has nothing
+// to refuse and is left out; the tree always has.
 TEST_F(SimulateGpu, MoreBodiesThanTheGpuHoldsFailBeforeTheSceneIsMade) {
   GLint largest = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
@@ -84,11 +86,16 @@ TEST_F(SimulateGpu, MoreBodiesThanTheGpuHoldsFailBeforeTheSceneIsMade) {
   const std::string side = std::to_string(largest);
   ScratchFolder scratch("too-many-gpu");
   const auto output = scratch / "out.csv";
-  for (const std::string engine : {"fragment", "compute"}) {
+  int refused = 0;
+  for (const std::string engine : {"fragment", "compute", "tree"}) {
     const std::string expected =
         bodies > textureHolds ? std::to_string(bodies) + " bodies do not fit in a " + side + " x " + side + " texture"
                               : refusalOf(engine, bodies);
-    ASSERT_NE(expected, "") << engine << " takes " << bodies << " bodies: nothing to refuse on this GPU";
+    if (expected.empty()) {
+      std::printf("%s takes %zu bodies on this GPU: nothing to refuse\n", engine.c_str(), bodies);
+      continue;
+    }
+    ++refused;
     const auto result = runNbody(
         "simulate --engine " + engine + " --bodies " + std::to_string(bodies) + " -o " + output.string(), scratch);
     EXPECT_EQ(result.exitCode, 1) << engine << ": " << result.err;
@@ -96,6 +103,7 @@ TEST_F(SimulateGpu, MoreBodiesThanTheGpuHoldsFailBeforeTheSceneIsMade) {
                                                             << result.err;
     EXPECT_FALSE(std::filesystem::exists(output));
   }
+  EXPECT_GE(refused, 1) << "no engine refused " << bodies << " bodies";
 }
 
 TEST_F(SimulateGpu, AnUnknownEngineOptionValueIsAUsageError) {

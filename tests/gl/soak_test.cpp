@@ -54,18 +54,22 @@ TEST_F(SoakTest, TwentyThousandStepsLeakNothing) {
   while (ring.pending() > 0) ring.takeOldest();
   EXPECT_EQ(gl::liveObjectCount, objectsAfterWarmUp);
   // A leak grows with the steps: one state's positions (64 bodies, 1 kB) per step would be 9 MB
-  // over the second half of the rounds measured. A driver instead grows pools of its own in a few
-  // jumps that shrink as it settles: on the H200 (driver 580.159.04) resident memory rose by 40 MB,
-  // then 24 MB, then 4 MB at a time over the first half, and once by 4 MB in the second. So only the
-  // second half counts, less its largest growth from one round to the next, and what remains must
-  // stay under 4 MB. AddressSanitizer keeps freed memory in quarantine (up to 256 MB), so resident
-  // memory says nothing there; its own checks stand in for this one in that build.
+  // over the second half of the rounds measured, in steps of 0.5 to 1.5 MB a round. A driver instead
+  // grows pools of its own in a few jumps that shrink as it settles: on the H200 (driver
+  // 580.159.04) resident memory rose by 40 MB, then 24 MB, then 4 MB at a time over the first half,
+  // and once by 4 MB in the second; with the tree's coarse walk (two walks an evaluation) by 24, 8
+  // and 4 MB in the tree's RK4 rounds, the last two in the second half. So only the second half
+  // counts, less its two largest growths from one round to the next, and what remains must stay
+  // under 4 MB. (On llvmpipe the tree's RK4 steps hold resident memory flat.) AddressSanitizer
+  // keeps freed memory in quarantine (up to 256 MB), so resident memory says nothing there; its own
+  // checks stand in for this one in that build.
 #ifndef __SANITIZE_ADDRESS__
   const std::size_t secondHalf = kilobytes.size() / 2;
-  long largestJump = 0;
-  for (std::size_t k = secondHalf + 1; k < kilobytes.size(); ++k)
-    largestJump = std::max(largestJump, kilobytes[k] - kilobytes[k - 1]);
-  EXPECT_LT(kilobytes.back() - kilobytes[secondHalf] - largestJump, 4096)
+  std::vector<long> jumps;
+  for (std::size_t k = secondHalf + 1; k < kilobytes.size(); ++k) jumps.push_back(kilobytes[k] - kilobytes[k - 1]);
+  std::sort(jumps.rbegin(), jumps.rend());
+  const long largestTwo = (jumps.size() > 0 ? jumps[0] : 0) + (jumps.size() > 1 ? jumps[1] : 0);
+  EXPECT_LT(kilobytes.back() - kilobytes[secondHalf] - largestTwo, 4096)
       << "resident kilobytes after each round from the warm-up on: " << testing::PrintToString(kilobytes);
 #else
   (void)kilobytes;
