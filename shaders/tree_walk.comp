@@ -56,7 +56,8 @@
 // in subgroups of SUBGROUP_SIZE invocations that tile the work group), POTENTIAL (0: accelerations
 // into uAcceleration; 1: the group's sum of m_i phi_i into B_POTENTIAL; 2: each body's G phi_i into
 // uAcceleration's x), COUNT_ONLY (1: build the lists, count them, evaluate nothing: the cost
-// model's list lengths at any N in seconds, even on llvmpipe). The variants'
+// model's list lengths at any N in seconds, even on llvmpipe, after the relative opening's coarse
+// walk). The variants'
 // code differs by `if` on these constants, which the compiler drops where false; #if only where a
 // shared array exists in one variant and not another (shared memory is occupancy).
 // Files before this one: workgroup.glsl, body_layout.glsl, gravity.glsl, tree_common.glsl.
@@ -251,11 +252,13 @@ void evaluateBodies(uint count) {
 // ---- Building the lists.
 
 // OPENING 1: whether the error a node of mass `mass` and opening radius^2 `r2` at distance^2 `d2`
-// from the group's box leaves, G M b^p / d^(p+2), exceeds uAccuracy G |a| (p = EXPANSION_ORDER + 1).
+// (> 0: the geometric test opened the rest) from the group's box leaves, G M b^p / d^(p+2), exceeds
+// uAccuracy G |a| (p = EXPANSION_ORDER + 1). Written as (M / d^2) (b / d)^p, each factor the size of
+// an acceleration or of 1, so that no unit of length or mass overflows it (M b^3 would at a galaxy
+// in solar masses and AU).
 bool opensRelative(float mass, float r2, float d2) {
-  float b2 = uTheta2 * r2;
-  if (EXPANSION_ORDER >= 2) return mass * b2 * sqrt(b2) > openingAcceleration * d2 * d2 * sqrt(d2);
-  return mass * b2 > openingAcceleration * d2 * d2;
+  float q = uTheta2 * r2 / d2;  // (b / d)^2
+  return (mass / d2) * (EXPANSION_ORDER >= 2 ? q * sqrt(q) : q) > openingAcceleration;
 }
 
 // The test reads one record, and the centre of mass as c_hi only: the opening radius has room for

@@ -434,6 +434,24 @@ TEST_F(TreeGravityTest, RelativeOpeningIsCheaperForTheSameAccuracy) {
   EXPECT_LT(finerErrors.median, defaultErrors.median);
 }
 
+// The relative opening compares sizes, masses and accelerations in any units: a Plummer sphere in
+// units 1e10 times larger and masses 1e12 times larger (M b^3 ~ 1e42, past float's range) gets the
+// relative errors it gets in N-body units.
+TEST_F(TreeGravityTest, RelativeOpeningHoldsInAnyUnits) {
+  const State state = findScene("plummer")->generate(4096, 5);
+  State scaled = state;
+  for (glm::vec4& body : scaled.positionMass) body = glm::vec4(glm::vec3(body) * 1e10f, body.w * 1e12f);
+  TreeGravity tree;
+  const auto errors = [&](const State& s, double softening) {
+    const StepParams params = softened(softening);
+    return percentilesOf(relativeErrors(treeAccelerations(tree, s, params, TreeSettings{}), directAccelerations(s, params)));
+  };
+  const ForceErrorPercentiles natural = errors(state, 0.01), large = errors(scaled, 0.01 * 1e10);
+  std::printf("N-body units: %s\nlarge units: %s\n", describe(natural).c_str(), describe(large).c_str());
+  EXPECT_LT(large.median, 1.5 * natural.median);
+  EXPECT_LT(large.p99, 1.5 * natural.p99);
+}
+
 // ---- Determinism.
 
 TEST_F(TreeGravityTest, SameInputSameBitsAlsoAfterOtherWork) {

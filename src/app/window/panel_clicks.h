@@ -4,9 +4,12 @@
 // path gives (each label as the panel's code names it: a PushID(int) as #N, a tree node or a combo's
 // popup, "##Combo_00", as a level) is activated through Dear ImGui's navigation, as Enter on a
 // focused widget would: a button is pressed, a checkbox or radio button flips, a tree node or combo
-// opens, a selectable is chosen. A click that no widget takes (the path names nothing shown then, or
-// a disabled widget) throws: a test then fails on the line, not on a picture. Lines starting with #
-// and blank lines are skipped.
+// opens, a selectable is chosen. A click that no widget takes (the path names nothing shown then)
+// throws: a test then fails on the line, not on a picture. Dear ImGui 1.86's navigation presses a
+// disabled widget too, so a script must not click one. A widget in a child window (BeginChild, a
+// scrolling table) is named from that window; a label holding '>' cannot be named. The last click
+// is checked at the frame after it: script it before the last frame. Lines starting with # and
+// blank lines are skipped.
 
 #include <cstdint>
 #include <string>

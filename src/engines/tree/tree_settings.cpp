@@ -14,7 +14,7 @@ void validate(const TreeSettings& s) {
   if (!(s.accuracy > 0.0 && s.accuracy <= 1.0))
     refuse("the relative opening's accuracy must be above 0 and at most 1, not " + std::to_string(s.accuracy));
   if (!(s.estimateTheta > 0.0 && s.estimateTheta <= 4.0))
-    refuse("the estimate's theta must be above 0 and at most 1, not " + std::to_string(s.estimateTheta));
+    refuse("the estimate's theta must be above 0 and at most 4, not " + std::to_string(s.estimateTheta));
   if (s.estimateGroupSize < 16 || s.estimateGroupSize > 256 || !std::has_single_bit(unsigned(s.estimateGroupSize)))
     refuse("the estimate's group size must be a power of two from 16 to 256, not " +
            std::to_string(s.estimateGroupSize));
