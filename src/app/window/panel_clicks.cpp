@@ -9,22 +9,20 @@
 #include <imgui_internal.h>
 
 #include "io/input_file.h"
+#include "util/comma_list.h"
 
 namespace nbody {
 namespace {
 
-std::string trimmed(const std::string& text) {
+std::string trimmed(std::string_view text) {
   const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+  if (first == std::string_view::npos) return "";
+  return std::string(text.substr(first, text.find_last_not_of(" \t\r") - first + 1));
 }
 
 std::vector<std::string> pathOf(const std::string& text) {
   std::vector<std::string> path;
-  std::size_t start = 0;
-  for (std::size_t end; (end = text.find('>', start)) != std::string::npos; start = end + 1)
-    path.push_back(trimmed(text.substr(start, end - start)));
-  path.push_back(trimmed(text.substr(start)));
+  for (const std::string_view level : separatedBy(text, '>')) path.push_back(trimmed(level));
   return path;
 }
 

@@ -119,6 +119,13 @@ SeriesPlayback startingSeries(const WindowOptions& options) {
   return SeriesPlayback(options.play, options.playRate, options.frames > 0);
 }
 
+// "a,b,c", or "none".
+std::string listOrNone(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ",") + name;
+  return text.empty() ? "none" : text;
+}
+
 // The view's switches in one line (--print-stats): what the panel shows and how the bodies look.
 std::string describeView(const AppSettings& s, std::size_t keyframes, std::size_t selected) {
   const RenderSettings& r = s.render;
@@ -126,14 +133,12 @@ std::string describeView(const AppSettings& s, std::size_t keyframes, std::size_
                                : std::string("sprites");
   text += ", colour by " + std::string(colorByName(r.colorBy)) + (r.logScale ? " log" : " linear") +
           (s.automaticColorRange ? ", range auto" : ", range set");
-  std::string hidden;
+  std::vector<std::string> hidden, overlays;
   for (int k = 0; k < kComponentCount; ++k)
-    if (r.hiddenComponents & (1u << k)) hidden += (hidden.empty() ? "" : ",") + std::to_string(k);
-  text += ", hidden components " + (hidden.empty() ? "none" : hidden);
-  std::string overlays;
+    if (r.hiddenComponents & (1u << k)) hidden.push_back(std::to_string(k));
   for (int k = 0; k < kOverlayCount; ++k)
-    if (r.shows(Overlay(k))) overlays += (overlays.empty() ? "" : ",") + std::string(overlayName(Overlay(k)));
-  text += ", overlays " + (overlays.empty() ? "none" : overlays);
+    if (r.shows(Overlay(k))) overlays.emplace_back(overlayName(Overlay(k)));
+  text += ", hidden components " + listOrNone(hidden) + ", overlays " + listOrNone(overlays);
   text += s.histogram.shown ? ", histogram of " + std::string(colorByName(s.histogram.quantity)) +
                                   (s.histogram.logScale ? " log" : " linear")
                             : ", no histogram";

@@ -32,7 +32,6 @@ namespace nbody::tree {
 // relative opening (a coarse walk: estimateSettings).
 enum class WalkOutput { accelerations, potential, bodyPotentials, countOnly, estimates };
 
-
 // Groups [first, last) of a walk: group g holds the sorted bodies [g groupSize, (g + 1) groupSize)
 // (the last group fewer). `last` is clipped to the group count; the default is every group.
 struct GroupRange {
