@@ -302,7 +302,7 @@ unpack_xvfb_archive() {
   unpack "$1" "$XVFB_PREFIX" || die "could not unpack Xvfb"
 }
 
-# xvfb-run as the window tests call it (-a, -s "SERVER ARGUMENTS"): the carried Xvfb on a free
+# xvfb-run as the window tests call it (-a, -f FILE, -s "SERVER ARGUMENTS"): the carried Xvfb on a free
 # display, GLX in the server from Mesa's swrast (without it Xvfb offers no GLX at all), and the
 # command on GLX_VENDOR's GLX (NVIDIA's on the device: the window runs on the GPU).
 install_xvfb() {
@@ -312,12 +312,13 @@ install_xvfb() {
   local x=$XVFB_PREFIX libs=$XVFB_PREFIX/usr/lib/x86_64-linux-gnu:$XVFB_PREFIX/lib/x86_64-linux-gnu
   cat >"$x/bin/xvfb-run" <<EOF
 #!/bin/bash
-# Made by tools/device_test.sh: xvfb-run's -a and -s on the carried Xvfb.
+# Made by tools/device_test.sh: xvfb-run's -a, -f and -s on the carried Xvfb.
 server="-screen 0 1280x1024x24"
 while [ \$# -gt 0 ]; do
   case \$1 in
     -a|--auto-servernum) shift ;;
     -s) server=\$2; shift 2 ;;
+    -f|--auth-file) shift 2 ;;  # the server takes any client (-ac)
     --server-args=*) server=\${1#*=}; shift ;;
     -*) echo "xvfb-run (device_test): unsupported option \$1" >&2; exit 2 ;;
     *) break ;;

@@ -56,11 +56,18 @@ double brightShare(const Image& image, Box box) {
   return double(bright) / double((box.x1 - box.x0) * (box.y1 - box.y0));
 }
 
+// xvfb-run on a free display with a SCREEN ("WIDTHxHEIGHT") screen, before a command. Its authority
+// file lies in the scratch folder: the temporary folder xvfb-run makes otherwise now and then fails
+// its removal under load, and xvfb-run then exits 5 whatever the command returned.
+std::string underXvfb(const ScratchFolder& scratch, const std::string& screen) {
+  return "xvfb-run -a -f " + (scratch / "Xauthority").string() + " -s \"-screen 0 " + screen + "x24\" ";
+}
+
 // `nbody run ARGUMENTS` under Xvfb in a 1280 x 800 screen (started by `launcher`, e.g. mpiexec, where
 // one is given); what it printed to stdout.
 std::string runWindow(const ScratchFolder& scratch, const std::string& arguments, const std::string& launcher = "") {
   const auto out = scratch / "stdout.txt", err = scratch / "stderr.txt";
-  const std::string command = "xvfb-run -a -s \"-screen 0 1280x800x24\" " + launcher + std::string(NBODY_EXECUTABLE) +
+  const std::string command = underXvfb(scratch, "1280x800") + launcher + std::string(NBODY_EXECUTABLE) +
                               " run " + arguments + " --print-stats >" + out.string() + " 2>" + err.string();
   const int status = std::system(command.c_str());
   const std::string printed = test::readWholeFile(out), complaints = test::readWholeFile(err);
@@ -393,7 +400,7 @@ TEST(Window, EveryPanelSwitchIsDrivenOnceWithoutAGlError) {
   // A click that no widget takes ends the run with one line that says which.
   std::ofstream(scratch / "clicks.txt") << "2 nbody-gl > no such switch\n";
   const auto result = test::runNbody("run --bodies 256 --frames 4", scratch,
-                                     "xvfb-run -a -s \"-screen 0 640x400x24\" " + environment);
+                                     underXvfb(scratch, "640x400") + environment);
   EXPECT_EQ(result.exitCode, 1) << result.err;
   EXPECT_NE(result.err.find("panel click at frame 2: no widget took \"nbody-gl > no such switch\""),
             std::string::npos)
@@ -455,7 +462,7 @@ TEST(Window, SigintEndsItLeavingNoScreenshot) {
                              "--screenshot " + png.string() + " 2>" + err.string() + " & pid=\\$!; " +
                              "until grep -q '^run: ' " + err.string() + "; do sleep 0.05; done; " +
                              "kill -INT \\$pid; wait \\$pid; echo \\$? >" + code.string();
-  ASSERT_EQ(std::system(("xvfb-run -a -s \"-screen 0 640x480x24\" sh -c \"" + script + "\"").c_str()), 0);
+  ASSERT_EQ(std::system((underXvfb(scratch, "640x480") + "sh -c \"" + script + "\"").c_str()), 0);
   const std::string complaints = test::readWholeFile(err);
   EXPECT_EQ(test::readWholeFile(code), "130\n") << complaints;
   EXPECT_NE(complaints.find("nbody: stopped by SIGINT after frame "), std::string::npos) << complaints;
