@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "io/input_file.h"
+#include "util/comma_list.h"
 #include "util/printable_text.h"
 
 namespace nbody {
@@ -23,12 +24,6 @@ struct Row {
   std::uint64_t id = 0;
   std::uint8_t component = kDefaultComponent;
 };
-
-std::string_view trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
-}
 
 // The field as a float32, or why not. A number too small for float32 becomes the nearest float32
 // (0 or a subnormal), as a conversion would make it; one too large is refused.

@@ -4,6 +4,7 @@
 
 #include "app/run/engine_session.h"
 #include "engines/registry.h"
+#include "util/comma_list.h"
 
 namespace nbody {
 
@@ -21,8 +22,7 @@ int runEngines(const EnginesOptions&) {
         std::printf("          forces: approximate; direct summation with:%s\n", exact.c_str());
       }
       for (const EngineOption& option : session.engine->options()) {
-        std::string choices;
-        for (const std::string& choice : option.choices) choices += (choices.empty() ? "" : "|") + choice;
+        std::string choices = joined(option.choices, "|");
         if (option.range)
           choices += " or a number from " + formatNumber(option.range->low) + " to " + formatNumber(option.range->high);
         std::printf("          --set %s=%s  (default %s)\n            %s\n", option.name.c_str(),

@@ -12,6 +12,7 @@
 #include "engines/registry.h"
 #include "io/input_file.h"
 #include "physics/method.h"
+#include "util/comma_list.h"
 #include "util/printable_text.h"
 
 namespace nbody {
@@ -186,10 +187,9 @@ RunSettings resolveRunSettings(const RunOptions& options, const Snapshot& start)
 
 const Method& methodOf(const RunSettings& settings, const std::string& source) {
   if (const Method* method = findMethod(settings.method)) return *method;
-  std::string offered;
-  for (const std::string& known : methodNames()) offered += (offered.empty() ? "" : ", ") + known;
   throw std::runtime_error(source + " was made with method '" + printable(settings.method) +
-                           "', which this build does not offer (" + offered + "); choose one with --method");
+                           "', which this build does not offer (" + joined(methodNames(), ", ") +
+                           "); choose one with --method");
 }
 
 Snapshot makeInitialSnapshot(const RunOptions& options) {

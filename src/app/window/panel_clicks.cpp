@@ -14,15 +14,9 @@
 namespace nbody {
 namespace {
 
-std::string trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return "";
-  return std::string(text.substr(first, text.find_last_not_of(" \t\r") - first + 1));
-}
-
 std::vector<std::string> pathOf(const std::string& text) {
   std::vector<std::string> path;
-  for (const std::string_view level : separatedBy(text, '>')) path.push_back(trimmed(level));
+  for (const std::string_view level : separatedBy(text, '>')) path.emplace_back(trimmed(level));
   return path;
 }
 
@@ -52,21 +46,24 @@ std::vector<PanelClick> parsePanelClicks(const std::string& script) {
   std::vector<PanelClick> clicks;
   std::istringstream lines(script);
   int number = 0;
+  const auto refuse = [&number](const std::string& what) {
+    throw std::invalid_argument("panel clicks, line " + std::to_string(number) + ": " + what);
+  };
   for (std::string line; std::getline(lines, line);) {
     ++number;
-    line = trimmed(line);
+    line = std::string(trimmed(line));
     if (line.empty() || line[0] == '#') continue;
     PanelClick click;
     std::istringstream fields(line);
     std::string rest;
     if (!(fields >> click.frame) || click.frame < 0 || !std::getline(fields, rest))
-      throw std::invalid_argument("panel clicks, line " + std::to_string(number) + ": expected FRAME WINDOW > LABEL");
-    click.text = trimmed(rest);
+      refuse("expected FRAME WINDOW > LABEL");
+    click.text = std::string(trimmed(rest));
     click.path = pathOf(click.text);
     if (click.path.size() < 2 || std::any_of(click.path.begin(), click.path.end(), [](const auto& s) { return s.empty(); }))
-      throw std::invalid_argument("panel clicks, line " + std::to_string(number) + ": expected FRAME WINDOW > LABEL");
+      refuse("expected FRAME WINDOW > LABEL");
     if (!clicks.empty() && click.frame <= clicks.back().frame)
-      throw std::invalid_argument("panel clicks, line " + std::to_string(number) + ": one click a frame, frames rising");
+      refuse("one click a frame, frames rising");
     clicks.push_back(std::move(click));
   }
   return clicks;

@@ -45,6 +45,7 @@
 #include "render/selection.h"
 #include "render/state_textures.h"
 #include "render/tree_cells.h"
+#include "util/comma_list.h"
 #include "util/printable_text.h"
 
 namespace nbody {
@@ -120,11 +121,7 @@ SeriesPlayback startingSeries(const WindowOptions& options) {
 }
 
 // "a,b,c", or "none".
-std::string listOrNone(const std::vector<std::string>& names) {
-  std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : ",") + name;
-  return text.empty() ? "none" : text;
-}
+std::string listOrNone(const std::vector<std::string>& names) { return names.empty() ? "none" : joined(names, ","); }
 
 // The view's switches in one line (--print-stats): what the panel shows and how the bodies look.
 std::string describeView(const AppSettings& s, std::size_t keyframes, std::size_t selected) {
