@@ -100,6 +100,15 @@ StepParams softened(double softening) {
   return params;
 }
 
+// The defaults with cells judged by `theta` alone (the geometric opening; 0.43 the default before
+// the relative opening).
+TreeSettings thetaAlone(double theta = 0.43) {
+  TreeSettings settings;
+  settings.opening = TreeSettings::Opening::geometric;
+  settings.theta = theta;
+  return settings;
+}
+
 std::string describe(const ForceErrorPercentiles& p) {
   char text[200];
   std::snprintf(text, sizeof text, "median %.3g, 90%% %.3g, 99%% %.3g, 99.9%% %.3g, max %.3g (%zu bodies)",
@@ -200,10 +209,7 @@ TEST_P(TreeDefaultAccuracy, MeetsTheTargetsAt16384Bodies) {
   // alone: the relative opening gives the groups at the centre, where |a| is least, lists of their
   // own. Plummer's sparse halo has groups with long lists too.
   if (std::string(GetParam()) == "uniform-sphere") {
-    TreeSettings theta;
-    theta.opening = TreeSettings::Opening::geometric;
-    theta.theta = 0.43;
-    treeAccelerations(tree, state, softened(0.01), theta);
+    treeAccelerations(tree, state, softened(0.01), thetaAlone());
     const TreeGravity::ListStatistics thetaLists = tree.listStatistics();
     EXPECT_LT(double(thetaLists.mostBodyInteractions), 2.5 * thetaLists.bodyInteractionsPerBody);
   }
@@ -315,7 +321,7 @@ TEST_F(TreeGravityTest, EverySettingStaysAccurate) {
     change(s);
     variants.emplace_back(name, s);
   };
-  add("theta 0.43 alone", [](TreeSettings& s) { s.opening = TreeSettings::Opening::geometric, s.theta = 0.43; });
+  add("theta 0.43 alone", [](TreeSettings& s) { s = thetaAlone(); });
   add("relative, the coarse walk in the main walk's groups",
       [](TreeSettings& s) { s.opening = TreeSettings::Opening::relative, s.estimateGroupSize = 16; });
   add("groups of 16", [](TreeSettings& s) { s.groupSize = 16; });
@@ -353,9 +359,7 @@ TEST_F(TreeGravityTest, MonopolesAreCorrectButLessAccurate) {
   const State state = findScene("plummer")->generate(4000, 12);
   const StepParams params = softened(0.01);
   TreeGravity tree;
-  TreeSettings quadrupoles;  // at one theta: the relative opening would give both the same errors
-  quadrupoles.opening = TreeSettings::Opening::geometric;
-  quadrupoles.theta = 0.43;
+  const TreeSettings quadrupoles = thetaAlone();  // at one theta: the relative opening would give both the same errors
   TreeSettings monopoles = quadrupoles;
   monopoles.expansionOrder = 1;
   const std::vector<glm::dvec3> reference = directAccelerations(state, params);
@@ -379,9 +383,7 @@ TEST_F(TreeGravityTest, RelativeOpeningFollowsEachBodysAcceleration) {
   const StepParams params = softened(0.01);
   const std::vector<glm::dvec3> reference = directAccelerations(ball, params);
   TreeGravity tree;
-  TreeSettings geometric;
-  geometric.opening = TreeSettings::Opening::geometric;
-  geometric.theta = 0.8;
+  const TreeSettings geometric = thetaAlone(0.8);
   TreeSettings relative = geometric;
   relative.opening = TreeSettings::Opening::relative;
   relative.accuracy = 0.001;
@@ -419,9 +421,7 @@ TEST_F(TreeGravityTest, RelativeOpeningIsCheaperForTheSameAccuracy) {
     std::printf("%s: %.0f body-body equivalents a body; %s\n", name, interactions, describe(errors).c_str());
     return std::pair{interactions, errors};
   };
-  TreeSettings theta;
-  theta.opening = TreeSettings::Opening::geometric;
-  theta.theta = 0.43;
+  const TreeSettings theta = thetaAlone();
   TreeSettings finer;
   finer.accuracy = TreeSettings{}.accuracy / 2;
   const auto [thetaCost, thetaErrors] = measure(theta, "theta 0.43 alone");
@@ -727,9 +727,8 @@ TEST_F(TreeGravityTest, SpillingTheStackChangesNoBit) {
   const StepParams params = softened(1e-8);
   TreeGravity tree;
   for (int group : {16, 64}) {
-    TreeSettings spilling;
+    TreeSettings spilling = group == 64 ? thetaAlone() : TreeSettings{};  // theta 0.43: deep enough to spill
     spilling.groupSize = group;
-    if (group == 64) spilling.opening = TreeSettings::Opening::geometric, spilling.theta = 0.43;  // deep enough to spill
     TreeSettings roomy = spilling;  // the ring: the least, 4 rows; spilling to GPU memory
     roomy.stackSize = 4096;
     roomy.stackNodes = 4096;
