@@ -19,6 +19,8 @@
 #include "io/byte_order.h"
 #include "io/gadget.h"
 #include "io/isolated_call.h"
+#include "util/number_text.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -188,9 +190,32 @@ struct HeaderFacts {
   double massTable[kGadgetTypes] = {};
 };
 
+// A snapshot is read from its own bytes alone: libhdf5 would follow an external link into another
+// HDF5 file, and read a dataset's values from the files its external storage or virtual mapping
+// names (any file the user may read: /etc/passwd, /proc/self/environ, a FIFO that blocks for
+// ever). Every link on the way to what is read is looked at first and such datasets are refused;
+// behind that, the link access properties every call is made with refuse to traverse an external
+// link at all.
+constexpr int kLongestSoftLinkChain = 16;
+constexpr const char* kOwnFileOnly = "nbody reads nothing outside a snapshot's own file";
+
+extern "C" herr_t refuseExternalLink(const char*, const char*, const char*, const char*, unsigned*, hid_t, void*) {
+  return -1;
+}
+
+// Link (and dataset) access properties that traverse no external link.
+Handle inFileOnly(hid_t propertyClass) {
+  Handle access(H5Pcreate(propertyClass), H5Pclose);
+  if (!access.valid() || H5Pset_elink_cb(access.id(), refuseExternalLink, nullptr) < 0 ||
+      H5Pset_nlinks(access.id(), kLongestSoftLinkChain) < 0)
+    throw std::runtime_error("HDF5 could not make its link access properties");
+  return access;
+}
+
 class Hdf5Reader {
  public:
-  Hdf5Reader(std::string_view bytes, const std::string& source) : source_(source) {
+  Hdf5Reader(std::string_view bytes, const std::string& source)
+      : source_(source), links_(inFileOnly(H5P_LINK_ACCESS)), datasets_(inFileOnly(H5P_DATASET_ACCESS)) {
     silenceHdf5();
     const unsigned flags = H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE;
     file_ = H5LTopen_file_image(const_cast<char*>(bytes.data()), bytes.size(), flags);
@@ -205,6 +230,11 @@ class Hdf5Reader {
  private:
   [[noreturn]] void refuse(const std::string& problem) const { throw std::runtime_error(source_ + ": " + problem); }
   bool exists(const std::string& path) const;
+  bool linksInside(const std::string& path, int depth) const;
+  void checkLinkInside(const std::string& path, int depth) const;
+  std::string linkValue(const std::string& path, std::size_t size) const;
+  void checkStorageInside(hid_t dataset, const std::string& path) const;
+  std::vector<std::uint64_t> readIds(const std::string& group, std::uint64_t rows) const;
   std::optional<std::vector<double>> attribute(const std::string& object, const char* name) const;
   std::optional<double> scalar(const std::string& object, const char* name) const;
   std::vector<double> counts(const char* name, bool required) const;
@@ -218,20 +248,80 @@ class Hdf5Reader {
   void readType(int type, const HeaderFacts& header, GadgetBodies& bodies) const;
 
   const std::string& source_;
+  Handle links_, datasets_;
   hid_t file_ = -1;
 };
 
-bool Hdf5Reader::exists(const std::string& path) const {
+bool Hdf5Reader::exists(const std::string& path) const { return linksInside(path, 0); }
+
+// Whether `path` leads to an object, every link on the way checked to stay inside the file.
+bool Hdf5Reader::linksInside(const std::string& path, int depth) const {
   std::size_t slash = 0;
-  while ((slash = path.find('/', slash + 1)) != std::string::npos)
-    if (H5Lexists(file_, path.substr(0, slash).c_str(), H5P_DEFAULT) <= 0) return false;
-  return H5Lexists(file_, path.c_str(), H5P_DEFAULT) > 0;
+  do {
+    slash = path.find('/', slash + 1);
+    const std::string prefix = path.substr(0, slash);
+    if (prefix.empty() || prefix == "/") continue;
+    if (H5Lexists(file_, prefix.c_str(), links_.id()) <= 0) return false;
+    checkLinkInside(prefix, depth);
+  } while (slash != std::string::npos);
+  return true;
+}
+
+std::string Hdf5Reader::linkValue(const std::string& path, std::size_t size) const {
+  std::string value(std::min<std::size_t>(size, 1 << 16), '\0');
+  if (value.empty() || H5Lget_val(file_, path.c_str(), value.data(), value.size(), links_.id()) < 0)
+    refuse("HDF5 cannot read the link " + printable(path, 256));
+  return value;
+}
+
+// A hard link, or a soft link to a path whose own links are all inside; anything else is refused.
+void Hdf5Reader::checkLinkInside(const std::string& path, int depth) const {
+  H5L_info_t info;
+  if (H5Lget_info(file_, path.c_str(), &info, links_.id()) < 0)
+    refuse("HDF5 cannot look at the link " + printable(path, 256));
+  if (info.type == H5L_TYPE_HARD) return;
+  const std::string shown = printable(path, 256);
+  if (info.type == H5L_TYPE_SOFT) {
+    if (depth >= kLongestSoftLinkChain) refuse(shown + " is a loop of soft links, or a chain of more than 16");
+    const std::string value = linkValue(path, info.u.val_size);
+    const std::string target(value.c_str());
+    const std::string folder = path.substr(0, path.find_last_of('/') + 1);
+    linksInside(target.starts_with('/') ? target : folder + target, depth + 1);
+    return;
+  }
+  if (info.type == H5L_TYPE_EXTERNAL) {
+    const std::string value = linkValue(path, info.u.val_size);
+    const char *file = nullptr, *object = nullptr;
+    unsigned flags = 0;
+    if (H5Lunpack_elink_val(value.data(), value.size(), &flags, &file, &object) < 0 || !file || !object)
+      refuse(shown + " is an external link (to another file); " + kOwnFileOnly);
+    refuse(shown + " is an external link to " + printable(file, 256) + ":" + printable(object, 256) + "; " + kOwnFileOnly);
+  }
+  refuse(shown + " is a user-defined link (of type " + std::to_string(int(info.type)) + "), which nbody does not follow");
+}
+
+// Values kept in other files (external storage, a virtual dataset's sources) are refused unread.
+void Hdf5Reader::checkStorageInside(hid_t dataset, const std::string& path) const {
+  const Handle creation(H5Dget_create_plist(dataset), H5Pclose);
+  if (!creation.valid()) refuse("HDF5 cannot tell how " + path + " is stored");
+  const int external = H5Pget_external_count(creation.id());
+  if (external != 0) {
+    char name[256] = "";
+    off_t offset = 0;
+    hsize_t size = 0;
+    if (external < 0 || H5Pget_external(creation.id(), 0, sizeof name, name, &offset, &size) < 0)
+      refuse(path + " keeps its values in other files; " + kOwnFileOnly);
+    const std::string more = external > 1 ? " and " + std::to_string(external - 1) + " more" : "";
+    refuse(path + " keeps its values in another file (" + printable(name, 256) + more + "); " + kOwnFileOnly);
+  }
+  if (H5Pget_layout(creation.id()) == H5D_VIRTUAL)
+    refuse(path + " is a virtual dataset, which maps datasets of other files; " + kOwnFileOnly);
 }
 
 // A numeric attribute's values (at most 64), as doubles; nothing where it is absent.
 std::optional<std::vector<double>> Hdf5Reader::attribute(const std::string& object, const char* name) const {
   if (!exists(object)) return std::nullopt;
-  const Handle owner(H5Oopen(file_, object.c_str(), H5P_DEFAULT), H5Oclose);
+  const Handle owner(H5Oopen(file_, object.c_str(), links_.id()), H5Oclose);
   if (!owner.valid() || H5Aexists(owner.id(), name) <= 0) return std::nullopt;
   const Handle attribute(H5Aopen(owner.id(), name, H5P_DEFAULT), H5Aclose);
   const Handle type(H5Aget_type(attribute.id()), H5Tclose);
@@ -297,12 +387,15 @@ void Hdf5Reader::refuseCosmology() const {
   const double redshift = scalar("/Header", "Redshift").value_or(0.0);
   const double omega0 = scalar("/Header", "Omega0").value_or(0.0);
   const double omegaLambda = scalar("/Header", "OmegaLambda").value_or(0.0);
-  const bool comoving = scalar("/Parameters", "ComovingIntegrationOn").value_or(0.0) != 0.0 ||
-                        scalar("/Cosmology", "Cosmological run").value_or(0.0) != 0.0;
-  if (comoving || redshift > 0.0 || omega0 > 0.0 || omegaLambda > 0.0)
-    refuse("a cosmological snapshot (redshift " + std::to_string(redshift) + ", Omega0 " + std::to_string(omega0) +
-           ", OmegaLambda " + std::to_string(omegaLambda) +
-           "): its comoving coordinates need another integrator than nbody's");
+  const auto flagged = [this](const char* object, const char* name) {
+    return scalar(object, name).value_or(0.0) != 0.0 ? std::string(object) + " " + name + " is set" : std::string();
+  };
+  std::string why = flagged("/Parameters", "ComovingIntegrationOn");
+  if (why.empty()) why = flagged("/Cosmology", "Cosmological run");
+  if (why.empty() && (redshift > 0.0 || omega0 > 0.0 || omegaLambda > 0.0))
+    why = "redshift " + shortNumber(redshift) + ", Omega0 " + shortNumber(omega0) + ", OmegaLambda " + shortNumber(omegaLambda);
+  if (!why.empty())
+    refuse("a cosmological snapshot (" + why + "): its comoving coordinates need another integrator than nbody's");
 }
 
 // Length, mass and velocity (or time, in SWIFT's names) units under `names` in `object`.
@@ -332,8 +425,9 @@ Handle Hdf5Reader::openDataset(const std::string& group, const char* name, std::
                                H5T_class_t kind) const {
   const std::string path = group + "/" + name;
   if (!exists(path)) refuse("no dataset " + path + " for its " + std::to_string(rows) + " bodies");
-  Handle dataset(H5Dopen2(file_, path.c_str(), H5P_DEFAULT), H5Dclose);
+  Handle dataset(H5Dopen2(file_, path.c_str(), datasets_.id()), H5Dclose);
   if (!dataset.valid()) refuse(path + " is not a dataset HDF5 can open");
+  checkStorageInside(dataset.id(), path);
   const Handle space(H5Dget_space(dataset.id()), H5Sclose), type(H5Dget_type(dataset.id()), H5Tclose);
   hsize_t dims[2] = {0, 0};
   const int rank = H5Sget_simple_extent_ndims(space.id());
@@ -349,7 +443,9 @@ Handle Hdf5Reader::openDataset(const std::string& group, const char* name, std::
   const double packing = H5Pget_nfilters(creation.id()) > 0 ? kDeflateLargestRatio : 1.0;
   if (stored * packing < needed)
     refuse(path + " claims " + std::to_string(rows * std::uint64_t(columns)) + " values but stores " +
-           std::to_string(std::uint64_t(stored)) + " bytes");
+           std::to_string(std::uint64_t(stored)) + " bytes, where they need " + std::to_string(std::uint64_t(needed)) +
+           " bytes" +
+           (packing > 1.0 ? " (1/1032 of that compressed)" : "") + ": damaged, or written only in part");
   return dataset;
 }
 
@@ -362,16 +458,33 @@ std::vector<double> Hdf5Reader::readReals(const std::string& group, const char* 
   return values;
 }
 
+// IDs as the file holds them: unsigned ones of up to 64 bits; signed ones only where none is
+// negative (libhdf5's conversion would make every negative one 0).
+std::vector<std::uint64_t> Hdf5Reader::readIds(const std::string& group, std::uint64_t rows) const {
+  const std::string path = group + "/ParticleIDs";
+  const Handle ids = openDataset(group, "ParticleIDs", rows, 1, H5T_INTEGER);
+  const Handle type(H5Dget_type(ids.id()), H5Tclose);
+  if (H5Tget_size(type.id()) > 8)
+    refuse(path + " holds integers of " + std::to_string(8 * H5Tget_size(type.id())) + " bits, over the 64 an ID may have");
+  const bool isSigned = H5Tget_sign(type.id()) == H5T_SGN_2;
+  std::vector<std::uint64_t> values(rows);
+  const hid_t memoryType = isSigned ? H5T_NATIVE_INT64 : H5T_NATIVE_UINT64;
+  if (H5Dread(ids.id(), memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
+    refuse("HDF5 cannot read " + path);
+  for (std::uint64_t k = 0; isSigned && k < rows; ++k)
+    if (std::int64_t(values[k]) < 0)
+      refuse(path + " holds a negative ID (" + std::to_string(std::int64_t(values[k])) + ", body " + std::to_string(k) +
+             "): IDs are whole numbers from 0");
+  return values;
+}
+
 void Hdf5Reader::readType(int type, const HeaderFacts& header, GadgetBodies& bodies) const {
   const std::uint64_t rows = header.counts[type];
   const std::string group = "/PartType" + std::to_string(type);
   if (!exists(group)) refuse("no group " + group + " for its " + std::to_string(rows) + " bodies");
   const std::vector<double> positions = readReals(group, "Coordinates", rows, 3);
   const std::vector<double> velocities = readReals(group, "Velocities", rows, 3);
-  const Handle ids = openDataset(group, "ParticleIDs", rows, 1, H5T_INTEGER);
-  std::vector<std::uint64_t> idValues(rows);
-  if (H5Dread(ids.id(), H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, idValues.data()) < 0)
-    refuse("HDF5 cannot read " + group + "/ParticleIDs");
+  const std::vector<std::uint64_t> idValues = readIds(group, rows);
   const std::vector<double> masses =
       header.massTable[type] > 0.0 ? std::vector<double>(rows, header.massTable[type]) : readReals(group, "Masses", rows, 1);
   bodies.position.insert(bodies.position.end(), positions.begin(), positions.end());

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,7 +39,11 @@ void writeAll(int fd, const std::string& bytes) {
   }
 }
 
-[[noreturn]] void runChild(const std::function<std::string()>& work, int fd, std::size_t memoryLimitBytes) {
+[[noreturn]] void runChild(const std::function<std::string()>& work, int fd, std::size_t memoryLimitBytes,
+                           pid_t parent) {
+  // Ends with the parent, whatever ends it (a second stop signal, a kill): never left blocked on
+  // its own. The parent may have ended before this took effect.
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) ::_exit(1);
   if (!kSanitized) {
     const rlimit limit{memoryLimitBytes, memoryLimitBytes};
     ::setrlimit(RLIMIT_AS, &limit);
@@ -81,6 +86,7 @@ std::string callIsolated(const std::function<std::string()>& work, const std::st
   int pipe[2];
   if (::pipe2(pipe, O_CLOEXEC) != 0)
     throw std::runtime_error("cannot read " + source + ": no pipe to a reader process: " + std::strerror(errno));
+  const pid_t parent = ::getpid();
   const pid_t child = ::fork();
   if (child < 0) {
     const int error = errno;
@@ -90,7 +96,7 @@ std::string callIsolated(const std::function<std::string()>& work, const std::st
   }
   if (child == 0) {
     ::close(pipe[0]);
-    runChild(work, pipe[1], memoryLimitBytes);
+    runChild(work, pipe[1], memoryLimitBytes, parent);
   }
   ::close(pipe[1]);
   const std::string answer = readAll(pipe[0]);

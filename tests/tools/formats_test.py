@@ -29,19 +29,10 @@ import xml.etree.ElementTree as ElementTree
 import h5py
 import numpy as np
 
+from checks import check, summary
+
 NBODY = sys.argv[1]
 GRAVITY_CGS = 6.672e-8  # GADGET-2's, from which nbody takes G in a file's units
-results = {"passed": 0, "failed": 0}
-
-
-def check(condition, what):
-    if condition:
-        results["passed"] += 1
-    else:
-        results["failed"] += 1
-        print("FAIL:", what)
-
-
 def nbody(*arguments):
     return subprocess.run([NBODY, *map(str, arguments)], capture_output=True, text=True)
 
@@ -355,8 +346,7 @@ def main():
         check_hostile(scratch)
         check_xdmf(scratch, "s-{step}.hdf5")
         check_xdmf(scratch, "f-{step}/s.hdf5", ("f-000000001", "f-000000002"))
-    print(f"{results['passed']} passed, {results['failed']} failed")
-    return 1 if results["failed"] else 0
+    return summary()
 
 
 if __name__ == "__main__":
