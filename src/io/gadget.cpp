@@ -61,7 +61,7 @@ Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view byt
   all.position.clear(), all.velocity.clear(), all.mass.clear(), all.id.clear(), all.type.clear();
   for (int index = 0; index < first.fileCount; ++index) {
     const std::filesystem::path file = *siblingFile(path, index, numberBeforeExtension);
-    const GadgetPart part = file == path ? first : read(readInputFile(file), file.string());
+    const GadgetPart part = file == path ? first : read(readInputFile(file, InputKinds::filesOnly), file.string());
     if (part.fileCount != first.fileCount)
       throw std::runtime_error(file.string() + ": its header says " + std::to_string(part.fileCount) + " files, " +
                                source + "'s " + std::to_string(first.fileCount));

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/files_read.h"
 #include "parallel/ranks.h"
 #include "util/system_limits.h"
 
@@ -72,12 +73,19 @@ std::string whyUnreachable(const std::filesystem::path& path, int error) {
 
 namespace {
 
-std::string readHere(const std::filesystem::path& path) {
-  const Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY)};
+// A file that is one of several (a part of a multi-file snapshot) is opened without blocking, so
+// that a pipe there cannot hold nbody in open() for a writer that never comes, and then refused.
+std::string readHere(const std::filesystem::path& path, InputKinds kinds) {
+  const int blocking = kinds == InputKinds::filesOnly ? O_NONBLOCK : 0;
+  const Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | blocking)};
   if (file.fd < 0) throw std::runtime_error(cannotRead(path, whyUnreachable(path, errno)));
   struct stat status;
   if (::fstat(file.fd, &status) != 0) throw std::runtime_error(cannotRead(path, errorText(errno)));
+  if (kinds == InputKinds::filesOnly && S_ISFIFO(status.st_mode))
+    throw std::runtime_error(cannotRead(path, "it is a pipe; a part of a snapshot of several files must be a file"));
   if (!S_ISREG(status.st_mode) && !S_ISFIFO(status.st_mode)) throw std::runtime_error(cannotRead(path, kindOf(status.st_mode)));
+  if (blocking != 0 && ::fcntl(file.fd, F_SETFL, 0) != 0) throw std::runtime_error(cannotRead(path, errorText(errno)));
+  if (S_ISREG(status.st_mode)) noteFileRead(status, path);
   std::string bytes;
   if (S_ISREG(status.st_mode)) reserveFor(bytes, path, status.st_size);
   char chunk[1 << 16];
@@ -94,11 +102,11 @@ std::string readHere(const std::filesystem::path& path) {
 }
 
 // What rank 0 read, or why it could not: one byte that says which, then the bytes or the message.
-std::vector<std::byte> leadersRead(const std::filesystem::path& path) {
+std::vector<std::byte> leadersRead(const std::filesystem::path& path, InputKinds kinds) {
   std::string text;
   char outcome = 1;
   try {
-    text = readHere(path);
+    text = readHere(path, kinds);
   } catch (const std::runtime_error& e) {
     text = e.what();
     outcome = 0;
@@ -111,15 +119,15 @@ std::vector<std::byte> leadersRead(const std::filesystem::path& path) {
 
 }  // namespace
 
-std::string readInputFileHere(const std::filesystem::path& path) { return readHere(path); }
+std::string readInputFileHere(const std::filesystem::path& path) { return readHere(path, InputKinds::filesAndPipes); }
 
 // Distributed, rank 0 alone reads (the other ranks' nodes may not even hold the file) and every
 // rank gets its bytes, or its failure.
-std::string readInputFile(const std::filesystem::path& path) {
+std::string readInputFile(const std::filesystem::path& path, InputKinds kinds) {
   const Ranks& ranks = nbody::ranks();
-  if (!ranks.distributed()) return readHere(path);
+  if (!ranks.distributed()) return readHere(path, kinds);
   std::vector<std::byte> message;
-  if (ranks.leader()) message = leadersRead(path);
+  if (ranks.leader()) message = leadersRead(path, kinds);
   ranks.broadcast(message);
   std::string text(reinterpret_cast<const char*>(message.data()) + 1, message.size() - 1);
   if (message[0] == std::byte(0)) throw std::runtime_error(text);

@@ -9,10 +9,16 @@
 
 namespace nbody {
 
+// What may be read: a file or a pipe (what a user names), or a regular file only (the other
+// parts of a snapshot of several files, which the first part's name makes: a pipe there would
+// block for ever, and is refused without waiting).
+enum class InputKinds { filesAndPipes, filesOnly };
+
 // The file's bytes. Throws std::runtime_error naming the file and the problem (missing, a folder,
 // a device, a socket, unreadable, a loop of links, a folder on the way that cannot be searched,
-// too large for the memory left).
-std::string readInputFile(const std::filesystem::path& path);
+// too large for the memory left). Every regular file read joins the files no output of the run
+// may replace (io/files_read.h).
+std::string readInputFile(const std::filesystem::path& path, InputKinds kinds = InputKinds::filesAndPipes);
 // The same, read by this process alone, whatever the ranks: for files of rank 0's own (the window's
 // camera path), which the other ranks never ask for.
 std::string readInputFileHere(const std::filesystem::path& path);

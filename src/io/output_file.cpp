@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "io/input_file.h"
+#include "io/files_read.h"
 #include "io/temporary_files.h"
 #include "parallel/ranks.h"
 #include "util/system_limits.h"
@@ -109,6 +110,46 @@ std::string whyNoFileIn(const std::filesystem::path& folder, int error) {
   return "its folder " + folder.string() + " cannot be written (" + why(error) + ")";
 }
 
+struct NewNames {
+  std::mutex use;
+  std::map<std::filesystem::path, std::function<std::filesystem::path(const std::filesystem::path&)>> next;
+  std::map<std::filesystem::path, std::filesystem::path> taken;
+};
+
+NewNames& newNames() {
+  static NewNames names;
+  return names;
+}
+
+constexpr int kMostNewNamesTried = 1000;
+
+// Renames `from` to `to`, or where `to` must be a new name, to the first of its names that is free
+// at that moment; the name taken. errno set where it fails.
+std::optional<std::filesystem::path> renameInto(const std::filesystem::path& from, const std::filesystem::path& to) {
+  NewNames& names = newNames();
+  const std::lock_guard lock(names.use);
+  const auto next = names.next.find(to);
+  if (next == names.next.end()) return ::rename(from.c_str(), to.c_str()) == 0 ? std::optional(to) : std::nullopt;
+  std::filesystem::path name = to;
+  for (int tried = 0; tried < kMostNewNamesTried; ++tried, name = next->second(name)) {
+    if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, name.c_str(), RENAME_NOREPLACE) == 0) {
+      names.taken[to] = name;
+      return name;
+    }
+    if (errno != EEXIST) return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// No output replaces a file the run has read (io/files_read.h), however the two are named.
+void refuseWhatIsRead(const std::filesystem::path& target, const struct stat& file) {
+  const auto read = nameReadAs(file);
+  if (!read) return;
+  const std::string as = *read == target ? "" : " (read as " + read->string() + ")";
+  throw OutputError(cannotWrite(target, "it is a file this run reads" + as +
+                                            ", and writing it would replace what is being read"));
+}
+
 void syncFolder(const std::filesystem::path& folder) {
   const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;
@@ -160,6 +201,7 @@ OutputFile::OutputFile(std::filesystem::path target)
     if (errno != ENOENT) throw OutputError(cannotWrite(target_, whyUnreachable(target_, errno)));
     openTemporary(permissionsForNewFiles());
   } else if (S_ISREG(link.st_mode)) {
+    refuseWhatIsRead(target_, link);
     if (const std::string refusal = whyNotReplaceable(target_, link); !refusal.empty())
       throw OutputError(cannotWrite(target_, refusal));
     openTemporary(link.st_mode & 0777);
@@ -328,13 +370,20 @@ void OutputFile::publish() {
       !sameFile(written, named))
     throw OutputError(cannotWrite(target_, "its temporary file " + temporary_.string() +
                                                " was moved or replaced while it was being written"));
+  checkNotRead();
   {
     temporaries::StopSignalsBlocked blocked;
-    if (::rename(temporary_.c_str(), target_.c_str()) != 0) throw OutputError(cannotWrite(target_, why(errno)));
+    const auto renamed = renameInto(temporary_, target_);
+    if (!renamed) throw OutputError(cannotWrite(target_, why(errno)));
     temporaries::forget(slot_);
     committed_ = true;
   }
   syncFolder(folderOf(target_));
+}
+
+void OutputFile::checkNotRead() const {
+  struct stat replaced;
+  if (!inPlace() && ::lstat(target_.c_str(), &replaced) == 0) refuseWhatIsRead(target_, replaced);
 }
 
 void OutputFile::commit(const std::function<void()>& beforePublishing) {

@@ -100,6 +100,11 @@ class OutputFile {
   // choice, not a failure to keep what was written (OutputGroup commits the others).
   bool readerWentAway() const { return inPlace() && failedWith_ == EPIPE; }
 
+  // Throws OutputError where the target is a file the run has read since the output was opened
+  // (io/files_read.h): for a command that opens its outputs before it reads its inputs, called
+  // once they are read, so that it fails before its work (publishing checks it again).
+  void checkNotRead() const;
+
   // Whether `target` could be opened (the same checks as the constructor), without opening it
   // where opening has an effect (a pipe would see its end, a device its open): a temporary file is
   // made and removed for a regular file; a device, pipe or link to one is only checked. Throws

@@ -93,6 +93,7 @@ int runAccuracy(const AccuracyOptions& options) {
   EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings, nullptr, true, options.quiet);
   Engine& engine = *session.engine;
   const Snapshot start = makeInitialSnapshotFor(engine, options.run);
+  if (json) json->checkNotRead();  // the other files of a snapshot of several are known now
   const StepParams params = resolveRunSettings(options.run, start).step;
   if (!options.quiet)
     std::fprintf(stderr, "accuracy: %s engine on %s, N = %zu; measuring against double precision ...\n",

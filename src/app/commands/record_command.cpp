@@ -309,8 +309,10 @@ void addRecordOptions(CLI::App& command, RecordOptions& options) {
 }
 
 CommandFiles recordFiles(const RecordOptions& options) {
-  return {{{"--out", options.drawing.output}},
-          {{"--input", options.drawing.run.input}, {"--camera-path", options.cameraPath}}};
+  CommandFiles files{{{"--out", options.drawing.output}},
+                     {{"--input", options.drawing.run.input}, {"--camera-path", options.cameraPath}}};
+  addSeriesInputs(files, "--play", options.play);
+  return files;
 }
 
 int runRecord(const RecordOptions& options) {

@@ -1,5 +1,9 @@
 #include "app/commands/run_command.h"
 
+#include <cstdlib>
+
+#include "app/live/series_player.h"
+
 namespace nbody {
 namespace {
 
@@ -62,8 +66,11 @@ void addWindowOptions(CLI::App& command, WindowOptions& options) {
 }
 
 CommandFiles windowFiles(const WindowOptions& options) {
-  return {{{"--screenshot", options.screenshot}, {"--record", options.record}},
-          {{"--load", options.run.input}, {"--camera-path", options.cameraPath}}};
+  CommandFiles files{{{"--screenshot", options.screenshot}, {"--record", options.record}},
+                     {{"--load", options.run.input}, {"--camera-path", options.cameraPath}}};
+  if (const char* clicks = std::getenv("NBODY_PANEL_CLICKS")) files.inputs.push_back({"NBODY_PANEL_CLICKS", clicks});
+  addSeriesInputs(files, "--play", options.play);
+  return files;
 }
 
 }  // namespace nbody

@@ -6,10 +6,13 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <mutex>
 #include <stdexcept>
 #include <utility>
 
 #include "engines/engine.h"
+#include "io/files_read.h"
+#include "io/input_file.h"
 #include "parallel/ranks.h"
 
 namespace nbody {
@@ -51,19 +54,62 @@ bool naturallyBefore(const std::string& a, const std::string& b) {
   return a < b;  // equal but for padding: any fixed order
 }
 
+// The first thing a pattern could not look at (a folder it may not search, a loop of links), for
+// the message when nothing matches.
+struct Unmatched {
+  std::string path;
+  int error = 0;
+  void note(const std::string& at, int why) {
+    if (path.empty()) path = at, error = why;
+  }
+  std::string why() const { return path + ": " + whyUnreachable(path, error); }
+};
+
+Unmatched* globTrouble = nullptr;  // glob's error callback takes no argument of ours; one thread lists
+
+extern "C" int noteGlobError(const char* path, int error) {
+  if (globTrouble != nullptr) globTrouble->note(path, error);
+  return 0;  // go on with the rest
+}
+
+std::vector<std::string> globbed(const std::string& pattern, Unmatched& unmatched) {
+  static std::mutex listing;
+  const std::lock_guard lock(listing);
+  globTrouble = &unmatched;
+  glob_t found{};
+  const int status = glob(pattern.c_str(), 0, noteGlobError, &found);
+  globTrouble = nullptr;
+  std::vector<std::string> names;
+  if (status == 0) names.assign(found.gl_pathv, found.gl_pathv + found.gl_pathc);
+  globfree(&found);
+  return names;
+}
+
+// The index nbody writes beside an HDF5 series (s.xmf), which a pattern such as run/* also names.
+bool isXdmfIndex(const std::string& name) { return std::filesystem::path(name).extension() == ".xmf"; }
+
 }  // namespace
 
 std::vector<std::filesystem::path> listSeries(const std::string& pattern) {
-  glob_t found{};
-  const int status = glob(pattern.c_str(), 0, nullptr, &found);
+  Unmatched unmatched;
+  const std::vector<std::string> matches = globbed(pattern, unmatched);
   std::vector<std::string> names;
-  if (status == 0)
-    for (std::size_t i = 0; i < found.gl_pathc; ++i)
-      if (std::filesystem::is_regular_file(found.gl_pathv[i])) names.emplace_back(found.gl_pathv[i]);
-  globfree(&found);
-  if (names.empty()) throw UsageError("no snapshot file matches " + pattern);
+  for (const std::string& name : matches) {
+    std::error_code error;
+    const auto status = std::filesystem::status(name, error);
+    if (error) unmatched.note(name, error.value());  // a loop of links, a folder not searchable
+    else if (std::filesystem::is_regular_file(status) && !isXdmfIndex(name)) names.push_back(name);
+  }
+  if (names.empty())
+    throw UsageError("no snapshot file matches " + pattern + (unmatched.path.empty() ? "" : " (" + unmatched.why() + ")"));
   std::sort(names.begin(), names.end(), naturallyBefore);
+  for (const std::string& name : names) noteFileRead(std::filesystem::path(name));  // no output may replace one
   return {names.begin(), names.end()};
+}
+
+void addSeriesInputs(CommandFiles& files, const std::string& option, const std::string& pattern) {
+  if (pattern.empty()) return;
+  for (const std::filesystem::path& file : listSeries(pattern)) files.inputs.push_back({option, file.string()});
 }
 
 std::vector<std::filesystem::path> listPlayedSeries(const std::string& pattern) {

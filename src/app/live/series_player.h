@@ -13,14 +13,20 @@
 #include <string>
 #include <vector>
 
+#include "app/run/output_plan.h"
 #include "io/snapshot.h"
 
 namespace nbody {
 
 // The files a shell pattern (`*`, `?`, `[...]`) names, in natural order: runs of digits compare
-// as numbers, so step-2 comes before step-10 whether or not the numbers are padded. Throws
-// UsageError when nothing matches.
+// as numbers, so step-2 comes before step-10 whether or not the numbers are padded. What is no
+// regular file (a folder, a dangling link, a loop of links, a pipe) and the XDMF index of an HDF5
+// series (`.xmf`) are passed over. Each file listed joins the files no output of the run may
+// replace (io/files_read.h). Throws UsageError when nothing matches, naming what could not be
+// looked at (a folder that cannot be searched).
 std::vector<std::filesystem::path> listSeries(const std::string& pattern);
+// The series a command will play, as inputs of its same-file check (`option` names them).
+void addSeriesInputs(CommandFiles& files, const std::string& option, const std::string& pattern);
 // The same for a command that plays the series (run --play, record --play): a usage error under
 // mpiexec too, where a series plays in one process.
 std::vector<std::filesystem::path> listPlayedSeries(const std::string& pattern);

@@ -72,7 +72,7 @@ std::vector<PanelClick> parsePanelClicks(const std::string& script) {
 PanelClicks PanelClicks::fromEnvironment() {
   const char* file = std::getenv("NBODY_PANEL_CLICKS");
   if (file == nullptr || *file == '\0') return PanelClicks();
-  return PanelClicks(parsePanelClicks(readInputFile(file)));
+  return PanelClicks(parsePanelClicks(readInputFileHere(file)));  // rank 0 alone runs the panel
 }
 
 void PanelClicks::beforeFrame(long long frame) {

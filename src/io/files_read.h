@@ -1,0 +1,28 @@
+#pragma once
+// The regular files this process has read: the inputs, every part of a snapshot of several files,
+// the members of a series played, a camera path, a panel-click script. Known by device and inode,
+// so that however an output is named (`..`, `//`, a symbolic or hard link, `{step}`), none of them
+// is replaced: the output layer (io/output_file.h) refuses one when it is opened and again just
+// before its rename. A run that has read what it would write over fails before its work where it
+// reads its inputs first (every command does), else before the rename.
+
+#include <filesystem>
+#include <optional>
+
+#include <sys/stat.h>
+
+namespace nbody {
+
+// Remembers the file `file` describes (a regular file; anything else is not remembered), read
+// under the name `path`. Thread-safe (a series is read ahead on a thread of its own).
+void noteFileRead(const struct stat& file, const std::filesystem::path& path);
+// The same for a file about to be read (a member of a series): looked up by name now.
+void noteFileRead(const std::filesystem::path& path);
+
+// The name the file `file` describes was read under, if this process read it.
+std::optional<std::filesystem::path> nameReadAs(const struct stat& file);
+
+// For tests: forget every file.
+void forgetFilesRead();
+
+}  // namespace nbody
