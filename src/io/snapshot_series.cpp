@@ -5,6 +5,13 @@
 
 namespace nbody {
 
+std::string SnapshotSeriesWriter::continueFrom(long long firstStep) {
+  if (outputFormatFor(pattern_) != SnapshotFormat::gadgetHdf5) return {};
+  EarlierSnapshots earlier = earlierSnapshotsIn(index_, pattern_, firstStep);
+  earlier_ = std::move(earlier.blocks);
+  return earlier.refusal;
+}
+
 void SnapshotSeriesWriter::write(const Snapshot& snapshot, const std::filesystem::path& path) {
   if (outputFormatFor(path) != SnapshotFormat::gadgetHdf5) return writeSnapshotFile(snapshot, path);
   refuseUnwritable(snapshot);
@@ -15,7 +22,7 @@ void SnapshotSeriesWriter::write(const Snapshot& snapshot, const std::filesystem
   file.commit();
   written_.push_back(xdmfEntryFor(path, index_, bodies));
   OutputFile index(index_);
-  index.stream() << xdmfIndexText(written_);
+  index.stream() << xdmfIndexText(written_, earlier_);
   index.commit();
 }
 

@@ -15,13 +15,18 @@ namespace nbody {
 
 class SnapshotSeriesWriter {
  public:
-  explicit SnapshotSeriesWriter(const std::string& pattern) : index_(xdmfIndexPathFor(pattern)) {}
+  explicit SnapshotSeriesWriter(const std::string& pattern) : pattern_(pattern), index_(xdmfIndexPathFor(pattern)) {}
+  // A series that goes on from step `firstStep` keeps what its index lists up to there
+  // (io/xdmf_index.h's EarlierSnapshots); the refusal, if the index is not this series' to rewrite.
+  std::string continueFrom(long long firstStep);
   // Throws what writeSnapshotFile throws, and OutputError for an index that cannot be written.
   void write(const Snapshot& snapshot, const std::filesystem::path& path);
   const std::filesystem::path& indexPath() const { return index_; }
 
  private:
+  std::string pattern_;
   std::filesystem::path index_;
+  std::vector<std::string> earlier_;
   std::vector<XdmfSnapshot> written_;
 };
 

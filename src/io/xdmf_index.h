@@ -25,7 +25,22 @@ struct XdmfSnapshot {
 // What the index says of `bodies` as the HDF5 writer writes them into `file`.
 XdmfSnapshot xdmfEntryFor(const std::filesystem::path& file, const std::filesystem::path& index,
                           const GadgetBodies& bodies);
-std::string xdmfIndexText(const std::vector<XdmfSnapshot>& snapshots);
+// The index text: the `earlier` blocks kept from an index the series had (EarlierSnapshots), then
+// `snapshots`.
+std::string xdmfIndexText(const std::vector<XdmfSnapshot>& snapshots, const std::vector<std::string>& earlier = {});
+
+// What a series continues from where its index exists already (a run resumed from one of its
+// snapshots with the same --snapshot-path): the blocks of the snapshots of `pattern` at steps up
+// to `firstStep` whose files are still there, in the index's order. A later one is the run's to
+// write again; one whose file is gone is dropped.
+struct EarlierSnapshots {
+  std::vector<std::string> blocks;
+  // Why the index cannot be rewritten (empty: it can): it lists a snapshot of another series that
+  // is still there (two patterns that differ only in the separators next to {step} share one
+  // index), or it is a file nbody did not write.
+  std::string refusal;
+};
+EarlierSnapshots earlierSnapshotsIn(const std::filesystem::path& index, const std::string& pattern, long long firstStep);
 // The index of the series `pattern` names (io/output_paths: {step} is the step): the pattern's
 // name without {step} and the separators next to it, with the extension .xmf, in the deepest
 // folder common to every snapshot (run/step-{step}.hdf5 -> run/step.xmf, run/f-{step}/s.hdf5 ->

@@ -115,7 +115,11 @@ void SimulateRun::prepare() {
     const SnapshotSeries series{"--snapshot-path", options_.snapshotPath, firstStep_, lastStep_,
                                 options_.snapshotEvery, xdmfIndexOf(options_).value_or("")};
     checkDistinctOutputs(simulateFiles(options_), series);
-    onEveryRankAlike([&] { probeSnapshotPaths(series); });  // rank 0's, where the snapshots go
+    onEveryRankAlike([&] {
+      probeSnapshotPaths(series);  // rank 0's, where the snapshots go
+      if (const std::string refusal = series_.continueFrom(firstStep_); !refusal.empty())
+        throw UsageError("--snapshot-path " + options_.snapshotPath + ": " + refusal);
+    });
   }
   openOutputs();
   session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings, nullptr, false, options_.quiet);
