@@ -4,11 +4,14 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <streambuf>
 #include <system_error>
 
 #include <fcntl.h>
+#include <stdio.h>  // renameat2
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -403,6 +406,25 @@ void OutputFile::checkWritable(const std::filesystem::path& target) {
   }
   if (exists && S_ISLNK(link.st_mode) && ::stat(target.c_str(), &leadsTo) == 0 && isStream(leadsTo.st_mode)) return;
   OutputFile probe(target);  // a temporary file, made and removed
+}
+
+void expectNewName(const std::filesystem::path& name,
+                   std::function<std::filesystem::path(const std::filesystem::path&)> next) {
+  NewNames& names = newNames();
+  const std::lock_guard lock(names.use);
+  names.next[name] = std::move(next);
+  names.taken.erase(name);
+}
+
+std::filesystem::path newNameTaken(const std::filesystem::path& name) {
+  NewNames& names = newNames();
+  const std::lock_guard lock(names.use);
+  names.next.erase(name);
+  const auto taken = names.taken.find(name);
+  if (taken == names.taken.end()) return name;
+  const std::filesystem::path result = taken->second;
+  names.taken.erase(taken);
+  return result;
 }
 
 OutputFile& OutputGroup::open(const std::filesystem::path& target) {

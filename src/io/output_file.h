@@ -133,6 +133,15 @@ class OutputFile {
   std::ostream stream_;
 };
 
+// Names an output must be new under when it appears, not only when they were chosen: the window's
+// timestamped saves (app/window/window_capture.h), which several windows in one folder may choose
+// in the same second. Publishing an output to such a name renames it only where no file has that
+// name by then (RENAME_NOREPLACE), else under `next(name)`, next(next(name)), ... (at most 1000);
+// newNameTaken() says the name it went under (and forgets the request).
+void expectNewName(const std::filesystem::path& name,
+                   std::function<std::filesystem::path(const std::filesystem::path&)> next);
+std::filesystem::path newNameTaken(const std::filesystem::path& name);
+
 // The outputs of one run (the final state and the diagnostics; a bench report's JSON and CSV):
 // opened together at the start, so an unwritable one fails before the run, and committed together
 // at the end, so a run that fails leaves none of them. Only a rename failing after others

@@ -425,9 +425,10 @@ void WindowApp::applySimulationSettings() {
 void WindowApp::carryOutSnapshotRequests() {
   std::string& message = figures_.message;
   if (settings_.saveSnapshot) {
-    const std::string path = std::filesystem::absolute(timestampedName(settings_.saveFormat)).string();
+    std::string path = timestampedName(settings_.saveFormat);
     try {
       simulation_.save(settings_, path);
+      path = newNameTaken(path).string();
       settings_.snapshotPath = path;
       message = "snapshot: wrote " + path + " at step " + std::to_string(simulation_.stepCount());
     } catch (const std::exception& e) {
@@ -654,13 +655,14 @@ void WindowApp::draw() {
 void WindowApp::writeScreenshot(bool lastFrame) {
   const bool lastPicture = lastFrame && screenshotFile_ != nullptr;
   if (!settings_.screenshot && !lastPicture) return;
-  const std::string path = settings_.screenshot ? timestampedName(".png") : options_.screenshot;
+  std::string path = settings_.screenshot ? timestampedName(".png") : options_.screenshot;
   try {
     if (const auto body = simulation_.firstNonFiniteBody())
       throw std::runtime_error("the state is not finite at step " + std::to_string(simulation_.stepCount()) +
                                " (body " + std::to_string(*body) + "), so " + path + " was not written");
     if (settings_.screenshot) {
       writePng(readWindow(framebufferSize_), path);
+      path = newNameTaken(path).string();
     } else {
       writePng(readWindow(framebufferSize_), *screenshotFile_);
       screenshotFile_->commit([] { throwIfStoppedHere([] { return std::string("while writing the screenshot"); }); });

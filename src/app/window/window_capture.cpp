@@ -6,6 +6,8 @@
 
 #include <glad/gl.h>
 
+#include "io/output_file.h"
+
 namespace nbody {
 
 Image readWindow(glm::ivec2 size) {
@@ -29,10 +31,16 @@ std::string timestampedName(const std::string& extension) {
   char stamp[64];
   std::strftime(stamp, sizeof stamp, "nbody-%Y%m%d-%H%M%S", &local);
   // Two saves in one second must not replace each other: -2, -3, ... after the first.
-  std::string name = std::string(stamp).append(extension);
-  for (int k = 2; std::filesystem::exists(std::filesystem::symlink_status(name)); ++k)
-    name = std::string(stamp).append("-").append(std::to_string(k)).append(extension);  // GCC 12: -Wrestrict on +
-  return name;
+  const std::string base = std::filesystem::absolute(stamp).string();
+  const auto numbered = [base, extension](int k) {
+    return k == 1 ? base + extension : std::string(base).append("-").append(std::to_string(k)).append(extension);
+  };
+  int k = 1;
+  while (std::filesystem::exists(std::filesystem::symlink_status(numbered(k)))) ++k;
+  // Another window in this folder may choose the same name before this one's file appears: it is
+  // renamed into place only if the name is still free, else under the next.
+  expectNewName(numbered(k), [numbered, k](const std::filesystem::path&) mutable { return numbered(++k); });
+  return numbered(k);
 }
 
 }  // namespace nbody

@@ -2,6 +2,7 @@
 
 #include "app/run/stop_signals.h"
 #include "app/window/window_capture.h"
+#include "io/output_file.h"
 #include "util/printable_text.h"
 
 #include <cmath>
@@ -69,6 +70,7 @@ std::string WindowRecorder::stop(const std::function<void()>& beforePublishing) 
   std::unique_ptr<MovieRecorder> recorder = std::move(recorder_);  // not recording, come what may
   const double filmed = std::chrono::duration<double>(Clock::now() - began_).count();
   recorder->finish(beforePublishing);
+  path_ = newNameTaken(path_).string();
   return "recording: wrote " + path_ + " (" + describe(filmed, recorder->framesCaptured()) + ")";
 }
 
