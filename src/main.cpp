@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "app/commands/command_line.h"
+#include "app/run/engine_session.h"
+#include "app/run/rank_agreement.h"
 #include "app/run/stop_signals.h"
 #include "engines/engine.h"
 #include "failed_allocation.h"
@@ -167,6 +169,7 @@ int endRun(const Outcome& outcome, int errorDescriptor) {
 int main(int argc, char** argv) {
   fillClosedStandardStreams();
   if (stackTooSmall()) return 1;
+  nbody::watchOverARank(argc, argv);  // before any thread starts, MPI's included
   try {
     nbody::startRanks(&argc, &argv);
   } catch (const std::exception& e) {
@@ -176,6 +179,10 @@ int main(int argc, char** argv) {
   // After MPI's start, whose library installs fault handlers of its own: ours chain to them.
   nbody::installEndingHandlers();  // a crash from here on removes the temporary files
   const int errorDescriptor = silenceFollower();
+  if (const std::string difference = nbody::firstRankDifference(argc, argv); !difference.empty()) {
+    if (nbody::ranks().leader()) printError(("error: " + difference).c_str());
+    return endRun({2, {}}, errorDescriptor);  // a usage error, alike on every rank
+  }
   nbody::CommandLine line;
   const auto parsed = nbody::parseCommandLine(line, argc, argv, std::cout, std::cerr);
   if (const int exitCode = agreeOnParsing(parsed); exitCode >= 0) return endRun({exitCode, {}}, errorDescriptor);

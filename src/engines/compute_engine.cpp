@@ -23,8 +23,10 @@ const KernelSources kReduce{{{GL_COMPUTE_SHADER, {"body_layout.glsl", "rk_combin
 std::size_t ceilDiv(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
 void checkComputeSupport(const gl::Limits& limits) {
-  // NBODY_DISABLE_COMPUTE lets the tests take the path of a GPU without compute shaders.
-  if (std::getenv("NBODY_DISABLE_COMPUTE"))
+  // NBODY_DISABLE_COMPUTE (set, not empty and not 0) lets the tests take the path of a GPU
+  // without compute shaders.
+  const char* disabled = std::getenv("NBODY_DISABLE_COMPUTE");
+  if (disabled != nullptr && *disabled != '\0' && std::string_view(disabled) != "0")
     throw std::runtime_error("compute shaders disabled by NBODY_DISABLE_COMPUTE");
   if (!limits.supports(4, 3))
     throw std::runtime_error("the compute engine needs OpenGL 4.3 compute shaders; this context is " +

@@ -42,4 +42,17 @@ void removeAllNow() noexcept;
 // How many files are remembered now (for tests).
 int count() noexcept;
 
+// A watcher: a process of its own that outlives this one and, when this one ends by any means,
+// removes the temporary files remembered at that moment and the folders given to
+// removeFolderAtEnd. For a rank of a distributed run, which its launcher may end without its
+// handlers running: mpirun kills every rank's process group with SIGKILL once a stop signal's
+// grace is over, and after a second Ctrl-C or a SIGQUIT it dies at once and PMIx ends the ranks
+// with _exit. The watcher is forked (call it first thing, before any thread starts) into a session
+// of its own, so that no signal to this process's group reaches it; it holds no descriptor of this
+// one but a pipe, over which remember() and forget() tell it each file, and whose end tells it
+// that this process is gone. Its command line is cleared (`argv`'s words), so that it is not
+// taken for this process. Where it cannot be started, nothing changes.
+void startWatcher(int argc, char** argv);
+void removeFolderAtEnd(const std::filesystem::path& folder);
+
 }  // namespace nbody::temporaries

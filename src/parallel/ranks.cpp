@@ -13,6 +13,7 @@
 #include <thread>
 
 #include <mpi.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -121,6 +122,9 @@ std::string windowSpaceProblem(std::size_t bytes) {
   const char* folder = std::getenv("OMPI_MCA_osc_sm_backing_directory");
   if (!folder) folder = "/dev/shm";
   struct statvfs space {};
+  struct stat kind {};
+  // A file or a device there passed the checks below, and Open MPI then waited for ever.
+  if (::stat(folder, &kind) == 0 && !S_ISDIR(kind.st_mode)) return std::string(folder) + " is not a folder";
   if (::statvfs(folder, &space) != 0 || ::access(folder, W_OK) != 0)
     return std::string("cannot write into ") + folder;
   const std::size_t free = std::size_t(space.f_bavail) * std::size_t(space.f_frsize);
@@ -242,6 +246,15 @@ bool launchedByMpi() {
   for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK"})
     if (std::getenv(variable)) return true;
   return false;
+}
+
+std::string folderForThisRanksSegments() {
+  if (!std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("OMPI_MCA_btl_vader_backing_directory")) return {};
+  // Named after the launcher's process (the rank's parent on its node), for whoever looks for them.
+  std::string folder = "/dev/shm/nbody-rank-" + std::to_string(::getppid()) + "-XXXXXX";
+  if (::mkdtemp(folder.data()) == nullptr) return {};  // no /dev/shm: Open MPI finds its own way
+  ::setenv("OMPI_MCA_btl_vader_backing_directory", folder.c_str(), 1);
+  return folder;
 }
 
 const Ranks& ranks() { return world(); }

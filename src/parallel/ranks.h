@@ -111,4 +111,12 @@ double secondsInCollective();
 // Whether an MPI launcher started this process (Open MPI's, MPICH's Hydra or a PMIx launcher).
 bool launchedByMpi();
 
+// Open MPI's shared-memory transport keeps a segment of each rank's in /dev/shm, which it removes
+// in MPI_Finalize: a rank its launcher kills leaves it. Where the user chose no folder for them
+// (OMPI_MCA_btl_vader_backing_directory), this makes one for this rank's,
+// /dev/shm/nbody-rank-PPID-XXXXXX (PPID: the launcher's process on this node), and points Open
+// MPI at it, for the caller to remove when the rank ends however it ends; "" where it made none.
+// Before startRanks.
+std::string folderForThisRanksSegments();
+
 }  // namespace nbody

@@ -11,6 +11,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <thread>
+
+#include <sys/resource.h>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +21,7 @@
 #include "app/run/output_plan.h"
 #include "io/snapshot.h"
 #include "support/cli_runner.h"
+#include "support/fault_injection.h"
 
 namespace nbody {
 namespace {
@@ -310,6 +314,131 @@ INSTANTIATE_TEST_SUITE_P(RankFailures, AStopToTheLauncher, ::testing::Values(SIG
                          [](const ::testing::TestParamInfo<int>& param) {
                            return std::string(param.param == SIGINT ? "SIGINT" : "SIGTERM");
                          });
+
+// Ranks started with different words or environments (MPMD: `mpiexec -n 1 nbody A : -n 1 nbody B`)
+// used to write a state neither run's with exit 0, wait for ever in a collective the other never
+// made, or fail with an internal message. They compare what decides the run at their start: a
+// usage error naming rank 1, the first difference and both values, every rank ended.
+struct RankDifference {
+  std::string name, rankZero, rankOne, expectedInMessage;
+};
+void PrintTo(const RankDifference& c, std::ostream* out) { *out << c.rankZero << " : " << c.rankOne; }
+
+class RanksThatDisagree : public ::testing::TestWithParam<RankDifference> {};
+
+TEST_P(RanksThatDisagree, EndEveryRankNamingTheFirstDifference) {
+  ScratchFolder scratch("ranks-disagree");
+  std::ofstream(scratch / "ic.csv") << "x,y,z,mass,vx,vy,vz\n0,0,0,1,0,0,0\n1,0,0,1,0,0,0\n";
+  const auto words = [&](const std::string& run) {
+    return test::withFolder(run, scratch) + " -q -o " + (scratch / "out.nbody").string();
+  };
+  const std::string& rankOne = GetParam().rankOne;  // an environment of its own (env ...) names nbody itself
+  const std::string command = "env " + kRankEnvironment + " timeout 120 " + onRanks(1) + " " + std::string(NBODY_EXECUTABLE) + " " +
+                              words(GetParam().rankZero) + " : " + NBODY_MPIEXEC_NUMPROC_FLAG + " 1 " +
+                              (rankOne.starts_with("env ") ? "" : std::string(NBODY_EXECUTABLE) + " ") + words(rankOne);
+  const auto out = scratch / "stdout.txt", err = scratch / "stderr.txt";
+  const int status = std::system((command + " >" + out.string() + " 2>" + err.string()).c_str());
+  CommandResult result;
+  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.err = test::readWholeFile(err);
+  expectEveryRankEndedCleanly(result, scratch, 2, "the ranks do not run the same thing: on rank 1 of 2");
+  EXPECT_NE(result.err.find(test::withFolder(GetParam().expectedInMessage, scratch)), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(scratch / "out.nbody"));
+}
+
+const std::string kSmall = "simulate --bodies 256 --steps 4";
+
+INSTANTIATE_TEST_SUITE_P(
+    RankFailures, RanksThatDisagree,
+    ::testing::Values(
+        RankDifference{"Seed", kSmall, kSmall + " --seed 7", "word 6 of its command line is '--seed' where rank 0's is '-q'"},
+        RankDifference{"Method", kSmall + " --method euler", kSmall + " --method rk4",
+                       "word 7 of its command line is 'rk4' where rank 0's is 'euler'"},
+        RankDifference{"Steps", kSmall, "simulate --bodies 256 --steps 5", "word 5 of its command line is '5' where rank 0's is '4'"},
+        RankDifference{"Engine", kSmall + " --engine tree", kSmall + " --engine cpu", "'cpu' where rank 0's is 'tree'"},
+        RankDifference{"Diagnostics", kSmall, kSmall + " --diagnostics {d}/d.csv", "is '--diagnostics'"},
+        RankDifference{"Command", kSmall, "shot --bodies 256 --steps 4", "word 1 of its command line is 'shot'"},
+        RankDifference{"InputOnOneRank", "simulate --steps 4", "simulate --input {d}/ic.csv --steps 4",
+                       "word 2 of its command line is '--input'"},
+        RankDifference{"DisabledComputeOnOneRank", "simulate --engine compute --bodies 256 --steps 4",
+                       "env NBODY_DISABLE_COMPUTE=1 " NBODY_EXECUTABLE " simulate --engine compute --bodies 256 --steps 4",
+                       "NBODY_DISABLE_COMPUTE is set to '1' there and unset on rank 0"}),
+    [](const auto& param) { return param.param.name; });
+
+// An impatient stop: a second Ctrl-C 50 ms after the first makes mpirun exit at once, and SIGQUIT
+// makes it dump core; the ranks are then ended without their handlers (PMIx's _exit a second
+// later). Their watchers remove what they leave: no temporary file, no shared-memory segment of
+// theirs in /dev/shm, no rank.
+struct ImpatientStop {
+  std::string name;
+  std::vector<int> signals;
+};
+void PrintTo(const ImpatientStop& c, std::ostream* out) { *out << c.name; }
+
+class AnImpatientStopToTheLauncher : public ::testing::TestWithParam<ImpatientStop> {};
+
+std::vector<std::string> segmentFoldersOf(pid_t launcher) {
+  std::vector<std::string> found;
+  const std::string prefix = "nbody-rank-" + std::to_string(launcher) + "-";
+  for (const auto& entry : std::filesystem::directory_iterator("/dev/shm"))
+    if (entry.path().filename().string().starts_with(prefix)) found.push_back(entry.path().string());
+  return found;
+}
+
+TEST_P(AnImpatientStopToTheLauncher, LeavesNothingOfTheRanks) {
+  ScratchFolder scratch("ranks-impatient");
+  setRankEnvironment();
+  const struct rlimit noCore {0, 0};
+  struct rlimit core {};
+  ::getrlimit(RLIMIT_CORE, &core);
+  ::setrlimit(RLIMIT_CORE, &noCore);  // mpirun's own core file, on SIGQUIT
+  std::vector<std::string> words{NBODY_MPIEXEC, NBODY_MPIEXEC_NUMPROC_FLAG, "2"};
+  if (!std::string(NBODY_MPIEXEC_PREFLAGS).empty()) words.push_back(NBODY_MPIEXEC_PREFLAGS);
+  for (const std::string word : {NBODY_EXECUTABLE, "simulate", "--bodies", "2048", "--steps", "100000000"})
+    words.push_back(word);
+  words.insert(words.end(), {"-o", (scratch / "final.nbody").string(), "--diagnostics", (scratch / "d.csv").string()});
+  auto launcher = test::RunningNbody::program(words, scratch);
+  ::setrlimit(RLIMIT_CORE, &core);
+  ASSERT_TRUE(test::waitUntil([&] { return test::temporaryFilesIn(scratch.path()).size() == 2; }, 120));
+  ASSERT_FALSE(segmentFoldersOf(launcher.pid()).empty()) << "the ranks' segments are not in folders of their own";
+  for (const int signal : GetParam().signals) {
+    launcher.signal(signal);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  launcher.wait(60);
+  EXPECT_TRUE(test::waitUntil([&] { return processesNaming(scratch.path()).empty(); }, 20))
+      << testing::PrintToString(processesNaming(scratch.path()));
+  EXPECT_TRUE(test::waitUntil([&] { return test::temporaryFilesIn(scratch.path()).empty(); }, 10))
+      << testing::PrintToString(test::temporaryFilesIn(scratch.path()));
+  EXPECT_TRUE(test::waitUntil([&] { return segmentFoldersOf(launcher.pid()).empty(); }, 10))
+      << testing::PrintToString(segmentFoldersOf(launcher.pid()));
+  EXPECT_FALSE(std::filesystem::exists(scratch / "final.nbody"));
+}
+
+INSTANTIATE_TEST_SUITE_P(RankFailures, AnImpatientStopToTheLauncher,
+                         ::testing::Values(ImpatientStop{"SecondSigint", {SIGINT, SIGINT}},
+                                           ImpatientStop{"Sigquit", {SIGQUIT}}),
+                         [](const auto& param) { return param.param.name; });
+
+// A backing folder that is a file or a device passed the checks, and Open MPI then hung in
+// MPI_Win_allocate_shared: it is refused as a missing one is, with the same bits.
+TEST(Ranks, ASharedWindowFolderThatIsAFileOrADeviceIsRefusedWithTheSameBits) {
+  ScratchFolder scratch("ranks-window-file");
+  std::ofstream(scratch / "a-file") << "x";
+  const std::string run = "simulate --engine compute --scene plummer --bodies 1001 --steps 2 -q -o ";
+  ASSERT_EQ(runNbody(run + (scratch / "one.nbody").string(), scratch).exitCode, 0);
+  for (const std::string& folder : {(scratch / "a-file").string(), std::string("/dev/null")}) {
+    const std::string environment =
+        "timeout 120 env " + kRankEnvironment + " OMPI_MCA_osc_sm_backing_directory=" + folder + " " + onRanks(2);
+    const CommandResult result = runNbody(run + (scratch / "two.nbody").string(), scratch, environment);
+    ASSERT_EQ(result.exitCode, 0) << folder << ": " << result.err;
+    EXPECT_TRUE(test::readWholeFile(scratch / "two.nbody") == test::readWholeFile(scratch / "one.nbody")) << folder;
+    const std::vector<std::string> lines = nbodyLines(result.err);
+    ASSERT_EQ(lines.size(), 1u) << result.err;
+    EXPECT_EQ(lines[0], "nbody: the ranks exchange through MPI_Allgatherv, not a shared window: " + folder +
+                            " is not a folder");
+  }
+}
 
 // A state that turns non-finite turns so on every rank alike (every rank holds every body): every
 // rank stops at the same check, rank 0 names the step and the body, nothing is written.

@@ -471,6 +471,49 @@ TEST(Window, SigintEndsItLeavingNoScreenshot) {
   EXPECT_EQ(test::temporaryFilesIn(scratch.path()), std::vector<std::string>{});
 }
 
+// The X server goes away mid-run (Xvfb stopped, an ssh connection lost) with a screenshot and a
+// recording pending: Xlib's own handler ended nbody with exit 1 and their temporary files left.
+// It ends as SIGHUP would, at once: 129, one line, nothing left.
+TEST(Window, TheXServerGoingAwayEndsItAsAHangUpLeavingNothing) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-x-gone");
+  const auto err = scratch / "stderr.txt", code = scratch / "code.txt", display = scratch / "display.txt";
+  // Xvfb picks a free display and writes its number; the window starts drawing; the server goes.
+  std::ofstream(scratch / "x.sh")
+      << "Xvfb -displayfd 3 -ac -screen 0 640x480x24 3>" << display.string() << " >/dev/null 2>&1 & x=$!\n"
+      << "until [ -s " << display.string() << " ]; do sleep 0.05; done\n"
+      << "DISPLAY=:$(cat " << display.string() << ") " << NBODY_EXECUTABLE
+      << " run --engine cpu --bodies 256 --frames 1000000 --screenshot " << (scratch / "w.png").string() << " --record "
+      << (scratch / "m.mp4").string() << " 2>" << err.string() << " & pid=$!\n"
+      << "until grep -q '^run: ' " << err.string() << " || ! kill -0 $pid 2>/dev/null; do sleep 0.05; done\n"
+      << "sleep 0.5; kill $x; wait $pid; echo $? >" << code.string() << "\n";
+  ASSERT_EQ(std::system(("sh " + (scratch / "x.sh").string()).c_str()), 0);
+  const std::string complaints = test::readWholeFile(err);
+  EXPECT_EQ(test::readWholeFile(code), "129\n") << complaints;
+  EXPECT_NE(complaints.find("nbody: stopped at once: the connection to the X server was lost (as by SIGHUP); "
+                            "unfinished outputs removed"),
+            std::string::npos)
+      << complaints;
+  EXPECT_FALSE(std::filesystem::exists(scratch / "w.png"));
+  EXPECT_FALSE(std::filesystem::exists(scratch / "m.mp4"));
+  EXPECT_EQ(test::temporaryFilesIn(scratch.path()), std::vector<std::string>{});
+}
+
+// Under mpiexec rank 0 reads the panel-click script alone (the others run no panel): rank 1 used
+// to take its broadcast for a frame order and die asking for 7769 PiB.
+TEST(Window, PanelClicksUnderMpiexecAreRankZerosAlone) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-ranks-clicks");
+  std::ofstream(scratch / "clicks.txt") << "2 nbody-gl > Pause (Space)\n";
+  const std::string launcher = "env NBODY_PANEL_CLICKS=" + (scratch / "clicks.txt").string() +
+                               " OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                               "OMPI_MCA_rmaps_base_oversubscribe=1 LP_NUM_THREADS=1 " NBODY_MPIEXEC " "
+                               NBODY_MPIEXEC_NUMPROC_FLAG " 2 " NBODY_MPIEXEC_PREFLAGS " ";
+  const std::string printed = runWindow(scratch, "--bodies 1024 --frames 6 --width 320 --height 240", launcher);
+  EXPECT_NE(printed.find("run: panel clicks: 1 of 1 taken"), std::string::npos)
+      << printed << test::readWholeFile(scratch / "stderr.txt");
+}
+
 TEST(Window, ADamagedSnapshotToStartFromFailsWithOneLine) {
   ScratchFolder scratch("window-load-damaged");
   const auto snapshot = scratch / "start.nbody";

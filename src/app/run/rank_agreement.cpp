@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <iterator>
 #include <stdexcept>
 #include <vector>
 
 #include "engines/engine.h"
 #include "parallel/ranks.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -49,6 +52,76 @@ void onEveryRankAlike(const std::function<void()>& work) {
   if (alike) fail(outcomes[first], message);
   fail(outcomes[first], "rank " + std::to_string(first) + " of " + std::to_string(ranks.count()) + " (" +
                             hosts[first] + "): " + message);
+}
+
+namespace {
+
+// The words after the program's path, then the deciding variables ("NAME=value", or "NAME" where
+// unset), each followed by a NUL.
+std::vector<std::string> runDescription(int argc, const char* const* argv) {
+  std::vector<std::string> parts(argv + std::min(argc, 1), argv + argc);
+  for (const char* name : kRunDecidingVariables) {
+    const char* value = std::getenv(name);
+    parts.push_back(value == nullptr ? std::string(name) : std::string(name) + "=" + value);
+  }
+  return parts;
+}
+
+std::string joined(const std::vector<std::string>& parts) {
+  std::string text;
+  for (const std::string& part : parts) text.append(part).push_back('\0');
+  return text;
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  for (std::size_t start = 0, end; (end = text.find('\0', start)) != std::string::npos; start = end + 1)
+    parts.push_back(text.substr(start, end - start));
+  return parts;
+}
+
+std::string shown(const std::string& part) {
+  std::string text(1, '\'');  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "'" + ...
+  return text.append(printable(part, 60)).append(1, '\'');
+}
+
+// How `other` (rank r's) differs from `own` (rank 0's), the variables being the last parts of each.
+std::string differenceOf(const std::vector<std::string>& own, const std::vector<std::string>& other) {
+  const std::size_t variables = std::size(kRunDecidingVariables);
+  const std::size_t ownWords = own.size() - variables, otherWords = other.size() - variables;
+  for (std::size_t k = 0; k < std::max(ownWords, otherWords); ++k) {
+    const std::string theirs = k < otherWords ? shown(other[k]) : "nothing", ours = k < ownWords ? shown(own[k]) : "nothing";
+    if (theirs != ours)
+      return "word " + std::to_string(k + 1) + " of its command line is " + theirs + " where rank 0's is " + ours;
+  }
+  for (std::size_t k = 0; k < variables; ++k) {
+    const auto value = [](const std::string& part) {
+      const auto equals = part.find('=');
+      return equals == std::string::npos ? std::string("unset") : "set to " + shown(part.substr(equals + 1));
+    };
+    if (own[ownWords + k] != other[otherWords + k])
+      return std::string(kRunDecidingVariables[k]) + " is " + value(other[otherWords + k]) + " there and " +
+             value(own[ownWords + k]) + " on rank 0";
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string firstRankDifference(int argc, const char* const* argv) {
+  const Ranks& ranks = nbody::ranks();
+  if (!ranks.distributed()) return {};
+  const std::vector<std::string> descriptions = ranks.gatherText(joined(runDescription(argc, argv)));
+  const std::vector<std::string> hosts = ranks.gatherText(ranks.host());
+  const std::vector<std::string> own = split(descriptions[0]);
+  for (std::size_t r = 1; r < descriptions.size(); ++r) {
+    if (descriptions[r] == descriptions[0]) continue;
+    const std::string difference = differenceOf(own, split(descriptions[r]));
+    return "the ranks do not run the same thing: on rank " + std::to_string(r) + " of " +
+           std::to_string(ranks.count()) + " (" + hosts[r] + ") " + difference +
+           " (every rank must be started with the same words and environment)";
+  }
+  return {};
 }
 
 namespace {

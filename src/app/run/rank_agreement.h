@@ -14,6 +14,20 @@ namespace nbody {
 // `work()`.
 void onEveryRankAlike(const std::function<void()>& work);
 
+// The variables nbody reads that decide what a run computes: every rank must see the same values.
+// (NBODY_EGL_PLATFORM, which only picks the way to a GPU, may differ: the renderers are compared
+// once a context is made; NBODY_PANEL_CLICKS and NBODY_DUMP_PROGRAMS are rank 0's and each
+// rank's own.)
+inline constexpr const char* kRunDecidingVariables[] = {"NBODY_DISABLE_COMPUTE", "NBODY_GL_DEBUG"};
+
+// Where several ranks run, they compare at their start the words of their command lines (all but
+// the program's path) and the variables above: ranks started with different words (`mpirun -n 1
+// nbody A : -n 1 nbody B`) or environments would compute different things, wait for ever in a
+// collective the others never make, or write one output from two runs. The first difference, in
+// one line naming the rank, the word or variable and both values; empty where they agree (and in
+// one process). A collective.
+std::string firstRankDifference(int argc, const char* const* argv);
+
 // Once per process, where several ranks run: rank 0 prints each rank's host, EGL device and
 // renderer (from the current context), and a warning when the renderers differ (the bits of a run
 // on K GPUs are those of one GPU only on GPUs of one model and driver).

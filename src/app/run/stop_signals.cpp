@@ -144,6 +144,21 @@ void installStopHandlers(StopMode mode) {
   if (ranks().distributed()) watchForAStuckStop();
 }
 
+void endAtOnce(int signal, const char* cause) noexcept {
+  temporaries::removeAllNow();
+  say("nbody: stopped at once: ");
+  say(cause);
+  say("; unfinished outputs removed\n");
+  ::_exit(128 + signal);
+}
+
+void watchOverARank(int argc, char** argv) {
+  if (!launchedByMpi()) return;
+  temporaries::startWatcher(argc, argv);
+  if (const std::string segments = folderForThisRanksSegments(); !segments.empty())
+    temporaries::removeFolderAtEnd(segments);
+}
+
 int stopRequested() noexcept { return requestedSignal; }
 
 int agreedStop() {

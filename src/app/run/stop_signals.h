@@ -32,6 +32,17 @@ enum class StopMode {
 void installEndingHandlers();
 void installStopHandlers(StopMode mode);
 
+// Under an MPI launcher: a watcher process (io/temporary_files.h) that removes this rank's
+// temporary files and shared-memory segments when the launcher ends it without its handlers (a
+// SIGKILL after a stop signal's grace, _exit after a second Ctrl-C or a SIGQUIT to mpirun).
+// First thing in main, before any thread starts; nothing in a single process.
+void watchOverARank(int argc, char** argv);
+
+// Ends nbody at once, as a second stop signal does: every temporary file removed, one line
+// "nbody: stopped at once: CAUSE; unfinished outputs removed", exit 128 + `signal`. For what
+// cannot wait for a step boundary (the connection to the X server lost). Async-signal-safe.
+[[noreturn]] void endAtOnce(int signal, const char* cause) noexcept;
+
 // The signal that asked this process to stop, or 0.
 int stopRequested() noexcept;
 // The stop every rank of a distributed run sees alike: the largest signal any rank received, found
