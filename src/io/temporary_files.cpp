@@ -37,8 +37,9 @@ sigset_t makeStopSignals() {
   sigset_t set;
   sigemptyset(&set);
   for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF,
-                           SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS, SIGABRT})
+                           SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS, SIGABRT, SIGTRAP, SIGIO, SIGPWR, SIGSTKFLT})
     sigaddset(&set, signal);
+  for (int signal = SIGRTMIN; signal <= SIGRTMAX; ++signal) sigaddset(&set, signal);
   return set;
 }
 

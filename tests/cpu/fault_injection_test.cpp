@@ -233,6 +233,15 @@ TEST(StopSignals, ASecondSignalEndsTheRunAtOnceLeavingNoTemporaryFile) {
 // a pipe nobody reads, its -o temporary file made.
 class EndingSignals : public ::testing::TestWithParam<int> {};
 
+// The name nbody gives a signal: the C library's abbreviation, but SIGIO (not POLL) and the
+// real-time ones (which have none).
+std::string signalName(int signal) {
+  if (signal == SIGIO) return "IO";
+  if (signal == SIGRTMIN) return "RTMIN";
+  if (signal == SIGRTMAX) return "RTMAX";
+  return sigabbrev_np(signal);
+}
+
 TEST_P(EndingSignals, EndTheRunAtOnceWithTheSignalsStatusLeavingNoTemporaryFile) {
   ScratchFolder scratch("ending-signal");
   const auto pipe = scratch / "pipe";
@@ -259,14 +268,18 @@ TEST_P(EndingSignals, EndTheRunAtOnceWithTheSignalsStatusLeavingNoTemporaryFile)
   EXPECT_EQ(result.signal, GetParam()) << "exit " << result.exitCode << ": " << result.err;
   const std::vector<std::string> lines = test::linesFromNbody(result.err);
   ASSERT_EQ(lines.size(), 1u) << result.err;
-  EXPECT_EQ(lines[0].rfind("nbody: ended by SIG" + std::string(sigabbrev_np(GetParam())), 0), 0u) << lines[0];
+  EXPECT_EQ(lines[0].rfind("nbody: ended by SIG" + signalName(GetParam()), 0), 0u) << lines[0];
   EXPECT_TRUE(lines[0].ends_with("; unfinished outputs removed")) << lines[0];
   EXPECT_EQ(namesIn(scratch), std::vector<std::string>{"pipe"});
 }
 
 INSTANTIATE_TEST_SUITE_P(QuitAlarmUserCpuAndFaults, EndingSignals,
                          ::testing::Values(SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGSEGV, SIGBUS, SIGFPE, SIGABRT),
-                         [](const auto& param) { return std::string(sigabbrev_np(param.param)); });
+                         [](const auto& param) { return signalName(param.param); });
+// The attack of 2026-11-28 (F6): these still ended nbody silently with its temporary files left.
+INSTANTIATE_TEST_SUITE_P(TrapIoPowerStackAndRealTime, EndingSignals,
+                         ::testing::Values(SIGTRAP, SIGIO, SIGPWR, SIGSTKFLT, SIGRTMIN, SIGRTMAX),
+                         [](const auto& param) { return signalName(param.param); });
 
 // A stop that comes while the final state is written (here: 2 million bodies into a CSV, a few
 // seconds) used to be swallowed: the file was completed and nbody exited 0. The rule: a stop before

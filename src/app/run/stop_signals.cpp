@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 #include <string>
@@ -22,7 +23,19 @@ volatile std::sig_atomic_t stopAtOnce = 0;
 
 // Signals whose default action ends the process, which nbody does not ask to stop: they end it at
 // once, as they would have, but without leaving a temporary file.
-constexpr int kEndingSignals[] = {SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF};
+constexpr int kEndingSignals[] = {SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF,
+                                  SIGTRAP, SIGIO,   SIGPWR,  SIGSTKFLT};
+// The real-time signals (SIGRTMIN to SIGRTMAX, whose numbers the C library fixes at run time) end
+// a process too; their names are made before any can come, for the handler.
+char realTimeNames[65][16] = {};
+
+void nameRealTimeSignals() {
+  for (int signal = SIGRTMIN; signal <= SIGRTMAX && signal < 65; ++signal) {
+    if (signal == SIGRTMIN) std::snprintf(realTimeNames[signal], sizeof realTimeNames[signal], "SIGRTMIN");
+    else if (signal == SIGRTMAX) std::snprintf(realTimeNames[signal], sizeof realTimeNames[signal], "SIGRTMAX");
+    else std::snprintf(realTimeNames[signal], sizeof realTimeNames[signal], "SIGRTMIN+%d", signal - SIGRTMIN);
+  }
+}
 // Signals of a fault, in nbody or in a library it uses (a driver short of memory): the same, run
 // on a stack of their own so that an overflowing stack is handled too.
 constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS};
@@ -125,9 +138,15 @@ void installEndingHandlers() {
   action.sa_sigaction = onEndingSignal;
   sigfillset(&action.sa_mask);  // nothing interrupts the removal
   action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-  // One that was ignored when nbody started (nohup, a background job) stays ignored.
+  // One that was ignored when nbody started (nohup, a background job) stays ignored; a real-time
+  // signal a library has taken (one not at its default) stays its.
   for (const int signal : kEndingSignals)
     if (sigaction(signal, nullptr, &previousActions[signal]) == 0 && previousActions[signal].sa_handler != SIG_IGN)
+      sigaction(signal, &action, nullptr);
+  nameRealTimeSignals();
+  for (int signal = SIGRTMIN; signal <= SIGRTMAX && signal < 65; ++signal)
+    if (sigaction(signal, nullptr, &previousActions[signal]) == 0 && !(previousActions[signal].sa_flags & SA_SIGINFO) &&
+        previousActions[signal].sa_handler == SIG_DFL)
       sigaction(signal, &action, nullptr);
   for (const int signal : kFaultSignals) sigaction(signal, &action, &previousActions[signal]);
 }
@@ -188,7 +207,11 @@ const char* signalName(int signal) noexcept {
     case SIGILL: return "SIGILL";
     case SIGABRT: return "SIGABRT";
     case SIGSYS: return "SIGSYS";
-    default: return "a signal";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGIO: return "SIGIO";
+    case SIGPWR: return "SIGPWR";
+    case SIGSTKFLT: return "SIGSTKFLT";
+    default: return signal > 0 && signal < 65 && realTimeNames[signal][0] != '\0' ? realTimeNames[signal] : "a signal";
   }
 }
 

@@ -1,11 +1,14 @@
 #include "app/window/window_app.h"
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+
+#include <dlfcn.h>
 
 #include <glad/gl.h>
 // glad first: GLFW must not pull in a GL header of its own.
@@ -242,6 +245,19 @@ class WindowApp {
   bool screenshotWritten_ = false;  // --screenshot's, at the last frame
 };
 
+// Xlib ends the process with exit(1) when its connection to the X server is lost (the server
+// stopped, an ssh connection gone): the run's temporary files would stay. nbody ends instead as
+// SIGHUP, the signal of a lost connection, ends it at once. Xlib is GLFW's, so found at run time.
+extern "C" int onXServerLost(void*) {
+  endAtOnce(SIGHUP, "the connection to the X server was lost (as by SIGHUP)");
+}
+
+void handleXServerLoss() {
+  using Handler = int (*)(void*);
+  using SetHandler = Handler (*)(Handler);
+  if (const auto set = reinterpret_cast<SetHandler>(::dlsym(RTLD_DEFAULT, "XSetIOErrorHandler"))) set(onXServerLost);
+}
+
 WindowApp::WindowApp(const WindowOptions& options)
     : options_(options),
       clicks_(PanelClicks::fromEnvironment()),
@@ -253,6 +269,7 @@ WindowApp::WindowApp(const WindowOptions& options)
       settings_(initialSettings(options, loadFirst_)),
       imgui_((listenForKeys(context_->window(), keys_), context_->window())),
       simulation_(settings_) {
+  handleXServerLoss();
   glfwSwapInterval(settings_.vsync ? 1 : 0);
   if (!findEngine(settings_.run.engine)->interactiveAt(settings_.run.scene.options.bodyCount))
     std::fprintf(stderr, "run: the %s engine is slow at N = %zu\n", settings_.run.engine.c_str(),
