@@ -188,5 +188,6 @@ int main(int argc, char** argv) {
   if (const int exitCode = agreeOnParsing(parsed); exitCode >= 0) return endRun({exitCode, {}}, errorDescriptor);
   const nbody::CommandEntry& command = *std::get<const nbody::CommandEntry*>(parsed);
   nbody::installStopHandlers(command.row->stop);
+  nbody::dumpProgramsWhereAsked();
   return endRun(runCommand(command), errorDescriptor);
 }

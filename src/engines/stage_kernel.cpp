@@ -1,8 +1,8 @@
 #include "engines/stage_kernel.h"
 
-#include <cstdlib>
-#include <fstream>
+#include <algorithm>
 #include <functional>
+#include <utility>
 
 namespace nbody {
 namespace {
@@ -15,23 +15,24 @@ std::string describe(const KernelSources& sources, const gl::Defines& defines) {
   return key;
 }
 
-// NBODY_DUMP_PROGRAMS=DIR writes each program's driver binary (NVIDIA's holds its assembly) and
-// what it was made of, to read what the compiler made of a variant.
+ProgramDump& programDump() {
+  static ProgramDump dump;
+  return dump;
+}
+
 void dumpProgramBinary(GLuint program, const KernelSources& sources, const gl::Defines& defines) {
-  const char* folder = std::getenv("NBODY_DUMP_PROGRAMS");
-  if (!folder) return;
+  if (!programDump()) return;
   GLint length = 0;
   glGetProgramiv(program, GL_PROGRAM_BINARY_LENGTH, &length);
   std::vector<char> binary(std::size_t(std::max(length, 0)));
   GLenum format = 0;
   glGetProgramBinary(program, length, nullptr, &format, binary.data());
-  const std::string key = describe(sources, defines);
-  const std::string base = std::string(folder) + "/" + std::to_string(std::hash<std::string>{}(key));
-  std::ofstream(base + ".bin", std::ios::binary).write(binary.data(), std::streamsize(binary.size()));
-  std::ofstream(base + ".key") << key << "\n";
+  programDump()(describe(sources, defines), binary);
 }
 
 }  // namespace
+
+void setProgramDump(ProgramDump dump) { programDump() = std::move(dump); }
 
 void StageKernel::use(const Method& method, const StepParams& params, int stage, std::size_t bodies,
                       std::size_t paddedBodies, int sliceLengthValue) const {

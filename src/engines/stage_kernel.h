@@ -3,7 +3,9 @@
 // kept, with the locations of the uniforms the kernels share. A variant is its sources (a static
 // description per kind of kernel) and its typed defines; the pair is the cache key.
 
+#include <functional>
 #include <map>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -14,6 +16,12 @@
 #include "physics/state.h"
 
 namespace nbody {
+
+// Where each stage kernel's program goes once built, with what it was made of (`key`: its files
+// and defines) and the driver's binary of it (NVIDIA's holds its assembly): NBODY_DUMP_PROGRAMS's
+// files (app/run/engine_session.h). None by default.
+using ProgramDump = std::function<void(const std::string& key, const std::vector<char>& binary)>;
+void setProgramDump(ProgramDump dump);
 
 // The GLSL files of one kind of kernel, shared code first. Engines keep one of these per kind
 // (static storage): the cache knows a kind by its address.

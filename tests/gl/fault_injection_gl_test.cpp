@@ -261,3 +261,41 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace nbody
+
+namespace nbody {
+namespace {
+
+// NBODY_DUMP_PROGRAMS wrote its files with std::ofstream, following links planted on their
+// predictable names (a hash of the sources) over the file they point to, and failed silently
+// into a missing folder. They go through the output layer now: the link is refused and its target
+// untouched, a missing folder fails the run with one line, and a good folder gets a binary and
+// what it was made of for each stage kernel.
+TEST(DumpedPrograms, GoThroughTheOutputLayer) {
+  test::ScratchFolder scratch("dump-programs");
+  const std::string run = "simulate --bodies 256 --steps 2 -q -o " + (scratch / "o.csv").string();
+  std::filesystem::create_directory(scratch / "dump");
+  ASSERT_EQ(test::runNbody(run, scratch, "NBODY_DUMP_PROGRAMS=" + (scratch / "dump").string()).exitCode, 0);
+  std::vector<std::filesystem::path> dumped;
+  for (const auto& entry : std::filesystem::directory_iterator(scratch / "dump")) dumped.push_back(entry.path());
+  ASSERT_GE(dumped.size(), 2u);
+  for (const auto& file : dumped) {
+    if (file.extension() != ".key") continue;
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(file).replace_extension(".bin"))) << file;
+    EXPECT_NE(test::readWholeFile(file).find(".glsl;"), std::string::npos) << file;
+  }
+  std::ofstream(scratch / "victim.txt") << "precious";
+  for (const auto& file : dumped) {
+    std::filesystem::remove(file);
+    std::filesystem::create_symlink(scratch / "victim.txt", file);
+  }
+  std::filesystem::remove(scratch / "o.csv");
+  test::expectCleanFailure(test::runNbody(run, scratch, "NBODY_DUMP_PROGRAMS=" + (scratch / "dump").string()), scratch, 1,
+                           "it is a symbolic link (to " + (scratch / "victim.txt").string() + ") that leads to a regular file");
+  EXPECT_EQ(test::readWholeFile(scratch / "victim.txt"), "precious");
+  test::expectCleanFailure(test::runNbody(run, scratch, "NBODY_DUMP_PROGRAMS=" + (scratch / "missing").string()),
+                           scratch, 1, "cannot write " + (scratch / "missing").string() + "/");
+  EXPECT_FALSE(std::filesystem::exists(scratch / "o.csv"));
+}
+
+}  // namespace
+}  // namespace nbody

@@ -1,8 +1,13 @@
 #include "app/run/engine_session.h"
 
 #include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <vector>
 
 #include "engines/registry.h"
+#include "engines/stage_kernel.h"
+#include "io/output_file.h"
 #include "app/run/rank_agreement.h"
 #include "gl/debug.h"
 #include "parallel/ranks.h"
@@ -22,6 +27,18 @@ std::unique_ptr<gl::HeadlessContext> openHeadlessContext() {
   auto context = gl::HeadlessContext::create(glDebugWanted());
   if (glDebugWanted()) gl::installDebugCallback();
   return context;
+}
+
+void dumpProgramsWhereAsked() {
+  const char* folder = std::getenv("NBODY_DUMP_PROGRAMS");
+  if (folder == nullptr || *folder == '\0') return;
+  setProgramDump([folder = std::filesystem::path(folder)](const std::string& key, const std::vector<char>& binary) {
+    const std::filesystem::path base = folder / std::to_string(std::hash<std::string>{}(key));
+    OutputGroup files;
+    files.open(base.string() + ".bin").write(binary.data(), binary.size());
+    files.open(base.string() + ".key").stream() << key << "\n";
+    files.commit();
+  });
 }
 
 // A distributed run's ranks each take a GPU of their node, and make their contexts and engines

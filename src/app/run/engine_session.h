@@ -28,6 +28,12 @@ EngineSession openEngine(const std::string& name, const EngineSettings& settings
 // devices), with the KHR_debug callback where glDebugWanted().
 std::unique_ptr<gl::HeadlessContext> openHeadlessContext();
 
+// NBODY_DUMP_PROGRAMS=DIR: each stage kernel's program, once built, is written as DIR/HASH.bin
+// (the driver's binary) and DIR/HASH.key (what it was made of), through the output layer like
+// every file nbody writes (a link planted there is refused, never followed; a missing folder
+// fails the run naming the file). Call once, before the first engine.
+void dumpProgramsWhereAsked();
+
 // Whether GL contexts are made with the KHR_debug callback: always in debug builds, with
 // NBODY_GL_DEBUG set in release builds.
 bool glDebugWanted();
