@@ -62,6 +62,16 @@ void CpuEngine::upload(const State& state) {
   }
 }
 
+void CpuEngine::uploadDoubles(const DoubleState& bodies) {
+  if (bodies.size() != mass_.size() || bodies.position.size() != mass_.size() || bodies.velocity.size() != mass_.size())
+    throw std::logic_error("doubles of " + std::to_string(bodies.size()) + " bodies for a state of " +
+                           std::to_string(mass_.size()));
+  reusedForce_.forget();
+  mass_ = bodies.mass;
+  position_ = bodies.position;
+  velocity_ = bodies.velocity;
+}
+
 State CpuEngine::download() {
   State state;
   state.id = ids_;

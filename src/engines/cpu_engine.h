@@ -18,6 +18,7 @@ class CpuEngine final : public Engine {
   std::string device() const override;
   bool runsOnGl() const override { return false; }
   void upload(const State& state) override;
+  void uploadDoubles(const DoubleState& bodies) override;
   State download() override;
   std::size_t bodyCount() const override { return mass_.size(); }
   void checkCapacity(std::size_t bodies) const override;

@@ -66,6 +66,10 @@ class Engine {
   virtual bool runsOnGl() const = 0;
 
   virtual void upload(const State& state) = 0;
+  // After upload(state): the same bodies in double (a file that holds doubles), for an engine
+  // that keeps its state in double (the CPU engine), which then goes on from them bit for bit;
+  // the others keep the float32 state.
+  virtual void uploadDoubles(const DoubleState& /*bodies*/) {}
   virtual State download() = 0;
   virtual std::size_t bodyCount() const = 0;
 
@@ -112,6 +116,19 @@ class Engine {
   virtual std::optional<RankExchange::Times> exchangeTimes() const { return std::nullopt; }
   virtual void clearExchangeTimes() {}
   virtual bool estimatesPotential() const { return false; }
+
+  // upload(state), and the same bodies in double where they hold more (`doubles`): the state a
+  // snapshot brings, as exactly as this engine keeps it.
+  void uploadWithDoubles(const State& state, const std::optional<DoubleState>& doubles) {
+    upload(state);
+    if (doubles) uploadDoubles(*doubles);
+  }
+  // What a snapshot keeps of the bodies beyond `downloaded` (this engine's download()): the
+  // doubles of an engine that keeps its state in double, where they hold more than float32.
+  std::optional<DoubleState> doublesBeyond(const State& downloaded) const {
+    const auto doubles = doubleState();
+    return doubles ? nbody::doublesBeyond(downloaded, *doubles) : std::nullopt;
+  }
 };
 
 // For implementations of setOption: checks `value` against the option's choices and stores it.

@@ -1,5 +1,6 @@
 #include "io/csv.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -21,9 +22,54 @@ constexpr std::array<std::string_view, 9> kColumns{"x", "y", "z", "mass", "vx", 
 
 struct Row {
   std::array<float, 7> values{};
+  std::array<double, 7> exact{};  // the doubles nearest to the fields
   std::uint64_t id = 0;
   std::uint8_t component = kDefaultComponent;
 };
+
+// Whether a number no double holds is too small rather than too large: a negative exponent
+// (1e-400), or a fraction with no digit before the point (0.000...1).
+bool tooSmallForADouble(std::string_view field) {
+  const auto exponent = field.find_first_of("eE");
+  if (exponent != std::string_view::npos) return exponent + 1 < field.size() && field[exponent + 1] == '-';
+  if (!field.empty() && (field[0] == '-' || field[0] == '+')) field.remove_prefix(1);
+  return field.starts_with("0.") || field.starts_with(".");
+}
+
+// The digits of a number's mantissa from the first that is not 0: a float32's shortest text has
+// at most 9, a double's written by writeStateCsv more (doubleText).
+std::size_t significantDigits(std::string_view field) {
+  field = field.substr(0, field.find_first_of("eE"));
+  std::size_t digits = 0;
+  bool leading = true;
+  for (const char c : field) {
+    if (c < '0' || c > '9') continue;
+    leading = leading && c == '0';
+    digits += leading ? 0 : 1;
+  }
+  return digits;
+}
+
+// What the field means in double: the float32 `value` where the text is a float32's (9 digits or
+// fewer: what every float32 engine writes, and what a person types), else the double nearest to it.
+double exactValue(std::string_view field, float value) {
+  double exact = value;
+  if (significantDigits(field) > std::numeric_limits<float>::max_digits10)
+    std::from_chars(field.data(), field.data() + field.size(), exact);  // a finite number: parseField read it
+  return exact;
+}
+
+// A double as CSV writes it: its shortest text where that says more than a float32 could (over 9
+// digits) or it is a float32's value; else with 17 digits, so that the reader does not take it for
+// a float32's text.
+std::string doubleText(double value) {
+  const std::string shortest = formatDouble(value);
+  if (double(float(value)) == value || significantDigits(shortest) > std::numeric_limits<float>::max_digits10)
+    return shortest;
+  char buffer[40];
+  const auto written = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific, 16);
+  return std::string(buffer, written.ptr);
+}
 
 // The field as a float32, or why not. A number too small for float32 becomes the nearest float32
 // (0 or a subnormal), as a conversion would make it; one too large is refused.
@@ -37,6 +83,10 @@ float parseField(std::string_view field, std::string_view column, const std::str
   if (read.ec == std::errc::result_out_of_range) {
     double wide = 0.0;
     read = std::from_chars(field.data(), end, wide);
+    if (read.ec == std::errc::result_out_of_range && tooSmallForADouble(field)) {
+      wide = 0.0;  // as a conversion makes it, like a number too small for float32 alone
+      read.ec = std::errc();
+    }
     if (read.ec != std::errc() || std::abs(wide) > double(std::numeric_limits<float>::max()))
       throw refuse("is beyond float32's range (about 3.4e38): '" + printable(field, 32) + "'");
     value = float(wide);
@@ -62,6 +112,7 @@ std::uint64_t parseWhole(std::string_view field, std::string_view column, std::u
 void parseColumn(Row& row, std::size_t column, std::string_view field, const std::string& where) {
   if (column < row.values.size()) {
     row.values[column] = parseField(field, kColumns[column], where);
+    row.exact[column] = exactValue(field, row.values[column]);
   } else if (column == 7) {
     row.id = parseWhole(field, kColumns[column], std::numeric_limits<std::uint64_t>::max(), where);
   } else {
@@ -124,21 +175,49 @@ std::string headerProblem(std::string_view line) {
 std::string formatFloat(float value) { return shortestText(value); }
 std::string formatDouble(double value) { return shortestText(value); }
 
-void writeStateCsv(const State& state, std::ostream& out) {
+void writeStateCsv(const State& state, std::ostream& out, const DoubleState* doubles) {
   const bool identified = !hasDefaultIdentity(state);
+  if (doubles && doubles->size() != state.size())
+    throw std::logic_error("doubles of " + std::to_string(doubles->size()) + " bodies for " + std::to_string(state.size()));
   out << (identified ? kIdentifiedHeader : kHeader) << '\n';
   for (std::size_t i = 0; i < state.size(); ++i) {
     const glm::vec4& p = state.positionMass[i];
     const glm::vec4& v = state.velocity[i];
-    out << formatFloat(p.x) << ',' << formatFloat(p.y) << ',' << formatFloat(p.z) << ','
-        << formatFloat(p.w) << ',' << formatFloat(v.x) << ',' << formatFloat(v.y) << ','
-        << formatFloat(v.z);
+    if (doubles) {
+      const glm::dvec3 &x = doubles->position[i], &u = doubles->velocity[i];
+      out << doubleText(x.x) << ',' << doubleText(x.y) << ',' << doubleText(x.z) << ',' << doubleText(doubles->mass[i])
+          << ',' << doubleText(u.x) << ',' << doubleText(u.y) << ',' << doubleText(u.z);
+    } else {
+      out << formatFloat(p.x) << ',' << formatFloat(p.y) << ',' << formatFloat(p.z) << ','
+          << formatFloat(p.w) << ',' << formatFloat(v.x) << ',' << formatFloat(v.y) << ','
+          << formatFloat(v.z);
+    }
     if (identified) out << ',' << bodyId(state, i) << ',' << int(componentOf(state, i));
     out << '\n';
   }
 }
 
-State readStateCsv(std::istream& in, const std::string& source) {
+// The doubles of every row so far, made when the first field that is no float32 comes (the rows
+// before it are float32s).
+void keepDoubles(std::optional<DoubleState>& doubles, const State& state, const Row& row) {
+  const auto& x = row.exact;
+  const bool beyond = std::any_of(x.begin(), x.end(), [](double value) { return double(float(value)) != value; });
+  if (!doubles && !beyond) return;
+  if (!doubles) {
+    doubles.emplace();
+    for (std::size_t i = 0; i + 1 < state.size(); ++i) {
+      doubles->mass.push_back(state.positionMass[i].w);
+      doubles->position.emplace_back(state.positionMass[i]);
+      doubles->velocity.emplace_back(state.velocity[i]);
+    }
+  }
+  doubles->mass.push_back(x[3]);
+  doubles->position.emplace_back(x[0], x[1], x[2]);
+  doubles->velocity.emplace_back(x[4], x[5], x[6]);
+}
+
+State readStateCsv(std::istream& in, const std::string& source, std::optional<DoubleState>* doubles) {
+  std::optional<DoubleState> exact;
   std::string line;
   const bool read = bool(std::getline(in, line));
   if (!read || (trimmed(line) != kHeader && trimmed(line) != kIdentifiedHeader))
@@ -154,10 +233,12 @@ State readStateCsv(std::istream& in, const std::string& source) {
     state.velocity.emplace_back(values[4], values[5], values[6], 0.0f);
     state.id.push_back(columns == 9 ? row.id : state.size());
     state.component.push_back(row.component);
+    if (doubles) keepDoubles(exact, state, row);
     anyMass = anyMass || values[3] > 0.0f;
   }
   if (state.size() == 0) throw std::runtime_error(source + ": no bodies after the header");
   if (!anyMass) throw std::runtime_error(source + ": every mass is zero");
+  if (doubles) *doubles = std::move(exact);
   return state;
 }
 

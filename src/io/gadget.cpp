@@ -37,6 +37,28 @@ std::optional<std::filesystem::path> siblingFile(const std::filesystem::path& pa
   return path.parent_path() / (name.substr(0, dot + 1) + std::to_string(index) + extension);
 }
 
+// Whether `raw` (a file's number, in the file's units: the run's times `scale`) is what a writer
+// makes of a float32 of the run: then the float32 is all there is to keep.
+bool isFloatBehind(double raw, double scale) { return double(float(raw / scale)) * scale == raw; }
+
+// The file's numbers in double where they hold more than the float32 state (a float64 file a
+// double run wrote), in the run's units.
+std::optional<DoubleState> doublesOf(const GadgetBodies& bodies, double velocityScale) {
+  bool beyond = false;
+  for (std::size_t k = 0; k < bodies.position.size() && !beyond; ++k)
+    beyond = !isFloatBehind(bodies.position[k], 1.0) || !isFloatBehind(bodies.velocity[k], velocityScale);
+  for (std::size_t i = 0; i < bodies.mass.size() && !beyond; ++i) beyond = !isFloatBehind(bodies.mass[i], 1.0);
+  if (!beyond) return std::nullopt;
+  DoubleState doubles;
+  doubles.mass = bodies.mass;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const double *p = &bodies.position[3 * i], *v = &bodies.velocity[3 * i];
+    doubles.position.emplace_back(p[0], p[1], p[2]);
+    doubles.velocity.emplace_back(v[0] / velocityScale, v[1] / velocityScale, v[2] / velocityScale);
+  }
+  return doubles;
+}
+
 }  // namespace
 
 Snapshot gadgetSnapshotOfOneFile(const GadgetPart& part, const std::string& source, const std::string& firstFile) {
@@ -165,6 +187,7 @@ Snapshot snapshotFromGadget(const GadgetBodies& bodies, const std::string& sourc
   }
   checkBodies(state, source);
   if (!std::isfinite(snapshot.time)) throw std::runtime_error(source + ": time is not finite");
+  snapshot.doubles = doublesOf(bodies, velocityScale);
   return snapshot;
 }
 
@@ -174,14 +197,17 @@ GadgetBodies gadgetFromSnapshot(const Snapshot& snapshot) {
   const GadgetScaling scaling = gadgetScalingFor(runGravity);
   GadgetBodies bodies;
   bodies.reserve(state.size());
+  const DoubleState* doubles = snapshot.doubles ? &*snapshot.doubles : nullptr;
   for (const std::size_t i : byComponent(state)) {
-    for (int k = 0; k < 3; ++k) bodies.position.push_back(state.positionMass[i][k]);
-    for (int k = 0; k < 3; ++k) bodies.velocity.push_back(double(state.velocity[i][k]) * scaling.velocity);
-    bodies.mass.push_back(state.positionMass[i].w);
+    for (int k = 0; k < 3; ++k) bodies.position.push_back(doubles ? doubles->position[i][k] : state.positionMass[i][k]);
+    for (int k = 0; k < 3; ++k)
+      bodies.velocity.push_back((doubles ? doubles->velocity[i][k] : double(state.velocity[i][k])) * scaling.velocity);
+    bodies.mass.push_back(doubles ? doubles->mass[i] : state.positionMass[i].w);
     bodies.id.push_back(bodyId(state, i));
     bodies.type.push_back(componentOf(state, i));
   }
   bodies.time = snapshot.time / scaling.velocity;
+  bodies.doublePrecision = doubles != nullptr;  // float32 where the bodies are float32s
   if (!scaling.exact()) {
     bodies.record = GadgetRunRecord{runGravity, snapshot.time};
     bodies.doublePrecision = true;

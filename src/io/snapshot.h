@@ -46,6 +46,10 @@ struct Snapshot {
   long long step = 0;
   std::optional<RunSettings> settings;  // only binary snapshots carry them
   std::optional<FileUnits> units = std::nullopt;  // only GADGET files carry them
+  // The bodies in double, where they hold more than the float32 state (physics/state.h): written
+  // by CSV (shortest double digits) and GADGET HDF5 (float64), read back from them; the other
+  // formats hold float32 only.
+  std::optional<DoubleState> doubles = std::nullopt;
 };
 
 // The G a run from `snapshot` takes: its settings', else its units', else 1 (a scene's).

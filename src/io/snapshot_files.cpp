@@ -22,11 +22,13 @@ namespace {
 Snapshot parseCsv(std::string_view bytes, const std::string& source) {
   std::istringstream text{std::string(bytes)};
   Snapshot snapshot;
-  snapshot.state = readStateCsv(text, source);
+  snapshot.state = readStateCsv(text, source, &snapshot.doubles);
   return snapshot;
 }
 
-void writeCsv(const Snapshot& snapshot, std::ostream& out) { writeStateCsv(snapshot.state, out); }
+void writeCsv(const Snapshot& snapshot, std::ostream& out) {
+  writeStateCsv(snapshot.state, out, snapshot.doubles ? &*snapshot.doubles : nullptr);
+}
 
 Snapshot readTipsy(const std::filesystem::path& path, std::string_view bytes) { return parseTipsy(bytes, path.string()); }
 

@@ -62,3 +62,23 @@ glm::dvec3 centreOfMass(const State& state) {
 }
 
 }  // namespace nbody
+
+namespace nbody {
+
+std::optional<DoubleState> doublesBeyond(const State& state, const DoubleBodies& bodies) {
+  const auto isFloat = [](double value) { return double(float(value)) == value; };
+  bool beyond = false;
+  for (std::size_t i = 0; i < bodies.mass.size() && !beyond; ++i) {
+    beyond = !isFloat(bodies.mass[i]) || double(state.positionMass[i].w) != bodies.mass[i];
+    for (int k = 0; k < 3 && !beyond; ++k)
+      beyond = !isFloat(bodies.position[i][k]) || !isFloat(bodies.velocity[i][k]) ||
+               double(state.positionMass[i][k]) != bodies.position[i][k] ||
+               double(state.velocity[i][k]) != bodies.velocity[i][k];
+  }
+  if (!beyond) return std::nullopt;
+  return DoubleState{{bodies.mass.begin(), bodies.mass.end()},
+                     {bodies.position.begin(), bodies.position.end()},
+                     {bodies.velocity.begin(), bodies.velocity.end()}};
+}
+
+}  // namespace nbody

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -55,6 +56,21 @@ struct DoubleBodies {
   std::span<const double> mass;
   std::span<const glm::dvec3> position, velocity;
 };
+
+// The same bodies in double precision, in the state's order, where they hold more than float32:
+// the CPU engine's state, a file that holds doubles. What the formats that can hold doubles write
+// (CSV with the shortest digits that read back to the same double; GADGET HDF5 and GADGET-2 as
+// float64) and give back, so that the CPU engine goes on from such a file bit for bit.
+struct DoubleState {
+  std::vector<double> mass;
+  std::vector<glm::dvec3> position, velocity;
+
+  std::size_t size() const { return mass.size(); }
+  DoubleBodies view() const { return {mass, position, velocity}; }
+};
+
+// The doubles of `bodies`, or nothing where every one is a float32 of `state` (nothing to keep).
+std::optional<DoubleState> doublesBeyond(const State& state, const DoubleBodies& bodies);
 
 glm::dvec3 totalMomentum(const State& state);
 glm::dvec3 centreOfMass(const State& state);

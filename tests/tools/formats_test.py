@@ -3,8 +3,9 @@
 theirs nbody reads (issue 28, ../shared/docs/formats.md). Debian's h5dump, splash, h5py and yt:
 
   h5dump   the HDF5 layout: attribute types and lengths, no cosmology, BoxSize 0, dataset types;
-  h5py     every body of our HDF5 against the CSV of the same run (positions and masses exactly,
-           velocities scaled to km/s within 1e-12), the units and time; files it writes that nbody
+  h5py     every body of our HDF5 against the CSV of the same run (both hold the CPU engine's
+           doubles: positions and masses exactly, velocities scaled to km/s within 1e-12), the
+           units and time; files it writes that nbody
            must read (GADGET-4's 2-entry arrays, SWIFT's units, several files, gzip) or refuse
            (cosmological, claims beyond the stored bytes, type 6, a missing dataset);
   yt       our HDF5 (N, total mass, first and last body, time, not cosmological, components as
@@ -106,10 +107,11 @@ def check_h5py(path, table, run_gravity):
             for k, body in enumerate(ids):
                 row = rows[int(body)]
                 seen += 1
+                # The CPU engine's doubles, in both files: the CSV's digits read back to them exactly.
                 same = (int(row["component"]) == ptype and
-                        all(group["Coordinates"][k, c] == np.float32(row[n]) for c, n in enumerate("xyz")) and
-                        group["Masses"][k] == np.float32(row["mass"]) and
-                        all(abs(group["Velocities"][k, c] - float(np.float32(row[n])) * scale) <=
+                        all(group["Coordinates"][k, c] == row[n] for c, n in enumerate("xyz")) and
+                        group["Masses"][k] == row["mass"] and
+                        all(abs(group["Velocities"][k, c] - float(row[n]) * scale) <=
                             1e-12 * abs(float(row[n]) * scale) for c, n in enumerate(("vx", "vy", "vz"))))
                 if not same:
                     check(False, f"h5py: body {body} differs from the CSV")

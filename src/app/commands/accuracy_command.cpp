@@ -98,7 +98,7 @@ int runAccuracy(const AccuracyOptions& options) {
   if (!options.quiet)
     std::fprintf(stderr, "accuracy: %s engine on %s, N = %zu; measuring against double precision ...\n",
                  engine.name().c_str(), engine.device().c_str(), start.state.size());
-  engine.upload(start.state);
+  engine.uploadWithDoubles(start.state, start.doubles);
   const AccuracyReport report = measureAccuracy(engine, params, options.sample);
   const BenchResult timing = timeEvaluations(engine, params);
   const auto split = engine.lastTimeSplit();

@@ -163,7 +163,9 @@ void SimulateRun::atBoundary(long long step) {
 
 void SimulateRun::writeSnapshot(long long step) {
   const std::string path = snapshotPathFor(options_.snapshotPath, step);
-  series_.write({session_.engine->download(), timeAt(step), step, settings_}, path);
+  Snapshot snapshot{session_.engine->download(), timeAt(step), step, settings_};
+  snapshot.doubles = session_.engine->doublesBeyond(snapshot.state);
+  series_.write(snapshot, path);
   ++snapshots_.count;
   snapshots_.last = path;
 }
@@ -175,7 +177,7 @@ void SimulateRun::run() {
     std::fprintf(stderr, "simulate: %s engine (%s) on %s, %s, N = %zu, steps %lld to %lld of dt = %g\n",
                  engine.name().c_str(), engine.variant().c_str(), engine.device().c_str(), method_->name.c_str(),
                  snapshot_.state.size(), firstStep_, lastStep_, settings_.step.dt);
-  engine.upload(snapshot_.state);
+  engine.uploadWithDoubles(snapshot_.state, snapshot_.doubles);
   if (log_) atBoundary(firstStep_);
   const auto start = std::chrono::steady_clock::now();
   ChunkedStepper stepper(engine, *method_, settings_.step);
@@ -207,6 +209,7 @@ void SimulateRun::advanceAll(ChunkedStepper& stepper) {
 void SimulateRun::finish(double elapsed) {
   if (firstStep_ == lastStep_) watch_->check(*session_.engine, lastStep_, timeAt(lastStep_), [this] { return unwritten(); });
   snapshot_.state = session_.engine->download();
+  snapshot_.doubles = session_.engine->doublesBeyond(snapshot_.state);
   snapshot_.step = lastStep_;
   snapshot_.time = timeAt(lastStep_);
   nbody::writeSnapshot(snapshot_, outputFormatFor(options_.output), final_->stream());

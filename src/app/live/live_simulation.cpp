@@ -41,9 +41,10 @@ void LiveSimulation::startOverFromLoaded() {
 }
 
 void LiveSimulation::save(const AppSettings& settings, const std::filesystem::path& path) {
-  writeSnapshotFile({engine_->download(), time_, stepCount_,
-                     RunSettings{settings.run.method, settings.run.step, scene_.options.seed}},
-                    path);
+  Snapshot snapshot{engine_->download(), time_, stepCount_,
+                    RunSettings{settings.run.method, settings.run.step, scene_.options.seed}};
+  snapshot.doubles = engine_->doublesBeyond(snapshot.state);
+  writeSnapshotFile(snapshot, path);
 }
 
 void LiveSimulation::load(AppSettings& settings, const std::filesystem::path& path) {
@@ -55,7 +56,7 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
     throw std::runtime_error("the snapshot was made with method '" + snapshot.settings->method +
                              "', which this build does not offer");
   engine_->checkCapacity(snapshot.state.size());
-  engine_->upload(snapshot.state);
+  engine_->uploadWithDoubles(snapshot.state, snapshot.doubles);
   initial_ = snapshot.state;
   stepCount_ = snapshot.step;
   time_ = snapshot.time;

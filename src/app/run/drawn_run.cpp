@@ -73,7 +73,7 @@ bool DrawnRun::advanceTo(long long target) {
 
 void DrawnRun::show(const Snapshot& snapshot) {
   engine_.checkCapacity(snapshot.state.size());
-  engine_.upload(snapshot.state);
+  engine_.uploadWithDoubles(snapshot.state, snapshot.doubles);
   stepNumber_ = snapshot.step;
   shownTime_ = snapshot.time;
   if (!drawing_) return;  // only rank 0 draws

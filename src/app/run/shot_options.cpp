@@ -13,7 +13,7 @@ ShotStart uploadShotStart(Engine& engine, const ShotOptions& options) {
   const Snapshot start = makeInitialSnapshotFor(engine, options.run);
   const RunSettings run = resolveRunSettings(options.run, start);
   const Method& method = methodOf(run, problemSource(options.run));
-  engine.upload(start.state);
+  engine.uploadWithDoubles(start.state, start.doubles);
   return {method, run.step, start.time, start.step};
 }
 
