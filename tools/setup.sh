@@ -11,7 +11,7 @@ packages=(
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   clang libclang-rt-14-dev
   libopenmpi-dev openmpi-bin
-  libhdf5-dev
+  libhdf5-dev zlib1g-dev
   # Readers of GADGET and TIPSY files that nbody did not write, for tests/tools/formats_test.py:
   # h5dump, splash, h5py and yt (~80 packages, ~15 s to install).
   hdf5-tools splash python3-h5py python3-yt

@@ -1,11 +1,13 @@
 #include "engines/engine.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
 #include "util/number_text.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 
@@ -65,13 +67,26 @@ std::string formatNumber(double value) {
   return text;
 }
 
-double numberChoice(const EngineOption& option) { return std::stod(option.value); }
+// The value chooseOption took, read again by the reader that checked it (std::stod refused the
+// subnormal doubles it let through: theta=1e-320 said only "stod").
+double numberChoice(const EngineOption& option) {
+  double value = 0.0;
+  if (const std::string problem = readNumber(option.value, NumberBounds{}, value); !problem.empty())
+    throw UsageError(option.name + " " + problem);
+  return value;
+}
 
 void applySettings(Engine& engine, const EngineSettings& settings) {
   for (const auto& [name, value] : settings) engine.setOption(name, value);
 }
 
-int integerChoice(const EngineOption& option) { return std::stoi(option.value); }
+int integerChoice(const EngineOption& option) {
+  int value = 0;
+  const char* const end = option.value.data() + option.value.size();
+  if (const auto read = std::from_chars(option.value.data(), end, value); read.ec != std::errc() || read.ptr != end)
+    throw UsageError(option.name + " '" + printable(option.value, 40) + "' is not a whole number an int holds");
+  return value;
+}
 
 std::optional<int> integerOrAuto(const EngineOption& option) {
   if (option.value == "auto") return std::nullopt;

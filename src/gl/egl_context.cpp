@@ -12,6 +12,7 @@
 #include "gl/driver_environment.h"
 #include "gl/limits.h"
 #include "util/detailed_error.h"
+#include "util/system_limits.h"
 
 namespace nbody::gl {
 namespace {
@@ -236,7 +237,8 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debugContext) {
     report.push_back("EGL " + attempt.platform + " platform: " + why);
   }
   if (report.empty()) report.push_back("NBODY_EGL_PLATFORM=" + std::string(only) + " names no platform");
-  throw DetailedError("no OpenGL 4.5 core context could be made. Tried:", report);
+  // A driver short of address space says only that it could not start (EGL_NOT_INITIALIZED).
+  throw DetailedError("no OpenGL 4.5 core context could be made" + limitsThatMayBeBehind() + ". Tried:", report);
 }
 
 HeadlessContext::~HeadlessContext() {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include <stb_image.h>
+#include <zlib.h>
 #include <stb_image_write.h>
 
 #include "io/input_file.h"
@@ -59,19 +60,36 @@ std::uint32_t bigEndian32(std::string_view bytes) {
   return value;
 }
 
-// Where the file ends before its chunks do, up to the last one (IEND): "" when none is cut. A
-// picture cut short is the commonest damage, which the decoder says in no words of its own.
-std::string whereCutShort(std::string_view bytes) {
+// What is wrong with the chunks, up to the last one (IEND): a file that ends before they do, a
+// chunk whose CRC does not match its bytes; "" when nothing is. A picture cut short is the
+// commonest damage, and a flipped byte the next, which the decoder says in no words of its own
+// (stb_image checks no CRC).
+std::string damagedChunk(std::string_view bytes) {
   for (std::size_t at = 8; at + 8 <= bytes.size();) {
     const std::uint64_t chunkBytes = 12 + std::uint64_t(bigEndian32(bytes.substr(at)));
     const std::string type = printable(bytes.substr(at + 4, 4));
     if (at + chunkBytes > bytes.size())
       return "it is cut short: its " + type + " chunk needs " + std::to_string(chunkBytes) + " bytes, and " +
              std::to_string(bytes.size() - at) + " are left";
+    const std::string_view checked = bytes.substr(at + 4, std::size_t(chunkBytes) - 8);
+    const auto crc = std::uint32_t(::crc32(0, reinterpret_cast<const Bytef*>(checked.data()), uInt(checked.size())));
+    if (crc != bigEndian32(bytes.substr(at + std::size_t(chunkBytes) - 4)))
+      return "it is damaged: its " + type + " chunk at byte " + std::to_string(at) + " does not match its CRC";
     if (type == "IEND") return {};
     at += std::size_t(chunkBytes);
   }
   return "it is cut short: its " + std::to_string(bytes.size()) + " bytes end before its last chunk (IEND)";
+}
+
+// The size the header chunk (IHDR, first) announces, checked before the decoder sees it: stb_image
+// refuses a picture of more than 2^30 bytes as "unknown image type".
+void checkAnnouncedSize(const std::filesystem::path& path, std::string_view bytes) {
+  if (bytes.size() < 24 || bytes.substr(12, 4) != "IHDR") return;  // the decoder says what is wrong
+  const std::uint64_t width = bigEndian32(bytes.substr(16)), height = bigEndian32(bytes.substr(20));
+  if (width * height > kLargestPicturePixels)  // 0 pixels: the decoder says so
+    throw std::runtime_error(path.string() + ": " + std::to_string(width) + " x " + std::to_string(height) +
+                             " pixels, more than the " + std::to_string(kLargestPicturePixels) +
+                             " (16384 x 16384) nbody handles");
 }
 
 std::string cannotRead(const std::filesystem::path& path, const std::string& why) {
@@ -107,7 +125,8 @@ Image readPng(const std::filesystem::path& path) {
   if (!std::string_view(bytes).starts_with(kSignature))
     throw std::runtime_error(cannotRead(path, "it is not a PNG picture (it does not start with PNG's signature, " +
                                                   printable(kSignature) + ")"));
-  if (const std::string cut = whereCutShort(bytes); !cut.empty()) throw std::runtime_error(cannotRead(path, cut));
+  checkAnnouncedSize(path, bytes);  // first: a few bytes may announce gigabytes, whatever else is damaged
+  if (const std::string damage = damagedChunk(bytes); !damage.empty()) throw std::runtime_error(cannotRead(path, damage));
   int width = 0, height = 0, channels = 0;
   if (!stbi_info_from_memory(data, length, &width, &height, &channels))
     throw std::runtime_error(cannotRead(path, whatIsWrong(stbi_failure_reason())));

@@ -16,6 +16,7 @@ extern "C" {
 }
 
 #include "io/output_file.h"
+#include "util/system_limits.h"
 
 namespace nbody {
 namespace {
@@ -137,7 +138,7 @@ void openEncoder(AVCodecContext* encoder, const AVCodec* codec, const VideoSetti
   }
   const int opened = avcodec_open2(encoder, codec, &options);
   av_dict_free(&options);
-  if (opened < 0) fail("cannot open the video encoder " + std::string(codec->name), opened);
+  if (opened < 0) fail("cannot open the video encoder " + std::string(codec->name) + limitsThatMayBeBehind(), opened);
 }
 
 SwsContext* makeConverter(const VideoSettings& s) {

@@ -78,8 +78,9 @@ CameraKeyframe keyframeFrom(const std::vector<std::string>& fields) {
   return k;
 }
 
+// The words of a line before a `#`, which starts a comment wherever it stands.
 std::vector<std::string> fieldsOf(const std::string& line) {
-  std::istringstream words(line);
+  std::istringstream words(line.substr(0, line.find('#')));
   std::vector<std::string> fields;
   for (std::string word; words >> word;) fields.push_back(word);
   return fields;
@@ -120,7 +121,7 @@ CameraPath parseCameraPath(std::string_view text, const std::string& source) {
   for (std::string line; std::getline(lines, line);) {
     ++number;
     const std::vector<std::string> fields = fieldsOf(line);
-    if (fields.empty() || fields.front().starts_with('#')) continue;
+    if (fields.empty()) continue;
     try {
       keyframes.push_back(keyframeFrom(fields));
       const CameraKeyframe* before = keyframes.size() > 1 ? &keyframes[keyframes.size() - 2] : nullptr;

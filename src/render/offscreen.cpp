@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gl/state_guard.h"
+#include "util/system_limits.h"
 
 namespace nbody {
 namespace {
@@ -44,7 +45,8 @@ OffscreenTarget::OffscreenTarget(glm::ivec2 size) : size_(size) {
   framebuffer_ = gl::Framebuffer::create();
   glNamedFramebufferRenderbuffer(framebuffer_.id(), GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour_.id());
   if (glCheckNamedFramebufferStatus(framebuffer_.id(), GL_DRAW_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-    throw std::runtime_error("cannot render into an RGBA8 framebuffer here");
+    throw std::runtime_error("cannot render into an RGBA8 framebuffer of " + std::to_string(size.x) + " x " +
+                             std::to_string(size.y) + " here" + limitsThatMayBeBehind());
 }
 
 void OffscreenTarget::draw(const std::function<void()>& draw) {

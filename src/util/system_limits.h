@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 #include <system_error>
+#include <utility>
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -25,6 +26,16 @@ inline std::string bytesText(double bytes) {
   char text[48];
   std::snprintf(text, sizeof text, unit == 0 || bytes >= 100 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
   return text;
+}
+
+// Two sizes one sentence compares ("X, over the Y"): as bytesText says them, or in bytes where
+// those would read alike ("128 MiB, over the 128 MiB").
+inline std::pair<std::string, std::string> comparedBytes(double a, double b) {
+  if (bytesText(a) != bytesText(b)) return {bytesText(a), bytesText(b)};
+  char first[48], second[48];
+  std::snprintf(first, sizeof first, "%.0f bytes", a);
+  std::snprintf(second, sizeof second, "%.0f bytes", b);
+  return {first, second};
 }
 
 // The soft limit on `resource`, or nothing where there is none.
@@ -81,6 +92,24 @@ inline std::string limitsBehind(int error) {
     default: break;
   }
   return found;
+}
+
+inline constexpr rlim_t kLowestProcessLimitNamed = 1024;
+
+// For a failure inside a library whose cause it does not tell (a driver that could not start, a
+// framebuffer it could not make, an encoder that could not open its threads): the limits set on
+// memory and processes, each of which may be it, as " (the address-space limit (ulimit -v) is
+// 500 MiB, which may be too low)"; "" where none is set.
+inline std::string limitsThatMayBeBehind() {
+  std::string found;
+  for (const int resource : {RLIMIT_AS, RLIMIT_DATA, RLIMIT_NPROC}) {
+    rlim_t value = 0;
+    // Systems set a process limit of tens of thousands by default: only one far below that is named.
+    if (resource == RLIMIT_NPROC && (!softLimit(resource, &value) || value >= kLowestProcessLimitNamed)) continue;
+    const std::string text = limitText(resource);
+    if (!text.empty()) found += (found.empty() ? "" : "; ") + text;
+  }
+  return found.empty() ? "" : " (" + found + (found.find(';') == std::string::npos ? ", which may be too low)" : ": one may be too low)");
 }
 
 // strerror's text for `error`, with the limit behind it where one is set:

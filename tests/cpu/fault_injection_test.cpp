@@ -885,7 +885,7 @@ TEST(CraftedPictures, AHugeAnnouncedSizeIsRefusedBeforeDecoding) {
   ScratchFolder scratch("png-bomb");
   std::string png = tinyPngBytes();
   // IHDR: width and height (big-endian) at bytes 16..23, then bit depth and colour type (0: grey).
-  // The CRC no longer matches, which stb does not check: the size alone must stop it.
+  // The CRC no longer matches (stb checks none; nbody does, after the size): the size is said first.
   for (int k = 0; k < 4; ++k) png[16 + std::size_t(k)] = char((20000u >> (8 * (3 - k))) & 0xff);
   for (int k = 0; k < 4; ++k) png[20 + std::size_t(k)] = char((20000u >> (8 * (3 - k))) & 0xff);
   png[25] = 0;

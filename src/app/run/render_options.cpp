@@ -11,6 +11,7 @@
 #include "render/overlay_layout.h"
 #include "render/tree_cells.h"
 #include "util/comma_list.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -54,7 +55,8 @@ CLI::Validator parsedBy(Parse parse, std::string description) {
           parse(text);
           return {};
         } catch (const std::invalid_argument& e) {
-          return "'" + text + "': " + e.what();
+          std::string shown(1, '\'');  // at most 64 bytes of what was typed: a list may be 79 KB long
+          return shown.append(printable(text, 64)).append("': ").append(e.what());
         }
       },
       std::move(description));

@@ -1,6 +1,8 @@
 #include "app/window/panel_clicks.h"
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
@@ -10,6 +12,7 @@
 
 #include "io/input_file.h"
 #include "util/comma_list.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -25,13 +28,22 @@ bool isIntLevel(const std::string& level) {
          std::all_of(level.begin() + 1, level.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// The number of a level #N, where an int holds it.
+std::optional<int> intLevel(const std::string& level) {
+  int number = 0;
+  const char* const end = level.data() + level.size();
+  const auto read = std::from_chars(level.data() + 1, end, number);
+  if (read.ec != std::errc() || read.ptr != end) return std::nullopt;
+  return number;
+}
+
 // The ID Dear ImGui gives the widget at `path` below `window`, as ImGuiWindow::GetID does with the
 // window's ID stack: each level hashed into the one before.
 ImGuiID widgetId(ImGuiWindow* window, const std::vector<std::string>& path) {
   ImGuiID id = window->ID;
   for (std::size_t k = 1; k < path.size(); ++k) {
     if (isIntLevel(path[k])) {
-      const int number = std::stoi(path[k].substr(1));
+      const int number = intLevel(path[k]).value_or(0);  // parsePanelClicks refused any other
       id = ImHashData(&number, sizeof number, id);
     } else {
       id = ImHashStr(path[k].c_str(), 0, id);
@@ -62,6 +74,9 @@ std::vector<PanelClick> parsePanelClicks(const std::string& script) {
     click.path = pathOf(click.text);
     if (click.path.size() < 2 || std::any_of(click.path.begin(), click.path.end(), [](const auto& s) { return s.empty(); }))
       refuse("expected FRAME WINDOW > LABEL");
+    for (const std::string& level : click.path)
+      if (isIntLevel(level) && !intLevel(level))
+        refuse("the level " + printable(level, 40) + " is beyond the numbers Dear ImGui's IDs take (#0 to #2147483647)");
     if (!clicks.empty() && click.frame <= clicks.back().frame)
       refuse("one click a frame, frames rising");
     clicks.push_back(std::move(click));

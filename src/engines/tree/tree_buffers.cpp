@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gl/texture_rows.h"
+#include "util/system_limits.h"
 
 namespace nbody::tree {
 namespace {
@@ -78,10 +79,11 @@ ArrayStorage storageFor(std::size_t bodies, const ArrayLimits& limits) {
 void checkArraysFit(std::size_t bodies, const ArrayLimits& limits) {
   const BufferSizes sizes = bufferSizesFor(bodies);
   if (sizes.largestBuffer > limits.blockBytes)
-    throw std::runtime_error(std::to_string(bodies) + " bodies need tree buffers of " +
-                             std::to_string(sizes.largestBuffer >> 20) + " MiB, over the " +
-                             std::to_string(limits.blockBytes >> 20) +
-                             " MiB one shader storage block may hold on this GPU");
+  {
+    const auto [need, most] = comparedBytes(double(sizes.largestBuffer), double(limits.blockBytes));
+    throw std::runtime_error(std::to_string(bodies) + " bodies need tree buffers of " + need + ", over the " + most +
+                             " one shader storage block may hold on this GPU");
+  }
   if (!storageFor(bodies, limits).inTextures) return;
   for (const TextureArray& array : kTextureArrays) {
     const std::size_t rows = rowsOf(array, bodies, std::size_t(limits.textureWidth));

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "parallel/ranks.h"
+#include "util/system_limits.h"
 
 namespace nbody::tree {
 namespace {
@@ -34,12 +35,12 @@ TreeShare::TreeShare() : gather_(shareProgram(true)), scatter_(shareProgram(fals
 
 void TreeShare::checkFits(std::size_t bodyCount, const gl::Limits& limits) {
   const std::size_t block = std::size_t(limits.maxShaderStorageBlockBytes);
-  if (bodyCount * kBytesPerBody > block)
-    throw std::runtime_error(std::to_string(bodyCount) + " bodies exchange " +
-                             std::to_string((bodyCount * kBytesPerBody) >> 20) +
-                             " MiB of accelerations between ranks, over the " + std::to_string(block >> 20) +
-                             " MiB one shader storage block may hold on this GPU (at most " +
-                             std::to_string(block / kBytesPerBody) + " bodies in a distributed tree run)");
+  if (bodyCount * kBytesPerBody <= block) return;
+  const auto [need, most] = comparedBytes(double(bodyCount * kBytesPerBody), double(block));
+  throw std::runtime_error(std::to_string(bodyCount) + " bodies exchange " + need +
+                           " of accelerations between ranks, over the " + most +
+                           " one shader storage block may hold on this GPU (at most " +
+                           std::to_string(block / kBytesPerBody) + " bodies in a distributed tree run)");
 }
 
 std::vector<BodyRange> TreeShare::groupShares(std::size_t groups) const {
