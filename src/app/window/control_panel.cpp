@@ -75,7 +75,8 @@ bool optionControl(const EngineOption& option, std::string& value) {
   } catch (const std::exception&) {  // "auto" or another word: the slider starts at the low end
     number = float(option.range->low);
   }
-  if (!ImGui::SliderFloat(option.name.c_str(), &number, float(option.range->low), float(option.range->high), "%.3f",
+  // Significant digits: the value as set (the tree's accuracy 0.00065 showed as "0.001").
+  if (!ImGui::SliderFloat(option.name.c_str(), &number, float(option.range->low), float(option.range->high), "%.6g",
                           ImGuiSliderFlags_AlwaysClamp))
     return false;
   value = formatNumber(number);
@@ -121,7 +122,7 @@ void sceneSection(RunChoice& run, const PanelFigures& f) {
   for (const SceneParameter& parameter : sceneParameters()) {
     if (std::find(parameter.scenes.begin(), parameter.scenes.end(), scene.name) == parameter.scenes.end()) continue;
     float value = float(scene.options.*parameter.field);
-    if (ImGui::SliderFloat(parameter.name.c_str(), &value, float(parameter.low), float(parameter.high), "%.3f",
+    if (ImGui::SliderFloat(parameter.name.c_str(), &value, float(parameter.low), float(parameter.high), "%.6g",
                            ImGuiSliderFlags_AlwaysClamp))
       scene.options.*parameter.field = value;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", parameter.description.c_str());
@@ -130,11 +131,11 @@ void sceneSection(RunChoice& run, const PanelFigures& f) {
 
 void stepSection(StepParams& step) {
   float dt = float(step.dt), softening = float(step.softening), gravity = float(step.gravity);
-  if (ImGui::DragFloat("dt", &dt, 1e-5f, 1e-6f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic) && dt > 0)
+  if (ImGui::DragFloat("dt", &dt, 1e-5f, 1e-6f, 0.1f, "%.6g", ImGuiSliderFlags_Logarithmic) && dt > 0)
     step.dt = dt;
-  if (ImGui::DragFloat("softening", &softening, 1e-4f, 0.0f, 1.0f, "%.4f") && softening >= 0)
+  if (ImGui::DragFloat("softening", &softening, 1e-4f, 0.0f, 1.0f, "%.6g") && softening >= 0)
     step.softening = softening;
-  if (ImGui::DragFloat("G", &gravity, 0.01f, 1e-3f, 100.0f, "%.3f") && gravity > 0) step.gravity = gravity;
+  if (ImGui::DragFloat("G", &gravity, 0.01f, 1e-3f, 100.0f, "%.6g") && gravity > 0) step.gravity = gravity;
 }
 
 void runControlsSection(AppSettings& s, const PanelFigures& f) {
