@@ -19,7 +19,9 @@ void noteFileRead(const struct stat& file, const std::filesystem::path& path);
 // The same for a file about to be read (a member of a series): looked up by name now.
 void noteFileRead(const std::filesystem::path& path);
 
-// The name the file `file` describes was read under, if this process read it.
+// The name the file `file` describes was read under, if this process read it and that name still
+// leads to it unchanged (a file read and removed may have left its inode number to another; a
+// file another process has changed since is not what was read).
 std::optional<std::filesystem::path> nameReadAs(const struct stat& file);
 
 // For tests: forget every file.
