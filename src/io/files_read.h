@@ -1,10 +1,12 @@
 #pragma once
 // The regular files this process has read: the inputs, every part of a snapshot of several files,
-// the members of a series played, a camera path, a panel-click script. Known by device and inode,
-// so that however an output is named (`..`, `//`, a symbolic or hard link, `{step}`), none of them
-// is replaced: the output layer (io/output_file.h) refuses one when it is opened and again just
-// before its rename. A run that has read what it would write over fails before its work where it
-// reads its inputs first (every command does), else before the rename.
+// the members of a series played, a panel-click script (not a camera path, which the window's
+// editor saves over on purpose: the command line's same-file check keeps it from the other
+// outputs). Known by device and inode, so that however an output is named (`..`, `//`, a symbolic
+// or hard link, `{step}`), none of them is replaced: the output layer (io/output_file.h) refuses
+// one when it is opened and again just before its rename. A command that reads its inputs before
+// it opens its outputs (simulate, the window) fails before its work; one that opens them first
+// (shot, record, accuracy) fails before the rename at the latest, the file untouched.
 
 #include <filesystem>
 #include <optional>

@@ -85,7 +85,7 @@ std::string readHere(const std::filesystem::path& path, InputKinds kinds) {
     throw std::runtime_error(cannotRead(path, "it is a pipe; a part of a snapshot of several files must be a file"));
   if (!S_ISREG(status.st_mode) && !S_ISFIFO(status.st_mode)) throw std::runtime_error(cannotRead(path, kindOf(status.st_mode)));
   if (blocking != 0 && ::fcntl(file.fd, F_SETFL, 0) != 0) throw std::runtime_error(cannotRead(path, errorText(errno)));
-  if (S_ISREG(status.st_mode)) noteFileRead(status, path);
+  if (S_ISREG(status.st_mode) && kinds != InputKinds::editedInPlace) noteFileRead(status, path);
   std::string bytes;
   if (S_ISREG(status.st_mode)) reserveFor(bytes, path, status.st_size);
   char chunk[1 << 16];
@@ -119,7 +119,7 @@ std::vector<std::byte> leadersRead(const std::filesystem::path& path, InputKinds
 
 }  // namespace
 
-std::string readInputFileHere(const std::filesystem::path& path) { return readHere(path, InputKinds::filesAndPipes); }
+std::string readInputFileHere(const std::filesystem::path& path, InputKinds kinds) { return readHere(path, kinds); }
 
 // Distributed, rank 0 alone reads (the other ranks' nodes may not even hold the file) and every
 // rank gets its bytes, or its failure.

@@ -152,7 +152,7 @@ std::string formatCameraPath(const CameraPath& path) {
 }
 
 CameraPath readCameraPathFile(const std::filesystem::path& path) {
-  return parseCameraPath(readInputFile(path), path.string());
+  return parseCameraPath(readInputFile(path, InputKinds::editedInPlace), path.string());
 }
 
 void placeOnPath(Camera& camera, const CameraKeyframe& k) {

@@ -131,6 +131,19 @@ INSTANTIATE_TEST_SUITE_P(
                      "NBODY_PANEL_CLICKS={d}/clicks.txt"}),
     [](const auto& param) { return param.param.name; });
 
+// The other part of a two-file snapshot is a FIFO nobody writes: nbody blocked in its open() for
+// ever. The parts are opened without blocking and must be files.
+TEST(SnapshotParts, ThatArePipesAreRefusedWithoutWaiting) {
+  ScratchFolder scratch("part-fifo");
+  writeTwoPartSnapshot(scratch);
+  std::filesystem::remove(scratch / "snap.1");
+  ASSERT_EQ(::mkfifo((scratch / "snap.1").c_str(), 0600), 0);
+  const CommandResult result = runNbody("simulate --engine cpu -q --steps 0 --input " + (scratch / "snap.0").string() +
+                                            " -o " + (scratch / "o.csv").string(),
+                                        scratch, "timeout 20");
+  expectCleanFailure(result, scratch, 1, "snap.1: it is a pipe; a part of a snapshot of several files must be a file");
+}
+
 // The output layer itself, whatever a command checked before: a file read is never replaced, under
 // any name that leads to it; a file that is not read is.
 TEST(FilesRead, AreNeverReplacedUnderAnyName) {
