@@ -126,6 +126,17 @@ NewNames& newNames() {
 
 constexpr int kMostNewNamesTried = 1000;
 
+// rename() where no file has the name `to` (else false, errno EEXIST). File systems that take no
+// rename flags (NFS, some FUSE ones: EINVAL) get a hard link, which fails the same way where the
+// name is taken, and the temporary name removed.
+bool renameIfFree(const std::filesystem::path& from, const std::filesystem::path& to) {
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return true;
+  if (errno != EINVAL && errno != ENOSYS) return false;
+  if (::link(from.c_str(), to.c_str()) != 0) return false;
+  ::unlink(from.c_str());
+  return true;
+}
+
 // Renames `from` to `to`, or where `to` must be a new name, to the first of its names that is free
 // at that moment; the name taken. errno set where it fails.
 std::optional<std::filesystem::path> renameInto(const std::filesystem::path& from, const std::filesystem::path& to) {
@@ -135,7 +146,7 @@ std::optional<std::filesystem::path> renameInto(const std::filesystem::path& fro
   if (next == names.next.end()) return ::rename(from.c_str(), to.c_str()) == 0 ? std::optional(to) : std::nullopt;
   std::filesystem::path name = to;
   for (int tried = 0; tried < kMostNewNamesTried; ++tried, name = next->second(name)) {
-    if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, name.c_str(), RENAME_NOREPLACE) == 0) {
+    if (renameIfFree(from, name)) {
       names.taken[to] = name;
       return name;
     }

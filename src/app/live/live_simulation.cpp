@@ -28,6 +28,7 @@ void LiveSimulation::regenerate(AppSettings& settings) {
     throw;
   }
   initial_ = settings.run.scene.generate();
+  initialDoubles_.reset();
   loadedAt_.reset();
   engine_->upload(initial_);
   scene_ = settings.run.scene;
@@ -36,7 +37,7 @@ void LiveSimulation::regenerate(AppSettings& settings) {
 }
 
 void LiveSimulation::startOverFromLoaded() {
-  engine_->upload(initial_);
+  engine_->uploadWithDoubles(initial_, initialDoubles_);
   std::tie(stepCount_, time_) = *loadedAt_;
 }
 
@@ -58,6 +59,7 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
   engine_->checkCapacity(snapshot.state.size());
   engine_->uploadWithDoubles(snapshot.state, snapshot.doubles);
   initial_ = snapshot.state;
+  initialDoubles_ = snapshot.doubles;
   stepCount_ = snapshot.step;
   time_ = snapshot.time;
   loadedAt_ = {snapshot.step, snapshot.time};

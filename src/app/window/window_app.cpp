@@ -252,10 +252,14 @@ extern "C" int onXServerLost(void*) {
   endAtOnce(SIGHUP, "the connection to the X server was lost (as by SIGHUP)");
 }
 
+// Looked for in the libX11 GLFW loaded (which GLFW 3.4 loads privately), then anywhere; a window
+// on Wayland has none.
 void handleXServerLoss() {
   using Handler = int (*)(void*);
   using SetHandler = Handler (*)(Handler);
-  if (const auto set = reinterpret_cast<SetHandler>(::dlsym(RTLD_DEFAULT, "XSetIOErrorHandler"))) set(onXServerLost);
+  void* x11 = ::dlopen("libX11.so.6", RTLD_NOLOAD | RTLD_LAZY);
+  void* found = ::dlsym(x11 != nullptr ? x11 : RTLD_DEFAULT, "XSetIOErrorHandler");
+  if (found != nullptr) reinterpret_cast<SetHandler>(found)(onXServerLost);
 }
 
 WindowApp::WindowApp(const WindowOptions& options)
@@ -449,6 +453,7 @@ void WindowApp::carryOutSnapshotRequests() {
       settings_.snapshotPath = path;
       message = "snapshot: wrote " + path + " at step " + std::to_string(simulation_.stepCount());
     } catch (const std::exception& e) {
+      newNameTaken(path);  // forgets the name it expected
       message = std::string("snapshot failed: ") + e.what();
     }
   }
@@ -689,6 +694,7 @@ void WindowApp::writeScreenshot(bool lastFrame) {
   } catch (const Stopped&) {
     throw;  // runWindow says what it leaves
   } catch (const std::exception& e) {
+    if (settings_.screenshot) newNameTaken(path);  // forgets the name it expected
     figures_.message = std::string("screenshot failed: ") + e.what();
     if (!settings_.screenshot) exitCode_ = 1;
   }

@@ -80,7 +80,13 @@ std::string WindowRecorder::toggle(glm::ivec2 framebufferSize, bool withPanel) {
     if (recording()) {
       said = stop();
     } else {
-      start(timestampedName(".mp4"), framebufferSize, withPanel);
+      const std::string name = timestampedName(".mp4");
+      try {
+        start(name, framebufferSize, withPanel);
+      } catch (const std::exception&) {
+        newNameTaken(name);  // forgets the name it expected
+        throw;
+      }
       said = "recording into " + path_ + (withPanel ? " (with the panel)" : " (without the panel)");
     }
   } catch (const std::exception& e) {
