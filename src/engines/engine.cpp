@@ -1,13 +1,12 @@
 #include "engines/engine.h"
 
 #include <algorithm>
-#include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
 #include "util/number_text.h"
-#include "util/printable_text.h"
 
 namespace nbody {
 
@@ -72,7 +71,7 @@ std::string formatNumber(double value) {
 double numberChoice(const EngineOption& option) {
   double value = 0.0;
   if (const std::string problem = readNumber(option.value, NumberBounds{}, value); !problem.empty())
-    throw UsageError(option.name + " " + problem);
+    throw UsageError(std::string(option.name).append(" ").append(problem));  // GCC 12: -Wrestrict on +
   return value;
 }
 
@@ -82,9 +81,8 @@ void applySettings(Engine& engine, const EngineSettings& settings) {
 
 int integerChoice(const EngineOption& option) {
   int value = 0;
-  const char* const end = option.value.data() + option.value.size();
-  if (const auto read = std::from_chars(option.value.data(), end, value); read.ec != std::errc() || read.ptr != end)
-    throw UsageError(option.name + " '" + printable(option.value, 40) + "' is not a whole number an int holds");
+  if (const std::string problem = readInteger(option.value, INT_MIN, INT_MAX, value); !problem.empty())
+    throw UsageError(std::string(option.name).append(" ").append(problem));  // GCC 12: -Wrestrict on +
   return value;
 }
 

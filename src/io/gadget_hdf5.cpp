@@ -197,6 +197,7 @@ struct HeaderFacts {
 // behind that, the link access properties every call is made with refuse to traverse an external
 // link at all.
 constexpr int kLongestSoftLinkChain = 16;
+constexpr std::size_t kLongestLinkValue = std::size_t(1) << 16;
 constexpr const char* kOwnFileOnly = "nbody reads nothing outside a snapshot's own file";
 
 extern "C" herr_t refuseExternalLink(const char*, const char*, const char*, const char*, unsigned*, hid_t, void*) {
@@ -268,7 +269,8 @@ bool Hdf5Reader::linksInside(const std::string& path, int depth) const {
 }
 
 std::string Hdf5Reader::linkValue(const std::string& path, std::size_t size) const {
-  std::string value(std::min<std::size_t>(size, 1 << 16), '\0');
+  if (size > kLongestLinkValue) refuse("the link " + printable(path, 256) + " names a path of " + std::to_string(size) + " bytes");
+  std::string value(size, '\0');
   if (value.empty() || H5Lget_val(file_, path.c_str(), value.data(), value.size(), links_.id()) < 0)
     refuse("HDF5 cannot read the link " + printable(path, 256));
   return value;
@@ -282,11 +284,13 @@ void Hdf5Reader::checkLinkInside(const std::string& path, int depth) const {
   if (info.type == H5L_TYPE_HARD) return;
   const std::string shown = printable(path, 256);
   if (info.type == H5L_TYPE_SOFT) {
-    if (depth >= kLongestSoftLinkChain) refuse(shown + " is a loop of soft links, or a chain of more than 16");
+    if (depth >= kLongestSoftLinkChain)
+      refuse(shown + " is a loop of soft links, or a chain of more than " + std::to_string(kLongestSoftLinkChain));
     const std::string value = linkValue(path, info.u.val_size);
     const std::string target(value.c_str());
     const std::string folder = path.substr(0, path.find_last_of('/') + 1);
-    linksInside(target.starts_with('/') ? target : folder + target, depth + 1);
+    if (!linksInside(target.starts_with('/') ? target : folder + target, depth + 1))
+      refuse(shown + " is a soft link to " + printable(target, 256) + ", which leads nowhere");
     return;
   }
   if (info.type == H5L_TYPE_EXTERNAL) {
@@ -445,7 +449,8 @@ Handle Hdf5Reader::openDataset(const std::string& group, const char* name, std::
     refuse(path + " claims " + std::to_string(rows * std::uint64_t(columns)) + " values but stores " +
            std::to_string(std::uint64_t(stored)) + " bytes, where they need " + std::to_string(std::uint64_t(needed)) +
            " bytes" +
-           (packing > 1.0 ? " (1/1032 of that compressed)" : "") + ": damaged, or written only in part");
+           (packing > 1.0 ? " (1/" + shortNumber(kDeflateLargestRatio) + " of that compressed)" : "") +
+           ": damaged, or written only in part");
   return dataset;
 }
 

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -62,10 +63,22 @@ void writeAll(int fd, const std::string& bytes) {
   ::_exit(0);  // no destructors, atexit handlers or stdio flushes of the parent's state
 }
 
-std::string readAll(int fd) {
+int (*stopRequested)() noexcept = nullptr;
+void (*stopNow)(int signal, const std::string& what) = nullptr;
+
+// The signal that asked to stop while the child works, or 0.
+int stopAsked() { return stopRequested != nullptr ? stopRequested() : 0; }
+
+// What the child sends, up to its end; a stop asked for meanwhile ends the wait, returning 0.
+std::string readAll(int fd, int& stoppedBy) {
   std::string bytes;
   char chunk[1 << 16];
   while (true) {
+    pollfd ready{fd, POLLIN, 0};
+    if (::poll(&ready, 1, 100) == 0) {
+      if ((stoppedBy = stopAsked()) != 0) return bytes;
+      continue;
+    }
     const ssize_t count = ::read(fd, chunk, sizeof chunk);
     if (count > 0) bytes.append(chunk, std::size_t(count));
     else if (count == 0 || errno != EINTR) return bytes;
@@ -80,6 +93,11 @@ int waitFor(pid_t child) {
 }
 
 }  // namespace
+
+void setIsolatedCallStop(int (*requested)() noexcept, void (*stop)(int signal, const std::string& what)) {
+  stopRequested = requested;
+  stopNow = stop;
+}
 
 std::string callIsolated(const std::function<std::string()>& work, const std::string& source,
                          const std::string& library, std::size_t memoryLimitBytes) {
@@ -99,8 +117,14 @@ std::string callIsolated(const std::function<std::string()>& work, const std::st
     runChild(work, pipe[1], memoryLimitBytes, parent);
   }
   ::close(pipe[1]);
-  const std::string answer = readAll(pipe[0]);
+  int stoppedBy = 0;
+  const std::string answer = readAll(pipe[0], stoppedBy);
   ::close(pipe[0]);
+  if (stoppedBy != 0) {
+    ::kill(child, SIGKILL);
+    waitFor(child);
+    stopNow(stoppedBy, "while " + library + " read " + source);
+  }
   const int status = waitFor(child);
   if (WIFSIGNALED(status))
     throw std::runtime_error(source + ": " + library + " crashed reading it (signal " + std::to_string(WTERMSIG(status)) +

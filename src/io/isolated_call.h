@@ -17,4 +17,9 @@ namespace nbody {
 std::string callIsolated(const std::function<std::string()>& work, const std::string& source,
                          const std::string& library, std::size_t memoryLimitBytes);
 
+// A stop asked for while the child works (app/run/stop_signals.h sets this up): `requested`
+// says which signal asked (0: none), looked at every 0.1 s; the child is then killed and
+// `stop(signal, what)` throws the run's own stop. Without it the wait ends with the child.
+void setIsolatedCallStop(int (*requested)() noexcept, void (*stop)(int signal, const std::string& what));
+
 }  // namespace nbody

@@ -1,5 +1,6 @@
 #include "io/png.h"
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -22,11 +23,17 @@ void appendToFile(void* context, void* data, int size) {
   static_cast<OutputFile*>(context)->tryWrite(data, std::size_t(size));
 }
 
+// "more than the 268435456 (16384 x 16384) nbody handles"
+std::string moreThanNbodyHandles() {
+  const auto side = std::uint64_t(std::llround(std::sqrt(double(kLargestPicturePixels))));
+  return "more than the " + std::to_string(kLargestPicturePixels) + " (" + std::to_string(side) + " x " +
+         std::to_string(side) + ") nbody handles";
+}
+
 void checkSize(const std::filesystem::path& path, int width, int height) {
   if (width <= 0 || height <= 0 || std::uint64_t(width) * std::uint64_t(height) > kLargestPicturePixels)
     throw std::runtime_error(path.string() + ": " + std::to_string(width) + " x " + std::to_string(height) +
-                             " pixels, more than the " + std::to_string(kLargestPicturePixels) +
-                             " (16384 x 16384) nbody handles");
+                             " pixels, " + moreThanNbodyHandles());
 }
 
 // What stb_image's terse reason means for a picture that passed the signature check, in words
@@ -88,8 +95,7 @@ void checkAnnouncedSize(const std::filesystem::path& path, std::string_view byte
   const std::uint64_t width = bigEndian32(bytes.substr(16)), height = bigEndian32(bytes.substr(20));
   if (width * height > kLargestPicturePixels)  // 0 pixels: the decoder says so
     throw std::runtime_error(path.string() + ": " + std::to_string(width) + " x " + std::to_string(height) +
-                             " pixels, more than the " + std::to_string(kLargestPicturePixels) +
-                             " (16384 x 16384) nbody handles");
+                             " pixels, " + moreThanNbodyHandles());
 }
 
 std::string cannotRead(const std::filesystem::path& path, const std::string& why) {

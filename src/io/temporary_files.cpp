@@ -8,6 +8,7 @@
 #include <cstring>
 #include <mutex>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -15,6 +16,8 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
+
+#include "util/signal_lists.h"
 
 namespace nbody::temporaries {
 namespace {
@@ -36,9 +39,9 @@ static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads t
 sigset_t makeStopSignals() {
   sigset_t set;
   sigemptyset(&set);
-  for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF,
-                           SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS, SIGABRT, SIGTRAP, SIGIO, SIGPWR, SIGSTKFLT})
-    sigaddset(&set, signal);
+  for (const auto& list : {std::span<const int>(kStopSignals), std::span<const int>(kEndingSignals),
+                           std::span<const int>(kEndingSignalsAtDefault), std::span<const int>(kFaultSignals)})
+    for (const int signal : list) sigaddset(&set, signal);
   for (int signal = SIGRTMIN; signal <= SIGRTMAX; ++signal) sigaddset(&set, signal);
   return set;
 }

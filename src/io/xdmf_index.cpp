@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <fstream>
@@ -142,6 +143,10 @@ EarlierSnapshots earlierSnapshotsIn(const std::filesystem::path& index, const st
     return earlier;  // nothing to keep; what keeps a new one from being written is the output layer's to say
   std::ifstream file(index, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (!file.good() && !file.eof()) {
+    earlier.refusal = "its XDMF index " + index.string() + " cannot be read (" + std::strerror(errno) + ")";
+    return earlier;
+  }
   const auto blocks = blocksOf(text);
   if (!blocks) {
     earlier.refusal = "its XDMF index " + index.string() + " is a file nbody did not write, which it does not replace";

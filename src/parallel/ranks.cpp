@@ -7,6 +7,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <cstdio>
+#include <fstream>
 #include <limits>
 #include <span>
 #include <stdexcept>
@@ -248,8 +249,30 @@ bool launchedByMpi() {
   return false;
 }
 
+namespace {
+
+// Whether the user chose the segments' folder in one of Open MPI's parameter files (Debian's, the
+// user's, or those OMPI_MCA_mca_param_files lists), which a variable would override.
+bool segmentFolderChosenInAFile() {
+  std::string files = "/etc/openmpi/openmpi-mca-params.conf";
+  if (const char* home = std::getenv("HOME")) files += std::string(":") + home + "/.openmpi/mca-params.conf";
+  if (const char* listed = std::getenv("OMPI_MCA_mca_param_files")) files += std::string(":") + listed;
+  for (std::size_t start = 0; start <= files.size();) {
+    const std::size_t end = std::min(files.find(':', start), files.size());
+    std::ifstream file(files.substr(start, end - start));
+    for (std::string line; std::getline(file, line);)
+      if (line.find("btl_vader_backing_directory") < line.find('#')) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string folderForThisRanksSegments() {
-  if (!std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("OMPI_MCA_btl_vader_backing_directory")) return {};
+  if (!std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("OMPI_MCA_btl_vader_backing_directory") ||
+      segmentFolderChosenInAFile())
+    return {};
   // Named after the launcher's process (the rank's parent on its node), for whoever looks for them.
   std::string folder = "/dev/shm/nbody-rank-" + std::to_string(::getppid()) + "-XXXXXX";
   if (::mkdtemp(folder.data()) == nullptr) return {};  // no /dev/shm: Open MPI finds its own way

@@ -113,7 +113,8 @@ bool launchedByMpi();
 
 // Open MPI's shared-memory transport keeps a segment of each rank's in /dev/shm, which it removes
 // in MPI_Finalize: a rank its launcher kills leaves it. Where the user chose no folder for them
-// (OMPI_MCA_btl_vader_backing_directory), this makes one for this rank's,
+// (OMPI_MCA_btl_vader_backing_directory, in the environment or a parameter file), this makes one
+// for this rank's,
 // /dev/shm/nbody-rank-PPID-XXXXXX (PPID: the launcher's process on this node), and points Open
 // MPI at it, for the caller to remove when the rank ends however it ends; "" where it made none.
 // Before startRanks.

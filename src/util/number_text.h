@@ -89,7 +89,7 @@ std::string readInteger(const std::string& text, T low, T high, T& value) {
   const bool allRead = !digits.empty() && stop == end;
   if (allRead && error == std::errc::result_out_of_range)
     return "must be in [" + std::to_string(low) + ", " + std::to_string(high) + "], got " + printable(text, 40);
-  if (!allRead || error != std::errc()) return "'" + printable(text, 40) + "' is not a whole number";
+  if (!allRead || error != std::errc()) return quoted(text, 40) + " is not a whole number";
   if (value < low || value > high)
     return "must be in [" + std::to_string(low) + ", " + std::to_string(high) + "], got " + printable(text, 40);
   return {};

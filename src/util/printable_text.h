@@ -30,6 +30,12 @@ inline std::string printable(std::string_view text, std::size_t maxBytes = std::
   return shown;
 }
 
+// `text` made printable as above and put in single quotes, as messages quote what was typed.
+inline std::string quoted(std::string_view text, std::size_t maxBytes = std::string_view::npos) {
+  std::string shown(1, '\'');  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "'" + ...
+  return shown.append(printable(text, maxBytes)).append(1, '\'');
+}
+
 // The same for a message that may carry file names in UTF-8: only control characters (C0, DEL,
 // and C1 as UTF-8 encodes them, U+0080..U+009F) become \xNN; other bytes pass unchanged.
 inline std::string withoutControlCharacters(std::string_view text) {

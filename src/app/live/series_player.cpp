@@ -65,7 +65,7 @@ struct Unmatched {
   std::string why() const { return path + ": " + whyUnreachable(path, error); }
 };
 
-Unmatched* globTrouble = nullptr;  // glob's error callback takes no argument of ours; one thread lists
+Unmatched* globTrouble = nullptr;  // glob's error callback takes no argument of ours: one listing at a time
 
 extern "C" int noteGlobError(const char* path, int error) {
   if (globTrouble != nullptr) globTrouble->note(path, error);

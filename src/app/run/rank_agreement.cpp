@@ -80,10 +80,7 @@ std::vector<std::string> split(const std::string& text) {
   return parts;
 }
 
-std::string shown(const std::string& part) {
-  std::string text(1, '\'');  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "'" + ...
-  return text.append(printable(part, 60)).append(1, '\'');
-}
+std::string shown(const std::string& part) { return quoted(part, 60); }
 
 // How `other` (rank r's) differs from `own` (rank 0's), the variables being the last parts of each.
 std::string differenceOf(const std::vector<std::string>& own, const std::vector<std::string>& other) {

@@ -16,8 +16,8 @@ void onEveryRankAlike(const std::function<void()>& work);
 
 // The variables nbody reads that decide what a run computes: every rank must see the same values.
 // (NBODY_EGL_PLATFORM, which only picks the way to a GPU, may differ: the renderers are compared
-// once a context is made; NBODY_PANEL_CLICKS and NBODY_DUMP_PROGRAMS are rank 0's and each
-// rank's own.)
+// once a context is made; NBODY_PANEL_CLICKS and NBODY_DUMP_PROGRAMS are rank 0's alone, which
+// reads the clicks and writes the programs.)
 inline constexpr const char* kRunDecidingVariables[] = {"NBODY_DISABLE_COMPUTE", "NBODY_GL_DEBUG"};
 
 // Where several ranks run, they compare at their start the words of their command lines (all but

@@ -55,8 +55,7 @@ CLI::Validator parsedBy(Parse parse, std::string description) {
           parse(text);
           return {};
         } catch (const std::invalid_argument& e) {
-          std::string shown(1, '\'');  // at most 64 bytes of what was typed: a list may be 79 KB long
-          return shown.append(printable(text, 64)).append("': ").append(e.what());
+          return quoted(text, 64) + ": " + e.what();  // at most 64 bytes of it: a list may be 79 KB long
         }
       },
       std::move(description));

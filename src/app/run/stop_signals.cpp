@@ -1,6 +1,8 @@
 #include "app/run/stop_signals.h"
 
+#include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -11,8 +13,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "io/isolated_call.h"
 #include "io/temporary_files.h"
 #include "parallel/ranks.h"
+#include "util/signal_lists.h"
 #include "util/system_limits.h"
 
 namespace nbody {
@@ -21,12 +25,7 @@ namespace {
 volatile std::sig_atomic_t requestedSignal = 0;
 volatile std::sig_atomic_t stopAtOnce = 0;
 
-// Signals whose default action ends the process, which nbody does not ask to stop: they end it at
-// once, as they would have, but without leaving a temporary file.
-constexpr int kEndingSignals[] = {SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF,
-                                  SIGTRAP, SIGIO,   SIGPWR,  SIGSTKFLT};
-// The real-time signals (SIGRTMIN to SIGRTMAX, whose numbers the C library fixes at run time) end
-// a process too; their names are made before any can come, for the handler.
+// The real-time signals' names (util/signal_lists.h), made before any can come, for the handler.
 char realTimeNames[65][16] = {};
 
 void nameRealTimeSignals() {
@@ -36,12 +35,10 @@ void nameRealTimeSignals() {
     else std::snprintf(realTimeNames[signal], sizeof realTimeNames[signal], "SIGRTMIN+%d", signal - SIGRTMIN);
   }
 }
-// Signals of a fault, in nbody or in a library it uses (a driver short of memory): the same, run
-// on a stack of their own so that an overflowing stack is handled too.
-constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS};
 
-// What the handlers of kEndingSignals and kFaultSignals found installed (a sanitizer's): they put
-// it back before the signal goes on.
+// What the handlers of the ending and fault signals (util/signal_lists.h) found installed (a
+// sanitizer's): they put it back before the signal goes on. The faults' handler runs on a stack of
+// its own, so that an overflowing stack is handled too.
 struct sigaction previousActions[65];
 // Made before any signal can come: what a crash may be due to, for its line.
 char crashCause[512] = "";
@@ -80,6 +77,11 @@ void watchForAStuckStop() {
       }
     }
   }).detach();
+}
+
+bool takenAtDefaultOnly(int signal) {
+  const auto& listed = kEndingSignalsAtDefault;
+  return (signal >= SIGRTMIN && signal <= SIGRTMAX) || std::find(std::begin(listed), std::end(listed), signal) != std::end(listed);
 }
 
 bool isFault(int signal) noexcept {
@@ -144,9 +146,9 @@ void installEndingHandlers() {
     if (sigaction(signal, nullptr, &previousActions[signal]) == 0 && previousActions[signal].sa_handler != SIG_IGN)
       sigaction(signal, &action, nullptr);
   nameRealTimeSignals();
-  for (int signal = SIGRTMIN; signal <= SIGRTMAX && signal < 65; ++signal)
-    if (sigaction(signal, nullptr, &previousActions[signal]) == 0 && !(previousActions[signal].sa_flags & SA_SIGINFO) &&
-        previousActions[signal].sa_handler == SIG_DFL)
+  for (int signal = 1; signal <= SIGRTMAX && signal < 65; ++signal)
+    if (takenAtDefaultOnly(signal) && sigaction(signal, nullptr, &previousActions[signal]) == 0 &&
+        !(previousActions[signal].sa_flags & SA_SIGINFO) && previousActions[signal].sa_handler == SIG_DFL)
       sigaction(signal, &action, nullptr);
   for (const int signal : kFaultSignals) sigaction(signal, &action, &previousActions[signal]);
 }
@@ -157,10 +159,12 @@ void installStopHandlers(StopMode mode) {
   action.sa_handler = onStopSignal;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;  // reads and writes go on; the run looks at the request itself
-  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) sigaction(signal, &action, nullptr);
+  for (const int signal : kStopSignals) sigaction(signal, &action, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGXFSZ, SIG_IGN);
   if (ranks().distributed()) watchForAStuckStop();
+  // A file read by a library in a child process (io/isolated_call.h) stops with the run.
+  setIsolatedCallStop(stopRequested, [](int signal, const std::string& what) { throw Stopped(signal, what); });
 }
 
 void endAtOnce(int signal, const char* cause) noexcept {

@@ -1,7 +1,7 @@
 #include "app/window/panel_clicks.h"
 
 #include <algorithm>
-#include <charconv>
+#include <climits>
 #include <optional>
 #include <cstdlib>
 #include <sstream>
@@ -12,6 +12,7 @@
 
 #include "io/input_file.h"
 #include "util/comma_list.h"
+#include "util/number_text.h"
 #include "util/printable_text.h"
 
 namespace nbody {
@@ -31,9 +32,7 @@ bool isIntLevel(const std::string& level) {
 // The number of a level #N, where an int holds it.
 std::optional<int> intLevel(const std::string& level) {
   int number = 0;
-  const char* const end = level.data() + level.size();
-  const auto read = std::from_chars(level.data() + 1, end, number);
-  if (read.ec != std::errc() || read.ptr != end) return std::nullopt;
+  if (!readInteger(level.substr(1), 0, INT_MAX, number).empty()) return std::nullopt;
   return number;
 }
 
