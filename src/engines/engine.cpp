@@ -38,21 +38,24 @@ std::string Engine::variant() const {
 
 namespace {
 
-// A finite number within the option's range, written as given: read by the one reader of numbers
-// (decimal, no blanks), as every number typed is.
-bool inRange(const EngineOption& option, const std::string& value) {
+// What the one reader of numbers (decimal, no blanks), as every number typed is read, says of
+// `value` for an option of numbers: "" for a finite number within its range.
+std::string numberProblem(const EngineOption& option, const std::string& value) {
   double number = 0.0;
-  return option.range && readNumber(value, within(option.range->low, option.range->high), number).empty();
+  return readNumber(value, within(option.range->low, option.range->high), number);
 }
 
 }  // namespace
 
 void chooseOption(EngineOption& option, const std::string& value) {
-  if (std::find(option.choices.begin(), option.choices.end(), value) != option.choices.end() ||
-      inRange(option, value)) {
+  const std::string problem = option.range ? numberProblem(option, value) : "not a number";
+  if (std::find(option.choices.begin(), option.choices.end(), value) != option.choices.end() || problem.empty()) {
     option.value = value;
     return;
   }
+  // A number the reader refuses for what it is (1e-400 would be 0 in a double): its own words.
+  if (!problem.ends_with("is not a number"))
+    throw UsageError(std::string(option.name).append(" ").append(problem));
   std::string choices;
   for (const std::string& choice : option.choices) choices += (choices.empty() ? "" : ", ") + choice;
   if (option.range)

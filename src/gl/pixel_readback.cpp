@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "gl/state_guard.h"
+#include "util/system_limits.h"
 
 namespace nbody::gl {
 namespace {
@@ -24,7 +25,8 @@ PixelReadbackRing::PixelReadbackRing(glm::ivec2 size, int depth)
     slot.buffer = Buffer::create();
     glNamedBufferStorage(slot.buffer.id(), bytes, nullptr, flags | GL_CLIENT_STORAGE_BIT);
     slot.mapped = static_cast<const std::uint8_t*>(glMapNamedBufferRange(slot.buffer.id(), 0, bytes, flags));
-    if (!slot.mapped) throw std::runtime_error("could not map a pixel-buffer object for reading pictures back");
+    if (!slot.mapped)
+      throw std::runtime_error("could not map a pixel-buffer object for reading pictures back" + limitsThatMayBeBehind());
   }
 }
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "gl/texture_rows.h"
+#include "util/system_limits.h"
 
 namespace nbody::gl {
 
@@ -19,7 +20,7 @@ void AsyncStateReadback::ensureCapacity(Slot& slot, std::size_t bytes) {
   const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
   glNamedBufferStorage(slot.buffer.id(), GLsizeiptr(bytes), nullptr, flags | GL_CLIENT_STORAGE_BIT);
   slot.mapped = static_cast<const float*>(glMapNamedBufferRange(slot.buffer.id(), 0, GLsizeiptr(bytes), flags));
-  if (!slot.mapped) throw std::runtime_error("could not map a pixel-buffer object for readback");
+  if (!slot.mapped) throw std::runtime_error("could not map a pixel-buffer object for readback" + limitsThatMayBeBehind());
   slot.bytes = bytes;
 }
 

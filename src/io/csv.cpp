@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "io/input_file.h"
+#include "io/stop_point.h"
 #include "util/comma_list.h"
 #include "util/printable_text.h"
 
@@ -35,6 +36,8 @@ bool tooSmallForADouble(std::string_view field) {
   if (!field.empty() && (field[0] == '-' || field[0] == '+')) field.remove_prefix(1);
   return field.starts_with("0.") || field.starts_with(".");
 }
+
+constexpr std::size_t kLinesBetweenStopPoints = std::size_t(1) << 18;  // a tenth of a second or so
 
 // The digits of a number's mantissa from the first that is not 0: a float32's shortest text has
 // at most 9, a double's written by writeStateCsv more (doubleText).
@@ -109,7 +112,13 @@ std::uint64_t parseWhole(std::string_view field, std::string_view column, std::u
   return value;
 }
 
+// A number with a sign of its own (+1), as every other reader of numbers in nbody takes it.
+std::string_view withoutPlus(std::string_view field) {
+  return field.size() > 1 && field[0] == '+' && field[1] != '+' && field[1] != '-' ? field.substr(1) : field;
+}
+
 void parseColumn(Row& row, std::size_t column, std::string_view field, const std::string& where) {
+  field = withoutPlus(field);
   if (column < row.values.size()) {
     row.values[column] = parseField(field, kColumns[column], where);
     row.exact[column] = exactValue(field, row.values[column]);
@@ -234,6 +243,7 @@ State readStateCsv(std::istream& in, const std::string& source, std::optional<Do
     state.id.push_back(columns == 9 ? row.id : state.size());
     state.component.push_back(row.component);
     if (doubles) keepDoubles(exact, state, row);
+    if (lineNumber % kLinesBetweenStopPoints == 0) stopPoint("while reading " + source);
     anyMass = anyMass || values[3] > 0.0f;
   }
   if (state.size() == 0) throw std::runtime_error(source + ": no bodies after the header");

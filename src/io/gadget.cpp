@@ -6,11 +6,13 @@
 #include <stdexcept>
 
 #include "io/input_file.h"
+#include "io/stop_point.h"
 
 namespace nbody {
 namespace {
 
 constexpr double kGadget2GravityCgs = 6.672e-8;  // GADGET-2's GRAVITY (allvars.h)
+constexpr std::size_t kBodiesBetweenStopPoints = std::size_t(1) << 19;  // a tenth of a second or so
 
 // The bodies' order in a file: by type, each type in state order.
 std::vector<std::size_t> byComponent(const State& state) {
@@ -83,6 +85,7 @@ Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view byt
   all.position.clear(), all.velocity.clear(), all.mass.clear(), all.id.clear(), all.type.clear();
   for (int index = 0; index < first.fileCount; ++index) {
     const std::filesystem::path file = *siblingFile(path, index, numberBeforeExtension);
+    stopPoint("while reading " + file.string());
     const GadgetPart part = file == path ? first : read(readInputFile(file, InputKinds::filesOnly), file.string());
     if (part.fileCount != first.fileCount)
       throw std::runtime_error(file.string() + ": its header says " + std::to_string(part.fileCount) + " files, " +
@@ -177,6 +180,7 @@ Snapshot snapshotFromGadget(const GadgetBodies& bodies, const std::string& sourc
   State& state = snapshot.state;
   state.resize(bodies.size());
   for (std::size_t i = 0; i < bodies.size(); ++i) {
+    if (i % kBodiesBetweenStopPoints == 0) stopPoint("while reading " + source);
     const double* p = &bodies.position[3 * i];
     const double* v = &bodies.velocity[3 * i];
     state.positionMass[i] = glm::vec4(float(p[0]), float(p[1]), float(p[2]), float(bodies.mass[i]));

@@ -19,6 +19,7 @@
 #include "io/byte_order.h"
 #include "io/gadget.h"
 #include "io/isolated_call.h"
+#include "io/stop_point.h"
 #include "util/number_text.h"
 #include "util/printable_text.h"
 
@@ -204,6 +205,18 @@ extern "C" herr_t refuseExternalLink(const char*, const char*, const char*, cons
   return -1;
 }
 
+// An absolute path within the file as libhdf5 walks it: "." and empty names are no step.
+std::string withoutDots(const std::string& path) {
+  std::string walked;
+  for (std::size_t start = 0; start <= path.size();) {
+    const std::size_t end = std::min(path.find('/', start), path.size());
+    const std::string name = path.substr(start, end - start);
+    if (!name.empty() && name != ".") walked += "/" + name;
+    start = end + 1;
+  }
+  return walked.empty() ? "/" : walked;
+}
+
 // Link (and dataset) access properties that traverse no external link.
 Handle inFileOnly(hid_t propertyClass) {
   Handle access(H5Pcreate(propertyClass), H5Pclose);
@@ -289,7 +302,7 @@ void Hdf5Reader::checkLinkInside(const std::string& path, int depth) const {
     const std::string value = linkValue(path, info.u.val_size);
     const std::string target(value.c_str());
     const std::string folder = path.substr(0, path.find_last_of('/') + 1);
-    if (!linksInside(target.starts_with('/') ? target : folder + target, depth + 1))
+    if (!linksInside(withoutDots(target.starts_with('/') ? target : folder + target), depth + 1))
       refuse(shown + " is a soft link to " + printable(target, 256) + ", which leads nowhere");
     return;
   }
@@ -540,8 +553,10 @@ Part deserialize(std::string_view bytes, const std::string& source) {
   Part part;
   GadgetBodies& bodies = part.bodies;
   bodies.reserve(std::size_t(count));
-  for (auto* list : {&bodies.position, &bodies.velocity})
+  for (auto* list : {&bodies.position, &bodies.velocity}) {
     for (std::uint64_t k = 0; k < 3 * count; ++k) list->push_back(in.getDouble());
+    stopPoint("while reading " + source);
+  }
   for (std::uint64_t k = 0; k < count; ++k) bodies.mass.push_back(in.getDouble());
   for (std::uint64_t k = 0; k < count; ++k) bodies.id.push_back(in.get<std::uint64_t>());
   for (std::uint64_t k = 0; k < count; ++k) bodies.type.push_back(in.get<std::uint8_t>());
@@ -574,6 +589,7 @@ Part readPart(std::string_view bytes, const std::string& source) {
     return callIsolated([&] { return serialize(Hdf5Reader(bytes, source).read()); }, source, "the HDF5 library",
                         memoryBudget(bytes.size()));
   }();
+  stopPoint("while reading " + source);
   try {
     return deserialize(answer, source);
   } catch (const std::logic_error&) {  // bytes::Reader past the end

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "io/files_read.h"
+#include "io/stop_point.h"
 #include "parallel/ranks.h"
 #include "util/system_limits.h"
 
@@ -50,6 +51,8 @@ void reserveFor(std::string& bytes, const std::filesystem::path& path, off_t siz
                                                   (limits.empty() ? "" : " (" + limits + ")")));
   }
 }
+
+constexpr std::size_t kBytesBetweenStopPoints = std::size_t(256) << 20;  // a fraction of a second
 
 // Closes the descriptor however the read ends.
 struct Descriptor {
@@ -93,6 +96,7 @@ std::string readHere(const std::filesystem::path& path, InputKinds kinds) {
     const ssize_t count = ::read(file.fd, chunk, sizeof chunk);
     if (count > 0) {
       bytes.append(chunk, std::size_t(count));
+      if (bytes.size() % kBytesBetweenStopPoints < std::size_t(count)) stopPoint("while reading " + path.string());
     } else if (count == 0) {
       return bytes;
     } else if (errno != EINTR) {

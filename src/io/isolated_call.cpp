@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "io/stop_point.h"
+
 namespace nbody {
 namespace {
 
@@ -63,22 +65,14 @@ void writeAll(int fd, const std::string& bytes) {
   ::_exit(0);  // no destructors, atexit handlers or stdio flushes of the parent's state
 }
 
-int (*stopRequested)() noexcept = nullptr;
-void (*stopNow)(int signal, const std::string& what) = nullptr;
-
-// The signal that asked to stop while the child works, or 0.
-int stopAsked() { return stopRequested != nullptr ? stopRequested() : 0; }
-
 // What the child sends, up to its end; a stop asked for meanwhile ends the wait, returning 0.
 std::string readAll(int fd, int& stoppedBy) {
   std::string bytes;
   char chunk[1 << 16];
   while (true) {
+    if ((stoppedBy = stopAskedFor()) != 0) return bytes;
     pollfd ready{fd, POLLIN, 0};
-    if (::poll(&ready, 1, 100) == 0) {
-      if ((stoppedBy = stopAsked()) != 0) return bytes;
-      continue;
-    }
+    if (::poll(&ready, 1, 100) <= 0) continue;  // nothing yet, or a signal (EINTR): look again
     const ssize_t count = ::read(fd, chunk, sizeof chunk);
     if (count > 0) bytes.append(chunk, std::size_t(count));
     else if (count == 0 || errno != EINTR) return bytes;
@@ -93,11 +87,6 @@ int waitFor(pid_t child) {
 }
 
 }  // namespace
-
-void setIsolatedCallStop(int (*requested)() noexcept, void (*stop)(int signal, const std::string& what)) {
-  stopRequested = requested;
-  stopNow = stop;
-}
 
 std::string callIsolated(const std::function<std::string()>& work, const std::string& source,
                          const std::string& library, std::size_t memoryLimitBytes) {
@@ -123,7 +112,7 @@ std::string callIsolated(const std::function<std::string()>& work, const std::st
   if (stoppedBy != 0) {
     ::kill(child, SIGKILL);
     waitFor(child);
-    stopNow(stoppedBy, "while " + library + " read " + source);
+    stopPoint("while " + library + " read " + source);
   }
   const int status = waitFor(child);
   if (WIFSIGNALED(status))

@@ -3,7 +3,8 @@
 // libhdf5 reads whatever a file's structures say, and a damaged file can send it out of bounds.
 // The crash then ends the child, and nbody says so in one line. The child's memory is capped (where
 // no sanitizer reserves its shadow memory), so a file that talks the library into a huge
-// allocation fails there too. The answer comes back through a pipe, as bytes.
+// allocation fails there too. The answer comes back through a pipe, as bytes. A stop asked for
+// meanwhile (io/stop_point.h) is looked at every 0.1 s: the child is killed, and the run stops.
 
 #include <cstddef>
 #include <functional>
@@ -16,10 +17,5 @@ namespace nbody {
 // std::runtime_error naming `source` and saying what `library` did.
 std::string callIsolated(const std::function<std::string()>& work, const std::string& source,
                          const std::string& library, std::size_t memoryLimitBytes);
-
-// A stop asked for while the child works (app/run/stop_signals.h sets this up): `requested`
-// says which signal asked (0: none), looked at every 0.1 s; the child is then killed and
-// `stop(signal, what)` throws the run's own stop. Without it the wait ends with the child.
-void setIsolatedCallStop(int (*requested)() noexcept, void (*stop)(int signal, const std::string& what));
 
 }  // namespace nbody

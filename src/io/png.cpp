@@ -23,6 +23,10 @@ void appendToFile(void* context, void* data, int size) {
   static_cast<OutputFile*>(context)->tryWrite(data, std::size_t(size));
 }
 
+std::string cannotRead(const std::filesystem::path& path, const std::string& why) {
+  return "cannot read " + path.string() + ": " + why;
+}
+
 // "more than the 268435456 (16384 x 16384) nbody handles"
 std::string moreThanNbodyHandles() {
   const auto side = std::uint64_t(std::llround(std::sqrt(double(kLargestPicturePixels))));
@@ -93,13 +97,12 @@ std::string damagedChunk(std::string_view bytes) {
 void checkAnnouncedSize(const std::filesystem::path& path, std::string_view bytes) {
   if (bytes.size() < 24 || bytes.substr(12, 4) != "IHDR") return;  // the decoder says what is wrong
   const std::uint64_t width = bigEndian32(bytes.substr(16)), height = bigEndian32(bytes.substr(20));
-  if (width * height > kLargestPicturePixels)  // 0 pixels: the decoder says so
+  if (width == 0 || height == 0)
+    throw std::runtime_error(cannotRead(path, "its header announces " + std::to_string(width) + " x " +
+                                                  std::to_string(height) + " pixels, none to compare"));
+  if (width * height > kLargestPicturePixels)
     throw std::runtime_error(path.string() + ": " + std::to_string(width) + " x " + std::to_string(height) +
                              " pixels, " + moreThanNbodyHandles());
-}
-
-std::string cannotRead(const std::filesystem::path& path, const std::string& why) {
-  return "cannot read " + path.string() + ": " + why;
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "io/input_file.h"
 #include "io/output_file.h"
 #include "io/snapshot.h"
+#include "io/stop_point.h"
 #include "io/tipsy.h"
 
 namespace nbody {
@@ -128,7 +129,10 @@ void writeSnapshotFile(const Snapshot& snapshot, const std::filesystem::path& pa
 
 Snapshot readSnapshotFile(const std::filesystem::path& path) {
   const std::string bytes = readInputFile(path);
-  return inputRowOf(path, bytes).read(path, bytes);
+  stopPoint("while reading " + path.string());  // between the parts of a read of seconds
+  Snapshot snapshot = inputRowOf(path, bytes).read(path, bytes);
+  stopPoint("while reading " + path.string());
+  return snapshot;
 }
 
 }  // namespace nbody

@@ -257,7 +257,7 @@ void VideoWriter::addFrame(const std::uint8_t* firstRow, std::ptrdiff_t rowBytes
   sws_scale(f.converter, source, sourceStride, 0, settings_.height, f.picture->data, f.picture->linesize);
   f.picture->pts = frameIndex;
   if (const int sent = avcodec_send_frame(f.encoder, f.picture); sent < 0)
-    fail("encoding " + f.output.target().string() + " failed", sent);
+    fail("encoding " + f.output.target().string() + " failed" + limitsThatMayBeBehind(), sent);
   lastFrameIndex_ = frameIndex;
   ++framesWritten_;
   writePackets();
@@ -269,7 +269,7 @@ void VideoWriter::writePackets() {
   while (true) {
     const int received = avcodec_receive_packet(f.encoder, f.packet);
     if (received == AVERROR(EAGAIN) || received == AVERROR_EOF) return;
-    if (received < 0) fail("encoding " + f.output.target().string() + " failed", received);
+    if (received < 0) fail("encoding " + f.output.target().string() + " failed" + limitsThatMayBeBehind(), received);
     if (f.packet->duration == 0) f.packet->duration = 1;  // the last picture lasts a frame too
     av_packet_rescale_ts(f.packet, f.encoder->time_base, f.stream->time_base);
     f.packet->stream_index = f.stream->index;
@@ -280,7 +280,8 @@ void VideoWriter::writePackets() {
 void VideoWriter::finish(const std::function<void()>& beforePublishing) {
   Ffmpeg& f = *ffmpeg_;
   const std::string file = f.output.target().string();
-  if (const int sent = avcodec_send_frame(f.encoder, nullptr); sent < 0) fail("encoding " + file + " failed", sent);
+  if (const int sent = avcodec_send_frame(f.encoder, nullptr); sent < 0)
+    fail("encoding " + file + " failed" + limitsThatMayBeBehind(), sent);
   writePackets();
   if (const int written = av_write_trailer(f.format); written < 0) failWriting(written);
   avio_flush(f.bytes);

@@ -118,6 +118,8 @@ CameraPath parseCameraPath(std::string_view text, const std::string& source) {
   std::vector<CameraKeyframe> keyframes;
   std::istringstream lines{std::string(text)};
   int number = 0;
+  if (text.starts_with("\xef\xbb\xbf"))
+    throw std::runtime_error(source + ":1: the file starts with a UTF-8 byte-order mark (EF BB BF): save it without one");
   for (std::string line; std::getline(lines, line);) {
     ++number;
     const std::vector<std::string> fields = fieldsOf(line);

@@ -77,6 +77,9 @@ inline double addressSpaceLeft() {
   return left > 0.0 ? left : 0.0;
 }
 
+// A process limit below this is named as a cause; systems set tens of thousands by default.
+inline constexpr rlim_t kLowestProcessLimitNamed = 1024;
+
 // The limits a failure with `error` (an errno) may have run into, joined: "" where none is set.
 inline std::string limitsBehind(int error) {
   std::string found;
@@ -86,15 +89,17 @@ inline std::string limitsBehind(int error) {
   };
   switch (error) {
     case EMFILE: add(RLIMIT_NOFILE); break;
-    case EAGAIN: add(RLIMIT_NPROC); add(RLIMIT_AS); break;  // a thread: its count, or its stack's memory
+    case EAGAIN:  // a thread: its count (where low: systems set tens of thousands), or its stack's memory
+      if (rlim_t processes = 0; softLimit(RLIMIT_NPROC, &processes) && processes < kLowestProcessLimitNamed)
+        add(RLIMIT_NPROC);
+      add(RLIMIT_AS);
+      break;
     case ENOMEM: add(RLIMIT_AS); add(RLIMIT_DATA); break;
     case EFBIG: add(RLIMIT_FSIZE); break;
     default: break;
   }
   return found;
 }
-
-inline constexpr rlim_t kLowestProcessLimitNamed = 1024;
 
 // For a failure inside a library whose cause it does not tell (a driver that could not start, a
 // framebuffer it could not make, an encoder that could not open its threads): the limits set on
@@ -104,7 +109,6 @@ inline std::string limitsThatMayBeBehind() {
   std::string found;
   for (const int resource : {RLIMIT_AS, RLIMIT_DATA, RLIMIT_NPROC}) {
     rlim_t value = 0;
-    // Systems set a process limit of tens of thousands by default: only one far below that is named.
     if (resource == RLIMIT_NPROC && (!softLimit(resource, &value) || value >= kLowestProcessLimitNamed)) continue;
     const std::string text = limitText(resource);
     if (!text.empty()) found += (found.empty() ? "" : "; ") + text;

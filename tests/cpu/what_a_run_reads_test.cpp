@@ -237,6 +237,30 @@ TEST(XdmfIndex, OfAnotherSeriesIsNotReplaced) {
   EXPECT_EQ(indexedFiles(scratch / "s.xmf"), (std::vector<std::string>{"s_000000001.hdf5", "s_000000002.hdf5"}));
 }
 
+// Names nbody makes itself that cannot take a snapshot: a pipe at the index's or a snapshot's name
+// held the run in open() past a stop signal; `f-{step}/../s.hdf5`, or folders that are links to one
+// another, put every snapshot into one file. Usage errors before the first step.
+TEST(SnapshotPaths, ThatCannotTakeEverySnapshotAreRefusedBeforeTheFirstStep) {
+  ScratchFolder scratch("snapshot-names");
+  for (const std::string folder : {"f-000000001", "f-000000002", "run"}) std::filesystem::create_directory(scratch / folder);
+  ASSERT_EQ(::mkfifo((scratch / "run" / "s.xmf").c_str(), 0600), 0);
+  ASSERT_EQ(::mkfifo((scratch / "run" / "p-000000002.nbody").c_str(), 0600), 0);
+  std::filesystem::create_directory_symlink("f-000000001", scratch / "f-000000003");
+  const auto run = [&](const std::string& pattern) {
+    return runNbody("simulate --engine cpu -q --bodies 32 --steps 3 --snapshot-every 1 -o " + (scratch / "o.csv").string() +
+                        " --snapshot-path " + (scratch / pattern).string(),
+                    scratch, "timeout 20");
+  };
+  expectCleanFailure(run("run/s-{step}.hdf5"), scratch, 2, "the XDMF index " + (scratch / "run/s.xmf").string() +
+                                                                " cannot be written: it is a pipe");
+  expectCleanFailure(run("run/p-{step}.nbody"), scratch, 2, "the snapshot of step 2 cannot be written: " +
+                                                                (scratch / "run/p-000000002.nbody").string() + " is a pipe");
+  expectCleanFailure(run("f-{step}/../same.hdf5"), scratch, 2, "names one file for every step (" +
+                                                                   (scratch / "same.hdf5").string() + ")");
+  expectCleanFailure(run("f-{step}/s.nbody"), scratch, 2, "the snapshots of steps 1 and 3 are one file");
+  EXPECT_FALSE(std::filesystem::exists(scratch / "o.csv"));
+}
+
 TEST(XdmfIndex, ThatNbodyDidNotWriteIsNotReplaced) {
   ScratchFolder scratch("xdmf-foreign");
   std::ofstream(scratch / "s.xmf") << "<Xdmf>a user's own</Xdmf>\n";
@@ -330,6 +354,9 @@ void writeMessageInputs(const ScratchFolder& scratch) {
   };
   const std::string signature = "\x89PNG\r\n\x1a\n";
   std::ofstream(scratch / "huge.png", std::ios::binary) << signature + chunk("IHDR", header(20000)) + chunk("IEND", "");
+  std::string empty = header(2);
+  empty.replace(0, 4, std::string(4, '\0'));  // a width of 0
+  std::ofstream(scratch / "empty.png", std::ios::binary) << signature + chunk("IHDR", empty) + chunk("IEND", "");
   std::string flipped = signature + chunk("IHDR", header(2)) + chunk("IEND", "");
   flipped[29] ^= 1;  // the last byte of the header's CRC
   std::ofstream(scratch / "crc.png", std::ios::binary) << flipped;
@@ -367,7 +394,9 @@ INSTANTIATE_TEST_SUITE_P(
         MessageCase{"APictureLargerThanNbodyCompares", "compare {d}/huge.png {d}/huge.png", 2,
                     "huge.png: 20000 x 20000 pixels, more than the 268435456 (16384 x 16384) nbody handles"},
         MessageCase{"APictureWhoseHeaderDoesNotMatchItsCrc", "compare {d}/crc.png {d}/crc.png", 2,
-                    "crc.png: it is damaged: its IHDR chunk at byte 8 does not match its CRC"}),
+                    "crc.png: it is damaged: its IHDR chunk at byte 8 does not match its CRC"},
+        MessageCase{"APictureOfNoPixels", "compare {d}/empty.png {d}/empty.png", 2,
+                    "empty.png: its header announces 0 x 2 pixels, none to compare"}),
     [](const auto& param) { return param.param.name; });
 
 // The same for what is read inside a command, where the line comes from a reader.
@@ -395,6 +424,52 @@ TEST(RoundThreeMessages, TwoSizesThatReadAlikeAreSaidInBytes) {
 TEST(RoundThreeMessages, ACommentMayFollowAKeyframe) {
   const CameraPath path = parseCameraPath("0 0 20 5 # a comment\n1 10 20 5#another\n", "cam.txt");
   EXPECT_EQ(path.keyframes().size(), 2u);
+  try {
+    parseCameraPath("\xef\xbb\xbf# a comment\n0 0 20 5\n", "cam.txt");
+    FAIL() << "a byte-order mark was taken";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cam.txt:1: the file starts with a UTF-8 byte-order mark"), std::string::npos);
+  }
+}
+
+// The re-attack's click scripts: a frame that is only partly a number, or beyond any, and a click
+// whose frame the run never reaches, each said so.
+TEST(RoundThreeMessages, ClickScriptsSayWhatIsWrongWithTheirFrames) {
+  for (const auto& [script, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"2.5 nbody-gl > Pause (Space)\n", "line 1: its frame '2.5' is not a whole number"},
+           {"99999999999999999999999 nbody-gl > Pause (Space)\n", "line 1: its frame must be in [0, "}}) {
+    try {
+      parsePanelClicks(script);
+      FAIL() << script;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  }
+  const PanelClicks late(parsePanelClicks("1000 nbody-gl > Pause (Space)\n"));
+  try {
+    late.afterLastFrame(4);
+    FAIL() << "a click the run never reached passed silently";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "panel click at frame 1000 never came: the run ended after frame 4");
+  }
+}
+
+TEST(RoundThreeMessages, AnEngineNumberTooSmallForADoubleSaysSo) {
+  EngineOption theta("theta", "opening angle", {"0", "1"}, "1", EngineOption::Range{0.0, 1.0});
+  try {
+    chooseOption(theta, "1e-400");
+    FAIL() << "1e-400 was taken";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("theta '1e-400' is too small: a double would make it 0"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(RoundThreeMessages, ACsvNumberMayCarryAPlus) {
+  std::istringstream text("x,y,z,mass,vx,vy,vz\n+1,0,0,+2,0,0,+0.5\n");
+  const State state = readStateCsv(text, "plus.csv");
+  EXPECT_EQ(state.positionMass[0], glm::vec4(1, 0, 0, 2));
+  EXPECT_EQ(state.velocity[0].z, 0.5f);
 }
 
 // A series pattern passes over what is no snapshot (a loop of links, a folder, the XDMF index

@@ -294,6 +294,13 @@ TEST(DumpedPrograms, GoThroughTheOutputLayer) {
   EXPECT_EQ(test::readWholeFile(scratch / "victim.txt"), "precious");
   test::expectCleanFailure(test::runNbody(run, scratch, "NBODY_DUMP_PROGRAMS=" + (scratch / "missing").string()),
                            scratch, 1, "cannot write " + (scratch / "missing").string() + "/");
+  // A pipe at one of the names held the run in open() past a stop signal.
+  for (const auto& file : dumped) {
+    std::filesystem::remove(file);
+    ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);
+  }
+  test::expectCleanFailure(test::runNbody(run, scratch, "timeout 20 env NBODY_DUMP_PROGRAMS=" + (scratch / "dump").string()),
+                           scratch, 1, "NBODY_DUMP_PROGRAMS writes regular files, and this is none");
   EXPECT_FALSE(std::filesystem::exists(scratch / "o.csv"));
 }
 

@@ -15,9 +15,11 @@ Usage: hdf5_reach_test.py NBODY. Needs /usr/bin/python3 with h5py; prints "N pas
 and exits non-zero on a failure.
 """
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import h5py
 import numpy as np
@@ -167,6 +169,12 @@ def check_link_cycles(scratch):
         f["PartType1"] = h5py.SoftLink("/a")
     done = nbody("simulate", "--engine", "cpu", "--input", soft, "--steps", 0, "-o", soft + ".csv")
     check(done.returncode == 1 and b"a loop of soft links" in done.stderr, f"a soft-link cycle: {done.stderr}")
+    dotted = os.path.join(scratch, "soft-dot.hdf5")
+    with snapshot(dotted, skip=("Coordinates",)) as f:
+        f["PartType1/X"] = np.zeros((N, 3), "f4")
+        f["PartType1/Coordinates"] = h5py.SoftLink("./X")  # libhdf5 walks "." as no step
+    done = nbody("simulate", "--engine", "cpu", "-q", "--input", dotted, "--steps", 0, "-o", dotted + ".csv")
+    check(done.returncode == 0, f"a soft link through ./ is read: {done.stderr}")
     hard = os.path.join(scratch, "hard-cycle.hdf5")
     with snapshot(hard) as f:
         f["PartType1/parent"] = f["PartType1"]  # a group that holds itself
@@ -187,6 +195,32 @@ def check_two_parts(scratch):
         check(done.returncode == 1 and b"it is a file this run reads" in done.stderr, f"-o over part 1: {done.stderr}")
     with open(parts[1], "rb") as f:
         check(f.read() == before, "the other part of a two-file snapshot stays")
+
+
+def check_a_stop_while_read(scratch):
+    """A stop signal while libhdf5 reads a large compressed file in its child: nbody waited for the
+    child (seconds), then said it stopped at step 0. It ends the wait within a fraction of a second."""
+    big = os.path.join(scratch, "big.hdf5")
+    count = 1 << 20
+    with h5py.File(big, "w") as f:
+        f.create_group("Header").attrs.update({"NumPart_ThisFile": np.array([0, count, 0, 0, 0, 0], "u4"),
+                                                "MassTable": np.array([0, 1.0 / count, 0, 0, 0, 0])})
+        group = f.create_group("PartType1")
+        values = np.random.default_rng(2).normal(size=(count, 3))
+        for name in ("Coordinates", "Velocities"):
+            group.create_dataset(name, data=values, compression="gzip", compression_opts=9)
+        group.create_dataset("ParticleIDs", data=np.arange(count, dtype="u8"), compression="gzip")
+    started = time.monotonic()
+    run = subprocess.Popen([NBODY, "simulate", "--engine", "cpu", "--input", big, "--steps", "0", "-o", big + ".nbody"],
+                           stderr=subprocess.PIPE)
+    time.sleep(0.3)
+    run.send_signal(signal.SIGINT)
+    stopped = time.monotonic()
+    _, err = run.communicate(timeout=60)
+    check(run.returncode == 130 and b"stopped by SIGINT while" in err and time.monotonic() - stopped < 1.5 and
+          not os.path.exists(big + ".nbody"),
+          f"a stop while reading: exit {run.returncode} {time.monotonic() - stopped:.1f} s after the signal, "
+          f"{time.monotonic() - started:.1f} s in all: {err}")
 
 
 def check_messages(scratch):
@@ -211,6 +245,7 @@ def main():
         check_ids(scratch)
         check_link_cycles(scratch)
         check_two_parts(scratch)
+        check_a_stop_while_read(scratch)
         check_messages(scratch)
     return summary()
 

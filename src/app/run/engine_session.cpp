@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <stdexcept>
 #include <vector>
 
 #include "engines/registry.h"
@@ -35,6 +36,13 @@ void dumpProgramsWhereAsked() {
   setProgramDump([folder = std::filesystem::path(folder)](const std::string& key, const std::vector<char>& binary) {
     const std::filesystem::path base = folder / std::to_string(std::hash<std::string>{}(key));
     OutputGroup files;
+    for (const std::string extension : {".bin", ".key"}) {
+      std::error_code error;  // a pipe there would hold the run in open(): these are files
+      if (const auto kind = std::filesystem::status(base.string() + extension, error).type();
+          kind != std::filesystem::file_type::regular && kind != std::filesystem::file_type::not_found)
+        throw std::runtime_error("cannot write " + base.string() + extension +
+                                 ": NBODY_DUMP_PROGRAMS writes regular files, and this is none");
+    }
     files.open(base.string() + ".bin").write(binary.data(), binary.size());
     files.open(base.string() + ".key").stream() << key << "\n";
     files.commit();

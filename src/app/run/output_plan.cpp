@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 
 #include "engines/engine.h"
 #include "io/output_file.h"
@@ -50,7 +51,19 @@ void probeWritable(const std::filesystem::path& path, const std::string& which, 
   if (!std::filesystem::is_directory(folder, error))
     throw UsageError(which + "its folder " + folder.string() + " does not exist");
   if (std::filesystem::is_directory(path, error)) throw UsageError(which + itself + " is a folder");
+  // A pipe there would hold the run in open() for a reader that never comes: nbody names these.
+  const auto kind = std::filesystem::status(path, error).type();
+  if (kind == std::filesystem::file_type::fifo || kind == std::filesystem::file_type::character)
+    throw UsageError(which + itself + " is a " + (kind == std::filesystem::file_type::fifo ? "pipe" : "device") +
+                     "; snapshots and their index are files");
   OutputFile::checkWritable(path);
+}
+
+[[noreturn]] void refuseOneFileForTwoSteps(const SnapshotSeries& series, long long first, long long second,
+                                           const std::filesystem::path& file) {
+  throw UsageError(series.option + ": the snapshots of steps " + std::to_string(first) + " and " +
+                   std::to_string(second) + " are one file (" + file.string() +
+                   "): each snapshot needs a name of its own once links and .. are resolved");
 }
 
 // Every snapshot of the series from step `first` on: the folder of each where each has its own,
@@ -63,9 +76,14 @@ void probeEverySnapshot(const SnapshotSeries& series, long long first) {
   };
   const std::filesystem::path folderPattern = std::filesystem::path(series.pattern).parent_path();
   if (folderPattern.native().find(kStepPlaceholder) != std::string::npos) {
-    // A folder for each snapshot: each must exist (the loop ends at the first missing one).
-    for (long long step = first; step <= series.last; step = nextMultipleAfter(step, series.every).value_or(LLONG_MAX))
+    // A folder for each snapshot: each must exist (the loop ends at the first missing one), and be
+    // its own (a folder that is a link to another's would put two snapshots in one file).
+    std::map<std::filesystem::path, long long> files;
+    for (long long step = first; step <= series.last; step = nextMultipleAfter(step, series.every).value_or(LLONG_MAX)) {
       probe(step);
+      const auto [taken, added] = files.try_emplace(resolvedOutputPath(snapshotPathFor(series.pattern, step)), step);
+      if (!added) refuseOneFileForTwoSteps(series, taken->second, step, taken->first);
+    }
     return;
   }
   probe(first);  // the folder, with a file made and removed in it
@@ -120,6 +138,11 @@ void checkDistinctOutputs(const CommandFiles& files, const std::optional<Snapsho
 void probeSnapshotPaths(const SnapshotSeries& series) {
   const auto first = nextMultipleAfter(series.first, series.every);
   if (!first || *first > series.last) return;  // no snapshot, and so no index
+  // f-{step}/../s.hdf5: every step's snapshot is s.hdf5.
+  if (std::filesystem::path(series.pattern).lexically_normal().native().find(kStepPlaceholder) == std::string::npos)
+    throw UsageError(series.option + " " + series.pattern + " names one file for every step (" +
+                     std::filesystem::path(series.pattern).lexically_normal().string() +
+                     "): {step} must stay in it once .. is resolved");
   probeEverySnapshot(series, *first);
   if (!series.index.empty())
     probeWritable(series.index, series.option + ": the XDMF index " + series.index + " cannot be written: ", "it");

@@ -13,7 +13,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "io/isolated_call.h"
+#include "io/stop_point.h"
 #include "io/temporary_files.h"
 #include "parallel/ranks.h"
 #include "util/signal_lists.h"
@@ -163,8 +163,8 @@ void installStopHandlers(StopMode mode) {
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGXFSZ, SIG_IGN);
   if (ranks().distributed()) watchForAStuckStop();
-  // A file read by a library in a child process (io/isolated_call.h) stops with the run.
-  setIsolatedCallStop(stopRequested, [](int signal, const std::string& what) { throw Stopped(signal, what); });
+  // The readers' long work stops with the run (io/stop_point.h).
+  setStopPoint(stopRequested, [](int signal, const std::string& what) { throw Stopped(signal, what); });
 }
 
 void endAtOnce(int signal, const char* cause) noexcept {

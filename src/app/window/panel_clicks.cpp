@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <climits>
-#include <optional>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -66,9 +66,10 @@ std::vector<PanelClick> parsePanelClicks(const std::string& script) {
     if (line.empty() || line[0] == '#') continue;
     PanelClick click;
     std::istringstream fields(line);
-    std::string rest;
-    if (!(fields >> click.frame) || click.frame < 0 || !std::getline(fields, rest))
-      refuse("expected FRAME WINDOW > LABEL");
+    std::string frame, rest;
+    if (!(fields >> frame) || !std::getline(fields, rest)) refuse("expected FRAME WINDOW > LABEL");
+    if (const std::string problem = readInteger(frame, 0LL, LLONG_MAX, click.frame); !problem.empty())
+      refuse("its frame " + problem);
     click.text = std::string(trimmed(rest));
     click.path = pathOf(click.text);
     if (click.path.size() < 2 || std::any_of(click.path.begin(), click.path.end(), [](const auto& s) { return s.empty(); }))
@@ -94,7 +95,7 @@ void PanelClicks::beforeFrame(long long frame) {
   if (pending_ != nullptr) {
     if (context.LastActiveId != pendingId_)
       throw std::runtime_error("panel click at frame " + std::to_string(pending_->frame) + ": no widget took \"" +
-                               pending_->text + "\"");
+                               printable(pending_->text, 200) + "\"");
     ++taken_;
     pending_ = nullptr;
   }
@@ -103,7 +104,7 @@ void PanelClicks::beforeFrame(long long frame) {
   ImGuiWindow* window = ImGui::FindWindowByName(click.path[0].c_str());
   if (window == nullptr)
     throw std::runtime_error("panel click at frame " + std::to_string(click.frame) + ": no window \"" +
-                             click.path[0] + "\"");
+                             printable(click.path[0], 200) + "\"");
   pending_ = &click;
   pendingId_ = widgetId(window, click.path);
   ImGui::ClearActiveID();  // the widget of the click before may still be active: taken anew, it counts
@@ -113,6 +114,12 @@ void PanelClicks::beforeFrame(long long frame) {
   ImGui::FocusWindow(window);
   ImGui::SetFocusID(pendingId_, window);
   ImGui::ActivateItem(pendingId_);
+}
+
+void PanelClicks::afterLastFrame(long long frames) const {
+  if (next_ < clicks_.size())
+    throw std::runtime_error("panel click at frame " + std::to_string(clicks_[next_].frame) +
+                             " never came: the run ended after frame " + std::to_string(frames));
 }
 
 }  // namespace nbody

@@ -36,6 +36,9 @@ class PanelClicks {
   // click due now, if any.
   void beforeFrame(long long frame);
   std::size_t taken() const { return taken_; }
+  // Once the run is over after `frames` frames: throws where a click's frame never came (a script
+  // asking for more than the run does).
+  void afterLastFrame(long long frames) const;
   std::size_t size() const { return clicks_.size(); }
 
  private:

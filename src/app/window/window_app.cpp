@@ -165,6 +165,7 @@ class WindowApp {
   void printStats() const;
   int exitCode() const { return exitCode_; }
   long long frames() const { return stats_.frames(); }
+  void checkEveryClickCame() const { clicks_.afterLastFrame(frames()); }
   const std::string& renderer() const { return figures_.renderer; }
   bool screenshotWritten() const { return screenshotWritten_; }
 
@@ -771,6 +772,7 @@ int runWindow(const WindowOptions& options) {
   app->finishRecording([&] { throwIfStoppedHere(describe); });
   throwIfStopped(describe);
   if (options.printStats) app->printStats();
+  app->checkEveryClickCame();
   return app->exitCode();
 }
 
