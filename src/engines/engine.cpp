@@ -48,13 +48,14 @@ std::string numberProblem(const EngineOption& option, const std::string& value) 
 }  // namespace
 
 void chooseOption(EngineOption& option, const std::string& value) {
-  const std::string problem = option.range ? numberProblem(option, value) : "not a number";
-  if (std::find(option.choices.begin(), option.choices.end(), value) != option.choices.end() || problem.empty()) {
+  const bool listed = std::find(option.choices.begin(), option.choices.end(), value) != option.choices.end();
+  const std::string problem = option.range && !listed ? numberProblem(option, value) : "";
+  if (listed || (option.range && problem.empty())) {
     option.value = value;
     return;
   }
   // A number the reader refuses for what it is (1e-400 would be 0 in a double): its own words.
-  if (!problem.ends_with("is not a number"))
+  if (option.range && !problem.ends_with("is not a number"))
     throw UsageError(std::string(option.name).append(" ").append(problem));
   std::string choices;
   for (const std::string& choice : option.choices) choices += (choices.empty() ? "" : ", ") + choice;
