@@ -197,6 +197,22 @@ def check_two_parts(scratch):
         check(f.read() == before, "the other part of a two-file snapshot stays")
 
 
+def wait_for_a_child(pid, seconds):
+    """True once the process has forked (its reader's child runs libhdf5); a fixed sleep was too
+    short on a loaded machine, where the signal came before nbody had taken its stop signals."""
+    children = f"/proc/{pid}/task/{pid}/children"
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with open(children) as f:
+                if f.read().split():
+                    return True
+        except OSError:
+            return False
+        time.sleep(0.005)
+    return False
+
+
 def check_a_stop_while_read(scratch):
     """A stop signal while libhdf5 reads a large compressed file in its child: nbody waited for the
     child (seconds), then said it stopped at step 0. It ends the wait within a fraction of a second."""
@@ -213,13 +229,13 @@ def check_a_stop_while_read(scratch):
     started = time.monotonic()
     run = subprocess.Popen([NBODY, "simulate", "--engine", "cpu", "--input", big, "--steps", "0", "-o", big + ".nbody"],
                            stderr=subprocess.PIPE)
-    time.sleep(0.3)
+    reading = wait_for_a_child(run.pid, seconds=30)
     run.send_signal(signal.SIGINT)
     stopped = time.monotonic()
     _, err = run.communicate(timeout=60)
-    check(run.returncode == 130 and b"stopped by SIGINT while" in err and time.monotonic() - stopped < 1.5 and
+    check(reading and run.returncode == 130 and b"stopped by SIGINT while" in err and time.monotonic() - stopped < 1.5 and
           not os.path.exists(big + ".nbody"),
-          f"a stop while reading: exit {run.returncode} {time.monotonic() - stopped:.1f} s after the signal, "
+          f"a stop while reading (reader seen: {reading}): exit {run.returncode} {time.monotonic() - stopped:.1f} s after the signal, "
           f"{time.monotonic() - started:.1f} s in all: {err}")
 
 
