@@ -35,7 +35,7 @@ const std::vector<CommandRow>& commandTable() {
           "compare",
           "compare two pictures: prints the largest and the mean pixel delta (the largest difference of a pixel's R, "
           "G, B or A values, 0..255) and the fraction of pixels whose delta exceeds --max-delta; exits 0 when they "
-          "agree within the thresholds, 1 when not (or their sizes differ), 2 when a picture cannot be read",
+          "agree within the thresholds, 1 when not (or their sizes differ), 2 when a picture cannot be read or --diff cannot be written",
           atOnce, addCompareOptions, compareFiles, runCompare),
       commandRow<AccuracyOptions>(
           "accuracy", "relative force error of an engine against direct summation in double precision, and its speed",
