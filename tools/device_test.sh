@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every test tier of nbody-gl on the device machine's NVIDIA GPU, in one call of the `device` tool
-# (issue 14): the cpu tier, the whole gl tier, the golden and regression references, the window
+# Every test tier of nbody-gl on the device machine's NVIDIA GPU, in one call of the `device` tool:
+# the cpu tier, the whole gl tier, the golden and regression references, the window
 # tier under Xvfb on NVIDIA's GLX and simulate against the independent Python reference, all
 # through the real ctest; then the gl test program in one process, every golden case's picture on
 # this GPU, and every command once with NBODY_GL_DEBUG=1. It ends with ctest's summary line.
@@ -167,10 +167,16 @@ pack_tree() {
   git -C "$root" ls-files -z -co --exclude-standard | while IFS= read -r -d '' file; do
     [ -e "$root/$file" ] && printf '%s\n' "${root#/}/$file"
   done >"$list"
-  # GADGET-2's sample files beside the repository, which the tests read (NBODY_GADGET_SAMPLES).
+  # GADGET-2's sample files, which the tests read (NBODY_GADGET_SAMPLES): tracked in assets/gadget/
+  # by default, so already listed; only a folder the cache names outside the tree is added.
   local samples
   samples=$(sed -n 's/^NBODY_GADGET_SAMPLES:PATH=//p' "$build/CMakeCache.txt")
-  [ -d "$samples" ] && find "$samples" -type f | sed 's|^/||' >>"$list"
+  if [ -d "$samples" ]; then
+    case "$(realpath "$samples")/" in
+      "$(realpath "$root")"/*) ;;
+      *) find "$samples" -type f | sed 's|^/||' >>"$list" ;;
+    esac
+  fi
   (cd "$build" && find . -name CTestTestfile.cmake -o -name '*_include.cmake' -o -name '*_tests.cmake' &&
     printf '%s\n' ./nbody ./tests/nbody_*_tests ./device-lib ./device-bin) | sed "s|^\./|${build#/}/|" >>"$list"
   tar -C / --verbatim-files-from -cf - -T "$list" | xz -9 -T0 >"$archive" || die "could not pack the tree"

@@ -1,7 +1,7 @@
 #pragma once
 // What the GADGET formats share (GADGET-2 binary: gadget_binary.h; GADGET HDF5: gadget_hdf5.h):
 // the bodies as a file holds them, by particle type, and GADGET's units
-// (../shared/docs/formats.md, "Units").
+// (docs/formats.md, "Units").
 //
 // A GADGET file holds lengths, velocities and masses in its units: 1 kpc, 1 km/s and 1e10 solar
 // masses unless it says otherwise, in which G = 43007.1. Reading one keeps the numbers and hands on

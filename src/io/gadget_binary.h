@@ -1,5 +1,5 @@
 #pragma once
-// GADGET-2's binary snapshots (../shared/docs/formats.md, "GADGET-2 binary"): Fortran-style records
+// GADGET-2's binary snapshots (docs/formats.md, "GADGET-2 binary"): Fortran-style records
 // (a 4-byte length before and after each), in format 2 each after an 8-byte label record (a
 // 4-character block name and the next record's length + 8). The 256-byte header: npart[6] (i32),
 // MassTable[6] (f64), time, redshift (f64), flag_sfr, flag_feedback, npartTotal[6] (u32),

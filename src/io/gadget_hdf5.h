@@ -1,10 +1,10 @@
 #pragma once
-// GADGET HDF5 snapshots (../shared/docs/formats.md, "GADGET HDF5"), through Debian's libhdf5 (its
+// GADGET HDF5 snapshots (docs/formats.md, "GADGET HDF5"), through Debian's libhdf5 (its
 // C API), in the library nbody_hdf5 of their own: what does not read or write them does not link
 // HDF5. The file is made and read in memory (HDF5's core driver and file images), so it goes out
 // through io/output_file.h like every other output and comes in through io/input_file.h.
 //
-// Written by the writer rules of formats.md, which every reader it lists accepts (yt, pynbody,
+// Written by the writer rules of docs/formats.md, which every reader it lists accepts (yt, pynbody,
 // SWIFT, GADGET-4, Gadgetviewer, glnemo2): /Header with 6-entry NumPart_ThisFile, NumPart_Total,
 // NumPart_Total_HighWord (uint32) and MassTable (double, all 0), Time, Redshift 0, BoxSize 0,
 // NumFilesPerSnapshot 1, Flag_Entropy_ICs 0, Dimension 3, Time_GYR, and no Omega0, OmegaLambda,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What readers and writers we did not write make of nbody's GADGET, TIPSY and XDMF files, and of
-theirs nbody reads (issue 28, ../shared/docs/formats.md). Debian's h5dump, splash, h5py and yt:
+theirs nbody reads (docs/formats.md). Debian's h5dump, splash, h5py and yt:
 
   h5dump   the HDF5 layout: attribute types and lengths, no cosmology, BoxSize 0, dataset types;
   h5py     every body of our HDF5 against the CSV of the same run (both hold the CPU engine's
@@ -17,7 +17,8 @@ theirs nbody reads (issue 28, ../shared/docs/formats.md). Debian's h5dump, splas
            series in one folder and for one with a folder a snapshot.
 
 Usage: formats_test.py NBODY. Needs /usr/bin/python3 with h5py and yt (tools/setup.sh installs
-them); prints "N passed, M failed" and exits non-zero on a failure.
+them); reads GADGET-2's two-galaxy sample from $NBODY_GADGET_SAMPLES (default: the repository's
+assets/gadget); prints "N passed, M failed" and exits non-zero on a failure.
 """
 import math
 import os
@@ -339,7 +340,7 @@ def main():
         check_yt_hdf5(hdf5, table, scale, time, time_unit)
         check_yt_tipsy(os.path.join(scratch, "run.tipsy"), table)
         check_splash(os.path.join(scratch, "run.gadget"), table, scale, scratch)
-        sample = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/data/gadget")
+        sample = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "gadget")
         galaxy = os.path.join(os.environ.get("NBODY_GADGET_SAMPLES", sample), "galaxy_littleendian.dat")
         simulate("--input", galaxy, "--steps", 0, "-o", os.path.join(scratch, "galaxy.hdf5"))
         check_h5dump(os.path.join(scratch, "galaxy.hdf5"), "H5T_IEEE_F32LE")  # in GADGET's units: float32
