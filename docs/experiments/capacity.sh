@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tree's capacity on one GPU (issue 27): its speed where its arrays stay in storage buffers
+# The tree's capacity on one GPU (round 20): its speed where its arrays stay in storage buffers
 # (1M, 16.8M, 64M), past one storage block where they move into textures (100M), and at the most
 # bodies the GPU's memory holds (LARGEST, 300M on an 80 GB H100, 500M on an H200): bench (Euler),
 # sampled accuracy, a snapshot written and read back, and the GPU's memory at its fullest. Run on

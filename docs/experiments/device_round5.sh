@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 4's H100 picture and the compute engine's small-N layout, in one device call. On the H100,
-# from the repo root: bash docs/experiments/device_probe.sh bash docs/experiments/device_round5.sh BINARY
+# The H100's picture (`shot`) and the compute engine's small-N layout, in one device call. On the
+# H100, from the repo root: bash docs/experiments/device_probe.sh bash docs/experiments/device_round5.sh BINARY
 set -u
 B=$1
 "$B" shot --scene plummer --bodies 16384 --seed 1 --steps 10 --out $OUT/plummer16k-h100.png 2>&1 | tail -3

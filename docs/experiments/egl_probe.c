@@ -1,5 +1,5 @@
 // Which step of EGL's device platform fails on a machine, device by device, and whether the
-// surfaceless platform takes a device explicitly (EGL_EXT_explicit_device). Round 17 (issue 25):
+// surfaceless platform takes a device explicitly (EGL_EXT_explicit_device). Round 17:
 //   gcc -O1 -o egl_probe docs/experiments/egl_probe.c -lEGL
 #include <EGL/egl.h>
 #include <EGL/eglext.h>

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Round 14 on the H200 (issues 24 and 25), in one device call after `device_test.sh stage`:
+# Round 14 on the H200 (the redesign, the distributed engine), in one device call after
+# `device_test.sh stage`:
 #   1. the redesign changes no speed: main's binary before it (A) and after (B), interleaved
 #      A B A B: fragment and compute at N = 16384 (Euler), the tree at 1M and 16.8M Plummer;
 #   2. the redesign changes no bit: docs/experiments/same_bits.sh A B (1M and 16.8M included);

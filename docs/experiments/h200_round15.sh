@@ -2,7 +2,8 @@
 # Round 15 on the H200, after the formats (IDs and components: rk_combine.glsl copies velocity.w)
 # and the hardening (record checks the state between frames) were merged: the single-process
 # figures of round 14 again (fragment and compute at 16384, the tree at 1M and 16.8M Plummer,
-# Euler), and `record` at 1920 x 1080, N = 16384, compute, 600 frames (105.7 frames/s in issue 17).
+# Euler), and `record` at 1920 x 1080, N = 16384, compute, 600 frames (105.7 frames/s when
+# `record` came).
 #   bash docs/experiments/h200_round15.sh NBODY OUT
 set -uo pipefail
 b=$1 out=$2

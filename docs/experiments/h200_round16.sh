@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Round 16 on the H200: playing back series of 1M-body snapshots (issue 29). Ten Plummer snapshots
+# Round 16 on the H200: playing back series of 1M-body snapshots. Ten Plummer snapshots
 # (tree engine) in .nbody and in GADGET HDF5; the window (run --play under Xvfb on NVIDIA's GLX, at
 # a rate no frame keeps up with) shows 11 frames of the ten files and 11 frames of a one-file series
 # (nothing more to read): the difference over ten is what a snapshot costs to read, check and upload

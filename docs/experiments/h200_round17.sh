@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Round 17 on the H200 (issue 25), after `device_test.sh stage`: does the EGL device platform
+# Round 17 on the H200, after `device_test.sh stage`: does the EGL device platform
 # work on NVIDIA's driver now that EGL_EXT_device_base counts (b8f571a), and at what speed?
 #   1. EGL step by step (docs/experiments/egl_probe.c): client extensions, each device's
 #      extensions, display, config, context;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 30 on a machine of several GPUs, after `device_test.sh stage` has unpacked the build and
-# Open MPI (both bundles carried in the lease):
+# The distributed engine on a machine of several GPUs, after `device_test.sh stage` has unpacked
+# the build and Open MPI (both bundles carried in the lease):
 #   1. which GPU each rank took: nvidia-smi's list, and nbody's rank report under mpiexec -n K
 #      (EGL device k of G, CUDA device k: every rank of a node on a GPU of its own);
 #   2. the same bits: simulate's final state under K = 1, 2 (4) ranks, one rank a GPU, for every

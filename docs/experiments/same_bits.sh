@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Same bits from two builds (issue 24: a refactoring promises them): runs `simulate` with every
+# Same bits from two builds (a refactoring promises them): runs `simulate` with every
 # engine and the tree's variants (settings, a dense core that spills the walk's stack, the
 # potential through the tree, N = 1M and 16.8M Plummer) with binary A and binary B, hashes each
 # final state and diagnostics file, and prints the cases whose hashes differ. Exit status 1 if any

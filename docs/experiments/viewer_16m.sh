@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The window as a viewer at 16.8M bodies (issue 29): frames per second and the GPU time of drawing,
+# The window as a viewer at 16.8M bodies: frames per second and the GPU time of drawing,
 # paused (what viewing a state or a series costs) and running, for sprites, the projected density,
 # every overlay, the histogram and picked bodies, each alone and all at once. Run on the device
 # after tools/device_test.sh (its xvfb-run on NVIDIA's GLX is then on PATH under

@@ -1,4 +1,4 @@
-// Real data through every engine (issue 28): GADGET-2's two-galaxy file (60,000 bodies, two
+// Real data through every engine: GADGET-2's two-galaxy file (assets/gadget/, 60,000 bodies, two
 // components) steps on every engine as on the double-precision CPU engine; IDs and components
 // follow every body through the tree's sort, every method, an engine switch, and a restart from a
 // .nbody or GADGET HDF5 snapshot.

@@ -353,7 +353,7 @@ TEST_F(PointSpriteRendererTest, DrawsTheFragmentEnginesTexturesLikeUploadedOnesA
 
 // The window after an engine switch: the old engine stepped last and was destroyed with whatever
 // it left bound (its program, vertex array). Drawing then must cause no GL error: restoring the
-// freed program was one on NVIDIA (issue 14), and on Mesa too when the tests share one process.
+// freed program was one on NVIDIA, and on Mesa too when the tests share one process.
 TEST_F(PointSpriteRendererTest, DrawsAfterTheEngineThatSteppedLastIsDestroyed) {
   const State state = findScene("plummer")->generate(64, 1);
   settings_.pointSize = 6.0f;

@@ -1,7 +1,7 @@
 // The GL state guard puts back only names that still exist. Restoring a deleted name is a GL error
 // (GL_INVALID_VALUE for a program, GL_INVALID_OPERATION for the others) on every driver; NVIDIA
 // also frees a program deleted while current as soon as another is bound, which is how an engine
-// destroyed with its program still bound broke the renderer there (issue 14). Each test deletes
+// destroyed with its program still bound broke the renderer there. Each test deletes
 // a bound object before the guard's scope ends, then asks for no GL error and a binding of 0.
 
 #include "gl/gl_test.h"

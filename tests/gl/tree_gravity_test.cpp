@@ -130,8 +130,8 @@ bool allFinite(const std::vector<glm::dvec3>& values) {
   return true;
 }
 
-// The accuracy targets of issue 16 (median <= 2e-4, 99th percentile <= 1e-3), finite results,
-// against `reference` (the direct sum of `state`, when the caller has it already).
+// The tree's accuracy targets (docs/tree-gravity.md: median <= 2e-4, 99th percentile <= 1e-3),
+// finite results, against `reference` (the direct sum of `state`, when the caller has it already).
 void expectWithinTargets(TreeGravity& tree, const State& state, const StepParams& params, const std::string& what,
                          const TreeSettings& settings = TreeSettings{},
                          const std::vector<glm::dvec3>* reference = nullptr) {
