@@ -6,15 +6,34 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/image.h"
+#include "io/png.h"
 #include "support/cli_runner.h"
 
 namespace nbody::test {
+
+inline const std::string kSmallRun = "simulate --engine cpu --bodies 64 --steps 3 -q ";
+inline const std::string kLoudRun = "simulate --engine cpu --bodies 64 --steps 3 ";  // with its progress lines
+
+// The bytes of a 2 x 2 PNG, and the file.
+inline std::string tinyPngBytes() {
+  static const std::string bytes = [] {
+    ScratchFolder scratch("tiny-png");
+    writePng(Image(2, 2), scratch / "tiny.png");
+    return readWholeFile(scratch / "tiny.png");
+  }();
+  return bytes;
+}
+inline void writeTinyPng(const std::filesystem::path& path) {
+  std::ofstream(path, std::ios::binary) << tinyPngBytes();
+}
 
 // The names in the scratch folder, without what runNbody keeps of the output.
 inline std::vector<std::string> namesIn(const ScratchFolder& scratch) {

@@ -314,23 +314,8 @@ TEST(Window, ColoursByEnergyWhileCountingTheDensity) {
   EXPECT_GT(recoloured, lit / 4) << "colours of their own, not the speed's (" << lit << " lit)";
 }
 
-// Every switch the panel gained as a viewer of runs, driven once by NBODY_PANEL_CLICKS (each click
-// activates the widget itself, as Enter on it would, and a click no widget takes ends the run)
-// under NBODY_GL_DEBUG: a series played, paused, stepped and opened again; sprites, density and
-// every colour quantity; a component hidden; every overlay; the histogram's quantity and scale; the
-// picked bodies centred on, followed and let go; a camera path built and played; the snapshot shown
-// simulated on. No GL error, every click taken, and the view ends as the clicks left it.
-TEST(Window, EveryPanelSwitchIsDrivenOnceWithoutAGlError) {
-  ASSERT_NO_FATAL_FAILURE(requireXvfb());
-  ScratchFolder scratch("window-clicks");
-  std::filesystem::create_directories(scratch / "series");
-  ASSERT_EQ(test::runNbody("simulate --scene galaxies --bodies 512 --dt 0.01 --steps 40 --snapshot-every 10 -q "
-                           "--snapshot-path " + (scratch / "series" / "step-{step}.nbody").string() + " -o " +
-                               (scratch / "final.nbody").string(),
-                           scratch)
-                .exitCode,
-            0);
-  std::ofstream(scratch / "clicks.txt") << R"(# the series: paused, played to its end, a snapshot back and forward, opened again
+// One click of every switch the panel gained as a viewer of runs, at every other frame.
+const char* const kEveryViewerClick = R"(# the series: paused, played to its end, a snapshot back and forward, opened again
 1 nbody-gl > Pause (Space)
 3 nbody-gl > Play (Space)
 5 nbody-gl > ##back
@@ -376,6 +361,23 @@ TEST(Window, EveryPanelSwitchIsDrivenOnceWithoutAGlError) {
 # the snapshot shown runs on
 79 nbody-gl > Continue simulating from here
 )";
+
+// Every switch the panel gained as a viewer of runs, driven once by NBODY_PANEL_CLICKS (each click
+// activates the widget itself, as Enter on it would) under NBODY_GL_DEBUG: a series played, paused, stepped and opened again; sprites, density and
+// every colour quantity; a component hidden; every overlay; the histogram's quantity and scale; the
+// picked bodies centred on, followed and let go; a camera path built and played; the snapshot shown
+// simulated on. No GL error, every click taken, and the view ends as the clicks left it.
+TEST(Window, EveryPanelSwitchIsDrivenOnceWithoutAGlError) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-clicks");
+  std::filesystem::create_directories(scratch / "series");
+  ASSERT_EQ(test::runNbody("simulate --scene galaxies --bodies 512 --dt 0.01 --steps 40 --snapshot-every 10 -q "
+                           "--snapshot-path " + (scratch / "series" / "step-{step}.nbody").string() + " -o " +
+                               (scratch / "final.nbody").string(),
+                           scratch)
+                .exitCode,
+            0);
+  std::ofstream(scratch / "clicks.txt") << kEveryViewerClick;
   const std::string environment =
       "env NBODY_GL_DEBUG=1 NBODY_PANEL_CLICKS=" + (scratch / "clicks.txt").string() + " ";
   const std::string printed =
@@ -396,8 +398,14 @@ TEST(Window, EveryPanelSwitchIsDrivenOnceWithoutAGlError) {
             std::string::npos)
       << complaints;
   EXPECT_EQ(printed.find("series at snapshot"), std::string::npos) << printed;  // a live run now
+}
 
-  // A click that no widget takes ends the run with one line that says which.
+// A click that no widget takes ends the run with one line that says which.
+TEST(Window, AClickNoWidgetTakesEndsTheRunWithOneLine) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-bad-click");
+  const std::string environment =
+      "env NBODY_GL_DEBUG=1 NBODY_PANEL_CLICKS=" + (scratch / "clicks.txt").string() + " ";
   std::ofstream(scratch / "clicks.txt") << "2 nbody-gl > no such switch\n";
   const auto result = test::runNbody("run --bodies 256 --frames 4", scratch,
                                      underXvfb(scratch, "640x400") + environment);

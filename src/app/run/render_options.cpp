@@ -158,12 +158,11 @@ RenderSettings resolveRenderSettings(const RenderOptions& options, const State& 
   return settings;
 }
 
-void addRenderOptions(CLI::App& command, RenderOptions& options) {
+namespace {
+
+// --colormap, --color-by, --color-scale, --hide-components, --color-range: how bodies are coloured.
+void addColourOptions(CLI::App& command, RenderOptions& options) {
   RenderSettings& settings = options.settings;
-  addNumberOption(command, "--point-size", settings.pointSize,
-                  "sprite diameter in pixels for a body at the camera's target distance", positive());
-  addNumberOption(command, "--brightness", settings.brightness, "exposure: scales the light of every sprite",
-                  positive());
   command.add_option("--colormap", settings.colormap, "colours for the coloured quantity")
       ->check(CLI::IsMember(colormapNames()))
       ->capture_default_str();
@@ -173,8 +172,8 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
       ->check(CLI::IsMember(colorByNames()));
   command.add_option_function<std::string>(
              "--color-scale", [&settings](const std::string& scale) { settings.logScale = scale == "log"; },
-             "linear or log: how the colormap spans the quantity (default: linear; lz, which changes "
-             "sign, has no log scale)")
+             "linear or log: how the colormap spans the quantity (default: linear; lz and energy, which "
+             "change sign, have no log scale)")
       ->check(CLI::IsMember({"linear", "log"}));
   command.add_option_function<std::string>(
              "--hide-components",
@@ -189,22 +188,18 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
                      "from the 1st percentile of the values above 0, or the smallest mass above 0)")
       ->check(parsedBy([](const std::string& t) { if (t != "auto") parseColorRange(t); }, "auto|LOW,HIGH"))
       ->capture_default_str();
+}
+
+// --trails, --show, --smoothing, --overlays, --cell-depth, --select: what is drawn of the bodies
+// besides their sprites, and over them.
+void addDrawingOptions(CLI::App& command, RenderOptions& options) {
+  RenderSettings& settings = options.settings;
   addNumberOption(command, "--trails", settings.trailHalfLife,
                   "SECONDS of simulated time: bodies leave trails whose light halves in that time (0: no "
                   "trails). The trails stay where they were drawn in the picture (a turning camera smears "
                   "them); shot and record add the light of every step, and shot then fits its camera and "
                   "colours to the first state",
                   nonNegative());
-  // A fixed range for a log scale must lie above 0: said with the other usage errors, before any work.
-  command.parse_complete_callback([&options] {
-    if (options.settings.logScale && isSignedQuantity(options.settings.colorBy))
-      throw CLI::ValidationError("--color-scale", "log needs a quantity above 0, and --color-by " +
-                                                      std::string(colorByName(options.settings.colorBy)) +
-                                                      " changes sign");
-    if (options.settings.logColours() && options.colorRange != "auto" && !(parseColorRange(options.colorRange).x > 0.0f))
-      throw CLI::ValidationError("--color-range", std::string(options.settings.density ? "--show density" : "a log --color-scale") +
-                                                      " needs LOW above 0, got " + options.colorRange);
-  });
   command.add_option_function<std::string>(
              "--show", [&settings](const std::string& what) { settings.density = what == "density"; },
              "sprites (the default: each body a glowing sprite coloured by --color-by) or density (the "
@@ -229,6 +224,28 @@ void addRenderOptions(CLI::App& command, RenderOptions& options) {
                      "it moves (record, shot --trails and the window draw every step or frame; the window "
                      "lists them in its Selection table)")
       ->check(parsedBy(parseIdList, "ID[,ID...]"));
+}
+
+}  // namespace
+
+void addRenderOptions(CLI::App& command, RenderOptions& options) {
+  RenderSettings& settings = options.settings;
+  addNumberOption(command, "--point-size", settings.pointSize,
+                  "sprite diameter in pixels for a body at the camera's target distance", positive());
+  addNumberOption(command, "--brightness", settings.brightness, "exposure: scales the light of every sprite",
+                  positive());
+  addColourOptions(command, options);
+  addDrawingOptions(command, options);
+  // A fixed range for a log scale must lie above 0: said with the other usage errors, before any work.
+  command.parse_complete_callback([&options] {
+    if (options.settings.logScale && isSignedQuantity(options.settings.colorBy))
+      throw CLI::ValidationError("--color-scale", "log needs a quantity above 0, and --color-by " +
+                                                      std::string(colorByName(options.settings.colorBy)) +
+                                                      " changes sign");
+    if (options.settings.logColours() && options.colorRange != "auto" && !(parseColorRange(options.colorRange).x > 0.0f))
+      throw CLI::ValidationError("--color-range", std::string(options.settings.density ? "--show density" : "a log --color-scale") +
+                                                      " needs LOW above 0, got " + options.colorRange);
+  });
   command.add_option("--background", options.background, "background colour R,G,B in [0, 1]")
       ->check(parsedBy(parseBackground, "R,G,B"))
       ->capture_default_str();
