@@ -2,8 +2,10 @@
 # Builds the libFuzzer targets with clang (ASan + UBSan) in build-fuzz/ and runs each for a bounded
 # time (FUZZ_SECONDS, default 20) on a copy of its corpus in tests/fuzz/corpus/NAME/, with the
 # dictionary tests/fuzz/NAME.dict where there is one. The targets: the CSV, binary snapshot,
-# TIPSY, GADGET-2 binary and GADGET HDF5 loaders (libhdf5 in a child process), and the command line (random argument vectors through the real parser). A crash,
-# leak, undefined behaviour or hang fails the script and leaves the input in build-fuzz/.
+# TIPSY, GADGET-2 binary and GADGET HDF5 loaders (libhdf5 in a child process), the command line
+# (random argument vectors through the real parser) and the input messages of `nbody serve`'s
+# viewers. A crash, leak, undefined behaviour or hang fails the script and leaves the input in
+# build-fuzz/.
 # To grow the corpus on purpose: FUZZ_KEEP=1 tools/fuzz.sh (new inputs go into tests/fuzz/corpus).
 set -euo pipefail
 cd "$(dirname "$0")/.."
