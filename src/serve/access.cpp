@@ -112,10 +112,24 @@ bool sameOrigin(const Origin& a, const Origin& b) {
          equalIgnoringCase(a.authority.name, b.authority.name) && portOf(a) == portOf(b);
 }
 
-// A header's value against an allow-list, both read by `read`: `missing` when the value is empty,
-// `foreign` when it matches no entry.
+// A Host header leaves out the port where it is its scheme's (80 for http, 443 for https, as behind
+// a notebook's proxy); the header does not say which scheme, so a Host without a port and an entry
+// without one match each other on either, and any other ports exactly.
+bool sameHost(const Origin& a, const Origin& b) {
+  const auto isDefault = [](std::string_view port) {
+    return port.empty() || port == "80" || port == "443";
+  };
+  const std::string_view portA = a.authority.port, portB = b.authority.port;
+  const bool samePort =
+      portA.empty() || portB.empty() ? isDefault(portA) && isDefault(portB) : portA == portB;
+  return equalIgnoringCase(a.authority.name, b.authority.name) && samePort;
+}
+
+// A header's value against an allow-list, both read by `read` and compared by `same`: `missing`
+// when the value is empty, `foreign` when it matches no entry.
 Refusal allowListRefusal(std::string_view value, const std::vector<std::string>& allowList,
-                         std::optional<Origin> (*read)(std::string_view), Refusal missing,
+                         std::optional<Origin> (*read)(std::string_view),
+                         bool (*same)(const Origin&, const Origin&), Refusal missing,
                          Refusal foreign) {
   value = trimmed(value);
   if (value.empty()) return missing;
@@ -123,32 +137,37 @@ Refusal allowListRefusal(std::string_view value, const std::vector<std::string>&
   if (!presented) return foreign;
   for (const std::string& entry : allowList) {
     const auto allowed = read(entry);
-    if (allowed && sameOrigin(*allowed, *presented)) return Refusal::none;
+    if (allowed && same(*allowed, *presented)) return Refusal::none;
   }
   return foreign;
 }
 
 Refusal hostRefusal(const AccessPolicy& policy, std::string_view host) {
-  return allowListRefusal(host, policy.hosts, hostOf, Refusal::missingHost, Refusal::foreignHost);
+  return allowListRefusal(host, policy.hosts, hostOf, sameHost, Refusal::missingHost,
+                          Refusal::foreignHost);
 }
 
 Refusal originRefusal(const AccessPolicy& policy, std::string_view origin) {
-  return allowListRefusal(origin, policy.origins, originOf, Refusal::missingOrigin,
+  return allowListRefusal(origin, policy.origins, originOf, sameOrigin, Refusal::missingOrigin,
                           Refusal::foreignOrigin);
 }
 
-// The one `token.T` among the subprotocols: missing when there is none, wrong when there are
-// several (a handshake presents one token) or T is not the token.
+// The subprotocols: `nbody.v1` must be offered (the server echoes it, and a browser drops a
+// handshake whose echo it did not offer), and one `token.T`: missing when there is none, wrong
+// when there are several (a handshake presents one token) or T is not the token.
 Refusal protocolTokenRefusal(const AccessPolicy& policy, std::string_view protocols) {
   std::optional<std::string_view> presented;
+  bool offersOurs = false;
   for (const std::string_view item : commaSeparated(protocols)) {
     const std::string_view protocol = trimmed(item);
+    offersOurs = offersOurs || protocol == acceptedProtocol();
     if (!protocol.starts_with(kTokenProtocolPrefix)) continue;
     if (presented) return Refusal::wrongToken;
     presented = protocol.substr(kTokenProtocolPrefix.size());
   }
   if (!presented) return Refusal::missingToken;
-  return tokensEqual(*presented, policy.token) ? Refusal::none : Refusal::wrongToken;
+  if (!tokensEqual(*presented, policy.token)) return Refusal::wrongToken;
+  return offersOurs ? Refusal::none : Refusal::missingProtocol;
 }
 
 // "Bearer T", the scheme in any case (RFC 7235); anything else presents no token.
@@ -170,14 +189,14 @@ std::string bracketed(std::string_view address) {
   return text.append(address).append(1, ']');
 }
 
-// An extra host as the policy holds it: with `port` when it names none, a bare IPv6 address in
-// brackets.
-std::string allowedHost(std::string_view host, const std::string& port) {
+// An extra host as the policy holds it, a bare IPv6 address in brackets: one that names no port is
+// allowed at `port` (reached directly, as through an ssh tunnel) and without one (behind a proxy).
+std::vector<std::string> allowedHosts(std::string_view host, const std::string& port) {
   const bool bareIpv6 = !host.starts_with('[') && host.find(':') != host.rfind(':');
-  if (bareIpv6) return bracketed(host) + ":" + port;
-  const auto authority = authorityOf(host);
-  if (authority && authority->port.empty()) return std::string(host) + ":" + port;
-  return std::string(host);
+  const std::string name = bareIpv6 ? bracketed(host) : std::string(host);
+  const auto authority = authorityOf(name);
+  if (authority && authority->port.empty()) return {name + ":" + port, name};
+  return {name};
 }
 
 }  // namespace
@@ -208,7 +227,9 @@ AccessPolicy loopbackPolicy(std::uint16_t port, std::string token,
     policy.hosts.push_back(name + (":" + portText));
     policy.origins.push_back("http://" + (name + (":" + portText)));
   }
-  for (const std::string& host : extraHosts) policy.hosts.push_back(allowedHost(host, portText));
+  for (const std::string& host : extraHosts)
+    for (std::string& allowed : allowedHosts(host, portText))
+      policy.hosts.push_back(std::move(allowed));
   for (const std::string& origin : extraOrigins)
     policy.origins.push_back(origin.ends_with('/') ? origin.substr(0, origin.size() - 1) : origin);
   return policy;
@@ -229,6 +250,7 @@ std::string_view refusalReason(Refusal refusal) {
       {Refusal::missingOrigin, "the WebSocket handshake has no Origin header"},
       {Refusal::missingToken, "the request presents no access token"},
       {Refusal::wrongToken, "the access token presented is not this server's"},
+      {Refusal::missingProtocol, "the WebSocket handshake does not offer the subprotocol nbody.v1"},
   };
   for (const Reason& reason : kReasons)
     if (reason.refusal == refusal) return reason.text;

@@ -30,8 +30,9 @@ bool tokensEqual(std::string_view presented, std::string_view expected);
 
 // What a server answers for. Hosts are "name:port" ("[v6]:port" for IPv6); origins are
 // "scheme://name[:port]", with no trailing slash. Names and schemes match in any case, ports
-// exactly; a Host or origin that writes no port has its scheme's (80 for http, 443 for https; a
-// Host header's scheme is http).
+// exactly; an origin that writes no port has its scheme's (80 for http, 443 for https). A Host
+// header names no scheme: one without a port and an entry without one match each other on 80 or
+// 443 (a proxy in front of the server leaves the port out).
 struct AccessPolicy {
   std::uint16_t port = 0;
   std::string token;
@@ -41,7 +42,8 @@ struct AccessPolicy {
 
 // The policy of a server on the loopback address at `port`: the three loopback names as hosts and
 // as http origins, plus `extraHosts` (one without a port gets `port`; a bare IPv6 address gets its
-// brackets) and `extraOrigins` (as given, less a trailing slash).
+// brackets; allowed both at `port` and without a port) and `extraOrigins` (as given, less a
+// trailing slash).
 AccessPolicy loopbackPolicy(std::uint16_t port, std::string token,
                             std::span<const std::string> extraHosts,
                             std::span<const std::string> extraOrigins);
@@ -53,7 +55,8 @@ enum class Refusal {
   foreignOrigin,
   missingOrigin,
   missingToken,
-  wrongToken
+  wrongToken,
+  missingProtocol
 };
 
 // One short line saying why a request was refused (or "allowed" for none), for the server's log.
@@ -63,8 +66,8 @@ std::string_view refusalReason(Refusal refusal);
 Refusal checkPage(const AccessPolicy& policy, std::string_view host);
 
 // The WebSocket handshake: an allowed Host, an allowed Origin (browsers always send one; a script
-// must send one of the allowed) and, among the comma-separated subprotocols, exactly one
-// `token.T` entry whose T is the token.
+// must send one of the allowed) and, among the comma-separated subprotocols, `nbody.v1` (which the
+// server echoes) and exactly one `token.T` entry whose T is the token.
 Refusal checkSocket(const AccessPolicy& policy, std::string_view host, std::string_view origin,
                     std::string_view protocols);
 

@@ -20,6 +20,18 @@ using Json = nlohmann::json;
 // The longest refusal, in bytes of the text it is made from.
 constexpr std::size_t kMostRefusalBytes = 200;
 
+// C0 (below U+0020), DEL and C1 (U+0080..U+009F, C2 80..C2 9F in UTF-8): no key or typed text
+// holds one, and a panel's text field must not take one.
+bool holdsAControlCharacter(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x20 || byte == 0x7f) return true;
+    if (byte == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) <= 0x9f)
+      return true;
+  }
+  return false;
+}
+
 // Reads the fields of one message of type `type`. The first refusal is kept, and every read after
 // it gives a default value without looking, so that a message is built in one expression (whose
 // fields braced initialisation reads in order) and checked once.
@@ -78,6 +90,7 @@ class Fields {
       refuse(name, "is " + std::to_string(string.size()) + " bytes, more than " +
                        std::to_string(mostBytes));
     if (!isValidUtf8(string)) refuse(name, "is not valid UTF-8");
+    if (holdsAControlCharacter(string)) refuse(name, "holds a control character");
     return refusal_.empty() ? string : std::string();
   }
 

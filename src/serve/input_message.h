@@ -30,7 +30,7 @@ inline constexpr std::size_t kMostInputMessageBytes = 4096;
 
 // A key pressed or let go. `code` is KeyboardEvent.code (the key's place: 1 to 32 ASCII letters
 // and digits, "KeyA", "Space", "F12"), `key` is KeyboardEvent.key (what it types: at most 32
-// bytes of UTF-8).
+// bytes of UTF-8, no control character).
 struct KeyInput {
   bool down = false;
   std::string code;
@@ -39,7 +39,7 @@ struct KeyInput {
   int mods = 0;
 };
 
-// Typed text for a text field: 1 to 64 bytes of UTF-8.
+// Typed text for a text field: 1 to 64 bytes of UTF-8, no control character.
 struct TextInput {
   std::string utf8;
 };
@@ -84,8 +84,9 @@ inline constexpr double kMostWheelDelta = 10000;   // dx and dy, either sign
 inline constexpr int kMostMods = 15;
 inline constexpr int kMostButtons = 31;
 inline constexpr int kLastButton = 4;
-inline constexpr int kLeastWidth = 64, kMostWidth = 3840;
-inline constexpr int kLeastHeight = 64, kMostHeight = 2160;
+// The viewer's picture area in device pixels: any screen (the server clamps what it draws).
+inline constexpr int kLeastWidth = 64, kMostWidth = 8192;
+inline constexpr int kLeastHeight = 64, kMostHeight = 8192;
 inline constexpr double kLeastPixelRatio = 0.25, kMostPixelRatio = 8;
 inline constexpr std::uint64_t kMostSequence =
     (std::uint64_t(1) << 53) - 1;  // exact in a JavaScript number

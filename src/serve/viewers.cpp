@@ -74,11 +74,14 @@ void ViewerBoard::acknowledge(ViewerId viewer, std::uint64_t sequence) {
   std::lock_guard lock(mutex_);
   Viewer* found = find(viewer);
   if (!found) return;
+  // Frames reach a viewer in order on one stream: an acknowledgement covers every frame sent up to
+  // it, so a frame the page never acknowledged (it could not decode it) does not hold its credit.
   const auto sent = std::find(found->unacknowledged.begin(), found->unacknowledged.end(), sequence);
   if (sent == found->unacknowledged.end()) return;
-  found->unacknowledged.erase(sent);
-  ++found->credit;
-  ++found->counters.framesAcknowledged;
+  const auto covered = sent - found->unacknowledged.begin() + 1;
+  found->unacknowledged.erase(found->unacknowledged.begin(), sent + 1);
+  found->credit += int(covered);
+  found->counters.framesAcknowledged += std::uint64_t(covered);
 }
 
 std::shared_ptr<const EncodedFrame> ViewerBoard::takeFrameFor(ViewerId viewer) {

@@ -1,7 +1,7 @@
 #pragma once
 // The fan-out of encoded frames to the viewers of `nbody serve` (docs/serve.md, "Frames and
-// viewers"), as pure logic: no I/O, one mutex held only for a few comparisons and a pointer swap, so
-// that the thread that publishes frames never waits on the network.
+// viewers"), as pure logic: no I/O, one mutex held only for a few comparisons and a pointer
+// swap, so that the thread that publishes frames never waits on the network.
 //
 // Each frame is encoded once and shared by every viewer. The board keeps only the latest one
 // ("latest wins"); a frame a viewer was sent lives as long as whoever writes it holds it. Each
@@ -75,8 +75,9 @@ class ViewerBoard {
   std::optional<ViewerId> join();
   void leave(ViewerId viewer);
 
-  // Returns the credit of a frame sent to `viewer` and not yet acknowledged; an acknowledgement of
-  // any other sequence (never sent, already acknowledged) changes nothing.
+  // Returns the credit of a frame sent to `viewer` and not yet acknowledged, and of every frame sent
+  // to it before that one (frames arrive in order); an acknowledgement of any other sequence (never
+  // sent, already acknowledged) changes nothing.
   void acknowledge(ViewerId viewer, std::uint64_t sequence);
 
   // The latest frame when `viewer` has credit and has not been sent it or a later one (spending a

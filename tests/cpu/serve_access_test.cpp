@@ -65,15 +65,24 @@ TEST(ServeAccess, SocketIsAcceptedFromTheRightOriginWithTheToken) {
   EXPECT_EQ(socketWith("localhost:8765", "http://localhost:8765", protocolsWith(kToken)),
             Refusal::none);
   EXPECT_EQ(socketWith("[::1]:8765", "http://[::1]:8765", protocolsWith(kToken)), Refusal::none);
-  // The token alone, first, or with blanks around it.
-  EXPECT_EQ(socketWith("localhost:8765", "http://localhost:8765", "token." + kToken),
-            Refusal::none);
+  // The token first, or with blanks around it.
   EXPECT_EQ(socketWith("localhost:8765", "http://localhost:8765", "token." + kToken + ",nbody.v1"),
             Refusal::none);
   EXPECT_EQ(
       socketWith("localhost:8765", "http://localhost:8765", " nbody.v1 ,\ttoken." + kToken + " "),
       Refusal::none);
   EXPECT_EQ(acceptedProtocol(), "nbody.v1");
+}
+
+// The server echoes nbody.v1, and a browser drops a handshake whose echo it did not offer.
+TEST(ServeAccess, SocketNeedsOurSubprotocolOffered) {
+  const std::string origin = "http://localhost:8765";
+  EXPECT_EQ(socketWith("localhost:8765", origin, "token." + kToken), Refusal::missingProtocol);
+  EXPECT_EQ(socketWith("localhost:8765", origin, "nbody.v2, token." + kToken),
+            Refusal::missingProtocol);
+  EXPECT_EQ(socketWith("localhost:8765", origin, "NBODY.V1, token." + kToken),
+            Refusal::missingProtocol);
+  EXPECT_NE(refusalReason(Refusal::missingProtocol).find("nbody.v1"), std::string_view::npos);
 }
 
 TEST(ServeAccess, SocketNeedsAnAllowedHost) {
@@ -140,16 +149,22 @@ TEST(ServeAccess, ExtraHostsAndOriginsAreAllowed) {
   const AccessPolicy policy = loopbackPolicy(kPort, kToken, hosts, origins);
   EXPECT_EQ(policy.hosts,
             (std::vector<std::string>{"127.0.0.1:8765", "localhost:8765", "[::1]:8765",
-                                      "gpu-node.test:8765", "jupyter.example:443", "[fe80::1]:8765",
-                                      "[fe80::2]:8765"}));
+                                      "gpu-node.test:8765", "gpu-node.test", "jupyter.example:443",
+                                      "[fe80::1]:8765", "[fe80::1]", "[fe80::2]:8765",
+                                      "[fe80::2]"}));
   EXPECT_EQ(policy.origins,
             (std::vector<std::string>{"http://127.0.0.1:8765", "http://localhost:8765",
                                       "http://[::1]:8765", "https://hub.example",
                                       "http://gpu-node.test:8765"}));
+  // Behind a proxy the browser leaves out a default port (80 or 443): a name allowed without a
+  // port, or at 443, is then allowed without one.
   for (const char* host :
-       {"gpu-node.test:8765", "GPU-node.test:8765", "jupyter.example:443", "[fe80::1]:8765"})
+       {"gpu-node.test:8765", "GPU-node.test:8765", "gpu-node.test", "gpu-node.test:80",
+        "gpu-node.test:443", "jupyter.example:443", "jupyter.example", "[fe80::1]:8765",
+        "[fe80::1]"})
     EXPECT_EQ(checkPage(policy, host), Refusal::none) << host;
-  for (const char* host : {"gpu-node.test:80", "jupyter.example:8765", "jupyter.example"})
+  for (const char* host : {"gpu-node.test:8080", "jupyter.example:8765", "jupyter.example:80x",
+                           "[fe80::1]:8080", "fe80::1"})
     EXPECT_EQ(checkPage(policy, host), Refusal::foreignHost) << host;
   for (const char* origin :
        {"https://hub.example", "https://hub.example:443", "http://gpu-node.test:8765"})

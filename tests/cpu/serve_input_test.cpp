@@ -132,8 +132,8 @@ TEST(ServeInput, ResizeIsRead) {
   const auto smallest = accepted<ResizeInput>(R"({"type":"resize","w":64,"h":64,"dpr":0.25})");
   EXPECT_EQ(smallest.width, 64);
   EXPECT_EQ(smallest.pixelRatio, 0.25);
-  const auto largest = accepted<ResizeInput>(R"({"type":"resize","w":3840,"h":2160,"dpr":8})");
-  EXPECT_EQ(largest.height, 2160);
+  const auto largest = accepted<ResizeInput>(R"({"type":"resize","w":8192,"h":8192,"dpr":8})");
+  EXPECT_EQ(largest.height, 8192);
   EXPECT_EQ(largest.pixelRatio, 8.0);
 }
 
@@ -253,12 +253,24 @@ TEST(ServeInput, WholeNumbersWrittenWithAFractionAreRefused) {
 
 TEST(ServeInput, ResizeBeyondItsBoundsIsRefused) {
   expectRefused(R"({"type":"resize","w":63,"h":800,"dpr":1})", "'w'");
-  expectRefused(R"({"type":"resize","w":3841,"h":800,"dpr":1})", "'w'");
+  expectRefused(R"({"type":"resize","w":8193,"h":800,"dpr":1})", "'w'");
   expectRefused(R"({"type":"resize","w":1280,"h":63,"dpr":1})", "'h'");
-  expectRefused(R"({"type":"resize","w":1280,"h":2161,"dpr":1})", "'h'");
+  expectRefused(R"({"type":"resize","w":1280,"h":8193,"dpr":1})", "'h'");
   expectRefused(R"({"type":"resize","w":1280,"h":800,"dpr":0.24})", "'dpr'");
   expectRefused(R"({"type":"resize","w":1280,"h":800,"dpr":8.01})", "'dpr'");
   expectRefused(R"({"type":"resize","w":1280,"h":800,"dpr":0})", "'dpr'");
+}
+
+// Control characters (C0, DEL, C1) in typed text or a key; a no-break space (U+00A0) is text.
+TEST(ServeInput, ControlCharactersAreRefused) {
+  for (const char* control :
+       {R"(\u0000)", R"(\u0007)", R"(a\tb)", R"(\u007f)", R"(\u0085)", R"(\u009f)"})
+    expectRefused(std::string(R"({"type":"text","utf8":")") + control + "\"}", "'utf8'");
+  expectRefused(
+      R"({"type":"key","down":true,"code":"KeyA","key":"\u0001","repeat":false,"mods":0})",
+      "'key'");
+  EXPECT_EQ(accepted<TextInput>(R"({"type":"text","utf8":"\u00a0\u00e9"})").utf8,
+            "\xc2\xa0\xc3\xa9");
 }
 
 TEST(ServeInput, SequencesBeyondAJavaScriptIntegerAreRefused) {

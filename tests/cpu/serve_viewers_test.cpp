@@ -156,6 +156,28 @@ TEST(ServeViewers, AcknowledgementsOfFramesNotSentOrAcknowledgedChangeNothing) {
   board.acknowledge(12345, 2);  // no such viewer
 }
 
+// Frames arrive in order: a page that could not show frame 1 but acknowledges frame 2 has both
+// credits back, and a later acknowledgement of frame 1 changes nothing.
+TEST(ServeViewers, AnAcknowledgementCoversTheFramesSentBeforeIt) {
+  ViewerBoard board(4, 2);
+  const ViewerId viewer = *board.join();
+  board.publish(frameOf(1));
+  board.takeFrameFor(viewer);
+  board.publish(frameOf(2));
+  board.takeFrameFor(viewer);
+  board.publish(frameOf(3));
+  ASSERT_EQ(board.takeFrameFor(viewer), nullptr);
+  board.acknowledge(viewer, 2);
+  EXPECT_EQ(board.countersOf(viewer)->framesAcknowledged, 2u);
+  board.acknowledge(viewer, 1);
+  EXPECT_EQ(board.countersOf(viewer)->framesAcknowledged, 2u);
+  EXPECT_EQ(board.takeFrameFor(viewer)->sequence, 3u);
+  board.publish(frameOf(4));
+  EXPECT_EQ(board.takeFrameFor(viewer)->sequence, 4u) << "both credits came back";
+  board.publish(frameOf(5));
+  EXPECT_EQ(board.takeFrameFor(viewer), nullptr);
+}
+
 TEST(ServeViewers, AFrameOlderThanTheLatestIsIgnored) {
   ViewerBoard board;
   board.publish(frameOf(5));
