@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the timing probes of docs/performance.md's round 7 ("what limits the inner loop") into
+# Builds the timing probes of docs/performance-history.md's round 7 ("what limits the inner loop") into
 # DIR, from the committed HEAD (not the working tree): nbody_base and one binary per shader edit
 # below. The probes change the force law's machine
 # code, some of them into wrong physics (finite, so `bench` accepts it): they exist only to time

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs on the H100 device machine (see docs/performance.md): unpacks the glvnd loaders carried in
+# Runs on the H100 device machine (see docs/performance-history.md): unpacks the glvnd loaders carried in
 # .gl/, then benchmarks a binary carried in .devbuild/. Not used by CI.
 set -u
 for f in .gl/*.deb; do dpkg -x "$f" /; done

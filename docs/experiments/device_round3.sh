@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One device call's worth of measurements (see docs/performance.md). Run from the repo root on
+# One device call's worth of measurements (see docs/performance-history.md). Run from the repo root on
 # the H100 with: bash docs/experiments/device_probe.sh bash docs/experiments/device_round3.sh BINARY
 set -u
 B=$1

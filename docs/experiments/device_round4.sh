@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The measurements behind docs/performance.md, in one device call. On the H100, from the repo root:
+# The measurements behind docs/performance-history.md, in one device call. On the H100, from the repo root:
 #   bash docs/experiments/device_probe.sh bash docs/experiments/device_round4.sh BINARY
 set -u
 B=$1

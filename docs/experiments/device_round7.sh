@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Round 7 of docs/performance.md: what limits the force loop. Times the probes that
+# Round 7 of docs/performance-history.md: what limits the force loop. Times the probes that
 # docs/experiments/build_probe_variants.sh builds into DIR. On the H100, from the repo root:
 #   bash docs/experiments/device_probe.sh bash docs/experiments/device_round7.sh DIR
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs on the H100 device machine (docs/performance.md, "The window on the H100"): the window
+# Runs on the H100 device machine (docs/performance-history.md, "The window on the H100"): the window
 # `nbody run` on the GPU through NVIDIA's GLX on a carried Xvfb, beside `nbody bench` with the same
 # settings, to compare the panel's figures with the benchmark's. Not used by CI.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Round 11 on the H200 (docs/performance.md): the tree walk's stack as a shared-memory ring that
+# Round 11 on the H200 (docs/performance-history.md): the tree walk's stack as a shared-memory ring that
 # spills to private memory, and prefix sums through subgroups. Runs on the device after
 # `bash .devtest/device_test.sh stage`, with the probe (docs/experiments/tree_probe.cpp) built
 # against build-device/ and carried in .devtest/:

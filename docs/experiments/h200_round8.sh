@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Round 8 on the H200 (docs/performance.md): the redesign's speed against the code before it, the
+# Round 8 on the H200 (docs/performance-history.md): the redesign's speed against the code before it, the
 # tree engine's speed and accuracy, and nbody record's frame rate. Runs on the device after
 # `bash .devtest/device_test.sh stage`, from the repository root:
 #   bash docs/experiments/h200_round8.sh NEW_NBODY OLD_NBODY [parts...]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Round 9 on the H200 (docs/performance.md): the tree engine after its walk and group-size fixes
+# Round 9 on the H200 (docs/performance-history.md): the tree engine after its walk and group-size fixes
 # (accuracy and speed at the defaults, N sweep to 16M, theta near the accuracy limit, the largest
 # N), and nbody record's frame rate. Runs on the device after `bash .devtest/device_test.sh stage`:
 #   bash docs/experiments/h200_round9.sh NBODY [parts...]     parts: accuracy sweep theta largest record window deep

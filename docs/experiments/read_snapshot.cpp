@@ -1,6 +1,6 @@
 // How long readSnapshotFile takes for a file (three times, from the page cache after the first),
 // and an FNV-1a pass over its bytes alone (what a .nbody file's checksum costs):
-// docs/performance.md, round 16. Built against a build's libraries, from the repository root:
+// docs/performance-history.md, round 16. Built against a build's libraries, from the repository root:
 //   B=build; g++ -std=c++20 -O2 -Isrc $(pkg-config --cflags ompi-c) docs/experiments/read_snapshot.cpp \
 //     $B/libnbody_hdf5.a $B/libnbody_io.a $B/libnbody_physics.a $B/libnbody_parallel.a \
 //     $(pkg-config --libs ompi-c) -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5 -lhdf5_hl -o read_snapshot

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The relative opening criterion against theta alone (docs/performance.md, round 21): force
+# The relative opening criterion against theta alone (docs/performance-history.md, round 21): force
 # errors (nbody accuracy: 65536 bodies against a double-precision sum) and the time split of one
 # evaluation, the coarse estimate walk shown apart, at 1M and 16.8M bodies of Plummer and the
 # uniform sphere. Run on the device after `bash .devtest/device_test.sh stage`, with the probe

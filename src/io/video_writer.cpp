@@ -24,7 +24,7 @@ namespace {
 // x264's speed preset: the encoder keeps up with 60 pictures a second at 1920 x 1080 on a host's
 // CPU shared with the GPU's thread and the colour conversion. "veryfast" is about three times
 // "medium" and keeps CABAC, B-frames and the look-ahead; at a constant CRF the faster presets cost
-// bytes rather than looks (docs/performance.md, Movies, has the measured rates).
+// bytes rather than looks (docs/performance-history.md, Movies, has the measured rates).
 constexpr const char* kX264Preset = "veryfast";
 // No macroblock tree: it spends bits on what later frames refer to, and lets the rest go. The
 // bodies' light is fine detail in chaotic motion that later frames barely refer to, so mb-tree

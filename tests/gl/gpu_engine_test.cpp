@@ -481,7 +481,7 @@ TEST(StateTextureSize, HoldsEveryBodyWithLessThanOneRowOfPadding) {
 TEST(ComputeLayout, AutoSplitsSmallProblemsAndNotLargeOnes) {
   const ComputeEngine::LayoutChoice automatic;
   const auto at16k = ComputeEngine::resolveLayout(16384, automatic, 132);
-  EXPECT_EQ(at16k.groupSize, 512);  // the H100's best measured (docs/performance.md)
+  EXPECT_EQ(at16k.groupSize, 512);  // the H100's best measured (docs/performance-history.md)
   EXPECT_EQ(at16k.bodiesPerThread, 2);
   EXPECT_EQ(at16k.slices, 16);
   EXPECT_EQ(ComputeEngine::resolveLayout(1 << 20, automatic, 132).slices, 1);

@@ -248,7 +248,7 @@ TEST_F(TreeGravityTest, RelativeOpeningFollowsEachBodysAcceleration) {
 
 // On Plummer the relative opening at the defaults lists fewer interactions than theta 0.43 alone
 // (the default before it) for a smaller 99th percentile (at 1M bodies on the GPU 1.4x fewer, for
-// the same: docs/performance.md); a smaller accuracy opens more and errs less.
+// the same: docs/performance-history.md); a smaller accuracy opens more and errs less.
 TEST_F(TreeGravityTest, RelativeOpeningIsCheaperForTheSameAccuracy) {
   const State state = findScene("plummer")->generate(16384, 8);
   const StepParams params = softened(0.01);

@@ -42,12 +42,11 @@ from checks import check, summary
 # The records of measurements, left as they were printed (their paths are the machines').
 RECORDS = ("docs/bench/",)
 
-# First folders of absolute paths: this machine's own (flagged), and the system's (allowed). They
-# are written without their slash so that this file does not name them.
+# First folders of absolute paths that are a machine's own (flagged; the system's, /usr, /dev, /tmp
+# and the like, are not), written without their slash so that this file does not name them; and
+# the repository's own path, wherever it is.
 MACHINE_FOLDERS = ("work", "home", "root", "mnt", "media", "srv", "scratch", "workspace", "Users")
 MACHINE_PATHS = ("tmp/clean",)  # a second checkout of the repository on this machine
-SYSTEM_FOLDERS = ("usr", "etc", "dev", "proc", "sys", "opt", "tmp", "var", "bin", "sbin", "lib",
-                  "lib64", "run")
 
 # Variables that name the repository root; other variables and placeholders ({d}) are taken as a
 # folder below the file's.
@@ -71,8 +70,9 @@ def listed_files(root):
     try:
         top = subprocess.run(["git", "-C", root, "rev-parse", "--show-toplevel"], capture_output=True, text=True)
         if top.returncode == 0 and os.path.realpath(top.stdout.strip()) == os.path.realpath(root):
-            listing = subprocess.run(["git", "-C", root, "ls-files", "-z", "-co", "--exclude-standard"],
-                                     capture_output=True, check=True)
+            # Tracked files only: a developer's own untracked files (a virtual environment, an
+            # editor's settings, a compile_commands.json link) name their machine's paths.
+            listing = subprocess.run(["git", "-C", root, "ls-files", "-z"], capture_output=True, check=True)
             names = sorted({name for name in listing.stdout.decode().split("\0") if name})
             return [name for name in names if os.path.isfile(os.path.join(root, name))]
     except (OSError, subprocess.CalledProcessError):
@@ -144,9 +144,6 @@ def machine_paths(line, root):
     denied = ["/" + name for name in MACHINE_FOLDERS + MACHINE_PATHS]
     real = os.path.realpath(root)
     denied.append(real)
-    parent = os.path.dirname(real)
-    if parent != "/" and parent.split("/")[1] not in SYSTEM_FOLDERS:
-        denied.append(parent)
     line = WEB.sub(lambda m: m.group(0)[len("file://"):] if m.group(0).startswith("file://") else " ", line)
     found = []
     for match in ABSOLUTE.finditer(line):
