@@ -135,15 +135,20 @@ TEST(ServeViewers, AFrameIsSentToAViewerOnce) {
   EXPECT_EQ(takeAndAcknowledge(board, late), 1u);
 }
 
-TEST(ServeViewers, AcknowledgementsOfFramesNotSentOrAcknowledgedChangeNothing) {
-  ViewerBoard board(4, 2);
-  const ViewerId viewer = *board.join();
-  const ViewerId other = *board.join();
+// Frames 1 and 2 sent to `viewer` (a credit of 2) and not acknowledged, frame 3 published.
+void spendTheCreditOnFramesOneAndTwo(ViewerBoard& board, ViewerId viewer) {
   board.publish(frameOf(1));
   board.takeFrameFor(viewer);
   board.publish(frameOf(2));
   board.takeFrameFor(viewer);
   board.publish(frameOf(3));
+}
+
+TEST(ServeViewers, AcknowledgementsOfFramesNotSentOrAcknowledgedChangeNothing) {
+  ViewerBoard board(4, 2);
+  const ViewerId viewer = *board.join();
+  const ViewerId other = *board.join();
+  spendTheCreditOnFramesOneAndTwo(board, viewer);
   for (const std::uint64_t never : {3u, 4u, 0u, 99u}) board.acknowledge(viewer, never);
   board.acknowledge(other, 1);  // sent to `viewer`, not to `other`
   EXPECT_EQ(board.takeFrameFor(viewer), nullptr);
@@ -161,11 +166,7 @@ TEST(ServeViewers, AcknowledgementsOfFramesNotSentOrAcknowledgedChangeNothing) {
 TEST(ServeViewers, AnAcknowledgementCoversTheFramesSentBeforeIt) {
   ViewerBoard board(4, 2);
   const ViewerId viewer = *board.join();
-  board.publish(frameOf(1));
-  board.takeFrameFor(viewer);
-  board.publish(frameOf(2));
-  board.takeFrameFor(viewer);
-  board.publish(frameOf(3));
+  spendTheCreditOnFramesOneAndTwo(board, viewer);
   ASSERT_EQ(board.takeFrameFor(viewer), nullptr);
   board.acknowledge(viewer, 2);
   EXPECT_EQ(board.countersOf(viewer)->framesAcknowledged, 2u);
