@@ -293,19 +293,21 @@ TEST(Window, ColoursByEnergyWhileCountingTheDensity) {
   std::vector<Image> pictures;
   for (const char* colour : {"energy", "speed"}) {
     const auto png = scratch / (std::string(colour) + ".png");
-    runWindow(scratch, "--bodies 2048 --frames 4 --steps-per-frame 1 --width 640 --height 400 --camera 0,0,6 "
+    runWindow(scratch, "--bodies 2048 --frames 4 --steps-per-frame 1 --width 1280 --height 800 --camera 0,0,6 "
                        "--color-by " + std::string(colour) + " --histogram density --screenshot " + png.string());
     ASSERT_FALSE(HasFailure());
-    pictures.push_back(cropped(readPng(png), 640, 400));
+    pictures.push_back(cropped(readPng(png), 1280, 800));
   }
   int bars = 0, lit = 0, recoloured = 0;
-  for (int y = 0; y < 180; ++y)
-    for (int x = 330; x < 640; ++x) {
+  for (int y = 0; y < 180; ++y)  // the histogram window at the top right
+    for (int x = 960; x < 1280; ++x) {
       const auto* p = pictures[0].pixel(x, y);
       bars += p[0] > 200 && p[1] > 140 && p[1] < 200 && p[2] < 40;
     }
-  for (int y = 170; y < 320; ++y)  // right of the panel, between the histogram and the conservation plot
-    for (int x = 395; x < 620; ++x) {
+  // The cluster in the middle, clear of the panel, the histogram and the conservation window even
+  // once its plots have grown (a 640 x 400 window had them cover the bodies on a slow machine).
+  for (int y = 180; y < 580; ++y)
+    for (int x = 420; x < 840; ++x) {
       const auto *energy = pictures[0].pixel(x, y), *speed = pictures[1].pixel(x, y);
       lit += energy[1] > 40;
       recoloured += std::abs(int(energy[0]) - int(speed[0])) + std::abs(int(energy[1]) - int(speed[1])) > 40;
