@@ -76,6 +76,14 @@ std::function<std::string(const ScratchFolder&)> file(const std::string& name, c
     return std::string();
   };
 }
+// A CSV file of `bytes` (zeros), read under an address-space limit of 1000000 KiB (not under
+// AddressSanitizer, whose shadow memory fits under no limit).
+std::function<std::string(const ScratchFolder&)> bigCsvUnderAnAddressLimit(long long bytes) {
+  return [bytes](const ScratchFolder& scratch) {
+    std::filesystem::resize_file((std::ofstream(scratch / "big.csv"), scratch / "big.csv"), bytes);
+    return std::string(test::underAddressSanitizer() ? "skip" : "ulimit -v 1000000;");
+  };
+}
 class UnclearMessages : public ::testing::TestWithParam<UnclearCase> {};
 
 TEST_P(UnclearMessages, SayWhatIsWrong) {
@@ -188,18 +196,12 @@ INSTANTIATE_TEST_SUITE_P(
                     "simulate --engine cpu --bodies 20000000 --steps 0 -o {d}/o.csv", 1,
                     "20000000 bodies need about 5.6 GiB; the address-space limit (ulimit -v) is 1.9 GiB"},
         UnclearCase{"AnInputLargerThanTheMemoryLeft",
-                    [](const ScratchFolder& scratch) {
-                      std::filesystem::resize_file((std::ofstream(scratch / "big.csv"), scratch / "big.csv"), 3LL << 30);
-                      return std::string(test::underAddressSanitizer() ? "skip" : "ulimit -v 1000000;");
-                    },
+                    bigCsvUnderAnAddressLimit(3LL << 30),
                     "simulate --engine cpu --input {d}/big.csv -o {d}/o.csv", 1,
                     "big.csv: its 3.0 GiB do not fit in the memory left (the address-space limit (ulimit -v)"},
         // Read whole (600 MiB), then copied for the CSV reader: the copy finds no room.
         UnclearCase{"MemoryThatCannotBeHad",
-                    [](const ScratchFolder& scratch) {
-                      std::filesystem::resize_file((std::ofstream(scratch / "big.csv"), scratch / "big.csv"), 600LL << 20);
-                      return std::string(test::underAddressSanitizer() ? "skip" : "ulimit -v 1000000;");
-                    },
+                    bigCsvUnderAnAddressLimit(600LL << 20),
                     "simulate --engine cpu --input {d}/big.csv -o {d}/o.csv", 1,
                     "out of memory: a request for 600 MiB could not be met (the address-space limit (ulimit -v) is 977 MiB"},
         UnclearCase{"AHugeNumberInAMessage", nothing, "record --seconds 1e300 --fps 1 -o {d}/m.mp4", 2,
