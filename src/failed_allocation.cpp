@@ -39,8 +39,12 @@ std::size_t lastFailedAllocation() noexcept { return failedRequest.load(); }
 
 void* operator new(std::size_t size) { return nbody::allocate(size); }
 void* operator new[](std::size_t size) { return nbody::allocate(size); }
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return nbody::allocateOrNull(size); }
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return nbody::allocateOrNull(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  return nbody::allocateOrNull(size);
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return nbody::allocateOrNull(size);
+}
 void operator delete(void* memory) noexcept { nbody::release(memory); }
 void operator delete[](void* memory) noexcept { nbody::release(memory); }
 void operator delete(void* memory, std::size_t) noexcept { nbody::release(memory); }

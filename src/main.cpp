@@ -59,8 +59,10 @@ constexpr rlim_t kSmallestStack = rlim_t(256) << 10;
 bool stackTooSmall() {
   rlim_t stack = 0;
   if (!nbody::softLimit(RLIMIT_STACK, &stack) || stack >= kSmallestStack) return false;
-  printError(("error: " + nbody::limitText(RLIMIT_STACK) + ", below the " + nbody::bytesText(double(kSmallestStack)) +
-              " nbody needs (its threads and the OpenGL driver's get stacks of that size): raise it with ulimit -s")
+  printError(("error: " + nbody::limitText(RLIMIT_STACK) + ", below the " +
+              nbody::bytesText(double(kSmallestStack)) +
+              " nbody needs (its threads and the OpenGL driver's get stacks of that size): raise "
+              "it with ulimit -s")
                  .c_str());
   return true;
 }
@@ -69,15 +71,18 @@ bool stackTooSmall() {
 std::string outOfMemory() {
   const std::string limits = nbody::limitsBehind(ENOMEM);
   const double free = double(::sysconf(_SC_AVPHYS_PAGES)) * double(::sysconf(_SC_PAGESIZE));
-  return "out of memory: a request for " + nbody::bytesText(double(nbody::lastFailedAllocation())) + " could not be met (" +
-         (limits.empty() ? "" : limits + "; ") + nbody::bytesText(free) + " of memory are free)";
+  return "out of memory: a request for " + nbody::bytesText(double(nbody::lastFailedAllocation())) +
+         " could not be met (" + (limits.empty() ? "" : limits + "; ") + nbody::bytesText(free) +
+         " of memory are free)";
 }
 
 // A thread that could not be started says so, with the limit behind it.
 std::string systemFailure(const std::system_error& e) {
   const int error = e.code().value();
-  if (e.code().category() == std::generic_category() || e.code().category() == std::system_category())
-    return error == EAGAIN ? "a thread could not be started: " + nbody::errorText(error) : nbody::errorText(error);
+  if (e.code().category() == std::generic_category() ||
+      e.code().category() == std::system_category())
+    return error == EAGAIN ? "a thread could not be started: " + nbody::errorText(error)
+                           : nbody::errorText(error);
   return e.what();
 }
 
@@ -91,7 +96,8 @@ struct Outcome {
 Outcome failure(int exitCode, const std::string& message) { return {exitCode, {message}}; }
 
 Outcome detailed(const nbody::DetailedError& e) {
-  Outcome outcome = failure(1, std::string("error: ") + e.headline());  // runtime failure, told line by line
+  Outcome outcome =
+      failure(1, std::string("error: ") + e.headline());  // runtime failure, told line by line
   for (const std::string& detail : e.details()) outcome.lines.push_back("  " + detail);
   return outcome;
 }
@@ -100,7 +106,8 @@ Outcome runCommand(const nbody::CommandEntry& command) {
   try {
     const int exitCode = command.command->run();
     // A stop that came once the outputs were published (they are complete) still ends with 128 + n.
-    nbody::throwIfStopped([] { return std::string("once the outputs were written (they are complete)"); });
+    nbody::throwIfStopped(
+        [] { return std::string("once the outputs were written (they are complete)"); });
     return {exitCode, {}};
   } catch (const nbody::Stopped& e) {
     return failure(e.exitCode(), e.what());
@@ -111,7 +118,8 @@ Outcome runCommand(const nbody::CommandEntry& command) {
   } catch (const std::system_error& e) {
     return failure(1, "error: " + systemFailure(e));
   } catch (const nbody::UsageError& e) {
-    // usage error found once an engine was made (an engine option), or two outputs that are one file
+    // usage error found once an engine was made (an engine option), or two outputs that are one
+    // file
     return failure(2, std::string("error: ") + e.what());
   } catch (const std::exception& e) {
     return failure(1, std::string("error: ") + e.what());  // runtime failure
@@ -131,8 +139,10 @@ int agreeOnParsing(const std::variant<const nbody::CommandEntry*, int>& parsed) 
   const int own = std::holds_alternative<int>(parsed) ? std::get<int>(parsed) : -1;
   const int agreed = int(nbody::ranks().maximum(own));
   if (agreed > 0 && own < 0 && nbody::ranks().leader())
-    printError("error: another rank could not take the command line (a file it names may be missing on that "
-               "rank's node)");
+    printError(
+        "error: another rank could not take the command line (a file it names may be missing on "
+        "that "
+        "rank's node)");
   return agreed;
 }
 
@@ -155,8 +165,8 @@ int endRun(const Outcome& outcome, int errorDescriptor) {
   const bool failed = !outcome.lines.empty();
   if (failed && ranks.distributed() && nbody::failedAlone()) {
     printOutcome(errorDescriptor, outcome,
-                 "rank " + std::to_string(ranks.rank()) + " of " + std::to_string(ranks.count()) + " (" + ranks.host() +
-                     "): ");
+                 "rank " + std::to_string(ranks.rank()) + " of " + std::to_string(ranks.count()) +
+                     " (" + ranks.host() + "): ");
     nbody::abortRanks(outcome.exitCode);
   }
   if (failed && ranks.leader()) printOutcome(STDERR_FILENO, outcome, "");
@@ -185,7 +195,8 @@ int main(int argc, char** argv) {
   }
   nbody::CommandLine line;
   const auto parsed = nbody::parseCommandLine(line, argc, argv, std::cout, std::cerr);
-  if (const int exitCode = agreeOnParsing(parsed); exitCode >= 0) return endRun({exitCode, {}}, errorDescriptor);
+  if (const int exitCode = agreeOnParsing(parsed); exitCode >= 0)
+    return endRun({exitCode, {}}, errorDescriptor);
   const nbody::CommandEntry& command = *std::get<const nbody::CommandEntry*>(parsed);
   nbody::installStopHandlers(command.row->stop);
   nbody::dumpProgramsWhereAsked();

@@ -9,7 +9,7 @@ packages=(
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
   libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev xvfb xauth
   libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format
   libopenmpi-dev openmpi-bin
   libhdf5-dev zlib1g-dev
   # Readers of GADGET and TIPSY files that nbody did not write, for tests/tools/formats_test.py:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, then runs every test (labels: cpu, gl), the whole suite again
-# under AddressSanitizer + UndefinedBehaviorSanitizer, and the loader fuzzers for a bounded time.
+# Installs what is missing, checks that the C++ is as clang-format writes it, builds, then runs
+# every test (labels: cpu, gl), the whole suite again under AddressSanitizer +
+# UndefinedBehaviorSanitizer, and the loader fuzzers for a bounded time.
 # GL tests need no GPU: they run on Mesa's llvmpipe through a headless EGL context, and fail if
 # none can be made. The independent readers of GADGET, TIPSY and XDMF files (Debian's h5dump,
 # splash, h5py and yt: ctest label `readers`, tests/tools/formats_test.py) are installed by
@@ -9,6 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
+tools/check_format.sh
 tools/build.sh
 ctest --test-dir build --output-on-failure --parallel "$(nproc)" "$@"
 tools/sanitize.sh

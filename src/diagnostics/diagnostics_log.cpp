@@ -38,7 +38,8 @@ void DiagnosticsLog::record(long long step, double time, const Diagnostics& d) {
   try {
     file_.flush();
   } catch (const OutputError&) {
-    if (!file_.readerWentAway()) throw;  // a pipe's reader that left ends the rows only: said when the run ends
+    if (!file_.readerWentAway())
+      throw;  // a pipe's reader that left ends the rows only: said when the run ends
   }
 }
 

@@ -14,7 +14,8 @@ Diagnostics EngineDiagnostics::measure(Engine& engine, const StepParams& params)
   }
   // An engine that keeps its state in double (the CPU engine) is measured there, resolving
   // energy errors far below the 1e-7 its float32 download would floor them at.
-  if (const std::optional<DoubleBodies> exact = engine.doubleState()) return computeDiagnostics(*exact, params);
+  if (const std::optional<DoubleBodies> exact = engine.doubleState())
+    return computeDiagnostics(*exact, params);
   return computeDiagnostics(engine.download(), params);
 }
 

@@ -24,7 +24,8 @@ void measurePotentialError(Engine& engine, const GpuStateView& state, const Step
 
 }  // namespace
 
-AccuracyReport measureAccuracy(Engine& engine, const StepParams& params, const AccuracySample& sample) {
+AccuracyReport measureAccuracy(Engine& engine, const StepParams& params,
+                               const AccuracySample& sample) {
   StageTextures uploaded;  // the state of an engine that keeps it off the GPU
   std::optional<GpuStateView> state = engine.gpuState();
   if (!state) {
@@ -35,8 +36,8 @@ AccuracyReport measureAccuracy(Engine& engine, const StepParams& params, const A
   }
   const std::vector<std::uint32_t> judged =
       forceErrorSamples(state->bodyCount, sample.seed, sample.allUpTo, sample.bodies);
-  const std::vector<glm::dvec3> references =
-      referenceAccelerations(state->positionMassTexture, state->size, state->bodyCount, params, judged);
+  const std::vector<glm::dvec3> references = referenceAccelerations(
+      state->positionMassTexture, state->size, state->bodyCount, params, judged);
   const std::vector<glm::dvec3> all = engine.currentAccelerations(params);
   std::vector<glm::dvec3> accelerations;
   for (std::uint32_t body : judged) accelerations.push_back(all[body]);
@@ -48,20 +49,23 @@ AccuracyReport measureAccuracy(Engine& engine, const StepParams& params, const A
 
 std::string describePercentiles(const ForceErrorPercentiles& p) {
   char text[160];
-  std::snprintf(text, sizeof text, "median %.3g, 90%% %.3g, 99%% %.3g, 99.9%% %.3g, max %.3g (%zu bodies)", p.median,
+  std::snprintf(text, sizeof text,
+                "median %.3g, 90%% %.3g, 99%% %.3g, 99.9%% %.3g, max %.3g (%zu bodies)", p.median,
                 p.p90, p.p99, p.p999, p.max, p.samples);
   return text;
 }
 
 nlohmann::json accuracyJson(const AccuracyReport& report) {
   const ForceErrorPercentiles& p = report.force;
-  nlohmann::json json{{"force_error", {{"median", jsonNumber(p.median)},
-                                       {"p90", jsonNumber(p.p90)},
-                                       {"p99", jsonNumber(p.p99)},
-                                       {"p999", jsonNumber(p.p999)},
-                                       {"max", jsonNumber(p.max)},
-                                       {"samples", p.samples}}}};
-  json["potential_relative_error"] = report.potentialError ? jsonNumber(*report.potentialError) : nlohmann::json();
+  nlohmann::json json{{"force_error",
+                       {{"median", jsonNumber(p.median)},
+                        {"p90", jsonNumber(p.p90)},
+                        {"p99", jsonNumber(p.p99)},
+                        {"p999", jsonNumber(p.p999)},
+                        {"max", jsonNumber(p.max)},
+                        {"samples", p.samples}}}};
+  json["potential_relative_error"] =
+      report.potentialError ? jsonNumber(*report.potentialError) : nlohmann::json();
   return json;
 }
 

@@ -19,8 +19,9 @@ namespace nbody {
 
 struct AccuracyReport {
   ForceErrorPercentiles force;
-  std::optional<double> potentialError;  // (W_engine - W_direct) / |W_direct|; nothing: not measured
-  double directPotential = 0.0;           // W_direct, where measured (0: the error is undefined)
+  std::optional<double>
+      potentialError;            // (W_engine - W_direct) / |W_direct|; nothing: not measured
+  double directPotential = 0.0;  // W_direct, where measured (0: the error is undefined)
 };
 
 // The direct pair sum of the potential is O(N^2): above this N it is not measured.
@@ -33,7 +34,8 @@ struct AccuracySample {
 };
 
 // Needs a current OpenGL 4.3+ context (the engine's, for a GPU engine). Waits for the GPU.
-AccuracyReport measureAccuracy(Engine& engine, const StepParams& params, const AccuracySample& sample = {});
+AccuracyReport measureAccuracy(Engine& engine, const StepParams& params,
+                               const AccuracySample& sample = {});
 
 // "median 1.2e-04, 90% ..., 99% ..., 99.9% ..., max ... (N bodies)".
 std::string describePercentiles(const ForceErrorPercentiles& p);

@@ -20,7 +20,8 @@ constexpr std::size_t kThreads = 256;  // local_size_x of force_reference.comp
 
 gl::Buffer bufferOf(std::size_t bytes, const void* data) {
   gl::Buffer buffer = gl::Buffer::create();
-  glNamedBufferStorage(buffer.id(), GLsizeiptr(std::max<std::size_t>(bytes, 16)), nullptr, GL_DYNAMIC_STORAGE_BIT);
+  glNamedBufferStorage(buffer.id(), GLsizeiptr(std::max<std::size_t>(bytes, 16)), nullptr,
+                       GL_DYNAMIC_STORAGE_BIT);
   if (data) glNamedBufferSubData(buffer.id(), 0, GLsizeiptr(bytes), data);
   return buffer;
 }
@@ -39,7 +40,8 @@ void runChunks(GLuint program, std::size_t bodyCount, std::size_t samples) {
   for (std::size_t begin = 0; begin < bodyCount; begin += kChunkLength) {
     if (begin > 0 && begin % (kChunkLength * kChunksPerWait) == 0) glFinish();
     glProgramUniform1ui(program, glGetUniformLocation(program, "uChunkBegin"), GLuint(begin));
-    glProgramUniform1ui(program, glGetUniformLocation(program, "uChunkEnd"), GLuint(std::min(begin + kChunkLength, bodyCount)));
+    glProgramUniform1ui(program, glGetUniformLocation(program, "uChunkEnd"),
+                        GLuint(std::min(begin + kChunkLength, bodyCount)));
     glDispatchCompute(GLuint((samples + kThreads - 1) / kThreads), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
@@ -47,8 +49,8 @@ void runChunks(GLuint program, std::size_t bodyCount, std::size_t samples) {
 
 }  // namespace
 
-std::vector<std::uint32_t> forceErrorSamples(std::size_t bodyCount, std::uint64_t seed, std::size_t allUpTo,
-                                             std::size_t sampled) {
+std::vector<std::uint32_t> forceErrorSamples(std::size_t bodyCount, std::uint64_t seed,
+                                             std::size_t allUpTo, std::size_t sampled) {
   std::vector<std::uint32_t> bodies;
   if (bodyCount <= allUpTo || sampled >= bodyCount) {
     for (std::size_t i = 0; i < bodyCount; ++i) bodies.push_back(std::uint32_t(i));
@@ -63,18 +65,22 @@ std::vector<std::uint32_t> forceErrorSamples(std::size_t bodyCount, std::uint64_
   return bodies;
 }
 
-std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::ivec2 size, std::size_t bodyCount,
-                                               const StepParams& params, const std::vector<std::uint32_t>& bodies,
-                                               unsigned int accelerationArray, std::vector<glm::dvec3>* judged) {
+std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::ivec2 size,
+                                               std::size_t bodyCount, const StepParams& params,
+                                               const std::vector<std::uint32_t>& bodies,
+                                               unsigned int accelerationArray,
+                                               std::vector<glm::dvec3>* judged) {
   if (bodies.empty()) return {};
   if (size.x <= 0 || std::size_t(size.x) * std::size_t(size.y) < bodyCount)
     throw std::invalid_argument("referenceAccelerations: the texture cannot hold the bodies");
-  gl::Program program = gl::buildProgram({{GL_COMPUTE_SHADER, {"body_layout.glsl", "force_reference.comp"}}}, {});
+  gl::Program program =
+      gl::buildProgram({{GL_COMPUTE_SHADER, {"body_layout.glsl", "force_reference.comp"}}}, {});
   const GLuint id = program.id();
   glProgramUniform1i(id, glGetUniformLocation(id, "uPositionMass"), kPositionUnit);
   glProgramUniform1i(id, glGetUniformLocation(id, "uAcceleration"), kAccelerationUnit);
   glProgramUniform1ui(id, glGetUniformLocation(id, "uSampleCount"), GLuint(bodies.size()));
-  glProgramUniform1d(id, glGetUniformLocation(id, "uSoftening2"), params.softening * params.softening);
+  glProgramUniform1d(id, glGetUniformLocation(id, "uSoftening2"),
+                     params.softening * params.softening);
   gl::Buffer samples = bufferOf(bodies.size() * 4, bodies.data());
   gl::Buffer reference = bufferOf(bodies.size() * 32, nullptr);
   gl::Buffer judgedBuffer = bufferOf(bodies.size() * 16, nullptr);
@@ -112,8 +118,9 @@ std::vector<double> relativeErrors(const std::vector<glm::dvec3>& accelerations,
   for (std::size_t k = 0; k < references.size(); ++k) {
     const double difference = glm::length(accelerations[k] - references[k]);
     const double magnitude = glm::length(references[k]);
-    double error = magnitude > 0 ? difference / magnitude
-                                 : (difference == 0 ? 0.0 : std::numeric_limits<double>::infinity());
+    double error = magnitude > 0
+                       ? difference / magnitude
+                       : (difference == 0 ? 0.0 : std::numeric_limits<double>::infinity());
     if (std::isnan(error)) error = std::numeric_limits<double>::infinity();
     errors.push_back(error);
   }
@@ -141,13 +148,13 @@ ForceErrorPercentiles percentilesOf(std::vector<double> errors) {
   return result;
 }
 
-ForceErrorPercentiles forceErrorPercentiles(unsigned int positionMass, glm::ivec2 size, std::size_t bodyCount,
-                                            const StepParams& params, unsigned int accelerationArray,
-                                            std::uint64_t seed) {
+ForceErrorPercentiles forceErrorPercentiles(unsigned int positionMass, glm::ivec2 size,
+                                            std::size_t bodyCount, const StepParams& params,
+                                            unsigned int accelerationArray, std::uint64_t seed) {
   const std::vector<std::uint32_t> bodies = forceErrorSamples(bodyCount, seed);
   std::vector<glm::dvec3> judged;
-  const std::vector<glm::dvec3> reference =
-      referenceAccelerations(positionMass, size, bodyCount, params, bodies, accelerationArray, &judged);
+  const std::vector<glm::dvec3> reference = referenceAccelerations(
+      positionMass, size, bodyCount, params, bodies, accelerationArray, &judged);
   return percentilesOf(relativeErrors(judged, reference));
 }
 

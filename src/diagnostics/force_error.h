@@ -35,8 +35,9 @@ std::vector<std::uint32_t> forceErrorSamples(std::size_t bodyCount, std::uint64_
 // texel (i % size.x, i / size.x)); pairs at distance 0 add 0, as in the engines. Also returns, in
 // `judged` when given, layer 0 of `accelerationArray` at those bodies. Needs a current OpenGL 4.3+
 // context; reads back only the sampled values.
-std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::ivec2 size, std::size_t bodyCount,
-                                               const StepParams& params, const std::vector<std::uint32_t>& bodies,
+std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::ivec2 size,
+                                               std::size_t bodyCount, const StepParams& params,
+                                               const std::vector<std::uint32_t>& bodies,
                                                unsigned int accelerationArray = 0,
                                                std::vector<glm::dvec3>* judged = nullptr);
 
@@ -49,8 +50,8 @@ std::vector<double> relativeErrors(const std::vector<glm::dvec3>& accelerations,
 
 // The whole report for the accelerations in layer 0 of `accelerationArray` (RGBA32F
 // GL_TEXTURE_2D_ARRAY, the state's layout).
-ForceErrorPercentiles forceErrorPercentiles(unsigned int positionMass, glm::ivec2 size, std::size_t bodyCount,
-                                            const StepParams& params, unsigned int accelerationArray,
-                                            std::uint64_t seed = 1);
+ForceErrorPercentiles forceErrorPercentiles(unsigned int positionMass, glm::ivec2 size,
+                                            std::size_t bodyCount, const StepParams& params,
+                                            unsigned int accelerationArray, std::uint64_t seed = 1);
 
 }  // namespace nbody

@@ -89,7 +89,8 @@ void GpuDiagnostics::reserve(std::size_t sums) {
   capacity_ = sums;
 }
 
-Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams& params, bool pairPotential) {
+Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams& params,
+                                    bool pairPotential) {
   if (state.bodyCount == 0) return {};
   // The body pass: one body per invocation, since each already costs an O(N) potential sum.
   std::size_t elementsPerInvocation = 1;
@@ -99,7 +100,8 @@ Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams&
   setCount(bodyTerms_.id(), state.bodyCount, elementsPerInvocation);
   glProgramUniform1f(bodyTerms_.id(), glGetUniformLocation(bodyTerms_.id(), "uSoftening2"),
                      float(params.softening * params.softening));
-  glProgramUniform1i(bodyTerms_.id(), glGetUniformLocation(bodyTerms_.id(), "uPairPotential"), pairPotential);
+  glProgramUniform1i(bodyTerms_.id(), glGetUniformLocation(bodyTerms_.id(), "uPairPotential"),
+                     pairPotential);
   glBindTextureUnit(kPositionMassUnit, state.positionMassTexture);
   glBindTextureUnit(kVelocityUnit, state.velocityTexture);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOutputBinding, partials_[0].id());
@@ -123,7 +125,8 @@ Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams&
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   GpuSums sums{};
   glGetNamedBufferSubData(partials_[current].id(), 0, sizeof sums, &sums);
-  glUseProgram(0);  // nothing of ours stays current: deleting these passes never leaves a deleted program bound
+  glUseProgram(0);  // nothing of ours stays current: deleting these passes never leaves a deleted
+                    // program bound
   return fromSums(sums, params.gravity);
 }
 

@@ -28,7 +28,8 @@ class GpuDiagnostics {
   // Uses params.softening and params.gravity. Changes the current program, the shader storage
   // buffer bindings 0 and 1 and texture units 0 and 1. Without `pairPotential` the O(N^2) pass
   // is skipped and the potential left zero (for a caller that estimates it otherwise).
-  Diagnostics measure(const GpuStateView& state, const StepParams& params, bool pairPotential = true);
+  Diagnostics measure(const GpuStateView& state, const StepParams& params,
+                      bool pairPotential = true);
 
   // Dispatches the last measure() needed: the body pass and the passes over partial sums.
   int lastPassCount() const { return lastPassCount_; }

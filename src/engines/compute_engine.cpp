@@ -13,12 +13,17 @@ namespace {
 
 constexpr int kLargestGroupSize = 512;
 // force.comp keeps a tile of GROUP_SIZE vec4 in shared memory: OpenGL promises 32 KB.
-static_assert(kLargestGroupSize * 16 <= 32768, "a tile must fit the shared memory OpenGL guarantees");
+static_assert(kLargestGroupSize * 16 <= 32768,
+              "a tile must fit the shared memory OpenGL guarantees");
 
-const KernelSources kForceSplit{{{GL_COMPUTE_SHADER, {"body_layout.glsl", "gravity.glsl", "force.comp"}}}};
+const KernelSources kForceSplit{
+    {{GL_COMPUTE_SHADER, {"body_layout.glsl", "gravity.glsl", "force.comp"}}}};
 const KernelSources kForceFused{{{GL_COMPUTE_SHADER,
-                                  {"body_layout.glsl", "gravity.glsl", "rk_combine.glsl", "compute_store.glsl", "force.comp"}}}};
-const KernelSources kReduce{{{GL_COMPUTE_SHADER, {"body_layout.glsl", "rk_combine.glsl", "compute_store.glsl", "reduce.comp"}}}};
+                                  {"body_layout.glsl", "gravity.glsl", "rk_combine.glsl",
+                                   "compute_store.glsl", "force.comp"}}}};
+const KernelSources kReduce{
+    {{GL_COMPUTE_SHADER,
+      {"body_layout.glsl", "rk_combine.glsl", "compute_store.glsl", "reduce.comp"}}}};
 
 std::size_t ceilDiv(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
@@ -29,19 +34,22 @@ void checkComputeSupport(const gl::Limits& limits) {
   if (disabled != nullptr && *disabled != '\0' && std::string_view(disabled) != "0")
     throw std::runtime_error("compute shaders disabled by NBODY_DISABLE_COMPUTE");
   if (!limits.supports(4, 3))
-    throw std::runtime_error("the compute engine needs OpenGL 4.3 compute shaders; this context is " +
-                             std::to_string(limits.versionMajor) + "." + std::to_string(limits.versionMinor));
+    throw std::runtime_error(
+        "the compute engine needs OpenGL 4.3 compute shaders; this context is " +
+        std::to_string(limits.versionMajor) + "." + std::to_string(limits.versionMinor));
   checkStageUnitsFit(limits.maxComputeTextureUnits, "compute");
   if (limits.maxComputeWorkGroupInvocations < kLargestGroupSize)
-    throw std::runtime_error("the compute engine needs work groups of " + std::to_string(kLargestGroupSize) +
-                             " invocations; this GPU offers " + std::to_string(limits.maxComputeWorkGroupInvocations));
+    throw std::runtime_error("the compute engine needs work groups of " +
+                             std::to_string(kLargestGroupSize) + " invocations; this GPU offers " +
+                             std::to_string(limits.maxComputeWorkGroupInvocations));
 }
 
 // Slices when auto: about two full waves of resident threads (2048 per SM on recent NVIDIA GPUs),
 // with at least two whole tiles per slice (docs/performance.md has the sweep this follows).
 int autoSlices(std::size_t paddedBodies, int groupSize, int bodiesPerThread, int multiprocessors) {
   const std::size_t threads =
-      ceilDiv(paddedBodies, std::size_t(groupSize) * std::size_t(bodiesPerThread)) * std::size_t(groupSize);
+      ceilDiv(paddedBodies, std::size_t(groupSize) * std::size_t(bodiesPerThread)) *
+      std::size_t(groupSize);
   const std::size_t wanted = std::size_t(multiprocessors) * 2048 * 2;
   int slices = 1;
   while (slices < 64 && threads * std::size_t(slices) * 2 <= wanted &&
@@ -53,12 +61,19 @@ int autoSlices(std::size_t paddedBodies, int groupSize, int bodiesPerThread, int
 }  // namespace
 
 ComputeEngine::ComputeEngine()
-    : GpuEngine({{"group-size", "threads per work group, and bodies per shared-memory tile (auto: from N)",
-                  {"auto", "64", "128", "256", std::to_string(kLargestGroupSize)}, "auto"},
-                 {"slices", "slices of the j-loop run by separate work groups, then added (auto: from N and the GPU)",
-                  {"auto", "1", "2", "4", "8", "16", "32", "64"}, "auto"},
-                 {"bodies-per-thread", "bodies each thread accumulates: each tile entry serves them all (auto: from N)",
-                  {"auto", "1", "2", "4"}, "auto"}}) {
+    : GpuEngine({{"group-size",
+                  "threads per work group, and bodies per shared-memory tile (auto: from N)",
+                  {"auto", "64", "128", "256", std::to_string(kLargestGroupSize)},
+                  "auto"},
+                 {"slices",
+                  "slices of the j-loop run by separate work groups, then added (auto: from N and "
+                  "the GPU)",
+                  {"auto", "1", "2", "4", "8", "16", "32", "64"},
+                  "auto"},
+                 {"bodies-per-thread",
+                  "bodies each thread accumulates: each tile entry serves them all (auto: from N)",
+                  {"auto", "1", "2", "4"},
+                  "auto"}}) {
   checkComputeSupport(gl::limits());
   // Multiprocessors of the GPU where the driver says (NVIDIA); otherwise a mid-size guess.
   multiprocessors_ = gl::limits().multiprocessors > 0 ? gl::limits().multiprocessors : 16;
@@ -71,7 +86,8 @@ void ComputeEngine::optionsChanged() {
   layout_.reset();
 }
 
-ComputeEngine::Layout ComputeEngine::resolveLayout(std::size_t paddedBodies, const LayoutChoice& choice,
+ComputeEngine::Layout ComputeEngine::resolveLayout(std::size_t paddedBodies,
+                                                   const LayoutChoice& choice,
                                                    int multiprocessors) {
   // Large N: big groups, and two bodies per thread (fewer shared-memory loads per interaction)
   // below 512K bodies, where they pay (above, the registers they cost do not). Small N: the work
@@ -81,8 +97,8 @@ ComputeEngine::Layout ComputeEngine::resolveLayout(std::size_t paddedBodies, con
   Layout layout;
   layout.groupSize = choice.groupSize.value_or(large ? kLargestGroupSize : 128);
   layout.bodiesPerThread = choice.bodiesPerThread.value_or(twoPerThread ? 2 : 1);
-  const int asked =
-      choice.slices.value_or(autoSlices(paddedBodies, layout.groupSize, layout.bodiesPerThread, multiprocessors));
+  const int asked = choice.slices.value_or(
+      autoSlices(paddedBodies, layout.groupSize, layout.bodiesPerThread, multiprocessors));
   // Whole tiles per slice; fewer slices when N is too small to give each one a tile.
   const std::size_t group = std::size_t(layout.groupSize);
   layout.sliceLength = int(ceilDiv(paddedBodies, std::size_t(asked) * group) * group);
@@ -95,7 +111,8 @@ ComputeEngine::Layout ComputeEngine::layoutFor(std::size_t paddedBodies) const {
 }
 
 const ComputeEngine::Layout& ComputeEngine::layout() const {
-  if (!layout_ || layout_->first != paddedCount()) layout_ = {paddedCount(), layoutFor(paddedCount())};
+  if (!layout_ || layout_->first != paddedCount())
+    layout_ = {paddedCount(), layoutFor(paddedCount())};
   return layout_->second;
 }
 
@@ -104,20 +121,25 @@ void ComputeEngine::checkLayout(std::size_t bodies, glm::ivec2 size) const {
   const Layout layout = layoutFor(paddedBodies);
   const gl::Limits& limits = gl::limits();
   const std::size_t perBody = ceilDiv(bodies, kComputeUpdateGroupSize);
-  const std::size_t perBlock = ceilDiv(paddedBodies, std::size_t(layout.groupSize) * std::size_t(layout.bodiesPerThread));
+  const std::size_t perBlock =
+      ceilDiv(paddedBodies, std::size_t(layout.groupSize) * std::size_t(layout.bodiesPerThread));
   const std::size_t wanted = std::max(perBody, perBlock);
-  if (wanted > std::size_t(limits.maxComputeWorkGroupCount[0]) || layout.slices > limits.maxComputeWorkGroupCount[1])
-    throw std::runtime_error(std::to_string(bodies) + " bodies need " + std::to_string(wanted) + " x " +
-                             std::to_string(layout.slices) + " compute work groups, over this GPU's " +
-                             std::to_string(limits.maxComputeWorkGroupCount[0]) + " x " +
-                             std::to_string(limits.maxComputeWorkGroupCount[1]) +
-                             (perBlock > perBody ? ": choose a larger group-size or more bodies-per-thread" : ""));
-  const double partialBytes = layout.slices > 1 ? double(layout.slices) * double(paddedBodies) * 16.0 : 0.0;
+  if (wanted > std::size_t(limits.maxComputeWorkGroupCount[0]) ||
+      layout.slices > limits.maxComputeWorkGroupCount[1])
+    throw std::runtime_error(
+        std::to_string(bodies) + " bodies need " + std::to_string(wanted) + " x " +
+        std::to_string(layout.slices) + " compute work groups, over this GPU's " +
+        std::to_string(limits.maxComputeWorkGroupCount[0]) + " x " +
+        std::to_string(limits.maxComputeWorkGroupCount[1]) +
+        (perBlock > perBody ? ": choose a larger group-size or more bodies-per-thread" : ""));
+  const double partialBytes =
+      layout.slices > 1 ? double(layout.slices) * double(paddedBodies) * 16.0 : 0.0;
   if (partialBytes > double(limits.maxShaderStorageBlockBytes))
-    throw std::runtime_error(std::to_string(bodies) + " bodies in " + std::to_string(layout.slices) + " slices need " +
-                             std::to_string(std::llround(partialBytes / 1e6)) + " MB of partial sums, over the " +
-                             std::to_string(std::llround(double(limits.maxShaderStorageBlockBytes) / 1e6)) +
-                             " MB one shader storage block may hold on this GPU: choose fewer slices");
+    throw std::runtime_error(
+        std::to_string(bodies) + " bodies in " + std::to_string(layout.slices) + " slices need " +
+        std::to_string(std::llround(partialBytes / 1e6)) + " MB of partial sums, over the " +
+        std::to_string(std::llround(double(limits.maxShaderStorageBlockBytes) / 1e6)) +
+        " MB one shader storage block may hold on this GPU: choose fewer slices");
 }
 
 void ComputeEngine::beginSteps() {
@@ -174,10 +196,12 @@ void ComputeEngine::evaluateForce(const StagePass& pass) {
 }
 
 void ComputeEngine::runUpdate(const StagePass& pass) {
-  if (pass.force != StageForce::evaluated) return runComputeUpdate(kernels(), textures(), pass, bodyCount(), ownBodies());
+  if (pass.force != StageForce::evaluated)
+    return runComputeUpdate(kernels(), textures(), pass, bodyCount(), ownBodies());
   // After a split force pass: reduce.comp adds the slices' partial sums and advances each body.
   gl::Defines defines = computeStageDefines(pass, pass.stage, pass.storesForce);
-  const StageKernel& reduce = kernels().get(kReduce, defines.set("SLICES", layout().slices), {pass.stage, pass.stage});
+  const StageKernel& reduce =
+      kernels().get(kReduce, defines.set("SLICES", layout().slices), {pass.stage, pass.stage});
   reduce.use(pass.method, pass.params, pass.stage, bodyCount(), paddedCount());
   bindStageInputs(textures(), {pass.stage, pass.stage});
   bindComputeOutputs(textures(), pass.stage, pass.stageCount());

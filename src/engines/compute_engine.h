@@ -29,7 +29,8 @@ class ComputeEngine final : public GpuEngine {
     int sliceLength = 0;  // bodies j per slice: whole tiles
   };
   // Resolves the choices for N bodies (with padding) on a GPU of `multiprocessors` SMs.
-  static Layout resolveLayout(std::size_t paddedBodies, const LayoutChoice& choice, int multiprocessors);
+  static Layout resolveLayout(std::size_t paddedBodies, const LayoutChoice& choice,
+                              int multiprocessors);
 
  private:
   void optionsChanged() override;
@@ -44,7 +45,7 @@ class ComputeEngine final : public GpuEngine {
   void beginSteps() override;
 
   Layout layoutFor(std::size_t paddedBodies) const;  // with the current options
-  const Layout& layout() const;                       // for the current N and options
+  const Layout& layout() const;                      // for the current N and options
   const StageKernel& forceKernel(const StagePass& pass, bool fused);
   void dispatchForce(const StageKernel& force, const StagePass& pass, bool fused);
 

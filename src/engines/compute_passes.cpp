@@ -3,15 +3,19 @@
 namespace nbody {
 namespace {
 
-const KernelSources kUpdate{{{GL_COMPUTE_SHADER, {"body_layout.glsl", "rk_combine.glsl", "compute_store.glsl", "update.comp"}}}};
+const KernelSources kUpdate{
+    {{GL_COMPUTE_SHADER,
+      {"body_layout.glsl", "rk_combine.glsl", "compute_store.glsl", "update.comp"}}}};
 
 }  // namespace
 
 void barrierAfterComputeStage() {
-  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                  GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
-gl::Defines computeStageDefines(const StagePass& pass, int accelerationInputs, bool writeAcceleration) {
+gl::Defines computeStageDefines(const StagePass& pass, int accelerationInputs,
+                                bool writeAcceleration) {
   return {{"STAGE", pass.stage},
           {"ACCELERATION_INPUTS", accelerationInputs},
           {"ACCELERATION_LAYERS", 1},
@@ -19,17 +23,19 @@ gl::Defines computeStageDefines(const StagePass& pass, int accelerationInputs, b
           {"WRITE_ACCELERATION", writeAcceleration ? 1 : 0}};
 }
 
-void dispatchOver(const StageKernel& kernel, std::size_t items, std::size_t groupSize, std::optional<BodyRange> range) {
+void dispatchOver(const StageKernel& kernel, std::size_t items, std::size_t groupSize,
+                  std::optional<BodyRange> range) {
   if (range) kernel.startAt(range->first);
   const std::size_t count = range ? range->size() : items;
   if (count > 0) glDispatchCompute(workGroupsFor(count, groupSize), 1, 1);
 }
 
-void runComputeUpdate(StageKernelCache& kernels, const StageTextures& textures, const StagePass& pass,
-                      std::size_t bodies, std::optional<BodyRange> range) {
+void runComputeUpdate(StageKernelCache& kernels, const StageTextures& textures,
+                      const StagePass& pass, std::size_t bodies, std::optional<BodyRange> range) {
   // WRITE_ACCELERATION 0: a stored acceleration is in place already, a force-free one never read.
   const int inputs = pass.storedAccelerations();
-  const StageKernel& update = kernels.get(kUpdate, computeStageDefines(pass, inputs, false), {pass.stage, inputs});
+  const StageKernel& update =
+      kernels.get(kUpdate, computeStageDefines(pass, inputs, false), {pass.stage, inputs});
   update.use(pass.method, pass.params, pass.stage, bodies, textures.texelCount());
   bindStageInputs(textures, {pass.stage, inputs});
   bindComputeOutputs(textures, pass.stage, pass.stageCount());

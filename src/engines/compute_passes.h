@@ -24,14 +24,17 @@ void barrierAfterComputeStage();
 // Advances the `bodies` bodies of `textures` (only those of `range`, where one is given) by stage
 // `pass` from the stored accelerations (pass.storedAccelerations() of them), then
 // barrierAfterComputeStage().
-void runComputeUpdate(StageKernelCache& kernels, const StageTextures& textures, const StagePass& pass,
-                      std::size_t bodies, std::optional<BodyRange> range = std::nullopt);
+void runComputeUpdate(StageKernelCache& kernels, const StageTextures& textures,
+                      const StagePass& pass, std::size_t bodies,
+                      std::optional<BodyRange> range = std::nullopt);
 // Dispatches `kernel` (current, with groups of `groupSize` invocations) over `range`, or over
 // `items` from 0.
-void dispatchOver(const StageKernel& kernel, std::size_t items, std::size_t groupSize, std::optional<BodyRange> range);
+void dispatchOver(const StageKernel& kernel, std::size_t items, std::size_t groupSize,
+                  std::optional<BodyRange> range);
 
 // The defines of a kernel that ends stage `pass` with shaders/rk_combine.glsl reading
 // `accelerationInputs` stored accelerations (plain layout) and compute_store.glsl.
-gl::Defines computeStageDefines(const StagePass& pass, int accelerationInputs, bool writeAcceleration);
+gl::Defines computeStageDefines(const StagePass& pass, int accelerationInputs,
+                                bool writeAcceleration);
 
 }  // namespace nbody

@@ -40,7 +40,8 @@ void CpuEngine::checkCapacity(std::size_t bodies) const {
   if (available > 0 && bytes > available)
     throw std::runtime_error(need + "; " + bytesText(available) + " of memory are free");
   if (bytes > addressSpaceLeft())
-    throw std::runtime_error(need + "; " + limitText(RLIMIT_AS) + ", which leaves " + bytesText(addressSpaceLeft()));
+    throw std::runtime_error(need + "; " + limitText(RLIMIT_AS) + ", which leaves " +
+                             bytesText(addressSpaceLeft()));
 }
 
 std::string CpuEngine::device() const {
@@ -63,9 +64,10 @@ void CpuEngine::upload(const State& state) {
 }
 
 void CpuEngine::uploadDoubles(const DoubleState& bodies) {
-  if (bodies.size() != mass_.size() || bodies.position.size() != mass_.size() || bodies.velocity.size() != mass_.size())
-    throw std::logic_error("doubles of " + std::to_string(bodies.size()) + " bodies for a state of " +
-                           std::to_string(mass_.size()));
+  if (bodies.size() != mass_.size() || bodies.position.size() != mass_.size() ||
+      bodies.velocity.size() != mass_.size())
+    throw std::logic_error("doubles of " + std::to_string(bodies.size()) +
+                           " bodies for a state of " + std::to_string(mass_.size()));
   reusedForce_.forget();
   mass_ = bodies.mass;
   position_ = bodies.position;

@@ -23,7 +23,9 @@ class CpuEngine final : public Engine {
   std::size_t bodyCount() const override { return mass_.size(); }
   void checkCapacity(std::size_t bodies) const override;
   void step(const Method& method, const StepParams& params, int steps = 1) override;
-  std::optional<DoubleBodies> doubleState() const override { return DoubleBodies{mass_, position_, velocity_}; }
+  std::optional<DoubleBodies> doubleState() const override {
+    return DoubleBodies{mass_, position_, velocity_};
+  }
   std::vector<glm::dvec3> currentAccelerations(const StepParams& params) override;
 
   // Double-precision access for tests that compare against analytic results.
@@ -39,7 +41,8 @@ class CpuEngine final : public Engine {
 
  private:
   void singleStep(const Method& method, const StepParams& params);
-  void evaluateStageForce(const Method& method, const StepParams& params, int stage, bool reuseLastForce);
+  void evaluateStageForce(const Method& method, const StepParams& params, int stage,
+                          bool reuseLastForce);
 
   unsigned threadCount_;
   std::vector<double> mass_;

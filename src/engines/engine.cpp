@@ -48,7 +48,8 @@ std::string numberProblem(const EngineOption& option, const std::string& value) 
 }  // namespace
 
 void chooseOption(EngineOption& option, const std::string& value) {
-  const bool listed = std::find(option.choices.begin(), option.choices.end(), value) != option.choices.end();
+  const bool listed =
+      std::find(option.choices.begin(), option.choices.end(), value) != option.choices.end();
   const std::string problem = option.range && !listed ? numberProblem(option, value) : "";
   if (listed || (option.range && problem.empty())) {
     option.value = value;
@@ -58,9 +59,11 @@ void chooseOption(EngineOption& option, const std::string& value) {
   if (option.range && !problem.ends_with("is not a number"))
     throw UsageError(std::string(option.name).append(" ").append(problem));
   std::string choices;
-  for (const std::string& choice : option.choices) choices += (choices.empty() ? "" : ", ") + choice;
+  for (const std::string& choice : option.choices)
+    choices += (choices.empty() ? "" : ", ") + choice;
   if (option.range)
-    choices += " or a number from " + formatNumber(option.range->low) + " to " + formatNumber(option.range->high);
+    choices += " or a number from " + formatNumber(option.range->low) + " to " +
+               formatNumber(option.range->high);
   throw UsageError(option.name + " " + value + " is not one of " + choices);
 }
 
@@ -75,7 +78,8 @@ std::string formatNumber(double value) {
 double numberChoice(const EngineOption& option) {
   double value = 0.0;
   if (const std::string problem = readNumber(option.value, NumberBounds{}, value); !problem.empty())
-    throw UsageError(std::string(option.name).append(" ").append(problem));  // GCC 12: -Wrestrict on +
+    throw UsageError(
+        std::string(option.name).append(" ").append(problem));  // GCC 12: -Wrestrict on +
   return value;
 }
 
@@ -85,8 +89,10 @@ void applySettings(Engine& engine, const EngineSettings& settings) {
 
 int integerChoice(const EngineOption& option) {
   int value = 0;
-  if (const std::string problem = readInteger(option.value, INT_MIN, INT_MAX, value); !problem.empty())
-    throw UsageError(std::string(option.name).append(" ").append(problem));  // GCC 12: -Wrestrict on +
+  if (const std::string problem = readInteger(option.value, INT_MIN, INT_MAX, value);
+      !problem.empty())
+    throw UsageError(
+        std::string(option.name).append(" ").append(problem));  // GCC 12: -Wrestrict on +
   return value;
 }
 

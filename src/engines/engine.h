@@ -34,10 +34,13 @@ struct EngineOption {
     double low, high;
   };
   EngineOption() = default;
-  EngineOption(std::string optionName, std::string text, std::vector<std::string> offered, std::string initial,
-               std::optional<Range> numbers = std::nullopt)
-      : name(std::move(optionName)), description(std::move(text)), choices(std::move(offered)),
-        value(std::move(initial)), range(numbers) {}
+  EngineOption(std::string optionName, std::string text, std::vector<std::string> offered,
+               std::string initial, std::optional<Range> numbers = std::nullopt)
+      : name(std::move(optionName)),
+        description(std::move(text)),
+        choices(std::move(offered)),
+        value(std::move(initial)),
+        range(numbers) {}
 
   std::string name, description;
   std::vector<std::string> choices;  // what the panel and `bench --sweep` offer
@@ -98,7 +101,9 @@ class Engine {
   virtual std::optional<DoubleBodies> doubleState() const { return std::nullopt; }
   // Pair interactions one force evaluation costs: N^2 for direct summation; what its lists held for
   // an approximate engine (may wait for the GPU once after a change).
-  virtual double interactionsPerForceEvaluation() { return double(bodyCount()) * double(bodyCount()); }
+  virtual double interactionsPerForceEvaluation() {
+    return double(bodyCount()) * double(bodyCount());
+  }
 
   // The accelerations (G included) of the current state as this engine computes them, for
   // accuracy checks against a double-precision reference. Waits for the engine; the state is
@@ -110,7 +115,9 @@ class Engine {
   // The potential energy as the engine estimates it (a tree's, through the tree); nothing where it
   // has no estimate of its own. estimatesPotential(): true where the diagnostics should take it,
   // because their direct O(N^2) pass would cost too much at this N.
-  virtual std::optional<double> potentialEnergy(const StepParams& /*params*/) { return std::nullopt; }
+  virtual std::optional<double> potentialEnergy(const StepParams& /*params*/) {
+    return std::nullopt;
+  }
   // In a distributed run (parallel/ranks.h): where this rank's time went in the exchanges since
   // the last clear; nothing in a single process or for an engine every rank runs whole.
   virtual std::optional<RankExchange::Times> exchangeTimes() const { return std::nullopt; }

@@ -7,11 +7,14 @@
 namespace nbody {
 namespace {
 
-const KernelSources kFusedStage{{{GL_VERTEX_SHADER, {"fullscreen.vert"}},
-                                 {GL_FRAGMENT_SHADER, {"gravity.glsl", "texture_sum.glsl", "rk_combine.glsl", "stage.frag"}}}};
-const KernelSources kForce{{{GL_VERTEX_SHADER, {"fullscreen.vert"}},
-                            {GL_FRAGMENT_SHADER, {"gravity.glsl", "texture_sum.glsl", "force.frag"}}}};
-const KernelSources kUpdate{{{GL_VERTEX_SHADER, {"fullscreen.vert"}}, {GL_FRAGMENT_SHADER, {"rk_combine.glsl", "update.frag"}}}};
+const KernelSources kFusedStage{
+    {{GL_VERTEX_SHADER, {"fullscreen.vert"}},
+     {GL_FRAGMENT_SHADER, {"gravity.glsl", "texture_sum.glsl", "rk_combine.glsl", "stage.frag"}}}};
+const KernelSources kForce{
+    {{GL_VERTEX_SHADER, {"fullscreen.vert"}},
+     {GL_FRAGMENT_SHADER, {"gravity.glsl", "texture_sum.glsl", "force.frag"}}}};
+const KernelSources kUpdate{{{GL_VERTEX_SHADER, {"fullscreen.vert"}},
+                             {GL_FRAGMENT_SHADER, {"rk_combine.glsl", "update.frag"}}}};
 
 const std::vector<std::string> kBodiesPerFragment{"1", "2", "4", "8"};
 
@@ -26,17 +29,24 @@ void checkRenderTargets(const gl::Limits& limits) {
   const int required = std::max(3, std::stoi(kBodiesPerFragment.back()));
   if (limits.maxDrawBuffers < required || limits.maxColorAttachments < required)
     throw std::runtime_error("the fragment engine needs " + std::to_string(required) +
-                             " render targets; this GPU offers " + std::to_string(limits.maxDrawBuffers));
+                             " render targets; this GPU offers " +
+                             std::to_string(limits.maxDrawBuffers));
 }
 
 }  // namespace
 
 FragmentEngine::FragmentEngine()
-    : GpuEngine({{"unroll", "texel loop unrolled in blocks of X x Y texels (the paper's table 3)",
-                  {"1x1", "2x2", "4x4", "8x8"}, "2x2"},
-                 {"bodies-per-fragment", "bodies each fragment integrates: every fetched position serves them all",
+    : GpuEngine({{"unroll",
+                  "texel loop unrolled in blocks of X x Y texels (the paper's table 3)",
+                  {"1x1", "2x2", "4x4", "8x8"},
+                  "2x2"},
+                 {"bodies-per-fragment",
+                  "bodies each fragment integrates: every fetched position serves them all",
                   kBodiesPerFragment, "4"},
-                 {"slices", "slices of the j-loop run by separate fragments, then added", {"1", "2", "4", "8"}, "4"}}),
+                 {"slices",
+                  "slices of the j-loop run by separate fragments, then added",
+                  {"1", "2", "4", "8"},
+                  "4"}}),
       emptyVertexArray_(gl::VertexArray::create()) {
   checkRenderTargets(gl::limits());
   checkStageUnitsFit(gl::limits().maxFragmentTextureUnits, "fragment");
@@ -71,11 +81,13 @@ void FragmentEngine::drawInto(const std::vector<std::pair<GLuint, int>>& attachm
         glNamedFramebufferTextureLayer(framebuffer.id(), attachment, texture, 0, layer);
       drawBuffers.push_back(attachment);
     }
-    glNamedFramebufferDrawBuffers(framebuffer.id(), GLsizei(drawBuffers.size()), drawBuffers.data());
+    glNamedFramebufferDrawBuffers(framebuffer.id(), GLsizei(drawBuffers.size()),
+                                  drawBuffers.data());
     const GLenum status = glCheckNamedFramebufferStatus(framebuffer.id(), GL_DRAW_FRAMEBUFFER);
     if (status != GL_FRAMEBUFFER_COMPLETE)
-      throw std::runtime_error("RGBA32F render targets are not supported here (framebuffer status " +
-                               std::to_string(status) + ")");
+      throw std::runtime_error(
+          "RGBA32F render targets are not supported here (framebuffer status " +
+          std::to_string(status) + ")");
     found = framebuffers_.emplace(attachments, std::move(framebuffer)).first;
   }
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, found->second.id());
@@ -93,11 +105,15 @@ bool FragmentEngine::runFusedStage(const StagePass& pass) {
   const int stage = pass.stage;
   const bool writeAcceleration = pass.storesForce;
   gl::Defines defines = forceDefines(pass.params);
-  defines.add({{"STAGE", stage}, {"ACCELERATION_INPUTS", stage}, {"ACCELERATION_LAYERS", 1},
-               {"ACCELERATION_SLICES", 1}, {"WRITE_ACCELERATION", writeAcceleration ? 1 : 0}});
+  defines.add({{"STAGE", stage},
+               {"ACCELERATION_INPUTS", stage},
+               {"ACCELERATION_LAYERS", 1},
+               {"ACCELERATION_SLICES", 1},
+               {"WRITE_ACCELERATION", writeAcceleration ? 1 : 0}});
   const StageKernel& kernel = kernels().get(kFusedStage, defines, {stage, stage});
-  std::vector<std::pair<GLuint, int>> attachments{{textures().outputPositionMass(stage, pass.stageCount()), -1},
-                                                  {textures().outputVelocity(stage, pass.stageCount()), -1}};
+  std::vector<std::pair<GLuint, int>> attachments{
+      {textures().outputPositionMass(stage, pass.stageCount()), -1},
+      {textures().outputVelocity(stage, pass.stageCount()), -1}};
   if (writeAcceleration) attachments.push_back({textures().acceleration(stage), 0});
   drawInto(attachments);
   kernel.use(pass.method, pass.params, stage, bodyCount(), 0);
@@ -121,11 +137,12 @@ void FragmentEngine::evaluateForce(const StagePass& pass) {
 void FragmentEngine::runUpdate(const StagePass& pass) {
   const int stage = pass.stage, inputs = pass.storedAccelerations();
   const AccelerationLayout stored = accelerationLayout();
-  const StageKernel& update = kernels().get(
-      kUpdate,
-      {{"STAGE", stage}, {"ACCELERATION_INPUTS", inputs}, {"ACCELERATION_LAYERS", stored.layers},
-       {"ACCELERATION_SLICES", stored.slices}},
-      {stage, inputs});
+  const StageKernel& update = kernels().get(kUpdate,
+                                            {{"STAGE", stage},
+                                             {"ACCELERATION_INPUTS", inputs},
+                                             {"ACCELERATION_LAYERS", stored.layers},
+                                             {"ACCELERATION_SLICES", stored.slices}},
+                                            {stage, inputs});
   drawInto({{textures().outputPositionMass(stage, pass.stageCount()), -1},
             {textures().outputVelocity(stage, pass.stageCount()), -1}});
   update.use(pass.method, pass.params, stage, bodyCount(), 0);
@@ -139,7 +156,8 @@ void FragmentEngine::drawShare(glm::ivec2 size) {
   const auto own = ownBodies();
   if (!own) return drawFullscreen(size);
   const int width = textures().size().x, height = textures().size().y;
-  const int firstRow = int(own->first / std::size_t(width)), rows = int(own->size() / std::size_t(width));
+  const int firstRow = int(own->first / std::size_t(width)),
+            rows = int(own->size() / std::size_t(width));
   glViewport(0, 0, size.x, size.y);
   glEnable(GL_SCISSOR_TEST);
   for (int top = 0; top < size.y; top += height) {

@@ -16,17 +16,20 @@ glm::ivec2 checkStateTextures(std::size_t bodies, const gl::Limits& limits) {
     size = StageTextures::sizeFor(bodies, largest);
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(std::string(e.what()) + ", the largest this GPU offers (at most " +
-                             std::to_string(std::size_t(largest) * std::size_t(largest)) + " bodies)");
+                             std::to_string(std::size_t(largest) * std::size_t(largest)) +
+                             " bodies)");
   }
   return size;
 }
 
-void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices, const gl::Limits& limits) {
+void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices,
+                                const gl::Limits& limits) {
   if (std::size_t(size.y) * std::size_t(accelerationSlices) > std::size_t(limits.maxTextureSize))
-    throw std::runtime_error(std::to_string(bodies) + " bodies in " + std::to_string(accelerationSlices) +
-                             " slices need acceleration textures " + std::to_string(size.y) + " x " +
-                             std::to_string(accelerationSlices) + " texels high, over this GPU's " +
-                             std::to_string(limits.maxTextureSize) + ": choose fewer slices");
+    throw std::runtime_error(
+        std::to_string(bodies) + " bodies in " + std::to_string(accelerationSlices) +
+        " slices need acceleration textures " + std::to_string(size.y) + " x " +
+        std::to_string(accelerationSlices) + " texels high, over this GPU's " +
+        std::to_string(limits.maxTextureSize) + ": choose fewer slices");
 }
 
 void checkGpuMemory(std::size_t bodies, glm::ivec2 size, int accelerationSlices, double extraBytes,
@@ -34,13 +37,15 @@ void checkGpuMemory(std::size_t bodies, glm::ivec2 size, int accelerationSlices,
   const std::optional<double> available = limits.availableMemoryBytes();
   if (!available) return;
   // Base positions and velocities, and one stage's accelerations with their slices: what a
-  // one-stage method needs (a method of more stages checks what it adds: StageTextures::reserveStages).
+  // one-stage method needs (a method of more stages checks what it adds:
+  // StageTextures::reserveStages).
   const double texels = double(size.x) * double(size.y);
   const double bytes = texels * 16.0 * (4 + accelerationSlices) + extraBytes;
   if (bytes > *available)
-    throw std::runtime_error(std::to_string(bodies) + " bodies need about " + std::to_string(std::llround(bytes / 1e9)) +
-                             " GB of textures; the GPU has " + std::to_string((long long)(*available / 1e9)) +
-                             " GB free");
+    throw std::runtime_error(std::to_string(bodies) + " bodies need about " +
+                             std::to_string(std::llround(bytes / 1e9)) +
+                             " GB of textures; the GPU has " +
+                             std::to_string((long long)(*available / 1e9)) + " GB free");
 }
 
 }  // namespace nbody

@@ -15,7 +15,8 @@ namespace nbody {
 glm::ivec2 checkStateTextures(std::size_t bodies, const gl::Limits& limits);
 // Throws where the stage accelerations of textures of `size`, `accelerationSlices` stacked
 // vertically, would be taller than the largest texture.
-void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices, const gl::Limits& limits);
+void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices,
+                                const gl::Limits& limits);
 // Throws where the stage textures for `size` with `accelerationSlices`, and `extraBytes` besides,
 // need more than the GPU's free memory (where the driver says, NVIDIA).
 void checkGpuMemory(std::size_t bodies, glm::ivec2 size, int accelerationSlices, double extraBytes,

@@ -11,9 +11,11 @@ namespace nbody {
 namespace {
 
 // Every rank's bodies of `values` (valid in this rank's share), from every rank.
-void gatherShares(std::vector<glm::dvec3>& values, const std::vector<BodyRange>& shares, std::size_t bodies) {
+void gatherShares(std::vector<glm::dvec3>& values, const std::vector<BodyRange>& shares,
+                  std::size_t bodies) {
   std::vector<BodyRange> clipped;
-  for (const BodyRange& share : shares) clipped.push_back({std::min(share.first, bodies), std::min(share.last, bodies)});
+  for (const BodyRange& share : shares)
+    clipped.push_back({std::min(share.first, bodies), std::min(share.last, bodies)});
   std::vector<std::size_t> units;
   for (const BodyRange& share : clipped) units.push_back(share.size());
   ranks().allGather(std::as_writable_bytes(std::span(values)), units, sizeof(glm::dvec3));
@@ -49,14 +51,18 @@ void GpuEngine::exchangeStage(const StagePass& pass) {
   // once it ends (drawing, diagnostics, downloads). Intermediate velocities and the stored
   // accelerations are read only by the updates of the same bodies.
   std::vector<GLuint> written{textures_.outputPositionMass(pass.stage, pass.stageCount())};
-  if (pass.stage + 1 == pass.stageCount()) written.push_back(textures_.outputVelocity(pass.stage, pass.stageCount()));
+  if (pass.stage + 1 == pass.stageCount())
+    written.push_back(textures_.outputVelocity(pass.stage, pass.stageCount()));
   exchange_->exchangeTextures(written, textures_.size(), bodyShares());
 }
 
-std::string GpuEngine::device() const { return reinterpret_cast<const char*>(glGetString(GL_RENDERER)); }
+std::string GpuEngine::device() const {
+  return reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+}
 
 EngineOption* GpuEngine::findOption(std::string_view name) {
-  auto found = std::find_if(options_.begin(), options_.end(), [&](const EngineOption& o) { return o.name == name; });
+  auto found = std::find_if(options_.begin(), options_.end(),
+                            [&](const EngineOption& o) { return o.name == name; });
   return found == options_.end() ? nullptr : &*found;
 }
 
@@ -164,7 +170,8 @@ void GpuEngine::step(const Method& method, const StepParams& params, int steps) 
   for (int s = 0; s < steps; ++s) {
     const bool reuseLastForce = reusedForce_.available(method, params);
     for (int stage = 0; stage < method.stageCount(); ++stage) {
-      const StagePass pass{method, params, stage, stageForce(method, stage, reuseLastForce), method.storesForce(stage)};
+      const StagePass pass{method, params, stage, stageForce(method, stage, reuseLastForce),
+                           method.storesForce(stage)};
       if (exchange_) exchange_->beginShare();
       runStage(pass);
       exchangeStage(pass);
@@ -192,18 +199,22 @@ std::vector<glm::dvec3> GpuEngine::readAccelerations(int stage) const {
   glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
   const AccelerationLayout layout = accelerationLayout();
   const glm::ivec2 size = textures_.size();
-  const std::size_t width = std::size_t(size.x / layout.layers), height = std::size_t(size.y) * layout.slices;
+  const std::size_t width = std::size_t(size.x / layout.layers),
+                    height = std::size_t(size.y) * layout.slices;
   std::vector<float> texels(width * height * std::size_t(layout.layers) * 4);
   gl::readTextureRows(textures_.acceleration(stage),
-                      {{int(width), int(height), layout.layers}, GL_RGBA, GL_FLOAT, 16}, texels.data());
+                      {{int(width), int(height), layout.layers}, GL_RGBA, GL_FLOAT, 16},
+                      texels.data());
   // Body (x, y) sits at (x / L, y + s H) of layer x % L, once for each slice s.
   std::vector<glm::dvec3> accelerations(bodyCount_, glm::dvec3(0.0));
   for (std::size_t i = 0; i < bodyCount_; ++i) {
     const std::size_t x = i % std::size_t(size.x), y = i / std::size_t(size.x);
-    const std::size_t layer = x % std::size_t(layout.layers), column = x / std::size_t(layout.layers);
+    const std::size_t layer = x % std::size_t(layout.layers),
+                      column = x / std::size_t(layout.layers);
     glm::vec3 sum(0.0f);  // in float, in slice order, as the update passes add them
     for (int s = 0; s < layout.slices; ++s) {
-      const std::size_t at = ((layer * height + y + std::size_t(s) * std::size_t(size.y)) * width + column) * 4;
+      const std::size_t at =
+          ((layer * height + y + std::size_t(s) * std::size_t(size.y)) * width + column) * 4;
       sum += glm::vec3(texels[at], texels[at + 1], texels[at + 2]);
     }
     accelerations[i] = glm::dvec3(sum);

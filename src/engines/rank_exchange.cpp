@@ -9,7 +9,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 constexpr std::size_t kTexelBytes = 4 * sizeof(float);  // RGBA32F
 
@@ -66,8 +68,8 @@ std::vector<BodyRange> shareOut(std::size_t bodies, std::size_t granule, int cou
   return ranges;
 }
 
-std::vector<BodyRange> shareOutByWeight(std::size_t bodies, std::size_t granule, std::span<const std::int64_t> weights,
-                                        int count) {
+std::vector<BodyRange> shareOutByWeight(std::size_t bodies, std::size_t granule,
+                                        std::span<const std::int64_t> weights, int count) {
   std::int64_t total = 0;
   for (const std::int64_t weight : weights) total += std::max<std::int64_t>(weight, 0);
   if (total <= 0) return shareOut(bodies, granule, count);
@@ -89,10 +91,14 @@ std::vector<BodyRange> shareOutByWeight(std::size_t bodies, std::size_t granule,
 std::byte* RankExchange::staging(std::size_t bytes) {
   if (bytes <= capacity_) return mapped_;
   buffer_ = gl::Buffer::create();
-  const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+  const GLbitfield flags =
+      GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
   glNamedBufferStorage(buffer_.id(), GLsizeiptr(bytes), nullptr, flags);
-  mapped_ = static_cast<std::byte*>(glMapNamedBufferRange(buffer_.id(), 0, GLsizeiptr(bytes), flags));
-  if (!mapped_) throw std::runtime_error("could not map a staging buffer of " + std::to_string(bytes) + " bytes");
+  mapped_ =
+      static_cast<std::byte*>(glMapNamedBufferRange(buffer_.id(), 0, GLsizeiptr(bytes), flags));
+  if (!mapped_)
+    throw std::runtime_error("could not map a staging buffer of " + std::to_string(bytes) +
+                             " bytes");
   capacity_ = bytes;
   return mapped_;
 }
@@ -122,7 +128,8 @@ void RankExchange::exchangeTextures(std::span<const GLuint> textures, glm::ivec2
   // Rank r's part: its bodies of each texture in turn.
   const auto offsetOf = [&](int r, std::size_t texture, std::size_t body) {
     const BodyRange& range = ranges[std::size_t(r)];
-    return unitsBefore(ranges, r, perBody) + (texture * range.size() + body - range.first) * kTexelBytes;
+    return unitsBefore(ranges, r, perBody) +
+           (texture * range.size() + body - range.first) * kTexelBytes;
   };
   waitForGpu();
   auto start = Clock::now();
@@ -130,9 +137,10 @@ void RankExchange::exchangeTextures(std::span<const GLuint> textures, glm::ivec2
   glBindBuffer(GL_PIXEL_PACK_BUFFER, buffer_.id());
   for (std::size_t t = 0; t < textures.size(); ++t)
     for (const Rectangle& piece : rectanglesOf(ranges[std::size_t(rank)], size.x))
-      glGetTextureSubImage(textures[t], 0, piece.x, piece.y, 0, piece.width, piece.height, 1, GL_RGBA, GL_FLOAT,
-                           GLsizei(std::size_t(piece.width) * std::size_t(piece.height) * kTexelBytes),
-                           reinterpret_cast<void*>(offsetOf(rank, t, piece.first)));
+      glGetTextureSubImage(
+          textures[t], 0, piece.x, piece.y, 0, piece.width, piece.height, 1, GL_RGBA, GL_FLOAT,
+          GLsizei(std::size_t(piece.width) * std::size_t(piece.height) * kTexelBytes),
+          reinterpret_cast<void*>(offsetOf(rank, t, piece.first)));
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   glFinish();
   times_.download += secondsSince(start);
@@ -143,21 +151,23 @@ void RankExchange::exchangeTextures(std::span<const GLuint> textures, glm::ivec2
     if (r == rank) continue;
     for (std::size_t t = 0; t < textures.size(); ++t)
       for (const Rectangle& piece : rectanglesOf(ranges[std::size_t(r)], size.x))
-        glTextureSubImage2D(textures[t], 0, piece.x, piece.y, piece.width, piece.height, GL_RGBA, GL_FLOAT,
-                            reinterpret_cast<const void*>(offsetOf(r, t, piece.first)));
+        glTextureSubImage2D(textures[t], 0, piece.x, piece.y, piece.width, piece.height, GL_RGBA,
+                            GL_FLOAT, reinterpret_cast<const void*>(offsetOf(r, t, piece.first)));
   }
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
   glFinish();  // the staging buffer is written again by the next exchange
   times_.upload += secondsSince(start);
 }
 
-void RankExchange::uploadOthers(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges) {
+void RankExchange::uploadOthers(GLuint buffer, std::size_t elementBytes,
+                                const std::vector<BodyRange>& ranges) {
   const auto start = Clock::now();
   for (int r = 0; r < ranks_.count(); ++r) {
     const BodyRange& range = ranges[std::size_t(r)];
     if (r == ranks_.rank() || range.size() == 0) continue;
     glCopyNamedBufferSubData(buffer_.id(), buffer, GLintptr(unitsBefore(ranges, r, elementBytes)),
-                             GLintptr(range.first * elementBytes), GLsizeiptr(range.size() * elementBytes));
+                             GLintptr(range.first * elementBytes),
+                             GLsizeiptr(range.size() * elementBytes));
   }
   glFinish();  // the staging buffer is written again by the next exchange
   times_.upload += secondsSince(start);
@@ -172,7 +182,8 @@ void RankExchange::abandonStream() {
   stream_.reset();
 }
 
-void RankExchange::beginBufferExchange(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges) {
+void RankExchange::beginBufferExchange(GLuint buffer, std::size_t elementBytes,
+                                       const std::vector<BodyRange>& ranges) {
   abandonStream();
   std::size_t total = 0;
   for (const BodyRange& range : ranges) total += range.size();
@@ -183,7 +194,8 @@ void RankExchange::beginBufferExchange(GLuint buffer, std::size_t elementBytes, 
   s.elementBytes = elementBytes;
   s.ranges = ranges;
   s.downloaded = ranges[std::size_t(ranks_.rank())].first;
-  s.gather.emplace(ranks_, std::span(mapped_, total * elementBytes), unitsOf(ranges, 1), elementBytes);
+  s.gather.emplace(ranks_, std::span(mapped_, total * elementBytes), unitsOf(ranges, 1),
+                   elementBytes);
 }
 
 void RankExchange::partWritten(std::size_t upTo) {
@@ -194,9 +206,10 @@ void RankExchange::partWritten(std::size_t upTo) {
   upTo = std::min(upTo, own.last);
   if (upTo > s.downloaded) {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glCopyNamedBufferSubData(s.buffer, buffer_.id(), GLintptr(s.downloaded * bytes),
-                             GLintptr(unitsBefore(s.ranges, rank, bytes) + (s.downloaded - own.first) * bytes),
-                             GLsizeiptr((upTo - s.downloaded) * bytes));
+    glCopyNamedBufferSubData(
+        s.buffer, buffer_.id(), GLintptr(s.downloaded * bytes),
+        GLintptr(unitsBefore(s.ranges, rank, bytes) + (s.downloaded - own.first) * bytes),
+        GLsizeiptr((upTo - s.downloaded) * bytes));
     s.pieces.push_back({glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0), upTo});
     s.downloaded = upTo;
   }
@@ -209,10 +222,12 @@ void RankExchange::publishOldestPiece() {
   const Piece piece = s.pieces.front();
   s.pieces.pop_front();
   GLenum waited;
-  while ((waited = glClientWaitSync(piece.written, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000)) == GL_TIMEOUT_EXPIRED) {
+  while ((waited = glClientWaitSync(piece.written, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000)) ==
+         GL_TIMEOUT_EXPIRED) {
   }
   glDeleteSync(piece.written);
-  if (waited == GL_WAIT_FAILED) throw std::runtime_error("waiting for a piece of the exchange's download failed");
+  if (waited == GL_WAIT_FAILED)
+    throw std::runtime_error("waiting for a piece of the exchange's download failed");
   s.gather->publish((piece.upTo - s.ranges[std::size_t(ranks_.rank())].first) * s.elementBytes);
 }
 

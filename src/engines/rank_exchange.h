@@ -30,8 +30,8 @@ struct BodyRange {
 std::vector<BodyRange> shareOut(std::size_t bodies, std::size_t granule, int count);
 // The same share cut where the running sums of `weights` (one per unit of `granule` bodies, e.g.
 // a tree group's interactions) cross each rank's equal part: integers, so every rank cuts alike.
-std::vector<BodyRange> shareOutByWeight(std::size_t bodies, std::size_t granule, std::span<const std::int64_t> weights,
-                                        int count);
+std::vector<BodyRange> shareOutByWeight(std::size_t bodies, std::size_t granule,
+                                        std::span<const std::int64_t> weights, int count);
 
 class RankExchange {
  public:
@@ -41,7 +41,7 @@ class RankExchange {
     // (the tree's), the copies made while the GPU works are in it, and download stays 0.
     double compute = 0;
     double download = 0, mpi = 0, upload = 0;
-    double bytes = 0;    // moved through MPI, every rank's part
+    double bytes = 0;  // moved through MPI, every rank's part
     long long exchanges = 0;
   };
 
@@ -50,14 +50,16 @@ class RankExchange {
 
   // Every rank wrote its range of bodies into each of `textures` (RGBA32F, `size` texels, body i at
   // texel (i % size.x, i / size.x)); afterwards every rank holds every range. Waits for the GPU.
-  void exchangeTextures(std::span<const GLuint> textures, glm::ivec2 size, const std::vector<BodyRange>& ranges);
+  void exchangeTextures(std::span<const GLuint> textures, glm::ivec2 size,
+                        const std::vector<BodyRange>& ranges);
   // The same for a buffer of `elementBytes`-byte elements, in pieces overlapped with the GPU's
   // work: begin before this rank's range is written; partWritten each time the GPU has been given
-  // the commands that write more of it (its elements [first, upTo)); finish once all of it is. partWritten downloads the new piece and
-  // waits for the piece before it (so at most two pieces are queued: the CPU waits for the GPU
-  // regularly), which it passes on while the GPU works on the newest; the other ranks' pieces are
-  // taken as they come. Only finish waits for the other ranks.
-  void beginBufferExchange(GLuint buffer, std::size_t elementBytes, const std::vector<BodyRange>& ranges);
+  // the commands that write more of it (its elements [first, upTo)); finish once all of it is.
+  // partWritten downloads the new piece and waits for the piece before it (so at most two pieces
+  // are queued: the CPU waits for the GPU regularly), which it passes on while the GPU works on the
+  // newest; the other ranks' pieces are taken as they come. Only finish waits for the other ranks.
+  void beginBufferExchange(GLuint buffer, std::size_t elementBytes,
+                           const std::vector<BodyRange>& ranges);
   void partWritten(std::size_t upTo);
   void finishBufferExchange();
 
@@ -76,8 +78,8 @@ class RankExchange {
 
   // The streamed exchange under way (beginBufferExchange to finishBufferExchange).
   struct Piece {
-    GLsync written;     // the piece's download is done
-    std::size_t upTo;   // own elements [first, upTo) are then in the staging buffer
+    GLsync written;    // the piece's download is done
+    std::size_t upTo;  // own elements [first, upTo) are then in the staging buffer
   };
   // No default member initializers: clang then judges std::optional<Stream> not constructible
   // inside this class; beginBufferExchange sets every field.

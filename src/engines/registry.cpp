@@ -27,7 +27,8 @@ const std::vector<EngineEntry>& engineRegistry() {
        .largestInteractiveBodies = 262144,
        .largestBenchedBodies = 1048576},
       {.name = "tree",
-       .description = "Barnes-Hut tree on the GPU, rebuilt at every force evaluation (compute shaders; approximate)",
+       .description = "Barnes-Hut tree on the GPU, rebuilt at every force evaluation (compute "
+                      "shaders; approximate)",
        .needsGl = true,
        .create = [] { return std::make_unique<TreeEngine>(); },
        .approximate = true,
@@ -63,8 +64,8 @@ std::unique_ptr<Engine> createEngine(const std::string& name, const EngineSettin
     engine = entry->create();
   } catch (const std::runtime_error& e) {
     if (entry->fallback.empty()) throw;
-    std::fprintf(stderr, "nbody: the %s engine is not available (%s); using the %s engine\n", entry->name.c_str(),
-                 e.what(), entry->fallback.c_str());
+    std::fprintf(stderr, "nbody: the %s engine is not available (%s); using the %s engine\n",
+                 entry->name.c_str(), e.what(), entry->fallback.c_str());
     engine = findEngine(entry->fallback)->create();
   }
   applySettings(*engine, settings);

@@ -33,8 +33,12 @@ struct EngineEntry {
   bool approximate = false;
   EngineSettings exactSettings{};
 
-  bool interactiveAt(std::size_t bodies) const { return !largestInteractiveBodies || bodies <= largestInteractiveBodies; }
-  bool benchedAt(std::size_t bodies) const { return !largestBenchedBodies || bodies <= largestBenchedBodies; }
+  bool interactiveAt(std::size_t bodies) const {
+    return !largestInteractiveBodies || bodies <= largestInteractiveBodies;
+  }
+  bool benchedAt(std::size_t bodies) const {
+    return !largestBenchedBodies || bodies <= largestBenchedBodies;
+  }
 };
 
 const std::vector<EngineEntry>& engineRegistry();

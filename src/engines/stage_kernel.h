@@ -31,8 +31,8 @@ struct KernelSources {
 
 struct StageKernel {
   gl::Program program;
-  GLint positionWeight = -1, velocityWeight = -1, softening2 = -1, gravity = -1, bodyCount = -1, paddedCount = -1,
-        sliceLength = -1, firstBody = -1;
+  GLint positionWeight = -1, velocityWeight = -1, softening2 = -1, gravity = -1, bodyCount = -1,
+        paddedCount = -1, sliceLength = -1, firstBody = -1;
 
   // Makes the program current and sets the uniforms of `stage` of a `method` step.
   void use(const Method& method, const StepParams& params, int stage, std::size_t bodies,
@@ -46,7 +46,8 @@ class StageKernelCache {
  public:
   // The kernel made of `sources` with `defines`, whose texture units follow stage_units.h for
   // `inputs` (StageInputs{} for a kernel that reads only the stage positions).
-  const StageKernel& get(const KernelSources& sources, const gl::Defines& defines, StageInputs inputs);
+  const StageKernel& get(const KernelSources& sources, const gl::Defines& defines,
+                         StageInputs inputs);
 
  private:
   using Key = std::tuple<const KernelSources*, gl::Defines, int, int>;

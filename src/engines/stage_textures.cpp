@@ -37,7 +37,8 @@ std::vector<float> readTexture(GLuint texture, glm::ivec2 size) {
 
 std::uint8_t componentFromTexel(float w) {
   if (!(w >= 0.0f && w < float(kComponentCount) && w == float(int(w))))
-    throw std::logic_error("a velocity texel's w holds " + std::to_string(w) + ", not a component: a pass lost it");
+    throw std::logic_error("a velocity texel's w holds " + std::to_string(w) +
+                           ", not a component: a pass lost it");
   return std::uint8_t(w);
 }
 
@@ -84,7 +85,8 @@ void StageTextures::reserveStages(int stages) {
   if (stages > 1 && !stagePosition_[0].id())
     for (int p = 0; p < 2; ++p) stagePosition_[p] = makeTexture(GL_TEXTURE_2D, size_);
   while (int(stageVelocity_.size()) < stages)
-    stageVelocity_.push_back(stageVelocity_.empty() ? gl::Texture() : makeTexture(GL_TEXTURE_2D, size_));
+    stageVelocity_.push_back(stageVelocity_.empty() ? gl::Texture()
+                                                    : makeTexture(GL_TEXTURE_2D, size_));
   stages_ = stages;
   addAccelerations();
   reallocated_ = true;
@@ -100,15 +102,17 @@ void StageTextures::checkMemoryFor(int stages) const {
   const double bytes = texture * (positions + (stages - stages_) * (1 + accelerationSlices_));
   if (bytes > *available)
     throw std::runtime_error("a method of " + std::to_string(stages) + " stages needs " +
-                             std::to_string(std::llround(bytes / 1e9)) + " GB more of textures for " +
-                             std::to_string(texelCount()) + " texels; the GPU has " +
+                             std::to_string(std::llround(bytes / 1e9)) +
+                             " GB more of textures for " + std::to_string(texelCount()) +
+                             " texels; the GPU has " +
                              std::to_string((long long)(*available / 1e9)) + " GB free");
 }
 
 void StageTextures::addAccelerations() {
   while (int(stageAcceleration_.size()) < stages_)
     stageAcceleration_.push_back(makeTexture(
-        GL_TEXTURE_2D_ARRAY, {size_.x / accelerationLayers_, size_.y * accelerationSlices_}, accelerationLayers_));
+        GL_TEXTURE_2D_ARRAY, {size_.x / accelerationLayers_, size_.y * accelerationSlices_},
+        accelerationLayers_));
 }
 
 void StageTextures::setAccelerationLayout(int layers, int slices) {
@@ -128,10 +132,11 @@ void StageTextures::upload(const State& state) {
   // them, and a texture of this size may have held more bodies before: every position a force
   // pass reads must be massless padding again.
   const float zero[4] = {0, 0, 0, 0};
-  for (const gl::Texture* texture :
-       {&basePositionMass_[1 - parity_], &baseVelocity_[1 - parity_], &stagePosition_[0], &stagePosition_[1]})
+  for (const gl::Texture* texture : {&basePositionMass_[1 - parity_], &baseVelocity_[1 - parity_],
+                                     &stagePosition_[0], &stagePosition_[1]})
     if (texture->id()) glClearTexImage(texture->id(), 0, GL_RGBA, GL_FLOAT, zero);
-  std::vector<glm::vec4> positionMass(texelCount(), glm::vec4(0.0f)), velocity(texelCount(), glm::vec4(0.0f));
+  std::vector<glm::vec4> positionMass(texelCount(), glm::vec4(0.0f)),
+      velocity(texelCount(), glm::vec4(0.0f));
   std::copy(state.positionMass.begin(), state.positionMass.end(), positionMass.begin());
   for (std::size_t i = 0; i < state.size(); ++i)
     velocity[i] = glm::vec4(glm::vec3(state.velocity[i]), float(componentOf(state, i)));
@@ -155,7 +160,8 @@ State StageTextures::download(std::size_t bodyCount) const {
 
 void StageTextures::finishStep(const Method& method) {
   parity_ = 1 - parity_;
-  if (method.firstSameAsLast()) std::swap(stageAcceleration_[0], stageAcceleration_[method.stageCount() - 1]);
+  if (method.firstSameAsLast())
+    std::swap(stageAcceleration_[0], stageAcceleration_[method.stageCount() - 1]);
 }
 
 GpuStateView StageTextures::view(std::size_t bodyCount) const {
@@ -171,7 +177,8 @@ GLuint StageTextures::stageVelocity(int stage) const {
 }
 
 GLuint StageTextures::outputPositionMass(int stage, int stageCount) const {
-  return stage + 1 == stageCount ? basePositionMass_[1 - parity_].id() : stagePosition_[stage % 2].id();
+  return stage + 1 == stageCount ? basePositionMass_[1 - parity_].id()
+                                 : stagePosition_[stage % 2].id();
 }
 
 GLuint StageTextures::outputVelocity(int stage, int stageCount) const {

@@ -6,7 +6,8 @@
 namespace nbody {
 namespace {
 
-constexpr int kBasePositionUnit = 0, kBaseVelocityUnit = 1, kStagePositionUnit = 2, kStageVelocityUnit = 3;
+constexpr int kBasePositionUnit = 0, kBaseVelocityUnit = 1, kStagePositionUnit = 2,
+              kStageVelocityUnit = 3;
 constexpr int kOutPositionImage = 0, kOutVelocityImage = 1, kOutAccelerationImage = 2;
 int stageAccelerationUnit(int stage) { return kStageVelocityUnit + stage + 1; }
 
@@ -36,7 +37,8 @@ void setStageUnits(GLuint program, StageInputs inputs) {
   setUnits(program, "uBaseVelocity", kBaseVelocityUnit, 1);
   setUnits(program, "uStagePositionMass", kStagePositionUnit, 1);
   setUnits(program, "uStageVelocity", kStageVelocityUnit, inputs.stage + 1);
-  setUnits(program, "uStageAcceleration", stageAccelerationUnit(inputs.stage), inputs.accelerationInputs);
+  setUnits(program, "uStageAcceleration", stageAccelerationUnit(inputs.stage),
+           inputs.accelerationInputs);
   setUnits(program, "uOutPositionMass", kOutPositionImage, 1);
   setUnits(program, "uOutVelocity", kOutVelocityImage, 1);
   setUnits(program, "uOutAcceleration", kOutAccelerationImage, 1);
@@ -46,18 +48,19 @@ void bindStageInputs(const StageTextures& textures, StageInputs inputs) {
   glBindTextureUnit(kBasePositionUnit, textures.basePositionMass());
   glBindTextureUnit(kBaseVelocityUnit, textures.baseVelocity());
   glBindTextureUnit(kStagePositionUnit, textures.stagePositionMass(inputs.stage));
-  for (int j = 0; j <= inputs.stage; ++j) glBindTextureUnit(kStageVelocityUnit + j, textures.stageVelocity(j));
+  for (int j = 0; j <= inputs.stage; ++j)
+    glBindTextureUnit(kStageVelocityUnit + j, textures.stageVelocity(j));
   for (int j = 0; j < inputs.accelerationInputs; ++j)
     glBindTextureUnit(stageAccelerationUnit(inputs.stage) + j, textures.acceleration(j));
 }
 
 void bindComputeOutputs(const StageTextures& textures, int stage, int stageCount) {
-  glBindImageTexture(kOutPositionImage, textures.outputPositionMass(stage, stageCount), 0, GL_FALSE, 0,
-                     GL_WRITE_ONLY, GL_RGBA32F);
+  glBindImageTexture(kOutPositionImage, textures.outputPositionMass(stage, stageCount), 0, GL_FALSE,
+                     0, GL_WRITE_ONLY, GL_RGBA32F);
   glBindImageTexture(kOutVelocityImage, textures.outputVelocity(stage, stageCount), 0, GL_FALSE, 0,
                      GL_WRITE_ONLY, GL_RGBA32F);
-  glBindImageTexture(kOutAccelerationImage, textures.acceleration(stage), 0, GL_TRUE, 0, GL_WRITE_ONLY,
-                     GL_RGBA32F);
+  glBindImageTexture(kOutAccelerationImage, textures.acceleration(stage), 0, GL_TRUE, 0,
+                     GL_WRITE_ONLY, GL_RGBA32F);
 }
 
 }  // namespace nbody

@@ -17,10 +17,14 @@ struct StageInputs {
 };
 
 // Texture units a kernel with these inputs samples.
-constexpr int textureUnitsFor(StageInputs inputs) { return 4 + inputs.stage + inputs.accelerationInputs; }
+constexpr int textureUnitsFor(StageInputs inputs) {
+  return 4 + inputs.stage + inputs.accelerationInputs;
+}
 // The most any stage of a method with `stageCount` stages needs (its last stage, reading every
 // acceleration).
-constexpr int textureUnitsForStages(int stageCount) { return textureUnitsFor({stageCount - 1, stageCount}); }
+constexpr int textureUnitsForStages(int stageCount) {
+  return textureUnitsFor({stageCount - 1, stageCount});
+}
 constexpr int kGuaranteedTextureUnits = 16;  // GL_MAX_TEXTURE_IMAGE_UNITS, and the compute twin
 
 // Throws std::runtime_error where a method of maxStageCount() stages needs more texture units

@@ -40,7 +40,8 @@ std::optional<std::size_t> NonFiniteCheck::onGpu(const GpuStateView& view) {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, result_.id());
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
   glDispatchCompute(GLuint((view.bodyCount + 255) / 256), 1, 1);
-  glUseProgram(0);  // nothing of ours stays current: deleting this check never leaves a deleted program bound
+  glUseProgram(0);  // nothing of ours stays current: deleting this check never leaves a deleted
+                    // program bound
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   GLuint first = none;
   glGetNamedBufferSubData(result_.id(), 0, sizeof first, &first);

@@ -20,27 +20,40 @@ std::vector<std::string> numbers(std::initializer_list<int> values) {
 }  // namespace
 
 TreeEngine::TreeEngine()
-    : GpuEngine({{"theta", "opening angle: a cell is used whole only when the group is farther than its size / theta "
-                           "(smaller: more accurate, slower; 0: every cell opened, direct summation); with the "
-                           "relative opening a bound, the accuracy deciding",
-                  {"0", "0.3", "0.35", "0.4", "0.43", "0.5", "0.6", "0.7", "0.8", "0.9", "1"},
-                  formatNumber(TreeSettings{}.theta),
-                  EngineOption::Range{0.0, 1.0}},
-                 {"opening", "geometric: theta alone (set theta too: 0.43 keeps the median error near 2e-4); "
-                             "relative: also opened where a cell's error would exceed accuracy x the "
-                             "acceleration of the group's bodies",
-                  {"geometric", "relative"}, openingName(TreeSettings{}.opening)},
-                 {"accuracy", "relative opening: the largest error a cell may leave, as a fraction of |a|",
-                  {"0.0002", "0.0005", "0.00065", "0.001", "0.002", "0.005"}, formatNumber(TreeSettings{}.accuracy),
-                  EngineOption::Range{1e-5, 0.1}},
-                 {"order", "expansion order of the cells: 1 monopoles, 2 quadrupoles", {"1", "2"},
-                  std::to_string(TreeSettings{}.expansionOrder)},
-                 {"group-size", "bodies that share one interaction list (auto: from N and the GPU)",
-                  {"auto", "16", "32", "64", "128", "256"}, "auto"},
-                 {"leaf-size", "an opened cell of at most this many bodies gives its bodies to the list",
-                  numbers({1, 2, 4, 8, 16, 32, 64}), std::to_string(TreeSettings{}.leafSize)},
-                 {"bodies-per-thread", "bodies each walk invocation evaluates: each list entry read serves them all",
-                  {"1", "2"}, std::to_string(TreeSettings{}.bodiesPerThread)}}) {
+    : GpuEngine(
+          {{"theta",
+            "opening angle: a cell is used whole only when the group is farther than its size / "
+            "theta "
+            "(smaller: more accurate, slower; 0: every cell opened, direct summation); with the "
+            "relative opening a bound, the accuracy deciding",
+            {"0", "0.3", "0.35", "0.4", "0.43", "0.5", "0.6", "0.7", "0.8", "0.9", "1"},
+            formatNumber(TreeSettings{}.theta),
+            EngineOption::Range{0.0, 1.0}},
+           {"opening",
+            "geometric: theta alone (set theta too: 0.43 keeps the median error near 2e-4); "
+            "relative: also opened where a cell's error would exceed accuracy x the "
+            "acceleration of the group's bodies",
+            {"geometric", "relative"},
+            openingName(TreeSettings{}.opening)},
+           {"accuracy",
+            "relative opening: the largest error a cell may leave, as a fraction of |a|",
+            {"0.0002", "0.0005", "0.00065", "0.001", "0.002", "0.005"},
+            formatNumber(TreeSettings{}.accuracy),
+            EngineOption::Range{1e-5, 0.1}},
+           {"order",
+            "expansion order of the cells: 1 monopoles, 2 quadrupoles",
+            {"1", "2"},
+            std::to_string(TreeSettings{}.expansionOrder)},
+           {"group-size",
+            "bodies that share one interaction list (auto: from N and the GPU)",
+            {"auto", "16", "32", "64", "128", "256"},
+            "auto"},
+           {"leaf-size", "an opened cell of at most this many bodies gives its bodies to the list",
+            numbers({1, 2, 4, 8, 16, 32, 64}), std::to_string(TreeSettings{}.leafSize)},
+           {"bodies-per-thread",
+            "bodies each walk invocation evaluates: each list entry read serves them all",
+            {"1", "2"},
+            std::to_string(TreeSettings{}.bodiesPerThread)}}) {
   multiprocessors_ = gl::limits().multiprocessors > 0 ? gl::limits().multiprocessors : 16;
   optionsChanged();
   offerGroupSizesThatFit();
@@ -94,19 +107,23 @@ void TreeEngine::evaluateForce(const StagePass& pass) {
   const TreeSettings settings = settingsFor(bodyCount());
   const GLuint acceleration = textures().acceleration(pass.stage);
   if (!exchange()) {
-    gravity_.evaluate(textures().stagePositionMass(pass.stage), textures().size(), bodyCount(), pass.params, settings,
-                      acceleration);
+    gravity_.evaluate(textures().stagePositionMass(pass.stage), textures().size(), bodyCount(),
+                      pass.params, settings, acceleration);
     return;
   }
   if (!share_) share_ = std::make_unique<tree::TreeShare>();
-  const TreeGravity::GroupRange groups = share_->groupsOf(bodyCount(), std::size_t(settings.groupSize));
-  share_->beginExchange(gravity_, acceleration, bodyCount(), std::size_t(settings.groupSize), *exchange());
-  gravity_.evaluate(textures().stagePositionMass(pass.stage), textures().size(), bodyCount(), pass.params, settings,
-                    acceleration, groups, share_->walkParts(gl::limits()));
+  const TreeGravity::GroupRange groups =
+      share_->groupsOf(bodyCount(), std::size_t(settings.groupSize));
+  share_->beginExchange(gravity_, acceleration, bodyCount(), std::size_t(settings.groupSize),
+                        *exchange());
+  gravity_.evaluate(textures().stagePositionMass(pass.stage), textures().size(), bodyCount(),
+                    pass.params, settings, acceleration, groups, share_->walkParts(gl::limits()));
   share_->finishExchange();
 }
 
-void TreeEngine::runUpdate(const StagePass& pass) { runComputeUpdate(kernels(), textures(), pass, bodyCount()); }
+void TreeEngine::runUpdate(const StagePass& pass) {
+  runComputeUpdate(kernels(), textures(), pass, bodyCount());
+}
 
 void TreeEngine::checkLayout(std::size_t bodies, glm::ivec2) const {
   if (ranks().distributed()) tree::TreeShare::checkFits(bodies, gl::limits());
@@ -117,13 +134,16 @@ void TreeEngine::checkLayout(std::size_t bodies, glm::ivec2) const {
   }
 }
 
-double TreeEngine::extraBytes(std::size_t bodies) const { return double(TreeGravity::bytesFor(bodies)); }
+double TreeEngine::extraBytes(std::size_t bodies) const {
+  return double(TreeGravity::bytesFor(bodies));
+}
 
 double TreeEngine::interactionsPerForceEvaluation() {
-  if (share_ && !share_->counts().empty()) return share_->interactions(bodyCount(), std::size_t(settingsFor(bodyCount()).groupSize));
+  if (share_ && !share_->counts().empty())
+    return share_->interactions(bodyCount(), std::size_t(settingsFor(bodyCount()).groupSize));
   if (!interactionsPerBody_) {
     const TreeGravity::ListStatistics lists = gravity_.listStatistics();  // of the last evaluation
-    if (lists.groups == 0) return 0.0;                                     // none yet
+    if (lists.groups == 0) return 0.0;                                    // none yet
     interactionsPerBody_ = lists.bodyInteractionsPerBody + lists.cellInteractionsPerBody;
   }
   return *interactionsPerBody_ * double(bodyCount());
@@ -132,7 +152,8 @@ double TreeEngine::interactionsPerForceEvaluation() {
 std::vector<std::pair<std::string, double>> TreeEngine::lastTimeSplit() {
   const auto split = gravity_.lastTimeSplit();
   if (!split) return {};
-  std::vector<std::pair<std::string, double>> parts{{"tree build", split->build}, {"moments", split->moments}};
+  std::vector<std::pair<std::string, double>> parts{{"tree build", split->build},
+                                                    {"moments", split->moments}};
   if (opensRelative(settingsFor(bodyCount()))) parts.emplace_back("estimate", split->estimate);
   parts.emplace_back("walk", split->walk);
   return parts;

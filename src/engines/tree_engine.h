@@ -43,7 +43,7 @@ class TreeEngine final : public GpuEngine {
   double extraBytes(std::size_t bodies) const override;
   void offerGroupSizesThatFit();
 
-  TreeSettings chosen_;                 // the options; groupSize 0 for auto
+  TreeSettings chosen_;  // the options; groupSize 0 for auto
   int multiprocessors_ = 16;
   TreeGravity gravity_;
   std::unique_ptr<tree::TreeShare> share_;  // distributed runs only

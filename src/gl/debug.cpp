@@ -40,14 +40,14 @@ std::vector<std::string> takeDebugErrors() {
 
 void throwOnGlError(const char* where) {
   std::string problems;
-  for (GLenum error = glGetError(); error != GL_NO_ERROR; error = glGetError())
-  {
+  for (GLenum error = glGetError(); error != GL_NO_ERROR; error = glGetError()) {
     char code[32];
     std::snprintf(code, sizeof code, " glGetError=0x%04X", error);
     problems += code;
   }
   for (const std::string& message : takeDebugErrors()) problems += " [" + message + "]";
-  if (!problems.empty()) throw std::runtime_error(std::string("OpenGL error in ") + where + ":" + problems);
+  if (!problems.empty())
+    throw std::runtime_error(std::string("OpenGL error in ") + where + ":" + problems);
 }
 
 }  // namespace nbody::gl

@@ -32,7 +32,8 @@ constexpr double kShaderCacheRoom = 16.0 * (1 << 20);
 // queues; GPU drivers fewer.
 unsigned driverThreads() {
   const char* asked = std::getenv("LP_NUM_THREADS");
-  const unsigned cores = asked && *asked ? unsigned(std::atoi(asked)) : std::thread::hardware_concurrency();
+  const unsigned cores =
+      asked && *asked ? unsigned(std::atoi(asked)) : std::thread::hardware_concurrency();
   return std::min(cores, 32u) + 2;
 }
 
@@ -60,22 +61,25 @@ void probeThreads(unsigned count) {
   released.notify_all();
   for (std::thread& thread : threads) thread.join();
   if (!failure.empty())
-    throw std::runtime_error("the OpenGL driver could not start: it may need " + std::to_string(count) +
-                             " threads, and only " + std::to_string(threads.size()) + " could be started (" + failure +
+    throw std::runtime_error("the OpenGL driver could not start: it may need " +
+                             std::to_string(count) + " threads, and only " +
+                             std::to_string(threads.size()) + " could be started (" + failure +
                              ")");
 }
 
 void probeAddressSpace() {
   rlim_t limit = 0;
   if (!softLimit(RLIMIT_AS, &limit)) return;
-  void* room = ::mmap(nullptr, kDriverAddressSpace, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* room = ::mmap(nullptr, kDriverAddressSpace, PROT_NONE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (room != MAP_FAILED) {
     ::munmap(room, kDriverAddressSpace);
     return;
   }
-  throw std::runtime_error("the OpenGL driver could not start: " + limitText(RLIMIT_AS) + ", of which nbody uses " +
-                           bytesText(addressSpaceInUse()) + " already, and the driver needs about " +
-                           bytesText(double(kDriverAddressSpace)) + " more (short of it, it crashes)");
+  throw std::runtime_error(
+      "the OpenGL driver could not start: " + limitText(RLIMIT_AS) + ", of which nbody uses " +
+      bytesText(addressSpaceInUse()) + " already, and the driver needs about " +
+      bytesText(double(kDriverAddressSpace)) + " more (short of it, it crashes)");
 }
 
 bool isSet(const char* name) {
@@ -89,7 +93,8 @@ bool isSet(const char* name) {
 // own folder within.
 std::filesystem::path mesaShaderCache() {
   for (const char* name : {"MESA_SHADER_CACHE_DIR", "MESA_GLSL_CACHE_DIR", "XDG_CACHE_HOME"})
-    if (const char* base = std::getenv(name); base && *base) return std::filesystem::path(base) / "mesa_shader_cache";
+    if (const char* base = std::getenv(name); base && *base)
+      return std::filesystem::path(base) / "mesa_shader_cache";
   const char* home = std::getenv("HOME");
   return std::filesystem::path(home && *home ? home : "/") / ".cache" / "mesa_shader_cache";
 }
@@ -98,15 +103,18 @@ std::filesystem::path mesaShaderCache() {
 std::string whyNoShaderCache(const std::filesystem::path& folder) {
   std::error_code error;
   std::filesystem::path existing = folder;
-  while (!std::filesystem::exists(existing, error) && existing.has_relative_path()) existing = existing.parent_path();
-  if (!std::filesystem::is_directory(existing, error)) return existing.string() + " is not a folder";
+  while (!std::filesystem::exists(existing, error) && existing.has_relative_path())
+    existing = existing.parent_path();
+  if (!std::filesystem::is_directory(existing, error))
+    return existing.string() + " is not a folder";
   struct statvfs space {};
   if (::access(existing.c_str(), W_OK | X_OK) != 0)
     return existing.string() + " cannot be written (" + errorText(errno) + ")";
   if (::statvfs(existing.c_str(), &space) != 0) return {};
   if (space.f_flag & ST_RDONLY) return existing.string() + " is on a read-only file system";
   const double free = double(space.f_bavail) * double(space.f_frsize);
-  if (free < kShaderCacheRoom) return existing.string() + " is on a full file system (" + bytesText(free) + " free)";
+  if (free < kShaderCacheRoom)
+    return existing.string() + " is on a full file system (" + bytesText(free) + " free)";
   return {};
 }
 
@@ -116,7 +124,8 @@ void checkShaderCache() {
   if (why.empty()) return;
   ::setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
   ::setenv("MESA_GLSL_CACHE_DISABLE", "true", 1);
-  std::fprintf(stderr, "nbody: note: OpenGL's shader cache is off: %s\n", withoutControlCharacters(why).c_str());
+  std::fprintf(stderr, "nbody: note: OpenGL's shader cache is off: %s\n",
+               withoutControlCharacters(why).c_str());
 }
 
 }  // namespace

@@ -24,27 +24,39 @@ struct Attempt {
 
 std::string eglErrorName(EGLint error) {
   switch (error) {
-    case EGL_SUCCESS: return "EGL_SUCCESS";
-    case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED";
-    case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS";
-    case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC";
-    case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE";
-    case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG";
-    case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT";
-    case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY";
-    case EGL_BAD_MATCH: return "EGL_BAD_MATCH";
-    case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER";
-    default: return "EGL error " + std::to_string(error);
+    case EGL_SUCCESS:
+      return "EGL_SUCCESS";
+    case EGL_NOT_INITIALIZED:
+      return "EGL_NOT_INITIALIZED";
+    case EGL_BAD_ACCESS:
+      return "EGL_BAD_ACCESS";
+    case EGL_BAD_ALLOC:
+      return "EGL_BAD_ALLOC";
+    case EGL_BAD_ATTRIBUTE:
+      return "EGL_BAD_ATTRIBUTE";
+    case EGL_BAD_CONFIG:
+      return "EGL_BAD_CONFIG";
+    case EGL_BAD_CONTEXT:
+      return "EGL_BAD_CONTEXT";
+    case EGL_BAD_DISPLAY:
+      return "EGL_BAD_DISPLAY";
+    case EGL_BAD_MATCH:
+      return "EGL_BAD_MATCH";
+    case EGL_BAD_PARAMETER:
+      return "EGL_BAD_PARAMETER";
+    default:
+      return "EGL error " + std::to_string(error);
   }
 }
 
 std::string lastEglError() { return eglErrorName(eglGetError()); }
 
-int deviceOrdinal = 0;          // chooseDevice()
-std::string chosenDevice;       // what deviceDisplay took, for ContextInfo::device
+int deviceOrdinal = 0;     // chooseDevice()
+std::string chosenDevice;  // what deviceDisplay took, for ContextInfo::device
 
 bool deviceOffers(EGLDeviceEXT device, const char* extension) {
-  const char* extensions = eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(device, EGL_EXTENSIONS) : nullptr;
+  const char* extensions =
+      eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(device, EGL_EXTENSIONS) : nullptr;
   return extensions && std::strstr(extensions, extension);
 }
 
@@ -81,7 +93,8 @@ std::string describeDevice(EGLDeviceEXT device) {
 // The devices to choose from: the hardware ones, or Mesa's software device where there is none.
 std::vector<EGLDeviceEXT> candidateDevices(EGLDeviceEXT* devices, EGLint count) {
   std::vector<EGLDeviceEXT> hardware, software;
-  for (EGLint i = 0; i < count; ++i) (isSoftware(devices[i]) ? software : hardware).push_back(devices[i]);
+  for (EGLint i = 0; i < count; ++i)
+    (isSoftware(devices[i]) ? software : hardware).push_back(devices[i]);
   return hardware.empty() ? software : hardware;
 }
 
@@ -110,7 +123,8 @@ EGLDisplay deviceDisplay(std::string& why) {
     EGLDisplay display = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, candidates[i], nullptr);
     if (display == EGL_NO_DISPLAY || !eglInitialize(display, nullptr, nullptr)) continue;
     chosenDevice = "EGL device " + std::to_string(i) + " of " + std::to_string(candidates.size());
-    if (const std::string drm = describeDevice(candidates[i]); !drm.empty()) chosenDevice += ", " + drm;
+    if (const std::string drm = describeDevice(candidates[i]); !drm.empty())
+      chosenDevice += ", " + drm;
     return display;
   }
   why = std::to_string(count) + " device(s), none initialised (" + lastEglError() + ")";
@@ -161,11 +175,14 @@ EGLContext makeContext(EGLDisplay display, bool debugContext, std::string& why) 
     }
     config = EGL_NO_CONFIG_KHR;
   }
-  const EGLint contextAttributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4,
-                                      EGL_CONTEXT_MINOR_VERSION, 5,
+  const EGLint contextAttributes[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                      4,
+                                      EGL_CONTEXT_MINOR_VERSION,
+                                      5,
                                       EGL_CONTEXT_OPENGL_PROFILE_MASK,
                                       EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                      EGL_CONTEXT_OPENGL_DEBUG, debugContext ? EGL_TRUE : EGL_FALSE,
+                                      EGL_CONTEXT_OPENGL_DEBUG,
+                                      debugContext ? EGL_TRUE : EGL_FALSE,
                                       EGL_NONE};
   EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, contextAttributes);
   if (context == EGL_NO_CONTEXT) {
@@ -210,9 +227,8 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debugContext) {
   prepareDriverEnvironment();
   if (!gladLoaderLoadEGL(EGL_NO_DISPLAY))
     throw std::runtime_error("no OpenGL context: libEGL.so.1 could not be loaded");
-  const std::vector<Attempt> attempts{{"device", deviceDisplay},
-                                      {"surfaceless", surfacelessDisplay},
-                                      {"default", defaultDisplay}};
+  const std::vector<Attempt> attempts{
+      {"device", deviceDisplay}, {"surfaceless", surfacelessDisplay}, {"default", defaultDisplay}};
   const char* only = std::getenv("NBODY_EGL_PLATFORM");
   std::vector<std::string> report;  // a line for each platform tried
   for (const Attempt& attempt : attempts) {
@@ -220,8 +236,8 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debugContext) {
     std::string why;
     chosenDevice.clear();
     EGLDisplay display = attempt.display(why);
-    EGLContext context = display == EGL_NO_DISPLAY ? EGL_NO_CONTEXT
-                                                   : makeContext(display, debugContext, why);
+    EGLContext context =
+        display == EGL_NO_DISPLAY ? EGL_NO_CONTEXT : makeContext(display, debugContext, why);
     if (context != EGL_NO_CONTEXT) {
       auto made = std::unique_ptr<HeadlessContext>(new HeadlessContext());
       made->display_ = display;
@@ -236,9 +252,11 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debugContext) {
     }
     report.push_back("EGL " + attempt.platform + " platform: " + why);
   }
-  if (report.empty()) report.push_back("NBODY_EGL_PLATFORM=" + std::string(only) + " names no platform");
+  if (report.empty())
+    report.push_back("NBODY_EGL_PLATFORM=" + std::string(only) + " names no platform");
   // A driver short of address space says only that it could not start (EGL_NOT_INITIALIZED).
-  throw DetailedError("no OpenGL 4.5 core context could be made" + limitsThatMayBeBehind() + ". Tried:", report);
+  throw DetailedError(
+      "no OpenGL 4.5 core context could be made" + limitsThatMayBeBehind() + ". Tried:", report);
 }
 
 HeadlessContext::~HeadlessContext() {

@@ -11,7 +11,8 @@ namespace nbody::gl {
 
 struct ContextInfo {
   std::string renderer, vendor, version, platform;
-  std::string device;  // which EGL device, where the device platform made it: "EGL device 1 of 4, /dev/dri/..."
+  std::string device;  // which EGL device, where the device platform made it: "EGL device 1 of 4,
+                       // /dev/dri/..."
   int major = 0, minor = 0;
   bool supports(int wantMajor, int wantMinor) const {
     return major > wantMajor || (major == wantMajor && minor >= wantMinor);

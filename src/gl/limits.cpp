@@ -7,11 +7,13 @@
 namespace nbody::gl {
 namespace {
 
-constexpr GLenum kSmCountNv = 0x933B;                // GL_SM_COUNT_NV (GL_NV_shader_thread_group)
-constexpr GLenum kAvailableKilobytesNvx = 0x9049;    // GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX
+constexpr GLenum kSmCountNv = 0x933B;  // GL_SM_COUNT_NV (GL_NV_shader_thread_group)
+constexpr GLenum kAvailableKilobytesNvx =
+    0x9049;  // GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX
 // GL_KHR_shader_subgroup (not in glad's core profile): the subgroup size, the stages and the
 // features, and the bits this code asks for among them.
-constexpr GLenum kSubgroupSizeKhr = 0x9532, kSubgroupStagesKhr = 0x9533, kSubgroupFeaturesKhr = 0x9534;
+constexpr GLenum kSubgroupSizeKhr = 0x9532, kSubgroupStagesKhr = 0x9533,
+                 kSubgroupFeaturesKhr = 0x9534;
 constexpr GLint kSubgroupBasicAndArithmetic = 0x1 | 0x4;
 
 int integer(GLenum name) {
@@ -23,7 +25,8 @@ int integer(GLenum name) {
 std::vector<std::string> queryExtensions() {
   std::vector<std::string> names;
   const int count = integer(GL_NUM_EXTENSIONS);
-  for (int k = 0; k < count; ++k) names.emplace_back(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(k))));
+  for (int k = 0; k < count; ++k)
+    names.emplace_back(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(k))));
   return names;
 }
 
@@ -48,7 +51,8 @@ void queryCompute(Limits& limits) {
 int computeSubgroupSize(const Limits& limits) {
   if (!limits.hasExtension("GL_KHR_shader_subgroup")) return 0;
   const bool inCompute = (integer(kSubgroupStagesKhr) & GL_COMPUTE_SHADER_BIT) != 0;
-  const bool arithmetic = (integer(kSubgroupFeaturesKhr) & kSubgroupBasicAndArithmetic) == kSubgroupBasicAndArithmetic;
+  const bool arithmetic =
+      (integer(kSubgroupFeaturesKhr) & kSubgroupBasicAndArithmetic) == kSubgroupBasicAndArithmetic;
   return inCompute && arithmetic ? std::max(0, integer(kSubgroupSizeKhr)) : 0;
 }
 
@@ -62,7 +66,8 @@ Limits query() {
   limits.maxFragmentTextureUnits = integer(GL_MAX_TEXTURE_IMAGE_UNITS);
   limits.extensions = queryExtensions();
   if (limits.supports(4, 3)) queryCompute(limits);
-  if (limits.hasExtension("GL_NV_shader_thread_group")) limits.multiprocessors = std::max(0, integer(kSmCountNv));
+  if (limits.hasExtension("GL_NV_shader_thread_group"))
+    limits.multiprocessors = std::max(0, integer(kSmCountNv));
   limits.computeSubgroupSize = computeSubgroupSize(limits);
   return limits;
 }

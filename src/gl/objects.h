@@ -1,5 +1,6 @@
 #pragma once
-// Move-only owners for OpenGL objects: every GL name the program creates is deleted by one of these.
+// Move-only owners for OpenGL objects: every GL name the program creates is deleted by one of
+// these.
 
 #include <atomic>
 #include <utility>
@@ -51,37 +52,69 @@ class Handle {
 };
 
 struct Texture2DTraits {
-  static GLuint create() { GLuint id = 0; glCreateTextures(GL_TEXTURE_2D, 1, &id); return id; }
+  static GLuint create() {
+    GLuint id = 0;
+    glCreateTextures(GL_TEXTURE_2D, 1, &id);
+    return id;
+  }
   static void destroy(GLuint id) { glDeleteTextures(1, &id); }
 };
 struct Texture1DTraits {  // lookup tables such as colormaps
-  static GLuint create() { GLuint id = 0; glCreateTextures(GL_TEXTURE_1D, 1, &id); return id; }
+  static GLuint create() {
+    GLuint id = 0;
+    glCreateTextures(GL_TEXTURE_1D, 1, &id);
+    return id;
+  }
   static void destroy(GLuint id) { glDeleteTextures(1, &id); }
 };
 struct RenderbufferTraits {
-  static GLuint create() { GLuint id = 0; glCreateRenderbuffers(1, &id); return id; }
+  static GLuint create() {
+    GLuint id = 0;
+    glCreateRenderbuffers(1, &id);
+    return id;
+  }
   static void destroy(GLuint id) { glDeleteRenderbuffers(1, &id); }
 };
 struct FramebufferTraits {
-  static GLuint create() { GLuint id = 0; glCreateFramebuffers(1, &id); return id; }
+  static GLuint create() {
+    GLuint id = 0;
+    glCreateFramebuffers(1, &id);
+    return id;
+  }
   static void destroy(GLuint id) { glDeleteFramebuffers(1, &id); }
 };
 struct VertexArrayTraits {
-  static GLuint create() { GLuint id = 0; glCreateVertexArrays(1, &id); return id; }
+  static GLuint create() {
+    GLuint id = 0;
+    glCreateVertexArrays(1, &id);
+    return id;
+  }
   static void destroy(GLuint id) { glDeleteVertexArrays(1, &id); }
 };
 struct BufferTraits {
-  static GLuint create() { GLuint id = 0; glCreateBuffers(1, &id); return id; }
+  static GLuint create() {
+    GLuint id = 0;
+    glCreateBuffers(1, &id);
+    return id;
+  }
   static void destroy(GLuint id) { glDeleteBuffers(1, &id); }
 };
 struct TimeElapsedQueryTraits {
-  static GLuint create() { GLuint id = 0; glCreateQueries(GL_TIME_ELAPSED, 1, &id); return id; }
+  static GLuint create() {
+    GLuint id = 0;
+    glCreateQueries(GL_TIME_ELAPSED, 1, &id);
+    return id;
+  }
   static void destroy(GLuint id) { glDeleteQueries(1, &id); }
 };
 // GL_TIMESTAMP queries (glQueryCounter) may be taken anywhere, also inside another component's
 // GL_TIME_ELAPSED query, which a nested GL_TIME_ELAPSED query may not.
 struct TimestampQueryTraits {
-  static GLuint create() { GLuint id = 0; glCreateQueries(GL_TIMESTAMP, 1, &id); return id; }
+  static GLuint create() {
+    GLuint id = 0;
+    glCreateQueries(GL_TIMESTAMP, 1, &id);
+    return id;
+  }
   static void destroy(GLuint id) { glDeleteQueries(1, &id); }
 };
 struct ProgramTraits {

@@ -24,9 +24,11 @@ PixelReadbackRing::PixelReadbackRing(glm::ivec2 size, int depth)
   for (Slot& slot : slots_) {
     slot.buffer = Buffer::create();
     glNamedBufferStorage(slot.buffer.id(), bytes, nullptr, flags | GL_CLIENT_STORAGE_BIT);
-    slot.mapped = static_cast<const std::uint8_t*>(glMapNamedBufferRange(slot.buffer.id(), 0, bytes, flags));
+    slot.mapped =
+        static_cast<const std::uint8_t*>(glMapNamedBufferRange(slot.buffer.id(), 0, bytes, flags));
     if (!slot.mapped)
-      throw std::runtime_error("could not map a pixel-buffer object for reading pictures back" + limitsThatMayBeBehind());
+      throw std::runtime_error("could not map a pixel-buffer object for reading pictures back" +
+                               limitsThatMayBeBehind());
   }
 }
 
@@ -59,7 +61,8 @@ PixelReadbackRing::Pixels PixelReadbackRing::takeOldest() {
   Slot& slot = slots_[std::size_t(index)];
   const auto began = std::chrono::steady_clock::now();
   const GLuint64 oneSecond = 1'000'000'000;
-  while (glClientWaitSync(slot.fence, GL_SYNC_FLUSH_COMMANDS_BIT, oneSecond) == GL_TIMEOUT_EXPIRED) {
+  while (glClientWaitSync(slot.fence, GL_SYNC_FLUSH_COMMANDS_BIT, oneSecond) ==
+         GL_TIMEOUT_EXPIRED) {
   }
   copyWaitSeconds_ += secondsSince(began);
   glDeleteSync(slot.fence);

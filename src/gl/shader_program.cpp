@@ -11,7 +11,8 @@ const std::map<std::string_view, std::string_view>& embeddedShaderSources();  //
 std::string_view shaderSource(std::string_view file) {
   const auto& sources = embeddedShaderSources();
   auto found = sources.find(file);
-  if (found == sources.end()) throw std::runtime_error("missing shader file shaders/" + std::string(file));
+  if (found == sources.end())
+    throw std::runtime_error("missing shader file shaders/" + std::string(file));
   return found->second;
 }
 
@@ -52,9 +53,9 @@ Shader compile(const ShaderStageSource& stage, const std::vector<std::string>& d
     std::string fileList;
     for (std::size_t k = 0; k < stage.files.size(); ++k)
       fileList += (k ? ", " : "") + std::to_string(k + 1) + " = shaders/" + stage.files[k];
-    throw std::runtime_error("shader compilation failed (source " + fileList + "; defines: " +
-                             (defines.empty() ? "none" : joined(defines, " ")) + "):\n" +
-                             infoLog(shader.id(), false));
+    throw std::runtime_error("shader compilation failed (source " + fileList +
+                             "; defines: " + (defines.empty() ? "none" : joined(defines, " ")) +
+                             "):\n" + infoLog(shader.id(), false));
   }
   return shader;
 }
@@ -74,10 +75,11 @@ Program buildProgram(const std::vector<ShaderStageSource>& stages, const Defines
   glGetProgramiv(program.id(), GL_LINK_STATUS, &ok);
   if (!ok) {
     std::vector<std::string> files;
-    for (const ShaderStageSource& stage : stages) files.insert(files.end(), stage.files.begin(), stage.files.end());
-    throw std::runtime_error("shader link failed (" + joined(files, ", ") + "; defines: " +
-                             (defines.empty() ? "none" : joined(defines, " ")) + "):\n" +
-                             infoLog(program.id(), true));
+    for (const ShaderStageSource& stage : stages)
+      files.insert(files.end(), stage.files.begin(), stage.files.end());
+    throw std::runtime_error("shader link failed (" + joined(files, ", ") +
+                             "; defines: " + (defines.empty() ? "none" : joined(defines, " ")) +
+                             "):\n" + infoLog(program.id(), true));
   }
   for (const Shader& shader : shaders) glDetachShader(program.id(), shader.id());
   return program;

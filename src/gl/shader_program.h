@@ -15,8 +15,8 @@
 namespace nbody::gl {
 
 struct ShaderStageSource {
-  GLenum stage;                          // GL_VERTEX_SHADER, GL_FRAGMENT_SHADER, ...
-  std::vector<std::string> files;        // concatenated in order: shared code first
+  GLenum stage;                    // GL_VERTEX_SHADER, GL_FRAGMENT_SHADER, ...
+  std::vector<std::string> files;  // concatenated in order: shared code first
 };
 
 // Throws std::runtime_error naming the files, the defines and the compiler's log on failure.
@@ -32,9 +32,13 @@ class UniformProgram {
   explicit UniformProgram(Program program) : program_(std::move(program)) {}
   GLuint id() const { return program_.id(); }
   GLint location(std::string_view name);
-  void setUint(std::string_view name, std::size_t value) { glProgramUniform1ui(id(), location(name), GLuint(value)); }
+  void setUint(std::string_view name, std::size_t value) {
+    glProgramUniform1ui(id(), location(name), GLuint(value));
+  }
   void setInt(std::string_view name, int value) { glProgramUniform1i(id(), location(name), value); }
-  void setFloat(std::string_view name, double value) { glProgramUniform1f(id(), location(name), float(value)); }
+  void setFloat(std::string_view name, double value) {
+    glProgramUniform1f(id(), location(name), float(value));
+  }
 
  private:
   Program program_;

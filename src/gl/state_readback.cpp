@@ -19,8 +19,11 @@ void AsyncStateReadback::ensureCapacity(Slot& slot, std::size_t bytes) {
   slot.buffer = Buffer::create();
   const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
   glNamedBufferStorage(slot.buffer.id(), GLsizeiptr(bytes), nullptr, flags | GL_CLIENT_STORAGE_BIT);
-  slot.mapped = static_cast<const float*>(glMapNamedBufferRange(slot.buffer.id(), 0, GLsizeiptr(bytes), flags));
-  if (!slot.mapped) throw std::runtime_error("could not map a pixel-buffer object for readback" + limitsThatMayBeBehind());
+  slot.mapped = static_cast<const float*>(
+      glMapNamedBufferRange(slot.buffer.id(), 0, GLsizeiptr(bytes), flags));
+  if (!slot.mapped)
+    throw std::runtime_error("could not map a pixel-buffer object for readback" +
+                             limitsThatMayBeBehind());
   slot.bytes = bytes;
 }
 
@@ -45,7 +48,8 @@ State AsyncStateReadback::takeOldest() {
   if (pending_ == 0) throw std::logic_error("AsyncStateReadback::takeOldest with nothing pending");
   Slot& slot = slots_[std::size_t(oldest_)];
   const GLuint64 oneSecond = 1'000'000'000;
-  while (glClientWaitSync(slot.fence, GL_SYNC_FLUSH_COMMANDS_BIT, oneSecond) == GL_TIMEOUT_EXPIRED) {
+  while (glClientWaitSync(slot.fence, GL_SYNC_FLUSH_COMMANDS_BIT, oneSecond) ==
+         GL_TIMEOUT_EXPIRED) {
   }
   glDeleteSync(slot.fence);
   slot.fence = nullptr;
@@ -57,7 +61,8 @@ State AsyncStateReadback::takeOldest() {
     state.positionMass[i] = glm::vec4(positionMass[4 * i], positionMass[4 * i + 1],
                                       positionMass[4 * i + 2], positionMass[4 * i + 3]);
     state.velocity[i] = glm::vec4(velocity[4 * i], velocity[4 * i + 1], velocity[4 * i + 2], 0.0f);
-    state.component[i] = std::uint8_t(velocity[4 * i + 3]);  // the texel's w (engines/stage_textures.h)
+    state.component[i] =
+        std::uint8_t(velocity[4 * i + 3]);  // the texel's w (engines/stage_textures.h)
   }
   oldest_ = (oldest_ + 1) % int(slots_.size());
   --pending_;

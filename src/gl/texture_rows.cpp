@@ -10,7 +10,8 @@ namespace {
 // Rows of one band: as many whole rows as `bandBytes` holds, at least one.
 int rowsPerBand(const TextureShape& shape, std::size_t bandBytes) {
   const std::size_t rowBytes = std::size_t(shape.size.x) * shape.texelBytes;
-  if (rowBytes > kLargestBandBytes) throw std::logic_error("a texture row wider than one transfer moves");
+  if (rowBytes > kLargestBandBytes)
+    throw std::logic_error("a texture row wider than one transfer moves");
   return int(std::clamp<std::size_t>(bandBytes / rowBytes, 1, std::size_t(shape.size.y)));
 }
 
@@ -44,7 +45,8 @@ void readTextureRows(GLuint texture, const TextureShape& shape, void* out, std::
   });
 }
 
-void writeTextureRows(GLuint texture, const TextureShape& shape, const void* in, std::size_t bandBytes) {
+void writeTextureRows(GLuint texture, const TextureShape& shape, const void* in,
+                      std::size_t bandBytes) {
   if (shape.size.z != 1) throw std::logic_error("writeTextureRows writes 2-D textures");
   forEachBand(shape, bandBytes, [&](int y, int, int rows, std::size_t offset) {
     glTextureSubImage2D(texture, 0, 0, y, shape.size.x, rows, shape.format, shape.type,

@@ -21,7 +21,9 @@ struct TextureShape {
   glm::ivec3 size{0, 0, 1};
   GLenum format = GL_RGBA, type = GL_FLOAT;
   std::size_t texelBytes = 16;
-  std::size_t bytes() const { return std::size_t(size.x) * std::size_t(size.y) * std::size_t(size.z) * texelBytes; }
+  std::size_t bytes() const {
+    return std::size_t(size.x) * std::size_t(size.y) * std::size_t(size.z) * texelBytes;
+  }
 };
 
 // Reads `texture` into `out` (shape.bytes() bytes), or, with a buffer bound to

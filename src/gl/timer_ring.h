@@ -31,9 +31,9 @@ class TimerRing {
     bool pending = false;
   };
   std::vector<Slot> slots_;
-  int next_ = 0;       // the slot begin() uses
-  int oldest_ = 0;     // the oldest pending slot
-  int active_ = -1;    // the slot between begin() and end()
+  int next_ = 0;     // the slot begin() uses
+  int oldest_ = 0;   // the oldest pending slot
+  int active_ = -1;  // the slot between begin() and end()
 };
 
 }  // namespace nbody::gl

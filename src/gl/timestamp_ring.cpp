@@ -29,7 +29,8 @@ bool TimestampRing::begin() {
 }
 
 void TimestampRing::mark(int k) {
-  if (active_ >= 0) glQueryCounter(slots_[std::size_t(active_)].marks[std::size_t(k)].id(), GL_TIMESTAMP);
+  if (active_ >= 0)
+    glQueryCounter(slots_[std::size_t(active_)].marks[std::size_t(k)].id(), GL_TIMESTAMP);
 }
 
 std::optional<std::vector<double>> TimestampRing::takeNewest() {
@@ -38,9 +39,11 @@ std::optional<std::vector<double>> TimestampRing::takeNewest() {
     Slot& slot = slots_[(std::size_t(next_) + k - 1) % slots_.size()];
     if (!slot.pending || !finished(slot)) continue;
     std::vector<GLuint64> at(slot.marks.size());
-    for (std::size_t m = 0; m < at.size(); ++m) glGetQueryObjectui64v(slot.marks[m].id(), GL_QUERY_RESULT, &at[m]);
+    for (std::size_t m = 0; m < at.size(); ++m)
+      glGetQueryObjectui64v(slot.marks[m].id(), GL_QUERY_RESULT, &at[m]);
     std::vector<double> seconds;
-    for (std::size_t m = 0; m + 1 < at.size(); ++m) seconds.push_back(double(at[m + 1] - at[m]) * 1e-9);
+    for (std::size_t m = 0; m + 1 < at.size(); ++m)
+      seconds.push_back(double(at[m + 1] - at[m]) * 1e-9);
     newest = std::move(seconds);
     slot.pending = false;
   }

@@ -33,22 +33,25 @@ bool displayNamed(std::string* why) {
   return false;
 }
 
-std::unique_ptr<WindowContext> WindowContext::create(const std::string& title, int width, int height,
-                                                     bool debugContext) {
+std::unique_ptr<WindowContext> WindowContext::create(const std::string& title, int width,
+                                                     int height, bool debugContext) {
   prepareDriverEnvironment();
   glfwSetErrorCallback(onGlfwError);
   lastGlfwError.clear();
   if (!glfwInit()) throw WindowUnavailable(glfwProblem("GLFW could not start"));
-  std::unique_ptr<WindowContext> made(new WindowContext);  // from here on its destructor terminates GLFW
+  std::unique_ptr<WindowContext> made(
+      new WindowContext);  // from here on its destructor terminates GLFW
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, debugContext ? GLFW_TRUE : GLFW_FALSE);
   made->window_ = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
-  if (!made->window_) throw WindowUnavailable(glfwProblem("no OpenGL 4.5 core window could be opened"));
+  if (!made->window_)
+    throw WindowUnavailable(glfwProblem("no OpenGL 4.5 core window could be opened"));
   glfwMakeContextCurrent(made->window_);
-  if (!gladLoadGL(glfwGetProcAddress)) throw WindowUnavailable("glad could not load OpenGL for the window");
+  if (!gladLoadGL(glfwGetProcAddress))
+    throw WindowUnavailable("glad could not load OpenGL for the window");
   forgetLimits();  // a new context: its own limits
   made->info_ = queryCurrentContext("GLFW window");
   if (!made->info_.supports(4, 5))

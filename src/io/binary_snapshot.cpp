@@ -25,7 +25,8 @@ std::string methodNameFrom(std::string_view padded) {
 
 // A readable reason when the file's length does not match what its header says. A file cut short
 // and a header whose N is too large look the same from here.
-void checkLength(std::size_t fileBytes, std::uint64_t bodies, unsigned version, const std::string& source) {
+void checkLength(std::size_t fileBytes, std::uint64_t bodies, unsigned version,
+                 const std::string& source) {
   const std::size_t perBody = bytesPerBody(version);
   const std::size_t frame = kBinarySnapshotHeaderBytes + kChecksumBytes;
   const std::size_t room = fileBytes >= frame ? (fileBytes - frame) / perBody : 0;
@@ -50,9 +51,11 @@ void checkSettings(const Snapshot& snapshot, const std::string& source) {
     throw std::runtime_error(source + ": softening must be finite and >= 0");
   if (!(std::isfinite(step.gravity) && step.gravity > 0.0))
     throw std::runtime_error(source + ": G must be finite and > 0");
-  if (snapshot.step < 0) throw std::runtime_error(source + ": negative step " + std::to_string(snapshot.step));
+  if (snapshot.step < 0)
+    throw std::runtime_error(source + ": negative step " + std::to_string(snapshot.step));
   if (snapshot.step > kLargestStep)
-    throw std::runtime_error(source + ": step " + std::to_string(snapshot.step) + " is beyond the largest a run can continue from (" +
+    throw std::runtime_error(source + ": step " + std::to_string(snapshot.step) +
+                             " is beyond the largest a run can continue from (" +
                              std::to_string(kLargestStep) + ")");
 }
 
@@ -86,8 +89,10 @@ void writeBinarySnapshot(const Snapshot& snapshot, std::ostream& out) {
     for (int k = 0; k < 4; ++k) writer.put(p[k]);
   for (const glm::vec4& v : snapshot.state.velocity)
     for (int k = 0; k < 3; ++k) writer.put(v[k]);
-  for (std::size_t i = 0; i < snapshot.state.size(); ++i) writer.put(std::uint64_t{bodyId(snapshot.state, i)});
-  for (std::size_t i = 0; i < snapshot.state.size(); ++i) writer.put(componentOf(snapshot.state, i));
+  for (std::size_t i = 0; i < snapshot.state.size(); ++i)
+    writer.put(std::uint64_t{bodyId(snapshot.state, i)});
+  for (std::size_t i = 0; i < snapshot.state.size(); ++i)
+    writer.put(componentOf(snapshot.state, i));
   writer.put(fnv1a64(writer.bytes()));
   out.write(writer.bytes().data(), std::streamsize(writer.bytes().size()));
 }

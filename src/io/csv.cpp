@@ -4,8 +4,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <sstream>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 
@@ -19,7 +19,8 @@ namespace {
 
 constexpr std::string_view kHeader = "x,y,z,mass,vx,vy,vz";
 constexpr std::string_view kIdentifiedHeader = "x,y,z,mass,vx,vy,vz,id,component";
-constexpr std::array<std::string_view, 9> kColumns{"x", "y", "z", "mass", "vx", "vy", "vz", "id", "component"};
+constexpr std::array<std::string_view, 9> kColumns{"x",  "y",  "z",  "mass",     "vx",
+                                                   "vy", "vz", "id", "component"};
 
 struct Row {
   std::array<float, 7> values{};
@@ -32,7 +33,8 @@ struct Row {
 // (1e-400), or a fraction with no digit before the point (0.000...1).
 bool tooSmallForADouble(std::string_view field) {
   const auto exponent = field.find_first_of("eE");
-  if (exponent != std::string_view::npos) return exponent + 1 < field.size() && field[exponent + 1] == '-';
+  if (exponent != std::string_view::npos)
+    return exponent + 1 < field.size() && field[exponent + 1] == '-';
   if (!field.empty() && (field[0] == '-' || field[0] == '+')) field.remove_prefix(1);
   return field.starts_with("0.") || field.starts_with(".");
 }
@@ -58,7 +60,8 @@ std::size_t significantDigits(std::string_view field) {
 double exactValue(std::string_view field, float value) {
   double exact = value;
   if (significantDigits(field) > std::numeric_limits<float>::max_digits10)
-    std::from_chars(field.data(), field.data() + field.size(), exact);  // a finite number: parseField read it
+    std::from_chars(field.data(), field.data() + field.size(),
+                    exact);  // a finite number: parseField read it
   return exact;
 }
 
@@ -67,10 +70,12 @@ double exactValue(std::string_view field, float value) {
 // a float32's text.
 std::string doubleText(double value) {
   const std::string shortest = formatDouble(value);
-  if (double(float(value)) == value || significantDigits(shortest) > std::numeric_limits<float>::max_digits10)
+  if (double(float(value)) == value ||
+      significantDigits(shortest) > std::numeric_limits<float>::max_digits10)
     return shortest;
   char buffer[40];
-  const auto written = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific, 16);
+  const auto written =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific, 16);
   return std::string(buffer, written.ptr);
 }
 
@@ -107,14 +112,16 @@ std::uint64_t parseWhole(std::string_view field, std::string_view column, std::u
   const char* const end = field.data() + field.size();
   const std::from_chars_result read = std::from_chars(field.data(), end, value);
   if (field.empty() || read.ec != std::errc() || read.ptr != end || value > largest)
-    throw std::runtime_error(where + ": column " + std::string(column) + " is not a whole number from 0 to " +
-                             std::to_string(largest) + ": '" + printable(field, 32) + "'");
+    throw std::runtime_error(where + ": column " + std::string(column) +
+                             " is not a whole number from 0 to " + std::to_string(largest) + ": '" +
+                             printable(field, 32) + "'");
   return value;
 }
 
 // A number with a sign of its own (+1), as every other reader of numbers in nbody takes it.
 std::string_view withoutPlus(std::string_view field) {
-  return field.size() > 1 && field[0] == '+' && field[1] != '+' && field[1] != '-' ? field.substr(1) : field;
+  return field.size() > 1 && field[0] == '+' && field[1] != '+' && field[1] != '-' ? field.substr(1)
+                                                                                   : field;
 }
 
 void parseColumn(Row& row, std::size_t column, std::string_view field, const std::string& where) {
@@ -138,16 +145,16 @@ Row parseRow(std::string_view line, std::size_t columns, const std::string& wher
     const auto comma = line.find(',');
     const std::string_view field = trimmed(line.substr(0, comma));
     if (column == columns)
-      throw std::runtime_error(where + ": more than " + std::to_string(columns) + " columns (expected " +
-                               std::string(header) + ")");
+      throw std::runtime_error(where + ": more than " + std::to_string(columns) +
+                               " columns (expected " + std::string(header) + ")");
     parseColumn(row, column, field, where);
     ++column;
     if (comma == std::string_view::npos) break;
     line.remove_prefix(comma + 1);
   }
   if (column != columns)
-    throw std::runtime_error(where + ": " + std::to_string(column) + " columns, expected " + std::to_string(columns) +
-                             " (" + std::string(header) + ")");
+    throw std::runtime_error(where + ": " + std::to_string(column) + " columns, expected " +
+                             std::to_string(columns) + " (" + std::string(header) + ")");
   if (row.values[3] < 0.0f) throw std::runtime_error(where + ": negative mass");
   return row;
 }
@@ -163,18 +170,21 @@ std::string shortestText(Number value) {
 // What is wrong with a first line that is not the header: text in an encoding or with line ends
 // nbody does not read is said as such.
 std::string headerProblem(std::string_view line) {
-  const std::string expected =
-      "the header must be exactly " + std::string(kHeader) + " or " + std::string(kIdentifiedHeader);
+  const std::string expected = "the header must be exactly " + std::string(kHeader) + " or " +
+                               std::string(kIdentifiedHeader);
   if (line.starts_with("\xef\xbb\xbf"))
-    return "the file starts with a UTF-8 byte-order mark (EF BB BF): save it without one; " + expected;
+    return "the file starts with a UTF-8 byte-order mark (EF BB BF): save it without one; " +
+           expected;
   if (line.starts_with("\xff\xfe") || line.starts_with("\xfe\xff"))
-    return "the file is UTF-16 (it starts with the byte-order mark " + printable(line.substr(0, 2)) +
-           "): save it as ASCII or UTF-8; " + expected;
+    return "the file is UTF-16 (it starts with the byte-order mark " +
+           printable(line.substr(0, 2)) + "): save it as ASCII or UTF-8; " + expected;
   if (line.find('\0') != std::string_view::npos)
-    return "the first line holds NUL bytes, as UTF-16 text or a binary file does: nbody reads ASCII or UTF-8; " +
+    return "the first line holds NUL bytes, as UTF-16 text or a binary file does: nbody reads "
+           "ASCII or UTF-8; " +
            expected;
   if (const auto cr = line.find('\r'); cr != std::string_view::npos && cr + 1 < line.size())
-    return "the lines end in a carriage return alone (CR, as on old Macs): nbody reads LF or CRLF line ends; " +
+    return "the lines end in a carriage return alone (CR, as on old Macs): nbody reads LF or CRLF "
+           "line ends; " +
            expected;
   return expected;
 }
@@ -187,15 +197,17 @@ std::string formatDouble(double value) { return shortestText(value); }
 void writeStateCsv(const State& state, std::ostream& out, const DoubleState* doubles) {
   const bool identified = !hasDefaultIdentity(state);
   if (doubles && doubles->size() != state.size())
-    throw std::logic_error("doubles of " + std::to_string(doubles->size()) + " bodies for " + std::to_string(state.size()));
+    throw std::logic_error("doubles of " + std::to_string(doubles->size()) + " bodies for " +
+                           std::to_string(state.size()));
   out << (identified ? kIdentifiedHeader : kHeader) << '\n';
   for (std::size_t i = 0; i < state.size(); ++i) {
     const glm::vec4& p = state.positionMass[i];
     const glm::vec4& v = state.velocity[i];
     if (doubles) {
       const glm::dvec3 &x = doubles->position[i], &u = doubles->velocity[i];
-      out << doubleText(x.x) << ',' << doubleText(x.y) << ',' << doubleText(x.z) << ',' << doubleText(doubles->mass[i])
-          << ',' << doubleText(u.x) << ',' << doubleText(u.y) << ',' << doubleText(u.z);
+      out << doubleText(x.x) << ',' << doubleText(x.y) << ',' << doubleText(x.z) << ','
+          << doubleText(doubles->mass[i]) << ',' << doubleText(u.x) << ',' << doubleText(u.y) << ','
+          << doubleText(u.z);
     } else {
       out << formatFloat(p.x) << ',' << formatFloat(p.y) << ',' << formatFloat(p.z) << ','
           << formatFloat(p.w) << ',' << formatFloat(v.x) << ',' << formatFloat(v.y) << ','
@@ -210,7 +222,8 @@ void writeStateCsv(const State& state, std::ostream& out, const DoubleState* dou
 // before it are float32s).
 void keepDoubles(std::optional<DoubleState>& doubles, const State& state, const Row& row) {
   const auto& x = row.exact;
-  const bool beyond = std::any_of(x.begin(), x.end(), [](double value) { return double(float(value)) != value; });
+  const bool beyond =
+      std::any_of(x.begin(), x.end(), [](double value) { return double(float(value)) != value; });
   if (!doubles && !beyond) return;
   if (!doubles) {
     doubles.emplace();
@@ -225,7 +238,8 @@ void keepDoubles(std::optional<DoubleState>& doubles, const State& state, const 
   doubles->velocity.emplace_back(x[4], x[5], x[6]);
 }
 
-State readStateCsv(std::istream& in, const std::string& source, std::optional<DoubleState>* doubles) {
+State readStateCsv(std::istream& in, const std::string& source,
+                   std::optional<DoubleState>* doubles) {
   std::optional<DoubleState> exact;
   std::string line;
   const bool read = bool(std::getline(in, line));

@@ -20,7 +20,8 @@ namespace nbody {
 void writeStateCsv(const State& state, std::ostream& out, const DoubleState* doubles = nullptr);
 // Throws std::runtime_error naming `source`, the line and the problem. `doubles`, where given,
 // gets the bodies in double where a field is no float32 (else nothing).
-State readStateCsv(std::istream& in, const std::string& source, std::optional<DoubleState>* doubles = nullptr);
+State readStateCsv(std::istream& in, const std::string& source,
+                   std::optional<DoubleState>* doubles = nullptr);
 State readStateCsvFile(const std::string& path);
 std::string formatFloat(float value);    // shortest text that parses back to `value`
 std::string formatDouble(double value);  // the same for a double

@@ -19,7 +19,9 @@ struct FilesRead {
   std::map<std::pair<dev_t, ino_t>, FileRead> names;
 };
 
-bool sameTime(const timespec& a, const timespec& b) { return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec; }
+bool sameTime(const timespec& a, const timespec& b) {
+  return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
 
 FilesRead& filesRead() {
   static FilesRead files;
@@ -49,8 +51,9 @@ std::optional<std::filesystem::path> nameReadAs(const struct stat& file) {
   const auto found = files.names.find({file.st_dev, file.st_ino});
   if (found == files.names.end()) return std::nullopt;
   struct stat named;
-  if (::stat(found->second.name.c_str(), &named) != 0 || named.st_dev != file.st_dev || named.st_ino != file.st_ino ||
-      !sameTime(named.st_ctim, found->second.changed) || !sameTime(file.st_ctim, found->second.changed)) {
+  if (::stat(found->second.name.c_str(), &named) != 0 || named.st_dev != file.st_dev ||
+      named.st_ino != file.st_ino || !sameTime(named.st_ctim, found->second.changed) ||
+      !sameTime(file.st_ctim, found->second.changed)) {
     files.names.erase(found);
     return std::nullopt;
   }

@@ -22,7 +22,8 @@ std::vector<std::size_t> byComponent(const State& state) {
     for (std::size_t i = 0; i < state.size(); ++i)
       if (componentOf(state, i) == type) order.push_back(i);
   if (order.size() != state.size())
-    throw std::invalid_argument("a state has components of " + std::to_string(kGadgetTypes) + " or more");
+    throw std::invalid_argument("a state has components of " + std::to_string(kGadgetTypes) +
+                                " or more");
   return order;
 }
 
@@ -33,7 +34,8 @@ std::optional<std::filesystem::path> siblingFile(const std::filesystem::path& pa
   const std::string name = (numberBeforeExtension ? path.stem() : path.filename()).string();
   const auto dot = name.find_last_of('.');
   if (dot == std::string::npos || dot + 1 == name.size() ||
-      !std::all_of(name.begin() + std::ptrdiff_t(dot) + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      !std::all_of(name.begin() + std::ptrdiff_t(dot) + 1, name.end(),
+                   [](char c) { return c >= '0' && c <= '9'; }))
     return std::nullopt;
   const std::string extension = numberBeforeExtension ? path.extension().string() : "";
   return path.parent_path() / (name.substr(0, dot + 1) + std::to_string(index) + extension);
@@ -48,8 +50,10 @@ bool isFloatBehind(double raw, double scale) { return double(float(raw / scale))
 std::optional<DoubleState> doublesOf(const GadgetBodies& bodies, double velocityScale) {
   bool beyond = false;
   for (std::size_t k = 0; k < bodies.position.size() && !beyond; ++k)
-    beyond = !isFloatBehind(bodies.position[k], 1.0) || !isFloatBehind(bodies.velocity[k], velocityScale);
-  for (std::size_t i = 0; i < bodies.mass.size() && !beyond; ++i) beyond = !isFloatBehind(bodies.mass[i], 1.0);
+    beyond = !isFloatBehind(bodies.position[k], 1.0) ||
+             !isFloatBehind(bodies.velocity[k], velocityScale);
+  for (std::size_t i = 0; i < bodies.mass.size() && !beyond; ++i)
+    beyond = !isFloatBehind(bodies.mass[i], 1.0);
   if (!beyond) return std::nullopt;
   DoubleState doubles;
   doubles.mass = bodies.mass;
@@ -63,22 +67,25 @@ std::optional<DoubleState> doublesOf(const GadgetBodies& bodies, double velocity
 
 }  // namespace
 
-Snapshot gadgetSnapshotOfOneFile(const GadgetPart& part, const std::string& source, const std::string& firstFile) {
+Snapshot gadgetSnapshotOfOneFile(const GadgetPart& part, const std::string& source,
+                                 const std::string& firstFile) {
   if (part.fileCount > 1)
-    throw std::runtime_error(source + ": one file of a GADGET snapshot of " + std::to_string(part.fileCount) +
-                             " files: name its first file, " + firstFile);
+    throw std::runtime_error(source + ": one file of a GADGET snapshot of " +
+                             std::to_string(part.fileCount) + " files: name its first file, " +
+                             firstFile);
   checkClaimedTotals(part.totals, part.bodies, source);
   return snapshotFromGadget(part.bodies, source);
 }
 
-Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view bytes, GadgetPartReader read,
-                         bool numberBeforeExtension) {
+Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view bytes,
+                         GadgetPartReader read, bool numberBeforeExtension) {
   const std::string source = path.string();
   const GadgetPart first = read(bytes, source);
   if (first.fileCount == 1) return gadgetSnapshotOfOneFile(first, source, source);
   const auto firstFile = siblingFile(path, 0, numberBeforeExtension);
   if (!firstFile)
-    throw std::runtime_error(source + ": its header says the snapshot has " + std::to_string(first.fileCount) +
+    throw std::runtime_error(source + ": its header says the snapshot has " +
+                             std::to_string(first.fileCount) +
                              " files, but its name does not number it as theirs are (" +
                              (numberBeforeExtension ? "base.0.hdf5" : "base.0") + " ...)");
   GadgetBodies all = first.bodies;
@@ -86,10 +93,12 @@ Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view byt
   for (int index = 0; index < first.fileCount; ++index) {
     const std::filesystem::path file = *siblingFile(path, index, numberBeforeExtension);
     stopPoint("while reading " + file.string());
-    const GadgetPart part = file == path ? first : read(readInputFile(file, InputKinds::filesOnly), file.string());
+    const GadgetPart part =
+        file == path ? first : read(readInputFile(file, InputKinds::filesOnly), file.string());
     if (part.fileCount != first.fileCount)
-      throw std::runtime_error(file.string() + ": its header says " + std::to_string(part.fileCount) + " files, " +
-                               source + "'s " + std::to_string(first.fileCount));
+      throw std::runtime_error(file.string() + ": its header says " +
+                               std::to_string(part.fileCount) + " files, " + source + "'s " +
+                               std::to_string(first.fileCount));
     all.append(part.bodies);
   }
   checkClaimedTotals(first.totals, all, firstFile->string() + " ...");
@@ -146,12 +155,15 @@ bool needsWideIds(const std::vector<std::uint64_t>& ids) {
 
 void checkClaimedTotals(const std::uint64_t (&totals)[kGadgetTypes], const GadgetBodies& bodies,
                         const std::string& files) {
-  if (std::all_of(std::begin(totals), std::end(totals), [](std::uint64_t total) { return total == 0; })) return;
+  if (std::all_of(std::begin(totals), std::end(totals),
+                  [](std::uint64_t total) { return total == 0; }))
+    return;
   const std::vector<std::uint64_t> found = bodies.countsByType();
   for (int type = 0; type < kGadgetTypes; ++type)
     if (found[type] != totals[type])
-      throw std::runtime_error(files + ": the header claims " + std::to_string(totals[type]) + " bodies of type " +
-                               std::to_string(type) + " in all, the files hold " + std::to_string(found[type]));
+      throw std::runtime_error(files + ": the header claims " + std::to_string(totals[type]) +
+                               " bodies of type " + std::to_string(type) +
+                               " in all, the files hold " + std::to_string(found[type]));
 }
 
 std::vector<std::uint64_t> GadgetBodies::countsByType() const {
@@ -162,20 +174,23 @@ std::vector<std::uint64_t> GadgetBodies::countsByType() const {
 
 Snapshot snapshotFromGadget(const GadgetBodies& bodies, const std::string& source) {
   if (!bodies.units.valid())
-    throw std::runtime_error(source + ": its units are not finite and positive (" + bodies.units.describe() + ")");
+    throw std::runtime_error(source + ": its units are not finite and positive (" +
+                             bodies.units.describe() + ")");
   if (bodies.size() == 0) throw std::runtime_error(source + ": no bodies");
   Snapshot snapshot;
   double velocityScale = 1.0;
   if (bodies.record) {
     const GadgetRunRecord& record = *bodies.record;
     if (!(std::isfinite(record.gravity) && record.gravity > 0.0) || !std::isfinite(record.time))
-      throw std::runtime_error(source + ": the nbody run it records has a G or time that is not finite");
+      throw std::runtime_error(source +
+                               ": the nbody run it records has a G or time that is not finite");
     velocityScale = gadgetScalingFor(record.gravity).velocity;
     snapshot.time = record.time;
     snapshot.units = FileUnits{record.gravity, "the nbody run that wrote it"};
   } else {
     snapshot.time = bodies.time;
-    snapshot.units = FileUnits{bodies.units.gravity(), "its units (" + bodies.units.describe() + ")"};
+    snapshot.units =
+        FileUnits{bodies.units.gravity(), "its units (" + bodies.units.describe() + ")"};
   }
   State& state = snapshot.state;
   state.resize(bodies.size());
@@ -203,9 +218,11 @@ GadgetBodies gadgetFromSnapshot(const Snapshot& snapshot) {
   bodies.reserve(state.size());
   const DoubleState* doubles = snapshot.doubles ? &*snapshot.doubles : nullptr;
   for (const std::size_t i : byComponent(state)) {
-    for (int k = 0; k < 3; ++k) bodies.position.push_back(doubles ? doubles->position[i][k] : state.positionMass[i][k]);
     for (int k = 0; k < 3; ++k)
-      bodies.velocity.push_back((doubles ? doubles->velocity[i][k] : double(state.velocity[i][k])) * scaling.velocity);
+      bodies.position.push_back(doubles ? doubles->position[i][k] : state.positionMass[i][k]);
+    for (int k = 0; k < 3; ++k)
+      bodies.velocity.push_back((doubles ? doubles->velocity[i][k] : double(state.velocity[i][k])) *
+                                scaling.velocity);
     bodies.mass.push_back(doubles ? doubles->mass[i] : state.positionMass[i].w);
     bodies.id.push_back(bodyId(state, i));
     bodies.type.push_back(componentOf(state, i));

@@ -10,9 +10,9 @@
 // inverse, so that yt, pynbody and Gadgetviewer read the right physics with no user action. Such a
 // file records the run's own G and time (GadgetRunRecord), and GADGET HDF5 holds its numbers in
 // double precision: reading it back divides the scaling out again to the same float32 bits (a
-// double's rounding is far below a float's half ulp), and the run goes on in its own units (GADGET-2
-// binary stays float32 for its readers: gadget_binary.h). A run in GADGET's units already (one
-// started from a GADGET file) is written unscaled, in float32.
+// double's rounding is far below a float's half ulp), and the run goes on in its own units
+// (GADGET-2 binary stays float32 for its readers: gadget_binary.h). A run in GADGET's units already
+// (one started from a GADGET file) is written unscaled, in float32.
 
 #include <cstdint>
 #include <filesystem>
@@ -83,12 +83,13 @@ struct GadgetPart {
 using GadgetPartReader = GadgetPart (*)(std::string_view bytes, const std::string& source);
 
 // The snapshot of one file; refuses one file of several (naming `firstFile`, e.g. "base.0").
-Snapshot gadgetSnapshotOfOneFile(const GadgetPart& part, const std::string& source, const std::string& firstFile);
+Snapshot gadgetSnapshotOfOneFile(const GadgetPart& part, const std::string& source,
+                                 const std::string& firstFile);
 // The snapshot `path` (whose bytes are `bytes`) is a file of: every file of it, read with `read`,
 // where its header says it has several and its name numbers it (base.K, or base.K.ext where
 // `numberBeforeExtension`), else itself. Throws std::runtime_error naming the file and the problem.
-Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view bytes, GadgetPartReader read,
-                         bool numberBeforeExtension);
+Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view bytes,
+                         GadgetPartReader read, bool numberBeforeExtension);
 
 // True when an ID needs 64 bits: the writers then store every ID as u64, else as u32.
 bool needsWideIds(const std::vector<std::uint64_t>& ids);

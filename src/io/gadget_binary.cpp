@@ -17,7 +17,8 @@ namespace {
 constexpr std::string_view kRunRecordTag{"NBODYGL\0", 8};
 
 // The length a record marker at `offset` holds in `order`; nothing past the end.
-std::optional<std::uint32_t> markerAt(std::string_view bytes, std::size_t offset, bytes::Order order) {
+std::optional<std::uint32_t> markerAt(std::string_view bytes, std::size_t offset,
+                                      bytes::Order order) {
   if (offset > bytes.size() || bytes.size() - offset < 4) return std::nullopt;
   return bytes::Reader(bytes.substr(offset, 4), order).get<std::uint32_t>();
 }
@@ -30,9 +31,11 @@ struct Layout {
 std::optional<Layout> layoutOf(std::string_view bytes) {
   for (const bytes::Order order : {bytes::Order::little, bytes::Order::big}) {
     const auto first = markerAt(bytes, 0, order);
-    if (first == kGadgetHeaderBytes && markerAt(bytes, 4 + kGadgetHeaderBytes, order) == kGadgetHeaderBytes)
+    if (first == kGadgetHeaderBytes &&
+        markerAt(bytes, 4 + kGadgetHeaderBytes, order) == kGadgetHeaderBytes)
       return Layout{order, false};
-    if (first == 8 && bytes.substr(4, 4) == "HEAD" && markerAt(bytes, 12, order) == 8) return Layout{order, true};
+    if (first == 8 && bytes.substr(4, 4) == "HEAD" && markerAt(bytes, 12, order) == 8)
+      return Layout{order, true};
   }
   return std::nullopt;
 }
@@ -52,7 +55,8 @@ class Records {
     static const char* const kOrder[] = {"HEAD", "POS ", "VEL ", "ID  ", "MASS"};
     std::vector<Block> blocks;
     while (offset_ < bytes_.size()) {
-      std::string label = blocks.size() < 5 ? kOrder[blocks.size()] : "block " + std::to_string(blocks.size() + 1);
+      std::string label =
+          blocks.size() < 5 ? kOrder[blocks.size()] : "block " + std::to_string(blocks.size() + 1);
       if (layout_.labelled) label = printable(record(label + " label", 8).substr(0, 4));
       blocks.push_back({label, record(label, std::nullopt)});
     }
@@ -62,19 +66,21 @@ class Records {
  private:
   std::string_view record(const std::string& what, std::optional<std::uint32_t> length) {
     const auto refuse = [&](const std::string& problem) {
-      return std::runtime_error(source_ + ": GADGET block " + what + " at byte " + std::to_string(offset_) + ": " +
-                                problem);
+      return std::runtime_error(source_ + ": GADGET block " + what + " at byte " +
+                                std::to_string(offset_) + ": " + problem);
     };
     const auto opening = markerAt(bytes_, offset_, layout_.order);
     if (!opening) throw refuse("truncated inside its length marker");
     if (length && *opening != *length)
-      throw refuse("its length marker says " + std::to_string(*opening) + ", not " + std::to_string(*length));
+      throw refuse("its length marker says " + std::to_string(*opening) + ", not " +
+                   std::to_string(*length));
     const std::size_t room = bytes_.size() - offset_ - 4;
     if (*opening > room || room - *opening < 4)
       throw refuse("truncated: it claims " + std::to_string(*opening) + " bytes, the file has " +
                    std::to_string(room >= 4 ? room - 4 : 0) + " after its marker");
     if (markerAt(bytes_, offset_ + 4 + *opening, layout_.order) != opening)
-      throw refuse("the markers before and after it disagree (" + std::to_string(*opening) + " and " +
+      throw refuse("the markers before and after it disagree (" + std::to_string(*opening) +
+                   " and " +
                    std::to_string(*markerAt(bytes_, offset_ + 4 + *opening, layout_.order)) + ")");
     const std::string_view payload = bytes_.substr(offset_ + 4, *opening);
     offset_ += 8 + std::size_t(*opening);
@@ -111,7 +117,8 @@ Header readHeader(std::string_view payload, bytes::Order order) {
   header.omega0 = reader.getDouble();
   header.omegaLambda = reader.getDouble();
   reader.skip(16);  // HubbleParam (1 in isolated runs), flag_stellarage, flag_metals
-  for (std::uint64_t& total : header.totals) total += std::uint64_t(reader.get<std::uint32_t>()) << 32;
+  for (std::uint64_t& total : header.totals)
+    total += std::uint64_t(reader.get<std::uint32_t>()) << 32;
   reader.skip(4);  // flag_entropy_instead_u
   if (reader.getBytes(kRunRecordTag.size()) == kRunRecordTag)
     header.record = GadgetRunRecord{reader.getDouble(), reader.getDouble()};
@@ -121,45 +128,52 @@ Header readHeader(std::string_view payload, bytes::Order order) {
 void checkHeader(const Header& header, const std::string& source) {
   for (int type = 0; type < kGadgetTypes; ++type) {
     if (header.count[type] < 0)
-      throw std::runtime_error(source + ": the GADGET header's npart[" + std::to_string(type) + "] is negative (" +
-                               std::to_string(header.count[type]) + ")");
+      throw std::runtime_error(source + ": the GADGET header's npart[" + std::to_string(type) +
+                               "] is negative (" + std::to_string(header.count[type]) + ")");
     if (!(std::isfinite(header.massTable[type]) && header.massTable[type] >= 0.0))
       throw std::runtime_error(source + ": the GADGET header's MassTable[" + std::to_string(type) +
                                "] is not a finite mass >= 0");
   }
   if (header.omega0 > 0.0 || header.omegaLambda > 0.0 || header.redshift > 0.0)
-    throw std::runtime_error(source + ": a cosmological GADGET snapshot (Omega0 " + formatDouble(header.omega0) +
-                             ", OmegaLambda " + formatDouble(header.omegaLambda) + ", redshift " +
+    throw std::runtime_error(source + ": a cosmological GADGET snapshot (Omega0 " +
+                             formatDouble(header.omega0) + ", OmegaLambda " +
+                             formatDouble(header.omegaLambda) + ", redshift " +
                              formatDouble(header.redshift) +
                              "): its comoving coordinates need another integrator than nbody's");
 }
 
 const Block* findBlock(const std::vector<Block>& blocks, std::string_view label) {
-  const auto found = std::find_if(blocks.begin(), blocks.end(), [&](const Block& b) { return b.label == label; });
+  const auto found =
+      std::find_if(blocks.begin(), blocks.end(), [&](const Block& b) { return b.label == label; });
   return found == blocks.end() ? nullptr : &*found;
 }
 
 // The block `label`, whose length must be `count` values of 4 or of 8 bytes: which of them.
-std::pair<const Block*, std::size_t> sizedBlock(const std::vector<Block>& blocks, std::string_view label,
-                                                std::uint64_t count, const std::string& source) {
+std::pair<const Block*, std::size_t> sizedBlock(const std::vector<Block>& blocks,
+                                                std::string_view label, std::uint64_t count,
+                                                const std::string& source) {
   const Block* block = findBlock(blocks, label);
   const std::string name(label.substr(0, label.find_last_not_of(' ') + 1));
   if (!block)
-    throw std::runtime_error(source + ": no " + name + " block for its " + std::to_string(count) + " values");
+    throw std::runtime_error(source + ": no " + name + " block for its " + std::to_string(count) +
+                             " values");
   for (const std::size_t width : {4u, 8u})
     if (block->payload.size() == count * width) return {block, width};
   throw std::runtime_error(source + ": the " + name + " block holds " +
-                           std::to_string(block->payload.size()) + " bytes, not " + std::to_string(count) +
-                           " values of 4 or 8 bytes (the header's counts)");
+                           std::to_string(block->payload.size()) + " bytes, not " +
+                           std::to_string(count) + " values of 4 or 8 bytes (the header's counts)");
 }
 
-void readNumbers(const Block& block, std::size_t width, bytes::Order order, std::vector<double>& into) {
+void readNumbers(const Block& block, std::size_t width, bytes::Order order,
+                 std::vector<double>& into) {
   bytes::Reader reader(block.payload, order);
   const std::size_t count = block.payload.size() / width;
-  for (std::size_t k = 0; k < count; ++k) into.push_back(width == 4 ? reader.getFloat() : reader.getDouble());
+  for (std::size_t k = 0; k < count; ++k)
+    into.push_back(width == 4 ? reader.getFloat() : reader.getDouble());
 }
 
-void readIds(const Block& block, std::size_t width, bytes::Order order, std::vector<std::uint64_t>& into) {
+void readIds(const Block& block, std::size_t width, bytes::Order order,
+             std::vector<std::uint64_t>& into) {
   bytes::Reader reader(block.payload, order);
   const std::size_t count = block.payload.size() / width;
   for (std::size_t k = 0; k < count; ++k)
@@ -167,8 +181,8 @@ void readIds(const Block& block, std::size_t width, bytes::Order order, std::vec
 }
 
 // Masses: the MassTable's, or for types whose entry is 0 the MASS block's, in order.
-void readMasses(const Header& header, const std::vector<Block>& blocks, std::size_t width, bytes::Order order,
-                GadgetBodies& bodies, const std::string& source) {
+void readMasses(const Header& header, const std::vector<Block>& blocks, std::size_t width,
+                bytes::Order order, GadgetBodies& bodies, const std::string& source) {
   std::uint64_t fromBlock = 0;
   for (int type = 0; type < kGadgetTypes; ++type)
     if (header.massTable[type] == 0.0) fromBlock += std::uint64_t(header.count[type]);
@@ -176,8 +190,9 @@ void readMasses(const Header& header, const std::vector<Block>& blocks, std::siz
   if (fromBlock > 0) {
     const auto [block, blockWidth] = sizedBlock(blocks, "MASS", fromBlock, source);
     if (blockWidth != width)
-      throw std::runtime_error(source + ": the MASS block's numbers are " + std::to_string(blockWidth) +
-                               " bytes wide, the positions' " + std::to_string(width));
+      throw std::runtime_error(source + ": the MASS block's numbers are " +
+                               std::to_string(blockWidth) + " bytes wide, the positions' " +
+                               std::to_string(width));
     listed.reserve(fromBlock);
     readNumbers(*block, width, order, listed);
   }
@@ -197,8 +212,9 @@ GadgetBodies readBodies(const Header& header, const std::vector<Block>& blocks, 
   const auto [positions, width] = sizedBlock(blocks, "POS ", 3 * bodyCount, source);
   const auto [velocities, velocityWidth] = sizedBlock(blocks, "VEL ", 3 * bodyCount, source);
   if (velocityWidth != width)
-    throw std::runtime_error(source + ": the VEL block's numbers are " + std::to_string(velocityWidth) +
-                             " bytes wide, the POS block's " + std::to_string(width));
+    throw std::runtime_error(source + ": the VEL block's numbers are " +
+                             std::to_string(velocityWidth) + " bytes wide, the POS block's " +
+                             std::to_string(width));
   const auto [ids, idWidth] = sizedBlock(blocks, "ID  ", bodyCount, source);
   GadgetBodies bodies;  // the blocks' lengths have shown the file holds these
   bodies.reserve(std::size_t(bodyCount));
@@ -212,13 +228,12 @@ GadgetBodies readBodies(const Header& header, const std::vector<Block>& blocks, 
   return bodies;
 }
 
-
-
 // Writing: one record, its payload between two length markers.
 void putRecord(bytes::Writer& out, const bytes::Writer& payload, const std::string& what) {
   if (payload.bytes().size() > std::numeric_limits<std::uint32_t>::max())
-    throw std::invalid_argument("the GADGET-2 " + what + " block would hold " + std::to_string(payload.bytes().size()) +
-                                " bytes; a record holds less than 4 GiB (write GADGET HDF5, .hdf5, instead)");
+    throw std::invalid_argument(
+        "the GADGET-2 " + what + " block would hold " + std::to_string(payload.bytes().size()) +
+        " bytes; a record holds less than 4 GiB (write GADGET HDF5, .hdf5, instead)");
   out.put(std::uint32_t(payload.bytes().size()));
   out.putBytes(payload.bytes());
   out.put(std::uint32_t(payload.bytes().size()));
@@ -229,18 +244,20 @@ bytes::Writer headerPayload(const GadgetBodies& bodies) {
   bytes::Writer header(bytes::Order::little);
   for (int type = 0; type < kGadgetTypes; ++type) {
     if (counts[type] > std::uint64_t(std::numeric_limits<std::int32_t>::max()))
-      throw std::invalid_argument(std::to_string(counts[type]) + " bodies of type " + std::to_string(type) +
-                                  " do not fit GADGET-2's 32-bit counts (write GADGET HDF5, .hdf5, instead)");
+      throw std::invalid_argument(
+          std::to_string(counts[type]) + " bodies of type " + std::to_string(type) +
+          " do not fit GADGET-2's 32-bit counts (write GADGET HDF5, .hdf5, instead)");
     header.put(std::int32_t(counts[type]));
   }
   for (int type = 0; type < kGadgetTypes; ++type) header.put(0.0);  // MassTable: every mass in MASS
   header.put(bodies.time);
-  header.put(0.0);  // redshift
+  header.put(0.0);                        // redshift
   header.putBytes(std::string(8, '\0'));  // flag_sfr, flag_feedback
   for (const std::uint64_t count : counts) header.put(std::uint32_t(count));
   header.put(std::int32_t{0});  // flag_cooling
   header.put(std::int32_t{1});  // num_files
-  header.putBytes(std::string(32 + 8, '\0'));  // BoxSize, Omega0, OmegaLambda, HubbleParam; two flags
+  header.putBytes(
+      std::string(32 + 8, '\0'));  // BoxSize, Omega0, OmegaLambda, HubbleParam; two flags
   for (const std::uint64_t count : counts) header.put(std::uint32_t(count >> 32));
   header.put(std::int32_t{0});  // flag_entropy_instead_u
   if (bodies.record) {
@@ -257,8 +274,9 @@ bytes::Writer floatPayload(const std::vector<double>& numbers, const char* what)
   bytes::Writer payload(bytes::Order::little);
   for (const double value : numbers) {
     if (!std::isfinite(float(value)))
-      throw std::runtime_error(std::string("cannot write GADGET-2 binary: a ") + what + " in GADGET's units (" +
-                               formatDouble(value) + ") is beyond float32 (write GADGET HDF5, .hdf5, instead)");
+      throw std::runtime_error(std::string("cannot write GADGET-2 binary: a ") + what +
+                               " in GADGET's units (" + formatDouble(value) +
+                               ") is beyond float32 (write GADGET HDF5, .hdf5, instead)");
     payload.put(float(value));
   }
   return payload;
@@ -290,8 +308,10 @@ bool looksLikeGadgetBinary(std::string_view bytes) { return layoutOf(bytes).has_
 GadgetPart parseGadgetBinaryPart(std::string_view bytes, const std::string& source) {
   const std::optional<Layout> layout = layoutOf(bytes);
   if (!layout)
-    throw std::runtime_error(source + ": not a GADGET-2 snapshot (its first record is neither a 256-byte header "
-                                      "nor labelled HEAD, in either byte order)");
+    throw std::runtime_error(
+        source +
+        ": not a GADGET-2 snapshot (its first record is neither a 256-byte header "
+        "nor labelled HEAD, in either byte order)");
   const std::vector<Block> blocks = Records(bytes, source, *layout).all();
   if (blocks.front().payload.size() != kGadgetHeaderBytes)
     throw std::runtime_error(source + ": the GADGET header block holds " +

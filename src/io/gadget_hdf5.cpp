@@ -65,8 +65,10 @@ void silenceHdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
 void writeAttribute(hid_t object, const char* name, hid_t fileType, hid_t memoryType, hsize_t count,
                     const void* values) {
-  const Handle space(count == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr), H5Sclose);
-  const Handle attribute(H5Acreate2(object, name, fileType, space.id(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  const Handle space(count == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr),
+                     H5Sclose);
+  const Handle attribute(H5Acreate2(object, name, fileType, space.id(), H5P_DEFAULT, H5P_DEFAULT),
+                         H5Aclose);
   if (!attribute.valid() || H5Awrite(attribute.id(), memoryType, values) < 0)
     throw std::runtime_error(std::string("HDF5 could not write the attribute ") + name);
 }
@@ -90,7 +92,8 @@ Handle untimed(hid_t propertyClass) {
 Handle makeGroup(hid_t file, const char* name) {
   const Handle creation = untimed(H5P_GROUP_CREATE);
   Handle group(H5Gcreate2(file, name, H5P_DEFAULT, creation.id(), H5P_DEFAULT), H5Gclose);
-  if (!group.valid()) throw std::runtime_error(std::string("HDF5 could not make the group ") + name);
+  if (!group.valid())
+    throw std::runtime_error(std::string("HDF5 could not make the group ") + name);
   return group;
 }
 
@@ -103,10 +106,13 @@ void writeHeader(hid_t file, const GadgetBodies& bodies) {
     high[type] = std::uint32_t(counts[type] >> 32);
   }
   const double massTable[kGadgetTypes] = {};
-  writeAttribute(header.id(), "NumPart_ThisFile", H5T_STD_U32LE, H5T_NATIVE_UINT32, kGadgetTypes, low);
+  writeAttribute(header.id(), "NumPart_ThisFile", H5T_STD_U32LE, H5T_NATIVE_UINT32, kGadgetTypes,
+                 low);
   writeAttribute(header.id(), "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, kGadgetTypes, low);
-  writeAttribute(header.id(), "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, kGadgetTypes, high);
-  writeAttribute(header.id(), "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, kGadgetTypes, massTable);
+  writeAttribute(header.id(), "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32,
+                 kGadgetTypes, high);
+  writeAttribute(header.id(), "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, kGadgetTypes,
+                 massTable);
   writeDouble(header.id(), "Time", bodies.time);
   writeDouble(header.id(), "Time_GYR", bodies.time * bodies.units.timeInS() / kSecondsPerGyr);
   writeDouble(header.id(), "Redshift", 0.0);
@@ -134,27 +140,30 @@ void writeUnits(hid_t file, const GadgetUnits& units) {
 // Values [first, first + rows * columns) of `values` as a dataset of `rows` x `columns` (a list
 // where columns is 1).
 template <typename T>
-void writeDataset(hid_t group, const char* name, hid_t fileType, hid_t memoryType, const std::vector<T>& values,
-                  std::size_t first, std::size_t rows, int columns) {
+void writeDataset(hid_t group, const char* name, hid_t fileType, hid_t memoryType,
+                  const std::vector<T>& values, std::size_t first, std::size_t rows, int columns) {
   const hsize_t dims[2] = {rows, hsize_t(columns)};
   const Handle space(H5Screate_simple(columns == 1 ? 1 : 2, dims, nullptr), H5Sclose);
   const Handle creation = untimed(H5P_DATASET_CREATE);
-  const Handle dataset(H5Dcreate2(group, name, fileType, space.id(), H5P_DEFAULT, creation.id(), H5P_DEFAULT),
-                       H5Dclose);
-  if (!dataset.valid() ||
-      H5Dwrite(dataset.id(), memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data() + first * columns) < 0)
+  const Handle dataset(
+      H5Dcreate2(group, name, fileType, space.id(), H5P_DEFAULT, creation.id(), H5P_DEFAULT),
+      H5Dclose);
+  if (!dataset.valid() || H5Dwrite(dataset.id(), memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                   values.data() + first * columns) < 0)
     throw std::runtime_error(std::string("HDF5 could not write the dataset ") + name);
 }
 
-void writeType(hid_t file, const GadgetBodies& bodies, int type, std::size_t first, std::size_t count) {
+void writeType(hid_t file, const GadgetBodies& bodies, int type, std::size_t first,
+               std::size_t count) {
   const std::string name = "/PartType" + std::to_string(type);
   const Handle group = makeGroup(file, name.c_str());
   const hid_t real = bodies.doublePrecision ? H5T_IEEE_F64LE : H5T_IEEE_F32LE;
-  writeDataset(group.id(), "Coordinates", real, H5T_NATIVE_DOUBLE, bodies.position, first, count, 3);
+  writeDataset(group.id(), "Coordinates", real, H5T_NATIVE_DOUBLE, bodies.position, first, count,
+               3);
   writeDataset(group.id(), "Velocities", real, H5T_NATIVE_DOUBLE, bodies.velocity, first, count, 3);
   writeDataset(group.id(), "Masses", real, H5T_NATIVE_DOUBLE, bodies.mass, first, count, 1);
-  writeDataset(group.id(), "ParticleIDs", needsWideIds(bodies.id) ? H5T_STD_U64LE : H5T_STD_U32LE, H5T_NATIVE_UINT64, bodies.id, first,
-               count, 1);
+  writeDataset(group.id(), "ParticleIDs", needsWideIds(bodies.id) ? H5T_STD_U64LE : H5T_STD_U32LE,
+               H5T_NATIVE_UINT64, bodies.id, first, count, 1);
 }
 
 void writeRunRecord(hid_t file, const GadgetRunRecord& record) {
@@ -170,7 +179,8 @@ std::string memoryFileName() {
 }
 
 std::string fileImageOf(hid_t file) {
-  if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) throw std::runtime_error("HDF5 could not finish the file");
+  if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
+    throw std::runtime_error("HDF5 could not finish the file");
   const ssize_t size = H5Fget_file_image(file, nullptr, 0);
   if (size < 0) throw std::runtime_error("HDF5 could not give the file's image");
   std::string image(std::size_t(size), '\0');
@@ -178,8 +188,6 @@ std::string fileImageOf(hid_t file) {
     throw std::runtime_error("HDF5 could not give the file's image");
   return image;
 }
-
-
 
 // ---------------------------------------------------------------------------------------------
 // Reading, in the child process (io/isolated_call.h)
@@ -201,7 +209,8 @@ constexpr int kLongestSoftLinkChain = 16;
 constexpr std::size_t kLongestLinkValue = std::size_t(1) << 16;
 constexpr const char* kOwnFileOnly = "nbody reads nothing outside a snapshot's own file";
 
-extern "C" herr_t refuseExternalLink(const char*, const char*, const char*, const char*, unsigned*, hid_t, void*) {
+extern "C" herr_t refuseExternalLink(const char*, const char*, const char*, const char*, unsigned*,
+                                     hid_t, void*) {
   return -1;
 }
 
@@ -229,7 +238,9 @@ Handle inFileOnly(hid_t propertyClass) {
 class Hdf5Reader {
  public:
   Hdf5Reader(std::string_view bytes, const std::string& source)
-      : source_(source), links_(inFileOnly(H5P_LINK_ACCESS)), datasets_(inFileOnly(H5P_DATASET_ACCESS)) {
+      : source_(source),
+        links_(inFileOnly(H5P_LINK_ACCESS)),
+        datasets_(inFileOnly(H5P_DATASET_ACCESS)) {
     silenceHdf5();
     const unsigned flags = H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE;
     file_ = H5LTopen_file_image(const_cast<char*>(bytes.data()), bytes.size(), flags);
@@ -242,7 +253,9 @@ class Hdf5Reader {
   Part read();
 
  private:
-  [[noreturn]] void refuse(const std::string& problem) const { throw std::runtime_error(source_ + ": " + problem); }
+  [[noreturn]] void refuse(const std::string& problem) const {
+    throw std::runtime_error(source_ + ": " + problem);
+  }
   bool exists(const std::string& path) const;
   bool linksInside(const std::string& path, int depth) const;
   void checkLinkInside(const std::string& path, int depth) const;
@@ -255,10 +268,12 @@ class Hdf5Reader {
   HeaderFacts readHeader(Part& part) const;
   void refuseCosmology() const;
   GadgetUnits readUnits() const;
-  std::optional<GadgetUnits> unitsIn(const std::string& object, const char* const names[3], bool timeNotVelocity) const;
+  std::optional<GadgetUnits> unitsIn(const std::string& object, const char* const names[3],
+                                     bool timeNotVelocity) const;
   Handle openDataset(const std::string& group, const char* name, std::uint64_t rows, int columns,
                      H5T_class_t kind) const;
-  std::vector<double> readReals(const std::string& group, const char* name, std::uint64_t rows, int columns) const;
+  std::vector<double> readReals(const std::string& group, const char* name, std::uint64_t rows,
+                                int columns) const;
   void readType(int type, const HeaderFacts& header, GadgetBodies& bodies) const;
 
   const std::string& source_;
@@ -282,7 +297,9 @@ bool Hdf5Reader::linksInside(const std::string& path, int depth) const {
 }
 
 std::string Hdf5Reader::linkValue(const std::string& path, std::size_t size) const {
-  if (size > kLongestLinkValue) refuse("the link " + printable(path, 256) + " names a path of " + std::to_string(size) + " bytes");
+  if (size > kLongestLinkValue)
+    refuse("the link " + printable(path, 256) + " names a path of " + std::to_string(size) +
+           " bytes");
   std::string value(size, '\0');
   if (value.empty() || H5Lget_val(file_, path.c_str(), value.data(), value.size(), links_.id()) < 0)
     refuse("HDF5 cannot read the link " + printable(path, 256));
@@ -298,7 +315,8 @@ void Hdf5Reader::checkLinkInside(const std::string& path, int depth) const {
   const std::string shown = printable(path, 256);
   if (info.type == H5L_TYPE_SOFT) {
     if (depth >= kLongestSoftLinkChain)
-      refuse(shown + " is a loop of soft links, or a chain of more than " + std::to_string(kLongestSoftLinkChain));
+      refuse(shown + " is a loop of soft links, or a chain of more than " +
+             std::to_string(kLongestSoftLinkChain));
     const std::string value = linkValue(path, info.u.val_size);
     const std::string target(value.c_str());
     const std::string folder = path.substr(0, path.find_last_of('/') + 1);
@@ -310,11 +328,14 @@ void Hdf5Reader::checkLinkInside(const std::string& path, int depth) const {
     const std::string value = linkValue(path, info.u.val_size);
     const char *file = nullptr, *object = nullptr;
     unsigned flags = 0;
-    if (H5Lunpack_elink_val(value.data(), value.size(), &flags, &file, &object) < 0 || !file || !object)
+    if (H5Lunpack_elink_val(value.data(), value.size(), &flags, &file, &object) < 0 || !file ||
+        !object)
       refuse(shown + " is an external link (to another file); " + kOwnFileOnly);
-    refuse(shown + " is an external link to " + printable(file, 256) + ":" + printable(object, 256) + "; " + kOwnFileOnly);
+    refuse(shown + " is an external link to " + printable(file, 256) + ":" +
+           printable(object, 256) + "; " + kOwnFileOnly);
   }
-  refuse(shown + " is a user-defined link (of type " + std::to_string(int(info.type)) + "), which nbody does not follow");
+  refuse(shown + " is a user-defined link (of type " + std::to_string(int(info.type)) +
+         "), which nbody does not follow");
 }
 
 // Values kept in other files (external storage, a virtual dataset's sources) are refused unread.
@@ -329,14 +350,16 @@ void Hdf5Reader::checkStorageInside(hid_t dataset, const std::string& path) cons
     if (external < 0 || H5Pget_external(creation.id(), 0, sizeof name, name, &offset, &size) < 0)
       refuse(path + " keeps its values in other files; " + kOwnFileOnly);
     const std::string more = external > 1 ? " and " + std::to_string(external - 1) + " more" : "";
-    refuse(path + " keeps its values in another file (" + printable(name, 256) + more + "); " + kOwnFileOnly);
+    refuse(path + " keeps its values in another file (" + printable(name, 256) + more + "); " +
+           kOwnFileOnly);
   }
   if (H5Pget_layout(creation.id()) == H5D_VIRTUAL)
     refuse(path + " is a virtual dataset, which maps datasets of other files; " + kOwnFileOnly);
 }
 
 // A numeric attribute's values (at most 64), as doubles; nothing where it is absent.
-std::optional<std::vector<double>> Hdf5Reader::attribute(const std::string& object, const char* name) const {
+std::optional<std::vector<double>> Hdf5Reader::attribute(const std::string& object,
+                                                         const char* name) const {
   if (!exists(object)) return std::nullopt;
   const Handle owner(H5Oopen(file_, object.c_str(), links_.id()), H5Oclose);
   if (!owner.valid() || H5Aexists(owner.id(), name) <= 0) return std::nullopt;
@@ -347,9 +370,11 @@ std::optional<std::vector<double>> Hdf5Reader::attribute(const std::string& obje
   const hssize_t count = H5Sget_simple_extent_npoints(space.id());
   const std::string what = object + " attribute " + name;
   if (kind != H5T_INTEGER && kind != H5T_FLOAT) refuse(what + " is not a number");
-  if (count < 1 || count > 64) refuse(what + " holds " + std::to_string(count) + " values, not 1 to 64");
+  if (count < 1 || count > 64)
+    refuse(what + " holds " + std::to_string(count) + " values, not 1 to 64");
   std::vector<double> values(std::size_t(count), 0.0);
-  if (H5Aread(attribute.id(), H5T_NATIVE_DOUBLE, values.data()) < 0) refuse("HDF5 cannot read the " + what);
+  if (H5Aread(attribute.id(), H5T_NATIVE_DOUBLE, values.data()) < 0)
+    refuse("HDF5 cannot read the " + what);
   for (const double value : values)
     if (!std::isfinite(value)) refuse(what + " is not finite");
   return values;
@@ -384,18 +409,24 @@ HeaderFacts Hdf5Reader::readHeader(Part& part) const {
   if (!exists("/Header")) refuse("no group /Header: not a GADGET HDF5 snapshot");
   HeaderFacts header;
   const std::vector<double> thisFile = counts("NumPart_ThisFile", true);
-  const std::vector<double> total = counts("NumPart_Total", false), high = counts("NumPart_Total_HighWord", false);
-  const std::vector<double> masses = attribute("/Header", "MassTable").value_or(std::vector<double>{});
+  const std::vector<double> total = counts("NumPart_Total", false),
+                            high = counts("NumPart_Total_HighWord", false);
+  const std::vector<double> masses =
+      attribute("/Header", "MassTable").value_or(std::vector<double>{});
   for (int type = 0; type < kGadgetTypes; ++type) {
-    const auto at = [type](const std::vector<double>& list) { return std::size_t(type) < list.size() ? list[type] : 0.0; };
+    const auto at = [type](const std::vector<double>& list) {
+      return std::size_t(type) < list.size() ? list[type] : 0.0;
+    };
     header.counts[type] = std::uint64_t(at(thisFile));
     part.totals[type] = std::uint64_t(at(total)) + (std::uint64_t(at(high)) << 32);
     header.massTable[type] = at(masses);
-    if (header.massTable[type] < 0.0) refuse("/Header MassTable[" + std::to_string(type) + "] is negative");
+    if (header.massTable[type] < 0.0)
+      refuse("/Header MassTable[" + std::to_string(type) + "] is negative");
   }
   part.bodies.time = scalar("/Header", "Time").value_or(0.0);
   const double files = scalar("/Header", "NumFilesPerSnapshot").value_or(1.0);
-  if (files != std::floor(files) || files > 1e6) refuse("/Header NumFilesPerSnapshot is not a file count");
+  if (files != std::floor(files) || files > 1e6)
+    refuse("/Header NumFilesPerSnapshot is not a file count");
   part.fileCount = std::max(1, int(files));
   return header;
 }
@@ -405,30 +436,39 @@ void Hdf5Reader::refuseCosmology() const {
   const double omega0 = scalar("/Header", "Omega0").value_or(0.0);
   const double omegaLambda = scalar("/Header", "OmegaLambda").value_or(0.0);
   const auto flagged = [this](const char* object, const char* name) {
-    return scalar(object, name).value_or(0.0) != 0.0 ? std::string(object) + " " + name + " is set" : std::string();
+    return scalar(object, name).value_or(0.0) != 0.0 ? std::string(object) + " " + name + " is set"
+                                                     : std::string();
   };
   std::string why = flagged("/Parameters", "ComovingIntegrationOn");
   if (why.empty()) why = flagged("/Cosmology", "Cosmological run");
   if (why.empty() && (redshift > 0.0 || omega0 > 0.0 || omegaLambda > 0.0))
-    why = "redshift " + shortNumber(redshift) + ", Omega0 " + shortNumber(omega0) + ", OmegaLambda " + shortNumber(omegaLambda);
+    why = "redshift " + shortNumber(redshift) + ", Omega0 " + shortNumber(omega0) +
+          ", OmegaLambda " + shortNumber(omegaLambda);
   if (!why.empty())
-    refuse("a cosmological snapshot (" + why + "): its comoving coordinates need another integrator than nbody's");
+    refuse("a cosmological snapshot (" + why +
+           "): its comoving coordinates need another integrator than nbody's");
 }
 
 // Length, mass and velocity (or time, in SWIFT's names) units under `names` in `object`.
-std::optional<GadgetUnits> Hdf5Reader::unitsIn(const std::string& object, const char* const names[3],
+std::optional<GadgetUnits> Hdf5Reader::unitsIn(const std::string& object,
+                                               const char* const names[3],
                                                bool timeNotVelocity) const {
-  const auto length = scalar(object, names[0]), mass = scalar(object, names[1]), third = scalar(object, names[2]);
+  const auto length = scalar(object, names[0]), mass = scalar(object, names[1]),
+             third = scalar(object, names[2]);
   if (!length || !mass || !third) return std::nullopt;
   GadgetUnits units{*length, *mass, timeNotVelocity && *third != 0.0 ? *length / *third : *third};
-  if (!units.valid()) refuse(object + "'s units are not finite and positive (" + units.describe() + ")");
+  if (!units.valid())
+    refuse(object + "'s units are not finite and positive (" + units.describe() + ")");
   return units;
 }
 
 GadgetUnits Hdf5Reader::readUnits() const {
-  static const char* const gadget[3] = {"UnitLength_in_cm", "UnitMass_in_g", "UnitVelocity_in_cm_per_s"};
-  static const char* const swift[3] = {"Unit length in cgs (U_L)", "Unit mass in cgs (U_M)", "Unit time in cgs (U_t)"};
-  static const char* const gizmo[3] = {"UnitLength_In_CGS", "UnitMass_In_CGS", "UnitVelocity_In_CGS"};
+  static const char* const gadget[3] = {"UnitLength_in_cm", "UnitMass_in_g",
+                                        "UnitVelocity_in_cm_per_s"};
+  static const char* const swift[3] = {"Unit length in cgs (U_L)", "Unit mass in cgs (U_M)",
+                                       "Unit time in cgs (U_t)"};
+  static const char* const gizmo[3] = {"UnitLength_In_CGS", "UnitMass_In_CGS",
+                                       "UnitVelocity_In_CGS"};
   if (auto units = unitsIn("/Units", gadget, false)) return *units;
   if (auto units = unitsIn("/Units", swift, true)) return *units;
   if (auto units = unitsIn("/Parameters", gadget, false)) return *units;
@@ -438,20 +478,22 @@ GadgetUnits Hdf5Reader::readUnits() const {
 
 // The dataset, once it has shown it is `rows` x `columns` values of `kind` and that the bytes it
 // stores can hold them: nothing is allocated for a count the file cannot back.
-Handle Hdf5Reader::openDataset(const std::string& group, const char* name, std::uint64_t rows, int columns,
-                               H5T_class_t kind) const {
+Handle Hdf5Reader::openDataset(const std::string& group, const char* name, std::uint64_t rows,
+                               int columns, H5T_class_t kind) const {
   const std::string path = group + "/" + name;
   if (!exists(path)) refuse("no dataset " + path + " for its " + std::to_string(rows) + " bodies");
   Handle dataset(H5Dopen2(file_, path.c_str(), datasets_.id()), H5Dclose);
   if (!dataset.valid()) refuse(path + " is not a dataset HDF5 can open");
   checkStorageInside(dataset.id(), path);
-  const Handle space(H5Dget_space(dataset.id()), H5Sclose), type(H5Dget_type(dataset.id()), H5Tclose);
+  const Handle space(H5Dget_space(dataset.id()), H5Sclose),
+      type(H5Dget_type(dataset.id()), H5Tclose);
   hsize_t dims[2] = {0, 0};
   const int rank = H5Sget_simple_extent_ndims(space.id());
-  if (rank != (columns == 1 ? 1 : 2) || H5Sget_simple_extent_dims(space.id(), dims, nullptr) != rank ||
-      dims[0] != rows || (columns > 1 && dims[1] != hsize_t(columns)))
-    refuse(path + " is not " + std::to_string(rows) + (columns > 1 ? " x " + std::to_string(columns) : "") +
-           " values (the header's count)");
+  if (rank != (columns == 1 ? 1 : 2) ||
+      H5Sget_simple_extent_dims(space.id(), dims, nullptr) != rank || dims[0] != rows ||
+      (columns > 1 && dims[1] != hsize_t(columns)))
+    refuse(path + " is not " + std::to_string(rows) +
+           (columns > 1 ? " x " + std::to_string(columns) : "") + " values (the header's count)");
   if (H5Tget_class(type.id()) != kind)
     refuse(path + " holds " + (kind == H5T_FLOAT ? "no floating-point numbers" : "no integers"));
   const Handle creation(H5Dget_create_plist(dataset.id()), H5Pclose);
@@ -459,20 +501,22 @@ Handle Hdf5Reader::openDataset(const std::string& group, const char* name, std::
   const double stored = double(H5Dget_storage_size(dataset.id()));
   const double packing = H5Pget_nfilters(creation.id()) > 0 ? kDeflateLargestRatio : 1.0;
   if (stored * packing < needed)
-    refuse(path + " claims " + std::to_string(rows * std::uint64_t(columns)) + " values but stores " +
-           std::to_string(std::uint64_t(stored)) + " bytes, where they need " + std::to_string(std::uint64_t(needed)) +
-           " bytes" +
-           (packing > 1.0 ? " (1/" + shortNumber(kDeflateLargestRatio) + " of that compressed)" : "") +
-           ": damaged, or written only in part");
+    refuse(
+        path + " claims " + std::to_string(rows * std::uint64_t(columns)) + " values but stores " +
+        std::to_string(std::uint64_t(stored)) + " bytes, where they need " +
+        std::to_string(std::uint64_t(needed)) + " bytes" +
+        (packing > 1.0 ? " (1/" + shortNumber(kDeflateLargestRatio) + " of that compressed)" : "") +
+        ": damaged, or written only in part");
   return dataset;
 }
 
-std::vector<double> Hdf5Reader::readReals(const std::string& group, const char* name, std::uint64_t rows,
-                                          int columns) const {
+std::vector<double> Hdf5Reader::readReals(const std::string& group, const char* name,
+                                          std::uint64_t rows, int columns) const {
   const Handle dataset = openDataset(group, name, rows, columns, H5T_FLOAT);
   std::vector<double> values(std::size_t(rows) * std::size_t(columns));
   if (H5Dread(dataset.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
-    refuse("HDF5 cannot read " + group + "/" + name + " (damaged, or compressed with a filter it lacks)");
+    refuse("HDF5 cannot read " + group + "/" + name +
+           " (damaged, or compressed with a filter it lacks)");
   return values;
 }
 
@@ -483,7 +527,8 @@ std::vector<std::uint64_t> Hdf5Reader::readIds(const std::string& group, std::ui
   const Handle ids = openDataset(group, "ParticleIDs", rows, 1, H5T_INTEGER);
   const Handle type(H5Dget_type(ids.id()), H5Tclose);
   if (H5Tget_size(type.id()) > 8)
-    refuse(path + " holds integers of " + std::to_string(8 * H5Tget_size(type.id())) + " bits, over the 64 an ID may have");
+    refuse(path + " holds integers of " + std::to_string(8 * H5Tget_size(type.id())) +
+           " bits, over the 64 an ID may have");
   const bool isSigned = H5Tget_sign(type.id()) == H5T_SGN_2;
   std::vector<std::uint64_t> values(rows);
   const hid_t memoryType = isSigned ? H5T_NATIVE_INT64 : H5T_NATIVE_UINT64;
@@ -491,8 +536,8 @@ std::vector<std::uint64_t> Hdf5Reader::readIds(const std::string& group, std::ui
     refuse("HDF5 cannot read " + path);
   for (std::uint64_t k = 0; isSigned && k < rows; ++k)
     if (std::int64_t(values[k]) < 0)
-      refuse(path + " holds a negative ID (" + std::to_string(std::int64_t(values[k])) + ", body " + std::to_string(k) +
-             "): IDs are whole numbers from 0");
+      refuse(path + " holds a negative ID (" + std::to_string(std::int64_t(values[k])) + ", body " +
+             std::to_string(k) + "): IDs are whole numbers from 0");
   return values;
 }
 
@@ -503,8 +548,9 @@ void Hdf5Reader::readType(int type, const HeaderFacts& header, GadgetBodies& bod
   const std::vector<double> positions = readReals(group, "Coordinates", rows, 3);
   const std::vector<double> velocities = readReals(group, "Velocities", rows, 3);
   const std::vector<std::uint64_t> idValues = readIds(group, rows);
-  const std::vector<double> masses =
-      header.massTable[type] > 0.0 ? std::vector<double>(rows, header.massTable[type]) : readReals(group, "Masses", rows, 1);
+  const std::vector<double> masses = header.massTable[type] > 0.0
+                                         ? std::vector<double>(rows, header.massTable[type])
+                                         : readReals(group, "Masses", rows, 1);
   bodies.position.insert(bodies.position.end(), positions.begin(), positions.end());
   bodies.velocity.insert(bodies.velocity.end(), velocities.begin(), velocities.end());
   bodies.mass.insert(bodies.mass.end(), masses.begin(), masses.end());
@@ -518,7 +564,8 @@ Part Hdf5Reader::read() {
   refuseCosmology();
   part.bodies.units = readUnits();
   if (const auto gravity = scalar(kRunGroup, "GravitationalConstant"))
-    part.bodies.record = GadgetRunRecord{*gravity, scalar(kRunGroup, "Time").value_or(part.bodies.time)};
+    part.bodies.record =
+        GadgetRunRecord{*gravity, scalar(kRunGroup, "Time").value_or(part.bodies.time)};
   for (int type = 0; type < kGadgetTypes; ++type)
     if (header.counts[type] > 0) readType(type, header, part.bodies);
   if (part.bodies.size() == 0) refuse("/Header NumPart_ThisFile lists no bodies");
@@ -536,7 +583,8 @@ std::string serialize(const Part& part) {
     for (const double value : *list) out.put(value);
   for (const std::uint64_t id : bodies.id) out.put(id);
   for (const std::uint8_t type : bodies.type) out.put(type);
-  for (const double value : {bodies.time, bodies.units.lengthInCm, bodies.units.massInG, bodies.units.velocityInCmPerS})
+  for (const double value :
+       {bodies.time, bodies.units.lengthInCm, bodies.units.massInG, bodies.units.velocityInCmPerS})
     out.put(value);
   out.put(std::uint8_t{bodies.record.has_value()});
   out.put(bodies.record ? bodies.record->gravity : 0.0);
@@ -549,7 +597,8 @@ std::string serialize(const Part& part) {
 Part deserialize(std::string_view bytes, const std::string& source) {
   bytes::Reader in(bytes, bytes::Order::little);
   const std::uint64_t count = in.get<std::uint64_t>();
-  if (count > bytes.size() / 65) throw std::runtime_error(source + ": the reader process answered garbled");
+  if (count > bytes.size() / 65)
+    throw std::runtime_error(source + ": the reader process answered garbled");
   Part part;
   GadgetBodies& bodies = part.bodies;
   bodies.reserve(std::size_t(count));
@@ -576,18 +625,20 @@ std::size_t memoryBudget(std::size_t fileBytes) {
   std::size_t mapped = 0;
   if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
     unsigned long pages = 0;
-    if (std::fscanf(statm, "%lu", &pages) == 1) mapped = std::size_t(pages) * std::size_t(::sysconf(_SC_PAGESIZE));
+    if (std::fscanf(statm, "%lu", &pages) == 1)
+      mapped = std::size_t(pages) * std::size_t(::sysconf(_SC_PAGESIZE));
     std::fclose(statm);
   }
   return mapped + (std::size_t(2) << 30) + 8 * fileBytes;
 }
 
 Part readPart(std::string_view bytes, const std::string& source) {
-  if (!looksLikeHdf5(bytes)) throw std::runtime_error(source + ": not an HDF5 file (no HDF5 signature at its start)");
+  if (!looksLikeHdf5(bytes))
+    throw std::runtime_error(source + ": not an HDF5 file (no HDF5 signature at its start)");
   const std::string answer = [&] {
     const std::lock_guard lock(hdf5Use());
-    return callIsolated([&] { return serialize(Hdf5Reader(bytes, source).read()); }, source, "the HDF5 library",
-                        memoryBudget(bytes.size()));
+    return callIsolated([&] { return serialize(Hdf5Reader(bytes, source).read()); }, source,
+                        "the HDF5 library", memoryBudget(bytes.size()));
   }();
   stopPoint("while reading " + source);
   try {
@@ -596,8 +647,6 @@ Part readPart(std::string_view bytes, const std::string& source) {
     throw std::runtime_error(source + ": the reader process answered garbled");
   }
 }
-
-
 
 }  // namespace
 
@@ -608,7 +657,8 @@ std::string gadgetHdf5Image(const GadgetBodies& bodies) {
   silenceHdf5();
   const Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   H5Pset_fapl_core(access.id(), 1 << 20, 0);  // in memory, never on disk
-  const Handle file(H5Fcreate(memoryFileName().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id()), H5Fclose);
+  const Handle file(H5Fcreate(memoryFileName().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id()),
+                    H5Fclose);
   if (!file.valid()) throw std::runtime_error("HDF5 could not make a file in memory");
   writeHeader(file.id(), bodies);
   writeUnits(file.id(), bodies.units);

@@ -18,7 +18,9 @@ struct Image {
   const std::uint8_t* pixel(int x, int y) const { return rgba.data() + offset(x, y); }
 
  private:
-  std::size_t offset(int x, int y) const { return (std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4; }
+  std::size_t offset(int x, int y) const {
+    return (std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4;
+  }
 };
 
 }  // namespace nbody

@@ -2,11 +2,11 @@
 
 #include <cerrno>
 #include <cstring>
-#include <vector>
 #include <new>
 #include <optional>
 #include <stdexcept>
 #include <system_error>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -29,7 +29,8 @@ std::optional<std::filesystem::path> unsearchableFolder(const std::filesystem::p
   std::filesystem::path folder;
   for (const auto& part : path.parent_path()) {
     folder /= part;
-    if (::faccessat(AT_FDCWD, folder.c_str(), X_OK, AT_EACCESS) != 0 && errno == EACCES) return folder;
+    if (::faccessat(AT_FDCWD, folder.c_str(), X_OK, AT_EACCESS) != 0 && errno == EACCES)
+      return folder;
   }
   return std::nullopt;
 }
@@ -47,7 +48,8 @@ void reserveFor(std::string& bytes, const std::filesystem::path& path, off_t siz
     bytes.reserve(std::size_t(size));
   } catch (const std::bad_alloc&) {
     const std::string limits = limitsBehind(ENOMEM);
-    throw std::runtime_error(cannotRead(path, "its " + bytesText(double(size)) + " do not fit in the memory left" +
+    throw std::runtime_error(cannotRead(path, "its " + bytesText(double(size)) +
+                                                  " do not fit in the memory left" +
                                                   (limits.empty() ? "" : " (" + limits + ")")));
   }
 }
@@ -66,11 +68,13 @@ struct Descriptor {
 
 std::string whyUnreachable(const std::filesystem::path& path, int error) {
   struct stat status;
-  if (error == ENXIO && ::stat(path.c_str(), &status) == 0) return kindOf(status.st_mode);  // a socket
+  if (error == ENXIO && ::stat(path.c_str(), &status) == 0)
+    return kindOf(status.st_mode);  // a socket
   if (error == ELOOP) return "it is a loop of symbolic links (or a chain of more than 40)";
   if (error == EACCES)
     if (const auto folder = unsearchableFolder(path))
-      return "the folder " + folder->string() + " on the way cannot be searched (" + errorText(EACCES) + ")";
+      return "the folder " + folder->string() + " on the way cannot be searched (" +
+             errorText(EACCES) + ")";
   return errorText(error);
 }
 
@@ -85,9 +89,12 @@ std::string readHere(const std::filesystem::path& path, InputKinds kinds) {
   struct stat status;
   if (::fstat(file.fd, &status) != 0) throw std::runtime_error(cannotRead(path, errorText(errno)));
   if (kinds == InputKinds::filesOnly && S_ISFIFO(status.st_mode))
-    throw std::runtime_error(cannotRead(path, "it is a pipe; a part of a snapshot of several files must be a file"));
-  if (!S_ISREG(status.st_mode) && !S_ISFIFO(status.st_mode)) throw std::runtime_error(cannotRead(path, kindOf(status.st_mode)));
-  if (blocking != 0 && ::fcntl(file.fd, F_SETFL, 0) != 0) throw std::runtime_error(cannotRead(path, errorText(errno)));
+    throw std::runtime_error(
+        cannotRead(path, "it is a pipe; a part of a snapshot of several files must be a file"));
+  if (!S_ISREG(status.st_mode) && !S_ISFIFO(status.st_mode))
+    throw std::runtime_error(cannotRead(path, kindOf(status.st_mode)));
+  if (blocking != 0 && ::fcntl(file.fd, F_SETFL, 0) != 0)
+    throw std::runtime_error(cannotRead(path, errorText(errno)));
   if (S_ISREG(status.st_mode) && kinds != InputKinds::editedInPlace) noteFileRead(status, path);
   std::string bytes;
   if (S_ISREG(status.st_mode)) reserveFor(bytes, path, status.st_size);
@@ -96,7 +103,8 @@ std::string readHere(const std::filesystem::path& path, InputKinds kinds) {
     const ssize_t count = ::read(file.fd, chunk, sizeof chunk);
     if (count > 0) {
       bytes.append(chunk, std::size_t(count));
-      if (bytes.size() % kBytesBetweenStopPoints < std::size_t(count)) stopPoint("while reading " + path.string());
+      if (bytes.size() % kBytesBetweenStopPoints < std::size_t(count))
+        stopPoint("while reading " + path.string());
     } else if (count == 0) {
       return bytes;
     } else if (errno != EINTR) {
@@ -123,7 +131,9 @@ std::vector<std::byte> leadersRead(const std::filesystem::path& path, InputKinds
 
 }  // namespace
 
-std::string readInputFileHere(const std::filesystem::path& path, InputKinds kinds) { return readHere(path, kinds); }
+std::string readInputFileHere(const std::filesystem::path& path, InputKinds kinds) {
+  return readHere(path, kinds);
+}
 
 // Distributed, rank 0 alone reads (the other ranks' nodes may not even hold the file) and every
 // rank gets its bytes, or its failure.

@@ -21,10 +21,12 @@ enum class InputKinds { filesAndPipes, filesOnly, editedInPlace };
 // a device, a socket, unreadable, a loop of links, a folder on the way that cannot be searched,
 // too large for the memory left). Every regular file read joins the files no output of the run
 // may replace (io/files_read.h).
-std::string readInputFile(const std::filesystem::path& path, InputKinds kinds = InputKinds::filesAndPipes);
+std::string readInputFile(const std::filesystem::path& path,
+                          InputKinds kinds = InputKinds::filesAndPipes);
 // The same, read by this process alone, whatever the ranks: for files of rank 0's own (the window's
 // camera path), which the other ranks never ask for.
-std::string readInputFileHere(const std::filesystem::path& path, InputKinds kinds = InputKinds::filesAndPipes);
+std::string readInputFileHere(const std::filesystem::path& path,
+                              InputKinds kinds = InputKinds::filesAndPipes);
 
 // What `error` (an errno from opening or looking at `path`) means for it, in words that name the
 // cause: "a loop of symbolic links", "the folder a/b cannot be searched (Permission denied)",

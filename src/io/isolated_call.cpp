@@ -22,7 +22,8 @@ namespace {
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kSanitized = true;
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
+    __has_feature(thread_sanitizer)
 constexpr bool kSanitized = true;
 #else
 constexpr bool kSanitized = false;
@@ -37,13 +38,15 @@ void writeAll(int fd, const std::string& bytes) {
   std::size_t sent = 0;
   while (sent < bytes.size()) {
     const ssize_t count = ::write(fd, bytes.data() + sent, bytes.size() - sent);
-    if (count > 0) sent += std::size_t(count);
-    else if (count < 0 && errno != EINTR) return;
+    if (count > 0)
+      sent += std::size_t(count);
+    else if (count < 0 && errno != EINTR)
+      return;
   }
 }
 
-[[noreturn]] void runChild(const std::function<std::string()>& work, int fd, std::size_t memoryLimitBytes,
-                           pid_t parent) {
+[[noreturn]] void runChild(const std::function<std::string()>& work, int fd,
+                           std::size_t memoryLimitBytes, pid_t parent) {
   // Ends with the parent, whatever ends it (a second stop signal, a kill): never left blocked on
   // its own. The parent may have ended before this took effect.
   if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) ::_exit(1);
@@ -74,8 +77,10 @@ std::string readAll(int fd, int& stoppedBy) {
     pollfd ready{fd, POLLIN, 0};
     if (::poll(&ready, 1, 100) <= 0) continue;  // nothing yet, or a signal (EINTR): look again
     const ssize_t count = ::read(fd, chunk, sizeof chunk);
-    if (count > 0) bytes.append(chunk, std::size_t(count));
-    else if (count == 0 || errno != EINTR) return bytes;
+    if (count > 0)
+      bytes.append(chunk, std::size_t(count));
+    else if (count == 0 || errno != EINTR)
+      return bytes;
   }
 }
 
@@ -92,14 +97,16 @@ std::string callIsolated(const std::function<std::string()>& work, const std::st
                          const std::string& library, std::size_t memoryLimitBytes) {
   int pipe[2];
   if (::pipe2(pipe, O_CLOEXEC) != 0)
-    throw std::runtime_error("cannot read " + source + ": no pipe to a reader process: " + std::strerror(errno));
+    throw std::runtime_error("cannot read " + source +
+                             ": no pipe to a reader process: " + std::strerror(errno));
   const pid_t parent = ::getpid();
   const pid_t child = ::fork();
   if (child < 0) {
     const int error = errno;
     ::close(pipe[0]);
     ::close(pipe[1]);
-    throw std::runtime_error("cannot read " + source + ": no reader process: " + std::strerror(error));
+    throw std::runtime_error("cannot read " + source +
+                             ": no reader process: " + std::strerror(error));
   }
   if (child == 0) {
     ::close(pipe[0]);
@@ -116,15 +123,20 @@ std::string callIsolated(const std::function<std::string()>& work, const std::st
   }
   const int status = waitFor(child);
   if (WIFSIGNALED(status))
-    throw std::runtime_error(source + ": " + library + " crashed reading it (signal " + std::to_string(WTERMSIG(status)) +
-                             ", " + ::strsignal(WTERMSIG(status)) + "): the file is damaged, or needs more than " +
+    throw std::runtime_error(source + ": " + library + " crashed reading it (signal " +
+                             std::to_string(WTERMSIG(status)) + ", " +
+                             ::strsignal(WTERMSIG(status)) +
+                             "): the file is damaged, or needs more than " +
                              std::to_string(memoryLimitBytes >> 20) + " MiB");
   const std::string memory = std::to_string(memoryLimitBytes >> 20) + " MiB";
   if (!answer.empty() && answer[0] == kOutOfMemory)
-    throw std::runtime_error(source + ": reading it takes more than " + memory + " (damaged, or far larger than its size)");
+    throw std::runtime_error(source + ": reading it takes more than " + memory +
+                             " (damaged, or far larger than its size)");
   if (answer.empty() || (answer[0] != kAnswered && answer[0] != kRefused))
-    throw std::runtime_error(source + ": " + library + " ended without an answer reading it (the file is damaged, or "
-                             "needs more than " + memory + ")");
+    throw std::runtime_error(source + ": " + library +
+                             " ended without an answer reading it (the file is damaged, or "
+                             "needs more than " +
+                             memory + ")");
   if (answer[0] == kRefused) throw std::runtime_error(answer.substr(1));
   return answer.substr(1);
 }

@@ -11,13 +11,13 @@
 #include <system_error>
 
 #include <fcntl.h>
-#include <stdio.h>  // renameat2
 #include <poll.h>
+#include <stdio.h>  // renameat2
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io/input_file.h"
 #include "io/files_read.h"
+#include "io/input_file.h"
 #include "io/temporary_files.h"
 #include "parallel/ranks.h"
 #include "util/system_limits.h"
@@ -54,7 +54,9 @@ int writeAll(int fd, const char* data, std::size_t size) {
   return 0;
 }
 
-bool sameFile(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+bool sameFile(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
 bool isStream(mode_t mode) { return S_ISCHR(mode) || S_ISFIFO(mode); }
 
 // The standard stream (1 or 2) that `opened` is the file of, or -1.
@@ -82,7 +84,9 @@ std::filesystem::path folderOf(const std::filesystem::path& target) {
 
 std::string kindOf(mode_t mode) {
   if (S_ISDIR(mode)) return "it is a folder";
-  const std::string kind = S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "no kind of file nbody writes";
+  const std::string kind = S_ISBLK(mode)    ? "a block device"
+                           : S_ISSOCK(mode) ? "a socket"
+                                            : "no kind of file nbody writes";
   return "it is " + kind + " (nbody writes regular files, terminals, pipes and character devices)";
 }
 
@@ -90,12 +94,14 @@ std::string kindOf(mode_t mode) {
 // is over and the rename fails.
 std::string whyNotReplaceable(const std::filesystem::path& target, const struct stat& file) {
   if (::faccessat(AT_FDCWD, target.c_str(), W_OK, AT_EACCESS) != 0)
-    return "it is not writable (" + why(errno) + "), and nbody does not replace files it may not write";
+    return "it is not writable (" + why(errno) +
+           "), and nbody does not replace files it may not write";
   struct stat folder;
   const bool othersFile = ::geteuid() != 0 && file.st_uid != ::geteuid();
   if (othersFile && ::stat(folderOf(target).c_str(), &folder) == 0 && (folder.st_mode & S_ISVTX) &&
       folder.st_uid != ::geteuid())
-    return "it belongs to another user in a folder where only a file's owner may replace it (the sticky bit, as in /tmp)";
+    return "it belongs to another user in a folder where only a file's owner may replace it (the "
+           "sticky bit, as in /tmp)";
   return {};
 }
 
@@ -107,15 +113,19 @@ std::string linkText(const std::filesystem::path& target) {
 
 // Why no file can be made in `folder`, from the errno of making one: the folder named as the cause.
 std::string whyNoFileIn(const std::filesystem::path& folder, int error) {
-  const std::string unreachable = whyUnreachable(folder / "x", error);  // a folder on the way, a limit
-  if (unreachable != why(error) || (error != EACCES && error != EPERM && error != EROFS)) return unreachable;
+  const std::string unreachable =
+      whyUnreachable(folder / "x", error);  // a folder on the way, a limit
+  if (unreachable != why(error) || (error != EACCES && error != EPERM && error != EROFS))
+    return unreachable;
   if (error == EROFS) return "its folder " + folder.string() + " is on a read-only file system";
   return "its folder " + folder.string() + " cannot be written (" + why(error) + ")";
 }
 
 struct NewNames {
   std::mutex use;
-  std::map<std::filesystem::path, std::function<std::filesystem::path(const std::filesystem::path&)>> next;
+  std::map<std::filesystem::path,
+           std::function<std::filesystem::path(const std::filesystem::path&)>>
+      next;
   std::map<std::filesystem::path, std::filesystem::path> taken;
 };
 
@@ -139,11 +149,13 @@ bool renameIfFree(const std::filesystem::path& from, const std::filesystem::path
 
 // Renames `from` to `to`, or where `to` must be a new name, to the first of its names that is free
 // at that moment; the name taken. errno set where it fails.
-std::optional<std::filesystem::path> renameInto(const std::filesystem::path& from, const std::filesystem::path& to) {
+std::optional<std::filesystem::path> renameInto(const std::filesystem::path& from,
+                                                const std::filesystem::path& to) {
   NewNames& names = newNames();
   const std::lock_guard lock(names.use);
   const auto next = names.next.find(to);
-  if (next == names.next.end()) return ::rename(from.c_str(), to.c_str()) == 0 ? std::optional(to) : std::nullopt;
+  if (next == names.next.end())
+    return ::rename(from.c_str(), to.c_str()) == 0 ? std::optional(to) : std::nullopt;
   std::filesystem::path name = to;
   for (int tried = 0; tried < kMostNewNamesTried; ++tried, name = next->second(name)) {
     if (renameIfFree(from, name)) {
@@ -207,7 +219,8 @@ class OutputFile::Buffer : public std::streambuf {
 OutputFile::OutputFile(std::filesystem::path target)
     : target_(std::move(target)), buffer_(std::make_unique<Buffer>(*this)), stream_(buffer_.get()) {
   if (target_.empty()) throw OutputError("an output path is empty: name a file");
-  if (!target_.has_filename()) throw OutputError(cannotWrite(target_, "the path ends in /, so it names a folder"));
+  if (!target_.has_filename())
+    throw OutputError(cannotWrite(target_, "the path ends in /, so it names a folder"));
   struct stat link;
   if (!ranks().leader()) {
     openNowhere();
@@ -272,7 +285,8 @@ void OutputFile::openTemporary(unsigned permissions) {
 // which a change of owner may have cut.
 void OutputFile::keepOwnerOf(const struct stat& replaced) {
   if (replaced.st_uid == ::geteuid() && replaced.st_gid == ::getegid()) return;
-  if (::fchown(fd_, replaced.st_uid, replaced.st_gid) != 0) (void)::fchown(fd_, uid_t(-1), replaced.st_gid);
+  if (::fchown(fd_, replaced.st_uid, replaced.st_gid) != 0)
+    (void)::fchown(fd_, uid_t(-1), replaced.st_gid);
   (void)::fchmod(fd_, replaced.st_mode & 0777);
 }
 
@@ -282,7 +296,8 @@ void OutputFile::openThroughLink() {
   const std::string link = linkText(target_);
   const int fd = ::open(target_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
   if (fd < 0)
-    throw OutputError(cannotWrite(target_, link + ", and opening what it leads to failed: " + whyUnreachable(target_, errno)));
+    throw OutputError(cannotWrite(target_, link + ", and opening what it leads to failed: " +
+                                               whyUnreachable(target_, errno)));
   struct stat opened;
   const bool known = ::fstat(fd, &opened) == 0;
   if (known && isStream(opened.st_mode)) {
@@ -292,10 +307,13 @@ void OutputFile::openThroughLink() {
   const int standard = known && S_ISREG(opened.st_mode) ? standardStreamOf(opened) : -1;
   ::close(fd);
   if (standard < 0)
-    throw OutputError(cannotWrite(target_, link + " that leads to a regular file; nbody replaces a regular file only under its own "
-                                                  "name, so that a planted link cannot send its output elsewhere: name "
-                                                  "the file itself"));
-  // Where the shell's redirection put it: the same open file, so >> appends and > is not truncated again.
+    throw OutputError(cannotWrite(
+        target_,
+        link + " that leads to a regular file; nbody replaces a regular file only under its own "
+               "name, so that a planted link cannot send its output elsewhere: name "
+               "the file itself"));
+  // Where the shell's redirection put it: the same open file, so >> appends and > is not truncated
+  // again.
   fd_ = ::fcntl(standard, F_DUPFD_CLOEXEC, 3);
   if (fd_ < 0) throw OutputError(cannotWrite(target_, why(errno)));
 }
@@ -313,13 +331,15 @@ void OutputFile::openInPlace() {
   if (::fstat(fd_, &opened) != 0 || !isStream(opened.st_mode)) {
     ::close(fd_);
     fd_ = -1;
-    throw OutputError(cannotWrite(target_, "it changed from a device or pipe into something else while being opened"));
+    throw OutputError(cannotWrite(
+        target_, "it changed from a device or pipe into something else while being opened"));
   }
 }
 
 bool OutputFile::send(const char* data, std::size_t size) noexcept {
   if (!error_.empty()) return false;
-  if (inPlace()) std::fflush(stdout);  // what nbody printed comes first on a shared terminal or pipe
+  if (inPlace())
+    std::fflush(stdout);  // what nbody printed comes first on a shared terminal or pipe
   if (const int error = writeAll(fd_, data, size)) fail(error);
   return error_.empty();
 }
@@ -380,10 +400,11 @@ void OutputFile::publish() {
   // The temporary name must still lead to the file written (in a folder others may write, it
   // could have been moved away and replaced).
   struct stat written, named;
-  if (::fstat(fd_, &written) != 0 || ::lstat(temporary_.c_str(), &named) != 0 || !S_ISREG(named.st_mode) ||
-      !sameFile(written, named))
-    throw OutputError(cannotWrite(target_, "its temporary file " + temporary_.string() +
-                                               " was moved or replaced while it was being written"));
+  if (::fstat(fd_, &written) != 0 || ::lstat(temporary_.c_str(), &named) != 0 ||
+      !S_ISREG(named.st_mode) || !sameFile(written, named))
+    throw OutputError(
+        cannotWrite(target_, "its temporary file " + temporary_.string() +
+                                 " was moved or replaced while it was being written"));
   checkNotRead();
   {
     temporaries::StopSignalsBlocked blocked;
@@ -402,7 +423,8 @@ void OutputFile::checkNotRead() const {
 
 void OutputFile::commit(const std::function<void()>& beforePublishing) {
   prepareCommit();
-  temporaries::StopSignalsBlocked blocked;  // the stop cannot come between the last look and the rename
+  temporaries::StopSignalsBlocked
+      blocked;  // the stop cannot come between the last look and the rename
   if (beforePublishing) beforePublishing();
   publish();
 }
@@ -415,7 +437,9 @@ void OutputFile::checkWritable(const std::filesystem::path& target) {
     if (::access(target.c_str(), W_OK) != 0) throw OutputError(cannotWrite(target, why(errno)));
     return;
   }
-  if (exists && S_ISLNK(link.st_mode) && ::stat(target.c_str(), &leadsTo) == 0 && isStream(leadsTo.st_mode)) return;
+  if (exists && S_ISLNK(link.st_mode) && ::stat(target.c_str(), &leadsTo) == 0 &&
+      isStream(leadsTo.st_mode))
+    return;
   OutputFile probe(target);  // a temporary file, made and removed
 }
 
@@ -453,7 +477,8 @@ void OutputGroup::commit(const std::function<void()>& beforePublishing) {
       if (!readerGone) readerGone = e;
     }
   }
-  temporaries::StopSignalsBlocked blocked;  // the stop cannot come between the last look and the renames
+  temporaries::StopSignalsBlocked
+      blocked;  // the stop cannot come between the last look and the renames
   if (beforePublishing) beforePublishing();
   std::string written;
   for (const auto& file : files_) {
@@ -467,7 +492,8 @@ void OutputGroup::commit(const std::function<void()>& beforePublishing) {
     written += (written.empty() ? "" : ", ") + file->target().string();
   }
   if (readerGone)
-    throw OutputError(std::string(readerGone->what()) + (written.empty() ? "" : " (written all the same: " + written + ")"));
+    throw OutputError(std::string(readerGone->what()) +
+                      (written.empty() ? "" : " (written all the same: " + written + ")"));
 }
 
 }  // namespace nbody

@@ -127,7 +127,7 @@ class OutputFile {
   int fd_ = -1;
   int slot_ = -1;  // in the list of temporary files (io/temporary_files.h)
   bool committed_ = false;
-  std::string error_;  // the first failure, "cannot write X: why"
+  std::string error_;   // the first failure, "cannot write X: why"
   int failedWith_ = 0;  // its errno
   std::unique_ptr<Buffer> buffer_;
   std::ostream stream_;

@@ -20,7 +20,8 @@ bool sameOutputFile(const std::filesystem::path& a, const std::filesystem::path&
   if (a.empty() || b.empty()) return false;
   struct stat first, second;
   if (::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0)
-    return first.st_dev == second.st_dev && first.st_ino == second.st_ino && !S_ISCHR(first.st_mode);
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino &&
+           !S_ISCHR(first.st_mode);
   const std::filesystem::path resolved = resolvedOutputPath(a);
   if (resolved != resolvedOutputPath(b)) return false;
   struct stat status;

@@ -1,5 +1,6 @@
 #pragma once
-// PNG files through stb_image_write and stb_image (their implementations come from Debian's libstb).
+// PNG files through stb_image_write and stb_image (their implementations come from Debian's
+// libstb).
 
 #include <cstdint>
 #include <filesystem>
@@ -18,7 +19,8 @@ inline constexpr std::uint64_t kLargestPicturePixels = std::uint64_t(16384) * 16
 void writePng(const Image& image, OutputFile& file);
 // The same into a file of its own, whole or not at all.
 void writePng(const Image& image, const std::filesystem::path& path);
-// Reads any PNG stb_image reads, as RGBA. Throws std::runtime_error naming the file and the problem.
+// Reads any PNG stb_image reads, as RGBA. Throws std::runtime_error naming the file and the
+// problem.
 Image readPng(const std::filesystem::path& path);
 
 }  // namespace nbody

@@ -16,13 +16,16 @@ bool isFinite(const glm::vec4& v) {
 
 void refuseUnwritable(const Snapshot& snapshot) {
   // The last line of defence: the commands say which steps went wrong before they get here.
-  if (!std::isfinite(snapshot.time)) throw std::runtime_error("refusing to write a state whose time is not finite");
+  if (!std::isfinite(snapshot.time))
+    throw std::runtime_error("refusing to write a state whose time is not finite");
   for (std::size_t i = 0; i < snapshot.state.size(); ++i)
-    if (!isFinite(snapshot.state.positionMass[i]) || !isFinite(glm::vec4(glm::vec3(snapshot.state.velocity[i]), 0.0f)))
-      throw std::runtime_error("refusing to write a state that is not finite (body " + std::to_string(i) + ")");
+    if (!isFinite(snapshot.state.positionMass[i]) ||
+        !isFinite(glm::vec4(glm::vec3(snapshot.state.velocity[i]), 0.0f)))
+      throw std::runtime_error("refusing to write a state that is not finite (body " +
+                               std::to_string(i) + ")");
   if (snapshot.step < 0 || snapshot.step > kLargestStep)
-    throw std::runtime_error("refusing to write step " + std::to_string(snapshot.step) + ": a snapshot holds steps 0 to " +
-                             std::to_string(kLargestStep));
+    throw std::runtime_error("refusing to write step " + std::to_string(snapshot.step) +
+                             ": a snapshot holds steps 0 to " + std::to_string(kLargestStep));
 }
 
 double runGravityOf(const Snapshot& snapshot) {
@@ -40,7 +43,8 @@ std::string takeFileGravity(const Snapshot& snapshot, const std::string& source,
 
 void checkBodies(const State& state, const std::string& source) {
   if (state.size() == 0) throw std::runtime_error(source + ": no bodies");
-  if (state.velocity.size() != state.size() || (!state.id.empty() && state.id.size() != state.size()) ||
+  if (state.velocity.size() != state.size() ||
+      (!state.id.empty() && state.id.size() != state.size()) ||
       (!state.component.empty() && state.component.size() != state.size()))
     throw std::logic_error(source + ": the state's lists differ in length");
   for (std::size_t i = 0; i < state.component.size(); ++i)

@@ -44,7 +44,7 @@ struct Snapshot {
   State state;
   double time = 0.0;
   long long step = 0;
-  std::optional<RunSettings> settings;  // only binary snapshots carry them
+  std::optional<RunSettings> settings;            // only binary snapshots carry them
   std::optional<FileUnits> units = std::nullopt;  // only GADGET files carry them
   // The bodies in double, where they hold more than the float32 state (physics/state.h): written
   // by CSV (shortest double digits) and GADGET HDF5 (float64), read back from them; the other

@@ -31,12 +31,15 @@ void writeCsv(const Snapshot& snapshot, std::ostream& out) {
   writeStateCsv(snapshot.state, out, snapshot.doubles ? &*snapshot.doubles : nullptr);
 }
 
-Snapshot readTipsy(const std::filesystem::path& path, std::string_view bytes) { return parseTipsy(bytes, path.string()); }
+Snapshot readTipsy(const std::filesystem::path& path, std::string_view bytes) {
+  return parseTipsy(bytes, path.string());
+}
 
 // One row a format: how it is named, recognised, read and written.
 struct FormatRow {
   SnapshotFormat format;
-  std::vector<std::string> extensions;  // the first is written; the others are read, or written too where `writes`
+  std::vector<std::string>
+      extensions;  // the first is written; the others are read, or written too where `writes`
   bool (*recognises)(std::string_view bytes);
   Snapshot (*read)(const std::filesystem::path& path, std::string_view bytes);
   void (*write)(const Snapshot& snapshot, std::ostream& out);
@@ -46,19 +49,38 @@ bool startsWithMagic(std::string_view bytes) { return bytes.starts_with(kBinaryS
 
 const std::vector<FormatRow>& formatTable() {
   static const std::vector<FormatRow> rows{
-      {SnapshotFormat::binary, {".nbody"}, startsWithMagic,
-       [](const std::filesystem::path& p, std::string_view b) { return parseBinarySnapshot(b, p.string()); },
+      {SnapshotFormat::binary,
+       {".nbody"},
+       startsWithMagic,
+       [](const std::filesystem::path& p, std::string_view b) {
+         return parseBinarySnapshot(b, p.string());
+       },
        writeBinarySnapshot},
-      {SnapshotFormat::gadgetHdf5, {".hdf5", ".h5"}, looksLikeHdf5, readGadgetHdf5Files,
+      {SnapshotFormat::gadgetHdf5,
+       {".hdf5", ".h5"},
+       looksLikeHdf5,
+       readGadgetHdf5Files,
        writeGadgetHdf5},
-      {SnapshotFormat::gadget, {".gadget", ".g2"}, looksLikeGadgetBinary, readGadgetBinaryFiles,
+      {SnapshotFormat::gadget,
+       {".gadget", ".g2"},
+       looksLikeGadgetBinary,
+       readGadgetBinaryFiles,
        writeGadgetBinary},
-      {SnapshotFormat::tipsy, {".tipsy", ".bin"}, looksLikeTipsy, readTipsy,
+      {SnapshotFormat::tipsy,
+       {".tipsy", ".bin"},
+       looksLikeTipsy,
+       readTipsy,
        [](const Snapshot& s, std::ostream& out) { writeTipsy(s, out); }},
-      {SnapshotFormat::tipsyStandard, {".std"}, looksLikeTipsy, readTipsy,
+      {SnapshotFormat::tipsyStandard,
+       {".std"},
+       looksLikeTipsy,
+       readTipsy,
        [](const Snapshot& s, std::ostream& out) { writeTipsy(s, out, true); }},
-      {SnapshotFormat::csv, {".csv"}, nullptr,
-       [](const std::filesystem::path& p, std::string_view b) { return parseCsv(b, p.string()); }, writeCsv},
+      {SnapshotFormat::csv,
+       {".csv"},
+       nullptr,
+       [](const std::filesystem::path& p, std::string_view b) { return parseCsv(b, p.string()); },
+       writeCsv},
   };
   return rows;
 }
@@ -78,14 +100,16 @@ std::string lowercaseExtension(const std::filesystem::path& path) {
 const FormatRow* rowByExtension(const std::filesystem::path& path) {
   const std::string extension = lowercaseExtension(path);
   for (const FormatRow& row : formatTable())
-    if (std::find(row.extensions.begin(), row.extensions.end(), extension) != row.extensions.end()) return &row;
+    if (std::find(row.extensions.begin(), row.extensions.end(), extension) != row.extensions.end())
+      return &row;
   return nullptr;
 }
 
 // By content where a format has a signature (every one but TIPSY and CSV, whose tests are weaker
 // than an extension), then by extension, then TIPSY by its header, then CSV.
 const FormatRow& inputRowOf(const std::filesystem::path& path, std::string_view bytes) {
-  for (const SnapshotFormat format : {SnapshotFormat::binary, SnapshotFormat::gadgetHdf5, SnapshotFormat::gadget})
+  for (const SnapshotFormat format :
+       {SnapshotFormat::binary, SnapshotFormat::gadgetHdf5, SnapshotFormat::gadget})
     if (rowOf(format).recognises(bytes)) return rowOf(format);
   if (const FormatRow* row = rowByExtension(path)) return *row;
   return beginsLikeTipsy(bytes) ? rowOf(SnapshotFormat::tipsy) : rowOf(SnapshotFormat::csv);
@@ -95,13 +119,16 @@ const FormatRow& inputRowOf(const std::filesystem::path& path, std::string_view 
 
 SnapshotFormat outputFormatFor(const std::filesystem::path& path) {
   const FormatRow* row = rowByExtension(path);
-  if (!row || lowercaseExtension(path) == ".bin") return SnapshotFormat::csv;  // .bin: TIPSY's or anyone's
+  if (!row || lowercaseExtension(path) == ".bin")
+    return SnapshotFormat::csv;  // .bin: TIPSY's or anyone's
   return row->format;
 }
 
 std::string inputFormatsHelp() {
-  return "CSV (x,y,z,mass,vx,vy,vz[,id,component]), an nbody snapshot (.nbody: its step, time, method, dt, "
-         "softening and G apply unless given), TIPSY, GADGET-2 binary (formats 1 and 2; several files: name "
+  return "CSV (x,y,z,mass,vx,vy,vz[,id,component]), an nbody snapshot (.nbody: its step, time, "
+         "method, dt, "
+         "softening and G apply unless given), TIPSY, GADGET-2 binary (formats 1 and 2; several "
+         "files: name "
          "base.0) or GADGET HDF5 (their G comes from the file's units unless --gravity is given)";
 }
 
@@ -112,7 +139,8 @@ std::vector<std::string> outputExtensions() {
 }
 
 std::string outputFormatsHelp() {
-  return ".nbody: binary snapshot (state, step, time, settings; exact restarts), .hdf5: GADGET HDF5, .gadget: "
+  return ".nbody: binary snapshot (state, step, time, settings; exact restarts), .hdf5: GADGET "
+         "HDF5, .gadget: "
          "GADGET-2 binary, .tipsy: TIPSY (.std: big-endian), any other name CSV";
 }
 

@@ -15,7 +15,8 @@ namespace nbody {
 
 class SnapshotSeriesWriter {
  public:
-  explicit SnapshotSeriesWriter(const std::string& pattern) : pattern_(pattern), index_(xdmfIndexPathFor(pattern)) {}
+  explicit SnapshotSeriesWriter(const std::string& pattern)
+      : pattern_(pattern), index_(xdmfIndexPathFor(pattern)) {}
   // A series that goes on from step `firstStep` keeps what its index lists up to there
   // (io/xdmf_index.h's EarlierSnapshots); the refusal, if the index is not this series' to rewrite.
   std::string continueFrom(long long firstStep);

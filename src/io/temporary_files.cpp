@@ -39,8 +39,9 @@ static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads t
 sigset_t makeStopSignals() {
   sigset_t set;
   sigemptyset(&set);
-  for (const auto& list : {std::span<const int>(kStopSignals), std::span<const int>(kEndingSignals),
-                           std::span<const int>(kEndingSignalsAtDefault), std::span<const int>(kFaultSignals)})
+  for (const auto& list :
+       {std::span<const int>(kStopSignals), std::span<const int>(kEndingSignals),
+        std::span<const int>(kEndingSignalsAtDefault), std::span<const int>(kFaultSignals)})
     for (const int signal : list) sigaddset(&set, signal);
   for (int signal = SIGRTMIN; signal <= SIGRTMAX; ++signal) sigaddset(&set, signal);
   return set;
@@ -60,8 +61,10 @@ void tellWatcher(WatcherOperation operation, const std::string& path) {
   message.append(reinterpret_cast<const char*>(&length), sizeof length).append(path);
   for (std::size_t sent = 0; sent < message.size();) {
     const ssize_t count = ::write(watcherPipe, message.data() + sent, message.size() - sent);
-    if (count > 0) sent += std::size_t(count);
-    else if (errno != EINTR) return;  // the watcher is gone: nothing more to tell
+    if (count > 0)
+      sent += std::size_t(count);
+    else if (errno != EINTR)
+      return;  // the watcher is gone: nothing more to tell
   }
 }
 
@@ -78,9 +81,12 @@ struct Watched {
       std::memcpy(&length, pending.data() + at + 1, sizeof length);
       if (pending.size() - at - 1 - sizeof length < length) break;
       const std::string path = pending.substr(at + 1 + sizeof length, length);
-      if (pending[at] == kAddFile) files.insert(path);
-      else if (pending[at] == kRemoveFile) files.erase(path);
-      else if (pending[at] == kAddFolder) folders.insert(path);
+      if (pending[at] == kAddFile)
+        files.insert(path);
+      else if (pending[at] == kRemoveFile)
+        files.erase(path);
+      else if (pending[at] == kAddFolder)
+        folders.insert(path);
       at += 1 + sizeof length + length;
     }
     pending.erase(0, at);
@@ -92,8 +98,10 @@ struct Watched {
   char chunk[1 << 14];
   while (true) {
     const ssize_t count = ::read(pipe, chunk, sizeof chunk);
-    if (count > 0) watched.take(chunk, std::size_t(count));
-    else if (count == 0 || errno != EINTR) break;
+    if (count > 0)
+      watched.take(chunk, std::size_t(count));
+    else if (count == 0 || errno != EINTR)
+      break;
   }
   for (const std::string& file : watched.files) ::unlink(file.c_str());
   std::error_code ignored;
@@ -136,7 +144,9 @@ void startWatcher(int argc, char** argv) {
   // The watcher is no child to wait for: it ends on its own when this process does.
 }
 
-void removeFolderAtEnd(const std::filesystem::path& folder) { tellWatcher(kAddFolder, folder.native()); }
+void removeFolderAtEnd(const std::filesystem::path& folder) {
+  tellWatcher(kAddFolder, folder.native());
+}
 
 const sigset_t& stopSignals() {
   static const sigset_t set = makeStopSignals();

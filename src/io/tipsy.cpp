@@ -51,8 +51,8 @@ std::optional<TipsyHeader> consistentHeader(std::string_view bytes) {
 
 // Mass, position and velocity lead every particle kind; the rest (`particleBytes` in all) is
 // skipped.
-void readParticles(bytes::Reader& reader, std::int32_t count, std::size_t particleBytes, std::uint8_t component,
-                   State& state) {
+void readParticles(bytes::Reader& reader, std::int32_t count, std::size_t particleBytes,
+                   std::uint8_t component, State& state) {
   for (std::int32_t k = 0; k < count; ++k) {
     const float mass = reader.getFloat();
     glm::vec4 position(0.0f, 0.0f, 0.0f, mass), velocity(0.0f);
@@ -74,7 +74,9 @@ int tipsyKindOf(std::uint8_t component) {
 }
 
 void writeParticles(bytes::Writer& out, const State& state, int kind, float eps) {
-  const int extraFloats[] = {5, 2, 4};  // gas: rho, temp, hsmooth, metals, phi; dark: eps, phi; star: metals, tform, eps, phi
+  const int extraFloats[] = {
+      5, 2,
+      4};  // gas: rho, temp, hsmooth, metals, phi; dark: eps, phi; star: metals, tform, eps, phi
   for (std::size_t i = 0; i < state.size(); ++i) {
     if (tipsyKindOf(componentOf(state, i)) != kind) continue;
     out.put(state.positionMass[i].w);
@@ -136,10 +138,12 @@ void writeTipsy(const Snapshot& snapshot, std::ostream& out, bool bigEndian) {
   std::uint64_t kinds[3] = {};
   for (std::size_t i = 0; i < state.size(); ++i) ++kinds[tipsyKindOf(componentOf(state, i))];
   if (state.size() > std::uint64_t(std::numeric_limits<std::int32_t>::max()))
-    throw std::invalid_argument(std::to_string(state.size()) + " bodies do not fit a TIPSY header's 32-bit counts");
+    throw std::invalid_argument(std::to_string(state.size()) +
+                                " bodies do not fit a TIPSY header's 32-bit counts");
   bytes::Writer file(bigEndian ? bytes::Order::big : bytes::Order::little);
   file.put(snapshot.time);
-  for (const std::uint64_t count : {std::uint64_t(state.size()), std::uint64_t{3}, kinds[0], kinds[1], kinds[2]})
+  for (const std::uint64_t count :
+       {std::uint64_t(state.size()), std::uint64_t{3}, kinds[0], kinds[1], kinds[2]})
     file.put(std::int32_t(count));
   file.put(std::int32_t{0});  // pad
   const float eps = snapshot.settings ? float(snapshot.settings->step.softening) : 0.0f;

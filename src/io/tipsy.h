@@ -10,10 +10,10 @@
 // Gas particles are of component 0, dark ones 1, stars 4 (GADGET's types, physics/state.h); the
 // bodies are numbered 1..N in file order (TIPSY has no IDs).
 //
-// Written: little-endian (as NVIDIA's sample and splash read it) or big-endian (the "standard" form,
-// .std), ndim 3, bodies of component 0 as gas, 4 as stars, every
-// other as dark matter, each kind in state order; eps is the run's softening where the snapshot
-// has settings (else 0), every other extra field 0. No units are scaled: TIPSY runs in G = 1.
+// Written: little-endian (as NVIDIA's sample and splash read it) or big-endian (the "standard"
+// form, .std), ndim 3, bodies of component 0 as gas, 4 as stars, every other as dark matter, each
+// kind in state order; eps is the run's softening where the snapshot has settings (else 0), every
+// other extra field 0. No units are scaled: TIPSY runs in G = 1.
 
 #include <ostream>
 #include <string>

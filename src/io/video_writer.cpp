@@ -59,12 +59,15 @@ std::string takeLibraryMessage() {
   throw std::runtime_error(what + ": " + reason + (detail.empty() ? "" : " (" + detail + ")"));
 }
 
-[[noreturn]] void fail(const std::string& what, int code) { failWith(what, code, takeLibraryMessage()); }
+[[noreturn]] void fail(const std::string& what, int code) {
+  failWith(what, code, takeLibraryMessage());
+}
 
 const AVCodec* findH264Encoder(const std::string& name) {
   const AVCodec* codec = avcodec_find_encoder_by_name(name.c_str());
   if (!codec)
-    throw std::runtime_error("no video encoder named " + name + " in this FFmpeg (" + av_version_info() + ")");
+    throw std::runtime_error("no video encoder named " + name + " in this FFmpeg (" +
+                             av_version_info() + ")");
   if (codec->id != AV_CODEC_ID_H264)
     throw std::runtime_error("the video encoder " + name + " does not make H.264");
   return codec;
@@ -73,7 +76,9 @@ const AVCodec* findH264Encoder(const std::string& name) {
 }  // namespace
 
 void checkVideoSettings(const VideoSettings& s) {
-  const auto side = [](int pixels) { return pixels >= kSmallestVideoSide && pixels <= kLargestVideoSide; };
+  const auto side = [](int pixels) {
+    return pixels >= kSmallestVideoSide && pixels <= kLargestVideoSide;
+  };
   if (!side(s.width) || !side(s.height))
     throw std::invalid_argument("a movie is " + std::to_string(kSmallestVideoSide) + " to " +
                                 std::to_string(kLargestVideoSide) + " pixels wide and high, not " +
@@ -87,7 +92,8 @@ void checkVideoSettings(const VideoSettings& s) {
   if (s.framesPerSecond < 1 || s.framesPerSecond > kFastestVideoRate)
     throw std::invalid_argument("a movie has 1 to " + std::to_string(kFastestVideoRate) +
                                 " frames per second, not " + std::to_string(s.framesPerSecond));
-  if (s.crf < 0 || s.crf > 51) throw std::invalid_argument("the CRF is 0 to 51, not " + std::to_string(s.crf));
+  if (s.crf < 0 || s.crf > 51)
+    throw std::invalid_argument("the CRF is 0 to 51, not " + std::to_string(s.crf));
 }
 
 struct VideoWriter::Ffmpeg {
@@ -116,7 +122,8 @@ namespace {
 
 bool isX264(const AVCodec* codec) { return std::string(codec->name) == "libx264"; }
 
-void openEncoder(AVCodecContext* encoder, const AVCodec* codec, const VideoSettings& s, bool globalHeader) {
+void openEncoder(AVCodecContext* encoder, const AVCodec* codec, const VideoSettings& s,
+                 bool globalHeader) {
   encoder->width = s.width;
   encoder->height = s.height;
   encoder->pix_fmt = AV_PIX_FMT_YUV420P;
@@ -138,14 +145,17 @@ void openEncoder(AVCodecContext* encoder, const AVCodec* codec, const VideoSetti
   }
   const int opened = avcodec_open2(encoder, codec, &options);
   av_dict_free(&options);
-  if (opened < 0) fail("cannot open the video encoder " + std::string(codec->name) + limitsThatMayBeBehind(), opened);
+  if (opened < 0)
+    fail("cannot open the video encoder " + std::string(codec->name) + limitsThatMayBeBehind(),
+         opened);
 }
 
 SwsContext* makeConverter(const VideoSettings& s) {
   // Bicubic: the filter that halves the colour resolution. Sprites a few pixels wide lose more to
   // yuv420p than to the encoder; bicubic keeps more of them than bilinear for a little more time.
-  SwsContext* converter = sws_getContext(s.width, s.height, AV_PIX_FMT_RGBA, s.width, s.height,
-                                         AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
+  SwsContext* converter =
+      sws_getContext(s.width, s.height, AV_PIX_FMT_RGBA, s.width, s.height, AV_PIX_FMT_YUV420P,
+                     SWS_BICUBIC, nullptr, nullptr, nullptr);
   if (!converter) throw std::runtime_error("no RGBA to yuv420p conversion in this libswscale");
   // The picture's RGB is full range; the movie is BT.709, limited range, as its stream says.
   const int* bt709 = sws_getCoefficients(SWS_CS_ITU709);
@@ -170,7 +180,8 @@ std::int64_t seekInOutput(void* output, std::int64_t offset, int whence) {
   if (whence & AVSEEK_SIZE) return file->length();
   errno = 0;
   const std::int64_t at = file->seek(offset, whence & ~AVSEEK_FORCE);
-  return at >= 0 ? at : AVERROR(errno > 0 ? errno : EIO);  // a write that failed before sets no errno
+  return at >= 0 ? at
+                 : AVERROR(errno > 0 ? errno : EIO);  // a write that failed before sets no errno
 }
 
 // A regular file seeks: the MP4's index goes to its front (faststart), for which libavformat
@@ -204,7 +215,8 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, const VideoSettings&
   Ffmpeg& f = *ffmpeg_;
   const std::string file = path.string();
   const std::string readBackName = "file:" + f.output.temporaryPath().string();
-  const int allocated = avformat_alloc_output_context2(&f.format, nullptr, "mp4", readBackName.c_str());
+  const int allocated =
+      avformat_alloc_output_context2(&f.format, nullptr, "mp4", readBackName.c_str());
   if (allocated < 0) fail("cannot make an MP4 muxer for " + file, allocated);
   f.stream = avformat_new_stream(f.format, nullptr);
   f.encoder = avcodec_alloc_context3(codec);
@@ -212,10 +224,10 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, const VideoSettings&
   f.packet = av_packet_alloc();
   if (!f.stream || !f.encoder || !f.picture || !f.packet) throw std::bad_alloc();
   openEncoder(f.encoder, codec, settings, f.format->oformat->flags & AVFMT_GLOBALHEADER);
-  f.description = std::string(codec->name) + (isX264(codec) ? std::string(" (preset ") + kX264Preset + ", " +
-                                                                    kX264Params + ", crf " +
-                                                                    std::to_string(settings.crf) + ")"
-                                                              : " (its own default quality)");
+  f.description = std::string(codec->name) +
+                  (isX264(codec) ? std::string(" (preset ") + kX264Preset + ", " + kX264Params +
+                                       ", crf " + std::to_string(settings.crf) + ")"
+                                 : " (its own default quality)");
   avcodec_parameters_from_context(f.stream->codecpar, f.encoder);
   f.stream->time_base = f.encoder->time_base;
   f.stream->avg_frame_rate = f.encoder->framerate;
@@ -223,7 +235,8 @@ VideoWriter::VideoWriter(const std::filesystem::path& path, const VideoSettings&
   f.picture->format = AV_PIX_FMT_YUV420P;
   f.picture->width = settings.width;
   f.picture->height = settings.height;
-  if (const int made = av_frame_get_buffer(f.picture, 0); made < 0) fail("no memory for a picture", made);
+  if (const int made = av_frame_get_buffer(f.picture, 0); made < 0)
+    fail("no memory for a picture", made);
   f.converter = makeConverter(settings);
 
   f.bytes = openBytes(f.output);
@@ -247,14 +260,17 @@ VideoWriter::~VideoWriter() = default;
 
 const std::string& VideoWriter::encoderName() const { return ffmpeg_->description; }
 
-void VideoWriter::addFrame(const std::uint8_t* firstRow, std::ptrdiff_t rowBytes, std::int64_t frameIndex) {
+void VideoWriter::addFrame(const std::uint8_t* firstRow, std::ptrdiff_t rowBytes,
+                           std::int64_t frameIndex) {
   if (frameIndex <= lastFrameIndex_)
     throw std::logic_error("VideoWriter::addFrame: frame indices must increase");
   Ffmpeg& f = *ffmpeg_;
-  if (const int writable = av_frame_make_writable(f.picture); writable < 0) fail("no memory for a picture", writable);
+  if (const int writable = av_frame_make_writable(f.picture); writable < 0)
+    fail("no memory for a picture", writable);
   const std::uint8_t* const source[1] = {firstRow};
   const int sourceStride[1] = {int(rowBytes)};
-  sws_scale(f.converter, source, sourceStride, 0, settings_.height, f.picture->data, f.picture->linesize);
+  sws_scale(f.converter, source, sourceStride, 0, settings_.height, f.picture->data,
+            f.picture->linesize);
   f.picture->pts = frameIndex;
   if (const int sent = avcodec_send_frame(f.encoder, f.picture); sent < 0)
     fail("encoding " + f.output.target().string() + " failed" + limitsThatMayBeBehind(), sent);
@@ -269,11 +285,14 @@ void VideoWriter::writePackets() {
   while (true) {
     const int received = avcodec_receive_packet(f.encoder, f.packet);
     if (received == AVERROR(EAGAIN) || received == AVERROR_EOF) return;
-    if (received < 0) fail("encoding " + f.output.target().string() + " failed" + limitsThatMayBeBehind(), received);
+    if (received < 0)
+      fail("encoding " + f.output.target().string() + " failed" + limitsThatMayBeBehind(),
+           received);
     if (f.packet->duration == 0) f.packet->duration = 1;  // the last picture lasts a frame too
     av_packet_rescale_ts(f.packet, f.encoder->time_base, f.stream->time_base);
     f.packet->stream_index = f.stream->index;
-    if (const int written = av_interleaved_write_frame(f.format, f.packet); written < 0) failWriting(written);
+    if (const int written = av_interleaved_write_frame(f.format, f.packet); written < 0)
+      failWriting(written);
   }
 }
 
@@ -291,7 +310,9 @@ void VideoWriter::finish(const std::function<void()>& beforePublishing) {
 // --- VideoEncoderThread
 
 VideoEncoderThread::VideoEncoderThread(std::unique_ptr<VideoWriter> writer, int depth)
-    : writer_(std::move(writer)), depth_(std::size_t(std::max(depth, 1))), thread_([this] { run(); }) {}
+    : writer_(std::move(writer)),
+      depth_(std::size_t(std::max(depth, 1))),
+      thread_([this] { run(); }) {}
 
 VideoEncoderThread::~VideoEncoderThread() {
   {
@@ -339,7 +360,8 @@ void VideoEncoderThread::run() {
       failed = std::current_exception();
     }
     if (frame.release) frame.release();
-    const double busy = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    const double busy =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     lock.lock();
     busySeconds_ += busy;
     if (failed && !failure_) failure_ = failed;

@@ -37,7 +37,7 @@ struct VideoSettings {
 // The limits the command line checks first (bad arguments), and VideoWriter again.
 constexpr int kLargestVideoSide = 8192;
 constexpr long long kLargestVideoPixels = 8192LL * 4352;  // H.264's largest level (6.2)
-constexpr int kSmallestVideoSide = 16;   // one macroblock
+constexpr int kSmallestVideoSide = 16;                    // one macroblock
 constexpr int kFastestVideoRate = 240;
 
 // Throws std::invalid_argument saying what is wrong with the settings (odd size, ...).

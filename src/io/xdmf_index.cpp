@@ -21,30 +21,44 @@ std::string escaped(const std::string& text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
 }
 
-std::string dataItem(const std::string& dimensions, const char* numberType, int precision, const std::string& where) {
-  return "<DataItem Dimensions=\"" + dimensions + "\" NumberType=\"" + numberType + "\" Precision=\"" +
-         std::to_string(precision) + "\" Format=\"HDF\">" + where + "</DataItem>";
+std::string dataItem(const std::string& dimensions, const char* numberType, int precision,
+                     const std::string& where) {
+  return "<DataItem Dimensions=\"" + dimensions + "\" NumberType=\"" + numberType +
+         "\" Precision=\"" + std::to_string(precision) + "\" Format=\"HDF\">" + where +
+         "</DataItem>";
 }
 
 std::string typeGrid(const XdmfSnapshot& snapshot, int type) {
   const std::string n = std::to_string(snapshot.counts[type]);
   const std::string at = escaped(snapshot.file) + ":/PartType" + std::to_string(type) + "/";
   const int real = snapshot.doublePrecision ? 8 : 4;
-  std::string grid = "      <Grid Name=\"PartType" + std::to_string(type) + "\" GridType=\"Uniform\">\n";
+  std::string grid =
+      "      <Grid Name=\"PartType" + std::to_string(type) + "\" GridType=\"Uniform\">\n";
   grid += "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" + n + "\"/>\n";
-  grid += "        <Geometry GeometryType=\"XYZ\">" + dataItem(n + " 3", "Float", real, at + "Coordinates") +
-          "</Geometry>\n";
+  grid += "        <Geometry GeometryType=\"XYZ\">" +
+          dataItem(n + " 3", "Float", real, at + "Coordinates") + "</Geometry>\n";
   grid += "        <Attribute Name=\"Velocities\" AttributeType=\"Vector\" Center=\"Node\">" +
           dataItem(n + " 3", "Float", real, at + "Velocities") + "</Attribute>\n";
   grid += "        <Attribute Name=\"Masses\" AttributeType=\"Scalar\" Center=\"Node\">" +
@@ -102,23 +116,30 @@ std::optional<std::vector<std::pair<std::string, std::string>>> blocksOf(std::st
   while (!text.empty()) {
     const auto end = text.find(std::string("\n") + std::string(kBlockTail));
     const auto quote = text.find('"', kBlockHead.size());
-    if (!text.starts_with(kBlockHead) || end == std::string_view::npos || quote == std::string_view::npos) return std::nullopt;
+    if (!text.starts_with(kBlockHead) || end == std::string_view::npos ||
+        quote == std::string_view::npos)
+      return std::nullopt;
     const std::size_t length = end + 1 + kBlockTail.size();
-    blocks.emplace_back(unescaped(std::string(text.substr(kBlockHead.size(), quote - kBlockHead.size()))),
-                        std::string(text.substr(0, length)));
+    blocks.emplace_back(
+        unescaped(std::string(text.substr(kBlockHead.size(), quote - kBlockHead.size()))),
+        std::string(text.substr(0, length)));
     text.remove_prefix(length);
   }
   return blocks;
 }
 
 // The step of the snapshot of `pattern` whose name in `index` is `name`, if it is one of them.
-std::optional<long long> stepOf(const std::string& name, const std::string& pattern, const std::filesystem::path& index) {
-  const std::string relative = xdmfEntryFor(std::filesystem::path(pattern), index, GadgetBodies{}).file;
+std::optional<long long> stepOf(const std::string& name, const std::string& pattern,
+                                const std::filesystem::path& index) {
+  const std::string relative =
+      xdmfEntryFor(std::filesystem::path(pattern), index, GadgetBodies{}).file;
   std::string expression;
   std::size_t start = 0;
   for (auto at = relative.find("{step}");; at = relative.find("{step}", start)) {
-    for (const char c : relative.substr(start, at == std::string::npos ? std::string::npos : at - start))
-      expression += std::string(std::strchr(".^$|()[]{}*+?\\", c) != nullptr && c != '\0' ? "\\" : "") + c;
+    for (const char c :
+         relative.substr(start, at == std::string::npos ? std::string::npos : at - start))
+      expression +=
+          std::string(std::strchr(".^$|()[]{}*+?\\", c) != nullptr && c != '\0' ? "\\" : "") + c;
     if (at == std::string::npos) break;
     expression += "([0-9]{9,19})";
     start = at + 6;
@@ -129,27 +150,33 @@ std::optional<long long> stepOf(const std::string& name, const std::string& patt
     if (found[k] != found[1]) return std::nullopt;
   long long step = 0;
   const std::string digits = found.size() > 1 ? found[1].str() : "";
-  if (std::from_chars(digits.data(), digits.data() + digits.size(), step).ec != std::errc() || digits.empty())
+  if (std::from_chars(digits.data(), digits.data() + digits.size(), step).ec != std::errc() ||
+      digits.empty())
     return std::nullopt;
   return step;
 }
 
 }  // namespace
 
-EarlierSnapshots earlierSnapshotsIn(const std::filesystem::path& index, const std::string& pattern, long long firstStep) {
+EarlierSnapshots earlierSnapshotsIn(const std::filesystem::path& index, const std::string& pattern,
+                                    long long firstStep) {
   EarlierSnapshots earlier;
   std::error_code error;
-  if (!std::filesystem::is_regular_file(index, error) || std::filesystem::file_size(index, error) > kLargestIndexBytes)
-    return earlier;  // nothing to keep; what keeps a new one from being written is the output layer's to say
+  if (!std::filesystem::is_regular_file(index, error) ||
+      std::filesystem::file_size(index, error) > kLargestIndexBytes)
+    return earlier;  // nothing to keep; what keeps a new one from being written is the output
+                     // layer's to say
   std::ifstream file(index, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   if (!file.good() && !file.eof()) {
-    earlier.refusal = "its XDMF index " + index.string() + " cannot be read (" + std::strerror(errno) + ")";
+    earlier.refusal =
+        "its XDMF index " + index.string() + " cannot be read (" + std::strerror(errno) + ")";
     return earlier;
   }
   const auto blocks = blocksOf(text);
   if (!blocks) {
-    earlier.refusal = "its XDMF index " + index.string() + " is a file nbody did not write, which it does not replace";
+    earlier.refusal = "its XDMF index " + index.string() +
+                      " is a file nbody did not write, which it does not replace";
     return earlier;
   }
   const std::filesystem::path folder = index.parent_path();
@@ -157,9 +184,10 @@ EarlierSnapshots earlierSnapshotsIn(const std::filesystem::path& index, const st
     const bool there = std::filesystem::is_regular_file(folder / name, error);
     const auto step = stepOf(name, pattern, index);
     if (!step && there && earlier.refusal.empty())
-      earlier.refusal = "its XDMF index " + index.string() + " lists " + name +
-                        ", a snapshot of another series (name the two series apart by more than the separators "
-                        "next to {step})";
+      earlier.refusal =
+          "its XDMF index " + index.string() + " lists " + name +
+          ", a snapshot of another series (name the two series apart by more than the separators "
+          "next to {step})";
     if (step && there && *step <= firstStep) earlier.blocks.push_back(block);
   }
   return earlier;
@@ -168,7 +196,8 @@ EarlierSnapshots earlierSnapshotsIn(const std::filesystem::path& index, const st
 XdmfSnapshot xdmfEntryFor(const std::filesystem::path& file, const std::filesystem::path& index,
                           const GadgetBodies& bodies) {
   XdmfSnapshot entry;
-  entry.file = file.lexically_normal().lexically_relative(index.lexically_normal().parent_path()).string();
+  entry.file =
+      file.lexically_normal().lexically_relative(index.lexically_normal().parent_path()).string();
   if (entry.file.empty()) entry.file = file.string();
   entry.time = bodies.time;
   const std::vector<std::uint64_t> counts = bodies.countsByType();
@@ -178,11 +207,13 @@ XdmfSnapshot xdmfEntryFor(const std::filesystem::path& file, const std::filesyst
   return entry;
 }
 
-std::string xdmfIndexText(const std::vector<XdmfSnapshot>& snapshots, const std::vector<std::string>& earlier) {
+std::string xdmfIndexText(const std::vector<XdmfSnapshot>& snapshots,
+                          const std::vector<std::string>& earlier) {
   std::string text = std::string(kIndexHead);
   for (const std::string& block : earlier) text += block;
   for (const XdmfSnapshot& snapshot : snapshots) {
-    text += "    <Grid Name=\"" + escaped(snapshot.file) + "\" GridType=\"Collection\" CollectionType=\"Spatial\">\n";
+    text += "    <Grid Name=\"" + escaped(snapshot.file) +
+            "\" GridType=\"Collection\" CollectionType=\"Spatial\">\n";
     text += "      <Time Type=\"Single\" Value=\"" + formatDouble(snapshot.time) + "\"/>\n";
     for (int type = 0; type < kGadgetTypes; ++type)
       if (snapshot.counts[type] > 0) text += typeGrid(snapshot, type);

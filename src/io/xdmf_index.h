@@ -27,7 +27,8 @@ XdmfSnapshot xdmfEntryFor(const std::filesystem::path& file, const std::filesyst
                           const GadgetBodies& bodies);
 // The index text: the `earlier` blocks kept from an index the series had (EarlierSnapshots), then
 // `snapshots`.
-std::string xdmfIndexText(const std::vector<XdmfSnapshot>& snapshots, const std::vector<std::string>& earlier = {});
+std::string xdmfIndexText(const std::vector<XdmfSnapshot>& snapshots,
+                          const std::vector<std::string>& earlier = {});
 
 // What a series continues from where its index exists already (a run resumed from one of its
 // snapshots with the same --snapshot-path): the blocks of the snapshots of `pattern` at steps up
@@ -40,7 +41,8 @@ struct EarlierSnapshots {
   // index), or it is a file nbody did not write.
   std::string refusal;
 };
-EarlierSnapshots earlierSnapshotsIn(const std::filesystem::path& index, const std::string& pattern, long long firstStep);
+EarlierSnapshots earlierSnapshotsIn(const std::filesystem::path& index, const std::string& pattern,
+                                    long long firstStep);
 // The index of the series `pattern` names (io/output_paths: {step} is the step): the pattern's
 // name without {step} and the separators next to it, with the extension .xmf, in the deepest
 // folder common to every snapshot (run/step-{step}.hdf5 -> run/step.xmf, run/f-{step}/s.hdf5 ->

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdint>
 #include <chrono>
-#include <cstring>
-#include <cstdlib>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <span>
@@ -43,7 +43,8 @@ MPI_Comm nodeComm = MPI_COMM_NULL;
 std::atomic<std::int64_t> collectiveBegan{0};
 
 std::int64_t nowNanoseconds() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 
@@ -67,7 +68,8 @@ MPI_Datatype unitType(std::size_t unit) {
 
 int asCount(std::size_t units) {
   if (units > std::size_t(std::numeric_limits<int>::max()))
-    throw std::runtime_error("MPI: " + std::to_string(units) + " units in one exchange, over what MPI counts");
+    throw std::runtime_error("MPI: " + std::to_string(units) +
+                             " units in one exchange, over what MPI counts");
   return int(units);
 }
 
@@ -125,13 +127,14 @@ std::string windowSpaceProblem(std::size_t bytes) {
   struct statvfs space {};
   struct stat kind {};
   // A file or a device there passed the checks below, and Open MPI then waited for ever.
-  if (::stat(folder, &kind) == 0 && !S_ISDIR(kind.st_mode)) return std::string(folder) + " is not a folder";
+  if (::stat(folder, &kind) == 0 && !S_ISDIR(kind.st_mode))
+    return std::string(folder) + " is not a folder";
   if (::statvfs(folder, &space) != 0 || ::access(folder, W_OK) != 0)
     return std::string("cannot write into ") + folder;
   const std::size_t free = std::size_t(space.f_bavail) * std::size_t(space.f_frsize);
   if (free >= bytes) return {};
-  return std::string(folder) + " has " + std::to_string(free >> 20) + " MiB free, the exchange needs " +
-         std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
+  return std::string(folder) + " has " + std::to_string(free >> 20) +
+         " MiB free, the exchange needs " + std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
 }
 
 // Whether every rank of the node says yes.
@@ -146,7 +149,9 @@ void refuseNodeWindow(const std::string& why) {
   int nodeRank = 0;
   MPI_Comm_rank(nodeComm, &nodeRank);
   if (nodeRank == 0)
-    std::fprintf(stderr, "nbody: the ranks exchange through MPI_Allgatherv, not a shared window: %s\n", why.c_str());
+    std::fprintf(stderr,
+                 "nbody: the ranks exchange through MPI_Allgatherv, not a shared window: %s\n",
+                 why.c_str());
 }
 
 constexpr std::size_t kCacheLine = 64;
@@ -160,7 +165,8 @@ std::size_t windowHeaderBytes() {
 // What rank `rank` has published of the streamed gather under way (StreamedGather). The window
 // exists only when the node's ranks are every rank, in the world's order: node rank = rank.
 std::atomic_ref<std::uint64_t> publishedBy(int rank) {
-  auto* counter = reinterpret_cast<std::uint64_t*>(nodeWindow().base + std::size_t(rank) * kCacheLine);
+  auto* counter =
+      reinterpret_cast<std::uint64_t*>(nodeWindow().base + std::size_t(rank) * kCacheLine);
   return std::atomic_ref<std::uint64_t>(*counter);
 }
 
@@ -184,8 +190,8 @@ std::byte* allocateNodeWindow(std::size_t bytes) {
   int nodeRank = 0;
   MPI_Comm_rank(nodeComm, &nodeRank);
   void* base = nullptr;
-  const int status = MPI_Win_allocate_shared(MPI_Aint(nodeRank == 0 ? size : 0), 1, MPI_INFO_NULL, nodeComm, &base,
-                                             &node.window);
+  const int status = MPI_Win_allocate_shared(MPI_Aint(nodeRank == 0 ? size : 0), 1, MPI_INFO_NULL,
+                                             nodeComm, &base, &node.window);
   if (!everyRankOfTheNode(status == MPI_SUCCESS)) {
     node.window = MPI_WIN_NULL;  // where it was made, left alone: freeing it is collective
     refuseNodeWindow("MPI_Win_allocate_shared failed");
@@ -216,7 +222,6 @@ std::byte* nodeWindowOf(std::size_t bytes) {
   return base ? base + header : nullptr;
 }
 
-
 // memcpy over a few threads: one thread moves far less than the memory system can.
 void copyInParallel(std::byte* to, const std::byte* from, std::size_t bytes, int threads) {
   constexpr std::size_t kSmall = std::size_t(4) << 20;
@@ -225,9 +230,12 @@ void copyInParallel(std::byte* to, const std::byte* from, std::size_t bytes, int
     return;
   }
   std::vector<std::jthread> helpers;
-  const auto piece = [bytes, threads](int t) { return bytes * std::size_t(t) / std::size_t(threads); };
+  const auto piece = [bytes, threads](int t) {
+    return bytes * std::size_t(t) / std::size_t(threads);
+  };
   for (int t = 1; t < threads; ++t)
-    helpers.emplace_back([=] { std::memcpy(to + piece(t), from + piece(t), piece(t + 1) - piece(t)); });
+    helpers.emplace_back(
+        [=] { std::memcpy(to + piece(t), from + piece(t), piece(t + 1) - piece(t)); });
   std::memcpy(to, from, piece(1));
 }
 
@@ -255,8 +263,10 @@ namespace {
 // user's, or those OMPI_MCA_mca_param_files lists), which a variable would override.
 bool segmentFolderChosenInAFile() {
   std::string files = "/etc/openmpi/openmpi-mca-params.conf";
-  if (const char* home = std::getenv("HOME")) files += std::string(":") + home + "/.openmpi/mca-params.conf";
-  if (const char* listed = std::getenv("OMPI_MCA_mca_param_files")) files += std::string(":") + listed;
+  if (const char* home = std::getenv("HOME"))
+    files += std::string(":") + home + "/.openmpi/mca-params.conf";
+  if (const char* listed = std::getenv("OMPI_MCA_mca_param_files"))
+    files += std::string(":") + listed;
   for (std::size_t start = 0; start <= files.size();) {
     const std::size_t end = std::min(files.find(':', start), files.size());
     std::ifstream file(files.substr(start, end - start));
@@ -291,8 +301,9 @@ void startRanks(int* argc, char*** argv) {
   check(MPI_Comm_rank(MPI_COMM_WORLD, &ranks.rank_), "MPI_Comm_rank");
   check(MPI_Comm_size(MPI_COMM_WORLD, &ranks.count_), "MPI_Comm_size");
   MPI_Comm node;
-  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, ranks.rank_, MPI_INFO_NULL, &node),
-        "MPI_Comm_split_type");
+  check(
+      MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, ranks.rank_, MPI_INFO_NULL, &node),
+      "MPI_Comm_split_type");
   check(MPI_Comm_rank(node, &ranks.nodeRank_), "MPI_Comm_rank");
   check(MPI_Comm_size(node, &ranks.nodeCount_), "MPI_Comm_size");
   if (ranks.nodeCount_ == ranks.count_ && ranks.count_ > 1) {
@@ -317,31 +328,37 @@ void abortRanks(int exitCode) {
   std::_Exit(exitCode);
 }
 
-void Ranks::allGather(std::span<std::byte> all, std::span<const std::size_t> units, std::size_t unit) const {
+void Ranks::allGather(std::span<std::byte> all, std::span<const std::size_t> units,
+                      std::size_t unit) const {
   if (!usesMpi_ || count_ == 1) return;
-  std::vector<int> counts(static_cast<std::size_t>(count_)), offsets(static_cast<std::size_t>(count_));
+  std::vector<int> counts(static_cast<std::size_t>(count_)),
+      offsets(static_cast<std::size_t>(count_));
   std::size_t offset = 0;
   for (int r = 0; r < count_; ++r) {
     counts[std::size_t(r)] = asCount(units[std::size_t(r)]);
     offsets[std::size_t(r)] = asCount(offset);
     offset += units[std::size_t(r)];
   }
-  if (offset * unit > all.size()) throw std::logic_error("allGather: the parts are larger than the buffer");
-  if (gatherThroughNodeWindow(all.first(offset * unit), std::size_t(offsets[std::size_t(rank_)]) * unit,
+  if (offset * unit > all.size())
+    throw std::logic_error("allGather: the parts are larger than the buffer");
+  if (gatherThroughNodeWindow(all.first(offset * unit),
+                              std::size_t(offsets[std::size_t(rank_)]) * unit,
                               units[std::size_t(rank_)] * unit))
     return;
   MPI_Datatype type = unitType(unit);
   const InCollective waiting;
-  const int status = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all.data(), counts.data(), offsets.data(),
-                                    type, MPI_COMM_WORLD);
+  const int status = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all.data(), counts.data(),
+                                    offsets.data(), type, MPI_COMM_WORLD);
   MPI_Type_free(&type);
   check(status, "MPI_Allgatherv");
 }
 
-std::uint64_t StreamedGather::tag(std::size_t bytes) const { return (serial_ << 40) | std::uint64_t(bytes); }
+std::uint64_t StreamedGather::tag(std::size_t bytes) const {
+  return (serial_ << 40) | std::uint64_t(bytes);
+}
 
-StreamedGather::StreamedGather(const Ranks& ranks, std::span<std::byte> all, std::span<const std::size_t> units,
-                               std::size_t unit)
+StreamedGather::StreamedGather(const Ranks& ranks, std::span<std::byte> all,
+                               std::span<const std::size_t> units, std::size_t unit)
     : ranks_(ranks), all_(all), unit_(unit) {
   static std::uint64_t serial = 0;
   serial_ = ++serial & 0xffffff;
@@ -351,7 +368,8 @@ StreamedGather::StreamedGather(const Ranks& ranks, std::span<std::byte> all, std
     parts_.push_back({offset * unit, (offset + units[std::size_t(r)]) * unit});
     offset += units[std::size_t(r)];
   }
-  if (offset * unit > all.size()) throw std::logic_error("StreamedGather: the parts are larger than the buffer");
+  if (offset * unit > all.size())
+    throw std::logic_error("StreamedGather: the parts are larger than the buffer");
   units_.assign(units.begin(), units.end());
   shared_ = nodeWindowOf(offset * unit);
   generation_ = nodeWindow().generation;
@@ -369,8 +387,8 @@ void StreamedGather::publish(std::size_t bytes) {
   const Part& own = parts_[std::size_t(ranks_.rank())];
   bytes = std::min(bytes, own.last - own.first);
   if (bytes <= published_) return;
-  copyInParallel(shared_ + own.first + published_, all_.data() + own.first + published_, bytes - published_,
-                 copyThreads(ranks_.nodeCount()));
+  copyInParallel(shared_ + own.first + published_, all_.data() + own.first + published_,
+                 bytes - published_, copyThreads(ranks_.nodeCount()));
   published_ = bytes;
   publishedBy(ranks_.rank()).store(tag(bytes), std::memory_order_release);
 }
@@ -385,7 +403,8 @@ bool StreamedGather::takeReady() {
     const std::uint64_t seen = publishedBy(r).load(std::memory_order_acquire);
     const std::size_t size = part.last - part.first;
     const std::size_t ready =
-        (seen >> 40) == serial_ ? std::min(size, std::size_t(seen & ((std::uint64_t(1) << 40) - 1))) : 0;
+        (seen >> 40) == serial_ ? std::min(size, std::size_t(seen & ((std::uint64_t(1) << 40) - 1)))
+                                : 0;
     std::size_t& taken = taken_[std::size_t(r)];
     if (ready > taken) {
       copyInParallel(all_.data() + part.first + taken, shared_ + part.first + taken, ready - taken,
@@ -410,7 +429,8 @@ void StreamedGather::finish() {
   syncNode();  // no rank writes its next part before every rank has read this one
 }
 
-bool Ranks::gatherThroughNodeWindow(std::span<std::byte> all, std::size_t ownFirst, std::size_t ownBytes) const {
+bool Ranks::gatherThroughNodeWindow(std::span<std::byte> all, std::size_t ownFirst,
+                                    std::size_t ownBytes) const {
   std::byte* shared = nodeWindowOf(all.size());
   if (!shared) return false;
   const int threads = copyThreads(nodeCount_);
@@ -437,7 +457,8 @@ void Ranks::broadcast(std::vector<std::byte>& bytes) const {
   bytes.resize(std::size_t(size));
   constexpr std::size_t kChunk = std::size_t(1) << 30;  // MPI counts are int
   for (std::size_t at = 0; at < bytes.size(); at += kChunk)
-    check(MPI_Bcast(bytes.data() + at, int(std::min(kChunk, bytes.size() - at)), MPI_BYTE, 0, MPI_COMM_WORLD),
+    check(MPI_Bcast(bytes.data() + at, int(std::min(kChunk, bytes.size() - at)), MPI_BYTE, 0,
+                    MPI_COMM_WORLD),
           "MPI_Bcast");
 }
 
@@ -449,7 +470,8 @@ std::int64_t Ranks::maximum(std::int64_t value) const {
 void Ranks::maximum(std::span<std::int64_t> values) const {
   if (!usesMpi_ || count_ == 1) return;
   const InCollective waiting;
-  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD),
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT64_T, MPI_MAX,
+                      MPI_COMM_WORLD),
         "MPI_Allreduce");
 }
 

@@ -32,7 +32,8 @@ class Ranks {
   // this rank's part is in place: afterwards every rank holds every part. When every rank runs on
   // one node the parts go through one shared window (MPI-3), each rank copying its part in and
   // the others' out; otherwise, or when the window cannot be had (said once), MPI_Allgatherv.
-  void allGather(std::span<std::byte> all, std::span<const std::size_t> units, std::size_t unit) const;
+  void allGather(std::span<std::byte> all, std::span<const std::size_t> units,
+                 std::size_t unit) const;
   // How allGather moves the parts: "shared window", "MPI_Allgatherv", or "none" in one process.
   std::string gatherPath() const;
   // Rank 0's `bytes` on every rank (resized).
@@ -48,7 +49,8 @@ class Ranks {
  private:
   friend void startRanks(int* argc, char*** argv);
   // allGather through the node's shared window: false when there is none.
-  bool gatherThroughNodeWindow(std::span<std::byte> all, std::size_t ownFirst, std::size_t ownBytes) const;
+  bool gatherThroughNodeWindow(std::span<std::byte> all, std::size_t ownFirst,
+                               std::size_t ownBytes) const;
   int rank_ = 0, count_ = 1, nodeRank_ = 0, nodeCount_ = 1;
   bool usesMpi_ = false;
   std::string host_;
@@ -61,7 +63,8 @@ class Ranks {
 // nodes, or a window refused), publish() and takeReady() do nothing and finish() calls allGather.
 class StreamedGather {
  public:
-  StreamedGather(const Ranks& ranks, std::span<std::byte> all, std::span<const std::size_t> units, std::size_t unit);
+  StreamedGather(const Ranks& ranks, std::span<std::byte> all, std::span<const std::size_t> units,
+                 std::size_t unit);
   // The first `bytes` of this rank's part are in `all`: the other ranks may take them.
   void publish(std::size_t bytes);
   // Copies into `all` what the other ranks published since; true once it holds every part.
@@ -81,9 +84,9 @@ class StreamedGather {
   std::vector<std::size_t> units_;
   std::size_t unit_;
   std::vector<Part> parts_;
-  std::byte* shared_ = nullptr;  // the node window's data; null: through MPI_Allgatherv at the end
-  std::uint64_t serial_ = 0;     // this gather's number, the same on every rank
-  std::uint64_t generation_ = 0; // the window's it was made on
+  std::byte* shared_ = nullptr;   // the node window's data; null: through MPI_Allgatherv at the end
+  std::uint64_t serial_ = 0;      // this gather's number, the same on every rank
+  std::uint64_t generation_ = 0;  // the window's it was made on
   std::size_t published_ = 0;
   std::vector<std::size_t> taken_;  // of each rank's part, bytes copied into `all`
 };

@@ -7,18 +7,21 @@ namespace {
 
 // Entry `column` of what pass `pass` combines: row pass + 1 of a tableau, or its b for the last
 // pass; zero past a row's end (rows of a are stored without their trailing zeros).
-double outputWeight(const std::vector<std::vector<double>>& a, const std::vector<double>& b, int pass,
-                    int column) {
+double outputWeight(const std::vector<std::vector<double>>& a, const std::vector<double>& b,
+                    int pass, int column) {
   const std::vector<double>& row = pass + 1 == int(b.size()) ? b : a[pass + 1];
   return column < int(row.size()) ? row[column] : 0.0;
 }
 
 }  // namespace
 
-double Method::positionWeight(int pass, int column) const { return outputWeight(a, b, pass, column); }
+double Method::positionWeight(int pass, int column) const {
+  return outputWeight(a, b, pass, column);
+}
 
 double Method::velocityWeight(int pass, int column) const {
-  return aVelocity.empty() ? positionWeight(pass, column) : outputWeight(aVelocity, bVelocity, pass, column);
+  return aVelocity.empty() ? positionWeight(pass, column)
+                           : outputWeight(aVelocity, bVelocity, pass, column);
 }
 
 std::vector<double> Method::positionWeights(int stage) const {
@@ -65,18 +68,30 @@ const std::vector<Method>& allMethods() {
   static const std::vector<Method> methods{
       {"euler", "explicit Euler: x += h v, v += h a(x)", 1, {{}}, {1.0}, {}, {}},
       {"rk2", "second-order Runge-Kutta, midpoint rule", 2, {{}, {0.5}}, {0.0, 1.0}, {}, {}},
-      {"rk4", "classic fourth-order Runge-Kutta", 4,
+      {"rk4",
+       "classic fourth-order Runge-Kutta",
+       4,
        {{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}},
-       {1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0}, {}, {}},
+       {1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0},
+       {},
+       {}},
       // Kick then drift: stage 1 only carries the kicked velocity v + h a(x) to the drift.
-      {"symplectic-euler", "symplectic Euler, kick then drift: v += h a(x), x += h v", 1,
-       {{}, {0.0}}, {0.0, 1.0},
-       {{}, {1.0}}, {1.0, 0.0}},
+      {"symplectic-euler",
+       "symplectic Euler, kick then drift: v += h a(x), x += h v",
+       1,
+       {{}, {0.0}},
+       {0.0, 1.0},
+       {{}, {1.0}},
+       {1.0, 0.0}},
       // Kick-drift-kick: stage 1 carries the half-kicked velocity, stage 2 the drifted positions,
       // whose force closes the step and (FSAL) opens the next one.
-      {"leapfrog", "leapfrog (velocity Verlet), kick-drift-kick, one force evaluation per step", 2,
-       {{}, {0.0}, {0.0, 1.0}}, {0.0, 1.0, 0.0},
-       {{}, {0.5}, {0.5, 0.0}}, {0.5, 0.0, 0.5}},
+      {"leapfrog",
+       "leapfrog (velocity Verlet), kick-drift-kick, one force evaluation per step",
+       2,
+       {{}, {0.0}, {0.0, 1.0}},
+       {0.0, 1.0, 0.0},
+       {{}, {0.5}, {0.5, 0.0}},
+       {0.5, 0.0, 0.5}},
   };
   return methods;
 }

@@ -11,7 +11,8 @@
 // bVelocity empty, which means "the same as a and b". Two properties follow from the numbers and
 // save work in every engine:
 //   - a stage whose acceleration no coefficient weighs needs no force evaluation (force-free);
-//   - first same as last (FSAL): when the last stage's positions are the step's result, its force is
+//   - first same as last (FSAL): when the last stage's positions are the step's result, its force
+//   is
 //     the next step's first force, which need not be evaluated again.
 
 #include <string>
@@ -23,9 +24,9 @@ namespace nbody {
 struct Method {
   std::string name;
   std::string description;
-  int order = 1;                              // global order of accuracy
-  std::vector<std::vector<double>> a;         // a[i][j], j < i: stage i combines earlier stages j
-  std::vector<double> b;                      // weights of the stages in the step
+  int order = 1;                               // global order of accuracy
+  std::vector<std::vector<double>> a;          // a[i][j], j < i: stage i combines earlier stages j
+  std::vector<double> b;                       // weights of the stages in the step
   std::vector<std::vector<double>> aVelocity;  // partitioned methods: the weights of the
   std::vector<double> bVelocity;               // accelerations; empty: a and b
 

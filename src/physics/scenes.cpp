@@ -287,7 +287,12 @@ const Scene* findScene(std::string_view name) { return findByName(allScenes(), n
 
 const std::vector<SceneParameter>& sceneParameters() {
   static const std::vector<SceneParameter> parameters{
-      {"eccentricity", "eccentricity of the kepler scene's orbit", 0.0, 0.99, &SceneOptions::eccentricity, {"kepler"}},
+      {"eccentricity",
+       "eccentricity of the kepler scene's orbit",
+       0.0,
+       0.99,
+       &SceneOptions::eccentricity,
+       {"kepler"}},
   };
   return parameters;
 }

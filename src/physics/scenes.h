@@ -55,7 +55,7 @@ struct Scene {
 // The constants that define the scenes, for the tests and the documentation.
 namespace scene {
 inline constexpr double kShellInnerRadius = 0.625, kShellOuterRadius = 1.0;  // NVIDIA's 2.5 : 4
-inline constexpr double kShellAngularVelocity = 1.0;  // outer equator at the circular speed
+inline constexpr double kShellAngularVelocity = 1.0;       // outer equator at the circular speed
 inline constexpr double kExpandRate = 1.4142135623730951;  // sqrt(2 G M / R^3): escape speed
 inline constexpr double kDiskCentralMassFraction = 0.5;
 inline constexpr double kDiskScaleLength = 0.2, kDiskInnerRadius = 0.05, kDiskOuterRadius = 1.0;
@@ -63,9 +63,10 @@ inline constexpr double kDiskScaleHeight = 0.02;         // sech^2(z / z0) verti
 inline constexpr double kDiskVelocityDispersion = 0.05;  // of the circular speed
 inline constexpr double kGalaxySeparation = 4.0, kGalaxyImpactParameter = 1.0;
 inline constexpr double kGalaxyTilt = 1.0471975511965976;  // pi / 3, of the second about x
-inline constexpr double kFigureEightPeriod = 6.32591398;  // Simo's value for the choreography
+inline constexpr double kFigureEightPeriod = 6.32591398;   // Simo's value for the choreography
 inline constexpr std::uint8_t kDiskComponent = 2;          // GADGET's disk type
-inline constexpr std::uint8_t kSecondGalaxyComponent = 2;  // as GADGET's two-galaxy sample numbers them
+inline constexpr std::uint8_t kSecondGalaxyComponent =
+    2;  // as GADGET's two-galaxy sample numbers them
 }  // namespace scene
 
 // A scene and what it is made from: what the command line and the window choose.

@@ -15,7 +15,9 @@ void State::resize(std::size_t bodyCount) {
   for (std::size_t i = numbered; i < bodyCount; ++i) id[i] = i + 1;
 }
 
-std::uint64_t bodyId(const State& state, std::size_t body) { return state.id.empty() ? body + 1 : state.id[body]; }
+std::uint64_t bodyId(const State& state, std::size_t body) {
+  return state.id.empty() ? body + 1 : state.id[body];
+}
 
 std::uint8_t componentOf(const State& state, std::size_t body) {
   return state.component.empty() ? kDefaultComponent : state.component[body];
@@ -25,8 +27,8 @@ void completeIdentity(State& state) {
   const std::size_t n = state.size();
   const auto check = [n](std::size_t length, const char* what) {
     if (length != n)
-      throw std::logic_error(std::string("a state of ") + std::to_string(n) + " bodies has " + std::to_string(length) +
-                             " " + what);
+      throw std::logic_error(std::string("a state of ") + std::to_string(n) + " bodies has " +
+                             std::to_string(length) + " " + what);
   };
   check(state.velocity.size(), "velocities");
   if (state.id.empty())

@@ -22,7 +22,8 @@ inline constexpr std::uint8_t kDefaultComponent = 1;
 
 struct State {
   std::vector<glm::vec4> positionMass;  // xyz = position, w = mass
-  std::vector<glm::vec4> velocity;      // xyz = velocity, w = 0 here (the GPU's textures keep the component there)
+  std::vector<glm::vec4>
+      velocity;  // xyz = velocity, w = 0 here (the GPU's textures keep the component there)
   // Who each body is, whatever an engine does with the order of its own copies: a 64-bit particle
   // ID (from the input file; 1..N for a scene) and a component (< kComponentCount). Both are either
   // one per body or empty, for a state built body by body (the tests'): bodies 1..N, all of

@@ -21,7 +21,9 @@ gl::Texture makeFieldTexture(glm::ivec2 size) {
 
 }  // namespace
 
-bool needsBodyField(ColorBy colorBy) { return colorBy == ColorBy::Energy || colorBy == ColorBy::Density; }
+bool needsBodyField(ColorBy colorBy) {
+  return colorBy == ColorBy::Energy || colorBy == ColorBy::Density;
+}
 
 BodyField::BodyField() = default;
 BodyField::~BodyField() = default;
@@ -39,9 +41,11 @@ void BodyField::measure(const GpuStateView& bodies, ColorBy colorBy, const StepP
   const int multiprocessors = gl::limits().multiprocessors > 0 ? gl::limits().multiprocessors : 16;
   const TreeSettings settings = resolveTreeSettings(bodies.bodyCount, multiprocessors);
   if (colorBy == ColorBy::Energy)
-    tree_->bodyPotentials(bodies.positionMassTexture, bodies.size, bodies.bodyCount, params, settings, texture_.id());
+    tree_->bodyPotentials(bodies.positionMassTexture, bodies.size, bodies.bodyCount, params,
+                          settings, texture_.id());
   else
-    tree_->bodyDensities(bodies.positionMassTexture, bodies.size, bodies.bodyCount, settings, texture_.id());
+    tree_->bodyDensities(bodies.positionMassTexture, bodies.size, bodies.bodyCount, settings,
+                         texture_.id());
   glUseProgram(0);
 }
 

@@ -10,7 +10,7 @@
 namespace nbody {
 namespace {
 
-constexpr float kFitMargin = 1.05f;       // the sprites at the rim have a size too
+constexpr float kFitMargin = 1.05f;          // the sprites at the rim have a size too
 constexpr float kNearPlaneFraction = 1e-3f;  // of the distance: bodies nearer than this are cut
 
 }  // namespace
@@ -33,7 +33,8 @@ BoundingSphere boundingSphere(const State& state) {
 
 glm::vec3 Camera::forward() const {
   const float yaw = glm::radians(yawDegrees), pitch = glm::radians(pitchDegrees);
-  return -glm::vec3(std::cos(pitch) * std::sin(yaw), std::sin(pitch), std::cos(pitch) * std::cos(yaw));
+  return -glm::vec3(std::cos(pitch) * std::sin(yaw), std::sin(pitch),
+                    std::cos(pitch) * std::cos(yaw));
 }
 
 // Built from yaw alone, so it stays defined looking straight down or up (pitch = +-90).
@@ -75,8 +76,10 @@ void Camera::fit(const BoundingSphere& sphere, float aspect) {
 }
 
 const std::vector<CameraPreset>& cameraPresets() {
-  static const std::vector<CameraPreset> presets{
-      {"default", 30.0f, 20.0f}, {"front", 0.0f, 0.0f}, {"side", 90.0f, 0.0f}, {"top", 0.0f, 90.0f}};
+  static const std::vector<CameraPreset> presets{{"default", 30.0f, 20.0f},
+                                                 {"front", 0.0f, 0.0f},
+                                                 {"side", 90.0f, 0.0f},
+                                                 {"top", 0.0f, 90.0f}};
   return presets;
 }
 

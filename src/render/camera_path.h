@@ -53,7 +53,8 @@ class CameraPath {
 CameraPath parseCameraPath(std::string_view text, const std::string& source);
 // Text that parseCameraPath reads back to the same path, bit for bit.
 std::string formatCameraPath(const CameraPath& path);
-// The file at `path` (read by rank 0 under mpiexec), parsed; throws std::runtime_error saying why not.
+// The file at `path` (read by rank 0 under mpiexec), parsed; throws std::runtime_error saying why
+// not.
 CameraPath readCameraPathFile(const std::filesystem::path& path);
 
 // The camera at keyframe `k`: its direction and distance, and its target where it has one (the

@@ -29,7 +29,8 @@ const std::vector<Colormap>& allColormaps() {
       {"ice", "deep blue, sky blue, white", hexes({0x10207a, 0x1f66e0, 0x6cc4ff, 0xeef8ff})},
       // matplotlib's viridis and plasma (CC0), sampled at nine and eight points.
       {"viridis", "perceptually uniform, blue-purple to green to yellow",
-       hexes({0x440154, 0x472c7a, 0x3b518b, 0x2c718e, 0x21908d, 0x27ad81, 0x5cc863, 0xaadc32, 0xfde725})},
+       hexes({0x440154, 0x472c7a, 0x3b518b, 0x2c718e, 0x21908d, 0x27ad81, 0x5cc863, 0xaadc32,
+              0xfde725})},
       {"plasma", "perceptually uniform, blue to magenta to yellow",
        hexes({0x0d0887, 0x5302a3, 0x8b0aa5, 0xb83289, 0xdb5c68, 0xf48849, 0xfebd2a, 0xf0f921})},
   };
@@ -51,7 +52,8 @@ glm::vec3 sampleColormap(const Colormap& colormap, float t) {
 std::vector<glm::vec4> colormapTable(const Colormap& colormap, int size) {
   std::vector<glm::vec4> table;
   for (int k = 0; k < size; ++k)
-    table.emplace_back(sampleColormap(colormap, size > 1 ? float(k) / float(size - 1) : 0.0f), 1.0f);
+    table.emplace_back(sampleColormap(colormap, size > 1 ? float(k) / float(size - 1) : 0.0f),
+                       1.0f);
   return table;
 }
 

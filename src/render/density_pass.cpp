@@ -20,7 +20,6 @@ void setSampler(GLuint program, const char* name, GLuint unit) {
   glProgramUniform1i(program, glGetUniformLocation(program, name), GLint(unit));
 }
 
-
 }  // namespace
 
 DensityPass::DensityPass()
@@ -35,8 +34,8 @@ DensityPass::DensityPass()
   setSampler(mapProgram_.id(), "uColormap", kColormapUnit);
 }
 
-void DensityPass::splat(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings,
-                        glm::ivec2 size, glm::vec2 pointSizeRange) {
+void DensityPass::splat(const GpuStateView& bodies, const Camera& camera,
+                        const RenderSettings& settings, glm::ivec2 size, glm::vec2 pointSizeRange) {
   density_.resize(size);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, density_.framebuffer());
   glViewport(0, 0, size.x, size.y);
@@ -48,19 +47,23 @@ void DensityPass::splat(const GpuStateView& bodies, const Camera& camera, const 
   glBindVertexArray(emptyVertexArray_.id());
   const glm::mat4 projection = camera.projection(float(size.x) / float(size.y));
   const glm::mat4 viewProjection = projection * camera.view();
-  glUniformMatrix4fv(glGetUniformLocation(program, "uViewProjection"), 1, GL_FALSE, glm::value_ptr(viewProjection));
-  glUniform1f(glGetUniformLocation(program, "uPixelsPerUnit"), 0.5f * float(size.y) * projection[1][1]);
+  glUniformMatrix4fv(glGetUniformLocation(program, "uViewProjection"), 1, GL_FALSE,
+                     glm::value_ptr(viewProjection));
+  glUniform1f(glGetUniformLocation(program, "uPixelsPerUnit"),
+              0.5f * float(size.y) * projection[1][1]);
   glUniform1f(glGetUniformLocation(program, "uSmoothing"), settings.shownSmoothing());
   // A kernel a few pixels wide at least: at 2 pixels a body's mass would land on 1 to 4 pixel
   // centres and vary with its place in the pixel from 0.4 to 1.8 times its mass; from 4 pixels on,
   // within half a percent.
-  const float smallest = std::min(std::max(pointSizeRange.x, kSmallestKernelPixels), pointSizeRange.y);
+  const float smallest =
+      std::min(std::max(pointSizeRange.x, kSmallestKernelPixels), pointSizeRange.y);
   glUniform2f(glGetUniformLocation(program, "uPointSizeRange"), smallest, pointSizeRange.y);
   glUniform1ui(glGetUniformLocation(program, "uHiddenComponents"), settings.hiddenComponents);
   drawBodiesAdding(bodies, kPositionMassUnit, kVelocityUnit);
 }
 
-void DensityPass::map(const RenderSettings& settings, glm::ivec2 origin, GLuint colormap, GLint targetFramebuffer) {
+void DensityPass::map(const RenderSettings& settings, glm::ivec2 origin, GLuint colormap,
+                      GLint targetFramebuffer) {
   glDisable(GL_BLEND);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(targetFramebuffer));
   glViewport(origin.x, origin.y, density_.size().x, density_.size().y);
@@ -68,8 +71,10 @@ void DensityPass::map(const RenderSettings& settings, glm::ivec2 origin, GLuint 
   glUseProgram(program);
   glBindVertexArray(emptyVertexArray_.id());
   glUniform2i(glGetUniformLocation(program, "uViewportOrigin"), origin.x, origin.y);
-  glUniform2f(glGetUniformLocation(program, "uColorRange"), settings.colorRange.x, settings.colorRange.y);
-  glUniform3fv(glGetUniformLocation(program, "uBackground"), 1, glm::value_ptr(settings.background));
+  glUniform2f(glGetUniformLocation(program, "uColorRange"), settings.colorRange.x,
+              settings.colorRange.y);
+  glUniform3fv(glGetUniformLocation(program, "uBackground"), 1,
+               glm::value_ptr(settings.background));
   glBindTextureUnit(kDensityUnit, density_.texture());
   glBindTextureUnit(kColormapUnit, colormap);
   glDrawArrays(GL_TRIANGLES, 0, 3);
@@ -80,7 +85,8 @@ std::vector<float> DensityPass::lastDensity() const {
   const glm::ivec2 size = density_.size();
   std::vector<float> density(std::size_t(size.x) * std::size_t(size.y));
   gl::PackStateGuard pack;
-  glGetTextureImage(density_.texture(), 0, GL_RED, GL_FLOAT, GLsizei(density.size() * sizeof(float)), density.data());
+  glGetTextureImage(density_.texture(), 0, GL_RED, GL_FLOAT,
+                    GLsizei(density.size() * sizeof(float)), density.data());
   return density;
 }
 

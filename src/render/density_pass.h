@@ -21,20 +21,22 @@ class DensityPass {
   DensityPass();
 
   // Adds up the density of `bodies` in a target `size` pixels large (the point sizes drawn between
-  // `pointSizeRange`'s ends, but 4 pixels wide at least, where a kernel keeps its mass). Changes the
-  // GL state the renderer's guard covers.
-  void splat(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings, glm::ivec2 size,
-             glm::vec2 pointSizeRange);
+  // `pointSizeRange`'s ends, but 4 pixels wide at least, where a kernel keeps its mass). Changes
+  // the GL state the renderer's guard covers.
+  void splat(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings,
+             glm::ivec2 size, glm::vec2 pointSizeRange);
   // Paints the last splat through `colormap` (a 1-D texture) into the viewport at `origin` of
   // `targetFramebuffer`.
-  void map(const RenderSettings& settings, glm::ivec2 origin, GLuint colormap, GLint targetFramebuffer);
+  void map(const RenderSettings& settings, glm::ivec2 origin, GLuint colormap,
+           GLint targetFramebuffer);
   // The surface density of the last splat, row by row from the bottom: mass per square scene unit
   // at each body's depth. Empty before the first.
   std::vector<float> lastDensity() const;
 
  private:
   gl::Program splatProgram_, mapProgram_;
-  gl::VertexArray emptyVertexArray_;  // the points and the fullscreen triangle read no vertex buffer
+  gl::VertexArray
+      emptyVertexArray_;  // the points and the fullscreen triangle read no vertex buffer
   FloatTarget density_{GL_R32F, "an R32F texture, which the projected density needs"};
 };
 

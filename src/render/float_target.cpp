@@ -17,9 +17,9 @@ bool FloatTarget::resize(glm::ivec2 size) {
   const GLenum status = glCheckNamedFramebufferStatus(framebuffer_.id(), GL_DRAW_FRAMEBUFFER);
   if (status != GL_FRAMEBUFFER_COMPLETE) {
     reset();
-    throw std::runtime_error("cannot render into " + purpose_ + " of " + std::to_string(size.x) + " x " +
-                             std::to_string(size.y) + " here (framebuffer status " + std::to_string(status) + ")" +
-                             limitsThatMayBeBehind());
+    throw std::runtime_error("cannot render into " + purpose_ + " of " + std::to_string(size.x) +
+                             " x " + std::to_string(size.y) + " here (framebuffer status " +
+                             std::to_string(status) + ")" + limitsThatMayBeBehind());
   }
   size_ = size;
   return true;

@@ -68,11 +68,15 @@ Image differenceImage(const Image& expected, const Image& actual, int maxDelta) 
       const std::uint8_t* a = expected.pixel(x, y);
       const int delta = pixelDelta(a, actual.pixel(x, y));
       std::uint8_t* out = diff.pixel(x, y);
-      const auto grey = std::uint8_t((int(a[0]) + int(a[1]) + int(a[2])) / 12);  // a quarter of the mean
+      const auto grey =
+          std::uint8_t((int(a[0]) + int(a[1]) + int(a[2])) / 12);  // a quarter of the mean
       const auto yellow = std::uint8_t(std::min(255, 96 + 16 * delta));
-      if (delta == 0) out[0] = out[1] = out[2] = grey;
-      else if (delta <= maxDelta) out[0] = yellow, out[1] = yellow, out[2] = 0;
-      else out[0] = 255, out[1] = 0, out[2] = 0;
+      if (delta == 0)
+        out[0] = out[1] = out[2] = grey;
+      else if (delta <= maxDelta)
+        out[0] = yellow, out[1] = yellow, out[2] = 0;
+      else
+        out[0] = 255, out[1] = 0, out[2] = 0;
       out[3] = 255;
     }
   return diff;

@@ -16,9 +16,9 @@
 namespace nbody {
 
 struct CompareThresholds {
-  int maxDelta = 0;              // a pixel whose delta exceeds this is bad
-  double meanDelta = 255.0;      // largest mean delta allowed (255: no limit)
-  double maxBadFraction = 0.0;   // largest fraction of bad pixels allowed, 0..1
+  int maxDelta = 0;             // a pixel whose delta exceeds this is bad
+  double meanDelta = 255.0;     // largest mean delta allowed (255: no limit)
+  double maxBadFraction = 0.0;  // largest fraction of bad pixels allowed, 0..1
 };
 
 struct ImageDifference {
@@ -33,7 +33,8 @@ struct ImageDifference {
 ImageDifference compareImages(const Image& expected, const Image& actual, int badDelta);
 bool withinThresholds(const ImageDifference& difference, const CompareThresholds& thresholds);
 // What differs, in a few lines, with each figure next to its limit.
-std::string describeDifference(const ImageDifference& difference, const CompareThresholds& thresholds);
+std::string describeDifference(const ImageDifference& difference,
+                               const CompareThresholds& thresholds);
 
 // A picture of where the two differ: the expected picture dimmed to grey for orientation, pixels
 // whose delta is within maxDelta in yellow (brighter for larger deltas), bad pixels in bright red.

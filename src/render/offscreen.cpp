@@ -43,10 +43,13 @@ OffscreenTarget::OffscreenTarget(glm::ivec2 size) : size_(size) {
   colour_ = gl::Renderbuffer::create();
   glNamedRenderbufferStorage(colour_.id(), GL_RGBA8, size.x, size.y);
   framebuffer_ = gl::Framebuffer::create();
-  glNamedFramebufferRenderbuffer(framebuffer_.id(), GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour_.id());
-  if (glCheckNamedFramebufferStatus(framebuffer_.id(), GL_DRAW_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-    throw std::runtime_error("cannot render into an RGBA8 framebuffer of " + std::to_string(size.x) + " x " +
-                             std::to_string(size.y) + " here" + limitsThatMayBeBehind());
+  glNamedFramebufferRenderbuffer(framebuffer_.id(), GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
+                                 colour_.id());
+  if (glCheckNamedFramebufferStatus(framebuffer_.id(), GL_DRAW_FRAMEBUFFER) !=
+      GL_FRAMEBUFFER_COMPLETE)
+    throw std::runtime_error("cannot render into an RGBA8 framebuffer of " +
+                             std::to_string(size.x) + " x " + std::to_string(size.y) + " here" +
+                             limitsThatMayBeBehind());
 }
 
 void OffscreenTarget::draw(const std::function<void()>& draw) {

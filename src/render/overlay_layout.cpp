@@ -23,7 +23,8 @@ constexpr std::array<OverlayRow, kOverlayCount> kOverlays{{
     {Overlay::Axes, "axes", "the directions of the scene's x, y and z axes"},
     {Overlay::ScaleBar, "scale", "a bar of a round length in scene units, at the camera's target"},
     {Overlay::Clock, "clock", "the simulated time and the step"},
-    {Overlay::Cells, "cells", "the boxes of the tree's cells (its octree levels) down to --cell-depth"},
+    {Overlay::Cells, "cells",
+     "the boxes of the tree's cells (its octree levels) down to --cell-depth"},
 }};
 
 constexpr int kTicksWanted = 5;
@@ -52,7 +53,8 @@ int decimalExponent(double x) { return int(std::floor(std::log10(std::abs(x))));
 std::string numberLabel(double value, double spacing, int fewest = 1) {
   if (std::abs(value) < spacing * 1e-6) return "0";
   int digits = std::clamp(decimalExponent(value) - decimalExponent(spacing) + 1, fewest, 7);
-  if (std::abs(value) >= 1.0 && std::abs(value) < 1e6) digits = std::max(digits, decimalExponent(value) + 1);
+  if (std::abs(value) >= 1.0 && std::abs(value) < 1e6)
+    digits = std::max(digits, decimalExponent(value) + 1);
   char text[32];
   std::snprintf(text, sizeof text, "%.*g", digits, value);
   return text;
@@ -60,13 +62,15 @@ std::string numberLabel(double value, double spacing, int fewest = 1) {
 
 float fractionOf(double value, glm::vec2 range, bool logScale) {
   const double low = range.x, high = range.y;
-  return float(logScale ? std::log(value / low) / std::log(high / low) : (value - low) / (high - low));
+  return float(logScale ? std::log(value / low) / std::log(high / low)
+                        : (value - low) / (high - low));
 }
 
 std::vector<double> multiplesInside(double low, double high, double step) {
   std::vector<double> values;
   const double slack = 1e-9 * (high - low);
-  for (double k = std::ceil(low / step - 1e-9); k * step <= high + slack; ++k) values.push_back(k * step);
+  for (double k = std::ceil(low / step - 1e-9); k * step <= high + slack; ++k)
+    values.push_back(k * step);
   return values;
 }
 
@@ -97,7 +101,8 @@ std::vector<double> thinned(const std::vector<double>& values, std::size_t most)
 // Powers of ten inside [low, high]; where fewer than two, 1, 2 and 5 times them. Every k-th of
 // them where there are more than `most`.
 std::vector<double> logTicks(double low, double high, std::size_t most) {
-  const int first = int(std::ceil(std::log10(low) - 1e-9)), last = int(std::floor(std::log10(high) + 1e-9));
+  const int first = int(std::ceil(std::log10(low) - 1e-9)),
+            last = int(std::floor(std::log10(high) + 1e-9));
   std::vector<double> values;
   if (last - first + 1 >= 2) {
     for (int e = first; e <= last; ++e) values.push_back(std::pow(10.0, e));
@@ -127,11 +132,13 @@ std::uint32_t parseOverlayList(const std::string& text) {
   if (text == "all") return (1u << kOverlayCount) - 1;
   std::uint32_t bits = 0;
   for (const std::string_view item : commaSeparated(text)) {
-    const auto found = std::find_if(kOverlays.begin(), kOverlays.end(), [&](const OverlayRow& row) { return row.name == item; });
+    const auto found = std::find_if(kOverlays.begin(), kOverlays.end(),
+                                    [&](const OverlayRow& row) { return row.name == item; });
     if (found == kOverlays.end()) {
       std::string choices;
       for (const OverlayRow& row : kOverlays) choices += std::string(row.name) + ", ";
-      throw std::invalid_argument("expected all, none or some of " + choices.substr(0, choices.size() - 2) +
+      throw std::invalid_argument("expected all, none or some of " +
+                                  choices.substr(0, choices.size() - 2) +
                                   ", comma-separated, got " + text);
     }
     bits |= overlayBit(found->overlay);
@@ -158,7 +165,8 @@ std::vector<Tick> colourBarTicks(glm::vec2 range, bool logScale, int mostTicks) 
 
 ScaleBar scaleBarFor(const Camera& camera, int pictureHeight, float mostPixels) {
   const double pixelsPerUnit =
-      double(pictureHeight) / (2.0 * double(camera.distance) * std::tan(glm::radians(double(camera.verticalFovDegrees)) / 2.0));
+      double(pictureHeight) / (2.0 * double(camera.distance) *
+                               std::tan(glm::radians(double(camera.verticalFovDegrees)) / 2.0));
   const double length = roundNumber(double(mostPixels) / pixelsPerUnit, true);
   return {length, float(length * pixelsPerUnit), numberLabel(length, length)};
 }
@@ -169,10 +177,12 @@ std::array<AxisArrow, 3> axisArrows(const Camera& camera) {
   for (int a = 0; a < 3; ++a) {
     glm::vec3 axis(0.0f);
     axis[a] = 1.0f;
-    arrows[std::size_t(a)] = {{glm::dot(axis, right), -glm::dot(axis, up)}, glm::dot(axis, towardsViewer), char('x' + a)};
+    arrows[std::size_t(a)] = {
+        {glm::dot(axis, right), -glm::dot(axis, up)}, glm::dot(axis, towardsViewer), char('x' + a)};
   }
-  std::sort(arrows.begin(), arrows.end(),
-            [](const AxisArrow& a, const AxisArrow& b) { return a.towardsViewer < b.towardsViewer; });
+  std::sort(arrows.begin(), arrows.end(), [](const AxisArrow& a, const AxisArrow& b) {
+    return a.towardsViewer < b.towardsViewer;
+  });
   return arrows;
 }
 

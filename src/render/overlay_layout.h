@@ -64,7 +64,8 @@ std::array<AxisArrow, 3> axisArrows(const Camera& camera);
 // "t = 1.25   step 400".
 std::string clockText(double time, long long step);
 // How many times the overlays' 13-pixel font is scaled up for a picture `height` pixels high: once
-// every 540 rows, rounded (1 up to 809, 2 for 1080p), so that text keeps its size against the picture.
+// every 540 rows, rounded (1 up to 809, 2 for 1080p), so that text keeps its size against the
+// picture.
 int overlayScale(int height);
 
 }  // namespace nbody

@@ -57,11 +57,13 @@ struct Pen {
   // Text with a dark shadow one font pixel down and right, readable over bright bodies.
   void text(ImVec2 at, const std::string& text, ImU32 colour = kInk) const {
     const ImVec2 whole(std::round(at.x), std::round(at.y));
-    list.AddText(&font, fontSize(), ImVec2(whole.x + scale, whole.y + scale), kShadow, text.c_str());
+    list.AddText(&font, fontSize(), ImVec2(whole.x + scale, whole.y + scale), kShadow,
+                 text.c_str());
     list.AddText(&font, fontSize(), whole, colour, text.c_str());
   }
   void line(ImVec2 from, ImVec2 to, ImU32 colour, float thickness = 1.0f) const {
-    list.AddLine(ImVec2(from.x + scale, from.y + scale), ImVec2(to.x + scale, to.y + scale), kShadow, thickness * scale);
+    list.AddLine(ImVec2(from.x + scale, from.y + scale), ImVec2(to.x + scale, to.y + scale),
+                 kShadow, thickness * scale);
     list.AddLine(from, to, colour, thickness * scale);
   }
 };
@@ -79,14 +81,15 @@ void paintColourScale(const Pen& pen, const RenderSettings& settings) {
   const float s = pen.scale, right = pen.picture.x - 10.0f * s, left = right - 12.0f * s;
   const float top = std::round(0.3f * pen.picture.y), bottom = std::round(0.7f * pen.picture.y);
   // Labels at least half a line apart.
-  const std::vector<Tick> ticks =
-      colourBarTicks(settings.colorRange, settings.logColours(), 1 + int((bottom - top) / (1.5f * pen.fontSize())));
+  const std::vector<Tick> ticks = colourBarTicks(settings.colorRange, settings.logColours(),
+                                                 1 + int((bottom - top) / (1.5f * pen.fontSize())));
   for (int k = 0; k < kBarSegments; ++k) {
     const float low = float(k) / kBarSegments, high = float(k + 1) / kBarSegments;
     const ImU32 lowColour = colourOf(sampleColormap(*colormap, low));
     const ImU32 highColour = colourOf(sampleColormap(*colormap, high));
-    pen.list.AddRectFilledMultiColor(ImVec2(left, bottom - high * (bottom - top)), ImVec2(right, bottom - low * (bottom - top)),
-                                     highColour, highColour, lowColour, lowColour);
+    pen.list.AddRectFilledMultiColor(ImVec2(left, bottom - high * (bottom - top)),
+                                     ImVec2(right, bottom - low * (bottom - top)), highColour,
+                                     highColour, lowColour, lowColour);
   }
   pen.list.AddRect(ImVec2(left - 1.0f, top - 1.0f), ImVec2(right + 1.0f, bottom + 1.0f), kInk);
   for (const Tick& tick : ticks) {
@@ -96,7 +99,8 @@ void paintColourScale(const Pen& pen, const RenderSettings& settings) {
     pen.text(ImVec2(left - 6.0f * s - size.x, y - size.y / 2.0f), tick.label);
   }
   const std::string title = settings.density ? std::string("surface density")
-                                             : std::string(colorByName(settings.colorBy)) + (settings.logScale ? " (log)" : "");
+                                             : std::string(colorByName(settings.colorBy)) +
+                                                   (settings.logScale ? " (log)" : "");
   pen.text(ImVec2(right - pen.textSize(title).x, top - pen.fontSize() - 6.0f * s), title);
 }
 
@@ -106,7 +110,8 @@ void paintComponentLegend(const Pen& pen, const RenderSettings& settings) {
   const float s = pen.scale, right = pen.picture.x - 10.0f * s;
   float y = std::round(0.3f * pen.picture.y);
   for (int k = 0; k < kComponentCount; ++k) {
-    if ((settings.hiddenComponents & (1u << k)) || !(settings.presentComponents & (1u << k))) continue;
+    if ((settings.hiddenComponents & (1u << k)) || !(settings.presentComponents & (1u << k)))
+      continue;
     const float box = pen.fontSize() - 3.0f * s;
     pen.list.AddRectFilled(ImVec2(right - box, y + 1.5f * s), ImVec2(right, y + 1.5f * s + box),
                            colourOf(settings.componentColors[std::size_t(k)]));
@@ -120,17 +125,21 @@ void paintComponentLegend(const Pen& pen, const RenderSettings& settings) {
 void paintScaleBar(const Pen& pen, const Camera& camera) {
   const float s = pen.scale;
   const ScaleBar bar = scaleBarFor(camera, int(pen.picture.y), 0.25f * pen.picture.x);
-  const float left = 12.0f * s, right = left + std::round(bar.pixels), y = pen.picture.y - 12.0f * s;
+  const float left = 12.0f * s, right = left + std::round(bar.pixels),
+              y = pen.picture.y - 12.0f * s;
   pen.line(ImVec2(left, y), ImVec2(right, y), kInk, 2.0f);
-  for (float x : {left, right}) pen.line(ImVec2(x, y - 4.0f * s), ImVec2(x, y + 3.0f * s), kInk, 2.0f);
-  pen.text(ImVec2((left + right - pen.textSize(bar.label).x) / 2.0f, y - pen.fontSize() - 5.0f * s), bar.label);
+  for (float x : {left, right})
+    pen.line(ImVec2(x, y - 4.0f * s), ImVec2(x, y + 3.0f * s), kInk, 2.0f);
+  pen.text(ImVec2((left + right - pen.textSize(bar.label).x) / 2.0f, y - pen.fontSize() - 5.0f * s),
+           bar.label);
 }
 
 // The scene's axes as arrows from one point at the bottom right, the farthest drawn first.
 void paintAxes(const Pen& pen, const Camera& camera) {
   const float s = pen.scale, length = 24.0f * s;
   const ImVec2 origin(pen.picture.x - 40.0f * s, pen.picture.y - 40.0f * s);
-  const ImU32 colours[3] = {IM_COL32(255, 95, 95, 255), IM_COL32(110, 230, 110, 255), IM_COL32(120, 160, 255, 255)};
+  const ImU32 colours[3] = {IM_COL32(255, 95, 95, 255), IM_COL32(110, 230, 110, 255),
+                            IM_COL32(120, 160, 255, 255)};
   for (const AxisArrow& arrow : axisArrows(camera)) {
     const ImVec2 tip(origin.x + arrow.direction.x * length, origin.y + arrow.direction.y * length);
     const ImU32 colour = colours[arrow.name - 'x'];
@@ -138,7 +147,8 @@ void paintAxes(const Pen& pen, const Camera& camera) {
     const std::string name(1, arrow.name);
     const ImVec2 size = pen.textSize(name);
     const float beyond = 8.0f * s;  // the label just past the tip, centred on its line
-    pen.text(ImVec2(tip.x + arrow.direction.x * beyond - size.x / 2.0f, tip.y + arrow.direction.y * beyond - size.y / 2.0f),
+    pen.text(ImVec2(tip.x + arrow.direction.x * beyond - size.x / 2.0f,
+                    tip.y + arrow.direction.y * beyond - size.y / 2.0f),
              name, colour);
   }
 }
@@ -152,7 +162,9 @@ void paintMarked(const Pen& pen, const Camera& camera, const std::vector<MarkedB
     if (!body.orbit) continue;
     std::vector<ImVec2> line;
     const auto flush = [&] {
-      if (line.size() >= 2) pen.list.AddPolyline(line.data(), int(line.size()), orbitColour, ImDrawFlags_None, 1.5f * pen.scale);
+      if (line.size() >= 2)
+        pen.list.AddPolyline(line.data(), int(line.size()), orbitColour, ImDrawFlags_None,
+                             1.5f * pen.scale);
       line.clear();
     };
     for (const glm::vec3& point : *body.orbit) {
@@ -165,8 +177,10 @@ void paintMarked(const Pen& pen, const Camera& camera, const std::vector<MarkedB
   }
   for (const MarkedBody& body : marked)
     if (const auto placed = pictureOf(camera, size, body.position)) {
-      pen.list.AddCircle(ImVec2(placed->x + pen.scale, placed->y + pen.scale), 7.0f * pen.scale, kShadow, 0, 1.5f * pen.scale);
-      pen.list.AddCircle(ImVec2(placed->x, placed->y), 7.0f * pen.scale, ringColour, 0, 1.5f * pen.scale);
+      pen.list.AddCircle(ImVec2(placed->x + pen.scale, placed->y + pen.scale), 7.0f * pen.scale,
+                         kShadow, 0, 1.5f * pen.scale);
+      pen.list.AddCircle(ImVec2(placed->x, placed->y), 7.0f * pen.scale, ringColour, 0,
+                         1.5f * pen.scale);
     }
 }
 
@@ -192,7 +206,8 @@ void paintCells(const Pen& pen, const Camera& camera, const std::vector<TreeCell
   }
 }
 
-void paintOverlays(const Pen& pen, const Camera& camera, const RenderSettings& settings, const OverlayFacts& facts) {
+void paintOverlays(const Pen& pen, const Camera& camera, const RenderSettings& settings,
+                   const OverlayFacts& facts) {
   if (settings.shows(Overlay::Cells) && facts.cells) paintCells(pen, camera, *facts.cells);
   paintMarked(pen, camera, facts.marked);
   if (settings.shows(Overlay::ColourBar)) {
@@ -209,7 +224,8 @@ void paintOverlays(const Pen& pen, const Camera& camera, const RenderSettings& s
 }  // namespace
 
 OverlayPainter::OverlayPainter()
-    : program_(gl::buildProgram({{GL_VERTEX_SHADER, {"overlay.vert"}}, {GL_FRAGMENT_SHADER, {"overlay.frag"}}})),
+    : program_(gl::buildProgram(
+          {{GL_VERTEX_SHADER, {"overlay.vert"}}, {GL_FRAGMENT_SHADER, {"overlay.frag"}}})),
       atlas_(gl::Texture::create()),
       vertexArray_(gl::VertexArray::create()),
       vertices_(gl::Buffer::create()),
@@ -221,7 +237,8 @@ OverlayPainter::OverlayPainter()
   io.IniFilename = nullptr;
   io.LogFilename = nullptr;
   io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
-  io.Fonts->Flags |= ImFontAtlasFlags_NoBakedLines;  // lines as triangles: the atlas is sampled nearest
+  io.Fonts->Flags |=
+      ImFontAtlasFlags_NoBakedLines;  // lines as triangles: the atlas is sampled nearest
   io.Fonts->AddFontDefault();
   unsigned char* pixels = nullptr;
   int width = 0, height = 0;
@@ -236,14 +253,16 @@ OverlayPainter::OverlayPainter()
   const GLuint vao = vertexArray_.id();
   glVertexArrayAttribFormat(vao, 0, 2, GL_FLOAT, GL_FALSE, GLuint(offsetof(ImDrawVert, pos)));
   glVertexArrayAttribFormat(vao, 1, 2, GL_FLOAT, GL_FALSE, GLuint(offsetof(ImDrawVert, uv)));
-  glVertexArrayAttribFormat(vao, 2, 4, GL_UNSIGNED_BYTE, GL_TRUE, GLuint(offsetof(ImDrawVert, col)));
+  glVertexArrayAttribFormat(vao, 2, 4, GL_UNSIGNED_BYTE, GL_TRUE,
+                            GLuint(offsetof(ImDrawVert, col)));
   for (GLuint attribute = 0; attribute < 3; ++attribute) {
     glEnableVertexArrayAttrib(vao, attribute);
     glVertexArrayAttribBinding(vao, attribute, 0);
   }
   glVertexArrayVertexBuffer(vao, 0, vertices_.id(), 0, sizeof(ImDrawVert));
   glVertexArrayElementBuffer(vao, indices_.id());
-  glProgramUniform1i(program_.id(), glGetUniformLocation(program_.id(), "uAtlas"), GLint(kAtlasUnit));
+  glProgramUniform1i(program_.id(), glGetUniformLocation(program_.id(), "uAtlas"),
+                     GLint(kAtlasUnit));
 }
 
 OverlayPainter::~OverlayPainter() {
@@ -252,7 +271,8 @@ OverlayPainter::~OverlayPainter() {
   ImGui::SetCurrentContext(previous == context_ ? nullptr : previous);
 }
 
-void OverlayPainter::paint(const Camera& camera, const RenderSettings& settings, const OverlayFacts& facts) {
+void OverlayPainter::paint(const Camera& camera, const RenderSettings& settings,
+                           const OverlayFacts& facts) {
   if (settings.overlays == 0 && facts.marked.empty()) return;
   GLint viewport[4] = {0, 0, 0, 0};
   glGetIntegerv(GL_VIEWPORT, viewport);
@@ -262,7 +282,8 @@ void OverlayPainter::paint(const Camera& camera, const RenderSettings& settings,
   io.DisplaySize = ImVec2(float(viewport[2]), float(viewport[3]));
   io.DeltaTime = 1.0f / 60.0f;
   ImGui::NewFrame();
-  const Pen pen{*ImGui::GetBackgroundDrawList(), *io.Fonts->Fonts[0], float(overlayScale(viewport[3])), io.DisplaySize};
+  const Pen pen{*ImGui::GetBackgroundDrawList(), *io.Fonts->Fonts[0],
+                float(overlayScale(viewport[3])), io.DisplaySize};
   try {
     paintOverlays(pen, camera, settings, facts);
   } catch (...) {
@@ -293,15 +314,18 @@ void OverlayPainter::submit(const ImDrawData& drawData, int width, int height) {
   const GLenum indexType = sizeof(ImDrawIdx) == 2 ? GL_UNSIGNED_SHORT : GL_UNSIGNED_INT;
   for (int n = 0; n < drawData.CmdListsCount; ++n) {
     const ImDrawList& list = *drawData.CmdLists[n];
-    glNamedBufferData(vertices_.id(), GLsizeiptr(list.VtxBuffer.Size) * GLsizeiptr(sizeof(ImDrawVert)), list.VtxBuffer.Data,
-                      GL_STREAM_DRAW);
-    glNamedBufferData(indices_.id(), GLsizeiptr(list.IdxBuffer.Size) * GLsizeiptr(sizeof(ImDrawIdx)), list.IdxBuffer.Data,
-                      GL_STREAM_DRAW);
+    glNamedBufferData(vertices_.id(),
+                      GLsizeiptr(list.VtxBuffer.Size) * GLsizeiptr(sizeof(ImDrawVert)),
+                      list.VtxBuffer.Data, GL_STREAM_DRAW);
+    glNamedBufferData(indices_.id(),
+                      GLsizeiptr(list.IdxBuffer.Size) * GLsizeiptr(sizeof(ImDrawIdx)),
+                      list.IdxBuffer.Data, GL_STREAM_DRAW);
     for (const ImDrawCmd& command : list.CmdBuffer) {
       if (command.UserCallback != nullptr || command.ElemCount == 0) continue;
-      glDrawElementsBaseVertex(GL_TRIANGLES, GLsizei(command.ElemCount), indexType,
-                               reinterpret_cast<const void*>(std::uintptr_t(command.IdxOffset) * sizeof(ImDrawIdx)),
-                               GLint(command.VtxOffset));
+      glDrawElementsBaseVertex(
+          GL_TRIANGLES, GLsizei(command.ElemCount), indexType,
+          reinterpret_cast<const void*>(std::uintptr_t(command.IdxOffset) * sizeof(ImDrawIdx)),
+          GLint(command.VtxOffset));
     }
   }
 }

@@ -42,9 +42,9 @@ class OverlayPainter {
   OverlayPainter& operator=(const OverlayPainter&) = delete;
 
   // Paints the switched-on overlays and the marked bodies over the current viewport of the bound
-  // draw framebuffer (neither: nothing is touched). Every piece of GL state it changes is put back, and the ImGui context
-  // current before is current again. Throws std::invalid_argument as the renderer does for an
-  // unknown colormap or a colour range a colour bar cannot show.
+  // draw framebuffer (neither: nothing is touched). Every piece of GL state it changes is put back,
+  // and the ImGui context current before is current again. Throws std::invalid_argument as the
+  // renderer does for an unknown colormap or a colour range a colour bar cannot show.
   void paint(const Camera& camera, const RenderSettings& settings, const OverlayFacts& facts);
 
  private:

@@ -16,16 +16,20 @@ struct Projector {
   glm::vec2 size;
 
   Projector(const Camera& camera, glm::vec2 pictureSize)
-      : viewProjection(camera.projection(pictureSize.x / pictureSize.y) * camera.view()), size(pictureSize) {}
+      : viewProjection(camera.projection(pictureSize.x / pictureSize.y) * camera.view()),
+        size(pictureSize) {}
   // Pixels from the top left, and the depth (clip w); none behind the camera.
   std::optional<glm::vec3> operator()(glm::vec3 point) const {
     const glm::vec4 clip = viewProjection * glm::vec4(point, 1.0f);
     if (!(clip.w > 0.0f)) return std::nullopt;
-    return glm::vec3((clip.x / clip.w + 1.0f) / 2.0f * size.x, (1.0f - clip.y / clip.w) / 2.0f * size.y, clip.w);
+    return glm::vec3((clip.x / clip.w + 1.0f) / 2.0f * size.x,
+                     (1.0f - clip.y / clip.w) / 2.0f * size.y, clip.w);
   }
 };
 
-bool shown(const State& state, std::size_t i, std::uint32_t hidden) { return !(hidden & (1u << componentOf(state, i))); }
+bool shown(const State& state, std::size_t i, std::uint32_t hidden) {
+  return !(hidden & (1u << componentOf(state, i)));
+}
 
 }  // namespace
 
@@ -35,8 +39,9 @@ std::optional<glm::vec2> pictureOf(const Camera& camera, glm::vec2 size, glm::ve
   return glm::vec2(*placed);
 }
 
-std::optional<std::size_t> bodyNearest(const State& state, const Camera& camera, glm::vec2 size, glm::vec2 at,
-                                       float withinPixels, std::uint32_t hiddenComponents) {
+std::optional<std::size_t> bodyNearest(const State& state, const Camera& camera, glm::vec2 size,
+                                       glm::vec2 at, float withinPixels,
+                                       std::uint32_t hiddenComponents) {
   const Projector project(camera, size);
   std::optional<std::size_t> best;
   float bestDistance = withinPixels, bestDepth = std::numeric_limits<float>::infinity();
@@ -52,15 +57,19 @@ std::optional<std::size_t> bodyNearest(const State& state, const Camera& camera,
   return best;
 }
 
-std::vector<std::size_t> bodiesInside(const State& state, const Camera& camera, glm::vec2 size, glm::vec2 corner,
-                                      glm::vec2 otherCorner, std::uint32_t hiddenComponents, std::size_t most) {
+std::vector<std::size_t> bodiesInside(const State& state, const Camera& camera, glm::vec2 size,
+                                      glm::vec2 corner, glm::vec2 otherCorner,
+                                      std::uint32_t hiddenComponents, std::size_t most) {
   const Projector project(camera, size);
-  const glm::vec2 low = glm::min(corner, otherCorner), high = glm::max(corner, otherCorner), middle = (low + high) / 2.0f;
+  const glm::vec2 low = glm::min(corner, otherCorner), high = glm::max(corner, otherCorner),
+                  middle = (low + high) / 2.0f;
   std::vector<std::pair<float, std::size_t>> inside;
   for (std::size_t i = 0; i < state.size(); ++i) {
     if (!shown(state, i, hiddenComponents)) continue;
     const auto placed = project(glm::vec3(state.positionMass[i]));
-    if (!placed || placed->x < low.x || placed->x > high.x || placed->y < low.y || placed->y > high.y) continue;
+    if (!placed || placed->x < low.x || placed->x > high.x || placed->y < low.y ||
+        placed->y > high.y)
+      continue;
     inside.emplace_back(glm::length(glm::vec2(*placed) - middle), i);
   }
   const std::size_t kept = std::min(most, inside.size());
@@ -79,12 +88,14 @@ BodyReader::BodyReader()
   glProgramUniform1i(program_.id(), glGetUniformLocation(program_.id(), "uVelocity"), 1);
 }
 
-std::vector<BodyNow> BodyReader::read(const GpuStateView& bodies, const std::vector<std::size_t>& indices) {
+std::vector<BodyNow> BodyReader::read(const GpuStateView& bodies,
+                                      const std::vector<std::size_t>& indices) {
   const std::size_t count = std::min(indices.size(), kMostBodies);
   std::vector<BodyNow> read(count);
   if (count == 0 || bodies.bodyCount == 0) return read;
   std::vector<GLuint> wanted(kMostBodies, 0);
-  for (std::size_t k = 0; k < count; ++k) wanted[k] = GLuint(std::min(indices[k], bodies.bodyCount - 1));
+  for (std::size_t k = 0; k < count; ++k)
+    wanted[k] = GLuint(std::min(indices[k], bodies.bodyCount - 1));
   const glm::ivec2 size(int(kMostBodies), 2);
   {
     gl::StateGuard guard({0, 1});
@@ -99,7 +110,8 @@ std::vector<BodyNow> BodyReader::read(const GpuStateView& bodies, const std::vec
     glDisable(GL_PROGRAM_POINT_SIZE);
     glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     glUseProgram(program_.id());
-    glUniform1uiv(glGetUniformLocation(program_.id(), "uIndices"), GLsizei(kMostBodies), wanted.data());
+    glUniform1uiv(glGetUniformLocation(program_.id(), "uIndices"), GLsizei(kMostBodies),
+                  wanted.data());
     glUniform2f(glGetUniformLocation(program_.id(), "uTargetSize"), float(size.x), float(size.y));
     glBindVertexArray(emptyVertexArray_.id());
     for (GLuint unit : {0u, 1u}) glBindSampler(unit, 0);
@@ -109,7 +121,8 @@ std::vector<BodyNow> BodyReader::read(const GpuStateView& bodies, const std::vec
   }
   std::vector<glm::vec4> texels(std::size_t(size.x) * std::size_t(size.y));
   gl::PackStateGuard pack;
-  glGetTextureImage(target_.texture(), 0, GL_RGBA, GL_FLOAT, GLsizei(texels.size() * sizeof(glm::vec4)), texels.data());
+  glGetTextureImage(target_.texture(), 0, GL_RGBA, GL_FLOAT,
+                    GLsizei(texels.size() * sizeof(glm::vec4)), texels.data());
   for (std::size_t k = 0; k < count; ++k) read[k] = {texels[k], texels[std::size_t(size.x) + k]};
   return read;
 }

@@ -1,7 +1,7 @@
 #pragma once
-// Which bodies a click or a dragged box on the picture means, and the selected bodies read back from
-// the GPU: the window's picking. Positions on the picture are in pixels from its top left, as the
-// mouse reports them (scaled to the framebuffer).
+// Which bodies a click or a dragged box on the picture means, and the selected bodies read back
+// from the GPU: the window's picking. Positions on the picture are in pixels from its top left, as
+// the mouse reports them (scaled to the framebuffer).
 
 #include <cstdint>
 #include <optional>
@@ -24,12 +24,14 @@ std::optional<glm::vec2> pictureOf(const Camera& camera, glm::vec2 size, glm::ve
 
 // The shown body (not of a hidden component) whose centre lands nearest `at`, if within
 // `withinPixels`; of two equally near, the nearer to the camera.
-std::optional<std::size_t> bodyNearest(const State& state, const Camera& camera, glm::vec2 size, glm::vec2 at,
-                                       float withinPixels, std::uint32_t hiddenComponents);
+std::optional<std::size_t> bodyNearest(const State& state, const Camera& camera, glm::vec2 size,
+                                       glm::vec2 at, float withinPixels,
+                                       std::uint32_t hiddenComponents);
 // The shown bodies whose centres land inside the box between two corners, at most `most` of them:
 // those nearest the box's middle.
-std::vector<std::size_t> bodiesInside(const State& state, const Camera& camera, glm::vec2 size, glm::vec2 corner,
-                                      glm::vec2 otherCorner, std::uint32_t hiddenComponents, std::size_t most);
+std::vector<std::size_t> bodiesInside(const State& state, const Camera& camera, glm::vec2 size,
+                                      glm::vec2 corner, glm::vec2 otherCorner,
+                                      std::uint32_t hiddenComponents, std::size_t most);
 
 // A body as the GPU holds it now.
 struct BodyNow {

@@ -7,16 +7,17 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "gl/shader_program.h"
+#include "gl/state_guard.h"
 #include "render/body_field.h"
 #include "render/body_points.h"
-#include "gl/state_guard.h"
 #include "render/colormap.h"
 
 namespace nbody {
 namespace {
 
 // Texture units: the sprite pass reads the state and the colormap, the tone-map pass the light.
-constexpr GLuint kPositionMassUnit = 0, kVelocityUnit = 1, kColormapUnit = 2, kFieldUnit = 3, kLightUnit = 0;
+constexpr GLuint kPositionMassUnit = 0, kVelocityUnit = 1, kColormapUnit = 2, kFieldUnit = 3,
+                 kLightUnit = 0;
 constexpr int kColormapTexels = 256;
 // Below about two pixels a round sprite is no longer round and jumps between pixels as it moves.
 constexpr float kSmallestPointSize = 2.0f;
@@ -57,7 +58,8 @@ PointSpriteRenderer::PointSpriteRenderer()
       emptyVertexArray_(gl::VertexArray::create()) {
   GLfloat range[2] = {1.0f, 1.0f};
   glGetFloatv(GL_POINT_SIZE_RANGE, range);
-  pointSizeRange_ = {std::max(range[0], kSmallestPointSize), std::max(range[1], kSmallestPointSize)};
+  pointSizeRange_ = {std::max(range[0], kSmallestPointSize),
+                     std::max(range[1], kSmallestPointSize)};
 }
 
 GLuint PointSpriteRenderer::spriteProgram(ColorBy colorBy, bool logScale) {
@@ -67,7 +69,9 @@ GLuint PointSpriteRenderer::spriteProgram(ColorBy colorBy, bool logScale) {
   gl::Program program = gl::buildProgram(
       {{GL_VERTEX_SHADER, {"body_fetch.glsl", "colormap.glsl", "point_sprite.vert"}},
        {GL_FRAGMENT_SHADER, {"point_sprite.frag"}}},
-      {{"COLOR_BY", int(colorBy)}, {"LOG_SCALE", logScale ? 1 : 0}, {"COMPONENT_COUNT", kComponentCount}});
+      {{"COLOR_BY", int(colorBy)},
+       {"LOG_SCALE", logScale ? 1 : 0},
+       {"COMPONENT_COUNT", kComponentCount}});
   const GLuint id = program.id();
   setSampler(id, "uPositionMass", kPositionMassUnit);
   setSampler(id, "uVelocity", kVelocityUnit);
@@ -106,7 +110,8 @@ void PointSpriteRenderer::draw(const GpuStateView& bodies, const Camera& camera,
 
 void PointSpriteRenderer::addToTrails(const GpuStateView& bodies, const Camera& camera,
                                       const RenderSettings& settings, double simulationTime) {
-  if (settings.trailHalfLife > 0.0f && !settings.density) lightUp(bodies, camera, settings, simulationTime, false);
+  if (settings.trailHalfLife > 0.0f && !settings.density)
+    lightUp(bodies, camera, settings, simulationTime, false);
 }
 
 glm::vec2 PointSpriteRenderer::fitDensityRange(const GpuStateView& bodies, const Camera& camera,
@@ -120,7 +125,8 @@ glm::vec2 PointSpriteRenderer::fitDensityRange(const GpuStateView& bodies, const
 
 // The sprites' light, folded into the trails when they are on, and painted when `paint`.
 void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& camera,
-                                  const RenderSettings& settings, double simulationTime, bool paint) {
+                                  const RenderSettings& settings, double simulationTime,
+                                  bool paint) {
   if (!(settings.colorRange.y > settings.colorRange.x))
     throw std::invalid_argument("the colour range must run from a lower to a higher value");
   if (settings.logColours() && !(settings.colorRange.x > 0.0f))
@@ -141,7 +147,8 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
   glDisable(GL_CULL_FACE);
   glDisable(GL_FRAMEBUFFER_SRGB);
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-  for (GLuint unit : {kPositionMassUnit, kVelocityUnit, kColormapUnit, kFieldUnit}) glBindSampler(unit, 0);
+  for (GLuint unit : {kPositionMassUnit, kVelocityUnit, kColormapUnit, kFieldUnit})
+    glBindSampler(unit, 0);
   if (settings.density) {
     forgetTrails();
     if (!density_) density_.emplace();
@@ -157,7 +164,8 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
     foldIntoTrails(viewport.size, settings.trailHalfLife, simulationTime);
   else
     forgetTrails();
-  if (paint) toneMap(settings, viewport, targetFramebuffer, trails ? trail_.texture() : light_.texture());
+  if (paint)
+    toneMap(settings, viewport, targetFramebuffer, trails ? trail_.texture() : light_.texture());
 }
 
 void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& camera,
@@ -177,14 +185,18 @@ void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& 
                      glm::value_ptr(viewProjection));
   glUniform1f(glGetUniformLocation(program, "uPointSize"), settings.pointSize);
   glUniform1f(glGetUniformLocation(program, "uReferenceDepth"), camera.distance);
-  glUniform2f(glGetUniformLocation(program, "uPointSizeRange"), pointSizeRange_.x, pointSizeRange_.y);
-  glUniform2f(glGetUniformLocation(program, "uColorRange"), settings.colorRange.x, settings.colorRange.y);
+  glUniform2f(glGetUniformLocation(program, "uPointSizeRange"), pointSizeRange_.x,
+              pointSizeRange_.y);
+  glUniform2f(glGetUniformLocation(program, "uColorRange"), settings.colorRange.x,
+              settings.colorRange.y);
   glUniform1f(glGetUniformLocation(program, "uBrightness"), settings.brightness);
   glUniform3fv(glGetUniformLocation(program, "uComponentColors"), kComponentCount,
                glm::value_ptr(settings.componentColors[0]));
   glUniform1ui(glGetUniformLocation(program, "uHiddenComponents"), settings.hiddenComponents);
-  glUniform3fv(glGetUniformLocation(program, "uCentre"), 1, glm::value_ptr(settings.centre.at(simulationTime)));
-  glUniform3fv(glGetUniformLocation(program, "uCentreVelocity"), 1, glm::value_ptr(settings.centre.velocity));
+  glUniform3fv(glGetUniformLocation(program, "uCentre"), 1,
+               glm::value_ptr(settings.centre.at(simulationTime)));
+  glUniform3fv(glGetUniformLocation(program, "uCentreVelocity"), 1,
+               glm::value_ptr(settings.centre.velocity));
   if (needsBodyField(settings.colorBy)) {
     if (!bodies.fieldTexture)
       throw std::logic_error("colouring by " + std::string(colorByName(settings.colorBy)) +

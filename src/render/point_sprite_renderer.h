@@ -1,7 +1,7 @@
 #pragma once
 // Draws the bodies as round, soft, glowing point sprites, reading their positions and velocities
-// straight from an engine's state textures (GpuStateView) in the vertex shader: no vertex buffer and
-// no copy, whatever the engine. The same object draws the interactive window and `nbody shot`.
+// straight from an engine's state textures (GpuStateView) in the vertex shader: no vertex buffer
+// and no copy, whatever the engine. The same object draws the interactive window and `nbody shot`.
 //
 // Two passes: the sprites add their light into a floating-point target of the viewport's size
 // (additive blending, so the order of the bodies does not matter), then a fullscreen pass maps the
@@ -54,7 +54,8 @@ class PointSpriteRenderer {
   // The colour range that fits the projected density of `bodies` as draw() would show it with
   // `settings` (densityRangeOf): it adds up the density, paints nothing, and reads the density
   // back (a wait for the GPU). Sized by the current viewport, as draw().
-  glm::vec2 fitDensityRange(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings);
+  glm::vec2 fitDensityRange(const GpuStateView& bodies, const Camera& camera,
+                            const RenderSettings& settings);
 
  private:
   struct Viewport {
@@ -78,8 +79,9 @@ class PointSpriteRenderer {
   gl::Program trailProgram_;
   // Float32: half floats would stop fading where a step rounds back to itself.
   FloatTarget trail_{GL_RGBA32F, "an RGBA32F texture, which trails need"};
-  std::optional<double> trailTime_;  // the simulated time of the light last folded in; none: no trail
-  double unfadedTime_ = 0.0;         // simulated time too short to fade by yet (see foldIntoTrails)
+  std::optional<double>
+      trailTime_;             // the simulated time of the light last folded in; none: no trail
+  double unfadedTime_ = 0.0;  // simulated time too short to fade by yet (see foldIntoTrails)
   std::optional<DensityPass> density_;  // made at the first density picture
   gl::VertexArray emptyVertexArray_;
   glm::vec2 pointSizeRange_{1.0f, 1.0f};

@@ -19,9 +19,9 @@ struct ColourQuantity {
   ColorBy colorBy;
   std::string_view name, meaning;
   int highPermille, logLowPermille;  // of the values (of |value| for a signed quantity)
-  int linearLowPermille;              // -1: a linear range starts at 0
-  bool symmetric;                     // its range is symmetric about 0 (of |value|)
-  bool changesSign;                   // no log scale
+  int linearLowPermille;             // -1: a linear range starts at 0
+  bool symmetric;                    // its range is symmetric about 0 (of |value|)
+  bool changesSign;                  // no log scale
 };
 
 constexpr std::array<ColourQuantity, 7> kColourQuantities{{
@@ -29,14 +29,16 @@ constexpr std::array<ColourQuantity, 7> kColourQuantities{{
     {ColorBy::Mass, "mass", "the mass", 1000, 0, -1, false, false},
     {ColorBy::Component, "component", "each component its own colour", 0, 0, -1, false, false},
     {ColorBy::Radius, "radius", "the distance from the centre of mass", 990, 10, -1, false, false},
-    {ColorBy::AngularMomentum, "lz", "the specific angular momentum L_z about the centre of mass", 990, 0, -1, true,
-     true},
+    {ColorBy::AngularMomentum, "lz", "the specific angular momentum L_z about the centre of mass",
+     990, 0, -1, true, true},
     {ColorBy::Energy, "energy",
-     "the specific energy |v|^2 / 2 + phi about the centre of mass (each body's potential phi through a tree)", 990,
-     0, 10, false, true},
+     "the specific energy |v|^2 / 2 + phi about the centre of mass (each body's potential phi "
+     "through a tree)",
+     990, 0, 10, false, true},
     {ColorBy::Density, "density",
-     "the local density: the mass of the smallest tree cell of at least 32 bodies over its largest side cubed", 990,
-     10, -1, false, false},
+     "the local density: the mass of the smallest tree cell of at least 32 bodies over its largest "
+     "side cubed",
+     990, 10, -1, false, false},
 }};
 
 const ColourQuantity& quantityOf(ColorBy colorBy) {
@@ -45,16 +47,17 @@ const ColourQuantity& quantityOf(ColorBy colorBy) {
   return kColourQuantities[0];
 }
 
-
 }  // namespace
 
 std::array<glm::vec3, kComponentCount> defaultComponentColors() {
-  return {glm::vec3(0.35f, 0.75f, 1.0f), glm::vec3(1.0f, 0.55f, 0.2f), glm::vec3(0.45f, 1.0f, 0.45f),
-          glm::vec3(1.0f, 0.3f, 0.45f), glm::vec3(1.0f, 0.95f, 0.4f), glm::vec3(0.8f, 0.5f, 1.0f)};
+  return {glm::vec3(0.35f, 0.75f, 1.0f), glm::vec3(1.0f, 0.55f, 0.2f),
+          glm::vec3(0.45f, 1.0f, 0.45f), glm::vec3(1.0f, 0.3f, 0.45f),
+          glm::vec3(1.0f, 0.95f, 0.4f),  glm::vec3(0.8f, 0.5f, 1.0f)};
 }
 
 std::string_view componentName(int component) {
-  constexpr std::array<std::string_view, kComponentCount> kNames{"gas", "halo", "disk", "bulge", "stars", "black holes"};
+  constexpr std::array<std::string_view, kComponentCount> kNames{"gas",   "halo",  "disk",
+                                                                 "bulge", "stars", "black holes"};
   return component >= 0 && component < kComponentCount ? kNames[std::size_t(component)] : "?";
 }
 
@@ -89,12 +92,15 @@ ColourCentre colourCentreOf(const State& state, double time) {
 void measureBodies(RenderSettings& settings, const State& state, double time) {
   settings.centre = colourCentreOf(state, time);
   settings.presentComponents = 0;
-  for (std::size_t i = 0; i < state.size(); ++i) settings.presentComponents |= 1u << componentOf(state, i);
-  if (!settings.density) return;  // the fitted smoothing only the density wants (the panel offers it)
+  for (std::size_t i = 0; i < state.size(); ++i)
+    settings.presentComponents |= 1u << componentOf(state, i);
+  if (!settings.density)
+    return;  // the fitted smoothing only the density wants (the panel offers it)
   std::vector<float> radii;
   radii.reserve(state.size());
   for (const glm::vec4& body : state.positionMass)
-    if (const float r = glm::length(glm::vec3(body) - settings.centre.position); std::isfinite(r)) radii.push_back(r);
+    if (const float r = glm::length(glm::vec3(body) - settings.centre.position); std::isfinite(r))
+      radii.push_back(r);
   if (radii.empty()) return;
   const float radius = valueAtPermille(radii, 900);
   if (radius > 0.0f && std::isfinite(radius))
@@ -107,18 +113,26 @@ float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const C
   const glm::vec3 r = position - centre.position, v = velocity - centre.velocity;
   const bool measured = field.size() == state.size();
   switch (colorBy) {
-    case ColorBy::Energy: return measured ? 0.5f * glm::dot(v, v) + field[i] : std::nanf("");
-    case ColorBy::Density: return measured ? field[i] : std::nanf("");
-    case ColorBy::Speed: return glm::length(velocity);
-    case ColorBy::Mass: return state.positionMass[i].w;
-    case ColorBy::Radius: return glm::length(r);
-    case ColorBy::AngularMomentum: return r.x * v.y - r.y * v.x;
-    case ColorBy::Component: break;
+    case ColorBy::Energy:
+      return measured ? 0.5f * glm::dot(v, v) + field[i] : std::nanf("");
+    case ColorBy::Density:
+      return measured ? field[i] : std::nanf("");
+    case ColorBy::Speed:
+      return glm::length(velocity);
+    case ColorBy::Mass:
+      return state.positionMass[i].w;
+    case ColorBy::Radius:
+      return glm::length(r);
+    case ColorBy::AngularMomentum:
+      return r.x * v.y - r.y * v.x;
+    case ColorBy::Component:
+      break;
   }
   return 0.0f;
 }
 
-glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale, std::span<const float> field) {
+glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale,
+                         std::span<const float> field) {
   if (colorBy == ColorBy::Component) return {0.0f, 1.0f};  // the components' own colours: no range
   const ColourQuantity& quantity = quantityOf(colorBy);
   const ColourCentre centre = colourCentreOf(state, 0.0);
@@ -131,12 +145,14 @@ glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale, std
     else if (!logScale || value > 0.0f)
       values.push_back(value);
   }
-  if (values.empty()) return {logScale ? 0.1f : 0.0f, 1.0f};  // all at rest or massless: any range will do
+  if (values.empty())
+    return {logScale ? 0.1f : 0.0f, 1.0f};  // all at rest or massless: any range will do
   const float high = valueAtPermille(values, quantity.highPermille);
   if (quantity.symmetric) return high > 0.0f ? glm::vec2(-high, high) : glm::vec2(-1.0f, 1.0f);
-  const float low = logScale                          ? valueAtPermille(values, quantity.logLowPermille)
-                    : quantity.linearLowPermille >= 0 ? valueAtPermille(values, quantity.linearLowPermille)
-                                                      : 0.0f;
+  const float low = logScale ? valueAtPermille(values, quantity.logLowPermille)
+                    : quantity.linearLowPermille >= 0
+                        ? valueAtPermille(values, quantity.linearLowPermille)
+                        : 0.0f;
   if (!(high > low)) return logScale ? glm::vec2(high / 10.0f, high) : glm::vec2(0.0f, 1.0f);
   return {low, high};
 }
@@ -145,8 +161,9 @@ std::uint32_t parseComponentList(const std::string& text) {
   std::uint32_t bits = 0;
   for (const std::string_view item : commaSeparated(text)) {
     if (item.size() != 1 || item[0] < '0' || item[0] >= char('0' + kComponentCount))
-      throw std::invalid_argument("expected components 0 to " + std::to_string(kComponentCount - 1) +
-                                  ", comma-separated, got " + text);
+      throw std::invalid_argument("expected components 0 to " +
+                                  std::to_string(kComponentCount - 1) + ", comma-separated, got " +
+                                  text);
     bits |= 1u << (item[0] - '0');
   }
   return bits;

@@ -72,8 +72,9 @@ struct RenderSettings {
   // kernel of radius shownSmoothing() scene units, and the surface density (mass per square scene
   // unit) through the colormap on a log scale over colorRange. Trails do not apply.
   bool density = false;
-  float smoothing = 0.0f;        // scene units; 0: fittedSmoothing
-  float fittedSmoothing = 0.1f;  // measureBodies with density on: twice the 90th-percentile radius over N^(1/3)
+  float smoothing = 0.0f;  // scene units; 0: fittedSmoothing
+  float fittedSmoothing =
+      0.1f;  // measureBodies with density on: twice the 90th-percentile radius over N^(1/3)
   float shownSmoothing() const { return smoothing > 0.0f ? smoothing : fittedSmoothing; }
   bool logColours() const { return logScale || density; }  // how the colormap spans colorRange
 };

@@ -25,7 +25,8 @@ void Selection::pick(const State& state, const std::vector<std::size_t>& indices
     if (bodies_.size() >= kMostBodies) break;
     if (index >= state.size()) continue;
     const std::uint64_t id = bodyId(state, index);
-    if (std::none_of(bodies_.begin(), bodies_.end(), [&](const SelectedBody& b) { return b.id == id; }))
+    if (std::none_of(bodies_.begin(), bodies_.end(),
+                     [&](const SelectedBody& b) { return b.id == id; }))
       bodies_.push_back(bodyOf(state, index));
   }
 }
@@ -34,7 +35,8 @@ void Selection::pickIds(const State& state, const std::vector<std::uint64_t>& id
   bodies_.clear();
   for (std::uint64_t id : ids) {
     if (bodies_.size() >= kMostBodies) break;
-    if (std::none_of(bodies_.begin(), bodies_.end(), [&](const SelectedBody& b) { return b.id == id; })) {
+    if (std::none_of(bodies_.begin(), bodies_.end(),
+                     [&](const SelectedBody& b) { return b.id == id; })) {
       SelectedBody body;
       body.id = id;
       bodies_.push_back(body);

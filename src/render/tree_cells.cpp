@@ -36,7 +36,8 @@ std::size_t cellIndex(glm::uvec3 cell, int level) {
 Level deepestLevel(const State& state, int depth) {
   glm::vec3 low(std::numeric_limits<float>::max()), high(std::numeric_limits<float>::lowest());
   for (const glm::vec4& body : state.positionMass)
-    if (finite(glm::vec3(body))) low = glm::min(low, glm::vec3(body)), high = glm::max(high, glm::vec3(body));
+    if (finite(glm::vec3(body)))
+      low = glm::min(low, glm::vec3(body)), high = glm::max(high, glm::vec3(body));
   const glm::vec3 size = high - low;
   const float extent = std::max({size.x, size.y, size.z});
   const float inverseExtent = extent > 1e-30f && extent < 1e30f ? 1.0f / extent : 0.0f;
@@ -44,7 +45,8 @@ Level deepestLevel(const State& state, int depth) {
   for (const glm::vec4& body : state.positionMass) {
     const glm::vec3 p(body);
     if (!finite(p)) continue;
-    const glm::vec3 grid = glm::clamp((p - low) * inverseExtent * kGridCells, 0.0f, kGridCells - 1.0f);
+    const glm::vec3 grid =
+        glm::clamp((p - low) * inverseExtent * kGridCells, 0.0f, kGridCells - 1.0f);
     const glm::uvec3 cell = glm::uvec3(grid) >> glm::uvec3(unsigned(21 - depth));
     level.add(cellIndex(cell, depth), p, p, 1);
   }
@@ -60,15 +62,16 @@ Level parentLevel(const Level& children, int childLevel) {
       for (std::size_t z = 0; z < side; ++z) {
         const std::size_t child = cellIndex(glm::uvec3(x, y, z), childLevel);
         if (children.bodies[child] == 0) continue;
-        parents.add(cellIndex(glm::uvec3(x / 2, y / 2, z / 2), childLevel - 1), children.low[child], children.high[child],
-                    children.bodies[child]);
+        parents.add(cellIndex(glm::uvec3(x / 2, y / 2, z / 2), childLevel - 1), children.low[child],
+                    children.high[child], children.bodies[child]);
       }
   return parents;
 }
 
 void appendCells(std::vector<TreeCell>& cells, const Level& level, int number) {
   for (std::size_t k = 0; k < level.bodies.size(); ++k)
-    if (level.bodies[k] > 0) cells.push_back({level.low[k], level.high[k], number, level.bodies[k]});
+    if (level.bodies[k] > 0)
+      cells.push_back({level.low[k], level.high[k], number, level.bodies[k]});
 }
 
 }  // namespace
@@ -79,7 +82,8 @@ std::vector<TreeCell> treeCellsOf(const State& state, int depth) {
   levels.push_back(deepestLevel(state, depth));
   for (int level = depth; level > 1; --level) levels.push_back(parentLevel(levels.back(), level));
   std::vector<TreeCell> cells;
-  for (int level = 1; level <= depth; ++level) appendCells(cells, levels[std::size_t(depth - level)], level);
+  for (int level = 1; level <= depth; ++level)
+    appendCells(cells, levels[std::size_t(depth - level)], level);
   return cells;
 }
 

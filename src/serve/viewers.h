@@ -75,9 +75,9 @@ class ViewerBoard {
   std::optional<ViewerId> join();
   void leave(ViewerId viewer);
 
-  // Returns the credit of a frame sent to `viewer` and not yet acknowledged, and of every frame sent
-  // to it before that one (frames arrive in order); an acknowledgement of any other sequence (never
-  // sent, already acknowledged) changes nothing.
+  // Returns the credit of a frame sent to `viewer` and not yet acknowledged, and of every frame
+  // sent to it before that one (frames arrive in order); an acknowledgement of any other sequence
+  // (never sent, already acknowledged) changes nothing.
   void acknowledge(ViewerId viewer, std::uint64_t sequence);
 
   // The latest frame when `viewer` has credit and has not been sent it or a later one (spending a

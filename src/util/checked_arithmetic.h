@@ -28,15 +28,15 @@ std::optional<T> checkedMultiply(T a, T b) {
 template <std::integral T>
 T addOrThrow(T a, T b, const std::string& what) {
   if (const auto sum = checkedAdd(a, b)) return *sum;
-  throw std::overflow_error(what + ": " + std::to_string(a) + " + " + std::to_string(b) + " does not fit a " +
-                            std::to_string(8 * sizeof(T)) + "-bit number");
+  throw std::overflow_error(what + ": " + std::to_string(a) + " + " + std::to_string(b) +
+                            " does not fit a " + std::to_string(8 * sizeof(T)) + "-bit number");
 }
 
 template <std::integral T>
 T multiplyOrThrow(T a, T b, const std::string& what) {
   if (const auto product = checkedMultiply(a, b)) return *product;
-  throw std::overflow_error(what + ": " + std::to_string(a) + " x " + std::to_string(b) + " does not fit a " +
-                            std::to_string(8 * sizeof(T)) + "-bit number");
+  throw std::overflow_error(what + ": " + std::to_string(a) + " x " + std::to_string(b) +
+                            " does not fit a " + std::to_string(8 * sizeof(T)) + "-bit number");
 }
 
 // The first multiple of `every` (> 0) after `value` (>= 0), or nothing where it does not fit.

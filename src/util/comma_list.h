@@ -21,7 +21,9 @@ inline std::vector<std::string_view> separatedBy(std::string_view text, char sep
   }
 }
 
-inline std::vector<std::string_view> commaSeparated(std::string_view text) { return separatedBy(text, ','); }
+inline std::vector<std::string_view> commaSeparated(std::string_view text) {
+  return separatedBy(text, ',');
+}
 
 // `text` without the spaces, tabs and carriage returns around it.
 inline std::string_view trimmed(std::string_view text) {

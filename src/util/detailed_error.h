@@ -13,7 +13,9 @@ namespace nbody {
 class DetailedError : public std::runtime_error {
  public:
   DetailedError(const std::string& headline, std::vector<std::string> details)
-      : std::runtime_error(joined(headline, details)), headline_(headline), details_(std::move(details)) {}
+      : std::runtime_error(joined(headline, details)),
+        headline_(headline),
+        details_(std::move(details)) {}
   const std::string& headline() const { return headline_; }
   const std::vector<std::string>& details() const { return details_; }
 

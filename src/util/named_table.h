@@ -11,7 +11,8 @@ namespace nbody {
 
 template <typename Entry>
 const Entry* findByName(const std::vector<Entry>& table, std::string_view name) {
-  auto found = std::find_if(table.begin(), table.end(), [&](const Entry& e) { return e.name == name; });
+  auto found =
+      std::find_if(table.begin(), table.end(), [&](const Entry& e) { return e.name == name; });
   return found == table.end() ? nullptr : &*found;
 }
 

@@ -38,7 +38,8 @@ inline std::string shortNumber(double value) {
 // "in [0, 0.99]", "> 0", "finite".
 inline std::string boundsText(const NumberBounds& bounds) {
   const std::string low = shortNumber(bounds.low), high = shortNumber(bounds.high);
-  if (bounds.high != HUGE_VAL) return std::string("in ") + (bounds.lowIncluded ? "[" : "(") + low + ", " + high + "]";
+  if (bounds.high != HUGE_VAL)
+    return std::string("in ") + (bounds.lowIncluded ? "[" : "(") + low + ", " + high + "]";
   if (bounds.low == -HUGE_VAL) return "finite";
   return (bounds.lowIncluded ? ">= " : "> ") + low;
 }
@@ -60,7 +61,8 @@ std::string readNumber(const std::string& text, const NumberBounds& bounds, T& v
   const std::string_view digits = std::string_view(text).substr(text.starts_with('+') ? 1 : 0);
   const char* const end = digits.data() + digits.size();
   auto [stop, error] = std::from_chars(digits.data(), end, value);
-  if (digits.empty() || stop != end || (error != std::errc() && error != std::errc::result_out_of_range))
+  if (digits.empty() || stop != end ||
+      (error != std::errc() && error != std::errc::result_out_of_range))
     return shown + " is not a number";
   if (error == std::errc::result_out_of_range) {
     // The syntax is checked: strtold reads the same decimal text, wider (to tell large from small).
@@ -70,7 +72,8 @@ std::string readNumber(const std::string& text, const NumberBounds& bounds, T& v
              shortNumber(double(std::numeric_limits<T>::max())) + ")";
     value = T(wide);
     if (value == T(0))
-      return shown + " is too small: a " + numberTypeName<T>() + " would make it 0 (its smallest is about " +
+      return shown + " is too small: a " + numberTypeName<T>() +
+             " would make it 0 (its smallest is about " +
              shortNumber(double(std::numeric_limits<T>::denorm_min())) + ")";
   }
   if (!std::isfinite(value)) return "must be finite, got " + printable(text, 40);
@@ -88,10 +91,12 @@ std::string readInteger(const std::string& text, T low, T high, T& value) {
   const auto [stop, error] = std::from_chars(digits.data(), end, value);
   const bool allRead = !digits.empty() && stop == end;
   if (allRead && error == std::errc::result_out_of_range)
-    return "must be in [" + std::to_string(low) + ", " + std::to_string(high) + "], got " + printable(text, 40);
+    return "must be in [" + std::to_string(low) + ", " + std::to_string(high) + "], got " +
+           printable(text, 40);
   if (!allRead || error != std::errc()) return quoted(text, 40) + " is not a whole number";
   if (value < low || value > high)
-    return "must be in [" + std::to_string(low) + ", " + std::to_string(high) + "], got " + printable(text, 40);
+    return "must be in [" + std::to_string(low) + ", " + std::to_string(high) + "], got " +
+           printable(text, 40);
   return {};
 }
 

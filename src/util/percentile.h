@@ -8,8 +8,8 @@
 
 namespace nbody {
 
-// The value `permille` thousandths of the way up the sorted values (rank (n - 1) * permille / 1000),
-// partly reordering them; `values` must not be empty.
+// The value `permille` thousandths of the way up the sorted values (rank (n - 1) * permille /
+// 1000), partly reordering them; `values` must not be empty.
 template <typename T>
 T valueAtPermille(std::vector<T>& values, int permille) {
   const std::size_t rank = (values.size() - 1) * std::size_t(permille) / 1000;

@@ -32,7 +32,8 @@ inline std::string printable(std::string_view text, std::size_t maxBytes = std::
 
 // `text` made printable as above and put in single quotes, as messages quote what was typed.
 inline std::string quoted(std::string_view text, std::size_t maxBytes = std::string_view::npos) {
-  std::string shown(1, '\'');  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "'" + ...
+  std::string shown(
+      1, '\'');  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "'" + ...
   return shown.append(printable(text, maxBytes)).append(1, '\'');
 }
 

@@ -10,7 +10,8 @@ namespace nbody {
 inline constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 // End the process at once, their default action, once the temporary files are removed; taken
 // unless ignored when nbody started.
-inline constexpr int kEndingSignals[] = {SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF};
+inline constexpr int kEndingSignals[] = {SIGQUIT, SIGALRM,   SIGUSR1, SIGUSR2,
+                                         SIGXCPU, SIGVTALRM, SIGPROF};
 // The same, taken only where still at their default (a library may use them): these and the
 // real-time signals, SIGRTMIN to SIGRTMAX, whose numbers the C library fixes at run time.
 inline constexpr int kEndingSignalsAtDefault[] = {SIGTRAP, SIGIO, SIGPWR, SIGSTKFLT};

@@ -24,7 +24,8 @@ inline std::string bytesText(double bytes) {
     ++unit;
   }
   char text[48];
-  std::snprintf(text, sizeof text, unit == 0 || bytes >= 100 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
+  std::snprintf(text, sizeof text, unit == 0 || bytes >= 100 ? "%.0f %s" : "%.1f %s", bytes,
+                units[unit]);
   return text;
 }
 
@@ -51,13 +52,20 @@ inline std::string limitText(int resource) {
   rlim_t value = 0;
   if (!softLimit(resource, &value)) return "";
   switch (resource) {
-    case RLIMIT_NOFILE: return "the open-file limit (ulimit -n) is " + std::to_string(value);
-    case RLIMIT_NPROC: return "the process limit (ulimit -u, threads included) is " + std::to_string(value);
-    case RLIMIT_AS: return "the address-space limit (ulimit -v) is " + bytesText(double(value));
-    case RLIMIT_DATA: return "the data limit (ulimit -d) is " + bytesText(double(value));
-    case RLIMIT_STACK: return "the stack limit (ulimit -s) is " + bytesText(double(value));
-    case RLIMIT_FSIZE: return "the file-size limit (ulimit -f) is " + bytesText(double(value));
-    default: return "";
+    case RLIMIT_NOFILE:
+      return "the open-file limit (ulimit -n) is " + std::to_string(value);
+    case RLIMIT_NPROC:
+      return "the process limit (ulimit -u, threads included) is " + std::to_string(value);
+    case RLIMIT_AS:
+      return "the address-space limit (ulimit -v) is " + bytesText(double(value));
+    case RLIMIT_DATA:
+      return "the data limit (ulimit -d) is " + bytesText(double(value));
+    case RLIMIT_STACK:
+      return "the stack limit (ulimit -s) is " + bytesText(double(value));
+    case RLIMIT_FSIZE:
+      return "the file-size limit (ulimit -f) is " + bytesText(double(value));
+    default:
+      return "";
   }
 }
 
@@ -88,15 +96,25 @@ inline std::string limitsBehind(int error) {
     if (!text.empty()) found += (found.empty() ? "" : "; ") + text;
   };
   switch (error) {
-    case EMFILE: add(RLIMIT_NOFILE); break;
-    case EAGAIN:  // a thread: its count (where low: systems set tens of thousands), or its stack's memory
-      if (rlim_t processes = 0; softLimit(RLIMIT_NPROC, &processes) && processes < kLowestProcessLimitNamed)
+    case EMFILE:
+      add(RLIMIT_NOFILE);
+      break;
+    case EAGAIN:  // a thread: its count (where low: systems set tens of thousands), or its stack's
+                  // memory
+      if (rlim_t processes = 0;
+          softLimit(RLIMIT_NPROC, &processes) && processes < kLowestProcessLimitNamed)
         add(RLIMIT_NPROC);
       add(RLIMIT_AS);
       break;
-    case ENOMEM: add(RLIMIT_AS); add(RLIMIT_DATA); break;
-    case EFBIG: add(RLIMIT_FSIZE); break;
-    default: break;
+    case ENOMEM:
+      add(RLIMIT_AS);
+      add(RLIMIT_DATA);
+      break;
+    case EFBIG:
+      add(RLIMIT_FSIZE);
+      break;
+    default:
+      break;
   }
   return found;
 }
@@ -109,11 +127,16 @@ inline std::string limitsThatMayBeBehind() {
   std::string found;
   for (const int resource : {RLIMIT_AS, RLIMIT_DATA, RLIMIT_NPROC}) {
     rlim_t value = 0;
-    if (resource == RLIMIT_NPROC && (!softLimit(resource, &value) || value >= kLowestProcessLimitNamed)) continue;
+    if (resource == RLIMIT_NPROC &&
+        (!softLimit(resource, &value) || value >= kLowestProcessLimitNamed))
+      continue;
     const std::string text = limitText(resource);
     if (!text.empty()) found += (found.empty() ? "" : "; ") + text;
   }
-  return found.empty() ? "" : " (" + found + (found.find(';') == std::string::npos ? ", which may be too low)" : ": one may be too low)");
+  return found.empty() ? ""
+                       : " (" + found +
+                             (found.find(';') == std::string::npos ? ", which may be too low)"
+                                                                   : ": one may be too low)");
 }
 
 // strerror's text for `error`, with the limit behind it where one is set:

@@ -30,9 +30,10 @@ TEST(CameraPathEditor, KeyframesAreTheCamerasAddedAtTheSpacingAndThePathMeetsEac
   editor.add(cameraAt(30.0f, 20.0f, 17.0f, glm::vec3(1.0f, 2.0f, 3.0f)), 2.5);
   editor.add(cameraAt(-120.25f, -45.0f, 0.75f, glm::vec3(-4.0f, 0.5f, 0.0f)), 2.5);
   editor.add(cameraAt(400.0f, 90.0f, 1e4f, glm::vec3(0.0f)), 0.125);
-  const std::vector<CameraKeyframe> expected{{0.0, 30.0f, 20.0f, 17.0f, glm::vec3(1.0f, 2.0f, 3.0f)},
-                                             {2.5, -120.25f, -45.0f, 0.75f, glm::vec3(-4.0f, 0.5f, 0.0f)},
-                                             {2.625, 400.0f, 90.0f, 1e4f, glm::vec3(0.0f)}};
+  const std::vector<CameraKeyframe> expected{
+      {0.0, 30.0f, 20.0f, 17.0f, glm::vec3(1.0f, 2.0f, 3.0f)},
+      {2.5, -120.25f, -45.0f, 0.75f, glm::vec3(-4.0f, 0.5f, 0.0f)},
+      {2.625, 400.0f, 90.0f, 1e4f, glm::vec3(0.0f)}};
   EXPECT_EQ(editor.keyframes(), expected);
   const std::optional<CameraPath> path = editor.path();
   ASSERT_TRUE(path);
@@ -41,7 +42,8 @@ TEST(CameraPathEditor, KeyframesAreTheCamerasAddedAtTheSpacingAndThePathMeetsEac
 
 TEST(CameraPathEditor, RemovingAKeyframeKeepsTheOthersTimes) {
   CameraPathEditor editor;
-  for (const float yaw : {0.0f, 10.0f, 20.0f}) editor.add(cameraAt(yaw, 0.0f, 5.0f, glm::vec3(0.0f)), 1.0);
+  for (const float yaw : {0.0f, 10.0f, 20.0f})
+    editor.add(cameraAt(yaw, 0.0f, 5.0f, glm::vec3(0.0f)), 1.0);
   editor.remove(1);
   ASSERT_EQ(editor.keyframes().size(), 2u);
   EXPECT_EQ(editor.keyframes()[1].seconds, 2.0);
@@ -97,7 +99,8 @@ TEST(CameraPathEditor, BadRequestsAndFilesChangeNothingAndSayWhy) {
     editor.load(scratch / "bad.txt");
     ADD_FAILURE() << "loaded a negative distance";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find((scratch / "bad.txt").string() + ":2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find((scratch / "bad.txt").string() + ":2"), std::string::npos)
+        << e.what();
   }
   EXPECT_EQ(editor.keyframes(), before);
   EXPECT_ANY_THROW(editor.save(scratch / "no-such-folder" / "path.txt"));

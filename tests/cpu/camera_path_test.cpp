@@ -17,7 +17,8 @@ CameraKeyframe key(double seconds, float yaw, float pitch, float distance,
 }
 
 TEST(CameraPath, PassesThroughEveryKeyframeAndHoldsBeyondTheEnds) {
-  const CameraPath path({key(0.0, 30.0f, 20.0f, 17.0f, glm::vec3(0.0f)), key(1.5, 120.0f, -10.0f, 4.0f, glm::vec3(1.0f)),
+  const CameraPath path({key(0.0, 30.0f, 20.0f, 17.0f, glm::vec3(0.0f)),
+                         key(1.5, 120.0f, -10.0f, 4.0f, glm::vec3(1.0f)),
                          key(2.0, 125.0f, 60.0f, 40.0f, glm::vec3(-2.0f, 0.5f, 3.0f)),
                          key(7.25, 400.0f, 90.0f, 0.5f, glm::vec3(0.0f))});
   for (const CameraKeyframe& k : path.keyframes()) EXPECT_EQ(path.at(k.seconds), k) << k.seconds;
@@ -35,7 +36,8 @@ TEST(CameraPath, PassesThroughEveryKeyframeAndHoldsBeyondTheEnds) {
 
 TEST(CameraPath, KeyframesOnAStraightLineGiveTheLine) {
   // Yaw and target linear in time at uneven spacing; the distance geometric (linear in its log).
-  const CameraPath path({key(0.0, 0.0f, 0.0f, 1.0f, glm::vec3(0.0f)), key(1.0, 10.0f, 0.0f, 2.0f, glm::vec3(1.0f)),
+  const CameraPath path({key(0.0, 0.0f, 0.0f, 1.0f, glm::vec3(0.0f)),
+                         key(1.0, 10.0f, 0.0f, 2.0f, glm::vec3(1.0f)),
                          key(4.0, 40.0f, 0.0f, 16.0f, glm::vec3(4.0f))});
   for (const double s : {0.25, 0.5, 2.0, 3.3}) {
     const CameraKeyframe k = path.at(s);
@@ -53,7 +55,8 @@ TEST(CameraPath, AFileRoundTripsBitForBit) {
   EXPECT_EQ(parseCameraPath(formatCameraPath(targeted), "t.txt").keyframes(), targeted.keyframes());
   // Comments and blank lines, any blanks between fields.
   const CameraPath read = parseCameraPath("# a path\n\n  0  30 20 17\n\t4 120\t10 12   \n", "p");
-  EXPECT_EQ(read.keyframes(), (std::vector{key(0.0, 30.0f, 20.0f, 17.0f), key(4.0, 120.0f, 10.0f, 12.0f)}));
+  EXPECT_EQ(read.keyframes(),
+            (std::vector{key(0.0, 30.0f, 20.0f, 17.0f), key(4.0, 120.0f, 10.0f, 12.0f)}));
 }
 
 TEST(CameraPath, ABadFileIsOneLineNamingFileAndLine) {

@@ -2,9 +2,9 @@
 
 #include <cmath>
 
+#include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 #include <glm/trigonometric.hpp>
-#include <gtest/gtest.h>
 
 #include "app/run/render_options.h"
 #include "physics/scenes.h"
@@ -63,13 +63,16 @@ TEST(Camera, FitPutsEveryPointOfTheSphereInThePicture) {
       // The sphere's silhouette touches the view cone slightly off the direction itself; sample
       // points around the rim towards the eye as well.
       for (float towardsEye : {0.0f, 0.1f, 0.2f, 0.3f}) {
-        const glm::vec3 rim = sphere.centre + sphere.radius * glm::normalize(direction - towardsEye * camera.forward());
+        const glm::vec3 rim =
+            sphere.centre +
+            sphere.radius * glm::normalize(direction - towardsEye * camera.forward());
         const glm::vec3 ndc = project(camera, aspect, rim);
         largest = std::max({largest, std::abs(ndc.x), std::abs(ndc.y)});
       }
     }
     EXPECT_LT(largest, 1.0f) << "aspect " << aspect;
-    EXPECT_GT(largest, 0.85f) << "aspect " << aspect << ": it should fill the picture, not float in it";
+    EXPECT_GT(largest, 0.85f) << "aspect " << aspect
+                              << ": it should fill the picture, not float in it";
   }
 }
 
@@ -85,7 +88,8 @@ TEST(Camera, OrbitClampsThePitchAndZoomAndPanMoveAsDocumented) {
   EXPECT_FLOAT_EQ(camera.distance, 2.0f);
   const glm::vec3 before = camera.target;
   camera.pan({0.5f, 0.0f});  // half a picture to the right: the picture is 2 d tan(fov / 2) high
-  const float pictureHeight = 2.0f * 2.0f * std::tan(0.5f * glm::radians(camera.verticalFovDegrees));
+  const float pictureHeight =
+      2.0f * 2.0f * std::tan(0.5f * glm::radians(camera.verticalFovDegrees));
   expectNear(camera.target - before, 0.5f * pictureHeight * camera.right());
 }
 
@@ -94,7 +98,8 @@ TEST(BoundingSphere, IsCentredOnTheCentreOfMassAndHoldsEveryBody) {
   const BoundingSphere sphere = boundingSphere(state);
   expectNear(sphere.centre, glm::vec3(0.0f), 1e-5f);  // the scene is in its centre-of-mass frame
   float farthest = 0.0f;
-  for (const glm::vec4& p : state.positionMass) farthest = std::max(farthest, glm::length(glm::vec3(p)));
+  for (const glm::vec4& p : state.positionMass)
+    farthest = std::max(farthest, glm::length(glm::vec3(p)));
   EXPECT_NEAR(sphere.radius, farthest, 1e-4f);
 }
 
@@ -107,7 +112,8 @@ TEST(CameraSpec, ReadsPresetsAndNumbers) {
   EXPECT_EQ(numbers.pitchDegrees, 10.5f);
   EXPECT_EQ(numbers.distance, 7.0f);
   EXPECT_FALSE(parseCameraSpec("10,20").distance);
-  for (const char* bad : {"", "sideways", "10", "10,20,30,40", "10,91", "10,20,0", "10,20,-1", "a,b", "10,nan"})
+  for (const char* bad :
+       {"", "sideways", "10", "10,20,30,40", "10,91", "10,20,0", "10,20,-1", "a,b", "10,nan"})
     EXPECT_THROW(parseCameraSpec(bad), std::invalid_argument) << bad;
 }
 

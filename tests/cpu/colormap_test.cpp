@@ -62,12 +62,13 @@ TEST(ColorRange, AutoRangeUsesThe99thPercentileOfSpeedsAndTheLargestMass) {
 TEST(ColorRange, AutoRangeOnALogScaleStartsAboveZero) {
   State state;
   state.resize(201);
-  for (std::size_t i = 1; i < state.size(); ++i) {  // body 0 rests and has no mass
+  for (std::size_t i = 1; i < state.size(); ++i) {              // body 0 rests and has no mass
     state.velocity[i] = glm::vec4(0.0f, float(i), 0.0f, 0.0f);  // speeds 1 .. 200
     state.positionMass[i].w = 0.001f * float(i % 7 + 1);
   }
   state.positionMass[0].w = 0.0f;
-  EXPECT_EQ(autoColorRange(state, ColorBy::Speed, true), glm::vec2(2.0f, 198.0f));  // 199 * 0.01, 199 * 0.99
+  EXPECT_EQ(autoColorRange(state, ColorBy::Speed, true),
+            glm::vec2(2.0f, 198.0f));  // 199 * 0.01, 199 * 0.99
   EXPECT_EQ(autoColorRange(state, ColorBy::Mass, true), glm::vec2(0.001f, 0.007f));
   State equal;
   equal.resize(4);
@@ -83,11 +84,14 @@ TEST(ColorRange, RadiusAndAngularMomentumAreMeasuredFromTheCentreOfMass) {
   State state;
   state.resize(201);
   for (std::size_t pair = 0; pair < 100; ++pair) {
-    const float radius = float(pair + 1), angle = 0.1f * float(pair), turn = pair % 2 == 0 ? 1.0f : -1.0f;
+    const float radius = float(pair + 1), angle = 0.1f * float(pair),
+                turn = pair % 2 == 0 ? 1.0f : -1.0f;
     const glm::vec3 out(std::cos(angle), std::sin(angle), 0.0f), along(-out.y, out.x, 0.0f);
     for (const float side : {1.0f, -1.0f}) {  // L_z = 2 radius turn on both sides
-      state.positionMass[2 * pair + (side > 0 ? 0 : 1)] = glm::vec4(centre + side * radius * out, 1.0f);
-      state.velocity[2 * pair + (side > 0 ? 0 : 1)] = glm::vec4(drift + side * turn * 2.0f * along, 0.0f);
+      state.positionMass[2 * pair + (side > 0 ? 0 : 1)] =
+          glm::vec4(centre + side * radius * out, 1.0f);
+      state.velocity[2 * pair + (side > 0 ? 0 : 1)] =
+          glm::vec4(drift + side * turn * 2.0f * along, 0.0f);
     }
   }
   state.positionMass[200] = glm::vec4(centre, 1.0f);
@@ -101,12 +105,14 @@ TEST(ColorRange, RadiusAndAngularMomentumAreMeasuredFromTheCentreOfMass) {
   EXPECT_NEAR(found.at(5.0).x, centre.x + 2.0f * drift.x, 1e-4f);  // moved on uniformly
   EXPECT_NEAR(colourQuantity(state, 9, ColorBy::Radius, found), 5.0f, 1e-4f);
   EXPECT_NEAR(colourQuantity(state, 9, ColorBy::AngularMomentum, found), 10.0f, 1e-3f);
-  EXPECT_NEAR(colourQuantity(state, 10, ColorBy::AngularMomentum, found), -12.0f, 1e-3f);  // turning back
+  EXPECT_NEAR(colourQuantity(state, 10, ColorBy::AngularMomentum, found), -12.0f,
+              1e-3f);  // turning back
   // Radii 0, 1, 1, 2, 2, .. 100, 100: the 99th percentile is the 198th of 200 ranks up.
   const glm::vec2 radius = autoColorRange(state, ColorBy::Radius);
   EXPECT_EQ(radius.x, 0.0f);
   EXPECT_NEAR(radius.y, 99.0f, 1e-3f);
-  const glm::vec2 logRadius = autoColorRange(state, ColorBy::Radius, true);  // above 0: 1, 1, .. 100
+  const glm::vec2 logRadius =
+      autoColorRange(state, ColorBy::Radius, true);  // above 0: 1, 1, .. 100
   EXPECT_NEAR(logRadius.x, 1.0f, 1e-4f);
   EXPECT_NEAR(logRadius.y, 99.0f, 1e-3f);
   // |L_z| 0, 2, 2, .. 200, 200: symmetric about 0, to the 99th percentile of |L_z|.
@@ -125,7 +131,8 @@ TEST(ColorRange, RadiusAndAngularMomentumAreMeasuredFromTheCentreOfMass) {
   const ColourCentre none = colourCentreOf(massless, 1.0);
   EXPECT_EQ(none.position, glm::vec3(0.0f));
   EXPECT_EQ(none.velocity, glm::vec3(0.0f));
-  EXPECT_EQ(autoColorRange(massless, ColorBy::Radius), glm::vec2(0.0f, 2.0f));  // radii 1, 2, 3: rank 1
+  EXPECT_EQ(autoColorRange(massless, ColorBy::Radius),
+            glm::vec2(0.0f, 2.0f));  // radii 1, 2, 3: rank 1
 }
 
 TEST(ComponentList, NamesComponentsAsBits) {
@@ -142,8 +149,8 @@ TEST(ColorBy, NamesRoundTrip) {
 
 // The specific energy |v - v_c|^2 / 2 + phi and the local density come with each body's field
 // (render/body_field.h): the energy from its 1st to its 99th percentile (it is negative where the
-// bodies are bound), the density from 0 as the speeds, leaving out what is not finite (bodies at one
-// point); without a field, NaN and the range 0 to 1. The energy changes sign: no log scale.
+// bodies are bound), the density from 0 as the speeds, leaving out what is not finite (bodies at
+// one point); without a field, NaN and the range 0 to 1. The energy changes sign: no log scale.
 TEST(ColorRange, EnergyAndDensityComeFromTheBodiesField) {
   State state;
   state.resize(200);
@@ -158,12 +165,15 @@ TEST(ColorRange, EnergyAndDensityComeFromTheBodiesField) {
   EXPECT_FLOAT_EQ(colourQuantity(state, 9, ColorBy::Energy, centre, potential), 2.0f - 10.0f);
   EXPECT_FLOAT_EQ(colourQuantity(state, 9, ColorBy::Density, centre, density), 10.0f);
   // Energies 2 - 200 .. 2 - 1: the 1st and 99th percentiles of 200 values, ranks 1 and 197 up.
-  EXPECT_EQ(autoColorRange(state, ColorBy::Energy, false, potential), glm::vec2(2.0f - 199.0f, 2.0f - 3.0f));
+  EXPECT_EQ(autoColorRange(state, ColorBy::Energy, false, potential),
+            glm::vec2(2.0f - 199.0f, 2.0f - 3.0f));
   EXPECT_EQ(autoColorRange(state, ColorBy::Density, false, density), glm::vec2(0.0f, 198.0f));
   density[7] = std::numeric_limits<float>::infinity();
-  EXPECT_EQ(autoColorRange(state, ColorBy::Density, false, density), glm::vec2(0.0f, 198.0f));  // rank 196 of 199 left
+  EXPECT_EQ(autoColorRange(state, ColorBy::Density, false, density),
+            glm::vec2(0.0f, 198.0f));  // rank 196 of 199 left
   EXPECT_EQ(autoColorRange(state, ColorBy::Energy), glm::vec2(0.0f, 1.0f));
-  EXPECT_TRUE(std::isnan(colourQuantity(state, 0, ColorBy::Density, centre, std::vector<float>(3))));
+  EXPECT_TRUE(
+      std::isnan(colourQuantity(state, 0, ColorBy::Density, centre, std::vector<float>(3))));
   EXPECT_TRUE(isSignedQuantity(ColorBy::Energy));
   EXPECT_FALSE(isSignedQuantity(ColorBy::Density));
 }

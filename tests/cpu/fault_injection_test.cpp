@@ -1,9 +1,9 @@
 // Attacks on the real nbody, as a hostile user or a hostile machine would make them: links
 // planted where nbody writes, /dev/stdout redirected to a file, full devices and file-size
 // limits, signals in the middle of a run, one path given twice, concurrent runs (snapshots with
-// extreme counters, non-finite states and unclear messages: bad_input_test.cpp). Every case names what must
-// hold afterwards: no temporary file, no partial output, no file written through a link, one
-// line saying what happened. docs/robustness.md lists them.
+// extreme counters, non-finite states and unclear messages: bad_input_test.cpp). Every case names
+// what must hold afterwards: no temporary file, no partial output, no file written through a link,
+// one line saying what happened. docs/robustness.md lists them.
 
 #include <gtest/gtest.h>
 
@@ -15,8 +15,8 @@
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -37,8 +37,8 @@ using test::expectCleanFailure;
 using test::kLoudRun;
 using test::kSmallRun;
 using test::namesIn;
-using test::RunningNbody;
 using test::runNbody;
+using test::RunningNbody;
 using test::ScratchFolder;
 using test::tinyPngBytes;
 using test::writeTinyPng;
@@ -68,7 +68,8 @@ TEST(PlantedLinks, OnTheOutputItselfAreRefusedAndLeftAsTheyWere) {
   std::filesystem::create_symlink(victim, link);
   const auto result = runNbody(kSmallRun + "-o " + link.string(), scratch);
   expectCleanFailure(result, scratch, 1, "out.csv: it is a symbolic link");
-  EXPECT_TRUE(std::filesystem::is_symlink(link)) << "the link must not be replaced by a regular file";
+  EXPECT_TRUE(std::filesystem::is_symlink(link))
+      << "the link must not be replaced by a regular file";
   EXPECT_EQ(test::readWholeFile(victim), "precious");
 }
 
@@ -81,8 +82,9 @@ TEST(StandardOutput, ALinkToItWhenItIsRedirectedToAFileAppendsToThatFile) {
   const auto link = scratch / "stdout-link";
   std::filesystem::create_symlink("/proc/self/fd/1", link);
   std::ofstream(scratch / "log.txt") << "before\n";
-  const std::string command = std::string(NBODY_EXECUTABLE) + " " + kSmallRun + "-o " + link.string() + " >> " +
-                              (scratch / "log.txt").string() + " 2>" + (scratch / "stderr.txt").string();
+  const std::string command = std::string(NBODY_EXECUTABLE) + " " + kSmallRun + "-o " +
+                              link.string() + " >> " + (scratch / "log.txt").string() + " 2>" +
+                              (scratch / "stderr.txt").string();
   ASSERT_EQ(std::system(command.c_str()), 0) << test::readWholeFile(scratch / "stderr.txt");
   EXPECT_TRUE(std::filesystem::is_symlink(link));
   const std::string log = test::readWholeFile(scratch / "log.txt");
@@ -96,14 +98,17 @@ TEST(StandardOutput, ALinkToItWhenItIsRedirectedToAFileAppendsToThatFile) {
 struct ClosedStreamCase {
   std::string name, arguments, extension;
 };
-void PrintTo(const ClosedStreamCase& streamCase, std::ostream* out) { *out << streamCase.arguments; }
-
+void PrintTo(const ClosedStreamCase& streamCase, std::ostream* out) {
+  *out << streamCase.arguments;
+}
 
 class ClosedStandardStreams : public ::testing::TestWithParam<ClosedStreamCase> {};
 
 TEST_P(ClosedStandardStreams, LeaveTheOutputsAsWithTheStreamsOpen) {
   ScratchFolder scratch("closed-streams-" + GetParam().name);
-  EXPECT_EQ(test::closedStreamsThatChangeTheOutput(GetParam().arguments, GetParam().extension, scratch), "");
+  EXPECT_EQ(
+      test::closedStreamsThatChangeTheOutput(GetParam().arguments, GetParam().extension, scratch),
+      "");
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -118,8 +123,12 @@ TEST(ClosedStandardStreams, LeaveTheBenchReportAReport) {
   ScratchFolder scratch("closed-streams-bench");
   for (const std::string& closing : test::closingRedirections()) {
     const auto json = scratch / "b.json";
-    ASSERT_EQ(test::runNbodyRedirected("bench --engine cpu --bodies 16 --steps 1 --repetitions 1 --json " +
-                                           json.string(), closing), 0) << closing;
+    ASSERT_EQ(
+        test::runNbodyRedirected(
+            "bench --engine cpu --bodies 16 --steps 1 --repetitions 1 --json " + json.string(),
+            closing),
+        0)
+        << closing;
     const std::string report = test::readWholeFile(json);
     EXPECT_TRUE(nlohmann::json::accept(report)) << closing << ": " << report.substr(0, 200);
   }
@@ -128,15 +137,17 @@ TEST(ClosedStandardStreams, LeaveTheBenchReportAReport) {
 TEST(FullDisks, AFailingOutputLeavesNoneOfTheRunsOutputs) {
   ScratchFolder scratch("full-disk");
   const auto state = scratch / "o.csv", json = scratch / "b.json";
-  expectCleanFailure(runNbody(kSmallRun + "-o " + state.string() + " --diagnostics /dev/full", scratch), scratch, 1,
-                     "cannot write /dev/full: No space left on device");
+  expectCleanFailure(
+      runNbody(kSmallRun + "-o " + state.string() + " --diagnostics /dev/full", scratch), scratch,
+      1, "cannot write /dev/full: No space left on device");
   EXPECT_FALSE(std::filesystem::exists(state));
-  expectCleanFailure(runNbody("bench --engine cpu --bodies 16 --steps 1 --repetitions 1 --json " + json.string() +
-                                  " --csv /dev/full",
+  expectCleanFailure(runNbody("bench --engine cpu --bodies 16 --steps 1 --repetitions 1 --json " +
+                                  json.string() + " --csv /dev/full",
                               scratch),
                      scratch, 1, "cannot write /dev/full");
   EXPECT_FALSE(std::filesystem::exists(json));
-  expectCleanFailure(runNbody(kSmallRun + "-o /dev/full", scratch), scratch, 1, "cannot write /dev/full");
+  expectCleanFailure(runNbody(kSmallRun + "-o /dev/full", scratch), scratch, 1,
+                     "cannot write /dev/full");
   EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
   // GADGET HDF5 and GADGET-2 binary, made whole in memory, go the same way.
   for (const std::string name : {"full.hdf5", "full.gadget"}) {
@@ -153,8 +164,8 @@ TEST(FullDisks, AFileSizeLimitFailsTheRunCleanly) {
   ScratchFolder scratch("file-size-limit");
   const auto state = scratch / "o.csv";
   const std::string command = "ulimit -f 2; " + std::string(NBODY_EXECUTABLE) + " " +
-                              "simulate --engine cpu --bodies 4096 --steps 0 -q -o " + state.string() + " 2>" +
-                              (scratch / "stderr.txt").string();
+                              "simulate --engine cpu --bodies 4096 --steps 0 -q -o " +
+                              state.string() + " 2>" + (scratch / "stderr.txt").string();
   const int status = std::system(("sh -c '" + command + "'").c_str());
   CommandResult result;
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -165,9 +176,22 @@ TEST(FullDisks, AFileSizeLimitFailsTheRunCleanly) {
 
 // A run long enough to be stopped: snapshots every 10 steps, diagnostics, a final state.
 std::vector<std::string> longRun(const ScratchFolder& scratch) {
-  return {"simulate", "--engine", "cpu", "--bodies", "1024", "--steps", "1000000", "--snapshot-every", "10",
-          "--snapshot-path", (scratch / "s-{step}.nbody").string(), "--diagnostics", (scratch / "d.csv").string(),
-          "-o", (scratch / "final.nbody").string(), "-q"};
+  return {"simulate",
+          "--engine",
+          "cpu",
+          "--bodies",
+          "1024",
+          "--steps",
+          "1000000",
+          "--snapshot-every",
+          "10",
+          "--snapshot-path",
+          (scratch / "s-{step}.nbody").string(),
+          "--diagnostics",
+          (scratch / "d.csv").string(),
+          "-o",
+          (scratch / "final.nbody").string(),
+          "-q"};
 }
 
 bool firstSnapshotWritten(const ScratchFolder& scratch) {
@@ -184,7 +208,8 @@ TEST_P(StopSignals, EndTheRunAtAStepBoundaryKeepingOnlyTheSnapshotsWritten) {
   const CommandResult result = run.wait();
   const std::string signal = GetParam() == SIGINT ? "SIGINT" : "SIGTERM";
   expectCleanFailure(result, scratch, 128 + GetParam(), "stopped by " + signal + " at step ");
-  EXPECT_NE(result.err.find("Neither " + (scratch / "final.nbody").string()), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("Neither " + (scratch / "final.nbody").string()), std::string::npos)
+      << result.err;
   EXPECT_FALSE(std::filesystem::exists(scratch / "final.nbody"));
   EXPECT_FALSE(std::filesystem::exists(scratch / "d.csv"));
   for (const std::string& name : namesIn(scratch)) {
@@ -194,7 +219,9 @@ TEST_P(StopSignals, EndTheRunAtAStepBoundaryKeepingOnlyTheSnapshotsWritten) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SigintAndSigterm, StopSignals, ::testing::Values(SIGINT, SIGTERM),
-                         [](const auto& param) { return param.param == SIGINT ? "Sigint" : "Sigterm"; });
+                         [](const auto& param) {
+                           return param.param == SIGINT ? "Sigint" : "Sigterm";
+                         });
 
 // A second signal ends the run at once, from the handler. The run waits here in the open() of a
 // pipe nobody reads (its --diagnostics), which no step boundary ever interrupts, after its -o
@@ -203,13 +230,14 @@ TEST(StopSignals, ASecondSignalEndsTheRunAtOnceLeavingNoTemporaryFile) {
   ScratchFolder scratch("second-signal");
   const auto pipe = scratch / "pipe";
   ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0);
-  RunningNbody run({"simulate", "--engine", "cpu", "--bodies", "8", "--diagnostics", pipe.string(), "-o",
-                    (scratch / "final.csv").string()},
+  RunningNbody run({"simulate", "--engine", "cpu", "--bodies", "8", "--diagnostics", pipe.string(),
+                    "-o", (scratch / "final.csv").string()},
                    scratch);
   ASSERT_TRUE(test::waitUntil([&] { return !test::temporaryFilesIn(scratch.path()).empty(); }));
   run.signal(SIGINT);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  EXPECT_EQ(::waitpid(run.pid(), nullptr, WNOHANG), 0) << "the first signal waits for a step boundary";
+  EXPECT_EQ(::waitpid(run.pid(), nullptr, WNOHANG), 0)
+      << "the first signal waits for a step boundary";
   run.signal(SIGINT);
   const CommandResult result = run.wait(20);
   expectCleanFailure(result, scratch, 130, "stopped at once by SIGINT (a second signal)");
@@ -236,19 +264,23 @@ TEST_P(EndingSignals, EndTheRunAtOnceWithTheSignalsStatusLeavingNoTemporaryFile)
   ScratchFolder scratch("ending-signal");
   const auto pipe = scratch / "pipe";
   ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0);
-  const struct rlimit noCore {0, RLIM_INFINITY};
+  const struct rlimit noCore { 0, RLIM_INFINITY };
   struct rlimit core {};
   ::getrlimit(RLIMIT_CORE, &core);
   const struct rlimit keptCore = core;
   core.rlim_cur = noCore.rlim_cur;
   ::setrlimit(RLIMIT_CORE, &core);  // no core file from the signals that make one
-  // Under AddressSanitizer its own handlers would take the faults nbody hands on and end it their way.
+  // Under AddressSanitizer its own handlers would take the faults nbody hands on and end it their
+  // way.
   const char* sanitizer = std::getenv("ASAN_OPTIONS");
   const std::string keptSanitizer = sanitizer ? sanitizer : "";
   if (sanitizer)
-    ::setenv("ASAN_OPTIONS", (keptSanitizer + ":handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0").c_str(), 1);
-  RunningNbody run({"simulate", "--engine", "cpu", "--bodies", "8", "--diagnostics", pipe.string(), "-o",
-                    (scratch / "final.csv").string()},
+    ::setenv(
+        "ASAN_OPTIONS",
+        (keptSanitizer + ":handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0").c_str(),
+        1);
+  RunningNbody run({"simulate", "--engine", "cpu", "--bodies", "8", "--diagnostics", pipe.string(),
+                    "-o", (scratch / "final.csv").string()},
                    scratch);
   if (sanitizer) ::setenv("ASAN_OPTIONS", keptSanitizer.c_str(), 1);
   ::setrlimit(RLIMIT_CORE, &keptCore);
@@ -264,7 +296,8 @@ TEST_P(EndingSignals, EndTheRunAtOnceWithTheSignalsStatusLeavingNoTemporaryFile)
 }
 
 INSTANTIATE_TEST_SUITE_P(QuitAlarmUserCpuAndFaults, EndingSignals,
-                         ::testing::Values(SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGSEGV, SIGBUS, SIGFPE, SIGABRT),
+                         ::testing::Values(SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGSEGV,
+                                           SIGBUS, SIGFPE, SIGABRT),
                          [](const auto& param) { return signalName(param.param); });
 // The attack of 2026-11-28 (F6): these still ended nbody silently with its temporary files left.
 INSTANTIATE_TEST_SUITE_P(TrapIoPowerStackAndRealTime, EndingSignals,
@@ -277,7 +310,8 @@ INSTANTIATE_TEST_SUITE_P(TrapIoPowerStackAndRealTime, EndingSignals,
 TEST(StopSignals, DuringTheFinalWriteAbandonTheOutputs) {
   ScratchFolder scratch("stop-final-write");
   const auto output = scratch / "big.csv";
-  RunningNbody run({"simulate", "--engine", "cpu", "--bodies", "2000000", "--steps", "0", "-q", "-o", output.string()},
+  RunningNbody run({"simulate", "--engine", "cpu", "--bodies", "2000000", "--steps", "0", "-q",
+                    "-o", output.string()},
                    scratch);
   ASSERT_TRUE(test::waitUntil([&] {
     for (const std::string& name : test::temporaryFilesIn(scratch.path()))
@@ -293,14 +327,17 @@ TEST(StopSignals, DuringTheFinalWriteAbandonTheOutputs) {
 TEST(StopSignals, EndBenchLeavingNoReport) {
   ScratchFolder scratch("stop-bench");
   const auto json = scratch / "b.json";
-  RunningNbody run({"bench", "--engine", "cpu", "--bodies", "512", "--seconds", "30", "--json", json.string()},
-                   scratch);
-  ASSERT_TRUE(test::waitUntil([&] { return test::readWholeFile(scratch / "stderr.txt").find("[1/1]") != std::string::npos; }));
+  RunningNbody run(
+      {"bench", "--engine", "cpu", "--bodies", "512", "--seconds", "30", "--json", json.string()},
+      scratch);
+  ASSERT_TRUE(test::waitUntil([&] {
+    return test::readWholeFile(scratch / "stderr.txt").find("[1/1]") != std::string::npos;
+  }));
   run.signal(SIGTERM);
   const CommandResult result = run.wait(60);
   EXPECT_EQ(result.exitCode, 143) << result.err;
-  EXPECT_NE(result.err.find("stopped by SIGTERM while timing euler on the cpu engine; " + json.string() +
-                            " was not written"),
+  EXPECT_NE(result.err.find("stopped by SIGTERM while timing euler on the cpu engine; " +
+                            json.string() + " was not written"),
             std::string::npos)
       << result.err;
   EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
@@ -335,7 +372,8 @@ TEST_P(OnePathTwice, IsAUsageErrorBeforeAnyWork) {
   const auto result = runNbody(arguments, scratch, "cd " + scratch.path().string() + " &&");
   expectCleanFailure(result, scratch, 2, GetParam().expectedInMessage);
   EXPECT_EQ(namesIn(scratch), before);
-  EXPECT_EQ(test::readWholeFile(scratch / "a.png").size(), tinyPngBytes().size()) << "the input is untouched";
+  EXPECT_EQ(test::readWholeFile(scratch / "a.png").size(), tinyPngBytes().size())
+      << "the input is untouched";
   EXPECT_EQ(test::readWholeFile(scratch / "in.nbody"), inputBytes) << "the input is untouched";
 }
 
@@ -346,46 +384,58 @@ INSTANTIATE_TEST_SUITE_P(
                    "--output and --diagnostics are the same file"},
         TwoOutputs{"ThroughDotDot", kSmallRun + "-o {d}/sub/../same.csv --diagnostics {d}/same.csv",
                    "are the same file"},
-        TwoOutputs{"ThroughALink", kSmallRun + "-o {d}/here/same.csv --diagnostics {d}/same.csv", "are the same file"},
-        TwoOutputs{"RelativeAndAbsolute", kSmallRun + "-o same.csv --diagnostics ./same.csv", "are the same file"},
+        TwoOutputs{"ThroughALink", kSmallRun + "-o {d}/here/same.csv --diagnostics {d}/same.csv",
+                   "are the same file"},
+        TwoOutputs{"RelativeAndAbsolute", kSmallRun + "-o same.csv --diagnostics ./same.csv",
+                   "are the same file"},
         TwoOutputs{"OutputAndASnapshot",
-                   "simulate --engine cpu --bodies 8 --steps 20 --snapshot-every 5 --snapshot-path {d}/s-{step}.nbody "
+                   "simulate --engine cpu --bodies 8 --steps 20 --snapshot-every 5 --snapshot-path "
+                   "{d}/s-{step}.nbody "
                    "-o {d}/here/s-000000015.nbody",
                    "--output and --snapshot-path's snapshot of step 15 are the same file"},
         TwoOutputs{"DiagnosticsAndASnapshot",
-                   "simulate --engine cpu --bodies 8 --steps 20 --snapshot-every 5 --snapshot-path {d}/s-{step}.csv "
+                   "simulate --engine cpu --bodies 8 --steps 20 --snapshot-every 5 --snapshot-path "
+                   "{d}/s-{step}.csv "
                    "-o {d}/o.csv --diagnostics {d}/s-000000020.csv",
                    "--diagnostics and --snapshot-path's snapshot of step 20"},
-        TwoOutputs{"BenchJsonAndCsv", "bench --engine cpu --bodies 8 --json {d}/r --csv {d}/sub/../r",
+        TwoOutputs{"BenchJsonAndCsv",
+                   "bench --engine cpu --bodies 8 --json {d}/r --csv {d}/sub/../r",
                    "--json and --csv are the same file"},
         TwoOutputs{"CompareDiffOverAnInput", "compare {d}/a.png {d}/a.png --diff {d}/here/a.png",
                    "--diff and A are the same file"},
-        TwoOutputs{"ShotOverItsInput", "shot --input {d}/a.png -o {d}/a.png", "--out and --input are the same file"},
-        TwoOutputs{"DiagnosticsOverTheInput", "simulate --engine cpu --input {d}/a.png --diagnostics {d}/a.png",
+        TwoOutputs{"ShotOverItsInput", "shot --input {d}/a.png -o {d}/a.png",
+                   "--out and --input are the same file"},
+        TwoOutputs{"DiagnosticsOverTheInput",
+                   "simulate --engine cpu --input {d}/a.png --diagnostics {d}/a.png",
                    "--diagnostics and --input are the same file"},
-        // No output may be an input, not even simulate's final state, which used to replace its input
-        // once the run was over: a stop or failure in between left nothing to run again from.
-        TwoOutputs{"FinalStateOverItsInput", "simulate --engine cpu --steps 1 --input {d}/in.nbody -o {d}/here/in.nbody",
+        // No output may be an input, not even simulate's final state, which used to replace its
+        // input once the run was over: a stop or failure in between left nothing to run again from.
+        TwoOutputs{"FinalStateOverItsInput",
+                   "simulate --engine cpu --steps 1 --input {d}/in.nbody -o {d}/here/in.nbody",
                    "--output and --input are the same file"},
         TwoOutputs{"FinalStateOverAHardLinkOfItsInput",
                    "simulate --engine cpu --steps 1 --input {d}/in.nbody -o {d}/hard.nbody",
                    "--output and --input are the same file"},
-        TwoOutputs{"FinalStateOverItsInputReadThroughStandardInput",
-                   "simulate --engine cpu --steps 1 --input /dev/stdin -o {d}/in.nbody < {d}/in.nbody",
-                   "--output and --input are the same file"},
-        TwoOutputs{"ASnapshotOverTheInput",
-                   "simulate --engine cpu --steps 5 --input {d}/s-000000003.nbody --snapshot-every 1 "
-                   "--snapshot-path {d}/sub/../s-{step}.nbody -o {d}/o.nbody",
-                   "--input and --snapshot-path's snapshot of step 3 are the same file"},
+        TwoOutputs{
+            "FinalStateOverItsInputReadThroughStandardInput",
+            "simulate --engine cpu --steps 1 --input /dev/stdin -o {d}/in.nbody < {d}/in.nbody",
+            "--output and --input are the same file"},
+        TwoOutputs{
+            "ASnapshotOverTheInput",
+            "simulate --engine cpu --steps 5 --input {d}/s-000000003.nbody --snapshot-every 1 "
+            "--snapshot-path {d}/sub/../s-{step}.nbody -o {d}/o.nbody",
+            "--input and --snapshot-path's snapshot of step 3 are the same file"},
         TwoOutputs{"ShotOverAHardLinkOfItsInput", "shot --input {d}/in.nbody -o {d}/hard.nbody",
                    "--out and --input are the same file"},
         // An HDF5 series keeps an XDMF index beside it, rewritten after every snapshot.
         TwoOutputs{"OutputOverTheXdmfIndex",
-                   "simulate --engine cpu --bodies 8 --steps 4 --snapshot-every 2 --snapshot-path {d}/s-{step}.hdf5 "
+                   "simulate --engine cpu --bodies 8 --steps 4 --snapshot-every 2 --snapshot-path "
+                   "{d}/s-{step}.hdf5 "
                    "-o {d}/here/s.xmf",
                    "--output and --snapshot-path's XDMF index are the same file"},
         TwoOutputs{"DiagnosticsOverTheXdmfIndex",
-                   "simulate --engine cpu --bodies 8 --steps 4 --snapshot-every 2 --snapshot-path {d}/f-{step}/s.hdf5 "
+                   "simulate --engine cpu --bodies 8 --steps 4 --snapshot-every 2 --snapshot-path "
+                   "{d}/f-{step}/s.hdf5 "
                    "-o {d}/o.csv --diagnostics {d}/sub/../s.xmf",
                    "--diagnostics and --snapshot-path's XDMF index are the same file"}),
     [](const auto& param) { return param.param.name; });
@@ -402,7 +452,8 @@ class SnapshotPaths : public ::testing::TestWithParam<SnapshotPlan> {};
 
 TEST_P(SnapshotPaths, AreProbedBeforeTheFirstStep) {
   ScratchFolder scratch("snapshot-paths");
-  if (!GetParam().folderToMake.empty()) std::filesystem::create_directories(scratch / GetParam().folderToMake);
+  if (!GetParam().folderToMake.empty())
+    std::filesystem::create_directories(scratch / GetParam().folderToMake);
   std::string arguments = GetParam().arguments;
   for (auto at = arguments.find("{d}"); at != std::string::npos; at = arguments.find("{d}"))
     arguments.replace(at, 3, scratch.path().string());
@@ -411,18 +462,22 @@ TEST_P(SnapshotPaths, AreProbedBeforeTheFirstStep) {
   EXPECT_EQ(namesIn(scratch), before) << "no snapshot before the refusal";
 }
 
-const std::string kSnapshotRun = "simulate --engine cpu --bodies 8 --steps 10 -q -o {d}/o.nbody --snapshot-every 1 ";
+const std::string kSnapshotRun =
+    "simulate --engine cpu --bodies 8 --steps 10 -q -o {d}/o.nbody --snapshot-every 1 ";
 
 INSTANTIATE_TEST_SUITE_P(
     Attacks, SnapshotPaths,
     ::testing::Values(
-        SnapshotPlan{"AMissingFolder", kSnapshotRun + "--snapshot-path {d}/missing/s-{step}.nbody", "",
-                     "--snapshot-path: the snapshot of step 1 cannot be written: its folder"},
-        SnapshotPlan{"AFolderAtALaterSnapshotsName", kSnapshotRun + "--snapshot-path {d}/s-{step}.nbody",
-                     "s-000000007.nbody", "the snapshot of step 7 cannot be written: "},
-        SnapshotPlan{"AFolderOfEachSnapshotMissingForALaterOne", kSnapshotRun + "--snapshot-path {d}/f-{step}/s.nbody",
-                     "f-000000001", "the snapshot of step 2 cannot be written: its folder"},
-        SnapshotPlan{"AFolderAtTheXdmfIndexsName", kSnapshotRun + "--snapshot-path {d}/s-{step}.hdf5", "s.xmf",
+        SnapshotPlan{"AMissingFolder", kSnapshotRun + "--snapshot-path {d}/missing/s-{step}.nbody",
+                     "", "--snapshot-path: the snapshot of step 1 cannot be written: its folder"},
+        SnapshotPlan{"AFolderAtALaterSnapshotsName",
+                     kSnapshotRun + "--snapshot-path {d}/s-{step}.nbody", "s-000000007.nbody",
+                     "the snapshot of step 7 cannot be written: "},
+        SnapshotPlan{"AFolderOfEachSnapshotMissingForALaterOne",
+                     kSnapshotRun + "--snapshot-path {d}/f-{step}/s.nbody", "f-000000001",
+                     "the snapshot of step 2 cannot be written: its folder"},
+        SnapshotPlan{"AFolderAtTheXdmfIndexsName",
+                     kSnapshotRun + "--snapshot-path {d}/s-{step}.hdf5", "s.xmf",
                      "s.xmf cannot be written: it is a folder"}),
     [](const auto& param) { return param.param.name; });
 
@@ -442,18 +497,25 @@ TEST_P(ReaderGoneAway, EndsThePipesOutputOnlyWithOneLine) {
   ScratchFolder scratch("reader-gone");
   std::vector<std::string> words;
   std::istringstream split(GetParam().arguments);
-  for (std::string word; split >> word;) words.push_back(word == "{written}" ? (scratch / GetParam().stillWritten).string() : word);
+  for (std::string word; split >> word;)
+    words.push_back(word == "{written}" ? (scratch / GetParam().stillWritten).string() : word);
   const CommandResult result = test::runNbodyIntoAClosedPipe(words, scratch);
   expectCleanFailure(result, scratch, 1, "cannot write /dev/stdout: Broken pipe");
-  EXPECT_EQ(test::lineCount(test::readWholeFile(scratch / GetParam().stillWritten)), GetParam().lines);
+  EXPECT_EQ(test::lineCount(test::readWholeFile(scratch / GetParam().stillWritten)),
+            GetParam().lines);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Attacks, ReaderGoneAway,
-    ::testing::Values(PipeReaderGone{"BenchJson", "bench --engine cpu --bodies 16 --steps 1 --repetitions 1 --json "
-                                                  "/dev/stdout --csv {written}", "b.csv", 2},
-                      PipeReaderGone{"SimulateDiagnostics", kLoudRun + "--diagnostics /dev/stdout -o {written}", "o.csv", 65},
-                      PipeReaderGone{"SimulateFinalState", kLoudRun + "--diagnostics {written} -o /dev/stdout", "d.csv", 3}),
+    ::testing::Values(
+        PipeReaderGone{"BenchJson",
+                       "bench --engine cpu --bodies 16 --steps 1 --repetitions 1 --json "
+                       "/dev/stdout --csv {written}",
+                       "b.csv", 2},
+        PipeReaderGone{"SimulateDiagnostics", kLoudRun + "--diagnostics /dev/stdout -o {written}",
+                       "o.csv", 65},
+        PipeReaderGone{"SimulateFinalState", kLoudRun + "--diagnostics {written} -o /dev/stdout",
+                       "d.csv", 3}),
     [](const auto& param) { return param.param.name; });
 
 // Two outputs into the one pipe standard output is, however it is named: the bytes of both would
@@ -483,15 +545,18 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(LongPaths, AWorkingFolderLongerThanPathMaxWorks) {
   ScratchFolder scratch("long-cwd");
   const std::string deep(250, 'd'), where = scratch.path().string();
-  const std::string script = "cd " + where + " && for k in $(seq 1 18); do mkdir " + deep + " && cd -P " + deep +
-                             " || exit 1; done; pwd -P | wc -c >" + where + "/length; " + NBODY_EXECUTABLE + " " +
-                             kSmallRun + "-o out.nbody --diagnostics d.csv --snapshot-every 1 --snapshot-path " +
-                             "s{step}.nbody 2>" + where + "/stderr.txt; echo $? >" + where + "/rc; ls >" + where +
-                             "/names; cd " + where + " && rm -rf " + deep;
+  const std::string script =
+      "cd " + where + " && for k in $(seq 1 18); do mkdir " + deep + " && cd -P " + deep +
+      " || exit 1; done; pwd -P | wc -c >" + where + "/length; " + NBODY_EXECUTABLE + " " +
+      kSmallRun + "-o out.nbody --diagnostics d.csv --snapshot-every 1 --snapshot-path " +
+      "s{step}.nbody 2>" + where + "/stderr.txt; echo $? >" + where + "/rc; ls >" + where +
+      "/names; cd " + where + " && rm -rf " + deep;
   ASSERT_EQ(std::system(("bash -c '" + script + "'").c_str()), 0);
   EXPECT_GT(std::stoul(test::readWholeFile(scratch / "length")), std::size_t(PATH_MAX));
-  EXPECT_EQ(test::readWholeFile(scratch / "rc"), "0\n") << test::readWholeFile(scratch / "stderr.txt");
-  EXPECT_EQ(test::readWholeFile(scratch / "names"), "d.csv\nout.nbody\ns000000001.nbody\ns000000002.nbody\ns000000003.nbody\n");
+  EXPECT_EQ(test::readWholeFile(scratch / "rc"), "0\n")
+      << test::readWholeFile(scratch / "stderr.txt");
+  EXPECT_EQ(test::readWholeFile(scratch / "names"),
+            "d.csv\nout.nbody\ns000000001.nbody\ns000000002.nbody\ns000000003.nbody\n");
 }
 
 // Run as root over another user's file, the replacement was root's (the temporary file's owner):
@@ -531,11 +596,14 @@ TEST_P(OtherUsersFiles, KeepTheirOwnerGroupAndModeWhenReplacedAsRoot) {
 
 INSTANTIATE_TEST_SUITE_P(
     OrdinaryAndStickyFolders, OtherUsersFiles,
-    ::testing::Values(OwnedFile{"FinalStateInAnOrdinaryFolder", kSmallRun + "-o {f}/theirs", 0755},
-                      OwnedFile{"FinalStateInAStickyFolder", kSmallRun + "-o {f}/theirs", 01777},
-                      OwnedFile{"DiagnosticsInAStickyFolder", kSmallRun + "-o {f}/mine.csv --diagnostics {f}/theirs", 01777},
-                      OwnedFile{"BenchReportInAnOrdinaryFolder",
-                                "bench --engine cpu --bodies 8 --steps 1 --repetitions 1 --json {f}/theirs", 0755}),
+    ::testing::Values(
+        OwnedFile{"FinalStateInAnOrdinaryFolder", kSmallRun + "-o {f}/theirs", 0755},
+        OwnedFile{"FinalStateInAStickyFolder", kSmallRun + "-o {f}/theirs", 01777},
+        OwnedFile{"DiagnosticsInAStickyFolder",
+                  kSmallRun + "-o {f}/mine.csv --diagnostics {f}/theirs", 01777},
+        OwnedFile{"BenchReportInAnOrdinaryFolder",
+                  "bench --engine cpu --bodies 8 --steps 1 --repetitions 1 --json {f}/theirs",
+                  0755}),
     [](const auto& param) { return param.param.name; });
 
 // What is a usage error for one option or command is one for every other: an engine setting given
@@ -555,21 +623,29 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         test::AttackCase{"SetGivenTwice", kSmallRun + "--set slices=2 --set slices=4 -o {d}/o.csv",
                          "--set slices: given 2 times; give it once"},
-        test::AttackCase{"SeedWithAnInput", "simulate --engine cpu --input {d}/in.csv --seed 3 -o {d}/o.csv",
+        test::AttackCase{"SeedWithAnInput",
+                         "simulate --engine cpu --input {d}/in.csv --seed 3 -o {d}/o.csv",
                          "--seed excludes --input"},
-        test::AttackCase{"SeedWithAStateToLoad", "run --load {d}/in.csv --seed 3", "--seed excludes --load"},
+        test::AttackCase{"SeedWithAStateToLoad", "run --load {d}/in.csv --seed 3",
+                         "--seed excludes --load"},
         test::AttackCase{"ADoubleThatUnderflows", kSmallRun + "--dt 1e-400 -o {d}/o.csv",
                          "--dt: '1e-400' is too small: a double would make it 0"},
         test::AttackCase{"AFloatThatUnderflows", "shot --point-size 1e-50 -o {d}/s.png",
                          "--point-size: '1e-50' is too small: a float32 would make it 0"},
-        test::AttackCase{"ACameraFieldThatUnderflows", "shot --camera 1e-50,0,1 -o {d}/s.png", "'1e-50' is too small"},
-        test::AttackCase{"ACameraFieldInHex", "shot --camera 0x10,0,1 -o {d}/s.png", "'0x10' is not a number"},
-        test::AttackCase{"AColourRangeWithABlank", "shot --color-range ' 1,2' -o {d}/s.png", "' 1' is not a number"},
-        test::AttackCase{"ABenchThatWouldTimeNothing", "bench --engine cpu --readback sync --json {d}/b.json",
-                         "--readback sync: the cpu engine keeps its state on the CPU and reads nothing back"},
-        test::AttackCase{"AnUnknownReadback", "bench --engine cpu --readback none,fast --json {d}/b.json",
+        test::AttackCase{"ACameraFieldThatUnderflows", "shot --camera 1e-50,0,1 -o {d}/s.png",
+                         "'1e-50' is too small"},
+        test::AttackCase{"ACameraFieldInHex", "shot --camera 0x10,0,1 -o {d}/s.png",
+                         "'0x10' is not a number"},
+        test::AttackCase{"AColourRangeWithABlank", "shot --color-range ' 1,2' -o {d}/s.png",
+                         "' 1' is not a number"},
+        test::AttackCase{
+            "ABenchThatWouldTimeNothing", "bench --engine cpu --readback sync --json {d}/b.json",
+            "--readback sync: the cpu engine keeps its state on the CPU and reads nothing back"},
+        test::AttackCase{"AnUnknownReadback",
+                         "bench --engine cpu --readback none,fast --json {d}/b.json",
                          "--readback: fast is not one of none, sync, async"},
-        test::AttackCase{"AScreenshotAndARecordingThatAreOneFile", "run --screenshot {d}/same --record {d}/./same",
+        test::AttackCase{"AScreenshotAndARecordingThatAreOneFile",
+                         "run --screenshot {d}/same --record {d}/./same",
                          "--screenshot and --record are the same file"}),
     [](const auto& param) { return param.param.name; });
 
@@ -581,8 +657,8 @@ TEST(ConcurrentRuns, WritingOneFileLeaveItWhole) {
   std::vector<std::unique_ptr<RunningNbody>> runs;
   for (int k = 0; k < 4; ++k) {
     runs.push_back(std::make_unique<RunningNbody>(
-        std::vector<std::string>{"simulate", "--engine", "cpu", "--bodies", "2000", "--seed", std::to_string(k),
-                                 "--steps", "1", "-q", "-o", output.string()},
+        std::vector<std::string>{"simulate", "--engine", "cpu", "--bodies", "2000", "--seed",
+                                 std::to_string(k), "--steps", "1", "-q", "-o", output.string()},
         scratch));
   }
   for (auto& run : runs) EXPECT_EQ(run->wait().exitCode, 0);

@@ -9,8 +9,8 @@
 #include <thread>
 
 #include <bit>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -39,11 +39,14 @@ const std::filesystem::path kSamples = NBODY_GADGET_SAMPLES;
 
 std::uint32_t littleU32(const std::string& bytes, std::size_t at) {
   std::uint32_t value = 0;
-  for (int k = 0; k < 4; ++k) value |= std::uint32_t(static_cast<unsigned char>(bytes[at + k])) << (8 * k);
+  for (int k = 0; k < 4; ++k)
+    value |= std::uint32_t(static_cast<unsigned char>(bytes[at + k])) << (8 * k);
   return value;
 }
 
-float littleFloat(const std::string& bytes, std::size_t at) { return std::bit_cast<float>(littleU32(bytes, at)); }
+float littleFloat(const std::string& bytes, std::size_t at) {
+  return std::bit_cast<float>(littleU32(bytes, at));
+}
 
 TEST(GadgetSamples, TheTwoGalaxyFileLoadsWith60000BodiesInTwoComponents) {
   const std::filesystem::path path = kSamples / "galaxy_littleendian.dat";
@@ -51,12 +54,14 @@ TEST(GadgetSamples, TheTwoGalaxyFileLoadsWith60000BodiesInTwoComponents) {
   const Snapshot snapshot = readSnapshotFile(path);
   ASSERT_EQ(snapshot.state.size(), 60000u);
   std::map<int, std::size_t> perComponent;
-  for (std::size_t i = 0; i < snapshot.state.size(); ++i) ++perComponent[componentOf(snapshot.state, i)];
+  for (std::size_t i = 0; i < snapshot.state.size(); ++i)
+    ++perComponent[componentOf(snapshot.state, i)];
   EXPECT_EQ(perComponent, (std::map<int, std::size_t>{{1, 40000}, {2, 20000}}));
   // The MassTable's masses (header bytes 4 + 24 + 8 * type), every body of a type the same.
   for (std::size_t i : {std::size_t{0}, std::size_t{39999}})
-    EXPECT_EQ(snapshot.state.positionMass[i].w, float(std::bit_cast<double>(std::uint64_t(littleU32(bytes, 36)) |
-                                                                            std::uint64_t(littleU32(bytes, 40)) << 32)));
+    EXPECT_EQ(snapshot.state.positionMass[i].w,
+              float(std::bit_cast<double>(std::uint64_t(littleU32(bytes, 36)) |
+                                          std::uint64_t(littleU32(bytes, 40)) << 32)));
   EXPECT_EQ(snapshot.state.positionMass[59999].w, float(0.00023251971288118511));
   EXPECT_NEAR(totalMass(snapshot.state), 46.50, 0.005);
   // Bodies straight from the blocks: POS starts at 264 + 4, VEL at 720272 + 4, ID at 1440280 + 4.
@@ -103,9 +108,12 @@ void expectSmallFile(const Snapshot& snapshot, const std::string& what) {
   const std::vector<float> masses{0.5f, 0.75f, 1.0f, 0.25f, 0.25f, 2.0f};
   const std::vector<int> components{0, 0, 0, 1, 1, 4};
   for (std::size_t i = 0; i < 6; ++i) {
-    EXPECT_EQ(snapshot.state.positionMass[i], glm::vec4(float(i), float(i) + 0.125f, float(i) + 0.25f, masses[i]))
+    EXPECT_EQ(snapshot.state.positionMass[i],
+              glm::vec4(float(i), float(i) + 0.125f, float(i) + 0.25f, masses[i]))
         << what;
-    EXPECT_EQ(snapshot.state.velocity[i], glm::vec4(-float(i), -float(i) - 0.5f, -float(i) - 1.0f, 0.0f)) << what;
+    EXPECT_EQ(snapshot.state.velocity[i],
+              glm::vec4(-float(i), -float(i) - 0.5f, -float(i) - 1.0f, 0.0f))
+        << what;
     EXPECT_EQ(bodyId(snapshot.state, i), 100 + 7 * i) << what;
     EXPECT_EQ(componentOf(snapshot.state, i), components[i]) << what;
   }
@@ -118,11 +126,13 @@ TEST(GadgetBinary, ReadsBothFormatsByteOrdersPrecisionsAndIdWidths) {
       for (const bool doubles : {false, true})
         for (const bool wideIds : {false, true}) {
           GadgetFile file = smallFile();
-          file.format2 = format2, file.bigEndian = bigEndian, file.doubles = doubles, file.wideIds = wideIds;
+          file.format2 = format2, file.bigEndian = bigEndian, file.doubles = doubles,
+          file.wideIds = wideIds;
           file.gasBlock = true;
           const std::string bytes = GadgetWriter().write(file);
-          const std::string what = std::string(format2 ? "format 2" : "format 1") + (bigEndian ? " big" : " little") +
-                                   (doubles ? " f64" : " f32") + (wideIds ? " u64" : " u32");
+          const std::string what = std::string(format2 ? "format 2" : "format 1") +
+                                   (bigEndian ? " big" : " little") + (doubles ? " f64" : " f32") +
+                                   (wideIds ? " u64" : " u32");
           ASSERT_TRUE(looksLikeGadgetBinary(bytes)) << what;
           expectSmallFile(parseGadgetBinary(bytes, "variant"), what);
         }
@@ -132,7 +142,8 @@ TEST(GadgetBinary, NoFileCountOrTotalsMeansThisFileHoldsEverything) {
   GadgetFile file = smallFile();
   file.fileCount = 0;
   file.total = {};
-  expectSmallFile(parseGadgetBinary(GadgetWriter().write(file), "zeros"), "num_files 0, npartTotal 0");
+  expectSmallFile(parseGadgetBinary(GadgetWriter().write(file), "zeros"),
+                  "num_files 0, npartTotal 0");
 }
 
 TEST(GadgetBinary, ReadsEveryFileOfASnapshotOfSeveral) {
@@ -162,7 +173,8 @@ TEST(GadgetBinary, ReadsEveryFileOfASnapshotOfSeveral) {
 }
 
 // Every accepted input gives sane bodies; every refused one a runtime_error naming the file.
-void expectRefusedOrSane(const std::function<Snapshot()>& read, const std::string& source, const std::string& what) {
+void expectRefusedOrSane(const std::function<Snapshot()>& read, const std::string& source,
+                         const std::string& what) {
   try {
     const Snapshot snapshot = read();
     EXPECT_NO_THROW(checkBodies(snapshot.state, source)) << what;
@@ -181,7 +193,8 @@ TEST(GadgetBinary, EveryTruncationAndEveryFlippedByteIsRefusedOrSane) {
     for (const int mask : {0x01, 0x80, 0xff}) {
       std::string damaged = bytes;
       damaged[at] = char(damaged[at] ^ mask);
-      expectRefusedOrSane([&] { return parseGadgetBinary(damaged, "flipped"); }, "flipped", std::to_string(at));
+      expectRefusedOrSane([&] { return parseGadgetBinary(damaged, "flipped"); }, "flipped",
+                          std::to_string(at));
     }
 }
 
@@ -210,15 +223,21 @@ TEST_P(GadgetBinaryRefuses, WithOneLineNamingTheFile) {
 INSTANTIATE_TEST_SUITE_P(
     Hostile, GadgetBinaryRefuses,
     ::testing::Values(
-        BinaryDamage{"a huge count", [](GadgetFile& f) { f.count[1] = 0x7fffffff; }, "the POS block holds 72 bytes, not 6442450953 values"},
-        BinaryDamage{"a negative count", [](GadgetFile& f) { f.count[2] = -5; }, "npart[2] is negative"},
+        BinaryDamage{"a huge count", [](GadgetFile& f) { f.count[1] = 0x7fffffff; },
+                     "the POS block holds 72 bytes, not 6442450953 values"},
+        BinaryDamage{"a negative count", [](GadgetFile& f) { f.count[2] = -5; },
+                     "npart[2] is negative"},
         BinaryDamage{"a cosmology", [](GadgetFile& f) { f.omega0 = 0.3; }, "cosmological"},
         BinaryDamage{"a redshift", [](GadgetFile& f) { f.redshift = 2.0; }, "cosmological"},
         BinaryDamage{"no MASS block", [](GadgetFile& f) { f.mass.clear(); }, "no MASS block"},
-        BinaryDamage{"a short MASS block", [](GadgetFile& f) { f.mass.pop_back(); }, "the MASS block holds"},
-        BinaryDamage{"a NaN position", [](GadgetFile& f) { f.position[4] = std::nan(""); }, "not finite"},
-        BinaryDamage{"totals that disagree", [](GadgetFile& f) { f.total[1] = 3; }, "claims 3 bodies of type 1"},
-        BinaryDamage{"a negative MassTable", [](GadgetFile& f) { f.massTable[1] = -1; }, "MassTable[1]"},
+        BinaryDamage{"a short MASS block", [](GadgetFile& f) { f.mass.pop_back(); },
+                     "the MASS block holds"},
+        BinaryDamage{"a NaN position", [](GadgetFile& f) { f.position[4] = std::nan(""); },
+                     "not finite"},
+        BinaryDamage{"totals that disagree", [](GadgetFile& f) { f.total[1] = 3; },
+                     "claims 3 bodies of type 1"},
+        BinaryDamage{"a negative MassTable", [](GadgetFile& f) { f.massTable[1] = -1; },
+                     "MassTable[1]"},
         BinaryDamage{"no bodies", [](GadgetFile& f) { f = GadgetFile{}; }, "lists no bodies"}),
     [](const auto& param) {
       std::string name;
@@ -248,18 +267,21 @@ Snapshot writtenAndRead(const Snapshot& snapshot, const std::string& name) {
 
 // `back` holds the bodies of `original` (found by ID), with positions and masses bit for bit and
 // velocities within `velocityUlps` float32 ulps.
-void expectSameBodiesById(const State& original, const State& back, int velocityUlps, const std::string& what) {
+void expectSameBodiesById(const State& original, const State& back, int velocityUlps,
+                          const std::string& what) {
   ASSERT_EQ(back.size(), original.size()) << what;
   std::map<std::uint64_t, std::size_t> byId;
   for (std::size_t i = 0; i < back.size(); ++i) byId[bodyId(back, i)] = i;
   for (std::size_t i = 0; i < original.size(); ++i) {
     ASSERT_TRUE(byId.count(bodyId(original, i))) << what << ": body " << i;
     const std::size_t j = byId[bodyId(original, i)];
-    EXPECT_EQ(std::memcmp(&back.positionMass[j], &original.positionMass[i], sizeof(glm::vec4)), 0) << what << " " << i;
+    EXPECT_EQ(std::memcmp(&back.positionMass[j], &original.positionMass[i], sizeof(glm::vec4)), 0)
+        << what << " " << i;
     EXPECT_EQ(componentOf(back, j), componentOf(original, i)) << what << " " << i;
     for (int k = 0; k < 3; ++k) {
       const float v = original.velocity[i][k], w = back.velocity[j][k];
-      EXPECT_LE(std::abs(double(w) - double(v)), velocityUlps * std::abs(double(v)) * 0x1p-23) << what << " " << i;
+      EXPECT_LE(std::abs(double(w) - double(v)), velocityUlps * std::abs(double(v)) * 0x1p-23)
+          << what << " " << i;
     }
   }
 }
@@ -299,8 +321,8 @@ TEST(FormatRoundTrips, ARunInGadgetUnitsComesBackBitForBitFromBothGadgetFormats)
 
 // nbody's final state (a CSV) after `arguments`, run in `scratch`.
 std::string finalStateAfter(const std::string& arguments, const ScratchFolder& scratch) {
-  const auto result = test::runNbody("simulate --engine cpu -q --steps 4 --dt 0.001 " + arguments + " -o " +
-                                         (scratch / "final.csv").string(),
+  const auto result = test::runNbody("simulate --engine cpu -q --steps 4 --dt 0.001 " + arguments +
+                                         " -o " + (scratch / "final.csv").string(),
                                      scratch);
   EXPECT_EQ(result.exitCode, 0) << arguments << ": " << result.err;
   return test::readWholeFile(scratch / "final.csv");
@@ -316,9 +338,13 @@ TEST(GadgetInputs, StartTheRunTheirCsvStartsUnderTheFilesGOrUnderGravityGiven) {
   for (const std::string name : {"r.gadget", "r.hdf5"}) {
     const std::string file = (scratch / name).string(), csv = (scratch / (name + ".csv")).string();
     writeSnapshotFile(mixedSnapshot(GadgetUnits{}.gravity()), file);
-    ASSERT_EQ(test::runNbody("simulate --engine cpu -q --steps 0 --input " + file + " -o " + csv, scratch).exitCode, 0);
+    ASSERT_EQ(
+        test::runNbody("simulate --engine cpu -q --steps 0 --input " + file + " -o " + csv, scratch)
+            .exitCode,
+        0);
     const std::string fromFile = finalStateAfter("--input " + file, scratch);
-    EXPECT_EQ(fromFile, finalStateAfter("--input " + csv + " --gravity " + fileGravity, scratch)) << name;
+    EXPECT_EQ(fromFile, finalStateAfter("--input " + csv + " --gravity " + fileGravity, scratch))
+        << name;
     const std::string givenG = finalStateAfter("--input " + file + " --gravity 1", scratch);
     EXPECT_EQ(givenG, finalStateAfter("--input " + csv + " --gravity 1", scratch)) << name;
     EXPECT_NE(givenG, fromFile) << name << ": --gravity 1 made no difference";
@@ -334,7 +360,9 @@ TEST(FormatOutputs, TheSameSnapshotIsTheSameBytesWhenEverItIsWritten) {
     writeSnapshotFile(snapshot, scratch / ("1" + name));
     std::this_thread::sleep_for(std::chrono::milliseconds(1100));
     writeSnapshotFile(snapshot, scratch / ("2" + name));
-    EXPECT_TRUE(test::readWholeFile(scratch / ("1" + name)) == test::readWholeFile(scratch / ("2" + name))) << name;
+    EXPECT_TRUE(test::readWholeFile(scratch / ("1" + name)) ==
+                test::readWholeFile(scratch / ("2" + name)))
+        << name;
   }
 }
 
@@ -366,7 +394,8 @@ TEST(GadgetHdf5, EveryTruncationAndFlippedByteIsRefusedOrSaneWithoutACrash) {
   for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 150 + 1) {
     std::string damaged = bytes;
     damaged[at] = char(damaged[at] ^ 0x5a);
-    expectRefusedOrSane([&] { return parseGadgetHdf5(damaged, source); }, source, "flip at " + std::to_string(at));
+    expectRefusedOrSane([&] { return parseGadgetHdf5(damaged, source); }, source,
+                        "flip at " + std::to_string(at));
     expectRefusedOrSane([&] { return parseGadgetHdf5(bytes.substr(0, at), source); }, source,
                         "cut at " + std::to_string(at));
   }
@@ -390,8 +419,9 @@ TEST(GadgetHdf5, AnHdf5FileThatIsNoGadgetSnapshotIsRefusedByName) {
 // What the HDF5 reader's child process gives back: its answer, its error, or one line for a crash
 // or an allocation that failed.
 TEST(IsolatedCall, AnswersRefusalsCrashesAndExhaustedMemoryComeBackAsOneLine) {
-  EXPECT_EQ(callIsolated([] { return std::string("answer\0bytes", 12); }, "f.hdf5", "lib", 1ull << 34),
-            std::string("answer\0bytes", 12));
+  EXPECT_EQ(
+      callIsolated([] { return std::string("answer\0bytes", 12); }, "f.hdf5", "lib", 1ull << 34),
+      std::string("answer\0bytes", 12));
   const auto messageOf = [](const std::function<std::string()>& work) {
     try {
       callIsolated(work, "f.hdf5", "the library", 1ull << 34);
@@ -400,7 +430,8 @@ TEST(IsolatedCall, AnswersRefusalsCrashesAndExhaustedMemoryComeBackAsOneLine) {
     }
     return std::string("no error");
   };
-  EXPECT_EQ(messageOf([]() -> std::string { throw std::runtime_error("f.hdf5: refused"); }), "f.hdf5: refused");
+  EXPECT_EQ(messageOf([]() -> std::string { throw std::runtime_error("f.hdf5: refused"); }),
+            "f.hdf5: refused");
   const std::string crash = messageOf([]() -> std::string {
     std::raise(SIGSEGV);
     return {};
@@ -420,13 +451,18 @@ TEST(XdmfIndex, IsNamedAfterThePatternAndListsEveryTypeOfEverySnapshot) {
   // A folder for each snapshot: the index goes where every snapshot's folder is, not into one.
   EXPECT_EQ(xdmfIndexPathFor("run/f-{step}/s.hdf5"), std::filesystem::path("run/s.xmf"));
   EXPECT_EQ(xdmfIndexPathFor("/r/{step}/x/s-{step}.hdf5"), std::filesystem::path("/r/s.xmf"));
-  EXPECT_EQ(xdmfEntryFor("run/f-000000001/s.hdf5", "run/s.xmf", gadgetFromSnapshot(mixedSnapshot(1.0))).file,
-            "f-000000001/s.hdf5");
+  EXPECT_EQ(
+      xdmfEntryFor("run/f-000000001/s.hdf5", "run/s.xmf", gadgetFromSnapshot(mixedSnapshot(1.0)))
+          .file,
+      "f-000000001/s.hdf5");
   const GadgetBodies bodies = gadgetFromSnapshot(mixedSnapshot(1.0));
   const std::string text = xdmfIndexText({xdmfEntryFor("run/s-1.hdf5", "run/s.xmf", bodies)});
   for (int type = 0; type < kGadgetTypes; ++type)
-    EXPECT_NE(text.find("s-1.hdf5:/PartType" + std::to_string(type) + "/Coordinates"), std::string::npos) << type;
-  EXPECT_NE(text.find("NumberType=\"UInt\" Precision=\"8\""), std::string::npos);  // IDs beyond 2^32
+    EXPECT_NE(text.find("s-1.hdf5:/PartType" + std::to_string(type) + "/Coordinates"),
+              std::string::npos)
+        << type;
+  EXPECT_NE(text.find("NumberType=\"UInt\" Precision=\"8\""),
+            std::string::npos);  // IDs beyond 2^32
 }
 
 }  // namespace

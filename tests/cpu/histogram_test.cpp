@@ -10,10 +10,12 @@
 namespace nbody {
 namespace {
 
-// Body k at radius k + 1 along x (k = 0..count-1) about a heavy body at the origin, at speed k / 10.
+// Body k at radius k + 1 along x (k = 0..count-1) about a heavy body at the origin, at speed k
+// / 10.
 State bodiesOnKnownRadii(int count) {
   State state;
-  state.positionMass.emplace_back(0.0f, 0.0f, 0.0f, 1e6f);  // the centre of mass stays at the origin
+  state.positionMass.emplace_back(0.0f, 0.0f, 0.0f,
+                                  1e6f);  // the centre of mass stays at the origin
   state.velocity.emplace_back(0.0f);
   for (int k = 0; k < count; ++k) {
     state.positionMass.emplace_back(float(k + 1), 0.0f, 0.0f, 1e-9f);
@@ -56,9 +58,11 @@ TEST(Histogram, OnALogScaleBinsAreEqualInLogAndZeroIsBeyond) {
     int expected = 0;
     for (int k = 1; k < 999; ++k) {
       const double speed = double(float(k) / 10.0f);
-      expected += speed >= from * (1 - 1e-6) && (speed < to * (1 - 1e-6) || (bin == 2 && speed <= to * (1 + 1e-6)));
+      expected += speed >= from * (1 - 1e-6) &&
+                  (speed < to * (1 - 1e-6) || (bin == 2 && speed <= to * (1 + 1e-6)));
     }
-    EXPECT_NEAR(histogram.counts[bin], float(expected), 1.0f) << "bin " << bin << " (an edge may round either way)";
+    EXPECT_NEAR(histogram.counts[bin], float(expected), 1.0f)
+        << "bin " << bin << " (an edge may round either way)";
     counted += histogram.counts[bin];
   }
   EXPECT_EQ(counted, double(state.size()));
@@ -67,7 +71,8 @@ TEST(Histogram, OnALogScaleBinsAreEqualInLogAndZeroIsBeyond) {
 
 TEST(Histogram, ASignedQuantitySpansBothSidesAndComponentsAreCountedEach) {
   State state = bodiesOnKnownRadii(100);
-  for (std::size_t i = 1; i < state.size(); i += 2) state.velocity[i].y = -state.velocity[i].y;  // half turn back
+  for (std::size_t i = 1; i < state.size(); i += 2)
+    state.velocity[i].y = -state.velocity[i].y;  // half turn back
   const Histogram lz = histogramOf(state, ColorBy::AngularMomentum, true, 8, 0);
   EXPECT_FALSE(lz.logScale) << "L_z changes sign: no log scale";
   EXPECT_NEAR(lz.low, -lz.high, 1e-9);

@@ -140,7 +140,8 @@ TEST_F(CompareCommand, ExitsZeroForTheSamePicture) {
 
 TEST_F(CompareCommand, ExitsOneAndWritesTheDifferencesWhenAPixelDiffers) {
   const auto diff = scratch_ / "diff.png";
-  const auto result = runNbody("compare " + a() + " " + b() + " --max-delta 8 --diff " + diff.string(), scratch_);
+  const auto result =
+      runNbody("compare " + a() + " " + b() + " --max-delta 8 --diff " + diff.string(), scratch_);
   EXPECT_EQ(result.exitCode, 1) << result.out << result.err;
   EXPECT_NE(result.out.find("max delta 128 at (1, 2)"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("DIFFER"), std::string::npos) << result.out;
@@ -150,22 +151,26 @@ TEST_F(CompareCommand, ExitsOneAndWritesTheDifferencesWhenAPixelDiffers) {
 }
 
 TEST_F(CompareCommand, AcceptsTheDifferenceWhenTheThresholdsAllowIt) {
-  const auto result = runNbody("compare " + a() + " " + b() + " --max-delta 8 --max-bad-fraction 0.001", scratch_);
+  const auto result =
+      runNbody("compare " + a() + " " + b() + " --max-delta 8 --max-bad-fraction 0.001", scratch_);
   EXPECT_EQ(result.exitCode, 0) << result.out << result.err;  // 1 of 1200 pixels is under 0.1%
 }
 
 TEST_F(CompareCommand, PicturesOfDifferentSizesAreAClearError) {
   const auto diff = scratch_ / "diff.png";
-  const auto result = runNbody("compare " + a() + " " + small() + " --diff " + diff.string(), scratch_);
+  const auto result =
+      runNbody("compare " + a() + " " + small() + " --diff " + diff.string(), scratch_);
   EXPECT_EQ(result.exitCode, 1);
   EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
-  EXPECT_NE(result.err.find("a.png is 40 x 30 but " + small() + " is 30 x 40"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("a.png is 40 x 30 but " + small() + " is 30 x 40"), std::string::npos)
+      << result.err;
   EXPECT_FALSE(std::filesystem::exists(diff));
 }
 
 TEST_F(CompareCommand, RefusesBadThresholdsAndMissingFiles) {
-  for (const std::string& arguments : {a() + " " + b() + " --max-delta 256", a() + " " + b() + " --max-bad-fraction 2",
-                                      a() + " " + b() + " --mean-delta -1", a() + " /nonexistent.png", a()}) {
+  for (const std::string& arguments :
+       {a() + " " + b() + " --max-delta 256", a() + " " + b() + " --max-bad-fraction 2",
+        a() + " " + b() + " --mean-delta -1", a() + " /nonexistent.png", a()}) {
     const auto result = runNbody("compare " + arguments, scratch_);
     EXPECT_EQ(result.exitCode, 2) << arguments << "\n" << result.err;
     EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;

@@ -31,7 +31,8 @@ TEST(Methods, EveryMethodFitsTheTextureUnitsOpenGlGuarantees) {
 }
 
 TEST(Methods, OnlyLeapfrogReusesItsLastForce) {
-  for (const Method& m : allMethods()) EXPECT_EQ(m.firstSameAsLast(), m.name == "leapfrog") << m.name;
+  for (const Method& m : allMethods())
+    EXPECT_EQ(m.firstSameAsLast(), m.name == "leapfrog") << m.name;
 }
 
 TEST(Methods, ForceFreeStagesAreTheOnesThatOnlyCarryAVelocity) {
@@ -76,7 +77,8 @@ DoubleState startOf(const State& start) {
 double largestDifference(const DoubleState& a, const DoubleState& b) {
   double d = 0.0;
   for (std::size_t i = 0; i < a.position.size(); ++i)
-    d = std::max({d, glm::length(a.position[i] - b.position[i]), glm::length(a.velocity[i] - b.velocity[i])});
+    d = std::max({d, glm::length(a.position[i] - b.position[i]),
+                  glm::length(a.velocity[i] - b.velocity[i])});
   return d;
 }
 

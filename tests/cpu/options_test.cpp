@@ -1,7 +1,8 @@
 // Every number on the command line is checked, by construction: the test walks every option of
-// every command (app/commands/command_line.h) and holds each numeric one to the one validator it must be
-// registered through (addNumberOption, addIntegerOption in app/run/run_options.h). An option added
-// with a bare add_option shows CLI11's own type name (FLOAT, INT, UINT) and fails here.
+// every command (app/commands/command_line.h) and holds each numeric one to the one validator it
+// must be registered through (addNumberOption, addIntegerOption in app/run/run_options.h). An
+// option added with a bare add_option shows CLI11's own type name (FLOAT, INT, UINT) and fails
+// here.
 
 #include <gtest/gtest.h>
 
@@ -49,7 +50,8 @@ std::vector<NumericOption> numericOptions() {
 // What a command needs besides the option under test to parse at all (compare's two pictures).
 std::vector<std::string> commandWith(const NumericOption& option, const std::string& value) {
   std::vector<std::string> words{option.command};
-  if (option.command == "compare") words.insert(words.end(), {NBODY_SOURCE_DIR "/README.md", NBODY_SOURCE_DIR "/README.md"});
+  if (option.command == "compare")
+    words.insert(words.end(), {NBODY_SOURCE_DIR "/README.md", NBODY_SOURCE_DIR "/README.md"});
   words.insert(words.end(), {option.name, value});
   return words;
 }
@@ -66,7 +68,8 @@ TEST(Options, EveryNumericOptionGoesThroughTheOneValidator) {
 TEST(Options, NoFloatingPointOptionTakesANonFiniteNumber) {
   for (const NumericOption& option : numericOptions()) {
     if (option.type != "NUMBER") continue;
-    for (const std::string bad : {"nan", "-nan", "NaN", "inf", "-inf", "infinity", "1e999", "-1e999", "0x1p3", "", "1,5"}) {
+    for (const std::string bad :
+         {"nan", "-nan", "NaN", "inf", "-inf", "infinity", "1e999", "-1e999", "0x1p3", "", "1,5"}) {
       const Parsed parsed = parse(commandWith(option, bad));
       EXPECT_EQ(parsed.exitCode, 2) << option.command << " " << option.name << " " << bad;
       EXPECT_NE(parsed.err.find(option.name), std::string::npos) << parsed.err;
@@ -78,8 +81,10 @@ TEST(Options, NoFloatingPointOptionTakesANonFiniteNumber) {
 TEST(Options, NoIntegerOptionWrapsOrTakesWhatIsNotAWholeNumber) {
   for (const NumericOption& option : numericOptions()) {
     if (option.type != "INTEGER") continue;
-    for (const std::string bad : {"-1", "99999999999999999999999", "1e3", "1.5", "0x10", "nan", "", "12abc"}) {
-      const Parsed parsed = parse(commandWith(option, bad));  // -1: none takes it, and --seed must not wrap
+    for (const std::string bad :
+         {"-1", "99999999999999999999999", "1e3", "1.5", "0x10", "nan", "", "12abc"}) {
+      const Parsed parsed =
+          parse(commandWith(option, bad));  // -1: none takes it, and --seed must not wrap
       EXPECT_EQ(parsed.exitCode, 2) << option.command << " " << option.name << " " << bad;
       EXPECT_NE(parsed.err.find(option.name), std::string::npos) << parsed.err;
     }
@@ -88,10 +93,11 @@ TEST(Options, NoIntegerOptionWrapsOrTakesWhatIsNotAWholeNumber) {
 
 TEST(Options, TheValueStoredIsTheValueChecked) {
   CommandLine line;
-  const char* argv[] = {"nbody", "simulate", "--softening", "1e-50", "--dt", "+0.25", "--seed", "18446744073709551615",
-                        "--eccentricity", "0.99"};
+  const char* argv[] = {"nbody", "simulate", "--softening",          "1e-50",          "--dt",
+                        "+0.25", "--seed",   "18446744073709551615", "--eccentricity", "0.99"};
   std::ostringstream out, err;
-  ASSERT_FALSE(std::holds_alternative<int>(parseCommandLine(line, 10, argv, out, err))) << err.str();
+  ASSERT_FALSE(std::holds_alternative<int>(parseCommandLine(line, 10, argv, out, err)))
+      << err.str();
   const SimulateOptions& simulate = line.options<SimulateOptions>("simulate");
   EXPECT_EQ(simulate.run.choice.step.softening, 1e-50);
   EXPECT_EQ(simulate.run.choice.step.dt, 0.25);
@@ -107,8 +113,13 @@ TEST(Options, TheValueStoredIsTheValueChecked) {
 
 TEST(Options, OutputPathsMustNameAFile) {
   for (const std::vector<std::string>& words : std::vector<std::vector<std::string>>{
-           {"simulate", "-o", ""}, {"simulate", "--diagnostics", ""}, {"simulate", "-o", "folder/"},
-           {"bench", "--json", ""}, {"bench", "--csv", "x/"}, {"shot", "-o", ""}, {"run", "--screenshot", ""},
+           {"simulate", "-o", ""},
+           {"simulate", "--diagnostics", ""},
+           {"simulate", "-o", "folder/"},
+           {"bench", "--json", ""},
+           {"bench", "--csv", "x/"},
+           {"shot", "-o", ""},
+           {"run", "--screenshot", ""},
            {"compare", NBODY_SOURCE_DIR "/README.md", NBODY_SOURCE_DIR "/README.md", "--diff", ""},
            {"simulate", "--snapshot-every", "5", "--snapshot-path", "{step}/"}}) {
     const Parsed parsed = parse(words);

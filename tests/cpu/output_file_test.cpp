@@ -86,7 +86,8 @@ TEST(OutputFile, ALinkPlantedOnThePredictableTemporaryNameIsNotFollowed) {
   writer.stream() << "result";
   writer.commit();
   EXPECT_EQ(test::readWholeFile(victim), "precious");
-  EXPECT_FALSE(std::filesystem::is_symlink(target)) << "the output must not become the planted link";
+  EXPECT_FALSE(std::filesystem::is_symlink(target))
+      << "the output must not become the planted link";
   EXPECT_EQ(test::readWholeFile(target), "result");
 }
 
@@ -168,7 +169,8 @@ TEST(OutputFile, AFullDeviceFailsAtTheFlushNamingTheFile) {
     full.flush();
     FAIL() << "writing to /dev/full succeeded";
   } catch (const OutputError& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot write /dev/full: No space left on device"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("cannot write /dev/full: No space left on device"),
+              std::string::npos)
         << e.what();
   }
   EXPECT_FALSE(full.tryWrite("more", 4)) << "the failure is kept";

@@ -7,8 +7,8 @@
 #include <random>
 #include <string>
 
-#include <glm/geometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "render/camera.h"
 #include "render/overlay_layout.h"
@@ -18,7 +18,8 @@ namespace {
 
 // Where a point lands on a picture `size` pixels large, rows running down.
 glm::vec2 pixelOf(const Camera& camera, glm::vec2 size, glm::vec3 point) {
-  const glm::vec4 clip = camera.projection(size.x / size.y) * camera.view() * glm::vec4(point, 1.0f);
+  const glm::vec4 clip =
+      camera.projection(size.x / size.y) * camera.view() * glm::vec4(point, 1.0f);
   const glm::vec2 ndc = glm::vec2(clip) / clip.w;
   return {(ndc.x + 1.0f) / 2.0f * size.x, (1.0f - ndc.y) / 2.0f * size.y};
 }
@@ -47,7 +48,8 @@ TEST(OverlayLayout, LinearTicksAreRoundEvenlySpacedAndWhereTheColormapPutsThem) 
   std::uniform_real_distribution<double> exponent(-6.0, 6.0), unit(0.0, 1.0);
   for (int trial = 0; trial < 500; ++trial) {
     const double scale = std::pow(10.0, exponent(random));
-    const double low = (unit(random) * 2.0 - 1.0) * scale, high = low + (0.01 + unit(random)) * scale;
+    const double low = (unit(random) * 2.0 - 1.0) * scale,
+                 high = low + (0.01 + unit(random)) * scale;
     const glm::vec2 range{float(low), float(high)};
     const std::vector<Tick> ticks = colourBarTicks(range, false);
     ASSERT_GE(ticks.size(), 3u) << low << " to " << high;
@@ -74,7 +76,8 @@ TEST(OverlayLayout, LogTicksAreRoundAndWhereTheLogColormapPutsThem) {
   std::mt19937 random(8);
   std::uniform_real_distribution<double> exponent(-8.0, 8.0), decades(0.05, 9.0);
   for (int trial = 0; trial < 500; ++trial) {
-    const double low = std::pow(10.0, exponent(random)), high = low * std::pow(10.0, decades(random));
+    const double low = std::pow(10.0, exponent(random)),
+                 high = low * std::pow(10.0, decades(random));
     const glm::vec2 range{float(low), float(high)};
     const std::vector<Tick> ticks = colourBarTicks(range, true);
     ASSERT_GE(ticks.size(), 2u);
@@ -85,7 +88,8 @@ TEST(OverlayLayout, LogTicksAreRoundAndWhereTheLogColormapPutsThem) {
     for (int e = -12; e <= 20; ++e)
       for (double mantissa : {1.0, 2.0, 5.0}) {
         const double value = mantissa * std::pow(10.0, e);
-        roundInside += value >= double(range.x) * (1 - 1e-9) && value <= double(range.y) * (1 + 1e-9);
+        roundInside +=
+            value >= double(range.x) * (1 - 1e-9) && value <= double(range.y) * (1 + 1e-9);
       }
     const bool endsOnly = roundInside < 2;
     if (endsOnly) {
@@ -97,7 +101,8 @@ TEST(OverlayLayout, LogTicksAreRoundAndWhereTheLogColormapPutsThem) {
       if (!endsOnly) {
         EXPECT_TRUE(isRound(tick.value)) << tick.value;
       }
-      const double t = std::log(tick.value / double(range.x)) / std::log(double(range.y) / double(range.x));
+      const double t =
+          std::log(tick.value / double(range.x)) / std::log(double(range.y) / double(range.x));
       EXPECT_NEAR(tick.fraction, t, 1e-5) << tick.value << " in " << low << " to " << high;
       EXPECT_NEAR(std::stod(tick.label), tick.value, tick.value * 0.01) << tick.label;
     }
@@ -136,10 +141,13 @@ TEST(OverlayLayout, TheScaleBarIsAsLongAsItsLengthProjectsAtTheTarget) {
     const ScaleBar bar = scaleBarFor(camera, int(size.y), 160.0f);
     EXPECT_TRUE(isRound(bar.length)) << bar.length;
     EXPECT_LE(bar.pixels, 160.0f * (1.0f + 1e-5f));
-    EXPECT_GT(bar.pixels, 160.0f / 2.5f * (1.0f - 1e-5f)) << "a rounder length that fits was left out";
-    // Its two ends at the target, across the picture: their distance in pixels, through the matrices.
+    EXPECT_GT(bar.pixels, 160.0f / 2.5f * (1.0f - 1e-5f))
+        << "a rounder length that fits was left out";
+    // Its two ends at the target, across the picture: their distance in pixels, through the
+    // matrices.
     const glm::vec3 half = camera.right() * float(bar.length / 2.0);
-    const float projected = glm::length(pixelOf(camera, size, camera.target + half) - pixelOf(camera, size, camera.target - half));
+    const float projected = glm::length(pixelOf(camera, size, camera.target + half) -
+                                        pixelOf(camera, size, camera.target - half));
     EXPECT_NEAR(bar.pixels, projected, projected * 1e-4f);
     EXPECT_NEAR(std::stod(bar.label), bar.length, bar.length * 1e-6);
   }
@@ -156,12 +164,16 @@ TEST(OverlayLayout, AxisArrowsPointWhereTheAxesProjectFarthestFirst) {
     for (const AxisArrow& arrow : arrows) {
       glm::vec3 axis(0.0f);
       axis[arrow.name - 'x'] = 1.0f;
-      EXPECT_NEAR(arrow.towardsViewer, glm::dot(axis, camera.eye() - camera.target) / camera.distance, 1e-4f);
-      EXPECT_NEAR(glm::length(arrow.direction) * glm::length(arrow.direction) + arrow.towardsViewer * arrow.towardsViewer,
+      EXPECT_NEAR(arrow.towardsViewer,
+                  glm::dot(axis, camera.eye() - camera.target) / camera.distance, 1e-4f);
+      EXPECT_NEAR(glm::length(arrow.direction) * glm::length(arrow.direction) +
+                      arrow.towardsViewer * arrow.towardsViewer,
                   1.0f, 1e-4f);
-      if (glm::length(arrow.direction) < 0.2f) continue;  // nearly along the view: no direction to check
+      if (glm::length(arrow.direction) < 0.2f)
+        continue;                                 // nearly along the view: no direction to check
       const float step = camera.distance * 0.1f;  // the direction on the picture holds for any step
-      const glm::vec2 moved = pixelOf(camera, size, camera.target + axis * step) - pixelOf(camera, size, camera.target);
+      const glm::vec2 moved =
+          pixelOf(camera, size, camera.target + axis * step) - pixelOf(camera, size, camera.target);
       const glm::vec2 expected = glm::normalize(moved), actual = glm::normalize(arrow.direction);
       EXPECT_NEAR(actual.x, expected.x, 2e-3f) << arrow.name;
       EXPECT_NEAR(actual.y, expected.y, 2e-3f) << arrow.name;
@@ -173,7 +185,8 @@ TEST(OverlayLayout, SwitchesAreNamedOrAllOrNone) {
   EXPECT_EQ(parseOverlayList("none"), 0u);
   EXPECT_EQ(parseOverlayList("all"), (1u << kOverlayCount) - 1);
   EXPECT_EQ(parseOverlayList("clock,axes"), overlayBit(Overlay::Clock) | overlayBit(Overlay::Axes));
-  for (const std::string& name : overlayNames()) EXPECT_EQ(std::popcount(parseOverlayList(name)), 1) << name;
+  for (const std::string& name : overlayNames())
+    EXPECT_EQ(std::popcount(parseOverlayList(name)), 1) << name;
   for (const std::string bad : {"", "clock,", "clocks", "all,clock", "colorbar,,axes"})
     EXPECT_THROW(parseOverlayList(bad), std::invalid_argument) << bad;
 }

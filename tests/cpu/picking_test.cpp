@@ -7,13 +7,13 @@
 #include <numeric>
 #include <random>
 
-#include <glm/trigonometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/trigonometric.hpp>
 
 #include "app/run/render_options.h"
-#include "render/selection.h"
 #include "physics/scenes.h"
 #include "render/picking.h"
+#include "render/selection.h"
 #include "support/test_support.h"
 
 namespace nbody {
@@ -21,13 +21,16 @@ namespace {
 
 constexpr glm::vec2 kPicture{400.0f, 300.0f};
 
-State someBodies(std::size_t count, unsigned seed) { return findScene("plummer")->generate(count, seed); }
+State someBodies(std::size_t count, unsigned seed) {
+  return findScene("plummer")->generate(count, seed);
+}
 
 TEST(Picking, ABodyLandsWhereThePerspectiveProjectionPutsIt) {
   // From the front at distance d with a vertical field of view f, a point (x, y, 0) is
   // x * h / (2 d tan(f / 2)) pixels right of the middle and as many times y up.
   const Camera camera = test::frontCamera(4.0f);
-  const float pixelsPerUnit = kPicture.y / (2.0f * 4.0f * std::tan(glm::radians(camera.verticalFovDegrees) / 2.0f));
+  const float pixelsPerUnit =
+      kPicture.y / (2.0f * 4.0f * std::tan(glm::radians(camera.verticalFovDegrees) / 2.0f));
   for (const glm::vec2 point : {glm::vec2(0.0f), glm::vec2(1.0f, 0.5f), glm::vec2(-0.7f, -1.2f)}) {
     const auto placed = pictureOf(camera, kPicture, glm::vec3(point, 0.0f));
     ASSERT_TRUE(placed);
@@ -49,23 +52,28 @@ TEST(Picking, AClickWhereABodyLandsPicksThatBody) {
     ASSERT_TRUE(body);
     // Another body landing on the very same pixel may win only by being nearer the camera.
     if (*body != i) {
-      EXPECT_NEAR(glm::length(*pictureOf(camera, kPicture, glm::vec3(state.positionMass[*body])) - *placed), 0.0f, 1e-3f);
+      EXPECT_NEAR(
+          glm::length(*pictureOf(camera, kPicture, glm::vec3(state.positionMass[*body])) - *placed),
+          0.0f, 1e-3f);
       continue;
     }
     ++picked;
   }
   EXPECT_GT(picked, 290);
-  EXPECT_FALSE(bodyNearest(state, camera, kPicture, {-100.0f, -100.0f}, 10.0f, 0)) << "nothing within 10 pixels";
+  EXPECT_FALSE(bodyNearest(state, camera, kPicture, {-100.0f, -100.0f}, 10.0f, 0))
+      << "nothing within 10 pixels";
 }
 
 TEST(Picking, OfTwoBodiesOnOnePixelTheNearerAndNeverAHiddenOne) {
   State state;
-  state.positionMass = {{0.0f, 0.0f, -1.0f, 1.0f}, {0.0f, 0.0f, 1.0f, 1.0f}, {0.5f, 0.0f, 0.0f, 1.0f}};
+  state.positionMass = {
+      {0.0f, 0.0f, -1.0f, 1.0f}, {0.0f, 0.0f, 1.0f, 1.0f}, {0.5f, 0.0f, 0.0f, 1.0f}};
   state.velocity.assign(3, glm::vec4(0.0f));
   state.id = {10, 20, 30};
   state.component = {1, 1, 4};
   const Camera camera = test::frontCamera(5.0f);
-  EXPECT_EQ(bodyNearest(state, camera, kPicture, {200.0f, 150.0f}, 5.0f, 0), 1u) << "z = 1 is nearer the eye at z = 5";
+  EXPECT_EQ(bodyNearest(state, camera, kPicture, {200.0f, 150.0f}, 5.0f, 0), 1u)
+      << "z = 1 is nearer the eye at z = 5";
   const glm::vec2 third = *pictureOf(camera, kPicture, {0.5f, 0.0f, 0.0f});
   EXPECT_EQ(bodyNearest(state, camera, kPicture, third + glm::vec2(3.0f, 0.0f), 5.0f, 0), 2u);
   EXPECT_FALSE(bodyNearest(state, camera, kPicture, third, 5.0f, 1u << 4)) << "component 4 hidden";
@@ -80,30 +88,38 @@ TEST(Picking, ABoxHoldsTheBodiesLandingInsideItNearestItsMiddleFirst) {
   std::vector<std::size_t> expected;
   for (std::size_t i = 0; i < state.size(); ++i) {
     const auto placed = pictureOf(camera, kPicture, glm::vec3(state.positionMass[i]));
-    if (placed && placed->x >= 150.0f && placed->x <= 250.0f && placed->y >= 100.0f && placed->y <= 190.0f)
+    if (placed && placed->x >= 150.0f && placed->x <= 250.0f && placed->y >= 100.0f &&
+        placed->y <= 190.0f)
       expected.push_back(i);
   }
   ASSERT_GT(expected.size(), 70u);
-  std::vector<std::size_t> inside = bodiesInside(state, camera, kPicture, otherCorner, corner, 0, 10000);
+  std::vector<std::size_t> inside =
+      bodiesInside(state, camera, kPicture, otherCorner, corner, 0, 10000);
   std::sort(inside.begin(), inside.end());
   EXPECT_EQ(inside, expected) << "the corners in either order";
-  const std::vector<std::size_t> few = bodiesInside(state, camera, kPicture, corner, otherCorner, 0, 5);
+  const std::vector<std::size_t> few =
+      bodiesInside(state, camera, kPicture, corner, otherCorner, 0, 5);
   ASSERT_EQ(few.size(), 5u);
   const glm::vec2 middle{200.0f, 145.0f};
   float farthestKept = 0.0f, nearestLeft = 1e9f;
   for (std::size_t i : expected) {
-    const float distance = glm::length(*pictureOf(camera, kPicture, glm::vec3(state.positionMass[i])) - middle);
+    const float distance =
+        glm::length(*pictureOf(camera, kPicture, glm::vec3(state.positionMass[i])) - middle);
     const bool kept = std::find(few.begin(), few.end(), i) != few.end();
-    if (kept) farthestKept = std::max(farthestKept, distance);
-    else nearestLeft = std::min(nearestLeft, distance);
+    if (kept)
+      farthestKept = std::max(farthestKept, distance);
+    else
+      nearestLeft = std::min(nearestLeft, distance);
   }
   EXPECT_LE(farthestKept, nearestLeft);
 }
 
 TEST(Selection, SelectTakesUpTo64IdsAndSaysWhatIsWrong) {
-  EXPECT_EQ(parseIdList("7,1,18446744073709551615"), (std::vector<std::uint64_t>{7, 1, 18446744073709551615ull}));
+  EXPECT_EQ(parseIdList("7,1,18446744073709551615"),
+            (std::vector<std::uint64_t>{7, 1, 18446744073709551615ull}));
   std::string many = "1";
-  for (int k = 2; k <= 65; ++k) many.append(",").append(std::to_string(k));  // GCC 12: -Wrestrict on +
+  for (int k = 2; k <= 65; ++k)
+    many.append(",").append(std::to_string(k));  // GCC 12: -Wrestrict on +
   EXPECT_THROW(parseIdList(many), std::invalid_argument) << "65 IDs";
   EXPECT_EQ(parseIdList(many.substr(0, many.rfind(','))).size(), 64u);
   for (const std::string bad : {"", "1,", "-1", "1.5", "x", "18446744073709551616"})
@@ -148,11 +164,13 @@ TEST(Selection, FollowsItsBodiesDrawingTheirOrbitsAndAddsUpToItsLimit) {
   ASSERT_EQ(selection.bodies().size(), 3u);
   for (int frame = 1; frame <= 3; ++frame) {
     std::vector<BodyNow> now(3);
-    for (int k = 0; k < 3; ++k) now[std::size_t(k)].positionMass = glm::vec4(float(frame), float(k), 0.0f, 1.0f);
+    for (int k = 0; k < 3; ++k)
+      now[std::size_t(k)].positionMass = glm::vec4(float(frame), float(k), 0.0f, 1.0f);
     selection.follow(now);
     selection.follow(now);  // not moved: no new point
   }
-  for (const SelectedBody& body : selection.bodies()) EXPECT_EQ(body.orbit.size(), 4u) << "picked, then 3 frames";
+  for (const SelectedBody& body : selection.bodies())
+    EXPECT_EQ(body.orbit.size(), 4u) << "picked, then 3 frames";
   EXPECT_EQ(*selection.centre(), glm::vec3(3.0f, 1.0f, 0.0f));
   selection.forgetOrbits();
   EXPECT_EQ(selection.bodies()[0].orbit.size(), 1u);

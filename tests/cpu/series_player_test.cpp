@@ -5,9 +5,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <future>
 #include <thread>
-#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -34,7 +34,8 @@ Snapshot snapshotAt(long long step, std::size_t bodies = 16) {
 }
 
 // step-S.nbody for every S, unpadded, so that only a natural order plays them in order.
-std::vector<std::filesystem::path> writeSeries(const ScratchFolder& scratch, const std::vector<long long>& steps,
+std::vector<std::filesystem::path> writeSeries(const ScratchFolder& scratch,
+                                               const std::vector<long long>& steps,
                                                std::size_t bodies = 16) {
   std::vector<std::filesystem::path> files;
   for (const long long step : steps) {
@@ -47,7 +48,8 @@ std::vector<std::filesystem::path> writeSeries(const ScratchFolder& scratch, con
 std::vector<long long> stepsPlayed(SeriesPlayer& player, double secondsPerCall, int calls) {
   std::vector<long long> steps;
   for (int i = 0; i < calls; ++i)
-    if (const std::optional<Snapshot> shown = player.advance(secondsPerCall)) steps.push_back(shown->step);
+    if (const std::optional<Snapshot> shown = player.advance(secondsPerCall))
+      steps.push_back(shown->step);
   return steps;
 }
 
@@ -59,8 +61,8 @@ TEST(SeriesPlayer, APatternNamesItsFilesInNaturalOrder) {
   const auto files = listSeries((scratch / "step-*.nbody").string());
   std::vector<std::string> names;
   for (const auto& file : files) names.push_back(file.filename().string());
-  EXPECT_EQ(names, (std::vector<std::string>{"step-1.nbody", "step-2.nbody", "step-10.nbody", "step-20.nbody",
-                                             "step-100.nbody"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"step-1.nbody", "step-2.nbody", "step-10.nbody",
+                                             "step-20.nbody", "step-100.nbody"}));
   // Padded and unpadded numbers of the same value sort together, by value.
   writeSnapshotFile(snapshotAt(7), scratch / "step-007.nbody");
   const auto mixed = listSeries((scratch / "step-*.nbody").string());
@@ -217,7 +219,8 @@ struct HeldSecondRead {
   std::shared_future<void> release_;
 
  public:
-  SeriesPlayer player;  // last: it goes first, waiting for its reads while the promise is still there
+  SeriesPlayer
+      player;  // last: it goes first, waiting for its reads while the promise is still there
 };
 
 // Playing does not hold the caller (the window's frame) while the next file is still being read:
@@ -242,8 +245,8 @@ TEST(SeriesPlayer, PlayingGoesOnDrawingWhileTheNextFileIsStillBeingRead) {
 }
 
 // The rate holds between frames: what a frame leaves over counts towards the next snapshot, so
-// frames of 0.4 s at a snapshot a second show snapshots after 1.2, 2.0 and 3.2 s (calls 3, 5 and 8),
-// not after every third frame.
+// frames of 0.4 s at a snapshot a second show snapshots after 1.2, 2.0 and 3.2 s (calls 3, 5 and
+// 8), not after every third frame.
 TEST(SeriesPlayer, PlaysAtItsRateWhateverTheFramesLength) {
   ScratchFolder scratch("series-rate");
   SeriesPlayer player(writeSeries(scratch, {0, 1, 2, 3, 4}));

@@ -147,21 +147,19 @@ TEST(ServeAccess, ExtraHostsAndOriginsAreAllowed) {
                                        "[fe80::2]"};
   const std::vector<std::string> origins{"https://hub.example/", "http://gpu-node.test:8765"};
   const AccessPolicy policy = loopbackPolicy(kPort, kToken, hosts, origins);
-  EXPECT_EQ(policy.hosts,
-            (std::vector<std::string>{"127.0.0.1:8765", "localhost:8765", "[::1]:8765",
-                                      "gpu-node.test:8765", "gpu-node.test", "jupyter.example:443",
-                                      "[fe80::1]:8765", "[fe80::1]", "[fe80::2]:8765",
-                                      "[fe80::2]"}));
+  EXPECT_EQ(policy.hosts, (std::vector<std::string>{
+                              "127.0.0.1:8765", "localhost:8765", "[::1]:8765",
+                              "gpu-node.test:8765", "gpu-node.test", "jupyter.example:443",
+                              "[fe80::1]:8765", "[fe80::1]", "[fe80::2]:8765", "[fe80::2]"}));
   EXPECT_EQ(policy.origins,
             (std::vector<std::string>{"http://127.0.0.1:8765", "http://localhost:8765",
                                       "http://[::1]:8765", "https://hub.example",
                                       "http://gpu-node.test:8765"}));
   // Behind a proxy the browser leaves out a default port (80 or 443): a name allowed without a
   // port, or at 443, is then allowed without one.
-  for (const char* host :
-       {"gpu-node.test:8765", "GPU-node.test:8765", "gpu-node.test", "gpu-node.test:80",
-        "gpu-node.test:443", "jupyter.example:443", "jupyter.example", "[fe80::1]:8765",
-        "[fe80::1]"})
+  for (const char* host : {"gpu-node.test:8765", "GPU-node.test:8765", "gpu-node.test",
+                           "gpu-node.test:80", "gpu-node.test:443", "jupyter.example:443",
+                           "jupyter.example", "[fe80::1]:8765", "[fe80::1]"})
     EXPECT_EQ(checkPage(policy, host), Refusal::none) << host;
   for (const char* host : {"gpu-node.test:8080", "jupyter.example:8765", "jupyter.example:80x",
                            "[fe80::1]:8080", "fe80::1"})

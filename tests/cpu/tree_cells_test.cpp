@@ -5,8 +5,8 @@
 #include <map>
 #include <tuple>
 
-#include <glm/common.hpp>
 #include <gtest/gtest.h>
+#include <glm/common.hpp>
 
 #include "physics/scenes.h"
 #include "render/tree_cells.h"
@@ -24,7 +24,8 @@ struct Box {
 // Cells from the cube over the bodies (its largest side from the smallest corner) in double.
 std::map<CellKey, Box> cellsByHand(const State& state, int depth) {
   glm::dvec3 low(1e300), high(-1e300);
-  for (const glm::vec4& body : state.positionMass) low = glm::min(low, glm::dvec3(body)), high = glm::max(high, glm::dvec3(body));
+  for (const glm::vec4& body : state.positionMass)
+    low = glm::min(low, glm::dvec3(body)), high = glm::max(high, glm::dvec3(body));
   const glm::dvec3 size = high - low;
   const double extent = std::max({size.x, size.y, size.z});
   std::map<CellKey, Box> cells;
@@ -63,12 +64,15 @@ TEST(TreeCells, AreTheOctreeCellsOfTheBoundingCubeWithTheirBodiesBoxes) {
       }
     }
   }
-  EXPECT_GE(double(matched), 0.99 * double(expected.size())) << matched << " of " << expected.size();
+  EXPECT_GE(double(matched), 0.99 * double(expected.size()))
+      << matched << " of " << expected.size();
   for (int level = 1; level <= depth; ++level) {
-    EXPECT_EQ(bodiesPerLevel[std::size_t(level)], state.size()) << "level " << level << " holds every body once";
+    EXPECT_EQ(bodiesPerLevel[std::size_t(level)], state.size())
+        << "level " << level << " holds every body once";
     std::size_t expectedCells = 0;
     for (const auto& [key, box] : expected) expectedCells += std::get<0>(key) == level;
-    EXPECT_NEAR(double(perLevel[std::size_t(level)]), double(expectedCells), 2.0) << "level " << level;
+    EXPECT_NEAR(double(perLevel[std::size_t(level)]), double(expectedCells), 2.0)
+        << "level " << level;
   }
   EXPECT_LE(perLevel[1], 8u);
 }
@@ -82,7 +86,8 @@ TEST(TreeCells, LieEachInOneCubeOfItsLevelAndStopAtTheDeepestLevel) {
   // The bounding cube by hand: a cell's box lies inside the one cube of side extent / 2^level its
   // middle falls in (to a float's rounding at the faces).
   glm::dvec3 low(1e300), high(-1e300);
-  for (const glm::vec4& body : state.positionMass) low = glm::min(low, glm::dvec3(body)), high = glm::max(high, glm::dvec3(body));
+  for (const glm::vec4& body : state.positionMass)
+    low = glm::min(low, glm::dvec3(body)), high = glm::max(high, glm::dvec3(body));
   const double extent = std::max({high.x - low.x, high.y - low.y, high.z - low.z});
   for (const TreeCell& cell : cells) {
     const double side = extent / double(1 << cell.level), slack = extent * 1e-6;

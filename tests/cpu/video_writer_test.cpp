@@ -5,8 +5,8 @@
 
 #include "io/video_writer.h"
 
-#include <algorithm>
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include "support/cli_runner.h"
 #include "support/video_reader.h"
@@ -142,7 +142,8 @@ TEST(VideoWriter, RefusesSettingsThatMakeNoMovie) {
 
 TEST(VideoWriter, AMissingOrWrongEncoderAndAnUnwritablePathFailBeforeAnyPicture) {
   ScratchFolder scratch("video-writer-failures");
-  const auto failure = [&](const VideoSettings& settings, const std::filesystem::path& path) -> std::string {
+  const auto failure = [&](const VideoSettings& settings,
+                           const std::filesystem::path& path) -> std::string {
     try {
       VideoWriter writer(path, settings);
     } catch (const std::runtime_error& e) {
@@ -152,10 +153,12 @@ TEST(VideoWriter, AMissingOrWrongEncoderAndAnUnwritablePathFailBeforeAnyPicture)
   };
   VideoSettings settings = smallMovie();
   settings.encoder = "no-such-encoder";
-  EXPECT_NE(failure(settings, scratch / "a.mp4").find("no video encoder named no-such-encoder"), std::string::npos);
+  EXPECT_NE(failure(settings, scratch / "a.mp4").find("no video encoder named no-such-encoder"),
+            std::string::npos);
   settings.encoder = "mpeg4";  // part of every libavcodec
   EXPECT_NE(failure(settings, scratch / "b.mp4").find("does not make H.264"), std::string::npos);
-  EXPECT_NE(failure(smallMovie(), scratch / "no-such-folder" / "c.mp4").find("cannot write"), std::string::npos);
+  EXPECT_NE(failure(smallMovie(), scratch / "no-such-folder" / "c.mp4").find("cannot write"),
+            std::string::npos);
   EXPECT_EQ(entriesIn(scratch), 0u);
 }
 
@@ -167,13 +170,15 @@ TEST(VideoEncoderThread, EncodesOnItsThreadReleasingEveryPictureOnce) {
   std::vector<int> released(8, 0);
   VideoEncoderThread encoder(std::make_unique<VideoWriter>(path, smallMovie()), 2);
   for (int k = 0; k < 8; ++k)
-    encoder.submit({pictures[std::size_t(k)].rgba.data(), 64 * 4, k, [&released, k] { ++released[std::size_t(k)]; }});
+    encoder.submit({pictures[std::size_t(k)].rgba.data(), 64 * 4, k,
+                    [&released, k] { ++released[std::size_t(k)]; }});
   encoder.finish();
   EXPECT_EQ(released, std::vector<int>(8, 1));
   EXPECT_GT(encoder.busySeconds(), 0.0);
   const test::DecodedMovie movie = test::decodeMovie(path);
   ASSERT_EQ(movie.frames.size(), 8u);
-  for (std::size_t k = 0; k < 8; ++k) EXPECT_GE(test::psnr(movie.frames[k], pictures[k]), 35.0) << k;
+  for (std::size_t k = 0; k < 8; ++k)
+    EXPECT_GE(test::psnr(movie.frames[k], pictures[k]), 35.0) << k;
 }
 
 TEST(VideoEncoderThread, AFailureOnItsThreadReachesTheCallerAndLeavesNoFile) {
@@ -181,7 +186,8 @@ TEST(VideoEncoderThread, AFailureOnItsThreadReachesTheCallerAndLeavesNoFile) {
   const Image picture = testPicture(64, 48, 0);
   int released = 0;
   {
-    VideoEncoderThread encoder(std::make_unique<VideoWriter>(scratch / "movie.mp4", smallMovie()), 4);
+    VideoEncoderThread encoder(std::make_unique<VideoWriter>(scratch / "movie.mp4", smallMovie()),
+                               4);
     encoder.submit({picture.rgba.data(), 64 * 4, 3, [&] { ++released; }});
     encoder.submit({picture.rgba.data(), 64 * 4, 2, [&] { ++released; }});  // goes back in time
     EXPECT_THROW(encoder.finish(), std::logic_error);

@@ -33,7 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   writeBinarySnapshot(snapshot, written);
   const Snapshot again = parseBinarySnapshot(written.str(), "rewritten.nbody");
   fuzz::require(again.state.positionMass == snapshot.state.positionMass &&
-                again.state.velocity == snapshot.state.velocity && again.state.id == snapshot.state.id &&
+                again.state.velocity == snapshot.state.velocity &&
+                again.state.id == snapshot.state.id &&
                 again.state.component == snapshot.state.component && again.step == snapshot.step);
   return 0;
 }

@@ -42,7 +42,8 @@ std::vector<std::string> argumentsOf(const std::uint8_t* data, std::size_t size)
 void deriveWhatRunsNeed(const nbody::CommandLine& line, const nbody::CommandEntry& command) {
   const std::string& name = command.row->name;
   if (name == "run") (void)nbody::initialAppSettings(line.options<nbody::WindowOptions>("run"));
-  if (name == "shot") (void)nbody::parseCameraSpec(line.options<nbody::ShotOptions>("shot").render.camera);
+  if (name == "shot")
+    (void)nbody::parseCameraSpec(line.options<nbody::ShotOptions>("shot").render.camera);
   const auto& simulate = line.options<nbody::SimulateOptions>("simulate");
   if (name == "simulate" && simulate.snapshotEvery > 0)
     (void)nbody::snapshotPathFor(simulate.snapshotPath, nbody::kLargestStepCount);
@@ -62,7 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       nbody::fuzz::require(*exitCode == 0 || *exitCode == 2);
       const std::string message = err.str();
       if (*exitCode == 2)  // one line, and no byte a terminal would act on
-        nbody::fuzz::require(message.find('\n') == message.size() - 1 && message.find('\x1b') == std::string::npos);
+        nbody::fuzz::require(message.find('\n') == message.size() - 1 &&
+                             message.find('\x1b') == std::string::npos);
       return 0;
     }
     deriveWhatRunsNeed(line, *std::get<const nbody::CommandEntry*>(parsed));

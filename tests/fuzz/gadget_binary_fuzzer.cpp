@@ -22,7 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   fuzz::requireSaneBodies(snapshot.state);
   fuzz::require(looksLikeGadgetBinary(bytes));
-  for (std::size_t i = 0; i < snapshot.state.size(); ++i) fuzz::require(componentOf(snapshot.state, i) < 6);
+  for (std::size_t i = 0; i < snapshot.state.size(); ++i)
+    fuzz::require(componentOf(snapshot.state, i) < 6);
   std::ostringstream written;
   try {
     writeGadgetBinary(snapshot, written);

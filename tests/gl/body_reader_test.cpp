@@ -21,19 +21,22 @@ using test::GlTest;
 
 class BodyReaderTest : public GlTest {};
 
-void expectBodies(const State& state, const std::vector<std::size_t>& indices, const std::vector<BodyNow>& read,
-                  const std::string& what) {
+void expectBodies(const State& state, const std::vector<std::size_t>& indices,
+                  const std::vector<BodyNow>& read, const std::string& what) {
   ASSERT_EQ(read.size(), indices.size()) << what;
   for (std::size_t k = 0; k < indices.size(); ++k) {
     const std::size_t i = indices[k];
-    EXPECT_EQ(std::memcmp(&read[k].positionMass, &state.positionMass[i], sizeof(glm::vec4)), 0) << what << ": body " << i;
+    EXPECT_EQ(std::memcmp(&read[k].positionMass, &state.positionMass[i], sizeof(glm::vec4)), 0)
+        << what << ": body " << i;
     EXPECT_EQ(glm::vec3(read[k].velocity), glm::vec3(state.velocity[i])) << what << ": body " << i;
-    EXPECT_EQ(read[k].velocity.w, float(componentOf(state, i))) << what << ": body " << i << "'s component";
+    EXPECT_EQ(read[k].velocity.w, float(componentOf(state, i)))
+        << what << ": body " << i << "'s component";
   }
 }
 
 TEST_F(BodyReaderTest, ReadsTheAskedBodiesInTheirOrderFromEveryEngine) {
-  State state = findScene("galaxies")->generate(1001, 4);  // 1001: not a whole number of texture rows
+  State state =
+      findScene("galaxies")->generate(1001, 4);  // 1001: not a whole number of texture rows
   std::vector<std::size_t> indices(BodyReader::kMostBodies);
   std::mt19937 random(2);
   for (std::size_t& index : indices) index = random() % state.size();
@@ -42,7 +45,8 @@ TEST_F(BodyReaderTest, ReadsTheAskedBodiesInTheirOrderFromEveryEngine) {
   for (const std::string engineName : {"fragment", "compute", "tree"}) {
     const std::unique_ptr<Engine> engine = createEngine(engineName, {});
     engine->upload(state);
-    engine->step(*findMethod("euler"), StepParams{});  // the compute engines then write by image stores
+    engine->step(*findMethod("euler"),
+                 StepParams{});  // the compute engines then write by image stores
     UploadedStateTextures storage;
     // Read straight after the step, before download() waits and adds a barrier of its own.
     const std::vector<BodyNow> read = reader.read(gpuStateOf(*engine, storage), indices);

@@ -8,10 +8,10 @@
 #include <glad/gl.h>
 #include <gtest/gtest.h>
 
+#include "gl/gl_test.h"
 #include "io/csv.h"
 #include "io/png.h"
 #include "render/image_compare.h"
-#include "gl/gl_test.h"
 #include "support/cli_runner.h"
 #include "support/test_support.h"
 
@@ -24,19 +24,26 @@ using test::ScratchFolder;
 TEST(SimulateFragment, RoundTripsACsvWithZeroSteps) {
   ScratchFolder scratch("roundtrip-fragment");
   const auto first = scratch / "first.csv", second = scratch / "second.csv";
-  ASSERT_EQ(runNbody("simulate --engine cpu --bodies 77 --steps 0 -o " + first.string(), scratch).exitCode, 0);
-  const auto result = runNbody("simulate --engine fragment --input " + first.string() +
-                                   " --steps 0 -o " + second.string(), scratch);
+  ASSERT_EQ(runNbody("simulate --engine cpu --bodies 77 --steps 0 -o " + first.string(), scratch)
+                .exitCode,
+            0);
+  const auto result = runNbody(
+      "simulate --engine fragment --input " + first.string() + " --steps 0 -o " + second.string(),
+      scratch);
   ASSERT_EQ(result.exitCode, 0) << result.err;
   EXPECT_EQ(test::readWholeFile(first), test::readWholeFile(second));
 }
 
 TEST(SimulateFragment, AgreesWithTheCpuEngineThroughFiles) {
   ScratchFolder scratch("fragment-vs-cpu");
-  const std::string common = "simulate --scene uniform-sphere --bodies 500 --seed 4 --method rk2 "
-                             "--steps 20 --dt 0.002 --softening 0.05 ";
-  ASSERT_EQ(runNbody(common + "--engine cpu -o " + (scratch / "cpu.csv").string(), scratch).exitCode, 0);
-  ASSERT_EQ(runNbody(common + "--engine fragment -o " + (scratch / "gpu.csv").string(), scratch).exitCode, 0);
+  const std::string common =
+      "simulate --scene uniform-sphere --bodies 500 --seed 4 --method rk2 "
+      "--steps 20 --dt 0.002 --softening 0.05 ";
+  ASSERT_EQ(
+      runNbody(common + "--engine cpu -o " + (scratch / "cpu.csv").string(), scratch).exitCode, 0);
+  ASSERT_EQ(
+      runNbody(common + "--engine fragment -o " + (scratch / "gpu.csv").string(), scratch).exitCode,
+      0);
   const auto d = test::compareStates(readStateCsvFile((scratch / "cpu.csv").string()),
                                      readStateCsvFile((scratch / "gpu.csv").string()));
   EXPECT_LT(d.maxPosition, 1e-5);  // the tolerance of FragmentVersusCpu, for the same reasons
@@ -46,8 +53,11 @@ TEST(SimulateFragment, AgreesWithTheCpuEngineThroughFiles) {
 TEST(BenchFragment, WritesTheFiguresToJson) {
   ScratchFolder scratch("bench-json");
   const auto json = scratch / "r.json";
-  const auto result = runNbody("bench --engine fragment --method rk4 --bodies 300 --steps 3 "
-                               "--repetitions 2 --json " + json.string(), scratch);
+  const auto result = runNbody(
+      "bench --engine fragment --method rk4 --bodies 300 --steps 3 "
+      "--repetitions 2 --json " +
+          json.string(),
+      scratch);
   ASSERT_EQ(result.exitCode, 0) << result.err;
   const std::string text = test::readWholeFile(json);
   for (const char* field : {"\"renderer\"", "\"steps_per_second\"", "\"interactions_per_second\"",
@@ -89,22 +99,25 @@ TEST_F(SimulateGpu, MoreBodiesThanTheGpuHoldsFailBeforeTheSceneIsMade) {
   int refused = 0;
   for (const std::string engine : {"fragment", "compute", "tree"}) {
     const std::string expected =
-        bodies > textureHolds ? std::to_string(bodies) + " bodies do not fit in a " + side + " x " + side + " texture"
-                              : refusalOf(engine, bodies);
+        bodies > textureHolds
+            ? std::to_string(bodies) + " bodies do not fit in a " + side + " x " + side + " texture"
+            : refusalOf(engine, bodies);
     if (expected.empty()) {
       std::printf("%s takes %zu bodies on this GPU: nothing to refuse\n", engine.c_str(), bodies);
       continue;
     }
     ++refused;
-    const auto result = runNbody(
-        "simulate --engine " + engine + " --bodies " + std::to_string(bodies) + " -o " + output.string(), scratch);
+    const auto result = runNbody("simulate --engine " + engine + " --bodies " +
+                                     std::to_string(bodies) + " -o " + output.string(),
+                                 scratch);
     EXPECT_EQ(result.exitCode, 1) << engine << ": " << result.err;
     // The free memory is the GPU's now: other processes (ctest's others) change it between the two.
     const auto withoutFreeMemory = [](const std::string& text) {
       return std::regex_replace(text, std::regex("has [0-9]+ GB free"), "has N GB free");
     };
     EXPECT_NE(withoutFreeMemory(result.err).find(withoutFreeMemory(expected)), std::string::npos)
-        << engine << ": expected '" << expected << "' in\n" << result.err;
+        << engine << ": expected '" << expected << "' in\n"
+        << result.err;
     EXPECT_FALSE(std::filesystem::exists(output));
   }
   EXPECT_GE(refused, 1) << "no engine refused " << bodies << " bodies";
@@ -113,9 +126,11 @@ TEST_F(SimulateGpu, MoreBodiesThanTheGpuHoldsFailBeforeTheSceneIsMade) {
 TEST_F(SimulateGpu, AnUnknownEngineOptionValueIsAUsageError) {
   ScratchFolder scratch("bad-option");
   const auto output = scratch / "out.csv";
-  const auto result = runNbody("simulate --set unroll=3x3 --bodies 8 -o " + output.string(), scratch);
+  const auto result =
+      runNbody("simulate --set unroll=3x3 --bodies 8 -o " + output.string(), scratch);
   EXPECT_EQ(result.exitCode, 2) << result.err;
-  EXPECT_NE(result.err.find("unroll 3x3 is not one of 1x1, 2x2, 4x4, 8x8"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("unroll 3x3 is not one of 1x1, 2x2, 4x4, 8x8"), std::string::npos)
+      << result.err;
   EXPECT_FALSE(std::filesystem::exists(output));
 }
 
@@ -127,7 +142,8 @@ TEST_F(SimulateGpu, WithoutAnyGpuNamesEveryPlatformTried) {
   const auto result = runNbody("simulate --bodies 8 -o " + output.string(), scratch,
                                "__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent/vendor.json");
   EXPECT_EQ(result.exitCode, 1);
-  for (const char* platform : {"EGL device platform", "EGL surfaceless platform", "EGL default platform"})
+  for (const char* platform :
+       {"EGL device platform", "EGL surfaceless platform", "EGL default platform"})
     EXPECT_NE(result.err.find(platform), std::string::npos) << result.err;
   EXPECT_FALSE(std::filesystem::exists(output));
 }
@@ -135,10 +151,12 @@ TEST_F(SimulateGpu, WithoutAnyGpuNamesEveryPlatformTried) {
 TEST(SimulateCompute, FallsBackToTheFragmentEngineWithoutComputeShaders) {
   ScratchFolder scratch("compute-fallback");
   const auto output = scratch / "out.csv";
-  const auto result = runNbody("simulate --engine compute --bodies 64 --steps 2 -o " + output.string(),
-                               scratch, "NBODY_DISABLE_COMPUTE=1");
+  const auto result =
+      runNbody("simulate --engine compute --bodies 64 --steps 2 -o " + output.string(), scratch,
+               "NBODY_DISABLE_COMPUTE=1");
   EXPECT_EQ(result.exitCode, 0) << result.err;
-  EXPECT_NE(result.err.find("the compute engine is not available"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("the compute engine is not available"), std::string::npos)
+      << result.err;
   EXPECT_NE(result.err.find("simulate: fragment engine"), std::string::npos) << result.err;
   EXPECT_TRUE(std::filesystem::exists(output));
 }
@@ -150,11 +168,14 @@ TEST_F(SimulateGpu, StopsAtANonFiniteStateAndNamesTheBody) {
   std::ofstream(scratch / "ic.csv") << "x,y,z,mass,vx,vy,vz\n0,0,0,1,0,0,0\n1e-15,0,0,1,0,0,0\n";
   for (const std::string& engine : test::gpuEngineNames()) {
     const auto output = scratch / ("out-" + engine + ".csv");
-    const auto result = runNbody("simulate --engine " + engine + " --input " + (scratch / "ic.csv").string() +
-                                     " --softening 0 --steps 5 --check-every 1 -o " + output.string(),
-                                 scratch);
+    const auto result =
+        runNbody("simulate --engine " + engine + " --input " + (scratch / "ic.csv").string() +
+                     " --softening 0 --steps 5 --check-every 1 -o " + output.string(),
+                 scratch);
     EXPECT_EQ(result.exitCode, 1) << engine;
-    EXPECT_NE(result.err.find("non-finite between step 0 (the last found finite) and step 1: body 0"), std::string::npos)
+    EXPECT_NE(
+        result.err.find("non-finite between step 0 (the last found finite) and step 1: body 0"),
+        std::string::npos)
         << engine << ": " << result.err;
     EXPECT_FALSE(std::filesystem::exists(output)) << engine;
   }
@@ -179,8 +200,11 @@ TEST(Shot, WritesThePictureItWasAskedForTheSameEveryTime) {
 // The CPU engine keeps its state off the GPU; shot uploads it and draws it the same way.
 TEST(Shot, DrawsTheCpuEnginesStateLikeTheFragmentEngines) {
   ScratchFolder scratch("shot-engines");
-  const std::string common = "shot --scene uniform-sphere --bodies 300 --steps 3 --width 128 --height 128 ";
-  ASSERT_EQ(runNbody(common + "--engine fragment -o " + (scratch / "gpu.png").string(), scratch).exitCode, 0);
+  const std::string common =
+      "shot --scene uniform-sphere --bodies 300 --steps 3 --width 128 --height 128 ";
+  ASSERT_EQ(
+      runNbody(common + "--engine fragment -o " + (scratch / "gpu.png").string(), scratch).exitCode,
+      0);
   const auto cpu = runNbody(common + "--engine cpu -o " + (scratch / "cpu.png").string(), scratch);
   ASSERT_EQ(cpu.exitCode, 0) << cpu.err;
   const Image gpuImage = readPng(scratch / "gpu.png"), cpuImage = readPng(scratch / "cpu.png");
@@ -193,16 +217,17 @@ TEST(Shot, DrawsTheCpuEnginesStateLikeTheFragmentEngines) {
 // lines went into them. They must be the same bytes as with the streams open.
 TEST(Shot, WithClosedStandardStreamsWritesThePictureAsWithThemOpen) {
   ScratchFolder scratch("shot-closed-streams");
-  EXPECT_EQ(test::closedStreamsThatChangeTheOutput("shot --bodies 256 --width 64 --height 48 --out {out}", ".png",
-                                                   scratch),
+  EXPECT_EQ(test::closedStreamsThatChangeTheOutput(
+                "shot --bodies 256 --width 64 --height 48 --out {out}", ".png", scratch),
             "");
 }
 
 TEST(Record, WithClosedStandardStreamsWritesTheMovieAsWithThemOpen) {
   ScratchFolder scratch("record-closed-streams");
-  EXPECT_EQ(test::closedStreamsThatChangeTheOutput(
-                "record --bodies 256 --width 64 --height 48 --seconds 0.1 --out {out}", ".mp4", scratch),
-            "");
+  EXPECT_EQ(
+      test::closedStreamsThatChangeTheOutput(
+          "record --bodies 256 --width 64 --height 48 --seconds 0.1 --out {out}", ".mp4", scratch),
+      "");
 }
 
 TEST(Shot, UnwritableOutputFailsBeforeAnyWorkWithOneLine) {
@@ -210,7 +235,8 @@ TEST(Shot, UnwritableOutputFailsBeforeAnyWorkWithOneLine) {
   const auto result = runNbody("shot --bodies 10 --steps 0 -o /nonexistent-folder/a.png", scratch);
   EXPECT_EQ(result.exitCode, 1);
   EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
-  EXPECT_NE(result.err.find("cannot write /nonexistent-folder/a.png"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("cannot write /nonexistent-folder/a.png"), std::string::npos)
+      << result.err;
 }
 
 // shot takes the engine settings every command takes: a bad one is a usage error, a good one is
@@ -219,11 +245,13 @@ TEST(Shot, UnwritableOutputFailsBeforeAnyWorkWithOneLine) {
 TEST(Shot, TakesEngineSettings) {
   ScratchFolder scratch("shot-set");
   const std::string common = "shot --bodies 300 --steps 2 --width 64 --height 64 ";
-  const auto bad = runNbody(common + "--set unroll=3x3 -o " + (scratch / "bad.png").string(), scratch);
+  const auto bad =
+      runNbody(common + "--set unroll=3x3 -o " + (scratch / "bad.png").string(), scratch);
   EXPECT_EQ(bad.exitCode, 2) << bad.err;
   EXPECT_NE(bad.err.find("unroll 3x3 is not one of"), std::string::npos) << bad.err;
   EXPECT_FALSE(std::filesystem::exists(scratch / "bad.png"));
-  const auto good = runNbody(common + "--set unroll=4x4 -o " + (scratch / "good.png").string(), scratch);
+  const auto good =
+      runNbody(common + "--set unroll=4x4 -o " + (scratch / "good.png").string(), scratch);
   ASSERT_EQ(good.exitCode, 0) << good.err;
   EXPECT_NE(good.err.find("unroll=4x4"), std::string::npos) << good.err;
 }
@@ -233,11 +261,12 @@ TEST(Shot, TakesEngineSettings) {
 TEST(Shot, StopsOnSigtermLeavingNoPicture) {
   ScratchFolder scratch("shot-stop");
   const auto picture = scratch / "a.png";
-  test::RunningNbody run({"shot", "--engine", "cpu", "--bodies", "2048", "--steps", "1000000", "--width", "64",
-                          "--height", "64", "-o", picture.string()},
+  test::RunningNbody run({"shot", "--engine", "cpu", "--bodies", "2048", "--steps", "1000000",
+                          "--width", "64", "--height", "64", "-o", picture.string()},
                          scratch);
-  ASSERT_TRUE(test::waitUntil(
-      [&] { return test::readWholeFile(scratch / "stderr.txt").find("steps of dt") != std::string::npos; }));
+  ASSERT_TRUE(test::waitUntil([&] {
+    return test::readWholeFile(scratch / "stderr.txt").find("steps of dt") != std::string::npos;
+  }));
   run.signal(SIGTERM);
   const auto result = run.wait(60);
   EXPECT_EQ(result.exitCode, 143) << result.err;
@@ -252,11 +281,13 @@ TEST(Shot, StopsOnSigtermLeavingNoPicture) {
 // engine that has the option does not offer.
 TEST(BenchGpu, ASettingNoTimedEngineOffersIsAUsageError) {
   ScratchFolder scratch("bench-set");
-  const std::string bench = "bench --engine cpu,fragment --bodies 64 --steps 1 --repetitions 1 --json " +
-                            (scratch / "b.json").string() + " ";
+  const std::string bench =
+      "bench --engine cpu,fragment --bodies 64 --steps 1 --repetitions 1 --json " +
+      (scratch / "b.json").string() + " ";
   const auto misspelled = runNbody(bench + "--set unrol=4x4", scratch);
   EXPECT_EQ(misspelled.exitCode, 2) << misspelled.err;
-  EXPECT_NE(misspelled.err.find("--set unrol=4x4: none of the engines timed (cpu, fragment) has an option unrol"),
+  EXPECT_NE(misspelled.err.find(
+                "--set unrol=4x4: none of the engines timed (cpu, fragment) has an option unrol"),
             std::string::npos)
       << misspelled.err;
   const auto badValue = runNbody(bench + "--set unroll=3x3", scratch);

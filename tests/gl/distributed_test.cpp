@@ -1,9 +1,9 @@
 // Distributed runs as a user starts them: `mpiexec -n K nbody ...` (CMake's MPIEXEC variables), K
-// ranks sharing this machine's GPU (llvmpipe in CI, oversubscribed, one thread a rank). What K ranks
-// write must be, byte for byte, what one process writes: the final state for every GPU engine and
-// method, a snapshot resumed under another K, the diagnostics, bench's and accuracy's figures. A
-// rank that fails, a bad input, a capacity refusal, a stop and one path given twice end every rank
-// with one line, a non-zero exit and no output half-written.
+// ranks sharing this machine's GPU (llvmpipe in CI, oversubscribed, one thread a rank). What K
+// ranks write must be, byte for byte, what one process writes: the final state for every GPU engine
+// and method, a snapshot resumed under another K, the diagnostics, bench's and accuracy's figures.
+// A rank that fails, a bad input, a capacity refusal, a stop and one path given twice end every
+// rank with one line, a non-zero exit and no output half-written.
 
 #include <gtest/gtest.h>
 
@@ -17,8 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gl/gl_test.h"
 #include "app/run/output_plan.h"
+#include "gl/gl_test.h"
 #include "io/snapshot.h"
 #include "support/cli_runner.h"
 #include "support/fault_injection.h"
@@ -33,7 +33,8 @@ using test::ScratchFolder;
 // Open MPI refuses root and more ranks than cores unless told; llvmpipe starts a thread per core
 // in each rank unless told. MPICH ignores the Open MPI variables.
 const std::string kRankEnvironment =
-    "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 LP_NUM_THREADS=1";
+    "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
+    "LP_NUM_THREADS=1";
 
 // The same in this process's environment, for launchers started without a shell.
 void setRankEnvironment() {
@@ -43,8 +44,8 @@ void setRankEnvironment() {
 }
 
 std::string onRanks(int count) {
-  return std::string(NBODY_MPIEXEC) + " " + NBODY_MPIEXEC_NUMPROC_FLAG + " " + std::to_string(count) + " " +
-         NBODY_MPIEXEC_PREFLAGS + " ";
+  return std::string(NBODY_MPIEXEC) + " " + NBODY_MPIEXEC_NUMPROC_FLAG + " " +
+         std::to_string(count) + " " + NBODY_MPIEXEC_PREFLAGS + " ";
 }
 
 // nbody under mpiexec with `count` ranks: `arguments` go to every rank.
@@ -58,7 +59,9 @@ std::vector<std::string> processesNaming(const std::filesystem::path& folder) {
   std::vector<std::string> found;
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
     const std::string pid = entry.path().filename().string();
-    if (pid.find_first_not_of("0123456789") != std::string::npos || pid == std::to_string(::getpid())) continue;
+    if (pid.find_first_not_of("0123456789") != std::string::npos ||
+        pid == std::to_string(::getpid()))
+      continue;
     std::string line = test::readWholeFile(entry.path() / "cmdline");
     std::replace(line.begin(), line.end(), '\0', ' ');
     if (line.find(folder.string()) != std::string::npos) found.push_back(pid + ": " + line);
@@ -101,11 +104,13 @@ TEST_P(RanksGiveTheBitsOfOne, ForEveryEngineMethodAndRankCount) {
     const auto path = scratch / ("k" + std::to_string(count) + ".nbody");
     const CommandResult result = runOnRanks(count, run + path.string(), scratch);
     ASSERT_EQ(result.exitCode, 0) << count << " ranks: " << result.err;
-    EXPECT_TRUE(test::readWholeFile(path) == one) << count << " ranks wrote other bytes than one process";
+    EXPECT_TRUE(test::readWholeFile(path) == one)
+        << count << " ranks wrote other bytes than one process";
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryGpuEngine, RanksGiveTheBitsOfOne, ::testing::ValuesIn(everyEngineAndMethod()),
+INSTANTIATE_TEST_SUITE_P(EveryGpuEngine, RanksGiveTheBitsOfOne,
+                         ::testing::ValuesIn(everyEngineAndMethod()),
                          [](const ::testing::TestParamInfo<EngineMethod>& param) {
                            std::string name = param.param.engine + "_" + param.param.method;
                            std::replace(name.begin(), name.end(), '-', '_');
@@ -117,40 +122,52 @@ class RanksAtTenThousand : public ::testing::TestWithParam<std::string> {};
 // The size, N = 10000, with the diagnostics (measured on every rank's whole state) too.
 TEST_P(RanksAtTenThousand, WriteTheStateAndDiagnosticsOfOneProcess) {
   ScratchFolder scratch("ranks-10000-" + GetParam());
-  const std::string run = "simulate --engine " + GetParam() +
-                          " --scene uniform-sphere --bodies 10000 --steps 2 -q --diagnostics-every 1 ";
+  const std::string run =
+      "simulate --engine " + GetParam() +
+      " --scene uniform-sphere --bodies 10000 --steps 2 -q --diagnostics-every 1 ";
   const auto outputs = [&](const std::string& name) {
-    return "-o " + (scratch / (name + ".nbody")).string() + " --diagnostics " + (scratch / (name + ".csv")).string();
+    return "-o " + (scratch / (name + ".nbody")).string() + " --diagnostics " +
+           (scratch / (name + ".csv")).string();
   };
   ASSERT_EQ(runNbody(run + outputs("one"), scratch).exitCode, 0);
   const CommandResult result = runOnRanks(3, run + outputs("three"), scratch);
   ASSERT_EQ(result.exitCode, 0) << result.err;
-  EXPECT_TRUE(test::readWholeFile(scratch / "three.nbody") == test::readWholeFile(scratch / "one.nbody"));
+  EXPECT_TRUE(test::readWholeFile(scratch / "three.nbody") ==
+              test::readWholeFile(scratch / "one.nbody"));
   EXPECT_EQ(test::readWholeFile(scratch / "three.csv"), test::readWholeFile(scratch / "one.csv"));
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryGpuEngine, RanksAtTenThousand, ::testing::ValuesIn(test::gpuEngineNames()));
+INSTANTIATE_TEST_SUITE_P(EveryGpuEngine, RanksAtTenThousand,
+                         ::testing::ValuesIn(test::gpuEngineNames()));
 
 // A snapshot written by 3 ranks, resumed by 2: the uninterrupted run's bytes (leapfrog reuses the
 // last step's force, which a resumed run must compute again alike).
 TEST(Ranks, ASnapshotOfThreeRanksResumedByTwoEndsAsTheUninterruptedRun) {
   ScratchFolder scratch("ranks-resume");
   const std::string common = "--engine tree --method leapfrog --scene galaxies --bodies 3001 -q ";
-  ASSERT_EQ(runNbody("simulate " + common + "--steps 6 -o " + (scratch / "whole.nbody").string(), scratch).exitCode, 0);
-  CommandResult result = runOnRanks(3, "simulate " + common + "--steps 3 -o " + (scratch / "half.nbody").string(), scratch);
+  ASSERT_EQ(
+      runNbody("simulate " + common + "--steps 6 -o " + (scratch / "whole.nbody").string(), scratch)
+          .exitCode,
+      0);
+  CommandResult result = runOnRanks(
+      3, "simulate " + common + "--steps 3 -o " + (scratch / "half.nbody").string(), scratch);
   ASSERT_EQ(result.exitCode, 0) << result.err;
-  result = runOnRanks(2, "simulate -q --engine tree --input " + (scratch / "half.nbody").string() + " --steps 3 -o " +
-                             (scratch / "resumed.nbody").string(), scratch);
+  result = runOnRanks(2,
+                      "simulate -q --engine tree --input " + (scratch / "half.nbody").string() +
+                          " --steps 3 -o " + (scratch / "resumed.nbody").string(),
+                      scratch);
   ASSERT_EQ(result.exitCode, 0) << result.err;
-  EXPECT_TRUE(test::readWholeFile(scratch / "resumed.nbody") == test::readWholeFile(scratch / "whole.nbody"));
+  EXPECT_TRUE(test::readWholeFile(scratch / "resumed.nbody") ==
+              test::readWholeFile(scratch / "whole.nbody"));
 }
 
 // The figures that do not depend on the clock are one process's: the force errors, the energies.
 TEST(Ranks, BenchAndAccuracyReportTheFiguresOfOneProcess) {
   ScratchFolder scratch("ranks-figures");
   const std::string accuracy = "accuracy --engine tree --bodies 3001 -q --json ";
-  const std::string bench = "bench --engine tree,compute --bodies 3001 --steps 2 --repetitions 1 --csv " +
-                            (scratch / "b.csv").string() + " --json ";
+  const std::string bench =
+      "bench --engine tree,compute --bodies 3001 --steps 2 --repetitions 1 --csv " +
+      (scratch / "b.csv").string() + " --json ";
   ASSERT_EQ(runNbody(accuracy + (scratch / "a1.json").string(), scratch).exitCode, 0);
   ASSERT_EQ(runNbody(bench + (scratch / "b1.json").string(), scratch).exitCode, 0);
   CommandResult result = runOnRanks(2, accuracy + (scratch / "a2.json").string(), scratch);
@@ -161,7 +178,8 @@ TEST(Ranks, BenchAndAccuracyReportTheFiguresOfOneProcess) {
     return nlohmann::json::parse(test::readWholeFile(scratch / name));
   };
   EXPECT_EQ(json("a2.json")["force_error"].dump(), json("a1.json")["force_error"].dump());
-  EXPECT_EQ(json("a2.json")["potential_relative_error"].dump(), json("a1.json")["potential_relative_error"].dump());
+  EXPECT_EQ(json("a2.json")["potential_relative_error"].dump(),
+            json("a1.json")["potential_relative_error"].dump());
   const nlohmann::json one = json("b1.json"), three = json("b3.json");
   EXPECT_EQ(three["ranks"], 3);
   EXPECT_EQ(three["exchange"], "shared window");
@@ -170,7 +188,8 @@ TEST(Ranks, BenchAndAccuracyReportTheFiguresOfOneProcess) {
   for (std::size_t k = 0; k < one["results"].size(); ++k) {
     const nlohmann::json &a = one["results"][k], &b = three["results"][k];
     for (const char* figure : {"conservation", "accuracy"})
-      EXPECT_EQ(b.value(figure, nlohmann::json()).dump(), a.value(figure, nlohmann::json()).dump()) << k << figure;
+      EXPECT_EQ(b.value(figure, nlohmann::json()).dump(), a.value(figure, nlohmann::json()).dump())
+          << k << figure;
     EXPECT_EQ(b.at("per_rank").size(), 3u) << k;
   }
   // The CSV of the 3-rank run: per rank its figures, host and device; the bytes a step.
@@ -178,7 +197,9 @@ TEST(Ranks, BenchAndAccuracyReportTheFiguresOfOneProcess) {
   std::string header, row;
   std::getline(csv, header);
   ASSERT_TRUE(std::getline(csv, row)) << header;
-  EXPECT_TRUE(header.ends_with(",other_ms_by_rank,bytes_exchanged_per_step,hosts_by_rank,devices_by_rank")) << header;
+  EXPECT_TRUE(
+      header.ends_with(",other_ms_by_rank,bytes_exchanged_per_step,hosts_by_rank,devices_by_rank"))
+      << header;
   const std::string host = three["hosts"][0];
   EXPECT_NE(row.find(",\"" + host + ";" + host + ";" + host + "\","), std::string::npos) << row;
   // The last fields: the bytes a step (as the JSON says), the hosts, then each rank's device.
@@ -200,23 +221,30 @@ TEST(Ranks, BenchAndAccuracyReportTheFiguresOfOneProcess) {
 TEST(Ranks, WithoutASharedWindowGatherThroughMpiWithTheSameBits) {
   ScratchFolder scratch("ranks-no-window");
   const std::string missing = (scratch / "no-such-folder").string();
-  const std::string environment = kRankEnvironment + " OMPI_MCA_osc_sm_backing_directory=" + missing + " " + onRanks(3);
+  const std::string environment =
+      kRankEnvironment + " OMPI_MCA_osc_sm_backing_directory=" + missing + " " + onRanks(3);
   for (const std::string engine : {"compute", "tree"}) {
-    const std::string run = "simulate --engine " + engine + " --method rk4 --scene plummer --bodies 3001 --steps 2 -q -o ";
+    const std::string run = "simulate --engine " + engine +
+                            " --method rk4 --scene plummer --bodies 3001 --steps 2 -q -o ";
     ASSERT_EQ(runNbody(run + (scratch / "one.nbody").string(), scratch).exitCode, 0);
-    const CommandResult result = runNbody(run + (scratch / "three.nbody").string(), scratch, environment);
+    const CommandResult result =
+        runNbody(run + (scratch / "three.nbody").string(), scratch, environment);
     ASSERT_EQ(result.exitCode, 0) << result.err;
-    EXPECT_TRUE(test::readWholeFile(scratch / "three.nbody") == test::readWholeFile(scratch / "one.nbody")) << engine;
+    EXPECT_TRUE(test::readWholeFile(scratch / "three.nbody") ==
+                test::readWholeFile(scratch / "one.nbody"))
+        << engine;
     const std::vector<std::string> lines = nbodyLines(result.err);
     ASSERT_EQ(lines.size(), 1u) << result.err;
-    EXPECT_EQ(lines[0], "nbody: the ranks exchange through MPI_Allgatherv, not a shared window: cannot write into " +
-                            missing);
+    EXPECT_EQ(lines[0],
+              "nbody: the ranks exchange through MPI_Allgatherv, not a shared window: cannot write "
+              "into " +
+                  missing);
   }
 }
 
 // Every failure: a non-zero exit, nbody's one line, no output, no rank left running.
-void expectEveryRankEndedCleanly(const CommandResult& result, const ScratchFolder& scratch, int exitCode,
-                                 const std::string& expected) {
+void expectEveryRankEndedCleanly(const CommandResult& result, const ScratchFolder& scratch,
+                                 int exitCode, const std::string& expected) {
   EXPECT_EQ(result.exitCode, exitCode) << result.err;
   const std::vector<std::string> lines = nbodyLines(result.err);
   ASSERT_EQ(lines.size(), 1u) << result.err;
@@ -228,13 +256,16 @@ void expectEveryRankEndedCleanly(const CommandResult& result, const ScratchFolde
 
 TEST(RankFailures, ARankWithoutAContextEndsEveryRankNamingIt) {
   ScratchFolder scratch("ranks-no-context");
-  const std::string run = " " + std::string(NBODY_EXECUTABLE) + " simulate --bodies 500 --steps 2 -q -o " +
+  const std::string run = " " + std::string(NBODY_EXECUTABLE) +
+                          " simulate --bodies 500 --steps 2 -q -o " +
                           (scratch / "out.csv").string();
   // The second rank's EGL may try no platform that exists: it alone gets no context.
-  const std::string command = kRankEnvironment + " " + onRanks(1) + run + " : " + NBODY_MPIEXEC_NUMPROC_FLAG +
+  const std::string command = kRankEnvironment + " " + onRanks(1) + run + " : " +
+                              NBODY_MPIEXEC_NUMPROC_FLAG +
                               " 1 /usr/bin/env NBODY_EGL_PLATFORM=nowhere" + run;
   const int status = std::system((command + " >" + (scratch / "stdout.txt").string() + " 2>" +
-                                  (scratch / "stderr.txt").string()).c_str());
+                                  (scratch / "stderr.txt").string())
+                                     .c_str());
   CommandResult failed;
   failed.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   failed.err = test::readWholeFile(scratch / "stderr.txt");
@@ -244,23 +275,28 @@ TEST(RankFailures, ARankWithoutAContextEndsEveryRankNamingIt) {
 TEST(RankFailures, ABadInputEndsEveryRankWithOneLine) {
   ScratchFolder scratch("ranks-bad-input");
   std::ofstream(scratch / "bad.csv") << "x,y,z,mass,vx,vy,vz\n1,2,three,1,0,0,0\n";
-  expectEveryRankEndedCleanly(runOnRanks(3, "simulate --input " + (scratch / "bad.csv").string() + " -q -o " +
-                                                (scratch / "out.csv").string(), scratch),
+  expectEveryRankEndedCleanly(runOnRanks(3,
+                                         "simulate --input " + (scratch / "bad.csv").string() +
+                                             " -q -o " + (scratch / "out.csv").string(),
+                                         scratch),
                               scratch, 1, "not a number");
 }
 
 TEST(RankFailures, ACapacityRefusalEndsEveryRankWithOneLine) {
   ScratchFolder scratch("ranks-capacity");
-  expectEveryRankEndedCleanly(
-      runOnRanks(2, "simulate --engine fragment --bodies 1073741824 -q -o " + (scratch / "out.csv").string(), scratch),
-      scratch, 1, "1073741824 bodies");
+  expectEveryRankEndedCleanly(runOnRanks(2,
+                                         "simulate --engine fragment --bodies 1073741824 -q -o " +
+                                             (scratch / "out.csv").string(),
+                                         scratch),
+                              scratch, 1, "1073741824 bodies");
 }
 
 TEST(RankFailures, OneOutputPathGivenTwiceIsAUsageErrorOnEveryRank) {
   ScratchFolder scratch("ranks-twice");
   const std::string out = (scratch / "out.csv").string();
-  expectEveryRankEndedCleanly(runOnRanks(2, "simulate -q -o " + out + " --diagnostics " + out, scratch), scratch, 2,
-                              "are the same file");
+  expectEveryRankEndedCleanly(
+      runOnRanks(2, "simulate -q -o " + out + " --diagnostics " + out, scratch), scratch, 2,
+      "are the same file");
 }
 
 // The window plays a series in one process; under mpiexec that is a usage error, said before any
@@ -268,7 +304,9 @@ TEST(RankFailures, OneOutputPathGivenTwiceIsAUsageErrorOnEveryRank) {
 TEST(RankFailures, PlayingASeriesIsAUsageErrorOnEveryRank) {
   ScratchFolder scratch("ranks-play");
   const auto start = scratch / "step-1.nbody";
-  ASSERT_EQ(test::runNbody("simulate --bodies 64 --steps 1 -q -o " + start.string(), scratch).exitCode, 0);
+  ASSERT_EQ(
+      test::runNbody("simulate --bodies 64 --steps 1 -q -o " + start.string(), scratch).exitCode,
+      0);
   expectEveryRankEndedCleanly(runOnRanks(2, "run --play " + start.string(), scratch), scratch, 2,
                               "a series plays in one process");
 }
@@ -283,13 +321,18 @@ TEST_P(AStopToTheLauncher, StopsEveryRankLeavingWholeSnapshots) {
   setRankEnvironment();
   std::vector<std::string> words{NBODY_MPIEXEC, NBODY_MPIEXEC_NUMPROC_FLAG, "3"};
   if (!std::string(NBODY_MPIEXEC_PREFLAGS).empty()) words.push_back(NBODY_MPIEXEC_PREFLAGS);
-  for (const std::string word : {NBODY_EXECUTABLE, "simulate", "--engine", "compute", "--bodies", "2000", "--steps",
-                                 "100000000", "--snapshot-every", "20", "--snapshot-path"})
+  for (const std::string word :
+       {NBODY_EXECUTABLE, "simulate", "--engine", "compute", "--bodies", "2000", "--steps",
+        "100000000", "--snapshot-every", "20", "--snapshot-path"})
     words.push_back(word);
-  words.insert(words.end(), {(scratch / "s-{step}.nbody").string(), "-o", (scratch / "out.csv").string()});
+  words.insert(words.end(),
+               {(scratch / "s-{step}.nbody").string(), "-o", (scratch / "out.csv").string()});
   auto launcher = test::RunningNbody::program(words, scratch);
-  ASSERT_TRUE(test::waitUntil([&] { return std::filesystem::exists(snapshotPathFor(
-                                              (scratch / "s-{step}.nbody").string(), 40)); }, 120));
+  ASSERT_TRUE(test::waitUntil(
+      [&] {
+        return std::filesystem::exists(snapshotPathFor((scratch / "s-{step}.nbody").string(), 40));
+      },
+      120));
   launcher.signal(signal);
   const CommandResult result = launcher.wait(60);
   EXPECT_NE(result.exitCode, 0);
@@ -297,7 +340,9 @@ TEST_P(AStopToTheLauncher, StopsEveryRankLeavingWholeSnapshots) {
   const std::vector<std::string> lines = nbodyLines(err);
   ASSERT_EQ(lines.size(), 1u) << err;
   // Open MPI's mpirun passes Ctrl-C on to the ranks as SIGTERM; MPICH's Hydra passes SIGINT.
-  EXPECT_NE(lines[0].find(signal == SIGINT ? "stopped by SIG" : "stopped by SIGTERM"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find(signal == SIGINT ? "stopped by SIG" : "stopped by SIGTERM"),
+            std::string::npos)
+      << lines[0];
   EXPECT_FALSE(std::filesystem::exists(scratch / "out.csv"));
   EXPECT_EQ(test::temporaryFilesIn(scratch.path()), std::vector<std::string>{});
   // The launcher may end before its ranks have: a rank still exiting (slowly under
@@ -322,7 +367,9 @@ INSTANTIATE_TEST_SUITE_P(RankFailures, AStopToTheLauncher, ::testing::Values(SIG
 struct RankDifference {
   std::string name, rankZero, rankOne, expectedInMessage;
 };
-void PrintTo(const RankDifference& c, std::ostream* out) { *out << c.rankZero << " : " << c.rankOne; }
+void PrintTo(const RankDifference& c, std::ostream* out) {
+  *out << c.rankZero << " : " << c.rankOne;
+}
 
 class RanksThatDisagree : public ::testing::TestWithParam<RankDifference> {};
 
@@ -332,17 +379,23 @@ TEST_P(RanksThatDisagree, EndEveryRankNamingTheFirstDifference) {
   const auto words = [&](const std::string& run) {
     return test::withFolder(run, scratch) + " -q -o " + (scratch / "out.nbody").string();
   };
-  const std::string& rankOne = GetParam().rankOne;  // an environment of its own (env ...) names nbody itself
-  const std::string command = "env " + kRankEnvironment + " timeout 120 " + onRanks(1) + " " + std::string(NBODY_EXECUTABLE) + " " +
-                              words(GetParam().rankZero) + " : " + NBODY_MPIEXEC_NUMPROC_FLAG + " 1 " +
-                              (rankOne.starts_with("env ") ? "" : std::string(NBODY_EXECUTABLE) + " ") + words(rankOne);
+  const std::string& rankOne =
+      GetParam().rankOne;  // an environment of its own (env ...) names nbody itself
+  const std::string command =
+      "env " + kRankEnvironment + " timeout 120 " + onRanks(1) + " " +
+      std::string(NBODY_EXECUTABLE) + " " + words(GetParam().rankZero) + " : " +
+      NBODY_MPIEXEC_NUMPROC_FLAG + " 1 " +
+      (rankOne.starts_with("env ") ? "" : std::string(NBODY_EXECUTABLE) + " ") + words(rankOne);
   const auto out = scratch / "stdout.txt", err = scratch / "stderr.txt";
   const int status = std::system((command + " >" + out.string() + " 2>" + err.string()).c_str());
   CommandResult result;
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   result.err = test::readWholeFile(err);
-  expectEveryRankEndedCleanly(result, scratch, 2, "the ranks do not run the same thing: on rank 1 of 2");
-  EXPECT_NE(result.err.find(test::withFolder(GetParam().expectedInMessage, scratch)), std::string::npos) << result.err;
+  expectEveryRankEndedCleanly(result, scratch, 2,
+                              "the ranks do not run the same thing: on rank 1 of 2");
+  EXPECT_NE(result.err.find(test::withFolder(GetParam().expectedInMessage, scratch)),
+            std::string::npos)
+      << result.err;
   EXPECT_FALSE(std::filesystem::exists(scratch / "out.nbody"));
 }
 
@@ -351,17 +404,25 @@ const std::string kSmall = "simulate --bodies 256 --steps 4";
 INSTANTIATE_TEST_SUITE_P(
     RankFailures, RanksThatDisagree,
     ::testing::Values(
-        RankDifference{"Seed", kSmall, kSmall + " --seed 7", "word 6 of its command line is '--seed' where rank 0's is '-q'"},
+        RankDifference{"Seed", kSmall, kSmall + " --seed 7",
+                       "word 6 of its command line is '--seed' where rank 0's is '-q'"},
         RankDifference{"Method", kSmall + " --method euler", kSmall + " --method rk4",
                        "word 7 of its command line is 'rk4' where rank 0's is 'euler'"},
-        RankDifference{"Steps", kSmall, "simulate --bodies 256 --steps 5", "word 5 of its command line is '5' where rank 0's is '4'"},
-        RankDifference{"Engine", kSmall + " --engine tree", kSmall + " --engine cpu", "'cpu' where rank 0's is 'tree'"},
-        RankDifference{"Diagnostics", kSmall, kSmall + " --diagnostics {d}/d.csv", "is '--diagnostics'"},
-        RankDifference{"Command", kSmall, "shot --bodies 256 --steps 4", "word 1 of its command line is 'shot'"},
-        RankDifference{"InputOnOneRank", "simulate --steps 4", "simulate --input {d}/ic.csv --steps 4",
+        RankDifference{"Steps", kSmall, "simulate --bodies 256 --steps 5",
+                       "word 5 of its command line is '5' where rank 0's is '4'"},
+        RankDifference{"Engine", kSmall + " --engine tree", kSmall + " --engine cpu",
+                       "'cpu' where rank 0's is 'tree'"},
+        RankDifference{"Diagnostics", kSmall, kSmall + " --diagnostics {d}/d.csv",
+                       "is '--diagnostics'"},
+        RankDifference{"Command", kSmall, "shot --bodies 256 --steps 4",
+                       "word 1 of its command line is 'shot'"},
+        RankDifference{"InputOnOneRank", "simulate --steps 4",
+                       "simulate --input {d}/ic.csv --steps 4",
                        "word 2 of its command line is '--input'"},
-        RankDifference{"DisabledComputeOnOneRank", "simulate --engine compute --bodies 256 --steps 4",
-                       "env NBODY_DISABLE_COMPUTE=1 " NBODY_EXECUTABLE " simulate --engine compute --bodies 256 --steps 4",
+        RankDifference{"DisabledComputeOnOneRank",
+                       "simulate --engine compute --bodies 256 --steps 4",
+                       "env NBODY_DISABLE_COMPUTE=1 " NBODY_EXECUTABLE
+                       " simulate --engine compute --bodies 256 --steps 4",
                        "NBODY_DISABLE_COMPUTE is set to '1' there and unset on rank 0"}),
     [](const auto& param) { return param.param.name; });
 
@@ -381,26 +442,31 @@ std::vector<std::string> segmentFoldersOf(pid_t launcher) {
   std::vector<std::string> found;
   const std::string prefix = "nbody-rank-" + std::to_string(launcher) + "-";
   for (const auto& entry : std::filesystem::directory_iterator("/dev/shm"))
-    if (entry.path().filename().string().starts_with(prefix)) found.push_back(entry.path().string());
+    if (entry.path().filename().string().starts_with(prefix))
+      found.push_back(entry.path().string());
   return found;
 }
 
 TEST_P(AnImpatientStopToTheLauncher, LeavesNothingOfTheRanks) {
   ScratchFolder scratch("ranks-impatient");
   setRankEnvironment();
-  const struct rlimit noCore {0, 0};
+  const struct rlimit noCore { 0, 0 };
   struct rlimit core {};
   ::getrlimit(RLIMIT_CORE, &core);
   ::setrlimit(RLIMIT_CORE, &noCore);  // mpirun's own core file, on SIGQUIT
   std::vector<std::string> words{NBODY_MPIEXEC, NBODY_MPIEXEC_NUMPROC_FLAG, "2"};
   if (!std::string(NBODY_MPIEXEC_PREFLAGS).empty()) words.push_back(NBODY_MPIEXEC_PREFLAGS);
-  for (const std::string word : {NBODY_EXECUTABLE, "simulate", "--bodies", "2048", "--steps", "100000000"})
+  for (const std::string word :
+       {NBODY_EXECUTABLE, "simulate", "--bodies", "2048", "--steps", "100000000"})
     words.push_back(word);
-  words.insert(words.end(), {"-o", (scratch / "final.nbody").string(), "--diagnostics", (scratch / "d.csv").string()});
+  words.insert(words.end(), {"-o", (scratch / "final.nbody").string(), "--diagnostics",
+                             (scratch / "d.csv").string()});
   auto launcher = test::RunningNbody::program(words, scratch);
   ::setrlimit(RLIMIT_CORE, &core);
-  ASSERT_TRUE(test::waitUntil([&] { return test::temporaryFilesIn(scratch.path()).size() == 2; }, 120));
-  ASSERT_FALSE(segmentFoldersOf(launcher.pid()).empty()) << "the ranks' segments are not in folders of their own";
+  ASSERT_TRUE(
+      test::waitUntil([&] { return test::temporaryFilesIn(scratch.path()).size() == 2; }, 120));
+  ASSERT_FALSE(segmentFoldersOf(launcher.pid()).empty())
+      << "the ranks' segments are not in folders of their own";
   for (const int signal : GetParam().signals) {
     launcher.signal(signal);
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -425,18 +491,23 @@ INSTANTIATE_TEST_SUITE_P(RankFailures, AnImpatientStopToTheLauncher,
 TEST(Ranks, ASharedWindowFolderThatIsAFileOrADeviceIsRefusedWithTheSameBits) {
   ScratchFolder scratch("ranks-window-file");
   std::ofstream(scratch / "a-file") << "x";
-  const std::string run = "simulate --engine compute --scene plummer --bodies 1001 --steps 2 -q -o ";
+  const std::string run =
+      "simulate --engine compute --scene plummer --bodies 1001 --steps 2 -q -o ";
   ASSERT_EQ(runNbody(run + (scratch / "one.nbody").string(), scratch).exitCode, 0);
   for (const std::string& folder : {(scratch / "a-file").string(), std::string("/dev/null")}) {
-    const std::string environment =
-        "timeout 120 env " + kRankEnvironment + " OMPI_MCA_osc_sm_backing_directory=" + folder + " " + onRanks(2);
-    const CommandResult result = runNbody(run + (scratch / "two.nbody").string(), scratch, environment);
+    const std::string environment = "timeout 120 env " + kRankEnvironment +
+                                    " OMPI_MCA_osc_sm_backing_directory=" + folder + " " +
+                                    onRanks(2);
+    const CommandResult result =
+        runNbody(run + (scratch / "two.nbody").string(), scratch, environment);
     ASSERT_EQ(result.exitCode, 0) << folder << ": " << result.err;
-    EXPECT_TRUE(test::readWholeFile(scratch / "two.nbody") == test::readWholeFile(scratch / "one.nbody")) << folder;
+    EXPECT_TRUE(test::readWholeFile(scratch / "two.nbody") ==
+                test::readWholeFile(scratch / "one.nbody"))
+        << folder;
     const std::vector<std::string> lines = nbodyLines(result.err);
     ASSERT_EQ(lines.size(), 1u) << result.err;
-    EXPECT_EQ(lines[0], "nbody: the ranks exchange through MPI_Allgatherv, not a shared window: " + folder +
-                            " is not a folder");
+    EXPECT_EQ(lines[0], "nbody: the ranks exchange through MPI_Allgatherv, not a shared window: " +
+                            folder + " is not a folder");
   }
 }
 
@@ -446,12 +517,13 @@ TEST(RankFailures, ANonFiniteStateEndsEveryRankNamingTheStepAndBody) {
   ScratchFolder scratch("ranks-non-finite");
   std::ofstream(scratch / "ic.csv") << "x,y,z,mass,vx,vy,vz\n0,0,0,1,0,0,0\n1e-15,0,0,1,0,0,0\n";
   for (const std::string& engine : test::gpuEngineNames())
-    expectEveryRankEndedCleanly(runOnRanks(2, "simulate --engine " + engine + " --input " +
-                                                  (scratch / "ic.csv").string() +
-                                                  " --softening 0 --steps 5 --check-every 1 -q -o " +
-                                                  (scratch / "out.csv").string(),
-                                              scratch),
-                                scratch, 1, "non-finite between step 0 (the last found finite) and step 1: body 0");
+    expectEveryRankEndedCleanly(
+        runOnRanks(2,
+                   "simulate --engine " + engine + " --input " + (scratch / "ic.csv").string() +
+                       " --softening 0 --steps 5 --check-every 1 -q -o " +
+                       (scratch / "out.csv").string(),
+                   scratch),
+        scratch, 1, "non-finite between step 0 (the last found finite) and step 1: body 0");
 }
 
 }  // namespace

@@ -41,31 +41,39 @@ class NonFiniteStatesWhenDrawn : public ::testing::TestWithParam<test::AttackCas
 
 TEST_P(NonFiniteStatesWhenDrawn, AreNeverDrawnIntoAFile) {
   ScratchFolder scratch("non-finite-drawn");
-  const CommandResult result = test::runNbody(test::withFolder(GetParam().arguments, scratch), scratch);
+  const CommandResult result =
+      test::runNbody(test::withFolder(GetParam().arguments, scratch), scratch);
   expectCleanFailure(result, scratch, 1, GetParam().expectedInMessage);
   EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
 }
 
 const std::string kSmallPicture = "--bodies 64 --width 32 --height 32 --gravity 1e308 -q ";
-const std::string kNonFinite = "the state became non-finite between step 0 (the last found finite) and step ";
+const std::string kNonFinite =
+    "the state became non-finite between step 0 (the last found finite) and step ";
 
 INSTANTIATE_TEST_SUITE_P(
     EveryCommandThatDraws, NonFiniteStatesWhenDrawn,
     ::testing::Values(
-        test::AttackCase{"Record", "record " + kSmallPicture + "--frames 3 --out {d}/m.mp4", kNonFinite + "2: body "},
-        test::AttackCase{"RecordManyStepsPerFrame",
-                         "record " + kSmallPicture + "--frames 2 --steps-per-frame 300 --out {d}/m.mp4",
-                         kNonFinite + "100: body "},
-        test::AttackCase{"RecordWithTrails", "record " + kSmallPicture + "--frames 3 --trails 0.1 --out {d}/m.mp4",
+        test::AttackCase{"Record", "record " + kSmallPicture + "--frames 3 --out {d}/m.mp4",
                          kNonFinite + "2: body "},
-        test::AttackCase{"Shot", "shot " + kSmallPicture + "--steps 3 --out {d}/s.png", kNonFinite + "3: body "},
-        test::AttackCase{"ShotWithTrails", "shot " + kSmallPicture + "--steps 3 --trails 0.1 --out {d}/s.png",
+        test::AttackCase{
+            "RecordManyStepsPerFrame",
+            "record " + kSmallPicture + "--frames 2 --steps-per-frame 300 --out {d}/m.mp4",
+            kNonFinite + "100: body "},
+        test::AttackCase{"RecordWithTrails",
+                         "record " + kSmallPicture + "--frames 3 --trails 0.1 --out {d}/m.mp4",
+                         kNonFinite + "2: body "},
+        test::AttackCase{"Shot", "shot " + kSmallPicture + "--steps 3 --out {d}/s.png",
+                         kNonFinite + "3: body "},
+        test::AttackCase{"ShotWithTrails",
+                         "shot " + kSmallPicture + "--steps 3 --trails 0.1 --out {d}/s.png",
                          kNonFinite + "3: body "}),
     [](const auto& param) { return param.param.name; });
 
 // Long work that used to look at no stop request: shot --trails drew every step without one, and
 // record made a frame's steps in one go. Each must end within a few seconds of the signal (a chunk
-// of about a quarter second, a step of the CPU engine at N = 4096), exit 128 + n, one line, no file.
+// of about a quarter second, a step of the CPU engine at N = 4096), exit 128 + n, one line, no
+// file.
 struct LongWork {
   std::string name, arguments;
   int signal;
@@ -78,12 +86,14 @@ TEST_P(StopsInsideLongWork, EndItWithinAStepLeavingNoFile) {
   ScratchFolder scratch("stop-long-work");
   RunningNbody run(words(GetParam().arguments, scratch), scratch);
   // reportView's line comes once the first state is drawn, before the steps.
-  ASSERT_TRUE(test::waitUntil(
-      [&] { return test::readWholeFile(scratch / "stderr.txt").find("camera yaw") != std::string::npos; }));
+  ASSERT_TRUE(test::waitUntil([&] {
+    return test::readWholeFile(scratch / "stderr.txt").find("camera yaw") != std::string::npos;
+  }));
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   run.signal(GetParam().signal);
   const CommandResult result = run.wait(15);
-  expectCleanFailure(result, scratch, 128 + GetParam().signal, "stopped by SIG" + std::string(sigabbrev_np(GetParam().signal)));
+  expectCleanFailure(result, scratch, 128 + GetParam().signal,
+                     "stopped by SIG" + std::string(sigabbrev_np(GetParam().signal)));
   EXPECT_EQ(namesIn(scratch), std::vector<std::string>{});
 }
 
@@ -92,11 +102,15 @@ const std::string kSlowCpuRun = "--engine cpu --bodies 4096 --width 64 --height 
 INSTANTIATE_TEST_SUITE_P(
     ShotAndRecord, StopsInsideLongWork,
     ::testing::Values(
-        LongWork{"ShotWithTrails", "shot " + kSlowCpuRun + "--trails 0.1 --steps 100000 --out {d}/s.png", SIGINT},
-        LongWork{"RecordManyStepsPerFrame", "record " + kSlowCpuRun + "--frames 3 --steps-per-frame 100000 --out {d}/m.mp4",
+        LongWork{"ShotWithTrails",
+                 "shot " + kSlowCpuRun + "--trails 0.1 --steps 100000 --out {d}/s.png", SIGINT},
+        LongWork{"RecordManyStepsPerFrame",
+                 "record " + kSlowCpuRun + "--frames 3 --steps-per-frame 100000 --out {d}/m.mp4",
                  SIGTERM},
         LongWork{"RecordWithTrails",
-                 "record " + kSlowCpuRun + "--frames 3 --trails 0.1 --steps-per-frame 100000 --out {d}/m.mp4", SIGHUP}),
+                 "record " + kSlowCpuRun +
+                     "--frames 3 --trails 0.1 --steps-per-frame 100000 --out {d}/m.mp4",
+                 SIGHUP}),
     [](const auto& param) { return param.param.name; });
 
 // An engine's number setting (the tree's theta) goes through the one reader of numbers, as every
@@ -111,11 +125,13 @@ TEST_P(UsageEverywhereTheSame, IsAUsageErrorBeforeAnyWork) {
 
 INSTANTIATE_TEST_SUITE_P(
     EngineSettings, UsageEverywhereTheSame,
-    ::testing::Values(test::AttackCase{"ANumberInHex", "simulate --engine tree --bodies 8 --set theta=0x1p-1 -o {d}/o.csv",
-                                       "theta 0x1p-1 is not one of"},
-                      test::AttackCase{"ANumberWithABlank",
-                                       "simulate --engine tree --bodies 8 --set 'theta= 0.5' -o {d}/o.csv",
-                                       "theta  0.5 is not one of"}),
+    ::testing::Values(
+        test::AttackCase{"ANumberInHex",
+                         "simulate --engine tree --bodies 8 --set theta=0x1p-1 -o {d}/o.csv",
+                         "theta 0x1p-1 is not one of"},
+        test::AttackCase{"ANumberWithABlank",
+                         "simulate --engine tree --bodies 8 --set 'theta= 0.5' -o {d}/o.csv",
+                         "theta  0.5 is not one of"}),
     [](const auto& param) { return param.param.name; });
 
 // A machine that cannot give the OpenGL driver what it needs: llvmpipe crashed (SIGSEGV in its
@@ -137,7 +153,9 @@ void PrintTo(const Environment& environment, std::ostream* out) { *out << enviro
 std::string fullFileSystem(const ScratchFolder& scratch) {
   const auto full = scratch / "full";
   std::filesystem::create_directory(full);
-  if (std::system(("mount -t tmpfs -o size=64k tmpfs " + full.string() + " 2>/dev/null").c_str()) != 0) return {};
+  if (std::system(("mount -t tmpfs -o size=64k tmpfs " + full.string() + " 2>/dev/null").c_str()) !=
+      0)
+    return {};
   std::ofstream(full / "fill") << std::string(1 << 17, 'x');
   return full.string();
 }
@@ -150,8 +168,8 @@ TEST_P(EnvironmentFailures, AreOneLineNamingTheCauseNeverACrashOrAHang) {
   if (prefix == "skip") GTEST_SKIP() << "this machine cannot make the environment (see the case)";
   const auto output = scratch / "o.csv";
   const CommandResult result =
-      test::runNbody("simulate --engine fragment --bodies 64 --steps 2 -q -o " + output.string(), scratch,
-                     prefix + " timeout -s KILL 120");
+      test::runNbody("simulate --engine fragment --bodies 64 --steps 2 -q -o " + output.string(),
+                     scratch, prefix + " timeout -s KILL 120");
   std::system(("umount " + (scratch / "full").string() + " 2>/dev/null").c_str());
   if (GetParam().exitCode != 0) {
     expectCleanFailure(result, scratch, GetParam().exitCode, GetParam().expectedInMessage);
@@ -161,27 +179,31 @@ TEST_P(EnvironmentFailures, AreOneLineNamingTheCauseNeverACrashOrAHang) {
   EXPECT_EQ(result.exitCode, 0) << result.err;
   EXPECT_EQ(test::linesFromNbody(result.err).size(), 1u) << result.err;
   EXPECT_NE(result.err.find(GetParam().expectedInMessage), std::string::npos) << result.err;
-  EXPECT_EQ(result.err.find("Failed to create"), std::string::npos) << "Mesa's own line: " << result.err;
+  EXPECT_EQ(result.err.find("Failed to create"), std::string::npos)
+      << "Mesa's own line: " << result.err;
   EXPECT_EQ(test::lineCount(test::readWholeFile(output)), 65u);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     LimitsAndShaderCaches, EnvironmentFailures,
     ::testing::Values(
-        Environment{"ALowAddressSpaceLimit",
-                    [](const ScratchFolder&) -> std::string {
-                      // AddressSanitizer's shadow memory fits under no address-space limit.
-                      return test::underAddressSanitizer() ? "skip" : "ulimit -v 400000;";
-                    },
-                    1, "the OpenGL driver could not start: the address-space limit (ulimit -v) is 391 MiB"},
+        Environment{
+            "ALowAddressSpaceLimit",
+            [](const ScratchFolder&) -> std::string {
+              // AddressSanitizer's shadow memory fits under no address-space limit.
+              return test::underAddressSanitizer() ? "skip" : "ulimit -v 400000;";
+            },
+            1, "the OpenGL driver could not start: the address-space limit (ulimit -v) is 391 MiB"},
         Environment{"AProcessLimitTooLowForTheDriversThreads",
                     [](const ScratchFolder& scratch) -> std::string {
                       const std::string nobody = test::asNobody(scratch);
-                      if (test::underAddressSanitizer()) return std::string("skip");  // its runtime's threads
+                      if (test::underAddressSanitizer())
+                        return std::string("skip");  // its runtime's threads
                       return nobody == "skip" ? nobody : nobody + "prlimit --nproc=2 --";
                     },
                     1, "the process limit (ulimit -u, threads included) is 2"},
-        Environment{"ATinyStack", [](const ScratchFolder&) -> std::string { return "ulimit -s 32;"; }, 1,
+        Environment{"ATinyStack",
+                    [](const ScratchFolder&) -> std::string { return "ulimit -s 32;"; }, 1,
                     "the stack limit (ulimit -s) is 32.0 KiB, below the 256 KiB nbody needs"},
         Environment{"AFullShaderCacheFolder",
                     [](const ScratchFolder& scratch) -> std::string {
@@ -194,7 +216,10 @@ INSTANTIATE_TEST_SUITE_P(
                       const std::string nobody = test::asNobody(scratch);
                       std::filesystem::create_directory(scratch / "cache");
                       ::chmod((scratch / "cache").c_str(), 0555);
-                      return nobody == "skip" ? nobody : nobody + "env MESA_SHADER_CACHE_DIR=" + (scratch / "cache").string();
+                      return nobody == "skip"
+                                 ? nobody
+                                 : nobody +
+                                       "env MESA_SHADER_CACHE_DIR=" + (scratch / "cache").string();
                     },
                     0, "cache cannot be written (Permission denied)"}),
     [](const auto& param) { return param.param.name; });
@@ -204,10 +229,12 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Messages, AccuracySaysARelativeErrorAgainstZeroIsUndefined) {
   ScratchFolder scratch("accuracy-zero");
   std::ofstream(scratch / "one.csv") << "x,y,z,mass,vx,vy,vz\n0,0,0,1,0,0,0\n";
-  const CommandResult result = test::runNbody("accuracy --engine tree -q --input " + (scratch / "one.csv").string(), scratch);
+  const CommandResult result = test::runNbody(
+      "accuracy --engine tree -q --input " + (scratch / "one.csv").string(), scratch);
   ASSERT_EQ(result.exitCode, 0) << result.err;
-  EXPECT_NE(result.out.find("potential energy: relative error undefined (the reference potential is 0)"),
-            std::string::npos)
+  EXPECT_NE(
+      result.out.find("potential energy: relative error undefined (the reference potential is 0)"),
+      std::string::npos)
       << result.out;
   EXPECT_EQ(result.out.find("nan"), std::string::npos) << result.out;
 }
@@ -217,7 +244,8 @@ TEST(Messages, AccuracySaysARelativeErrorAgainstZeroIsUndefined) {
 // said the dt. {d}/in.nbody holds a snapshot with softening 0.05, G 2, dt 0.003 and rk4.
 struct Report {
   std::string name, arguments;
-  std::function<const nlohmann::json&(const nlohmann::json&)> settingsOf;  // where the report keeps them
+  std::function<const nlohmann::json&(const nlohmann::json&)>
+      settingsOf;  // where the report keeps them
   double softening, gravity, dt;
   std::string method;
 };
@@ -231,7 +259,8 @@ TEST_P(ReportsSayWhatWasMeasured, TheSofteningGravityMethodAndStepUsed) {
   input.state = findScene("plummer")->generate(64, 2);
   input.settings = RunSettings{"rk4", StepParams{0.003, 0.05, 2.0}, 2};
   writeSnapshotFile(input, scratch / "in.nbody");
-  const CommandResult result = test::runNbody(test::withFolder(GetParam().arguments, scratch), scratch);
+  const CommandResult result =
+      test::runNbody(test::withFolder(GetParam().arguments, scratch), scratch);
   ASSERT_EQ(result.exitCode, 0) << result.err;
   const nlohmann::json report = nlohmann::json::parse(test::readWholeFile(scratch / "r.json"));
   const nlohmann::json& settings = GetParam().settingsOf(report);
@@ -242,19 +271,23 @@ TEST_P(ReportsSayWhatWasMeasured, TheSofteningGravityMethodAndStepUsed) {
 }
 
 const nlohmann::json& itself(const nlohmann::json& report) { return report; }
-const nlohmann::json& firstResult(const nlohmann::json& report) { return report.at("results").at(0); }
+const nlohmann::json& firstResult(const nlohmann::json& report) {
+  return report.at("results").at(0);
+}
 
 INSTANTIATE_TEST_SUITE_P(
     AccuracyAndBench, ReportsSayWhatWasMeasured,
     ::testing::Values(
         // accuracy times Euler steps of the snapshot's dt, with its softening and G.
-        Report{"AccuracyFromASnapshot", "accuracy --engine cpu -q --input {d}/in.nbody --json {d}/r.json", itself, 0.05,
-               2.0, 0.003, "euler"},
+        Report{"AccuracyFromASnapshot",
+               "accuracy --engine cpu -q --input {d}/in.nbody --json {d}/r.json", itself, 0.05, 2.0,
+               0.003, "euler"},
         Report{"AccuracyFromASnapshotWithASofteningGiven",
-               "accuracy --engine cpu -q --input {d}/in.nbody --softening 0.2 --json {d}/r.json", itself, 0.2, 2.0, 0.003,
-               "euler"},
+               "accuracy --engine cpu -q --input {d}/in.nbody --softening 0.2 --json {d}/r.json",
+               itself, 0.2, 2.0, 0.003, "euler"},
         Report{"Bench",
-               "bench --engine cpu --bodies 64 --steps 1 --repetitions 1 --method rk2 --dt 0.004 --softening 0.03 -G 3 "
+               "bench --engine cpu --bodies 64 --steps 1 --repetitions 1 --method rk2 --dt 0.004 "
+               "--softening 0.03 -G 3 "
                "--json {d}/r.json",
                firstResult, 0.03, 3.0, 0.004, "rk2"}),
     [](const auto& param) { return param.param.name; });
@@ -274,13 +307,17 @@ TEST(DumpedPrograms, GoThroughTheOutputLayer) {
   test::ScratchFolder scratch("dump-programs");
   const std::string run = "simulate --bodies 256 --steps 2 -q -o " + (scratch / "o.csv").string();
   std::filesystem::create_directory(scratch / "dump");
-  ASSERT_EQ(test::runNbody(run, scratch, "NBODY_DUMP_PROGRAMS=" + (scratch / "dump").string()).exitCode, 0);
+  ASSERT_EQ(
+      test::runNbody(run, scratch, "NBODY_DUMP_PROGRAMS=" + (scratch / "dump").string()).exitCode,
+      0);
   std::vector<std::filesystem::path> dumped;
-  for (const auto& entry : std::filesystem::directory_iterator(scratch / "dump")) dumped.push_back(entry.path());
+  for (const auto& entry : std::filesystem::directory_iterator(scratch / "dump"))
+    dumped.push_back(entry.path());
   ASSERT_GE(dumped.size(), 2u);
   for (const auto& file : dumped) {
     if (file.extension() != ".key") continue;
-    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(file).replace_extension(".bin"))) << file;
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(file).replace_extension(".bin")))
+        << file;
     EXPECT_NE(test::readWholeFile(file).find(".glsl;"), std::string::npos) << file;
   }
   std::ofstream(scratch / "victim.txt") << "precious";
@@ -289,18 +326,24 @@ TEST(DumpedPrograms, GoThroughTheOutputLayer) {
     std::filesystem::create_symlink(scratch / "victim.txt", file);
   }
   std::filesystem::remove(scratch / "o.csv");
-  test::expectCleanFailure(test::runNbody(run, scratch, "NBODY_DUMP_PROGRAMS=" + (scratch / "dump").string()), scratch, 1,
-                           "it is a symbolic link (to " + (scratch / "victim.txt").string() + ") that leads to a regular file");
+  test::expectCleanFailure(
+      test::runNbody(run, scratch, "NBODY_DUMP_PROGRAMS=" + (scratch / "dump").string()), scratch,
+      1,
+      "it is a symbolic link (to " + (scratch / "victim.txt").string() +
+          ") that leads to a regular file");
   EXPECT_EQ(test::readWholeFile(scratch / "victim.txt"), "precious");
-  test::expectCleanFailure(test::runNbody(run, scratch, "NBODY_DUMP_PROGRAMS=" + (scratch / "missing").string()),
-                           scratch, 1, "cannot write " + (scratch / "missing").string() + "/");
+  test::expectCleanFailure(
+      test::runNbody(run, scratch, "NBODY_DUMP_PROGRAMS=" + (scratch / "missing").string()),
+      scratch, 1, "cannot write " + (scratch / "missing").string() + "/");
   // A pipe at one of the names held the run in open() past a stop signal.
   for (const auto& file : dumped) {
     std::filesystem::remove(file);
     ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);
   }
-  test::expectCleanFailure(test::runNbody(run, scratch, "timeout 20 env NBODY_DUMP_PROGRAMS=" + (scratch / "dump").string()),
-                           scratch, 1, "NBODY_DUMP_PROGRAMS writes regular files, and this is none");
+  test::expectCleanFailure(
+      test::runNbody(run, scratch,
+                     "timeout 20 env NBODY_DUMP_PROGRAMS=" + (scratch / "dump").string()),
+      scratch, 1, "NBODY_DUMP_PROGRAMS writes regular files, and this is none");
   EXPECT_FALSE(std::filesystem::exists(scratch / "o.csv"));
 }
 

@@ -30,7 +30,8 @@ double velocityChangeError(const State& start, const State& engine, const State&
   double worst = 0.0, largest = 0.0;
   for (std::size_t i = 0; i < start.size(); ++i) {
     const glm::dvec3 change = glm::dvec3(reference.velocity[i]) - glm::dvec3(start.velocity[i]);
-    const glm::dvec3 difference = glm::dvec3(engine.velocity[i]) - glm::dvec3(reference.velocity[i]);
+    const glm::dvec3 difference =
+        glm::dvec3(engine.velocity[i]) - glm::dvec3(reference.velocity[i]);
     largest = std::max(largest, glm::length(change));
     worst = std::max(worst, glm::length(difference));
   }
@@ -49,7 +50,8 @@ class FormatsGl : public GlTest {};
 // summation agrees with the CPU engine to float32's summation error over 60,000 terms (1.1e-4 of
 // the largest change on llvmpipe); the tree within its opening angle's force error (5e-4 there).
 TEST_F(FormatsGl, TheTwoGalaxyFileStepsOnEveryEngineAsOnTheCpu) {
-  const Snapshot sample = readSnapshotFile(std::filesystem::path(NBODY_GADGET_SAMPLES) / "galaxy_littleendian.dat");
+  const Snapshot sample =
+      readSnapshotFile(std::filesystem::path(NBODY_GADGET_SAMPLES) / "galaxy_littleendian.dat");
   ASSERT_EQ(sample.state.size(), 60000u);
   ASSERT_TRUE(sample.units);
   const StepParams params{1e-4, 0.1, sample.units->gravity};
@@ -62,8 +64,9 @@ TEST_F(FormatsGl, TheTwoGalaxyFileStepsOnEveryEngineAsOnTheCpu) {
     const State stepped = test::advance(*engine, sample.state, euler, params, 1);
     const double tolerance = findEngine(name)->approximate ? 5e-3 : 3e-4;
     const double error = velocityChangeError(sample.state, stepped, reference);
-    std::printf("%s engine, two galaxies: velocity change error %.2e of the largest (tolerance %.0e)\n",
-                name.c_str(), error, tolerance);
+    std::printf(
+        "%s engine, two galaxies: velocity change error %.2e of the largest (tolerance %.0e)\n",
+        name.c_str(), error, tolerance);
     EXPECT_LE(error, tolerance) << name;
     EXPECT_TRUE(sameIdentity(stepped, sample.state)) << name;
     EXPECT_TRUE(sameMasses(stepped, sample.state)) << name;
@@ -94,7 +97,8 @@ TEST_F(FormatsGl, IdsAndComponentsFollowEveryBodyThroughEveryEngineAndMethod) {
       const State stepped = test::advance(*engine, start, method, params, 5);
       EXPECT_TRUE(sameIdentity(stepped, start)) << engineName << " " << methodName;
       EXPECT_TRUE(sameMasses(stepped, start)) << engineName << " " << methodName;
-      EXPECT_LE(test::compareStates(stepped, reference).maxPosition, 1e-4) << engineName << " " << methodName;
+      EXPECT_LE(test::compareStates(stepped, reference).maxPosition, 1e-4)
+          << engineName << " " << methodName;
     }
 }
 
@@ -107,7 +111,8 @@ TEST_F(FormatsGl, TheTreeEngineInItsOwnSettingsKeepsTheUploadOrder) {
   const State reference = test::advance(cpu, start, *findMethod("leapfrog"), params, 3);
   EXPECT_TRUE(sameIdentity(stepped, start));
   EXPECT_TRUE(sameMasses(stepped, start));
-  EXPECT_LE(test::compareStates(stepped, reference).maxPosition, 1e-3);  // the tree's force error, 3 steps
+  EXPECT_LE(test::compareStates(stepped, reference).maxPosition,
+            1e-3);  // the tree's force error, 3 steps
 }
 
 TEST_F(FormatsGl, AnEngineSwitchCarriesIdsAndComponents) {
@@ -130,9 +135,11 @@ TEST_F(FormatsGl, AnEngineSwitchCarriesIdsAndComponents) {
 // that went on, IDs and components included.
 TEST_F(FormatsGl, ARestartFromNbodyOrHdf5GivesTheUninterruptedRunsBits) {
   ScratchFolder scratch("formats-restart");
-  const std::string run = "simulate --engine tree --scene galaxies -n 2000 --method leapfrog --dt 0.002 -q ";
+  const std::string run =
+      "simulate --engine tree --scene galaxies -n 2000 --method leapfrog --dt 0.002 -q ";
   const auto full = test::runNbody(run + "--steps 10 --snapshot-every 5 --snapshot-path " +
-                                       (scratch / "s-{step}.nbody").string() + " -o " + (scratch / "full.nbody").string(),
+                                       (scratch / "s-{step}.nbody").string() + " -o " +
+                                       (scratch / "full.nbody").string(),
                                    scratch);
   ASSERT_EQ(full.exitCode, 0) << full.err;
   const auto series = test::runNbody(run + "--steps 5 --snapshot-every 5 --snapshot-path " +
@@ -141,10 +148,10 @@ TEST_F(FormatsGl, ARestartFromNbodyOrHdf5GivesTheUninterruptedRunsBits) {
   ASSERT_EQ(series.exitCode, 0) << series.err;
   const Snapshot reference = readSnapshotFile(scratch / "full.nbody");
   for (const std::string input : {"s-000000005.nbody", "h-000000005.hdf5"}) {
-    const auto resumed = test::runNbody("simulate --engine tree --method leapfrog --dt 0.002 -q --input " +
-                                            (scratch / input).string() + " --steps 5 -o " +
-                                            (scratch / "resumed.nbody").string(),
-                                        scratch);
+    const auto resumed = test::runNbody(
+        "simulate --engine tree --method leapfrog --dt 0.002 -q --input " +
+            (scratch / input).string() + " --steps 5 -o " + (scratch / "resumed.nbody").string(),
+        scratch);
     ASSERT_EQ(resumed.exitCode, 0) << resumed.err;
     const Snapshot again = readSnapshotFile(scratch / "resumed.nbody");
     EXPECT_TRUE(test::sameBits(again.state, reference.state)) << input;

@@ -23,8 +23,10 @@ namespace {
 using test::GlTest;
 using test::TestCase;
 
-const std::filesystem::path kGoldenFolder = std::filesystem::path(NBODY_SOURCE_DIR) / "assets/golden";
-const std::filesystem::path kFailureFolder = std::filesystem::path(NBODY_BINARY_DIR) / "golden-failures";
+const std::filesystem::path kGoldenFolder =
+    std::filesystem::path(NBODY_SOURCE_DIR) / "assets/golden";
+const std::filesystem::path kFailureFolder =
+    std::filesystem::path(NBODY_BINARY_DIR) / "golden-failures";
 
 // Options as the command line reads them: the same parser as `nbody shot` and `nbody compare`.
 template <typename Options, typename AddOptions>
@@ -46,7 +48,8 @@ ShotOptions shotOptions(const TestCase& golden) {
 
 // A case may give other thresholds for NVIDIA's driver (`compare-nvidia`, with `why-nvidia`),
 // measured on the H200; llvmpipe, where the pictures were made, keeps `compare`.
-std::string thresholdKey(const TestCase& golden, const std::string& renderer, const std::string& key) {
+std::string thresholdKey(const TestCase& golden, const std::string& renderer,
+                         const std::string& key) {
   const bool nvidia = renderer.find("NVIDIA") != std::string::npos;
   return nvidia && golden.values.count(key + "-nvidia") ? key + "-nvidia" : key;
 }
@@ -66,9 +69,11 @@ TEST_P(GoldenImage, MatchesWithinItsThresholds) {
   const CompareThresholds limits = thresholds(golden, renderer);
   const std::filesystem::path expectedPath = kGoldenFolder / (golden.name + ".png");
   ASSERT_TRUE(std::filesystem::exists(expectedPath))
-      << expectedPath << " is missing: make it with tools/regenerate_references.py --goldens " << golden.name;
+      << expectedPath << " is missing: make it with tools/regenerate_references.py --goldens "
+      << golden.name;
 
-  const std::unique_ptr<Engine> engine = createEngine(options.run.choice.engine, options.run.choice.engineSettings);
+  const std::unique_ptr<Engine> engine =
+      createEngine(options.run.choice.engine, options.run.choice.engineSettings);
   const Image actual = takeShot(*engine, options);
   const Image expected = readPng(expectedPath);
   ASSERT_EQ(actual.width, expected.width) << "the case's size differs from the golden picture's";
@@ -86,14 +91,14 @@ TEST_P(GoldenImage, MatchesWithinItsThresholds) {
   writePng(actual, actualPath);
   writePng(differenceImage(expected, actual, limits.maxDelta), diffPath);
   ADD_FAILURE() << "the picture of case " << golden.name << " differs from " << expectedPath
-                << " (renderer: " << renderer
-                << "; the golden pictures were made on llvmpipe)\n"
+                << " (renderer: " << renderer << "; the golden pictures were made on llvmpipe)\n"
                 << describeDifference(difference, limits) << "actual picture: " << actualPath
                 << "\ndifferences:    " << diffPath
                 << " (red: beyond --max-delta, yellow: within it)\nthe case: " << golden.at("shot")
                 << "\nthresholds: " << golden.at(thresholdKey(golden, renderer, "compare"))
                 << "\nwhy these thresholds: " << golden.at(thresholdKey(golden, renderer, "why"))
-                << "\nIf the change is intended: tools/regenerate_references.py --goldens " << golden.name;
+                << "\nIf the change is intended: tools/regenerate_references.py --goldens "
+                << golden.name;
 }
 
 std::string testName(const ::testing::TestParamInfo<TestCase>& golden) {
@@ -112,7 +117,8 @@ TEST(GoldenThresholds, NvidiasOwnWhereTheCaseHasThemElseTheCommonOnes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, GoldenImage,
-                         ::testing::ValuesIn(test::readCaseFile(kGoldenFolder / "cases.ini")), testName);
+                         ::testing::ValuesIn(test::readCaseFile(kGoldenFolder / "cases.ini")),
+                         testName);
 
 }  // namespace
 }  // namespace nbody

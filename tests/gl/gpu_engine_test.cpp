@@ -11,10 +11,10 @@
 #include "engines/cpu_engine.h"
 #include "engines/registry.h"
 #include "engines/stage_textures.h"
-#include "gl/state_readback.h"
-#include "io/output_file.h"
-#include "io/csv.h"
 #include "gl/gl_test.h"
+#include "gl/state_readback.h"
+#include "io/csv.h"
+#include "io/output_file.h"
 #include "support/test_support.h"
 
 namespace nbody {
@@ -30,7 +30,8 @@ using test::Variant;
 std::string builtStamp() {
   const std::filesystem::path binary = std::filesystem::read_symlink("/proc/self/exe");
   return "-" + std::to_string(std::filesystem::file_size(binary)) + "-" +
-         std::to_string(std::filesystem::last_write_time(binary).time_since_epoch().count()) + ".csv";
+         std::to_string(std::filesystem::last_write_time(binary).time_since_epoch().count()) +
+         ".csv";
 }
 
 std::filesystem::path keptReferencesFolder() {
@@ -43,7 +44,8 @@ void forgetOtherBuildsReferences() {
   std::error_code ignored;
   for (const auto& entry : std::filesystem::directory_iterator(keptReferencesFolder(), ignored)) {
     const std::string name = entry.path().filename().string();
-    if (name.ends_with(".csv") && !name.ends_with(builtStamp())) std::filesystem::remove(entry.path(), ignored);
+    if (name.ends_with(".csv") && !name.ends_with(builtStamp()))
+      std::filesystem::remove(entry.path(), ignored);
   }
 }
 
@@ -121,22 +123,24 @@ std::string gpuVersusCpuName(const ::testing::TestParamInfo<GpuVersusCpu::ParamT
 // slices for one and four bodies per fragment, at N = 1000 (a square, 32 x 32) and N = 4099
 // (prime: 72 x 57 texels with 5 padding bodies; no unroll block divides it).
 std::vector<Variant> fragmentVariants() {
-  std::vector<Variant> variants = combinations({{"unroll", "", {"1x1", "2x2", "4x4", "8x8"}, ""},
-                                                {"bodies-per-fragment", "", {"1", "2", "4", "8"}, ""},
-                                                {"slices", "", {"1"}, ""}});
+  std::vector<Variant> variants =
+      combinations({{"unroll", "", {"1x1", "2x2", "4x4", "8x8"}, ""},
+                    {"bodies-per-fragment", "", {"1", "2", "4", "8"}, ""},
+                    {"slices", "", {"1"}, ""}});
   for (const char* bodies : {"1", "4"})
     for (const char* slices : {"2", "4"})
       variants.push_back({{"unroll", "4x4"}, {"bodies-per-fragment", bodies}, {"slices", slices}});
   return variants;
 }
-INSTANTIATE_TEST_SUITE_P(Fragment, GpuVersusCpu,
-                         ::testing::Combine(::testing::Values("fragment"),
-                                            ::testing::ValuesIn(fragmentVariants()),
-                                            ::testing::Values(std::size_t{1000}, std::size_t{4099})),
-                         gpuVersusCpuName);
+INSTANTIATE_TEST_SUITE_P(
+    Fragment, GpuVersusCpu,
+    ::testing::Combine(::testing::Values("fragment"), ::testing::ValuesIn(fragmentVariants()),
+                       ::testing::Values(std::size_t{1000}, std::size_t{4099})),
+    gpuVersusCpuName);
 // And the default variant at N = 4096, a whole 64 x 64 texture with no padding at all.
 INSTANTIATE_TEST_SUITE_P(FragmentAt4096, GpuVersusCpu,
-                         ::testing::Combine(::testing::Values("fragment"), ::testing::Values(Variant{}),
+                         ::testing::Combine(::testing::Values("fragment"),
+                                            ::testing::Values(Variant{}),
                                             ::testing::Values(std::size_t{4096})),
                          gpuVersusCpuName);
 
@@ -145,22 +149,25 @@ INSTANTIATE_TEST_SUITE_P(FragmentAt4096, GpuVersusCpu,
 // (fewer there: on llvmpipe each costs ~15 s).
 INSTANTIATE_TEST_SUITE_P(
     Compute, GpuVersusCpu,
-    ::testing::Combine(::testing::Values("compute"),
-                       ::testing::Values(Variant{{"group-size", "64"}, {"slices", "1"}, {"bodies-per-thread", "1"}},
-                                         Variant{{"group-size", "128"}, {"slices", "4"}, {"bodies-per-thread", "2"}},
-                                         Variant{{"group-size", "256"}, {"slices", "16"}, {"bodies-per-thread", "1"}},
-                                         Variant{{"group-size", "512"}, {"slices", "2"}, {"bodies-per-thread", "4"}},
-                                         Variant{{"group-size", "64"}, {"slices", "64"}, {"bodies-per-thread", "4"}},
-                                         Variant{{"slices", "auto"}}),
-                       ::testing::Values(std::size_t{1000}, std::size_t{4099})),
+    ::testing::Combine(
+        ::testing::Values("compute"),
+        ::testing::Values(
+            Variant{{"group-size", "64"}, {"slices", "1"}, {"bodies-per-thread", "1"}},
+            Variant{{"group-size", "128"}, {"slices", "4"}, {"bodies-per-thread", "2"}},
+            Variant{{"group-size", "256"}, {"slices", "16"}, {"bodies-per-thread", "1"}},
+            Variant{{"group-size", "512"}, {"slices", "2"}, {"bodies-per-thread", "4"}},
+            Variant{{"group-size", "64"}, {"slices", "64"}, {"bodies-per-thread", "4"}},
+            Variant{{"slices", "auto"}}),
+        ::testing::Values(std::size_t{1000}, std::size_t{4099})),
     gpuVersusCpuName);
-INSTANTIATE_TEST_SUITE_P(
-    ComputeAt8192, GpuVersusCpu,
-    ::testing::Combine(::testing::Values("compute"),
-                       ::testing::Values(Variant{{"slices", "auto"}},
-                                         Variant{{"group-size", "256"}, {"slices", "16"}, {"bodies-per-thread", "2"}}),
-                       ::testing::Values(std::size_t{8192})),
-    gpuVersusCpuName);
+INSTANTIATE_TEST_SUITE_P(ComputeAt8192, GpuVersusCpu,
+                         ::testing::Combine(::testing::Values("compute"),
+                                            ::testing::Values(Variant{{"slices", "auto"}},
+                                                              Variant{{"group-size", "256"},
+                                                                      {"slices", "16"},
+                                                                      {"bodies-per-thread", "2"}}),
+                                            ::testing::Values(std::size_t{8192})),
+                         gpuVersusCpuName);
 
 // Every GPU engine the registry offers, in its default variant or, for an approximate one, in the
 // settings that make it sum directly (the engines' own lists above go through their variants).
@@ -173,7 +180,8 @@ std::vector<std::tuple<std::string, Variant, std::size_t>> registryCases() {
   }
   return cases;
 }
-INSTANTIATE_TEST_SUITE_P(Registry, GpuVersusCpu, ::testing::ValuesIn(registryCases()), gpuVersusCpuName);
+INSTANTIATE_TEST_SUITE_P(Registry, GpuVersusCpu, ::testing::ValuesIn(registryCases()),
+                         gpuVersusCpuName);
 
 class GpuEngineTest : public GlTest, public ::testing::WithParamInterface<std::string> {};
 
@@ -185,8 +193,11 @@ TEST_P(GpuEngineTest, ConvergenceOrderMatchesEachMethod) {
   CpuEngine cpu(1);
   const State reference = test::keplerHalfOrbit(cpu, *findMethod("rk4"), e, 20000);
   auto gpu = test::makeExactEngine(GetParam());
-  for (const auto& [name, steps] : {std::pair{"euler", 640}, {"rk2", 40}, {"rk4", 10},
-                                    {"symplectic-euler", 640}, {"leapfrog", 40}}) {
+  for (const auto& [name, steps] : {std::pair{"euler", 640},
+                                    {"rk2", 40},
+                                    {"rk4", 10},
+                                    {"symplectic-euler", 640},
+                                    {"leapfrog", 40}}) {
     const Method& method = *findMethod(name);
     const double gpuOrder = test::measuredOrder(*gpu, method, e, steps, reference);
     const double cpuOrder = test::measuredOrder(cpu, method, e, steps, reference);
@@ -207,8 +218,11 @@ TEST_P(GpuEngineTest, EachMethodsEnergyErrorIsThatOfTheDoublePrecisionRun) {
   auto gpu = test::makeExactEngine(GetParam());
   CpuEngine cpu;
   EngineDiagnostics gpuDiagnostics, cpuDiagnostics;
-  for (const auto& [name, dt] : {std::pair{"euler", 0.01}, {"rk2", 0.02}, {"rk4", 0.08},
-                                 {"symplectic-euler", 0.01}, {"leapfrog", 0.02}}) {
+  for (const auto& [name, dt] : {std::pair{"euler", 0.01},
+                                 {"rk2", 0.02},
+                                 {"rk4", 0.08},
+                                 {"symplectic-euler", 0.01},
+                                 {"leapfrog", 0.02}}) {
     params.dt = dt;
     const auto energyError = [&](Engine& engine, EngineDiagnostics& diagnostics) {
       engine.upload(start);
@@ -216,7 +230,8 @@ TEST_P(GpuEngineTest, EachMethodsEnergyErrorIsThatOfTheDoublePrecisionRun) {
       double largest = 0.0;
       for (int step = 0; step < 50; step += 10) {
         engine.step(*findMethod(name), params, 10);
-        largest = std::max(largest, std::abs(relativeEnergyError(before, diagnostics.measure(engine, params))));
+        largest = std::max(
+            largest, std::abs(relativeEnergyError(before, diagnostics.measure(engine, params))));
       }
       return largest;
     };
@@ -241,7 +256,8 @@ TEST_P(GpuEngineTest, SelfInteractionAddsExactlyZeroWithoutSoftening) {
     params.softening = softening;
     for (const Method& method : allMethods()) {
       const State end = test::advance(*gpu, lone, method, params, 4);
-      EXPECT_EQ(end.positionMass[0], glm::vec4(1.0f, 0.0f, 1.0f, 1.0f)) << method.name << ", eps " << softening;
+      EXPECT_EQ(end.positionMass[0], glm::vec4(1.0f, 0.0f, 1.0f, 1.0f))
+          << method.name << ", eps " << softening;
       EXPECT_EQ(end.velocity[0], lone.velocity[0]) << method.name << ", eps " << softening;
     }
   }
@@ -270,7 +286,8 @@ TEST_P(GpuEngineTest, FewerBodiesInTheSameTexturesLeaveNothingOfTheFormerOnes) {
   test::advance(*used, findScene("plummer")->generate(4104, 1), method, params, 3);
   const State smaller = findScene("plummer")->generate(4099, 2);
   const State afterLarger = test::advance(*used, smaller, method, params, 2);
-  EXPECT_TRUE(test::sameBits(afterLarger, test::advance(*makeEngine(GetParam()), smaller, method, params, 2)));
+  EXPECT_TRUE(test::sameBits(afterLarger,
+                             test::advance(*makeEngine(GetParam()), smaller, method, params, 2)));
 }
 
 // The stage textures are allocated for the stages the methods stepped so far use: methods of more
@@ -281,7 +298,8 @@ TEST_P(GpuEngineTest, StagesAddedMidRunChangeNoBit) {
   const State start = findScene("plummer")->generate(1500, 4);
   const auto run = [&](Engine& engine) {
     engine.upload(start);
-    for (const char* name : {"euler", "rk4", "leapfrog", "euler", "rk2"}) engine.step(*findMethod(name), params, 2);
+    for (const char* name : {"euler", "rk4", "leapfrog", "euler", "rk2"})
+      engine.step(*findMethod(name), params, 2);
     return engine.download();
   };
   auto grown = makeEngine(GetParam());
@@ -349,12 +367,14 @@ TEST_P(GpuEngineTest, CurrentAccelerationsAreItsForceAndChangeNothing) {
   const std::vector<glm::dvec3> accelerations = asked->currentAccelerations(params);
   EXPECT_TRUE(test::sameBits(asked->download(), before));
   asked->step(leapfrog, params, 2);
-  EXPECT_TRUE(test::sameBits(asked->download(), test::advance(*untouched, start, leapfrog, params, 3)));
+  EXPECT_TRUE(
+      test::sameBits(asked->download(), test::advance(*untouched, start, leapfrog, params, 3)));
   cpu.upload(before);
   const std::vector<glm::dvec3> atBefore = cpu.currentAccelerations(params);
   ASSERT_EQ(accelerations.size(), atBefore.size());
   double worst = 0.0;
-  for (std::size_t i = 0; i < atBefore.size(); ++i) worst = std::max(worst, glm::length(accelerations[i] - atBefore[i]));
+  for (std::size_t i = 0; i < atBefore.size(); ++i)
+    worst = std::max(worst, glm::length(accelerations[i] - atBefore[i]));
   EXPECT_LT(worst, 1e-5 * largest) << "largest |a| " << largest;
 }
 
@@ -384,7 +404,8 @@ TEST_F(GpuCapacityTest, FragmentSlicesThatMakeTheAccelerationTexturesTooTallAreR
   auto engine = makeEngine("fragment");
   engine->setOption("slices", "8");
   const std::string refusal = refusalOf(*engine, bodies);
-  EXPECT_NE(refusal.find("choose fewer slices"), std::string::npos) << "refusal: '" << refusal << "'";
+  EXPECT_NE(refusal.find("choose fewer slices"), std::string::npos)
+      << "refusal: '" << refusal << "'";
   engine->setOption("slices", "1");
   EXPECT_EQ(refusalOf(*engine, bodies), "");
   // Once those bodies are loaded, asking for 8 slices is a usage error that changes nothing.
@@ -419,7 +440,8 @@ TEST_F(GpuCapacityTest, ComputePartialSumsOverOneStorageBlockAreRefused) {
   auto engine = makeEngine("compute");
   engine->setOption("slices", "64");
   const std::string refusal = refusalOf(*engine, bodies);
-  EXPECT_NE(refusal.find("choose fewer slices"), std::string::npos) << "refusal: '" << refusal << "'";
+  EXPECT_NE(refusal.find("choose fewer slices"), std::string::npos)
+      << "refusal: '" << refusal << "'";
   engine->setOption("slices", "1");
   EXPECT_EQ(refusalOf(*engine, bodies), "");
 }
@@ -461,7 +483,8 @@ TEST_F(EngineSwitchTest, EveryGpuEngineInTurnContinuesTheTrajectory) {
     state = test::advance(*engine, state, rk4, params, 5);
   }
   CpuEngine cpu;
-  const auto d = test::compareStates(state, test::advance(cpu, start, rk4, params, 5 * int(sequence.size())));
+  const auto d =
+      test::compareStates(state, test::advance(cpu, start, rk4, params, 5 * int(sequence.size())));
   EXPECT_LT(d.maxPosition, 1e-5);
   EXPECT_LT(d.maxVelocity, 1e-5);
 }

@@ -6,15 +6,15 @@
 #include <cstring>
 #include <fstream>
 
-#include "app/live/live_simulation.h"
-#include "render/selection.h"
-#include "app/live/series_playback.h"
 #include "app/commands/run_command.h"
+#include "app/live/live_simulation.h"
+#include "app/live/series_playback.h"
 #include "app/live/window_options.h"
 #include "gl/gl_test.h"
 #include "io/csv.h"
 #include "physics/scenes.h"
 #include "render/picking.h"
+#include "render/selection.h"
 #include "render/state_textures.h"
 #include "support/cli_runner.h"
 #include "support/test_support.h"
@@ -28,7 +28,8 @@ class LiveSimulationTest : public GlTest {
  protected:
   static AppSettings small() {
     AppSettings settings;
-    settings.run.scene.options.bodyCount = 700;  // not a whole number of texture rows: padding bodies too
+    settings.run.scene.options.bodyCount =
+        700;  // not a whole number of texture rows: padding bodies too
     settings.run.scene.options.seed = 3;
     settings.run.step.softening = 0.05;
     return settings;
@@ -38,9 +39,13 @@ class LiveSimulationTest : public GlTest {
 // Equal bit for bit (NaN-safe, -0 distinct from +0): what "the state moved across exactly" means.
 void expectSameBits(const State& before, const State& after, const std::string& what) {
   ASSERT_EQ(before.size(), after.size()) << what;
-  EXPECT_EQ(std::memcmp(before.positionMass.data(), after.positionMass.data(), before.size() * sizeof(glm::vec4)), 0)
+  EXPECT_EQ(std::memcmp(before.positionMass.data(), after.positionMass.data(),
+                        before.size() * sizeof(glm::vec4)),
+            0)
       << what << ": positions or masses changed";
-  EXPECT_EQ(std::memcmp(before.velocity.data(), after.velocity.data(), before.size() * sizeof(glm::vec4)), 0)
+  EXPECT_EQ(
+      std::memcmp(before.velocity.data(), after.velocity.data(), before.size() * sizeof(glm::vec4)),
+      0)
       << what << ": velocities changed";
 }
 
@@ -65,7 +70,8 @@ TEST_F(LiveSimulationTest, SwitchingEngineKeepsTheStateBitForBit) {
     expectSameBits(before, simulation.engine().download(), "switch to " + engine);
     // The new engine's own choices are what the panel now shows.
     std::map<std::string, std::string> choices;
-    for (const EngineOption& option : simulation.engine().options()) choices[option.name] = option.value;
+    for (const EngineOption& option : simulation.engine().options())
+      choices[option.name] = option.value;
     EXPECT_EQ(settings.run.engineSettings, choices) << engine;
     simulation.advance(settings, 2);  // and it carries on
     steps += 2;
@@ -121,7 +127,8 @@ TEST_F(LiveSimulationTest, SwitchingEveryVariantKeepsTheStateBitForBit) {
         const auto changes = simulation.apply(settings);
         EXPECT_FALSE(changes.sceneRegenerated);
         EXPECT_EQ(settings.run.engineSettings.at(option.name), choice);
-        expectSameBits(before, simulation.engine().download(), engine + ": " + option.name + "=" + choice);
+        expectSameBits(before, simulation.engine().download(),
+                       engine + ": " + option.name + "=" + choice);
         simulation.advance(settings, 1);
       }
   }
@@ -171,7 +178,8 @@ TEST_F(LiveSimulationTest, NewNSceneSeedOrResetStartsTheSceneOver) {
   settings.reset = true;
   EXPECT_TRUE(simulation.apply(settings).sceneRegenerated);
   EXPECT_FALSE(settings.reset);
-  expectSameBits(findScene("uniform-sphere")->generate(300, 9), simulation.engine().download(), "reset");
+  expectSameBits(findScene("uniform-sphere")->generate(300, 9), simulation.engine().download(),
+                 "reset");
 }
 
 // A run with every setting away from the defaults, so that a load must carry each one.
@@ -216,7 +224,8 @@ TEST_F(LiveSimulationTest, SaveThenLoadGoesOnBitForBit) {
     EXPECT_EQ(resumed.stepCount(), uninterrupted.stepCount()) << engine;
     EXPECT_EQ(resumed.time(), uninterrupted.time()) << engine;
     expectSameBits(expected, resumed.engine().download(), engine + " after save and load");
-    EXPECT_FALSE(test::sameBits(expected, resumed.initialState())) << "the steps after the load moved nothing";
+    EXPECT_FALSE(test::sameBits(expected, resumed.initialState()))
+        << "the steps after the load moved nothing";
   }
 }
 
@@ -239,7 +248,9 @@ TEST_F(LiveSimulationTest, ResetAfterALoadGoesBackToTheLoadedStateAndANewSeedMak
 
   ++settings.run.scene.options.seed;  // another scene: made anew, and a later reset makes it again
   simulation.apply(settings);
-  const State scene = findScene(settings.run.scene.name)->generate(settings.run.scene.options.bodyCount, settings.run.scene.options.seed);
+  const State scene =
+      findScene(settings.run.scene.name)
+          ->generate(settings.run.scene.options.bodyCount, settings.run.scene.options.seed);
   expectSameBits(scene, simulation.engine().download(), "a new seed after a load");
   simulation.advance(settings, 2);
   settings.reset = true;
@@ -293,7 +304,8 @@ TEST_F(LiveSimulationTest, AGadgetFileBringsItsBodiesIdentitiesAndG) {
   AppSettings settings = small();
   settings.run.engine = "tree";
   LiveSimulation simulation(settings);
-  const std::filesystem::path galaxy = std::filesystem::path(NBODY_GADGET_SAMPLES) / "galaxy_littleendian.dat";
+  const std::filesystem::path galaxy =
+      std::filesystem::path(NBODY_GADGET_SAMPLES) / "galaxy_littleendian.dat";
   simulation.load(settings, galaxy);
   const Snapshot sample = readSnapshotFile(galaxy);
   EXPECT_EQ(settings.run.scene.options.bodyCount, 60000u);
@@ -317,7 +329,8 @@ TEST_F(LiveSimulationTest, AGadgetFileBringsItsBodiesIdentitiesAndG) {
   EXPECT_EQ(run.time(), 2 * other.run.step.dt);
   const State after = run.engine().download();
   ASSERT_EQ(after.size(), before.size());
-  EXPECT_TRUE(test::sameIdentity(after, before));  // galaxies' components in order 1 then 2: the file's order
+  EXPECT_TRUE(test::sameIdentity(
+      after, before));  // galaxies' components in order 1 then 2: the file's order
 }
 
 TEST_F(LiveSimulationTest, ADamagedFileChangesNothingAndSaysWhy) {
@@ -355,7 +368,8 @@ TEST_F(LiveSimulationTest, ADamagedFileChangesNothingAndSaysWhy) {
       EXPECT_NE(message.find(problem), std::string::npos) << message;
     }
     EXPECT_EQ(attempt.run.method, "euler") << path;
-    EXPECT_EQ(attempt.run.scene.options.bodyCount, settingsBefore.run.scene.options.bodyCount) << path;
+    EXPECT_EQ(attempt.run.scene.options.bodyCount, settingsBefore.run.scene.options.bodyCount)
+        << path;
     EXPECT_EQ(attempt.run.step.dt, settingsBefore.run.step.dt) << path;
     EXPECT_EQ(attempt.run.scene.options.seed, settingsBefore.run.scene.options.seed) << path;
     EXPECT_EQ(simulation.stepCount(), 5) << path;
@@ -378,7 +392,8 @@ TEST_F(LiveSimulationTest, StartsFromTheCommandLinesSceneParameters) {
   settings.run.engineSettings.clear();
   LiveSimulation simulation(settings);
   const State start = simulation.engine().download();
-  const double separation = glm::length(glm::dvec3(start.positionMass[1]) - glm::dvec3(start.positionMass[0]));
+  const double separation =
+      glm::length(glm::dvec3(start.positionMass[1]) - glm::dvec3(start.positionMass[0]));
   EXPECT_NEAR(separation, 0.1, 1e-6);
 }
 
@@ -398,7 +413,8 @@ TEST_F(LiveSimulationTest, APlayedSeriesShowsEachSnapshotAndRunsOnFromTheOneShow
     writeSnapshotFile(snapshot, scratch / ("at-" + std::to_string(snapshot.step) + ".nbody"));
   }
   const auto showsWritten = [&](LiveSimulation& simulation, std::size_t index) {
-    expectSameBits(written[index].state, simulation.engine().download(), "snapshot " + std::to_string(index));
+    expectSameBits(written[index].state, simulation.engine().download(),
+                   "snapshot " + std::to_string(index));
     EXPECT_EQ(simulation.stepCount(), written[index].step);
     EXPECT_EQ(simulation.time(), written[index].time);
   };
@@ -446,7 +462,8 @@ TEST_F(LiveSimulationTest, ASeriesOpenedFromThePanelSaysWhatBecameOfIt) {
   settings.series.open = true;
   SeriesPlayback::Outcome outcome = series.follow(settings, simulation, 0.0);
   EXPECT_FALSE(outcome.opened);
-  EXPECT_NE(outcome.message.find("no snapshot file matches " + settings.series.pattern), std::string::npos)
+  EXPECT_NE(outcome.message.find("no snapshot file matches " + settings.series.pattern),
+            std::string::npos)
       << outcome.message;
   EXPECT_FALSE(settings.series.open);  // the request is carried out once
   EXPECT_FALSE(series.open());

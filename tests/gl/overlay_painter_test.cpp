@@ -19,7 +19,8 @@ namespace {
 using test::GlTest;
 
 struct Box {
-  int x0 = 1 << 30, y0 = 1 << 30, x1 = -1, y1 = -1;  // the lit pixels' [x0, x1] x [y0, y1]; empty: x1 < x0
+  int x0 = 1 << 30, y0 = 1 << 30, x1 = -1,
+      y1 = -1;  // the lit pixels' [x0, x1] x [y0, y1]; empty: x1 < x0
   bool empty() const { return x1 < x0; }
 };
 
@@ -61,13 +62,15 @@ TEST_F(OverlayPainterTest, TheColourBarShowsTheColormapWithItsLowEndAtTheBottom)
   const glm::ivec2 size(256, 256);
   const Image image = paint(overlayBit(Overlay::ColourBar), size);
   // overlay_painter.cpp's bar at scale 1: x from width - 22 to width - 10, rows 30% to 70% down.
-  const int x = size.x - 16, top = int(std::lround(0.3 * size.y)), bottom = int(std::lround(0.7 * size.y));
+  const int x = size.x - 16, top = int(std::lround(0.3 * size.y)),
+            bottom = int(std::lround(0.7 * size.y));
   const Colormap& viridis = *findColormap("viridis");
   for (int y = top + 1; y < bottom - 1; ++y) {
     const float t = (float(bottom) - (float(y) + 0.5f)) / float(bottom - top);
     const glm::vec3 expected = sampleColormap(viridis, t) * 255.0f;
     const std::uint8_t* p = image.pixel(x, y);
-    for (int c = 0; c < 3; ++c) EXPECT_NEAR(p[c], expected[c], 4.0f) << "row " << y << " channel " << c;
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR(p[c], expected[c], 4.0f) << "row " << y << " channel " << c;
   }
 }
 
@@ -88,7 +91,8 @@ TEST_F(OverlayPainterTest, EachOverlayPaintsItsOwnPartOfThePictureAndNoneNothing
   EXPECT_LT(scale.x1, size.x / 2);
   EXPECT_GT(scale.y0, size.y * 3 / 4);
   const ScaleBar expected = scaleBarFor(camera_, size.y, 0.25f * float(size.x));
-  EXPECT_NEAR(scale.x1 - scale.x0, expected.pixels, 3.0) << "the bar's length, its end marks and shadow";
+  EXPECT_NEAR(scale.x1 - scale.x0, expected.pixels, 3.0)
+      << "the bar's length, its end marks and shadow";
   const Box axes = litPixels(paint(overlayBit(Overlay::Axes), size));
   ASSERT_FALSE(axes.empty());
   EXPECT_GT(axes.x0, size.x * 3 / 4);
@@ -103,7 +107,8 @@ TEST_F(OverlayPainterTest, ComponentsGetALegendOfThoseShownAndPresentInsteadOfAB
   const Box two = litPixels(paint(overlayBit(Overlay::ColourBar), size));
   ASSERT_FALSE(all.empty());
   ASSERT_FALSE(two.empty());
-  // Lines 17 pixels apart at scale 1 (the 13-pixel font and 4 between): six lines reach 4 x 17 further.
+  // Lines 17 pixels apart at scale 1 (the 13-pixel font and 4 between): six lines reach 4 x 17
+  // further.
   EXPECT_NEAR((all.y1 - all.y0) - (two.y1 - two.y0), 4 * 17, 2) << "six lines against two";
   EXPECT_EQ(all.y0, two.y0) << "both start at the same height";
   settings_.hiddenComponents = 0;
@@ -167,7 +172,8 @@ TEST_F(OverlayPainterTest, RefusesAColourBarItCannotShow) {
   settings_.colormap = "no-such-map";
   EXPECT_THROW(paint(overlayBit(Overlay::ColourBar), {64, 64}), std::invalid_argument);
   settings_.colormap = "fire";
-  EXPECT_FALSE(litPixels(paint(overlayBit(Overlay::ColourBar), {64, 64})).empty()) << "it paints again after";
+  EXPECT_FALSE(litPixels(paint(overlayBit(Overlay::ColourBar), {64, 64})).empty())
+      << "it paints again after";
 }
 
 }  // namespace

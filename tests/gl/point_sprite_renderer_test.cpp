@@ -7,7 +7,6 @@
 
 #include "engines/fragment_engine.h"
 #include "gl/gl_test.h"
-#include "support/test_support.h"
 #include "physics/method.h"
 #include "physics/scenes.h"
 #include "render/body_field.h"
@@ -15,6 +14,7 @@
 #include "render/offscreen.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
+#include "support/test_support.h"
 
 namespace nbody {
 namespace {
@@ -24,7 +24,8 @@ using test::GlTest;
 
 constexpr int kSize = 64;
 
-State bodiesAt(std::vector<glm::vec3> positions, glm::vec3 velocity = glm::vec3(0.0f), float mass = 1.0f) {
+State bodiesAt(std::vector<glm::vec3> positions, glm::vec3 velocity = glm::vec3(0.0f),
+               float mass = 1.0f) {
   State state;
   for (glm::vec3 p : positions) {
     state.positionMass.emplace_back(p, mass);
@@ -40,7 +41,8 @@ class PointSpriteRendererTest : public GlTest {
     if (!HasFatalFailure()) renderer_.emplace();  // after the context exists
   }
 
-  Image draw(const State& state, const Camera& camera, const RenderSettings& settings, glm::ivec2 size = {kSize, kSize}) {
+  Image draw(const State& state, const Camera& camera, const RenderSettings& settings,
+             glm::ivec2 size = {kSize, kSize}) {
     UploadedStateTextures textures;
     textures.upload(state);
     return renderOffscreen(size, [&] { renderer_->draw(textures.view(), camera, settings); });
@@ -60,7 +62,8 @@ class PointSpriteRendererTest : public GlTest {
 
 TEST_F(PointSpriteRendererTest, ALoneBodyIsARoundSoftSpotWithTheColormapsColour) {
   settings_.pointSize = 16.0f;
-  const Image image = draw(bodiesAt({glm::vec3(0.0f)}, {2.0f, 0.0f, 0.0f}), frontCamera(5.0f), settings_);
+  const Image image =
+      draw(bodiesAt({glm::vec3(0.0f)}, {2.0f, 0.0f, 0.0f}), frontCamera(5.0f), settings_);
   // The sprite is centred on the corner shared by pixels 31 and 32: the picture is symmetric.
   for (int k = 0; k < 32; ++k)
     for (int c = 0; c < 3; ++c) {
@@ -73,7 +76,8 @@ TEST_F(PointSpriteRendererTest, ALoneBodyIsARoundSoftSpotWithTheColormapsColour)
   const glm::vec3 top = findColormap("fire")->anchors.back();
   const double r2 = 2.0 * (0.5 / 8.0) * (0.5 / 8.0);
   const double weight = (std::exp(-4.0 * r2) - std::exp(-4.0)) / (1.0 - std::exp(-4.0));
-  for (int c = 0; c < 3; ++c) EXPECT_NEAR(image.pixel(32, 32)[c], toneMapped(top[c] * weight), 2.0) << c;
+  for (int c = 0; c < 3; ++c)
+    EXPECT_NEAR(image.pixel(32, 32)[c], toneMapped(top[c] * weight), 2.0) << c;
   // Softly falling off, and nothing beyond the 8-pixel radius.
   EXPECT_GT(image.pixel(32, 32)[2], image.pixel(35, 32)[2]);
   EXPECT_GT(image.pixel(35, 32)[2], image.pixel(38, 32)[2]);
@@ -88,7 +92,8 @@ TEST_F(PointSpriteRendererTest, LightAddsUpWithoutClipping) {
   const Camera camera = frontCamera(5.0f);
   const Image one = draw(bodiesAt({glm::vec3(0.0f)}), camera, settings_);
   const Image five = draw(bodiesAt(std::vector<glm::vec3>(5, glm::vec3(0.0f))), camera, settings_);
-  const Image fifty = draw(bodiesAt(std::vector<glm::vec3>(50, glm::vec3(0.0f))), camera, settings_);
+  const Image fifty =
+      draw(bodiesAt(std::vector<glm::vec3>(50, glm::vec3(0.0f))), camera, settings_);
   // Speed 0: the colormap's first colour. The blue channel of one body, then of five bodies.
   const double light = findColormap("ice")->anchors.front().b * 0.969;  // weight at pixel (32, 32)
   EXPECT_NEAR(one.pixel(32, 32)[2], toneMapped(light), 2.0);
@@ -117,16 +122,19 @@ TEST_F(PointSpriteRendererTest, ColoursBySpeedOrByMassThroughTheColormap) {
   const State slowHeavy = bodiesAt({glm::vec3(0.0f)}, glm::vec3(0.0f), 2.0f);
   for (ColorBy colorBy : {ColorBy::Speed, ColorBy::Mass}) {
     settings_.colorBy = colorBy;
-    const glm::vec3 expected = colorBy == ColorBy::Speed ? viridis.anchors.front() : viridis.anchors.back();
+    const glm::vec3 expected =
+        colorBy == ColorBy::Speed ? viridis.anchors.front() : viridis.anchors.back();
     const Image image = draw(slowHeavy, camera, settings_);
     for (int c = 0; c < 3; ++c)
-      EXPECT_NEAR(image.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << colorByName(colorBy) << c;
+      EXPECT_NEAR(image.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0)
+          << colorByName(colorBy) << c;
   }
   // Half way along the range: the colormap's middle.
   settings_.colorBy = ColorBy::Speed;
   const Image middle = draw(bodiesAt({glm::vec3(0.0f)}, {0.0f, 1.0f, 0.0f}), camera, settings_);
   const glm::vec3 expected = sampleColormap(viridis, 0.5f);
-  for (int c = 0; c < 3; ++c) EXPECT_NEAR(middle.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << c;
+  for (int c = 0; c < 3; ++c)
+    EXPECT_NEAR(middle.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << c;
 }
 
 // By component, each body takes its component's colour whatever its speed and mass; on a log scale
@@ -141,7 +149,8 @@ TEST_F(PointSpriteRendererTest, ColoursByComponentOrOnALogScale) {
     state.component = {component};
     const Image image = draw(state, camera, settings_);
     for (int c = 0; c < 3; ++c)
-      EXPECT_NEAR(image.pixel(32, 32)[c], toneMapped(settings_.componentColors[component][c] * 0.969), 2.0)
+      EXPECT_NEAR(image.pixel(32, 32)[c],
+                  toneMapped(settings_.componentColors[component][c] * 0.969), 2.0)
           << int(component) << " " << c;
   }
   settings_.colorBy = ColorBy::Speed;
@@ -150,7 +159,8 @@ TEST_F(PointSpriteRendererTest, ColoursByComponentOrOnALogScale) {
   settings_.colorRange = {0.1f, 10.0f};
   const Image middle = draw(bodiesAt({glm::vec3(0.0f)}, {0.0f, 1.0f, 0.0f}), camera, settings_);
   const glm::vec3 expected = sampleColormap(*findColormap("viridis"), 0.5f);
-  for (int c = 0; c < 3; ++c) EXPECT_NEAR(middle.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << c;
+  for (int c = 0; c < 3; ++c)
+    EXPECT_NEAR(middle.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << c;
   settings_.colorRange = {0.0f, 10.0f};
   EXPECT_THROW(draw(bodiesAt({glm::vec3(0.0f)}), camera, settings_), std::invalid_argument);
 }
@@ -165,29 +175,34 @@ TEST_F(PointSpriteRendererTest, ColoursByRadiusAndAngularMomentumFromTheMovingCe
   const auto drawnAt = [&](const State& state, double time) {
     UploadedStateTextures textures;
     textures.upload(state);
-    return renderOffscreen({kSize, kSize}, [&] { renderer_->draw(textures.view(), camera, settings_, time); });
+    return renderOffscreen({kSize, kSize},
+                           [&] { renderer_->draw(textures.view(), camera, settings_, time); });
   };
   const auto expectColour = [](const Image& image, float along, const std::string& what) {
     const glm::vec3 expected = sampleColormap(*findColormap("viridis"), along);
-    for (int c = 0; c < 3; ++c) EXPECT_NEAR(image.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << what << c;
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR(image.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << what << c;
   };
   settings_.colorBy = ColorBy::Radius;
   settings_.colorRange = {0.0f, 4.0f};
   expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}), 2.5), 0.25f, "radius 1 of 0..4 ");
-  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}), 0.5), std::sqrt(13.0f) / 4.0f, "radius 13^0.5 of 0..4 ");
+  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}), 0.5), std::sqrt(13.0f) / 4.0f,
+               "radius 13^0.5 of 0..4 ");
   settings_.colorBy = ColorBy::AngularMomentum;
   settings_.colorRange = {-4.0f, 4.0f};
-  // The centre moves at (1, 1, 0): relative velocity (0, +-2, 0) at r = (1, 0, 0), L_z = +-2 (3 and -1
-  // if the centre's velocity were not taken off).
-  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}, {1.0f, 3.0f, 0.0f}), 2.5), 0.75f, "L_z 2 of -4..4 ");
-  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}, {1.0f, -1.0f, 0.0f}), 2.5), 0.25f, "L_z -2 of -4..4 ");
+  // The centre moves at (1, 1, 0): relative velocity (0, +-2, 0) at r = (1, 0, 0), L_z = +-2 (3 and
+  // -1 if the centre's velocity were not taken off).
+  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}, {1.0f, 3.0f, 0.0f}), 2.5), 0.75f,
+               "L_z 2 of -4..4 ");
+  expectColour(drawnAt(bodiesAt({glm::vec3(0.0f)}, {1.0f, -1.0f, 0.0f}), 2.5), 0.25f,
+               "L_z -2 of -4..4 ");
 }
 
 // Energy and density colours read each body's value from a BodyField measured on the state: a
 // body at the origin moving at (0, 1, 0), and a heavy one (mass 100) at (100, 0, 0) off
-// the picture: the first's potential is -100 / 100, its specific energy 0.5 - 1 = -0.5, the second's
-// potential -1 / 100 (body order kept); both share the root cell (two bodies, under 32), mass 101
-// over 100^3. Without the field the renderer refuses to colour by them.
+// the picture: the first's potential is -100 / 100, its specific energy 0.5 - 1 = -0.5, the
+// second's potential -1 / 100 (body order kept); both share the root cell (two bodies, under 32),
+// mass 101 over 100^3. Without the field the renderer refuses to colour by them.
 TEST_F(PointSpriteRendererTest, ColoursByEnergyAndDensityFromTheBodiesField) {
   settings_.pointSize = 16.0f;
   settings_.colormap = "viridis";
@@ -202,14 +217,17 @@ TEST_F(PointSpriteRendererTest, ColoursByEnergyAndDensityFromTheBodiesField) {
   BodyField field;
   const Camera camera = frontCamera(5.0f);
   const auto expectColour = [&](float along, const std::string& what) {
-    const Image image =
-        renderOffscreen({kSize, kSize}, [&] { renderer_->draw(field.attachedTo(textures.view()), camera, settings_); });
+    const Image image = renderOffscreen({kSize, kSize}, [&] {
+      renderer_->draw(field.attachedTo(textures.view()), camera, settings_);
+    });
     const glm::vec3 expected = sampleColormap(*findColormap("viridis"), along);
-    for (int c = 0; c < 3; ++c) EXPECT_NEAR(image.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << what << c;
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR(image.pixel(32, 32)[c], toneMapped(expected[c] * 0.969), 2.0) << what << c;
   };
   settings_.colorBy = ColorBy::Energy;
-  EXPECT_THROW(renderOffscreen({kSize, kSize}, [&] { renderer_->draw(textures.view(), camera, settings_); }),
-               std::logic_error);
+  EXPECT_THROW(
+      renderOffscreen({kSize, kSize}, [&] { renderer_->draw(textures.view(), camera, settings_); }),
+      std::logic_error);
   field.measure(textures.view(), ColorBy::Energy, params);
   const std::vector<float> potentials = field.values();
   ASSERT_EQ(potentials.size(), 2u);
@@ -219,7 +237,8 @@ TEST_F(PointSpriteRendererTest, ColoursByEnergyAndDensityFromTheBodiesField) {
   expectColour(0.5f, "energy -0.5 of -1..0 ");
   settings_.colorBy = ColorBy::Density;
   field.measure(textures.view(), ColorBy::Density, params);
-  for (const float density : field.values()) EXPECT_FLOAT_EQ(density, 101.0f / 1e6f);  // GLSL's division: within ulps
+  for (const float density : field.values())
+    EXPECT_FLOAT_EQ(density, 101.0f / 1e6f);  // GLSL's division: within ulps
   settings_.colorRange = {0.0f, 4.04e-4f};
   expectColour(0.25f, "density 1.01e-4 of 0..4.04e-4 ");
 }
@@ -229,8 +248,11 @@ TEST_F(PointSpriteRendererTest, ColoursByEnergyAndDensityFromTheBodiesField) {
 TEST_F(PointSpriteRendererTest, AHiddenComponentAddsNoLight) {
   settings_.pointSize = 12.0f;
   const Camera camera = frontCamera(5.0f);
-  const std::vector<glm::vec3> positions{{0.0f, 0.0f, 0.0f}, {0.3f, 0.1f, 0.0f}, {0.0f, 0.0f, 0.0f},
-                                         {-0.4f, -0.2f, 0.5f}, {0.3f, 0.1f, 0.0f}};
+  const std::vector<glm::vec3> positions{{0.0f, 0.0f, 0.0f},
+                                         {0.3f, 0.1f, 0.0f},
+                                         {0.0f, 0.0f, 0.0f},
+                                         {-0.4f, -0.2f, 0.5f},
+                                         {0.3f, 0.1f, 0.0f}};
   State all = bodiesAt(positions, {0.5f, 0.0f, 0.0f});
   all.component = {1, 2, 2, 1, 4};
   State shownOnly = bodiesAt({positions[0], positions[3]}, {0.5f, 0.0f, 0.0f});
@@ -240,7 +262,8 @@ TEST_F(PointSpriteRendererTest, AHiddenComponentAddsNoLight) {
   const Image without = draw(shownOnly, camera, settings_);
   EXPECT_TRUE(hidden.rgba == without.rgba);
   settings_.hiddenComponents = 0;
-  EXPECT_FALSE(draw(all, camera, settings_).rgba == without.rgba);  // the hidden ones do show otherwise
+  EXPECT_FALSE(draw(all, camera, settings_).rgba ==
+               without.rgba);  // the hidden ones do show otherwise
   settings_.hiddenComponents = (1u << 1) | (1u << 2) | (1u << 4);
   EXPECT_EQ(pixelsBrighterThan(draw(all, camera, settings_), 0), 0);
 }
@@ -250,7 +273,8 @@ TEST_F(PointSpriteRendererTest, NearerBodiesAreLargerAndFarOnesDimmerButStillThe
   settings_.brightness = 5.0f;
   const Image atTarget = draw(bodiesAt({glm::vec3(0.0f)}), frontCamera(4.0f), settings_);
   const Image halfWay = draw(bodiesAt({glm::vec3(0.0f, 0.0f, 2.0f)}), frontCamera(4.0f), settings_);
-  const double areaRatio = double(pixelsBrighterThan(halfWay, 0)) / double(pixelsBrighterThan(atTarget, 0));
+  const double areaRatio =
+      double(pixelsBrighterThan(halfWay, 0)) / double(pixelsBrighterThan(atTarget, 0));
   EXPECT_NEAR(areaRatio, 4.0, 1.0) << "twice as near: twice the diameter";
   // Ten times farther than the target: 0.8 px wanted, drawn at the smallest size and dimmed.
   const Image far = draw(bodiesAt({glm::vec3(0.0f, 0.0f, -36.0f)}), frontCamera(4.0f), settings_);
@@ -336,15 +360,18 @@ TEST_F(PointSpriteRendererTest, DrawsTheFragmentEnginesTexturesLikeUploadedOnesA
   // 7 bodies: a 3 x 3 texture with two padding texels at the origin, where no body is and where
   // the camera looks. A drawn padding texel would light the middle of the picture.
   State state = findScene("uniform-sphere")->generate(7, 5);
-  for (glm::vec4& p : state.positionMass) p.x += p.x < 0.0f ? -1.0f : 1.0f;  // off the picture's middle
+  for (glm::vec4& p : state.positionMass)
+    p.x += p.x < 0.0f ? -1.0f : 1.0f;  // off the picture's middle
   FragmentEngine engine;
   engine.upload(state);
   UploadedStateTextures uploaded;
   uploaded.upload(state);
   const Camera camera = frontCamera(6.0f);
   settings_.pointSize = 6.0f;
-  const Image fromEngine = renderOffscreen({kSize, kSize}, [&] { renderer_->draw(*engine.gpuState(), camera, settings_); });
-  const Image fromUpload = renderOffscreen({kSize, kSize}, [&] { renderer_->draw(uploaded.view(), camera, settings_); });
+  const Image fromEngine = renderOffscreen(
+      {kSize, kSize}, [&] { renderer_->draw(*engine.gpuState(), camera, settings_); });
+  const Image fromUpload =
+      renderOffscreen({kSize, kSize}, [&] { renderer_->draw(uploaded.view(), camera, settings_); });
   EXPECT_EQ(fromEngine.rgba, fromUpload.rgba);
   EXPECT_GT(pixelsBrighterThan(fromEngine, 0), 7 * 9);
   for (int y = 30; y < 34; ++y)
@@ -374,10 +401,12 @@ TEST_F(PointSpriteRendererTest, RefusesAnUnknownColormapOrAnEmptyRange) {
   UploadedStateTextures textures;
   textures.upload(bodiesAt({glm::vec3(0.0f)}));
   settings_.colormap = "jet";
-  EXPECT_THROW(renderer_->draw(textures.view(), frontCamera(5.0f), settings_), std::invalid_argument);
+  EXPECT_THROW(renderer_->draw(textures.view(), frontCamera(5.0f), settings_),
+               std::invalid_argument);
   settings_.colormap = "fire";
   settings_.colorRange = {1.0f, 1.0f};
-  EXPECT_THROW(renderer_->draw(textures.view(), frontCamera(5.0f), settings_), std::invalid_argument);
+  EXPECT_THROW(renderer_->draw(textures.view(), frontCamera(5.0f), settings_),
+               std::invalid_argument);
 }
 
 }  // namespace

@@ -25,7 +25,8 @@ using test::ScratchFolder;
 // loss small (first frame 41 dB, last 37 dB on llvmpipe), while a frame off by one drops below
 // 33 dB.
 const std::string kScene =
-    "--bodies 1024 --seed 3 --dt 0.05 --camera 30,20,17 --color-range 0,1.5 --point-size 8 --width 160 "
+    "--bodies 1024 --seed 3 --dt 0.05 --camera 30,20,17 --color-range 0,1.5 --point-size 8 --width "
+    "160 "
     "--height 120";
 constexpr int kStepsPerFrame = 4;
 
@@ -42,17 +43,25 @@ std::vector<std::string> filesLeftIn(const ScratchFolder& scratch) {
 TEST(Record, FilmsTheFramesShotDrawsAtTheSizeAndRateAsked) {
   ScratchFolder scratch("record");
   const auto movie = scratch / "movie.mp4";
-  const test::CommandResult recorded = test::runNbody(
-      "record " + kScene + " --frames 30 --fps 24 --steps-per-frame " + std::to_string(kStepsPerFrame) +
-          " --out " + movie.string(),
-      scratch);
+  const test::CommandResult recorded =
+      test::runNbody("record " + kScene + " --frames 30 --fps 24 --steps-per-frame " +
+                         std::to_string(kStepsPerFrame) + " --out " + movie.string(),
+                     scratch);
   ASSERT_EQ(recorded.exitCode, 0) << recorded.err;
-  EXPECT_TRUE(std::regex_search(recorded.err, std::regex(R"(30 frames in [0-9.]+ s: [0-9.]+ frames/s)"))) << recorded.err;
-  EXPECT_TRUE(std::regex_search(recorded.err, std::regex(R"(simulate [0-9.]+ ms \(GPU\), draw \+ readback [0-9.]+ ms \(GPU\); encode [0-9.]+ ms)")))
+  EXPECT_TRUE(
+      std::regex_search(recorded.err, std::regex(R"(30 frames in [0-9.]+ s: [0-9.]+ frames/s)")))
       << recorded.err;
-  for (const auto& [steps, name] : {std::pair{0, "first.png"}, std::pair{29 * kStepsPerFrame, "last.png"}}) {
-    const test::CommandResult shot = test::runNbody(
-        "shot " + kScene + " --steps " + std::to_string(steps) + " --out " + (scratch / name).string(), scratch);
+  EXPECT_TRUE(std::regex_search(
+      recorded.err,
+      std::regex(
+          R"(simulate [0-9.]+ ms \(GPU\), draw \+ readback [0-9.]+ ms \(GPU\); encode [0-9.]+ ms)")))
+      << recorded.err;
+  for (const auto& [steps, name] :
+       {std::pair{0, "first.png"}, std::pair{29 * kStepsPerFrame, "last.png"}}) {
+    const test::CommandResult shot =
+        test::runNbody("shot " + kScene + " --steps " + std::to_string(steps) + " --out " +
+                           (scratch / name).string(),
+                       scratch);
     ASSERT_EQ(shot.exitCode, 0) << shot.err;
   }
 
@@ -78,23 +87,30 @@ TEST(Record, FilmsTheFramesShotDrawsAtTheSizeAndRateAsked) {
 // 20 steps apart move the bodies by more than a sprite, which the comparison sees.
 TEST(Record, FilmsASeriesOfSnapshotsHoldingEachForItsShareOfTheFrames) {
   ScratchFolder scratch("record-play");
-  const std::string view = "--camera 30,20,17 --color-range 0,1.5 --point-size 8 --width 160 --height 120";
-  const auto step = [&](int number) { return scratch / ("step-0000000" + std::to_string(number) + ".nbody"); };
-  ASSERT_EQ(test::runNbody("simulate --bodies 1024 --seed 3 --dt 0.05 --steps 60 --snapshot-every 20 -q --snapshot-path " +
-                               (scratch / "step-{step}.nbody").string() + " -o " + (scratch / "end.nbody").string(),
+  const std::string view =
+      "--camera 30,20,17 --color-range 0,1.5 --point-size 8 --width 160 --height 120";
+  const auto step = [&](int number) {
+    return scratch / ("step-0000000" + std::to_string(number) + ".nbody");
+  };
+  ASSERT_EQ(test::runNbody("simulate --bodies 1024 --seed 3 --dt 0.05 --steps 60 --snapshot-every "
+                           "20 -q --snapshot-path " +
+                               (scratch / "step-{step}.nbody").string() + " -o " +
+                               (scratch / "end.nbody").string(),
                            scratch)
                 .exitCode,
             0);
   const auto movie = scratch / "series.mp4";
-  const test::CommandResult recorded = test::runNbody(
-      "record --play '" + (scratch / "step-*.nbody").string() + "' " + view + " --frames 6 --crf 0 --out " + movie.string(),
-      scratch);
+  const test::CommandResult recorded =
+      test::runNbody("record --play '" + (scratch / "step-*.nbody").string() + "' " + view +
+                         " --frames 6 --crf 0 --out " + movie.string(),
+                     scratch);
   ASSERT_EQ(recorded.exitCode, 0) << recorded.err;
   EXPECT_NE(recorded.err.find("6 frames of 3 snapshots"), std::string::npos) << recorded.err;
   std::vector<Image> shots;
   for (const int number : {20, 40, 60}) {
     const auto png = scratch / ("shot-" + std::to_string(number) + ".png");
-    ASSERT_EQ(test::runNbody("shot --input " + step(number).string() + " --steps 0 " + view + " --out " + png.string(),
+    ASSERT_EQ(test::runNbody("shot --input " + step(number).string() + " --steps 0 " + view +
+                                 " --out " + png.string(),
                              scratch)
                   .exitCode,
               0);
@@ -111,8 +127,8 @@ TEST(Record, FilmsASeriesOfSnapshotsHoldingEachForItsShareOfTheFrames) {
         EXPECT_LT(psnr, 30.0) << "frame " << frame << " against snapshot " << snapshot;
     }
   // Without --frames, one frame a snapshot.
-  ASSERT_EQ(test::runNbody("record -q --play '" + (scratch / "step-*.nbody").string() + "' " + view + " --out " +
-                               movie.string(),
+  ASSERT_EQ(test::runNbody("record -q --play '" + (scratch / "step-*.nbody").string() + "' " +
+                               view + " --out " + movie.string(),
                            scratch)
                 .exitCode,
             0);
@@ -124,20 +140,23 @@ TEST(Record, FilmsASeriesOfSnapshotsHoldingEachForItsShareOfTheFrames) {
 // way is neither.
 TEST(Record, FollowsACameraPathThroughItsKeyframes) {
   ScratchFolder scratch("record-path");
-  const std::string look = "--bodies 1024 --seed 3 --color-range 0,1.5 --point-size 8 --width 160 --height 120";
+  const std::string look =
+      "--bodies 1024 --seed 3 --color-range 0,1.5 --point-size 8 --width 160 --height 120";
   std::ofstream(scratch / "path.txt") << "# seconds yaw pitch distance\n0 30 20 17\n1 120 10 12\n";
   const auto movie = scratch / "path.mp4";
-  const test::CommandResult recorded =
-      test::runNbody("record " + look + " --camera-path " + (scratch / "path.txt").string() +
-                         " --fps 10 --frames 11 --steps-per-frame 0 --crf 0 --out " + movie.string(),
-                     scratch);
+  const test::CommandResult recorded = test::runNbody(
+      "record " + look + " --camera-path " + (scratch / "path.txt").string() +
+          " --fps 10 --frames 11 --steps-per-frame 0 --crf 0 --out " + movie.string(),
+      scratch);
   ASSERT_EQ(recorded.exitCode, 0) << recorded.err;
   std::vector<Image> shots;
   for (const char* camera : {"30,20,17", "120,10,12"}) {
     const auto png = scratch / (std::string("shot-") + camera + ".png");
-    ASSERT_EQ(test::runNbody("shot " + look + " --steps 0 --camera " + camera + " --out " + png.string(), scratch)
-                  .exitCode,
-              0);
+    ASSERT_EQ(
+        test::runNbody("shot " + look + " --steps 0 --camera " + camera + " --out " + png.string(),
+                       scratch)
+            .exitCode,
+        0);
     shots.push_back(readPng(png));
   }
   const test::DecodedMovie decoded = test::decodeMovie(movie);
@@ -150,7 +169,8 @@ TEST(Record, FollowsACameraPathThroughItsKeyframes) {
 TEST(Record, BadInputIsOneLineAndLeavesNoFile) {
   ScratchFolder scratch("record-bad"), inputs("record-bad-inputs");
   const std::string movie = (scratch / "movie.mp4").string();
-  const std::string badPath = (inputs / "path.txt").string(), goodPath = (inputs / "good.txt").string();
+  const std::string badPath = (inputs / "path.txt").string(),
+                    goodPath = (inputs / "good.txt").string();
   std::ofstream(badPath) << "0 30 20 17\n1 40 twenty 17\n";
   std::ofstream(goodPath) << "0 30 20 17\n";
   const std::string base = "record --bodies 64 --width 32 --height 32 --frames 2 ";
@@ -169,11 +189,14 @@ TEST(Record, BadInputIsOneLineAndLeavesNoFile) {
       {"record --bodies 64 --fps 0 --out " + movie, 2, "--fps"},
       {"record --bodies 64 --fps 100000 --out " + movie, 2, "--fps"},
       {"record --bodies 64 --crf 99 --out " + movie, 2, "--crf"},
-      {base + "--encoder no-such-encoder --out " + movie, 1, "no video encoder named no-such-encoder"},
+      {base + "--encoder no-such-encoder --out " + movie, 1,
+       "no video encoder named no-such-encoder"},
       {base + "--encoder mpeg4 --out " + movie, 1, "does not make H.264"},
-      {base + "--camera-path " + badPath + " --out " + movie, 1, badPath + ":2: 'twenty' is not a number"},
+      {base + "--camera-path " + badPath + " --out " + movie, 1,
+       badPath + ":2: 'twenty' is not a number"},
       {base + "--camera-path " + goodPath + " --orbit 5 --out " + movie, 2, "excludes"},
-      {base + "--play '" + (inputs / "none-*.nbody").string() + "' --out " + movie, 2, "no snapshot file matches"},
+      {base + "--play '" + (inputs / "none-*.nbody").string() + "' --out " + movie, 2,
+       "no snapshot file matches"},
   };
   for (const auto& bad : cases) {
     const test::CommandResult result = test::runNbody(bad.arguments, scratch);
@@ -186,11 +209,12 @@ TEST(Record, BadInputIsOneLineAndLeavesNoFile) {
 
 TEST(Record, AStoppedRecordingLeavesNoFile) {
   ScratchFolder scratch("record-stopped");
-  test::RunningNbody run({"record", "--bodies", "64", "--width", "32", "--height", "32", "--frames", "1000000", "--out",
-                          (scratch / "m.mp4").string()},
+  test::RunningNbody run({"record", "--bodies", "64", "--width", "32", "--height", "32", "--frames",
+                          "1000000", "--out", (scratch / "m.mp4").string()},
                          scratch);
-  ASSERT_TRUE(test::waitUntil(
-      [&] { return test::readWholeFile(scratch / "stderr.txt").find("frames of") != std::string::npos; }));
+  ASSERT_TRUE(test::waitUntil([&] {
+    return test::readWholeFile(scratch / "stderr.txt").find("frames of") != std::string::npos;
+  }));
   run.signal(SIGINT);
   const auto result = run.wait(60);
   EXPECT_EQ(result.exitCode, 130) << result.err;

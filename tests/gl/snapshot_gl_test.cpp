@@ -15,12 +15,13 @@ namespace nbody {
 namespace {
 
 using test::GlTest;
+using test::makeEngine;
 using test::runNbody;
 using test::ScratchFolder;
-using test::makeEngine;
 using test::Variant;
 
-class GpuSnapshot : public GlTest, public ::testing::WithParamInterface<std::pair<std::string, Variant>> {};
+class GpuSnapshot : public GlTest,
+                    public ::testing::WithParamInterface<std::pair<std::string, Variant>> {};
 
 // Every method: an FSAL one (leapfrog) starts the resumed run by evaluating the force the
 // uninterrupted run reused, which must give the same bits. Each engine's default variant, and the
@@ -32,7 +33,8 @@ TEST_P(GpuSnapshot, ContinuesBitForBitAfterABinaryRoundTripWithEveryMethod) {
   params.dt = 0.003;
   params.softening = 0.02;
   for (const Method& method : allMethods()) {
-    const State expected = test::advance(*makeEngine(engineName, variant), start, method, params, 12);
+    const State expected =
+        test::advance(*makeEngine(engineName, variant), start, method, params, 12);
 
     Snapshot saved;
     saved.state = test::advance(*makeEngine(engineName, variant), start, method, params, 5);
@@ -41,7 +43,8 @@ TEST_P(GpuSnapshot, ContinuesBitForBitAfterABinaryRoundTripWithEveryMethod) {
     std::ostringstream file;
     writeBinarySnapshot(saved, file);
     const Snapshot loaded = parseBinarySnapshot(file.str(), "in memory");
-    const State resumed = test::advance(*makeEngine(engineName, variant), loaded.state, method, params, 7);
+    const State resumed =
+        test::advance(*makeEngine(engineName, variant), loaded.state, method, params, 7);
     EXPECT_TRUE(test::sameBits(resumed, expected)) << method.name;
     EXPECT_FALSE(test::sameBits(loaded.state, expected)) << "the runs must have moved the bodies";
   }
@@ -67,7 +70,8 @@ TEST_F(GlTest, LeapfrogEvaluatesItsForceAfreshAfterAVariantChange) {
   const State halfway = test::advance(*switched, start, leapfrog, params, 4);
   switched->setOption("bodies-per-fragment", "2");
   switched->step(leapfrog, params, 4);
-  const State expected = test::advance(*makeEngine("fragment", {{"bodies-per-fragment", "2"}}), halfway, leapfrog, params, 4);
+  const State expected = test::advance(*makeEngine("fragment", {{"bodies-per-fragment", "2"}}),
+                                       halfway, leapfrog, params, 4);
   EXPECT_TRUE(test::sameBits(switched->download(), expected));
 }
 

@@ -60,44 +60,48 @@ TEST_F(SoakTest, TwentyThousandStepsLeakNothing) {
   std::vector<long> kilobytes;  // malloc's bytes in use after each round from the warm-up on
   long threadsAfterWarmUp = 0;
   std::vector<long> residentKilobytesSeen;  // reported, not checked: the driver's pools are in it
-  const int rounds = 40, stepsPerRound = 500;  // 20000 steps
+  const int rounds = 40, stepsPerRound = 500;        // 20000 steps
   const int warmUpRounds = 2 * int(engines.size());  // every engine has run every method by then
   for (int round = 0; round < rounds; ++round) {
     Engine& engine = *engines[std::size_t(round) % engines.size()];  // switching keeps the state
     engine.upload(state);
+    const bool rk4 = (round / int(engines.size())) % 2 == 0;  // each engine with each method
     for (int s = 0; s < stepsPerRound; s += 50) {
-      const bool rk4 = (round / int(engines.size())) % 2 == 0;  // each engine in turn with each method
       engine.step(*findMethod(rk4 ? "rk4" : "euler"), params, 50);
       if (ring.full()) ring.takeOldest();
       ring.request(*engine.gpuState());
     }
     ASSERT_FALSE(check.firstNonFiniteBody(engine)) << "round " << round;
     state = engine.download();
-    if (round == warmUpRounds - 1) objectsAfterWarmUp = gl::liveObjectCount;  // every object exists by now
+    if (round < warmUpRounds - 1) continue;
+    if (round == warmUpRounds - 1) objectsAfterWarmUp = gl::liveObjectCount;  // all made by now
     if (round == warmUpRounds - 1) threadsAfterWarmUp = threadCount();
-    if (round >= warmUpRounds - 1) kilobytes.push_back(heapKilobytes());
-    if (round >= warmUpRounds - 1) residentKilobytesSeen.push_back(residentKilobytes());
+    kilobytes.push_back(heapKilobytes());
+    residentKilobytesSeen.push_back(residentKilobytes());
   }
   while (ring.pending() > 0) ring.takeOldest();
   std::printf("soak: malloc's kilobytes in use %s\nsoak: resident kilobytes %s\n",
-              testing::PrintToString(kilobytes).c_str(), testing::PrintToString(residentKilobytesSeen).c_str());
+              testing::PrintToString(kilobytes).c_str(),
+              testing::PrintToString(residentKilobytesSeen).c_str());
   EXPECT_EQ(gl::liveObjectCount, objectsAfterWarmUp);
   EXPECT_LE(threadCount(), threadsAfterWarmUp) << "threads started and never ended";
   // A leak grows with the steps: one state's positions (64 bodies, 1 kB) per step would be 9 MB
   // over the second half of the rounds measured, in steps of 0.5 to 1.5 MB a round. A driver may
   // still grow what it mallocs in a few jumps that shrink as it settles (llvmpipe's shader
-  // variants, the tree's RK4 programs), so only the second half counts, less its two largest growths
-  // from one round to the next, and what remains must stay under 4 MB. AddressSanitizer replaces
-  // malloc (mallinfo2 says nothing of it) and keeps freed memory in quarantine; its own checks stand
-  // in for this one in that build.
+  // variants, the tree's RK4 programs), so only the second half counts, less its two largest
+  // growths from one round to the next, and what remains must stay under 4 MB. AddressSanitizer
+  // replaces malloc (mallinfo2 says nothing of it) and keeps freed memory in quarantine; its own
+  // checks stand in for this one in that build.
 #ifndef __SANITIZE_ADDRESS__
   const std::size_t secondHalf = kilobytes.size() / 2;
   std::vector<long> jumps;
-  for (std::size_t k = secondHalf + 1; k < kilobytes.size(); ++k) jumps.push_back(kilobytes[k] - kilobytes[k - 1]);
+  for (std::size_t k = secondHalf + 1; k < kilobytes.size(); ++k)
+    jumps.push_back(kilobytes[k] - kilobytes[k - 1]);
   std::sort(jumps.rbegin(), jumps.rend());
   const long largestTwo = (jumps.size() > 0 ? jumps[0] : 0) + (jumps.size() > 1 ? jumps[1] : 0);
   EXPECT_LT(kilobytes.back() - kilobytes[secondHalf] - largestTwo, 4096)
-      << "malloc's kilobytes in use after each round from the warm-up on: " << testing::PrintToString(kilobytes);
+      << "malloc's kilobytes in use after each round from the warm-up on: "
+      << testing::PrintToString(kilobytes);
 #else
   (void)kilobytes;
 #endif

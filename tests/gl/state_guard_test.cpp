@@ -4,10 +4,10 @@
 // destroyed with its program still bound broke the renderer there. Each test deletes
 // a bound object before the guard's scope ends, then asks for no GL error and a binding of 0.
 
+#include "gl/state_guard.h"
 #include "gl/gl_test.h"
 #include "gl/objects.h"
 #include "gl/shader_program.h"
-#include "gl/state_guard.h"
 
 namespace nbody {
 namespace {

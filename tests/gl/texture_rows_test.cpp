@@ -29,14 +29,16 @@ gl::TextureShape shapeOf(glm::ivec3 size) { return {size, GL_RGBA_INTEGER, GL_UN
 
 // Texel words numbered in the order one whole read returns them.
 std::vector<std::uint32_t> numbered(glm::ivec3 size) {
-  std::vector<std::uint32_t> words(std::size_t(size.x) * std::size_t(size.y) * std::size_t(size.z) * 4);
+  std::vector<std::uint32_t> words(std::size_t(size.x) * std::size_t(size.y) * std::size_t(size.z) *
+                                   4);
   for (std::size_t k = 0; k < words.size(); ++k) words[k] = std::uint32_t(k * 2654435761u);
   return words;
 }
 
 std::vector<std::uint32_t> wholeRead(GLuint texture, glm::ivec3 size) {
   std::vector<std::uint32_t> words(numbered(size).size());
-  glGetTextureImage(texture, 0, GL_RGBA_INTEGER, GL_UNSIGNED_INT, GLsizei(words.size() * 4), words.data());
+  glGetTextureImage(texture, 0, GL_RGBA_INTEGER, GL_UNSIGNED_INT, GLsizei(words.size() * 4),
+                    words.data());
   return words;
 }
 
@@ -54,9 +56,10 @@ TEST_F(TextureRowsTest, BandsReadWhatOneReadReturnsFromEveryLayer) {
   const glm::ivec3 size{16, 11, 3};
   gl::Texture texture = makeTexture(size);
   const std::vector<std::uint32_t> words = numbered(size);
-  glTextureSubImage3D(texture.id(), 0, 0, 0, 0, size.x, size.y, size.z, GL_RGBA_INTEGER, GL_UNSIGNED_INT,
-                      words.data());
-  for (std::size_t band : {std::size_t(16 * 16), std::size_t(4 * 16 * 16 - 1), gl::kLargestBandBytes}) {
+  glTextureSubImage3D(texture.id(), 0, 0, 0, 0, size.x, size.y, size.z, GL_RGBA_INTEGER,
+                      GL_UNSIGNED_INT, words.data());
+  for (std::size_t band :
+       {std::size_t(16 * 16), std::size_t(4 * 16 * 16 - 1), gl::kLargestBandBytes}) {
     std::vector<std::uint32_t> read(words.size(), 0);
     gl::readTextureRows(texture.id(), shapeOf(size), read.data(), band);
     EXPECT_EQ(read, words) << "bands of " << band << " bytes";

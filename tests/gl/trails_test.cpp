@@ -9,11 +9,11 @@
 #include <glm/trigonometric.hpp>
 
 #include "gl/gl_test.h"
-#include "support/test_support.h"
 #include "render/colormap.h"
 #include "render/offscreen.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
+#include "support/test_support.h"
 
 namespace nbody {
 namespace {
@@ -35,7 +35,8 @@ Camera frontCamera() { return test::frontCamera(5.0f); }
 
 // Scene units per pixel at the camera's target.
 float unitsPerPixel(const Camera& camera) {
-  return 2.0f * camera.distance * std::tan(0.5f * glm::radians(camera.verticalFovDegrees)) / float(kHeight);
+  return 2.0f * camera.distance * std::tan(0.5f * glm::radians(camera.verticalFovDegrees)) /
+         float(kHeight);
 }
 
 // Position k of the body: 10 pixels apart, centred on the picture.
@@ -55,23 +56,30 @@ class TrailsTest : public GlTest {
     settings_.trailHalfLife = float(kHalfLife);
   }
 
-  Image draw(PointSpriteRenderer& renderer, const State& state, const RenderSettings& settings, double time) {
+  Image draw(PointSpriteRenderer& renderer, const State& state, const RenderSettings& settings,
+             double time) {
     UploadedStateTextures textures;
     textures.upload(state);
-    return renderOffscreen({kWidth, kHeight}, [&] { renderer.draw(textures.view(), frontCamera(), settings, time); });
+    return renderOffscreen({kWidth, kHeight},
+                           [&] { renderer.draw(textures.view(), frontCamera(), settings, time); });
   }
   void addToTrails(const State& state, double time) {
     UploadedStateTextures textures;
     textures.upload(state);
-    renderOffscreen({kWidth, kHeight}, [&] { renderer_->addToTrails(textures.view(), frontCamera(), settings_, time); });
+    renderOffscreen({kWidth, kHeight}, [&] {
+      renderer_->addToTrails(textures.view(), frontCamera(), settings_, time);
+    });
   }
   // The body crosses the picture, one position per step; the last step is drawn.
   Image streak(bool drawEveryStep) {
     for (int k = 0; k + 1 < kPositions; ++k) {
-      if (drawEveryStep) draw(*renderer_, bodyAt(positionAt(k)), settings_, k * kStepTime);
-      else addToTrails(bodyAt(positionAt(k)), k * kStepTime);
+      if (drawEveryStep)
+        draw(*renderer_, bodyAt(positionAt(k)), settings_, k * kStepTime);
+      else
+        addToTrails(bodyAt(positionAt(k)), k * kStepTime);
     }
-    return draw(*renderer_, bodyAt(positionAt(kPositions - 1)), settings_, (kPositions - 1) * kStepTime);
+    return draw(*renderer_, bodyAt(positionAt(kPositions - 1)), settings_,
+                (kPositions - 1) * kStepTime);
   }
   // What a renderer that never drew anything draws, without trails.
   Image freshPicture(const State& state) {
@@ -84,7 +92,8 @@ class TrailsTest : public GlTest {
   static int peakAt(const Image& image, int k) {
     int peak = 0;
     for (int y = kHeight / 2 - 2; y <= kHeight / 2 + 2; ++y)
-      for (int x = columnAt(k) - 2; x <= columnAt(k) + 2; ++x) peak = std::max(peak, int(image.pixel(x, y)[0]));
+      for (int x = columnAt(k) - 2; x <= columnAt(k) + 2; ++x)
+        peak = std::max(peak, int(image.pixel(x, y)[0]));
     return peak;
   }
 
@@ -101,7 +110,8 @@ TEST_F(TrailsTest, AStreakFadesAlongThePathByTheHalfLife) {
   for (int k = 0; k + 1 < kPositions; ++k) {
     const double age = (kPositions - 1 - k) * kStepTime;
     const double expected = 255.0 * (1.0 - std::exp(-headLight * std::exp2(-age / kHalfLife)));
-    EXPECT_NEAR(peakAt(image, k), expected, 2.0) << "position " << k << ", " << age / kHalfLife << " half-lives old";
+    EXPECT_NEAR(peakAt(image, k), expected, 2.0)
+        << "position " << k << ", " << age / kHalfLife << " half-lives old";
     measured += expected > 10.0;
   }
   EXPECT_GE(measured, 15) << "most of the path is bright enough to measure";
@@ -119,7 +129,8 @@ TEST_F(TrailsTest, NothingFadesWhileNoSimulatedTimePasses) {
   const Image first = streak(false);
   const State head = bodyAt(positionAt(kPositions - 1));
   for (int frame = 0; frame < 5; ++frame)
-    EXPECT_EQ(draw(*renderer_, head, settings_, (kPositions - 1) * kStepTime).rgba, first.rgba) << frame;
+    EXPECT_EQ(draw(*renderer_, head, settings_, (kPositions - 1) * kStepTime).rgba, first.rgba)
+        << frame;
 }
 
 TEST_F(TrailsTest, ABodyAtRestIsAsBrightAsWithoutTrails) {
@@ -153,7 +164,8 @@ TEST_F(TrailsTest, PutsBackTheBlendColour) {
     }
     GLfloat colour[4];
     glGetFloatv(GL_BLEND_COLOR, colour);
-    EXPECT_EQ(std::vector<GLfloat>(colour, colour + 4), (std::vector<GLfloat>{0.1f, 0.2f, 0.3f, 0.4f}));
+    EXPECT_EQ(std::vector<GLfloat>(colour, colour + 4),
+              (std::vector<GLfloat>{0.1f, 0.2f, 0.3f, 0.4f}));
   });
 }
 

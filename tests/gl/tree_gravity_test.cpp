@@ -9,7 +9,6 @@ namespace {
 
 using namespace tree_test;
 
-
 // ---- Against direct summation.
 
 TEST_F(TreeGravityTest, ThetaZeroAgreesWithDoubleDirectSummationAsCloselyAsTheComputeEngine) {
@@ -21,11 +20,12 @@ TEST_F(TreeGravityTest, ThetaZeroAgreesWithDoubleDirectSummationAsCloselyAsTheCo
   everyCellOpened.theta = 0.0;
   TreeGravity tree;
   const std::vector<glm::dvec3> reference = directAccelerations(state, params);
-  const ForceErrorPercentiles treeErrors =
-      percentilesOf(relativeErrors(treeAccelerations(tree, state, params, everyCellOpened), reference));
+  const ForceErrorPercentiles treeErrors = percentilesOf(
+      relativeErrors(treeAccelerations(tree, state, params, everyCellOpened), reference));
   const ForceErrorPercentiles computeErrors =
       percentilesOf(relativeErrors(computeEngineAccelerations(state, params), reference));
-  std::printf("theta 0:        %s\ncompute engine: %s\n", describe(treeErrors).c_str(), describe(computeErrors).c_str());
+  std::printf("theta 0:        %s\ncompute engine: %s\n", describe(treeErrors).c_str(),
+              describe(computeErrors).c_str());
   EXPECT_LE(treeErrors.median, 3 * computeErrors.median);
   EXPECT_LE(treeErrors.p90, 3 * computeErrors.p90);
   EXPECT_LE(treeErrors.p99, 3 * computeErrors.p99);
@@ -43,14 +43,17 @@ TEST_P(TreeDefaultAccuracy, MeetsTheTargetsAt16384Bodies) {
   const std::vector<glm::dvec3> reference = directAccelerations(state, softened(0.01));
   TreeGravity tree;
   // What `auto` picks on the H200 (132 SMs) at this N: groups of 32, less accurate than 64.
-  expectWithinTargets(tree, state, softened(0.01), std::string(GetParam()) + " 16384, auto on 132 SMs",
+  expectWithinTargets(tree, state, softened(0.01),
+                      std::string(GetParam()) + " 16384, auto on 132 SMs",
                       resolveTreeSettings(16384, 132), &reference);
-  expectWithinTargets(tree, state, softened(0.01), std::string(GetParam()) + " 16384, defaults", TreeSettings{},
-                      &reference);
+  expectWithinTargets(tree, state, softened(0.01), std::string(GetParam()) + " 16384, defaults",
+                      TreeSettings{}, &reference);
   const TreeGravity::ListStatistics lists = tree.listStatistics();
-  std::printf("lists per body: %.0f body-body + %.0f cells; %.0f nodes tested per group; most in a group %zu\n",
-              lists.bodyInteractionsPerBody, lists.cellInteractionsPerBody, lists.nodesTestedPerGroup,
-              lists.mostBodyInteractions);
+  std::printf(
+      "lists per body: %.0f body-body + %.0f cells; %.0f nodes tested per group; most in a group "
+      "%zu\n",
+      lists.bodyInteractionsPerBody, lists.cellInteractionsPerBody, lists.nodesTestedPerGroup,
+      lists.mostBodyInteractions);
   EXPECT_EQ(lists.stackOverflows, 0u);
   // Groups stay compact along the Hilbert curve: in a uniform sphere no group's list is far beyond
   // the mean (a group of Morton order crossing an octant boundary reached 26x). Measured with theta
@@ -63,8 +66,11 @@ TEST_P(TreeDefaultAccuracy, MeetsTheTargetsAt16384Bodies) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Scenes, TreeDefaultAccuracy, ::testing::Values("plummer", "uniform-sphere"),
-                         [](const auto& scene) { return std::string(scene.param) == "plummer" ? "Plummer" : "UniformSphere"; });
+INSTANTIATE_TEST_SUITE_P(Scenes, TreeDefaultAccuracy,
+                         ::testing::Values("plummer", "uniform-sphere"), [](const auto& scene) {
+                           return std::string(scene.param) == "plummer" ? "Plummer"
+                                                                        : "UniformSphere";
+                         });
 
 // ---- Hard inputs.
 
@@ -74,8 +80,10 @@ TEST_F(TreeGravityTest, AllBodiesAtOnePointFeelNothing) {
   state.resize(1000);
   for (glm::vec4& p : state.positionMass) p = glm::vec4(0.3f, -0.2f, 1e3f, 0.001f);
   for (double softening : {0.01, 0.0}) {
-    const std::vector<glm::dvec3> a = treeAccelerations(tree, state, softened(softening), TreeSettings{});
-    for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i], glm::dvec3(0.0)) << "body " << i << ", eps " << softening;
+    const std::vector<glm::dvec3> a =
+        treeAccelerations(tree, state, softened(softening), TreeSettings{});
+    for (std::size_t i = 0; i < a.size(); ++i)
+      ASSERT_EQ(a[i], glm::dvec3(0.0)) << "body " << i << ", eps " << softening;
   }
 }
 
@@ -83,7 +91,8 @@ TEST_F(TreeGravityTest, TwoCoincidentBodies) {
   TreeGravity tree;
   State state = findScene("plummer")->generate(3000, 2);
   state.positionMass[1] = glm::vec4(glm::vec3(state.positionMass[0]), state.positionMass[1].w);
-  state.positionMass[2000] = glm::vec4(glm::vec3(state.positionMass[1999]), state.positionMass[2000].w);
+  state.positionMass[2000] =
+      glm::vec4(glm::vec3(state.positionMass[1999]), state.positionMass[2000].w);
   expectWithinTargets(tree, state, softened(0.01), "coincident pairs, eps 0.01");
   expectWithinTargets(tree, state, softened(0.0), "coincident pairs, eps 0");
 }
@@ -94,7 +103,8 @@ TEST_F(TreeGravityTest, TwoClustersFarApart) {
   TreeGravity tree;
   State state = uniformBall(2000, 5, glm::vec3(-5e5f, 1.0f, 0.0f));
   const State other = uniformBall(2000, 6, glm::vec3(5e5f, 0.0f, 2.0f));
-  state.positionMass.insert(state.positionMass.end(), other.positionMass.begin(), other.positionMass.end());
+  state.positionMass.insert(state.positionMass.end(), other.positionMass.begin(),
+                            other.positionMass.end());
   state.velocity.resize(state.positionMass.size());
   expectWithinTargets(tree, state, softened(0.01), "two clusters 1e6 apart");
 }
@@ -107,12 +117,13 @@ TEST_F(TreeGravityTest, ClusterFarFromTheOriginKeepsItsPrecision) {
   TreeGravity tree;
   const StepParams params = softened(0.01);
   const auto errorsOf = [&](const State& state) {
-    return percentilesOf(
-        relativeErrors(treeAccelerations(tree, state, params, TreeSettings{}), directAccelerations(state, params)));
+    return percentilesOf(relativeErrors(treeAccelerations(tree, state, params, TreeSettings{}),
+                                        directAccelerations(state, params)));
   };
   const ForceErrorPercentiles far = errorsOf(uniformBall(4000, 5, glm::vec3(5e5f, -3e5f, 1.0f)));
   const ForceErrorPercentiles near = errorsOf(uniformBall(4000, 5));
-  std::printf("ball at (5e5, -3e5, 1): %s\nball at the origin:     %s\n", describe(far).c_str(), describe(near).c_str());
+  std::printf("ball at (5e5, -3e5, 1): %s\nball at the origin:     %s\n", describe(far).c_str(),
+              describe(near).c_str());
   EXPECT_LT(far.median, 1.5 * near.median);
   EXPECT_LT(far.p99, 1.5 * near.p99);
 }
@@ -124,7 +135,8 @@ TEST_F(TreeGravityTest, FlatDisk) {
   expectWithinTargets(tree, state, softened(0.001), "flat disk");
 }
 
-// `state` with a core of 1500 bodies within 1e-5 added: ~25 more tree levels, resolved down to eps 1e-8.
+// `state` with a core of 1500 bodies within 1e-5 added: ~25 more tree levels, resolved down to eps
+// 1e-8.
 TEST_F(TreeGravityTest, DenseCoreMakesADeepTree) {
   TreeGravity tree;
   expectWithinTargets(tree, withDenseCore(uniformBall(2500, 7)), softened(1e-8), "dense core");
@@ -134,7 +146,8 @@ TEST_F(TreeGravityTest, MasslessBodies) {
   TreeGravity tree;
   State state = findScene("plummer")->generate(4000, 4);
   for (std::size_t i = 0; i < state.size(); i += 3) state.positionMass[i].w = 0.0f;
-  for (std::size_t i = 3000; i < 3200; ++i) state.positionMass[i] = glm::vec4(40.0f, 0.01f * float(i - 3000), 0.0f, 0.0f);
+  for (std::size_t i = 3000; i < 3200; ++i)
+    state.positionMass[i] = glm::vec4(40.0f, 0.01f * float(i - 3000), 0.0f, 0.0f);
   expectWithinTargets(tree, state, softened(0.01), "massless bodies");
 }
 
@@ -146,7 +159,8 @@ TEST_F(TreeGravityTest, SmallAndOddSizes) {
   for (std::size_t n : {1u, 2u, 3u, 5u, 17u, 63u, 64u, 65u, 127u, 1000u, 2049u, 4097u}) {
     const State state = n < 1000 ? uniformBall(n, n) : findScene("plummer")->generate(n, n);
     for (double softening : {0.01, 0.0})
-      expectWithinTargets(tree, state, softened(softening), "N = " + std::to_string(n) + ", eps " + std::to_string(softening));
+      expectWithinTargets(tree, state, softened(softening),
+                          "N = " + std::to_string(n) + ", eps " + std::to_string(softening));
   }
 }
 
@@ -163,8 +177,9 @@ TEST_F(TreeGravityTest, EverySettingStaysAccurate) {
     variants.emplace_back(name, s);
   };
   add("theta 0.43 alone", [](TreeSettings& s) { s = thetaAlone(); });
-  add("relative, the coarse walk in the main walk's groups",
-      [](TreeSettings& s) { s.opening = TreeSettings::Opening::relative, s.estimateGroupSize = 16; });
+  add("relative, the coarse walk in the main walk's groups", [](TreeSettings& s) {
+    s.opening = TreeSettings::Opening::relative, s.estimateGroupSize = 16;
+  });
   add("groups of 16", [](TreeSettings& s) { s.groupSize = 16; });
   add("groups of 32", [](TreeSettings& s) { s.groupSize = 32; });
   add("groups of 128", [](TreeSettings& s) { s.groupSize = 128; });
@@ -200,7 +215,8 @@ TEST_F(TreeGravityTest, MonopolesAreCorrectButLessAccurate) {
   const State state = findScene("plummer")->generate(4000, 12);
   const StepParams params = softened(0.01);
   TreeGravity tree;
-  const TreeSettings quadrupoles = thetaAlone();  // at one theta: the relative opening would give both the same errors
+  const TreeSettings quadrupoles =
+      thetaAlone();  // at one theta: the relative opening would give both the same errors
   TreeSettings monopoles = quadrupoles;
   monopoles.expansionOrder = 1;
   const std::vector<glm::dvec3> reference = directAccelerations(state, params);
@@ -208,7 +224,8 @@ TEST_F(TreeGravityTest, MonopolesAreCorrectButLessAccurate) {
       percentilesOf(relativeErrors(treeAccelerations(tree, state, params, monopoles), reference));
   const ForceErrorPercentiles withQuadrupoles =
       percentilesOf(relativeErrors(treeAccelerations(tree, state, params, quadrupoles), reference));
-  std::printf("monopoles: %s\nquadrupoles: %s\n", describe(withMonopoles).c_str(), describe(withQuadrupoles).c_str());
+  std::printf("monopoles: %s\nquadrupoles: %s\n", describe(withMonopoles).c_str(),
+              describe(withQuadrupoles).c_str());
   EXPECT_LT(withMonopoles.p99, 2e-2);  // theta^2 instead of theta^3
   EXPECT_GT(withMonopoles.median, 4 * withQuadrupoles.median);
 }
@@ -216,9 +233,9 @@ TEST_F(TreeGravityTest, MonopolesAreCorrectButLessAccurate) {
 // ---- The relative opening.
 
 // GADGET's criterion keeps each body's error a fraction of its own acceleration. In a uniform ball
-// |a| falls to 0 at the centre: theta alone (0.8, the relative opening's geometric bound) leaves the
-// bodies of the inner fifth of the radius errors several times the rest's, and the relative opening
-// brings them to the rest's level, within a few times its accuracy.
+// |a| falls to 0 at the centre: theta alone (0.8, the relative opening's geometric bound) leaves
+// the bodies of the inner fifth of the radius errors several times the rest's, and the relative
+// opening brings them to the rest's level, within a few times its accuracy.
 TEST_F(TreeGravityTest, RelativeOpeningFollowsEachBodysAcceleration) {
   const State ball = uniformBall(16384, 3);
   const StepParams params = softened(0.01);
@@ -229,19 +246,23 @@ TEST_F(TreeGravityTest, RelativeOpeningFollowsEachBodysAcceleration) {
   relative.opening = TreeSettings::Opening::relative;
   relative.accuracy = 0.001;
   const auto innerAndOuter = [&](const TreeSettings& settings, const char* name) {
-    const std::vector<double> errors = relativeErrors(treeAccelerations(tree, ball, params, settings), reference);
+    const std::vector<double> errors =
+        relativeErrors(treeAccelerations(tree, ball, params, settings), reference);
     std::vector<double> inner, outer;
     for (std::size_t i = 0; i < ball.size(); ++i)
       (glm::length(glm::vec3(ball.positionMass[i])) < 0.2f ? inner : outer).push_back(errors[i]);
-    const std::pair<ForceErrorPercentiles, ForceErrorPercentiles> split{percentilesOf(inner), percentilesOf(outer)};
+    const std::pair<ForceErrorPercentiles, ForceErrorPercentiles> split{percentilesOf(inner),
+                                                                        percentilesOf(outer)};
     std::printf("%s: inner fifth %s\n  the rest %s\n", name, describe(split.first).c_str(),
                 describe(split.second).c_str());
     return split;
   };
   const auto [geometricInner, geometricOuter] = innerAndOuter(geometric, "theta 0.8");
   const auto [relativeInner, relativeOuter] = innerAndOuter(relative, "relative 0.001");
-  EXPECT_GT(geometricInner.median, 3.0 * geometricOuter.median) << "theta alone: the centre's errors stand out";
-  EXPECT_LT(relativeInner.median, 2.0 * relativeOuter.median) << "relative: the centre near the rest";
+  EXPECT_GT(geometricInner.median, 3.0 * geometricOuter.median)
+      << "theta alone: the centre's errors stand out";
+  EXPECT_LT(relativeInner.median, 2.0 * relativeOuter.median)
+      << "relative: the centre near the rest";
   EXPECT_LT(relativeInner.max, 3.0 * relative.accuracy);
   EXPECT_LT(relativeOuter.p99, 3.0 * relative.accuracy);
 }
@@ -259,7 +280,8 @@ TEST_F(TreeGravityTest, RelativeOpeningIsCheaperForTheSameAccuracy) {
         percentilesOf(relativeErrors(treeAccelerations(tree, state, params, settings), reference));
     const TreeGravity::ListStatistics lists = tree.listStatistics();
     const double interactions = lists.bodyInteractionsPerBody + 2.8 * lists.cellInteractionsPerBody;
-    std::printf("%s: %.0f body-body equivalents a body; %s\n", name, interactions, describe(errors).c_str());
+    std::printf("%s: %.0f body-body equivalents a body; %s\n", name, interactions,
+                describe(errors).c_str());
     return std::pair{interactions, errors};
   };
   const TreeSettings theta = thetaAlone();
@@ -281,14 +303,17 @@ TEST_F(TreeGravityTest, RelativeOpeningIsCheaperForTheSameAccuracy) {
 TEST_F(TreeGravityTest, RelativeOpeningHoldsInAnyUnits) {
   const State state = findScene("plummer")->generate(4096, 5);
   State scaled = state;
-  for (glm::vec4& body : scaled.positionMass) body = glm::vec4(glm::vec3(body) * 1e10f, body.w * 1e12f);
+  for (glm::vec4& body : scaled.positionMass)
+    body = glm::vec4(glm::vec3(body) * 1e10f, body.w * 1e12f);
   TreeGravity tree;
   const auto errors = [&](const State& s, double softening) {
     const StepParams params = softened(softening);
-    return percentilesOf(relativeErrors(treeAccelerations(tree, s, params, TreeSettings{}), directAccelerations(s, params)));
+    return percentilesOf(relativeErrors(treeAccelerations(tree, s, params, TreeSettings{}),
+                                        directAccelerations(s, params)));
   };
   const ForceErrorPercentiles natural = errors(state, 0.01), large = errors(scaled, 0.01 * 1e10);
-  std::printf("N-body units: %s\nlarge units: %s\n", describe(natural).c_str(), describe(large).c_str());
+  std::printf("N-body units: %s\nlarge units: %s\n", describe(natural).c_str(),
+              describe(large).c_str());
   EXPECT_LT(large.median, 1.5 * natural.median);
   EXPECT_LT(large.p99, 1.5 * natural.p99);
 }
@@ -301,12 +326,14 @@ TEST_F(TreeGravityTest, SameInputSameBitsAlsoAfterOtherWork) {
   const StepParams params = softened(0.01);
   TreeGravity tree;
   const auto evaluate = [&](TreeGravity& t) {
-    t.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, params, TreeSettings{}, bodies.acceleration.id());
+    t.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, params, TreeSettings{},
+               bodies.acceleration.id());
     return readTexels(bodies);
   };
   const std::vector<glm::vec4> first = evaluate(tree);
   const std::vector<glm::vec4> second = evaluate(tree);
-  treeAccelerations(tree, findScene("uniform-sphere")->generate(10000, 1), params, TreeSettings{});  // other work
+  treeAccelerations(tree, findScene("uniform-sphere")->generate(10000, 1), params,
+                    TreeSettings{});  // other work
   const std::vector<glm::vec4> third = evaluate(tree);
   TreeGravity another;
   const std::vector<glm::vec4> fourth = evaluate(another);
@@ -325,7 +352,8 @@ double directPotential(const State& state, const StepParams& params) {
     for (std::size_t j = i + 1; j < state.size(); ++j) {
       const glm::dvec3 d = glm::dvec3(state.positionMass[j]) - glm::dvec3(state.positionMass[i]);
       const double r2 = glm::dot(d, d) + softening2;
-      if (r2 > 0) sum -= double(state.positionMass[i].w) * double(state.positionMass[j].w) / std::sqrt(r2);
+      if (r2 > 0)
+        sum -= double(state.positionMass[i].w) * double(state.positionMass[j].w) / std::sqrt(r2);
     }
   return params.gravity * sum;
 }
@@ -337,24 +365,32 @@ TEST_F(TreeGravityTest, PotentialEnergyMatchesTheDirectSum) {
     StepParams params = softened(0.01);
     params.gravity = 2.0;
     const GpuBodies bodies = upload(state);
-    const double treeW = tree.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, TreeSettings{});
+    const double treeW = tree.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count,
+                                              params, TreeSettings{});
     const double directW = directPotential(state, params);
     std::printf("%s: W tree %.10g, direct %.10g, relative error %.2g\n", scene, treeW, directW,
                 std::abs(treeW / directW - 1));
     // Stated in TreeGravity::potentialEnergy: ~1e-5 at the defaults.
     EXPECT_NEAR(treeW / directW, 1.0, 3e-5) << scene;
     TreeSettings twoPerThread;
-    twoPerThread.bodiesPerThread = 2;  // the same terms; the compiler may fuse the float sums differently
-    EXPECT_NEAR(tree.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, twoPerThread) / treeW,
+    twoPerThread.bodiesPerThread =
+        2;  // the same terms; the compiler may fuse the float sums differently
+    EXPECT_NEAR(tree.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params,
+                                     twoPerThread) /
+                    treeW,
                 1.0, 1e-7);
   }
   State two;
   two.resize(2);
   two.positionMass = {glm::vec4(0, 0, 0, 2), glm::vec4(3, 4, 0, 0.5f)};
   const GpuBodies bodies = upload(two);
-  EXPECT_NEAR(tree.potentialEnergy(bodies.positionMass.id(), bodies.size, 2, softened(0.0), TreeSettings{}), -0.2, 1e-7);
+  EXPECT_NEAR(
+      tree.potentialEnergy(bodies.positionMass.id(), bodies.size, 2, softened(0.0), TreeSettings{}),
+      -0.2, 1e-7);
   // A lone body has no potential energy, also with softening (its own term is left out by index).
-  EXPECT_EQ(tree.potentialEnergy(bodies.positionMass.id(), bodies.size, 1, softened(0.1), TreeSettings{}), 0.0);
+  EXPECT_EQ(
+      tree.potentialEnergy(bodies.positionMass.id(), bodies.size, 1, softened(0.1), TreeSettings{}),
+      0.0);
 }
 
 // ---- The force-error report.
@@ -369,8 +405,9 @@ TEST(ForceErrorTest, PercentilesInterpolateBetweenOrderStatistics) {
   EXPECT_DOUBLE_EQ(p.p999, 99.9);
   EXPECT_EQ(p.max, 100);
   EXPECT_EQ(p.samples, 101u);
-  const std::vector<double> relative = relativeErrors({glm::dvec3(0), glm::dvec3(1, 0, 0), glm::dvec3(2, 0, 0)},
-                                                      {glm::dvec3(0), glm::dvec3(0), glm::dvec3(1, 0, 0)});
+  const std::vector<double> relative =
+      relativeErrors({glm::dvec3(0), glm::dvec3(1, 0, 0), glm::dvec3(2, 0, 0)},
+                     {glm::dvec3(0), glm::dvec3(0), glm::dvec3(1, 0, 0)});
   EXPECT_EQ(relative[0], 0.0);
   EXPECT_TRUE(std::isinf(relative[1]));
   EXPECT_EQ(relative[2], 1.0);
@@ -391,15 +428,16 @@ TEST(ForceErrorTest, SamplesAreDistinctAndSorted) {
 TEST_F(TreeGravityTest, GpuDoubleReferenceAgreesWithTheCpu) {
   // 40000 bodies: the reference runs in three chunks of bodies j (llvmpipe's loop limit).
   State state = findScene("plummer")->generate(40000, 5);
-  state.positionMass[1] = glm::vec4(glm::vec3(state.positionMass[0]), 0.5f / 40000.0f);  // coincident
+  state.positionMass[1] =
+      glm::vec4(glm::vec3(state.positionMass[0]), 0.5f / 40000.0f);  // coincident
   const GpuBodies bodies = upload(state);
   for (double softening : {0.01, 0.0}) {
     const StepParams params = softened(softening);
     const std::vector<std::uint32_t> samples = forceErrorSamples(state.size(), 3, 1000, 300);
     std::vector<std::uint32_t> withPair = samples;
     withPair.insert(withPair.begin(), {0u, 1u});
-    const std::vector<glm::dvec3> gpu =
-        referenceAccelerations(bodies.positionMass.id(), bodies.size, bodies.count, params, withPair);
+    const std::vector<glm::dvec3> gpu = referenceAccelerations(
+        bodies.positionMass.id(), bodies.size, bodies.count, params, withPair);
     double worst = 0;
     for (std::size_t k = 0; k < withPair.size(); ++k) {
       glm::dvec3 cpu(0.0);
@@ -420,9 +458,10 @@ TEST_F(TreeGravityTest, ReportAgreesWithPercentilesFromTheCpuReference) {
   const StepParams params = softened(0.01);
   const GpuBodies bodies = upload(state);
   TreeGravity tree;
-  tree.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, params, TreeSettings{}, bodies.acceleration.id());
-  const ForceErrorPercentiles report =
-      forceErrorPercentiles(bodies.positionMass.id(), bodies.size, bodies.count, params, bodies.acceleration.id());
+  tree.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, params, TreeSettings{},
+                bodies.acceleration.id());
+  const ForceErrorPercentiles report = forceErrorPercentiles(
+      bodies.positionMass.id(), bodies.size, bodies.count, params, bodies.acceleration.id());
   const ForceErrorPercentiles independent =
       percentilesOf(relativeErrors(readAccelerations(bodies), directAccelerations(state, params)));
   EXPECT_EQ(report.samples, 6000u);

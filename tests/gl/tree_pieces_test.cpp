@@ -10,7 +10,6 @@ namespace {
 
 using namespace tree_test;
 
-
 // ---- The pieces: sort, statistics, timing, capacity, settings.
 
 // Each body's potential (colouring by specific energy) against the double-precision direct sum
@@ -25,7 +24,8 @@ TEST_F(TreeGravityTest, BodyPotentialsMatchTheDirectSum) {
     for (std::size_t j = 0; j < state.size(); ++j) {
       if (i == j) continue;
       const glm::dvec3 d = glm::dvec3(state.positionMass[j]) - glm::dvec3(state.positionMass[i]);
-      direct[i] -= params.gravity * double(state.positionMass[j].w) / std::sqrt(glm::dot(d, d) + 1e-4);
+      direct[i] -=
+          params.gravity * double(state.positionMass[j].w) / std::sqrt(glm::dot(d, d) + 1e-4);
     }
   TreeGravity tree;
   const GpuBodies bodies = upload(state);
@@ -44,10 +44,12 @@ TEST_F(TreeGravityTest, BodyPotentialsMatchTheDirectSum) {
     }
     std::sort(errors.begin(), errors.end());
     const double median = errors[errors.size() / 2], worst = errors.back();
-    std::printf("body potentials, theta %g: median %.3g, max %.3g\n", settings.theta, median, worst);
+    std::printf("body potentials, theta %g: median %.3g, max %.3g\n", settings.theta, median,
+                worst);
     EXPECT_LE(median, settings.theta == 0.0 ? 1e-6 : 3e-5);
     EXPECT_LE(worst, settings.theta == 0.0 ? 1e-5 : 5e-4);
-    EXPECT_NEAR(energy / tree.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, settings),
+    EXPECT_NEAR(energy / tree.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count,
+                                              params, settings),
                 1.0, 1e-6);
   }
 }
@@ -62,11 +64,14 @@ TEST_F(TreeGravityTest, BodyDensitiesFollowTheDensityOfUniformBalls) {
   const State denseBall = uniformBall(4000, 4, glm::vec3(20.0f, 0.0f, 0.0f), 0.5f, massEach);
   State state;
   state.resize(8000);
-  std::copy(sparseBall.positionMass.begin(), sparseBall.positionMass.end(), state.positionMass.begin());
-  std::copy(denseBall.positionMass.begin(), denseBall.positionMass.end(), state.positionMass.begin() + 4000);
+  std::copy(sparseBall.positionMass.begin(), sparseBall.positionMass.end(),
+            state.positionMass.begin());
+  std::copy(denseBall.positionMass.begin(), denseBall.positionMass.end(),
+            state.positionMass.begin() + 4000);
   TreeGravity tree;
   const GpuBodies bodies = upload(state);
-  tree.bodyDensities(bodies.positionMass.id(), bodies.size, bodies.count, TreeSettings{}, bodies.acceleration.id());
+  tree.bodyDensities(bodies.positionMass.id(), bodies.size, bodies.count, TreeSettings{},
+                     bodies.acceleration.id());
   const std::vector<glm::vec4> texels = readTexels(bodies);
   const auto medianOf = [&](std::size_t first, std::size_t last) {
     std::vector<float> values;
@@ -77,7 +82,8 @@ TEST_F(TreeGravityTest, BodyDensitiesFollowTheDensityOfUniformBalls) {
   const double pi = 3.141592653589793;
   const double sparse = 4000 * massEach / (4.0 / 3.0 * pi), packed = 8 * sparse;
   const double sparseMedian = medianOf(0, 4000), packedMedian = medianOf(4000, 8000);
-  std::printf("densities: %.4g (analytic %.4g), %.4g (analytic %.4g)\n", sparseMedian, sparse, packedMedian, packed);
+  std::printf("densities: %.4g (analytic %.4g), %.4g (analytic %.4g)\n", sparseMedian, sparse,
+              packedMedian, packed);
   EXPECT_GT(sparseMedian, sparse / 3);
   EXPECT_LT(sparseMedian, sparse * 3);
   EXPECT_GT(packedMedian, packed / 3);
@@ -89,13 +95,15 @@ TEST_F(TreeGravityTest, BodyDensitiesFollowTheDensityOfUniformBalls) {
   lone.resize(1);
   lone.positionMass[0] = glm::vec4(1.0f, 2.0f, 3.0f, 1.0f);
   const GpuBodies one = upload(lone);
-  tree.bodyDensities(one.positionMass.id(), one.size, one.count, TreeSettings{}, one.acceleration.id());
+  tree.bodyDensities(one.positionMass.id(), one.size, one.count, TreeSettings{},
+                     one.acceleration.id());
   EXPECT_EQ(readTexels(one)[0].x, 0.0f);
 }
 
 TEST_F(TreeGravityTest, SortOrdersKeysStablyAndKeepsEveryBody) {
   State state = findScene("plummer")->generate(5000, 8);
-  for (std::size_t i = 100; i < 400; ++i) state.positionMass[i] = state.positionMass[99];  // equal keys
+  for (std::size_t i = 100; i < 400; ++i)
+    state.positionMass[i] = state.positionMass[99];  // equal keys
   TreeGravity tree;
   treeAccelerations(tree, state, softened(0.01), TreeSettings{});
   const std::vector<std::uint32_t> order = tree.sortedBodies();
@@ -119,12 +127,14 @@ TEST_F(TreeGravityTest, CountingListsGivesTheEvaluationsFigures) {
   const State state = findScene("plummer")->generate(8192, 2);
   const GpuBodies bodies = upload(state);
   TreeGravity tree;
-  tree.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, softened(0.01), TreeSettings{}, bodies.acceleration.id());
+  tree.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, softened(0.01), TreeSettings{},
+                bodies.acceleration.id());
   const TreeGravity::ListStatistics evaluated = tree.listStatistics();
   const std::vector<glm::dvec3> accelerations = readAccelerations(bodies);
-  const TreeGravity::ListStatistics counted =
-      tree.countLists(bodies.positionMass.id(), bodies.size, bodies.count, softened(0.01), TreeSettings{});
-  EXPECT_TRUE(readAccelerations(bodies) == accelerations) << "counting wrote into the evaluation's accelerations";
+  const TreeGravity::ListStatistics counted = tree.countLists(
+      bodies.positionMass.id(), bodies.size, bodies.count, softened(0.01), TreeSettings{});
+  EXPECT_TRUE(readAccelerations(bodies) == accelerations)
+      << "counting wrote into the evaluation's accelerations";
   EXPECT_EQ(evaluated.bodyInteractionsPerBody, counted.bodyInteractionsPerBody);
   EXPECT_EQ(evaluated.cellInteractionsPerBody, counted.cellInteractionsPerBody);
   EXPECT_EQ(evaluated.nodesTestedPerGroup, counted.nodesTestedPerGroup);
@@ -137,7 +147,8 @@ TEST_F(TreeGravityTest, TimeSplitArrivesWithoutWaiting) {
   const GpuBodies bodies = upload(state);
   TreeGravity tree;
   EXPECT_FALSE(tree.lastTimeSplit().has_value());
-  tree.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, softened(0.01), TreeSettings{}, bodies.acceleration.id());
+  tree.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, softened(0.01), TreeSettings{},
+                bodies.acceleration.id());
   glFinish();
   const std::optional<TreeGravity::TimeSplit> split = tree.lastTimeSplit();
   ASSERT_TRUE(split.has_value());
@@ -153,7 +164,8 @@ TEST_F(TreeGravityTest, CapacityIsCheckedBeforeAnythingRuns) {
   EXPECT_LT(TreeGravity::bytesPerBody(), 250u);  // 64M bodies in ~11 GB
   GLint64 largestBlock = 0;
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &largestBlock);
-  // Past one block the node records move into textures; the values stay in a buffer, 4 bytes a body.
+  // Past one block the node records move into textures; the values stay in a buffer, 4 bytes a
+  // body.
   EXPECT_NO_THROW(tree.checkCapacity(std::size_t(largestBlock) / 16 + 1, TreeSettings{}));
   const std::size_t tooMany = std::size_t(largestBlock) / 4 + 1;
   try {
@@ -169,7 +181,9 @@ TEST_F(TreeGravityTest, CapacityIsCheckedBeforeAnythingRuns) {
     small.checkCapacity(1025, TreeSettings{});
     FAIL() << "no refusal for 1025 bodies in 32 rows";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("64 x 33 texels, over this GPU's 32 rows"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("64 x 33 texels, over this GPU's 32 rows"),
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -183,7 +197,8 @@ TEST_F(TreeGravityTest, DistributedExchangesOverOneStorageBlockAreRefused) {
     tree::TreeShare::checkFits(most + 1, limits);
     FAIL() << "no refusal for " << most + 1 << " bodies";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("at most " + std::to_string(most) + " bodies in a distributed tree run"),
+    EXPECT_NE(std::string(e.what()).find("at most " + std::to_string(most) +
+                                         " bodies in a distributed tree run"),
               std::string::npos)
         << e.what();
   }
@@ -197,21 +212,27 @@ TEST_F(TreeGravityTest, ArraysInTexturesChangeNoBit) {
   GLint largestTexture = 0;
   glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &largestBlock);
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largestTexture);
-  TreeGravity inBuffers, inTextures(tree::ArrayLimits{std::size_t(largestBlock), 4096, 64, largestTexture});
+  TreeGravity inBuffers,
+      inTextures(tree::ArrayLimits{std::size_t(largestBlock), 4096, 64, largestTexture});
   const StepParams params = softened(0.01);
   for (const State& state : {withDenseCore(findScene("plummer")->generate(6001, 5)),
                              findScene("galaxies")->generate(2500, 2)}) {
-    const std::vector<glm::dvec3> expected = treeAccelerations(inBuffers, state, params, TreeSettings{});
-    EXPECT_TRUE(treeAccelerations(inTextures, state, params, TreeSettings{}) == expected) << state.size();
+    const std::vector<glm::dvec3> expected =
+        treeAccelerations(inBuffers, state, params, TreeSettings{});
+    EXPECT_TRUE(treeAccelerations(inTextures, state, params, TreeSettings{}) == expected)
+        << state.size();
     EXPECT_EQ(inTextures.sortedKeys(), inBuffers.sortedKeys());
     EXPECT_EQ(inTextures.sortedBodies(), inBuffers.sortedBodies());
-    const TreeGravity::ListStatistics textureLists = inTextures.listStatistics(), bufferLists = inBuffers.listStatistics();
+    const TreeGravity::ListStatistics textureLists = inTextures.listStatistics(),
+                                      bufferLists = inBuffers.listStatistics();
     EXPECT_EQ(textureLists.nodesTestedPerGroup, bufferLists.nodesTestedPerGroup);
     EXPECT_EQ(textureLists.bodyInteractionsPerBody, bufferLists.bodyInteractionsPerBody);
     EXPECT_EQ(textureLists.cellInteractionsPerBody, bufferLists.cellInteractionsPerBody);
     const GpuBodies bodies = upload(state);
-    EXPECT_EQ(inTextures.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, TreeSettings{}),
-              inBuffers.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, TreeSettings{}));
+    EXPECT_EQ(inTextures.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count,
+                                         params, TreeSettings{}),
+              inBuffers.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params,
+                                        TreeSettings{}));
   }
 }
 
@@ -222,7 +243,8 @@ TEST_F(TreeGravityTest, SpillingTheStackChangesNoBit) {
   const StepParams params = softened(1e-8);
   TreeGravity tree;
   for (int group : {16, 64}) {
-    TreeSettings spilling = group == 64 ? thetaAlone() : TreeSettings{};  // theta 0.43: deep enough to spill
+    TreeSettings spilling =
+        group == 64 ? thetaAlone() : TreeSettings{};  // theta 0.43: deep enough to spill
     spilling.groupSize = group;
     TreeSettings roomy = spilling;  // the ring: the least, 4 rows; spilling to GPU memory
     roomy.stackSize = 4096;
@@ -234,7 +256,8 @@ TEST_F(TreeGravityTest, SpillingTheStackChangesNoBit) {
     EXPECT_EQ(roomyLists.stackOverflows + roomyLists.stackRowsSpilled, 0u) << "group " << group;
     EXPECT_GT(spilledLists.stackRowsSpilled, 0u) << "group " << group << ": nothing was spilled";
     EXPECT_EQ(spilledLists.stackOverflows, 0u) << "group " << group;
-    EXPECT_EQ(spilledLists.nodesTestedPerGroup, roomyLists.nodesTestedPerGroup) << "group " << group;
+    EXPECT_EQ(spilledLists.nodesTestedPerGroup, roomyLists.nodesTestedPerGroup)
+        << "group " << group;
     EXPECT_TRUE(expected == spilled) << "group " << group << ": spilling changed the accelerations";
   }
 }
@@ -255,11 +278,13 @@ TEST_F(TreeGravityTest, TuningTheRingChangesNoBit) {
   TreeGravity tuned;
   tuned.tuneRingAbove(1000);
   EXPECT_FALSE(tuned.tunedRing(state.size(), automatic));
-  EXPECT_TRUE(treeAccelerations(tuned, state, params, automatic) == expected) << "the tuning evaluation";
+  EXPECT_TRUE(treeAccelerations(tuned, state, params, automatic) == expected)
+      << "the tuning evaluation";
   const std::optional<int> ring = tuned.tunedRing(state.size(), automatic);
   ASSERT_TRUE(ring);
   EXPECT_TRUE(*ring == 4 * 64 || *ring == 4096) << *ring;
-  EXPECT_TRUE(treeAccelerations(tuned, state, params, automatic) == expected) << "with the tuned ring " << *ring;
+  EXPECT_TRUE(treeAccelerations(tuned, state, params, automatic) == expected)
+      << "with the tuned ring " << *ring;
 }
 
 // A walk in parts (dispatches of a few groups, the CPU waiting between them; above 16384 groups on
@@ -280,8 +305,9 @@ TEST_F(TreeGravityTest, WalkingInPartsChangesNoBit) {
   EXPECT_EQ(partLists.nodesTestedPerGroup, wholeLists.nodesTestedPerGroup);
   EXPECT_EQ(partLists.bodyInteractionsPerBody, wholeLists.bodyInteractionsPerBody);
   const GpuBodies bodies = upload(state);
-  EXPECT_EQ(parts.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, settings),
-            whole.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, settings));
+  EXPECT_EQ(
+      parts.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, settings),
+      whole.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, settings));
 }
 
 // A walk of a contiguous range of groups (how a distributed engine shares the walk out) writes
@@ -303,14 +329,19 @@ TEST_F(TreeGravityTest, WalkingAGroupRangeWritesExactlyItsBodies) {
   const std::size_t cuts[] = {0, 1, 37, 38, 200, groups};
   for (std::size_t c = 0; c + 1 < std::size(cuts); ++c) {
     const GpuBodies bodies = upload(state);  // accelerations NaN until written
-    tree.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, params, settings, bodies.acceleration.id(),
-                  {cuts[c], cuts[c + 1]});
+    tree.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, params, settings,
+                  bodies.acceleration.id(), {cuts[c], cuts[c + 1]});
     const std::vector<glm::dvec3> part = readAccelerations(bodies);
     std::vector<bool> inRange(state.size(), false);
-    for (std::size_t k = cuts[c] * 16; k < std::min(cuts[c + 1] * 16, state.size()); ++k) inRange[order[k]] = true;
+    for (std::size_t k = cuts[c] * 16; k < std::min(cuts[c + 1] * 16, state.size()); ++k)
+      inRange[order[k]] = true;
     for (std::size_t i = 0; i < state.size(); ++i) {
-      if (inRange[i]) ASSERT_TRUE(part[i] == whole[i]) << "body " << i << ", groups " << cuts[c] << " to " << cuts[c + 1];
-      else ASSERT_TRUE(std::isnan(part[i].x)) << "body " << i << " written outside groups " << cuts[c] << " to " << cuts[c + 1];
+      if (inRange[i])
+        ASSERT_TRUE(part[i] == whole[i])
+            << "body " << i << ", groups " << cuts[c] << " to " << cuts[c + 1];
+      else
+        ASSERT_TRUE(std::isnan(part[i].x))
+            << "body " << i << " written outside groups " << cuts[c] << " to " << cuts[c + 1];
     }
     const std::vector<tree::GroupCounts> counts = tree.groupCounts();
     ASSERT_EQ(counts.size(), cuts[c + 1] - cuts[c]);
@@ -333,8 +364,9 @@ TEST_F(TreeGravityTest, WalkingAGroupRangeWritesExactlyItsBodies) {
 
 // Subgroup prefix sums (where the GPU has them; NVIDIA does, llvmpipe not) build the same lists as
 // the shared-memory ones: the same counts, and accelerations that differ at most by float32
-// summation order. Where they are missing, automatic leaves them out and asking for them is refused.
-// (Automatic is what every other test here runs, so on NVIDIA they all run the subgroup path.)
+// summation order. Where they are missing, automatic leaves them out and asking for them is
+// refused. (Automatic is what every other test here runs, so on NVIDIA they all run the subgroup
+// path.)
 TEST_F(TreeGravityTest, SubgroupPrefixSumsBuildTheSameLists) {
   const State state = findScene("plummer")->generate(8192, 4);
   const StepParams params = softened(0.01);
@@ -372,7 +404,8 @@ TEST_F(TreeGravityTest, BadSettingsAndSizesAreRefused) {
   const State state = uniformBall(100, 1);
   const GpuBodies bodies = upload(state);
   const auto evaluate = [&](const TreeSettings& s, std::size_t count) {
-    tree.evaluate(bodies.positionMass.id(), bodies.size, count, softened(0.01), s, bodies.acceleration.id());
+    tree.evaluate(bodies.positionMass.id(), bodies.size, count, softened(0.01), s,
+                  bodies.acceleration.id());
   };
   TreeSettings s;
   s.theta = 1.5;
@@ -412,8 +445,9 @@ TEST_F(TreeGravityTest, BadSettingsAndSizesAreRefused) {
   s.estimateGroupSize = 96;
   EXPECT_THROW(evaluate(s, 100), std::invalid_argument);
   EXPECT_THROW(evaluate(TreeSettings{}, 0), std::invalid_argument);
-  EXPECT_THROW(evaluate(TreeSettings{}, std::size_t(bodies.size.x) * std::size_t(bodies.size.y) + 1),
-               std::invalid_argument);
+  EXPECT_THROW(
+      evaluate(TreeSettings{}, std::size_t(bodies.size.x) * std::size_t(bodies.size.y) + 1),
+      std::invalid_argument);
 }
 
 TEST(TreeSettingsTest, SmallNGetsSmallerGroups) {

@@ -50,7 +50,8 @@ struct Outputs {
 
 gl::Buffer storage(const void* data, std::size_t bytes) {
   gl::Buffer buffer = gl::Buffer::create();
-  glNamedBufferStorage(buffer.id(), GLsizeiptr(std::max<std::size_t>(bytes, 4)), data, GL_DYNAMIC_STORAGE_BIT);
+  glNamedBufferStorage(buffer.id(), GLsizeiptr(std::max<std::size_t>(bytes, 4)), data,
+                       GL_DYNAMIC_STORAGE_BIT);
   return buffer;
 }
 
@@ -62,11 +63,15 @@ std::vector<std::uint32_t> readBack(const gl::Buffer& buffer, std::size_t words)
 }
 
 Outputs runPrimitives(const Inputs& inputs, int groupSize, bool subgroups) {
-  const std::size_t count = inputs.values.size(), groups = (count + groupSize - 1) / std::size_t(groupSize);
-  gl::Program program = gl::buildProgram(
-      {{GL_COMPUTE_SHADER, {"workgroup.glsl", "workgroup_check.comp"}}},
-      {{"WORKGROUP_SIZE", groupSize}, {"SUBGROUP_SCAN", subgroups ? 1 : 0}, {"HISTOGRAM_BINS", kBins}});
-  const gl::Buffer values = storage(inputs.values.data(), count * 4), floats = storage(inputs.floats.data(), count * 4),
+  const std::size_t count = inputs.values.size(),
+                    groups = (count + groupSize - 1) / std::size_t(groupSize);
+  gl::Program program =
+      gl::buildProgram({{GL_COMPUTE_SHADER, {"workgroup.glsl", "workgroup_check.comp"}}},
+                       {{"WORKGROUP_SIZE", groupSize},
+                        {"SUBGROUP_SCAN", subgroups ? 1 : 0},
+                        {"HISTOGRAM_BINS", kBins}});
+  const gl::Buffer values = storage(inputs.values.data(), count * 4),
+                   floats = storage(inputs.floats.data(), count * 4),
                    scanned = storage(nullptr, count * 8), totals = storage(nullptr, groups * 16),
                    counts = storage(nullptr, groups * kBins * 4);
   const GLuint bindings[] = {values.id(), floats.id(), scanned.id(), totals.id(), counts.id()};
@@ -75,7 +80,8 @@ Outputs runPrimitives(const Inputs& inputs, int groupSize, bool subgroups) {
   glProgramUniform1ui(program.id(), glGetUniformLocation(program.id(), "uCount"), GLuint(count));
   glDispatchCompute(GLuint(groups), 1, 1);
   glUseProgram(0);
-  return {readBack(scanned, count * 2), readBack(totals, groups * 4), readBack(counts, groups * kBins)};
+  return {readBack(scanned, count * 2), readBack(totals, groups * 4),
+          readBack(counts, groups * kBins)};
 }
 
 // The reduction's order on the CPU: entry k takes k + half, then k + half / 2, ..., where half is
@@ -94,7 +100,8 @@ std::uint32_t bitsOf(float value) {
 }
 
 void expectPrimitivesAgree(std::size_t count, int groupSize, bool subgroups) {
-  const std::string what = std::to_string(count) + " elements in groups of " + std::to_string(groupSize) +
+  const std::string what = std::to_string(count) + " elements in groups of " +
+                           std::to_string(groupSize) +
                            (subgroups ? ", subgroup scan" : ", shared-memory scan");
   const Inputs inputs = randomInputs(count, count * 31 + std::size_t(groupSize));
   const Outputs out = runPrimitives(inputs, groupSize, subgroups);
@@ -113,10 +120,12 @@ void expectPrimitivesAgree(std::size_t count, int groupSize, bool subgroups) {
     }
     EXPECT_EQ(out.totals[4 * g], sum) << what << ", group " << g;
     EXPECT_EQ(out.totals[4 * g + 1], end - first) << what << ", group " << g;
-    EXPECT_EQ(out.totals[4 * g + 2], bitsOf(halvingSum(entries))) << what << ": float sum of group " << g;
+    EXPECT_EQ(out.totals[4 * g + 2], bitsOf(halvingSum(entries)))
+        << what << ": float sum of group " << g;
     EXPECT_EQ(out.totals[4 * g + 3], largest) << what << ", group " << g;
     for (int bin = 0; bin < kBins; ++bin)
-      ASSERT_EQ(out.counts[g * kBins + std::size_t(bin)], counts[std::size_t(bin)]) << what << ", group " << g;
+      ASSERT_EQ(out.counts[g * kBins + std::size_t(bin)], counts[std::size_t(bin)])
+          << what << ", group " << g;
   }
 }
 
@@ -124,7 +133,8 @@ class WorkgroupTest : public GlTest {};
 
 TEST_F(WorkgroupTest, SharedMemoryPathAgreesWithTheCpu) {
   for (int groupSize : {1, 16, 64, 96, 100, 256})
-    for (std::size_t count : {std::size_t(1), std::size_t(groupSize), std::size_t(5 * groupSize), std::size_t(1000)})
+    for (std::size_t count :
+         {std::size_t(1), std::size_t(groupSize), std::size_t(5 * groupSize), std::size_t(1000)})
       expectPrimitivesAgree(count, groupSize, false);
 }
 
@@ -143,7 +153,8 @@ TEST_F(WorkgroupTest, ReductionOrderIsVisibleInTheBits) {
 TEST_F(WorkgroupTest, SubgroupPathAgreesWhereOffered) {
   const int size = gl::limits().computeSubgroupSize;
   if (size == 0) {
-    std::printf("no subgroup arithmetic in compute shaders here: only the shared-memory path runs\n");
+    std::printf(
+        "no subgroup arithmetic in compute shaders here: only the shared-memory path runs\n");
     return;
   }
   for (int groupSize : {size, 2 * size, 3 * size, 8 * size})

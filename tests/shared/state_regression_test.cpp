@@ -28,7 +28,8 @@ using test::ScratchFolder;
 using test::TestCase;
 
 const std::filesystem::path& regressionFolder() {
-  static const std::filesystem::path folder = std::filesystem::path(NBODY_SOURCE_DIR) / "assets/regression";
+  static const std::filesystem::path folder =
+      std::filesystem::path(NBODY_SOURCE_DIR) / "assets/regression";
   return folder;
 }
 
@@ -37,7 +38,9 @@ struct RegressionRun {
   std::string engine;
 };
 
-void PrintTo(const RegressionRun& run, std::ostream* out) { *out << run.engine << " engine, " << run.problem.name; }
+void PrintTo(const RegressionRun& run, std::ostream* out) {
+  *out << run.engine << " engine, " << run.problem.name;
+}
 
 // Every case for every engine that needs OpenGL (needsGl) or does not.
 std::vector<RegressionRun> regressionRuns(bool needsGl) {
@@ -71,9 +74,11 @@ void checkAgainstReference(const RegressionRun& run) {
   // An approximate engine (a tree) in the settings that make it sum directly: the references are
   // direct sums, and the tolerances float32's.
   std::string exact;
-  for (const auto& [name, value] : findEngine(run.engine)->exactSettings) exact += " --set " + name + "=" + value;
-  const auto result = test::runNbody("simulate --quiet --engine " + run.engine + exact + " " + problem.at("simulate") +
-                                   " --output " + output.string(), scratch);
+  for (const auto& [name, value] : findEngine(run.engine)->exactSettings)
+    exact += " --set " + name + "=" + value;
+  const auto result = test::runNbody("simulate --quiet --engine " + run.engine + exact + " " +
+                                         problem.at("simulate") + " --output " + output.string(),
+                                     scratch);
   ASSERT_EQ(result.exitCode, 0) << result.err;
   const auto referencePath = regressionFolder() / (problem.name + ".csv");
   const State reference = readStateCsvFile(referencePath.string());
@@ -87,22 +92,24 @@ void checkAgainstReference(const RegressionRun& run) {
                            ") against " + referencePath.string() + ":\n";
   const std::size_t p = d.worstPositionBody, v = d.worstVelocityBody;
   EXPECT_LE(d.maxPosition, tolerance)
-      << what << "body " << p << " is " << d.maxPosition << " away from where it should be (tolerance "
-      << tolerance << "): expected " << vectorText(reference.positionMass[p]) << ", got "
-      << vectorText(actual.positionMass[p]) << "\nwhy this tolerance: " << problem.at("why");
+      << what << "body " << p << " is " << d.maxPosition
+      << " away from where it should be (tolerance " << tolerance << "): expected "
+      << vectorText(reference.positionMass[p]) << ", got " << vectorText(actual.positionMass[p])
+      << "\nwhy this tolerance: " << problem.at("why");
   EXPECT_LE(d.maxVelocity, tolerance)
       << what << "the velocity of body " << v << " differs by " << d.maxVelocity << " (tolerance "
       << tolerance << "): expected " << vectorText(reference.velocity[v]) << ", got "
       << vectorText(actual.velocity[v]) << "\nwhy this tolerance: " << problem.at("why");
-  std::printf("%s engine, %s: max |dx| = %.3g, max |dv| = %.3g (tolerance %g)\n", run.engine.c_str(),
-              problem.name.c_str(), d.maxPosition, d.maxVelocity, tolerance);
+  std::printf("%s engine, %s: max |dx| = %.3g, max |dv| = %.3g (tolerance %g)\n",
+              run.engine.c_str(), problem.name.c_str(), d.maxPosition, d.maxVelocity, tolerance);
 }
 
 class StateRegression : public ::testing::TestWithParam<RegressionRun> {};
 
 TEST_P(StateRegression, SimulateAgreesWithTheReference) { checkAgainstReference(GetParam()); }
 
-INSTANTIATE_TEST_SUITE_P(Engines, StateRegression, ::testing::ValuesIn(regressionRuns(NBODY_TIER_NEEDS_GL)),
+INSTANTIATE_TEST_SUITE_P(Engines, StateRegression,
+                         ::testing::ValuesIn(regressionRuns(NBODY_TIER_NEEDS_GL)),
                          regressionRunName);
 
 }  // namespace

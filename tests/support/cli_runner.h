@@ -39,7 +39,8 @@ inline std::string readWholeFile(const std::filesystem::path& path) {
 class ScratchFolder {
  public:
   explicit ScratchFolder(const std::string& name)
-      : path_(std::filesystem::temp_directory_path() / ("nbody-test-" + name + "-" + std::to_string(::getpid()))) {
+      : path_(std::filesystem::temp_directory_path() /
+              ("nbody-test-" + name + "-" + std::to_string(::getpid()))) {
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }
@@ -80,9 +81,10 @@ inline const std::vector<std::string>& closingRedirections() {
 }
 
 // Runs `arguments` (where {out} stands for an output path) with streams open and with each closing
-// redirection, and returns the first case whose output differs in bytes from the open run's ("" when
-// none does): nbody's own text must never end up in its outputs.
-inline std::string closedStreamsThatChangeTheOutput(const std::string& arguments, const std::string& extension,
+// redirection, and returns the first case whose output differs in bytes from the open run's (""
+// when none does): nbody's own text must never end up in its outputs.
+inline std::string closedStreamsThatChangeTheOutput(const std::string& arguments,
+                                                    const std::string& extension,
                                                     const ScratchFolder& scratch) {
   const auto withPath = [&](const std::filesystem::path& path) {
     std::string words = arguments;
@@ -91,8 +93,9 @@ inline std::string closedStreamsThatChangeTheOutput(const std::string& arguments
     return words;
   };
   const auto open = scratch / ("open" + extension);
-  const auto result = runNbodyRedirected(withPath(open), ">" + (scratch / "stdout.txt").string() + " 2>" +
-                                                             (scratch / "stderr.txt").string());
+  const auto result =
+      runNbodyRedirected(withPath(open), ">" + (scratch / "stdout.txt").string() + " 2>" +
+                                             (scratch / "stderr.txt").string());
   if (result != 0 || !std::filesystem::exists(open)) return "the run with open streams failed";
   for (const std::string& closing : closingRedirections()) {
     const auto closed = scratch / ("closed" + extension);
@@ -110,7 +113,8 @@ inline std::string closedStreamsThatChangeTheOutput(const std::string& arguments
 // inherited (a background job ignores SIGINT and SIGQUIT).
 class RunningNbody {
  public:
-  RunningNbody(const std::vector<std::string>& arguments, const ScratchFolder& scratch, int standardOutput = -1)
+  RunningNbody(const std::vector<std::string>& arguments, const ScratchFolder& scratch,
+               int standardOutput = -1)
       : RunningNbody(withNbody(arguments), scratch, standardOutput, 0) {}
   // Any program (`words[0]`, a path) with its arguments, e.g. a launcher that starts nbody.
   static RunningNbody program(const std::vector<std::string>& words, const ScratchFolder& scratch) {
@@ -123,7 +127,8 @@ class RunningNbody {
     words.insert(words.end(), arguments.begin(), arguments.end());
     return words;
   }
-  RunningNbody(std::vector<std::string> words, const ScratchFolder& scratch, int standardOutput, int)
+  RunningNbody(std::vector<std::string> words, const ScratchFolder& scratch, int standardOutput,
+               int)
       : out_(scratch / "stdout.txt"), err_(scratch / "stderr.txt") {
     std::vector<char*> argv;
     for (std::string& word : words) argv.push_back(word.data());
@@ -133,8 +138,10 @@ class RunningNbody {
     if (standardOutput >= 0)
       posix_spawn_file_actions_adddup2(&actions, standardOutput, STDOUT_FILENO);
     else
-      posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_.c_str(),
+                                       O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     sigset_t all, none;
@@ -147,6 +154,7 @@ class RunningNbody {
     posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
   }
+
  public:
   ~RunningNbody() {
     if (pid_ > 0 && !done_) {
@@ -191,7 +199,8 @@ class RunningNbody {
 
 // nbody with its standard output into a pipe whose reader went away before it started: every
 // write there fails with EPIPE (`nbody ... | head -c 10`, without the race of head's exit).
-inline CommandResult runNbodyIntoAClosedPipe(const std::vector<std::string>& arguments, const ScratchFolder& scratch) {
+inline CommandResult runNbodyIntoAClosedPipe(const std::vector<std::string>& arguments,
+                                             const ScratchFolder& scratch) {
   int ends[2];
   if (::pipe2(ends, O_CLOEXEC) != 0) return {};
   ::close(ends[0]);
@@ -210,12 +219,14 @@ inline bool waitUntil(const std::function<bool()>& condition, double seconds = 6
   return true;
 }
 
-// The names in `folder` that look like temporary files, nbody's (.nbody-tmp-) or the old ones (.tmp-).
+// The names in `folder` that look like temporary files, nbody's (.nbody-tmp-) or the old ones
+// (.tmp-).
 inline std::vector<std::string> temporaryFilesIn(const std::filesystem::path& folder) {
   std::vector<std::string> found;
   for (const auto& entry : std::filesystem::directory_iterator(folder)) {
     const std::string name = entry.path().filename().string();
-    if (name.find(".nbody-tmp-") != std::string::npos || name.find(".tmp-") != std::string::npos) found.push_back(name);
+    if (name.find(".nbody-tmp-") != std::string::npos || name.find(".tmp-") != std::string::npos)
+      found.push_back(name);
   }
   return found;
 }

@@ -20,7 +20,8 @@
 namespace nbody::test {
 
 inline const std::string kSmallRun = "simulate --engine cpu --bodies 64 --steps 3 -q ";
-inline const std::string kLoudRun = "simulate --engine cpu --bodies 64 --steps 3 ";  // with its progress lines
+inline const std::string kLoudRun =
+    "simulate --engine cpu --bodies 64 --steps 3 ";  // with its progress lines
 
 // The bytes of a 2 x 2 PNG, and the file.
 inline std::string tinyPngBytes() {
@@ -58,10 +59,11 @@ inline std::vector<std::string> linesFromNbody(const std::string& err) {
 
 // What every failed or stopped run must leave: no temporary file, and one line from nbody saying
 // why, the last on stderr (progress lines may come before it).
-inline void expectCleanFailure(const CommandResult& result, const ScratchFolder& scratch, int exitCode,
-                               const std::string& expectedInMessage) {
+inline void expectCleanFailure(const CommandResult& result, const ScratchFolder& scratch,
+                               int exitCode, const std::string& expectedInMessage) {
   EXPECT_EQ(result.exitCode, exitCode) << result.err;
-  const std::size_t lastLine = result.err.rfind('\n', result.err.size() >= 2 ? result.err.size() - 2 : 0);
+  const std::size_t lastLine =
+      result.err.rfind('\n', result.err.size() >= 2 ? result.err.size() - 2 : 0);
   const std::string last = result.err.substr(lastLine == std::string::npos ? 0 : lastLine + 1);
   EXPECT_EQ(last.rfind("nbody: ", 0), 0u) << result.err;
   EXPECT_EQ(linesFromNbody(result.err).size(), 1u) << result.err;
@@ -84,7 +86,8 @@ inline std::string withFolder(std::string arguments, const ScratchFolder& scratc
 // A usage error: exit 2, one line saying `expectedInMessage`, before any work (no file made).
 inline void expectUsageErrorBeforeAnyWork(const AttackCase& attack, const ScratchFolder& scratch) {
   const auto before = namesIn(scratch);
-  expectCleanFailure(runNbody(withFolder(attack.arguments, scratch), scratch), scratch, 2, attack.expectedInMessage);
+  expectCleanFailure(runNbody(withFolder(attack.arguments, scratch), scratch), scratch, 2,
+                     attack.expectedInMessage);
   EXPECT_EQ(namesIn(scratch), before);
 }
 

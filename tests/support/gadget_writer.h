@@ -33,8 +33,8 @@ class GadgetWriter {
     header += number(std::bit_cast<std::uint64_t>(file.time), 8) +
               number(std::bit_cast<std::uint64_t>(file.redshift), 8) + std::string(8, '\0');
     for (std::uint32_t n : file.total) header += number(n, 4);
-    header += std::string(4, '\0') + number(std::uint32_t(file.fileCount), 4) + std::string(8, '\0') +
-              number(std::bit_cast<std::uint64_t>(file.omega0), 8);
+    header += std::string(4, '\0') + number(std::uint32_t(file.fileCount), 4) +
+              std::string(8, '\0') + number(std::bit_cast<std::uint64_t>(file.omega0), 8);
     header.resize(256, '\0');
     block("HEAD", header);
     block("POS ", reals(file.position));

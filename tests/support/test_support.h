@@ -51,8 +51,10 @@ inline bool sameIdentity(const State& a, const State& b) {
 // The states hold the same bits (== on floats would let -0 pass for +0), and the same bodies.
 inline bool sameBits(const State& a, const State& b) {
   return a.size() == b.size() &&
-         std::memcmp(a.positionMass.data(), b.positionMass.data(), a.size() * sizeof(glm::vec4)) == 0 &&
-         std::memcmp(a.velocity.data(), b.velocity.data(), a.size() * sizeof(glm::vec4)) == 0 && sameIdentity(a, b);
+         std::memcmp(a.positionMass.data(), b.positionMass.data(), a.size() * sizeof(glm::vec4)) ==
+             0 &&
+         std::memcmp(a.velocity.data(), b.velocity.data(), a.size() * sizeof(glm::vec4)) == 0 &&
+         sameIdentity(a, b);
 }
 
 inline State advance(Engine& engine, const State& initial, const Method& method,
@@ -90,8 +92,10 @@ inline State keplerHalfOrbit(Engine& engine, const Method& method, double eccent
 // taken against a much finer run (`reference`) from the same float32 start.
 inline double measuredOrder(Engine& engine, const Method& method, double eccentricity, int steps,
                             const State& reference) {
-  const double coarse = relativeOrbitError(keplerHalfOrbit(engine, method, eccentricity, steps), reference);
-  const double fine = relativeOrbitError(keplerHalfOrbit(engine, method, eccentricity, 2 * steps), reference);
+  const double coarse =
+      relativeOrbitError(keplerHalfOrbit(engine, method, eccentricity, steps), reference);
+  const double fine =
+      relativeOrbitError(keplerHalfOrbit(engine, method, eccentricity, 2 * steps), reference);
   return std::log2(coarse / fine);
 }
 

@@ -25,7 +25,7 @@ struct DecodedMovie {
   int width = 0, height = 0;
   double framesPerSecond = 0;  // the stream's average rate
   double durationSeconds = 0;
-  bool indexAtFront = false;   // faststart: the moov box comes before mdat
+  bool indexAtFront = false;  // faststart: the moov box comes before mdat
   std::vector<Image> frames;
 };
 
@@ -39,10 +39,11 @@ inline void check(int code, const std::string& what) {
 }
 
 inline Image toRgba(const AVFrame* frame, SwsContext*& converter) {
-  converter = sws_getCachedContext(converter, frame->width, frame->height, AVPixelFormat(frame->format),
-                                   frame->width, frame->height, AV_PIX_FMT_RGBA,
-                                   SWS_BICUBIC | SWS_FULL_CHR_H_INT | SWS_ACCURATE_RND, nullptr, nullptr,
-                                   nullptr);  // a careful player's colour upsampling
+  converter =
+      sws_getCachedContext(converter, frame->width, frame->height, AVPixelFormat(frame->format),
+                           frame->width, frame->height, AV_PIX_FMT_RGBA,
+                           SWS_BICUBIC | SWS_FULL_CHR_H_INT | SWS_ACCURATE_RND, nullptr, nullptr,
+                           nullptr);  // a careful player's colour upsampling
   const int* bt709 = sws_getCoefficients(SWS_CS_ITU709);
   sws_setColorspaceDetails(converter, bt709, 0, bt709, 1, 0, 1 << 16, 1 << 16);
   Image image(frame->width, frame->height);
@@ -92,7 +93,8 @@ struct Decoding {
 inline DecodedMovie decodeMovie(const std::filesystem::path& path) {
   DecodedMovie movie;
   detail::Decoding d;
-  detail::check(avformat_open_input(&d.format, path.c_str(), nullptr, nullptr), "cannot open " + path.string());
+  detail::check(avformat_open_input(&d.format, path.c_str(), nullptr, nullptr),
+                "cannot open " + path.string());
   detail::check(avformat_find_stream_info(d.format, nullptr), "no stream information");
   const int index = av_find_best_stream(d.format, AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
   detail::check(index, "no video stream");
@@ -109,10 +111,12 @@ inline DecodedMovie decodeMovie(const std::filesystem::path& path) {
   movie.framesPerSecond = av_q2d(stream->avg_frame_rate);
   movie.durationSeconds = double(stream->duration) * av_q2d(stream->time_base);
   const auto receive = [&] {
-    while (avcodec_receive_frame(d.decoder, d.frame) >= 0) movie.frames.push_back(detail::toRgba(d.frame, d.converter));
+    while (avcodec_receive_frame(d.decoder, d.frame) >= 0)
+      movie.frames.push_back(detail::toRgba(d.frame, d.converter));
   };
   while (av_read_frame(d.format, d.packet) >= 0) {
-    if (d.packet->stream_index == index) detail::check(avcodec_send_packet(d.decoder, d.packet), "cannot decode");
+    if (d.packet->stream_index == index)
+      detail::check(avcodec_send_packet(d.decoder, d.packet), "cannot decode");
     av_packet_unref(d.packet);
     receive();
   }
@@ -124,7 +128,8 @@ inline DecodedMovie decodeMovie(const std::filesystem::path& path) {
 
 // Peak signal-to-noise ratio of the R, G and B channels, in dB (infinite for equal pictures).
 inline double psnr(const Image& a, const Image& b) {
-  if (a.width != b.width || a.height != b.height) throw std::invalid_argument("pictures of different sizes");
+  if (a.width != b.width || a.height != b.height)
+    throw std::invalid_argument("pictures of different sizes");
   double squares = 0.0;
   for (std::size_t i = 0; i < a.rgba.size(); ++i) {
     if (i % 4 == 3) continue;

@@ -60,15 +60,18 @@ double brightShare(const Image& image, Box box) {
 // file lies in the scratch folder: the temporary folder xvfb-run makes otherwise now and then fails
 // its removal under load, and xvfb-run then exits 5 whatever the command returned.
 std::string underXvfb(const ScratchFolder& scratch, const std::string& screen) {
-  return "xvfb-run -a -f " + (scratch / "Xauthority").string() + " -s \"-screen 0 " + screen + "x24\" ";
+  return "xvfb-run -a -f " + (scratch / "Xauthority").string() + " -s \"-screen 0 " + screen +
+         "x24\" ";
 }
 
-// `nbody run ARGUMENTS` under Xvfb in a 1280 x 800 screen (started by `launcher`, e.g. mpiexec, where
-// one is given); what it printed to stdout.
-std::string runWindow(const ScratchFolder& scratch, const std::string& arguments, const std::string& launcher = "") {
+// `nbody run ARGUMENTS` under Xvfb in a 1280 x 800 screen (started by `launcher`, e.g. mpiexec,
+// where one is given); what it printed to stdout.
+std::string runWindow(const ScratchFolder& scratch, const std::string& arguments,
+                      const std::string& launcher = "") {
   const auto out = scratch / "stdout.txt", err = scratch / "stderr.txt";
-  const std::string command = underXvfb(scratch, "1280x800") + launcher + std::string(NBODY_EXECUTABLE) +
-                              " run " + arguments + " --print-stats >" + out.string() + " 2>" + err.string();
+  const std::string command = underXvfb(scratch, "1280x800") + launcher +
+                              std::string(NBODY_EXECUTABLE) + " run " + arguments +
+                              " --print-stats >" + out.string() + " 2>" + err.string();
   const int status = std::system(command.c_str());
   const std::string printed = test::readWholeFile(out), complaints = test::readWholeFile(err);
   EXPECT_EQ(status, 0) << printed << complaints;
@@ -84,13 +87,14 @@ TEST(Window, ShowsTheBodiesAndThePanelAndCountsIterations) {
   ASSERT_NO_FATAL_FAILURE(requireXvfb());
   ScratchFolder scratch("window");
   const auto png = scratch / "window.png";
-  const std::string printed =
-      runWindow(scratch, "--bodies 1024 --frames 60 --width 1280 --height 800 --screenshot " + png.string());
+  const std::string printed = runWindow(
+      scratch, "--bodies 1024 --frames 60 --width 1280 --height 800 --screenshot " + png.string());
   ASSERT_FALSE(HasFailure());
 
   // The panel's figures: iterations/s above zero, GFLOPS too.
   std::smatch match;
-  ASSERT_TRUE(std::regex_search(printed, match, std::regex(R"(iterations/s ([0-9.]+), GFLOPS ([0-9.]+))")))
+  ASSERT_TRUE(
+      std::regex_search(printed, match, std::regex(R"(iterations/s ([0-9.]+), GFLOPS ([0-9.]+))")))
       << printed;
   EXPECT_GT(std::stod(match[1]), 0.0) << printed;
   EXPECT_GT(std::stod(match[2]), 0.0) << printed;
@@ -119,29 +123,43 @@ TEST(Window, ShowsTheBodiesAndThePanelAndCountsIterations) {
   EXPECT_GT(int(title[2]), int(title[0]) + 30) << "no panel title bar at the top left";
   EXPECT_GT(brightShare(image, {10, 30, 380, 140}), 0.02) << "no text in the panel";
   // The conservation window at the bottom right: text (E0, the latest values) and plots.
-  EXPECT_GT(brightShare(image, {880, 600, 1270, 790}), 0.01) << "no conservation plots at the bottom right";
+  EXPECT_GT(brightShare(image, {880, 600, 1270, 790}), 0.01)
+      << "no conservation plots at the bottom right";
 }
 
 // The part of `image` at the top left of the given size.
 Image cropped(const Image& image, int width, int height) {
   Image part(width, height);
-  for (int y = 0; y < height; ++y) std::copy_n(image.pixel(0, y), std::size_t(width) * 4, part.pixel(0, y));
+  for (int y = 0; y < height; ++y)
+    std::copy_n(image.pixel(0, y), std::size_t(width) * 4, part.pixel(0, y));
   return part;
 }
 
 // An odd-sized window films at the even size below it; the movie's last picture is the window's.
+// The pixels of `image` inside `box`.
+Image partOf(const Image& image, const Box& box) {
+  Image part(box.x1 - box.x0, box.y1 - box.y0);
+  for (int y = box.y0; y < box.y1; ++y)
+    std::copy_n(image.pixel(box.x0, y), std::size_t(part.width) * 4, part.pixel(0, y - box.y0));
+  return part;
+}
+
 TEST(Window, RecordsWhatTheWindowShowsWithOrWithoutThePanel) {
   ASSERT_NO_FATAL_FAILURE(requireXvfb());
   ScratchFolder scratch("window-record");
   for (const bool withPanel : {true, false}) {
     const auto movie = scratch / "movie.mp4", png = scratch / "last.png";
     const auto began = std::chrono::steady_clock::now();
-    runWindow(scratch, std::string("--bodies 1024 --frames 12 --width 641 --height 401 --trails 0.02 --record ") +
-                           movie.string() + " --screenshot " + png.string() + (withPanel ? "" : " --hide-panel"));
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    runWindow(
+        scratch,
+        std::string("--bodies 1024 --frames 12 --width 641 --height 401 --trails 0.02 --record ") +
+            movie.string() + " --screenshot " + png.string() + (withPanel ? "" : " --hide-panel"));
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     ASSERT_FALSE(HasFailure());
     const std::string said = test::readWholeFile(scratch / "stderr.txt");
-    EXPECT_NE(said.find("run: recording: wrote " + movie.string() + " ("), std::string::npos) << said;
+    EXPECT_NE(said.find("run: recording: wrote " + movie.string() + " ("), std::string::npos)
+        << said;
     const test::DecodedMovie decoded = test::decodeMovie(movie);
     EXPECT_EQ(decoded.codec, "h264");
     EXPECT_EQ(decoded.width, 640);
@@ -153,33 +171,33 @@ TEST(Window, RecordsWhatTheWindowShowsWithOrWithoutThePanel) {
     // building), or at least 0.4 s where that tail takes longer: a picture per 60th of a second
     // would make 12 frames 0.2 s where llvmpipe films for 1.4 s.
     std::smatch wrote;
-    ASSERT_TRUE(std::regex_search(said, wrote, std::regex(R"(recording: wrote .* \(([0-9]+) frames, ([0-9.]+) s\))")))
+    ASSERT_TRUE(std::regex_search(
+        said, wrote, std::regex(R"(recording: wrote .* \(([0-9]+) frames, ([0-9.]+) s\))")))
         << said;
     const double filmed = std::stod(wrote[2]);
     EXPECT_LE(decoded.durationSeconds, filmed + 0.05 + 1.0 / 60.0) << said;
     EXPECT_GE(decoded.durationSeconds, std::min(filmed - 0.6, 0.4)) << said;
-    EXPECT_LT(decoded.durationSeconds, seconds) << "the movie lasts longer than the run that filmed it";
+    EXPECT_LT(decoded.durationSeconds, seconds)
+        << "the movie lasts longer than the run that filmed it";
     ASSERT_GE(decoded.frames.size(), 2u);
     EXPECT_LE(decoded.frames.size(), 12u) << "at most a picture a frame";
     const Image& last = decoded.frames.back();
     const Image window = cropped(readPng(png), 640, 400);
     const Box bodies{300, 80, 640, 250};  // right of the panel, above the conservation plots
-    const auto part = [&](const Image& image) {
-      Image box(bodies.x1 - bodies.x0, bodies.y1 - bodies.y0);
-      for (int y = bodies.y0; y < bodies.y1; ++y)
-        std::copy_n(image.pixel(bodies.x0, y), std::size_t(box.width) * 4, box.pixel(0, y - bodies.y0));
-      return box;
-    };
+    const auto part = [&](const Image& image) { return partOf(image, bodies); };
     // The movie films a picture a 60th of a second at most: a GPU drawing faster leaves the last
     // picture shown out, and the last one filmed is then a frame or two older (29.5 dB on the H100
     // with trails, against 35 and more on llvmpipe, which films every frame).
-    EXPECT_GE(test::psnr(part(last), part(window)), 25.0) << "the last picture filmed is the window's, of its last frames";
+    EXPECT_GE(test::psnr(part(last), part(window)), 25.0)
+        << "the last picture filmed is the window's, of its last frames";
     const auto* title = last.pixel(200, 19);
-    EXPECT_EQ(int(title[2]) > int(title[0]) + 30, withPanel) << "the panel's title bar is filmed only with the panel";
+    EXPECT_EQ(int(title[2]) > int(title[0]) + 30, withPanel)
+        << "the panel's title bar is filmed only with the panel";
     // Without the panel, the window says it is recording (top right); the movie does not show it.
     if (!withPanel) {
       const Box badge{560, 10, 630, 30};
-      EXPECT_GT(meanLight(window, badge), meanLight(last, badge) + 20.0) << "REC in the window, not in the movie";
+      EXPECT_GT(meanLight(window, badge), meanLight(last, badge) + 20.0)
+          << "REC in the window, not in the movie";
     }
   }
 }
@@ -190,12 +208,15 @@ TEST(Window, RecordsWhatTheWindowShowsWithOrWithoutThePanel) {
 TEST(Window, PaintsItsOverlaysIntoScreenshotsAndMovies) {
   ASSERT_NO_FATAL_FAILURE(requireXvfb());
   ScratchFolder scratch("window-overlays");
-  const Box clock{220, 0, 420, 24}, bar{600, 110, 630, 290};  // top middle; right edge, 30% to 70% down
+  const Box clock{220, 0, 420, 24},
+      bar{600, 110, 630, 290};  // top middle; right edge, 30% to 70% down
   for (const bool overlays : {true, false}) {
     const auto movie = scratch / "movie.mp4", png = scratch / "last.png";
-    runWindow(scratch, "--bodies 1024 --frames 6 --steps-per-frame 1 --hide-panel --width 640 --height 400 "
-                       "--camera 0,0,40 --record " + movie.string() + " --screenshot " + png.string() +
-                           (overlays ? " --overlays clock,colorbar,cells" : ""));
+    runWindow(scratch,
+              "--bodies 1024 --frames 6 --steps-per-frame 1 --hide-panel --width 640 --height 400 "
+              "--camera 0,0,40 --record " +
+                  movie.string() + " --screenshot " + png.string() +
+                  (overlays ? " --overlays clock,colorbar,cells" : ""));
     ASSERT_FALSE(HasFailure());
     const Image window = cropped(readPng(png), 640, 400);
     const test::DecodedMovie decoded = test::decodeMovie(movie);
@@ -203,7 +224,8 @@ TEST(Window, PaintsItsOverlaysIntoScreenshotsAndMovies) {
     for (const Image* picture : {&window, &decoded.frames.back()}) {
       const char* which = picture == &window ? "screenshot" : "movie";
       EXPECT_EQ(brightShare(*picture, clock) > 0.02, overlays) << which << ": the clock's text";
-      EXPECT_EQ(colourCount(*picture, bar) > 40, overlays) << which << ": the colour bar's gradient";
+      EXPECT_EQ(colourCount(*picture, bar) > 40, overlays)
+          << which << ": the colour bar's gradient";
     }
   }
 }
@@ -217,16 +239,20 @@ TEST(Window, ShowsTheProjectedDensity) {
   const auto darkShare = [&](const Image& image) {
     int dark = 0;
     for (int y = middle.y0; y < middle.y1; ++y)
-      for (int x = middle.x0; x < middle.x1; ++x) dark += meanLight(image, {x, y, x + 1, y + 1}) < 30.0;
+      for (int x = middle.x0; x < middle.x1; ++x)
+        dark += meanLight(image, {x, y, x + 1, y + 1}) < 30.0;
     return double(dark) / double((middle.x1 - middle.x0) * (middle.y1 - middle.y0));
   };
   for (const bool density : {true, false}) {
     const auto png = scratch / "picture.png";
-    runWindow(scratch, "--bodies 4096 --frames 3 --steps-per-frame 1 --hide-panel --width 400 --height 300 "
-                       "--point-size 2 --screenshot " + png.string() + (density ? " --show density" : ""));
+    runWindow(scratch,
+              "--bodies 4096 --frames 3 --steps-per-frame 1 --hide-panel --width 400 --height 300 "
+              "--point-size 2 --screenshot " +
+                  png.string() + (density ? " --show density" : ""));
     ASSERT_FALSE(HasFailure());
     const Image window = cropped(readPng(png), 400, 300);
-    EXPECT_GT(meanLight(window, {195, 145, 205, 155}), 600.0) << "the dense middle near the top of fire";
+    EXPECT_GT(meanLight(window, {195, 145, 205, 155}), 600.0)
+        << "the dense middle near the top of fire";
     if (density)
       EXPECT_LT(darkShare(window), 0.01) << "a continuous density about the middle";
     else
@@ -248,7 +274,8 @@ TEST(Window, RingsThePickedBodiesAndFollowsThem) {
       }
     return double(cyan) / double((box.x1 - box.x0) * (box.y1 - box.y0));
   };
-  const std::string run = "--bodies 1024 --frames 4 --steps-per-frame 1 --hide-panel --width 400 --height 300 ";
+  const std::string run =
+      "--bodies 1024 --frames 4 --steps-per-frame 1 --hide-panel --width 400 --height 300 ";
   for (const std::string& select : {std::string(""), std::string("--select 700 --follow")}) {
     const auto png = scratch / "picked.png";
     runWindow(scratch, run + select + " --screenshot " + png.string());
@@ -270,8 +297,10 @@ TEST(Window, ShowsAHistogramWindowAtTheTopRight) {
   const Box topRight{330, 0, 640, 180};
   for (const bool histogram : {true, false}) {
     const auto png = scratch / "histogram.png";
-    runWindow(scratch, std::string("--bodies 1024 --frames 3 --steps-per-frame 1 --width 640 --height 400 --camera 0,0,40 ") +
-                           (histogram ? "--histogram radius " : "") + "--screenshot " + png.string());
+    runWindow(scratch, std::string("--bodies 1024 --frames 3 --steps-per-frame 1 --width 640 "
+                                   "--height 400 --camera 0,0,40 ") +
+                           (histogram ? "--histogram radius " : "") + "--screenshot " +
+                           png.string());
     ASSERT_FALSE(HasFailure());
     const Image window = cropped(readPng(png), 640, 400);
     int bars = 0;
@@ -293,8 +322,11 @@ TEST(Window, ColoursByEnergyWhileCountingTheDensity) {
   std::vector<Image> pictures;
   for (const char* colour : {"energy", "speed"}) {
     const auto png = scratch / (std::string(colour) + ".png");
-    runWindow(scratch, "--bodies 2048 --frames 4 --steps-per-frame 1 --width 1280 --height 800 --camera 0,0,6 "
-                       "--color-by " + std::string(colour) + " --histogram density --screenshot " + png.string());
+    runWindow(
+        scratch,
+        "--bodies 2048 --frames 4 --steps-per-frame 1 --width 1280 --height 800 --camera 0,0,6 "
+        "--color-by " +
+            std::string(colour) + " --histogram density --screenshot " + png.string());
     ASSERT_FALSE(HasFailure());
     pictures.push_back(cropped(readPng(png), 1280, 800));
   }
@@ -310,7 +342,8 @@ TEST(Window, ColoursByEnergyWhileCountingTheDensity) {
     for (int x = 420; x < 840; ++x) {
       const auto *energy = pictures[0].pixel(x, y), *speed = pictures[1].pixel(x, y);
       lit += energy[1] > 40;
-      recoloured += std::abs(int(energy[0]) - int(speed[0])) + std::abs(int(energy[1]) - int(speed[1])) > 40;
+      recoloured +=
+          std::abs(int(energy[0]) - int(speed[0])) + std::abs(int(energy[1]) - int(speed[1])) > 40;
     }
   EXPECT_GT(bars, 100) << "the density's histogram";
   EXPECT_GT(lit, 100) << "the bodies, coloured by energy";
@@ -318,7 +351,8 @@ TEST(Window, ColoursByEnergyWhileCountingTheDensity) {
 }
 
 // One click of every switch the panel gained as a viewer of runs, at every other frame.
-const char* const kEveryViewerClick = R"(# the series: paused, played to its end, a snapshot back and forward, opened again
+const char* const kEveryViewerClick =
+    R"(# the series: paused, played to its end, a snapshot back and forward, opened again
 1 nbody-gl > Pause (Space)
 3 nbody-gl > Play (Space)
 5 nbody-gl > ##back
@@ -366,39 +400,47 @@ const char* const kEveryViewerClick = R"(# the series: paused, played to its end
 )";
 
 // Every switch the panel gained as a viewer of runs, driven once by NBODY_PANEL_CLICKS (each click
-// activates the widget itself, as Enter on it would) under NBODY_GL_DEBUG: a series played, paused, stepped and opened again; sprites, density and
-// every colour quantity; a component hidden; every overlay; the histogram's quantity and scale; the
-// picked bodies centred on, followed and let go; a camera path built and played; the snapshot shown
-// simulated on. No GL error, every click taken, and the view ends as the clicks left it.
+// activates the widget itself, as Enter on it would) under NBODY_GL_DEBUG: a series played, paused,
+// stepped and opened again; sprites, density and every colour quantity; a component hidden; every
+// overlay; the histogram's quantity and scale; the picked bodies centred on, followed and let go; a
+// camera path built and played; the snapshot shown simulated on. No GL error, every click taken,
+// and the view ends as the clicks left it.
 TEST(Window, EveryPanelSwitchIsDrivenOnceWithoutAGlError) {
   ASSERT_NO_FATAL_FAILURE(requireXvfb());
   ScratchFolder scratch("window-clicks");
   std::filesystem::create_directories(scratch / "series");
-  ASSERT_EQ(test::runNbody("simulate --scene galaxies --bodies 512 --dt 0.01 --steps 40 --snapshot-every 10 -q "
-                           "--snapshot-path " + (scratch / "series" / "step-{step}.nbody").string() + " -o " +
-                               (scratch / "final.nbody").string(),
-                           scratch)
-                .exitCode,
-            0);
+  ASSERT_EQ(
+      test::runNbody(
+          "simulate --scene galaxies --bodies 512 --dt 0.01 --steps 40 --snapshot-every 10 -q "
+          "--snapshot-path " +
+              (scratch / "series" / "step-{step}.nbody").string() + " -o " +
+              (scratch / "final.nbody").string(),
+          scratch)
+          .exitCode,
+      0);
   std::ofstream(scratch / "clicks.txt") << kEveryViewerClick;
   const std::string environment =
       "env NBODY_GL_DEBUG=1 NBODY_PANEL_CLICKS=" + (scratch / "clicks.txt").string() + " ";
   const std::string printed =
-      runWindow(scratch, "--play '" + (scratch / "series" / "step-*.nbody").string() +
-                             "' --play-rate 1e6 --select 5,6 --frames 84 --steps-per-frame 1",
+      runWindow(scratch,
+                "--play '" + (scratch / "series" / "step-*.nbody").string() +
+                    "' --play-rate 1e6 --select 5,6 --frames 84 --steps-per-frame 1",
                 environment);
   ASSERT_FALSE(HasFailure());
   const std::string complaints = test::readWholeFile(scratch / "stderr.txt");
   EXPECT_EQ(complaints.find("GL error"), std::string::npos) << complaints;
   EXPECT_EQ(complaints.find("GL: "), std::string::npos) << complaints;
   EXPECT_NE(printed.find("run: panel clicks: 40 of 40 taken"), std::string::npos) << printed;
-  EXPECT_NE(printed.find("run: view: sprites, colour by density log, range set, hidden components 1, overlays "
-                         "colorbar,axes,scale,clock,cells, histogram of density log, selected 0 followed, "
-                         "camera keyframes 1"),
-            std::string::npos)
+  EXPECT_NE(
+      printed.find(
+          "run: view: sprites, colour by density log, range set, hidden components 1, overlays "
+          "colorbar,axes,scale,clock,cells, histogram of density log, selected 0 followed, "
+          "camera keyframes 1"),
+      std::string::npos)
       << printed;
-  EXPECT_NE(complaints.find("continuing from " + (scratch / "series" / "step-000000040.nbody").string()),
-            std::string::npos)
+  EXPECT_NE(
+      complaints.find("continuing from " + (scratch / "series" / "step-000000040.nbody").string()),
+      std::string::npos)
       << complaints;
   EXPECT_EQ(printed.find("series at snapshot"), std::string::npos) << printed;  // a live run now
 }
@@ -423,38 +465,49 @@ TEST(Window, AClickNoWidgetTakesEndsTheRunWithOneLine) {
 TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {
   ASSERT_NO_FATAL_FAILURE(requireXvfb());
   ScratchFolder scratch("window-ranks");
-  std::ofstream(scratch / "path.txt") << "0 60 30 7\n";  // read by every rank alike (one keyframe: no timing)
-  const std::string run = "--engine tree --bodies 3001 --frames 6 --steps-per-frame 2 --hide-panel --width 320 "
-                          "--height 240 --camera-path " + (scratch / "path.txt").string() + " --screenshot ";
+  std::ofstream(scratch / "path.txt")
+      << "0 60 30 7\n";  // read by every rank alike (one keyframe: no timing)
+  const std::string run =
+      "--engine tree --bodies 3001 --frames 6 --steps-per-frame 2 --hide-panel --width 320 "
+      "--height 240 --camera-path " +
+      (scratch / "path.txt").string() + " --screenshot ";
   runWindow(scratch, run + (scratch / "one.png").string());
-  const std::string launcher = "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                               "OMPI_MCA_rmaps_base_oversubscribe=1 LP_NUM_THREADS=1 " NBODY_MPIEXEC " "
-                               NBODY_MPIEXEC_NUMPROC_FLAG " 3 " NBODY_MPIEXEC_PREFLAGS " ";
+  const std::string launcher =
+      "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+      "OMPI_MCA_rmaps_base_oversubscribe=1 LP_NUM_THREADS=1 " NBODY_MPIEXEC
+      " " NBODY_MPIEXEC_NUMPROC_FLAG " 3 " NBODY_MPIEXEC_PREFLAGS " ";
   const std::string printed = runWindow(scratch, run + (scratch / "three.png").string(), launcher);
   EXPECT_NE(printed.find("frames 6, steps 12"), std::string::npos) << printed;
-  EXPECT_TRUE(test::readWholeFile(scratch / "three.png") == test::readWholeFile(scratch / "one.png"));
+  EXPECT_TRUE(test::readWholeFile(scratch / "three.png") ==
+              test::readWholeFile(scratch / "one.png"));
   // The panel's split: every rank's own line under one heading.
-  EXPECT_NE(printed.find("run: 3 ranks, exchange through shared window; ms a step (force | down, MPI, up):"),
-            std::string::npos) << printed;
+  EXPECT_NE(printed.find(
+                "run: 3 ranks, exchange through shared window; ms a step (force | down, MPI, up):"),
+            std::string::npos)
+      << printed;
   for (const int rank : {0, 1, 2})
-    EXPECT_NE(printed.find("run: rank " + std::to_string(rank) + " ("), std::string::npos) << rank << printed;
+    EXPECT_NE(printed.find("run: rank " + std::to_string(rank) + " ("), std::string::npos)
+        << rank << printed;
 }
 
 TEST(Window, StartsFromASnapshotWithItsStepAndSettings) {
   ASSERT_NO_FATAL_FAILURE(requireXvfb());
   ScratchFolder scratch("window-load");
   const auto snapshot = scratch / "start.nbody";
-  ASSERT_EQ(test::runNbody("simulate --scene disk --bodies 300 --method rk2 --dt 0.002 --steps 3 -q -o " +
-                               snapshot.string(),
-                           scratch)
-                .exitCode,
-            0);
+  ASSERT_EQ(
+      test::runNbody("simulate --scene disk --bodies 300 --method rk2 --dt 0.002 --steps 3 -q -o " +
+                         snapshot.string(),
+                     scratch)
+          .exitCode,
+      0);
   // One step a frame: the run goes on from the snapshot's step 3 to step 3 + 5.
-  const std::string printed = runWindow(scratch, "--load " + snapshot.string() + " --frames 5 --steps-per-frame 1");
+  const std::string printed =
+      runWindow(scratch, "--load " + snapshot.string() + " --frames 5 --steps-per-frame 1");
   EXPECT_NE(printed.find(", rk2, N = 300,"), std::string::npos) << printed;
   EXPECT_NE(printed.find("frames 5, steps 8,"), std::string::npos) << printed;
   // A method given on the command line wins over the snapshot's, as in simulate --input.
-  const std::string given = runWindow(scratch, "--load " + snapshot.string() + " --frames 1 --method rk4");
+  const std::string given =
+      runWindow(scratch, "--load " + snapshot.string() + " --frames 1 --method rk4");
   EXPECT_NE(given.find(", rk4, N = 300,"), std::string::npos) << given;
   // One frame measures no rate: it says so instead of printing zeros.
   EXPECT_NE(given.find("rates n/a"), std::string::npos) << given;
@@ -469,14 +522,16 @@ TEST(Window, SigintEndsItLeavingNoScreenshot) {
   const auto png = scratch / "never.png", err = scratch / "stderr.txt", code = scratch / "code.txt";
   // The shell waits for the window's first line (it is set up and drawing), then interrupts it
   // ($ escaped from the outer shell that xvfb-run's command line goes through).
-  const std::string script = std::string(NBODY_EXECUTABLE) + " run --engine cpu --bodies 256 --frames 1000000 " +
-                             "--screenshot " + png.string() + " 2>" + err.string() + " & pid=\\$!; " +
+  const std::string script = std::string(NBODY_EXECUTABLE) +
+                             " run --engine cpu --bodies 256 --frames 1000000 " + "--screenshot " +
+                             png.string() + " 2>" + err.string() + " & pid=\\$!; " +
                              "until grep -q '^run: ' " + err.string() + "; do sleep 0.05; done; " +
                              "kill -INT \\$pid; wait \\$pid; echo \\$? >" + code.string();
   ASSERT_EQ(std::system((underXvfb(scratch, "640x480") + "sh -c \"" + script + "\"").c_str()), 0);
   const std::string complaints = test::readWholeFile(err);
   EXPECT_EQ(test::readWholeFile(code), "130\n") << complaints;
-  EXPECT_NE(complaints.find("nbody: stopped by SIGINT after frame "), std::string::npos) << complaints;
+  EXPECT_NE(complaints.find("nbody: stopped by SIGINT after frame "), std::string::npos)
+      << complaints;
   EXPECT_NE(complaints.find(png.string() + " was not written"), std::string::npos) << complaints;
   EXPECT_FALSE(std::filesystem::exists(png));
   EXPECT_EQ(test::temporaryFilesIn(scratch.path()), std::vector<std::string>{});
@@ -491,19 +546,25 @@ TEST(Window, TheXServerGoingAwayEndsItAsAHangUpLeavingNothing) {
   const auto err = scratch / "stderr.txt", code = scratch / "code.txt";
   // Under xvfb-run the X server and this script are the children of one process: once the window
   // draws, the script ends the server (waiting 20 s at most for either).
-  std::ofstream(scratch / "x.sh")
-      << NBODY_EXECUTABLE << " run --engine cpu --bodies 256 --frames 1000000 --screenshot " << (scratch / "w.png").string()
-      << " --record " << (scratch / "m.mp4").string() << " 2>" << err.string() << " & pid=$!\n"
-      << "i=0; until grep -q '^run: ' " << err.string() << " || ! kill -0 $pid 2>/dev/null || [ $i -ge 400 ]; do "
-      << "sleep 0.05; i=$((i + 1)); done\n"
-      << "sleep 0.5; pkill -x -P $PPID Xvfb\n"
-      << "i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done\n"
-      << "kill -KILL $pid 2>/dev/null; wait $pid; echo $? >" << code.string() << "\n";
+  std::ofstream(scratch / "x.sh") << NBODY_EXECUTABLE
+                                  << " run --engine cpu --bodies 256 --frames 1000000 --screenshot "
+                                  << (scratch / "w.png").string() << " --record "
+                                  << (scratch / "m.mp4").string() << " 2>" << err.string()
+                                  << " & pid=$!\n"
+                                  << "i=0; until grep -q '^run: ' " << err.string()
+                                  << " || ! kill -0 $pid 2>/dev/null || [ $i -ge 400 ]; do "
+                                  << "sleep 0.05; i=$((i + 1)); done\n"
+                                  << "sleep 0.5; pkill -x -P $PPID Xvfb\n"
+                                  << "i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 400 ]; do "
+                                     "sleep 0.05; i=$((i + 1)); done\n"
+                                  << "kill -KILL $pid 2>/dev/null; wait $pid; echo $? >"
+                                  << code.string() << "\n";
   std::system((underXvfb(scratch, "640x480") + "sh " + (scratch / "x.sh").string()).c_str());
   const std::string complaints = test::readWholeFile(err);
   EXPECT_EQ(test::readWholeFile(code), "129\n") << complaints;
-  EXPECT_NE(complaints.find("nbody: stopped at once: the connection to the X server was lost (as by SIGHUP); "
-                            "unfinished outputs removed"),
+  EXPECT_NE(complaints.find(
+                "nbody: stopped at once: the connection to the X server was lost (as by SIGHUP); "
+                "unfinished outputs removed"),
             std::string::npos)
       << complaints;
   EXPECT_FALSE(std::filesystem::exists(scratch / "w.png"));
@@ -519,9 +580,10 @@ TEST(Window, PanelClicksUnderMpiexecAreRankZerosAlone) {
   std::ofstream(scratch / "clicks.txt") << "2 nbody-gl > Pause (Space)\n";
   const std::string launcher = "env NBODY_PANEL_CLICKS=" + (scratch / "clicks.txt").string() +
                                " OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                               "OMPI_MCA_rmaps_base_oversubscribe=1 LP_NUM_THREADS=1 " NBODY_MPIEXEC " "
-                               NBODY_MPIEXEC_NUMPROC_FLAG " 2 " NBODY_MPIEXEC_PREFLAGS " ";
-  const std::string printed = runWindow(scratch, "--bodies 1024 --frames 6 --width 320 --height 240", launcher);
+                               "OMPI_MCA_rmaps_base_oversubscribe=1 LP_NUM_THREADS=1 " NBODY_MPIEXEC
+                               " " NBODY_MPIEXEC_NUMPROC_FLAG " 2 " NBODY_MPIEXEC_PREFLAGS " ";
+  const std::string printed =
+      runWindow(scratch, "--bodies 1024 --frames 6 --width 320 --height 240", launcher);
   EXPECT_NE(printed.find("run: panel clicks: 1 of 1 taken"), std::string::npos)
       << printed << test::readWholeFile(scratch / "stderr.txt");
 }
@@ -529,10 +591,13 @@ TEST(Window, PanelClicksUnderMpiexecAreRankZerosAlone) {
 TEST(Window, ADamagedSnapshotToStartFromFailsWithOneLine) {
   ScratchFolder scratch("window-load-damaged");
   const auto snapshot = scratch / "start.nbody";
-  ASSERT_EQ(test::runNbody("simulate --bodies 64 --steps 1 -q -o " + snapshot.string(), scratch).exitCode, 0);
+  ASSERT_EQ(
+      test::runNbody("simulate --bodies 64 --steps 1 -q -o " + snapshot.string(), scratch).exitCode,
+      0);
   std::filesystem::resize_file(snapshot, std::filesystem::file_size(snapshot) - 8);
   // It is read before the window opens: no display needed to say what is wrong with it.
-  const auto result = test::runNbody("run --load " + snapshot.string(), scratch, "env -u DISPLAY -u WAYLAND_DISPLAY");
+  const auto result = test::runNbody("run --load " + snapshot.string(), scratch,
+                                     "env -u DISPLAY -u WAYLAND_DISPLAY");
   EXPECT_EQ(result.exitCode, 1) << result.err;
   EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
   EXPECT_NE(result.err.find("start.nbody: truncated"), std::string::npos) << result.err;
@@ -540,7 +605,8 @@ TEST(Window, ADamagedSnapshotToStartFromFailsWithOneLine) {
 
 TEST(Window, RunWithoutADisplayFailsWithOneLine) {
   ScratchFolder scratch("window-no-display");
-  const auto result = test::runNbody("run --bodies 64 --frames 1", scratch, "env -u DISPLAY -u WAYLAND_DISPLAY");
+  const auto result =
+      test::runNbody("run --bodies 64 --frames 1", scratch, "env -u DISPLAY -u WAYLAND_DISPLAY");
   EXPECT_EQ(result.exitCode, 1) << result.err;
   EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
   EXPECT_NE(result.err.find("nbody: error:"), std::string::npos) << result.err;
@@ -550,8 +616,9 @@ TEST(Window, NoCommandWithoutADisplayRunsTheBenchmarkAndSaysWhy) {
   ScratchFolder scratch("window-fallback");
   const auto result = test::runNbody("", scratch, "env -u DISPLAY -u WAYLAND_DISPLAY");
   EXPECT_EQ(result.exitCode, 0) << result.err;
-  EXPECT_NE(result.err.find("nbody: no window (DISPLAY and WAYLAND_DISPLAY are unset); running the headless "
-                            "benchmark instead\n"),
+  EXPECT_NE(result.err.find(
+                "nbody: no window (DISPLAY and WAYLAND_DISPLAY are unset); running the headless "
+                "benchmark instead\n"),
             std::string::npos)
       << result.err;
   EXPECT_NE(result.out.find("GFLOPS"), std::string::npos) << result.out;
@@ -567,26 +634,32 @@ TEST(Window, PlaysASeriesOfSnapshotsThroughToItsLast) {
   const auto file = [&](const std::string& folder, const std::string& step) {
     return scratch / folder / ("step-" + step + ".nbody");
   };
-  for (const char* folder : {"all", "ends", "first"}) std::filesystem::create_directories(scratch / folder);
-  ASSERT_EQ(test::runNbody("simulate --scene disk --bodies 400 --dt 0.01 --steps 60 --snapshot-every 20 -q "
-                           "--snapshot-path " + file("all", "{step}").string() + " -o " +
-                               (scratch / "final.nbody").string(),
-                           scratch)
+  for (const char* folder : {"all", "ends", "first"})
+    std::filesystem::create_directories(scratch / folder);
+  ASSERT_EQ(test::runNbody(
+                "simulate --scene disk --bodies 400 --dt 0.01 --steps 60 --snapshot-every 20 -q "
+                "--snapshot-path " +
+                    file("all", "{step}").string() + " -o " + (scratch / "final.nbody").string(),
+                scratch)
                 .exitCode,
             0);
-  for (const auto& [folder, step] : {std::pair{"ends", "000000020"}, {"ends", "000000060"}, {"first", "000000020"}})
+  for (const auto& [folder, step] :
+       {std::pair{"ends", "000000020"}, {"ends", "000000060"}, {"first", "000000020"}})
     std::filesystem::copy_file(file("all", step), file(folder, step));
   const auto play = [&](const std::string& folder, int frames) {
     const auto png = scratch / (folder + ".png");
-    const std::string printed = runWindow(scratch, "--play '" + file(folder, "*").string() + "' --frames " +
-                                                       std::to_string(frames) + " --play-rate 1e6 --hide-panel " +
-                                                       "--width 320 --height 240 --screenshot " + png.string());
+    const std::string printed =
+        runWindow(scratch, "--play '" + file(folder, "*").string() + "' --frames " +
+                               std::to_string(frames) + " --play-rate 1e6 --hide-panel " +
+                               "--width 320 --height 240 --screenshot " + png.string());
     return std::pair{printed, test::readWholeFile(png)};
   };
   const auto [printed, last] = play("all", 6);
-  EXPECT_NE(printed.find("run: series at snapshot 3 of 3, " + file("all", "000000060").string()), std::string::npos)
+  EXPECT_NE(printed.find("run: series at snapshot 3 of 3, " + file("all", "000000060").string()),
+            std::string::npos)
       << printed;
-  EXPECT_NE(printed.find("frames 6, steps 60,"), std::string::npos) << printed;  // the snapshot's step
+  EXPECT_NE(printed.find("frames 6, steps 60,"), std::string::npos)
+      << printed;  // the snapshot's step
   EXPECT_FALSE(last.empty());
   EXPECT_TRUE(last == play("ends", 3).second);
   EXPECT_FALSE(last == play("first", 3).second);
@@ -598,7 +671,8 @@ TEST(Window, FollowsACameraPath) {
   ASSERT_NO_FATAL_FAILURE(requireXvfb());
   ScratchFolder scratch("window-path");
   std::ofstream(scratch / "path.txt") << "# seconds yaw pitch distance\n0 120 10 12\n";
-  const std::string run = "--bodies 1024 --frames 2 --steps-per-frame 1 --hide-panel --width 320 --height 240 ";
+  const std::string run =
+      "--bodies 1024 --frames 2 --steps-per-frame 1 --hide-panel --width 320 --height 240 ";
   runWindow(scratch, run + "--camera-path " + (scratch / "path.txt").string() + " --screenshot " +
                          (scratch / "path.png").string());
   runWindow(scratch, run + "--camera 120,10,12 --screenshot " + (scratch / "camera.png").string());
@@ -616,12 +690,16 @@ TEST(Window, APlayPatternThatCannotPlayFailsWithOneLineBeforeTheWindow) {
   auto result = test::runNbody("run --play '" + pattern + "'", scratch, noDisplay);
   EXPECT_EQ(result.exitCode, 2) << result.err;
   EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
-  EXPECT_NE(result.err.find("no snapshot file matches " + pattern), std::string::npos) << result.err;
-  ASSERT_EQ(test::runNbody("simulate --bodies 64 --steps 1 -q -o " + (scratch / "start.nbody").string(), scratch)
-                .exitCode,
-            0);
-  result = test::runNbody("run --play '" + pattern + "' --load " + (scratch / "start.nbody").string(), scratch,
-                          noDisplay);
+  EXPECT_NE(result.err.find("no snapshot file matches " + pattern), std::string::npos)
+      << result.err;
+  ASSERT_EQ(
+      test::runNbody("simulate --bodies 64 --steps 1 -q -o " + (scratch / "start.nbody").string(),
+                     scratch)
+          .exitCode,
+      0);
+  result =
+      test::runNbody("run --play '" + pattern + "' --load " + (scratch / "start.nbody").string(),
+                     scratch, noDisplay);
   EXPECT_EQ(result.exitCode, 2) << result.err;
   EXPECT_NE(result.err.find("--load excludes --play"), std::string::npos) << result.err;
   result = test::runNbody("run --play-rate 5", scratch, noDisplay);

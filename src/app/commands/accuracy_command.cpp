@@ -25,27 +25,34 @@ BenchResult timeEvaluations(Engine& engine, const StepParams& params) {
 }
 
 void printReport(const Engine& engine, const AccuracyOptions& options, const AccuracyReport& report,
-                 const BenchResult& timing, const std::vector<std::pair<std::string, double>>& split) {
-  std::printf("relative force error |a - a_ref| / |a_ref| against direct summation in double precision:\n  %s\n",
-              describePercentiles(report.force).c_str());
+                 const BenchResult& timing,
+                 const std::vector<std::pair<std::string, double>>& split) {
+  std::printf(
+      "relative force error |a - a_ref| / |a_ref| against direct summation in double precision:\n  "
+      "%s\n",
+      describePercentiles(report.force).c_str());
   if (report.potentialError && report.directPotential == 0.0)  // one body, or no mass but one
     std::printf("potential energy: relative error undefined (the reference potential is 0)\n");
   else if (report.potentialError)
-    std::printf("potential energy: relative error %.3g against the direct pair sum\n", *report.potentialError);
-  std::printf("time: %.3f ms per Euler step (one force evaluation and the update), %.2f steps/s", 1e3 / timing.stepsPerSecond,
-              timing.stepsPerSecond);
+    std::printf("potential energy: relative error %.3g against the direct pair sum\n",
+                *report.potentialError);
+  std::printf("time: %.3f ms per Euler step (one force evaluation and the update), %.2f steps/s",
+              1e3 / timing.stepsPerSecond, timing.stepsPerSecond);
   if (!split.empty()) {
     std::printf("; last evaluation:");
-    for (const auto& [part, seconds] : split) std::printf(" %s %.3f ms", part.c_str(), seconds * 1e3);
+    for (const auto& [part, seconds] : split)
+      std::printf(" %s %.3f ms", part.c_str(), seconds * 1e3);
   }
-  const std::string problem = options.run.input.empty() ? options.run.choice.scene.name : options.run.input;
-  std::printf("\n%s engine (%s) on %s, %s, N = %zu\n", engine.name().c_str(), engine.variant().c_str(),
-              engine.device().c_str(), withoutControlCharacters(problem).c_str(), engine.bodyCount());
+  const std::string problem =
+      options.run.input.empty() ? options.run.choice.scene.name : options.run.input;
+  std::printf("\n%s engine (%s) on %s, %s, N = %zu\n", engine.name().c_str(),
+              engine.variant().c_str(), engine.device().c_str(),
+              withoutControlCharacters(problem).c_str(), engine.bodyCount());
 }
 
 // The settings are those measured with: an input snapshot's where the command line gave none.
-void writeJson(OutputFile& file, Engine& engine, const AccuracyOptions& options, const StepParams& params,
-               const AccuracyReport& report, const BenchResult& timing,
+void writeJson(OutputFile& file, Engine& engine, const AccuracyOptions& options,
+               const StepParams& params, const AccuracyReport& report, const BenchResult& timing,
                const std::vector<std::pair<std::string, double>>& split) {
   nlohmann::json json = accuracyJson(report);
   json["engine"] = engine.name();
@@ -73,30 +80,33 @@ CommandFiles accuracyFiles(const AccuracyOptions& options) {
 void addAccuracyOptions(CLI::App& command, AccuracyOptions& options) {
   addRunOptions(command, options.run, {.inputOption = "--input"});
   constexpr std::size_t kMostJudged = std::size_t{1} << 24;
-  addIntegerOption<std::size_t>(command, "--samples", options.sample.bodies,
-                                "bodies judged above --all-up-to, drawn at random (each summed over all N)", 1,
-                                kMostJudged);
-  addIntegerOption<std::size_t>(command, "--all-up-to", options.sample.allUpTo, "every body is judged up to this N", 1,
-                                kMostJudged);
-  addIntegerOption<std::uint64_t>(command, "--sample-seed", options.sample.seed, "seed of the random sample", 0,
+  addIntegerOption<std::size_t>(
+      command, "--samples", options.sample.bodies,
+      "bodies judged above --all-up-to, drawn at random (each summed over all N)", 1, kMostJudged);
+  addIntegerOption<std::size_t>(command, "--all-up-to", options.sample.allUpTo,
+                                "every body is judged up to this N", 1, kMostJudged);
+  addIntegerOption<std::uint64_t>(command, "--sample-seed", options.sample.seed,
+                                  "seed of the random sample", 0,
                                   std::numeric_limits<std::uint64_t>::max());
-  command.add_option("--json", options.json, "also write the figures to this JSON file")->check(outputPath());
+  command.add_option("--json", options.json, "also write the figures to this JSON file")
+      ->check(outputPath());
   command.add_flag("--quiet,-q", options.quiet, "print nothing but the figures and errors");
 }
-
 
 int runAccuracy(const AccuracyOptions& options) {
   std::optional<OutputFile> json;  // opened first: an unwritable path fails before the work
   onEveryRankAlike([&] {
     if (!options.json.empty()) json.emplace(options.json);
   });
-  EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings, nullptr, true, options.quiet);
+  EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings,
+                                     nullptr, true, options.quiet);
   Engine& engine = *session.engine;
   const Snapshot start = makeInitialSnapshotFor(engine, options.run);
   if (json) json->checkNotRead();  // the other files of a snapshot of several are known now
   const StepParams params = resolveRunSettings(options.run, start).step;
   if (!options.quiet)
-    std::fprintf(stderr, "accuracy: %s engine on %s, N = %zu; measuring against double precision ...\n",
+    std::fprintf(stderr,
+                 "accuracy: %s engine on %s, N = %zu; measuring against double precision ...\n",
                  engine.name().c_str(), engine.device().c_str(), start.state.size());
   engine.uploadWithDoubles(start.state, start.doubles);
   const AccuracyReport report = measureAccuracy(engine, params, options.sample);

@@ -12,13 +12,13 @@
 
 #include "app/run/engine_session.h"
 #include "app/run/rank_agreement.h"
-#include "parallel/ranks.h"
 #include "app/run/stop_signals.h"
 #include "diagnostics/engine_diagnostics.h"
 #include "diagnostics/json_number.h"
 #include "engines/registry.h"
 #include "engines/state_check.h"
 #include "io/output_file.h"
+#include "parallel/ranks.h"
 #include "util/printable_text.h"
 
 namespace nbody {
@@ -33,8 +33,10 @@ double paperStepsPerSecond(const BenchResult& r) {
   if (r.bodies != 16384) return std::numeric_limits<double>::quiet_NaN();
   const EngineEntry* entry = findEngine(r.engine);
   if (entry && entry->papersMethod && r.method == "euler" && r.readback == Readback::none) {
-    for (const auto& [block, figure] : {std::pair{"unroll=1x1", 23.6}, {"unroll=2x2", 27.3},
-                                        {"unroll=4x4", 28.3}, {"unroll=8x8", 27.0}})
+    for (const auto& [block, figure] : {std::pair{"unroll=1x1", 23.6},
+                                        {"unroll=2x2", 27.3},
+                                        {"unroll=4x4", 28.3},
+                                        {"unroll=8x8", 27.0}})
       if (r.variant.find(block) != std::string::npos) return figure;
   }
   const bool readback = r.readback != Readback::none;
@@ -47,27 +49,30 @@ double paperStepsPerSecond(const BenchResult& r) {
 // A distributed run's split, rank by rank: where each rank's step went.
 void printRanks(const BenchResult& r) {
   if (r.ranks.empty()) return;
-  std::printf("%-8s %s %s on %zu ranks, ms a step (force | download, MPI, upload | rest), %.1f MB exchanged a step "
-              "through %s:\n",
-              r.engine.c_str(), r.variant.c_str(), r.method.c_str(), r.ranks.size(), r.ranks[0].bytesPerStep * 1e-6,
-              ranks().gatherPath().c_str());
+  std::printf(
+      "%-8s %s %s on %zu ranks, ms a step (force | download, MPI, upload | rest), %.1f MB "
+      "exchanged a step "
+      "through %s:\n",
+      r.engine.c_str(), r.variant.c_str(), r.method.c_str(), r.ranks.size(),
+      r.ranks[0].bytesPerStep * 1e-6, ranks().gatherPath().c_str());
   for (const RankFigures& f : r.ranks)
-    std::printf("  rank %d on %s (%s): %.3f | %.3f, %.3f, %.3f | %.3f\n", f.rank, f.host.c_str(), f.device.c_str(),
-                f.forceMs, f.downloadMs, f.mpiMs, f.uploadMs, f.otherMs);
+    std::printf("  rank %d on %s (%s): %.3f | %.3f, %.3f, %.3f | %.3f\n", f.rank, f.host.c_str(),
+                f.device.c_str(), f.forceMs, f.downloadMs, f.mpiMs, f.uploadMs, f.otherMs);
 }
 
 void printTable(const std::vector<BenchResult>& results) {
   int width = 44;  // of the variant column: the longest variant
   for (const BenchResult& r : results) width = std::max(width, int(r.variant.size()));
-  std::printf("\n%-8s %-*s %-6s %8s %-5s %8s %10s %9s %9s %11s %9s %8s\n", "engine", width, "variant",
-              "method", "N", "read", "steps", "steps/s", "ms/step", "GPU ms", "G inter./s",
-              "GFLOPS*", "paper**");
+  std::printf("\n%-8s %-*s %-6s %8s %-5s %8s %10s %9s %9s %11s %9s %8s\n", "engine", width,
+              "variant", "method", "N", "read", "steps", "steps/s", "ms/step", "GPU ms",
+              "G inter./s", "GFLOPS*", "paper**");
   for (const BenchResult& r : results) {
     const double paper = paperStepsPerSecond(r);
     std::printf("%-8s %-*s %-6s %8zu %-5s %4lldx%-3d %10.2f %9.3f %9.3f %11.2f %9.1f %8s\n",
-                r.engine.c_str(), width, r.variant.c_str(), r.method.c_str(), r.bodies, readbackName(r.readback).data(),
-                r.stepsPerRepetition, r.repetitions, r.stepsPerSecond, 1e3 / r.stepsPerSecond,
-                r.gpuMillisecondsPerStep, r.interactionsPerSecond * 1e-9, r.gflops,
+                r.engine.c_str(), width, r.variant.c_str(), r.method.c_str(), r.bodies,
+                readbackName(r.readback).data(), r.stepsPerRepetition, r.repetitions,
+                r.stepsPerSecond, 1e3 / r.stepsPerSecond, r.gpuMillisecondsPerStep,
+                r.interactionsPerSecond * 1e-9, r.gflops,
                 std::isnan(paper) ? "" : std::to_string(paper).substr(0, 4).c_str());
   }
   for (const BenchResult& r : results)
@@ -80,7 +85,8 @@ void printTable(const std::vector<BenchResult>& results) {
       "N^2 interactions per force evaluation of a direct engine, what the lists held for a tree.\n"
       "   steps/s: median of the repetitions, wall clock "
       "between glFinish calls; GPU ms: median of GL_TIME_ELAPSED queries per step.\n"
-      "** the paper's steps/s on a GeForce 9800 GT at N = 16384 (tables 3 and 5), for comparison.\n",
+      "** the paper's steps/s on a GeForce 9800 GT at N = 16384 (tables 3 and 5), for "
+      "comparison.\n",
       kFlopPerInteraction);
 }
 
@@ -116,10 +122,13 @@ nlohmann::json resultJson(const BenchResult& r, const StepParams& step) {
   return json;
 }
 
-void writeJson(const std::vector<BenchResult>& results, const std::string& scene, const StepParams& step,
-               OutputFile& file) {
-  nlohmann::json report{{"tool", "nbody bench"}, {"scene", scene}, {"flop_per_interaction", kFlopPerInteraction},
-                        {"ranks", ranks().count()}, {"hosts", ranks().gatherText(ranks().host())},
+void writeJson(const std::vector<BenchResult>& results, const std::string& scene,
+               const StepParams& step, OutputFile& file) {
+  nlohmann::json report{{"tool", "nbody bench"},
+                        {"scene", scene},
+                        {"flop_per_interaction", kFlopPerInteraction},
+                        {"ranks", ranks().count()},
+                        {"hosts", ranks().gatherText(ranks().host())},
                         {"exchange", ranks().gatherPath()}};
   report["results"] = nlohmann::json::array();
   for (const BenchResult& r : results) report["results"].push_back(resultJson(r, step));
@@ -129,7 +138,8 @@ void writeJson(const std::vector<BenchResult>& results, const std::string& scene
 // One figure of every rank, separated by ';' (empty in a single process).
 std::string byRank(const BenchResult& r, double RankFigures::*figure) {
   std::string text;
-  for (const RankFigures& f : r.ranks) text += (text.empty() ? "" : ";") + std::to_string(f.*figure);
+  for (const RankFigures& f : r.ranks)
+    text += (text.empty() ? "" : ";") + std::to_string(f.*figure);
   return text;
 }
 
@@ -150,30 +160,35 @@ std::string byRank(const BenchResult& r, std::string RankFigures::*name, const s
 }
 
 void writeCsv(const std::vector<BenchResult>& results, OutputFile& file) {
-  file.stream() << "renderer,engine,variant,method,bodies,readback,steps_per_second,"
-                   "gpu_ms_per_step,interactions_per_second,gflops,ranks,force_ms_by_rank,download_ms_by_rank,"
-                   "mpi_ms_by_rank,upload_ms_by_rank,other_ms_by_rank,bytes_exchanged_per_step,hosts_by_rank,"
-                   "devices_by_rank\n";
+  file.stream()
+      << "renderer,engine,variant,method,bodies,readback,steps_per_second,"
+         "gpu_ms_per_step,interactions_per_second,gflops,ranks,force_ms_by_rank,download_ms_by_"
+         "rank,"
+         "mpi_ms_by_rank,upload_ms_by_rank,other_ms_by_rank,bytes_exchanged_per_step,hosts_by_rank,"
+         "devices_by_rank\n";
   for (const BenchResult& r : results)
-    file.stream() << csvField(r.device) << ',' << r.engine << ',' << csvField(r.variant) << ',' << r.method << ','
-                  << r.bodies << ',' << readbackName(r.readback) << ',' << r.stepsPerSecond << ','
-                  << r.gpuMillisecondsPerStep << ',' << r.interactionsPerSecond << ',' << r.gflops << ','
-                  << std::max<std::size_t>(r.ranks.size(), 1) << ',' << byRank(r, &RankFigures::forceMs) << ','
-                  << byRank(r, &RankFigures::downloadMs) << ',' << byRank(r, &RankFigures::mpiMs) << ','
-                  << byRank(r, &RankFigures::uploadMs) << ',' << byRank(r, &RankFigures::otherMs) << ','
-                  << std::to_string(r.ranks.empty() ? 0.0 : r.ranks.front().bytesPerStep) << ','
-                  << byRank(r, &RankFigures::host, ranks().host()) << ',' << byRank(r, &RankFigures::device, r.device)
-                  << '\n';
+    file.stream() << csvField(r.device) << ',' << r.engine << ',' << csvField(r.variant) << ','
+                  << r.method << ',' << r.bodies << ',' << readbackName(r.readback) << ','
+                  << r.stepsPerSecond << ',' << r.gpuMillisecondsPerStep << ','
+                  << r.interactionsPerSecond << ',' << r.gflops << ','
+                  << std::max<std::size_t>(r.ranks.size(), 1) << ','
+                  << byRank(r, &RankFigures::forceMs) << ',' << byRank(r, &RankFigures::downloadMs)
+                  << ',' << byRank(r, &RankFigures::mpiMs) << ','
+                  << byRank(r, &RankFigures::uploadMs) << ',' << byRank(r, &RankFigures::otherMs)
+                  << ',' << std::to_string(r.ranks.empty() ? 0.0 : r.ranks.front().bytesPerStep)
+                  << ',' << byRank(r, &RankFigures::host, ranks().host()) << ','
+                  << byRank(r, &RankFigures::device, r.device) << '\n';
 }
 
 // The variants to time on `engine`: its current choices with `fixed` applied, or with --sweep
 // every combination of the options `fixed` leaves free.
-std::vector<std::vector<Setting>> variantsToTime(const Engine& engine, const std::vector<Setting>& fixed, bool sweep) {
+std::vector<std::vector<Setting>> variantsToTime(const Engine& engine,
+                                                 const std::vector<Setting>& fixed, bool sweep) {
   std::vector<std::vector<Setting>> variants{fixed};
   if (!sweep) return variants;
   for (const EngineOption& option : engine.options()) {
-    const bool isFixed =
-        std::any_of(fixed.begin(), fixed.end(), [&](const Setting& s) { return s.first == option.name; });
+    const bool isFixed = std::any_of(fixed.begin(), fixed.end(),
+                                     [&](const Setting& s) { return s.first == option.name; });
     if (isFixed) continue;
     std::vector<std::vector<Setting>> extended;
     for (const auto& partial : variants)
@@ -196,7 +211,8 @@ std::vector<std::string> enginesToTime(const BenchOptions& options) {
 }
 
 // With several engines, each takes the --set settings it has an option for.
-std::vector<Setting> settingsFor(const Engine& engine, const EngineSettings& given, bool onlyEngine) {
+std::vector<Setting> settingsFor(const Engine& engine, const EngineSettings& given,
+                                 bool onlyEngine) {
   std::vector<Setting> applicable;
   const EngineSettings offered = engine.settings();
   for (const auto& [name, value] : given)
@@ -231,26 +247,28 @@ void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRu
   const std::string timing = method.name + " on the " + engine.name() + " engine";
   throwIfStopped([&] { return "while timing " + timing + run.unwritten; });
   if (const auto body = run.check.firstNonFiniteBody(engine))
-    throw std::runtime_error("the state became non-finite while timing " + timing + " (first body " +
-                             std::to_string(*body) + "); a smaller --dt or a larger --softening may help" +
-                             run.unwritten);
+    throw std::runtime_error("the state became non-finite while timing " + timing +
+                             " (first body " + std::to_string(*body) +
+                             "); a smaller --dt or a larger --softening may help" + run.unwritten);
   if (before) result.conservation = {*before, run.diagnostics.measure(engine, params)};
   run.results.push_back(std::move(result));
 }
 
 void timeEngine(Engine& engine, bool onlyEngine, BenchRun& run) {
   const BenchOptions& options = run.options;
-  const auto variants = variantsToTime(engine, settingsFor(engine, options.run.choice.engineSettings, onlyEngine),
-                                       options.sweep);
+  const auto variants = variantsToTime(
+      engine, settingsFor(engine, options.run.choice.engineSettings, onlyEngine), options.sweep);
   const std::size_t total = variants.size() * options.run.methods.size() * options.readbacks.size();
   std::size_t done = 0;
   for (const auto& variant : variants) {
     for (const auto& [name, value] : variant) engine.setOption(name, value);
     for (const std::string& methodName : options.run.methods)
       for (const Readback readback : options.readbacks) {
-        if (readback != Readback::none && !engine.runsOnGl()) continue;  // the CPU engine reads nothing back
-        std::fprintf(stderr, "  [%zu/%zu] %s %s %s readback=%s ...\n", ++done, total, engine.name().c_str(),
-                     engine.variant().c_str(), methodName.c_str(), readbackName(readback).data());
+        if (readback != Readback::none && !engine.runsOnGl())
+          continue;  // the CPU engine reads nothing back
+        std::fprintf(stderr, "  [%zu/%zu] %s %s %s readback=%s ...\n", ++done, total,
+                     engine.name().c_str(), engine.variant().c_str(), methodName.c_str(),
+                     readbackName(readback).data());
         timeMethod(engine, *findMethod(methodName), readback, run);
       }
   }
@@ -271,7 +289,8 @@ std::vector<std::unique_ptr<Engine>> makeEngines(const BenchOptions& options,
 
 // With one engine, the engine itself refuses what it does not offer (setOption); with several,
 // each takes the settings it has an option for, and a setting none of them has is a mistake.
-void checkSettingsOffered(const std::vector<std::unique_ptr<Engine>>& engines, const EngineSettings& given) {
+void checkSettingsOffered(const std::vector<std::unique_ptr<Engine>>& engines,
+                          const EngineSettings& given) {
   if (engines.size() < 2) return;
   for (const auto& [name, value] : given) {
     std::string names;
@@ -282,18 +301,23 @@ void checkSettingsOffered(const std::vector<std::unique_ptr<Engine>>& engines, c
       offered = true;
       engine->setOption(name, value);  // throws UsageError for a value this engine does not offer
     }
-    if (!offered) throw UsageError("--set " + name + "=" + value + ": none of the engines timed (" + names + ") has an option " + name);
+    if (!offered)
+      throw UsageError("--set " + name + "=" + value + ": none of the engines timed (" + names +
+                       ") has an option " + name);
   }
 }
 
 // Every engine must have something to time: one that keeps its state on the CPU reads nothing
 // back, so with --readback sync or async alone it would time nothing (an empty table, exit 0).
 void checkEachEngineTimesSomething(const BenchOptions& options) {
-  const bool none = std::find(options.readbacks.begin(), options.readbacks.end(), Readback::none) != options.readbacks.end();
+  const bool none = std::find(options.readbacks.begin(), options.readbacks.end(), Readback::none) !=
+                    options.readbacks.end();
   for (const std::string& name : enginesToTime(options))
     if (!findEngine(name)->needsGl && !none)
-      throw UsageError("--readback " + std::string(readbackName(options.readbacks.front())) + ": the " + name +
-                       " engine keeps its state on the CPU and reads nothing back, so it would time nothing; time it "
+      throw UsageError("--readback " + std::string(readbackName(options.readbacks.front())) +
+                       ": the " + name +
+                       " engine keeps its state on the CPU and reads nothing back, so it would "
+                       "time nothing; time it "
                        "with --readback none");
 }
 
@@ -308,14 +332,16 @@ CommandFiles benchFiles(const BenchOptions& options) {
 
 void addBenchOptions(CLI::App& command, BenchOptions& options) {
   addRunOptions(command, options.run, {.several = true});
-  command.add_option("--readback", options.readbacks,
-                      "read the state back to the CPU every step: none, sync (glGetTexImage, the "
-                      "paper's table 5), async (pixel-buffer ring); comma separated")
+  command
+      .add_option("--readback", options.readbacks,
+                  "read the state back to the CPU every step: none, sync (glGetTexImage, the "
+                  "paper's table 5), async (pixel-buffer ring); comma separated")
       ->delimiter(',')
       ->transform(CLI::Validator(
           [](std::string& name) {  // the name becomes the number CLI11 stores as a Readback
             const auto found = kReadbacks.find(name);
-            if (found == kReadbacks.end()) return printable(name, 40) + " is not one of none, sync, async";
+            if (found == kReadbacks.end())
+              return printable(name, 40) + " is not one of none, sync, async";
             name = std::to_string(int(found->second));
             return std::string();
           },
@@ -323,15 +349,18 @@ void addBenchOptions(CLI::App& command, BenchOptions& options) {
       ->default_str("none");
   command.add_flag("--sweep", options.sweep, "time every combination of every engine option");
   addIntegerOption(command, "--steps", options.timing.stepsPerRepetition,
-                   "steps per timed repetition (default: --seconds worth)", 1LL, kLargestRepetitionSteps, false);
+                   "steps per timed repetition (default: --seconds worth)", 1LL,
+                   kLargestRepetitionSteps, false);
   addNumberOption(command, "--seconds", options.timing.targetSeconds,
                   "about how long each repetition runs, when --steps is not given",
                   {0.0, kLongestRepetitionSeconds, false});
-  addIntegerOption(command, "--repetitions", options.timing.repetitions, "timed repetitions; the median is reported", 1, 1000);
-  command.add_option("--json", options.json, "also write the results to this JSON file")->check(outputPath());
-  command.add_option("--csv", options.csv, "also write the results to this CSV file")->check(outputPath());
+  addIntegerOption(command, "--repetitions", options.timing.repetitions,
+                   "timed repetitions; the median is reported", 1, 1000);
+  command.add_option("--json", options.json, "also write the results to this JSON file")
+      ->check(outputPath());
+  command.add_option("--csv", options.csv, "also write the results to this CSV file")
+      ->check(outputPath());
 }
-
 
 int runBench(const BenchOptions& options) {
   checkEachEngineTimesSomething(options);
@@ -344,17 +373,20 @@ int runBench(const BenchOptions& options) {
   });
   const SceneChoice& scene = options.run.choice.scene;
   const StepParams& step = options.run.choice.step;
-  const std::string fixed = scene.bodyCount() == scene.options.bodyCount ? ""
-                            : " (" + scene.name + " has " + std::to_string(scene.bodyCount()) +
-                                  " bodies whatever --bodies says)";
-  std::printf("nbody bench: scene %s, N = %zu%s, dt = %g, softening = %g, G = %g\n", scene.name.c_str(),
-              scene.bodyCount(), fixed.c_str(), step.dt, step.softening, step.gravity);
+  const std::string fixed = scene.bodyCount() == scene.options.bodyCount
+                                ? ""
+                                : " (" + scene.name + " has " + std::to_string(scene.bodyCount()) +
+                                      " bodies whatever --bodies says)";
+  std::printf("nbody bench: scene %s, N = %zu%s, dt = %g, softening = %g, G = %g\n",
+              scene.name.c_str(), scene.bodyCount(), fixed.c_str(), step.dt, step.softening,
+              step.gravity);
   std::unique_ptr<gl::HeadlessContext> context;  // outlives the engines
   std::vector<std::unique_ptr<Engine>> engines = makeEngines(options, context);
   checkSettingsOffered(engines, options.run.choice.engineSettings);
   State initial;  // made once the first engine said it can hold it
   BenchRun run{options, initial, {}, {}, {}, {}};
-  for (const NamedFile& file : benchFiles(options).outputs) run.unwritten += "; " + file.path + " was not written";
+  for (const NamedFile& file : benchFiles(options).outputs)
+    run.unwritten += "; " + file.path + " was not written";
   for (auto& engine : engines) {
     engine->checkCapacity(scene.bodyCount());
     if (initial.size() == 0) initial = scene.generate();
@@ -366,8 +398,10 @@ int runBench(const BenchOptions& options) {
   printTable(run.results);
   if (json) writeJson(run.results, scene.name, step, *json);
   if (csv) writeCsv(run.results, *csv);
-  outputs.commit([&] { throwIfStopped([&] { return "while writing the reports" + run.unwritten; }); });
-  for (const NamedFile& file : benchFiles(options).outputs) std::printf("wrote %s\n", withoutControlCharacters(file.path).c_str());
+  outputs.commit(
+      [&] { throwIfStopped([&] { return "while writing the reports" + run.unwritten; }); });
+  for (const NamedFile& file : benchFiles(options).outputs)
+    std::printf("wrote %s\n", withoutControlCharacters(file.path).c_str());
   return 0;
 }
 

@@ -14,9 +14,9 @@
 namespace nbody {
 
 struct BenchOptions {
-  RunOptions run;                      // --engine and --method: lists; --engine all
+  RunOptions run;  // --engine and --method: lists; --engine all
   std::vector<Readback> readbacks{Readback::none};
-  bool sweep = false;                  // every combination of every engine option
+  bool sweep = false;  // every combination of every engine option
   TimingPlan timing;
   std::string json, csv;
 };

@@ -22,7 +22,8 @@ std::string clearer(const CLI::ParseError& error) {
   std::string message = error.what();
   const std::string twice = ": At Most 1 required but received ";
   if (const auto at = message.find(twice); at != std::string::npos)
-    message = message.substr(0, at) + ": given " + message.substr(at + twice.size()) + " times; give it once";
+    message = message.substr(0, at) + ": given " + message.substr(at + twice.size()) +
+              " times; give it once";
   return withoutControlCharacters(message);
 }
 
@@ -49,8 +50,9 @@ const CommandEntry& CommandLine::entry(std::string_view name) const {
   throw std::logic_error("no command " + std::string(name) + " in the command table");
 }
 
-std::variant<const CommandEntry*, int> parseCommandLine(CommandLine& line, int argc, const char* const* argv,
-                                                        std::ostream& out, std::ostream& err) {
+std::variant<const CommandEntry*, int> parseCommandLine(CommandLine& line, int argc,
+                                                        const char* const* argv, std::ostream& out,
+                                                        std::ostream& err) {
   try {
     line.app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

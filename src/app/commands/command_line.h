@@ -20,7 +20,8 @@ namespace nbody {
 // A command of the table with the object its options fill.
 struct CommandEntry {
   const CommandRow* row = nullptr;
-  CLI::App* parser = nullptr;  // its CLI11 subcommand; the program's own parser for the nameless row
+  CLI::App* parser =
+      nullptr;  // its CLI11 subcommand; the program's own parser for the nameless row
   std::unique_ptr<Command> command;
 };
 
@@ -46,8 +47,9 @@ struct CommandLine {
 // Parses `argv`. Returns the command to run, or the exit code when there is none: 0 after --help
 // (printed to `out`), 2 after a usage error (one line on `err`). Then checks what was parsed
 // (checkBeforeRun), a usage error too.
-std::variant<const CommandEntry*, int> parseCommandLine(CommandLine& line, int argc, const char* const* argv,
-                                                        std::ostream& out, std::ostream& err);
+std::variant<const CommandEntry*, int> parseCommandLine(CommandLine& line, int argc,
+                                                        const char* const* argv, std::ostream& out,
+                                                        std::ostream& err);
 
 // The checks of a parsed command that need no engine and no file contents: no two outputs of the
 // command are one file, and none is one of its inputs (where the command may not replace it).

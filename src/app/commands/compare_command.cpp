@@ -19,11 +19,16 @@ std::string sizeText(const Image& image) {
 }  // namespace
 
 void addCompareOptions(CLI::App& command, CompareOptions& options) {
-  command.add_option("A", options.expected, "the expected picture (PNG)")->required()->check(inputPath());
-  command.add_option("B", options.actual, "the picture to check (PNG)")->required()->check(inputPath());
-  command.add_option("--diff", options.diff,
-                   "write a picture of the differences here: grey where equal, yellow where "
-                   "within --max-delta, red where beyond")
+  command.add_option("A", options.expected, "the expected picture (PNG)")
+      ->required()
+      ->check(inputPath());
+  command.add_option("B", options.actual, "the picture to check (PNG)")
+      ->required()
+      ->check(inputPath());
+  command
+      .add_option("--diff", options.diff,
+                  "write a picture of the differences here: grey where equal, yellow where "
+                  "within --max-delta, red where beyond")
       ->check(outputPath());
   addCompareThresholdOptions(command, options.thresholds);
 }
@@ -33,9 +38,10 @@ CommandFiles compareFiles(const CompareOptions& options) {
 }
 
 void addCompareThresholdOptions(CLI::App& command, CompareThresholds& thresholds) {
-  addIntegerOption(command, "--max-delta", thresholds.maxDelta, "a pixel whose delta exceeds this is bad", 0, 255);
-  addNumberOption(command, "--mean-delta", thresholds.meanDelta, "largest mean delta allowed (255: no limit)",
-                  nonNegative());
+  addIntegerOption(command, "--max-delta", thresholds.maxDelta,
+                   "a pixel whose delta exceeds this is bad", 0, 255);
+  addNumberOption(command, "--mean-delta", thresholds.meanDelta,
+                  "largest mean delta allowed (255: no limit)", nonNegative());
   addNumberOption(command, "--max-bad-fraction", thresholds.maxBadFraction,
                   "largest fraction of bad pixels allowed, 0..1", within(0.0, 1.0));
 }

@@ -15,16 +15,19 @@ int runEngines(const EnginesOptions&) {
     try {
       EngineSession session = openEngine(entry.name, {}, std::move(context));
       std::printf("          runs on: %s\n", session.engine->device().c_str());
-      std::printf("          precision: %s\n", session.engine->doubleState() ? "double" : "float32");
+      std::printf("          precision: %s\n",
+                  session.engine->doubleState() ? "double" : "float32");
       if (entry.approximate) {
         std::string exact;
-        for (const auto& [name, value] : entry.exactSettings) exact += " --set " + name + "=" + value;
+        for (const auto& [name, value] : entry.exactSettings)
+          exact += " --set " + name + "=" + value;
         std::printf("          forces: approximate; direct summation with:%s\n", exact.c_str());
       }
       for (const EngineOption& option : session.engine->options()) {
         std::string choices = joined(option.choices, "|");
         if (option.range)
-          choices += " or a number from " + formatNumber(option.range->low) + " to " + formatNumber(option.range->high);
+          choices += " or a number from " + formatNumber(option.range->low) + " to " +
+                     formatNumber(option.range->high);
         std::printf("          --set %s=%s  (default %s)\n            %s\n", option.name.c_str(),
                     choices.c_str(), option.value.c_str(), option.description.c_str());
       }

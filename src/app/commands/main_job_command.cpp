@@ -22,7 +22,8 @@ int runMainJob(const MainJobOptions& options) {
   // Distributed, rank 0's display decides for every rank, and a window that does not open is a
   // failure of the run (the other ranks are following it already).
   if (ranks().distributed()) {
-    if (ranks().maximum(ranks().leader() && gl::displayNamed(&why))) return runWindow(options.window);
+    if (ranks().maximum(ranks().leader() && gl::displayNamed(&why)))
+      return runWindow(options.window);
     return runBench(options.bench);
   }
   if (gl::displayNamed(&why)) {
@@ -32,7 +33,8 @@ int runMainJob(const MainJobOptions& options) {
       why = e.what();
     }
   }
-  std::fprintf(stderr, "nbody: no window (%s); running the headless benchmark instead\n", why.c_str());
+  std::fprintf(stderr, "nbody: no window (%s); running the headless benchmark instead\n",
+               why.c_str());
   return runBench(options.bench);
 }
 

@@ -28,28 +28,34 @@ CLI::Validator evenPixels() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
         if (std::stoll(text) % 2 == 0) return {};
-        return "expected an even number of pixels (yuv420p keeps colour per 2 x 2 pixels), got " + text;
+        return "expected an even number of pixels (yuv420p keeps colour per 2 x 2 pixels), got " +
+               text;
       },
       "EVEN");
 }
 
 void addMovieOptions(CLI::App& command, RecordOptions& options) {
   auto* frames =
-      addIntegerOption(command, "--frames", options.frames, "number of frames (instead of --seconds)", 1LL,
-                       kLargestFrameCount, false);
-  addNumberOption(command, "--seconds", options.seconds, "length of the movie in seconds (frames = seconds x fps)",
-                  positive())
+      addIntegerOption(command, "--frames", options.frames,
+                       "number of frames (instead of --seconds)", 1LL, kLargestFrameCount, false);
+  addNumberOption(command, "--seconds", options.seconds,
+                  "length of the movie in seconds (frames = seconds x fps)", positive())
       ->excludes(frames);
-  addIntegerOption(command, "--fps", options.video.framesPerSecond, "frames per second of the movie", 1,
-                   kFastestVideoRate);
-  for (auto [name, pixels, what] : {std::tuple{"--width", &options.drawing.width, "movie width in pixels"},
-                                    std::tuple{"--height", &options.drawing.height, "movie height in pixels"}})
-    addIntegerOption(command, name, *pixels, what, kSmallestVideoSide, kLargestVideoSide)->check(evenPixels());
-  addIntegerOption(command, "--crf", options.video.crf,
-                   "quality: libx264's constant rate factor, 0 (lossless) to 51; lower is better and larger", 0, 51);
-  command.add_option("--encoder", options.video.encoder,
-                     "FFmpeg's H.264 encoder; another than libx264 (h264_nvenc, where FFmpeg and the "
-                     "driver offer it) keeps its own preset and quality")
+  addIntegerOption(command, "--fps", options.video.framesPerSecond,
+                   "frames per second of the movie", 1, kFastestVideoRate);
+  for (auto [name, pixels, what] :
+       {std::tuple{"--width", &options.drawing.width, "movie width in pixels"},
+        std::tuple{"--height", &options.drawing.height, "movie height in pixels"}})
+    addIntegerOption(command, name, *pixels, what, kSmallestVideoSide, kLargestVideoSide)
+        ->check(evenPixels());
+  addIntegerOption(
+      command, "--crf", options.video.crf,
+      "quality: libx264's constant rate factor, 0 (lossless) to 51; lower is better and larger", 0,
+      51);
+  command
+      .add_option("--encoder", options.video.encoder,
+                  "FFmpeg's H.264 encoder; another than libx264 (h264_nvenc, where FFmpeg and the "
+                  "driver offer it) keeps its own preset and quality")
       ->capture_default_str();
 }
 
@@ -58,13 +64,16 @@ using Clock = std::chrono::steady_clock;
 // What a recording that fails or stops leaves.
 constexpr const char* kMovieAbandoned = "the movie was abandoned (a file is removed)";
 
-double secondsSince(Clock::time_point began) { return std::chrono::duration<double>(Clock::now() - began).count(); }
+double secondsSince(Clock::time_point began) {
+  return std::chrono::duration<double>(Clock::now() - began).count();
+}
 
 // "record: frame 120 of 600 (20%), 58.3 frames/s, 8 s left": rewritten in place on a terminal
 // twice a second, a line every 5 seconds in a log.
 class ProgressLine {
  public:
-  ProgressLine(long long total, bool quiet) : total_(total), quiet_(quiet), terminal_(::isatty(2) == 1) {}
+  ProgressLine(long long total, bool quiet)
+      : total_(total), quiet_(quiet), terminal_(::isatty(2) == 1) {}
   ~ProgressLine() {
     if (open_) std::fputc('\n', stderr);  // what is printed next starts on a line of its own
   }
@@ -96,8 +105,10 @@ class StageTimer {
     measuring_ = !skipNext_;
     skipNext_ = false;
     if (!measuring_) return;
-    if (onGpu_) gpu_.begin();
-    else began_ = Clock::now();
+    if (onGpu_)
+      gpu_.begin();
+    else
+      began_ = Clock::now();
   }
   void end() {
     if (!measuring_) return;
@@ -116,7 +127,8 @@ class StageTimer {
   std::string describe(double wallMillisecondsPerFrame) const {
     if (frames_ == 0) return "n/a (not measured)";
     const double milliseconds = 1e3 * total_ / double(frames_);
-    if (milliseconds > 1.5 * wallMillisecondsPerFrame) return "n/a (the GPU's timer disagrees with the clock)";
+    if (milliseconds > 1.5 * wallMillisecondsPerFrame)
+      return "n/a (the GPU's timer disagrees with the clock)";
     char text[48];
     std::snprintf(text, sizeof text, "%.2f ms (%s)", milliseconds, onGpu_ ? "GPU" : "wall clock");
     return text;
@@ -158,26 +170,30 @@ VideoSettings videoSettingsOf(const RecordOptions& options) {
   return video;
 }
 
-// "600 frames of 10 steps of dt = 0.001", or of a series: "60 frames of 60 snapshots (run/step-*.nbody)".
-std::string framesText(const RecordOptions& options, const DrawnRun& run, long long frames, std::size_t snapshots) {
+// "600 frames of 10 steps of dt = 0.001", or of a series: "60 frames of 60 snapshots
+// (run/step-*.nbody)".
+std::string framesText(const RecordOptions& options, const DrawnRun& run, long long frames,
+                       std::size_t snapshots) {
   char text[160];
   if (snapshots == 0)
-    std::snprintf(text, sizeof text, "%s, %lld frames of %lld steps of dt = %g", run.method().name.c_str(), frames,
-                  options.stepsPerFrame, run.step().dt);
+    std::snprintf(text, sizeof text, "%s, %lld frames of %lld steps of dt = %g",
+                  run.method().name.c_str(), frames, options.stepsPerFrame, run.step().dt);
   else
     std::snprintf(text, sizeof text, "%lld frames of %zu snapshots", frames, snapshots);
   return text + (snapshots == 0 ? "" : " (" + withoutControlCharacters(options.play) + ")");
 }
 
-void reportStart(const RecordOptions& options, const EngineSession& session, const std::string& frames,
-                 const VideoWriter& writer) {
+void reportStart(const RecordOptions& options, const EngineSession& session,
+                 const std::string& frames, const VideoWriter& writer) {
   if (options.drawing.quiet) return;
   const ShotOptions& d = options.drawing;
   std::fprintf(stderr,
-               "record: %s engine (%s) on %s, drawn by renderer %s; %s; %d x %d at %d frames/s into %s with %s\n",
-               session.engine->name().c_str(), session.engine->variant().c_str(), session.engine->device().c_str(),
-               session.context->info().renderer.c_str(), frames.c_str(), d.width, d.height,
-               options.video.framesPerSecond, withoutControlCharacters(d.output).c_str(), writer.encoderName().c_str());
+               "record: %s engine (%s) on %s, drawn by renderer %s; %s; %d x %d at %d frames/s "
+               "into %s with %s\n",
+               session.engine->name().c_str(), session.engine->variant().c_str(),
+               session.engine->device().c_str(), session.context->info().renderer.c_str(),
+               frames.c_str(), d.width, d.height, options.video.framesPerSecond,
+               withoutControlCharacters(d.output).c_str(), writer.encoderName().c_str());
 }
 
 struct FilmingTimes {
@@ -192,18 +208,22 @@ void reportEnd(const RecordOptions& options, const MovieRecorder& recorder, Film
   const MovieRecorder::Waits waits = recorder.waits();
   std::error_code ignored;
   const auto bytes = std::filesystem::file_size(options.drawing.output, ignored);
-  std::fprintf(stderr, "record: wrote %s: %lld frames of %d x %d at %d frames/s (%.2f s of movie), %.2f MB\n",
-               withoutControlCharacters(options.drawing.output).c_str(), captured, options.drawing.width,
-               options.drawing.height, options.video.framesPerSecond,
-               frames / options.video.framesPerSecond, ignored ? 0.0 : double(bytes) * 1e-6);
+  std::fprintf(
+      stderr,
+      "record: wrote %s: %lld frames of %d x %d at %d frames/s (%.2f s of movie), %.2f MB\n",
+      withoutControlCharacters(options.drawing.output).c_str(), captured, options.drawing.width,
+      options.drawing.height, options.video.framesPerSecond, frames / options.video.framesPerSecond,
+      ignored ? 0.0 : double(bytes) * 1e-6);
   std::fprintf(stderr, "record: %lld frames in %.2f s: %.1f frames/s, encoding included\n",
                captured, times.seconds, frames / times.seconds);
   const double wallMilliseconds = 1e3 * times.seconds / frames;
-  std::fprintf(stderr,
-               "record: per frame: simulate %s, draw + readback %s; encode %.2f ms (its own thread, "
-               "beside the GPU's work); waited %.2f ms for the encoder, %.2f ms for copies\n",
-               times.simulate.describe(wallMilliseconds).c_str(), times.draw.describe(wallMilliseconds).c_str(),
-               1e3 * waits.encoding / frames, 1e3 * waits.forEncoder / frames, 1e3 * waits.forCopies / frames);
+  std::fprintf(
+      stderr,
+      "record: per frame: simulate %s, draw + readback %s; encode %.2f ms (its own thread, "
+      "beside the GPU's work); waited %.2f ms for the encoder, %.2f ms for copies\n",
+      times.simulate.describe(wallMilliseconds).c_str(),
+      times.draw.describe(wallMilliseconds).c_str(), 1e3 * waits.encoding / frames,
+      1e3 * waits.forEncoder / frames, 1e3 * waits.forCopies / frames);
 }
 
 // The camera of picture `frame`: on the camera path where there is one, else turned by the orbit;
@@ -214,7 +234,8 @@ void aimCamera(DrawnRun& run, const Camera& first, const RecordOptions& options,
   const glm::vec3 centre = first.target + run.centreOfMassMoved();
   Camera& camera = run.camera();
   if (!path) {
-    camera.yawDegrees = first.yawDegrees + float(std::fmod(options.orbitDegreesPerSecond * seconds, 360.0));
+    camera.yawDegrees =
+        first.yawDegrees + float(std::fmod(options.orbitDegreesPerSecond * seconds, 360.0));
     camera.target = centre;
     return;
   }
@@ -226,7 +247,8 @@ void aimCamera(DrawnRun& run, const Camera& first, const RecordOptions& options,
 using NextFrame = std::function<bool(long long frame)>;
 
 // Frame `frame` of `frames` shows snapshot frame x files / frames of the series: each file once, or
-// held over frames where there are more frames than files. A file that cannot be read ends the movie.
+// held over frames where there are more frames than files. A file that cannot be read ends the
+// movie.
 void showFrameOfSeries(DrawnRun& run, SeriesPlayer& series, long long frame, long long frames) {
   const auto index = std::size_t(static_cast<unsigned long long>(frame) * series.size() /
                                  static_cast<unsigned long long>(frames));
@@ -265,7 +287,9 @@ void film(DrawnRun& run, MovieRecorder& recorder, const RecordOptions& options, 
     progress.update(frame + 1, secondsSince(began));
   }
   run.checkFinite();  // the last frame's state (the others every 100 steps)
-  recorder.finish([&] { throwIfStopped([] { return std::string("while completing the movie; ") + kMovieAbandoned; }); });
+  recorder.finish([&] {
+    throwIfStopped([] { return std::string("while completing the movie; ") + kMovieAbandoned; });
+  });
   times.seconds = secondsSince(began);
   glFinish();
   times.simulate.collectRest();
@@ -282,35 +306,45 @@ RecordOptions::RecordOptions() {
 
 void addRecordOptions(CLI::App& command, RecordOptions& options) {
   addDrawingOptions(command, options.drawing);
-  addIntegerOption(command, "--steps-per-frame", options.stepsPerFrame, "steps between two frames of the movie", 0LL,
-                   kLargestStepCount);
+  addIntegerOption(command, "--steps-per-frame", options.stepsPerFrame,
+                   "steps between two frames of the movie", 0LL, kLargestStepCount);
   addMovieOptions(command, options);
   addNumberOption(command, "--orbit", options.orbitDegreesPerSecond,
-                  "DEGREES_PER_SECOND of movie time: the camera turns about the vertical axis through the centre "
+                  "DEGREES_PER_SECOND of movie time: the camera turns about the vertical axis "
+                  "through the centre "
                   "of mass while filming (0: it stays)",
                   within(-1e6, 1e6));
-  command.add_option("--out,-o", options.drawing.output, "MP4 file to write (it appears only once complete)")
+  command
+      .add_option("--out,-o", options.drawing.output,
+                  "MP4 file to write (it appears only once complete)")
       ->check(outputPath())
       ->capture_default_str();
   command.add_flag("--quiet,-q", options.drawing.quiet, "print nothing but errors (no progress)");
-  command.add_option("--play", options.play,
-                     "film the snapshot files this shell pattern names (quote it: 'run/step-*.nbody'), in the "
-                     "order of their numbers, one a frame (--frames spreads them over that many), in place of a run")
+  command
+      .add_option(
+          "--play", options.play,
+          "film the snapshot files this shell pattern names (quote it: 'run/step-*.nbody'), in the "
+          "order of their numbers, one a frame (--frames spreads them over that many), in place of "
+          "a run")
       ->excludes(command.get_option("--input"))
       ->excludes(command.get_option("--steps-per-frame"))
       ->excludes(command.get_option("--seconds"));
-  command.add_option("--camera-path", options.cameraPath,
-                     "FILE of camera keyframes, a line each: SECONDS YAW PITCH DISTANCE [TX TY TZ] (seconds of "
-                     "movie time; without a target the camera aims at the centre of mass); the camera moves "
-                     "smoothly through every one")
+  command
+      .add_option(
+          "--camera-path", options.cameraPath,
+          "FILE of camera keyframes, a line each: SECONDS YAW PITCH DISTANCE [TX TY TZ] (seconds "
+          "of "
+          "movie time; without a target the camera aims at the centre of mass); the camera moves "
+          "smoothly through every one")
       ->check(inputPath())
       ->excludes(command.get_option("--orbit"))
       ->excludes(command.get_option("--camera"));
 }
 
 CommandFiles recordFiles(const RecordOptions& options) {
-  CommandFiles files{{{"--out", options.drawing.output}},
-                     {{"--input", options.drawing.run.input}, {"--camera-path", options.cameraPath}}};
+  CommandFiles files{
+      {{"--out", options.drawing.output}},
+      {{"--input", options.drawing.run.input}, {"--camera-path", options.cameraPath}}};
   addSeriesInputs(files, "--play", options.play);
   return files;
 }
@@ -318,11 +352,13 @@ CommandFiles recordFiles(const RecordOptions& options) {
 int runRecord(const RecordOptions& options) {
   // Read and checked before any work.
   const std::optional<CameraPath> path =
-      options.cameraPath.empty() ? std::nullopt : std::optional(readCameraPathFile(options.cameraPath));
+      options.cameraPath.empty() ? std::nullopt
+                                 : std::optional(readCameraPathFile(options.cameraPath));
   const std::vector<std::filesystem::path> series =
       options.play.empty() ? std::vector<std::filesystem::path>{} : listPlayedSeries(options.play);
-  const long long frames =
-      series.empty() || options.frames > 0 ? frameCount(options) : static_cast<long long>(series.size());
+  const long long frames = series.empty() || options.frames > 0
+                               ? frameCount(options)
+                               : static_cast<long long>(series.size());
   try {
     checkVideoSettings(videoSettingsOf(options));  // what no single option says (the pixel count)
   } catch (const std::invalid_argument& e) {
@@ -330,15 +366,18 @@ int runRecord(const RecordOptions& options) {
   }
   // An unwritable file or a missing encoder fails here, before any work.
   std::unique_ptr<VideoWriter> writer;
-  onEveryRankAlike([&] { writer = std::make_unique<VideoWriter>(options.drawing.output, videoSettingsOf(options)); });
+  onEveryRankAlike([&] {
+    writer = std::make_unique<VideoWriter>(options.drawing.output, videoSettingsOf(options));
+  });
   EngineSession session =
-      openEngine(options.drawing.run.choice.engine, options.drawing.run.choice.engineSettings, nullptr, true,
-                 options.drawing.quiet);
+      openEngine(options.drawing.run.choice.engine, options.drawing.run.choice.engineSettings,
+                 nullptr, true, options.drawing.quiet);
   ShotOptions drawing = options.drawing;
   if (!series.empty()) drawing.run.input = series.front().string();
   DrawnRun run(*session.engine, drawing, "No movie was written");
   reportStart(options, session, framesText(options, run, frames, series.size()), *writer);
-  reportView("record", options.drawing.quiet, run.firstState().size(), run.camera(), run.settings());
+  reportView("record", options.drawing.quiet, run.firstState().size(), run.camera(),
+             run.settings());
   MovieRecorder recorder(std::move(writer));
   FilmingTimes times{0.0, StageTimer(session.engine->runsOnGl()), StageTimer(true)};
   std::optional<SeriesPlayer> player;

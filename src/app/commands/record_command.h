@@ -19,10 +19,11 @@ struct RecordOptions {
   long long stepsPerFrame = 1;
   long long frames = 0;  // 0: as many as --seconds make
   double seconds = 10.0;
-  VideoSettings video;  // --fps, --crf, --encoder; the size is the drawing's
+  VideoSettings video;                 // --fps, --crf, --encoder; the size is the drawing's
   double orbitDegreesPerSecond = 0.0;  // of movie time
   std::string play;  // a shell pattern of snapshot files filmed in place of a run; empty: a run
-  std::string cameraPath;  // a camera path file (render/camera_path.h) the camera follows; empty: none
+  std::string
+      cameraPath;  // a camera path file (render/camera_path.h) the camera follows; empty: none
 
   RecordOptions();
 };

@@ -14,10 +14,13 @@ namespace nbody {
 
 void addShotOptions(CLI::App& command, ShotOptions& options) {
   addDrawingOptions(command, options);
-  addIntegerOption(command, "--steps", options.steps, "number of steps K before the picture", 0LL, kLargestStepCount);
+  addIntegerOption(command, "--steps", options.steps, "number of steps K before the picture", 0LL,
+                   kLargestStepCount);
   addIntegerOption(command, "--width", options.width, "picture width in pixels", 1, 16384);
   addIntegerOption(command, "--height", options.height, "picture height in pixels", 1, 16384);
-  command.add_option("--out,-o", options.output, "PNG file to write")->check(outputPath())->capture_default_str();
+  command.add_option("--out,-o", options.output, "PNG file to write")
+      ->check(outputPath())
+      ->capture_default_str();
   command.add_flag("--quiet,-q", options.quiet, "print nothing but errors");
 }
 
@@ -28,18 +31,19 @@ CommandFiles shotFiles(const ShotOptions& options) {
 int runShot(const ShotOptions& options) {
   std::optional<OutputFile> output;  // an unwritable path fails before the work
   onEveryRankAlike([&] { output.emplace(options.output); });
-  EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings, nullptr, true, options.quiet);
+  EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings,
+                                     nullptr, true, options.quiet);
   if (!options.quiet)
-    std::fprintf(stderr, "shot: %s engine (%s) on %s, drawn by renderer %s\n", session.engine->name().c_str(),
-                 session.engine->variant().c_str(), session.engine->device().c_str(),
-                 session.context->info().renderer.c_str());
+    std::fprintf(stderr, "shot: %s engine (%s) on %s, drawn by renderer %s\n",
+                 session.engine->name().c_str(), session.engine->variant().c_str(),
+                 session.engine->device().c_str(), session.context->info().renderer.c_str());
   const Image image = takeShot(*session.engine, options);
   throwIfStopped([] { return "after drawing. " + kNoPicture; });
   writePng(image, *output);
   output->commit([] { throwIfStopped([] { return "while writing the picture. " + kNoPicture; }); });
   if (!options.quiet)
-    std::fprintf(stderr, "shot: wrote %s (%d x %d)\n", withoutControlCharacters(options.output).c_str(), image.width,
-                 image.height);
+    std::fprintf(stderr, "shot: wrote %s (%d x %d)\n",
+                 withoutControlCharacters(options.output).c_str(), image.width, image.height);
   return 0;
 }
 

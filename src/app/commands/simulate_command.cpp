@@ -53,7 +53,8 @@ struct SnapshotsWritten {
   std::string kept() const {
     if (count == 0) return "";
     if (count == 1) return "; the snapshot written before stays (" + last + ")";
-    return "; the " + std::to_string(count) + " snapshots written before stay (the last: " + last + ")";
+    return "; the " + std::to_string(count) + " snapshots written before stay (the last: " + last +
+           ")";
   }
 };
 
@@ -70,7 +71,9 @@ class SimulateRun {
   void writeSnapshot(long long step);
   void advanceAll(ChunkedStepper& stepper);
   void finish(double elapsed);
-  double timeAt(long long step) const { return snapshot_.time + double(step - firstStep_) * settings_.step.dt; }
+  double timeAt(long long step) const {
+    return snapshot_.time + double(step - firstStep_) * settings_.step.dt;
+  }
   std::string unwritten() const;
   [[noreturn]] void stopped(long long step) const;
 
@@ -106,14 +109,16 @@ void SimulateRun::prepare() {
   if (!options_.run.input.empty()) snapshot_ = makeInitialSnapshot(options_.run);
   const std::string source = problemSource(options_.run);
   firstStep_ = snapshot_.step;
-  lastStep_ = addOrThrow(firstStep_, options_.steps, source + ": step " + std::to_string(firstStep_) + " plus --steps");
+  lastStep_ = addOrThrow(firstStep_, options_.steps,
+                         source + ": step " + std::to_string(firstStep_) + " plus --steps");
   if (lastStep_ > kLargestStep)  // the final state could not be loaded again
     throw std::runtime_error(source + ": step " + std::to_string(firstStep_) + " plus --steps " +
-                             std::to_string(options_.steps) + " goes past step " + std::to_string(kLargestStep) +
-                             ", the largest a snapshot holds");
+                             std::to_string(options_.steps) + " goes past step " +
+                             std::to_string(kLargestStep) + ", the largest a snapshot holds");
   if (options_.snapshotEvery > 0) {
-    const SnapshotSeries series{"--snapshot-path", options_.snapshotPath, firstStep_, lastStep_,
-                                options_.snapshotEvery, xdmfIndexOf(options_).value_or("")};
+    const SnapshotSeries series{
+        "--snapshot-path", options_.snapshotPath,  firstStep_,
+        lastStep_,         options_.snapshotEvery, xdmfIndexOf(options_).value_or("")};
     checkDistinctOutputs(simulateFiles(options_), series);
     onEveryRankAlike([&] {
       probeSnapshotPaths(series);  // rank 0's, where the snapshots go
@@ -122,8 +127,10 @@ void SimulateRun::prepare() {
     });
   }
   openOutputs();
-  session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings, nullptr, false, options_.quiet);
-  if (options_.run.input.empty()) snapshot_ = makeInitialSnapshotFor(*session_.engine, options_.run);
+  session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings, nullptr,
+                        false, options_.quiet);
+  if (options_.run.input.empty())
+    snapshot_ = makeInitialSnapshotFor(*session_.engine, options_.run);
   session_.engine->checkCapacity(snapshot_.state.size());
   settings_ = resolveRunSettings(options_.run, snapshot_);
   snapshot_.settings = settings_;
@@ -138,14 +145,16 @@ std::string SimulateRun::unwritten() const {
   std::vector<std::string> files;
   for (const OutputFile* file : {final_, diagnosticsFile_})
     if (file && !file->inPlace()) files.push_back(file->target().string());
-  const std::string written = files.empty()       ? "No file was written"
-                              : files.size() == 1 ? files[0] + " was not written"
-                                                  : "Neither " + files[0] + " nor " + files[1] + " was written";
+  const std::string written = files.empty() ? "No file was written"
+                              : files.size() == 1
+                                  ? files[0] + " was not written"
+                                  : "Neither " + files[0] + " nor " + files[1] + " was written";
   return written + snapshots_.kept();
 }
 
 void SimulateRun::stopped(long long step) const {
-  throw Stopped(stopRequested(), "at step " + std::to_string(step) + " (of " + std::to_string(firstStep_) + " to " +
+  throw Stopped(stopRequested(), "at step " + std::to_string(step) + " (of " +
+                                     std::to_string(firstStep_) + " to " +
                                      std::to_string(lastStep_) + "). " + unwritten());
 }
 
@@ -153,8 +162,10 @@ void SimulateRun::stopped(long long step) const {
 // diagnostics row.
 void SimulateRun::atBoundary(long long step) {
   Engine& engine = *session_.engine;
-  const bool snapshotDue = options_.snapshotEvery > 0 && step % options_.snapshotEvery == 0 && step > firstStep_;
-  const bool rowDue = log_ && (step % options_.diagnosticsEvery == 0 || step == lastStep_ || step == firstStep_);
+  const bool snapshotDue =
+      options_.snapshotEvery > 0 && step % options_.snapshotEvery == 0 && step > firstStep_;
+  const bool rowDue =
+      log_ && (step % options_.diagnosticsEvery == 0 || step == lastStep_ || step == firstStep_);
   if (snapshotDue || rowDue || step % options_.checkEvery == 0 || step == lastStep_)
     watch_->check(engine, step, timeAt(step), [this] { return unwritten(); });
   if (snapshotDue) writeSnapshot(step);
@@ -174,9 +185,10 @@ void SimulateRun::run() {
   prepare();
   Engine& engine = *session_.engine;
   if (!options_.quiet)
-    std::fprintf(stderr, "simulate: %s engine (%s) on %s, %s, N = %zu, steps %lld to %lld of dt = %g\n",
-                 engine.name().c_str(), engine.variant().c_str(), engine.device().c_str(), method_->name.c_str(),
-                 snapshot_.state.size(), firstStep_, lastStep_, settings_.step.dt);
+    std::fprintf(
+        stderr, "simulate: %s engine (%s) on %s, %s, N = %zu, steps %lld to %lld of dt = %g\n",
+        engine.name().c_str(), engine.variant().c_str(), engine.device().c_str(),
+        method_->name.c_str(), snapshot_.state.size(), firstStep_, lastStep_, settings_.step.dt);
   engine.uploadWithDoubles(snapshot_.state, snapshot_.doubles);
   if (log_) atBoundary(firstStep_);
   const auto start = std::chrono::steady_clock::now();
@@ -186,7 +198,8 @@ void SimulateRun::run() {
       std::fprintf(stderr, "  step %lld / %lld, %.1f steps/s\n", step, lastStep_, rate);
     };
   advanceAll(stepper);
-  throwIfStopped([&] { return "at the last step, " + std::to_string(lastStep_) + ". " + unwritten(); });
+  throwIfStopped(
+      [&] { return "at the last step, " + std::to_string(lastStep_) + ". " + unwritten(); });
   finish(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
@@ -196,8 +209,9 @@ void SimulateRun::advanceAll(ChunkedStepper& stepper) {
   const long long rowsEvery = log_ ? options_.diagnosticsEvery : 0;
   try {
     for (long long step = firstStep_; step < lastStep_;) {
-      const long long target = std::min({lastStep_, nextMultiple(step, options_.snapshotEvery),
-                                         nextMultiple(step, rowsEvery), nextMultiple(step, options_.checkEvery)});
+      const long long target =
+          std::min({lastStep_, nextMultiple(step, options_.snapshotEvery),
+                    nextMultiple(step, rowsEvery), nextMultiple(step, options_.checkEvery)});
       if (!stepper.advance(step, target)) stopped(step);
       atBoundary(step);
     }
@@ -207,14 +221,17 @@ void SimulateRun::advanceAll(ChunkedStepper& stepper) {
 }
 
 void SimulateRun::finish(double elapsed) {
-  if (firstStep_ == lastStep_) watch_->check(*session_.engine, lastStep_, timeAt(lastStep_), [this] { return unwritten(); });
+  if (firstStep_ == lastStep_)
+    watch_->check(*session_.engine, lastStep_, timeAt(lastStep_), [this] { return unwritten(); });
   snapshot_.state = session_.engine->download();
   snapshot_.doubles = session_.engine->doublesBeyond(snapshot_.state);
   snapshot_.step = lastStep_;
   snapshot_.time = timeAt(lastStep_);
   nbody::writeSnapshot(snapshot_, outputFormatFor(options_.output), final_->stream());
   outputs_.commit([this] {
-    throwIfStopped([this] { return "while writing the state of step " + std::to_string(lastStep_) + ". " + unwritten(); });
+    throwIfStopped([this] {
+      return "while writing the state of step " + std::to_string(lastStep_) + ". " + unwritten();
+    });
   });
   if (!options_.quiet)
     std::fprintf(stderr, "simulate: %lld steps in %.3f s; wrote %s\n", options_.steps, elapsed,
@@ -226,45 +243,55 @@ void SimulateRun::finish(double elapsed) {
 CommandFiles simulateFiles(const SimulateOptions& options) {
   CommandFiles files{{{"--output", options.output}}, {{"--input", options.run.input}}};
   if (!options.diagnostics.empty()) files.outputs.push_back({"--diagnostics", options.diagnostics});
-  if (const auto index = xdmfIndexOf(options)) files.outputs.push_back({"--snapshot-path's XDMF index", *index});
+  if (const auto index = xdmfIndexOf(options))
+    files.outputs.push_back({"--snapshot-path's XDMF index", *index});
   return files;
 }
 
 void addSimulateOptions(CLI::App& command, SimulateOptions& options) {
   addRunOptions(command, options.run, {.inputOption = "--input"});
-  addIntegerOption(command, "--steps", options.steps, "number of steps K (more, after an input snapshot)", 0LL,
-                   kLargestStepCount);
-  addIntegerOption(command, "--check-every", options.checkEvery,
-                   "steps between checks for NaN or infinite values (on the GPU for GPU engines); the state "
-                   "is checked before every snapshot, diagnostics row and the final write as well",
-                   1LL, kLargestStepCount);
-  command.add_option("--output,-o", options.output, "file for the final state: " + outputFormatsHelp())
+  addIntegerOption(command, "--steps", options.steps,
+                   "number of steps K (more, after an input snapshot)", 0LL, kLargestStepCount);
+  addIntegerOption(
+      command, "--check-every", options.checkEvery,
+      "steps between checks for NaN or infinite values (on the GPU for GPU engines); the state "
+      "is checked before every snapshot, diagnostics row and the final write as well",
+      1LL, kLargestStepCount);
+  command
+      .add_option("--output,-o", options.output, "file for the final state: " + outputFormatsHelp())
       ->check(outputPath())
       ->capture_default_str();
-  CLI::Option* every = addIntegerOption(command, "--snapshot-every", options.snapshotEvery,
-                                         "also write a snapshot whenever the step number is a multiple of K "
-                                         "(step numbers go on from an input snapshot's)",
-                                         1LL, kLargestStepCount, false);
-  command.add_option("--snapshot-path", options.snapshotPath,
-                   "where --snapshot-every writes: {step} becomes the step number, 9 digits; " +
-                       outputFormatsHelp() + " (.hdf5: with an XDMF index, NAME.xmf, for ParaView, beside them or in the folder "
-                       "above a folder a snapshot)")
+  CLI::Option* every =
+      addIntegerOption(command, "--snapshot-every", options.snapshotEvery,
+                       "also write a snapshot whenever the step number is a multiple of K "
+                       "(step numbers go on from an input snapshot's)",
+                       1LL, kLargestStepCount, false);
+  command
+      .add_option(
+          "--snapshot-path", options.snapshotPath,
+          "where --snapshot-every writes: {step} becomes the step number, 9 digits; " +
+              outputFormatsHelp() +
+              " (.hdf5: with an XDMF index, NAME.xmf, for ParaView, beside them or in the folder "
+              "above a folder a snapshot)")
       ->check(containsStepPlaceholder())
       ->check(outputPath())
       ->needs(every)
       ->capture_default_str();
-  CLI::Option* diagnostics = command.add_option(
-      "--diagnostics", options.diagnostics,
-      "write kinetic, potential and total energy, the relative energy error, momentum, angular "
-      "momentum and centre of mass to this CSV file at the first step, every "
-      "--diagnostics-every steps and at the last step (on the GPU for GPU engines)")->check(outputPath());
-  addIntegerOption(command, "--diagnostics-every", options.diagnosticsEvery,
-                   "steps between rows of --diagnostics (each row costs about one force evaluation)", 1LL,
-                   kLargestStepCount)
+  CLI::Option* diagnostics =
+      command
+          .add_option("--diagnostics", options.diagnostics,
+                      "write kinetic, potential and total energy, the relative energy error, "
+                      "momentum, angular "
+                      "momentum and centre of mass to this CSV file at the first step, every "
+                      "--diagnostics-every steps and at the last step (on the GPU for GPU engines)")
+          ->check(outputPath());
+  addIntegerOption(
+      command, "--diagnostics-every", options.diagnosticsEvery,
+      "steps between rows of --diagnostics (each row costs about one force evaluation)", 1LL,
+      kLargestStepCount)
       ->needs(diagnostics);
   command.add_flag("--quiet,-q", options.quiet, "print nothing but errors");
 }
-
 
 int runSimulate(const SimulateOptions& options) {
   SimulateRun(options).run();

@@ -14,13 +14,13 @@ namespace nbody {
 // What the panel and the keys ask of the series being played (run --play, the panel's "Open
 // series"); the app carries the requests out and clears them.
 struct SeriesRequests {
-  std::string pattern;              // the panel's series field: a shell pattern of snapshot files
-  bool open = false;                // play the files `pattern` names, from the first
+  std::string pattern;  // the panel's series field: a shell pattern of snapshot files
+  bool open = false;    // play the files `pattern` names, from the first
   bool togglePlaying = false;
-  long long stepBy = 0;             // snapshots forward (> 0) or back
+  long long stepBy = 0;  // snapshots forward (> 0) or back
   std::optional<std::size_t> seekTo;
-  double rate = 10.0;               // snapshots a second
-  bool continueHere = false;        // close the series: the snapshot shown runs on as a simulation
+  double rate = 10.0;         // snapshots a second
+  bool continueHere = false;  // close the series: the snapshot shown runs on as a simulation
 };
 
 // What the panel and key K ask of the camera path being made (app/live/camera_path_editor.h).
@@ -54,8 +54,9 @@ struct AppSettings {
   bool screenshot = false;    // write a timestamped PNG of the window
   bool saveSnapshot = false;  // write a timestamped snapshot of the run, in saveFormat
   std::string saveFormat = ".nbody";  // the extension of an output format (io/snapshot.h)
-  bool loadSnapshot = false;  // continue from the snapshot at snapshotPath
-  bool checkAccuracy = false; // measure the force error of a sample of bodies against double precision
+  bool loadSnapshot = false;          // continue from the snapshot at snapshotPath
+  bool checkAccuracy =
+      false;  // measure the force error of a sample of bodies against double precision
   bool toggleRecording = false;  // start filming the window into a timestamped MP4, or stop
   bool quit = false;
 

@@ -28,7 +28,8 @@ void CameraPathEditor::remove(std::size_t index) {
 
 // Read by this process alone: under mpiexec only rank 0's window edits a path.
 void CameraPathEditor::load(const std::filesystem::path& file) {
-  keyframes_ = parseCameraPath(readInputFileHere(file, InputKinds::editedInPlace), file.string()).keyframes();
+  keyframes_ = parseCameraPath(readInputFileHere(file, InputKinds::editedInPlace), file.string())
+                   .keyframes();
 }
 
 void CameraPathEditor::save(const std::filesystem::path& file) const {

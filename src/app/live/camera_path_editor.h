@@ -19,7 +19,8 @@ class CameraPathEditor {
  public:
   CameraPathEditor() = default;
   // Editing a path's keyframes (run --camera-path's).
-  explicit CameraPathEditor(std::vector<CameraKeyframe> keyframes) : keyframes_(std::move(keyframes)) {}
+  explicit CameraPathEditor(std::vector<CameraKeyframe> keyframes)
+      : keyframes_(std::move(keyframes)) {}
 
   // The camera as the next keyframe, `spacingSeconds` (> 0) after the last one (the first at 0 s),
   // aimed at the camera's target, unless the keyframes have no targets (a file loaded without):
@@ -32,7 +33,8 @@ class CameraPathEditor {
   // The keyframes of a path file (render/camera_path.h) replace these; throws std::runtime_error
   // saying why, keeping these.
   void load(const std::filesystem::path& file);
-  // Writes the path's file, whole or not at all; throws saying why (none when there is no keyframe).
+  // Writes the path's file, whole or not at all; throws saying why (none when there is no
+  // keyframe).
   void save(const std::filesystem::path& file) const;
 
   const std::vector<CameraKeyframe>& keyframes() const { return keyframes_; }

@@ -53,8 +53,8 @@ void ConservationHistory::record(double wallSeconds, long long step, double time
     return;
   }
   const Diagnostics& start = *reference_;
-  samples_.push_back({step, time, std::abs(relativeEnergyError(start, now)), momentumDrift(start, now),
-                      angularMomentumDrift(start, now)});
+  samples_.push_back({step, time, std::abs(relativeEnergyError(start, now)),
+                      momentumDrift(start, now), angularMomentumDrift(start, now)});
   if (samples_.size() > capacity_) samples_.pop_front();
 }
 
@@ -75,8 +75,10 @@ void printConservation(const ConservationHistory& history) {
     return;
   }
   const ConservationSample& last = history.samples().back();
-  std::printf("run: conservation: %zu samples, at step %lld |dE/E0| %.3e, |P-P0| %.3e, |L-L0| %.3e\n",
-              history.samples().size(), last.step, last.energyDrift, last.momentumDrift, last.angularMomentumDrift);
+  std::printf(
+      "run: conservation: %zu samples, at step %lld |dE/E0| %.3e, |P-P0| %.3e, |L-L0| %.3e\n",
+      history.samples().size(), last.step, last.energyDrift, last.momentumDrift,
+      last.angularMomentumDrift);
 }
 
 }  // namespace nbody

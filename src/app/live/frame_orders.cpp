@@ -74,7 +74,9 @@ void carryOut(LiveSimulation& simulation, AppSettings& settings, const FrameOrde
   } catch (const std::exception&) {
   }
   try {
-    if (checkAccuracy) (void)measureAccuracy(simulation.engine(), settings.run.step, {.allUpTo = 4096, .bodies = 4096});
+    if (checkAccuracy)
+      (void)measureAccuracy(simulation.engine(), settings.run.step,
+                            {.allUpTo = 4096, .bodies = 4096});
   } catch (const std::exception&) {
   }
   if (order.steps == 0) return;
@@ -145,11 +147,12 @@ std::string describeRanks(Engine& engine, int steps) {
   const double perStep = 1e3 / double(steps);
   const std::string device = rankDevice().empty() ? "the window's GPU" : rankDevice();
   char own[256];
-  std::snprintf(own, sizeof own, "rank %d (%s): %.2f | %.2f, %.2f, %.2f", ranks().rank(), device.c_str(),
-                times->compute * perStep, times->download * perStep, times->mpi * perStep, times->upload * perStep);
+  std::snprintf(own, sizeof own, "rank %d (%s): %.2f | %.2f, %.2f, %.2f", ranks().rank(),
+                device.c_str(), times->compute * perStep, times->download * perStep,
+                times->mpi * perStep, times->upload * perStep);
   engine.clearExchangeTimes();
-  std::string text = std::to_string(ranks().count()) + " ranks, exchange through " + ranks().gatherPath() +
-                     "; ms a step (force | down, MPI, up):";
+  std::string text = std::to_string(ranks().count()) + " ranks, exchange through " +
+                     ranks().gatherPath() + "; ms a step (force | down, MPI, up):";
   for (const std::string& line : ranks().gatherText(own)) text += "\n" + line;
   return text;
 }
@@ -162,13 +165,15 @@ int followWindow(const WindowOptions& options) {
   onEveryRankAlike([&] {  // as rank 0 makes its window and simulation
     start = startingSnapshot(options);
     if (start) settings.run.scene.options.bodyCount = start->state.size();
-    if (!options.cameraPath.empty()) readCameraPathFile(options.cameraPath);  // its read is collective
+    if (!options.cameraPath.empty())
+      readCameraPathFile(options.cameraPath);  // its read is collective
     context = openHeadlessContext();
     simulation = std::make_unique<LiveSimulation>(settings);
     if (start) simulation->continueFrom(settings, *start);
   });
   reportRanksOnce(context->info().device, context->info().renderer);
-  for (FrameOrder order = receiveOrder(); !order.quit; order = receiveOrder()) carryOut(*simulation, settings, order);
+  for (FrameOrder order = receiveOrder(); !order.quit; order = receiveOrder())
+    carryOut(*simulation, settings, order);
   return 0;
 }
 

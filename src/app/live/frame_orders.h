@@ -17,7 +17,8 @@ namespace nbody {
 class Engine;
 
 struct FrameOrder {
-  AppSettings settings;  // what the frame applies: the run, and its requests (reset, load, accuracy)
+  AppSettings
+      settings;  // what the frame applies: the run, and its requests (reset, load, accuracy)
   int steps = 0;
   bool quit = false;
 };
@@ -31,8 +32,8 @@ std::vector<std::byte> encodeOrder(const FrameOrder& order);
 FrameOrder decodeOrder(const std::vector<std::byte>& bytes);
 
 // Where each rank's last `steps` steps went (force, download, MPI, upload), one line a rank after a
-// heading, for rank 0's panel; empty without an exchange or steps. A collective: every rank calls it
-// after each frame's steps (followers after carrying out the order). Clears the engine's times.
+// heading, for rank 0's panel; empty without an exchange or steps. A collective: every rank calls
+// it after each frame's steps (followers after carrying out the order). Clears the engine's times.
 std::string describeRanks(Engine& engine, int steps);
 
 // A rank other than 0 of a distributed window: makes the same simulation as rank 0's window on a

@@ -8,13 +8,16 @@ namespace nbody {
 namespace {
 
 // A running average of measured seconds; below 0: nothing measured yet.
-double smooth(double previous, double sample) { return previous >= 0.0 ? 0.7 * previous + 0.3 * sample : sample; }
+double smooth(double previous, double sample) {
+  return previous >= 0.0 ? 0.7 * previous + 0.3 * sample : sample;
+}
 
 }  // namespace
 
 void RateWindow::add(double seconds, long long steps) {
   samples_.push_back({seconds, steps});
-  while (samples_.size() > 2 && samples_.back().seconds - samples_[1].seconds >= kSpan) samples_.pop_front();
+  while (samples_.size() > 2 && samples_.back().seconds - samples_[1].seconds >= kSpan)
+    samples_.pop_front();
 }
 
 double RateWindow::stepsPerSecond() const {
@@ -22,9 +25,13 @@ double RateWindow::stepsPerSecond() const {
   return double(samples_.back().steps - samples_.front().steps) / span();
 }
 
-double RateWindow::frameSeconds() const { return samples_.size() < 2 ? 0.0 : span() / double(samples_.size() - 1); }
+double RateWindow::frameSeconds() const {
+  return samples_.size() < 2 ? 0.0 : span() / double(samples_.size() - 1);
+}
 
-double RateWindow::span() const { return std::max(samples_.back().seconds - samples_.front().seconds, 1e-9); }
+double RateWindow::span() const {
+  return std::max(samples_.back().seconds - samples_.front().seconds, 1e-9);
+}
 
 double withOverheadSample(double estimate, double sample) {
   sample = std::max(sample, 0.0);
@@ -40,13 +47,15 @@ double FrameStatistics::secondsSinceStart() const {
 int FrameStatistics::stepsPerFrame(int fixed, double refreshSeconds) {
   if (auto seconds = stepTimer_.takeFinished()) stepSeconds_ = smooth(stepSeconds_, *seconds);
   if (auto seconds = drawTimer_.takeFinished()) drawSeconds_ = smooth(drawSeconds_, *seconds);
-  stepsPerFrame_ = fixed > 0 ? fixed
-                             : autoStepsPerFrame(stepSeconds_, std::max(drawSeconds_, frameOverheadSeconds_),
-                                                 refreshSeconds);
+  stepsPerFrame_ =
+      fixed > 0 ? fixed
+                : autoStepsPerFrame(stepSeconds_, std::max(drawSeconds_, frameOverheadSeconds_),
+                                    refreshSeconds);
   return stepsPerFrame_;
 }
 
-void FrameStatistics::timeSteps(const Engine& engine, int steps, const std::function<void()>& advance) {
+void FrameStatistics::timeSteps(const Engine& engine, int steps,
+                                const std::function<void()>& advance) {
   if (engine.runsOnGl()) {
     stepTimer_.begin(steps);
     advance();
@@ -54,7 +63,8 @@ void FrameStatistics::timeSteps(const Engine& engine, int steps, const std::func
   } else {
     const auto before = Clock::now();
     advance();
-    stepSeconds_ = smooth(stepSeconds_, std::chrono::duration<double>(Clock::now() - before).count() / steps);
+    stepSeconds_ =
+        smooth(stepSeconds_, std::chrono::duration<double>(Clock::now() - before).count() / steps);
   }
   stepsSubmitted_ += steps;
 }
@@ -62,7 +72,8 @@ void FrameStatistics::timeSteps(const Engine& engine, int steps, const std::func
 void FrameStatistics::frameDone(int steps, bool vsync) {
   const double frameEnded = secondsSinceStart();
   if (!vsync && steps > 0 && stepSeconds_ > 0.0)
-    frameOverheadSeconds_ = withOverheadSample(frameOverheadSeconds_, frameEnded - frameBegan_ - steps * stepSeconds_);
+    frameOverheadSeconds_ =
+        withOverheadSample(frameOverheadSeconds_, frameEnded - frameBegan_ - steps * stepSeconds_);
   frameBegan_ = frameEnded;
   rates_.add(frameEnded, stepsSubmitted_);
 }
@@ -82,7 +93,8 @@ void FrameStatistics::fill(PanelFigures& figures, Engine& engine, const Method& 
   figures.iterationsPerSecond = rates_.stepsPerSecond();
   figures.interactionsPerSecond = figures.iterationsPerSecond * interactionsPerStep(engine, method);
   figures.gflops = figures.interactionsPerSecond * kFlopPerInteraction * 1e-9;
-  figures.gpuMillisecondsPerStep = engine.runsOnGl() && stepSeconds_ >= 0 ? stepSeconds_ * 1e3 : -1.0;
+  figures.gpuMillisecondsPerStep =
+      engine.runsOnGl() && stepSeconds_ >= 0 ? stepSeconds_ * 1e3 : -1.0;
   figures.drawMilliseconds = drawSeconds_ >= 0 ? drawSeconds_ * 1e3 : -1.0;
   figures.frameMilliseconds = rates_.frameSeconds() * 1e3;
   figures.stepsPerFrame = stepsPerFrame_;

@@ -73,7 +73,8 @@ class FrameStatistics {
   Clock::time_point start_ = Clock::now();
   gl::TimerRing stepTimer_, drawTimer_;
   RateWindow rates_;
-  double stepSeconds_ = -1.0, drawSeconds_ = -1.0;  // GPU time of a step, of drawing a frame; < 0: none yet
+  double stepSeconds_ = -1.0,
+         drawSeconds_ = -1.0;  // GPU time of a step, of drawing a frame; < 0: none yet
   // What a frame costs besides its steps, in wall time: drawing, and what no GPU timer sees, such
   // as presenting the picture (on a virtual display, a copy through the CPU). Known only without
   // vsync, whose wait it would include.

@@ -71,7 +71,8 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
   const double gravity = settings.run.step.gravity;
   const std::string units = takeFileGravity(snapshot, "the file", false, settings.run.step);
   // Said once, not again for every snapshot of a series played in the same units.
-  if (!units.empty() && settings.run.step.gravity != gravity) std::fprintf(stderr, "run: %s\n", units.c_str());
+  if (!units.empty() && settings.run.step.gravity != gravity)
+    std::fprintf(stderr, "run: %s\n", units.c_str());
   // What apply() compares with: the loaded bodies are the scene now, not a reason to regenerate.
   settings.run.scene.options.bodyCount = snapshot.state.size();
   scene_ = settings.run.scene;
@@ -132,16 +133,19 @@ void LiveSimulation::advance(const AppSettings& settings, int steps) {
   time_ += steps * settings.run.step.dt;
 }
 
-int autoStepsPerFrame(double stepSeconds, double otherSeconds, double refreshSeconds, double busyFraction,
-                      double maxFrameSeconds) {
+int autoStepsPerFrame(double stepSeconds, double otherSeconds, double refreshSeconds,
+                      double busyFraction, double maxFrameSeconds) {
   if (!(stepSeconds > 0.0) || stepSeconds >= maxFrameSeconds) return 1;
   const double other = std::max(otherSeconds, 0.0);
-  const auto fitting = [&](double frame) { return int(std::floor((0.97 * frame - other) / stepSeconds)); };
+  const auto fitting = [&](double frame) {
+    return int(std::floor((0.97 * frame - other) / stepSeconds));
+  };
   if (refreshSeconds <= 0.0) {
     // No vsync: a frame lasts as long as its work. Enough steps that the rest is a small share,
     // and at least a 60 Hz frame's worth.
     const double forShare = busyFraction / (1.0 - busyFraction) * other / stepSeconds;
-    const int steps = std::max({1, int(std::ceil(forShare)), int(std::floor(1.0 / 60.0 / stepSeconds))});
+    const int steps =
+        std::max({1, int(std::ceil(forShare)), int(std::floor(1.0 / 60.0 / stepSeconds))});
     return std::min(steps, std::max(1, int(maxFrameSeconds / stepSeconds)));
   }
   int best = 1;

@@ -12,8 +12,8 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <utility>
 #include <string>
+#include <utility>
 
 #include "app/live/app_settings.h"
 #include "engines/engine.h"
@@ -76,7 +76,8 @@ class LiveSimulation {
   std::string engineName_;  // as asked for (the engine made may be its fallback)
   SceneChoice scene_;       // what initial_ was made from (or, after a load, stands for)
   State initial_;
-  std::optional<DoubleState> initialDoubles_;  // a loaded snapshot's doubles (io/snapshot.h), for the CPU engine
+  std::optional<DoubleState>
+      initialDoubles_;  // a loaded snapshot's doubles (io/snapshot.h), for the CPU engine
   long long stepCount_ = 0;
   double time_ = 0.0;
   std::optional<std::pair<long long, double>> loadedAt_;  // step and time, when initial_ was loaded

@@ -9,9 +9,9 @@
 
 #include "app/live/conservation_history.h"
 #include "app/live/histogram.h"
-#include "render/selection.h"
 #include "engines/engine.h"
 #include "render/camera_path.h"
+#include "render/selection.h"
 
 namespace nbody {
 
@@ -36,27 +36,30 @@ struct PanelFigures {
   double iterationsPerSecond = 0;    // steps per second of wall time, over the last second or so
   double interactionsPerSecond = 0;  // stages x N^2 per step, as `nbody bench` counts
   double gflops = 0;                 // 20 flop per interaction
-  double gpuMillisecondsPerStep = -1;  // GL_TIME_ELAPSED; < 0: not measured (CPU engine, no result yet)
+  double gpuMillisecondsPerStep =
+      -1;  // GL_TIME_ELAPSED; < 0: not measured (CPU engine, no result yet)
   double frameMilliseconds = 0;
-  double drawMilliseconds = -1;      // GPU time of drawing bodies and panel; < 0: not measured
-  int stepsPerFrame = 0;             // in effect (what auto chose)
+  double drawMilliseconds = -1;  // GPU time of drawing bodies and panel; < 0: not measured
+  int stepsPerFrame = 0;         // in effect (what auto chose)
   long long step = 0;
-  double time = 0;                   // simulation time
+  double time = 0;                                    // simulation time
   const ConservationHistory* conservation = nullptr;  // the plots; none: not shown
-  std::string renderer;              // GL_RENDERER of the window
-  std::string engineDevice;          // what runs the engine
+  std::string renderer;                               // GL_RENDERER of the window
+  std::string engineDevice;                           // what runs the engine
   std::vector<EngineOption> engineOptions;
-  std::vector<std::pair<std::string, double>> timeSplit;  // of a step, where the engine measures it (s)
+  std::vector<std::pair<std::string, double>>
+      timeSplit;                         // of a step, where the engine measures it (s)
   std::vector<std::size_t> bodyChoices;  // N the engine holds on this GPU, for the N combo
-  std::string accuracy;              // the last accuracy check's figures; empty: none asked
-  std::string warning;               // e.g. the state became non-finite; empty: none
-  std::string ranks;                 // a distributed run's ranks and exchange; empty: one process
-  std::string message;               // e.g. where the screenshot went
-  double recordingSeconds = -1;      // how long the window has been filmed; < 0: not filming
+  std::string accuracy;                  // the last accuracy check's figures; empty: none asked
+  std::string warning;                   // e.g. the state became non-finite; empty: none
+  std::string ranks;             // a distributed run's ranks and exchange; empty: one process
+  std::string message;           // e.g. where the screenshot went
+  double recordingSeconds = -1;  // how long the window has been filmed; < 0: not filming
   SeriesFigures series;
   CameraPathFigures cameraPath;
-  const std::vector<SelectedBody>* selection = nullptr;  // the picked bodies' table; none: not shown
-  const Histogram* histogram = nullptr;                   // none: not shown
+  const std::vector<SelectedBody>* selection =
+      nullptr;                           // the picked bodies' table; none: not shown
+  const Histogram* histogram = nullptr;  // none: not shown
 };
 
 }  // namespace nbody

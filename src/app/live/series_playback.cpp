@@ -17,7 +17,8 @@ SeriesPlayback::SeriesPlayback(const std::string& pattern, double rate, bool wai
   player_ = std::move(player);
 }
 
-SeriesPlayback::Outcome SeriesPlayback::follow(AppSettings& settings, LiveSimulation& simulation, double seconds) {
+SeriesPlayback::Outcome SeriesPlayback::follow(AppSettings& settings, LiveSimulation& simulation,
+                                               double seconds) {
   Outcome outcome = carryOutRequests(settings);
   if (!player_) return outcome;
   if (const std::optional<Snapshot> due = player_->advance(seconds)) {
@@ -49,7 +50,8 @@ SeriesPlayback::Outcome SeriesPlayback::openRequested(AppSettings& settings) {
   }
   settings.paused = true;  // the run stops where it is; Space now plays and pauses the series
   const std::size_t files = player_->size();
-  return {true, "opened " + r.pattern + ": " + std::to_string(files) + (files == 1 ? " file" : " files")};
+  return {true,
+          "opened " + r.pattern + ": " + std::to_string(files) + (files == 1 ? " file" : " files")};
 }
 
 // The panel's buttons and the keys: Space and Run toggle playing (the run itself stays paused while
@@ -71,10 +73,12 @@ void SeriesPlayback::steer(AppSettings& settings, Outcome& outcome) {
   settings.singleStep = false;
 }
 
-std::string SeriesPlayback::show(AppSettings& settings, LiveSimulation& simulation, const Snapshot& snapshot) {
+std::string SeriesPlayback::show(AppSettings& settings, LiveSimulation& simulation,
+                                 const Snapshot& snapshot) {
   try {
     simulation.continueFrom(settings, snapshot);
-    measureBodies(settings.render, snapshot.state, snapshot.time);  // radius and L_z from its own centre
+    measureBodies(settings.render, snapshot.state,
+                  snapshot.time);  // radius and L_z from its own centre
     shownProblem_.clear();
   } catch (const std::exception& e) {
     shownProblem_ = player_->file(player_->index()).string() + ": " + e.what();

@@ -4,7 +4,8 @@
 // recording, screenshots, the plots, an engine switch) it does with a series too. While a series
 // is open the simulation does not step: Space and the panel's Run play and pause the series, N and
 // Step go to the next snapshot, and "Continue simulating from here" closes the series, leaving the
-// snapshot shown as a live run. Like LiveSimulation it needs a current OpenGL context and no window.
+// snapshot shown as a live run. Like LiveSimulation it needs a current OpenGL context and no
+// window.
 
 #include <memory>
 #include <string>
@@ -21,8 +22,8 @@ class SeriesPlayback {
   SeriesPlayback() = default;  // no series
   // The files `pattern` names, the first of them read, playing at `rate` snapshots a second;
   // `waitForReads`: see SeriesPlayer::waitForReads (and a series opened from the panel does as this
-  // one). Throws UsageError for a pattern that names no file or a run under mpiexec (a series plays in
-  // one process), the loader's std::runtime_error for a first file that cannot be read.
+  // one). Throws UsageError for a pattern that names no file or a run under mpiexec (a series plays
+  // in one process), the loader's std::runtime_error for a first file that cannot be read.
   SeriesPlayback(const std::string& pattern, double rate, bool waitForReads = false);
 
   bool open() const { return player_ != nullptr; }
@@ -33,7 +34,8 @@ class SeriesPlayback {
     bool shown = false;   // a snapshot went into the simulation (its initialState)
   };
   // Carries out settings.series's requests and clears them, lets `seconds` of playing pass, and
-  // puts the snapshot due into `simulation`. A snapshot the engine cannot hold is passed over, saying so.
+  // puts the snapshot due into `simulation`. A snapshot the engine cannot hold is passed over,
+  // saying so.
   Outcome follow(AppSettings& settings, LiveSimulation& simulation, double seconds);
 
   SeriesFigures figures() const;

@@ -65,7 +65,8 @@ struct Unmatched {
   std::string why() const { return path + ": " + whyUnreachable(path, error); }
 };
 
-Unmatched* globTrouble = nullptr;  // glob's error callback takes no argument of ours: one listing at a time
+Unmatched* globTrouble =
+    nullptr;  // glob's error callback takes no argument of ours: one listing at a time
 
 extern "C" int noteGlobError(const char* path, int error) {
   if (globTrouble != nullptr) globTrouble->note(path, error);
@@ -86,7 +87,9 @@ std::vector<std::string> globbed(const std::string& pattern, Unmatched& unmatche
 }
 
 // The index nbody writes beside an HDF5 series (s.xmf), which a pattern such as run/* also names.
-bool isXdmfIndex(const std::string& name) { return std::filesystem::path(name).extension() == ".xmf"; }
+bool isXdmfIndex(const std::string& name) {
+  return std::filesystem::path(name).extension() == ".xmf";
+}
 
 }  // namespace
 
@@ -97,23 +100,29 @@ std::vector<std::filesystem::path> listSeries(const std::string& pattern) {
   for (const std::string& name : matches) {
     std::error_code error;
     const auto status = std::filesystem::status(name, error);
-    if (error) unmatched.note(name, error.value());  // a loop of links, a folder not searchable
-    else if (std::filesystem::is_regular_file(status) && !isXdmfIndex(name)) names.push_back(name);
+    if (error)
+      unmatched.note(name, error.value());  // a loop of links, a folder not searchable
+    else if (std::filesystem::is_regular_file(status) && !isXdmfIndex(name))
+      names.push_back(name);
   }
   if (names.empty())
-    throw UsageError("no snapshot file matches " + pattern + (unmatched.path.empty() ? "" : " (" + unmatched.why() + ")"));
+    throw UsageError("no snapshot file matches " + pattern +
+                     (unmatched.path.empty() ? "" : " (" + unmatched.why() + ")"));
   std::sort(names.begin(), names.end(), naturallyBefore);
-  for (const std::string& name : names) noteFileRead(std::filesystem::path(name));  // no output may replace one
+  for (const std::string& name : names)
+    noteFileRead(std::filesystem::path(name));  // no output may replace one
   return {names.begin(), names.end()};
 }
 
 void addSeriesInputs(CommandFiles& files, const std::string& option, const std::string& pattern) {
   if (pattern.empty()) return;
-  for (const std::filesystem::path& file : listSeries(pattern)) files.inputs.push_back({option, file.string()});
+  for (const std::filesystem::path& file : listSeries(pattern))
+    files.inputs.push_back({option, file.string()});
 }
 
 std::vector<std::filesystem::path> listPlayedSeries(const std::string& pattern) {
-  if (ranks().distributed()) throw UsageError("a series plays in one process: --play without mpiexec");
+  if (ranks().distributed())
+    throw UsageError("a series plays in one process: --play without mpiexec");
   return listSeries(pattern);
 }
 
@@ -149,7 +158,9 @@ void SeriesPlayer::seek(std::size_t index) {
   clock_ = 0.0;
 }
 
-void SeriesPlayer::stepBy(long long snapshots) { seek(clamped(static_cast<long long>(index_) + snapshots)); }
+void SeriesPlayer::stepBy(long long snapshots) {
+  seek(clamped(static_cast<long long>(index_) + snapshots));
+}
 
 std::size_t SeriesPlayer::clamped(long long index) const {
   return std::size_t(std::clamp<long long>(index, 0, static_cast<long long>(files_.size()) - 1));
@@ -175,7 +186,8 @@ std::optional<Snapshot> SeriesPlayer::advance(double seconds) {
       }
     }
   }
-  if (wanted_ && playedOn_ && playing_ && !waitForReads_ && stillReading(*wanted_)) return std::nullopt;
+  if (wanted_ && playedOn_ && playing_ && !waitForReads_ && stillReading(*wanted_))
+    return std::nullopt;
   std::optional<Snapshot> shown;
   if (wanted_ && *wanted_ != index_) shown = take(*wanted_);
   wanted_.reset();

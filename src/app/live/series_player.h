@@ -35,7 +35,8 @@ class SeriesPlayer {
  public:
   using Loader = std::function<Snapshot(const std::filesystem::path&)>;
 
-  // Reads the first file at once (and the second ahead); a series of no files is a std::invalid_argument.
+  // Reads the first file at once (and the second ahead); a series of no files is a
+  // std::invalid_argument.
   explicit SeriesPlayer(std::vector<std::filesystem::path> files, Loader loader = readSnapshotFile);
   ~SeriesPlayer();
   SeriesPlayer(const SeriesPlayer&) = delete;

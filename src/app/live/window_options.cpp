@@ -1,6 +1,5 @@
 #include "app/live/window_options.h"
 
-
 namespace nbody {
 
 AppSettings initialAppSettings(const WindowOptions& options) {
@@ -12,15 +11,16 @@ AppSettings initialAppSettings(const WindowOptions& options) {
   settings.showPanel = !options.hidePanel;
   settings.paused = options.paused;
   settings.followSelection = options.follow;
-  if (const auto quantity = findColorBy(options.histogram)) settings.histogram = {true, *quantity, false};
+  if (const auto quantity = findColorBy(options.histogram))
+    settings.histogram = {true, *quantity, false};
   return settings;
 }
-
 
 std::optional<Snapshot> startingSnapshot(const WindowOptions& options) {
   if (options.run.input.empty()) return std::nullopt;
   Snapshot start = readSnapshotFile(options.run.input);
-  if (start.settings) start.settings = withGivenSettings(*start.settings, options.run.given, options.run.choice);
+  if (start.settings)
+    start.settings = withGivenSettings(*start.settings, options.run.given, options.run.choice);
   if (options.run.given.gravity) start.units.reset();  // --gravity wins over the file's units
   return start;
 }

@@ -22,15 +22,16 @@ struct WindowOptions {
   int width = 1280, height = 800;
   bool noVsync = false;
   bool hidePanel = false;
-  bool paused = false;      // start paused (Space runs)
-  long long frames = 0;     // quit after this many frames; 0: run until closed
-  std::string screenshot;   // write the last frame here
-  std::string record;       // film the window into this MP4 from the first frame; empty: not
-  std::string play;         // a shell pattern of snapshot files to play back; empty: a live run
-  double playRate = 10.0;   // snapshots a second
-  std::string cameraPath;   // a camera path file the camera follows from the first frame; empty: none
-  bool follow = false;                // the camera aims at the picked bodies every frame
-  std::string histogram;              // a colour quantity: the histogram window shows it; empty: closed
+  bool paused = false;     // start paused (Space runs)
+  long long frames = 0;    // quit after this many frames; 0: run until closed
+  std::string screenshot;  // write the last frame here
+  std::string record;      // film the window into this MP4 from the first frame; empty: not
+  std::string play;        // a shell pattern of snapshot files to play back; empty: a live run
+  double playRate = 10.0;  // snapshots a second
+  std::string
+      cameraPath;         // a camera path file the camera follows from the first frame; empty: none
+  bool follow = false;    // the camera aims at the picked bodies every frame
+  std::string histogram;  // a colour quantity: the histogram window shows it; empty: closed
   bool printStats = false;  // print the panel's final figures to stdout
 };
 

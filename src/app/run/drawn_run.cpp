@@ -19,10 +19,19 @@ constexpr long long kStepsSubmittedAtOnce = 16;
 DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options, std::string outcome)
     : DrawnRun(engine, options, uploadShotStart(engine, options), std::move(outcome)) {}
 
-DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options, const ShotStart& start, std::string outcome)
-    : engine_(engine), method_(start.method), step_(start.step), firstStep_(start.first), stepNumber_(start.first),
-      firstTime_(start.time), drawing_(ranks().leader()), stepper_(engine, start.method, step_), watch_(start.first),
-      outcome_(std::move(outcome)), target_({options.width, options.height}) {
+DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options, const ShotStart& start,
+                   std::string outcome)
+    : engine_(engine),
+      method_(start.method),
+      step_(start.step),
+      firstStep_(start.first),
+      stepNumber_(start.first),
+      firstTime_(start.time),
+      drawing_(ranks().leader()),
+      stepper_(engine, start.method, step_),
+      watch_(start.first),
+      outcome_(std::move(outcome)),
+      target_({options.width, options.height}) {
   first_ = engine.download();  // as the engine holds it (float32), like every later state
   const double mass = totalMass(first_);
   if (mass > 0.0) centreVelocity_ = totalMomentum(first_) / mass;
@@ -36,13 +45,17 @@ DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options, const ShotStart& 
   if (settings_.trailHalfLife > 0.0f) stepper_.afterEachStep = [this] { addLightOfStep(); };
 }
 
-glm::vec3 DrawnRun::centreOfMassMoved() const { return glm::vec3(centreVelocity_ * (time() - firstTime_)); }
+glm::vec3 DrawnRun::centreOfMassMoved() const {
+  return glm::vec3(centreVelocity_ * (time() - firstTime_));
+}
 
 bool DrawnRun::advance(long long steps) {
-  const long long target = addOrThrow(stepNumber_, steps, "step " + std::to_string(stepNumber_) + " plus the steps");
+  const long long target =
+      addOrThrow(stepNumber_, steps, "step " + std::to_string(stepNumber_) + " plus the steps");
   lastLitStep_ = target - 1;  // the last step's light goes in with the next picture
   while (stepNumber_ < target) {
-    const long long next = std::min(target, nextMultipleAfter(stepNumber_, kStepsBetweenChecks).value_or(target));
+    const long long next =
+        std::min(target, nextMultipleAfter(stepNumber_, kStepsBetweenChecks).value_or(target));
     if (!advanceTo(next)) return false;
     if (stepNumber_ < target) checkFinite();  // the last is checkFiniteIfDue's, after the picture
   }
@@ -60,7 +73,8 @@ bool DrawnRun::checkFiniteIfDue() {
 // chunk's end and looks for a stop.
 bool DrawnRun::advanceTo(long long target) {
   const long long steps = target - stepNumber_;
-  const bool atOnce = steps < stepper_.chunk() || (engine_.runsOnGl() && steps <= kStepsSubmittedAtOnce);
+  const bool atOnce =
+      steps < stepper_.chunk() || (engine_.runsOnGl() && steps <= kStepsSubmittedAtOnce);
   if (stepper_.afterEachStep || !atOnce) {
     litStep_ = stepNumber_;
     return stepper_.advance(stepNumber_, target);
@@ -77,7 +91,8 @@ void DrawnRun::show(const Snapshot& snapshot) {
   stepNumber_ = snapshot.step;
   shownTime_ = snapshot.time;
   if (!drawing_) return;  // only rank 0 draws
-  measureBodies(settings_, snapshot.state, snapshot.time);  // a series' bodies need not be one system
+  measureBodies(settings_, snapshot.state,
+                snapshot.time);  // a series' bodies need not be one system
   selection_.findIn(snapshot.state);
   if (settings_.trailHalfLife <= 0.0f) return;
   const GpuStateView bodies = bodiesToDraw();
@@ -116,11 +131,13 @@ void DrawnRun::draw(const std::function<void()>& afterDrawing) {
   facts.time = time();
   facts.step = stepNumber_;
   facts.marked = selection_.marked();
-  const std::vector<TreeCell> cells = settings_.shows(Overlay::Cells) ? treeCellsOf(engine_.download(), settings_.cellDepth)
-                                                                      : std::vector<TreeCell>{};
+  const std::vector<TreeCell> cells = settings_.shows(Overlay::Cells)
+                                          ? treeCellsOf(engine_.download(), settings_.cellDepth)
+                                          : std::vector<TreeCell>{};
   facts.cells = &cells;  // a readback a picture, only with the cells overlay
   target_.draw([&] {
-    if (fitDensityRange_) settings_.colorRange = renderer_.fitDensityRange(bodies, camera_, settings_);
+    if (fitDensityRange_)
+      settings_.colorRange = renderer_.fitDensityRange(bodies, camera_, settings_);
     fitDensityRange_ = false;
     renderer_.draw(bodies, camera_, settings_, time());
     overlays_.paint(camera_, settings_, facts);

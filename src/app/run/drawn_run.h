@@ -76,7 +76,8 @@ class DrawnRun {
   StepParams step_;
   State first_;
   long long firstStep_ = 0, stepNumber_ = 0;
-  long long litStep_ = 0, lastLitStep_ = 0;  // trails: the step just made, the last whose light goes in
+  long long litStep_ = 0,
+            lastLitStep_ = 0;  // trails: the step just made, the last whose light goes in
   double firstTime_ = 0.0;
   std::optional<double> shownTime_;  // the time of the snapshot shown, once show() replaced the run
   glm::dvec3 centreVelocity_{0.0};

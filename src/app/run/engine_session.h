@@ -21,8 +21,8 @@ struct EngineSession {
 // In a distributed run each rank takes a GPU of its node (its index on the node, modulo the
 // devices), and rank 0 says once which GPU each rank runs on, unless `quiet`.
 EngineSession openEngine(const std::string& name, const EngineSettings& settings = {},
-                         std::unique_ptr<gl::HeadlessContext> context = nullptr, bool withGlContext = false,
-                         bool quiet = false);
+                         std::unique_ptr<gl::HeadlessContext> context = nullptr,
+                         bool withGlContext = false, bool quiet = false);
 
 // A headless context on this rank's GPU (in a distributed run, its index on its node modulo the
 // devices), with the KHR_debug callback where glDebugWanted().

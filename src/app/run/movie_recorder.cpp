@@ -24,7 +24,8 @@ void MovieRecorder::handOldestToEncoder() {
   const std::ptrdiff_t rowBytes = std::ptrdiff_t(ring_.size().x) * 4;
   // OpenGL's rows start at the bottom: the encoder reads from the top row down, backwards.
   const std::uint8_t* topRow = pixels.bottomRow + rowBytes * (ring_.size().y - 1);
-  encoder_.submit({topRow, -rowBytes, frameIndex, [this, slot = pixels.slot] { ring_.release(slot); }});
+  encoder_.submit(
+      {topRow, -rowBytes, frameIndex, [this, slot = pixels.slot] { ring_.release(slot); }});
 }
 
 void MovieRecorder::finish(const std::function<void()>& beforePublishing) {
@@ -33,7 +34,8 @@ void MovieRecorder::finish(const std::function<void()>& beforePublishing) {
 }
 
 MovieRecorder::Waits MovieRecorder::waits() const {
-  return {ring_.copyWaitSeconds(), ring_.heldWaitSeconds() + encoder_.waitedSeconds(), encoder_.busySeconds()};
+  return {ring_.copyWaitSeconds(), ring_.heldWaitSeconds() + encoder_.waitedSeconds(),
+          encoder_.busySeconds()};
 }
 
 }  // namespace nbody

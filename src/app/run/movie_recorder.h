@@ -48,7 +48,7 @@ class MovieRecorder {
   // Encoded pictures lag this many captures behind: their copies have finished by the time they
   // are taken. The ring holds them, plus the pictures the encoder is working on.
   static constexpr int kCopiesInFlight = 2, kRingDepth = 6;
-  gl::PixelReadbackRing ring_;      // before encoder_: the encoder releases the ring's buffers
+  gl::PixelReadbackRing ring_;  // before encoder_: the encoder releases the ring's buffers
   VideoEncoderThread encoder_;
   std::int64_t pendingFrameIndices_[kRingDepth] = {};
   std::int64_t framesCaptured_ = 0;

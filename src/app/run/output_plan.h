@@ -39,7 +39,8 @@ struct SnapshotSeries {
 
 // Throws UsageError naming both options and the file when two outputs are the same file, an
 // output or an input is one of the series' snapshots, or an output is one of the inputs.
-void checkDistinctOutputs(const CommandFiles& files, const std::optional<SnapshotSeries>& series = {});
+void checkDistinctOutputs(const CommandFiles& files,
+                          const std::optional<SnapshotSeries>& series = {});
 
 // Throws UsageError naming the snapshot (its step and path) when one of the series could not be
 // written because its folder is missing or a folder has its name, OutputError where another thing

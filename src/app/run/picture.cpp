@@ -33,17 +33,23 @@ struct ShotEnd {
 // request and a state turning non-finite.
 ShotEnd advanceToShot(Engine& engine, const ShotOptions& options) {
   const ShotStart start = uploadShotStart(engine, options);
-  const long long last =
-      addOrThrow(start.first, options.steps, problemSource(options.run) + ": step " + std::to_string(start.first) + " plus --steps");
+  const long long last = addOrThrow(
+      start.first, options.steps,
+      problemSource(options.run) + ": step " + std::to_string(start.first) + " plus --steps");
   if (!options.quiet)
-    std::fprintf(stderr, "shot: %s, %lld steps of dt = %g\n", start.method.name.c_str(), options.steps, start.step.dt);
+    std::fprintf(stderr, "shot: %s, %lld steps of dt = %g\n", start.method.name.c_str(),
+                 options.steps, start.step.dt);
   ChunkedStepper stepper(engine, start.method, start.step);
   FiniteWatch watch(start.first);
-  const auto timeAt = [&](long long step) { return start.time + double(step - start.first) * start.step.dt; };
+  const auto timeAt = [&](long long step) {
+    return start.time + double(step - start.first) * start.step.dt;
+  };
   for (long long step = start.first; step < last;) {
-    const long long target = std::min(last, nextMultipleAfter(step, kStepsBetweenChecks).value_or(last));
+    const long long target =
+        std::min(last, nextMultipleAfter(step, kStepsBetweenChecks).value_or(last));
     if (!stepper.advance(step, target))
-      throw Stopped(stopRequested(), "at step " + std::to_string(step) + " of " + std::to_string(last) + ". " + kNoPicture);
+      throw Stopped(stopRequested(), "at step " + std::to_string(step) + " of " +
+                                         std::to_string(last) + ". " + kNoPicture);
     watch.check(engine, step, timeAt(step), [] { return kNoPicture; });
   }
   // The camera and the colour range come from the state on the CPU: one download per picture.
@@ -63,8 +69,9 @@ Image takeShotWithTrails(Engine& engine, const ShotOptions& options) {
   run.draw();  // the first state's light starts the trails
   const long long first = run.stepNumber();
   if (!run.advance(options.steps))
-    throw Stopped(stopRequested(), "at step " + std::to_string(run.stepNumber()) + " of " + std::to_string(first) +
-                                       " to " + std::to_string(first + options.steps) + ". " + kNoPicture);
+    throw Stopped(stopRequested(), "at step " + std::to_string(run.stepNumber()) + " of " +
+                                       std::to_string(first) + " to " +
+                                       std::to_string(first + options.steps) + ". " + kNoPicture);
   run.checkFinite();
   run.draw();
   return run.read();
@@ -78,27 +85,32 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
   ShotEnd end = advanceToShot(engine, options);
   const State& final = end.state;
   const bool drawing = ranks().leader();  // a distributed run's picture is rank 0's
-  UploadedStateTextures uploaded;          // the CPU engine's state, uploaded once
+  UploadedStateTextures uploaded;         // the CPU engine's state, uploaded once
   const GpuStateView onGpu = drawing ? gpuStateOf(engine, uploaded) : GpuStateView{};
   BodyField field;  // --color-by energy or density
-  if (drawing && !options.render.settings.density) field.measure(onGpu, options.render.settings.colorBy, end.step);
-  RenderSettings settings = resolveRenderSettings(options.render, final, 0.0, field.values());  // drawn at time 0
+  if (drawing && !options.render.settings.density)
+    field.measure(onGpu, options.render.settings.colorBy, end.step);
+  RenderSettings settings =
+      resolveRenderSettings(options.render, final, 0.0, field.values());  // drawn at time 0
   const glm::ivec2 size(options.width, options.height);
-  const Camera camera = placeCamera(cameraSpec, boundingSphere(final), float(size.x) / float(size.y));
+  const Camera camera =
+      placeCamera(cameraSpec, boundingSphere(final), float(size.x) / float(size.y));
   reportView("shot", options.quiet, final.size(), camera, settings);
 
   if (!drawing) return Image(size.x, size.y);
   const GpuStateView bodies = settings.density ? onGpu : field.attachedTo(onGpu);
   PointSpriteRenderer renderer;
   OverlayPainter overlays;
-  const std::vector<TreeCell> cells = settings.shows(Overlay::Cells) ? treeCellsOf(final, settings.cellDepth)
-                                                                     : std::vector<TreeCell>{};
+  const std::vector<TreeCell> cells = settings.shows(Overlay::Cells)
+                                          ? treeCellsOf(final, settings.cellDepth)
+                                          : std::vector<TreeCell>{};
   end.facts.cells = &cells;
   Selection picked;  // --select: ringed where they are (shot --trails draws their orbits too)
   pickSelected(picked, options.render, final, "shot", options.quiet);
   end.facts.marked = picked.marked();
   return renderOffscreen(size, [&] {
-    if (fitsDensityToPicture(options.render)) settings.colorRange = renderer.fitDensityRange(bodies, camera, settings);
+    if (fitsDensityToPicture(options.render))
+      settings.colorRange = renderer.fitDensityRange(bodies, camera, settings);
     renderer.draw(bodies, camera, settings);
     overlays.paint(camera, settings, end.facts);
   });

@@ -46,12 +46,13 @@ void onEveryRankAlike(const std::function<void()>& work) {
     if (first == outcomes.size()) first = r;
   }
   if (failed == 0) return;
-  const bool alike = failed == outcomes.size() && std::all_of(outcomes.begin(), outcomes.end(),
-                                                              [&](const std::string& o) { return o == outcomes[0]; });
+  const bool alike = failed == outcomes.size() &&
+                     std::all_of(outcomes.begin(), outcomes.end(),
+                                 [&](const std::string& o) { return o == outcomes[0]; });
   const std::string message = outcomes[first].substr(1);
   if (alike) fail(outcomes[first], message);
-  fail(outcomes[first], "rank " + std::to_string(first) + " of " + std::to_string(ranks.count()) + " (" +
-                            hosts[first] + "): " + message);
+  fail(outcomes[first], "rank " + std::to_string(first) + " of " + std::to_string(ranks.count()) +
+                            " (" + hosts[first] + "): " + message);
 }
 
 namespace {
@@ -75,7 +76,8 @@ std::string joined(const std::vector<std::string>& parts) {
 
 std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> parts;
-  for (std::size_t start = 0, end; (end = text.find('\0', start)) != std::string::npos; start = end + 1)
+  for (std::size_t start = 0, end; (end = text.find('\0', start)) != std::string::npos;
+       start = end + 1)
     parts.push_back(text.substr(start, end - start));
   return parts;
 }
@@ -83,22 +85,26 @@ std::vector<std::string> split(const std::string& text) {
 std::string shown(const std::string& part) { return quoted(part, 60); }
 
 // How `other` (rank r's) differs from `own` (rank 0's), the variables being the last parts of each.
-std::string differenceOf(const std::vector<std::string>& own, const std::vector<std::string>& other) {
+std::string differenceOf(const std::vector<std::string>& own,
+                         const std::vector<std::string>& other) {
   const std::size_t variables = std::size(kRunDecidingVariables);
   const std::size_t ownWords = own.size() - variables, otherWords = other.size() - variables;
   for (std::size_t k = 0; k < std::max(ownWords, otherWords); ++k) {
-    const std::string theirs = k < otherWords ? shown(other[k]) : "nothing", ours = k < ownWords ? shown(own[k]) : "nothing";
+    const std::string theirs = k < otherWords ? shown(other[k]) : "nothing",
+                      ours = k < ownWords ? shown(own[k]) : "nothing";
     if (theirs != ours)
-      return "word " + std::to_string(k + 1) + " of its command line is " + theirs + " where rank 0's is " + ours;
+      return "word " + std::to_string(k + 1) + " of its command line is " + theirs +
+             " where rank 0's is " + ours;
   }
   for (std::size_t k = 0; k < variables; ++k) {
     const auto value = [](const std::string& part) {
       const auto equals = part.find('=');
-      return equals == std::string::npos ? std::string("unset") : "set to " + shown(part.substr(equals + 1));
+      return equals == std::string::npos ? std::string("unset")
+                                         : "set to " + shown(part.substr(equals + 1));
     };
     if (own[ownWords + k] != other[otherWords + k])
-      return std::string(kRunDecidingVariables[k]) + " is " + value(other[otherWords + k]) + " there and " +
-             value(own[ownWords + k]) + " on rank 0";
+      return std::string(kRunDecidingVariables[k]) + " is " + value(other[otherWords + k]) +
+             " there and " + value(own[ownWords + k]) + " on rank 0";
   }
   return {};
 }
@@ -108,7 +114,8 @@ std::string differenceOf(const std::vector<std::string>& own, const std::vector<
 std::string firstRankDifference(int argc, const char* const* argv) {
   const Ranks& ranks = nbody::ranks();
   if (!ranks.distributed()) return {};
-  const std::vector<std::string> descriptions = ranks.gatherText(joined(runDescription(argc, argv)));
+  const std::vector<std::string> descriptions =
+      ranks.gatherText(joined(runDescription(argc, argv)));
   const std::vector<std::string> hosts = ranks.gatherText(ranks.host());
   const std::vector<std::string> own = split(descriptions[0]);
   for (std::size_t r = 1; r < descriptions.size(); ++r) {
@@ -141,12 +148,14 @@ void reportRanksOnce(const std::string& device, const std::string& renderer) {
   const std::vector<std::string> renderers = ranks.gatherText(renderer);
   if (!ranks.leader()) return;
   for (std::size_t r = 0; r < hosts.size(); ++r)
-    std::fprintf(stderr, "nbody: rank %zu of %zu on %s: %s%s%s\n", r, hosts.size(), hosts[r].c_str(),
-                 devices[r].c_str(), devices[r].empty() ? "" : ", ", renderers[r].c_str());
+    std::fprintf(stderr, "nbody: rank %zu of %zu on %s: %s%s%s\n", r, hosts.size(),
+                 hosts[r].c_str(), devices[r].c_str(), devices[r].empty() ? "" : ", ",
+                 renderers[r].c_str());
   for (const std::string& other : renderers)
     if (other != renderers[0]) {
       std::fprintf(stderr,
-                   "nbody: the ranks' renderers differ: the run goes on, but gives the bits of one GPU only on GPUs "
+                   "nbody: the ranks' renderers differ: the run goes on, but gives the bits of one "
+                   "GPU only on GPUs "
                    "of one model and driver\n");
       break;
     }

@@ -54,7 +54,7 @@ RenderSettings resolveRenderSettings(const RenderOptions& options, const State& 
 bool fitsDensityToPicture(const RenderOptions& options);
 // Picks --select's bodies in `state`; on stderr, one line naming the IDs `state` has no body of
 // (unless `quiet`): "shot: --select: no body with ID 5000 among 4096".
-void pickSelected(Selection& selection, const RenderOptions& options, const State& state, const char* command,
-                  bool quiet);
+void pickSelected(Selection& selection, const RenderOptions& options, const State& state,
+                  const char* command, bool quiet);
 
 }  // namespace nbody

@@ -14,9 +14,9 @@ namespace nbody {
 
 struct RunChoice {
   std::string engine = defaultEngineName();  // the paper's method
-  EngineSettings engineSettings;    // --set NAME=VALUE, the panel's option choices
+  EngineSettings engineSettings;             // --set NAME=VALUE, the panel's option choices
   std::string method = "euler";
-  SceneChoice scene;                // the scene, N, seed and scene parameters
+  SceneChoice scene;  // the scene, N, seed and scene parameters
   StepParams step;
 };
 

@@ -39,46 +39,54 @@ void addEngineOptions(CLI::App& command, RunOptions& options, bool several) {
             for (const std::string& setting : settings) ++given[parseEngineSetting(setting).first];
             for (const auto& [name, times] : given)  // as any option given twice (command_line.cpp)
               if (times > 1)
-                throw CLI::ValidationError("--set " + name, "given " + std::to_string(times) + " times; give it once");
+                throw CLI::ValidationError(
+                    "--set " + name, "given " + std::to_string(times) + " times; give it once");
             for (const std::string& setting : settings) {
               auto [name, value] = parseEngineSetting(setting);
               options.choice.engineSettings[name] = value;
             }
           },
-          "engine option NAME=VALUE, repeatable (e.g. unroll=4x4, bodies-per-fragment=4, slices=16); "
+          "engine option NAME=VALUE, repeatable (e.g. unroll=4x4, bodies-per-fragment=4, "
+          "slices=16); "
           "`nbody engines` lists them")
       ->check([](const std::string& text) {
-        return text.find('=') == std::string::npos ? "expected NAME=VALUE, got " + text : std::string();
+        return text.find('=') == std::string::npos ? "expected NAME=VALUE, got " + text
+                                                   : std::string();
       });
 }
 
 void addMethodOption(CLI::App& command, RunOptions& options, bool several) {
   CLI::Option* method =
-      several ? command.add_option("--method", options.methods, "integration methods, comma separated")->delimiter(',')
-              : command.add_option("--method", options.choice.method, "integration method");
-  method->check(CLI::IsMember(methodNames()))->capture_default_str()->each([&options](const std::string&) {
-    options.given.method = true;
-  });
+      several
+          ? command.add_option("--method", options.methods, "integration methods, comma separated")
+                ->delimiter(',')
+          : command.add_option("--method", options.choice.method, "integration method");
+  method->check(CLI::IsMember(methodNames()))
+      ->capture_default_str()
+      ->each([&options](const std::string&) { options.given.method = true; });
 }
 
 void addSceneOptions(CLI::App& command, RunOptions& options, const char* inputOption) {
   SceneChoice& scene = options.choice.scene;
   std::vector<CLI::Option*> sceneOptions{
-      command.add_option("--scene", scene.name, "initial conditions (kepler and figure-eight have 2 and 3 bodies "
-                                                "whatever --bodies says)")
+      command
+          .add_option("--scene", scene.name,
+                      "initial conditions (kepler and figure-eight have 2 and 3 bodies "
+                      "whatever --bodies says)")
           ->check(CLI::IsMember(sceneNames()))
           ->capture_default_str(),
-      addIntegerOption<std::size_t>(command, "--bodies,-n", scene.options.bodyCount, "number of bodies N", 1,
-                                    std::size_t{1} << 30),
-      addIntegerOption<std::uint64_t>(command, "--seed", scene.options.seed, "random seed of the scene", 0,
+      addIntegerOption<std::size_t>(command, "--bodies,-n", scene.options.bodyCount,
+                                    "number of bodies N", 1, std::size_t{1} << 30),
+      addIntegerOption<std::uint64_t>(command, "--seed", scene.options.seed,
+                                      "random seed of the scene", 0,
                                       std::numeric_limits<std::uint64_t>::max())};
   for (const SceneParameter& parameter : sceneParameters())
-    sceneOptions.push_back(addNumberOption(command, "--" + parameter.name, scene.options.*parameter.field,
-                                           parameter.description, within(parameter.low, parameter.high)));
+    sceneOptions.push_back(addNumberOption(command, "--" + parameter.name,
+                                           scene.options.*parameter.field, parameter.description,
+                                           within(parameter.low, parameter.high)));
   if (!inputOption) return;
   CLI::Option* input =
-      command.add_option(inputOption, options.input,
-                         "start from this file: " + inputFormatsHelp())
+      command.add_option(inputOption, options.input, "start from this file: " + inputFormatsHelp())
           ->check(inputPath());
   for (CLI::Option* sceneOption : sceneOptions) input->excludes(sceneOption);
 }
@@ -86,10 +94,10 @@ void addSceneOptions(CLI::App& command, RunOptions& options, const char* inputOp
 void addStepOptions(CLI::App& command, RunOptions& options) {
   StepParams& step = options.choice.step;
   GivenSettings& given = options.given;
-  addNumberOption(command, "--dt", step.dt, "time step h", positive())->each([&given](const std::string&) {
-    given.dt = true;
-  });
-  addNumberOption(command, "--softening", step.softening, "softening length epsilon (not epsilon^2)", nonNegative())
+  addNumberOption(command, "--dt", step.dt, "time step h", positive())
+      ->each([&given](const std::string&) { given.dt = true; });
+  addNumberOption(command, "--softening", step.softening,
+                  "softening length epsilon (not epsilon^2)", nonNegative())
       ->each([&given](const std::string&) { given.softening = true; });
   addNumberOption(command, "--gravity,-G", step.gravity, "gravitational constant G", positive())
       ->each([&given](const std::string&) { given.gravity = true; });
@@ -98,8 +106,8 @@ void addStepOptions(CLI::App& command, RunOptions& options) {
 }  // namespace
 
 template <typename T>
-CLI::Option* addIntegerOption(CLI::App& command, const std::string& name, T& value, const std::string& description,
-                              T low, T high, bool showDefault) {
+CLI::Option* addIntegerOption(CLI::App& command, const std::string& name, T& value,
+                              const std::string& description, T low, T high, bool showDefault) {
   const CLI::Validator check(
       [low, high](std::string& text) {
         T ignored{};
@@ -109,21 +117,23 @@ CLI::Option* addIntegerOption(CLI::App& command, const std::string& name, T& val
   CLI::Option* option =
       command
           .add_option_function<std::string>(
-              name, [&value, low, high](const std::string& text) { readInteger(text, low, high, value); }, description)
+              name,
+              [&value, low, high](const std::string& text) { readInteger(text, low, high, value); },
+              description)
           ->check(check)
           ->type_name("INTEGER");
   return showDefault ? option->default_str(std::to_string(value)) : option;
 }
-template CLI::Option* addIntegerOption(CLI::App&, const std::string&, int&, const std::string&, int, int, bool);
-template CLI::Option* addIntegerOption(CLI::App&, const std::string&, long long&, const std::string&, long long,
-                                       long long, bool);
-template CLI::Option* addIntegerOption(CLI::App&, const std::string&, unsigned long&, const std::string&,
-                                       unsigned long, unsigned long, bool);
-
+template CLI::Option* addIntegerOption(CLI::App&, const std::string&, int&, const std::string&, int,
+                                       int, bool);
+template CLI::Option* addIntegerOption(CLI::App&, const std::string&, long long&,
+                                       const std::string&, long long, long long, bool);
+template CLI::Option* addIntegerOption(CLI::App&, const std::string&, unsigned long&,
+                                       const std::string&, unsigned long, unsigned long, bool);
 
 template <typename T>
-CLI::Option* addNumberOption(CLI::App& command, const std::string& name, T& value, const std::string& description,
-                             NumberBounds bounds) {
+CLI::Option* addNumberOption(CLI::App& command, const std::string& name, T& value,
+                             const std::string& description, NumberBounds bounds) {
   const CLI::Validator check(
       [bounds](std::string& text) {
         T ignored{};
@@ -132,13 +142,16 @@ CLI::Option* addNumberOption(CLI::App& command, const std::string& name, T& valu
       boundsText(bounds));
   return command
       .add_option_function<std::string>(
-          name, [&value, bounds](const std::string& text) { readNumber(text, bounds, value); }, description)
+          name, [&value, bounds](const std::string& text) { readNumber(text, bounds, value); },
+          description)
       ->check(check)
       ->type_name("NUMBER")
       ->default_str(CLI::detail::to_string(value));
 }
-template CLI::Option* addNumberOption(CLI::App&, const std::string&, float&, const std::string&, NumberBounds);
-template CLI::Option* addNumberOption(CLI::App&, const std::string&, double&, const std::string&, NumberBounds);
+template CLI::Option* addNumberOption(CLI::App&, const std::string&, float&, const std::string&,
+                                      NumberBounds);
+template CLI::Option* addNumberOption(CLI::App&, const std::string&, double&, const std::string&,
+                                      NumberBounds);
 
 CLI::Validator outputPath() {
   return CLI::Validator(
@@ -168,7 +181,8 @@ void addRunOptions(CLI::App& command, RunOptions& options, RunOptionsShape shape
   addStepOptions(command, options);
 }
 
-RunSettings withGivenSettings(RunSettings saved, const GivenSettings& given, const RunChoice& choice) {
+RunSettings withGivenSettings(RunSettings saved, const GivenSettings& given,
+                              const RunChoice& choice) {
   if (given.method) saved.method = choice.method;
   if (given.dt) saved.step.dt = choice.step.dt;
   if (given.softening) saved.step.softening = choice.step.softening;
@@ -180,7 +194,8 @@ RunSettings resolveRunSettings(const RunOptions& options, const Snapshot& start)
   if (start.settings) return withGivenSettings(*start.settings, options.given, options.choice);
   const std::uint64_t seed = options.input.empty() ? options.choice.scene.options.seed : 0;
   RunSettings settings{options.choice.method, options.choice.step, seed};
-  const std::string units = takeFileGravity(start, options.input, options.given.gravity, settings.step);
+  const std::string units =
+      takeFileGravity(start, options.input, options.given.gravity, settings.step);
   if (!units.empty()) std::fprintf(stderr, "units: %s\n", units.c_str());
   return settings;
 }

@@ -27,8 +27,9 @@ struct GivenSettings {
 
 struct RunOptions {
   RunChoice choice;
-  std::vector<std::string> engines{defaultEngineName()}, methods{"euler"};  // bench: several (engines: or "all")
-  std::string input;  // a CSV, nbody or TIPSY file to start from instead of the scene
+  std::vector<std::string> engines{defaultEngineName()},
+      methods{"euler"};  // bench: several (engines: or "all")
+  std::string input;     // a CSV, nbody or TIPSY file to start from instead of the scene
   GivenSettings given;
 };
 
@@ -39,7 +40,7 @@ inline std::string problemSource(const RunOptions& options) {
 
 // How a command takes them.
 struct RunOptionsShape {
-  bool several = false;              // --engine and --method are lists (bench)
+  bool several = false;               // --engine and --method are lists (bench)
   const char* inputOption = nullptr;  // the option naming a file to start from ("--input"), or none
 };
 
@@ -49,7 +50,8 @@ void addRunOptions(CLI::App& command, RunOptions& options, RunOptionsShape shape
 // snapshot, else the command line's defaults (with the scene's seed).
 RunSettings resolveRunSettings(const RunOptions& options, const Snapshot& start);
 // A snapshot's settings with those the command line gave in their place.
-RunSettings withGivenSettings(RunSettings saved, const GivenSettings& given, const RunChoice& choice);
+RunSettings withGivenSettings(RunSettings saved, const GivenSettings& given,
+                              const RunChoice& choice);
 
 // The method of `settings`; throws naming `source` where this build does not offer it (a snapshot
 // made by another build).
@@ -67,15 +69,16 @@ Snapshot makeInitialSnapshotFor(const Engine& engine, const RunOptions& options)
 // nonNegative(), within()); the value stored is the value checked. Its type shows as NUMBER
 // (tests/cpu/options_test.cpp walks every command to hold every option to this).
 template <typename T>
-CLI::Option* addNumberOption(CLI::App& command, const std::string& name, T& value, const std::string& description,
-                             NumberBounds bounds);
+CLI::Option* addNumberOption(CLI::App& command, const std::string& name, T& value,
+                             const std::string& description, NumberBounds bounds);
 
 // Every integer option (counts, sizes, the seed) likewise: decimal digits only, within
 // [low, high], read as a T without wrapping (CLI11 alone takes `--seed -1` as 2^64 - 1 and
 // answers `--bodies 1e3` with "not in range"). Its type shows as INTEGER.
 template <typename T>
-CLI::Option* addIntegerOption(CLI::App& command, const std::string& name, T& value, const std::string& description,
-                              T low, T high, bool showDefault = true);
+CLI::Option* addIntegerOption(CLI::App& command, const std::string& name, T& value,
+                              const std::string& description, T low, T high,
+                              bool showDefault = true);
 
 // What every option naming a file to write takes: not empty, not ending in / (a folder).
 CLI::Validator outputPath();

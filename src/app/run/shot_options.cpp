@@ -22,13 +22,16 @@ void reportView(const char* command, bool quiet, std::size_t bodies, const Camer
   if (quiet) return;
   char colours[160];
   if (settings.density)
-    std::snprintf(colours, sizeof colours, "projected density, smoothing %g", double(settings.shownSmoothing()));
+    std::snprintf(colours, sizeof colours, "projected density, smoothing %g",
+                  double(settings.shownSmoothing()));
   else
-    std::snprintf(colours, sizeof colours, "colour by %s from %g to %g", std::string(colorByName(settings.colorBy)).c_str(),
-                  double(settings.colorRange.x), double(settings.colorRange.y));
-  std::fprintf(stderr, "%s: N = %zu; camera yaw %g, pitch %g, distance %g, target (%g, %g, %g); %s\n", command, bodies,
-               camera.yawDegrees, camera.pitchDegrees, camera.distance, camera.target.x, camera.target.y,
-               camera.target.z, colours);
+    std::snprintf(colours, sizeof colours, "colour by %s from %g to %g",
+                  std::string(colorByName(settings.colorBy)).c_str(), double(settings.colorRange.x),
+                  double(settings.colorRange.y));
+  std::fprintf(stderr,
+               "%s: N = %zu; camera yaw %g, pitch %g, distance %g, target (%g, %g, %g); %s\n",
+               command, bodies, camera.yawDegrees, camera.pitchDegrees, camera.distance,
+               camera.target.x, camera.target.y, camera.target.z, colours);
 }
 
 }  // namespace nbody

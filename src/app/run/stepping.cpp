@@ -18,7 +18,11 @@ constexpr long long kLargestChunk = 1 << 20;  // Engine::step counts in int
 std::string vectorText(glm::vec3 v) {
   // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on the chain of + once inlined here.
   std::string text = "(";
-  text.append(formatFloat(v.x)).append(", ").append(formatFloat(v.y)).append(", ").append(formatFloat(v.z));
+  text.append(formatFloat(v.x))
+      .append(", ")
+      .append(formatFloat(v.y))
+      .append(", ")
+      .append(formatFloat(v.z));
   return text.append(")");
 }
 
@@ -67,13 +71,15 @@ bool ChunkedStepper::agreeOnChunk() {
 // The check's GPU pass binds a program and textures of its own; they are put back, so that a
 // watch that goes (shot's, before drawing) leaves no deleted program bound for the next guard
 // to restore (GL_INVALID_VALUE).
-static std::optional<std::size_t> firstBadBodyRestoringGlState(NonFiniteCheck& check, Engine& engine) {
+static std::optional<std::size_t> firstBadBodyRestoringGlState(NonFiniteCheck& check,
+                                                               Engine& engine) {
   if (!engine.runsOnGl()) return check.firstNonFiniteBody(engine);
   gl::StateGuard guard({0, 1});
   return check.firstNonFiniteBody(engine);
 }
 
-void FiniteWatch::check(Engine& engine, long long step, double time, const std::function<std::string()>& outcome) {
+void FiniteWatch::check(Engine& engine, long long step, double time,
+                        const std::function<std::string()>& outcome) {
   const auto body = firstBadBodyRestoringGlState(check_, engine);
   if (!body && std::isfinite(time)) {
     lastFinite_ = step;
@@ -84,10 +90,12 @@ void FiniteWatch::check(Engine& engine, long long step, double time, const std::
   if (body) {
     const State state = engine.download();
     const glm::vec4& p = state.positionMass[*body];
-    what += "body " + std::to_string(*body) + " has position " + vectorText(p) + ", mass " + formatFloat(p.w) +
-            ", velocity " + vectorText(state.velocity[*body]) + "; a smaller --dt or a larger --softening may help";
+    what += "body " + std::to_string(*body) + " has position " + vectorText(p) + ", mass " +
+            formatFloat(p.w) + ", velocity " + vectorText(state.velocity[*body]) +
+            "; a smaller --dt or a larger --softening may help";
   } else {
-    what += "the simulated time is no longer finite (" + formatDouble(time) + "); a smaller --dt may help";
+    what += "the simulated time is no longer finite (" + formatDouble(time) +
+            "); a smaller --dt may help";
   }
   throw std::runtime_error(what + ". " + outcome());
 }

@@ -1,7 +1,7 @@
 #pragma once
 // What every command that advances a state needs between its steps: advancing in chunks short
-// enough to see a stop request (app/run/stop_signals.h) and to report progress, and watching that the
-// state stays finite, so that nothing non-finite is ever written or drawn.
+// enough to see a stop request (app/run/stop_signals.h) and to report progress, and watching that
+// the state stays finite, so that nothing non-finite is ever written or drawn.
 
 #include <chrono>
 #include <functional>
@@ -52,7 +52,8 @@ class FiniteWatch {
 
   // `time` is the simulated time at `step`, which must be finite as well. `outcome` says what the
   // failed run leaves (appended to the message).
-  void check(Engine& engine, long long step, double time, const std::function<std::string()>& outcome);
+  void check(Engine& engine, long long step, double time,
+             const std::function<std::string()>& outcome);
   long long lastFiniteStep() const { return lastFinite_; }
 
  private:

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iterator>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <thread>
+#include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <sys/resource.h>
@@ -30,9 +30,13 @@ char realTimeNames[65][16] = {};
 
 void nameRealTimeSignals() {
   for (int signal = SIGRTMIN; signal <= SIGRTMAX && signal < 65; ++signal) {
-    if (signal == SIGRTMIN) std::snprintf(realTimeNames[signal], sizeof realTimeNames[signal], "SIGRTMIN");
-    else if (signal == SIGRTMAX) std::snprintf(realTimeNames[signal], sizeof realTimeNames[signal], "SIGRTMAX");
-    else std::snprintf(realTimeNames[signal], sizeof realTimeNames[signal], "SIGRTMIN+%d", signal - SIGRTMIN);
+    if (signal == SIGRTMIN)
+      std::snprintf(realTimeNames[signal], sizeof realTimeNames[signal], "SIGRTMIN");
+    else if (signal == SIGRTMAX)
+      std::snprintf(realTimeNames[signal], sizeof realTimeNames[signal], "SIGRTMAX");
+    else
+      std::snprintf(realTimeNames[signal], sizeof realTimeNames[signal], "SIGRTMIN+%d",
+                    signal - SIGRTMIN);
   }
 }
 
@@ -57,7 +61,8 @@ extern "C" void onStopSignal(int signal) {
   temporaries::removeAllNow();
   say("nbody: stopped at once by ");
   say(signalName(signal));
-  say(requestedSignal != 0 ? " (a second signal); unfinished outputs removed\n" : "; unfinished outputs removed\n");
+  say(requestedSignal != 0 ? " (a second signal); unfinished outputs removed\n"
+                           : "; unfinished outputs removed\n");
   ::_exit(128 + signal);
 }
 
@@ -81,7 +86,8 @@ void watchForAStuckStop() {
 
 bool takenAtDefaultOnly(int signal) {
   const auto& listed = kEndingSignalsAtDefault;
-  return (signal >= SIGRTMIN && signal <= SIGRTMAX) || std::find(std::begin(listed), std::end(listed), signal) != std::end(listed);
+  return (signal >= SIGRTMIN && signal <= SIGRTMAX) ||
+         std::find(std::begin(listed), std::end(listed), signal) != std::end(listed);
 }
 
 bool isFault(int signal) noexcept {
@@ -111,7 +117,8 @@ void describeCrashCauses() {
   std::string causes;
   rlim_t stack = 0;
   for (const int resource : {RLIMIT_AS, RLIMIT_DATA, RLIMIT_STACK}) {
-    if (resource == RLIMIT_STACK && (!softLimit(RLIMIT_STACK, &stack) || stack >= rlim_t(8) << 20)) continue;
+    if (resource == RLIMIT_STACK && (!softLimit(RLIMIT_STACK, &stack) || stack >= rlim_t(8) << 20))
+      continue;
     const std::string limit = limitText(resource);
     if (!limit.empty()) causes += (causes.empty() ? "" : "; ") + limit;
   }
@@ -143,12 +150,14 @@ void installEndingHandlers() {
   // One that was ignored when nbody started (nohup, a background job) stays ignored; a real-time
   // signal a library has taken (one not at its default) stays its.
   for (const int signal : kEndingSignals)
-    if (sigaction(signal, nullptr, &previousActions[signal]) == 0 && previousActions[signal].sa_handler != SIG_IGN)
+    if (sigaction(signal, nullptr, &previousActions[signal]) == 0 &&
+        previousActions[signal].sa_handler != SIG_IGN)
       sigaction(signal, &action, nullptr);
   nameRealTimeSignals();
   for (int signal = 1; signal <= SIGRTMAX && signal < 65; ++signal)
     if (takenAtDefaultOnly(signal) && sigaction(signal, nullptr, &previousActions[signal]) == 0 &&
-        !(previousActions[signal].sa_flags & SA_SIGINFO) && previousActions[signal].sa_handler == SIG_DFL)
+        !(previousActions[signal].sa_flags & SA_SIGINFO) &&
+        previousActions[signal].sa_handler == SIG_DFL)
       sigaction(signal, &action, nullptr);
   for (const int signal : kFaultSignals) sigaction(signal, &action, &previousActions[signal]);
 }
@@ -164,7 +173,8 @@ void installStopHandlers(StopMode mode) {
   std::signal(SIGXFSZ, SIG_IGN);
   if (ranks().distributed()) watchForAStuckStop();
   // The readers' long work stops with the run (io/stop_point.h).
-  setStopPoint(stopRequested, [](int signal, const std::string& what) { throw Stopped(signal, what); });
+  setStopPoint(stopRequested,
+               [](int signal, const std::string& what) { throw Stopped(signal, what); });
 }
 
 void endAtOnce(int signal, const char* cause) noexcept {
@@ -194,32 +204,56 @@ void clearStopRequest() noexcept { requestedSignal = 0; }
 
 const char* signalName(int signal) noexcept {
   switch (signal) {
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    case SIGHUP: return "SIGHUP";
-    case SIGPIPE: return "SIGPIPE";
-    case SIGQUIT: return "SIGQUIT";
-    case SIGALRM: return "SIGALRM";
-    case SIGUSR1: return "SIGUSR1";
-    case SIGUSR2: return "SIGUSR2";
-    case SIGXCPU: return "SIGXCPU";
-    case SIGVTALRM: return "SIGVTALRM";
-    case SIGPROF: return "SIGPROF";
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT";
-    case SIGSYS: return "SIGSYS";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGIO: return "SIGIO";
-    case SIGPWR: return "SIGPWR";
-    case SIGSTKFLT: return "SIGSTKFLT";
-    default: return signal > 0 && signal < 65 && realTimeNames[signal][0] != '\0' ? realTimeNames[signal] : "a signal";
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGPIPE:
+      return "SIGPIPE";
+    case SIGQUIT:
+      return "SIGQUIT";
+    case SIGALRM:
+      return "SIGALRM";
+    case SIGUSR1:
+      return "SIGUSR1";
+    case SIGUSR2:
+      return "SIGUSR2";
+    case SIGXCPU:
+      return "SIGXCPU";
+    case SIGVTALRM:
+      return "SIGVTALRM";
+    case SIGPROF:
+      return "SIGPROF";
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGILL:
+      return "SIGILL";
+    case SIGABRT:
+      return "SIGABRT";
+    case SIGSYS:
+      return "SIGSYS";
+    case SIGTRAP:
+      return "SIGTRAP";
+    case SIGIO:
+      return "SIGIO";
+    case SIGPWR:
+      return "SIGPWR";
+    case SIGSTKFLT:
+      return "SIGSTKFLT";
+    default:
+      return signal > 0 && signal < 65 && realTimeNames[signal][0] != '\0' ? realTimeNames[signal]
+                                                                           : "a signal";
   }
 }
 
 Stopped::Stopped(int signal, const std::string& what)
-    : std::runtime_error(std::string("stopped by ") + signalName(signal) + " " + what), signal_(signal) {}
+    : std::runtime_error(std::string("stopped by ") + signalName(signal) + " " + what),
+      signal_(signal) {}
 
 }  // namespace nbody

@@ -7,14 +7,14 @@
 // at once: the handler removes every temporary file (io/temporary_files.h) and exits with the same
 // code. In a distributed run the ranks agree at each boundary (agreedStop) and stop at the same
 // one; a rank kept waiting in a collective by a rank that died ends at once on a stop signal,
-// removing its temporary files. The other signals whose default action ends a process (SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2,
-// SIGXCPU, ...) and the signals of a fault in nbody or a library it uses (SIGSEGV, SIGBUS, SIGFPE,
-// SIGILL, SIGABRT) end it at once, as they would have, with the signal's own status, after the
-// handler removed the temporary files and said so in one line (for a fault: with the limits set
-// on memory and stack, which a driver may have run into). SIGPIPE is ignored: a write into a pipe
-// whose reader went away fails with EPIPE, which ends that output only. SIGXFSZ is ignored, so a
-// write beyond the file-size limit fails with EFBIG instead of killing the process with its
-// temporary files left.
+// removing its temporary files. The other signals whose default action ends a process (SIGQUIT,
+// SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, ...) and the signals of a fault in nbody or a library it uses
+// (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) end it at once, as they would have, with the signal's
+// own status, after the handler removed the temporary files and said so in one line (for a fault:
+// with the limits set on memory and stack, which a driver may have run into). SIGPIPE is ignored: a
+// write into a pipe whose reader went away fails with EPIPE, which ends that output only. SIGXFSZ
+// is ignored, so a write beyond the file-size limit fails with EFBIG instead of killing the process
+// with its temporary files left.
 
 #include <stdexcept>
 #include <string>

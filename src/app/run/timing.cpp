@@ -7,11 +7,11 @@
 #include <memory>
 #include <vector>
 
-#include "app/run/stop_signals.h"
 #include "app/run/rank_agreement.h"
-#include "parallel/ranks.h"
+#include "app/run/stop_signals.h"
 #include "gl/objects.h"
 #include "gl/state_readback.h"
+#include "parallel/ranks.h"
 
 namespace nbody {
 namespace {
@@ -59,9 +59,10 @@ std::string ownFigures(const Engine& engine, double wall, long long steps) {
   const RankExchange::Times t = *engine.exchangeTimes();
   const double perStep = 1e3 / double(std::max(steps, 1LL));
   char text[256];
-  std::snprintf(text, sizeof text, "%.17g %.17g %.17g %.17g %.17g %.17g", t.compute * perStep, t.download * perStep,
-                t.mpi * perStep, t.upload * perStep,
-                (wall - t.compute - t.download - t.mpi - t.upload) * perStep, t.bytes / double(std::max(steps, 1LL)));
+  std::snprintf(text, sizeof text, "%.17g %.17g %.17g %.17g %.17g %.17g", t.compute * perStep,
+                t.download * perStep, t.mpi * perStep, t.upload * perStep,
+                (wall - t.compute - t.download - t.mpi - t.upload) * perStep,
+                t.bytes / double(std::max(steps, 1LL)));
   return text;
 }
 
@@ -73,8 +74,8 @@ std::vector<RankFigures> rankFigures(const Engine& engine, double wall, long lon
   std::vector<RankFigures> all;
   for (std::size_t r = 0; r < figures.size(); ++r) {
     RankFigures f{int(r), hosts[r], devices[r]};
-    std::sscanf(figures[r].c_str(), "%lf %lf %lf %lf %lf %lf", &f.forceMs, &f.downloadMs, &f.mpiMs, &f.uploadMs,
-                &f.otherMs, &f.bytesPerStep);
+    std::sscanf(figures[r].c_str(), "%lf %lf %lf %lf %lf %lf", &f.forceMs, &f.downloadMs, &f.mpiMs,
+                &f.uploadMs, &f.otherMs, &f.bytesPerStep);
     all.push_back(f);
   }
   return all;
@@ -82,7 +83,8 @@ std::vector<RankFigures> rankFigures(const Engine& engine, double wall, long lon
 
 }  // namespace
 
-const std::map<std::string, Readback> kReadbacks{{"none", Readback::none}, {"sync", Readback::sync}, {"async", Readback::async}};
+const std::map<std::string, Readback> kReadbacks{
+    {"none", Readback::none}, {"sync", Readback::sync}, {"async", Readback::async}};
 
 std::string_view readbackName(Readback readback) {
   for (const auto& [name, value] : kReadbacks)
@@ -90,10 +92,11 @@ std::string_view readbackName(Readback readback) {
   return "?";
 }
 
-BenchResult benchmark(Engine& engine, const Method& method, Readback readback, const StepParams& params,
-                      const TimingPlan& plan) {
+BenchResult benchmark(Engine& engine, const Method& method, Readback readback,
+                      const StepParams& params, const TimingPlan& plan) {
   std::unique_ptr<gl::TimeElapsedQuery> query;
-  if (engine.runsOnGl()) query = std::make_unique<gl::TimeElapsedQuery>(gl::TimeElapsedQuery::create());
+  if (engine.runsOnGl())
+    query = std::make_unique<gl::TimeElapsedQuery>(gl::TimeElapsedQuery::create());
   double gpuSeconds = 0;
   // Warm-up: the first steps compile shaders (an FSAL method's second step is the first to reuse
   // the force, through kernels of its own); the next says how long a step takes.
@@ -101,16 +104,18 @@ BenchResult benchmark(Engine& engine, const Method& method, Readback readback, c
   const double oneStep = timeSteps(engine, method, readback, params, 1, nullptr, nullptr);
   // Clamped as a double first: --seconds over a very fast step does not fit a long long.
   // Every rank of a distributed run times the same steps (the most any rank's clock asks for).
-  const long long steps = ranks().maximum(
-      plan.stepsPerRepetition > 0
-          ? plan.stepsPerRepetition
-          : (long long)std::clamp(plan.targetSeconds / std::max(oneStep, 1e-9), 1.0, double(kLargestRepetitionSteps)));
+  const long long steps =
+      ranks().maximum(plan.stepsPerRepetition > 0
+                          ? plan.stepsPerRepetition
+                          : (long long)std::clamp(plan.targetSeconds / std::max(oneStep, 1e-9), 1.0,
+                                                  double(kLargestRepetitionSteps)));
   std::vector<double> stepsPerSecond, gpuMilliseconds;
   engine.clearExchangeTimes();
   double totalWall = 0;
   long long totalSteps = 0;
   for (int r = 0; r < plan.repetitions && !agreedStop(); ++r) {
-    const double wall = timeSteps(engine, method, readback, params, steps, query.get(), &gpuSeconds);
+    const double wall =
+        timeSteps(engine, method, readback, params, steps, query.get(), &gpuSeconds);
     stepsPerSecond.push_back(double(steps) / wall);
     if (query) gpuMilliseconds.push_back(1e3 * gpuSeconds / double(steps));
     totalWall += wall;

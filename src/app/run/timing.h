@@ -50,15 +50,16 @@ struct BenchResult {
   double stepsPerSecond = 0;          // median over repetitions, wall clock around glFinish
   double gpuMillisecondsPerStep = 0;  // median of GL_TIME_ELAPSED queries; NaN for the CPU
   double interactionsPerSecond = 0;
-  double gflops = 0;                  // kFlopPerInteraction per interaction
+  double gflops = 0;                              // kFlopPerInteraction per interaction
   std::optional<ConservationCheck> conservation;  // diagnostics before and after the timed steps
-  std::optional<AccuracyReport> accuracy;         // an approximate engine's force error on the initial state
-  std::vector<RankFigures> ranks;                 // a distributed run's, every rank's; empty otherwise
+  std::optional<AccuracyReport>
+      accuracy;                    // an approximate engine's force error on the initial state
+  std::vector<RankFigures> ranks;  // a distributed run's, every rank's; empty otherwise
 };
 
 // Times one method on an engine that already holds the initial state. Returns early, with the
 // repetitions done so far, when a stop is asked for (app/run/stop_signals.h).
-BenchResult benchmark(Engine& engine, const Method& method, Readback readback, const StepParams& params,
-                      const TimingPlan& plan);
+BenchResult benchmark(Engine& engine, const Method& method, Readback readback,
+                      const StepParams& params, const TimingPlan& plan);
 
 }  // namespace nbody

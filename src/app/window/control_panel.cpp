@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include <glm/geometric.hpp>
 #include <imgui.h>
 #include <imgui_stdlib.h>
+#include <glm/geometric.hpp>
 
 #include "app/window/recording_panel.h"
 #include "engines/registry.h"
@@ -28,7 +28,8 @@ bool comboOf(const char* label, std::string& value, const std::vector<std::strin
     for (std::size_t i = 0; i < names.size(); ++i) {
       const bool allowed = enabled.empty() || enabled[i];
       const bool selected = names[i] == value;
-      if (ImGui::Selectable(names[i].c_str(), selected, allowed ? 0 : ImGuiSelectableFlags_Disabled) &&
+      if (ImGui::Selectable(names[i].c_str(), selected,
+                            allowed ? 0 : ImGuiSelectableFlags_Disabled) &&
           !selected) {
         value = names[i];
         changed = true;
@@ -44,8 +45,9 @@ void figuresSection(const PanelFigures& f) {
   ImGui::Text("%.1f iterations/s", f.iterationsPerSecond);
   ImGui::Text("%.2f GFLOPS   %.3f G interactions/s", f.gflops, f.interactionsPerSecond * 1e-9);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%g flop per interaction, interactions per force evaluation as nbody bench counts them",
-                      kFlopPerInteraction);
+    ImGui::SetTooltip(
+        "%g flop per interaction, interactions per force evaluation as nbody bench counts them",
+        kFlopPerInteraction);
   if (f.gpuMillisecondsPerStep >= 0)
     ImGui::Text("GPU %.3f ms/step, %d per frame", f.gpuMillisecondsPerStep, f.stepsPerFrame);
   else
@@ -57,7 +59,8 @@ void figuresSection(const PanelFigures& f) {
   if (!f.timeSplit.empty()) {
     std::string split;
     for (const auto& [part, seconds] : f.timeSplit)
-      split += (split.empty() ? "" : ", ") + part + " " + formatNumber(std::round(seconds * 1e5) / 1e2) + " ms";
+      split += (split.empty() ? "" : ", ") + part + " " +
+               formatNumber(std::round(seconds * 1e5) / 1e2) + " ms";
     ImGui::TextWrapped("of a step: %s", split.c_str());
   }
   if (!f.ranks.empty()) ImGui::TextWrapped("%s", f.ranks.c_str());
@@ -76,8 +79,8 @@ bool optionControl(const EngineOption& option, std::string& value) {
     number = float(option.range->low);
   }
   // Significant digits: the value as set (the tree's accuracy 0.00065 showed as "0.001").
-  if (!ImGui::SliderFloat(option.name.c_str(), &number, float(option.range->low), float(option.range->high), "%.6g",
-                          ImGuiSliderFlags_AlwaysClamp))
+  if (!ImGui::SliderFloat(option.name.c_str(), &number, float(option.range->low),
+                          float(option.range->high), "%.6g", ImGuiSliderFlags_AlwaysClamp))
     return false;
   value = formatNumber(number);
   return true;
@@ -86,14 +89,16 @@ bool optionControl(const EngineOption& option, std::string& value) {
 // Engines the registry says keep an interactive pace at this N; the others are shown, disabled.
 void engineSection(RunChoice& run, const PanelFigures& f) {
   std::vector<bool> allowed;
-  for (const EngineEntry& entry : engineRegistry()) allowed.push_back(entry.interactiveAt(run.scene.options.bodyCount));
+  for (const EngineEntry& entry : engineRegistry())
+    allowed.push_back(entry.interactiveAt(run.scene.options.bodyCount));
   comboOf("engine", run.engine, engineNames(), allowed);
   if (!findEngine(run.engine)->interactiveAt(run.scene.options.bodyCount))
-    ImGui::TextColored(ImVec4(1, 0.7f, 0.2f, 1), "the %s engine is slow at N = %zu", run.engine.c_str(),
-                       run.scene.options.bodyCount);
+    ImGui::TextColored(ImVec4(1, 0.7f, 0.2f, 1), "the %s engine is slow at N = %zu",
+                       run.engine.c_str(), run.scene.options.bodyCount);
   comboOf("method", run.method, methodNames());
   for (const EngineOption& option : f.engineOptions) {
-    std::string value = run.engineSettings.count(option.name) ? run.engineSettings[option.name] : option.value;
+    std::string value =
+        run.engineSettings.count(option.name) ? run.engineSettings[option.name] : option.value;
     if (optionControl(option, value)) run.engineSettings[option.name] = value;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", option.description.c_str());
   }
@@ -120,10 +125,12 @@ void sceneSection(RunChoice& run, const PanelFigures& f) {
   if (ImGui::InputInt("seed", &seed, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue) && seed >= 0)
     scene.options.seed = std::uint64_t(seed);
   for (const SceneParameter& parameter : sceneParameters()) {
-    if (std::find(parameter.scenes.begin(), parameter.scenes.end(), scene.name) == parameter.scenes.end()) continue;
+    if (std::find(parameter.scenes.begin(), parameter.scenes.end(), scene.name) ==
+        parameter.scenes.end())
+      continue;
     float value = float(scene.options.*parameter.field);
-    if (ImGui::SliderFloat(parameter.name.c_str(), &value, float(parameter.low), float(parameter.high), "%.6g",
-                           ImGuiSliderFlags_AlwaysClamp))
+    if (ImGui::SliderFloat(parameter.name.c_str(), &value, float(parameter.low),
+                           float(parameter.high), "%.6g", ImGuiSliderFlags_AlwaysClamp))
       scene.options.*parameter.field = value;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", parameter.description.c_str());
   }
@@ -131,18 +138,22 @@ void sceneSection(RunChoice& run, const PanelFigures& f) {
 
 void stepSection(StepParams& step) {
   float dt = float(step.dt), softening = float(step.softening), gravity = float(step.gravity);
-  if (ImGui::DragFloat("dt", &dt, 1e-5f, 1e-6f, 0.1f, "%.6g", ImGuiSliderFlags_Logarithmic) && dt > 0)
+  if (ImGui::DragFloat("dt", &dt, 1e-5f, 1e-6f, 0.1f, "%.6g", ImGuiSliderFlags_Logarithmic) &&
+      dt > 0)
     step.dt = dt;
   if (ImGui::DragFloat("softening", &softening, 1e-4f, 0.0f, 1.0f, "%.6g") && softening >= 0)
     step.softening = softening;
-  if (ImGui::DragFloat("G", &gravity, 0.01f, 1e-3f, 100.0f, "%.6g") && gravity > 0) step.gravity = gravity;
+  if (ImGui::DragFloat("G", &gravity, 0.01f, 1e-3f, 100.0f, "%.6g") && gravity > 0)
+    step.gravity = gravity;
 }
 
 void runControlsSection(AppSettings& s, const PanelFigures& f) {
   bool autoSteps = s.stepsPerFrame == 0;
-  if (ImGui::Checkbox("auto", &autoSteps)) s.stepsPerFrame = autoSteps ? 0 : std::max(1, f.stepsPerFrame);
+  if (ImGui::Checkbox("auto", &autoSteps))
+    s.stepsPerFrame = autoSteps ? 0 : std::max(1, f.stepsPerFrame);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("as many steps per frame as fill the frame: the simulation runs near full speed");
+    ImGui::SetTooltip(
+        "as many steps per frame as fill the frame: the simulation runs near full speed");
   ImGui::SameLine();
   if (autoSteps) {
     ImGui::Text("steps/frame: %d", f.stepsPerFrame);
@@ -166,8 +177,8 @@ void simulationSection(AppSettings& s, const PanelFigures& f) {
 }
 
 // One drift over the history: its log10 as a line, the latest value written over it.
-void driftPlot(const char* label, const ConservationHistory& history, double ConservationSample::*quantity,
-               const char* latestFormat) {
+void driftPlot(const char* label, const ConservationHistory& history,
+               double ConservationSample::*quantity, const char* latestFormat) {
   const std::vector<float> series = history.log10Series(quantity);
   if (series.empty()) return;
   char latest[64];
@@ -177,7 +188,8 @@ void driftPlot(const char* label, const ConservationHistory& history, double Con
   const float bottom = std::floor(*low), top = std::max(std::ceil(*high), bottom + 1.0f);
   ImGui::PlotLines(label, series.data(), int(series.size()), 0, latest, bottom, top,
                    ImVec2(ImGui::GetFontSize() * 22.0f, ImGui::GetTextLineHeight() * 3.0f));
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("log10, from %.0f (bottom) to %.0f (top)", bottom, top);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("log10, from %.0f (bottom) to %.0f (top)", bottom, top);
 }
 
 void conservationContents(const ConservationHistory& history) {
@@ -195,14 +207,15 @@ void conservationContents(const ConservationHistory& history) {
   driftPlot("log10 |dE/E0|", history, &ConservationSample::energyDrift, "|dE/E0| = %.3e");
   driftPlot("log10 |P-P0|", history, &ConservationSample::momentumDrift, "|P-P0| = %.3e");
   driftPlot("log10 |L-L0|", history, &ConservationSample::angularMomentumDrift, "|L-L0| = %.3e");
-  ImGui::TextDisabled("%zu samples, steps %lld to %lld (t = %.4g to %.4g)", history.samples().size(), first.step,
-                      last.step, first.time, last.time);
+  ImGui::TextDisabled("%zu samples, steps %lld to %lld (t = %.4g to %.4g)",
+                      history.samples().size(), first.step, last.step, first.time, last.time);
 }
 
 void accuracySection(AppSettings& s, const PanelFigures& f) {
   if (ImGui::Button("Check accuracy")) s.checkAccuracy = true;
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("relative force error of a sample of bodies against direct summation in double precision");
+    ImGui::SetTooltip(
+        "relative force error of a sample of bodies against direct summation in double precision");
   if (!f.accuracy.empty()) {
     ImGui::SameLine();
     ImGui::TextWrapped("%s", f.accuracy.c_str());
@@ -212,7 +225,8 @@ void accuracySection(AppSettings& s, const PanelFigures& f) {
 void snapshotSection(AppSettings& s) {
   if (ImGui::Button("Save snapshot")) s.saveSnapshot = true;
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("writes nbody-YYYYMMDD-HHMMSS with the format's extension: %s", outputFormatsHelp().c_str());
+    ImGui::SetTooltip("writes nbody-YYYYMMDD-HHMMSS with the format's extension: %s",
+                      outputFormatsHelp().c_str());
   ImGui::SameLine();
   ImGui::SetNextItemWidth(90);
   comboOf("format", s.saveFormat, outputExtensions());
@@ -220,7 +234,9 @@ void snapshotSection(AppSettings& s) {
   ImGui::SameLine();
   if (ImGui::Button("Load snapshot") && !s.snapshotPath.empty()) s.loadSnapshot = true;
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("continue from this file: .nbody, CSV, TIPSY, GADGET-2 binary or GADGET HDF5 (G from its units)");
+    ImGui::SetTooltip(
+        "continue from this file: .nbody, CSV, TIPSY, GADGET-2 binary or GADGET HDF5 (G from its "
+        "units)");
 }
 
 void seriesControls(SeriesRequests& r, const SeriesFigures& f) {
@@ -254,7 +270,8 @@ void seriesSection(SeriesRequests& r, const SeriesFigures& f) {
   ImGui::SameLine();
   if (ImGui::Button("Open series") && !r.pattern.empty()) r.open = true;
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("plays the snapshot files this pattern names (* ? [...]), in the order of their numbers");
+    ImGui::SetTooltip(
+        "plays the snapshot files this pattern names (* ? [...]), in the order of their numbers");
 }
 
 void cameraKeyframeList(CameraPathRequests& r, const CameraPathFigures& f) {
@@ -262,10 +279,11 @@ void cameraKeyframeList(CameraPathRequests& r, const CameraPathFigures& f) {
     const CameraKeyframe& key = f.keyframes[k];
     ImGui::PushID(int(k));
     if (ImGui::SmallButton("x")) r.remove = k;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("remove this keyframe (the others keep their times)");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("remove this keyframe (the others keep their times)");
     ImGui::SameLine();
-    ImGui::Text("%7.2f s  yaw %.1f  pitch %.1f  distance %.4g", key.seconds, key.yawDegrees, key.pitchDegrees,
-                key.distance);
+    ImGui::Text("%7.2f s  yaw %.1f  pitch %.1f  distance %.4g", key.seconds, key.yawDegrees,
+                key.pitchDegrees, key.distance);
     ImGui::PopID();
   }
 }
@@ -282,14 +300,17 @@ void cameraPathSection(CameraPathRequests& r, const CameraPathFigures& f) {
   cameraKeyframeList(r, f);
   if (!f.keyframes.empty()) {
     if (ImGui::Button(f.playing ? "Stop path" : "Play path")) r.togglePlaying = true;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the camera follows the path from its first keyframe");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("the camera follows the path from its first keyframe");
     ImGui::SameLine();
-    if (ImGui::Button("Clear##path")) r.clear = true;  // one ID of its own: the selection has a Clear too
+    if (ImGui::Button("Clear##path"))
+      r.clear = true;  // one ID of its own: the selection has a Clear too
   }
   ImGui::InputTextWithHint("##camera path file", "camera-path.txt", &r.file);
   ImGui::SameLine();
   if (ImGui::Button("Save path") && !r.file.empty()) r.save = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the file `record --camera-path` and `run --camera-path` take");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the file `record --camera-path` and `run --camera-path` take");
   ImGui::SameLine();
   if (ImGui::Button("Load path") && !r.file.empty()) r.load = true;
 }
@@ -301,7 +322,8 @@ void colourChoice(RenderSettings& r) {
     const ColorBy choice = *findColorBy(name);
     if (placed++ % 3 != 0) ImGui::SameLine();
     ImGui::RadioButton(("by " + name).c_str(), &colorBy, int(choice));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(colorByMeaning(choice)).c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", std::string(colorByMeaning(choice)).c_str());
   }
   r.colorBy = ColorBy(colorBy);
   ImGui::SameLine();
@@ -311,8 +333,9 @@ void colourChoice(RenderSettings& r) {
   ImGui::Checkbox("log", &r.logScale);
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip(signedQuantity ? "%s changes sign: no log scale" : "the colormap spans log(%s)",
-                      std::string(colorByName(r.colorBy)).c_str());
+    ImGui::SetTooltip(
+        signedQuantity ? "%s changes sign: no log scale" : "the colormap spans log(%s)",
+        std::string(colorByName(r.colorBy)).c_str());
   if (!ImGui::TreeNode("components")) return;
   for (int k = 0; k < kComponentCount; ++k) {
     ImGui::PushID(k);
@@ -331,11 +354,14 @@ void colourChoice(RenderSettings& r) {
 // cannot span (from 0 or below) goes back to the fitted one.
 void colourRange(AppSettings& s) {
   RenderSettings& r = s.render;
-  if (r.colorBy == ColorBy::Component && !r.density) return;  // the components' own colours: no range
+  if (r.colorBy == ColorBy::Component && !r.density)
+    return;  // the components' own colours: no range
   if (r.logColours() && !(r.colorRange.x > 0.0f)) s.automaticColorRange = true;
   ImGui::Checkbox("auto range", &s.automaticColorRange);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("fitted to the state when the colouring changes or the run starts over; off: drag the ends");
+    ImGui::SetTooltip(
+        "fitted to the state when the colouring changes or the run starts over; off: drag the "
+        "ends");
   ImGui::SameLine();
   if (s.automaticColorRange) {
     ImGui::TextDisabled("%.4g to %.4g", double(r.colorRange.x), double(r.colorRange.y));
@@ -356,7 +382,8 @@ void overlaySwitches(RenderSettings& r) {
     bool on = (r.overlays & bit) != 0;
     ImGui::SameLine();
     if (ImGui::Checkbox(std::string(overlayName(Overlay(k))).c_str(), &on)) r.overlays ^= bit;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(overlayMeaning(Overlay(k))).c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", std::string(overlayMeaning(Overlay(k))).c_str());
   }
   if (r.shows(Overlay::Cells)) ImGui::SliderInt("cell depth", &r.cellDepth, 1, kMostCellDepth);
 }
@@ -374,23 +401,27 @@ void showChoice(RenderSettings& r) {
   ImGui::SameLine();
   bool fitted = r.smoothing <= 0.0f;
   if (ImGui::Checkbox("fitted", &fitted)) r.smoothing = fitted ? 0.0f : r.fittedSmoothing;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the kernel's radius from the bodies' spread and N");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the kernel's radius from the bodies' spread and N");
   if (fitted) return;
-  ImGui::SliderFloat("smoothing", &r.smoothing, r.fittedSmoothing / 30.0f, r.fittedSmoothing * 30.0f, "%.4g",
-                     ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("smoothing", &r.smoothing, r.fittedSmoothing / 30.0f,
+                     r.fittedSmoothing * 30.0f, "%.4g", ImGuiSliderFlags_Logarithmic);
 }
 
 void viewSection(AppSettings& s) {
   RenderSettings& r = s.render;
-  ImGui::SliderFloat("point size", &r.pointSize, 0.5f, 32.0f, "%.1f px", ImGuiSliderFlags_Logarithmic);
-  ImGui::SliderFloat("brightness", &r.brightness, 0.05f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("point size", &r.pointSize, 0.5f, 32.0f, "%.1f px",
+                     ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("brightness", &r.brightness, 0.05f, 20.0f, "%.2f",
+                     ImGuiSliderFlags_Logarithmic);
   comboOf("colormap", r.colormap, colormapNames());
   showChoice(r);
   colourChoice(r);  // its components' switches hide them from the density too
   colourRange(s);
   overlaySwitches(r);
   ImGui::Checkbox("histogram", &s.histogram.shown);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("a window counting the bodies by a quantity, at the top right");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("a window counting the bodies by a quantity, at the top right");
   ImGui::SameLine();
   ImGui::Checkbox("vsync", &s.vsync);
   ImGui::SameLine();
@@ -406,7 +437,8 @@ void conservationWindow(const ConservationHistory& history) {
   ImGui::SetNextWindowPos(ImVec2(display.x - 10, display.y - 10), ImGuiCond_Always, ImVec2(1, 1));
   ImGui::SetNextWindowBgAlpha(0.75f);
   ImGui::Begin("conservation", nullptr,
-               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoFocusOnAppearing);
+               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoFocusOnAppearing);
   conservationContents(history);
   ImGui::End();
 }
@@ -417,7 +449,8 @@ void histogramWindow(AppSettings::HistogramChoice& choice, const Histogram& hist
   ImGui::SetNextWindowPos(ImVec2(display.x - 10, 10), ImGuiCond_Always, ImVec2(1, 0));
   ImGui::SetNextWindowBgAlpha(0.75f);
   ImGui::Begin("histogram", &choice.shown,
-               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoFocusOnAppearing);
+               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoFocusOnAppearing);
   int quantity = int(choice.quantity);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
   if (ImGui::BeginCombo("##quantity", std::string(colorByName(choice.quantity)).c_str())) {
@@ -434,8 +467,9 @@ void histogramWindow(AppSettings::HistogramChoice& choice, const Histogram& hist
   ImGui::EndDisabled();
   float most = 0.0f;
   for (float count : histogram.counts) most = std::max(most, count);
-  ImGui::PlotHistogram("##counts", histogram.counts.data(), int(histogram.counts.size()), 0, nullptr, 0.0f,
-                       most * 1.05f, ImVec2(ImGui::GetFontSize() * 22.0f, ImGui::GetFontSize() * 6.0f));
+  ImGui::PlotHistogram("##counts", histogram.counts.data(), int(histogram.counts.size()), 0,
+                       nullptr, 0.0f, most * 1.05f,
+                       ImVec2(ImGui::GetFontSize() * 22.0f, ImGui::GetFontSize() * 6.0f));
   if (histogram.quantity == ColorBy::Component)
     ImGui::TextDisabled("components 0 to %d, at step %lld", kComponentCount - 1, histogram.step);
   else
@@ -453,11 +487,15 @@ void selectionSection(AppSettings& settings, const std::vector<SelectedBody>& bo
   if (ImGui::Button("Centre on them")) settings.centreOnSelection = true;
   ImGui::SameLine();
   ImGui::Checkbox("follow", &settings.followSelection);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the camera aims at their mean position every frame");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the camera aims at their mean position every frame");
   ImGui::SameLine();
   if (ImGui::Button("Clear##selection")) settings.clearSelection = true;
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("selected", 4, flags, ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 7))) return;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("selected", 4, flags,
+                         ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 7)))
+    return;
   for (const char* heading : {"ID", "comp.", "position", "speed"}) ImGui::TableSetupColumn(heading);
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableHeadersRow();
@@ -469,7 +507,8 @@ void selectionSection(AppSettings& settings, const std::vector<SelectedBody>& bo
     ImGui::Text("%d", int(body.component));
     ImGui::TableNextColumn();
     if (body.found)
-      ImGui::Text("%.4g, %.4g, %.4g", double(body.position.x), double(body.position.y), double(body.position.z));
+      ImGui::Text("%.4g, %.4g, %.4g", double(body.position.x), double(body.position.y),
+                  double(body.position.z));
     else
       ImGui::TextDisabled("not in this state");
     ImGui::TableNextColumn();
@@ -487,7 +526,8 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
   ImGui::Begin("nbody-gl");
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 10.0f);  // room for the longest label
   figuresSection(figures);
-  if (!figures.warning.empty()) ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%s", figures.warning.c_str());
+  if (!figures.warning.empty())
+    ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%s", figures.warning.c_str());
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) {
     simulationSection(settings, figures);
     accuracySection(settings, figures);
@@ -496,9 +536,11 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
     seriesSection(settings.series, figures.series);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(settings);
   if (figures.selection &&
-      ImGui::CollapsingHeader("Selection", figures.selection->empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
+      ImGui::CollapsingHeader("Selection",
+                              figures.selection->empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
     selectionSection(settings, *figures.selection);
-  if (ImGui::CollapsingHeader("Camera path", figures.cameraPath.keyframes.empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
+  if (ImGui::CollapsingHeader(
+          "Camera path", figures.cameraPath.keyframes.empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
     cameraPathSection(settings.cameraPath, figures.cameraPath);
   if (ImGui::CollapsingHeader("Trails and recording", ImGuiTreeNodeFlags_DefaultOpen))
     trailsAndRecordingSection(settings, figures);

@@ -68,15 +68,18 @@ std::vector<PanelClick> parsePanelClicks(const std::string& script) {
     std::istringstream fields(line);
     std::string frame, rest;
     if (!(fields >> frame) || !std::getline(fields, rest)) refuse("expected FRAME WINDOW > LABEL");
-    if (const std::string problem = readInteger(frame, 0LL, LLONG_MAX, click.frame); !problem.empty())
+    if (const std::string problem = readInteger(frame, 0LL, LLONG_MAX, click.frame);
+        !problem.empty())
       refuse("its frame " + problem);
     click.text = std::string(trimmed(rest));
     click.path = pathOf(click.text);
-    if (click.path.size() < 2 || std::any_of(click.path.begin(), click.path.end(), [](const auto& s) { return s.empty(); }))
+    if (click.path.size() < 2 ||
+        std::any_of(click.path.begin(), click.path.end(), [](const auto& s) { return s.empty(); }))
       refuse("expected FRAME WINDOW > LABEL");
     for (const std::string& level : click.path)
       if (isIntLevel(level) && !intLevel(level))
-        refuse("the level " + printable(level, 40) + " is beyond the numbers Dear ImGui's IDs take (#0 to #2147483647)");
+        refuse("the level " + printable(level, 40) +
+               " is beyond the numbers Dear ImGui's IDs take (#0 to #2147483647)");
     if (!clicks.empty() && click.frame <= clicks.back().frame)
       refuse("one click a frame, frames rising");
     clicks.push_back(std::move(click));
@@ -94,8 +97,8 @@ void PanelClicks::beforeFrame(long long frame) {
   ImGuiContext& context = *ImGui::GetCurrentContext();
   if (pending_ != nullptr) {
     if (context.LastActiveId != pendingId_)
-      throw std::runtime_error("panel click at frame " + std::to_string(pending_->frame) + ": no widget took \"" +
-                               printable(pending_->text, 200) + "\"");
+      throw std::runtime_error("panel click at frame " + std::to_string(pending_->frame) +
+                               ": no widget took \"" + printable(pending_->text, 200) + "\"");
     ++taken_;
     pending_ = nullptr;
   }
@@ -103,11 +106,12 @@ void PanelClicks::beforeFrame(long long frame) {
   const PanelClick& click = clicks_[next_++];
   ImGuiWindow* window = ImGui::FindWindowByName(click.path[0].c_str());
   if (window == nullptr)
-    throw std::runtime_error("panel click at frame " + std::to_string(click.frame) + ": no window \"" +
-                             printable(click.path[0], 200) + "\"");
+    throw std::runtime_error("panel click at frame " + std::to_string(click.frame) +
+                             ": no window \"" + printable(click.path[0], 200) + "\"");
   pending_ = &click;
   pendingId_ = widgetId(window, click.path);
-  ImGui::ClearActiveID();  // the widget of the click before may still be active: taken anew, it counts
+  ImGui::ClearActiveID();  // the widget of the click before may still be active: taken anew, it
+                           // counts
   context.LastActiveId = 0;
   // Focused as keyboard navigation focuses it, the widget is drawn and takes the activation even
   // where the panel's height clips it (the user would scroll to it).

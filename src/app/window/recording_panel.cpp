@@ -19,10 +19,12 @@ void trailsAndRecordingSection(AppSettings& settings, const PanelFigures& figure
   ImGui::SliderFloat("trails", &halfLife, 0.0f, 10.0f, halfLife > 0.0f ? "%.3g" : "off",
                      ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("half-life of the trails' light in simulated time (0: off); "
-                      "a turning camera smears them");
+    ImGui::SetTooltip(
+        "half-life of the trails' light in simulated time (0: off); "
+        "a turning camera smears them");
   const bool recording = figures.recordingSeconds >= 0.0;
-  if (ImGui::Button(recording ? "Stop recording (M)" : "Record (M)")) settings.toggleRecording = true;
+  if (ImGui::Button(recording ? "Stop recording (M)" : "Record (M)"))
+    settings.toggleRecording = true;
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("films the window into nbody-YYYYMMDD-HHMMSS.mp4 in the current folder");
   ImGui::SameLine();
@@ -39,8 +41,9 @@ void recordingBadge(const PanelFigures& figures) {
   ImGui::SetNextWindowPos(ImVec2(display.x - 10, 10), ImGuiCond_Always, ImVec2(1, 0));
   ImGui::SetNextWindowBgAlpha(0.5f);
   ImGui::Begin("recording", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoInputs);
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoFocusOnAppearing |
+                   ImGuiWindowFlags_NoInputs);
   recordingTime(figures);
   ImGui::End();
 }

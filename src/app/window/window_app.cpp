@@ -17,31 +17,31 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
-#include "diagnostics/force_accuracy.h"
-#include "app/live/conservation_history.h"
-#include "app/window/control_panel.h"
-#include "app/window/panel_clicks.h"
-#include "app/run/engine_session.h"
 #include "app/live/camera_path_editor.h"
+#include "app/live/conservation_history.h"
+#include "app/live/frame_orders.h"
 #include "app/live/frame_statistics.h"
 #include "app/live/live_simulation.h"
 #include "app/live/recount_clock.h"
 #include "app/live/series_playback.h"
+#include "app/run/engine_session.h"
+#include "app/run/rank_agreement.h"
+#include "app/run/stop_signals.h"
+#include "app/window/control_panel.h"
+#include "app/window/panel_clicks.h"
 #include "app/window/recording_panel.h"
 #include "app/window/window_capture.h"
 #include "app/window/window_input.h"
 #include "app/window/window_recorder.h"
 #include "diagnostics/engine_diagnostics.h"
+#include "diagnostics/force_accuracy.h"
 #include "engines/registry.h"
 #include "gl/window_context.h"
-#include "app/run/stop_signals.h"
-#include "app/live/frame_orders.h"
-#include "app/run/rank_agreement.h"
-#include "parallel/ranks.h"
 #include "io/output_file.h"
 #include "io/png.h"
-#include "render/camera_path.h"
+#include "parallel/ranks.h"
 #include "render/body_field.h"
+#include "render/camera_path.h"
 #include "render/overlay_painter.h"
 #include "render/picking.h"
 #include "render/point_sprite_renderer.h"
@@ -84,9 +84,12 @@ class ImGuiLayer {
   }
 };
 
-AppSettings initialSettings(const WindowOptions& options, const std::optional<Snapshot>& loadFirst) {
+AppSettings initialSettings(const WindowOptions& options,
+                            const std::optional<Snapshot>& loadFirst) {
   AppSettings settings = initialAppSettings(options);
-  if (loadFirst) settings.run.scene.options.bodyCount = loadFirst->state.size();  // no scene made only to be replaced
+  if (loadFirst)
+    settings.run.scene.options.bodyCount =
+        loadFirst->state.size();  // no scene made only to be replaced
   return settings;
 }
 
@@ -97,8 +100,9 @@ float aspectOf(glm::ivec2 size) { return size.y > 0 ? float(size.x) / float(size
 std::vector<std::size_t> bodyChoicesFor(const Engine& engine, std::size_t current) {
   std::vector<std::size_t> choices;
   for (std::size_t n = 256; n <= (std::size_t(1) << 28); n *= n < (std::size_t(1) << 20) ? 2 : 4) {
-    const bool someEngine = std::any_of(engineRegistry().begin(), engineRegistry().end(),
-                                        [n](const EngineEntry& entry) { return entry.interactiveAt(n); });
+    const bool someEngine =
+        std::any_of(engineRegistry().begin(), engineRegistry().end(),
+                    [n](const EngineEntry& entry) { return entry.interactiveAt(n); });
     if (!someEngine || n == 512) continue;
     try {
       engine.checkCapacity(n);
@@ -124,12 +128,15 @@ SeriesPlayback startingSeries(const WindowOptions& options) {
 }
 
 // "a,b,c", or "none".
-std::string listOrNone(const std::vector<std::string>& names) { return names.empty() ? "none" : joined(names, ","); }
+std::string listOrNone(const std::vector<std::string>& names) {
+  return names.empty() ? "none" : joined(names, ",");
+}
 
 // The view's switches in one line (--print-stats): what the panel shows and how the bodies look.
 std::string describeView(const AppSettings& s, std::size_t keyframes, std::size_t selected) {
   const RenderSettings& r = s.render;
-  std::string text = r.density ? "density, smoothing " + (r.smoothing > 0.0f ? formatNumber(r.smoothing) : "fitted")
+  std::string text = r.density ? "density, smoothing " +
+                                     (r.smoothing > 0.0f ? formatNumber(r.smoothing) : "fitted")
                                : std::string("sprites");
   text += ", colour by " + std::string(colorByName(r.colorBy)) + (r.logScale ? " log" : " linear") +
           (s.automaticColorRange ? ", range auto" : ", range set");
@@ -192,9 +199,9 @@ class WindowApp {
   void draw();
   void writeScreenshot(bool lastFrame);
   void refreshColorRange(const State& state);
-  // The bodies as the engine holds them now, with `quantity`'s field measured (where it needs one and
-  // this state's was not measured yet) and attached; none where it cannot be measured (the message
-  // says why).
+  // The bodies as the engine holds them now, with `quantity`'s field measured (where it needs one
+  // and this state's was not measured yet) and attached; none where it cannot be measured (the
+  // message says why).
   std::optional<GpuStateView> bodiesWithField(ColorBy quantity);
   std::vector<float> fieldValues(ColorBy quantity);
   void checkAccuracy();
@@ -203,10 +210,11 @@ class WindowApp {
   PanelClicks clicks_;  // NBODY_PANEL_CLICKS's script, for tests
   std::optional<Snapshot> loadFirst_;
   SeriesPlayback series_;  // --play's, or the panel's; none: a live run
-  std::optional<CameraPath> cameraPath_;  // the path the camera follows now: --camera-path's, or the panel's
-  double cameraPathStart_ = 0.0;          // the frame clock's seconds at its first keyframe
-  CameraPathEditor cameraPathEditor_;     // the panel's keyframes
-  double playedUntil_ = 0.0;  // the frame clock's seconds at the last playSeries
+  std::optional<CameraPath>
+      cameraPath_;  // the path the camera follows now: --camera-path's, or the panel's
+  double cameraPathStart_ = 0.0;       // the frame clock's seconds at its first keyframe
+  CameraPathEditor cameraPathEditor_;  // the panel's keyframes
+  double playedUntil_ = 0.0;           // the frame clock's seconds at the last playSeries
   std::unique_ptr<OutputFile> screenshotFile_;
   std::unique_ptr<gl::WindowContext> context_;
   KeyPresses keys_;
@@ -225,8 +233,9 @@ class WindowApp {
   std::vector<TreeCell> cells_;  // for the cells overlay
   int cellsDepth_ = 0;           // what cells_ holds
   RecountClock cellsClock_;
-  UploadedStateTextures cpuStateTextures_;  // the state of an engine that keeps it off the GPU, for the renderer
-  BodyField bodyField_;  // colours and histograms by energy or density: what they need
+  UploadedStateTextures
+      cpuStateTextures_;  // the state of an engine that keeps it off the GPU, for the renderer
+  BodyField bodyField_;   // colours and histograms by energy or density: what they need
   struct MeasuredField {
     long long step;
     double time;
@@ -268,9 +277,12 @@ WindowApp::WindowApp(const WindowOptions& options)
       clicks_(PanelClicks::fromEnvironment()),
       loadFirst_(startingSnapshot(options)),  // before the window opens, so a bad file fails first
       series_(startingSeries(options)),
-      cameraPath_(options.cameraPath.empty() ? std::nullopt : std::optional(readCameraPathFile(options.cameraPath))),
+      cameraPath_(options.cameraPath.empty()
+                      ? std::nullopt
+                      : std::optional(readCameraPathFile(options.cameraPath))),
       screenshotFile_(openScreenshot(options)),
-      context_(gl::WindowContext::create("nbody-gl", options.width, options.height, glDebugWanted())),
+      context_(
+          gl::WindowContext::create("nbody-gl", options.width, options.height, glDebugWanted())),
       settings_(initialSettings(options, loadFirst_)),
       imgui_((listenForKeys(context_->window(), keys_), context_->window())),
       simulation_(settings_) {
@@ -290,15 +302,17 @@ WindowApp::WindowApp(const WindowOptions& options)
     playSeries();  // the first snapshot, for the camera and colours below
   }
   std::fprintf(stderr, "run: %s engine on %s, window on %s; %s, N = %zu\n", engine().name().c_str(),
-               engine().device().c_str(), context_->info().renderer.c_str(), settings_.run.method.c_str(),
-               engine().bodyCount());
+               engine().device().c_str(), context_->info().renderer.c_str(),
+               settings_.run.method.c_str(), engine().bodyCount());
   glfwGetFramebufferSize(context_->window(), &framebufferSize_.x, &framebufferSize_.y);
-  if (!options.record.empty()) recorder_.start(options.record, framebufferSize_, !options.hidePanel);
-  camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(simulation_.initialState()),
-                        aspectOf(framebufferSize_));
-  settings_.render =
-      resolveRenderSettings(options.render, simulation_.initialState(), simulation_.time(),
-                            options.render.settings.density ? std::vector<float>{} : fieldValues(options.render.settings.colorBy));
+  if (!options.record.empty())
+    recorder_.start(options.record, framebufferSize_, !options.hidePanel);
+  camera_ = placeCamera(parseCameraSpec(options.render.camera),
+                        boundingSphere(simulation_.initialState()), aspectOf(framebufferSize_));
+  settings_.render = resolveRenderSettings(
+      options.render, simulation_.initialState(), simulation_.time(),
+      options.render.settings.density ? std::vector<float>{}
+                                      : fieldValues(options.render.settings.colorBy));
   settings_.automaticColorRange = options.render.colorRange == "auto";
   fitDensityRange_ = fitsDensityToPicture(options.render);
   figures_.renderer = context_->info().renderer;
@@ -307,7 +321,8 @@ WindowApp::WindowApp(const WindowOptions& options)
   figures_.cameraPath.playing = cameraPath_.has_value();
   figures_.conservation = &conservation_;
   figures_.selection = &selection_.bodies();
-  if (!options.render.select.empty()) selection_.pickIds(engine().download(), parseIdList(options.render.select));
+  if (!options.render.select.empty())
+    selection_.pickIds(engine().download(), parseIdList(options.render.select));
   figures_.bodyChoices = bodyChoicesFor(engine(), settings_.run.scene.options.bodyCount);
   applied_ = settings_;
 }
@@ -371,7 +386,8 @@ void WindowApp::applySettings() {
   applySimulationSettings();
   carryOutSnapshotRequests();
   carryOutCameraPathRequests();
-  if (settings_.toggleRecording) figures_.message = recorder_.toggle(framebufferSize_, settings_.recordPanel);
+  if (settings_.toggleRecording)
+    figures_.message = recorder_.toggle(framebufferSize_, settings_.recordPanel);
   settings_.toggleRecording = false;
   if (settings_.fitCamera) {
     camera_.fit(boundingSphere(engine().download()), aspectOf(framebufferSize_));
@@ -380,13 +396,14 @@ void WindowApp::applySettings() {
   if (settings_.run.method != applied_.run.method) stats_.forgetTiming();
   if (settings_.checkAccuracy) checkAccuracy();
   // A range set by hand is another quantity's once the colouring changes: fitted again.
-  const bool otherQuantity =
-      settings_.render.colorBy != applied_.render.colorBy || settings_.render.density != applied_.render.density;
+  const bool otherQuantity = settings_.render.colorBy != applied_.render.colorBy ||
+                             settings_.render.density != applied_.render.density;
   if (otherQuantity) settings_.automaticColorRange = true;
   if (otherQuantity || settings_.render.logScale != applied_.render.logScale ||
       (settings_.automaticColorRange && !applied_.automaticColorRange))
     refreshColorRange(engine().download());
-  else if (settings_.render.smoothing != applied_.render.smoothing)  // the density's range only: no readback
+  else if (settings_.render.smoothing !=
+           applied_.render.smoothing)  // the density's range only: no readback
     fitDensityRange_ = settings_.automaticColorRange && settings_.render.density;
   applied_ = settings_;
 }
@@ -417,7 +434,9 @@ void WindowApp::carryOutCameraPathRequests() {
     if (r.clear) cameraPathEditor_.clear();
     if (r.load) cameraPathEditor_.load(r.file);
     if (r.save) cameraPathEditor_.save(r.file);
-    if (r.save || r.load) figures_.message = "camera path " + std::string(r.save ? "written to " : "read from ") + r.file;
+    if (r.save || r.load)
+      figures_.message =
+          "camera path " + std::string(r.save ? "written to " : "read from ") + r.file;
     if (r.togglePlaying) toggleCameraPath();
   } catch (const std::exception& e) {
     figures_.message = std::string("camera path: ") + withoutControlCharacters(e.what());
@@ -431,7 +450,8 @@ void WindowApp::carryOutCameraPathRequests() {
 void WindowApp::applySimulationSettings() {
   try {
     const LiveSimulation::Changes changes = simulation_.apply(settings_);
-    if (changes.engineSwitched || changes.variantChanged || changes.sceneRegenerated) stats_.forgetTiming();
+    if (changes.engineSwitched || changes.variantChanged || changes.sceneRegenerated)
+      stats_.forgetTiming();
     if (changes.engineSwitched || changes.sceneRegenerated)
       figures_.bodyChoices = bodyChoicesFor(engine(), settings_.run.scene.options.bodyCount);
     if (changes.engineSwitched)
@@ -461,7 +481,8 @@ void WindowApp::carryOutSnapshotRequests() {
   if (settings_.loadSnapshot) {
     try {
       simulation_.load(settings_, settings_.snapshotPath);
-      message = "loaded " + settings_.snapshotPath + ": N = " + std::to_string(engine().bodyCount()) + ", step " +
+      message = "loaded " + settings_.snapshotPath +
+                ": N = " + std::to_string(engine().bodyCount()) + ", step " +
                 std::to_string(simulation_.stepCount()) + ", " + settings_.run.method;
       startedOver();
     } catch (const std::exception& e) {
@@ -473,15 +494,17 @@ void WindowApp::carryOutSnapshotRequests() {
   settings_.saveSnapshot = settings_.loadSnapshot = false;
 }
 
-// The series' requests and the snapshot due; a series opened from the panel starts over as a load does.
+// The series' requests and the snapshot due; a series opened from the panel starts over as a load
+// does.
 void WindowApp::playSeries() {
   const double now = stats_.secondsSinceStart();
-  const SeriesPlayback::Outcome outcome = series_.follow(settings_, simulation_, now - playedUntil_);
+  const SeriesPlayback::Outcome outcome =
+      series_.follow(settings_, simulation_, now - playedUntil_);
   playedUntil_ = now;
   if (outcome.opened) startedOver();
   if (outcome.shown) {
     selection_.findIn(simulation_.initialState());  // its orbit goes on through the series
-    measuredField_.reset();                         // other bodies, perhaps at the same step and time
+    measuredField_.reset();  // other bodies, perhaps at the same step and time
   }
   if (!outcome.message.empty()) {
     figures_.message = outcome.message;
@@ -512,13 +535,16 @@ void WindowApp::pickBodies(const PickRequest& request) {
   const std::uint32_t hidden = settings_.render.hiddenComponents;
   std::vector<std::size_t> picked;
   if (request.box())
-    picked = bodiesInside(state, camera_, size, request.corner, request.otherCorner, hidden, Selection::kMostBodies);
-  else if (const auto body = bodyNearest(state, camera_, size, request.corner, 10.0f * request.pixelScale, hidden))
+    picked = bodiesInside(state, camera_, size, request.corner, request.otherCorner, hidden,
+                          Selection::kMostBodies);
+  else if (const auto body = bodyNearest(state, camera_, size, request.corner,
+                                         10.0f * request.pixelScale, hidden))
     picked.push_back(*body);
   if (picked.empty() && request.add) return;
   selection_.pick(state, picked, request.add);
-  figures_.message = selection_.empty() ? "selection cleared: no body there"
-                                        : "selected " + std::to_string(selection_.bodies().size()) + " bodies";
+  figures_.message = selection_.empty()
+                         ? "selection cleared: no body there"
+                         : "selected " + std::to_string(selection_.bodies().size()) + " bodies";
 }
 
 // The selected bodies where the engine has them now (a small readback), and the camera on them
@@ -527,7 +553,8 @@ void WindowApp::followSelection() {
   if (settings_.clearSelection) selection_.clear();
   settings_.clearSelection = false;
   if (selection_.empty()) return;
-  selection_.follow(bodyReader_.read(gpuStateOf(engine(), cpuStateTextures_), selection_.indices()));
+  selection_.follow(
+      bodyReader_.read(gpuStateOf(engine(), cpuStateTextures_), selection_.indices()));
   if (settings_.followSelection || settings_.centreOnSelection)
     if (const auto centre = selection_.centre()) camera_.target = *centre;
   settings_.centreOnSelection = false;
@@ -537,9 +564,11 @@ void WindowApp::followSelection() {
 void WindowApp::checkAccuracy() {
   settings_.checkAccuracy = false;
   try {
-    const AccuracyReport report = measureAccuracy(engine(), settings_.run.step, {.allUpTo = 4096, .bodies = 4096});
+    const AccuracyReport report =
+        measureAccuracy(engine(), settings_.run.step, {.allUpTo = 4096, .bodies = 4096});
     figures_.accuracy = "force error " + describePercentiles(report.force);
-    if (report.potentialError) figures_.accuracy += "; potential " + formatNumber(*report.potentialError);
+    if (report.potentialError)
+      figures_.accuracy += "; potential " + formatNumber(*report.potentialError);
   } catch (const std::exception& e) {
     figures_.accuracy = std::string("accuracy check failed: ") + e.what();
   }
@@ -550,13 +579,15 @@ std::optional<GpuStateView> WindowApp::bodiesWithField(ColorBy quantity) {
   const GpuStateView bodies = gpuStateOf(engine(), cpuStateTextures_);
   if (!needsBodyField(quantity)) return bodies;
   const StepParams& step = settings_.run.step;
-  const MeasuredField now{simulation_.stepCount(), simulation_.time(), quantity, step.gravity, step.softening};
+  const MeasuredField now{simulation_.stepCount(), simulation_.time(), quantity, step.gravity,
+                          step.softening};
   if (measuredField_ != now) {
     measuredField_.reset();
     try {
       bodyField_.measure(bodies, quantity, step);
     } catch (const std::runtime_error& e) {  // e.g. a tree the GPU cannot hold beside the engine
-      figures_.message = "no colours or histogram by " + std::string(colorByName(quantity)) + ": " + e.what();
+      figures_.message =
+          "no colours or histogram by " + std::string(colorByName(quantity)) + ": " + e.what();
       return std::nullopt;
     }
     measuredField_ = now;
@@ -572,7 +603,8 @@ std::vector<float> WindowApp::fieldValues(ColorBy quantity) {
 }
 
 void WindowApp::refreshColorRange(const State& state) {
-  fitDensityRange_ = settings_.automaticColorRange && settings_.render.density;  // at the next picture
+  fitDensityRange_ =
+      settings_.automaticColorRange && settings_.render.density;  // at the next picture
   const ColorBy colorBy = settings_.render.colorBy;
   if (settings_.automaticColorRange && !settings_.render.density)
     settings_.render.colorRange =
@@ -593,22 +625,26 @@ void WindowApp::measureConservation() {
 // The histogram (while shown with the panel) and the tree's cells (while their overlay is on),
 // counted from one state read back when either is due (RecountClock).
 void WindowApp::recountFigures() {
-  const bool histogramShown = settings_.histogram.shown && settings_.showPanel;  // the panel draws it
+  const bool histogramShown =
+      settings_.histogram.shown && settings_.showPanel;  // the panel draws it
   figures_.histogram = histogramShown ? &histogram_ : nullptr;
   const long long step = simulation_.stepCount();
   const double began = stats_.secondsSinceStart();
   const bool histogramDue =
-      histogramShown && histogramClock_.due(step, began, !(settings_.histogram == histogramCounted_));
+      histogramShown &&
+      histogramClock_.due(step, began, !(settings_.histogram == histogramCounted_));
   const bool cellsDue = settings_.render.shows(Overlay::Cells) &&
                         cellsClock_.due(step, began, settings_.render.cellDepth != cellsDepth_);
-  if (!settings_.render.shows(Overlay::Cells)) cellsClock_.forget();  // off: counted afresh when it comes back
+  if (!settings_.render.shows(Overlay::Cells))
+    cellsClock_.forget();  // off: counted afresh when it comes back
   if (!histogramDue && !cellsDue) return;
   engine().finish();  // the frame's steps are the GPU's work, not the counting's
   const double before = stats_.secondsSinceStart();
   const State state = engine().download();
   if (histogramDue) {
     const AppSettings::HistogramChoice& wanted = settings_.histogram;
-    histogram_ = histogramOf(state, wanted.quantity, wanted.logScale, 48, step, fieldValues(wanted.quantity));
+    histogram_ = histogramOf(state, wanted.quantity, wanted.logScale, 48, step,
+                             fieldValues(wanted.quantity));
     histogramCounted_ = wanted;
   }
   if (cellsDue) {
@@ -643,11 +679,13 @@ void WindowApp::describeExchange(int steps) {
 
 // A non-finite state draws nothing: stop and say where it went wrong (checked every 60 frames).
 void WindowApp::stopIfNonFinite(int steps) {
-  if (steps == 0 || (stats_.frames() % 60 != 59 && !settings_.paused) || !figures_.warning.empty()) return;
+  if (steps == 0 || (stats_.frames() % 60 != 59 && !settings_.paused) || !figures_.warning.empty())
+    return;
   if (const auto body = simulation_.firstNonFiniteBody()) {
     settings_.paused = true;
-    figures_.warning = "non-finite state by step " + std::to_string(simulation_.stepCount()) + ": body " +
-                       std::to_string(*body) + " (a smaller dt or a larger softening may help; R resets)";
+    figures_.warning = "non-finite state by step " + std::to_string(simulation_.stepCount()) +
+                       ": body " + std::to_string(*body) +
+                       " (a smaller dt or a larger softening may help; R resets)";
   }
 }
 
@@ -656,14 +694,18 @@ void WindowApp::draw() {
   stats_.beginDraw();
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, framebufferSize_.x, framebufferSize_.y);
-  const std::optional<GpuStateView> shown = settings_.render.density ? gpuStateOf(engine(), cpuStateTextures_)
-                                                                     : bodiesWithField(settings_.render.colorBy);
+  const std::optional<GpuStateView> shown = settings_.render.density
+                                                ? gpuStateOf(engine(), cpuStateTextures_)
+                                                : bodiesWithField(settings_.render.colorBy);
   try {
-    const GpuStateView bodies = shown.value_or(GpuStateView{});  // none: nothing drawn but the background
-    if (fitDensityRange_) settings_.render.colorRange = renderer_.fitDensityRange(bodies, camera_, settings_.render);
+    const GpuStateView bodies =
+        shown.value_or(GpuStateView{});  // none: nothing drawn but the background
+    if (fitDensityRange_)
+      settings_.render.colorRange = renderer_.fitDensityRange(bodies, camera_, settings_.render);
     fitDensityRange_ = false;
     renderer_.draw(bodies, camera_, settings_.render, simulation_.time());
-    overlays_.paint(camera_, settings_.render, {simulation_.time(), simulation_.stepCount(), selection_.marked(), &cells_});
+    overlays_.paint(camera_, settings_.render,
+                    {simulation_.time(), simulation_.stepCount(), selection_.marked(), &cells_});
   } catch (const std::invalid_argument& e) {  // e.g. an empty colour range
     figures_.warning = e.what();
   }
@@ -681,14 +723,16 @@ void WindowApp::writeScreenshot(bool lastFrame) {
   std::string path = settings_.screenshot ? timestampedName(".png") : options_.screenshot;
   try {
     if (const auto body = simulation_.firstNonFiniteBody())
-      throw std::runtime_error("the state is not finite at step " + std::to_string(simulation_.stepCount()) +
-                               " (body " + std::to_string(*body) + "), so " + path + " was not written");
+      throw std::runtime_error("the state is not finite at step " +
+                               std::to_string(simulation_.stepCount()) + " (body " +
+                               std::to_string(*body) + "), so " + path + " was not written");
     if (settings_.screenshot) {
       writePng(readWindow(framebufferSize_), path);
       path = newNameTaken(path).string();
     } else {
       writePng(readWindow(framebufferSize_), *screenshotFile_);
-      screenshotFile_->commit([] { throwIfStoppedHere([] { return std::string("while writing the screenshot"); }); });
+      screenshotFile_->commit(
+          [] { throwIfStoppedHere([] { return std::string("while writing the screenshot"); }); });
       screenshotWritten_ = true;
     }
     figures_.message = "screenshot: wrote " + std::filesystem::absolute(path).string();
@@ -706,7 +750,8 @@ void WindowApp::writeScreenshot(bool lastFrame) {
 void WindowApp::finishRecording(const std::function<void()>& beforePublishing) {
   if (!recorder_.recording()) return;
   try {
-    std::fprintf(stderr, "run: %s\n", withoutControlCharacters(recorder_.stop(beforePublishing)).c_str());
+    std::fprintf(stderr, "run: %s\n",
+                 withoutControlCharacters(recorder_.stop(beforePublishing)).c_str());
   } catch (const Stopped&) {
     throw;
   } catch (const std::exception& e) {
@@ -717,26 +762,33 @@ void WindowApp::finishRecording(const std::function<void()>& beforePublishing) {
 
 void WindowApp::printStats() const {
   const PanelFigures& f = figures_;
-  std::printf("run: %s engine (%s), %s, N = %zu, renderer %s\n", simulation_.engine().name().c_str(),
-              simulation_.engine().variant().c_str(), settings_.run.method.c_str(), simulation_.engine().bodyCount(),
-              f.renderer.c_str());
-  const auto measured = [](double milliseconds) { return milliseconds >= 0 ? std::to_string(milliseconds) : std::string("n/a"); };
+  std::printf("run: %s engine (%s), %s, N = %zu, renderer %s\n",
+              simulation_.engine().name().c_str(), simulation_.engine().variant().c_str(),
+              settings_.run.method.c_str(), simulation_.engine().bodyCount(), f.renderer.c_str());
+  const auto measured = [](double milliseconds) {
+    return milliseconds >= 0 ? std::to_string(milliseconds) : std::string("n/a");
+  };
   if (f.frameMilliseconds > 0)
-    std::printf("run: frames %lld, steps %lld, iterations/s %.3f, GFLOPS %.3f, G interactions/s %.4f, "
-                "GPU ms/step %s, frame ms %.2f, steps/frame %d, draw GPU ms %s\n",
-                stats_.frames(), simulation_.stepCount(), f.iterationsPerSecond, f.gflops,
-                f.interactionsPerSecond * 1e-9, measured(f.gpuMillisecondsPerStep).c_str(), f.frameMilliseconds,
-                f.stepsPerFrame, measured(f.drawMilliseconds).c_str());
+    std::printf(
+        "run: frames %lld, steps %lld, iterations/s %.3f, GFLOPS %.3f, G interactions/s %.4f, "
+        "GPU ms/step %s, frame ms %.2f, steps/frame %d, draw GPU ms %s\n",
+        stats_.frames(), simulation_.stepCount(), f.iterationsPerSecond, f.gflops,
+        f.interactionsPerSecond * 1e-9, measured(f.gpuMillisecondsPerStep).c_str(),
+        f.frameMilliseconds, f.stepsPerFrame, measured(f.drawMilliseconds).c_str());
   else  // the rates come from frames before the last one: zeros here would read as a measurement
-    std::printf("run: frames %lld, steps %lld, rates n/a (measured from the frames before the last: "
-                "ask for --frames 3 or more)\n",
-                stats_.frames(), simulation_.stepCount());
+    std::printf(
+        "run: frames %lld, steps %lld, rates n/a (measured from the frames before the last: "
+        "ask for --frames 3 or more)\n",
+        stats_.frames(), simulation_.stepCount());
   if (f.series.open)
     std::printf("run: series at snapshot %zu of %zu, %s\n", f.series.index + 1, f.series.size,
                 withoutControlCharacters(f.series.file).c_str());
   printConservation(conservation_);
-  std::printf("run: view: %s\n", describeView(settings_, cameraPathEditor_.keyframes().size(), selection_.bodies().size()).c_str());
-  if (clicks_.size() > 0) std::printf("run: panel clicks: %zu of %zu taken\n", clicks_.taken(), clicks_.size());
+  std::printf("run: view: %s\n", describeView(settings_, cameraPathEditor_.keyframes().size(),
+                                              selection_.bodies().size())
+                                     .c_str());
+  if (clicks_.size() > 0)
+    std::printf("run: panel clicks: %zu of %zu taken\n", clicks_.taken(), clicks_.size());
   std::istringstream rankLines(f.ranks);
   for (std::string line; std::getline(rankLines, line);) std::printf("run: %s\n", line.c_str());
   if (!f.warning.empty()) std::printf("run: %s\n", f.warning.c_str());
@@ -749,7 +801,8 @@ void WindowApp::printStats() const {
 int runWindow(const WindowOptions& options) {
   if (!ranks().leader()) {
     followWindow(options);
-    throwIfStopped([] { return std::string(); });  // the ranks agree on the stop at the window's end
+    throwIfStopped(
+        [] { return std::string(); });  // the ranks agree on the stop at the window's end
     return 0;
   }
   std::unique_ptr<WindowApp> app;
@@ -764,8 +817,9 @@ int runWindow(const WindowOptions& options) {
   const bool recording = app->recording();
   const auto describe = [&] {
     return "after frame " + std::to_string(app->frames()) +
-           (options.screenshot.empty() || app->screenshotWritten() ? std::string()
-                                                                  : "; " + options.screenshot + " was not written") +
+           (options.screenshot.empty() || app->screenshotWritten()
+                ? std::string()
+                : "; " + options.screenshot + " was not written") +
            (recording ? "; the recording was abandoned (a file is removed)" : "");
   };
   // A stop while its last frames are encoded abandons the movie (rank 0's own: its own stop).

@@ -20,7 +20,8 @@ Image readWindow(glm::ivec2 size) {
   Image image(size.x, size.y);
   const std::size_t row = std::size_t(size.x) * 4;
   for (int y = 0; y < size.y; ++y)
-    std::copy_n(flipped.rgba.data() + std::size_t(size.y - 1 - y) * row, row, image.rgba.data() + std::size_t(y) * row);
+    std::copy_n(flipped.rgba.data() + std::size_t(size.y - 1 - y) * row, row,
+                image.rgba.data() + std::size_t(y) * row);
   return image;
 }
 
@@ -33,13 +34,15 @@ std::string timestampedName(const std::string& extension) {
   // Two saves in one second must not replace each other: -2, -3, ... after the first.
   const std::string base = std::filesystem::absolute(stamp).string();
   const auto numbered = [base, extension](int k) {
-    return k == 1 ? base + extension : std::string(base).append("-").append(std::to_string(k)).append(extension);
+    return k == 1 ? base + extension
+                  : std::string(base).append("-").append(std::to_string(k)).append(extension);
   };
   int k = 1;
   while (std::filesystem::exists(std::filesystem::symlink_status(numbered(k)))) ++k;
   // Another window in this folder may choose the same name before this one's file appears: it is
   // renamed into place only if the name is still free, else under the next.
-  expectNewName(numbered(k), [numbered, k](const std::filesystem::path&) mutable { return numbered(++k); });
+  expectNewName(numbered(k),
+                [numbered, k](const std::filesystem::path&) mutable { return numbered(++k); });
   return numbered(k);
 }
 

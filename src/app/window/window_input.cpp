@@ -18,15 +18,32 @@ void onKey(GLFWwindow* window, int key, int, int action, int) {
   if (!keys || ImGui::GetIO().WantCaptureKeyboard) return;  // typing into the panel
   if (action == GLFW_REPEAT && key != GLFW_KEY_N) return;   // holding N keeps stepping
   switch (key) {
-    case GLFW_KEY_SPACE: keys->pause = true; break;
-    case GLFW_KEY_N: keys->step = true; break;
-    case GLFW_KEY_R: keys->reset = true; break;
-    case GLFW_KEY_P: keys->screenshot = true; break;
-    case GLFW_KEY_H: keys->togglePanel = true; break;
-    case GLFW_KEY_M: keys->record = true; break;
-    case GLFW_KEY_K: keys->keyframe = true; break;
-    case GLFW_KEY_ESCAPE: keys->quit = true; break;
-    default: break;
+    case GLFW_KEY_SPACE:
+      keys->pause = true;
+      break;
+    case GLFW_KEY_N:
+      keys->step = true;
+      break;
+    case GLFW_KEY_R:
+      keys->reset = true;
+      break;
+    case GLFW_KEY_P:
+      keys->screenshot = true;
+      break;
+    case GLFW_KEY_H:
+      keys->togglePanel = true;
+      break;
+    case GLFW_KEY_M:
+      keys->record = true;
+      break;
+    case GLFW_KEY_K:
+      keys->keyframe = true;
+      break;
+    case GLFW_KEY_ESCAPE:
+      keys->quit = true;
+      break;
+    default:
+      break;
   }
 }
 
@@ -54,7 +71,8 @@ void steerCamera(Camera& camera, glm::ivec2 windowSize) {
   if (io.WantCaptureMouse) return;
   const glm::vec2 delta(io.MouseDelta.x, io.MouseDelta.y);
   if (io.MouseDown[0] && !io.KeyShift) camera.orbit(-0.3f * delta.x, 0.3f * delta.y);
-  if (io.MouseDown[1] && windowSize.y > 0) camera.pan(glm::vec2(-delta.x, delta.y) / float(windowSize.y));
+  if (io.MouseDown[1] && windowSize.y > 0)
+    camera.pan(glm::vec2(-delta.x, delta.y) / float(windowSize.y));
   if (io.MouseWheel != 0.0f) camera.zoom(std::pow(1.15f, io.MouseWheel));
 }
 
@@ -63,11 +81,14 @@ std::optional<PickRequest> takePickRequest() {
   if (io.WantCaptureMouse) return std::nullopt;
   const bool dragged = io.MouseDragMaxDistanceSqr[0] > kClickPixels * kClickPixels;
   if (io.MouseDown[0] && io.KeyShift && dragged)
-    ImGui::GetForegroundDrawList()->AddRect(io.MouseClickedPos[0], io.MousePos, IM_COL32(90, 220, 255, 255));
-  if (!io.MouseReleased[0] || (dragged && !io.KeyShift)) return std::nullopt;  // a drag that orbited
+    ImGui::GetForegroundDrawList()->AddRect(io.MouseClickedPos[0], io.MousePos,
+                                            IM_COL32(90, 220, 255, 255));
+  if (!io.MouseReleased[0] || (dragged && !io.KeyShift))
+    return std::nullopt;  // a drag that orbited
   const glm::vec2 scale(io.DisplayFramebufferScale.x, io.DisplayFramebufferScale.y);
   const glm::vec2 released = glm::vec2(io.MousePos.x, io.MousePos.y) * scale;
-  const glm::vec2 pressed = dragged ? glm::vec2(io.MouseClickedPos[0].x, io.MouseClickedPos[0].y) * scale : released;
+  const glm::vec2 pressed =
+      dragged ? glm::vec2(io.MouseClickedPos[0].x, io.MouseClickedPos[0].y) * scale : released;
   return PickRequest{pressed, released, io.KeyCtrl, scale.y};
 }
 

@@ -16,8 +16,8 @@ namespace nbody {
 
 // Keys pressed since the last frame.
 struct KeyPresses {
-  bool pause = false, step = false, reset = false, screenshot = false, togglePanel = false, quit = false,
-       record = false, keyframe = false;
+  bool pause = false, step = false, reset = false, screenshot = false, togglePanel = false,
+       quit = false, record = false, keyframe = false;
 };
 
 // Records key presses into `keys` (which must outlive the window). Install before ImGui's GLFW
@@ -34,7 +34,7 @@ void steerCamera(Camera& camera, glm::ivec2 windowSize);
 struct PickRequest {
   glm::vec2 corner{0.0f}, otherCorner{0.0f};  // the same for a click
   bool add = false;                           // Ctrl held: added to the selection
-  float pixelScale = 1.0f;                    // framebuffer pixels a window pixel (2 on a HiDPI screen)
+  float pixelScale = 1.0f;  // framebuffer pixels a window pixel (2 on a HiDPI screen)
   bool box() const { return corner != otherCorner; }
 };
 // The request of the mouse button released this frame, if any; while Shift-dragging it outlines the

@@ -124,7 +124,8 @@ void WindowRecorder::capture(Stage stage, glm::ivec2 framebufferSize) {
     const ReadBindingGuard guard;
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
     glReadBuffer(GL_BACK);  // what the next swap shows
-    recorder_->capture(frameIndex, {0, framebufferSize.y - size_.y});  // an odd height loses the bottom row
+    recorder_->capture(frameIndex,
+                       {0, framebufferSize.y - size_.y});  // an odd height loses the bottom row
     lastFrameIndex_ = frameIndex;
   } catch (const std::exception& e) {
     abandon(e.what());
@@ -135,6 +136,8 @@ double WindowRecorder::seconds() const {
   return recording() ? std::chrono::duration<double>(Clock::now() - began_).count() : 0.0;
 }
 
-std::optional<std::string> WindowRecorder::takeMessage() { return std::exchange(message_, std::nullopt); }
+std::optional<std::string> WindowRecorder::takeMessage() {
+  return std::exchange(message_, std::nullopt);
+}
 
 }  // namespace nbody

@@ -32,8 +32,8 @@ class WindowRecorder {
   WindowRecorder& operator=(const WindowRecorder&) = delete;
 
   // Starts filming the window's back buffer (its size now; an odd width or height loses the right
-  // column or the bottom row, since yuv420p halves both) into `path`. Throws std::runtime_error when the file
-  // cannot be written or there is no encoder.
+  // column or the bottom row, since yuv420p halves both) into `path`. Throws std::runtime_error
+  // when the file cannot be written or there is no encoder.
   void start(const std::string& path, glm::ivec2 framebufferSize, bool withPanel);
   // Completes the file; returns what became of it ("recording: wrote PATH (...)").
   // `beforePublishing` as for OutputFile::commit: what it throws abandons the movie.

@@ -16,19 +16,39 @@ std::size_t bytesOf(Binding binding, std::size_t bodies) {
   const std::size_t groups = (bodies + kSmallestGroup - 1) / kSmallestGroup;
   const std::size_t blocks = (bodies + kSortBlock - 1) / kSortBlock;
   switch (binding) {
-    case kBounds: return 6 * 4;
-    case kKeysIn: case kKeysOut: return bodies * 8;
-    case kValuesIn: case kValuesOut: case kVisits: return bodies * 4;
-    case kBlockCounts: return kRadix * blocks * 4;
-    case kDigitTotals: return kRadix * 4;
-    case kSortedBodies: case kNodeBoxMin: case kNodeBoxMax: return bodies * 16;
-    case kNodeTest: case kNodeQuad: return (std::max<std::size_t>(bodies, 2) - 1) * 32;  // two 16-byte vectors a node
-    case kParents: return bodies * 2 * 4;
-    case kGroupStats: return groups * 16;
-    case kPotential: return groups * 8;
-    case kSumIn: case kSumOut: return std::max<std::size_t>(1, (groups + 255) / 256) * 8;
-    case kSpill: return spillSlotsFor(bodies) * (1 + kSpillSlotNodes) * 4;  // taken flags, then the slots
-    case kBindingCount: break;
+    case kBounds:
+      return 6 * 4;
+    case kKeysIn:
+    case kKeysOut:
+      return bodies * 8;
+    case kValuesIn:
+    case kValuesOut:
+    case kVisits:
+      return bodies * 4;
+    case kBlockCounts:
+      return kRadix * blocks * 4;
+    case kDigitTotals:
+      return kRadix * 4;
+    case kSortedBodies:
+    case kNodeBoxMin:
+    case kNodeBoxMax:
+      return bodies * 16;
+    case kNodeTest:
+    case kNodeQuad:
+      return (std::max<std::size_t>(bodies, 2) - 1) * 32;  // two 16-byte vectors a node
+    case kParents:
+      return bodies * 2 * 4;
+    case kGroupStats:
+      return groups * 16;
+    case kPotential:
+      return groups * 8;
+    case kSumIn:
+    case kSumOut:
+      return std::max<std::size_t>(1, (groups + 255) / 256) * 8;
+    case kSpill:
+      return spillSlotsFor(bodies) * (1 + kSpillSlotNodes) * 4;  // taken flags, then the slots
+    case kBindingCount:
+      break;
   }
   return 0;
 }
@@ -52,7 +72,8 @@ gl::Texture makeArrayTexture(const TextureArray& array, int width, int rows) {
 }  // namespace
 
 std::size_t spillSlotsFor(std::size_t bodies) {
-  return std::min(kSpillSlots, std::max<std::size_t>(1, (bodies + kSmallestGroup - 1) / kSmallestGroup));
+  return std::min(kSpillSlots,
+                  std::max<std::size_t>(1, (bodies + kSmallestGroup - 1) / kSmallestGroup));
 }
 
 BufferSizes bufferSizesFor(std::size_t bodies) {
@@ -68,20 +89,22 @@ BufferSizes bufferSizesFor(std::size_t bodies) {
 
 ArrayLimits arrayLimitsOf(const gl::Limits& limits) {
   const std::size_t block = std::size_t(limits.maxShaderStorageBlockBytes);
-  return {block, block, int(std::bit_floor(unsigned(limits.maxTextureSize))), limits.maxTextureSize};
+  return {block, block, int(std::bit_floor(unsigned(limits.maxTextureSize))),
+          limits.maxTextureSize};
 }
 
 ArrayStorage storageFor(std::size_t bodies, const ArrayLimits& limits) {
-  if (bufferSizesFor(bodies).largestArray <= std::min(limits.arrayBytes, limits.blockBytes)) return {};
+  if (bufferSizesFor(bodies).largestArray <= std::min(limits.arrayBytes, limits.blockBytes))
+    return {};
   return {true, std::countr_zero(unsigned(limits.textureWidth))};
 }
 
 void checkArraysFit(std::size_t bodies, const ArrayLimits& limits) {
   const BufferSizes sizes = bufferSizesFor(bodies);
-  if (sizes.largestBuffer > limits.blockBytes)
-  {
+  if (sizes.largestBuffer > limits.blockBytes) {
     const auto [need, most] = comparedBytes(double(sizes.largestBuffer), double(limits.blockBytes));
-    throw std::runtime_error(std::to_string(bodies) + " bodies need tree buffers of " + need + ", over the " + most +
+    throw std::runtime_error(std::to_string(bodies) + " bodies need tree buffers of " + need +
+                             ", over the " + most +
                              " one shader storage block may hold on this GPU");
   }
   if (!storageFor(bodies, limits).inTextures) return;
@@ -90,7 +113,8 @@ void checkArraysFit(std::size_t bodies, const ArrayLimits& limits) {
     if (rows > std::size_t(limits.textureRows))
       throw std::runtime_error(std::to_string(bodies) + " bodies need tree textures " +
                                std::to_string(limits.textureWidth) + " x " + std::to_string(rows) +
-                               " texels, over this GPU's " + std::to_string(limits.textureRows) + " rows");
+                               " texels, over this GPU's " + std::to_string(limits.textureRows) +
+                               " rows");
   }
 }
 
@@ -102,21 +126,25 @@ void TreeBuffers::reserve(std::size_t bodies, const ArrayLimits& limits) {
     buffers_[b] = {};
     textures_[b] = {};
     if (array && storage_.inTextures) {
-      textures_[b] = makeArrayTexture(*array, limits.textureWidth,
-                                      int(rowsOf(*array, bodies, std::size_t(limits.textureWidth))));
+      textures_[b] =
+          makeArrayTexture(*array, limits.textureWidth,
+                           int(rowsOf(*array, bodies, std::size_t(limits.textureWidth))));
       continue;
     }
     buffers_[b] = gl::Buffer::create();
-    glNamedBufferStorage(buffers_[b].id(), GLsizeiptr(bytesOf(Binding(b), bodies)), nullptr, GL_DYNAMIC_STORAGE_BIT);
+    glNamedBufferStorage(buffers_[b].id(), GLsizeiptr(bytesOf(Binding(b), bodies)), nullptr,
+                         GL_DYNAMIC_STORAGE_BIT);
   }
   // Every slot free: each walk gives back what it takes, so this holds from now on.
-  glClearNamedBufferSubData(buffers_[kSpill].id(), GL_R32UI, 0, GLsizeiptr(spillSlotsFor(bodies) * 4), GL_RED_INTEGER,
-                            GL_UNSIGNED_INT, nullptr);
+  glClearNamedBufferSubData(buffers_[kSpill].id(), GL_R32UI, 0,
+                            GLsizeiptr(spillSlotsFor(bodies) * 4), GL_RED_INTEGER, GL_UNSIGNED_INT,
+                            nullptr);
   capacity_ = bodies;
 }
 
 GLuint TreeBuffers::buffer(Binding binding) const {
-  if (!buffers_[binding].id()) throw std::logic_error("a tree array held in a texture was asked for as a buffer");
+  if (!buffers_[binding].id())
+    throw std::logic_error("a tree array held in a texture was asked for as a buffer");
   return buffers_[binding].id();
 }
 
@@ -130,7 +158,8 @@ void TreeBuffers::bindArray(Binding role, Binding holder) const {
   const GLuint texture = textures_[holder].id();
   glBindTextureUnit(GLuint(kArrayTextureUnits + int(role)), texture);
   if (array->imageUnit > 0)
-    glBindImageTexture(GLuint(array->imageUnit), texture, 0, GL_FALSE, 0, GL_READ_WRITE, array->internalFormat);
+    glBindImageTexture(GLuint(array->imageUnit), texture, 0, GL_FALSE, 0, GL_READ_WRITE,
+                       array->internalFormat);
 }
 
 void TreeBuffers::bindAll() const {
@@ -161,7 +190,8 @@ std::vector<std::uint32_t> TreeBuffers::readWords(Binding binding, std::size_t w
   const int rows = int((words + rowWords - 1) / rowWords);
   std::vector<std::uint32_t> texels(std::size_t(rows) * rowWords);
   gl::readTextureRows(textures_[binding].id(),
-                      {{width, rows, 1}, array->clientFormat, GL_UNSIGNED_INT, array->recordBytes}, texels.data());
+                      {{width, rows, 1}, array->clientFormat, GL_UNSIGNED_INT, array->recordBytes},
+                      texels.data());
   std::copy_n(texels.begin(), words, read.begin());
   return read;
 }

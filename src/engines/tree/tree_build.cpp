@@ -10,19 +10,22 @@ void buildTopology(Kernels& kernels, std::size_t bodyCount) {
   kernels.barrier();
 }
 
-void computeMoments(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount, double theta) {
+void computeMoments(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount,
+                    double theta) {
   if (bodyCount < 2) return;
   const GLuint zero = 0;
-  glClearNamedBufferSubData(buffers.buffer(kVisits), GL_R32UI, 0, GLsizeiptr((bodyCount - 1) * 4), GL_RED_INTEGER,
-                            GL_UNSIGNED_INT, &zero);
+  glClearNamedBufferSubData(buffers.buffer(kVisits), GL_R32UI, 0, GLsizeiptr((bodyCount - 1) * 4),
+                            GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
   gl::UniformProgram& program = kernels.use(Kernel::moments);
   program.setUint("uBodyCount", bodyCount);
-  program.setFloat("uInverseTheta", theta > 0 ? 1.0 / theta : double(std::numeric_limits<float>::infinity()));
+  program.setFloat("uInverseTheta",
+                   theta > 0 ? 1.0 / theta : double(std::numeric_limits<float>::infinity()));
   kernels.dispatch(ceilDiv(bodyCount, kElementThreads));
   kernels.barrier();
 }
 
-void computeDensities(Kernels& kernels, std::size_t bodyCount, std::size_t neighbours, int textureWidth) {
+void computeDensities(Kernels& kernels, std::size_t bodyCount, std::size_t neighbours,
+                      int textureWidth) {
   gl::UniformProgram& program = kernels.use(Kernel::density);
   program.setUint("uBodyCount", bodyCount);
   program.setUint("uNeighbours", neighbours);

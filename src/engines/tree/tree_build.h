@@ -15,10 +15,12 @@ namespace nbody::tree {
 // The nodes' links and the sorted bodies, from sortBodies' keys (positions at kPositionUnit).
 void buildTopology(Kernels& kernels, std::size_t bodyCount);
 // Every node's moments and opening radius for opening angle `theta` (0: every cell opened).
-void computeMoments(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount, double theta);
+void computeMoments(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount,
+                    double theta);
 // Each body's local density from the tree the moments finished (tree_density.comp) into x of its
 // texel of the image at kAccelerationImageUnit (bodies in a texture `textureWidth` wide): the mass
 // of the smallest cell of at least `neighbours` bodies over the cube of its box's largest side.
-void computeDensities(Kernels& kernels, std::size_t bodyCount, std::size_t neighbours, int textureWidth);
+void computeDensities(Kernels& kernels, std::size_t bodyCount, std::size_t neighbours,
+                      int textureWidth);
 
 }  // namespace nbody::tree

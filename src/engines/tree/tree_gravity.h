@@ -66,14 +66,14 @@ class TreeGravity {
   // A caller that shares the walk out (the distributed engine) evaluates groups [first, last) of
   // groupCount(bodyCount, settings): every body of those groups gets the acceleration a whole walk
   // gives it, bit for bit, as each group walks the same tree alone. Group g holds the sorted
-  // bodies [g groupSize, (g + 1) groupSize) (fewer in the last), sortedBodies() gives their indices,
-  // and groupCounts() what each group's lists held, for cutting the next ranges. `parts` lets it
-  // pass each part of the walk on as the GPU works on the next (tree_walk.h); an evaluation that
-  // tunes the ring walks without them (its trials walk every part again).
+  // bodies [g groupSize, (g + 1) groupSize) (fewer in the last), sortedBodies() gives their
+  // indices, and groupCounts() what each group's lists held, for cutting the next ranges. `parts`
+  // lets it pass each part of the walk on as the GPU works on the next (tree_walk.h); an evaluation
+  // that tunes the ring walks without them (its trials walk every part again).
   using GroupRange = tree::GroupRange;
-  void evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
-                const TreeSettings& settings, GLuint accelerationArray, GroupRange groups = {},
-                const tree::WalkParts& parts = {});
+  void evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
+                const StepParams& params, const TreeSettings& settings, GLuint accelerationArray,
+                GroupRange groups = {}, const tree::WalkParts& parts = {});
   static std::size_t groupCount(std::size_t bodyCount, const TreeSettings& settings) {
     return tree::groupCountOf(bodyCount, settings);
   }
@@ -90,19 +90,19 @@ class TreeGravity {
   // (cells: softened monopole + quadrupole), per-body terms in float32, summed in double on the
   // GPU; reads back 8 bytes (waits for the GPU). Its relative error at the default settings is
   // ~1e-5 (docs/tree-gravity.md); the test bounds it at 3e-5.
-  double potentialEnergy(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
-                         const TreeSettings& settings);
+  double potentialEnergy(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
+                         const StepParams& params, const TreeSettings& settings);
 
   // Each body's potential G phi_i (softened as the accelerations; its own term left out) in x of
   // its texel of layer 0 of `fieldArray` (as evaluate's accelerationArray; y, z and w are 0), for
   // colouring by specific energy. Issues GL work only and ends with the barrier reads need.
-  void bodyPotentials(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
-                      const TreeSettings& settings, GLuint fieldArray);
+  void bodyPotentials(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
+                      const StepParams& params, const TreeSettings& settings, GLuint fieldArray);
   // Each body's local density, as tree_build.h's computeDensities estimates it with
   // kDensityNeighbours bodies, into x of its texel of layer 0 of `fieldArray`.
   static constexpr std::size_t kDensityNeighbours = 32;
-  void bodyDensities(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const TreeSettings& settings,
-                     GLuint fieldArray);
+  void bodyDensities(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
+                     const TreeSettings& settings, GLuint fieldArray);
 
   // GPU memory the tree's buffers need for `bodies` bodies (besides the state textures): per body
   // (beyond the walk's spill pool, 64 MiB from 32768 bodies on), and in all.
@@ -121,7 +121,8 @@ class TreeGravity {
   // GPU time of the newest evaluation whose timestamp queries have finished (never waits);
   // nothing while none has.
   struct TimeSplit {
-    double build = 0, moments = 0, estimate = 0, walk = 0;  // seconds; estimate: the relative opening's
+    double build = 0, moments = 0, estimate = 0,
+           walk = 0;  // seconds; estimate: the relative opening's
     double total() const { return build + moments + estimate + walk; }
   };
   std::optional<TimeSplit> lastTimeSplit();
@@ -143,19 +144,22 @@ class TreeGravity {
 
   // Evaluates the lists only (tree_walk.comp with COUNT_ONLY) of `groups`: the cost model's list
   // lengths at any N, quickly; writes no accelerations.
-  ListStatistics countLists(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
-                            const TreeSettings& settings, GroupRange groups = {});
+  ListStatistics countLists(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
+                            const StepParams& params, const TreeSettings& settings,
+                            GroupRange groups = {});
 
  private:
-  void evaluateWith(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
-                    const TreeSettings& settings, GLuint accelerationArray, GroupRange groups,
-                    const tree::WalkParts& parts = {});
+  void evaluateWith(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
+                    const StepParams& params, const TreeSettings& settings,
+                    GLuint accelerationArray, GroupRange groups, const tree::WalkParts& parts = {});
   // The tree of the bodies built and `groups` walked for `output`: accelerations into
   // `accelerationArray` (timed, for lastTimeSplit), the potential or the lists' counts.
-  void buildAndWalk(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount, const StepParams& params,
-                    const TreeSettings& settings, tree::WalkOutput output, GroupRange groups,
-                    GLuint accelerationArray = 0, const tree::WalkParts& parts = {});
-  void prepare(glm::ivec2 size, std::size_t bodyCount, const TreeSettings& settings, GroupRange groups);
+  void buildAndWalk(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
+                    const StepParams& params, const TreeSettings& settings, tree::WalkOutput output,
+                    GroupRange groups, GLuint accelerationArray = 0,
+                    const tree::WalkParts& parts = {});
+  void prepare(glm::ivec2 size, std::size_t bodyCount, const TreeSettings& settings,
+               GroupRange groups);
   // The relative opening's |a| of the bodies of `groups`, by a coarse walk of the tree just built.
   void estimateAccelerations(std::size_t bodyCount, glm::ivec2 size, const StepParams& params,
                              const TreeSettings& settings, GroupRange groups);

@@ -18,16 +18,26 @@ struct KernelFile {
 
 KernelFile fileOf(Kernel kernel) {
   switch (kernel) {
-    case Kernel::bounds: return {"tree_bounds.comp", kBoundsThreads, false};
-    case Kernel::keys: return {"tree_keys.comp", kSortThreads, true};
-    case Kernel::histogram: return {"radix_histogram.comp", kSortThreads, true};
-    case Kernel::scan: return {"radix_scan.comp", kSortThreads, false};
-    case Kernel::scatter: return {"radix_scatter.comp", kSortThreads, false};
-    case Kernel::topology: return {"tree_topology.comp", kElementThreads, false};
-    case Kernel::moments: return {"tree_moments.comp", kElementThreads, false};
-    case Kernel::walk: return {"tree_walk.comp", 0, false};
-    case Kernel::sum: return {"tree_sum.comp", kSumThreads, false};
-    case Kernel::density: return {"tree_density.comp", kElementThreads, false};
+    case Kernel::bounds:
+      return {"tree_bounds.comp", kBoundsThreads, false};
+    case Kernel::keys:
+      return {"tree_keys.comp", kSortThreads, true};
+    case Kernel::histogram:
+      return {"radix_histogram.comp", kSortThreads, true};
+    case Kernel::scan:
+      return {"radix_scan.comp", kSortThreads, false};
+    case Kernel::scatter:
+      return {"radix_scatter.comp", kSortThreads, false};
+    case Kernel::topology:
+      return {"tree_topology.comp", kElementThreads, false};
+    case Kernel::moments:
+      return {"tree_moments.comp", kElementThreads, false};
+    case Kernel::walk:
+      return {"tree_walk.comp", 0, false};
+    case Kernel::sum:
+      return {"tree_sum.comp", kSumThreads, false};
+    case Kernel::density:
+      return {"tree_density.comp", kElementThreads, false};
   }
   throw std::logic_error("unknown tree kernel");
 }
@@ -37,7 +47,8 @@ KernelFile fileOf(Kernel kernel) {
 std::vector<std::string> sourcesOf(Kernel kernel) {
   const std::string file = fileOf(kernel).file;
   if (kernel == Kernel::walk)
-    return {"workgroup.glsl", "body_layout.glsl", "gravity.glsl", "tree_common.glsl", "tree_arrays.glsl", file};
+    return {"workgroup.glsl",   "body_layout.glsl", "gravity.glsl",
+            "tree_common.glsl", "tree_arrays.glsl", file};
   return {"workgroup.glsl", "body_layout.glsl", "tree_common.glsl", "tree_arrays.glsl", file};
 }
 
@@ -60,8 +71,8 @@ gl::UniformProgram& Kernels::program(Kernel kernel, const gl::Defines& defines) 
   auto key = std::make_pair(kernel, variant);
   auto found = programs_.find(key);
   if (found != programs_.end()) return found->second;
-  gl::UniformProgram built(
-      gl::buildProgram({{GL_COMPUTE_SHADER, sourcesOf(kernel)}}, fixedDefinesOf(kernel).add(variant)));
+  gl::UniformProgram built(gl::buildProgram({{GL_COMPUTE_SHADER, sourcesOf(kernel)}},
+                                            fixedDefinesOf(kernel).add(variant)));
   built.setInt("uPositionMass", kPositionUnit);
   built.setInt("uAcceleration", kAccelerationImageUnit);
   return programs_.emplace(std::move(key), std::move(built)).first->second;
@@ -83,7 +94,8 @@ void Kernels::dispatch(std::size_t groups) const {
   const std::size_t x = std::min(groups, std::size_t(limits_.maxComputeWorkGroupCount[0]));
   const std::size_t y = ceilDiv(groups, x);
   if (y > std::size_t(limits_.maxComputeWorkGroupCount[1]))
-    throw std::runtime_error(std::to_string(groups) + " work groups are more than this GPU dispatches");
+    throw std::runtime_error(std::to_string(groups) +
+                             " work groups are more than this GPU dispatches");
   glDispatchCompute(GLuint(x), GLuint(y), 1);
 }
 

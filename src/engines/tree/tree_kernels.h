@@ -7,10 +7,10 @@
 #include <map>
 #include <utility>
 
+#include "engines/tree/tree_layout.h"
 #include "gl/defines.h"
 #include "gl/limits.h"
 #include "gl/shader_program.h"
-#include "engines/tree/tree_layout.h"
 
 namespace nbody::tree {
 
@@ -36,7 +36,8 @@ class Kernels {
   // Orders the tree kernels that follow after the stores of those before to the arrays and buffers.
   void barrier() const { glMemoryBarrier(storage_.barrierBits()); }
 
-  // `kernel`'s variant with `defines` (and the arrays' storage), built the first time it is asked for.
+  // `kernel`'s variant with `defines` (and the arrays' storage), built the first time it is asked
+  // for.
   gl::UniformProgram& program(Kernel kernel, const gl::Defines& defines = {});
   // The same, made the current program.
   gl::UniformProgram& use(Kernel kernel, const gl::Defines& defines = {});

@@ -28,7 +28,8 @@ gl::Defines ArrayStorage::defines() const {
 
 GLbitfield ArrayStorage::barrierBits() const {
   return GL_SHADER_STORAGE_BARRIER_BIT |
-         (inTextures ? GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT : GLbitfield(0));
+         (inTextures ? GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT
+                     : GLbitfield(0));
 }
 
 }  // namespace nbody::tree

@@ -17,17 +17,18 @@ struct TreeSettings {
   double theta = 1.0;
   // How a cell is judged: by theta alone (geometric), or relative to the accelerations of the
   // group's bodies as well (GADGET's criterion): a cell theta accepts is opened where the error it
-  // leaves, ~G M b^p / d^(p+2) (b = theta x its opening radius, d the distance from the group's box,
-  // p = expansionOrder + 1), exceeds `accuracy` times the least |a| of the group. |a| comes from a
-  // coarse walk of the same tree (monopoles, estimateTheta) just before, so the result depends on
-  // the state alone. theta then bounds how near a cell may be used at all.
+  // leaves, ~G M b^p / d^(p+2) (b = theta x its opening radius, d the distance from the group's
+  // box, p = expansionOrder + 1), exceeds `accuracy` times the least |a| of the group. |a| comes
+  // from a coarse walk of the same tree (monopoles, estimateTheta) just before, so the result
+  // depends on the state alone. theta then bounds how near a cell may be used at all.
   enum class Opening { geometric, relative };
   // The defaults keep the uniform sphere's median error (the binding target) under 2e-4 up to
   // 16.8M bodies, at 1.3-1.8x the speed of theta 0.43 alone (docs/performance.md, round 21).
   Opening opening = Opening::relative;
   double accuracy = 0.00065;
   double estimateTheta = 2.0;
-  int estimateGroupSize = 128;  // the coarse walk's groups (at least groupSize): fewer, cheaper walks
+  int estimateGroupSize =
+      128;  // the coarse walk's groups (at least groupSize): fewer, cheaper walks
   // 1: monopoles; 2: monopoles + quadrupoles (a cell costs ~3 body-body interactions instead of
   // ~1, and gives far more accuracy per interaction at these error levels).
   int expansionOrder = 2;
@@ -78,9 +79,9 @@ TreeSettings resolveTreeSettings(std::size_t bodies, int multiprocessors = 16);
 std::string describe(const TreeSettings& settings);  // "theta=0.43 order=2 group=64 ..."
 // Whether the relative opening applies (at theta 0 every cell is opened anyway).
 bool opensRelative(const TreeSettings& settings);
-int tileOf(const TreeSettings& settings);            // tileSize, or groupSize for 0
-int walkThreadsOf(const TreeSettings& settings);     // invocations a walk: groupSize / bodiesPerThread
-int stackOf(const TreeSettings& settings);           // stackSize, or the least (4 rows) for 0
-int spillRowsOf(const TreeSettings& settings);       // rows of the stack beyond the ring
+int tileOf(const TreeSettings& settings);         // tileSize, or groupSize for 0
+int walkThreadsOf(const TreeSettings& settings);  // invocations a walk: groupSize / bodiesPerThread
+int stackOf(const TreeSettings& settings);        // stackSize, or the least (4 rows) for 0
+int spillRowsOf(const TreeSettings& settings);    // rows of the stack beyond the ring
 
 }  // namespace nbody

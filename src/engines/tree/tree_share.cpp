@@ -26,7 +26,8 @@ gl::UniformProgram shareProgram(bool gather) {
 
 // Sorted bodies [first g, last g) of groups [first, last), within the `bodyCount` bodies.
 BodyRange bodiesOf(BodyRange groups, std::size_t groupSize, std::size_t bodyCount) {
-  return {std::min(groups.first * groupSize, bodyCount), std::min(groups.last * groupSize, bodyCount)};
+  return {std::min(groups.first * groupSize, bodyCount),
+          std::min(groups.last * groupSize, bodyCount)};
 }
 
 }  // namespace
@@ -40,7 +41,8 @@ void TreeShare::checkFits(std::size_t bodyCount, const gl::Limits& limits) {
   throw std::runtime_error(std::to_string(bodyCount) + " bodies exchange " + need +
                            " of accelerations between ranks, over the " + most +
                            " one shader storage block may hold on this GPU (at most " +
-                           std::to_string(block / kBytesPerBody) + " bodies in a distributed tree run)");
+                           std::to_string(block / kBytesPerBody) +
+                           " bodies in a distributed tree run)");
 }
 
 std::vector<BodyRange> TreeShare::groupShares(std::size_t groups) const {
@@ -58,7 +60,8 @@ GroupRange TreeShare::groupsOf(std::size_t bodyCount, std::size_t groupSize) con
   return {own.first, own.last};
 }
 
-void TreeShare::move(gl::UniformProgram& program, std::size_t invocations, BodyRange own, std::size_t bodyCount) {
+void TreeShare::move(gl::UniformProgram& program, std::size_t invocations, BodyRange own,
+                     std::size_t bodyCount) {
   glUseProgram(program.id());
   program.setInt("uFirst", int(own.first));
   program.setInt("uLast", int(own.last));
@@ -69,14 +72,16 @@ void TreeShare::move(gl::UniformProgram& program, std::size_t invocations, BodyR
 void TreeShare::bindFor(GLuint accelerationArray) const {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOrderBinding, now_.gravity->sortedOrderBuffer());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSharedBinding, sorted_.id());
-  glBindImageTexture(kAccelerationUnit, accelerationArray, 0, GL_TRUE, 0, GL_READ_WRITE, GL_RGBA32F);
+  glBindImageTexture(kAccelerationUnit, accelerationArray, 0, GL_TRUE, 0, GL_READ_WRITE,
+                     GL_RGBA32F);
 }
 
 void TreeShare::beginExchange(TreeGravity& gravity, GLuint accelerationArray, std::size_t bodyCount,
                               std::size_t groupSize, RankExchange& exchange) {
   const std::size_t groups = (bodyCount + groupSize - 1) / groupSize;
   now_ = {&gravity, accelerationArray, bodyCount, groupSize, &exchange, groupShares(groups), {}, 0};
-  for (const BodyRange& range : now_.groupRanges) now_.shares.push_back(bodiesOf(range, groupSize, bodyCount));
+  for (const BodyRange& range : now_.groupRanges)
+    now_.shares.push_back(bodiesOf(range, groupSize, bodyCount));
   now_.gathered = now_.shares[std::size_t(ranks().rank())].first;
   if (bodyCount * kBytesPerBody > sortedBytes_) {
     sorted_ = gl::Buffer::create();
@@ -125,7 +130,8 @@ double TreeShare::interactions(std::size_t bodyCount, std::size_t groupSize) con
   double total = 0;
   for (std::size_t g = 0; g < counts_.size(); ++g) {
     const std::size_t bodies = std::min(groupSize, bodyCount - std::min(bodyCount, g * groupSize));
-    total += double(bodies) * (double(counts_[g].bodyInteractions) + double(counts_[g].cellInteractions));
+    total += double(bodies) *
+             (double(counts_[g].bodyInteractions) + double(counts_[g].cellInteractions));
   }
   return total;
 }
@@ -137,7 +143,8 @@ void TreeShare::gatherCounts(const TreeGravity& gravity, const std::vector<BodyR
   counts_.assign(groups, {});
   const std::vector<GroupCounts> own = gravity.groupCounts();
   const BodyRange mine = shares[std::size_t(ranks().rank())];
-  if (!own.empty()) std::memcpy(counts_.data() + mine.first, own.data(), own.size() * sizeof(GroupCounts));
+  if (!own.empty())
+    std::memcpy(counts_.data() + mine.first, own.data(), own.size() * sizeof(GroupCounts));
   std::vector<std::size_t> units;
   for (const BodyRange& range : shares) units.push_back(range.size());
   ranks().allGather(std::as_writable_bytes(std::span(counts_)), units, sizeof(GroupCounts));

@@ -31,8 +31,8 @@ class TreeShare {
   // groups into layer 0 of `accelerationArray`, passing walkParts() to the walk, which hands each
   // part's accelerations on as the GPU walks the next; finish after it: every rank's accelerations
   // there, and the groups' counts for the next cut. Parts change no bit.
-  void beginExchange(TreeGravity& gravity, GLuint accelerationArray, std::size_t bodyCount, std::size_t groupSize,
-                     RankExchange& exchange);
+  void beginExchange(TreeGravity& gravity, GLuint accelerationArray, std::size_t bodyCount,
+                     std::size_t groupSize, RankExchange& exchange);
   tree::WalkParts walkParts(const gl::Limits& limits);
   void finishExchange();
 
@@ -43,7 +43,8 @@ class TreeShare {
 
  private:
   std::vector<BodyRange> groupShares(std::size_t groups) const;
-  void move(gl::UniformProgram& program, std::size_t invocations, BodyRange own, std::size_t bodyCount);
+  void move(gl::UniformProgram& program, std::size_t invocations, BodyRange own,
+            std::size_t bodyCount);
   void bindFor(GLuint accelerationArray) const;
   void gatherUpTo(std::size_t body);
   void gatherCounts(const TreeGravity& gravity, const std::vector<BodyRange>& shares);

@@ -50,9 +50,10 @@ void sortPass(Kernels& kernels, int pass, std::size_t blocks, bool oneGroupScan)
 void sortKeys(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount) {
   const std::size_t blocks = ceilDiv(bodyCount, kSortBlock);
   const bool oneGroupScan = blocks <= kOneGroupScanBlocks;
-  for (gl::UniformProgram* program : {&kernels.program(Kernel::histogram),
-                                      &kernels.program(Kernel::scan, {{"SCAN_ONE_GROUP", oneGroupScan ? 1 : 0}}),
-                                      &kernels.program(Kernel::scatter)}) {
+  for (gl::UniformProgram* program :
+       {&kernels.program(Kernel::histogram),
+        &kernels.program(Kernel::scan, {{"SCAN_ONE_GROUP", oneGroupScan ? 1 : 0}}),
+        &kernels.program(Kernel::scatter)}) {
     program->setUint("uCount", bodyCount);
     program->setUint("uBlockCount", blocks);
   }
@@ -78,7 +79,8 @@ std::vector<std::uint32_t> readSortedBodies(const TreeBuffers& buffers, std::siz
 std::vector<std::uint64_t> readSortedKeys(const TreeBuffers& buffers, std::size_t bodyCount) {
   const std::vector<std::uint32_t> words = buffers.readWords(kKeysIn, 2 * bodyCount);
   std::vector<std::uint64_t> keys;
-  for (std::size_t k = 0; k < bodyCount; ++k) keys.push_back(std::uint64_t(words[2 * k]) << 32 | words[2 * k + 1]);
+  for (std::size_t k = 0; k < bodyCount; ++k)
+    keys.push_back(std::uint64_t(words[2 * k]) << 32 | words[2 * k + 1]);
   return keys;
 }
 

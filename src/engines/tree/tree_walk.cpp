@@ -17,7 +17,9 @@ namespace {
 // + vec4 and vec2 for quadrupoles).
 std::size_t declaredSharedBytes(const TreeSettings& s, bool potential, int subgroupSize) {
   const std::size_t threads = std::size_t(walkThreadsOf(s)), tile = std::size_t(tileOf(s));
-  const std::size_t scan = subgroupSize == 0 ? 2 * threads : potential ? threads : threads / std::size_t(subgroupSize);
+  const std::size_t scan = subgroupSize == 0 ? 2 * threads
+                           : potential       ? threads
+                                             : threads / std::size_t(subgroupSize);
   std::size_t bytes = std::size_t(stackOf(s)) * 4 + 4 + scan * 8 + 2 * threads * 4 + tile * 16;
   bytes += tile * (s.expansionOrder >= 2 ? 16 + 16 + 16 + 8 : 16 + 16);
   if (potential) bytes += tile * 4;
@@ -33,7 +35,8 @@ TreeSettings estimateSettings(TreeSettings settings) {
   settings.bodiesPerThread = 1;
   settings.tileSize = 0;
   settings.stackSize = 0;
-  settings.smallCell = 0;  // a monopole costs one body's interaction: no cell is cheaper as its bodies
+  settings.smallCell =
+      0;  // a monopole costs one body's interaction: no cell is cheaper as its bodies
   return settings;
 }
 
@@ -50,16 +53,20 @@ std::size_t groupCountOf(std::size_t bodyCount, const TreeSettings& settings) {
 GroupRange clipped(GroupRange range, std::size_t groups) {
   range.last = std::min(range.last, groups);
   if (range.first > range.last)
-    throw std::invalid_argument("the walk's groups start at " + std::to_string(range.first) + ", past their end at " +
-                                std::to_string(range.last) + " (" + std::to_string(groups) + " groups)");
+    throw std::invalid_argument("the walk's groups start at " + std::to_string(range.first) +
+                                ", past their end at " + std::to_string(range.last) + " (" +
+                                std::to_string(groups) + " groups)");
   return range;
 }
 
 bool WalkStage::usesSubgroups(const gl::Limits& limits, const TreeSettings& s) {
   switch (s.prefixSums) {
-    case TreeSettings::PrefixSums::sharedMemory: return false;
-    case TreeSettings::PrefixSums::subgroups: return true;
-    case TreeSettings::PrefixSums::automatic: break;
+    case TreeSettings::PrefixSums::sharedMemory:
+      return false;
+    case TreeSettings::PrefixSums::subgroups:
+      return true;
+    case TreeSettings::PrefixSums::automatic:
+      break;
   }
   return limits.computeSubgroupSize > 0 && walkThreadsOf(s) % limits.computeSubgroupSize == 0;
 }
@@ -72,44 +79,47 @@ void WalkStage::checkFits(const gl::Limits& limits, const TreeSettings& settings
   const int threads = walkThreadsOf(settings);
   if (settings.prefixSums == TreeSettings::PrefixSums::subgroups &&
       (limits.computeSubgroupSize == 0 || threads % limits.computeSubgroupSize != 0))
-    throw std::runtime_error(limits.computeSubgroupSize == 0
-                                 ? std::string("this GPU offers no subgroup arithmetic in compute shaders")
-                                 : "subgroups of " + std::to_string(limits.computeSubgroupSize) + " do not tile a walk of " +
-                                       std::to_string(threads) + " invocations");
+    throw std::runtime_error(
+        limits.computeSubgroupSize == 0
+            ? std::string("this GPU offers no subgroup arithmetic in compute shaders")
+            : "subgroups of " + std::to_string(limits.computeSubgroupSize) +
+                  " do not tile a walk of " + std::to_string(threads) + " invocations");
   const std::size_t bytes = sharedBytes(limits, settings);
   if (bytes > std::size_t(limits.maxComputeSharedMemoryBytes))
-    throw std::runtime_error("the walk with groups of " + std::to_string(settings.groupSize) + " and a stack of " +
-                             std::to_string(stackOf(settings)) + " needs " + std::to_string(bytes) +
-                             " bytes of shared memory; this GPU offers " +
-                             std::to_string(limits.maxComputeSharedMemoryBytes) + ": choose a smaller stack or group");
+    throw std::runtime_error("the walk with groups of " + std::to_string(settings.groupSize) +
+                             " and a stack of " + std::to_string(stackOf(settings)) + " needs " +
+                             std::to_string(bytes) + " bytes of shared memory; this GPU offers " +
+                             std::to_string(limits.maxComputeSharedMemoryBytes) +
+                             ": choose a smaller stack or group");
 }
 
-gl::UniformProgram& WalkStage::program(Kernels& kernels, const TreeSettings& s, const StepParams& params,
-                                       WalkOutput output) const {
+gl::UniformProgram& WalkStage::program(Kernels& kernels, const TreeSettings& s,
+                                       const StepParams& params, WalkOutput output) const {
   const bool subgroups = usesSubgroups(kernels.limits(), s);
-  return kernels.program(Kernel::walk, {{"WORKGROUP_SIZE", walkThreadsOf(s)},
-                                        {"GROUP_SIZE", s.groupSize},
-                                        {"BODIES_PER_THREAD", s.bodiesPerThread},
-                                        {"TILE", tileOf(s)},
-                                        {"STACK_SIZE", stackOf(s)},
-                                        {"SPILL_ROWS", spillRowsOf(s)},
-                                        {"SPILL_SLOT_NODES", int(kSpillSlotNodes)},
-                                        {"SUBGROUP_SCAN", subgroups ? 1 : 0},
-                                        {"SUBGROUP_SIZE", subgroups ? kernels.limits().computeSubgroupSize : 0},
-                                        {"EXPANSION_ORDER", s.expansionOrder},
-                                        {"SOFTENED", softened(params) ? 1 : 0},
-                                        {"POTENTIAL", output == WalkOutput::potential        ? 1
-                                                      : output == WalkOutput::bodyPotentials ? 2
-                                                                                             : 0},
-                                        {"COUNT_ONLY", output == WalkOutput::countOnly ? 1 : 0},
-                                        {"OPENING", opensRelative(s) ? 1 : 0},
-                                        {"ESTIMATE", output == WalkOutput::estimates ? 1 : 0},
-                                        {"BODIES", 1}});  // gravity.glsl's addBody, unused here
+  return kernels.program(Kernel::walk,
+                         {{"WORKGROUP_SIZE", walkThreadsOf(s)},
+                          {"GROUP_SIZE", s.groupSize},
+                          {"BODIES_PER_THREAD", s.bodiesPerThread},
+                          {"TILE", tileOf(s)},
+                          {"STACK_SIZE", stackOf(s)},
+                          {"SPILL_ROWS", spillRowsOf(s)},
+                          {"SPILL_SLOT_NODES", int(kSpillSlotNodes)},
+                          {"SUBGROUP_SCAN", subgroups ? 1 : 0},
+                          {"SUBGROUP_SIZE", subgroups ? kernels.limits().computeSubgroupSize : 0},
+                          {"EXPANSION_ORDER", s.expansionOrder},
+                          {"SOFTENED", softened(params) ? 1 : 0},
+                          {"POTENTIAL", output == WalkOutput::potential        ? 1
+                                        : output == WalkOutput::bodyPotentials ? 2
+                                                                               : 0},
+                          {"COUNT_ONLY", output == WalkOutput::countOnly ? 1 : 0},
+                          {"OPENING", opensRelative(s) ? 1 : 0},
+                          {"ESTIMATE", output == WalkOutput::estimates ? 1 : 0},
+                          {"BODIES", 1}});  // gravity.glsl's addBody, unused here
 }
 
-void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount, glm::ivec2 size,
-                    const StepParams& params, const TreeSettings& s, WalkOutput output, GroupRange range,
-                    const WalkParts& parts) {
+void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount,
+                    glm::ivec2 size, const StepParams& params, const TreeSettings& s,
+                    WalkOutput output, GroupRange range, const WalkParts& parts) {
   range = clipped(range, groupCountOf(bodyCount, s));
   gl::UniformProgram& walk = program(kernels, s, params, output);
   glUseProgram(walk.id());
@@ -125,10 +135,11 @@ void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
   walk.setFloat("uAccuracy", s.accuracy);
   walk.setFloat("uSoftening2", params.softening * params.softening);
   walk.setInt("uTextureWidth", size.x);
-  const std::size_t partGroups = parts.groups > 0 ? std::min(parts.groups, partGroups_) : partGroups_;
+  const std::size_t partGroups =
+      parts.groups > 0 ? std::min(parts.groups, partGroups_) : partGroups_;
   for (std::size_t first = range.first; first < range.last; first += partGroups) {
     if (first > range.first && !parts.afterPart) glFinish();  // see kPartGroups
-    glUseProgram(walk.id());  // afterPart may have used another
+    glUseProgram(walk.id());                                  // afterPart may have used another
     walk.setUint("uGroupOffset", first);
     const std::size_t groups = std::min(partGroups, range.last - first);
     kernels.dispatch(groups);
@@ -142,8 +153,8 @@ void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
 std::vector<std::uint32_t> WalkStage::readCounters(const TreeBuffers& buffers) const {
   std::vector<std::uint32_t> counters((last_.last - last_.first) * 4);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glGetNamedBufferSubData(buffers.buffer(kGroupStats), GLintptr(last_.first * 16), GLsizeiptr(counters.size() * 4),
-                          counters.data());
+  glGetNamedBufferSubData(buffers.buffer(kGroupStats), GLintptr(last_.first * 16),
+                          GLsizeiptr(counters.size() * 4), counters.data());
   return counters;
 }
 
@@ -162,7 +173,8 @@ ListStatistics WalkStage::listStatistics(const TreeBuffers& buffers) const {
     cellInteractions += double(counters[4 * k + 1]) * members;
     tested += counters[4 * k + 2];
     bodies += members;
-    statistics.mostBodyInteractions = std::max<std::size_t>(statistics.mostBodyInteractions, counters[4 * k]);
+    statistics.mostBodyInteractions =
+        std::max<std::size_t>(statistics.mostBodyInteractions, counters[4 * k]);
   }
   statistics.bodyInteractionsPerBody = bodyInteractions / bodies;
   statistics.cellInteractionsPerBody = cellInteractions / bodies;
@@ -173,11 +185,13 @@ ListStatistics WalkStage::listStatistics(const TreeBuffers& buffers) const {
 std::vector<GroupCounts> WalkStage::groupCounts(const TreeBuffers& buffers) const {
   const std::vector<std::uint32_t> counters = readCounters(buffers);
   std::vector<GroupCounts> counts;
-  for (std::size_t k = 0; k < counters.size(); k += 4) counts.push_back({counters[k], counters[k + 1], counters[k + 2]});
+  for (std::size_t k = 0; k < counters.size(); k += 4)
+    counts.push_back({counters[k], counters[k + 1], counters[k + 2]});
   return counts;
 }
 
-double WalkStage::sumPotentials(Kernels& kernels, const TreeBuffers& buffers, std::size_t count) const {
+double WalkStage::sumPotentials(Kernels& kernels, const TreeBuffers& buffers,
+                                std::size_t count) const {
   gl::UniformProgram& sum = kernels.use(Kernel::sum);
   GLuint input = buffers.buffer(kPotential);
   const GLuint outputs[2] = {buffers.buffer(kSumIn), buffers.buffer(kSumOut)};
@@ -214,7 +228,8 @@ std::optional<int> RingTuner::tuned(std::size_t bodyCount, const TreeSettings& s
 
 TreeSettings RingTuner::resolve(std::size_t bodyCount, TreeSettings settings) const {
   if (settings.stackSize != 0) return settings;
-  const std::optional<int> found = bodyCount > tunedAbove_ ? tuned(bodyCount, settings) : std::nullopt;
+  const std::optional<int> found =
+      bodyCount > tunedAbove_ ? tuned(bodyCount, settings) : std::nullopt;
   settings.stackSize = found ? *found : stackOf(settings);
   return settings;
 }
@@ -244,7 +259,8 @@ void RingTuner::tune(std::size_t bodyCount, const TreeSettings& settings, const 
     const auto start = std::chrono::steady_clock::now();
     evaluate(trial);
     glFinish();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (seconds < fastest) fastest = seconds, best = ring;
   }
   tuned_[{bodyCount, describe(settings)}] = best;

@@ -60,7 +60,8 @@ GroupRange estimateGroupsOf(GroupRange range, std::size_t bodyCount, const TreeS
 
 // Groups of `bodyCount` bodies with `settings`.
 std::size_t groupCountOf(std::size_t bodyCount, const TreeSettings& settings);
-// `range` with `last` clipped to `groups`; throws std::invalid_argument where it starts past its end.
+// `range` with `last` clipped to `groups`; throws std::invalid_argument where it starts past its
+// end.
 GroupRange clipped(GroupRange range, std::size_t groups);
 
 // What one group's lists held: the interactions of each of its bodies (body-body and with cells'
@@ -100,13 +101,13 @@ class WalkStage {
   static void checkFits(const gl::Limits& limits, const TreeSettings& settings);
 
   // The walk's program for these settings and output (built the first time).
-  gl::UniformProgram& program(Kernels& kernels, const TreeSettings& settings, const StepParams& params,
-                              WalkOutput output) const;
+  gl::UniformProgram& program(Kernels& kernels, const TreeSettings& settings,
+                              const StepParams& params, WalkOutput output) const;
   // Walks the groups of `range` (clipped) of the tree of `bodyCount` bodies that the build left in
   // the buffers, writing `output` for exactly those groups' bodies.
   void run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount, glm::ivec2 size,
-           const StepParams& params, const TreeSettings& settings, WalkOutput output, GroupRange range,
-           const WalkParts& parts = {});
+           const StepParams& params, const TreeSettings& settings, WalkOutput output,
+           GroupRange range, const WalkParts& parts = {});
 
   // The last run's groups, and their lists (read back: waits for the GPU).
   GroupRange lastRange() const { return last_; }
@@ -117,7 +118,8 @@ class WalkStage {
   double sumPotentials(Kernels& kernels, const TreeBuffers& buffers, std::size_t groups) const;
 
  private:
-  std::vector<std::uint32_t> readCounters(const TreeBuffers& buffers) const;  // 4 words a group of last_
+  std::vector<std::uint32_t> readCounters(
+      const TreeBuffers& buffers) const;  // 4 words a group of last_
 
   std::size_t partGroups_ = kPartGroups;
   GroupRange last_{0, 0};
@@ -147,8 +149,8 @@ class RingTuner {
   // whichever ring paid for them), then evaluates with each ring between two glFinish (`evaluate`)
   // and keeps the faster. The last evaluation is the deepest ring's.
   using Trial = std::function<void(const TreeSettings&)>;
-  void tune(std::size_t bodyCount, const TreeSettings& settings, const gl::Limits& limits, const Trial& compile,
-            const Trial& evaluate);
+  void tune(std::size_t bodyCount, const TreeSettings& settings, const gl::Limits& limits,
+            const Trial& compile, const Trial& evaluate);
 
  private:
   static std::array<int, 2> candidates(const gl::Limits& limits, TreeSettings settings);
