@@ -2,10 +2,10 @@
 // first): no vertex buffer and no copy of the state; the padding texels past the last body are never
 // drawn.
 //
-// Defines: COLOR_BY (0: the colormap shows the speed |v|; 1: the mass; 2: each component has its
-// own colour, uComponentColors; 3: the distance from the centre of mass; 4: the specific angular
-// momentum L_z about it; 5: the specific energy |v|^2 / 2 + phi about it, phi from uField; 6: the
-// local density, uField), LOG_SCALE (1: the colormap spans log(quantity)).
+// Defines: COLOR_BY (the number of a quantity of colour_quantities.glsl, which comes before this
+// file), BY_COMPONENT (1: each component has its own colour, uComponentColors; 0: the quantity goes
+// through the colormap), USES_FIELD (1: the quantity reads the bodies' field, uField), LOG_SCALE (1: the
+// colormap spans log(quantity)).
 
 uniform sampler1D uColormap;
 uniform mat4 uViewProjection;
@@ -15,19 +15,29 @@ uniform vec2 uPointSizeRange;   // the smallest and largest diameters drawn
 uniform vec2 uColorRange;       // the quantity at the colormap's ends
 uniform float uBrightness;
 uniform vec3 uComponentColors[COMPONENT_COUNT];
-uniform vec3 uCentre;            // the centre of mass now, and its velocity (COLOR_BY 3 and 4)
+uniform vec3 uCentre;            // the centre of mass now, and its velocity (r and v)
 uniform vec3 uCentreVelocity;
 
 flat out vec3 vLight;  // light at the centre of the sprite
 
-#if COLOR_BY >= 5
-uniform sampler2DArray uField;  // x: each body's potential (5) or local density (6), render/body_field.h
+#if USES_FIELD
+uniform sampler2DArray uField;  // x: each body's potential or local density, render/body_field.h
 
 float fieldOf(int index) {
   int width = textureSize(uField, 0).x;
   return texelFetch(uField, ivec3(index % width, index / width, 0), 0).x;
 }
+#else
+float fieldOf(int index) { return 0.0; }
 #endif
+
+// The quantity COLOR_BY of a body: its measure in colour_quantities.glsl.
+float colourQuantity(vec4 positionMass, vec3 velocity, vec3 r, vec3 v, float field) {
+#define MEASURE_IF_CHOSEN(name, number, measure) \
+  if (COLOR_BY == number) return measure;
+  NBODY_COLOUR_QUANTITIES(MEASURE_IF_CHOSEN)
+  return 0.0;
+}
 
 vec3 colormap(float quantity) {
 #if LOG_SCALE
@@ -56,20 +66,10 @@ void main() {
   float dimming = min(1.0, (wanted * wanted) / (drawn * drawn));
   gl_PointSize = drawn;
   vec3 r = positionMass.xyz - uCentre, v = velocity.xyz - uCentreVelocity;
-#if COLOR_BY == 0
-  vec3 colour = colormap(length(velocity.xyz));
-#elif COLOR_BY == 1
-  vec3 colour = colormap(positionMass.w);
-#elif COLOR_BY == 2
+#if BY_COMPONENT
   vec3 colour = uComponentColors[component];
-#elif COLOR_BY == 3
-  vec3 colour = colormap(length(r));
-#elif COLOR_BY == 4
-  vec3 colour = colormap(r.x * v.y - r.y * v.x);
-#elif COLOR_BY == 5
-  vec3 colour = colormap(0.5 * dot(v, v) + fieldOf(gl_VertexID));
 #else
-  vec3 colour = colormap(fieldOf(gl_VertexID));
+  vec3 colour = colormap(colourQuantity(positionMass, velocity.xyz, r, v, fieldOf(gl_VertexID)));
 #endif
   vLight = uBrightness * dimming * colour;
 }

@@ -33,15 +33,14 @@ gl::Buffer bufferOf(std::size_t bytes, const void* data) {
 constexpr std::size_t kChunkLength = 16384;
 // The CPU waits for the GPU every this many chunks: on NVIDIA's driver, GPU work queued for several
 // seconds without the CPU waiting for it can be dropped silently, and the context then runs nothing
-// more (docs/performance.md).
+// more (docs/performance-history.md).
 constexpr std::size_t kChunksPerWait = 64;
 
-void runChunks(GLuint program, std::size_t bodyCount, std::size_t samples) {
+void runChunks(const gl::UniformProgram& program, std::size_t bodyCount, std::size_t samples) {
   for (std::size_t begin = 0; begin < bodyCount; begin += kChunkLength) {
     if (begin > 0 && begin % (kChunkLength * kChunksPerWait) == 0) glFinish();
-    glProgramUniform1ui(program, glGetUniformLocation(program, "uChunkBegin"), GLuint(begin));
-    glProgramUniform1ui(program, glGetUniformLocation(program, "uChunkEnd"),
-                        GLuint(std::min(begin + kChunkLength, bodyCount)));
+    program.setUint("uChunkBegin", begin);
+    program.setUint("uChunkEnd", std::min(begin + kChunkLength, bodyCount));
     glDispatchCompute(GLuint((samples + kThreads - 1) / kThreads), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
@@ -73,14 +72,12 @@ std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::i
   if (bodies.empty()) return {};
   if (size.x <= 0 || std::size_t(size.x) * std::size_t(size.y) < bodyCount)
     throw std::invalid_argument("referenceAccelerations: the texture cannot hold the bodies");
-  gl::Program program =
-      gl::buildProgram({{GL_COMPUTE_SHADER, {"body_layout.glsl", "force_reference.comp"}}}, {});
-  const GLuint id = program.id();
-  glProgramUniform1i(id, glGetUniformLocation(id, "uPositionMass"), kPositionUnit);
-  glProgramUniform1i(id, glGetUniformLocation(id, "uAcceleration"), kAccelerationUnit);
-  glProgramUniform1ui(id, glGetUniformLocation(id, "uSampleCount"), GLuint(bodies.size()));
-  glProgramUniform1d(id, glGetUniformLocation(id, "uSoftening2"),
-                     params.softening * params.softening);
+  const gl::UniformProgram program(
+      gl::buildProgram({{GL_COMPUTE_SHADER, {"body_layout.glsl", "force_reference.comp"}}}));
+  program.setUnit("uPositionMass", kPositionUnit);
+  program.setUnit("uAcceleration", kAccelerationUnit);
+  program.setUint("uSampleCount", bodies.size());
+  program.setDouble("uSoftening2", params.softening * params.softening);
   gl::Buffer samples = bufferOf(bodies.size() * 4, bodies.data());
   gl::Buffer reference = bufferOf(bodies.size() * 32, nullptr);
   gl::Buffer judgedBuffer = bufferOf(bodies.size() * 16, nullptr);
@@ -95,8 +92,8 @@ std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::i
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, samples.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, reference.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, judgedBuffer.id());
-  glUseProgram(id);
-  runChunks(id, bodyCount, bodies.size());
+  glUseProgram(program.id());
+  runChunks(program, bodyCount, bodies.size());
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   std::vector<glm::dvec4> sums(bodies.size());
   glGetNamedBufferSubData(reference.id(), 0, GLsizeiptr(sums.size() * 32), sums.data());

@@ -22,15 +22,16 @@ static_assert(sizeof(GpuSums) == 96);
 constexpr GLuint kOutputBinding = 0, kInputBinding = 1;
 constexpr int kPositionMassUnit = 0, kVelocityUnit = 1;
 
-gl::Program buildPass(int groupSize, bool bodyTerms) {
-  return gl::buildProgram({{GL_COMPUTE_SHADER, {"workgroup.glsl", "diagnostics.comp"}}},
-                          {{"WORKGROUP_SIZE", groupSize}, {"BODY_TERMS", bodyTerms ? 1 : 0}});
+gl::UniformProgram buildPass(int groupSize, bool bodyTerms) {
+  return gl::UniformProgram(
+      gl::buildProgram({{GL_COMPUTE_SHADER, {"workgroup.glsl", "diagnostics.comp"}}},
+                       {{"WORKGROUP_SIZE", groupSize}, {"BODY_TERMS", bodyTerms ? 1 : 0}}));
 }
 
-void setCount(GLuint program, std::size_t count, std::size_t elementsPerInvocation) {
-  glProgramUniform1ui(program, glGetUniformLocation(program, "uCount"), GLuint(count));
-  glProgramUniform1ui(program, glGetUniformLocation(program, "uElementsPerInvocation"),
-                      GLuint(elementsPerInvocation));
+void setCount(const gl::UniformProgram& program, std::size_t count,
+              std::size_t elementsPerInvocation) {
+  program.setUint("uCount", count);
+  program.setUint("uElementsPerInvocation", elementsPerInvocation);
 }
 
 Diagnostics fromSums(const GpuSums& sums, double gravity) {
@@ -63,10 +64,8 @@ GpuDiagnostics::GpuDiagnostics(ReductionShape shape) : shape_(shape) {
   maxGroups_ = std::size_t(maxGroups);
   bodyTerms_ = buildPass(shape.groupSize, true);
   sumPartials_ = buildPass(shape.groupSize, false);
-  glProgramUniform1i(bodyTerms_.id(), glGetUniformLocation(bodyTerms_.id(), "uPositionMass"),
-                     kPositionMassUnit);
-  glProgramUniform1i(bodyTerms_.id(), glGetUniformLocation(bodyTerms_.id(), "uVelocity"),
-                     kVelocityUnit);
+  bodyTerms_.setUnit("uPositionMass", kPositionMassUnit);
+  bodyTerms_.setUnit("uVelocity", kVelocityUnit);
 }
 
 // Workgroups for `count` elements. Adds elements per invocation where the count would otherwise
@@ -97,11 +96,9 @@ Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams&
   std::size_t count = groupsFor(state.bodyCount, elementsPerInvocation);
   reserve(count);
   glUseProgram(bodyTerms_.id());
-  setCount(bodyTerms_.id(), state.bodyCount, elementsPerInvocation);
-  glProgramUniform1f(bodyTerms_.id(), glGetUniformLocation(bodyTerms_.id(), "uSoftening2"),
-                     float(params.softening * params.softening));
-  glProgramUniform1i(bodyTerms_.id(), glGetUniformLocation(bodyTerms_.id(), "uPairPotential"),
-                     pairPotential);
+  setCount(bodyTerms_, state.bodyCount, elementsPerInvocation);
+  bodyTerms_.setFloat("uSoftening2", params.softening * params.softening);
+  bodyTerms_.setInt("uPairPotential", pairPotential);
   glBindTextureUnit(kPositionMassUnit, state.positionMassTexture);
   glBindTextureUnit(kVelocityUnit, state.velocityTexture);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOutputBinding, partials_[0].id());
@@ -113,7 +110,7 @@ Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams&
   while (count > 1) {
     elementsPerInvocation = std::size_t(shape_.elementsPerInvocation);
     const std::size_t groups = groupsFor(count, elementsPerInvocation);
-    setCount(sumPartials_.id(), count, elementsPerInvocation);
+    setCount(sumPartials_, count, elementsPerInvocation);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kInputBinding, partials_[current].id());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOutputBinding, partials_[1 - current].id());

@@ -9,6 +9,7 @@
 #include "diagnostics/diagnostics.h"
 #include "engines/engine.h"
 #include "gl/objects.h"
+#include "gl/shader_program.h"
 
 namespace nbody {
 
@@ -39,7 +40,7 @@ class GpuDiagnostics {
   void reserve(std::size_t sums);
 
   ReductionShape shape_;
-  gl::Program bodyTerms_, sumPartials_;
+  gl::UniformProgram bodyTerms_, sumPartials_;
   gl::Buffer partials_[2];  // ping-pong: a pass reads one and writes the other
   std::size_t capacity_ = 0;
   std::size_t maxGroups_ = 0;

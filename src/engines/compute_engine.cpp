@@ -45,7 +45,7 @@ void checkComputeSupport(const gl::Limits& limits) {
 }
 
 // Slices when auto: about two full waves of resident threads (2048 per SM on recent NVIDIA GPUs),
-// with at least two whole tiles per slice (docs/performance.md has the sweep this follows).
+// with at least two whole tiles per slice (docs/performance-history.md has the sweep this follows).
 int autoSlices(std::size_t paddedBodies, int groupSize, int bodiesPerThread, int multiprocessors) {
   const std::size_t threads =
       ceilDiv(paddedBodies, std::size_t(groupSize) * std::size_t(bodiesPerThread)) *
@@ -91,7 +91,7 @@ ComputeEngine::Layout ComputeEngine::resolveLayout(std::size_t paddedBodies,
                                                    int multiprocessors) {
   // Large N: big groups, and two bodies per thread (fewer shared-memory loads per interaction)
   // below 512K bodies, where they pay (above, the registers they cost do not). Small N: the work
-  // is small and what counts is spreading it over many groups (docs/performance.md).
+  // is small and what counts is spreading it over many groups (docs/performance-history.md).
   const bool large = paddedBodies >= 16384;
   const bool twoPerThread = large && paddedBodies < 524288;
   Layout layout;

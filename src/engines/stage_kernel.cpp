@@ -35,24 +35,24 @@ void dumpProgramBinary(GLuint program, const KernelSources& sources, const gl::D
 void setProgramDump(ProgramDump dump) { programDump() = std::move(dump); }
 
 void StageKernel::use(const Method& method, const StepParams& params, int stage, std::size_t bodies,
-                      std::size_t paddedBodies, int sliceLengthValue) const {
+                      std::size_t paddedBodies, int sliceLength) const {
   glUseProgram(program.id());
-  const auto setWeights = [&](GLint location, const std::vector<double>& tableauWeights) {
+  const auto setWeights = [&](std::string_view name, const std::vector<double>& tableauWeights) {
     std::vector<float> weights;
     for (double w : tableauWeights) weights.push_back(float(params.dt * w));
-    glUniform1fv(location, GLsizei(weights.size()), weights.data());
+    program.setFloats(name, weights);
   };
-  setWeights(positionWeight, method.positionWeights(stage));
-  setWeights(velocityWeight, method.velocityWeights(stage));
-  glUniform1f(softening2, float(params.softening * params.softening));
-  glUniform1f(gravity, float(params.gravity));
-  glUniform1i(bodyCount, GLint(bodies));
-  glUniform1i(paddedCount, GLint(paddedBodies));
-  glUniform1i(sliceLength, sliceLengthValue);
-  glUniform1i(firstBody, 0);
+  setWeights("uPositionWeight", method.positionWeights(stage));
+  setWeights("uVelocityWeight", method.velocityWeights(stage));
+  program.setFloat("uSoftening2", params.softening * params.softening);
+  program.setFloat("uGravity", params.gravity);
+  program.setInt("uBodyCount", int(bodies));
+  program.setInt("uPaddedCount", int(paddedBodies));
+  program.setInt("uSliceLength", sliceLength);
+  startAt(0);
 }
 
-void StageKernel::startAt(std::size_t body) const { glUniform1i(firstBody, GLint(body)); }
+void StageKernel::startAt(std::size_t body) const { program.setInt("uFirstBody", int(body)); }
 
 const StageKernel& StageKernelCache::get(const KernelSources& sources, const gl::Defines& defines,
                                          StageInputs inputs) {
@@ -60,19 +60,9 @@ const StageKernel& StageKernelCache::get(const KernelSources& sources, const gl:
   auto found = kernels_.find(key);
   if (found != kernels_.end()) return found->second;
 
-  StageKernel kernel;
-  kernel.program = gl::buildProgram(sources.stages, defines);
-  const GLuint id = kernel.program.id();
-  setStageUnits(id, inputs);
-  kernel.positionWeight = glGetUniformLocation(id, "uPositionWeight");
-  kernel.velocityWeight = glGetUniformLocation(id, "uVelocityWeight");
-  kernel.softening2 = glGetUniformLocation(id, "uSoftening2");
-  kernel.gravity = glGetUniformLocation(id, "uGravity");
-  kernel.bodyCount = glGetUniformLocation(id, "uBodyCount");
-  kernel.paddedCount = glGetUniformLocation(id, "uPaddedCount");
-  kernel.sliceLength = glGetUniformLocation(id, "uSliceLength");
-  kernel.firstBody = glGetUniformLocation(id, "uFirstBody");
-  dumpProgramBinary(id, sources, defines);
+  StageKernel kernel{gl::UniformProgram(gl::buildProgram(sources.stages, defines))};
+  setStageUnits(kernel.program, inputs);
+  dumpProgramBinary(kernel.program.id(), sources, defines);
   return kernels_.emplace(std::move(key), std::move(kernel)).first->second;
 }
 

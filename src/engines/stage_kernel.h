@@ -1,6 +1,6 @@
 #pragma once
 // Compiled stage kernels of the GPU engines: one program per variant, built on first use and
-// kept, with the locations of the uniforms the kernels share. A variant is its sources (a static
+// kept, with the locations of its uniforms (gl::UniformProgram). A variant is its sources (a static
 // description per kind of kernel) and its typed defines; the pair is the cache key.
 
 #include <functional>
@@ -30,9 +30,7 @@ struct KernelSources {
 };
 
 struct StageKernel {
-  gl::Program program;
-  GLint positionWeight = -1, velocityWeight = -1, softening2 = -1, gravity = -1, bodyCount = -1,
-        paddedCount = -1, sliceLength = -1, firstBody = -1;
+  gl::UniformProgram program;
 
   // Makes the program current and sets the uniforms of `stage` of a `method` step.
   void use(const Method& method, const StepParams& params, int stage, std::size_t bodies,

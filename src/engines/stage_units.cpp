@@ -1,5 +1,6 @@
 #include "engines/stage_units.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -11,12 +12,10 @@ constexpr int kBasePositionUnit = 0, kBaseVelocityUnit = 1, kStagePositionUnit =
 constexpr int kOutPositionImage = 0, kOutVelocityImage = 1, kOutAccelerationImage = 2;
 int stageAccelerationUnit(int stage) { return kStageVelocityUnit + stage + 1; }
 
-void setUnits(GLuint program, const char* name, int firstUnit, int count) {
-  const GLint location = glGetUniformLocation(program, name);
-  if (location < 0 || count == 0) return;  // the compiler dropped an unused sampler
-  std::vector<GLint> units(count);
-  for (int k = 0; k < count; ++k) units[k] = firstUnit + k;
-  glProgramUniform1iv(program, location, count, units.data());
+void setUnits(const gl::UniformProgram& program, const char* name, int firstUnit, int count) {
+  std::vector<GLint> units(std::size_t(std::max(count, 0)));
+  for (int k = 0; k < count; ++k) units[std::size_t(k)] = firstUnit + k;
+  program.setInts(name, units);  // ignored where the compiler dropped an unused sampler
 }
 
 }  // namespace
@@ -32,7 +31,7 @@ void checkStageUnitsFit(int available, const char* shaderKind) {
                              " shaders; this GPU offers " + std::to_string(available));
 }
 
-void setStageUnits(GLuint program, StageInputs inputs) {
+void setStageUnits(const gl::UniformProgram& program, StageInputs inputs) {
   setUnits(program, "uBasePositionMass", kBasePositionUnit, 1);
   setUnits(program, "uBaseVelocity", kBaseVelocityUnit, 1);
   setUnits(program, "uStagePositionMass", kStagePositionUnit, 1);

@@ -6,6 +6,7 @@
 // guarantees 16 per shader stage, enough for methods of up to 6 stages.
 
 #include "engines/stage_textures.h"
+#include "gl/shader_program.h"
 
 namespace nbody {
 
@@ -33,7 +34,7 @@ void checkStageUnitsFit(int available, const char* shaderKind);
 
 // Sets the sampler uniforms of a stage program to the units bindStageInputs uses, and the image
 // uniforms of a compute kernel to the units bindComputeOutputs uses.
-void setStageUnits(GLuint program, StageInputs inputs);
+void setStageUnits(const gl::UniformProgram& program, StageInputs inputs);
 void bindStageInputs(const StageTextures& textures, StageInputs inputs);
 // Compute kernels write through images (shaders/compute_store.glsl).
 void bindComputeOutputs(const StageTextures& textures, int stage, int stageCount);

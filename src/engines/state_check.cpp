@@ -24,17 +24,18 @@ std::optional<std::size_t> NonFiniteCheck::firstNonFiniteBody(Engine& engine) {
 }
 
 std::optional<std::size_t> NonFiniteCheck::onGpu(const GpuStateView& view) {
-  if (!program_) {
-    program_ = gl::buildProgram({{GL_COMPUTE_SHADER, {"body_layout.glsl", "nonfinite.comp"}}});
-    glProgramUniform1i(program_.id(), glGetUniformLocation(program_.id(), "uPositionMass"), 0);
-    glProgramUniform1i(program_.id(), glGetUniformLocation(program_.id(), "uVelocity"), 1);
+  if (!program_.id()) {
+    program_ = gl::UniformProgram(
+        gl::buildProgram({{GL_COMPUTE_SHADER, {"body_layout.glsl", "nonfinite.comp"}}}));
+    program_.setUnit("uPositionMass", 0);
+    program_.setUnit("uVelocity", 1);
     result_ = gl::Buffer::create();
     glNamedBufferStorage(result_.id(), sizeof(GLuint), nullptr, GL_DYNAMIC_STORAGE_BIT);
   }
   const GLuint none = 0xffffffffu;
   glNamedBufferSubData(result_.id(), 0, sizeof none, &none);
   glUseProgram(program_.id());
-  glUniform1i(glGetUniformLocation(program_.id(), "uBodyCount"), GLint(view.bodyCount));
+  program_.setInt("uBodyCount", int(view.bodyCount));
   glBindTextureUnit(0, view.positionMassTexture);
   glBindTextureUnit(1, view.velocityTexture);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, result_.id());

@@ -7,6 +7,7 @@
 
 #include "engines/engine.h"
 #include "gl/objects.h"
+#include "gl/shader_program.h"
 
 namespace nbody {
 
@@ -17,7 +18,7 @@ class NonFiniteCheck {
 
  private:
   std::optional<std::size_t> onGpu(const GpuStateView& view);
-  gl::Program program_;
+  gl::UniformProgram program_;
   gl::Buffer result_;
 };
 

@@ -1,5 +1,7 @@
 #include "gl/shader_program.h"
 
+#include <glm/gtc/type_ptr.hpp>
+
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -85,12 +87,61 @@ Program buildProgram(const std::vector<ShaderStageSource>& stages, const Defines
   return program;
 }
 
-GLint UniformProgram::location(std::string_view name) {
+GLint UniformProgram::location(std::string_view name) const {
   for (const auto& [known, location] : locations_)
     if (known == name) return location;
   const std::string text(name);
   locations_.emplace_back(text, glGetUniformLocation(id(), text.c_str()));
   return locations_.back().second;
+}
+
+void UniformProgram::setInt(std::string_view name, int value) const {
+  glProgramUniform1i(id(), location(name), value);
+}
+
+void UniformProgram::setUint(std::string_view name, std::size_t value) const {
+  glProgramUniform1ui(id(), location(name), GLuint(value));
+}
+
+void UniformProgram::setFloat(std::string_view name, double value) const {
+  glProgramUniform1f(id(), location(name), float(value));
+}
+
+void UniformProgram::setDouble(std::string_view name, double value) const {
+  glProgramUniform1d(id(), location(name), value);
+}
+
+void UniformProgram::setVec2(std::string_view name, glm::vec2 value) const {
+  glProgramUniform2f(id(), location(name), value.x, value.y);
+}
+
+void UniformProgram::setIVec2(std::string_view name, glm::ivec2 value) const {
+  glProgramUniform2i(id(), location(name), value.x, value.y);
+}
+
+void UniformProgram::setVec3(std::string_view name, const glm::vec3& value) const {
+  glProgramUniform3fv(id(), location(name), 1, glm::value_ptr(value));
+}
+
+void UniformProgram::setMat4(std::string_view name, const glm::mat4& value) const {
+  glProgramUniformMatrix4fv(id(), location(name), 1, GL_FALSE, glm::value_ptr(value));
+}
+
+void UniformProgram::setInts(std::string_view name, std::span<const GLint> values) const {
+  glProgramUniform1iv(id(), location(name), GLsizei(values.size()), values.data());
+}
+
+void UniformProgram::setFloats(std::string_view name, std::span<const float> values) const {
+  glProgramUniform1fv(id(), location(name), GLsizei(values.size()), values.data());
+}
+
+void UniformProgram::setUints(std::string_view name, std::span<const GLuint> values) const {
+  glProgramUniform1uiv(id(), location(name), GLsizei(values.size()), values.data());
+}
+
+void UniformProgram::setVec3s(std::string_view name, std::span<const glm::vec3> values) const {
+  if (values.empty()) return;
+  glProgramUniform3fv(id(), location(name), GLsizei(values.size()), glm::value_ptr(values[0]));
 }
 
 }  // namespace nbody::gl

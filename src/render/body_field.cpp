@@ -21,9 +21,7 @@ gl::Texture makeFieldTexture(glm::ivec2 size) {
 
 }  // namespace
 
-bool needsBodyField(ColorBy colorBy) {
-  return colorBy == ColorBy::Energy || colorBy == ColorBy::Density;
-}
+bool needsBodyField(ColorBy colorBy) { return bodyFieldOf(colorBy) != BodyFieldKind::none; }
 
 BodyField::BodyField() = default;
 BodyField::~BodyField() = default;
@@ -40,7 +38,7 @@ void BodyField::measure(const GpuStateView& bodies, ColorBy colorBy, const StepP
   bodyCount_ = bodies.bodyCount;
   const int multiprocessors = gl::limits().multiprocessors > 0 ? gl::limits().multiprocessors : 16;
   const TreeSettings settings = resolveTreeSettings(bodies.bodyCount, multiprocessors);
-  if (colorBy == ColorBy::Energy)
+  if (bodyFieldOf(colorBy) == BodyFieldKind::potential)
     tree_->bodyPotentials(bodies.positionMassTexture, bodies.size, bodies.bodyCount, params,
                           settings, texture_.id());
   else

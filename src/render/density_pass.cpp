@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <glm/gtc/type_ptr.hpp>
-
 #include "gl/shader_program.h"
 #include "gl/state_guard.h"
 #include "render/body_points.h"
@@ -16,10 +14,6 @@ namespace {
 constexpr GLuint kPositionMassUnit = 0, kVelocityUnit = 1, kDensityUnit = 0, kColormapUnit = 2;
 constexpr float kSmallestKernelPixels = 4.0f;
 
-void setSampler(GLuint program, const char* name, GLuint unit) {
-  glProgramUniform1i(program, glGetUniformLocation(program, name), GLint(unit));
-}
-
 }  // namespace
 
 DensityPass::DensityPass()
@@ -28,10 +22,10 @@ DensityPass::DensityPass()
       mapProgram_(gl::buildProgram({{GL_VERTEX_SHADER, {"fullscreen.vert"}},
                                     {GL_FRAGMENT_SHADER, {"colormap.glsl", "density_map.frag"}}})),
       emptyVertexArray_(gl::VertexArray::create()) {
-  setSampler(splatProgram_.id(), "uPositionMass", kPositionMassUnit);
-  setSampler(splatProgram_.id(), "uVelocity", kVelocityUnit);
-  setSampler(mapProgram_.id(), "uDensity", kDensityUnit);
-  setSampler(mapProgram_.id(), "uColormap", kColormapUnit);
+  splatProgram_.setUnit("uPositionMass", kPositionMassUnit);
+  splatProgram_.setUnit("uVelocity", kVelocityUnit);
+  mapProgram_.setUnit("uDensity", kDensityUnit);
+  mapProgram_.setUnit("uColormap", kColormapUnit);
 }
 
 void DensityPass::splat(const GpuStateView& bodies, const Camera& camera,
@@ -42,23 +36,21 @@ void DensityPass::splat(const GpuStateView& bodies, const Camera& camera,
   const GLfloat nothing[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   glClearBufferfv(GL_COLOR, 0, nothing);
   if (bodies.bodyCount == 0) return;
-  const GLuint program = splatProgram_.id();
-  glUseProgram(program);
+  const gl::UniformProgram& program = splatProgram_;
+  glUseProgram(program.id());
   glBindVertexArray(emptyVertexArray_.id());
   const glm::mat4 projection = camera.projection(float(size.x) / float(size.y));
   const glm::mat4 viewProjection = projection * camera.view();
-  glUniformMatrix4fv(glGetUniformLocation(program, "uViewProjection"), 1, GL_FALSE,
-                     glm::value_ptr(viewProjection));
-  glUniform1f(glGetUniformLocation(program, "uPixelsPerUnit"),
-              0.5f * float(size.y) * projection[1][1]);
-  glUniform1f(glGetUniformLocation(program, "uSmoothing"), settings.shownSmoothing());
+  program.setMat4("uViewProjection", viewProjection);
+  program.setFloat("uPixelsPerUnit", 0.5f * float(size.y) * projection[1][1]);
+  program.setFloat("uSmoothing", settings.shownSmoothing());
   // A kernel a few pixels wide at least: at 2 pixels a body's mass would land on 1 to 4 pixel
   // centres and vary with its place in the pixel from 0.4 to 1.8 times its mass; from 4 pixels on,
   // within half a percent.
   const float smallest =
       std::min(std::max(pointSizeRange.x, kSmallestKernelPixels), pointSizeRange.y);
-  glUniform2f(glGetUniformLocation(program, "uPointSizeRange"), smallest, pointSizeRange.y);
-  glUniform1ui(glGetUniformLocation(program, "uHiddenComponents"), settings.hiddenComponents);
+  program.setVec2("uPointSizeRange", {smallest, pointSizeRange.y});
+  program.setUint("uHiddenComponents", settings.hiddenComponents);
   drawBodiesAdding(bodies, kPositionMassUnit, kVelocityUnit);
 }
 
@@ -67,14 +59,12 @@ void DensityPass::map(const RenderSettings& settings, glm::ivec2 origin, GLuint 
   glDisable(GL_BLEND);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(targetFramebuffer));
   glViewport(origin.x, origin.y, density_.size().x, density_.size().y);
-  const GLuint program = mapProgram_.id();
-  glUseProgram(program);
+  const gl::UniformProgram& program = mapProgram_;
+  glUseProgram(program.id());
   glBindVertexArray(emptyVertexArray_.id());
-  glUniform2i(glGetUniformLocation(program, "uViewportOrigin"), origin.x, origin.y);
-  glUniform2f(glGetUniformLocation(program, "uColorRange"), settings.colorRange.x,
-              settings.colorRange.y);
-  glUniform3fv(glGetUniformLocation(program, "uBackground"), 1,
-               glm::value_ptr(settings.background));
+  program.setIVec2("uViewportOrigin", origin);
+  program.setVec2("uColorRange", settings.colorRange);
+  program.setVec3("uBackground", settings.background);
   glBindTextureUnit(kDensityUnit, density_.texture());
   glBindTextureUnit(kColormapUnit, colormap);
   glDrawArrays(GL_TRIANGLES, 0, 3);

@@ -10,6 +10,7 @@
 
 #include "engines/engine.h"
 #include "gl/objects.h"
+#include "gl/shader_program.h"
 #include "render/camera.h"
 #include "render/float_target.h"
 #include "render/render_settings.h"
@@ -34,7 +35,7 @@ class DensityPass {
   std::vector<float> lastDensity() const;
 
  private:
-  gl::Program splatProgram_, mapProgram_;
+  gl::UniformProgram splatProgram_, mapProgram_;
   gl::VertexArray
       emptyVertexArray_;  // the points and the fullscreen triangle read no vertex buffer
   FloatTarget density_{GL_R32F, "an R32F texture, which the projected density needs"};

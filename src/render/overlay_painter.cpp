@@ -261,8 +261,7 @@ OverlayPainter::OverlayPainter()
   }
   glVertexArrayVertexBuffer(vao, 0, vertices_.id(), 0, sizeof(ImDrawVert));
   glVertexArrayElementBuffer(vao, indices_.id());
-  glProgramUniform1i(program_.id(), glGetUniformLocation(program_.id(), "uAtlas"),
-                     GLint(kAtlasUnit));
+  program_.setUnit("uAtlas", kAtlasUnit);
 }
 
 OverlayPainter::~OverlayPainter() {
@@ -307,7 +306,7 @@ void OverlayPainter::submit(const ImDrawData& drawData, int width, int height) {
   glBlendEquation(GL_FUNC_ADD);
   glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   glUseProgram(program_.id());
-  glUniform2f(glGetUniformLocation(program_.id(), "uPictureSize"), float(width), float(height));
+  program_.setVec2("uPictureSize", {float(width), float(height)});
   glBindVertexArray(vertexArray_.id());
   glBindSampler(kAtlasUnit, 0);
   glBindTextureUnit(kAtlasUnit, atlas_.id());

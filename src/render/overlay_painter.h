@@ -10,6 +10,7 @@
 #include <glm/vec3.hpp>
 
 #include "gl/objects.h"
+#include "gl/shader_program.h"
 #include "render/camera.h"
 #include "render/render_settings.h"
 #include "render/tree_cells.h"
@@ -51,7 +52,7 @@ class OverlayPainter {
   void submit(const ImDrawData& drawData, int width, int height);
 
   ImGuiContext* context_ = nullptr;
-  gl::Program program_;
+  gl::UniformProgram program_;
   gl::Texture atlas_;
   gl::VertexArray vertexArray_;
   gl::Buffer vertices_, indices_;

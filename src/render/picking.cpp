@@ -84,8 +84,8 @@ BodyReader::BodyReader()
                                  {GL_FRAGMENT_SHADER, {"gather_bodies.frag"}}},
                                 {{"MOST_BODIES", int(kMostBodies)}})),
       emptyVertexArray_(gl::VertexArray::create()) {
-  glProgramUniform1i(program_.id(), glGetUniformLocation(program_.id(), "uPositionMass"), 0);
-  glProgramUniform1i(program_.id(), glGetUniformLocation(program_.id(), "uVelocity"), 1);
+  program_.setUnit("uPositionMass", 0);
+  program_.setUnit("uVelocity", 1);
 }
 
 std::vector<BodyNow> BodyReader::read(const GpuStateView& bodies,
@@ -110,9 +110,8 @@ std::vector<BodyNow> BodyReader::read(const GpuStateView& bodies,
     glDisable(GL_PROGRAM_POINT_SIZE);
     glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     glUseProgram(program_.id());
-    glUniform1uiv(glGetUniformLocation(program_.id(), "uIndices"), GLsizei(kMostBodies),
-                  wanted.data());
-    glUniform2f(glGetUniformLocation(program_.id(), "uTargetSize"), float(size.x), float(size.y));
+    program_.setUints("uIndices", wanted);
+    program_.setVec2("uTargetSize", glm::vec2(size));
     glBindVertexArray(emptyVertexArray_.id());
     for (GLuint unit : {0u, 1u}) glBindSampler(unit, 0);
     glBindTextureUnit(0, bodies.positionMassTexture);

@@ -13,6 +13,7 @@
 
 #include "engines/engine.h"
 #include "gl/objects.h"
+#include "gl/shader_program.h"
 #include "render/camera.h"
 #include "render/float_target.h"
 
@@ -51,7 +52,7 @@ class BodyReader {
   std::vector<BodyNow> read(const GpuStateView& bodies, const std::vector<std::size_t>& indices);
 
  private:
-  gl::Program program_;
+  gl::UniformProgram program_;
   gl::VertexArray emptyVertexArray_;
   FloatTarget target_{GL_RGBA32F, "an RGBA32F texture, which reading picked bodies needs"};
 };

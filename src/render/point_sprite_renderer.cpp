@@ -4,8 +4,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include <glm/gtc/type_ptr.hpp>
-
 #include "gl/shader_program.h"
 #include "gl/state_guard.h"
 #include "render/body_field.h"
@@ -26,15 +24,11 @@ constexpr float kSmallestPointSize = 2.0f;
 // elapsed time is saved up until then; the trail still halves in each half-life.
 constexpr double kSmallestFade = 1e-6;
 
-void setSampler(GLuint program, const char* name, GLuint unit) {
-  glProgramUniform1i(program, glGetUniformLocation(program, name), GLint(unit));
-}
-
 // A pass over the whole viewport that reads the sprites' light (tone_map.frag, trail.frag).
-gl::Program buildFullscreenProgram(const char* fragmentShader) {
-  gl::Program program = gl::buildProgram(
-      {{GL_VERTEX_SHADER, {"fullscreen.vert"}}, {GL_FRAGMENT_SHADER, {fragmentShader}}}, {});
-  setSampler(program.id(), "uLight", kLightUnit);
+gl::UniformProgram buildFullscreenProgram(const char* fragmentShader) {
+  gl::UniformProgram program(gl::buildProgram(
+      {{GL_VERTEX_SHADER, {"fullscreen.vert"}}, {GL_FRAGMENT_SHADER, {fragmentShader}}}));
+  program.setUnit("uLight", kLightUnit);
   return program;
 }
 
@@ -62,23 +56,24 @@ PointSpriteRenderer::PointSpriteRenderer()
                      std::max(range[1], kSmallestPointSize)};
 }
 
-GLuint PointSpriteRenderer::spriteProgram(ColorBy colorBy, bool logScale) {
+const gl::UniformProgram& PointSpriteRenderer::spriteProgram(ColorBy colorBy, bool logScale) {
   const std::pair key{colorBy, logScale};
   auto found = spritePrograms_.find(key);
-  if (found != spritePrograms_.end()) return found->second.id();
-  gl::Program program = gl::buildProgram(
-      {{GL_VERTEX_SHADER, {"body_fetch.glsl", "colormap.glsl", "point_sprite.vert"}},
+  if (found != spritePrograms_.end()) return found->second;
+  gl::UniformProgram program(gl::buildProgram(
+      {{GL_VERTEX_SHADER,
+        {"body_fetch.glsl", "colormap.glsl", "colour_quantities.glsl", "point_sprite.vert"}},
        {GL_FRAGMENT_SHADER, {"point_sprite.frag"}}},
       {{"COLOR_BY", int(colorBy)},
-       {"LOG_SCALE", logScale ? 1 : 0},
-       {"COMPONENT_COUNT", kComponentCount}});
-  const GLuint id = program.id();
-  setSampler(id, "uPositionMass", kPositionMassUnit);
-  setSampler(id, "uVelocity", kVelocityUnit);
-  setSampler(id, "uColormap", kColormapUnit);  // -1 (ignored) when colouring by component
-  setSampler(id, "uField", kFieldUnit);        // -1 (ignored) but for the colours of a BodyField
-  spritePrograms_.emplace(key, std::move(program));
-  return id;
+       {"BY_COMPONENT", colorBy == ColorBy::Component},
+       {"USES_FIELD", needsBodyField(colorBy)},
+       {"LOG_SCALE", logScale},
+       {"COMPONENT_COUNT", kComponentCount}}));
+  program.setUnit("uPositionMass", kPositionMassUnit);
+  program.setUnit("uVelocity", kVelocityUnit);
+  program.setUnit("uColormap", kColormapUnit);  // -1 (ignored) when colouring by component
+  program.setUnit("uField", kFieldUnit);        // -1 (ignored) but for the colours of a BodyField
+  return spritePrograms_.emplace(key, std::move(program)).first->second;
 }
 
 GLuint PointSpriteRenderer::colormapTexture(const std::string& name) {
@@ -177,26 +172,19 @@ void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& 
   glClearBufferfv(GL_COLOR, 0, noLight);
   if (bodies.bodyCount == 0) return;
 
-  const GLuint program = spriteProgram(settings.colorBy, settings.logScale);
-  glUseProgram(program);
+  const gl::UniformProgram& program = spriteProgram(settings.colorBy, settings.logScale);
+  glUseProgram(program.id());
   const float aspect = float(viewport.size.x) / float(viewport.size.y);
-  const glm::mat4 viewProjection = camera.projection(aspect) * camera.view();
-  glUniformMatrix4fv(glGetUniformLocation(program, "uViewProjection"), 1, GL_FALSE,
-                     glm::value_ptr(viewProjection));
-  glUniform1f(glGetUniformLocation(program, "uPointSize"), settings.pointSize);
-  glUniform1f(glGetUniformLocation(program, "uReferenceDepth"), camera.distance);
-  glUniform2f(glGetUniformLocation(program, "uPointSizeRange"), pointSizeRange_.x,
-              pointSizeRange_.y);
-  glUniform2f(glGetUniformLocation(program, "uColorRange"), settings.colorRange.x,
-              settings.colorRange.y);
-  glUniform1f(glGetUniformLocation(program, "uBrightness"), settings.brightness);
-  glUniform3fv(glGetUniformLocation(program, "uComponentColors"), kComponentCount,
-               glm::value_ptr(settings.componentColors[0]));
-  glUniform1ui(glGetUniformLocation(program, "uHiddenComponents"), settings.hiddenComponents);
-  glUniform3fv(glGetUniformLocation(program, "uCentre"), 1,
-               glm::value_ptr(settings.centre.at(simulationTime)));
-  glUniform3fv(glGetUniformLocation(program, "uCentreVelocity"), 1,
-               glm::value_ptr(settings.centre.velocity));
+  program.setMat4("uViewProjection", camera.projection(aspect) * camera.view());
+  program.setFloat("uPointSize", settings.pointSize);
+  program.setFloat("uReferenceDepth", camera.distance);
+  program.setVec2("uPointSizeRange", pointSizeRange_);
+  program.setVec2("uColorRange", settings.colorRange);
+  program.setFloat("uBrightness", settings.brightness);
+  program.setVec3s("uComponentColors", settings.componentColors);
+  program.setUint("uHiddenComponents", settings.hiddenComponents);
+  program.setVec3("uCentre", settings.centre.at(simulationTime));
+  program.setVec3("uCentreVelocity", settings.centre.velocity);
   if (needsBodyField(settings.colorBy)) {
     if (!bodies.fieldTexture)
       throw std::logic_error("colouring by " + std::string(colorByName(settings.colorBy)) +
@@ -242,10 +230,8 @@ void PointSpriteRenderer::toneMap(const RenderSettings& settings, const Viewport
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, GLuint(targetFramebuffer));
   glViewport(viewport.origin.x, viewport.origin.y, viewport.size.x, viewport.size.y);
   glUseProgram(toneMapProgram_.id());
-  glUniform2i(glGetUniformLocation(toneMapProgram_.id(), "uViewportOrigin"), viewport.origin.x,
-              viewport.origin.y);
-  glUniform3fv(glGetUniformLocation(toneMapProgram_.id(), "uBackground"), 1,
-               glm::value_ptr(settings.background));
+  toneMapProgram_.setIVec2("uViewportOrigin", viewport.origin);
+  toneMapProgram_.setVec3("uBackground", settings.background);
   glBindTextureUnit(kLightUnit, light);
   glDrawArrays(GL_TRIANGLES, 0, 3);
 }

@@ -25,6 +25,7 @@
 
 #include "engines/engine.h"
 #include "gl/objects.h"
+#include "gl/shader_program.h"
 #include "render/camera.h"
 #include "render/density_pass.h"
 #include "render/float_target.h"
@@ -69,14 +70,15 @@ class PointSpriteRenderer {
   void foldIntoTrails(glm::ivec2 size, float halfLife, double simulationTime);
   void toneMap(const RenderSettings& settings, const Viewport& viewport, GLint targetFramebuffer,
                GLuint light);
-  GLuint spriteProgram(ColorBy colorBy, bool logScale);
+  const gl::UniformProgram& spriteProgram(ColorBy colorBy, bool logScale);
   GLuint colormapTexture(const std::string& name);
 
-  std::map<std::pair<ColorBy, bool>, gl::Program> spritePrograms_;  // by colouring and log scale
-  gl::Program toneMapProgram_;
+  // By colouring and log scale.
+  std::map<std::pair<ColorBy, bool>, gl::UniformProgram> spritePrograms_;
+  gl::UniformProgram toneMapProgram_;
   std::map<std::string, gl::Texture1D> colormapTextures_;
   FloatTarget light_{GL_RGBA16F, "an RGBA16F texture"};  // the light the sprites add up
-  gl::Program trailProgram_;
+  gl::UniformProgram trailProgram_;
   // Float32: half floats would stop fading where a step rounds back to itself.
   FloatTarget trail_{GL_RGBA32F, "an RGBA32F texture, which trails need"};
   std::optional<double>

@@ -14,7 +14,8 @@ namespace nbody {
 
 namespace {
 
-// A colour quantity as data: its name, what it shows, and where its automatic range ends.
+// A colour quantity as data: its name, what it shows, where its automatic range ends, and what it
+// needs measured beside the state. Its measure is its entry in shaders/colour_quantities.glsl.
 struct ColourQuantity {
   ColorBy colorBy;
   std::string_view name, meaning;
@@ -22,24 +23,33 @@ struct ColourQuantity {
   int linearLowPermille;             // -1: a linear range starts at 0
   bool symmetric;                    // its range is symmetric about 0 (of |value|)
   bool changesSign;                  // no log scale
+  BodyFieldKind field = BodyFieldKind::none;
 };
 
-constexpr std::array<ColourQuantity, 7> kColourQuantities{{
-    {ColorBy::Speed, "speed", "the speed |v|", 990, 10, -1, false, false},
-    {ColorBy::Mass, "mass", "the mass", 1000, 0, -1, false, false},
-    {ColorBy::Component, "component", "each component its own colour", 0, 0, -1, false, false},
-    {ColorBy::Radius, "radius", "the distance from the centre of mass", 990, 10, -1, false, false},
-    {ColorBy::AngularMomentum, "lz", "the specific angular momentum L_z about the centre of mass",
-     990, 0, -1, true, true},
-    {ColorBy::Energy, "energy",
-     "the specific energy |v|^2 / 2 + phi about the centre of mass (each body's potential phi "
-     "through a tree)",
-     990, 0, 10, false, true},
-    {ColorBy::Density, "density",
-     "the local density: the mass of the smallest tree cell of at least 32 bodies over its largest "
-     "side cubed",
-     990, 10, -1, false, false},
-}};
+constexpr std::array kColourQuantities{
+    ColourQuantity{ColorBy::Speed, "speed", "the speed |v|", 990, 10, -1, false, false},
+    ColourQuantity{ColorBy::Mass, "mass", "the mass", 1000, 0, -1, false, false},
+    ColourQuantity{ColorBy::Component, "component", "each component its own colour", 0, 0, -1,
+                   false, false},
+    ColourQuantity{ColorBy::Radius, "radius", "the distance from the centre of mass", 990, 10, -1,
+                   false, false},
+    ColourQuantity{ColorBy::AngularMomentum, "lz",
+                   "the specific angular momentum L_z about the centre of mass", 990, 0, -1, true,
+                   true},
+    ColourQuantity{ColorBy::Energy, "energy",
+                   "the specific energy |v|^2 / 2 + phi about the centre of mass (each body's "
+                   "potential phi through a tree)",
+                   990, 0, 10, false, true, BodyFieldKind::potential},
+    ColourQuantity{ColorBy::Density, "density",
+                   "the local density: the mass of the smallest tree cell of at least 32 bodies "
+                   "over its largest side cubed",
+                   990, 10, -1, false, false, BodyFieldKind::density},
+};
+
+#define NBODY_COUNT_ONE(name, number, measure) +1
+static_assert(kColourQuantities.size() == 0 NBODY_COLOUR_QUANTITIES(NBODY_COUNT_ONE),
+              "a row of kColourQuantities for each entry of shaders/colour_quantities.glsl");
+#undef NBODY_COUNT_ONE
 
 const ColourQuantity& quantityOf(ColorBy colorBy) {
   for (const ColourQuantity& quantity : kColourQuantities)
@@ -79,6 +89,8 @@ std::string_view colorByMeaning(ColorBy colorBy) { return quantityOf(colorBy).me
 
 bool isSignedQuantity(ColorBy colorBy) { return quantityOf(colorBy).changesSign; }
 
+BodyFieldKind bodyFieldOf(ColorBy colorBy) { return quantityOf(colorBy).field; }
+
 ColourCentre colourCentreOf(const State& state, double time) {
   ColourCentre centre;
   centre.time = time;
@@ -108,25 +120,18 @@ void measureBodies(RenderSettings& settings, const State& state, double time) {
 }
 
 float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const ColourCentre& centre,
-                     std::span<const float> field) {
-  const glm::vec3 position(state.positionMass[i]), velocity(state.velocity[i]);
-  const glm::vec3 r = position - centre.position, v = velocity - centre.velocity;
-  const bool measured = field.size() == state.size();
+                     std::span<const float> fieldValues) {
+  using glm::dot, glm::length;  // the measures are GLSL: their names as GLSL has them
+  const glm::vec4 positionMass = state.positionMass[i];
+  const glm::vec3 velocity(state.velocity[i]);
+  const glm::vec3 r = glm::vec3(positionMass) - centre.position, v = velocity - centre.velocity;
+  const float field = fieldValues.size() == state.size() ? fieldValues[i] : std::nanf("");
   switch (colorBy) {
-    case ColorBy::Energy:
-      return measured ? 0.5f * glm::dot(v, v) + field[i] : std::nanf("");
-    case ColorBy::Density:
-      return measured ? field[i] : std::nanf("");
-    case ColorBy::Speed:
-      return glm::length(velocity);
-    case ColorBy::Mass:
-      return state.positionMass[i].w;
-    case ColorBy::Radius:
-      return glm::length(r);
-    case ColorBy::AngularMomentum:
-      return r.x * v.y - r.y * v.x;
-    case ColorBy::Component:
-      break;
+#define NBODY_MEASURE_CASE(name, number, measure) \
+  case ColorBy::name:                             \
+    return measure;
+    NBODY_COLOUR_QUANTITIES(NBODY_MEASURE_CASE)
+#undef NBODY_MEASURE_CASE
   }
   return 0.0f;
 }

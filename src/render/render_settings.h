@@ -13,16 +13,23 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
+#include "colour_quantities.glsl"
 #include "physics/state.h"
 #include "render/overlay_layout.h"
 
 namespace nbody {
 
-// What colours the bodies; shaders/point_sprite.vert's COLOR_BY is the number. Radius,
-// AngularMomentum (the specific L_z) and Energy (the specific energy |v|^2 / 2 + phi) are measured
-// from the centre of mass and its velocity; Energy's potential phi and Density (the local density)
-// come from a tree of the bodies (render/body_field.h).
-enum class ColorBy { Speed, Mass, Component, Radius, AngularMomentum, Energy, Density };
+// What colours the bodies: the quantities of shaders/colour_quantities.glsl, which defines each
+// once for the shader and for C++. Radius, AngularMomentum (the specific L_z) and Energy (the
+// specific energy |v|^2 / 2 + phi) are measured from the centre of mass and its velocity; Energy's
+// potential phi and Density (the local density) come from a tree of the bodies
+// (render/body_field.h).
+#define NBODY_COLOR_BY_ENTRY(name, number, measure) name = number,
+enum class ColorBy { NBODY_COLOUR_QUANTITIES(NBODY_COLOR_BY_ENTRY) };
+#undef NBODY_COLOR_BY_ENTRY
+
+// What a quantity needs measured beside the state (render/body_field.h).
+enum class BodyFieldKind { none, potential, density };
 
 // The centre of mass and its velocity at `time` (the origin at rest for massless bodies). An
 // isolated system's centre moves uniformly, as far as the engine conserves momentum, so `at` gives
@@ -91,6 +98,7 @@ std::string_view colorByMeaning(ColorBy colorBy);
 // A quantity that changes sign (L_z, the energy): it has no log scale (L_z's range is symmetric
 // about 0).
 bool isSignedQuantity(ColorBy colorBy);
+BodyFieldKind bodyFieldOf(ColorBy colorBy);
 
 // From 0 to a value that most bodies stay below: the 99th percentile of the speeds, radii or
 // densities (so that a few fast escapers do not wash out everybody else's colour), or the largest
@@ -104,7 +112,7 @@ glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale = fa
 // The quantity `colorBy` shows of body `i`, measured from `centre` (as the shader measures it),
 // with the bodies' BodyField values where it needs them (NaN without them).
 float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const ColourCentre& centre,
-                     std::span<const float> field = {});
+                     std::span<const float> fieldValues = {});
 // "0,2" (the components --hide-components names) as the bits of RenderSettings::hiddenComponents;
 // std::invalid_argument for anything but components below kComponentCount, comma-separated.
 std::uint32_t parseComponentList(const std::string& text);

@@ -48,17 +48,15 @@ long threadCount() {
 class SoakTest : public test::GlTest {};
 
 TEST_F(SoakTest, TwentyThousandStepsLeakNothing) {
-  const State start = findScene("plummer")->generate(64, 2);
   StepParams params;
   params.softening = 0.05;
   NonFiniteCheck check;
   gl::AsyncStateReadback ring(3);
   std::vector<std::unique_ptr<Engine>> engines;  // every GPU engine, in turn
   for (const std::string& name : test::gpuEngineNames()) engines.push_back(test::makeEngine(name));
-  State state = start;
-  long objectsAfterWarmUp = 0;
+  State state = findScene("plummer")->generate(64, 2);
+  long objectsAfterWarmUp = 0, threadsAfterWarmUp = 0;
   std::vector<long> kilobytes;  // malloc's bytes in use after each round from the warm-up on
-  long threadsAfterWarmUp = 0;
   std::vector<long> residentKilobytesSeen;  // reported, not checked: the driver's pools are in it
   const int rounds = 40, stepsPerRound = 500;        // 20000 steps
   const int warmUpRounds = 2 * int(engines.size());  // every engine has run every method by then

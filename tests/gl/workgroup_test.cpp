@@ -65,11 +65,11 @@ std::vector<std::uint32_t> readBack(const gl::Buffer& buffer, std::size_t words)
 Outputs runPrimitives(const Inputs& inputs, int groupSize, bool subgroups) {
   const std::size_t count = inputs.values.size(),
                     groups = (count + groupSize - 1) / std::size_t(groupSize);
-  gl::Program program =
+  const gl::UniformProgram program(
       gl::buildProgram({{GL_COMPUTE_SHADER, {"workgroup.glsl", "workgroup_check.comp"}}},
                        {{"WORKGROUP_SIZE", groupSize},
                         {"SUBGROUP_SCAN", subgroups ? 1 : 0},
-                        {"HISTOGRAM_BINS", kBins}});
+                        {"HISTOGRAM_BINS", kBins}}));
   const gl::Buffer values = storage(inputs.values.data(), count * 4),
                    floats = storage(inputs.floats.data(), count * 4),
                    scanned = storage(nullptr, count * 8), totals = storage(nullptr, groups * 16),
@@ -77,7 +77,7 @@ Outputs runPrimitives(const Inputs& inputs, int groupSize, bool subgroups) {
   const GLuint bindings[] = {values.id(), floats.id(), scanned.id(), totals.id(), counts.id()};
   for (GLuint b = 0; b < 5; ++b) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, b, bindings[b]);
   glUseProgram(program.id());
-  glProgramUniform1ui(program.id(), glGetUniformLocation(program.id(), "uCount"), GLuint(count));
+  program.setUint("uCount", count);
   glDispatchCompute(GLuint(groups), 1, 1);
   glUseProgram(0);
   return {readBack(scanned, count * 2), readBack(totals, groups * 4),

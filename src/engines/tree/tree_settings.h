@@ -23,7 +23,8 @@ struct TreeSettings {
   // depends on the state alone. theta then bounds how near a cell may be used at all.
   enum class Opening { geometric, relative };
   // The defaults keep the uniform sphere's median error (the binding target) under 2e-4 up to
-  // 16.8M bodies, at 1.3-1.8x the speed of theta 0.43 alone (docs/performance.md, round 21).
+  // 16.8M bodies, at 1.3-1.8x the speed of theta 0.43 alone (docs/performance-history.md, round
+  // 21).
   Opening opening = Opening::relative;
   double accuracy = 0.00065;
   double estimateTheta = 2.0;
