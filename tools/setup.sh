@@ -12,6 +12,8 @@ packages=(
   clang libclang-rt-14-dev clang-format
   libopenmpi-dev openmpi-bin
   libhdf5-dev zlib1g-dev
+  libboost-dev  # Boost.Beast and Asio, header-only: the server of `nbody serve`
+  libturbojpeg0-dev
   # Readers of GADGET and TIPSY files that nbody did not write, for tests/tools/formats_test.py:
   # h5dump, splash, h5py and yt (~80 packages, ~15 s to install).
   hdf5-tools splash python3-h5py python3-yt
