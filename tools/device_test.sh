@@ -10,9 +10,9 @@
 #    builds build-device/ (Release; libstdc++ and libgcc linked statically; an RPATH to the shared
 #    libraries that travel beside the programs) and fills .devtest/ (ignored) with what travels:
 #      device_test.sh  this script          manifest      the paths and commit it was made from
-#      tree.tar.xz     the source tree (tracked and untracked-not-ignored files) and what ctest
-#                      needs of build-device/, at their absolute paths: the ctest files and the
-#                      test programs name them, so there they are unpacked where they were here
+#      tree.tar.xz     what ctest needs of build-device/, at its absolute paths: the ctest files and
+#                      the test programs name them, so there it is unpacked where it was here,
+#                      beside a copy of the checkout the device tool carries (the source tree)
 #      gl/*.deb        the glvnd loaders (the device has no libEGL of its own)
 #    and .devtest-xvfb/ with xvfb.tar.xz: Xvfb and the Mesa swrast driver its GLX extension needs
 #    (made once, cached), and says how much travels (the device tool takes 64 MiB a call, working
@@ -160,15 +160,13 @@ pack_xvfb() {
   rm -rf "$stage"
 }
 
-# The source tree as it is and what ctest needs of the build, with paths relative to /.
+# What ctest needs of the build, with paths relative to /. The source tree is not in it: the device
+# tool carries the checkout itself, which the device copies to where it was here (copy_checkout).
 pack_tree() {
-  local root=$1 build=$2 archive=$3 list file
+  local root=$1 build=$2 archive=$3 list
   list=$(mktemp)
-  git -C "$root" ls-files -z -co --exclude-standard | while IFS= read -r -d '' file; do
-    [ -e "$root/$file" ] && printf '%s\n' "${root#/}/$file"
-  done >"$list"
   # GADGET-2's sample files, which the tests read (NBODY_GADGET_SAMPLES): tracked in assets/gadget/
-  # by default, so already listed; only a folder the cache names outside the tree is added.
+  # by default, so carried with the checkout; only a folder the cache names outside it is added.
   local samples
   samples=$(sed -n 's/^NBODY_GADGET_SAMPLES:PATH=//p' "$build/CMakeCache.txt")
   if [ -d "$samples" ]; then
@@ -301,7 +299,20 @@ unpack_tree() {
   [ -x "$BINARY_DIR/nbody" ] || die "no $BINARY_DIR/nbody after unpacking"
 }
 
-unpack_tree_archive() { unpack "$1" / || die "could not unpack the tree"; }
+unpack_tree_archive() {
+  copy_checkout "$SOURCE_DIR" || die "could not copy the checkout to $SOURCE_DIR"
+  unpack "$1" / || die "could not unpack the tree"
+}
+
+# The source tree where the build expects it: the checkout the device tool carried (the folder
+# above this script's), less the bundles.
+copy_checkout() {
+  local checkout
+  checkout=$(cd "$BUNDLE_DIR/.." && pwd)
+  [ "$checkout" = "$1" ] && return 0
+  mkdir -p "$1" &&
+    tar -C "$checkout" --exclude="./$BUNDLE_NAME" --exclude="./$XVFB_BUNDLE_NAME" -cf - . | tar -C "$1" -xf -
+}
 
 unpack_xvfb_archive() {
   mkdir -p "$XVFB_PREFIX/bin"
@@ -592,6 +603,7 @@ rehearse() {
   bundle=$root/$BUNDLE_NAME
   [ -f "$bundle/manifest" ] || die "no $bundle/manifest: run tools/device_test.sh prepare first"
   stage=$(mktemp -d)
+  git -C "$root" ls-files -z -co --exclude-standard | tar -C "$root" --null -T - -cf - | tar -C "$stage" -xf -
   cp -r "$bundle" "$root/$XVFB_BUNDLE_NAME" "$stage/"
   # shellcheck source=/dev/null
   source "$bundle/manifest"
