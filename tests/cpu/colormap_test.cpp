@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string>
 
 #include "render/colormap.h"
 #include "render/render_settings.h"
@@ -145,6 +147,17 @@ TEST(ComponentList, NamesComponentsAsBits) {
 TEST(ColorBy, NamesRoundTrip) {
   for (const std::string& name : colorByNames()) EXPECT_EQ(colorByName(*findColorBy(name)), name);
   EXPECT_FALSE(findColorBy("temperature"));
+}
+
+// Each entry of shaders/colour_quantities.glsl has a row of its own in the quantities' table: one
+// without would borrow the first row's name.
+TEST(ColorBy, EveryQuantityOfTheSharedListHasItsOwnRow) {
+  std::set<std::string> names;
+#define NBODY_NAME_OF(name, number, measure) names.emplace(colorByName(ColorBy::name));
+  NBODY_COLOUR_QUANTITIES(NBODY_NAME_OF)
+#undef NBODY_NAME_OF
+  EXPECT_EQ(names.size(), colorByNames().size());
+  for (const std::string& name : colorByNames()) EXPECT_TRUE(names.contains(name)) << name;
 }
 
 // The specific energy |v - v_c|^2 / 2 + phi and the local density come with each body's field
