@@ -185,8 +185,8 @@ void FrameEncoder::publish(std::shared_ptr<EncodedFrame> frame, std::uint64_t co
   std::shared_ptr<const EncodedFrame> shared = std::move(frame);
   lastSent_ = LastSent{.contentHash = contentHash, .quality = quality, .frame = shared};
   board_.publish(std::move(shared));
-  ++framesPublished_;
   if (published_) published_();
+  ++framesPublished_;  // after the callback: a frame counted has been announced
 }
 
 }  // namespace nbody

@@ -72,11 +72,15 @@ void HttpSession::onRequest(const boost::system::error_code& error) {
   }
   if (decision.upgrade) return takeOnViewer(std::move(request));
   if (!decision.refusal.empty()) core_.logRefusal(peer_, decision.refusal);
-  const bool keepAlive = request.keep_alive() && decision.refusal.empty();
+  // Only a request that showed the token (/status) keeps its connection: one that needs no token
+  // could otherwise hold a connection slot for as long as it likes.
+  const auto target = request.target();
+  const bool keepAlive = request.keep_alive() && decision.refusal.empty() &&
+                         routeOf({target.data(), target.size()}) == Route::status;
   answer(std::move(decision), keepAlive);
 }
 
-// A refused client gets its answer and a closed connection; others may ask again on the same one.
+// A client gets its answer and a closed connection unless it may ask again on the same one.
 void HttpSession::answer(RequestDecision decision, bool keepAlive) {
   response_ = std::move(decision.response);
   response_.keep_alive(keepAlive);

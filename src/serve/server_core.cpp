@@ -212,16 +212,23 @@ void ServerCore::onAccepted(const boost::system::error_code& error, tcp::socket 
   boost::system::error_code unknown;
   const tcp::endpoint remote = socket.remote_endpoint(unknown);
   const std::string peer = unknown ? std::string("an unknown peer") : endpointText(remote);
-  if (httpSessions_.size() >= options.mostHttpConnections) {
-    logRefusal(peer, std::to_string(httpSessions_.size()) +
-                         " HTTP connections are open already, the most allowed");
-    socket.close(unknown);
-  } else {
-    // Small messages (control, acknowledgements) go at once rather than wait for Nagle's timer.
-    socket.set_option(tcp::no_delay(true), unknown);
-    std::make_shared<HttpSession>(*this, std::move(socket), peer)->start();
-  }
+  if (httpSessions_.size() >= options.mostHttpConnections) closeOldestHttpSession(peer);
+  // Small messages (control, acknowledgements) go at once rather than wait for Nagle's timer.
+  socket.set_option(tcp::no_delay(true), unknown);
+  std::make_shared<HttpSession>(*this, std::move(socket), peer)->start();
   acceptNext();
+}
+
+// Every slot taken: the oldest connection gives way to the newest, so that connections held open
+// (by another user of the machine, say, who needs no token to open them) cannot lock a viewer out.
+void ServerCore::closeOldestHttpSession(const std::string& newcomer) {
+  const auto oldest = httpSessions_.begin();
+  refusals_.write("serve: " + std::to_string(httpSessions_.size()) +
+                      " HTTP connections are open, the most allowed: the oldest is closed for " +
+                      newcomer,
+                  seconds());
+  if (const auto session = oldest->second.lock()) session->closeNow();
+  httpSessions_.erase(oldest);
 }
 
 void ServerCore::armTick() {

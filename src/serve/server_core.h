@@ -94,6 +94,7 @@ class ServerCore {
   std::vector<std::shared_ptr<ViewerSession>> liveViewers() const;
   void acceptNext();
   void onAccepted(const boost::system::error_code& error, tcp::socket socket);
+  void closeOldestHttpSession(const std::string& newcomer);
   void armTick();
   void onTick();
   void sendStatusToViewers(double now);

@@ -17,8 +17,8 @@ namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 using Json = nlohmann::json;
 
-// With no message for this long the server pings the viewer, and closes after twice as long
-// without an answer: a browser answers pings by itself, so only a vanished viewer is closed.
+// Beast pings a viewer silent for half this long and closes one silent for all of it: a browser
+// answers pings by itself, so only a vanished viewer is closed.
 constexpr std::chrono::seconds kViewerIdleTimeout{60};
 
 std::string whyReadFailed(const boost::system::error_code& error, bool stopping) {
@@ -224,6 +224,8 @@ void ViewerSession::finish(std::string_view why) {
   core_.board.leave(viewer_);
   core_.removeViewer(viewer_);
   closeNow();
+  // Control may have passed to a viewer whose handshake then failed: the others learn who has it.
+  if (!core_.stopping()) core_.tellControl();
   if (!open_) return;
   std::string line = "serve: viewer " + std::to_string(viewer_) + " left (" + std::string(why) +
                      "): " + std::to_string(counters.framesSent) + " frames sent, " +
@@ -233,7 +235,6 @@ void ViewerSession::finish(std::string_view why) {
                                     {drops_.withoutControl, "messages without control"}})
     if (count > 0) line += ", " + std::to_string(count) + " " + what + " dropped";
   core_.log(line);
-  if (!core_.stopping()) core_.tellControl();
 }
 
 }  // namespace nbody
