@@ -32,12 +32,19 @@ std::chrono::milliseconds tickInterval(std::chrono::milliseconds ackTimeout) {
   return std::clamp(ackTimeout / 4, std::chrono::milliseconds(10), std::chrono::milliseconds(1000));
 }
 
-// The owner's status as JSON: the object, or one that says what is wrong with it.
-Json ownerStatus(const std::string& text) {
-  if (text.empty()) return Json::object();
+// The owner's status as a JSON object; nothing when it set none or set something else.
+std::optional<Json> ownerObject(const std::string& text) {
+  if (text.empty()) return std::nullopt;
   Json status = Json::parse(text, nullptr, false);
   if (status.is_object()) return status;
-  return Json{{"status_error", "the status the program set is not a JSON object"}};
+  return std::nullopt;
+}
+
+// The owner's status for /status: the object, or one that says what is wrong with it.
+Json ownerStatus(const std::string& text) {
+  if (text.empty()) return Json::object();
+  return ownerObject(text).value_or(
+      Json{{"status_error", "the status the program set is not a JSON object"}});
 }
 
 std::string dumped(const Json& json) {
@@ -162,10 +169,9 @@ std::string ServerCore::statusReport() const {
 
 std::optional<std::string> ServerCore::ownerStatusMessage() const {
   std::lock_guard lock(statusMutex_);
-  if (status_.empty()) return std::nullopt;
-  const Json status = Json::parse(status_, nullptr, false);
-  if (!status.is_object()) return std::nullopt;
-  return dumped(Json{{"type", "status"}, {"status", status}});
+  const std::optional<Json> status = ownerObject(status_);
+  if (!status) return std::nullopt;
+  return dumped(Json{{"type", "status"}, {"status", *status}});
 }
 
 std::uint64_t ServerCore::addHttpSession(std::weak_ptr<HttpSession> session) {
