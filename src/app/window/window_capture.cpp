@@ -10,11 +10,12 @@
 
 namespace nbody {
 
-Image readWindow(glm::ivec2 size) {
+Image readPicture(const DrawTarget& target) {
+  const glm::ivec2 size = target.size;
   Image flipped(size.x, size.y);
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, target.framebuffer);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-  glReadBuffer(GL_BACK);
+  glReadBuffer(target.readBuffer);
   glPixelStorei(GL_PACK_ALIGNMENT, 4);  // RGBA8 rows are whole words
   glReadPixels(0, 0, size.x, size.y, GL_RGBA, GL_UNSIGNED_BYTE, flipped.rgba.data());
   Image image(size.x, size.y);

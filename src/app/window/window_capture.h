@@ -1,7 +1,8 @@
 #pragma once
-// What the window writes of itself: the picture it shows, and the timestamped names of what the
+// What a session writes of itself: the picture it shows, and the timestamped names of what the
 // panel's buttons save into the current folder.
 
+#include <cstdint>
 #include <string>
 
 #include <glm/vec2.hpp>
@@ -10,8 +11,16 @@
 
 namespace nbody {
 
-// The default framebuffer as it will be shown (after the panel is drawn, before the swap).
-Image readWindow(glm::ivec2 size);
+// Where a session draws: a window's back buffer, or `nbody serve`'s offscreen framebuffer.
+struct DrawTarget {
+  std::uint32_t framebuffer = 0;      // 0: the window's
+  std::uint32_t readBuffer = 0x0405;  // GL_BACK; an offscreen target's GL_COLOR_ATTACHMENT0
+  glm::ivec2 size{0, 0};
+  bool shown() const { return size.x > 0 && size.y > 0; }
+};
+
+// The target's picture as it will be shown (after the panel is drawn, before the swap).
+Image readPicture(const DrawTarget& target);
 // The absolute path of nbody-YYYYMMDD-HHMMSS followed by `extension` (".png", ".nbody") in the
 // current folder, with -2, -3, ... before the extension where a file of that name exists (two
 // saves in one second). The output layer publishes the file under it only where no file has

@@ -1,6 +1,7 @@
 #include "app/window/window_input.h"
 
 #include <cmath>
+#include <string_view>
 
 #include <glad/gl.h>
 // glad first: GLFW must not pull in a GL header of its own.
@@ -12,42 +13,40 @@ namespace {
 
 constexpr float kClickPixels = 3.0f;  // a press and release this close is a click, not a drag
 
+// The shortcut keys, by GLFW's key and by the browser's KeyboardEvent.code.
+struct ShortcutKey {
+  int glfwKey;
+  std::string_view browserCode;
+  bool KeyPresses::*pressed;
+};
+constexpr ShortcutKey kShortcuts[] = {
+    {GLFW_KEY_SPACE, "Space", &KeyPresses::pause},  {GLFW_KEY_N, "KeyN", &KeyPresses::step},
+    {GLFW_KEY_R, "KeyR", &KeyPresses::reset},       {GLFW_KEY_P, "KeyP", &KeyPresses::screenshot},
+    {GLFW_KEY_H, "KeyH", &KeyPresses::togglePanel}, {GLFW_KEY_M, "KeyM", &KeyPresses::record},
+    {GLFW_KEY_K, "KeyK", &KeyPresses::keyframe},    {GLFW_KEY_ESCAPE, "Escape", &KeyPresses::quit},
+};
+
+// Holding N keeps stepping; no other key repeats.
+void press(KeyPresses& keys, const ShortcutKey& shortcut, bool repeat) {
+  if (ImGui::GetIO().WantCaptureKeyboard) return;  // typing into the panel
+  if (repeat && shortcut.pressed != &KeyPresses::step) return;
+  keys.*shortcut.pressed = true;
+}
+
 void onKey(GLFWwindow* window, int key, int, int action, int) {
   if (action == GLFW_RELEASE) return;
   auto* keys = static_cast<KeyPresses*>(glfwGetWindowUserPointer(window));
-  if (!keys || ImGui::GetIO().WantCaptureKeyboard) return;  // typing into the panel
-  if (action == GLFW_REPEAT && key != GLFW_KEY_N) return;   // holding N keeps stepping
-  switch (key) {
-    case GLFW_KEY_SPACE:
-      keys->pause = true;
-      break;
-    case GLFW_KEY_N:
-      keys->step = true;
-      break;
-    case GLFW_KEY_R:
-      keys->reset = true;
-      break;
-    case GLFW_KEY_P:
-      keys->screenshot = true;
-      break;
-    case GLFW_KEY_H:
-      keys->togglePanel = true;
-      break;
-    case GLFW_KEY_M:
-      keys->record = true;
-      break;
-    case GLFW_KEY_K:
-      keys->keyframe = true;
-      break;
-    case GLFW_KEY_ESCAPE:
-      keys->quit = true;
-      break;
-    default:
-      break;
-  }
+  if (!keys) return;
+  for (const ShortcutKey& shortcut : kShortcuts)
+    if (shortcut.glfwKey == key) press(*keys, shortcut, action == GLFW_REPEAT);
 }
 
 }  // namespace
+
+void pressKeyByCode(KeyPresses& keys, std::string_view code, bool repeat) {
+  for (const ShortcutKey& shortcut : kShortcuts)
+    if (shortcut.browserCode == code) press(keys, shortcut, repeat);
+}
 
 void listenForKeys(GLFWwindow* window, KeyPresses& keys) {
   glfwSetWindowUserPointer(window, &keys);

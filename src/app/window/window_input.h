@@ -4,6 +4,7 @@
 // dragging a slider).
 
 #include <optional>
+#include <string_view>
 
 #include <glm/vec2.hpp>
 
@@ -23,6 +24,8 @@ struct KeyPresses {
 // Records key presses into `keys` (which must outlive the window). Install before ImGui's GLFW
 // backend, which chains to the callback it finds.
 void listenForKeys(GLFWwindow* window, KeyPresses& keys);
+// A key pressed in a browser (KeyboardEvent.code: "Space", "KeyN"), as the window's key would be.
+void pressKeyByCode(KeyPresses& keys, std::string_view code, bool repeat);
 // Turns the presses since the last frame into requests, and forgets them.
 void applyKeys(KeyPresses& keys, AppSettings& settings);
 // Left drag orbits (not with Shift, which drags a selection box), right drag pans, the wheel zooms;

@@ -106,7 +106,8 @@ void WindowRecorder::abandon(const std::string& why) {
   say("recording stopped: " + why + "; nothing written");
 }
 
-void WindowRecorder::capture(Stage stage, glm::ivec2 framebufferSize) {
+void WindowRecorder::capture(Stage stage, const DrawTarget& target) {
+  const glm::ivec2 framebufferSize = target.size;
   if (!recording() || stage != stage_) return;
   if (framebufferSize != framebufferSize_) {
     const std::string why = "the window changed size";
@@ -122,8 +123,8 @@ void WindowRecorder::capture(Stage stage, glm::ivec2 framebufferSize) {
   if (frameIndex <= lastFrameIndex_) return;  // this 60th of a second has its picture
   try {
     const ReadBindingGuard guard;
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-    glReadBuffer(GL_BACK);  // what the next swap shows
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, target.framebuffer);
+    glReadBuffer(target.readBuffer);  // what the next swap shows
     recorder_->capture(frameIndex,
                        {0, framebufferSize.y - size_.y});  // an odd height loses the bottom row
     lastFrameIndex_ = frameIndex;

@@ -6,7 +6,7 @@
 // 60th of a second began since the last, and shown from then on, so a window slower than 60
 // frames/s shows each picture longer and a faster one leaves some out.
 //
-// The window app calls capture() twice a frame, once after drawing the bodies and once after the
+// The session calls capture() twice a frame, once after drawing the bodies and once after the
 // panel; the recorder takes the picture at the stage it films.
 
 #include <chrono>
@@ -18,6 +18,7 @@
 #include <glm/vec2.hpp>
 
 #include "app/run/movie_recorder.h"
+#include "app/window/window_capture.h"
 
 namespace nbody {
 
@@ -42,9 +43,10 @@ class WindowRecorder {
   // (and prints it).
   std::string toggle(glm::ivec2 framebufferSize, bool withPanel);
 
-  // Takes a picture if this is the stage it films and a new frame of the movie began. A window of
-  // another size than at the start, or an encoder failure, ends the recording (see takeMessage).
-  void capture(Stage stage, glm::ivec2 framebufferSize);
+  // Takes a picture of `target` if this is the stage it films and a new frame of the movie began.
+  // A target of another size than at the start, or an encoder failure, ends the recording (see
+  // takeMessage).
+  void capture(Stage stage, const DrawTarget& target);
 
   bool recording() const { return recorder_ != nullptr; }
   double seconds() const;  // since the start; 0 when not recording
