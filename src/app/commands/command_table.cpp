@@ -7,6 +7,7 @@
 #include "app/commands/main_job_command.h"
 #include "app/commands/record_command.h"
 #include "app/commands/run_command.h"
+#include "app/commands/serve_command.h"
 #include "app/commands/shot_command.h"
 #include "app/commands/simulate_command.h"
 #include "app/window/window_app.h"
@@ -21,6 +22,11 @@ const std::vector<CommandRow>& commandTable() {
       commandRow<WindowOptions>(
           "run", "the interactive window: the simulation live, a panel with its speed and switches",
           atStepBoundary, addWindowOptions, windowFiles, runWindow),
+      commandRow<ServeOptions>(
+          "serve",
+          "the interactive window in any web browser, from a machine without a display: the "
+          "picture and panel streamed, steered by one viewer at a time",
+          atStepBoundary, addServeOptions, serveFiles, runServe),
       commandRow<SimulateOptions>(
           "simulate",
           "advance a state and write the final state (CSV, a binary snapshot, GADGET or TIPSY)",
