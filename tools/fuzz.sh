@@ -1,31 +1,31 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (ASan + UBSan) in build-fuzz/ and runs each for a bounded
-# time (FUZZ_SECONDS, default 20) on a copy of its corpus in tests/fuzz/corpus/NAME/, with the
+# Runs the libFuzzer targets (clang, ASan + UBSan, built in build-asan/ by tools/sanitize.sh, which
+# this builds first where needed) each for a bounded time (FUZZ_SECONDS, default 20) on a copy of its corpus in tests/fuzz/corpus/NAME/, with the
 # dictionary tests/fuzz/NAME.dict where there is one. The targets: the CSV, binary snapshot,
 # TIPSY, GADGET-2 binary and GADGET HDF5 loaders (libhdf5 in a child process), the command line
 # (random argument vectors through the real parser) and the input messages of `nbody serve`'s
 # viewers. A crash, leak, undefined behaviour or hang fails the script and leaves the input in
-# build-fuzz/.
+# build-asan/fuzz/.
 # To grow the corpus on purpose: FUZZ_KEEP=1 tools/fuzz.sh (new inputs go into tests/fuzz/corpus).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-20}
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNBODY_FUZZ=ON \
-  -DNBODY_WERROR=ON >/dev/null
-cmake --build build-fuzz --parallel "$(nproc)" >/dev/null
+tools/sanitize.sh --build-only
+out=build-asan/fuzz
+mkdir -p "$out"
 for corpus in tests/fuzz/corpus/*/; do
   name=$(basename "$corpus")
-  work=build-fuzz/corpus-$name
+  work=$out/corpus-$name
   rm -rf "$work" && mkdir -p "$work"
   if [ -n "${FUZZ_KEEP:-}" ]; then work=$corpus; else cp "$corpus"/* "$work"/; fi
   echo "fuzz: ${name}_fuzzer for ${seconds} s"
-  log=build-fuzz/$name.log
+  log=$out/$name.log
   dictionary=()
   if [ -f "tests/fuzz/$name.dict" ]; then dictionary=(-dict="tests/fuzz/$name.dict"); fi
-  if ! "build-fuzz/tests/fuzz/${name}_fuzzer" -max_total_time="$seconds" -rss_limit_mb=2048 "${dictionary[@]}" \
-       -timeout=10 -print_final_stats=1 -artifact_prefix=build-fuzz/ "$work" "$corpus" >"$log" 2>&1; then
+  if ! "build-asan/tests/fuzz/${name}_fuzzer" -max_total_time="$seconds" -rss_limit_mb=2048 "${dictionary[@]}" \
+       -timeout=10 -print_final_stats=1 -artifact_prefix="$out"/ "$work" "$corpus" >"$log" 2>&1; then
     tail -40 "$log"
-    echo "fuzz: ${name}_fuzzer failed; the input is in build-fuzz/ (see $log)"
+    echo "fuzz: ${name}_fuzzer failed; the input is in $out/ (see $log)"
     exit 1
   fi
   grep -E "stat::number_of_executed_units|stat::new_units_added" "$log" | sed 's/^/  /'
