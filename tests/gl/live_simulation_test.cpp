@@ -175,9 +175,9 @@ TEST_F(LiveSimulationTest, NewNSceneSeedOrResetStartsTheSceneOver) {
   settings.run.scene.options.seed = 9;
   EXPECT_TRUE(simulation.apply(settings).sceneRegenerated);
   simulation.advance(settings, 1);
-  settings.reset = true;
+  settings.requests.ask(Request::Reset);
   EXPECT_TRUE(simulation.apply(settings).sceneRegenerated);
-  EXPECT_FALSE(settings.reset);
+  EXPECT_FALSE(settings.requests.asked(Request::Reset));
   expectSameBits(findScene("uniform-sphere")->generate(300, 9), simulation.engine().download(),
                  "reset");
 }
@@ -239,7 +239,7 @@ TEST_F(LiveSimulationTest, ResetAfterALoadGoesBackToTheLoadedStateAndANewSeedMak
   simulation.load(settings, scratch / "run.nbody");
   simulation.advance(settings, 5);
   settings.run.step.dt = 0.004;  // what the user changed since stays
-  settings.reset = true;
+  settings.requests.ask(Request::Reset);
   EXPECT_TRUE(simulation.apply(settings).sceneRegenerated);
   expectSameBits(saved, simulation.engine().download(), "reset after a load");
   EXPECT_EQ(simulation.stepCount(), 3);
@@ -253,7 +253,7 @@ TEST_F(LiveSimulationTest, ResetAfterALoadGoesBackToTheLoadedStateAndANewSeedMak
           ->generate(settings.run.scene.options.bodyCount, settings.run.scene.options.seed);
   expectSameBits(scene, simulation.engine().download(), "a new seed after a load");
   simulation.advance(settings, 2);
-  settings.reset = true;
+  settings.requests.ask(Request::Reset);
   simulation.apply(settings);
   expectSameBits(scene, simulation.engine().download(), "reset of the new scene");
   EXPECT_EQ(simulation.stepCount(), 0);
@@ -436,14 +436,14 @@ TEST_F(LiveSimulationTest, APlayedSeriesShowsEachSnapshotAndRunsOnFromTheOneShow
   EXPECT_FALSE(series.figures().playing);
   showsWritten(simulation, 1);
   // N (a single step) shows the next snapshot instead of stepping the run.
-  settings.singleStep = true;
+  settings.requests.ask(Request::SingleStep);
   series.follow(settings, simulation, 0.0);
-  EXPECT_FALSE(settings.singleStep);
+  EXPECT_FALSE(settings.requests.asked(Request::SingleStep));
   showsWritten(simulation, 2);
-  settings.series.seekTo = 0;
+  settings.requests.ask(Request::SeekSeries, 0);
   series.follow(settings, simulation, 0.0);
   showsWritten(simulation, 0);
-  settings.series.continueHere = true;
+  settings.requests.ask(Request::ContinueHere);
   const SeriesPlayback::Outcome outcome = series.follow(settings, simulation, 0.0);
   EXPECT_FALSE(series.open());
   EXPECT_FALSE(settings.paused);
@@ -459,19 +459,19 @@ TEST_F(LiveSimulationTest, ASeriesOpenedFromThePanelSaysWhatBecameOfIt) {
   LiveSimulation simulation(settings);
   SeriesPlayback series;
   settings.series.pattern = (scratch / "none-*.nbody").string();
-  settings.series.open = true;
+  settings.requests.ask(Request::OpenSeries);
   SeriesPlayback::Outcome outcome = series.follow(settings, simulation, 0.0);
   EXPECT_FALSE(outcome.opened);
   EXPECT_NE(outcome.message.find("no snapshot file matches " + settings.series.pattern),
             std::string::npos)
       << outcome.message;
-  EXPECT_FALSE(settings.series.open);  // the request is carried out once
+  EXPECT_FALSE(settings.requests.asked(Request::OpenSeries));  // carried out once
   EXPECT_FALSE(series.open());
   Snapshot one;
   one.state = findScene("plummer")->generate(64, 1);
   one.settings.emplace().method = "euler";
   writeSnapshotFile(one, scratch / "none-1.nbody");
-  settings.series.open = true;
+  settings.requests.ask(Request::OpenSeries);
   outcome = series.follow(settings, simulation, 0.0);
   EXPECT_TRUE(outcome.opened);
   EXPECT_EQ(outcome.message, "opened " + settings.series.pattern + ": 1 file");

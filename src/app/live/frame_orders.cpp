@@ -63,8 +63,9 @@ class Reader {
 
 // A follower's frame: what rank 0's frame does with the same settings, failures caught alike.
 void carryOut(LiveSimulation& simulation, AppSettings& settings, const FrameOrder& order) {
-  const bool load = order.settings.loadSnapshot, checkAccuracy = order.settings.checkAccuracy;
   settings = order.settings;
+  const bool load = settings.requests.take(Request::LoadSnapshot);
+  const bool checkAccuracy = settings.requests.take(Request::CheckAccuracy);
   try {
     simulation.apply(settings);
   } catch (const std::exception&) {  // rank 0's panel says why
@@ -99,9 +100,12 @@ std::vector<std::byte> encodeOrder(const FrameOrder& order) {
   out.text(run.scene.name);
   out.plain(run.scene.options);
   out.plain(run.step);
-  out.plain(order.settings.reset);
-  out.plain(order.settings.loadSnapshot);
-  out.plain(order.settings.checkAccuracy);
+  const std::vector<Requests::Entry>& requests = order.settings.requests.entries();
+  out.plain(requests.size());
+  for (const Requests::Entry& request : requests) {
+    out.plain(request.kind);
+    out.plain(request.value);
+  }
   out.text(order.settings.snapshotPath);
   out.plain(order.steps);
   out.plain(order.quit);
@@ -121,9 +125,10 @@ FrameOrder decodeOrder(const std::vector<std::byte>& bytes) {
   run.scene.name = in.text();
   run.scene.options = in.plain<SceneOptions>();
   run.step = in.plain<StepParams>();
-  order.settings.reset = in.plain<bool>();
-  order.settings.loadSnapshot = in.plain<bool>();
-  order.settings.checkAccuracy = in.plain<bool>();
+  for (auto requests = in.plain<std::size_t>(); requests > 0; --requests) {
+    const auto kind = in.plain<Request>();
+    order.settings.requests.ask(kind, in.plain<std::int64_t>());
+  }
   order.settings.snapshotPath = in.text();
   order.steps = in.plain<int>();
   order.quit = in.plain<bool>();

@@ -17,7 +17,7 @@ LiveSimulation::LiveSimulation(AppSettings& settings) {
   engineName_ = settings.run.engine;
   settings.run.engineSettings = engine_->settings();
   regenerate(settings);
-  settings.reset = false;
+  settings.requests.take(Request::Reset);
 }
 
 void LiveSimulation::regenerate(AppSettings& settings) {
@@ -115,14 +115,14 @@ LiveSimulation::Changes LiveSimulation::apply(AppSettings& settings) {
   }
   changes.variantChanged = changeVariant(settings);
   const bool otherScene = !(settings.run.scene == scene_);
-  if (settings.reset && !otherScene && loadedAt_) {
+  const bool reset = settings.requests.take(Request::Reset);
+  if (reset && !otherScene && loadedAt_) {
     startOverFromLoaded();
     changes.sceneRegenerated = true;
-  } else if (settings.reset || otherScene) {
+  } else if (reset || otherScene) {
     regenerate(settings);
     changes.sceneRegenerated = true;
   }
-  settings.reset = false;
   return changes;
 }
 

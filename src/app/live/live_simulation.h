@@ -33,7 +33,7 @@ class LiveSimulation {
     bool variantChanged = false;
     bool sceneRegenerated = false;  // the bodies start over: refit the camera, the colour range
   };
-  // Brings the engine and the state in line with `settings` and clears settings.reset. Throws
+  // Brings the engine and the state in line with `settings` and takes its Reset request. Throws
   // UsageError for a variant the engine does not offer (settings keep the engine's choices then),
   // std::runtime_error for an engine that cannot be made (settings keep the engine in use).
   Changes apply(AppSettings& settings);

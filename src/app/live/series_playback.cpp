@@ -1,5 +1,6 @@
 #include "app/live/series_playback.h"
 
+#include <cstdint>
 #include <exception>
 #include <utility>
 
@@ -29,20 +30,20 @@ SeriesPlayback::Outcome SeriesPlayback::follow(AppSettings& settings, LiveSimula
   return outcome;
 }
 
-// The panel's requests, then what they leave: the requests cleared, the pattern and rate kept.
+// The panel's requests of the series, taken; the pattern and rate stay.
 SeriesPlayback::Outcome SeriesPlayback::carryOutRequests(AppSettings& settings) {
-  Outcome outcome = settings.series.open ? openRequested(settings) : Outcome{};
+  Outcome outcome =
+      settings.requests.take(Request::OpenSeries) ? openRequested(settings) : Outcome{};
   if (player_) steer(settings, outcome);
-  SeriesRequests done;
-  done.pattern = settings.series.pattern;
-  done.rate = settings.series.rate;
-  settings.series = std::move(done);
+  for (Request kind : {Request::ToggleSeriesPlaying, Request::StepSeries, Request::SeekSeries,
+                       Request::ContinueHere})
+    settings.requests.take(kind);  // none to steer
   return outcome;
 }
 
 // "Open series": the new series replaces the one playing; one that cannot open leaves it as it was.
 SeriesPlayback::Outcome SeriesPlayback::openRequested(AppSettings& settings) {
-  const SeriesRequests& r = settings.series;
+  const SeriesChoice& r = settings.series;
   try {
     *this = SeriesPlayback(r.pattern, r.rate, waitForReads_);
   } catch (const std::exception& e) {
@@ -57,20 +58,21 @@ SeriesPlayback::Outcome SeriesPlayback::openRequested(AppSettings& settings) {
 // The panel's buttons and the keys: Space and Run toggle playing (the run itself stays paused while
 // a series is open), N and Step go one snapshot on, "Continue simulating from here" closes it.
 void SeriesPlayback::steer(AppSettings& settings, Outcome& outcome) {
-  SeriesRequests& r = settings.series;
-  if (!settings.paused) r.togglePlaying = !r.togglePlaying;
-  if (settings.singleStep) r.stepBy += 1;
-  if (r.togglePlaying) player_->playing() ? player_->pause() : player_->play();
-  if (r.stepBy != 0) player_->stepBy(r.stepBy);
-  if (r.seekTo) player_->seek(*r.seekTo);
-  if (r.rate > 0.0) player_->setRate(r.rate);
-  if (r.continueHere) {
+  Requests& asks = settings.requests;
+  bool toggle = asks.take(Request::ToggleSeriesPlaying);
+  if (!settings.paused) toggle = !toggle;
+  std::int64_t stepBy = asks.takeValue(Request::StepSeries).value_or(0);
+  if (asks.take(Request::SingleStep)) stepBy += 1;
+  if (toggle) player_->playing() ? player_->pause() : player_->play();
+  if (stepBy != 0) player_->stepBy(stepBy);
+  if (const auto seekTo = asks.takeValue(Request::SeekSeries)) player_->seek(std::size_t(*seekTo));
+  if (settings.series.rate > 0.0) player_->setRate(settings.series.rate);
+  if (asks.take(Request::ContinueHere)) {
     outcome.message = "continuing from " + player_->file(player_->index()).string();
     player_.reset();
     shownProblem_.clear();
   }
   settings.paused = player_ != nullptr;
-  settings.singleStep = false;
 }
 
 std::string SeriesPlayback::show(AppSettings& settings, LiveSimulation& simulation,

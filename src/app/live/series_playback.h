@@ -1,5 +1,5 @@
 #pragma once
-// The window's series: a SeriesPlayer steered by the panel's SeriesRequests, and what it shows put
+// The window's series: a SeriesPlayer steered by the panel's requests, and what it shows put
 // into the LiveSimulation, so that everything the window does with a run (drawing, trails,
 // recording, screenshots, the plots, an engine switch) it does with a series too. While a series
 // is open the simulation does not step: Space and the panel's Run play and pause the series, N and

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include <imgui.h>
@@ -164,9 +165,9 @@ void runControlsSection(AppSettings& s, const PanelFigures& f) {
   }
   if (ImGui::Button(s.paused ? "Run (Space)" : "Pause (Space)")) s.paused = !s.paused;
   ImGui::SameLine();
-  if (ImGui::Button("Step (N)")) s.singleStep = true;
+  if (ImGui::Button("Step (N)")) s.requests.ask(Request::SingleStep);
   ImGui::SameLine();
-  if (ImGui::Button("Reset (R)")) s.reset = true;
+  if (ImGui::Button("Reset (R)")) s.requests.ask(Request::Reset);
 }
 
 void simulationSection(AppSettings& s, const PanelFigures& f) {
@@ -212,7 +213,7 @@ void conservationContents(const ConservationHistory& history) {
 }
 
 void accuracySection(AppSettings& s, const PanelFigures& f) {
-  if (ImGui::Button("Check accuracy")) s.checkAccuracy = true;
+  if (ImGui::Button("Check accuracy")) s.requests.ask(Request::CheckAccuracy);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "relative force error of a sample of bodies against direct summation in double precision");
@@ -223,7 +224,7 @@ void accuracySection(AppSettings& s, const PanelFigures& f) {
 }
 
 void snapshotSection(AppSettings& s) {
-  if (ImGui::Button("Save snapshot")) s.saveSnapshot = true;
+  if (ImGui::Button("Save snapshot")) s.requests.ask(Request::SaveSnapshot);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("writes nbody-YYYYMMDD-HHMMSS with the format's extension: %s",
                       outputFormatsHelp().c_str());
@@ -232,53 +233,56 @@ void snapshotSection(AppSettings& s) {
   comboOf("format", s.saveFormat, outputExtensions());
   ImGui::InputTextWithHint("##snapshot path", "snapshot to load", &s.snapshotPath);
   ImGui::SameLine();
-  if (ImGui::Button("Load snapshot") && !s.snapshotPath.empty()) s.loadSnapshot = true;
+  if (ImGui::Button("Load snapshot") && !s.snapshotPath.empty())
+    s.requests.ask(Request::LoadSnapshot);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "continue from this file: .nbody, CSV, TIPSY, GADGET-2 binary or GADGET HDF5 (G from its "
         "units)");
 }
 
-void seriesControls(SeriesRequests& r, const SeriesFigures& f) {
-  if (ImGui::Button(f.playing ? "Pause (Space)" : "Play (Space)")) r.togglePlaying = true;
+void seriesControls(SeriesChoice& r, Requests& asks, const SeriesFigures& f) {
+  if (ImGui::Button(f.playing ? "Pause (Space)" : "Play (Space)"))
+    asks.ask(Request::ToggleSeriesPlaying);
   ImGui::SameLine();
-  if (ImGui::ArrowButton("##back", ImGuiDir_Left)) r.stepBy = -1;
+  if (ImGui::ArrowButton("##back", ImGuiDir_Left)) asks.ask(Request::StepSeries, -1);
   ImGui::SameLine();
-  if (ImGui::ArrowButton("##forward", ImGuiDir_Right)) r.stepBy = 1;
+  if (ImGui::ArrowButton("##forward", ImGuiDir_Right)) asks.ask(Request::StepSeries, 1);
   ImGui::SameLine();
   ImGui::Text("%zu of %zu", f.index + 1, f.size);
   int shown = int(f.index);
-  if (ImGui::SliderInt("snapshot", &shown, 0, int(f.size) - 1, "%d")) r.seekTo = std::size_t(shown);
+  if (ImGui::SliderInt("snapshot", &shown, 0, int(f.size) - 1, "%d"))
+    asks.ask(Request::SeekSeries, shown);
   float rate = float(r.rate);
   if (ImGui::SliderFloat("snapshots/s", &rate, 0.5f, 120.0f, "%.1f", ImGuiSliderFlags_Logarithmic))
     r.rate = std::max(0.5, double(rate));
   ImGui::TextWrapped("%s", f.file.c_str());
   if (!f.problem.empty()) ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "%s", f.problem.c_str());
-  if (ImGui::Button("Continue simulating from here")) r.continueHere = true;
+  if (ImGui::Button("Continue simulating from here")) asks.ask(Request::ContinueHere);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("closes the series; the snapshot shown runs on with the panel's settings");
 }
 
 // Plays back what `simulate --snapshot-every` wrote, or any series of files nbody reads.
-void seriesSection(SeriesRequests& r, const SeriesFigures& f) {
+void seriesSection(SeriesChoice& r, Requests& asks, const SeriesFigures& f) {
   if (!f.available) {
     ImGui::TextDisabled("a series plays in one process, not under mpiexec");
     return;
   }
-  if (f.open) seriesControls(r, f);
+  if (f.open) seriesControls(r, asks, f);
   ImGui::InputTextWithHint("##series pattern", "run/step-*.nbody", &r.pattern);
   ImGui::SameLine();
-  if (ImGui::Button("Open series") && !r.pattern.empty()) r.open = true;
+  if (ImGui::Button("Open series") && !r.pattern.empty()) asks.ask(Request::OpenSeries);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "plays the snapshot files this pattern names (* ? [...]), in the order of their numbers");
 }
 
-void cameraKeyframeList(CameraPathRequests& r, const CameraPathFigures& f) {
+void cameraKeyframeList(Requests& asks, const CameraPathFigures& f) {
   for (std::size_t k = 0; k < f.keyframes.size(); ++k) {
     const CameraKeyframe& key = f.keyframes[k];
     ImGui::PushID(int(k));
-    if (ImGui::SmallButton("x")) r.remove = k;
+    if (ImGui::SmallButton("x")) asks.ask(Request::RemoveKeyframe, std::int64_t(k));
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("remove this keyframe (the others keep their times)");
     ImGui::SameLine();
@@ -290,29 +294,29 @@ void cameraKeyframeList(CameraPathRequests& r, const CameraPathFigures& f) {
 
 // Keyframes for movies: the camera shown, added with K; the path the window and `record
 // --camera-path` follow, saved to and loaded from its text file.
-void cameraPathSection(CameraPathRequests& r, const CameraPathFigures& f) {
-  if (ImGui::Button("Add keyframe (K)")) r.add = true;
+void cameraPathSection(CameraPathChoice& r, Requests& asks, const CameraPathFigures& f) {
+  if (ImGui::Button("Add keyframe (K)")) asks.ask(Request::AddKeyframe);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(110);
   float spacing = float(r.spacingSeconds);
   if (ImGui::DragFloat("s after the last", &spacing, 0.05f, 0.1f, 600.0f, "%.2f"))
     r.spacingSeconds = std::max(0.1, double(spacing));
-  cameraKeyframeList(r, f);
+  cameraKeyframeList(asks, f);
   if (!f.keyframes.empty()) {
-    if (ImGui::Button(f.playing ? "Stop path" : "Play path")) r.togglePlaying = true;
+    if (ImGui::Button(f.playing ? "Stop path" : "Play path")) asks.ask(Request::TogglePath);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("the camera follows the path from its first keyframe");
     ImGui::SameLine();
     if (ImGui::Button("Clear##path"))
-      r.clear = true;  // one ID of its own: the selection has a Clear too
+      asks.ask(Request::ClearKeyframes);  // one ID of its own: the selection has a Clear too
   }
   ImGui::InputTextWithHint("##camera path file", "camera-path.txt", &r.file);
   ImGui::SameLine();
-  if (ImGui::Button("Save path") && !r.file.empty()) r.save = true;
+  if (ImGui::Button("Save path") && !r.file.empty()) asks.ask(Request::SavePath);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("the file `record --camera-path` and `run --camera-path` take");
   ImGui::SameLine();
-  if (ImGui::Button("Load path") && !r.file.empty()) r.load = true;
+  if (ImGui::Button("Load path") && !r.file.empty()) asks.ask(Request::LoadPath);
 }
 
 // What colours the bodies, and per component a colour and whether it is drawn.
@@ -425,7 +429,7 @@ void viewSection(AppSettings& s) {
   ImGui::SameLine();
   ImGui::Checkbox("vsync", &s.vsync);
   ImGui::SameLine();
-  if (ImGui::Button("Fit camera")) s.fitCamera = true;
+  if (ImGui::Button("Fit camera")) s.requests.ask(Request::FitCamera);
   ImGui::SameLine();
   if (ImGui::Button("Hide (H)")) s.showPanel = false;
 }
@@ -484,13 +488,13 @@ void selectionSection(AppSettings& settings, const std::vector<SelectedBody>& bo
     ImGui::TextDisabled("click a body to pick it; Shift+drag: a box; Ctrl: add");
     return;
   }
-  if (ImGui::Button("Centre on them")) settings.centreOnSelection = true;
+  if (ImGui::Button("Centre on them")) settings.requests.ask(Request::CentreOnSelection);
   ImGui::SameLine();
   ImGui::Checkbox("follow", &settings.followSelection);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("the camera aims at their mean position every frame");
   ImGui::SameLine();
-  if (ImGui::Button("Clear##selection")) settings.clearSelection = true;
+  if (ImGui::Button("Clear##selection")) settings.requests.ask(Request::ClearSelection);
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("selected", 4, flags,
@@ -533,7 +537,7 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
     accuracySection(settings, figures);
   }
   if (ImGui::CollapsingHeader("Series", figures.series.open ? ImGuiTreeNodeFlags_DefaultOpen : 0))
-    seriesSection(settings.series, figures.series);
+    seriesSection(settings.series, settings.requests, figures.series);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(settings);
   if (figures.selection &&
       ImGui::CollapsingHeader("Selection",
@@ -541,10 +545,10 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
     selectionSection(settings, *figures.selection);
   if (ImGui::CollapsingHeader(
           "Camera path", figures.cameraPath.keyframes.empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
-    cameraPathSection(settings.cameraPath, figures.cameraPath);
+    cameraPathSection(settings.cameraPath, settings.requests, figures.cameraPath);
   if (ImGui::CollapsingHeader("Trails and recording", ImGuiTreeNodeFlags_DefaultOpen))
     trailsAndRecordingSection(settings, figures);
-  if (ImGui::Button("Screenshot (P)")) settings.screenshot = true;
+  if (ImGui::Button("Screenshot (P)")) settings.requests.ask(Request::Screenshot);
   ImGui::SameLine();
   snapshotSection(settings);
   if (!figures.message.empty()) ImGui::TextWrapped("%s", figures.message.c_str());

@@ -235,6 +235,7 @@ class LiveSession::Impl {
   DrawTarget target_;
   PanelFigures figures_;
   int exitCode_ = 0;
+  bool quitting_ = false;           // a Quit request was made: the next frame does not begin
   bool screenshotWritten_ = false;  // --screenshot's, at the last frame
 };
 
@@ -289,7 +290,7 @@ LiveSession::Impl::Impl(const WindowOptions& options, SessionInputs& inputs,
 }
 
 bool LiveSession::Impl::runFrame() {
-  if (!front_.takeInput(keys_) || settings_.quit || stopRequested()) return false;
+  if (quitting_ || stopRequested() || !front_.takeInput(keys_)) return false;
   if (!takeInput()) return true;  // minimised: nothing to draw
   showPanel();
   playSeries();
@@ -303,6 +304,8 @@ bool LiveSession::Impl::runFrame() {
   draw();
   const bool lastFrame = options_.frames > 0 && stats_.frames() >= options_.frames;
   writeScreenshot(lastFrame);
+  quitting_ = settings_.requests.asked(Request::Quit);
+  settings_.requests.clear();  // the one place requests end: what nothing took is dropped
   front_.present();
   // --print-stats prints the figures this last frame shows (its screenshot too), which do not
   // count the time spent writing that screenshot.
@@ -346,15 +349,13 @@ void LiveSession::Impl::applySettings() {
   applySimulationSettings();
   carryOutSnapshotRequests();
   carryOutCameraPathRequests();
-  if (settings_.toggleRecording)
+  Requests& asks = settings_.requests;
+  if (asks.take(Request::ToggleRecording))
     figures_.message = recorder_.toggle(target_.size, settings_.recordPanel);
-  settings_.toggleRecording = false;
-  if (settings_.fitCamera) {
+  if (asks.take(Request::FitCamera))
     camera_.fit(boundingSphere(engine().download()), aspectOf(target_.size));
-    settings_.fitCamera = false;
-  }
   if (settings_.run.method != applied_.run.method) stats_.forgetTiming();
-  if (settings_.checkAccuracy) checkAccuracy();
+  if (asks.take(Request::CheckAccuracy)) checkAccuracy();
   // A range set by hand is another quantity's once the colouring changes: fitted again.
   const bool otherQuantity = settings_.render.colorBy != applied_.render.colorBy ||
                              settings_.render.density != applied_.render.density;
@@ -387,22 +388,24 @@ void LiveSession::Impl::toggleCameraPath() {
 }
 
 void LiveSession::Impl::carryOutCameraPathRequests() {
-  CameraPathRequests& r = settings_.cameraPath;
+  const CameraPathChoice& r = settings_.cameraPath;
+  Requests& asks = settings_.requests;
+  const bool add = asks.take(Request::AddKeyframe), clear = asks.take(Request::ClearKeyframes);
+  const bool load = asks.take(Request::LoadPath), save = asks.take(Request::SavePath);
+  const bool toggle = asks.take(Request::TogglePath);
+  const std::optional<std::int64_t> remove = asks.takeValue(Request::RemoveKeyframe);
   try {
-    if (r.add) cameraPathEditor_.add(camera_, r.spacingSeconds);
-    if (r.remove) cameraPathEditor_.remove(*r.remove);
-    if (r.clear) cameraPathEditor_.clear();
-    if (r.load) cameraPathEditor_.load(r.file);
-    if (r.save) cameraPathEditor_.save(r.file);
-    if (r.save || r.load)
-      figures_.message =
-          "camera path " + std::string(r.save ? "written to " : "read from ") + r.file;
-    if (r.togglePlaying) toggleCameraPath();
+    if (add) cameraPathEditor_.add(camera_, r.spacingSeconds);
+    if (remove) cameraPathEditor_.remove(std::size_t(*remove));
+    if (clear) cameraPathEditor_.clear();
+    if (load) cameraPathEditor_.load(r.file);
+    if (save) cameraPathEditor_.save(r.file);
+    if (save || load)
+      figures_.message = "camera path " + std::string(save ? "written to " : "read from ") + r.file;
+    if (toggle) toggleCameraPath();
   } catch (const std::exception& e) {
     figures_.message = std::string("camera path: ") + withoutControlCharacters(e.what());
   }
-  r.add = r.clear = r.togglePlaying = r.save = r.load = false;
-  r.remove.reset();
   figures_.cameraPath.keyframes = cameraPathEditor_.keyframes();
   figures_.cameraPath.playing = cameraPath_.has_value();
 }
@@ -426,7 +429,9 @@ void LiveSession::Impl::applySimulationSettings() {
 // The panel's save and load buttons; the message says what became of them.
 void LiveSession::Impl::carryOutSnapshotRequests() {
   std::string& message = figures_.message;
-  if (settings_.saveSnapshot) {
+  const bool save = settings_.requests.take(Request::SaveSnapshot);
+  const bool load = settings_.requests.take(Request::LoadSnapshot);
+  if (save) {
     std::string path = timestampedName(settings_.saveFormat);
     try {
       simulation_.save(settings_, path);
@@ -438,7 +443,7 @@ void LiveSession::Impl::carryOutSnapshotRequests() {
       message = std::string("snapshot failed: ") + e.what();
     }
   }
-  if (settings_.loadSnapshot) {
+  if (load) {
     try {
       simulation_.load(settings_, settings_.snapshotPath);
       message = "loaded " + settings_.snapshotPath +
@@ -449,9 +454,7 @@ void LiveSession::Impl::carryOutSnapshotRequests() {
       message = std::string("load failed: ") + e.what();
     }
   }
-  if (settings_.saveSnapshot || settings_.loadSnapshot)
-    std::fprintf(stderr, "run: %s\n", withoutControlCharacters(message).c_str());
-  settings_.saveSnapshot = settings_.loadSnapshot = false;
+  if (save || load) std::fprintf(stderr, "run: %s\n", withoutControlCharacters(message).c_str());
 }
 
 // The series' requests and the snapshot due; a series opened from the panel starts over as a load
@@ -510,19 +513,17 @@ void LiveSession::Impl::pickBodies(const PickRequest& request) {
 // The selected bodies where the engine has them now (a small readback), and the camera on them
 // when it follows them or is asked to aim there once.
 void LiveSession::Impl::followSelection() {
-  if (settings_.clearSelection) selection_.clear();
-  settings_.clearSelection = false;
+  if (settings_.requests.take(Request::ClearSelection)) selection_.clear();
   if (selection_.empty()) return;
   selection_.follow(
       bodyReader_.read(gpuStateOf(engine(), cpuStateTextures_), selection_.indices()));
-  if (settings_.followSelection || settings_.centreOnSelection)
-    if (const auto centre = selection_.centre()) camera_.target = *centre;
-  settings_.centreOnSelection = false;
+  const bool centre = settings_.requests.take(Request::CentreOnSelection);
+  if (settings_.followSelection || centre)
+    if (const auto where = selection_.centre()) camera_.target = *where;
 }
 
 // A sample of bodies against direct summation in double precision: a second or so at most.
 void LiveSession::Impl::checkAccuracy() {
-  settings_.checkAccuracy = false;
   try {
     const AccuracyReport report =
         measureAccuracy(engine(), settings_.run.step, {.allUpTo = 4096, .bodies = 4096});
@@ -620,8 +621,8 @@ void LiveSession::Impl::recountFigures() {
 int LiveSession::Impl::plannedSteps() {
   const double refresh = settings_.vsync ? 1.0 / front_.refreshRate() : 0.0;
   const int stepsPerFrame = stats_.stepsPerFrame(settings_.stepsPerFrame, refresh);
-  const int steps = settings_.paused ? (settings_.singleStep ? 1 : 0) : stepsPerFrame;
-  settings_.singleStep = false;
+  const bool singleStep = settings_.requests.take(Request::SingleStep);
+  const int steps = settings_.paused ? (singleStep ? 1 : 0) : stepsPerFrame;
   return steps;
 }
 
@@ -679,14 +680,15 @@ void LiveSession::Impl::draw() {
 // A picture of a non-finite state is never written: what it shows would not be the run.
 void LiveSession::Impl::writeScreenshot(bool lastFrame) {
   const bool lastPicture = lastFrame && screenshotFile_ != nullptr;
-  if (!settings_.screenshot && !lastPicture) return;
-  std::string path = settings_.screenshot ? timestampedName(".png") : options_.screenshot;
+  const bool asked = settings_.requests.take(Request::Screenshot);
+  if (!asked && !lastPicture) return;
+  std::string path = asked ? timestampedName(".png") : options_.screenshot;
   try {
     if (const auto body = simulation_.firstNonFiniteBody())
       throw std::runtime_error("the state is not finite at step " +
                                std::to_string(simulation_.stepCount()) + " (body " +
                                std::to_string(*body) + "), so " + path + " was not written");
-    if (settings_.screenshot) {
+    if (asked) {
       writePng(readPicture(target_), path);
       path = newNameTaken(path).string();
     } else {
@@ -699,12 +701,11 @@ void LiveSession::Impl::writeScreenshot(bool lastFrame) {
   } catch (const Stopped&) {
     throw;  // runWindow says what it leaves
   } catch (const std::exception& e) {
-    if (settings_.screenshot) newNameTaken(path);  // forgets the name it expected
+    if (asked) newNameTaken(path);  // forgets the name it expected
     figures_.message = std::string("screenshot failed: ") + e.what();
-    if (!settings_.screenshot) exitCode_ = 1;
+    if (!asked) exitCode_ = 1;
   }
   std::fprintf(stderr, "run: %s\n", withoutControlCharacters(figures_.message).c_str());
-  settings_.screenshot = false;
 }
 
 void LiveSession::Impl::finishRecording(const std::function<void()>& beforePublishing) {

@@ -24,7 +24,7 @@ void trailsAndRecordingSection(AppSettings& settings, const PanelFigures& figure
         "a turning camera smears them");
   const bool recording = figures.recordingSeconds >= 0.0;
   if (ImGui::Button(recording ? "Stop recording (M)" : "Record (M)"))
-    settings.toggleRecording = true;
+    settings.requests.ask(Request::ToggleRecording);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("films the window into nbody-YYYYMMDD-HHMMSS.mp4 in the current folder");
   ImGui::SameLine();

@@ -55,13 +55,13 @@ void listenForKeys(GLFWwindow* window, KeyPresses& keys) {
 
 void applyKeys(KeyPresses& keys, AppSettings& settings) {
   if (keys.pause) settings.paused = !settings.paused;
-  if (keys.step) settings.singleStep = true;
-  if (keys.reset) settings.reset = true;
-  if (keys.screenshot) settings.screenshot = true;
+  if (keys.step) settings.requests.ask(Request::SingleStep);
+  if (keys.reset) settings.requests.ask(Request::Reset);
+  if (keys.screenshot) settings.requests.ask(Request::Screenshot);
   if (keys.togglePanel) settings.showPanel = !settings.showPanel;
-  if (keys.quit) settings.quit = true;
-  if (keys.record) settings.toggleRecording = true;
-  if (keys.keyframe) settings.cameraPath.add = true;
+  if (keys.quit) settings.requests.ask(Request::Quit);
+  if (keys.record) settings.requests.ask(Request::ToggleRecording);
+  if (keys.keyframe) settings.requests.ask(Request::AddKeyframe);
   keys = {};
 }
 
