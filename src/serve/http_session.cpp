@@ -1,7 +1,5 @@
 #include "serve/http_session.h"
 
-#include <boost/beast/core/error.hpp>
-#include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 #include <exception>
@@ -12,18 +10,8 @@
 namespace nbody {
 namespace {
 
-namespace beast = boost::beast;
-
 // Room for the largest header allowed and what a client may send behind it.
 constexpr std::size_t kMostBufferedBytes = 2 * kMostRequestHeaderBytes;
-
-// Errors that end a connection in the ordinary way: the client closed it, it stayed idle, or the
-// server closed it.
-bool isOrdinaryEnd(const boost::system::error_code& error) {
-  return error == http::error::end_of_stream || error == beast::error::timeout ||
-         error == net::error::operation_aborted || error == net::error::bad_descriptor ||
-         error == net::error::connection_reset || error == net::error::eof;
-}
 
 }  // namespace
 
@@ -55,7 +43,7 @@ void HttpSession::readRequest() {
 
 void HttpSession::onRequest(const boost::system::error_code& error) {
   if (error) {
-    if (!isOrdinaryEnd(error) && !core_.stopping())
+    if (!isOrdinaryEnd(connectionEndOf(error)) && !core_.stopping())
       core_.logRefusal(peer_, "a request that cannot be read (" + error.message() + ")");
     stream_.close();
     return;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <boost/asio/post.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/websocket/error.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -71,6 +74,23 @@ std::string endpointText(const tcp::endpoint& endpoint) {
   return endpoint.address().is_v6() ? "[" + address + "]:" + port : address + ":" + port;
 }
 
+ConnectionEnd connectionEndOf(const boost::system::error_code& error) {
+  namespace beast = boost::beast;
+  if (error == beast::websocket::error::closed || error == beast::http::error::end_of_stream)
+    return ConnectionEnd::closedByPeer;
+  if (error == net::error::eof || error == net::error::connection_reset)
+    return ConnectionEnd::vanished;
+  if (error == beast::error::timeout) return ConnectionEnd::timedOut;
+  if (error == net::error::operation_aborted || error == net::error::bad_descriptor)
+    return ConnectionEnd::closedHere;
+  if (error == beast::websocket::error::message_too_big) return ConnectionEnd::messageTooBig;
+  return ConnectionEnd::failed;
+}
+
+bool isOrdinaryEnd(ConnectionEnd end) {
+  return end != ConnectionEnd::messageTooBig && end != ConnectionEnd::failed;
+}
+
 LimitedLog::LimitedLog(const ServerLog& log)
     : log_(log), rate_(kRefusalLinesPerSecond, kRefusalLineBurst) {}
 
@@ -124,7 +144,7 @@ void ServerCore::shutDown() {
   tick_.cancel();
   for (const auto& [id, weak] : std::map(httpSessions_))
     if (const auto session = weak.lock()) session->closeNow();
-  for (const auto& viewer : liveViewers()) viewer->closeNow();
+  for (const auto& viewer : liveViewers()) viewer->closeAsServerStops();
 }
 
 void ServerCore::framePublished() {

@@ -37,6 +37,20 @@ class ViewerSession;
 // "127.0.0.1:41234", "[::1]:41234".
 std::string endpointText(const tcp::endpoint& endpoint);
 
+// How a connection's read ended: the one classification of the errors that end the HTTP and the
+// WebSocket connections, for what each logs.
+enum class ConnectionEnd {
+  closedByPeer,   // a WebSocket close frame, or an HTTP client that closed between requests
+  vanished,       // the TCP connection ended without that (end of stream, reset)
+  timedOut,       // silent for too long
+  closedHere,     // the server closed the socket (stopping, or making room)
+  messageTooBig,  // a WebSocket message over its limit (Beast has sent close code 1009)
+  failed,         // anything else: a request or frame that cannot be read, a network error
+};
+ConnectionEnd connectionEndOf(const boost::system::error_code& error);
+// Whether connections end this way in the ordinary course, not worth a line of the log.
+bool isOrdinaryEnd(ConnectionEnd end);
+
 // A log of lines any peer can cause (refused requests, connections over the limit): at most a few
 // a second, and the next line let through says how many were held back, so that a flood of
 // requests cannot flood the log.
@@ -60,8 +74,9 @@ class ServerCore {
   void listen();
   // Server thread: the accept loop and the ticks begin.
   void start();
-  // Server thread: closes the listening socket, the timer and every connection, so that run()
-  // returns once their handlers have run.
+  // Server thread: closes the listening socket, the timer and every connection (a viewer's with
+  // a close frame, within ViewerSession's close timeout), so that run() returns once their
+  // handlers have run.
   void shutDown();
   // Any thread: posts wakeViewers, once per burst of frames.
   void framePublished();

@@ -50,7 +50,8 @@ struct ViewerServerOptions {
   // Each viewer's messages: a token bucket (serve/viewers.h, MessageRate); the excess is dropped.
   double messagesPerSecond = 200;
   double messageBurst = 400;
-  // A viewer with frames unacknowledged for this long is dropped.
+  // A viewer that has frames unacknowledged and acknowledges none for this long is dropped, with
+  // close code 1008.
   std::chrono::milliseconds ackTimeout{10000};
   // How long an HTTP request (the handshake's too) may take to arrive.
   std::chrono::milliseconds requestTimeout{10000};
@@ -94,8 +95,10 @@ class ViewerServer {
   // (anything else is reported as an error in its place). Any thread.
   void setStatus(std::string json);
 
-  // Closes the listening socket and every connection, and joins the server's thread; idempotent.
-  // Not from a log callback (the server's own thread).
+  // Closes the listening socket and every connection, a viewer's with close code 1001, and joins
+  // the server's thread; idempotent. A viewer that does not answer the close frame is cut off
+  // within a second or two (serve/viewer_session.h, kCloseTimeout). Not from a log callback (the
+  // server's own thread).
   void stop();
 
  private:

@@ -2,8 +2,6 @@
 
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
-#include <boost/beast/core/error.hpp>
-#include <boost/beast/websocket/error.hpp>
 #include <nlohmann/json.hpp>
 #include <utility>
 #include <variant>
@@ -21,18 +19,35 @@ using Json = nlohmann::json;
 // answers pings by itself, so only a vanished viewer is closed.
 constexpr std::chrono::seconds kViewerIdleTimeout{60};
 
-std::string whyReadFailed(const boost::system::error_code& error, bool stopping) {
-  if (stopping) return "the server stopped";
-  if (error == websocket::error::closed) return "closed by the viewer";
-  if (error == websocket::error::message_too_big)
-    return "it sent a message over " + std::to_string(kMostInputMessageBytes) + " bytes";
-  if (error == beast::error::timeout) return "it stopped answering";
-  if (error == net::error::eof || error == net::error::connection_reset)
-    return "its connection closed without a close frame";
-  return error.message();
+// Beast's timeouts for a viewer: `handshake` bounds the opening handshake, and later the closing
+// one.
+websocket::stream_base::timeout viewerTimeouts(std::chrono::milliseconds handshake) {
+  websocket::stream_base::timeout timeouts{};
+  timeouts.handshake_timeout = handshake;
+  timeouts.idle_timeout = kViewerIdleTimeout;
+  timeouts.keep_alive_pings = true;
+  return timeouts;
 }
 
-std::vector<std::uint8_t> bytesOf(std::string_view text) { return {text.begin(), text.end()}; }
+// The words of the log line for how the read ended (connectionEndOf classifies).
+std::string whyReadFailed(const boost::system::error_code& error, bool stopping) {
+  if (stopping) return "the server stopped";
+  switch (connectionEndOf(error)) {
+    case ConnectionEnd::closedByPeer:
+      return "closed by the viewer";
+    case ConnectionEnd::vanished:
+      return "its connection closed without a close frame";
+    case ConnectionEnd::timedOut:
+      return "it stopped answering";
+    case ConnectionEnd::closedHere:
+      return "the server closed its connection";
+    case ConnectionEnd::messageTooBig:
+      return "it sent a message over " + std::to_string(kMostInputMessageBytes) + " bytes";
+    case ConnectionEnd::failed:
+      break;
+  }
+  return error.message();
+}
 
 std::string controlMessage(ViewerId viewer, std::optional<ViewerId> controller) {
   const Json message{{"type", "control"},
@@ -48,6 +63,7 @@ ViewerSession::ViewerSession(ServerCore& core, beast::tcp_stream stream, ViewerI
                              std::string peer)
     : core_(core),
       socket_(std::move(stream)),
+      closeDeadline_(socket_.get_executor()),
       viewer_(viewer),
       peer_(std::move(peer)),
       rate_(core.options.messagesPerSecond, core.options.messageBurst) {}
@@ -62,11 +78,7 @@ ViewerSession::~ViewerSession() {
 void ViewerSession::accept(const HttpRequest& request) {
   socket_.read_message_max(kMostInputMessageBytes);
   socket_.auto_fragment(false);
-  websocket::stream_base::timeout timeouts{};
-  timeouts.handshake_timeout = core_.options.requestTimeout;
-  timeouts.idle_timeout = kViewerIdleTimeout;
-  timeouts.keep_alive_pings = true;
-  socket_.set_option(timeouts);
+  socket_.set_option(viewerTimeouts(core_.options.requestTimeout));
   socket_.set_option(websocket::stream_base::decorator([](websocket::response_type& response) {
     addCommonHeaders(response.base());
     const std::string_view protocol = acceptedProtocol();
@@ -80,6 +92,7 @@ void ViewerSession::accept(const HttpRequest& request) {
 }
 
 void ViewerSession::onAccepted(const boost::system::error_code& error) {
+  if (finished_) return;  // closed (the server stopping) while its handshake was under way
   if (error || core_.stopping()) {
     finish("the WebSocket handshake failed: " + error.message());
     return;
@@ -97,14 +110,11 @@ void ViewerSession::sendWhatIsDue() {
   if (!open_ || writing_ || finished_) return;
   for (std::optional<std::string>* text : {&controlMessage_, &statusMessage_}) {
     if (!*text) continue;
-    std::vector<std::uint8_t> bytes = bytesOf(**text);
+    std::string message = std::move(**text);
     text->reset();
-    return write(std::move(bytes), false);
+    return writeText(std::move(message));
   }
-  const auto frame = core_.board.takeFrameFor(viewer_);
-  if (!frame) return;
-  unacknowledged_.push_back({frame->sequence, core_.seconds()});
-  write(frameMessage(*frame), true);
+  if (auto frame = core_.board.takeFrameFor(viewer_)) writeFrame(std::move(frame));
 }
 
 void ViewerSession::tellControl(std::optional<ViewerId> controller) {
@@ -121,15 +131,18 @@ void ViewerSession::tellStatus(std::string message) {
 }
 
 void ViewerSession::checkAcknowledgements(double nowSeconds) {
-  if (finished_ || unacknowledged_.empty()) return;
-  const double waited = nowSeconds - unacknowledged_.front().sentAt;
+  if (finished_ || !waitingSince_) return;
   const double most = std::chrono::duration<double>(core_.options.ackTimeout).count();
-  if (waited > most)
-    finish("it acknowledged no frame for " + std::to_string(core_.options.ackTimeout.count()) +
-           " ms");
+  if (nowSeconds - *waitingSince_ <= most) return;
+  const std::string why =
+      "acknowledged no frame for " + std::to_string(core_.options.ackTimeout.count()) + " ms";
+  finish("it " + why, CloseReason(websocket::close_code::policy_error, "it " + why));
 }
 
-void ViewerSession::closeNow() { beast::get_lowest_layer(socket_).close(); }
+void ViewerSession::closeAsServerStops() {
+  finish("the server stopped",
+         CloseReason(websocket::close_code::going_away, "the server is stopping"));
+}
 
 void ViewerSession::readNext() {
   socket_.async_read(incoming_, [self = shared_from_this()](const boost::system::error_code& error,
@@ -180,15 +193,13 @@ void ViewerSession::forward(InputMessage message) {
               " sends input without control: dropped until it takes control");
 }
 
-// An acknowledgement covers the frames sent before it too (the board's rule, mirrored here for
-// the timeout).
+// Only an acknowledgement that returned credit restarts the ack timeout: one of a frame never
+// sent keeps no viewer alive.
 void ViewerSession::acknowledge(std::uint64_t sequence) {
-  core_.board.acknowledge(viewer_, sequence);
-  for (auto sent = unacknowledged_.begin(); sent != unacknowledged_.end(); ++sent) {
-    if (sent->sequence != sequence) continue;
-    unacknowledged_.erase(unacknowledged_.begin(), sent + 1);
-    break;
-  }
+  if (core_.board.acknowledge(viewer_, sequence))
+    waitingSince_ = core_.board.awaitsAcknowledgement(viewer_)
+                        ? std::optional<double>(core_.seconds())
+                        : std::nullopt;
   sendWhatIsDue();
 }
 
@@ -199,17 +210,34 @@ void ViewerSession::takeControl() {
   core_.tellControl();
 }
 
-void ViewerSession::write(std::vector<std::uint8_t> bytes, bool binary) {
-  outgoing_ = std::move(bytes);
+void ViewerSession::writeText(std::string text) {
+  outgoingText_ = std::move(text);
+  write({net::buffer(outgoingText_), net::const_buffer()}, false);
+}
+
+// The picture goes out of the frame itself, held until the write ends: no viewer copies it.
+void ViewerSession::writeFrame(std::shared_ptr<const EncodedFrame> frame) {
+  if (!waitingSince_) waitingSince_ = core_.seconds();
+  const FrameMessageParts parts = frameMessageParts(*frame);
+  outgoingHeader_ = parts.header;
+  outgoingFrame_ = std::move(frame);
+  write({net::buffer(outgoingHeader_), net::buffer(parts.picture.data(), parts.picture.size())},
+        true);
+}
+
+// One message of the two buffers, in one WebSocket frame (auto_fragment is off).
+void ViewerSession::write(const std::array<net::const_buffer, 2>& message, bool binary) {
   writing_ = true;
   socket_.binary(binary);
-  socket_.async_write(net::buffer(outgoing_),
-                      [self = shared_from_this()](const boost::system::error_code& error,
-                                                  std::size_t) { self->onWritten(error); });
+  socket_.async_write(
+      message, [self = shared_from_this()](const boost::system::error_code& error, std::size_t) {
+        self->onWritten(error);
+      });
 }
 
 void ViewerSession::onWritten(const boost::system::error_code& error) {
   writing_ = false;
+  outgoingFrame_.reset();  // a frame the board has replaced is freed now
   if (error) {
     finish(core_.stopping() ? "the server stopped" : "cannot send to it: " + error.message());
     return;
@@ -217,16 +245,22 @@ void ViewerSession::onWritten(const boost::system::error_code& error) {
   sendWhatIsDue();
 }
 
-void ViewerSession::finish(std::string_view why) {
+void ViewerSession::finish(std::string_view why, const std::optional<CloseReason>& closeFrame) {
   if (finished_) return;
   finished_ = true;
   const ViewerCounters counters = core_.board.countersOf(viewer_).value_or(ViewerCounters{});
   core_.board.leave(viewer_);
   core_.removeViewer(viewer_);
-  closeNow();
+  if (open_ && closeFrame)
+    sendClose(*closeFrame);
+  else
+    closeNow();
   // Control may have passed to a viewer whose handshake then failed: the others learn who has it.
   if (!core_.stopping()) core_.tellControl();
-  if (!open_) return;
+  if (open_) logLeaving(why, counters);
+}
+
+void ViewerSession::logLeaving(std::string_view why, const ViewerCounters& counters) {
   std::string line = "serve: viewer " + std::to_string(viewer_) + " left (" + std::string(why) +
                      "): " + std::to_string(counters.framesSent) + " frames sent, " +
                      std::to_string(counters.framesAcknowledged) + " acknowledged";
@@ -236,5 +270,21 @@ void ViewerSession::finish(std::string_view why) {
     if (count > 0) line += ", " + std::to_string(count) + " " + what + " dropped";
   core_.log(line);
 }
+
+// The pending read ends once the close handshake has (with the peer's close frame, or Beast's
+// timeout); a write under way goes first, within the deadline.
+void ViewerSession::sendClose(const CloseReason& reason) {
+  socket_.set_option(viewerTimeouts(kCloseTimeout));
+  closeDeadline_.expires_after(2 * kCloseTimeout);
+  closeDeadline_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
+    if (error != net::error::operation_aborted) self->closeNow();
+  });
+  socket_.async_close(reason, [self = shared_from_this()](const boost::system::error_code&) {
+    self->closeDeadline_.cancel();
+    self->closeNow();
+  });
+}
+
+void ViewerSession::closeNow() { beast::get_lowest_layer(socket_).close(); }
 
 }  // namespace nbody

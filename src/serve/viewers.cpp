@@ -7,26 +7,30 @@
 #include <utility>
 
 namespace nbody {
-namespace {
 
-void appendLittleEndian(std::vector<std::uint8_t>& bytes, std::uint64_t value, std::size_t size) {
-  for (std::size_t k = 0; k < size; ++k) bytes.push_back(std::uint8_t(value >> (8 * k)));
+FrameMessageParts frameMessageParts(const EncodedFrame& frame) {
+  FrameMessageParts parts;
+  std::size_t at = 0;
+  const auto put = [&](std::uint64_t value, std::size_t size) {
+    for (std::size_t k = 0; k < size; ++k) parts.header[at++] = std::uint8_t(value >> (8 * k));
+  };
+  for (const char c : kFrameMagic) put(std::uint8_t(c), 1);
+  put(frame.sequence, 8);
+  put(frame.width, 2);
+  put(frame.height, 2);
+  put(kJpegCodec, 1);
+  put(frame.still ? kStillFrameFlag : 0, 1);
+  put(0, 2);
+  put(std::bit_cast<std::uint64_t>(frame.serverTime), 8);
+  parts.picture = frame.jpeg;
+  return parts;
 }
 
-}  // namespace
-
 std::vector<std::uint8_t> frameMessage(const EncodedFrame& frame) {
-  std::vector<std::uint8_t> message;
-  message.reserve(kFrameHeaderBytes + frame.jpeg.size());
-  for (const char c : kFrameMagic) message.push_back(std::uint8_t(c));
-  appendLittleEndian(message, frame.sequence, 8);
-  appendLittleEndian(message, frame.width, 2);
-  appendLittleEndian(message, frame.height, 2);
-  message.push_back(kJpegCodec);
-  message.push_back(frame.still ? kStillFrameFlag : std::uint8_t{0});
-  appendLittleEndian(message, 0, 2);
-  appendLittleEndian(message, std::bit_cast<std::uint64_t>(frame.serverTime), 8);
-  message.insert(message.end(), frame.jpeg.begin(), frame.jpeg.end());
+  const FrameMessageParts parts = frameMessageParts(frame);
+  std::vector<std::uint8_t> message(kFrameHeaderBytes + parts.picture.size());
+  std::copy(parts.header.begin(), parts.header.end(), message.begin());
+  std::copy(parts.picture.begin(), parts.picture.end(), message.begin() + kFrameHeaderBytes);
   return message;
 }
 
@@ -70,18 +74,25 @@ void ViewerBoard::leave(ViewerId viewer) {
   if (!viewers_.empty()) controller_ = viewers_.front().id;
 }
 
-void ViewerBoard::acknowledge(ViewerId viewer, std::uint64_t sequence) {
+bool ViewerBoard::acknowledge(ViewerId viewer, std::uint64_t sequence) {
   std::lock_guard lock(mutex_);
   Viewer* found = find(viewer);
-  if (!found) return;
+  if (!found) return false;
   // Frames reach a viewer in order on one stream: an acknowledgement covers every frame sent up to
   // it, so a frame the page never acknowledged (it could not decode it) does not hold its credit.
   const auto sent = std::find(found->unacknowledged.begin(), found->unacknowledged.end(), sequence);
-  if (sent == found->unacknowledged.end()) return;
+  if (sent == found->unacknowledged.end()) return false;
   const auto covered = sent - found->unacknowledged.begin() + 1;
   found->unacknowledged.erase(found->unacknowledged.begin(), sent + 1);
   found->credit += int(covered);
   found->counters.framesAcknowledged += std::uint64_t(covered);
+  return true;
+}
+
+bool ViewerBoard::awaitsAcknowledgement(ViewerId viewer) const {
+  std::lock_guard lock(mutex_);
+  const Viewer* found = find(viewer);
+  return found && !found->unacknowledged.empty();
 }
 
 std::shared_ptr<const EncodedFrame> ViewerBoard::takeFrameFor(ViewerId viewer) {

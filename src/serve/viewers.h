@@ -27,11 +27,13 @@
 //   20      8     f64 server time in seconds
 //   28      n     the encoded picture (a whole JPEG file for codec 0)
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -50,7 +52,16 @@ struct EncodedFrame {
   std::vector<std::uint8_t> jpeg;
 };
 
-// The frame as the binary WebSocket message above.
+// The binary WebSocket message of a frame as a viewer's write sends it: the header above, then the
+// frame's own JPEG bytes. Every viewer's write points at the same picture, so a frame's picture is
+// never copied however many viewers there are; `picture` is valid as long as the frame is.
+struct FrameMessageParts {
+  std::array<std::uint8_t, kFrameHeaderBytes> header{};
+  std::span<const std::uint8_t> picture;
+};
+FrameMessageParts frameMessageParts(const EncodedFrame& frame);
+
+// The same message in one buffer (a copy: for tests and tools, not for the server).
 std::vector<std::uint8_t> frameMessage(const EncodedFrame& frame);
 
 using ViewerId = std::uint64_t;
@@ -77,8 +88,11 @@ class ViewerBoard {
 
   // Returns the credit of a frame sent to `viewer` and not yet acknowledged, and of every frame
   // sent to it before that one (frames arrive in order); an acknowledgement of any other sequence
-  // (never sent, already acknowledged) changes nothing.
-  void acknowledge(ViewerId viewer, std::uint64_t sequence);
+  // (never sent, already acknowledged) changes nothing. Whether it returned any credit.
+  bool acknowledge(ViewerId viewer, std::uint64_t sequence);
+  // Whether `viewer` has frames sent and not yet acknowledged. The board is the one record of
+  // them: the server's ack timeout asks here.
+  bool awaitsAcknowledgement(ViewerId viewer) const;
 
   // The latest frame when `viewer` has credit and has not been sent it or a later one (spending a
   // credit), otherwise null. The caller writes it and drops it.

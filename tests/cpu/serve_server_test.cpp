@@ -239,6 +239,8 @@ class Viewer {
 
   // The next message from the socket, past any the test has put aside; nothing once it closed.
   std::optional<Message> readOne();
+  // The next binary message as it came, and decoded.
+  std::string nextFrameBytes();
   ReceivedFrame nextFrame();
   Json nextControl();
   // Takes control and waits for the answer; whether it came.
@@ -283,16 +285,18 @@ std::optional<Message> Viewer::readOne() {
   return Message{socket_.got_binary(), beast::buffers_to_string(buffer.data())};
 }
 
-ReceivedFrame Viewer::nextFrame() {
+std::string Viewer::nextFrameBytes() {
   while (frames_.empty()) {
     std::optional<Message> message = readOne();
     if (!message) throw std::runtime_error("the viewer's socket closed before a frame came");
     (message->binary ? frames_ : texts_).push_back(std::move(*message));
   }
-  const ReceivedFrame frame = decodeFrame(frames_.front().bytes);
+  std::string bytes = std::move(frames_.front().bytes);
   frames_.pop_front();
-  return frame;
+  return bytes;
 }
+
+ReceivedFrame Viewer::nextFrame() { return decodeFrame(nextFrameBytes()); }
 
 Json Viewer::nextControl() {
   for (;;) {
@@ -664,8 +668,47 @@ TEST(ServeServer, AViewerThatStopsAcknowledgingIsDropped) {
   server.publish(frameOf(1));
   EXPECT_EQ(viewer.nextFrame().sequence, 1u);
   EXPECT_FALSE(viewer.readOne());  // closed by the server, well within the patience
+  EXPECT_EQ(viewer.closeReason().code, websocket::close_code::policy_error);
+  EXPECT_EQ(viewer.closeReason().reason, "it acknowledged no frame for 200 ms");
   EXPECT_NE("", log.waitFor("left (it acknowledged no frame for 200 ms)"));
   EXPECT_EQ(server.board().viewerCount(), 0u);
+}
+
+// Only an acknowledgement that returns credit counts: one of a frame never sent keeps no viewer.
+TEST(ServeServer, AcknowledgementsOfFramesNeverSentDoNotHoldOffTheAckTimeout) {
+  LogLines log;
+  ViewerServerOptions options = optionsFor(log);
+  options.ackTimeout = std::chrono::milliseconds(200);
+  ViewerServer server(options);
+  Viewer viewer(server.port(), server.policy().token);
+  server.publish(frameOf(1));
+  EXPECT_EQ(viewer.nextFrame().sequence, 1u);
+  const std::string dropped = "viewer " + std::to_string(viewer.id()) + " left (it acknowledged";
+  const auto deadline = Clock::now() + kPatience;
+  while (log.count(dropped) == 0 && Clock::now() < deadline) {
+    viewer.acknowledge(99);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(log.count(dropped), 1u);
+  while (viewer.readOne()) {
+  }
+  EXPECT_EQ(viewer.closeReason().code, websocket::close_code::policy_error);
+}
+
+// A frame goes out of the one buffer the encoder made: byte for byte the same to every viewer.
+TEST(ServeServer, TwoViewersGetTheSameBytesOfAFrame) {
+  LogLines log;
+  ViewerServer server(optionsFor(log));
+  Viewer first(server.port(), server.policy().token);
+  Viewer second(server.port(), server.policy().token);
+  auto frame = std::make_shared<EncodedFrame>(*frameOf(3));
+  frame->jpeg.resize(300 * 1024);
+  for (std::size_t k = 0; k < frame->jpeg.size(); ++k) frame->jpeg[k] = std::uint8_t(k * 131 >> 3);
+  const std::vector<std::uint8_t> expected = frameMessage(*frame);
+  server.publish(frame);
+  const std::string toFirst = first.nextFrameBytes();
+  EXPECT_EQ(toFirst, second.nextFrameBytes());
+  EXPECT_EQ(toFirst, std::string(expected.begin(), expected.end()));
 }
 
 TEST(ServeServer, StopWithViewersAndIdleConnectionsReturnsPromptly) {
@@ -680,13 +723,54 @@ TEST(ServeServer, StopWithViewersAndIdleConnectionsReturnsPromptly) {
   tcp::socket idle(io);
   idle.connect(loopback(server.port()));
   const auto started = Clock::now();
-  server.stop();
+  server.stop();  // the viewers answer no close frame: each is cut off after a second
   EXPECT_LT(Clock::now() - started, std::chrono::seconds(3));
-  EXPECT_FALSE(first.readOne());
-  EXPECT_FALSE(second.readOne());
+  for (Viewer* viewer : {&first, &second}) {
+    EXPECT_FALSE(viewer->readOne());
+    EXPECT_EQ(viewer->closeReason().code, websocket::close_code::going_away);
+    EXPECT_EQ(viewer->closeReason().reason, "the server is stopping");
+  }
   EXPECT_EQ(server.board().viewerCount(), 0u);
   server.stop();  // again: nothing to do
   EXPECT_THROW(Viewer(server.port(), server.policy().token), std::exception);
+}
+
+// A viewer that answers the close frame is gone at once: the stop waits for no timeout.
+TEST(ServeServer, AViewerThatAnswersTheCloseFrameLetsTheServerStopAtOnce) {
+  LogLines log;
+  ViewerServer server(optionsFor(log));
+  Viewer viewer(server.port(), server.policy().token);
+  EXPECT_NE("", log.waitFor("viewer " + std::to_string(viewer.id()) + " joined"));
+  std::thread reader([&] {
+    while (viewer.readOne()) {
+    }
+  });
+  const auto started = Clock::now();
+  server.stop();
+  const auto stopping = Clock::now() - started;
+  reader.join();
+  EXPECT_LT(stopping, std::chrono::milliseconds(900)) << "less than the close timeout";
+  EXPECT_EQ(viewer.closeReason().code, websocket::close_code::going_away);
+  EXPECT_NE("", log.waitFor("left (the server stopped)"));
+}
+
+// A frame the viewer never reads holds the server's write, and Beast's close frame behind it: the
+// close deadline still ends the connection, so the stop does not wait for the idle timeout.
+TEST(ServeServer, StopCutsOffAViewerThatReadsNothing) {
+  LogLines log;
+  ViewerServer server(optionsFor(log));
+  Viewer viewer(server.port(), server.policy().token);
+  auto huge = std::make_shared<EncodedFrame>(*frameOf(1));
+  huge->jpeg.assign(64 << 20, 0x42);  // far beyond what the sockets buffer
+  server.publish(huge);
+  ASSERT_TRUE(eventually([&] {
+    const auto counters = server.board().countersOf(viewer.id());
+    return counters && counters->framesSent == 1;
+  }));
+  const auto started = Clock::now();
+  server.stop();
+  EXPECT_LT(Clock::now() - started, std::chrono::seconds(5));
+  EXPECT_NE("", log.waitFor("left (the server stopped)"));
 }
 
 }  // namespace

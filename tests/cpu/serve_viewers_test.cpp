@@ -70,6 +70,33 @@ TEST(ServeViewers, FrameMessageFollowsTheLayout) {
   EXPECT_EQ(frameMessage(frame)[17], 0);
 }
 
+// What a viewer's write sends: the header of the layout, then the frame's own picture bytes.
+TEST(ServeViewers, FrameMessagePartsAreTheHeaderAndTheFramesOwnPicture) {
+  EncodedFrame frame = *frameOf(0x0102030405060708);
+  frame.serverTime = 3.25;
+  const FrameMessageParts parts = frameMessageParts(frame);
+  const std::vector<std::uint8_t> whole = frameMessage(frame);
+  EXPECT_EQ(std::vector<std::uint8_t>(parts.header.begin(), parts.header.end()),
+            std::vector<std::uint8_t>(whole.begin(), whole.begin() + 28));
+  EXPECT_EQ(parts.picture.data(), frame.jpeg.data()) << "the picture is not copied";
+  EXPECT_EQ(parts.picture.size(), frame.jpeg.size());
+}
+
+// Every viewer is given the frame the board holds, so every write points at one picture.
+TEST(ServeViewers, ViewersShareOneCopyOfAFramesPicture) {
+  ViewerBoard board;
+  const ViewerId first = *board.join();
+  const ViewerId second = *board.join();
+  board.publish(frameOf(1));
+  const auto toFirst = board.takeFrameFor(first);
+  const auto toSecond = board.takeFrameFor(second);
+  ASSERT_TRUE(toFirst && toSecond);
+  EXPECT_EQ(toFirst, board.latest());
+  EXPECT_EQ(toSecond, board.latest());
+  EXPECT_EQ(frameMessageParts(*toFirst).picture.data(), board.latest()->jpeg.data());
+  EXPECT_EQ(frameMessageParts(*toSecond).picture.data(), board.latest()->jpeg.data());
+}
+
 TEST(ServeViewers, AViewerThatNeverAcknowledgesGetsItsCreditAndNoMore) {
   ViewerBoard board(4, 2);
   const ViewerId stalled = *board.join();
@@ -149,16 +176,32 @@ TEST(ServeViewers, AcknowledgementsOfFramesNotSentOrAcknowledgedChangeNothing) {
   const ViewerId viewer = *board.join();
   const ViewerId other = *board.join();
   spendTheCreditOnFramesOneAndTwo(board, viewer);
-  for (const std::uint64_t never : {3u, 4u, 0u, 99u}) board.acknowledge(viewer, never);
-  board.acknowledge(other, 1);  // sent to `viewer`, not to `other`
+  for (const std::uint64_t never : {3u, 4u, 0u, 99u})
+    EXPECT_FALSE(board.acknowledge(viewer, never));
+  EXPECT_FALSE(board.acknowledge(other, 1));  // sent to `viewer`, not to `other`
   EXPECT_EQ(board.takeFrameFor(viewer), nullptr);
-  board.acknowledge(viewer, 1);
+  EXPECT_TRUE(board.acknowledge(viewer, 1));
   EXPECT_EQ(board.takeFrameFor(viewer)->sequence, 3u);
-  board.acknowledge(viewer, 1);  // twice
+  EXPECT_FALSE(board.acknowledge(viewer, 1));  // twice
   board.publish(frameOf(4));
   EXPECT_EQ(board.takeFrameFor(viewer), nullptr);
   EXPECT_EQ(board.countersOf(viewer)->framesAcknowledged, 1u);
-  board.acknowledge(12345, 2);  // no such viewer
+  EXPECT_FALSE(board.acknowledge(12345, 2));  // no such viewer
+}
+
+// The board is the one record of the frames a viewer has not acknowledged (the server's ack
+// timeout asks it).
+TEST(ServeViewers, TheBoardSaysWhetherAViewerAwaitsAcknowledgement) {
+  ViewerBoard board(4, 2);
+  const ViewerId viewer = *board.join();
+  EXPECT_FALSE(board.awaitsAcknowledgement(viewer));
+  spendTheCreditOnFramesOneAndTwo(board, viewer);
+  EXPECT_TRUE(board.awaitsAcknowledgement(viewer));
+  ASSERT_TRUE(board.acknowledge(viewer, 1));
+  EXPECT_TRUE(board.awaitsAcknowledgement(viewer)) << "frame 2 still waits";
+  ASSERT_TRUE(board.acknowledge(viewer, 2));
+  EXPECT_FALSE(board.awaitsAcknowledgement(viewer));
+  EXPECT_FALSE(board.awaitsAcknowledgement(12345));  // no such viewer
 }
 
 // Frames arrive in order: a page that could not show frame 1 but acknowledges frame 2 has both
