@@ -17,6 +17,8 @@ packages=(
   # Readers of GADGET and TIPSY files that nbody did not write, for tests/tools/formats_test.py:
   # h5dump, splash, h5py and yt (~80 packages, ~15 s to install).
   hdf5-tools splash python3-h5py python3-yt
+  # A real browser, headless, steering `nbody serve` in tests/browser/serve_browser_test.py.
+  chromium chromium-driver python3-selenium
 )
 
 missing=()
