@@ -603,6 +603,28 @@ TEST(Window, ADamagedSnapshotToStartFromFailsWithOneLine) {
   EXPECT_NE(result.err.find("start.nbody: truncated"), std::string::npos) << result.err;
 }
 
+// The two front-ends of one session: the window under Xvfb and `nbody serve`'s offscreen picture
+// (no display) draw the same picture for the same options, within the golden pictures' threshold
+// (tests/goldens). Paused, so that both show the first state; the panel hidden, since its figures
+// (frame times) differ from run to run; every overlay on, so that Dear ImGui's drawing is compared.
+TEST(Window, AndServeDrawTheSamePicture) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-and-serve");
+  const std::string same =
+      " --bodies 2048 --scene disk --paused --hide-panel --overlays all "
+      "--frames 3 --width 640 --height 400 --screenshot ";
+  const auto window = scratch / "window.png", served = scratch / "served.png";
+  runWindow(scratch, same + window.string());
+  const std::string serve = std::string(NBODY_EXECUTABLE) + " serve --port 0" + same +
+                            served.string() + " >" + (scratch / "serve.txt").string() + " 2>&1";
+  ASSERT_EQ(std::system(serve.c_str()), 0) << test::readWholeFile(scratch / "serve.txt");
+  const std::string compare = std::string(NBODY_EXECUTABLE) + " compare --max-delta 2 " +
+                              window.string() + " " + served.string() + " >" +
+                              (scratch / "compare.txt").string() + " 2>&1";
+  EXPECT_EQ(std::system(compare.c_str()), 0) << test::readWholeFile(scratch / "compare.txt");
+  EXPECT_GT(meanLight(readPng(served), {220, 100, 420, 300}), 10.0) << "no bodies served";
+}
+
 TEST(Window, RunWithoutADisplayFailsWithOneLine) {
   ScratchFolder scratch("window-no-display");
   const auto result =
