@@ -18,6 +18,8 @@ class OffscreenTarget {
   explicit OffscreenTarget(glm::ivec2 size);
 
   glm::ivec2 size() const { return size_; }
+  // For a caller that binds it itself (a session drawing into it every frame).
+  GLuint framebuffer() const { return framebuffer_.id(); }
   // Binds the framebuffer for drawing and reading, with the viewport covering it, and calls
   // `draw`; the GL state it changes is put back afterwards.
   void draw(const std::function<void()>& draw);

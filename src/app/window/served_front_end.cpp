@@ -19,6 +19,7 @@
 #include "app/window/served_input.h"
 #include "gl/objects.h"
 #include "gl/pixel_readback.h"
+#include "render/offscreen.h"
 #include "serve/access.h"
 #include "serve/frame_encoder.h"
 #include "serve/viewer_server.h"
@@ -78,27 +79,17 @@ void printWhereToOpen(const ViewerServer& server, const ServeSettings& serve) {
   std::fflush(stdout);
 }
 
-// The picture's framebuffer: an RGBA8 renderbuffer, the size the viewer asked for.
+// The picture's framebuffer, the size the viewer asked for, and the ring that reads it back.
 struct PictureTarget {
-  glm::ivec2 size{0, 0};
-  gl::Renderbuffer colour;
-  gl::Framebuffer framebuffer;
+  std::unique_ptr<OffscreenTarget> offscreen;
   std::unique_ptr<gl::PixelReadbackRing> readback;
 
+  glm::ivec2 size() const { return offscreen->size(); }
   void resize(glm::ivec2 wanted) {
-    if (wanted == size) return;
+    if (offscreen && wanted == offscreen->size()) return;
     readback.reset();
-    colour = gl::Renderbuffer::create();
-    glNamedRenderbufferStorage(colour.id(), GL_RGBA8, wanted.x, wanted.y);
-    framebuffer = gl::Framebuffer::create();
-    glNamedFramebufferRenderbuffer(framebuffer.id(), GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
-                                   colour.id());
-    if (glCheckNamedFramebufferStatus(framebuffer.id(), GL_DRAW_FRAMEBUFFER) !=
-        GL_FRAMEBUFFER_COMPLETE)
-      throw std::runtime_error("serve: cannot draw a picture of " + std::to_string(wanted.x) +
-                               " x " + std::to_string(wanted.y) + " here");
+    offscreen = std::make_unique<OffscreenTarget>(wanted);
     readback = std::make_unique<gl::PixelReadbackRing>(wanted, 2);
-    size = wanted;
   }
 };
 
@@ -171,7 +162,7 @@ bool ServedFrontEnd::takeInput(KeyPresses& keys) {
 
 DrawTarget ServedFrontEnd::target() {
   parts_->picture.resize(parts_->input.pictureSize());
-  return {parts_->picture.framebuffer.id(), GL_COLOR_ATTACHMENT0, parts_->picture.size};
+  return {parts_->picture.offscreen->framebuffer(), GL_COLOR_ATTACHMENT0, parts_->picture.size()};
 }
 
 void ServedFrontEnd::waitWhileHidden() {
@@ -182,8 +173,8 @@ void ServedFrontEnd::beginPanelFrame() {
   parts_->imgui.beginRendererFrame();
   ImGuiIO& io = ImGui::GetIO();
   const auto ratio = float(parts_->input.pixelRatio());
-  io.DisplaySize =
-      ImVec2(float(parts_->picture.size.x) / ratio, float(parts_->picture.size.y) / ratio);
+  const glm::ivec2 size = parts_->picture.size();
+  io.DisplaySize = ImVec2(float(size.x) / ratio, float(size.y) / ratio);
   io.DisplayFramebufferScale = ImVec2(ratio, ratio);
   const Clock::time_point now = Clock::now();
   io.DeltaTime = std::max(1e-4f, std::chrono::duration<float>(now - parts_->lastFrame).count());
@@ -195,7 +186,7 @@ void ServedFrontEnd::drawPanel() { parts_->imgui.draw(); }
 
 void ServedFrontEnd::present() {
   PictureTarget& picture = parts_->picture;
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, picture.framebuffer.id());
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, picture.offscreen->framebuffer());
   glReadBuffer(GL_COLOR_ATTACHMENT0);
   picture.readback->request();
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
@@ -224,8 +215,8 @@ void ServedFrontEnd::publishStatus(const LiveSession::Progress& progress) {
 
 ServedFigures ServedFrontEnd::figures() const {
   const FrameEncoderCounters counters = parts_->encoder.counters();
-  return {counters.framesPublished,        counters.picturesHanded, counters.encodingsFailed,
-          counters.meanEncodeMilliseconds, parts_->picture.size.x,  parts_->picture.size.y};
+  return {counters.framesPublished,        counters.picturesHanded,  counters.encodingsFailed,
+          counters.meanEncodeMilliseconds, parts_->picture.size().x, parts_->picture.size().y};
 }
 
 }  // namespace nbody
