@@ -127,6 +127,17 @@ def status(host, port, token):
         return json.load(answer)
 
 
+def status_after_first_frame(host, port, token, most_seconds=300.0):
+    """The status once the session has drawn a frame (a large scene takes a while to make)."""
+    end = time.monotonic() + most_seconds
+    while time.monotonic() < end:
+        shown = status(host, port, token)
+        if "step" in shown:
+            return shown
+        time.sleep(0.5)
+    raise SystemExit("serve_probe: the session drew no frame in %d s" % most_seconds)
+
+
 def frames_per_second(viewers, seconds):
     """Frames each viewer read in `seconds`, acknowledging each, all at once."""
     counts = [0] * len(viewers)
@@ -190,6 +201,7 @@ def main():
     host, port, token = parse_address(args.url)
     viewers = [Viewer(host, port, token) for _ in range(args.viewers)]
     figures = {"viewers": args.viewers}
+    status_after_first_frame(host, port, token)
     if args.seconds > 0:
         before, began = status(host, port, token), time.monotonic()
         rates = frames_per_second(viewers, args.seconds)
