@@ -209,14 +209,25 @@ void ServedFrontEnd::publishStatus(const LiveSession::Progress& progress) {
                               {"width", served.width},
                               {"height", served.height},
                               {"frames_published", served.framesPublished},
+                              {"pictures_drawn", served.picturesHanded},
+                              {"pictures_unchanged", served.picturesUnchanged},
+                              {"pictures_replaced", served.picturesReplaced},
                               {"encodings_failed", served.encodingsFailed}};
   parts_->server.setStatus(status.dump());
 }
 
 ServedFigures ServedFrontEnd::figures() const {
   const FrameEncoderCounters counters = parts_->encoder.counters();
-  return {counters.framesPublished,        counters.picturesHanded,  counters.encodingsFailed,
-          counters.meanEncodeMilliseconds, parts_->picture.size().x, parts_->picture.size().y};
+  ServedFigures figures;
+  figures.framesPublished = counters.framesPublished;
+  figures.picturesHanded = counters.picturesHanded;
+  figures.encodingsFailed = counters.encodingsFailed;
+  figures.picturesUnchanged = counters.picturesUnchanged;
+  figures.picturesReplaced = counters.picturesReplaced;
+  figures.meanEncodeMilliseconds = counters.meanEncodeMilliseconds;
+  figures.width = parts_->picture.size().x;
+  figures.height = parts_->picture.size().y;
+  return figures;
 }
 
 }  // namespace nbody

@@ -29,6 +29,9 @@ struct ServeSettings {
 // The served session's own figures, for its status.
 struct ServedFigures {
   std::uint64_t framesPublished = 0, picturesHanded = 0, encodingsFailed = 0;
+  // Pictures equal to the frame sent before (not sent again), and replaced by a later one before
+  // the encoder took them.
+  std::uint64_t picturesUnchanged = 0, picturesReplaced = 0;
   double meanEncodeMilliseconds = 0;
   int width = 0, height = 0;
 };
