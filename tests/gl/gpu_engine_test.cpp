@@ -224,12 +224,13 @@ TEST_P(GpuEngineTest, EachMethodsEnergyErrorIsThatOfTheDoublePrecisionRun) {
                                  {"symplectic-euler", 0.01},
                                  {"leapfrog", 0.02}}) {
     params.dt = dt;
+    const Method& method = *findMethod(name);  // clang 14 cannot capture a structured binding
     const auto energyError = [&](Engine& engine, EngineDiagnostics& diagnostics) {
       engine.upload(start);
       const Diagnostics before = diagnostics.measure(engine, params);
       double largest = 0.0;
       for (int step = 0; step < 50; step += 10) {
-        engine.step(*findMethod(name), params, 10);
+        engine.step(method, params, 10);
         largest = std::max(
             largest, std::abs(relativeEnergyError(before, diagnostics.measure(engine, params))));
       }
