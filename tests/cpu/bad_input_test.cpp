@@ -395,11 +395,8 @@ TEST(CraftedPictures, AHugeAnnouncedSizeIsRefusedBeforeDecoding) {
                      "20000 x 20000 pixels, more than");  // compare's "cannot read" is 2
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;  // its shadow memory needs terabytes of address space
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
+// AddressSanitizer's shadow memory needs terabytes of address space: no limit under it.
+const bool kAddressSanitizer = test::underAddressSanitizer();
 
 // GADGET headers that claim 2^31 - 1 bodies of a type, in files of a few hundred bytes: refused
 // from the blocks' lengths (binary) or the datasets' shapes (HDF5) before anything of that size
