@@ -8,8 +8,6 @@
 #include <stdexcept>
 #include <thread>
 
-#include <unistd.h>
-
 #include <glad/gl.h>
 #include <imgui.h>
 #include <nlohmann/json.hpp>
@@ -59,11 +57,6 @@ ViewerServerOptions serverOptions(const ServeSettings& serve) {
   return options;
 }
 
-std::string hostName() {
-  char name[256] = {};
-  return ::gethostname(name, sizeof name - 1) == 0 && name[0] != 0 ? name : "THIS-HOST";
-}
-
 // Where to open the session, and how to reach it from a laptop; on stdout for scripts.
 void printWhereToOpen(const ViewerServer& server, const ServeSettings& serve) {
   if (!isLoopback(serve.ip))
@@ -71,10 +64,8 @@ void printWhereToOpen(const ViewerServer& server, const ServeSettings& serve) {
                  "serve: warning: listening on %s: anyone who reaches this machine on port %u "
                  "and holds the token can watch and steer the run\n",
                  serve.ip.c_str(), unsigned(server.port()));
-  std::printf(
-      "serve: from another machine: ssh -N -L %u:127.0.0.1:%u %s, then open the address "
-      "below\n",
-      unsigned(server.port()), unsigned(server.port()), hostName().c_str());
+  std::printf("serve: from another machine: %s, then open the address below\n",
+              tunnelHint(server.port()).c_str());
   std::printf("serve: open %s\n", server.url().c_str());
   std::fflush(stdout);
 }
