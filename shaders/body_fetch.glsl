@@ -22,8 +22,13 @@ Body fetchBody(int index) {
 
 bool isHidden(Body body) { return (uHiddenComponents & (1u << body.component)) != 0u; }
 
+#ifndef DRAWN_AS_POINTS
+#define DRAWN_AS_POINTS 1  // 0: read by a compute shader (sprite_splat.comp), which draws no point
+#endif
+#if DRAWN_AS_POINTS
 // Outside the clip volume by far, one pixel wide: a hidden body's point draws nothing.
 void placeNowhere() {
   gl_Position = vec4(-4.0, -4.0, -4.0, 1.0);
   gl_PointSize = 1.0;
 }
+#endif

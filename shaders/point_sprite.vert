@@ -1,75 +1,17 @@
-// One point per body, read straight from the engine's state textures (body_fetch.glsl, colormap.glsl
-// first): no vertex buffer and no copy of the state; the padding texels past the last body are never
-// drawn.
-//
-// Defines: COLOR_BY (the number of a quantity of colour_quantities.glsl, which comes before this
-// file), BY_COMPONENT (1: each component has its own colour, uComponentColors; 0: the quantity goes
-// through the colormap), USES_FIELD (1: the quantity reads the bodies' field, uField), LOG_SCALE (1: the
-// colormap spans log(quantity)).
-
-uniform sampler1D uColormap;
-uniform mat4 uViewProjection;
-uniform float uPointSize;       // diameter in pixels at uReferenceDepth
-uniform float uReferenceDepth;  // the camera's distance to its target
-uniform vec2 uPointSizeRange;   // the smallest and largest diameters drawn
-uniform vec2 uColorRange;       // the quantity at the colormap's ends
-uniform float uBrightness;
-uniform vec3 uComponentColors[COMPONENT_COUNT];
-uniform vec3 uCentre;            // the centre of mass now, and its velocity (r and v)
-uniform vec3 uCentreVelocity;
+// One point per body, read straight from the engine's state textures (sprite.glsl and what it
+// needs first): no vertex buffer and no copy of the state; the padding texels past the last body
+// are never drawn.
 
 flat out vec3 vLight;  // light at the centre of the sprite
 
-#if USES_FIELD
-uniform sampler2DArray uField;  // x: each body's potential or local density, render/body_field.h
-
-float fieldOf(int index) {
-  int width = textureSize(uField, 0).x;
-  return texelFetch(uField, ivec3(index % width, index / width, 0), 0).x;
-}
-#else
-float fieldOf(int index) { return 0.0; }
-#endif
-
-// The quantity COLOR_BY of a body: its measure in colour_quantities.glsl.
-float colourQuantity(vec4 positionMass, vec3 velocity, vec3 r, vec3 v, float field) {
-#define MEASURE_IF_CHOSEN(name, number, measure) \
-  if (COLOR_BY == number) return measure;
-  NBODY_COLOUR_QUANTITIES(MEASURE_IF_CHOSEN)
-  return 0.0;
-}
-
-vec3 colormap(float quantity) {
-#if LOG_SCALE
-  return colormapAt(uColormap, log(quantity / uColorRange.x) / log(uColorRange.y / uColorRange.x));
-#else
-  return colormapAt(uColormap, (quantity - uColorRange.x) / (uColorRange.y - uColorRange.x));
-#endif
-}
-
 void main() {
-  Body body = fetchBody(gl_VertexID);
-  if (isHidden(body)) {
+  Sprite sprite = spriteOf(gl_VertexID);
+  if (!sprite.shown) {
     placeNowhere();
     vLight = vec3(0.0);
     return;
   }
-  vec4 positionMass = body.positionMass, velocity = body.velocity;
-  uint component = body.component;
-  gl_Position = uViewProjection * vec4(positionMass.xyz, 1.0);
-
-  // Perspective: the diameter falls with the depth (clip w). A sprite smaller than the smallest
-  // size drawn would flicker between pixels, so it is drawn at that size with its light spread
-  // thinner, keeping the light it adds; a far-away crowd then reads as a glow instead of dust.
-  float wanted = uPointSize * uReferenceDepth / max(gl_Position.w, 1e-6);
-  float drawn = clamp(wanted, uPointSizeRange.x, uPointSizeRange.y);
-  float dimming = min(1.0, (wanted * wanted) / (drawn * drawn));
-  gl_PointSize = drawn;
-  vec3 r = positionMass.xyz - uCentre, v = velocity.xyz - uCentreVelocity;
-#if BY_COMPONENT
-  vec3 colour = uComponentColors[component];
-#else
-  vec3 colour = colormap(colourQuantity(positionMass, velocity.xyz, r, v, fieldOf(gl_VertexID)));
-#endif
-  vLight = uBrightness * dimming * colour;
+  gl_Position = sprite.clipPosition;
+  gl_PointSize = sprite.diameter;
+  vLight = sprite.light;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
+#include <vector>
 
 #include "gl/shader_program.h"
 #include "gl/state_guard.h"
@@ -46,8 +48,9 @@ class BlendColorGuard {
 
 }  // namespace
 
-PointSpriteRenderer::PointSpriteRenderer()
-    : toneMapProgram_(buildFullscreenProgram("tone_map.frag")),
+PointSpriteRenderer::PointSpriteRenderer(SpriteDrawing drawing)
+    : drawing_(drawing),
+      toneMapProgram_(buildFullscreenProgram("tone_map.frag")),
       trailProgram_(buildFullscreenProgram("trail.frag")),
       emptyVertexArray_(gl::VertexArray::create()) {
   GLfloat range[2] = {1.0f, 1.0f};
@@ -56,19 +59,33 @@ PointSpriteRenderer::PointSpriteRenderer()
                      std::max(range[1], kSmallestPointSize)};
 }
 
-const gl::UniformProgram& PointSpriteRenderer::spriteProgram(ColorBy colorBy, bool logScale) {
-  const std::pair key{colorBy, logScale};
+const gl::UniformProgram& PointSpriteRenderer::spriteProgram(SpritePass pass, ColorBy colorBy,
+                                                             bool logScale) {
+  const std::tuple key{pass, colorBy, logScale};
   auto found = spritePrograms_.find(key);
   if (found != spritePrograms_.end()) return found->second;
-  gl::UniformProgram program(gl::buildProgram(
-      {{GL_VERTEX_SHADER,
-        {"body_fetch.glsl", "colormap.glsl", "colour_quantities.glsl", "point_sprite.vert"}},
-       {GL_FRAGMENT_SHADER, {"point_sprite.frag"}}},
-      {{"COLOR_BY", int(colorBy)},
-       {"BY_COMPONENT", colorBy == ColorBy::Component},
-       {"USES_FIELD", needsBodyField(colorBy)},
-       {"LOG_SCALE", logScale},
-       {"COMPONENT_COUNT", kComponentCount}}));
+  const std::vector<std::string> sprites{"body_fetch.glsl", "colormap.glsl",
+                                         "colour_quantities.glsl", "sprite.glsl"};
+  auto withSprites = [&](std::vector<std::string> files) {
+    files.insert(files.begin(), sprites.begin(), sprites.end());
+    return files;
+  };
+  const std::vector<gl::ShaderStageSource> stages =
+      pass == SpritePass::points
+          ? std::vector<gl::ShaderStageSource>{{GL_VERTEX_SHADER,
+                                                withSprites({"point_sprite.vert"})},
+                                               {GL_FRAGMENT_SHADER,
+                                                {"sprite_weight.glsl", "point_sprite.frag"}}}
+          : std::vector<gl::ShaderStageSource>{
+                {GL_COMPUTE_SHADER, withSprites({"sprite_weight.glsl", "sprite_splat.comp"})}};
+  gl::UniformProgram program(
+      gl::buildProgram(stages, {{"COLOR_BY", int(colorBy)},
+                                {"BY_COMPONENT", colorBy == ColorBy::Component},
+                                {"USES_FIELD", needsBodyField(colorBy)},
+                                {"LOG_SCALE", logScale},
+                                {"COMPONENT_COUNT", kComponentCount},
+                                {"DRAWN_AS_POINTS", pass == SpritePass::points},
+                                {"LARGE_SPRITES", pass == SpritePass::largeSplat}}));
   program.setUnit("uPositionMass", kPositionMassUnit);
   program.setUnit("uVelocity", kVelocityUnit);
   program.setUnit("uColormap", kColormapUnit);  // -1 (ignored) when colouring by component
@@ -163,18 +180,42 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
     toneMap(settings, viewport, targetFramebuffer, trails ? trail_.texture() : light_.texture());
 }
 
+// The sprites' light into light_, replacing what it held.
 void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& camera,
                                       const RenderSettings& settings, const Viewport& viewport,
                                       double simulationTime) {
+  if (needsBodyField(settings.colorBy) && bodies.bodyCount > 0) {
+    if (!bodies.fieldTexture)
+      throw std::logic_error("colouring by " + std::string(colorByName(settings.colorBy)) +
+                             " needs the bodies' field (render/body_field.h)");
+    glBindTextureUnit(kFieldUnit, bodies.fieldTexture);
+  }
+  glBindTextureUnit(kPositionMassUnit, bodies.positionMassTexture);
+  glBindTextureUnit(kVelocityUnit, bodies.velocityTexture);
+  if (drawing_ == SpriteDrawing::splat) {
+    const auto& small = spriteProgram(SpritePass::smallSplat, settings.colorBy, settings.logScale);
+    const auto& large = spriteProgram(SpritePass::largeSplat, settings.colorBy, settings.logScale);
+    for (const gl::UniformProgram* program : {&small, &large})
+      setSpriteUniforms(*program, camera, settings, viewport.size, simulationTime);
+    if (!splat_) splat_.emplace();
+    splat_->draw(bodies.bodyCount, small, large, viewport.size, light_.texture());
+    return;
+  }
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, light_.framebuffer());
   glViewport(0, 0, viewport.size.x, viewport.size.y);
   const GLfloat noLight[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   glClearBufferfv(GL_COLOR, 0, noLight);
   if (bodies.bodyCount == 0) return;
+  const auto& points = spriteProgram(SpritePass::points, settings.colorBy, settings.logScale);
+  setSpriteUniforms(points, camera, settings, viewport.size, simulationTime);
+  glUseProgram(points.id());
+  drawBodiesAdding(bodies, kPositionMassUnit, kVelocityUnit);
+}
 
-  const gl::UniformProgram& program = spriteProgram(settings.colorBy, settings.logScale);
-  glUseProgram(program.id());
-  const float aspect = float(viewport.size.x) / float(viewport.size.y);
+void PointSpriteRenderer::setSpriteUniforms(const gl::UniformProgram& program, const Camera& camera,
+                                            const RenderSettings& settings, glm::ivec2 viewportSize,
+                                            double simulationTime) const {
+  const float aspect = float(viewportSize.x) / float(viewportSize.y);
   program.setMat4("uViewProjection", camera.projection(aspect) * camera.view());
   program.setFloat("uPointSize", settings.pointSize);
   program.setFloat("uReferenceDepth", camera.distance);
@@ -185,13 +226,6 @@ void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& 
   program.setUint("uHiddenComponents", settings.hiddenComponents);
   program.setVec3("uCentre", settings.centre.at(simulationTime));
   program.setVec3("uCentreVelocity", settings.centre.velocity);
-  if (needsBodyField(settings.colorBy)) {
-    if (!bodies.fieldTexture)
-      throw std::logic_error("colouring by " + std::string(colorByName(settings.colorBy)) +
-                             " needs the bodies' field (render/body_field.h)");
-    glBindTextureUnit(kFieldUnit, bodies.fieldTexture);
-  }
-  drawBodiesAdding(bodies, kPositionMassUnit, kVelocityUnit);
 }
 
 // After drawSprites: the trail fades by the simulated time since the light last folded in, then

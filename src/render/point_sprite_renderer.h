@@ -3,9 +3,10 @@
 // straight from an engine's state textures (GpuStateView) in the vertex shader: no vertex buffer
 // and no copy, whatever the engine. The same object draws the interactive window and `nbody shot`.
 //
-// Two passes: the sprites add their light into a floating-point target of the viewport's size
-// (additive blending, so the order of the bodies does not matter), then a fullscreen pass maps the
-// light to colours over the background (tone_map.frag).
+// Two passes: the sprites add their light into a floating-point target of the viewport's size, then
+// a fullscreen pass maps the light to colours over the background (tone_map.frag). The light is
+// added up in one of two ways (SpriteDrawing), the same sprites either way (shaders/sprite.glsl):
+// by compute shaders in exact sums (SpriteSplat), or as points whose fragments are blended.
 //
 // The projected density (RenderSettings::density) replaces both passes: DensityPass adds up the
 // bodies' mass into a float32 target and maps it through the colormap; trails do not apply.
@@ -19,6 +20,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include <glm/vec2.hpp>
@@ -30,12 +32,20 @@
 #include "render/density_pass.h"
 #include "render/float_target.h"
 #include "render/render_settings.h"
+#include "render/sprite_splat.h"
 
 namespace nbody {
 
+// How the sprites' light is added up. splat: by compute shaders (render/sprite_splat.h), exact and
+// fast where blending units are few (GPUs built for compute) and a dense core makes blends into one
+// pixel wait on each other. points: GL points with additive blending, for a GL without compute
+// shaders (OpenGL ES 3.0, GL 4.1).
+enum class SpriteDrawing { splat, points };
+
 class PointSpriteRenderer {
  public:
-  PointSpriteRenderer();  // needs a current OpenGL 4.5 context
+  // Needs a current OpenGL 4.5 context.
+  explicit PointSpriteRenderer(SpriteDrawing drawing = SpriteDrawing::splat);
 
   // Paints the current viewport of the bound draw framebuffer: background and bodies. Every piece
   // of GL state it changes is put back before it returns. Throws std::invalid_argument for an
@@ -70,11 +80,18 @@ class PointSpriteRenderer {
   void foldIntoTrails(glm::ivec2 size, float halfLife, double simulationTime);
   void toneMap(const RenderSettings& settings, const Viewport& viewport, GLint targetFramebuffer,
                GLuint light);
-  const gl::UniformProgram& spriteProgram(ColorBy colorBy, bool logScale);
+  // The programs that draw the sprites: the points, or the splat's small and large sprites.
+  enum class SpritePass { points, smallSplat, largeSplat };
+  const gl::UniformProgram& spriteProgram(SpritePass pass, ColorBy colorBy, bool logScale);
+  void setSpriteUniforms(const gl::UniformProgram& program, const Camera& camera,
+                         const RenderSettings& settings, glm::ivec2 viewportSize,
+                         double simulationTime) const;
   GLuint colormapTexture(const std::string& name);
 
-  // By colouring and log scale.
-  std::map<std::pair<ColorBy, bool>, gl::UniformProgram> spritePrograms_;
+  SpriteDrawing drawing_;
+  std::optional<SpriteSplat> splat_;  // made at the first picture splatted
+  // By pass, colouring and log scale.
+  std::map<std::tuple<SpritePass, ColorBy, bool>, gl::UniformProgram> spritePrograms_;
   gl::UniformProgram toneMapProgram_;
   std::map<std::string, gl::Texture1D> colormapTextures_;
   FloatTarget light_{GL_RGBA16F, "an RGBA16F texture"};  // the light the sprites add up

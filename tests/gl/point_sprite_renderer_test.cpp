@@ -11,6 +11,7 @@
 #include "physics/scenes.h"
 #include "render/body_field.h"
 #include "render/colormap.h"
+#include "render/image_compare.h"
 #include "render/offscreen.h"
 #include "render/point_sprite_renderer.h"
 #include "render/state_textures.h"
@@ -407,6 +408,72 @@ TEST_F(PointSpriteRendererTest, RefusesAnUnknownColormapOrAnEmptyRange) {
   settings_.colorRange = {1.0f, 1.0f};
   EXPECT_THROW(renderer_->draw(textures.view(), frontCamera(5.0f), settings_),
                std::invalid_argument);
+}
+
+// A Plummer sphere seen by `camera` in a picture of `size`, with a dozen bodies just in front of
+// the camera, whose sprites are too wide for one invocation of the splat (more than 16 pixels
+// across: its large sprites). Only bodies whose centre lies well inside the picture: a point whose
+// centre lies outside is not drawn, where the splat draws the part of its sprite inside.
+State crowdWithSomeNearTheCamera(std::size_t bodies, const Camera& camera, glm::ivec2 size) {
+  State state = findScene("plummer")->generate(bodies, 7);
+  for (std::size_t k = 0; k < 12; ++k) {
+    glm::vec4& body = state.positionMass[k * 97];
+    body = glm::vec4(0.12f * float(k % 4) - 0.18f, 0.1f * float(k / 4) - 0.1f, 2.2f, body.w);
+  }
+  const glm::mat4 toClip = camera.projection(float(size.x) / float(size.y)) * camera.view();
+  State inside;
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    const glm::vec4 clip = toClip * glm::vec4(glm::vec3(state.positionMass[i]), 1.0f);
+    if (std::abs(clip.x) > 0.8f * clip.w || std::abs(clip.y) > 0.8f * clip.w) continue;
+    inside.positionMass.push_back(state.positionMass[i]);
+    inside.velocity.push_back(state.velocity[i]);
+  }
+  return inside;
+}
+
+// The splat adds up the light the points blend, of the same sprites: small and large ones, each
+// kind of colour, a hidden component. Where they differ is the points' half floats, which round
+// at every blend into the crowded core.
+TEST_F(PointSpriteRendererTest, TheSplatDrawsWhatThePointsDraw) {
+  const glm::ivec2 size{160, 120};
+  State state = crowdWithSomeNearTheCamera(4099, frontCamera(3.0f), size);
+  state.component.assign(state.size(), 0);
+  for (std::size_t i = 0; i < state.size(); ++i) state.component[i] = std::uint8_t(i % 3);
+  PointSpriteRenderer points(SpriteDrawing::points);
+  settings_.pointSize = 6.0f;
+  settings_.colorRange = {0.0f, 0.8f};
+  for (int variant = 0; variant < 3; ++variant) {
+    RenderSettings settings = settings_;
+    if (variant == 1) settings.colorBy = ColorBy::Component, settings.hiddenComponents = 0b10;
+    if (variant == 2) settings.logScale = true, settings.colorRange = {0.05f, 1.0f};
+    const Image splatted = draw(state, frontCamera(3.0f), settings, size);
+    UploadedStateTextures textures;
+    textures.upload(state);
+    const Image pointed =
+        renderOffscreen(size, [&] { points.draw(textures.view(), frontCamera(3.0f), settings); });
+    const ImageDifference difference = compareImages(pointed, splatted, 2);
+    std::printf("variant %d: largest difference %d, mean %.3f, %zu pixels beyond 2\n", variant,
+                difference.maxDelta, difference.meanDelta, difference.badPixels);
+    EXPECT_LE(difference.maxDelta, 3) << variant;
+    EXPECT_LE(difference.badFraction(), 0.002) << variant;
+    EXPECT_GT(pixelsBrighterThan(splatted, 100), 400) << variant;  // it drew the sprites
+  }
+}
+
+// The splat's sums are exact: the bodies in another order give the same bits.
+TEST_F(PointSpriteRendererTest, TheSplatIsTheSameBitsInAnyOrderOfTheBodies) {
+  const glm::ivec2 size{160, 120};
+  const State state = crowdWithSomeNearTheCamera(4099, frontCamera(3.0f), size);
+  State reversed;
+  for (std::size_t i = state.size(); i-- > 0;) {
+    reversed.positionMass.push_back(state.positionMass[i]);
+    reversed.velocity.push_back(state.velocity[i]);
+  }
+  settings_.pointSize = 6.0f;
+  const Image forward = draw(state, frontCamera(3.0f), settings_, size);
+  const Image backward = draw(reversed, frontCamera(3.0f), settings_, size);
+  EXPECT_EQ(compareImages(forward, backward, 0).maxDelta, 0);
+  EXPECT_EQ(forward.rgba, backward.rgba);
 }
 
 }  // namespace
