@@ -177,6 +177,8 @@ class LiveSession::Impl {
   void measureConservation();
   void recountFigures();
   int plannedSteps();
+  // Vsync on a display that holds each frame to its refresh periods.
+  bool heldToRefresh() const { return settings_.vsync && front_.refreshRate() > 0.0; }
   void step(int steps);
   void describeExchange(int steps);
   void stopIfNonFinite(int steps);
@@ -264,7 +266,7 @@ LiveSession::Impl::Impl(const WindowOptions& options, SessionInputs& inputs,
     settings_.paused = true;
     playSeries();  // the first snapshot, for the camera and colours below
   }
-  std::fprintf(stderr, "run: %s engine on %s, window on %s; %s, N = %zu\n", engine().name().c_str(),
+  std::fprintf(stderr, "run: %s engine on %s, drawn on %s; %s, N = %zu\n", engine().name().c_str(),
                engine().device().c_str(), front_.contextInfo().renderer.c_str(),
                settings_.run.method.c_str(), engine().bodyCount());
   target_ = front_.target();
@@ -310,7 +312,7 @@ bool LiveSession::Impl::runFrame() {
   // --print-stats prints the figures this last frame shows (its screenshot too), which do not
   // count the time spent writing that screenshot.
   if (lastFrame) return false;
-  stats_.frameDone(steps, settings_.vsync);
+  stats_.frameDone(steps, heldToRefresh());
   stats_.fill(figures_, engine(), *findMethod(settings_.run.method));
   return true;
 }
@@ -619,7 +621,7 @@ void LiveSession::Impl::recountFigures() {
 
 // As many steps as asked, or as fill the frame; one when paused and asked for a single step.
 int LiveSession::Impl::plannedSteps() {
-  const double refresh = settings_.vsync ? 1.0 / front_.refreshRate() : 0.0;
+  const double refresh = heldToRefresh() ? 1.0 / front_.refreshRate() : 0.0;
   const int stepsPerFrame = stats_.stepsPerFrame(settings_.stepsPerFrame, refresh);
   const bool singleStep = settings_.requests.take(Request::SingleStep);
   const int steps = settings_.paused ? (singleStep ? 1 : 0) : stepsPerFrame;

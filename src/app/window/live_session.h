@@ -38,7 +38,9 @@ class SessionFrontEnd {
   virtual void drawPanel() = 0;
   // Shows the frame drawn into target().
   virtual void present() = 0;
-  // The display's refresh rate in Hz, which vsync paces the frames by.
+  // The display's refresh rate in Hz, to whose periods vsync holds each frame; 0 where nothing
+  // holds a frame to a period (serve caps its frames at 60 a second, and a longer frame lasts as
+  // long as its work), so that the steps a frame are chosen as without vsync.
   virtual double refreshRate() const = 0;
   virtual void setVsync(bool on) = 0;
   virtual const gl::ContextInfo& contextInfo() const = 0;

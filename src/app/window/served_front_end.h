@@ -49,7 +49,7 @@ class ServedFrontEnd final : public SessionFrontEnd {
   void beginPanelFrame() override;
   void drawPanel() override;
   void present() override;
-  double refreshRate() const override { return 60.0; }
+  double refreshRate() const override { return 0.0; }  // capped at 60 frames a second, not held
   void setVsync(bool on) override { paced_ = on; }
   const gl::ContextInfo& contextInfo() const override;
 
