@@ -129,6 +129,7 @@ void ServerCore::listen() {
     throw std::runtime_error("cannot listen on " + endpointText(endpoint) + ": " + error.message());
   const tcp::endpoint bound = acceptor_.local_endpoint();
   port = bound.port();
+  loopbackOnly = bound.address().is_loopback();
   policy = policyFor(options, bound);
 }
 

@@ -102,6 +102,7 @@ class ServerCore {
   const ViewerServerOptions options;
   AccessPolicy policy;  // set by listen()
   std::uint16_t port = 0;
+  bool loopbackOnly = true;  // set by listen(): false when it listens beyond this machine
   ViewerBoard board;
   InputQueue input;
 

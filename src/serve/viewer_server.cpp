@@ -35,6 +35,8 @@ ViewerServer::~ViewerServer() { stop(); }
 
 std::uint16_t ViewerServer::port() const { return core_->port; }
 
+bool ViewerServer::loopbackOnly() const { return core_->loopbackOnly; }
+
 const AccessPolicy& ViewerServer::policy() const { return core_->policy; }
 
 std::string ViewerServer::url() const {

@@ -76,6 +76,8 @@ class ViewerServer {
 
   // The port bound, the one chosen when 0 was asked for.
   std::uint16_t port() const;
+  // Whether the address bound is a loopback one, which only this machine reaches.
+  bool loopbackOnly() const;
   // What a request needs, made for the port bound.
   const AccessPolicy& policy() const;
   // Where a browser opens the session: "http://IP:PORT/#token=TOKEN".

@@ -348,6 +348,10 @@ TEST(ServeServer, BindsAFreePortAndSaysWhyItCannotListen) {
   ViewerServer first(optionsFor(log));
   ASSERT_NE(first.port(), 0);
   EXPECT_EQ(first.url(), viewerUrl("127.0.0.1", first.port(), first.policy().token));
+  EXPECT_TRUE(first.loopbackOnly());
+  ViewerServerOptions everywhere = optionsFor(log);
+  everywhere.ip = "0.0.0.0";
+  EXPECT_FALSE(ViewerServer{everywhere}.loopbackOnly());  // what `serve --ip` warns of
   ViewerServerOptions taken = optionsFor(log);
   taken.port = first.port();
   try {
@@ -659,14 +663,27 @@ TEST(ServeServer, TheOldestHttpConnectionGivesWayWhenAllAreTaken) {
   EXPECT_NE("", log.waitFor("2 HTTP connections are open, the most allowed: the oldest is closed"));
 }
 
-TEST(ServeServer, AViewerThatStopsAcknowledgingIsDropped) {
-  LogLines log;
+// A server that drops a viewer after 200 ms without an acknowledgement, and a viewer that has had
+// its first frame.
+ViewerServerOptions impatientOptions(LogLines& log) {
   ViewerServerOptions options = optionsFor(log);
   options.ackTimeout = std::chrono::milliseconds(200);
-  ViewerServer server(options);
-  Viewer viewer(server.port(), server.policy().token);
-  server.publish(frameOf(1));
-  EXPECT_EQ(viewer.nextFrame().sequence, 1u);
+  return options;
+}
+
+struct ImpatientServerAndViewer {
+  ImpatientServerAndViewer() {
+    server.publish(frameOf(1));
+    EXPECT_EQ(viewer.nextFrame().sequence, 1u);
+  }
+  LogLines log;
+  ViewerServer server{impatientOptions(log)};
+  Viewer viewer{server.port(), server.policy().token};
+};
+
+TEST(ServeServer, AViewerThatStopsAcknowledgingIsDropped) {
+  ImpatientServerAndViewer setUp;
+  auto& [log, server, viewer] = setUp;
   EXPECT_FALSE(viewer.readOne());  // closed by the server, well within the patience
   EXPECT_EQ(viewer.closeReason().code, websocket::close_code::policy_error);
   EXPECT_EQ(viewer.closeReason().reason, "it acknowledged no frame for 200 ms");
@@ -676,13 +693,8 @@ TEST(ServeServer, AViewerThatStopsAcknowledgingIsDropped) {
 
 // Only an acknowledgement that returns credit counts: one of a frame never sent keeps no viewer.
 TEST(ServeServer, AcknowledgementsOfFramesNeverSentDoNotHoldOffTheAckTimeout) {
-  LogLines log;
-  ViewerServerOptions options = optionsFor(log);
-  options.ackTimeout = std::chrono::milliseconds(200);
-  ViewerServer server(options);
-  Viewer viewer(server.port(), server.policy().token);
-  server.publish(frameOf(1));
-  EXPECT_EQ(viewer.nextFrame().sequence, 1u);
+  ImpatientServerAndViewer setUp;
+  auto& [log, server, viewer] = setUp;
   const std::string dropped = "viewer " + std::to_string(viewer.id()) + " left (it acknowledged";
   const auto deadline = Clock::now() + kPatience;
   while (log.count(dropped) == 0 && Clock::now() < deadline) {

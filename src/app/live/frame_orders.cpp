@@ -150,7 +150,7 @@ std::string describeRanks(Engine& engine, int steps) {
   const auto times = engine.exchangeTimes();
   if (!times || steps == 0) return {};
   const double perStep = 1e3 / double(steps);
-  const std::string device = rankDevice().empty() ? "the window's GPU" : rankDevice();
+  const std::string device = rankDevice().empty() ? "the GPU that draws" : rankDevice();
   char own[256];
   std::snprintf(own, sizeof own, "rank %d (%s): %.2f | %.2f, %.2f, %.2f", ranks().rank(),
                 device.c_str(), times->compute * perStep, times->download * perStep,

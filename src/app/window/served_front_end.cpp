@@ -42,10 +42,6 @@ std::string readToken(const std::string& path) {
   return token;
 }
 
-bool isLoopback(const std::string& ip) {
-  return ip == "127.0.0.1" || ip == "::1" || ip.starts_with("127.");
-}
-
 ViewerServerOptions serverOptions(const ServeSettings& serve) {
   ViewerServerOptions options;
   options.ip = serve.ip;
@@ -59,7 +55,7 @@ ViewerServerOptions serverOptions(const ServeSettings& serve) {
 
 // Where to open the session, and how to reach it from a laptop; on stdout for scripts.
 void printWhereToOpen(const ViewerServer& server, const ServeSettings& serve) {
-  if (!isLoopback(serve.ip))
+  if (!server.loopbackOnly())
     std::fprintf(stderr,
                  "serve: warning: listening on %s: anyone who reaches this machine on port %u "
                  "and holds the token can watch and steer the run\n",
