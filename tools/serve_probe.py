@@ -209,6 +209,11 @@ def main():
         figures.update(frames_per_second=rates, width=after["width"], height=after["height"],
                        steps_per_second=(after["step"] - before["step"]) / elapsed,
                        bodies=after["bodies"], engine=after["engine"])
+        # What the session drew, published, and left unsent meanwhile (frames a second).
+        for counter in ("pictures_drawn", "frames_published", "pictures_unchanged",
+                        "pictures_replaced"):
+            if counter in after and counter in before:
+                figures[counter + "_per_second"] = (after[counter] - before[counter]) / elapsed
         print(f"serve_probe: {args.viewers} viewers, frames/s " +
               ", ".join(f"{r:.1f}" for r in rates) +
               f"; simulation {figures['steps_per_second']:.1f} steps/s")

@@ -45,5 +45,17 @@ TEST(AutoStepsPerFrame, KeepsTheFrameShortWhenDrawingIsSlow) {
   EXPECT_LE(autoStepsPerFrame(1e-3, 0.1, 1.0 / 60) * 1e-3, 0.25);
 }
 
+// llvmpipe's GPU timers read compute work as next to nothing (1e-9 s a step was seen), which asked
+// for 16.7 million steps in a frame; the wall clock holds "auto" to what it saw.
+TEST(AutoStepsPerFrame, TheWallClockHoldsAWrongTimerToWhatItSaw) {
+  const int wanted = autoStepsPerFrame(1e-9, 0.0, 0.0);
+  EXPECT_GT(wanted, 1000000);
+  EXPECT_EQ(heldToWallClock(wanted, 0, 0.0), 1);    // no frame seen yet: one step
+  EXPECT_EQ(heldToWallClock(wanted, 8, 0.2), 16);   // then at most twice the last frame's
+  EXPECT_EQ(heldToWallClock(wanted, 64, 0.5), 32);  // a frame too long: fewer in proportion
+  EXPECT_EQ(heldToWallClock(wanted, 1, 3.0), 1);    // a step longer than a frame: still one
+  EXPECT_EQ(heldToWallClock(5, 64, 0.1), 5);        // a right timer is not held back
+}
+
 }  // namespace
 }  // namespace nbody

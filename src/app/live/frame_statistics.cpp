@@ -47,10 +47,10 @@ double FrameStatistics::secondsSinceStart() const {
 int FrameStatistics::stepsPerFrame(int fixed, double refreshSeconds) {
   if (auto seconds = stepTimer_.takeFinished()) stepSeconds_ = smooth(stepSeconds_, *seconds);
   if (auto seconds = drawTimer_.takeFinished()) drawSeconds_ = smooth(drawSeconds_, *seconds);
-  stepsPerFrame_ =
-      fixed > 0 ? fixed
-                : autoStepsPerFrame(stepSeconds_, std::max(drawSeconds_, frameOverheadSeconds_),
-                                    refreshSeconds);
+  if (fixed > 0) return stepsPerFrame_ = fixed;
+  const int wanted = autoStepsPerFrame(stepSeconds_, std::max(drawSeconds_, frameOverheadSeconds_),
+                                       refreshSeconds);
+  stepsPerFrame_ = heldToWallClock(wanted, lastSteps_, lastFrameSeconds_);
   return stepsPerFrame_;
 }
 
@@ -74,6 +74,7 @@ void FrameStatistics::frameDone(int steps, bool vsync) {
   if (!vsync && steps > 0 && stepSeconds_ > 0.0)
     frameOverheadSeconds_ =
         withOverheadSample(frameOverheadSeconds_, frameEnded - frameBegan_ - steps * stepSeconds_);
+  if (steps > 0) lastSteps_ = steps, lastFrameSeconds_ = frameEnded - frameBegan_;
   frameBegan_ = frameEnded;
   rates_.add(frameEnded, stepsSubmitted_);
 }
@@ -82,6 +83,7 @@ void FrameStatistics::forgetTiming() {
   stepTimer_.discardPending();
   stepSeconds_ = -1.0;
   frameOverheadSeconds_ = -1.0;
+  lastSteps_ = 0;  // another engine's pace: from one step again
 }
 
 void FrameStatistics::startOver() {

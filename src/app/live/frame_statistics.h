@@ -79,6 +79,9 @@ class FrameStatistics {
   // as presenting the picture (on a virtual display, a copy through the CPU). Known only without
   // vsync, whose wait it would include.
   double frameOverheadSeconds_ = -1.0, frameBegan_ = 0.0;
+  // The last frame with steps: how many, and its wall time (heldToWallClock).
+  int lastSteps_ = 0;
+  double lastFrameSeconds_ = 0.0;
   long long frames_ = 0, stepsSubmitted_ = 0;
   int stepsPerFrame_ = 0;
 };

@@ -161,4 +161,12 @@ int autoStepsPerFrame(double stepSeconds, double otherSeconds, double refreshSec
   return best;
 }
 
+int heldToWallClock(int wanted, int lastSteps, double lastFrameSeconds, double maxFrameSeconds) {
+  if (lastSteps < 1 || !(lastFrameSeconds > 0.0)) return std::min(wanted, 1);
+  const double most = lastFrameSeconds < maxFrameSeconds
+                          ? 2.0 * double(lastSteps)
+                          : std::floor(double(lastSteps) * maxFrameSeconds / lastFrameSeconds);
+  return std::max(1, std::min(wanted, int(most)));
+}
+
 }  // namespace nbody

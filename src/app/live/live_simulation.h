@@ -94,5 +94,11 @@ class LiveSimulation {
 // the frame.
 int autoStepsPerFrame(double stepSeconds, double otherSeconds, double refreshSeconds,
                       double busyFraction = 0.93, double maxFrameSeconds = 0.25);
+// The steps "auto" wants, held to what the wall clock saw of the last frame with steps (lastSteps
+// 0: none yet): at most twice its steps where it lasted under maxFrameSeconds, and fewer in
+// proportion where it lasted longer. A GPU timer that reads wrong (llvmpipe times compute work as
+// next to nothing) then cannot put millions of steps into one frame.
+int heldToWallClock(int wanted, int lastSteps, double lastFrameSeconds,
+                    double maxFrameSeconds = 0.25);
 
 }  // namespace nbody
