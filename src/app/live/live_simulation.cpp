@@ -142,10 +142,10 @@ int autoStepsPerFrame(double stepSeconds, double otherSeconds, double refreshSec
   };
   if (refreshSeconds <= 0.0) {
     // No vsync: a frame lasts as long as its work. Enough steps that the rest is a small share,
-    // and at least a 60 Hz frame's worth.
+    // and at least a 60 Hz frame's worth (a frame capped at 60 a second idles for less).
     const double forShare = busyFraction / (1.0 - busyFraction) * other / stepSeconds;
     const int steps =
-        std::max({1, int(std::ceil(forShare)), int(std::floor(1.0 / 60.0 / stepSeconds))});
+        std::max({1, int(std::ceil(forShare)), int(std::ceil(1.0 / 60.0 / stepSeconds))});
     return std::min(steps, std::max(1, int(maxFrameSeconds / stepSeconds)));
   }
   int best = 1;
