@@ -16,15 +16,16 @@ OUT=$out "$here/tools/serve_bench.sh" "$nbody" 8 2>&1 | tee "$out/serve_bench.tx
 served() {  # NAME SECONDS OPTIONS...: a served session with one probe watching it
   local name=$1 seconds=$2
   shift 2
-  "$nbody" serve --port 0 --print-stats --seconds $((seconds + 6)) "$@" >"$out/$name.out" 2>"$out/$name.err" &
+  "$nbody" serve --port 0 --print-stats "$@" >"$out/$name.out" 2>"$out/$name.err" &
   local pid=$! url=
-  for _ in $(seq 300); do
+  for _ in $(seq 600); do
     url=$(sed -n 's/^serve: open //p' "$out/$name.out")
     [ -n "$url" ] && break
     sleep 0.2
   done
-  sleep 3
-  python3 "$here/tools/serve_probe.py" "$url" --seconds "$seconds" | tail -1 >"$out/$name.probe"
+  python3 "$here/tools/serve_probe.py" "$url" --seconds 3 >/dev/null 2>&1  # the first frames
+  python3 "$here/tools/serve_probe.py" "$url" --seconds "$seconds" 2>&1 | tail -1 >"$out/$name.probe"
+  kill -TERM "$pid"
   wait "$pid"
   echo "== $name: $(cat "$out/$name.probe")"
   grep -m1 'run: frames' "$out/$name.out"
@@ -33,7 +34,9 @@ served() {  # NAME SECONDS OPTIONS...: a served session with one probe watching 
 served tree1m-auto 10 --engine tree --bodies 1048576
 served tree1m-5 10 --engine tree --bodies 1048576 --steps-per-frame 5
 served tree16m-paused 10 --engine tree --bodies 16777216 --paused
+served tree16m-paused-no-vsync 10 --engine tree --bodies 16777216 --paused --no-vsync
 served fragment16k-auto 10 --engine fragment --bodies 16384
+served compute16k-auto 10 --engine compute --bodies 16384
 
 window() {  # NAME OPTIONS...: the window through Xvfb on NVIDIA's GLX
   local name=$1
@@ -43,4 +46,6 @@ window() {  # NAME OPTIONS...: the window through Xvfb on NVIDIA's GLX
   echo "== window $name (exit $?): $(grep -m1 'run: frames' "$out/$name.out")"
 }
 window tree16m-paused --engine tree --bodies 16777216 --paused --frames 80
+window tree16m-paused-no-vsync --engine tree --bodies 16777216 --paused --frames 80 --no-vsync
 window tree1m --engine tree --bodies 1048576 --frames 200
+tar -C "$out" -cf "$out.tar" . && rm -rf "$out"
