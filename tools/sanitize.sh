@@ -21,9 +21,11 @@ export LSAN_OPTIONS=suppressions=$PWD/tests/sanitizer/lsan.supp:print_suppressio
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -L cpu "$@"
-# Two tests are long for their numbers, not for their code: the 60,000-body file stepped by every
-# engine against the CPU engine, and the 20,000-step soak. Their code runs here in the other tests
-# at smaller sizes; the Release tier runs them whole.
+# Tests long for their numbers, not for their code: the 60,000-body file stepped by every engine
+# against the CPU engine, the 20,000-step soak, and each engine variant against the CPU engine at
+# N = 4096, 4099 and 8192 (half of this tier's time, the sanitized CPU reference's). Their code runs
+# here in the other tests and in the same variants at N = 1000; the Release tier runs them whole.
 long_tests='FormatsGl.TheTwoGalaxyFileStepsOnEveryEngineAsOnTheCpu|SoakTest.TwentyThousandStepsLeakNothing'
+long_tests+='|GpuVersusCpu.*_N(4096|4099|8192)'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -L gl -E "$long_tests" "$@"
