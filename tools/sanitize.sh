@@ -23,9 +23,15 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -L cpu "$@"
 # Tests long for their numbers, not for their code: the 60,000-body file stepped by every engine
 # against the CPU engine, the 20,000-step soak, and each engine variant against the CPU engine at
-# N = 4096, 4099 and 8192 (half of this tier's time, the sanitized CPU reference's). Their code runs
-# here in the other tests and in the same variants at N = 1000; the Release tier runs them whole.
+# N = 4096, 4099 and 8192 (half of this tier's time, the sanitized CPU reference's); and measurements
+# of accuracy and speed that repeat code other tests run (bench and accuracy under mpirun, the
+# simulate-against-reference sweep, the relative opening criterion, the tree's convergence order).
+# Their code runs here in the other tests and in the same variants at N = 1000; the Release tier
+# runs them whole.
 long_tests='FormatsGl.TheTwoGalaxyFileStepsOnEveryEngineAsOnTheCpu|SoakTest.TwentyThousandStepsLeakNothing'
 long_tests+='|GpuVersusCpu.*_N(4096|4099|8192)'
+long_tests+='|Ranks.BenchAndAccuracyReportTheFiguresOfOneProcess'
+long_tests+='|IndependentReference.SimulateAgreesForEveryEngineAndMethod'
+long_tests+='|TreeGravityTest.RelativeOpening|ConvergenceOrderMatchesEachMethod/"tree"'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -L gl -E "$long_tests" "$@"
