@@ -4,8 +4,8 @@
 // and the slice y of the j-loop: splitting the j-loop puts more threads to work when N is small
 // (seed 002). With one slice (FUSED) the kernel advances its bodies itself; otherwise it writes
 // partial sums and reduce.comp adds them up.
-// Files before this one: body_layout.glsl, gravity.glsl and, when FUSED, rk_combine.glsl and
-// compute_store.glsl.
+// Files before this one: body_layout.glsl, gravity.glsl, external_potential.glsl and, when FUSED,
+// rk_combine.glsl and compute_store.glsl. Split, reduce.comp adds the external potential's force.
 
 layout(local_size_x = GROUP_SIZE) in;
 
@@ -46,7 +46,12 @@ void main() {
   for (int k = 0; k < BODIES; ++k) {
     int i = firstBody + k * GROUP_SIZE;
 #if FUSED
+#if POTENTIAL_COMPONENTS > 0
+    if (i < uBodyCount)
+      storeAdvancedBody(texelOfBody(i, width), uGravity * sums[k] + externalAcceleration(ri[k]));
+#else
     if (i < uBodyCount) storeAdvancedBody(texelOfBody(i, width), uGravity * sums[k]);
+#endif
 #else
     if (i < uPaddedCount)
       partialSums[int(gl_WorkGroupID.y) * uPaddedCount + i] = vec4(sums[k], 0.0);

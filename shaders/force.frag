@@ -4,7 +4,7 @@
 // j-loop (rows [s H / SLICES, (s + 1) H / SLICES) of the position texture: more fragments in
 // flight when N is small), and writes body k's partial acceleration (G included) to render
 // target k, a layer of this stage's acceleration array, which is SLICES times as tall.
-// Files before this one: gravity.glsl, texture_sum.glsl. update.frag then advances each body.
+// Files before this one: gravity.glsl, external_potential.glsl, texture_sum.glsl. update.frag then advances each body.
 // Defines: SLICES.
 
 layout(location = 0) out vec4 outAcceleration[BODIES];
@@ -26,5 +26,11 @@ void main() {
   sumOverRows(sums, ri, uStagePositionMass, min(slice * rowsPerSlice, height),
               min((slice + 1) * rowsPerSlice, height));
   // Padding bodies get a finite acceleration here; update.frag never moves them.
-  for (int k = 0; k < BODIES; ++k) outAcceleration[k] = vec4(uGravity * sums[k], 0.0);
+  for (int k = 0; k < BODIES; ++k) {
+    vec3 acceleration = uGravity * sums[k];
+#if POTENTIAL_COMPONENTS > 0
+    if (slice == 0) acceleration += externalAcceleration(ri[k]);  // once, with the first slice
+#endif
+    outAcceleration[k] = vec4(acceleration, 0.0);
+  }
 }

@@ -1,6 +1,7 @@
 // Adds up the SLICES partial accelerations force.comp wrote for each body, always in the same
 // order (so runs are reproducible), and advances the body.
-// Files before this one: body_layout.glsl, rk_combine.glsl, compute_store.glsl.
+// Files before this one: body_layout.glsl, external_potential.glsl, rk_combine.glsl,
+// compute_store.glsl.
 
 layout(local_size_x = 256) in;
 
@@ -10,11 +11,19 @@ uniform int uBodyCount;
 uniform int uPaddedCount;
 uniform float uGravity;
 uniform int uFirstBody;  // of this dispatch's range: 0, or a distributed run's rank's share
+#if POTENTIAL_COMPONENTS > 0
+uniform sampler2D uStagePositionMass;  // where this stage's force is evaluated
+#endif
 
 void main() {
   int i = uFirstBody + int(gl_GlobalInvocationID.x);
   if (i >= uBodyCount) return;  // padding keeps the massless state StageTextures::upload cleared
   vec3 sum = vec3(0.0);
   for (int slice = 0; slice < SLICES; ++slice) sum += partialSums[slice * uPaddedCount + i].xyz;
-  storeAdvancedBody(texelOfBody(i, textureSize(uBasePositionMass, 0).x), uGravity * sum);
+  ivec2 texel = texelOfBody(i, textureSize(uBasePositionMass, 0).x);
+  vec3 acceleration = uGravity * sum;
+#if POTENTIAL_COMPONENTS > 0
+  acceleration += externalAcceleration(texelFetch(uStagePositionMass, texel, 0).xyz);
+#endif
+  storeAdvancedBody(texel, acceleration);
 }

@@ -1,7 +1,8 @@
 // One Runge-Kutta stage, one body per fragment (the paper's kernel): evaluates the acceleration at
 // this stage's positions (the O(N^2) part), then writes through multiple render targets the next
 // stage's (or step's) state and, when a later stage needs it, this stage's acceleration.
-// Files before this one: gravity.glsl, texture_sum.glsl, rk_combine.glsl (BODIES is 1).
+// Files before this one: gravity.glsl, external_potential.glsl, texture_sum.glsl, rk_combine.glsl
+// (BODIES is 1).
 // Defines: WRITE_ACCELERATION (1 when a later stage reads this stage's acceleration).
 
 layout(location = 0) out vec4 outPositionMass;
@@ -29,6 +30,9 @@ void main() {
   vec3 sums[1] = vec3[1](vec3(0.0));
   sumOverRows(sums, ri, uStagePositionMass, 0, textureSize(uStagePositionMass, 0).y);
   vec3 acceleration = uGravity * sums[0];
+#if POTENTIAL_COMPONENTS > 0
+  acceleration += externalAcceleration(ri[0]);
+#endif
   combineStages(texel, acceleration, outPositionMass, outVelocity);
 #if WRITE_ACCELERATION
   outAcceleration = vec4(acceleration, 0.0);

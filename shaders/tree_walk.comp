@@ -60,7 +60,8 @@
 // walk). The variants'
 // code differs by `if` on these constants, which the compiler drops where false; #if only where a
 // shared array exists in one variant and not another (shared memory is occupancy).
-// Files before this one: workgroup.glsl, body_layout.glsl, gravity.glsl, tree_common.glsl.
+// Files before this one: workgroup.glsl, body_layout.glsl, gravity.glsl, external_potential.glsl,
+// tree_common.glsl.
 
 #define THREADS WORKGROUP_SIZE  // GROUP_SIZE / BODIES_PER_THREAD invocations
 #define BPT BODIES_PER_THREAD
@@ -508,8 +509,13 @@ void storeEstimates() {
 void storeAccelerations() {
   for (int k = 0; k < BPT; ++k)
     if (holds(k))
+#if POTENTIAL_COMPONENTS > 0
+      imageStore(uAcceleration, ivec3(texelOfBody(int(sortedIndex[self[k]]), uTextureWidth), 0),
+                 vec4(uGravity * acceleration[k] + externalAcceleration(ri[k]), 0.0));
+#else
       imageStore(uAcceleration, ivec3(texelOfBody(int(sortedIndex[self[k]]), uTextureWidth), 0),
                  vec4(uGravity * acceleration[k], 0.0));
+#endif
 }
 
 void main() {

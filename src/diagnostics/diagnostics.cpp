@@ -39,7 +39,29 @@ Diagnostics computeDiagnostics(const DoubleBodies& bodies, const StepParams& par
   }
   d.centreOfMass = d.mass > 0.0 ? weightedPosition / d.mass : glm::dvec3(0.0);
   d.potential = potentialEnergy(bodies, params);
+  d.external = externalEnergy(bodies, params);
   return d;
+}
+
+double externalEnergy(const DoubleBodies& bodies, const StepParams& params) {
+  if (!params.potential) return 0.0;
+  const double time = params.time();
+  double sum = 0.0;
+  for (std::size_t i = 0; i < bodies.mass.size(); ++i)
+    if (bodies.mass[i] != 0.0)
+      sum += bodies.mass[i] * params.potential->potential(bodies.position[i], time, params.gravity);
+  return sum;
+}
+
+double externalEnergy(const State& state, const StepParams& params) {
+  if (!params.potential) return 0.0;
+  const double time = params.time();
+  double sum = 0.0;
+  for (const glm::vec4& body : state.positionMass)
+    if (body.w != 0.0f)
+      sum += double(body.w) *
+             params.potential->potential(glm::dvec3(glm::vec3(body)), time, params.gravity);
+  return sum;
 }
 
 Diagnostics computeDiagnostics(const State& state, const StepParams& params) {

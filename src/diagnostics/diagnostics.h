@@ -10,14 +10,15 @@
 namespace nbody {
 
 struct Diagnostics {
-  double mass = 0.0;                // M = sum m
-  double kinetic = 0.0;             // T = 1/2 sum m v^2
-  double potential = 0.0;           // W = -1/2 sum_i sum_{j != i} G m_i m_j / sqrt(r_ij^2 + eps^2)
+  double mass = 0.0;       // M = sum m
+  double kinetic = 0.0;    // T = 1/2 sum m v^2
+  double potential = 0.0;  // W = -1/2 sum_i sum_{j != i} G m_i m_j / sqrt(r_ij^2 + eps^2)
+  double external = 0.0;   // X = sum m Phi_ext(r) in an external potential, at its time; 0 without
   glm::dvec3 momentum{0.0};         // P = sum m v
   glm::dvec3 angularMomentum{0.0};  // L = sum m r x v, about the origin
   glm::dvec3 centreOfMass{0.0};     // sum m r / M
 
-  double total() const { return kinetic + potential; }
+  double total() const { return kinetic + potential + external; }
   double virialRatio() const { return 2.0 * kinetic / -potential; }  // 1 in virial equilibrium
 };
 
@@ -27,6 +28,9 @@ struct Diagnostics {
 Diagnostics computeDiagnostics(const DoubleBodies& bodies, const StepParams& params);
 // The same from the float32 state every engine exchanges.
 Diagnostics computeDiagnostics(const State& state, const StepParams& params);
+// X alone: sum m Phi_ext(r) at params.time(), added in body order; 0 without a potential. O(N).
+double externalEnergy(const DoubleBodies& bodies, const StepParams& params);
+double externalEnergy(const State& state, const StepParams& params);
 
 // (E - E0) / |E0|: how far the total energy has drifted from where it started. Ill-conditioned
 // for states whose energy is near zero (the expand scene).

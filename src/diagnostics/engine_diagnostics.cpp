@@ -7,9 +7,11 @@ Diagnostics EngineDiagnostics::measure(Engine& engine, const StepParams& params)
     if (!gpu_) gpu_ = std::make_unique<GpuDiagnostics>();
     // At the N where the engine estimates the potential itself (a tree), the O(N^2) pass would
     // cost seconds: the sums of per-body terms come from here, the potential from the engine.
-    if (!engine.estimatesPotential()) return gpu_->measure(*onGpu, params);
-    Diagnostics diagnostics = gpu_->measure(*onGpu, params, false);
-    diagnostics.potential = engine.potentialEnergy(params).value_or(0.0);
+    Diagnostics diagnostics = gpu_->measure(*onGpu, params, !engine.estimatesPotential());
+    if (engine.estimatesPotential())
+      diagnostics.potential = engine.potentialEnergy(params).value_or(0.0);
+    // The external potential's energy on the host, in double, from the float32 state.
+    if (params.potential) diagnostics.external = externalEnergy(engine.download(), params);
     return diagnostics;
   }
   // An engine that keeps its state in double (the CPU engine) is measured there, resolving

@@ -22,6 +22,18 @@ void measurePotentialError(Engine& engine, const GpuStateView& state, const Step
   report.potentialError = (*estimate - report.directPotential) / std::abs(report.directPotential);
 }
 
+// The external potential's acceleration in double at the judged bodies' float32 positions: the
+// engine's float32 evaluation of it is judged with the rest.
+void addExternalReference(Engine& engine, const StepParams& params,
+                          const std::vector<std::uint32_t>& judged,
+                          std::vector<glm::dvec3>& references) {
+  if (!params.potential) return;
+  const State state = engine.download();
+  for (std::size_t k = 0; k < judged.size(); ++k)
+    references[k] += params.potential->acceleration(
+        glm::dvec3(glm::vec3(state.positionMass[judged[k]])), params.time(), params.gravity);
+}
+
 }  // namespace
 
 AccuracyReport measureAccuracy(Engine& engine, const StepParams& params,
@@ -36,8 +48,9 @@ AccuracyReport measureAccuracy(Engine& engine, const StepParams& params,
   }
   const std::vector<std::uint32_t> judged =
       forceErrorSamples(state->bodyCount, sample.seed, sample.allUpTo, sample.bodies);
-  const std::vector<glm::dvec3> references = referenceAccelerations(
+  std::vector<glm::dvec3> references = referenceAccelerations(
       state->positionMassTexture, state->size, state->bodyCount, params, judged);
+  addExternalReference(engine, params, judged, references);
   const std::vector<glm::dvec3> all = engine.currentAccelerations(params);
   std::vector<glm::dvec3> accelerations;
   for (std::uint32_t body : judged) accelerations.push_back(all[body]);

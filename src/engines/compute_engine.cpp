@@ -17,13 +17,14 @@ static_assert(kLargestGroupSize * 16 <= 32768,
               "a tile must fit the shared memory OpenGL guarantees");
 
 const KernelSources kForceSplit{
-    {{GL_COMPUTE_SHADER, {"body_layout.glsl", "gravity.glsl", "force.comp"}}}};
-const KernelSources kForceFused{{{GL_COMPUTE_SHADER,
-                                  {"body_layout.glsl", "gravity.glsl", "rk_combine.glsl",
-                                   "compute_store.glsl", "force.comp"}}}};
-const KernelSources kReduce{
     {{GL_COMPUTE_SHADER,
-      {"body_layout.glsl", "rk_combine.glsl", "compute_store.glsl", "reduce.comp"}}}};
+      {"body_layout.glsl", "gravity.glsl", "external_potential.glsl", "force.comp"}}}};
+const KernelSources kForceFused{{{GL_COMPUTE_SHADER,
+                                  {"body_layout.glsl", "gravity.glsl", "external_potential.glsl",
+                                   "rk_combine.glsl", "compute_store.glsl", "force.comp"}}}};
+const KernelSources kReduce{{{GL_COMPUTE_SHADER,
+                              {"body_layout.glsl", "external_potential.glsl", "rk_combine.glsl",
+                               "compute_store.glsl", "reduce.comp"}}}};
 
 std::size_t ceilDiv(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
@@ -156,6 +157,7 @@ void ComputeEngine::beginSteps() {
 const StageKernel& ComputeEngine::forceKernel(const StagePass& pass, bool fused) {
   const Layout& layout = this->layout();
   gl::Defines defines{{"SOFTENED", softened(pass.params) ? 1 : 0},
+                      {"POTENTIAL_COMPONENTS", potentialComponents(pass.params)},
                       {"BODIES", layout.bodiesPerThread},
                       {"GROUP_SIZE", layout.groupSize},
                       {"FUSED", fused ? 1 : 0}};
@@ -200,6 +202,7 @@ void ComputeEngine::runUpdate(const StagePass& pass) {
     return runComputeUpdate(kernels(), textures(), pass, bodyCount(), ownBodies());
   // After a split force pass: reduce.comp adds the slices' partial sums and advances each body.
   gl::Defines defines = computeStageDefines(pass, pass.stage, pass.storesForce);
+  defines.set("POTENTIAL_COMPONENTS", potentialComponents(pass.params));
   const StageKernel& reduce =
       kernels().get(kReduce, defines.set("SLICES", layout().slices), {pass.stage, pass.stage});
   reduce.use(pass.method, pass.params, pass.stage, bodyCount(), paddedCount());

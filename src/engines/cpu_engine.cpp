@@ -86,6 +86,18 @@ State CpuEngine::download() {
   return state;
 }
 
+namespace {
+
+// The potential's acceleration at each position, at the time of `params`.
+void addExternal(const ExternalPotential& potential, const std::vector<glm::dvec3>& positions,
+                 const StepParams& params, std::vector<glm::dvec3>& out) {
+  const double time = params.time();
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    out[i] += potential.acceleration(positions[i], time, params.gravity);
+}
+
+}  // namespace
+
 void CpuEngine::accelerations(const std::vector<glm::dvec3>& positions, const StepParams& params,
                               std::vector<glm::dvec3>& out) const {
   const std::size_t n = positions.size();
@@ -104,6 +116,7 @@ void CpuEngine::accelerations(const std::vector<glm::dvec3>& positions, const St
       out[i] = params.gravity * sum;
     }
   });
+  if (params.potential) addExternal(*params.potential, positions, params, out);
 }
 
 std::vector<glm::dvec3> CpuEngine::currentAccelerations(const StepParams& params) {
@@ -113,7 +126,7 @@ std::vector<glm::dvec3> CpuEngine::currentAccelerations(const StepParams& params
 }
 
 void CpuEngine::step(const Method& method, const StepParams& params, int steps) {
-  for (int s = 0; s < steps; ++s) singleStep(method, params);
+  for (int s = 0; s < steps; ++s) singleStep(method, params.atStage(s, 0.0));
 }
 
 void CpuEngine::evaluateStageForce(const Method& method, const StepParams& params, int stage,
@@ -142,7 +155,8 @@ void CpuEngine::singleStep(const Method& method, const StepParams& params) {
   std::vector<glm::dvec3> stageVelocity = velocity_;
   for (int stage = 0; stage < stages; ++stage) {
     stageVelocity_[stage] = stageVelocity;
-    evaluateStageForce(method, params, stage, reuseLastForce);
+    evaluateStageForce(method, params.atStage(0, method.stageFraction(stage)), stage,
+                       reuseLastForce);
     // Build what comes next from the stage derivatives: the next stage, or the step's result.
     // Terms the method does not weigh are left out, so equal rows give equal bits (FSAL).
     const std::vector<double> positionWeights = method.positionWeights(stage);

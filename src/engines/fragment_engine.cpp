@@ -7,12 +7,14 @@
 namespace nbody {
 namespace {
 
-const KernelSources kFusedStage{
-    {{GL_VERTEX_SHADER, {"fullscreen.vert"}},
-     {GL_FRAGMENT_SHADER, {"gravity.glsl", "texture_sum.glsl", "rk_combine.glsl", "stage.frag"}}}};
+const KernelSources kFusedStage{{{GL_VERTEX_SHADER, {"fullscreen.vert"}},
+                                 {GL_FRAGMENT_SHADER,
+                                  {"gravity.glsl", "external_potential.glsl", "texture_sum.glsl",
+                                   "rk_combine.glsl", "stage.frag"}}}};
 const KernelSources kForce{
     {{GL_VERTEX_SHADER, {"fullscreen.vert"}},
-     {GL_FRAGMENT_SHADER, {"gravity.glsl", "texture_sum.glsl", "force.frag"}}}};
+     {GL_FRAGMENT_SHADER,
+      {"gravity.glsl", "external_potential.glsl", "texture_sum.glsl", "force.frag"}}}};
 const KernelSources kUpdate{{{GL_VERTEX_SHADER, {"fullscreen.vert"}},
                              {GL_FRAGMENT_SHADER, {"rk_combine.glsl", "update.frag"}}}};
 
@@ -95,6 +97,7 @@ void FragmentEngine::drawInto(const std::vector<std::pair<GLuint, int>>& attachm
 
 gl::Defines FragmentEngine::forceDefines(const StepParams& params) const {
   return {{"SOFTENED", softened(params) ? 1 : 0},
+          {"POTENTIAL_COMPONENTS", potentialComponents(params)},
           {"BODIES", layout_.bodiesPerFragment},
           {"UNROLL_X", layout_.unrollX},
           {"UNROLL_Y", layout_.unrollY}};

@@ -168,16 +168,18 @@ void GpuEngine::step(const Method& method, const StepParams& params, int steps) 
   if (bodyCount_ > 0) textures_.reserveStages(method.stageCount());
   beginPasses();
   for (int s = 0; s < steps; ++s) {
-    const bool reuseLastForce = reusedForce_.available(method, params);
+    const StepParams stepParams = params.atStage(s, 0.0);
+    const bool reuseLastForce = reusedForce_.available(method, stepParams);
     for (int stage = 0; stage < method.stageCount(); ++stage) {
-      const StagePass pass{method, params, stage, stageForce(method, stage, reuseLastForce),
+      const StepParams stageParams = stepParams.atStage(0, method.stageFraction(stage));
+      const StagePass pass{method, stageParams, stage, stageForce(method, stage, reuseLastForce),
                            method.storesForce(stage)};
       if (exchange_) exchange_->beginShare();
       runStage(pass);
       exchangeStage(pass);
     }
     textures_.finishStep(method);
-    reusedForce_.afterStep(method, params);
+    reusedForce_.afterStep(method, stepParams);
   }
   endPasses();
 }

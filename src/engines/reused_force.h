@@ -1,9 +1,9 @@
 #pragma once
 // First same as last (physics/method.h): after a step of an FSAL method (leapfrog) the engine holds
 // the force at the new positions, and the next step starts from it instead of evaluating it again.
-// That is only the same force while nothing else changed: the method, softening and G, the state
-// (no upload) and where the engine keeps accelerations (no variant change). Every engine keeps one
-// of these and asks it before its first stage.
+// That is only the same force while nothing else changed: the method, softening, G and the external
+// potential, the state (no upload) and where the engine keeps accelerations (no variant change).
+// Every engine keeps one of these and asks it before its first stage.
 
 #include <optional>
 #include <string>
@@ -18,13 +18,16 @@ class ReusedForce {
   // True when the first stage of `method` may take the force the last step ended with.
   bool available(const Method& method, const StepParams& params) const {
     return kept_ && kept_->method == method.name && kept_->softening == params.softening &&
-           kept_->gravity == params.gravity;
+           kept_->gravity == params.gravity && kept_->potential == params.potential &&
+           (!params.potential || !params.potential->moves() || kept_->time == params.time());
   }
-  // After every step: remembers what the step's last force was computed with, if `method` is
-  // FSAL (the engine has put that force where its first stage reads it); forgets otherwise.
+  // After every step (`params` of the step's start): remembers what the step's last force was
+  // computed with, if `method` is FSAL (the engine has put that force where its first stage reads
+  // it); forgets otherwise. A moving potential's force is the next step's only at the same time.
   void afterStep(const Method& method, const StepParams& params) {
     if (method.firstSameAsLast())
-      kept_ = Key{method.name, params.softening, params.gravity};
+      kept_ = Key{method.name, params.softening, params.gravity, params.potential,
+                  params.atStage(1, 0.0).time()};
     else
       forget();
   }
@@ -34,6 +37,8 @@ class ReusedForce {
   struct Key {
     std::string method;
     double softening, gravity;
+    SharedPotential potential;
+    double time;
   };
   std::optional<Key> kept_;
 };

@@ -49,6 +49,7 @@ void StageKernel::use(const Method& method, const StepParams& params, int stage,
   program.setInt("uBodyCount", int(bodies));
   program.setInt("uPaddedCount", int(paddedBodies));
   program.setInt("uSliceLength", sliceLength);
+  setPotentialUniforms(program, params);
   startAt(0);
 }
 
@@ -64,6 +65,26 @@ const StageKernel& StageKernelCache::get(const KernelSources& sources, const gl:
   setStageUnits(kernel.program, inputs);
   dumpProgramBinary(kernel.program.id(), sources, defines);
   return kernels_.emplace(std::move(key), std::move(kernel)).first->second;
+}
+
+int potentialComponents(const StepParams& params) {
+  return params.potential ? int(params.potential->components().size()) : 0;
+}
+
+void setPotentialUniforms(const gl::UniformProgram& program, const StepParams& params) {
+  if (!params.potential) return;
+  std::vector<GLint> kinds;
+  std::vector<glm::vec4> parameters;
+  std::vector<glm::vec3> centres;
+  for (const GpuPotentialComponent& component :
+       params.potential->gpuComponents(params.time(), params.gravity)) {
+    kinds.push_back(component.kind);
+    parameters.push_back(component.parameters);
+    centres.push_back(component.centre);
+  }
+  program.setInts("uPotentialKind", kinds);
+  program.setVec4s("uPotentialParameters", parameters);
+  program.setVec3s("uPotentialCentre", centres);
 }
 
 bool softened(const StepParams& params) {

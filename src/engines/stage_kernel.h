@@ -52,6 +52,13 @@ class StageKernelCache {
   std::map<Key, StageKernel> kernels_;
 };
 
+// POTENTIAL_COMPONENTS (shaders/external_potential.glsl): the external potential's components the
+// force kernels add, 0 without one.
+int potentialComponents(const StepParams& params);
+// Sets shaders/external_potential.glsl's uniforms of `program` for the time of `params` (the
+// centres where they are then); nothing without a potential.
+void setPotentialUniforms(const gl::UniformProgram& program, const StepParams& params);
+
 // SOFTENED: epsilon is large enough that r^2 > 0 and 1/r^3 stays finite for every pair, so the
 // force law's j == i guard can go.
 bool softened(const StepParams& params);

@@ -144,4 +144,9 @@ void UniformProgram::setVec3s(std::string_view name, std::span<const glm::vec3> 
   glProgramUniform3fv(id(), location(name), GLsizei(values.size()), glm::value_ptr(values[0]));
 }
 
+void UniformProgram::setVec4s(std::string_view name, std::span<const glm::vec4> values) const {
+  if (values.empty()) return;
+  glProgramUniform4fv(id(), location(name), GLsizei(values.size()), glm::value_ptr(values[0]));
+}
+
 }  // namespace nbody::gl

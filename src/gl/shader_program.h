@@ -52,6 +52,7 @@ class UniformProgram {
   void setFloats(std::string_view name, std::span<const float> values) const;
   void setUints(std::string_view name, std::span<const GLuint> values) const;
   void setVec3s(std::string_view name, std::span<const glm::vec3> values) const;
+  void setVec4s(std::string_view name, std::span<const glm::vec4> values) const;
   // A sampler or image uniform: the texture or image unit it reads.
   void setUnit(std::string_view name, GLuint unit) const { setInt(name, GLint(unit)); }
 

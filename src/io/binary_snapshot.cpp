@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "io/byte_order.h"
+#include "util/printable_text.h"
 
 namespace nbody {
 namespace {
@@ -26,9 +27,10 @@ std::string methodNameFrom(std::string_view padded) {
 // A readable reason when the file's length does not match what its header says. A file cut short
 // and a header whose N is too large look the same from here.
 void checkLength(std::size_t fileBytes, std::uint64_t bodies, unsigned version,
-                 const std::string& source) {
+                 std::size_t potentialBytes, const std::string& source) {
   const std::size_t perBody = bytesPerBody(version);
-  const std::size_t frame = kBinarySnapshotHeaderBytes + kChecksumBytes;
+  const std::size_t clock = potentialBytes > 0 ? kBinarySnapshotClockBytes : 0;
+  const std::size_t frame = kBinarySnapshotHeaderBytes + kChecksumBytes + potentialBytes + clock;
   const std::size_t room = fileBytes >= frame ? (fileBytes - frame) / perBody : 0;
   if (bodies > room)
     throw std::runtime_error(source + ": truncated, or N is wrong: the header claims " +
@@ -59,6 +61,26 @@ void checkSettings(const Snapshot& snapshot, const std::string& source) {
                              std::to_string(kLargestStep) + ")");
 }
 
+// The text of the external potential a version 3 file carries, read back.
+SharedPotential potentialFrom(std::string_view text, double gravity, const std::string& source) {
+  try {
+    return std::make_shared<const ExternalPotential>(ExternalPotential::parse(text, gravity));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(source +
+                             ": its external potential is unreadable: " + printable(e.what()));
+  }
+}
+
+// Version 3's P, where the reserved word holds it (earlier versions ignore the word).
+std::size_t potentialBytesOf(std::uint32_t reserved, unsigned version, const std::string& source) {
+  if (version < kBinarySnapshotPotentialVersion) return 0;
+  if (reserved == 0 || reserved > kBinarySnapshotLargestPotential)
+    throw std::runtime_error(source + ": an external potential of " + std::to_string(reserved) +
+                             " bytes (1 to " + std::to_string(kBinarySnapshotLargestPotential) +
+                             " expected)");
+  return reserved;
+}
+
 }  // namespace
 
 std::uint64_t fnv1a64(std::string_view bytes) {
@@ -73,10 +95,15 @@ std::uint64_t fnv1a64(std::string_view bytes) {
 void writeBinarySnapshot(const Snapshot& snapshot, std::ostream& out) {
   if (!snapshot.settings) throw std::invalid_argument("a binary snapshot needs the run's settings");
   const RunSettings& settings = *snapshot.settings;
+  const std::string potential = settings.step.potential ? settings.step.potential->spec() : "";
+  if (potential.size() > kBinarySnapshotLargestPotential)
+    throw std::invalid_argument("an external potential's text longer than " +
+                                std::to_string(kBinarySnapshotLargestPotential) + " bytes");
   bytes::Writer writer(bytes::Order::little);
   writer.putBytes(kBinarySnapshotMagic);
-  writer.put(std::uint32_t{kBinarySnapshotVersion});
-  writer.put(std::uint32_t{0});
+  writer.put(
+      std::uint32_t{potential.empty() ? kBinarySnapshotVersion : kBinarySnapshotPotentialVersion});
+  writer.put(std::uint32_t(potential.size()));
   writer.put(std::uint64_t{snapshot.state.size()});
   writer.put(snapshot.time);
   writer.put(std::int64_t{snapshot.step});
@@ -93,6 +120,13 @@ void writeBinarySnapshot(const Snapshot& snapshot, std::ostream& out) {
     writer.put(std::uint64_t{bodyId(snapshot.state, i)});
   for (std::size_t i = 0; i < snapshot.state.size(); ++i)
     writer.put(componentOf(snapshot.state, i));
+  if (!potential.empty()) {
+    // Where the run's time counts from (StepParams::time()): a moving potential's centres are
+    // where they would have been in the uninterrupted run.
+    writer.putBytes(potential);
+    writer.put(settings.step.startTime);
+    writer.put(std::int64_t{snapshot.step - settings.step.stepsDone});
+  }
   writer.put(fnv1a64(writer.bytes()));
   out.write(writer.bytes().data(), std::streamsize(writer.bytes().size()));
 }
@@ -108,13 +142,13 @@ Snapshot parseBinarySnapshot(std::string_view bytes, const std::string& source) 
   bytes::Reader reader(bytes, bytes::Order::little);
   reader.skip(kBinarySnapshotMagic.size());
   const std::uint32_t version = reader.get<std::uint32_t>();
-  if (version != 1 && version != kBinarySnapshotVersion)
+  if (version < 1 || version > kBinarySnapshotPotentialVersion)
     throw std::runtime_error(source + ": unsupported version " + std::to_string(version) +
-                             " (this build reads versions 1 and " +
-                             std::to_string(kBinarySnapshotVersion) + ")");
-  reader.skip(4);  // reserved
+                             " (this build reads versions 1 to " +
+                             std::to_string(kBinarySnapshotPotentialVersion) + ")");
+  const std::size_t potentialBytes = potentialBytesOf(reader.get<std::uint32_t>(), version, source);
   const std::uint64_t bodies = reader.get<std::uint64_t>();
-  checkLength(bytes.size(), bodies, version, source);
+  checkLength(bytes.size(), bodies, version, potentialBytes, source);
   const std::size_t checksumOffset = bytes.size() - kChecksumBytes;
   const std::uint64_t computed = fnv1a64(bytes.substr(0, checksumOffset));
   if (bytes::Reader(bytes.substr(checksumOffset), bytes::Order::little).get<std::uint64_t>() !=
@@ -139,6 +173,17 @@ Snapshot parseBinarySnapshot(std::string_view bytes, const std::string& source) 
   if (version >= 2) {
     for (std::uint64_t& id : snapshot.state.id) id = reader.get<std::uint64_t>();
     for (std::uint8_t& component : snapshot.state.component) component = reader.get<std::uint8_t>();
+  }
+  if (potentialBytes > 0) {
+    settings.step.potential =
+        potentialFrom(reader.getBytes(potentialBytes), settings.step.gravity, source);
+    settings.step.startTime = reader.getDouble();
+    const std::int64_t originStep = reader.getInt64();
+    if (!std::isfinite(settings.step.startTime) || originStep < 0 || originStep > snapshot.step)
+      throw std::runtime_error(
+          source + ": its clock (time " + std::to_string(settings.step.startTime) + " at step " +
+          std::to_string(originStep) + ") is not before step " + std::to_string(snapshot.step));
+    settings.step.stepsDone = snapshot.step - originStep;
   }
   checkBodies(snapshot.state, source);
   return snapshot;

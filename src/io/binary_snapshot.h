@@ -1,7 +1,7 @@
 #pragma once
 // nbody's own binary snapshot (.nbody): the float32 state exactly as the engines hold it, with the
 // time, the step and the settings that continue the run, and who each body is. Version 2, every
-// number little-endian:
+// number little-endian (version 3: the same with an external potential, below):
 //
 //   offset      size     field
 //   0           8        magic "NBODYSNP"
@@ -24,6 +24,13 @@
 // Version 1 (nbody before IDs and components) has neither list: its checksum follows the
 // velocities, at 104 + 28 N. It still loads, as bodies 1..N of the default component.
 //
+// Version 3, written only for a run in an external potential (physics/external_potential.h): the
+// u32 at offset 12 is the length P of the potential's text (ExternalPotential::spec(), at most
+// kBinarySnapshotLargestPotential bytes), which follows the components at 104 + 37 N; then the
+// run's clock (StepParams::time()): f64 the time at its origin and i64 the origin's step (the time
+// of step s is that time + (s - origin step) dt); the checksum follows, at 104 + 37 N + P + 16. A
+// run resumed from it goes on in the same potential with the same times, bit for bit.
+//
 // The reader rejects, with a message naming the file and the problem: a wrong magic, another
 // version, a file shorter than its header, an N the file has no room for, extra bytes, a checksum
 // that does not match, non-finite or negative values, and components of 6 or more.
@@ -37,7 +44,10 @@
 namespace nbody {
 
 inline constexpr std::string_view kBinarySnapshotMagic{"NBODYSNP"};
-inline constexpr unsigned kBinarySnapshotVersion = 2;  // what is written; 1 is read too
+inline constexpr unsigned kBinarySnapshotVersion = 2;           // what is written; 1 is read too
+inline constexpr unsigned kBinarySnapshotPotentialVersion = 3;  // written with a potential
+inline constexpr std::size_t kBinarySnapshotLargestPotential = 4096;
+inline constexpr std::size_t kBinarySnapshotClockBytes = 16;
 inline constexpr std::size_t kBinarySnapshotHeaderBytes = 104;
 inline constexpr std::size_t kBinarySnapshotMethodBytes = 32;
 

@@ -247,7 +247,6 @@ State readStateCsv(std::istream& in, const std::string& source,
     throw std::runtime_error(source + ":1: " + headerProblem(line));
   const std::size_t columns = trimmed(line) == kHeader ? 7 : 9;
   State state;
-  bool anyMass = false;
   for (std::size_t lineNumber = 2; std::getline(in, line); ++lineNumber) {
     if (trimmed(line).empty()) continue;
     const Row row = parseRow(line, columns, source + ":" + std::to_string(lineNumber));
@@ -258,10 +257,8 @@ State readStateCsv(std::istream& in, const std::string& source,
     state.component.push_back(row.component);
     if (doubles) keepDoubles(exact, state, row);
     if (lineNumber % kLinesBetweenStopPoints == 0) stopPoint("while reading " + source);
-    anyMass = anyMass || values[3] > 0.0f;
   }
   if (state.size() == 0) throw std::runtime_error(source + ": no bodies after the header");
-  if (!anyMass) throw std::runtime_error(source + ": every mass is zero");
   if (doubles) *doubles = std::move(exact);
   return state;
 }

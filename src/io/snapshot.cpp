@@ -52,16 +52,13 @@ void checkBodies(const State& state, const std::string& source) {
       throw std::runtime_error(source + ": body " + std::to_string(i) + ": component " +
                                std::to_string(int(state.component[i])) + " is not one of 0 to " +
                                std::to_string(kComponentCount - 1));
-  bool anyMass = false;
   for (std::size_t i = 0; i < state.size(); ++i) {
     const auto where = [&] { return source + ": body " + std::to_string(i) + ": "; };
     if (!isFinite(state.positionMass[i]))
       throw std::runtime_error(where() + "position or mass is not finite");
     if (!isFinite(state.velocity[i])) throw std::runtime_error(where() + "velocity is not finite");
     if (state.positionMass[i].w < 0.0f) throw std::runtime_error(where() + "negative mass");
-    anyMass = anyMass || state.positionMass[i].w > 0.0f;
   }
-  if (!anyMass) throw std::runtime_error(source + ": every mass is zero");
 }
 
 }  // namespace nbody

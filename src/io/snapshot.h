@@ -85,7 +85,9 @@ Snapshot readSnapshotFile(const std::filesystem::path& path);
 void refuseUnwritable(const Snapshot& snapshot);
 
 // The checks every loader applies to the bodies it read: at least one, finite numbers,
-// no negative mass, not all massless. Throws std::runtime_error naming `source` and the body.
+// no negative mass (massless bodies are test particles: a run without an external potential refuses
+// a state of them only, app/run/run_options.h). Throws std::runtime_error naming `source` and the
+// body.
 void checkBodies(const State& state, const std::string& source);
 
 }  // namespace nbody

@@ -24,6 +24,13 @@ double Method::velocityWeight(int pass, int column) const {
                            : outputWeight(aVelocity, bVelocity, pass, column);
 }
 
+double Method::stageFraction(int stage) const {
+  double sum = 0.0;
+  if (stage > 0 && stage < stageCount())
+    for (double weight : a[std::size_t(stage)]) sum += weight;
+  return sum;
+}
+
 std::vector<double> Method::positionWeights(int stage) const {
   std::vector<double> weights;
   for (int j = 0; j <= stage; ++j) weights.push_back(positionWeight(stage, j));

@@ -41,6 +41,9 @@ struct Method {
   double positionWeight(int pass, int column) const;
   double velocityWeight(int pass, int column) const;
 
+  // The fraction of the step at which `stage` evaluates its force: c_i = sum_j a[i][j] (the
+  // positions' weights), 0 for the first stage.
+  double stageFraction(int stage) const;
   // True when some coefficient weighs the acceleration of `stage`.
   bool needsForce(int stage) const;
   // True when a later stage reads the acceleration of `stage`, or the next step does (FSAL).

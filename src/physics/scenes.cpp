@@ -293,6 +293,19 @@ const std::vector<SceneParameter>& sceneParameters() {
        0.99,
        &SceneOptions::eccentricity,
        {"kepler"}},
+      {"orbit-radius",
+       "place the scene's centre of mass at (R, 0, 0), e.g. in an external potential (--potential)",
+       0.0,
+       1e6,
+       &SceneOptions::orbitRadius,
+       {}},
+      {"orbit-speed",
+       "move the scene's centre of mass at (0, V, 0): the circular speed at --orbit-radius puts "
+       "it on a circular orbit",
+       0.0,
+       1e6,
+       &SceneOptions::orbitSpeed,
+       {}},
   };
   return parameters;
 }
@@ -305,7 +318,13 @@ std::size_t SceneChoice::bodyCount() const {
 State SceneChoice::generate() const {
   const Scene* scene = findScene(name);
   if (!scene) throw std::invalid_argument("unknown scene " + name);
-  return scene->generate(options);
+  State state = scene->generate(options);
+  // Added only where asked: x + 0 would turn a -0 into +0, another bit pattern.
+  if (options.orbitRadius != 0.0)
+    for (glm::vec4& body : state.positionMass) body.x += float(options.orbitRadius);
+  if (options.orbitSpeed != 0.0)
+    for (glm::vec4& body : state.velocity) body.y += float(options.orbitSpeed);
+  return state;
 }
 
 std::vector<std::string> sceneNames() { return namesOf(allScenes()); }

@@ -22,6 +22,11 @@ struct SceneOptions {
   std::size_t bodyCount = 16384;
   std::uint64_t seed = 1;
   double eccentricity = 0.5;
+  // Where the scene's centre of mass is placed, (orbitRadius, 0, 0), and how it moves,
+  // (0, orbitSpeed, 0): a cluster on a circular orbit in an external potential when orbitSpeed is
+  // the potential's circular speed at orbitRadius. Both 0: the scene as made (at the origin, at
+  // rest).
+  double orbitRadius = 0.0, orbitSpeed = 0.0;
 
   bool operator==(const SceneOptions&) const = default;
 };
@@ -33,7 +38,7 @@ struct SceneParameter {
   std::string name, description;
   double low, high;  // the range it may take
   double SceneOptions::*field;
-  std::vector<std::string> scenes;  // the scenes that read it
+  std::vector<std::string> scenes;  // the scenes that read it; empty: every scene
 };
 const std::vector<SceneParameter>& sceneParameters();
 

@@ -11,6 +11,8 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "physics/external_potential.h"
+
 namespace nbody {
 
 // A body's component is GADGET's particle type, so that every state can be written as GADGET files
@@ -47,9 +49,32 @@ bool hasDefaultIdentity(const State& state);
 
 // The physical constants and the step size; everything an engine needs besides the method.
 struct StepParams {
+  StepParams() = default;
+  // The step, epsilon and G; no external potential, at time 0.
+  StepParams(double step, double epsilon, double constant)
+      : dt(step), softening(epsilon), gravity(constant) {}
+
   double dt = 1e-3;
   double softening = 0.01;  // epsilon, not epsilon squared
   double gravity = 1.0;     // G
+  // Forces from outside the bodies (physics/external_potential.h); none: the bodies' own only.
+  SharedPotential potential;
+  // The simulated time, which a moving potential's centres follow: the state the next step starts
+  // from is at startTime + stepsDone dt. Whoever steps an engine counts stepsDone on; an engine
+  // sets stageFraction (the tableau's c of a stage) on its own copy. time() computes it so, never
+  // by accumulation, so that a run made in chunks meets the times of a run made in one go.
+  double startTime = 0.0;
+  long long stepsDone = 0;
+  double stageFraction = 0.0;
+
+  double time() const { return startTime + (double(stepsDone) + stageFraction) * dt; }
+  // This, `steps` steps on and at `stage` of `method` (an engine's copy for one stage).
+  StepParams atStage(long long steps, double fraction) const {
+    StepParams at = *this;
+    at.stepsDone += steps;
+    at.stageFraction = fraction;
+    return at;
+  }
 };
 
 // Bodies in double precision, as the CPU engine keeps them between steps.

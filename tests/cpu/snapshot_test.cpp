@@ -147,8 +147,11 @@ INSTANTIATE_TEST_SUITE_P(
     DamagedFiles, BinarySnapshotRefuses,
     ::testing::Values(
         Damage{"a wrong magic", [](std::string& b) { b[3] = 'X'; }, "wrong magic"},
-        Damage{"another version", [](std::string& b) { putLittleEndianAt(b, 8, 3, 4); },
-               "unsupported version 3"},
+        Damage{"another version", [](std::string& b) { putLittleEndianAt(b, 8, 4, 4); },
+               "unsupported version 4"},
+        Damage{"version 3 without its potential",
+               [](std::string& b) { putLittleEndianAt(b, 8, 3, 4); },
+               "an external potential of 0 bytes"},
         Damage{"a component of 6",
                [](std::string& b) {
                  b[b.size() - 8 - 1] = 6;

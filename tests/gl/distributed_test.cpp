@@ -161,6 +161,34 @@ TEST(Ranks, ASnapshotOfThreeRanksResumedByTwoEndsAsTheUninterruptedRun) {
               test::readWholeFile(scratch / "whole.nbody"));
 }
 
+// In a moving external potential (RK4: every stage at its own time), a run stopped after 2 steps
+// on 3 ranks and resumed for 2 on 2 ranks writes the bytes of one process's 4 steps: the snapshot
+// carries the potential and the clock its times count from (io/binary_snapshot.h).
+TEST(Ranks, InAMovingPotentialStopAndResumeAsOneProcessRuns) {
+  for (const std::string engine : {"fragment", "compute", "tree"}) {
+    ScratchFolder scratch("ranks-potential-" + engine);
+    const std::string common = "--engine " + engine +
+                               " --method rk4 --dt 0.0013 --scene plummer --bodies 3001 --seed 7 -q "
+                               "--potential 'mw2014+point:mass=0.05,circle=1.5;0.8;0.3' ";
+    ASSERT_EQ(runNbody("simulate " + common + "--steps 4 -o " + (scratch / "whole.nbody").string(),
+                       scratch)
+                  .exitCode,
+              0);
+    CommandResult result = runOnRanks(
+        3, "simulate " + common + "--steps 2 -o " + (scratch / "half.nbody").string(), scratch);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    result = runOnRanks(2,
+                        "simulate -q --engine " + engine + " --input " +
+                            (scratch / "half.nbody").string() + " --steps 2 -o " +
+                            (scratch / "resumed.nbody").string(),
+                        scratch);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_TRUE(test::readWholeFile(scratch / "resumed.nbody") ==
+                test::readWholeFile(scratch / "whole.nbody"))
+        << engine;
+  }
+}
+
 // The figures that do not depend on the clock are one process's: the force errors, the energies.
 TEST(Ranks, BenchAndAccuracyReportTheFiguresOfOneProcess) {
   ScratchFolder scratch("ranks-figures");

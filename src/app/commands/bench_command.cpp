@@ -98,6 +98,7 @@ nlohmann::json resultJson(const BenchResult& r, const StepParams& step) {
                       {"dt", step.dt},
                       {"softening", step.softening},
                       {"gravity", step.gravity},
+                      {"potential", step.potential ? step.potential->spec() : ""},
                       {"bodies", r.bodies},
                       {"readback", readbackName(r.readback)},
                       {"steps_per_repetition", r.stepsPerRepetition},
@@ -362,7 +363,9 @@ void addBenchOptions(CLI::App& command, BenchOptions& options) {
       ->check(outputPath());
 }
 
-int runBench(const BenchOptions& options) {
+int runBench(const BenchOptions& given) {
+  BenchOptions options = given;
+  options.run.choice.step.potential = givenPotential(options.run, options.run.choice.step.gravity);
   checkEachEngineTimesSomething(options);
   // Unwritable paths fail now, not at the end (two that are one file failed at parsing).
   OutputGroup outputs;
@@ -380,6 +383,7 @@ int runBench(const BenchOptions& options) {
   std::printf("nbody bench: scene %s, N = %zu%s, dt = %g, softening = %g, G = %g\n",
               scene.name.c_str(), scene.bodyCount(), fixed.c_str(), step.dt, step.softening,
               step.gravity);
+  if (step.potential) std::printf("external potential: %s\n", step.potential->spec().c_str());
   std::unique_ptr<gl::HeadlessContext> context;  // outlives the engines
   std::vector<std::unique_ptr<Engine>> engines = makeEngines(options, context);
   checkSettingsOffered(engines, options.run.choice.engineSettings);

@@ -227,6 +227,7 @@ void SimulateRun::finish(double elapsed) {
   snapshot_.doubles = session_.engine->doublesBeyond(snapshot_.state);
   snapshot_.step = lastStep_;
   snapshot_.time = timeAt(lastStep_);
+  snapshot_.settings = settings_;  // with the steps its clock counted
   nbody::writeSnapshot(snapshot_, outputFormatFor(options_.output), final_->stream());
   outputs_.commit([this] {
     throwIfStopped([this] {

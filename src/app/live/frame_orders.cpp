@@ -85,6 +85,38 @@ void carryOut(LiveSimulation& simulation, AppSettings& settings, const FrameOrde
   (void)describeRanks(simulation.engine(), order.steps);
 }
 
+void writeStep(Writer& out, const StepParams& step) {
+  out.plain(step.dt);
+  out.plain(step.softening);
+  out.plain(step.gravity);
+  out.text(step.potential ? step.potential->spec() : std::string());
+  out.plain(step.startTime);
+  out.plain(step.stepsDone);
+  out.plain(step.stageFraction);
+}
+
+// The same potential as the last order's where its text is the same: an engine takes the force a
+// step ended with into the next step only for the same potential (engines/reused_force.h).
+SharedPotential potentialOf(const std::string& text, double gravity) {
+  static SharedPotential last;
+  if (text.empty()) return nullptr;
+  if (!last || last->spec() != text)
+    last = std::make_shared<const ExternalPotential>(ExternalPotential::parse(text, gravity));
+  return last;
+}
+
+StepParams readStep(Reader& in) {
+  StepParams step;
+  step.dt = in.plain<double>();
+  step.softening = in.plain<double>();
+  step.gravity = in.plain<double>();
+  step.potential = potentialOf(in.text(), step.gravity);
+  step.startTime = in.plain<double>();
+  step.stepsDone = in.plain<long long>();
+  step.stageFraction = in.plain<double>();
+  return step;
+}
+
 }  // namespace
 
 std::vector<std::byte> encodeOrder(const FrameOrder& order) {
@@ -99,7 +131,7 @@ std::vector<std::byte> encodeOrder(const FrameOrder& order) {
   out.text(run.method);
   out.text(run.scene.name);
   out.plain(run.scene.options);
-  out.plain(run.step);
+  writeStep(out, run.step);
   const std::vector<Requests::Entry>& requests = order.settings.requests.entries();
   out.plain(requests.size());
   for (const Requests::Entry& request : requests) {
@@ -124,7 +156,7 @@ FrameOrder decodeOrder(const std::vector<std::byte>& bytes) {
   run.method = in.text();
   run.scene.name = in.text();
   run.scene.options = in.plain<SceneOptions>();
-  run.step = in.plain<StepParams>();
+  run.step = readStep(in);
   for (auto requests = in.plain<std::size_t>(); requests > 0; --requests) {
     const auto kind = in.plain<Request>();
     order.settings.requests.ask(kind, in.plain<std::int64_t>());

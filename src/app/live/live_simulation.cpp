@@ -34,16 +34,22 @@ void LiveSimulation::regenerate(AppSettings& settings) {
   scene_ = settings.run.scene;
   stepCount_ = 0;
   time_ = 0.0;
+  originDt_ = 0.0;
 }
 
 void LiveSimulation::startOverFromLoaded() {
   engine_->uploadWithDoubles(initial_, initialDoubles_);
   std::tie(stepCount_, time_) = *loadedAt_;
+  originDt_ = 0.0;
 }
 
 void LiveSimulation::save(const AppSettings& settings, const std::filesystem::path& path) {
+  StepParams step = settings.run.step;  // with the clock time() counts from
+  const bool counting = originDt_ == step.dt;
+  step.startTime = counting ? originTime_ : time_;
+  step.stepsDone = counting ? stepCount_ - originStep_ : 0;
   Snapshot snapshot{engine_->download(), time_, stepCount_,
-                    RunSettings{settings.run.method, settings.run.step, scene_.options.seed}};
+                    RunSettings{settings.run.method, step, scene_.options.seed}};
   snapshot.doubles = engine_->doublesBeyond(snapshot.state);
   writeSnapshotFile(snapshot, path);
 }
@@ -63,6 +69,12 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
   stepCount_ = snapshot.step;
   time_ = snapshot.time;
   loadedAt_ = {snapshot.step, snapshot.time};
+  originDt_ = 0.0;
+  if (snapshot.settings && snapshot.settings->step.potential) {  // the clock of its run
+    originTime_ = snapshot.settings->step.startTime;
+    originStep_ = snapshot.step - snapshot.settings->step.stepsDone;
+    originDt_ = snapshot.settings->step.dt;
+  }
   if (snapshot.settings) {
     settings.run.method = snapshot.settings->method;
     settings.run.step = snapshot.settings->step;
@@ -128,9 +140,17 @@ LiveSimulation::Changes LiveSimulation::apply(AppSettings& settings) {
 
 void LiveSimulation::advance(const AppSettings& settings, int steps) {
   if (steps <= 0) return;
-  engine_->step(*findMethod(settings.run.method), settings.run.step, steps);
+  StepParams params = settings.run.step;
+  if (params.dt != originDt_) {
+    originTime_ = time_;
+    originStep_ = stepCount_;
+    originDt_ = params.dt;
+  }
+  params.startTime = originTime_;
+  params.stepsDone = stepCount_ - originStep_;
+  engine_->step(*findMethod(settings.run.method), params, steps);
   stepCount_ += steps;
-  time_ += steps * settings.run.step.dt;
+  time_ = params.atStage(steps, 0.0).time();
 }
 
 int autoStepsPerFrame(double stepSeconds, double otherSeconds, double refreshSeconds,

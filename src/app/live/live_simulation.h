@@ -56,7 +56,9 @@ class LiveSimulation {
   Engine& engine() { return *engine_; }
   const Engine& engine() const { return *engine_; }
   long long stepCount() const { return stepCount_; }
-  double time() const { return time_; }  // simulation time: the sum of every step's dt
+  // Simulation time: that of the state loaded or generated, plus the steps since at each dt
+  // (counted from where dt last changed, as a command counts from its start: StepParams::time()).
+  double time() const { return time_; }
   // The state the run started from (the latest regeneration or load).
   const State& initialState() const { return initial_; }
 
@@ -80,6 +82,10 @@ class LiveSimulation {
       initialDoubles_;  // a loaded snapshot's doubles (io/snapshot.h), for the CPU engine
   long long stepCount_ = 0;
   double time_ = 0.0;
+  // Where time() counts from: the time and step of the last state loaded, generated or of a dt
+  // change; originDt_ 0 until the first step after one of those.
+  double originTime_ = 0.0, originDt_ = 0.0;
+  long long originStep_ = 0;
   std::optional<std::pair<long long, double>> loadedAt_;  // step and time, when initial_ was loaded
   NonFiniteCheck check_;
 };

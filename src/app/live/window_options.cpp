@@ -5,6 +5,7 @@ namespace nbody {
 AppSettings initialAppSettings(const WindowOptions& options) {
   AppSettings settings;
   settings.run = options.run.choice;
+  settings.run.step.potential = givenPotential(options.run, settings.run.step.gravity);
   settings.stepsPerFrame = options.stepsPerFrame == "auto" ? 0 : std::stoi(options.stepsPerFrame);
   settings.render = options.render.settings;
   settings.vsync = !options.noVsync;
@@ -19,8 +20,11 @@ AppSettings initialAppSettings(const WindowOptions& options) {
 std::optional<Snapshot> startingSnapshot(const WindowOptions& options) {
   if (options.run.input.empty()) return std::nullopt;
   Snapshot start = readSnapshotFile(options.run.input);
-  if (start.settings)
+  if (start.settings) {
     start.settings = withGivenSettings(*start.settings, options.run.given, options.run.choice);
+    if (options.run.given.potential)
+      start.settings->step.potential = givenPotential(options.run, start.settings->step.gravity);
+  }
   if (options.run.given.gravity) start.units.reset();  // --gravity wins over the file's units
   return start;
 }

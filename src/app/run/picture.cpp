@@ -32,7 +32,7 @@ struct ShotEnd {
 // Advances `options.steps` steps from what uploadShotStart uploaded, in chunks that see a stop
 // request and a state turning non-finite.
 ShotEnd advanceToShot(Engine& engine, const ShotOptions& options) {
-  const ShotStart start = uploadShotStart(engine, options);
+  ShotStart start = uploadShotStart(engine, options);
   const long long last = addOrThrow(
       start.first, options.steps,
       problemSource(options.run) + ": step " + std::to_string(start.first) + " plus --steps");

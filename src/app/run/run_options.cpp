@@ -101,6 +101,23 @@ void addStepOptions(CLI::App& command, RunOptions& options) {
       ->each([&given](const std::string&) { given.softening = true; });
   addNumberOption(command, "--gravity,-G", step.gravity, "gravitational constant G", positive())
       ->each([&given](const std::string&) { given.gravity = true; });
+  const CLI::Validator readable(
+      [](std::string& text) -> std::string {
+        try {
+          ExternalPotential::parse(text);
+          return {};
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+      },
+      "SPEC");
+  command
+      .add_option("--potential", options.potential,
+                  "an external potential: components joined by +, each NAME:key=value,... "
+                  "(point, plummer, hernquist, nfw, miyamoto-nagai, logarithmic, power-cutoff) "
+                  "or the preset mw2014; docs/potentials.md")
+      ->check(readable)
+      ->each([&given](const std::string&) { given.potential = true; });
 }
 
 }  // namespace
@@ -190,13 +207,46 @@ RunSettings withGivenSettings(RunSettings saved, const GivenSettings& given,
   return saved;
 }
 
-RunSettings resolveRunSettings(const RunOptions& options, const Snapshot& start) {
+SharedPotential givenPotential(const RunOptions& options, double gravity) {
+  if (!options.given.potential) return nullptr;
+  return std::make_shared<const ExternalPotential>(
+      ExternalPotential::parse(options.potential, gravity));
+}
+
+void checkSomethingPulls(const State& state, const SharedPotential& potential,
+                         const std::string& source) {
+  if (potential) return;  // test particles in a background potential
+  for (const glm::vec4& body : state.positionMass)
+    if (body.w > 0.0f) return;
+  throw std::runtime_error(source +
+                           ": every mass is zero, and without --potential nothing would move");
+}
+
+// The run's settings before the external potential (which is read with the G they settle on).
+static RunSettings resolveSettingsButPotential(const RunOptions& options, const Snapshot& start) {
   if (start.settings) return withGivenSettings(*start.settings, options.given, options.choice);
   const std::uint64_t seed = options.input.empty() ? options.choice.scene.options.seed : 0;
   RunSettings settings{options.choice.method, options.choice.step, seed};
   const std::string units =
       takeFileGravity(start, options.input, options.given.gravity, settings.step);
   if (!units.empty()) std::fprintf(stderr, "units: %s\n", units.c_str());
+  return settings;
+}
+
+RunSettings resolveRunSettings(const RunOptions& options, const Snapshot& start) {
+  RunSettings settings = resolveSettingsButPotential(options, start);
+  if (options.given.potential)
+    settings.step.potential = givenPotential(options, settings.step.gravity);
+  checkSomethingPulls(start.state, settings.step.potential, problemSource(options));
+  // A snapshot made in a potential keeps the clock its run counted from, so that a moving
+  // potential is where it would have been without the stop; with another dt, or without one,
+  // the time counts from the start's.
+  const bool keepsClock = start.settings && start.settings->step.potential &&
+                          start.settings->step.dt == settings.step.dt;
+  if (!keepsClock) {
+    settings.step.startTime = start.time;
+    settings.step.stepsDone = 0;
+  }
   return settings;
 }
 

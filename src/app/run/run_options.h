@@ -22,7 +22,7 @@ namespace nbody {
 // Which of the settings a snapshot carries too the command line gave: those win over the file's,
 // the others come from the file, so that a run continues as it was started.
 struct GivenSettings {
-  bool method = false, dt = false, softening = false, gravity = false;
+  bool method = false, dt = false, softening = false, gravity = false, potential = false;
 };
 
 struct RunOptions {
@@ -30,6 +30,8 @@ struct RunOptions {
   std::vector<std::string> engines{defaultEngineName()},
       methods{"euler"};  // bench: several (engines: or "all")
   std::string input;     // a CSV, nbody or TIPSY file to start from instead of the scene
+  std::string
+      potential;  // --potential's text (physics/external_potential.h), read with the run's G
   GivenSettings given;
 };
 
@@ -49,6 +51,13 @@ void addRunOptions(CLI::App& command, RunOptions& options, RunOptionsShape shape
 // The settings the run goes on with: those the command line gave, else those of an input
 // snapshot, else the command line's defaults (with the scene's seed).
 RunSettings resolveRunSettings(const RunOptions& options, const Snapshot& start);
+// The external potential --potential gave, for a run with G = `gravity`; nothing where none was
+// given.
+SharedPotential givenPotential(const RunOptions& options, double gravity);
+// Throws std::runtime_error naming `source` where no body has mass and no external potential moves
+// them: nothing would happen.
+void checkSomethingPulls(const State& state, const SharedPotential& potential,
+                         const std::string& source);
 // A snapshot's settings with those the command line gave in their place.
 RunSettings withGivenSettings(RunSettings saved, const GivenSettings& given,
                               const RunChoice& choice);

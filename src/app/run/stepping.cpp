@@ -36,10 +36,12 @@ bool ChunkedStepper::advance(long long& step, long long target) {
     if (afterEachStep) {
       for (long long k = 0; k < now; ++k) {
         engine_.step(method_, params_, 1);
+        params_.stepsDone += 1;
         afterEachStep();
       }
     } else {
       engine_.step(method_, params_, int(now));
+      params_.stepsDone += now;
     }
     engine_.finish();
     step += now;
@@ -100,10 +102,13 @@ void FiniteWatch::check(Engine& engine, long long step, double time,
   throw std::runtime_error(what + ". " + outcome());
 }
 
-void advanceSteps(Engine& engine, const Method& method, const StepParams& params, long long steps) {
+void advanceSteps(Engine& engine, const Method& method, StepParams& params, long long steps) {
   constexpr long long kStepsPerCall = 1 << 20;  // step() counts in int
-  for (long long done = 0; done < steps; done += kStepsPerCall)
-    engine.step(method, params, int(std::min(kStepsPerCall, steps - done)));
+  for (long long done = 0; done < steps; done += kStepsPerCall) {
+    const long long now = std::min(kStepsPerCall, steps - done);
+    engine.step(method, params, int(now));
+    params.stepsDone += now;
+  }
 }
 
 }  // namespace nbody

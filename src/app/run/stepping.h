@@ -12,13 +12,15 @@
 
 namespace nbody {
 
-// Advances `steps` steps, however many (Engine::step counts in int), with no look at stops.
-void advanceSteps(Engine& engine, const Method& method, const StepParams& params, long long steps);
+// Advances `steps` steps, however many (Engine::step counts in int), with no look at stops, and
+// counts them in params.stepsDone.
+void advanceSteps(Engine& engine, const Method& method, StepParams& params, long long steps);
 
-// Advances an engine in chunks of about a quarter second of work (at least one step each).
+// Advances an engine in chunks of about a quarter second of work (at least one step each),
+// counting the steps made in params.stepsDone.
 class ChunkedStepper {
  public:
-  ChunkedStepper(Engine& engine, const Method& method, const StepParams& params)
+  ChunkedStepper(Engine& engine, const Method& method, StepParams& params)
       : engine_(engine), method_(method), params_(params) {}
 
   // Steps from `step` up to `target`; returns false when it stopped at a chunk boundary before
@@ -38,7 +40,7 @@ class ChunkedStepper {
   bool agreeOnChunk();
   Engine& engine_;
   const Method& method_;
-  const StepParams& params_;
+  StepParams& params_;
   long long chunk_ = 1, agreedChunk_ = 1;
   Clock::time_point lastReport_ = Clock::now();
 };

@@ -34,8 +34,10 @@ double timeSteps(Engine& engine, const Method& method, Readback readback, const 
   engine.finish();
   const auto start = Clock::now();
   if (query) glBeginQuery(GL_TIME_ELAPSED, query->id());
+  StepParams now = params;  // counting the steps, for a moving potential's time
   for (long long s = 0; s < steps && !agreedStop(); ++s) {  // a stop comes at a step boundary
-    engine.step(method, params, 1);
+    engine.step(method, now, 1);
+    ++now.stepsDone;
     if (readback == Readback::sync) engine.download();
     if (ring) {
       if (ring->full()) ring->takeOldest();

@@ -126,8 +126,8 @@ void sceneSection(RunChoice& run, const PanelFigures& f) {
   if (ImGui::InputInt("seed", &seed, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue) && seed >= 0)
     scene.options.seed = std::uint64_t(seed);
   for (const SceneParameter& parameter : sceneParameters()) {
-    if (std::find(parameter.scenes.begin(), parameter.scenes.end(), scene.name) ==
-        parameter.scenes.end())
+    if (!parameter.scenes.empty() && std::find(parameter.scenes.begin(), parameter.scenes.end(),
+                                               scene.name) == parameter.scenes.end())
       continue;
     float value = float(scene.options.*parameter.field);
     if (ImGui::SliderFloat(parameter.name.c_str(), &value, float(parameter.low),
@@ -146,6 +146,9 @@ void stepSection(StepParams& step) {
     step.softening = softening;
   if (ImGui::DragFloat("G", &gravity, 0.01f, 1e-3f, 100.0f, "%.6g") && gravity > 0)
     step.gravity = gravity;
+  if (!step.potential) return;
+  ImGui::TextWrapped("external potential: %s", step.potential->summary().c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", step.potential->spec().c_str());
 }
 
 void runControlsSection(AppSettings& s, const PanelFigures& f) {

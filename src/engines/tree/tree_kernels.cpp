@@ -47,8 +47,13 @@ KernelFile fileOf(Kernel kernel) {
 std::vector<std::string> sourcesOf(Kernel kernel) {
   const std::string file = fileOf(kernel).file;
   if (kernel == Kernel::walk)
-    return {"workgroup.glsl",   "body_layout.glsl", "gravity.glsl",
-            "tree_common.glsl", "tree_arrays.glsl", file};
+    return {"workgroup.glsl",
+            "body_layout.glsl",
+            "gravity.glsl",
+            "external_potential.glsl",
+            "tree_common.glsl",
+            "tree_arrays.glsl",
+            file};
   return {"workgroup.glsl", "body_layout.glsl", "tree_common.glsl", "tree_arrays.glsl", file};
 }
 

@@ -108,6 +108,8 @@ gl::UniformProgram& WalkStage::program(Kernels& kernels, const TreeSettings& s,
                           {"SUBGROUP_SIZE", subgroups ? kernels.limits().computeSubgroupSize : 0},
                           {"EXPANSION_ORDER", s.expansionOrder},
                           {"SOFTENED", softened(params) ? 1 : 0},
+                          {"POTENTIAL_COMPONENTS",
+                           output == WalkOutput::accelerations ? potentialComponents(params) : 0},
                           {"POTENTIAL", output == WalkOutput::potential        ? 1
                                         : output == WalkOutput::bodyPotentials ? 2
                                                                                : 0},
@@ -134,6 +136,7 @@ void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
   walk.setFloat("uTheta2", s.theta * s.theta);
   walk.setFloat("uAccuracy", s.accuracy);
   walk.setFloat("uSoftening2", params.softening * params.softening);
+  setPotentialUniforms(walk, params);
   walk.setInt("uTextureWidth", size.x);
   const std::size_t partGroups =
       parts.groups > 0 ? std::min(parts.groups, partGroups_) : partGroups_;
