@@ -167,9 +167,10 @@ TEST(Ranks, ASnapshotOfThreeRanksResumedByTwoEndsAsTheUninterruptedRun) {
 TEST(Ranks, InAMovingPotentialStopAndResumeAsOneProcessRuns) {
   for (const std::string engine : {"fragment", "compute", "tree"}) {
     ScratchFolder scratch("ranks-potential-" + engine);
-    const std::string common = "--engine " + engine +
-                               " --method rk4 --dt 0.0013 --scene plummer --bodies 3001 --seed 7 -q "
-                               "--potential 'mw2014+point:mass=0.05,circle=1.5;0.8;0.3' ";
+    const std::string common =
+        "--engine " + engine +
+        " --method rk4 --dt 0.0013 --scene plummer --bodies 3001 --seed 7 -q "
+        "--potential 'mw2014+point:mass=0.05,circle=1.5;0.8;0.3' ";
     ASSERT_EQ(runNbody("simulate " + common + "--steps 4 -o " + (scratch / "whole.nbody").string(),
                        scratch)
                   .exitCode,

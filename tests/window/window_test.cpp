@@ -490,6 +490,34 @@ TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {
         << rank << printed;
 }
 
+// A cluster on a circular orbit in a moving external potential: 3 ranks draw one process's picture
+// (the potential reaches them with each frame's order), which is not the picture without the
+// potential; the panel shows it without a GL error.
+TEST(Window, InAPotentialUnderMpiexecShowsWhatOneProcessShows) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-potential");
+  std::ofstream(scratch / "path.txt") << "0 60 30 7\n";
+  const std::string run =
+      "--engine tree --bodies 3001 --orbit-radius 1 --orbit-speed 1 --frames 6 "
+      "--steps-per-frame 2 --dt 0.01 --hide-panel --width 320 --height 240 --camera-path " +
+      (scratch / "path.txt").string();
+  const std::string potential = " --potential 'mw2014+point:mass=0.05,circle=1.5;0.8;0.3'";
+  runWindow(scratch, run + potential + " --screenshot " + (scratch / "one.png").string());
+  runWindow(scratch, run + " --screenshot " + (scratch / "none.png").string());
+  const std::string launcher =
+      "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+      "OMPI_MCA_rmaps_base_oversubscribe=1 LP_NUM_THREADS=1 " NBODY_MPIEXEC
+      " " NBODY_MPIEXEC_NUMPROC_FLAG " 3 " NBODY_MPIEXEC_PREFLAGS " ";
+  const std::string printed = runWindow(
+      scratch, run + potential + " --screenshot " + (scratch / "three.png").string(), launcher);
+  EXPECT_NE(printed.find("frames 6, steps 12"), std::string::npos) << printed;
+  EXPECT_TRUE(test::readWholeFile(scratch / "three.png") ==
+              test::readWholeFile(scratch / "one.png"));
+  EXPECT_FALSE(test::readWholeFile(scratch / "none.png") ==
+               test::readWholeFile(scratch / "one.png"));
+  runWindow(scratch, "--engine fragment --bodies 256 --frames 3 --potential mw2014");
+}
+
 TEST(Window, StartsFromASnapshotWithItsStepAndSettings) {
   ASSERT_NO_FATAL_FAILURE(requireXvfb());
   ScratchFolder scratch("window-load");
