@@ -28,7 +28,7 @@ void DiagnosticsLog::record(long long step, double time, const Diagnostics& d) {
   if (!first_) first_ = d;
   std::ostream& out = file_.stream();
   out << step << ',' << formatDouble(time) << ',' << engine_ << ',' << method_ << ','
-      << formatDouble(d.kinetic) << ',' << formatDouble(d.potential) << ','
+      << formatDouble(d.kinetic) << ',' << formatDouble(d.potential + d.external) << ','
       << formatDouble(d.total()) << ',' << formatDouble(relativeEnergyError(*first_, d));
   writeVector(out, d.momentum);
   out << ',' << formatDouble(momentumDrift(*first_, d));

@@ -18,7 +18,7 @@ class ReusedForce {
   // True when the first stage of `method` may take the force the last step ended with.
   bool available(const Method& method, const StepParams& params) const {
     return kept_ && kept_->method == method.name && kept_->softening == params.softening &&
-           kept_->gravity == params.gravity && kept_->potential == params.potential &&
+           kept_->gravity == params.gravity && samePotential(kept_->potential, params.potential) &&
            (!params.potential || !params.potential->moves() || kept_->time == params.time());
   }
   // After every step (`params` of the step's start): remembers what the step's last force was
@@ -34,6 +34,11 @@ class ReusedForce {
   void forget() { kept_.reset(); }
 
  private:
+  // By value: a window's ranks may hold the same potential in different objects, and every rank
+  // must decide alike.
+  static bool samePotential(const SharedPotential& a, const SharedPotential& b) {
+    return a == b || (a && b && *a == *b);
+  }
   struct Key {
     std::string method;
     double softening, gravity;

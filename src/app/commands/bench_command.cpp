@@ -233,7 +233,7 @@ struct BenchRun {
 };
 
 void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRun& run) {
-  const StepParams& params = run.options.run.choice.step;
+  StepParams params = run.options.run.choice.step;  // counts the steps: a potential's time
   engine.upload(run.initial);
   // Energy and momentum before and after the timed steps, for the JSON report. The potential is an
   // O(N^2) pass of its own, so very large runs skip it, unless the engine estimates it (a tree).

@@ -26,6 +26,9 @@ struct CameraPathChoice {
 struct AppSettings {
   // What is simulated and how: the same choice the command line makes.
   RunChoice run;
+  // --potential's text: a state loaded without a potential of its own runs in it, read with the G
+  // the state brings (app/live/live_simulation.h).
+  std::string potentialText;
   int stepsPerFrame = 0;  // 0: auto, as many as fill the frame budget
   bool paused = false;
 

@@ -76,7 +76,7 @@ void carryOut(LiveSimulation& simulation, AppSettings& settings, const FrameOrde
   }
   try {
     if (checkAccuracy)
-      (void)measureAccuracy(simulation.engine(), settings.run.step,
+      (void)measureAccuracy(simulation.engine(), simulation.stepNow(settings),
                             {.allUpTo = 4096, .bodies = 4096});
   } catch (const std::exception&) {
   }
@@ -139,6 +139,7 @@ std::vector<std::byte> encodeOrder(const FrameOrder& order) {
     out.plain(request.value);
   }
   out.text(order.settings.snapshotPath);
+  out.text(order.settings.potentialText);
   out.plain(order.steps);
   out.plain(order.quit);
   return out.take();
@@ -162,6 +163,7 @@ FrameOrder decodeOrder(const std::vector<std::byte>& bytes) {
     order.settings.requests.ask(kind, in.plain<std::int64_t>());
   }
   order.settings.snapshotPath = in.text();
+  order.settings.potentialText = in.text();
   order.steps = in.plain<int>();
   order.quit = in.plain<bool>();
   return order;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "app/run/run_options.h"
 #include "engines/registry.h"
 #include "physics/method.h"
 #include "physics/scenes.h"
@@ -44,24 +45,49 @@ void LiveSimulation::startOverFromLoaded() {
 }
 
 void LiveSimulation::save(const AppSettings& settings, const std::filesystem::path& path) {
-  StepParams step = settings.run.step;  // with the clock time() counts from
-  const bool counting = originDt_ == step.dt;
-  step.startTime = counting ? originTime_ : time_;
-  step.stepsDone = counting ? stepCount_ - originStep_ : 0;
   Snapshot snapshot{engine_->download(), time_, stepCount_,
-                    RunSettings{settings.run.method, step, scene_.options.seed}};
+                    RunSettings{settings.run.method, stepNow(settings), scene_.options.seed}};
   snapshot.doubles = engine_->doublesBeyond(snapshot.state);
   writeSnapshotFile(snapshot, path);
 }
 
+namespace {
+
+// The potential a loaded state runs in: its own (a version 3 snapshot's, or the command line's in
+// its place), else --potential's, read with the G the state brings (a GADGET file's units).
+SharedPotential potentialFor(const AppSettings& settings, const Snapshot& snapshot) {
+  if (snapshot.settings && snapshot.settings->step.potential)
+    return snapshot.settings->step.potential;
+  if (settings.potentialText.empty()) return nullptr;
+  const double gravity = snapshot.units      ? snapshot.units->gravity
+                         : snapshot.settings ? snapshot.settings->step.gravity
+                                             : settings.run.step.gravity;
+  return std::make_shared<const ExternalPotential>(
+      ExternalPotential::parse(settings.potentialText, gravity));
+}
+
+}  // namespace
+
+StepParams LiveSimulation::stepNow(const AppSettings& settings) const {
+  StepParams step = settings.run.step;
+  const bool counting = originDt_ == step.dt;
+  step.startTime = counting ? originTime_ : time_;
+  step.stepsDone = counting ? stepCount_ - originStep_ : 0;
+  step.stageFraction = 0.0;
+  return step;
+}
+
 void LiveSimulation::load(AppSettings& settings, const std::filesystem::path& path) {
-  continueFrom(settings, readSnapshotFile(path));
+  const Snapshot snapshot = readSnapshotFile(path);
+  checkSomethingPulls(snapshot.state, potentialFor(settings, snapshot), path.string());
+  continueFrom(settings, snapshot);
 }
 
 void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapshot) {
   if (snapshot.settings && !findMethod(snapshot.settings->method))
     throw std::runtime_error("the snapshot was made with method '" + snapshot.settings->method +
                              "', which this build does not offer");
+  const SharedPotential potential = potentialFor(settings, snapshot);
   engine_->checkCapacity(snapshot.state.size());
   engine_->uploadWithDoubles(snapshot.state, snapshot.doubles);
   initial_ = snapshot.state;
@@ -85,6 +111,7 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
   // Said once, not again for every snapshot of a series played in the same units.
   if (!units.empty() && settings.run.step.gravity != gravity)
     std::fprintf(stderr, "run: %s\n", units.c_str());
+  settings.run.step.potential = potential;
   // What apply() compares with: the loaded bodies are the scene now, not a reason to regenerate.
   settings.run.scene.options.bodyCount = snapshot.state.size();
   scene_ = settings.run.scene;

@@ -59,6 +59,9 @@ class LiveSimulation {
   // Simulation time: that of the state loaded or generated, plus the steps since at each dt
   // (counted from where dt last changed, as a command counts from its start: StepParams::time()).
   double time() const { return time_; }
+  // settings.run.step with the clock time() counts from: what to measure the state with (a moving
+  // potential is where it is now) and what a snapshot keeps.
+  StepParams stepNow(const AppSettings& settings) const;
   // The state the run started from (the latest regeneration or load).
   const State& initialState() const { return initial_; }
 

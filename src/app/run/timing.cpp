@@ -25,19 +25,19 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
 }
 
-// Advances `steps` steps, reading the state back as asked, and returns the wall seconds between
-// glFinish calls. The GPU time of the same work goes into `gpuSeconds` when a query is given.
-double timeSteps(Engine& engine, const Method& method, Readback readback, const StepParams& params,
+// Advances `steps` steps (counted in params.stepsDone), reading the state back as asked, and
+// returns the wall seconds between glFinish calls. The GPU time of the same work goes into
+// `gpuSeconds` when a query is given.
+double timeSteps(Engine& engine, const Method& method, Readback readback, StepParams& params,
                  long long steps, const gl::TimeElapsedQuery* query, double* gpuSeconds) {
   std::unique_ptr<gl::AsyncStateReadback> ring;
   if (readback == Readback::async) ring = std::make_unique<gl::AsyncStateReadback>(3);
   engine.finish();
   const auto start = Clock::now();
   if (query) glBeginQuery(GL_TIME_ELAPSED, query->id());
-  StepParams now = params;  // counting the steps, for a moving potential's time
   for (long long s = 0; s < steps && !agreedStop(); ++s) {  // a stop comes at a step boundary
-    engine.step(method, now, 1);
-    ++now.stepsDone;
+    engine.step(method, params, 1);
+    ++params.stepsDone;  // a moving potential's time goes on
     if (readback == Readback::sync) engine.download();
     if (ring) {
       if (ring->full()) ring->takeOldest();
@@ -94,8 +94,8 @@ std::string_view readbackName(Readback readback) {
   return "?";
 }
 
-BenchResult benchmark(Engine& engine, const Method& method, Readback readback,
-                      const StepParams& params, const TimingPlan& plan) {
+BenchResult benchmark(Engine& engine, const Method& method, Readback readback, StepParams& params,
+                      const TimingPlan& plan) {
   std::unique_ptr<gl::TimeElapsedQuery> query;
   if (engine.runsOnGl())
     query = std::make_unique<gl::TimeElapsedQuery>(gl::TimeElapsedQuery::create());

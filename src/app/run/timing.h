@@ -57,9 +57,10 @@ struct BenchResult {
   std::vector<RankFigures> ranks;  // a distributed run's, every rank's; empty otherwise
 };
 
-// Times one method on an engine that already holds the initial state. Returns early, with the
-// repetitions done so far, when a stop is asked for (app/run/stop_signals.h).
-BenchResult benchmark(Engine& engine, const Method& method, Readback readback,
-                      const StepParams& params, const TimingPlan& plan);
+// Times one method on an engine that already holds the initial state, counting the steps made in
+// params.stepsDone. Returns early, with the repetitions done so far, when a stop is asked for
+// (app/run/stop_signals.h).
+BenchResult benchmark(Engine& engine, const Method& method, Readback readback, StepParams& params,
+                      const TimingPlan& plan);
 
 }  // namespace nbody

@@ -529,8 +529,8 @@ void LiveSession::Impl::followSelection() {
 // A sample of bodies against direct summation in double precision: a second or so at most.
 void LiveSession::Impl::checkAccuracy() {
   try {
-    const AccuracyReport report =
-        measureAccuracy(engine(), settings_.run.step, {.allUpTo = 4096, .bodies = 4096});
+    const AccuracyReport report = measureAccuracy(engine(), simulation_.stepNow(settings_),
+                                                  {.allUpTo = 4096, .bodies = 4096});
     figures_.accuracy = "force error " + describePercentiles(report.force);
     if (report.potentialError)
       figures_.accuracy += "; potential " + formatNumber(*report.potentialError);
@@ -582,7 +582,7 @@ void LiveSession::Impl::measureConservation() {
   conservation_.follow({settings_.run.engine, settings_.run.method, settings_.run.step});
   if (!conservation_.due(stats_.secondsSinceStart(), simulation_.stepCount())) return;
   const double before = stats_.secondsSinceStart();
-  const Diagnostics now = diagnostics_.measure(engine(), settings_.run.step);
+  const Diagnostics now = diagnostics_.measure(engine(), simulation_.stepNow(settings_));
   const double after = stats_.secondsSinceStart();
   conservation_.record(after, simulation_.stepCount(), simulation_.time(), now, after - before);
 }
