@@ -31,6 +31,10 @@ void checkLength(std::size_t fileBytes, std::uint64_t bodies, unsigned version,
   const std::size_t perBody = bytesPerBody(version);
   const std::size_t clock = potentialBytes > 0 ? kBinarySnapshotClockBytes : 0;
   const std::size_t frame = kBinarySnapshotHeaderBytes + kChecksumBytes + potentialBytes + clock;
+  if (fileBytes < frame)
+    throw std::runtime_error(source + ": truncated: " + std::to_string(fileBytes) +
+                             " bytes, fewer than its header, potential and checksum take (" +
+                             std::to_string(frame) + ")");
   const std::size_t room = fileBytes >= frame ? (fileBytes - frame) / perBody : 0;
   if (bodies > room)
     throw std::runtime_error(source + ": truncated, or N is wrong: the header claims " +

@@ -152,6 +152,12 @@ INSTANTIATE_TEST_SUITE_P(
         Damage{"version 3 without its potential",
                [](std::string& b) { putLittleEndianAt(b, 8, 3, 4); },
                "an external potential of 0 bytes"},
+        Damage{"version 3 shorter than its potential",
+               [](std::string& b) {
+                 putLittleEndianAt(b, 8, 3, 4);
+                 putLittleEndianAt(b, 12, 4096, 4);
+               },
+               "truncated"},
         Damage{"a component of 6",
                [](std::string& b) {
                  b[b.size() - 8 - 1] = 6;
