@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "app/run/run_options.h"
 #include "render/colormap.h"
 #include "render/overlay_layout.h"

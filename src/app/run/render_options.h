@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include "app/run/cli_declarations.h"
 
 #include "render/camera.h"
 #include "render/render_settings.h"

@@ -9,6 +9,8 @@
 
 #include <sys/stat.h>
 
+#include <CLI/CLI.hpp>
+
 #include "engines/registry.h"
 #include "io/input_file.h"
 #include "physics/method.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include "app/run/cli_declarations.h"
 
 #include "app/run/run_choice.h"
 #include "engines/engine.h"

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include <CLI/CLI.hpp>
+
 namespace nbody {
 
 void addDrawingOptions(CLI::App& command, ShotOptions& options) {

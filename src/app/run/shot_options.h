@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include <CLI/CLI.hpp>
+#include "app/run/cli_declarations.h"
 
 #include "app/run/render_options.h"
 #include "app/run/run_options.h"
