@@ -23,9 +23,11 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -L cpu "$@"
 # Tests long for their numbers, not for their code: the 60,000-body file stepped by every engine
 # against the CPU engine, the 20,000-step soak, and each engine variant against the CPU engine at
-# N = 4096, 4099 and 8192 (half of this tier's time, the sanitized CPU reference's); and measurements
+# N = 4096, 4099 and 8192 (half of this tier's time, the sanitized CPU reference's); measurements
 # of accuracy and speed that repeat code other tests run (bench and accuracy under mpirun, the
-# simulate-against-reference sweep, the relative opening criterion, the tree's convergence order).
+# simulate-against-reference sweep, the relative opening criterion, the tree's convergence order,
+# its default accuracy at 16384 bodies); and runs under mpirun that repeat another's code with
+# other numbers (every method but RK4 on 2 to 4 ranks, the window in a potential, mergers).
 # Their code runs here in the other tests and in the same variants at N = 1000; the Release tier
 # runs them whole.
 long_tests='FormatsGl.TheTwoGalaxyFileStepsOnEveryEngineAsOnTheCpu|SoakTest.TwentyThousandStepsLeakNothing'
@@ -33,5 +35,8 @@ long_tests+='|GpuVersusCpu.*_N(4096|4099|8192)'
 long_tests+='|Ranks.BenchAndAccuracyReportTheFiguresOfOneProcess'
 long_tests+='|IndependentReference.SimulateAgreesForEveryEngineAndMethod'
 long_tests+='|TreeGravityTest.RelativeOpening|ConvergenceOrderMatchesEachMethod/"tree"'
+long_tests+='|TreeDefaultAccuracy.MeetsTheTargetsAt16384Bodies'
+long_tests+='|RanksGiveTheBitsOfOne.ForEveryEngineMethodAndRankCount/.*_(euler|rk2|leapfrog)$'
+long_tests+='|Window.InAPotentialUnderMpiexecShowsWhatOneProcessShows|Ranks.WithMergersGiveTheBitsOf'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -L gl -E "$long_tests" "$@"
