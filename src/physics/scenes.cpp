@@ -160,6 +160,31 @@ State disk(const SceneOptions& options) {
   return toState(exponentialDisk(options.bodyCount, 1.0, random));
 }
 
+// A star holding kStarMass at the origin and `bodyCount - 1` equal planetesimals in a ring
+// between kRingInner and kRingOuter (radius uniform), on near-circular orbits about the star
+// (Keplerian speed, eccentricities and inclinations of order kRingScatter): what --collisions
+// merge turns into protoplanets, and the star accretes.
+State protoplanets(const SceneOptions& options) {
+  using namespace scene;
+  Random random(options.seed);
+  std::vector<Body> bodies(options.bodyCount);
+  if (bodies.empty()) return {};
+  bodies[0].mass = options.bodyCount > 1 ? kStarMass : 1.0;
+  for (std::size_t i = 1; i < bodies.size(); ++i) {
+    const double radius = random.uniform(kRingInner, kRingOuter);
+    const double angle = random.uniform(0.0, 2.0 * std::numbers::pi);
+    const glm::dvec3 out(std::cos(angle), std::sin(angle), 0.0), along(-out.y, out.x, 0.0);
+    const double speed = std::sqrt(kStarMass / radius);
+    Body& body = bodies[i];
+    body.mass = (1.0 - kStarMass) / double(bodies.size() - 1);
+    body.position =
+        radius * out + glm::dvec3(0.0, 0.0, kRingScatter * radius * random.uniform(-1.0, 1.0));
+    body.velocity = speed * along + random.isotropic(kRingScatter * speed * random.uniform());
+    body.component = kDiskComponent;
+  }
+  return toState(bodies);
+}
+
 // Two disks of half the mass each, the second tilted about the x axis, `kGalaxySeparation` apart
 // with an impact parameter, approaching each other at the parabolic speed of the pair: they merge.
 State galaxies(const SceneOptions& options) {
@@ -275,6 +300,9 @@ const std::vector<Scene>& allScenes() {
        [](const SceneOptions& o) { return centred(shell(o)); }},
       {"expand", "uniform ball expanding at the escape speed (NVIDIA's sample)",
        [](const SceneOptions& o) { return centred(expand(o)); }},
+      {"protoplanets",
+       "a star and a ring of planetesimals on near-circular orbits, to merge with --collisions",
+       [](const SceneOptions& o) { return centred(protoplanets(o)); }},
       {"kepler", "two bodies on a Kepler orbit of semi-major axis 1 (--eccentricity; 2 bodies)",
        [](const SceneOptions& o) { return centred(keplerPair(o.eccentricity)); }, 2},
       {"figure-eight", "three-body figure-eight choreography (3 bodies of mass 1)",

@@ -3,8 +3,8 @@
 // momentum, centre of mass at the origin). All have total mass 1 except figure-eight (three bodies
 // of mass 1, as Chenciner and Montgomery state it). Velocities assume G = 1. Bodies are numbered
 // 1..N in order; their components (physics/state.h) are kDefaultComponent except in disk (the
-// central body stays there, the disk's bodies are kDiskComponent) and galaxies (the first
-// galaxy's bodies kDefaultComponent, the second's kSecondGalaxyComponent).
+// central body stays there, the disk's bodies are kDiskComponent; protoplanets likewise) and
+// galaxies (the first galaxy's bodies kDefaultComponent, the second's kSecondGalaxyComponent).
 
 #include <cstdint>
 #include <functional>
@@ -70,6 +70,8 @@ inline constexpr double kGalaxySeparation = 4.0, kGalaxyImpactParameter = 1.0;
 inline constexpr double kGalaxyTilt = 1.0471975511965976;  // pi / 3, of the second about x
 inline constexpr double kFigureEightPeriod = 6.32591398;   // Simo's value for the choreography
 inline constexpr std::uint8_t kDiskComponent = 2;          // GADGET's disk type
+inline constexpr double kStarMass = 0.99;                  // protoplanets: the rest is the ring's
+inline constexpr double kRingInner = 0.8, kRingOuter = 1.2, kRingScatter = 0.01;
 inline constexpr std::uint8_t kSecondGalaxyComponent =
     2;  // as GADGET's two-galaxy sample numbers them
 }  // namespace scene

@@ -65,7 +65,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(SceneCase{"plummer", 1000, 1.0}, SceneCase{"uniform-sphere", 1000, 1.0},
                       SceneCase{"disk", 1000, 1.0}, SceneCase{"galaxies", 1000, 1.0},
                       SceneCase{"shell", 1000, 1.0}, SceneCase{"expand", 1000, 1.0},
-                      SceneCase{"kepler", 2, 1.0}, SceneCase{"figure-eight", 3, 3.0}),
+                      SceneCase{"protoplanets", 1000, 1.0}, SceneCase{"kepler", 2, 1.0},
+                      SceneCase{"figure-eight", 3, 3.0}),
     [](const auto& param) {
       std::string name = param.param.name;
       std::replace(name.begin(), name.end(), '-', '_');
@@ -73,12 +74,14 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(Scenes, EveryRegisteredSceneIsTested) {
-  EXPECT_EQ(sceneNames(), (std::vector<std::string>{"plummer", "uniform-sphere", "disk", "galaxies",
-                                                    "shell", "expand", "kepler", "figure-eight"}));
+  EXPECT_EQ(sceneNames(),
+            (std::vector<std::string>{"plummer", "uniform-sphere", "disk", "galaxies", "shell",
+                                      "expand", "protoplanets", "kepler", "figure-eight"}));
 }
 
 TEST(Scenes, RandomScenesDependOnTheSeed) {
-  for (const char* name : {"plummer", "uniform-sphere", "disk", "galaxies", "shell", "expand"})
+  for (const char* name :
+       {"plummer", "uniform-sphere", "disk", "galaxies", "shell", "expand", "protoplanets"})
     EXPECT_NE(findScene(name)->generate(100, 1).positionMass,
               findScene(name)->generate(100, 2).positionMass)
         << name;
@@ -138,6 +141,24 @@ TEST(Scenes, DiskRotatesAboutItsAxisOnNearCircularOrbits) {
   EXPECT_GT(rotational / total, 0.99);
   EXPECT_NEAR(d.virialRatio(), 1.0, 0.05);
   EXPECT_NEAR(state.positionMass[0].w, kDiskCentralMassFraction, 1e-7);
+}
+
+// The ring's bodies on near-circular Kepler orbits about the star: each within 1% of its circular
+// speed sqrt(G M_star / r) and of the plane, between the ring's radii, the star holding 0.99.
+TEST(Scenes, ProtoplanetsCircleTheStarInAThinRing) {
+  const State state = findScene("protoplanets")->generate(2000, 4);
+  EXPECT_NEAR(state.positionMass[0].w, kStarMass, 1e-7);
+  const glm::dvec3 star = positionOf(state, 0), starVelocity = velocityOf(state, 0);
+  for (std::size_t i = 1; i < state.size(); ++i) {
+    const glm::dvec3 r = positionOf(state, i) - star, v = velocityOf(state, i) - starVelocity;
+    const double radius = glm::length(glm::dvec2(r));
+    ASSERT_GE(radius, kRingInner * (1.0 - 1e-6)) << "body " << i;
+    ASSERT_LE(radius, kRingOuter * (1.0 + 1e-6)) << "body " << i;
+    ASSERT_LE(std::abs(r.z), kRingScatter * radius * 1.0001) << "body " << i;
+    const double circular = std::sqrt(kStarMass / glm::length(r));
+    ASSERT_NEAR(glm::length(v), circular, 1.1 * kRingScatter * circular) << "body " << i;
+    ASSERT_GT(glm::cross(r, v).z, 0.0) << "body " << i;
+  }
 }
 
 struct Part {

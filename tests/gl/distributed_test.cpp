@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
@@ -187,6 +188,32 @@ TEST(Ranks, InAMovingPotentialStopAndResumeAsOneProcessRuns) {
     EXPECT_TRUE(test::readWholeFile(scratch / "resumed.nbody") ==
                 test::readWholeFile(scratch / "whole.nbody"))
         << engine;
+  }
+}
+
+// Mergers (--collisions merge, app/run/collision_watch.h) under 1 to 4 ranks: every rank reads the
+// whole state back, finds the same touching bodies and merges them alike, so the final state is
+// one process's, byte for byte.
+TEST(Ranks, WithMergersGiveTheBitsOfOneProcess) {
+  for (const std::string engine : {"fragment", "compute", "tree"}) {
+    ScratchFolder scratch("ranks-mergers-" + engine);
+    const std::string run = "simulate -q --engine " + engine +
+                            " --method leapfrog --dt 0.01 --softening 0.001 --scene protoplanets "
+                            "--bodies 1001 --seed 3 --steps 60 --collisions merge --density 8 -o ";
+    const CommandResult one = runNbody(run + (scratch / "one.nbody").string(), scratch);
+    ASSERT_EQ(one.exitCode, 0) << one.err;
+    const State merged = readSnapshotFile(scratch / "one.nbody").state;
+    EXPECT_GT(std::count_if(merged.positionMass.begin(), merged.positionMass.end(),
+                            [](const glm::vec4& body) { return body.w == 0.0f; }),
+              5)
+        << engine << ": too few mergers to tell";
+    for (const int ranks : {2, 4}) {
+      const std::string name = std::to_string(ranks) + ".nbody";
+      const CommandResult result = runOnRanks(ranks, run + (scratch / name).string(), scratch);
+      ASSERT_EQ(result.exitCode, 0) << result.err;
+      EXPECT_TRUE(test::readWholeFile(scratch / name) == test::readWholeFile(scratch / "one.nbody"))
+          << engine << " on " << ranks << " ranks";
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "app/run/collision_watch.h"
 #include "app/run/engine_session.h"
 #include "app/run/output_plan.h"
 #include "app/run/rank_agreement.h"
@@ -62,7 +63,7 @@ struct SnapshotsWritten {
 class SimulateRun {
  public:
   explicit SimulateRun(const SimulateOptions& options);
-  void run();
+  int run();
 
  private:
   void openOutputs();
@@ -70,6 +71,8 @@ class SimulateRun {
   void atBoundary(long long step);
   void writeSnapshot(long long step);
   void advanceAll(ChunkedStepper& stepper);
+  void watchCollisions(ChunkedStepper& stepper);
+  void checkCollisions(long long step);
   void finish(double elapsed);
   double timeAt(long long step) const {
     return snapshot_.time + double(step - firstStep_) * settings_.step.dt;
@@ -91,6 +94,13 @@ class SimulateRun {
   std::optional<FiniteWatch> watch_;
   SnapshotsWritten snapshots_;
   SnapshotSeriesWriter series_{options_.snapshotPath};
+  std::optional<CollisionWatch> collisions_;
+  std::optional<CollisionHalt> halt_;
+};
+
+// Thrown out of the steps where --collisions halt found a contact.
+struct CollisionHalted {
+  CollisionHalt halt;
 };
 
 SimulateRun::SimulateRun(const SimulateOptions& options) : options_(options) {}
@@ -106,6 +116,7 @@ void SimulateRun::openOutputs() {
 // The input first: its step names the snapshots, and every output, snapshots included, is
 // checked against the inputs and each other before anything is opened or made.
 void SimulateRun::prepare() {
+  checkCollisionSettings(options_.collisions);
   if (!options_.run.input.empty()) snapshot_ = makeInitialSnapshot(options_.run);
   const std::string source = problemSource(options_.run);
   firstStep_ = snapshot_.step;
@@ -181,7 +192,24 @@ void SimulateRun::writeSnapshot(long long step) {
   snapshots_.last = path;
 }
 
-void SimulateRun::run() {
+// Contacts at every step boundary, the first included: merged as they come, or a halt.
+void SimulateRun::watchCollisions(ChunkedStepper& stepper) {
+  if (!options_.collisions.enabled()) return;
+  collisions_.emplace(options_.collisions);
+  if (!options_.quiet)
+    collisions_->onMerger = [](const std::string& line) {
+      std::fprintf(stderr, "  collision: %s\n", line.c_str());
+    };
+  checkCollisions(firstStep_);
+  stepper.afterEachStep = [this, step = firstStep_]() mutable { checkCollisions(++step); };
+}
+
+void SimulateRun::checkCollisions(long long step) {
+  if (auto halt = collisions_->check(*session_.engine, settings_.step, step, timeAt(step)))
+    throw CollisionHalted{std::move(*halt)};
+}
+
+int SimulateRun::run() {
   prepare();
   Engine& engine = *session_.engine;
   if (!options_.quiet)
@@ -197,10 +225,20 @@ void SimulateRun::run() {
     stepper.onProgress = [this](long long step, double rate) {
       std::fprintf(stderr, "  step %lld / %lld, %.1f steps/s\n", step, lastStep_, rate);
     };
-  advanceAll(stepper);
+  try {
+    watchCollisions(stepper);
+    advanceAll(stepper);
+  } catch (CollisionHalted& halted) {  // the run ends there, as if --steps had said so
+    halt_ = std::move(halted.halt);
+    lastStep_ = halt_->step;
+    atBoundary(lastStep_);
+  }
   throwIfStopped(
       [&] { return "at the last step, " + std::to_string(lastStep_) + ". " + unwritten(); });
   finish(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  if (!halt_) return 0;
+  std::fprintf(stderr, "simulate: %s: halted (--collisions halt)\n", halt_->what.c_str());
+  return 3;
 }
 
 // The steps, with what is due at each boundary. A snapshot or diagnostics row that cannot be
@@ -235,8 +273,8 @@ void SimulateRun::finish(double elapsed) {
     });
   });
   if (!options_.quiet)
-    std::fprintf(stderr, "simulate: %lld steps in %.3f s; wrote %s\n", options_.steps, elapsed,
-                 withoutControlCharacters(options_.output).c_str());
+    std::fprintf(stderr, "simulate: %lld steps in %.3f s; wrote %s\n", lastStep_ - firstStep_,
+                 elapsed, withoutControlCharacters(options_.output).c_str());
 }
 
 }  // namespace
@@ -291,12 +329,10 @@ void addSimulateOptions(CLI::App& command, SimulateOptions& options) {
       "steps between rows of --diagnostics (each row costs about one force evaluation)", 1LL,
       kLargestStepCount)
       ->needs(diagnostics);
+  addCollisionOptions(command, options.collisions);
   command.add_flag("--quiet,-q", options.quiet, "print nothing but errors");
 }
 
-int runSimulate(const SimulateOptions& options) {
-  SimulateRun(options).run();
-  return 0;
-}
+int runSimulate(const SimulateOptions& options) { return SimulateRun(options).run(); }
 
 }  // namespace nbody

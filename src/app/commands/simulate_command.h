@@ -9,6 +9,7 @@
 
 #include "app/commands/command.h"
 #include "app/run/run_options.h"
+#include "physics/collisions.h"
 
 namespace nbody {
 struct SimulateOptions {
@@ -20,6 +21,7 @@ struct SimulateOptions {
   std::string snapshotPath = "nbody-step-{step}.nbody";
   std::string diagnostics;  // CSV file; empty: none
   long long diagnosticsEvery = 10;
+  CollisionSettings collisions;
   bool quiet = false;
 };
 
@@ -27,6 +29,7 @@ void addSimulateOptions(CLI::App& command, SimulateOptions& options);
 // The final state and the diagnostics; the snapshots' names depend on the input's step, and
 // runSimulate checks them once it is read.
 CommandFiles simulateFiles(const SimulateOptions& options);
+// 0, or 3 where --collisions halt ended the run at a contact (the state there is written).
 int runSimulate(const SimulateOptions& options);
 
 }  // namespace nbody
