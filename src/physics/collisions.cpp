@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <numeric>
+#include <optional>
 
 #include <glm/geometric.hpp>
 
@@ -17,9 +18,9 @@ double CollisionSettings::radiusOf(double mass) const {
 
 namespace {
 
-// A body's extent along x, for the sweep.
+// A body's extent along x, for the sweep, and its radius.
 struct Extent {
-  double low, high;
+  double low, high, radius;
   std::size_t body;
 };
 
@@ -35,7 +36,7 @@ std::vector<Extent> extentsAlongX(const DoubleBodies& bodies, const CollisionSet
     const glm::dvec3& x = bodies.position[i];
     if (!(bodies.mass[i] > 0.0) || !std::isfinite(x.x + x.y + x.z)) continue;
     const double r = settings.radiusOf(bodies.mass[i]);
-    extents.push_back({x.x - r, x.x + r, i});
+    extents.push_back({x.x - r, x.x + r, r, i});
   }
   std::sort(extents.begin(), extents.end(), [](const Extent& a, const Extent& b) {
     return a.low != b.low ? a.low < b.low : a.body < b.body;
@@ -43,22 +44,38 @@ std::vector<Extent> extentsAlongX(const DoubleBodies& bodies, const CollisionSet
   return extents;
 }
 
-}  // namespace
-
-// Sweep and prune along x: only bodies whose extents along x overlap are tested.
-std::vector<Contact> findContacts(const DoubleBodies& bodies, const CollisionSettings& settings) {
+// Sweep and prune along x: visit(i, j), i < j, for every pair that touches; only bodies whose
+// extents along x overlap are tested. Nothing is kept, so that radii that make every body touch
+// every other cost time, not memory.
+template <typename Visit>
+void sweepContacts(const DoubleBodies& bodies, const CollisionSettings& settings, Visit visit) {
   const std::vector<Extent> extents = extentsAlongX(bodies, settings);
-  std::vector<Contact> contacts;
   for (std::size_t a = 0; a < extents.size(); ++a) {
     const std::size_t i = extents[a].body;
     for (std::size_t b = a + 1; b < extents.size() && extents[b].low <= extents[a].high; ++b) {
       const std::size_t j = extents[b].body;
-      const double reach = settings.radiusOf(bodies.mass[i]) + settings.radiusOf(bodies.mass[j]);
-      if (touching(bodies, i, j, reach)) contacts.emplace_back(std::min(i, j), std::max(i, j));
+      if (touching(bodies, i, j, extents[a].radius + extents[b].radius))
+        visit(std::min(i, j), std::max(i, j));
     }
   }
+}
+
+}  // namespace
+
+std::vector<Contact> findContacts(const DoubleBodies& bodies, const CollisionSettings& settings) {
+  std::vector<Contact> contacts;
+  sweepContacts(bodies, settings,
+                [&](std::size_t i, std::size_t j) { contacts.emplace_back(i, j); });
   std::sort(contacts.begin(), contacts.end());
   return contacts;
+}
+
+std::optional<Contact> firstContact(const DoubleBodies& bodies, const CollisionSettings& settings) {
+  std::optional<Contact> first;
+  sweepContacts(bodies, settings, [&](std::size_t i, std::size_t j) {
+    if (!first || Contact(i, j) < *first) first = Contact(i, j);
+  });
+  return first;
 }
 
 namespace {
@@ -88,22 +105,17 @@ class Groups {
 };
 
 // The members of each group of more than one body, each in ascending ID, the groups in ascending
-// order of their smallest ID.
-std::vector<std::vector<std::size_t>> groupsOf(const std::vector<Contact>& contacts,
-                                               const std::vector<std::uint64_t>& id) {
-  Groups groups(id);
-  std::vector<std::size_t> bodies;
-  for (const auto& [a, b] : contacts) {
-    groups.join(a, b);
-    bodies.push_back(a);
-    bodies.push_back(b);
-  }
-  const auto byId = [&](std::size_t a, std::size_t b) { return id[a] < id[b]; };
-  std::sort(bodies.begin(), bodies.end(), byId);
-  bodies.erase(std::unique(bodies.begin(), bodies.end()), bodies.end());
+// order of their smallest ID. `touched`: the bodies in some contact.
+std::vector<std::vector<std::size_t>> membersOf(Groups& groups, std::vector<std::size_t> touched,
+                                                const std::vector<std::uint64_t>& id) {
+  const auto byId = [&](std::size_t a, std::size_t b) {  // the index breaks ties of a repeated ID
+    return id[a] != id[b] ? id[a] < id[b] : a < b;
+  };
+  std::sort(touched.begin(), touched.end(), byId);
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
   std::vector<std::vector<std::size_t>> members;
   std::vector<std::size_t> slotOfRoot(id.size(), id.size());
-  for (const std::size_t body : bodies) {  // ascending ID: a root comes before its other members
+  for (const std::size_t body : touched) {  // ascending ID: a root comes before its other members
     const std::size_t root = groups.root(body);
     if (slotOfRoot[root] == id.size()) {
       slotOfRoot[root] = members.size();
@@ -166,12 +178,41 @@ Merger merge(MutableBodies bodies, const std::vector<std::size_t>& members, doub
 
 }  // namespace
 
-std::vector<Merger> mergeContacts(MutableBodies bodies, const std::vector<Contact>& contacts,
-                                  double gravity, double softening) {
+namespace {
+
+std::vector<Merger> mergeGroups(MutableBodies bodies, Groups& groups,
+                                const std::vector<std::size_t>& touched, double gravity,
+                                double softening) {
   std::vector<Merger> mergers;
-  for (const auto& members : groupsOf(contacts, bodies.id))
+  for (const auto& members : membersOf(groups, touched, bodies.id))
     mergers.push_back(merge(bodies, members, gravity, softening));
   return mergers;
+}
+
+}  // namespace
+
+std::vector<Merger> mergeContacts(MutableBodies bodies, const std::vector<Contact>& contacts,
+                                  double gravity, double softening) {
+  Groups groups(bodies.id);
+  std::vector<std::size_t> touched;
+  for (const auto& [a, b] : contacts) {
+    groups.join(a, b);
+    touched.insert(touched.end(), {a, b});
+  }
+  return mergeGroups(bodies, groups, touched, gravity, softening);
+}
+
+std::vector<Merger> mergeTouching(MutableBodies bodies, const CollisionSettings& settings,
+                                  double gravity, double softening) {
+  Groups groups(bodies.id);
+  std::vector<std::size_t> touched;
+  sweepContacts(DoubleBodies{bodies.mass, bodies.position, bodies.velocity}, settings,
+                [&](std::size_t a, std::size_t b) {
+                  if (groups.root(a) == groups.root(b)) return;
+                  groups.join(a, b);
+                  touched.insert(touched.end(), {a, b});
+                });
+  return mergeGroups(bodies, groups, touched, gravity, softening);
 }
 
 std::string contactText(const Contact& contact, const std::vector<std::uint64_t>& id) {

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +42,8 @@ using Contact = std::pair<std::size_t, std::size_t>;
 // Every pair of massive bodies that touch, in ascending order. Bodies with a non-finite position
 // are left out (the run's finite watch reports them).
 std::vector<Contact> findContacts(const DoubleBodies& bodies, const CollisionSettings& settings);
+// The first of them, found without keeping the others.
+std::optional<Contact> firstContact(const DoubleBodies& bodies, const CollisionSettings& settings);
 
 // One group of touching bodies become one.
 struct Merger {
@@ -66,6 +69,10 @@ struct MutableBodies {
 // Merges every group that `contacts` join, in ascending order of their smallest ID; returns what
 // was merged. `gravity` and `softening` only weigh energyChange.
 std::vector<Merger> mergeContacts(MutableBodies bodies, const std::vector<Contact>& contacts,
+                                  double gravity, double softening);
+// The same for the bodies that touch, found as findContacts finds them (without keeping the pairs,
+// so that radii that make every body touch every other cost time, not memory).
+std::vector<Merger> mergeTouching(MutableBodies bodies, const CollisionSettings& settings,
                                   double gravity, double softening);
 
 // "bodies 3 and 7" for messages; the IDs of a contact's bodies.

@@ -141,6 +141,30 @@ TEST(Collisions, APileUpIsOneBodyForEveryOrderOfTheInput) {
                                  [](const Body& a, const Body& b) { return a.id < b.id; }));
 }
 
+// mergeTouching, which keeps no pairs, merges as mergeContacts does from every pair findContacts
+// lists, bit for bit: 2000 Plummer bodies with radii that join some into groups, then radii that
+// put every body within reach of every other (half of the 2 million pairs approach: one group).
+TEST(Collisions, MergingWithoutKeepingThePairsMergesTheSameGroups) {
+  const State plummer = findScene("plummer")->generate(2000, 11);
+  std::vector<Body> bodies;
+  for (std::size_t i = 0; i < plummer.size(); ++i)
+    bodies.push_back({plummer.positionMass[i].w, glm::dvec3(plummer.positionMass[i]),
+                      glm::dvec3(plummer.velocity[i]), std::uint64_t(2000 - i)});
+  for (const double radius : {0.05, 100.0}) {
+    Bodies kept(bodies), swept(bodies);
+    const auto contacts = findContacts(kept.view(), mergingWithRadius(radius));
+    const auto fromPairs = mergeContacts(kept.mutableView(), contacts, 1.0, 0.01);
+    const auto fromSweep = mergeTouching(swept.mutableView(), mergingWithRadius(radius), 1.0, 0.01);
+    ASSERT_EQ(fromSweep.size(), fromPairs.size()) << radius;
+    EXPECT_GT(fromSweep.size(), 0u);
+    for (std::size_t k = 0; k < fromSweep.size(); ++k)
+      EXPECT_EQ(fromSweep[k].ids, fromPairs[k].ids);
+    EXPECT_EQ(swept.mass, kept.mass);
+    EXPECT_EQ(swept.position, kept.position);
+    EXPECT_EQ(swept.velocity, kept.velocity);
+  }
+}
+
 State stateOf(const std::vector<Body>& bodies) {
   State state;
   for (const Body& body : bodies) {

@@ -80,19 +80,19 @@ void loadMerged(Engine& engine, State& state, const DoubleState& bodies) {
 
 std::optional<CollisionHalt> CollisionWatch::check(Engine& engine, const StepParams& params,
                                                    long long step, double time) {
-  std::optional<State> state;
-  if (!engine.doubleState()) state = engine.download();
-  DoubleState bodies = bodiesInDouble(engine, state ? *state : State{});
-  const std::vector<Contact> contacts = findContacts(bodies.view(), settings_);
-  if (contacts.empty()) return std::nullopt;
-  if (!state) state = engine.download();
-  const std::vector<std::uint64_t> ids = idsOf(*state);
-  if (settings_.mode == CollisionMode::halt)
-    return CollisionHalt{step, contactText(contacts.front(), ids) + " touch at step " +
+  State state = engine.download();
+  DoubleState bodies = bodiesInDouble(engine, state);
+  const std::vector<std::uint64_t> ids = idsOf(state);
+  if (settings_.mode == CollisionMode::halt) {
+    const auto contact = firstContact(bodies.view(), settings_);
+    if (!contact) return std::nullopt;
+    return CollisionHalt{step, contactText(*contact, ids) + " touch at step " +
                                    std::to_string(step) + " (t = " + formatDouble(time) + ")"};
-  const auto merged = mergeContacts({bodies.mass, bodies.position, bodies.velocity, ids}, contacts,
+  }
+  const auto merged = mergeTouching({bodies.mass, bodies.position, bodies.velocity, ids}, settings_,
                                     params.gravity, params.softening);
-  loadMerged(engine, *state, bodies);
+  if (merged.empty()) return std::nullopt;
+  loadMerged(engine, state, bodies);
   mergers_ += (long long)merged.size();
   if (onMerger)
     for (const Merger& merger : merged) onMerger(mergerLine(merger, step, time));
