@@ -115,7 +115,7 @@ std::vector<std::vector<std::size_t>> membersOf(Groups& groups, std::vector<std:
   touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
   std::vector<std::vector<std::size_t>> members;
   std::vector<std::size_t> slotOfRoot(id.size(), id.size());
-  for (const std::size_t body : touched) {  // ascending ID: a root comes before its other members
+  for (const std::size_t body : touched) {
     const std::size_t root = groups.root(body);
     if (slotOfRoot[root] == id.size()) {
       slotOfRoot[root] = members.size();
@@ -175,10 +175,6 @@ Merger merge(MutableBodies bodies, const std::vector<std::size_t>& members, doub
   }
   return merger;
 }
-
-}  // namespace
-
-namespace {
 
 std::vector<Merger> mergeGroups(MutableBodies bodies, Groups& groups,
                                 const std::vector<std::size_t>& touched, double gravity,
