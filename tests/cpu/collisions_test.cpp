@@ -322,6 +322,20 @@ TEST(CollisionRuns, SimulateMergesHaltsAndRefuses) {
       glm::distance(glm::vec3(atContact.positionMass[0]), glm::vec3(atContact.positionMass[1])),
       2.0f);
 
+  {  // touching from the start: halted at step 0, whose diagnostics row is written once
+    std::ofstream csv(scratch / "touching.csv");
+    csv << "x,y,z,mass,vx,vy,vz\n-0.5,0,0,1,1,0,0\n0.5,0,0,1,-1,0,0\n";
+  }
+  const auto atStart =
+      runNbody("simulate --engine cpu --radius 1 --collisions halt --steps 5 --input " +
+                   (scratch / "touching.csv").string() + " --diagnostics " +
+                   (scratch / "d.csv").string() + " -o " + (scratch / "start.csv").string(),
+               scratch);
+  EXPECT_EQ(atStart.exitCode, 3) << atStart.err;
+  EXPECT_NE(atStart.err.find("touch at step 0 (t = 0)"), std::string::npos) << atStart.err;
+  const std::string rows = test::readWholeFile(scratch / "d.csv");
+  EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 2) << rows;  // a header and step 0
+
   const auto refused = runNbody(
       "simulate --engine cpu --collisions merge -o " + (scratch / "no.csv").string(), scratch);
   EXPECT_EQ(refused.exitCode, 2);

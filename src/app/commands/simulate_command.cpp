@@ -231,7 +231,7 @@ int SimulateRun::run() {
   } catch (CollisionHalted& halted) {  // the run ends there, as if --steps had said so
     halt_ = std::move(halted.halt);
     lastStep_ = halt_->step;
-    atBoundary(lastStep_);
+    if (lastStep_ > firstStep_) atBoundary(lastStep_);  // the first had its row
   }
   throwIfStopped(
       [&] { return "at the last step, " + std::to_string(lastStep_) + ". " + unwritten(); });
