@@ -36,7 +36,7 @@ long_tests+='|Ranks.BenchAndAccuracyReportTheFiguresOfOneProcess'
 long_tests+='|IndependentReference.SimulateAgreesForEveryEngineAndMethod'
 long_tests+='|TreeGravityTest.RelativeOpening|ConvergenceOrderMatchesEachMethod/"tree"'
 long_tests+='|TreeDefaultAccuracy.MeetsTheTargetsAt16384Bodies'
-long_tests+='|RanksGiveTheBitsOfOne.ForEveryEngineMethodAndRankCount/.*_(euler|rk2|leapfrog)$'
+long_tests+='|RanksGiveTheBitsOfOne.ForEveryEngineMethodAndRankCount/[a-z]+_(euler|rk2|leapfrog|symplectic_euler)( |$)'
 long_tests+='|Window.InAPotentialUnderMpiexecShowsWhatOneProcessShows|Ranks.WithMergersGiveTheBitsOf'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -L gl -E "$long_tests" "$@"
