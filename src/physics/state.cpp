@@ -67,6 +67,12 @@ glm::dvec3 centreOfMass(const State& state) {
 
 namespace nbody {
 
+DoubleState copyOf(const DoubleBodies& bodies) {
+  return {{bodies.mass.begin(), bodies.mass.end()},
+          {bodies.position.begin(), bodies.position.end()},
+          {bodies.velocity.begin(), bodies.velocity.end()}};
+}
+
 std::optional<DoubleState> doublesBeyond(const State& state, const DoubleBodies& bodies) {
   const auto isFloat = [](double value) { return double(float(value)) == value; };
   bool beyond = false;
@@ -78,9 +84,7 @@ std::optional<DoubleState> doublesBeyond(const State& state, const DoubleBodies&
                double(state.velocity[i][k]) != bodies.velocity[i][k];
   }
   if (!beyond) return std::nullopt;
-  return DoubleState{{bodies.mass.begin(), bodies.mass.end()},
-                     {bodies.position.begin(), bodies.position.end()},
-                     {bodies.velocity.begin(), bodies.velocity.end()}};
+  return copyOf(bodies);
 }
 
 }  // namespace nbody

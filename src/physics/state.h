@@ -95,6 +95,8 @@ struct DoubleState {
   DoubleBodies view() const { return {mass, position, velocity}; }
 };
 
+// A copy of `bodies`.
+DoubleState copyOf(const DoubleBodies& bodies);
 // The doubles of `bodies`, or nothing where every one is a float32 of `state` (nothing to keep).
 std::optional<DoubleState> doublesBeyond(const State& state, const DoubleBodies& bodies);
 

@@ -38,10 +38,7 @@ namespace {
 
 // The engine's bodies in double: its own where it keeps them so, else its float32 state's.
 DoubleState bodiesInDouble(Engine& engine, const State& state) {
-  if (const auto doubles = engine.doubleState())
-    return {{doubles->mass.begin(), doubles->mass.end()},
-            {doubles->position.begin(), doubles->position.end()},
-            {doubles->velocity.begin(), doubles->velocity.end()}};
+  if (const auto doubles = engine.doubleState()) return copyOf(*doubles);
   DoubleState bodies;
   for (std::size_t i = 0; i < state.size(); ++i) {
     bodies.mass.push_back(state.positionMass[i].w);
@@ -49,12 +46,6 @@ DoubleState bodiesInDouble(Engine& engine, const State& state) {
     bodies.velocity.emplace_back(state.velocity[i]);
   }
   return bodies;
-}
-
-std::vector<std::uint64_t> idsOf(const State& state) {
-  std::vector<std::uint64_t> ids(state.size());
-  for (std::size_t i = 0; i < state.size(); ++i) ids[i] = bodyId(state, i);
-  return ids;
 }
 
 std::string mergerLine(const Merger& merger, long long step, double time) {
@@ -81,8 +72,9 @@ void loadMerged(Engine& engine, State& state, const DoubleState& bodies) {
 std::optional<CollisionHalt> CollisionWatch::check(Engine& engine, const StepParams& params,
                                                    long long step, double time) {
   State state = engine.download();
+  completeIdentity(state);  // IDs 1..N where the state has none
   DoubleState bodies = bodiesInDouble(engine, state);
-  const std::vector<std::uint64_t> ids = idsOf(state);
+  const std::vector<std::uint64_t>& ids = state.id;
   if (settings_.mode == CollisionMode::halt) {
     const auto contact = firstContact(bodies.view(), settings_);
     if (!contact) return std::nullopt;
