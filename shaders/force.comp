@@ -26,25 +26,33 @@ void main() {
   int width = textureSize(uStagePositionMass, 0).x;
   int local = int(gl_LocalInvocationID.x);
   int firstBody = uFirstBody + int(gl_WorkGroupID.x) * GROUP_SIZE * BODIES + local;
+  vec4 bodies[BODIES];
   vec3 ri[BODIES];
   vec3 sums[BODIES];
   for (int k = 0; k < BODIES; ++k) {
     int i = firstBody + k * GROUP_SIZE;
-    ri[k] = i < uPaddedCount ? texelFetch(uStagePositionMass, texelOfBody(i, width), 0).xyz : vec3(0.0);
+    bodies[k] = i < uPaddedCount ? texelFetch(uStagePositionMass, texelOfBody(i, width), 0) : vec4(0.0);
+    ri[k] = bodies[k].xyz;
     sums[k] = vec3(0.0);
   }
+#if CONTACTS
+  beginContacts(bodies);
+#endif
   int begin = int(gl_WorkGroupID.y) * uSliceLength;
   int end = min(begin + uSliceLength, uPaddedCount);
   for (int t = begin; t < end; t += GROUP_SIZE) {
     int j = t + local;
     // Past the end: a massless body at the origin, which adds exactly zero.
-    tile[local] = j < end ? texelFetch(uStagePositionMass, texelOfBody(j, width), 0) : vec4(0.0);
+    tile[local] = contactBody(j < end ? texelFetch(uStagePositionMass, texelOfBody(j, width), 0) : vec4(0.0));
     barrier();
     for (int m = 0; m < GROUP_SIZE; ++m) addBody(sums, ri, tile[m]);
     barrier();
   }
   for (int k = 0; k < BODIES; ++k) {
     int i = firstBody + k * GROUP_SIZE;
+#if CONTACTS
+    reportContact(contactFound(k, i >= begin && i < end));
+#endif
 #if FUSED
 #if POTENTIAL_COMPONENTS > 0
     if (i < uBodyCount)

@@ -17,16 +17,24 @@ void main() {
   int slice = int(gl_FragCoord.y) / height;
   ivec2 first = ivec2(int(gl_FragCoord.x) * BODIES, int(gl_FragCoord.y) - slice * height);
   int rowsPerSlice = (height + SLICES - 1) / SLICES;
+  vec4 bodies[BODIES];
   vec3 ri[BODIES];
   vec3 sums[BODIES];
   for (int k = 0; k < BODIES; ++k) {
-    ri[k] = texelFetch(uStagePositionMass, first + ivec2(k, 0), 0).xyz;
+    bodies[k] = texelFetch(uStagePositionMass, first + ivec2(k, 0), 0);
+    ri[k] = bodies[k].xyz;
     sums[k] = vec3(0.0);
   }
-  sumOverRows(sums, ri, uStagePositionMass, min(slice * rowsPerSlice, height),
-              min((slice + 1) * rowsPerSlice, height));
+#if CONTACTS
+  beginContacts(bodies);
+#endif
+  int firstRow = min(slice * rowsPerSlice, height), endRow = min((slice + 1) * rowsPerSlice, height);
+  sumOverRows(sums, ri, uStagePositionMass, firstRow, endRow);
   // Padding bodies get a finite acceleration here; update.frag never moves them.
   for (int k = 0; k < BODIES; ++k) {
+#if CONTACTS
+    reportContact(contactFound(k, first.y >= firstRow && first.y < endRow));
+#endif
     vec3 acceleration = uGravity * sums[k];
 #if POTENTIAL_COMPONENTS > 0
     if (slice == 0) acceleration += externalAcceleration(ri[k]);  // once, with the first slice

@@ -5,16 +5,61 @@
 //
 // Defines: SOFTENED (1 when eps^2 is large enough that r2 > 0 always and 1/r^3 stays finite, so
 //          the j == i guard can go), BODIES (bodies accumulated at once: each fetched body j is
-//          used BODIES times).
+//          used BODIES times), CONTACTS (1: the pass also screens for contacts, below).
 
 uniform float uSoftening2;  // eps^2
+
+#ifndef CONTACTS
+#define CONTACTS 0
+#endif
+uniform float uContactRadius;  // contacts: every body's radius, or 0: from the mass
+uniform float uContactVolume;  // contacts: 3 / (4 pi density), r = (m uContactVolume)^(1/3)
+
+float contactRadius(float mass) {
+  return uContactRadius > 0.0 ? uContactRadius : pow(mass * uContactVolume, 1.0 / 3.0);
+}
+
+// How far a body of mass `mass` looks for contacts (below): 2 r with room for rounding; 0 for a
+// massless body.
+float contactReach(float mass) { return mass > 0.0 ? 2.0 * contactRadius(mass) * 1.001 : 0.0; }
+
+#if CONTACTS
+// Contact screening (physics/collisions.h, engines/contact_screen.h): a pass that evaluates the
+// force at a step boundary also counts, for each body i, the massive bodies j within 2 r_i of it
+// (r2 < contactReach2, the pair's r2 as the force law computes it, eps^2 included). Two bodies
+// that touch are within r_i + r_j <= 2 max(r_i, r_j), so the larger one counts the other: a body
+// with a count beyond itself adds 1 to contactFlags[uContactSlot], the boundary's word, and the
+// host then looks at that state itself. The test is wider than contact, never narrower: 2 r_i, a
+// margin for float32's rounding, and eps^2 + reach^2 rounded up by 1e-5, so that where eps >> r a
+// pair closer than ~3e-3 eps counts as well. A massless body j counts for no one: the passes load
+// it far away (contactBody), where it adds exactly the zero it added where it was.
+uniform int uContactSlot;      // the word of the boundary this pass screens
+layout(std430, binding = 20) buffer ContactFlags { uint contactFlags[]; };
+
+// What r2 of a pair within `reach` stays below; -1 for a massless body, which counts nothing.
+float contactReach2(float reach) {
+  return reach > 0.0 ? fma(reach, reach, uSoftening2) * 1.00001 : -1.0;
+}
+
+vec4 contactBody(vec4 body) { return body.w > 0.0 ? body : vec4(vec3(1e18), body.w); }
+
+void reportContact(bool found) {
+  if (found) atomicAdd(contactFlags[uContactSlot], 1u);
+}
+
+float contactHits[BODIES];    // bodies j counted, itself included
+float contactReach2s[BODIES];
+#else
+vec4 contactBody(vec4 body) { return body; }
+#endif
 
 // Adds m_j (r_j - r_i) / (|r_j - r_i|^2 + eps^2)^(3/2) to sum. Without softening (or with an eps
 // so small that 1/eps^3 overflows float32, eps < ~1.4e-13) the j == i term would be 0 * inf = NaN;
 // the select on d makes it (and a massless padding body at the same place) add exactly zero, as
 // the CPU engine's double-precision sum does. Cubing 1/r instead of taking (r2^3)^(-1/2) keeps r2^3 from
 // overflowing or underflowing for distant or very close pairs.
-void addPair(inout vec3 sum, vec3 ri, vec4 bodyJ) {
+// Returns the pair's r2 (contact screening reads it).
+float addPair(inout vec3 sum, vec3 ri, vec4 bodyJ) {
   vec3 d = bodyJ.xyz - ri;
   // Three fused multiply-adds; dot(d, d) + eps^2 may cost a fourth instruction.
   float r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, uSoftening2)));
@@ -24,9 +69,30 @@ void addPair(inout vec3 sum, vec3 ri, vec4 bodyJ) {
   float inverseR = dot(d, d) > 0.0 ? inversesqrt(r2) : 0.0;
 #endif
   sum += (bodyJ.w * (inverseR * inverseR * inverseR)) * d;
+  return r2;
 }
 
 // One body j for all BODIES bodies i.
 void addBody(inout vec3 sums[BODIES], vec3 ri[BODIES], vec4 bodyJ) {
-  for (int k = 0; k < BODIES; ++k) addPair(sums[k], ri[k], bodyJ);
+  for (int k = 0; k < BODIES; ++k) {
+#if CONTACTS
+    contactHits[k] += addPair(sums[k], ri[k], bodyJ) < contactReach2s[k] ? 1.0 : 0.0;
+#else
+    addPair(sums[k], ri[k], bodyJ);
+#endif
+  }
 }
+
+#if CONTACTS
+void beginContacts(vec4 bodies[BODIES]) {
+  for (int k = 0; k < BODIES; ++k) {
+    contactHits[k] = 0.0;
+    contactReach2s[k] = contactReach2(contactReach(bodies[k].w));
+  }
+}
+
+// Whether body k counted a body besides itself; `selfCounted`: its own texel was in the j range.
+bool contactFound(int k, bool selfCounted) {
+  return contactHits[k] > (selfCounted && contactReach2s[k] > uSoftening2 ? 1.0 : 0.0);
+}
+#endif

@@ -26,9 +26,16 @@ void main() {
 #endif
     return;
   }
-  vec3 ri[1] = vec3[1](texelFetch(uStagePositionMass, texel, 0).xyz);
+  vec4 bodies[1] = vec4[1](texelFetch(uStagePositionMass, texel, 0));
+  vec3 ri[1] = vec3[1](bodies[0].xyz);
   vec3 sums[1] = vec3[1](vec3(0.0));
+#if CONTACTS
+  beginContacts(bodies);
+#endif
   sumOverRows(sums, ri, uStagePositionMass, 0, textureSize(uStagePositionMass, 0).y);
+#if CONTACTS
+  reportContact(contactFound(0, true));
+#endif
   vec3 acceleration = uGravity * sums[0];
 #if POTENTIAL_COMPONENTS > 0
   acceleration += externalAcceleration(ri[0]);

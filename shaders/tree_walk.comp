@@ -60,6 +60,13 @@
 // walk). The variants'
 // code differs by `if` on these constants, which the compiler drops where false; #if only where a
 // shared array exists in one variant and not another (shared memory is occupancy).
+//
+// CONTACTS (gravity.glsl's contact screening, with accelerations): a node is opened also where a
+// body of the group could touch one of its bodies: where the box comes within the group's reach
+// (the most any of its bodies looks, 2 r_i) plus the node's extent about c_hi, at most
+// uContactExtent x its opening radius (l sqrt(3) / 2 + delta + |c_lo| <= max(1, theta sqrt(3) / 2)
+// (l / theta + delta + |c_lo|)). So every body within reach of another meets it body by body, where
+// the count happens; each body meets itself there exactly once (its own range is always opened).
 // Files before this one: workgroup.glsl, body_layout.glsl, gravity.glsl, external_potential.glsl,
 // tree_common.glsl.
 
@@ -78,6 +85,7 @@ uniform float uGravity;
 uniform float uOpeningScale2;  // the opening radius squared is scaled by this (1 but for ESTIMATE)
 uniform float uTheta2;         // theta^2 of the opening radii: b^2 = uTheta2 r^2 (OPENING 1)
 uniform float uAccuracy;       // OPENING 1's alpha
+uniform float uContactExtent;  // CONTACTS: a node's extent about c_hi per unit of opening radius
 uniform int uTextureWidth;
 layout(rgba32f) writeonly uniform image2DArray uAcceleration;  // layer 0
 
@@ -122,6 +130,7 @@ uint groupFirst = 0u, groupLast = 0u;      // sorted bodies of this group
 vec3 anchor = vec3(0.0);                   // the group's first body: the opening test is relative to it
 vec3 boxCentre = vec3(0.0), boxHalf = vec3(0.0);  // the group's bounding box, relative to the anchor
 float openingAcceleration = 0.0;  // OPENING 1: uAccuracy x the least |a| / G of the group's bodies
+float groupReach = 0.0;           // CONTACTS: the most any of the group's bodies looks
 #if BPT == 1
 #define PER_BODY(type, zero) type[1](zero)
 #else
@@ -137,25 +146,26 @@ WORKGROUP_SCAN(exclusiveScan, uvec2, scanBuffer)
 
 void mergeBoxes(uint into, uint from) {
   bodyTile[into] = min(bodyTile[into], bodyTile[from]);  // w: the least acceleration estimate
-  cellTile[into].xyz = max(cellTile[into].xyz, cellTile[from].xyz);
+  cellTile[into] = max(cellTile[into], cellTile[from]);  // w: the greatest contact reach
 }
 WORKGROUP_REDUCE(reduceBoxes, mergeBoxes)
 
 // The group's bounding box, relative to the anchor (invocations past the end repeat the last body),
 // and for OPENING 1 its least acceleration estimate. The tiles are free before the walk: they hold
 // the reduction.
-void findGroupBox() {
+void findGroupBox(vec4 bodies[BPT]) {
   bodyTile[local] = vec4(ri[0] - anchor, OPENING == 1 ? accelerationEstimate[self[0]] : 0.0);
-  cellTile[local].xyz = ri[0] - anchor;
+  cellTile[local] = vec4(ri[0] - anchor, CONTACTS != 0 ? contactReach(bodies[0].w) : 0.0);
   for (int k = 1; k < BPT; ++k) {
     float estimate = OPENING == 1 ? accelerationEstimate[self[k]] : 0.0;
     bodyTile[local] = min(bodyTile[local], vec4(ri[k] - anchor, estimate));
-    cellTile[local].xyz = max(cellTile[local].xyz, ri[k] - anchor);
+    cellTile[local] = max(cellTile[local], vec4(ri[k] - anchor, CONTACTS != 0 ? contactReach(bodies[k].w) : 0.0));
   }
   reduceBoxes();
   boxCentre = (bodyTile[0].xyz + cellTile[0].xyz) * 0.5;
   boxHalf = (cellTile[0].xyz - bodyTile[0].xyz) * 0.5;
   openingAcceleration = uAccuracy * bodyTile[0].w;
+  groupReach = cellTile[0].w;
   barrier();  // everyone has read the box before the walk fills the tiles
 }
 
@@ -244,7 +254,12 @@ void evaluateBodies(uint count) {
         float r2 = dot(d, d) + uSoftening2;
         if (j != self[k] && r2 > 0.0) potential[k] -= bodyJ.w * inversesqrt(r2);
       } else {
+#if CONTACTS
+        // j == i adds exactly 0 (gravity.glsl), and counts once
+        contactHits[k] += addPair(acceleration[k], ri[k], bodyJ) < contactReach2s[k] ? 1.0 : 0.0;
+#else
         addPair(acceleration[k], ri[k], bodyJ);  // j == i adds exactly 0 (gravity.glsl)
+#endif
       }
     }
   }
@@ -282,6 +297,10 @@ Tested test(uint ref) {
   float d2 = dot(outside, outside), r2 = uintBitsToFloat(links.x);
   bool opened =
       overlaps || d2 <= r2 * uOpeningScale2 || (OPENING == 1 && opensRelative(comMass.w, r2, d2));
+#if CONTACTS
+  float contactDistance = fma(sqrt(r2), uContactExtent, groupReach) * 1.0001;
+  opened = opened || d2 <= contactDistance * contactDistance;
+#endif
   result.count = range.y - range.x + 1u;
   result.first = range.x;
   result.children = range.zw;
@@ -329,7 +348,7 @@ uint appendBodies(uint total, uint pending) {
     uint n = min(uint(TILE) - pending, total - consumed);
     for (uint t = local; t < n; t += uint(THREADS)) {
       uint j = bodyAt(consumed + t);
-      bodyTile[pending + t] = sortedBodyAt(j);
+      bodyTile[pending + t] = contactBody(sortedBodyAt(j));
       if (POTENTIAL != 0) bodyTileIndex[pending + t] = j;
     }
     barrier();
@@ -472,7 +491,10 @@ void loadGroup(uint group, out vec4 bodies[BPT]) {
     acceleration[k] = vec3(0.0);
     potential[k] = 0.0;
   }
-  findGroupBox();
+#if CONTACTS
+  beginContacts(bodies);
+#endif
+  findGroupBox(bodies);
 }
 
 bool holds(int k) { return groupFirst + local + uint(k * THREADS) <= groupLast; }
@@ -507,6 +529,9 @@ void storeEstimates() {
 
 // w is 0: a distributed run moves only x, y and z between ranks (tree_share.comp).
 void storeAccelerations() {
+#if CONTACTS
+  for (int k = 0; k < BPT; ++k) reportContact(holds(k) && contactFound(k, true));
+#endif
   for (int k = 0; k < BPT; ++k)
     if (holds(k))
 #if POTENTIAL_COMPONENTS > 0

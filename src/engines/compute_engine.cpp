@@ -158,6 +158,7 @@ const StageKernel& ComputeEngine::forceKernel(const StagePass& pass, bool fused)
   const Layout& layout = this->layout();
   gl::Defines defines{{"SOFTENED", softened(pass.params) ? 1 : 0},
                       {"POTENTIAL_COMPONENTS", potentialComponents(pass.params)},
+                      {"CONTACTS", contactScreening(pass.params)},
                       {"BODIES", layout.bodiesPerThread},
                       {"GROUP_SIZE", layout.groupSize},
                       {"FUSED", fused ? 1 : 0}};

@@ -58,6 +58,11 @@ std::pair<std::string, std::string> parseEngineSetting(const std::string& text);
 // NVIDIA's nbody convention for GFLOPS (the paper counted 19 per interaction).
 constexpr double kFlopPerInteraction = 20.0;
 
+// What the force passes of an engine that screens for contacts found at a step boundary: nothing
+// looked there (unscreened), no two bodies within reach (clear), or some (possible: the state
+// there is for the host to look at, physics/collisions.h).
+enum class ContactScreen : std::uint8_t { unscreened, clear, possible };
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -123,6 +128,24 @@ class Engine {
   virtual std::optional<RankExchange::Times> exchangeTimes() const { return std::nullopt; }
   virtual void clearExchangeTimes() {}
   virtual bool estimatesPotential() const { return false; }
+
+  // Contact screening (app/run/collision_watch.h): the force passes at step boundaries also look
+  // for bodies that may touch, bodies of `bodies`' size (its slot unused), so that a run with
+  // collisions reads a few bytes a step instead of the state. Nothing: off. Returns whether the
+  // engine screens (the GPU engines); the others leave every boundary unscreened.
+  virtual bool screenContacts(const std::optional<ContactScreenPass>& /*bodies*/) { return false; }
+  // What the last step() call's passes found at each of its steps + 1 boundaries (0: the state it
+  // started from; a boundary no force pass met stays unscreened). Waits for the engine; every rank
+  // of a distributed run gets the same.
+  virtual std::vector<ContactScreen> contactScreens() { return {}; }
+  // Screens the current state with one force pass (the state is unchanged).
+  virtual ContactScreen screenCurrentState(const StepParams& /*params*/) {
+    return ContactScreen::unscreened;
+  }
+  // A copy of the state where the engine keeps it, and the state back from it: a run that stepped
+  // past a boundary that must be looked at goes back (the same bits as never having gone on).
+  virtual void keepState() {}
+  virtual void restoreKeptState() {}
 
   // upload(state), and the same bodies in double where they hold more (`doubles`): the state a
   // snapshot brings, as exactly as this engine keeps it.

@@ -96,11 +96,10 @@ void FragmentEngine::drawInto(const std::vector<std::pair<GLuint, int>>& attachm
 }
 
 gl::Defines FragmentEngine::forceDefines(const StepParams& params) const {
-  return {{"SOFTENED", softened(params) ? 1 : 0},
-          {"POTENTIAL_COMPONENTS", potentialComponents(params)},
-          {"BODIES", layout_.bodiesPerFragment},
-          {"UNROLL_X", layout_.unrollX},
-          {"UNROLL_Y", layout_.unrollY}};
+  return {
+      {"SOFTENED", softened(params) ? 1 : 0}, {"POTENTIAL_COMPONENTS", potentialComponents(params)},
+      {"CONTACTS", contactScreening(params)}, {"BODIES", layout_.bodiesPerFragment},
+      {"UNROLL_X", layout_.unrollX},          {"UNROLL_Y", layout_.unrollY}};
 }
 
 bool FragmentEngine::runFusedStage(const StagePass& pass) {

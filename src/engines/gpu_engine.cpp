@@ -167,13 +167,15 @@ void GpuEngine::step(const Method& method, const StepParams& params, int steps) 
     throw std::logic_error("method " + method.name + " has more stages than the engine allocated");
   if (bodyCount_ > 0) textures_.reserveStages(method.stageCount());
   beginPasses();
+  if (screen_) beginContactScreens(steps);
   for (int s = 0; s < steps; ++s) {
     const StepParams stepParams = params.atStage(s, 0.0);
     const bool reuseLastForce = reusedForce_.available(method, stepParams);
     for (int stage = 0; stage < method.stageCount(); ++stage) {
-      const StepParams stageParams = stepParams.atStage(0, method.stageFraction(stage));
-      const StagePass pass{method, stageParams, stage, stageForce(method, stage, reuseLastForce),
-                           method.storesForce(stage)};
+      StepParams stageParams = stepParams.atStage(0, method.stageFraction(stage));
+      const StageForce force = stageForce(method, stage, reuseLastForce);
+      if (screen_ && force == StageForce::evaluated) screenBoundary(method, stage, s, stageParams);
+      const StagePass pass{method, stageParams, stage, force, method.storesForce(stage)};
       if (exchange_) exchange_->beginShare();
       runStage(pass);
       exchangeStage(pass);
@@ -222,6 +224,79 @@ std::vector<glm::dvec3> GpuEngine::readAccelerations(int stage) const {
     accelerations[i] = glm::dvec3(sum);
   }
   return accelerations;
+}
+
+bool GpuEngine::screenContacts(const std::optional<ContactScreenPass>& bodies) {
+  screen_ = bodies;
+  screened_.clear();
+  return true;
+}
+
+void GpuEngine::beginContactScreens(int steps) {
+  const std::size_t words = std::size_t(steps) + 1;
+  if (words > contactFlagWords_) {
+    contactFlags_ = gl::Buffer::create();
+    glNamedBufferStorage(contactFlags_.id(), GLsizeiptr(words * sizeof(GLuint)), nullptr, 0);
+    contactFlagWords_ = words;
+  }
+  const GLuint zero = 0;
+  glClearNamedBufferSubData(contactFlags_.id(), GL_R32UI, 0, GLsizeiptr(words * sizeof(GLuint)),
+                            GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactFlagsBinding, contactFlags_.id());
+  screened_.assign(words, false);
+}
+
+void GpuEngine::screenBoundary(const Method& method, int stage, int step, StepParams& stageParams) {
+  const bool atStart = stage == 0;
+  const bool atEnd = method.firstSameAsLast() && stage == method.stageCount() - 1;
+  if (!atStart && !atEnd) return;
+  const int boundary = atStart ? step : step + 1;
+  stageParams.contactScreen = *screen_;
+  stageParams.contactScreen->slot = boundary;
+  screened_[std::size_t(boundary)] = true;
+}
+
+std::vector<std::int64_t> GpuEngine::contactCounts() {
+  if (!screen_ || screened_.empty()) return {};
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  std::vector<GLuint> words(screened_.size());
+  glGetNamedBufferSubData(contactFlags_.id(), 0, GLsizeiptr(words.size() * sizeof(GLuint)),
+                          words.data());
+  std::vector<std::int64_t> counts(words.begin(), words.end());
+  if (exchange_) ranks().maximum(counts);  // each rank's passes screened its own bodies
+  return counts;
+}
+
+std::vector<ContactScreen> GpuEngine::contactScreens() {
+  std::vector<ContactScreen> screens;
+  const std::vector<std::int64_t> found = contactCounts();
+  for (std::size_t b = 0; b < found.size(); ++b)
+    screens.push_back(!screened_[b]  ? ContactScreen::unscreened
+                      : found[b] > 0 ? ContactScreen::possible
+                                     : ContactScreen::clear);
+  return screens;
+}
+
+ContactScreen GpuEngine::screenCurrentState(const StepParams& params) {
+  if (!screen_) return ContactScreen::unscreened;
+  // As currentAccelerations: one stage of Euler, whose outputs the state does not move into.
+  StepParams screening = params;
+  screening.contactScreen = *screen_;
+  screening.contactScreen->slot = 0;
+  beginPasses();
+  beginContactScreens(0);
+  screened_[0] = true;
+  runStage({*findMethod("euler"), screening, 0, StageForce::evaluated, true});
+  endPasses();
+  reusedForce_.forget();  // the first stage's acceleration is this force now
+  return contactScreens()[0];
+}
+
+void GpuEngine::keepState() { textures_.keep(); }
+
+void GpuEngine::restoreKeptState() {
+  textures_.restoreKept();
+  reusedForce_.forget();
 }
 
 }  // namespace nbody

@@ -46,6 +46,9 @@ struct StagePass {
 
 class GpuEngine : public Engine {
  public:
+  // The shader storage binding of the contact screen's flags (shaders/gravity.glsl).
+  static constexpr GLuint kContactFlagsBinding = 20;
+
   std::string device() const override;
   bool runsOnGl() const override { return true; }
   void upload(const State& state) override;
@@ -63,6 +66,15 @@ class GpuEngine : public Engine {
   std::vector<glm::dvec3> currentAccelerations(const StepParams& params) override;
   std::optional<RankExchange::Times> exchangeTimes() const override;
   void clearExchangeTimes() override;
+  bool screenContacts(const std::optional<ContactScreenPass>& bodies) override;
+  std::vector<ContactScreen> contactScreens() override;
+  // The words behind them: at each boundary, how many bodies counted another (a body whose
+  // partners lie in several slices of the j-loop, once for each; in a distributed run, the most
+  // of any rank). Waits for the GPU.
+  std::vector<std::int64_t> contactCounts();
+  ContactScreen screenCurrentState(const StepParams& params) override;
+  void keepState() override;
+  void restoreKeptState() override;
 
  protected:
   // How the stage accelerations are laid out (stage_textures.h): layers, and partial sums.
@@ -117,6 +129,11 @@ class GpuEngine : public Engine {
   void beginPasses();
   void endPasses();
   std::vector<glm::dvec3> readAccelerations(int stage) const;
+  // Contact screening: the flags of a call of `steps` steps cleared, and the stage's parameters
+  // with the boundary it screens, if any (stage 0 evaluated: the step's start; the last stage of
+  // an FSAL method: its end).
+  void beginContactScreens(int steps);
+  void screenBoundary(const Method& method, int stage, int step, StepParams& stageParams);
   // What a change of options must still fit once a state is loaded: the stacked accelerations
   // and the engine's layout (not memory: the loaded state's textures already take theirs).
   void checkFits(std::size_t bodies, glm::ivec2 size) const;
@@ -131,6 +148,10 @@ class GpuEngine : public Engine {
   // that reorders, the tree, sorts copies of its own), so download() returns them as they came.
   // The components travel in the textures (stage_textures.h).
   std::vector<std::uint64_t> ids_;
+  std::optional<ContactScreenPass> screen_;
+  gl::Buffer contactFlags_;  // a word for each boundary of the last step() call
+  std::size_t contactFlagWords_ = 0;
+  std::vector<bool> screened_;  // which boundaries a pass screened
 };
 
 }  // namespace nbody

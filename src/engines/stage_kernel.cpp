@@ -50,6 +50,7 @@ void StageKernel::use(const Method& method, const StepParams& params, int stage,
   program.setInt("uPaddedCount", int(paddedBodies));
   program.setInt("uSliceLength", sliceLength);
   setPotentialUniforms(program, params);
+  setContactUniforms(program, params);
   startAt(0);
 }
 
@@ -85,6 +86,15 @@ void setPotentialUniforms(const gl::UniformProgram& program, const StepParams& p
   program.setInts("uPotentialKind", kinds);
   program.setVec4s("uPotentialParameters", parameters);
   program.setVec3s("uPotentialCentre", centres);
+}
+
+int contactScreening(const StepParams& params) { return params.contactScreen ? 1 : 0; }
+
+void setContactUniforms(const gl::UniformProgram& program, const StepParams& params) {
+  if (!params.contactScreen) return;
+  program.setFloat("uContactRadius", params.contactScreen->radius);
+  program.setFloat("uContactVolume", params.contactScreen->volume);
+  program.setInt("uContactSlot", params.contactScreen->slot);
 }
 
 bool softened(const StepParams& params) {

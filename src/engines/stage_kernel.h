@@ -59,6 +59,11 @@ int potentialComponents(const StepParams& params);
 // centres where they are then); nothing without a potential.
 void setPotentialUniforms(const gl::UniformProgram& program, const StepParams& params);
 
+// CONTACTS (shaders/gravity.glsl): 1 where the pass screens for contacts (StepParams'
+// contactScreen), and its uniforms; nothing without.
+int contactScreening(const StepParams& params);
+void setContactUniforms(const gl::UniformProgram& program, const StepParams& params);
+
 // SOFTENED: epsilon is large enough that r^2 > 0 and 1/r^3 stays finite for every pair, so the
 // force law's j == i guard can go.
 bool softened(const StepParams& params);

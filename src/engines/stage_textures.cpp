@@ -71,6 +71,8 @@ void StageTextures::allocate(glm::ivec2 size) {
     stagePosition_[p] = makeTexture(GL_TEXTURE_2D, size);
   }
   for (int p = 0; p < 2; ++p) stagePosition_[p] = {};
+  keptPositionMass_ = {};
+  keptVelocity_ = {};
   stageVelocity_.clear();
   stageAcceleration_.clear();
   const int stages = std::exchange(stages_, 0);
@@ -162,6 +164,33 @@ void StageTextures::finishStep(const Method& method) {
   parity_ = 1 - parity_;
   if (method.firstSameAsLast())
     std::swap(stageAcceleration_[0], stageAcceleration_[method.stageCount() - 1]);
+}
+
+namespace {
+
+void copyTexture(GLuint from, GLuint to, glm::ivec2 size) {
+  glCopyImageSubData(from, GL_TEXTURE_2D, 0, 0, 0, 0, to, GL_TEXTURE_2D, 0, 0, 0, 0, size.x, size.y,
+                     1);
+}
+
+}  // namespace
+
+void StageTextures::keep() {
+  if (!keptPositionMass_) {
+    keptPositionMass_ = makeTexture(GL_TEXTURE_2D, size_);
+    keptVelocity_ = makeTexture(GL_TEXTURE_2D, size_);
+  }
+  // The state may have been written by image stores (the compute engines' updates).
+  glMemoryBarrier(GL_ALL_BARRIER_BITS);
+  copyTexture(basePositionMass(), keptPositionMass_.id(), size_);
+  copyTexture(baseVelocity(), keptVelocity_.id(), size_);
+}
+
+void StageTextures::restoreKept() {
+  if (!keptPositionMass_) throw std::logic_error("no state was kept");
+  glMemoryBarrier(GL_ALL_BARRIER_BITS);
+  copyTexture(keptPositionMass_.id(), basePositionMass(), size_);
+  copyTexture(keptVelocity_.id(), baseVelocity(), size_);
 }
 
 GpuStateView StageTextures::view(std::size_t bodyCount) const {

@@ -50,6 +50,10 @@ class StageTextures {
   // After a step of `method`: its result becomes the current state and, for an FSAL method, the
   // last stage's acceleration becomes the first stage's (ReusedForce says when it may be used).
   void finishStep(const Method& method);
+  // A copy of the current state on the GPU (made when first asked for: 32 bytes a texel more),
+  // and the state back from it; restoreKept() before any keep() is a std::logic_error.
+  void keep();
+  void restoreKept();
 
   // What stage `stage` reads: the state at the start of the step, the stage's positions, the
   // velocity and acceleration of stage j (velocity 0 is the base velocity).
@@ -72,9 +76,10 @@ class StageTextures {
   int parity_ = 0;  // base_[parity_] holds the current state
   bool reallocated_ = false;
   gl::Texture basePositionMass_[2], baseVelocity_[2];
-  gl::Texture stagePosition_[2];                // a stage reads one and writes the other
-  std::vector<gl::Texture> stageVelocity_;      // index j: velocity of stage j (0: base)
-  std::vector<gl::Texture> stageAcceleration_;  // index j: acceleration of stage j
+  gl::Texture keptPositionMass_, keptVelocity_;  // keep()'s
+  gl::Texture stagePosition_[2];                 // a stage reads one and writes the other
+  std::vector<gl::Texture> stageVelocity_;       // index j: velocity of stage j (0: base)
+  std::vector<gl::Texture> stageAcceleration_;   // index j: acceleration of stage j
 };
 
 // The most stages of any method the program offers: the texture units are counted for it (the

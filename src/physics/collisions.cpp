@@ -16,6 +16,13 @@ double CollisionSettings::radiusOf(double mass) const {
   return 0.0;
 }
 
+ContactScreenPass CollisionSettings::screenedBodies() const {
+  ContactScreenPass bodies;
+  bodies.radius = radius;
+  if (density > 0.0) bodies.volume = 3.0 / (4.0 * std::numbers::pi * density);
+  return bodies;
+}
+
 namespace {
 
 // A body's extent along x, for the sweep, and its radius.

@@ -34,6 +34,8 @@ struct CollisionSettings {
 
   bool enabled() const { return mode != CollisionMode::off; }
   double radiusOf(double mass) const;
+  // The bodies' size as a GPU engine's contact screen takes it (StepParams' contactScreen).
+  ContactScreenPass screenedBodies() const;
 };
 
 // A pair of body indices, first < second.

@@ -48,6 +48,14 @@ void completeIdentity(State& state);
 bool hasDefaultIdentity(const State& state);
 
 // The physical constants and the step size; everything an engine needs besides the method.
+// A force pass at a step boundary that also screens for contacts (engines/contact_screen.h):
+// bodies of radius `radius`, or (radius 0) of (3 m / (4 pi density))^(1/3), `volume` being
+// 3 / (4 pi density); the pass marks word `slot` of the engine's flags where two may touch.
+struct ContactScreenPass {
+  double radius = 0.0, volume = 0.0;
+  int slot = 0;
+};
+
 struct StepParams {
   StepParams() = default;
   // The step, epsilon and G; no external potential, at time 0.
@@ -66,6 +74,9 @@ struct StepParams {
   double startTime = 0.0;
   long long stepsDone = 0;
   double stageFraction = 0.0;
+
+  // Set by a GPU engine on its own copy for a pass that screens for contacts; nothing otherwise.
+  std::optional<ContactScreenPass> contactScreen;
 
   double time() const { return startTime + (double(stepsDone) + stageFraction) * dt; }
   // This, `steps` steps on and at `stage` of `method` (an engine's copy for one stage).

@@ -72,7 +72,7 @@ class SimulateRun {
   void writeSnapshot(long long step);
   void advanceAll(ChunkedStepper& stepper);
   void watchCollisions(ChunkedStepper& stepper);
-  void checkCollisions(long long step);
+  static void throwIfHalted(std::optional<CollisionHalt> halt);
   void finish(double elapsed);
   double timeAt(long long step) const {
     return snapshot_.time + double(step - firstStep_) * settings_.step.dt;
@@ -195,18 +195,20 @@ void SimulateRun::writeSnapshot(long long step) {
 // Contacts at every step boundary, the first included: merged as they come, or a halt.
 void SimulateRun::watchCollisions(ChunkedStepper& stepper) {
   if (!options_.collisions.enabled()) return;
-  collisions_.emplace(options_.collisions);
+  collisions_.emplace(options_.collisions, *session_.engine,
+                      [this](long long step) { return timeAt(step); });
   if (!options_.quiet)
     collisions_->onMerger = [](const std::string& line) {
       std::fprintf(stderr, "  collision: %s\n", line.c_str());
     };
-  checkCollisions(firstStep_);
-  stepper.afterEachStep = [this, step = firstStep_]() mutable { checkCollisions(++step); };
+  throwIfHalted(collisions_->look(settings_.step, firstStep_));
+  stepper.stepChunk = [this](long long step, long long steps) {
+    throwIfHalted(collisions_->advance(*method_, settings_.step, step, steps));
+  };
 }
 
-void SimulateRun::checkCollisions(long long step) {
-  if (auto halt = collisions_->check(*session_.engine, settings_.step, step, timeAt(step)))
-    throw CollisionHalted{std::move(*halt)};
+void SimulateRun::throwIfHalted(std::optional<CollisionHalt> halt) {
+  if (halt) throw CollisionHalted{std::move(*halt)};
 }
 
 int SimulateRun::run() {

@@ -69,8 +69,74 @@ void loadMerged(Engine& engine, State& state, const DoubleState& bodies) {
 
 }  // namespace
 
-std::optional<CollisionHalt> CollisionWatch::check(Engine& engine, const StepParams& params,
-                                                   long long step, double time) {
+CollisionWatch::CollisionWatch(const CollisionSettings& settings, Engine& engine, TimeAt timeAt,
+                               bool screen)
+    : settings_(settings), engine_(engine), timeAt_(std::move(timeAt)) {
+  screens_ = screen && engine_.screenContacts(settings_.screenedBodies());
+}
+
+CollisionWatch::~CollisionWatch() {
+  if (screens_) engine_.screenContacts(std::nullopt);
+}
+
+std::optional<CollisionHalt> CollisionWatch::look(const StepParams& params, long long step) {
+  lastUnscreened_ = false;
+  if (screens_ && engine_.screenCurrentState(params) == ContactScreen::clear) return std::nullopt;
+  return check(params, step);
+}
+
+std::optional<CollisionHalt> CollisionWatch::advance(const Method& method, StepParams& params,
+                                                     long long from, long long steps) {
+  if (!screens_) return advanceOnHost(method, params, from, steps);
+  for (long long done = 0; done < steps;) {
+    const long long window = std::min(window_, steps - done);
+    engine_.keepState();
+    engine_.step(method, params, int(window));
+    const std::vector<ContactScreen> screens = engine_.contactScreens();
+    const std::optional<long long> first = firstToLook(screens);
+    if (!first) {
+      params.stepsDone += window;
+      done += window;
+      lastUnscreened_ = screens.back() == ContactScreen::unscreened;
+      window_ = std::min(2 * window_, kLongestWindow);
+      continue;
+    }
+    engine_.restoreKeptState();
+    if (*first > 0) engine_.step(method, params, int(*first));  // the same bits again
+    params.stepsDone += *first;
+    done += *first;
+    window_ = 1;
+    lastUnscreened_ = false;
+    if (auto halt = check(params, from + done)) return halt;
+  }
+  if (lastUnscreened_) return look(params, from + steps);
+  return std::nullopt;
+}
+
+std::optional<long long> CollisionWatch::firstToLook(
+    const std::vector<ContactScreen>& screens) const {
+  const long long end = (long long)screens.size() - 1;
+  for (long long b = lastUnscreened_ ? 0 : 1; b <= end; ++b) {
+    const ContactScreen screen = screens[std::size_t(b)];
+    if (screen == ContactScreen::possible || (screen == ContactScreen::unscreened && b < end))
+      return b;
+  }
+  return std::nullopt;
+}
+
+std::optional<CollisionHalt> CollisionWatch::advanceOnHost(const Method& method, StepParams& params,
+                                                           long long from, long long steps) {
+  for (long long k = 1; k <= steps; ++k) {
+    engine_.step(method, params, 1);
+    params.stepsDone += 1;
+    if (auto halt = check(params, from + k)) return halt;
+  }
+  return std::nullopt;
+}
+
+std::optional<CollisionHalt> CollisionWatch::check(const StepParams& params, long long step) {
+  Engine& engine = engine_;
+  const double time = timeAt_(step);
   State state = engine.download();
   completeIdentity(state);  // IDs 1..N where the state has none
   DoubleState bodies = bodiesInDouble(engine, state);

@@ -33,7 +33,9 @@ bool ChunkedStepper::advance(long long& step, long long target) {
     if (agreeOnChunk()) return false;
     const long long now = std::min(chunk_, target - step);
     const auto start = Clock::now();
-    if (afterEachStep) {
+    if (stepChunk) {
+      stepChunk(step, now);
+    } else if (afterEachStep) {
       for (long long k = 0; k < now; ++k) {
         engine_.step(method_, params_, 1);
         params_.stepsDone += 1;

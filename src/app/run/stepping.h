@@ -31,6 +31,9 @@ class ChunkedStepper {
   std::function<void(long long step, double stepsPerSecond)> onProgress;
   // Called after every step (to draw its light into trails): the steps are then made one by one.
   std::function<void()> afterEachStep;
+  // Makes a chunk's `steps` steps from `step` in place of Engine::step, counting them in
+  // params.stepsDone (a run that watches for collisions: app/run/collision_watch.h).
+  std::function<void(long long step, long long steps)> stepChunk;
   // The steps of a chunk: about a quarter second of work at the rate measured, as every rank of a
   // distributed run agreed at the last chunk (so that what callers decide from it is alike).
   long long chunk() const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 #include "engines/stage_kernel.h"
@@ -96,27 +97,30 @@ void WalkStage::checkFits(const gl::Limits& limits, const TreeSettings& settings
 gl::UniformProgram& WalkStage::program(Kernels& kernels, const TreeSettings& s,
                                        const StepParams& params, WalkOutput output) const {
   const bool subgroups = usesSubgroups(kernels.limits(), s);
-  return kernels.program(Kernel::walk,
-                         {{"WORKGROUP_SIZE", walkThreadsOf(s)},
-                          {"GROUP_SIZE", s.groupSize},
-                          {"BODIES_PER_THREAD", s.bodiesPerThread},
-                          {"TILE", tileOf(s)},
-                          {"STACK_SIZE", stackOf(s)},
-                          {"SPILL_ROWS", spillRowsOf(s)},
-                          {"SPILL_SLOT_NODES", int(kSpillSlotNodes)},
-                          {"SUBGROUP_SCAN", subgroups ? 1 : 0},
-                          {"SUBGROUP_SIZE", subgroups ? kernels.limits().computeSubgroupSize : 0},
-                          {"EXPANSION_ORDER", s.expansionOrder},
-                          {"SOFTENED", softened(params) ? 1 : 0},
-                          {"POTENTIAL_COMPONENTS",
-                           output == WalkOutput::accelerations ? potentialComponents(params) : 0},
-                          {"POTENTIAL", output == WalkOutput::potential        ? 1
-                                        : output == WalkOutput::bodyPotentials ? 2
-                                                                               : 0},
-                          {"COUNT_ONLY", output == WalkOutput::countOnly ? 1 : 0},
-                          {"OPENING", opensRelative(s) ? 1 : 0},
-                          {"ESTIMATE", output == WalkOutput::estimates ? 1 : 0},
-                          {"BODIES", 1}});  // gravity.glsl's addBody, unused here
+  return kernels.program(
+      Kernel::walk,
+      {{"WORKGROUP_SIZE", walkThreadsOf(s)},
+       {"GROUP_SIZE", s.groupSize},
+       {"BODIES_PER_THREAD", s.bodiesPerThread},
+       {"TILE", tileOf(s)},
+       {"STACK_SIZE", stackOf(s)},
+       {"SPILL_ROWS", spillRowsOf(s)},
+       {"SPILL_SLOT_NODES", int(kSpillSlotNodes)},
+       {"SUBGROUP_SCAN", subgroups ? 1 : 0},
+       {"SUBGROUP_SIZE", subgroups ? kernels.limits().computeSubgroupSize : 0},
+       {"EXPANSION_ORDER", s.expansionOrder},
+       {"SOFTENED", softened(params) ? 1 : 0},
+       {"POTENTIAL_COMPONENTS",
+        output == WalkOutput::accelerations ? potentialComponents(params) : 0},
+       {"POTENTIAL", output == WalkOutput::potential        ? 1
+                     : output == WalkOutput::bodyPotentials ? 2
+                                                            : 0},
+       {"COUNT_ONLY", output == WalkOutput::countOnly ? 1 : 0},
+       {"OPENING", opensRelative(s) ? 1 : 0},
+       {"ESTIMATE", output == WalkOutput::estimates ? 1 : 0},
+       {"CONTACTS", output == WalkOutput::accelerations ? contactScreening(params) : 0},
+       // gravity.glsl's addBody is unused here; its contact counts are per body
+       {"BODIES", s.bodiesPerThread}});
 }
 
 void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount,
@@ -137,6 +141,9 @@ void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
   walk.setFloat("uAccuracy", s.accuracy);
   walk.setFloat("uSoftening2", params.softening * params.softening);
   setPotentialUniforms(walk, params);
+  setContactUniforms(walk, params);
+  // A node's extent about c_hi per unit of its opening radius (shaders/tree_walk.comp, CONTACTS).
+  walk.setFloat("uContactExtent", std::max(1.0, s.theta * std::sqrt(3.0) / 2.0) * 1.001);
   walk.setInt("uTextureWidth", size.x);
   const std::size_t partGroups =
       parts.groups > 0 ? std::min(parts.groups, partGroups_) : partGroups_;
