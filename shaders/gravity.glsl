@@ -24,21 +24,23 @@ float contactRadius(float mass) {
 float contactReach(float mass) { return mass > 0.0 ? 2.0 * contactRadius(mass) * 1.001 : 0.0; }
 
 #if CONTACTS
-// Contact screening (physics/collisions.h, engines/contact_screen.h): a pass that evaluates the
+// Contact screening (Engine::screenContacts, app/run/collision_watch.h): a pass that evaluates the
 // force at a step boundary also counts, for each body i, the massive bodies j within 2 r_i of it
 // (r2 < contactReach2, the pair's r2 as the force law computes it, eps^2 included). Two bodies
 // that touch are within r_i + r_j <= 2 max(r_i, r_j), so the larger one counts the other: a body
 // with a count beyond itself adds 1 to contactFlags[uContactSlot], the boundary's word, and the
-// host then looks at that state itself. The test is wider than contact, never narrower: 2 r_i, a
-// margin for float32's rounding, and eps^2 + reach^2 rounded up by 1e-5, so that where eps >> r a
-// pair closer than ~3e-3 eps counts as well. A massless body j counts for no one: the passes load
+// host then looks at that state itself. The test is wider than contact, never narrower: 2 r_i, and
+// eps^2 + reach^2 rounded up by 4 ulps, more than r2's three roundings and its own two can take
+// from it (the difference of two nearby floats is exact), so that where eps >> r a pair closer
+// than ~7e-4 eps counts as well (at 1M Plummer bodies and eps = 0.01, a rounding up by 1e-5 let
+// pairs within 3e-5 mark about one boundary in ten). A massless body j counts for no one: the passes load
 // it far away (contactBody), where it adds exactly the zero it added where it was.
 uniform int uContactSlot;      // the word of the boundary this pass screens
 layout(std430, binding = 20) buffer ContactFlags { uint contactFlags[]; };
 
 // What r2 of a pair within `reach` stays below; -1 for a massless body, which counts nothing.
 float contactReach2(float reach) {
-  return reach > 0.0 ? fma(reach, reach, uSoftening2) * 1.00001 : -1.0;
+  return reach > 0.0 ? fma(reach, reach, uSoftening2) * (1.0 + 4.0 / 8388608.0) : -1.0;
 }
 
 vec4 contactBody(vec4 body) { return body.w > 0.0 ? body : vec4(vec3(1e18), body.w); }

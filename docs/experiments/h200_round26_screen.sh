@@ -6,7 +6,7 @@
 # simulate's own timing line ("K steps in S s"), without and with --collisions, twice in
 # alternating order: the fragment and compute engines at 16384 Plummer bodies (compute with
 # leapfrog, whose last pass screens, and RK4, whose first does), the tree at 1M. Steps enough for
-# about a second of work each.
+# about five seconds of work each (kernels compile in the first second).
 set -uo pipefail
 nbody=${1:?nbody binary}
 out=${2:?output folder}
@@ -25,8 +25,8 @@ pair() {  # NAME OPTIONS...: off, then merge
   timed "$name-merge-$round" "$@" --collisions merge --radius 1e-9
 }
 for round in 1 2; do
-  pair fragment-16384-leapfrog --engine fragment --bodies 16384 --method leapfrog --steps 400
-  pair compute-16384-leapfrog --engine compute --bodies 16384 --method leapfrog --steps 6000
-  pair compute-16384-rk4 --engine compute --bodies 16384 --method rk4 --steps 1500
-  pair tree-1048576-leapfrog --engine tree --bodies 1048576 --method leapfrog --steps 100
+  pair fragment-16384-leapfrog --engine fragment --bodies 16384 --method leapfrog --steps 2000
+  pair compute-16384-leapfrog --engine compute --bodies 16384 --method leapfrog --steps 30000
+  pair compute-16384-rk4 --engine compute --bodies 16384 --method rk4 --steps 7500
+  pair tree-1048576-leapfrog --engine tree --bodies 1048576 --method leapfrog --steps 600
 done

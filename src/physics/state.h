@@ -48,7 +48,7 @@ void completeIdentity(State& state);
 bool hasDefaultIdentity(const State& state);
 
 // The physical constants and the step size; everything an engine needs besides the method.
-// A force pass at a step boundary that also screens for contacts (engines/contact_screen.h):
+// A force pass at a step boundary that also screens for contacts (Engine::screenContacts):
 // bodies of radius `radius`, or (radius 0) of (3 m / (4 pi density))^(1/3), `volume` being
 // 3 / (4 pi density); the pass marks word `slot` of the engine's flags where two may touch.
 struct ContactScreenPass {

@@ -139,7 +139,7 @@ State plantedPair(const CollisionSettings& settings, double separation, bool mas
 
 // Overlapping bodies (d <= r_i + r_j: touching, if they approach) are always marked; where no two
 // massive bodies come within 2 max(r_i, r_j) (with room for rounding) of each other, and none
-// within the band that eps^2 rounds away (~3e-3 eps), the boundary is clear. The planted pair
+// within the band that eps^2 rounds away (~7e-4 eps), the boundary is clear. The planted pair
 // touches (0.999), just misses reach (2.05 x the larger radius), or is massless (never touches).
 TEST_P(CollisionEngines, TheScreenMarksEveryOverlapAndPassesBodiesOutOfReach) {
   const auto gpu = engine();
@@ -162,7 +162,7 @@ TEST_P(CollisionEngines, TheScreenMarksEveryOverlapAndPassesBodiesOutOfReach) {
           EXPECT_EQ(screen, ContactScreen::possible) << what;
           ++markChecked;
         } else if (!anyPairWithin(state, settings, [&](double r1, double r2, double d) {
-                     return d < 2.01 * std::max(r1, r2) || d < 4e-3 * softening;
+                     return d < 2.01 * std::max(r1, r2) || d < 1e-3 * softening;
                    })) {
           EXPECT_EQ(screen, ContactScreen::clear) << what;
           ++clearChecked;
