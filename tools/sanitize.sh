@@ -27,7 +27,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 # of accuracy and speed that repeat code other tests run (bench and accuracy under mpirun, the
 # simulate-against-reference sweep, the relative opening criterion, the tree's convergence order,
 # its default accuracy at 16384 bodies); and runs under mpirun that repeat another's code with
-# other numbers (every method but RK4 on 2 to 4 ranks, the window in a potential, mergers).
+# other numbers (every method but RK4 on 2 to 4 ranks, the window in a potential, mergers); and
+# the screened collision runs against the host's (their code runs in CollisionEngines').
 # Their code runs here in the other tests and in the same variants at N = 1000; the Release tier
 # runs them whole.
 long_tests='FormatsGl.TheTwoGalaxyFileStepsOnEveryEngineAsOnTheCpu|SoakTest.TwentyThousandStepsLeakNothing'
@@ -38,5 +39,6 @@ long_tests+='|TreeGravityTest.RelativeOpening|ConvergenceOrderMatchesEachMethod/
 long_tests+='|TreeDefaultAccuracy.MeetsTheTargetsAt16384Bodies'
 long_tests+='|RanksGiveTheBitsOfOne.ForEveryEngineMethodAndRankCount/[a-z]+_(euler|rk2|leapfrog|symplectic_euler)( |$)'
 long_tests+='|Window.InAPotentialUnderMpiexecShowsWhatOneProcessShows|Ranks.WithMergersGiveTheBitsOf'
+long_tests+='|DirectCollisionEngines.ScreenedRunsGiveTheBitsOfRunsLookedAtOnTheHost'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -L gl -E "$long_tests" "$@"
