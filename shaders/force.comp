@@ -42,7 +42,8 @@ void main() {
   int end = min(begin + uSliceLength, uPaddedCount);
   for (int t = begin; t < end; t += GROUP_SIZE) {
     int j = t + local;
-    // Past the end: a massless body at the origin, which adds exactly zero.
+    // Past the end: a massless body at the origin (with CONTACTS, far away), which adds exactly
+    // zero.
     tile[local] = contactBody(j < end ? texelFetch(uStagePositionMass, texelOfBody(j, width), 0) : vec4(0.0));
     barrier();
     for (int m = 0; m < GROUP_SIZE; ++m) addBody(sums, ri, tile[m]);

@@ -30,8 +30,8 @@ float contactReach(float mass) { return mass > 0.0 ? 2.0 * contactRadius(mass) *
 // that touch are within r_i + r_j <= 2 max(r_i, r_j), so the larger one counts the other: a body
 // with a count beyond itself adds 1 to contactFlags[uContactSlot], the boundary's word, and the
 // host then looks at that state itself. The test is wider than contact, never narrower: 2 r_i, and
-// eps^2 + reach^2 rounded up by 4 ulps, more than r2's three roundings and its own two can take
-// from it (the difference of two nearby floats is exact), so that where eps >> r a pair closer
+// eps^2 + reach^2 rounded up by 4 ulps, more than r2's roundings (the differences' and the three
+// fused multiply-adds') and its own two can take from it, so that where eps >> r a pair closer
 // than ~7e-4 eps counts as well (at 1M Plummer bodies and eps = 0.01, a rounding up by 1e-5 let
 // pairs within 3e-5 mark about one boundary in ten). A massless body j counts for no one: the passes load
 // it far away (contactBody), where it adds exactly the zero it added where it was.

@@ -298,7 +298,9 @@ Tested test(uint ref) {
   bool opened =
       overlaps || d2 <= r2 * uOpeningScale2 || (OPENING == 1 && opensRelative(comMass.w, r2, d2));
 #if CONTACTS
-  float contactDistance = fma(sqrt(r2), uContactExtent, groupReach) * 1.0001;
+  // Room for the roundings of the anchor-relative positions too: a few ulps of their size.
+  float rounding = 1e-6 * (length(com) + length(boxCentre) + length(boxHalf));
+  float contactDistance = fma(sqrt(r2), uContactExtent, groupReach) * 1.0001 + rounding;
   opened = opened || d2 <= contactDistance * contactDistance;
 #endif
   result.count = range.y - range.x + 1u;

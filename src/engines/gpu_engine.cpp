@@ -227,6 +227,9 @@ std::vector<glm::dvec3> GpuEngine::readAccelerations(int stage) const {
 }
 
 bool GpuEngine::screenContacts(const std::optional<ContactScreenPass>& bodies) {
+  // The flags' binding must exist (OpenGL promises 8; the tree already needs 19).
+  if (bodies && gl::limits().maxShaderStorageBufferBindings <= GLint(kContactFlagsBinding))
+    return false;
   screen_ = bodies;
   screened_.clear();
   return true;

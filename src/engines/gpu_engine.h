@@ -69,8 +69,8 @@ class GpuEngine : public Engine {
   bool screenContacts(const std::optional<ContactScreenPass>& bodies) override;
   std::vector<ContactScreen> contactScreens() override;
   // The words behind them: at each boundary, how many bodies counted another (a body whose
-  // partners lie in several slices of the j-loop, once for each; in a distributed run, the most
-  // of any rank). Waits for the GPU.
+  // partners lie in several slices of the j-loop, once for each, and again in a walk that the
+  // tree's ring tuner repeats; in a distributed run, the most of any rank). Waits for the GPU.
   std::vector<std::int64_t> contactCounts();
   ContactScreen screenCurrentState(const StepParams& params) override;
   void keepState() override;

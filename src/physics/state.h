@@ -47,7 +47,6 @@ void completeIdentity(State& state);
 // without IDs and components means (CSV writes its two extra columns only where this is false).
 bool hasDefaultIdentity(const State& state);
 
-// The physical constants and the step size; everything an engine needs besides the method.
 // A force pass at a step boundary that also screens for contacts (Engine::screenContacts):
 // bodies of radius `radius`, or (radius 0) of (3 m / (4 pi density))^(1/3), `volume` being
 // 3 / (4 pi density); the pass marks word `slot` of the engine's flags where two may touch.
@@ -56,6 +55,7 @@ struct ContactScreenPass {
   int slot = 0;
 };
 
+// The physical constants and the step size; everything an engine needs besides the method.
 struct StepParams {
   StepParams() = default;
   // The step, epsilon and G; no external potential, at time 0.

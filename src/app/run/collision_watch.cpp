@@ -101,8 +101,10 @@ std::optional<CollisionHalt> CollisionWatch::advance(const Method& method, StepP
       window_ = std::min(2 * window_, kLongestWindow);
       continue;
     }
-    engine_.restoreKeptState();
-    if (*first > 0) engine_.step(method, params, int(*first));  // the same bits again
+    if (*first < window) {  // back to the kept state, and up to that boundary again (same bits)
+      engine_.restoreKeptState();
+      if (*first > 0) engine_.step(method, params, int(*first));
+    }
     params.stepsDone += *first;
     done += *first;
     window_ = 1;
