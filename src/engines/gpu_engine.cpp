@@ -186,14 +186,17 @@ void GpuEngine::step(const Method& method, const StepParams& params, int steps) 
   endPasses();
 }
 
-std::vector<glm::dvec3> GpuEngine::currentAccelerations(const StepParams& params) {
+void GpuEngine::evaluateCurrentForce(const StepParams& params) {
   // The first stage of a one-stage method, made to store its force: its other outputs go to the
   // next step's textures, which the state does not move into (no finishStep).
-  const Method& oneStage = *findMethod("euler");
   beginPasses();
-  runStage({oneStage, params, 0, StageForce::evaluated, true});
+  runStage({*findMethod("euler"), params, 0, StageForce::evaluated, true});
   endPasses();
   reusedForce_.forget();  // the first stage's acceleration is this force now
+}
+
+std::vector<glm::dvec3> GpuEngine::currentAccelerations(const StepParams& params) {
+  evaluateCurrentForce(params);
   std::vector<glm::dvec3> accelerations = readAccelerations(0);
   if (const auto own = ownBodies()) gatherShares(accelerations, bodyShares(), bodyCount_);
   return accelerations;
@@ -282,16 +285,12 @@ std::vector<ContactScreen> GpuEngine::contactScreens() {
 
 ContactScreen GpuEngine::screenCurrentState(const StepParams& params) {
   if (!screen_) return ContactScreen::unscreened;
-  // As currentAccelerations: one stage of Euler, whose outputs the state does not move into.
   StepParams screening = params;
   screening.contactScreen = *screen_;
   screening.contactScreen->slot = 0;
-  beginPasses();
   beginContactScreens(0);
   screened_[0] = true;
-  runStage({*findMethod("euler"), screening, 0, StageForce::evaluated, true});
-  endPasses();
-  reusedForce_.forget();  // the first stage's acceleration is this force now
+  evaluateCurrentForce(screening);
   return contactScreens()[0];
 }
 

@@ -129,6 +129,9 @@ class GpuEngine : public Engine {
   void beginPasses();
   void endPasses();
   std::vector<glm::dvec3> readAccelerations(int stage) const;
+  // One force evaluation of the current state into the first stage's acceleration (the state is
+  // unchanged; the reused force is forgotten).
+  void evaluateCurrentForce(const StepParams& params);
   // Contact screening: the flags of a call of `steps` steps cleared, and the stage's parameters
   // with the boundary it screens, if any (stage 0 evaluated: the step's start; the last stage of
   // an FSAL method: its end).
