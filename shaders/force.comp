@@ -40,19 +40,30 @@ void main() {
 #endif
   int begin = int(gl_WorkGroupID.y) * uSliceLength;
   int end = min(begin + uSliceLength, uPaddedCount);
+  int blockFirst = firstBody - local;  // this work group's bodies: GROUP_SIZE x BODIES from here
   for (int t = begin; t < end; t += GROUP_SIZE) {
     int j = t + local;
     // Past the end: a massless body at the origin (with CONTACTS, far away), which adds exactly
     // zero.
     tile[local] = contactBody(j < end ? texelFetch(uStagePositionMass, texelOfBody(j, width), 0) : vec4(0.0));
     barrier();
-    for (int m = 0; m < GROUP_SIZE; ++m) addBody(sums, ri, tile[m]);
+#if CONTACTS
+    // The few tiles that hold some of the group's own bodies (the same for all its invocations)
+    // leave each one's own term out of its contact screen.
+    if (t < blockFirst + GROUP_SIZE * BODIES && t + GROUP_SIZE > blockFirst) {
+      for (int m = 0; m < GROUP_SIZE; ++m) {
+        int offset = t + m - firstBody;
+        addBodyBesides(sums, ri, tile[m], offset >= 0 && offset % GROUP_SIZE == 0 ? offset / GROUP_SIZE : -1);
+      }
+    } else
+#endif
+      for (int m = 0; m < GROUP_SIZE; ++m) addBody(sums, ri, tile[m]);
     barrier();
   }
   for (int k = 0; k < BODIES; ++k) {
     int i = firstBody + k * GROUP_SIZE;
 #if CONTACTS
-    reportContact(contactFound(k, i >= begin && i < end));
+    reportContact(contactFound(k));
 #endif
 #if FUSED
 #if POTENTIAL_COMPONENTS > 0

@@ -29,11 +29,11 @@ void main() {
   beginContacts(bodies);
 #endif
   int firstRow = min(slice * rowsPerSlice, height), endRow = min((slice + 1) * rowsPerSlice, height);
-  sumOverRows(sums, ri, uStagePositionMass, firstRow, endRow);
+  sumOverRows(sums, ri, uStagePositionMass, firstRow, endRow, first);
   // Padding bodies get a finite acceleration here; update.frag never moves them.
   for (int k = 0; k < BODIES; ++k) {
 #if CONTACTS
-    reportContact(contactFound(k, first.y >= firstRow && first.y < endRow));
+    reportContact(contactFound(k));
 #endif
     vec3 acceleration = uGravity * sums[k];
 #if POTENTIAL_COMPONENTS > 0

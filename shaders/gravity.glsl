@@ -25,16 +25,19 @@ float contactReach(float mass) { return mass > 0.0 ? 2.0 * contactRadius(mass) *
 
 #if CONTACTS
 // Contact screening (Engine::screenContacts, app/run/collision_watch.h): a pass that evaluates the
-// force at a step boundary also counts, for each body i, the massive bodies j within 2 r_i of it
-// (r2 < contactReach2, the pair's r2 as the force law computes it, eps^2 included). Two bodies
-// that touch are within r_i + r_j <= 2 max(r_i, r_j), so the larger one counts the other: a body
-// with a count beyond itself adds 1 to contactFlags[uContactSlot], the boundary's word, and the
-// host then looks at that state itself. The test is wider than contact, never narrower: 2 r_i, and
-// eps^2 + reach^2 rounded up by 4 ulps, more than r2's roundings (the differences' and the three
-// fused multiply-adds') and its own two can take from it, so that where eps >> r a pair closer
-// than ~7e-4 eps counts as well (at 1M Plummer bodies and eps = 0.01, a rounding up by 1e-5 let
-// pairs within 3e-5 mark about one boundary in ten). A massless body j counts for no one: the passes load
-// it far away (contactBody), where it adds exactly the zero it added where it was.
+// force at a step boundary also finds, for each body i, whether a massive body j != i lies within 2
+// r_i of it (r2 < contactReach2, the pair's r2 as the force law computes it, eps^2 included). Two
+// bodies that touch are within r_i + r_j <= 2 max(r_i, r_j), so the larger one finds the other: it
+// adds 1 to contactFlags[uContactSlot], the boundary's word, and the host then looks at that state
+// itself. The direct engines keep the least r2 of the bodies j != i (one min a pair; their own term
+// is left out where a tile or block of bodies j holds it: addBodyBesides); the tree counts the
+// bodies within reach, itself included (tree_walk.comp). The test is wider than contact, never
+// narrower: 2 r_i, and eps^2 + reach^2 rounded up by 4 ulps, more than r2's roundings (the
+// differences' and the three fused multiply-adds') and its own two can take from it, so that where
+// eps >> r a pair closer than ~7e-4 eps counts as well (at 1M Plummer bodies and eps = 0.01, a
+// rounding up by 1e-5 let pairs within 3e-5 mark about one boundary in ten). A massless body j
+// counts for no one: the passes load it far away (contactBody), where it adds exactly the zero it
+// added where it was.
 uniform int uContactSlot;      // the word of the boundary this pass screens
 layout(std430, binding = 20) buffer ContactFlags { uint contactFlags[]; };
 
@@ -49,8 +52,18 @@ void reportContact(bool found) {
   if (found) atomicAdd(contactFlags[uContactSlot], 1u);
 }
 
-float contactHits[BODIES];    // bodies j counted, itself included
 float contactReach2s[BODIES];
+float nearestOther2[BODIES];  // direct engines: the least r2 of a body j != i so far
+
+void beginContacts(vec4 bodies[BODIES]) {
+  for (int k = 0; k < BODIES; ++k) {
+    contactReach2s[k] = contactReach2(contactReach(bodies[k].w));
+    nearestOther2[k] = uintBitsToFloat(0x7f800000u);  // +infinity
+  }
+}
+
+// Whether body k of a direct engine found a body j != i within its reach.
+bool contactFound(int k) { return nearestOther2[k] < contactReach2s[k]; }
 #else
 vec4 contactBody(vec4 body) { return body; }
 #endif
@@ -74,27 +87,26 @@ float addPair(inout vec3 sum, vec3 ri, vec4 bodyJ) {
   return r2;
 }
 
-// One body j for all BODIES bodies i.
+// One body j for all BODIES bodies i, none of which it is.
 void addBody(inout vec3 sums[BODIES], vec3 ri[BODIES], vec4 bodyJ) {
   for (int k = 0; k < BODIES; ++k) {
 #if CONTACTS
-    contactHits[k] += addPair(sums[k], ri[k], bodyJ) < contactReach2s[k] ? 1.0 : 0.0;
+    nearestOther2[k] = min(nearestOther2[k], addPair(sums[k], ri[k], bodyJ));
 #else
     addPair(sums[k], ri[k], bodyJ);
 #endif
   }
 }
 
-#if CONTACTS
-void beginContacts(vec4 bodies[BODIES]) {
+// One body j for all BODIES bodies i, of which it may be body `selfK` (-1: none). Its own term adds
+// exactly zero to the sum, as in addBody, and nothing to the contact screen.
+void addBodyBesides(inout vec3 sums[BODIES], vec3 ri[BODIES], vec4 bodyJ, int selfK) {
   for (int k = 0; k < BODIES; ++k) {
-    contactHits[k] = 0.0;
-    contactReach2s[k] = contactReach2(contactReach(bodies[k].w));
+#if CONTACTS
+    float r2 = addPair(sums[k], ri[k], bodyJ);
+    if (k != selfK) nearestOther2[k] = min(nearestOther2[k], r2);
+#else
+    addPair(sums[k], ri[k], bodyJ);
+#endif
   }
 }
-
-// Whether body k counted a body besides itself; `selfCounted`: its own texel was in the j range.
-bool contactFound(int k, bool selfCounted) {
-  return contactHits[k] > (selfCounted && contactReach2s[k] > uSoftening2 ? 1.0 : 0.0);
-}
-#endif

@@ -32,9 +32,9 @@ void main() {
 #if CONTACTS
   beginContacts(bodies);
 #endif
-  sumOverRows(sums, ri, uStagePositionMass, 0, textureSize(uStagePositionMass, 0).y);
+  sumOverRows(sums, ri, uStagePositionMass, 0, textureSize(uStagePositionMass, 0).y, texel);
 #if CONTACTS
-  reportContact(contactFound(0, true));
+  reportContact(contactFound(0));
 #endif
   vec3 acceleration = uGravity * sums[0];
 #if POTENTIAL_COMPONENTS > 0

@@ -138,6 +138,9 @@ float groupReach = 0.0;           // CONTACTS: the most any of the group's bodie
 #endif
 uint self[BPT] = PER_BODY(uint, 0u);       // this invocation's sorted bodies: local + k THREADS
 vec3 ri[BPT] = PER_BODY(vec3, vec3(0.0));  // their positions
+#if CONTACTS
+float contactHits[BPT] = PER_BODY(float, 0.0);  // bodies j within their reach, themselves included
+#endif
 vec3 acceleration[BPT] = PER_BODY(vec3, vec3(0.0));
 float potential[BPT] = PER_BODY(float, 0.0);
 
@@ -255,7 +258,8 @@ void evaluateBodies(uint count) {
         if (j != self[k] && r2 > 0.0) potential[k] -= bodyJ.w * inversesqrt(r2);
       } else {
 #if CONTACTS
-        // j == i adds exactly 0 (gravity.glsl), and counts once
+        // j == i adds exactly 0 (gravity.glsl), and counts once: a count beyond 1 (where eps^2
+        // itself is within reach) finds another body
         contactHits[k] += addPair(acceleration[k], ri[k], bodyJ) < contactReach2s[k] ? 1.0 : 0.0;
 #else
         addPair(acceleration[k], ri[k], bodyJ);  // j == i adds exactly 0 (gravity.glsl)
@@ -495,6 +499,7 @@ void loadGroup(uint group, out vec4 bodies[BPT]) {
   }
 #if CONTACTS
   beginContacts(bodies);
+  for (int k = 0; k < BPT; ++k) contactHits[k] = 0.0;
 #endif
   findGroupBox(bodies);
 }
@@ -532,7 +537,8 @@ void storeEstimates() {
 // w is 0: a distributed run moves only x, y and z between ranks (tree_share.comp).
 void storeAccelerations() {
 #if CONTACTS
-  for (int k = 0; k < BPT; ++k) reportContact(holds(k) && contactFound(k, true));
+  for (int k = 0; k < BPT; ++k)
+    reportContact(holds(k) && contactHits[k] > (contactReach2s[k] > uSoftening2 ? 1.0 : 0.0));
 #endif
   for (int k = 0; k < BPT; ++k)
     if (holds(k))

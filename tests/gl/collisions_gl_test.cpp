@@ -203,10 +203,24 @@ void moveBody(State& state, std::size_t body, const glm::dvec3& at) {
   state.positionMass[body] = glm::vec4(glm::vec3(at), state.positionMass[body].w);
 }
 
+// The layouts of engine `name` whose screen leaves each body's own term out differently: the
+// direct engines' blocks of bodies i (bodies per thread or fragment, the unrolled texel blocks) in
+// one slice of the j-loop (with several, a body whose partners lie in two is counted twice).
+std::vector<test::Variant> screenLayouts(const std::string& name) {
+  if (name == "compute")
+    return {{{"slices", "1"}, {"group-size", "64"}, {"bodies-per-thread", "1"}},
+            {{"slices", "1"}, {"group-size", "64"}, {"bodies-per-thread", "4"}}};
+  if (name == "fragment")
+    return {{{"slices", "1"}, {"bodies-per-fragment", "1"}, {"unroll", "4x4"}},
+            {{"slices", "1"}, {"bodies-per-fragment", "4"}, {"unroll", "2x2"}},
+            {{"slices", "1"}, {"bodies-per-fragment", "4"}, {"unroll", "8x8"}}};
+  return {{}};
+}
+
 // Through a Plummer sphere of 4096: 600 pairs, each body 0.99 (r_i + r_j) from its partner in a
 // direction of its own, and 100 clusters of 8 bodies 2r / 50 across, each with a body 0.6 x 2r
-// from it. Every body of them is counted, and no other, through the direct engines' j loops and
-// the tree's lists (many pairs and clusters straddle two of its groups).
+// from it. Every body of them is counted, and no other, through the direct engines' j loops in
+// each layout and the tree's lists (many pairs and clusters straddle two of its groups).
 TEST_P(CollisionEngines, TheScreenCountsEveryBodyOfEveryTouchingPair) {
   const CollisionSettings settings{.mode = CollisionMode::merge, .radius = 4e-4};
   const double touching = 2.0 * settings.radius;
@@ -224,17 +238,18 @@ TEST_P(CollisionEngines, TheScreenCountsEveryBodyOfEveryTouchingPair) {
   const std::size_t expected = bodiesWithin(state, 2.0 * settings.radius * 0.995);
   ASSERT_EQ(expected, bodiesWithin(state, 2.0 * settings.radius * 1.005));
   ASSERT_GE(expected, 2100u);
-  // One slice of the j-loop: with several, a body whose partners lie in two is counted twice.
-  const auto gpu = GetParam() == "tree" ? engine() : makeEngine(GetParam(), {{"slices", "1"}});
-  gpu->upload(state);
-  ASSERT_TRUE(gpu->screenContacts(settings.screenedBodies()));
-  for (const double softening : {0.0, 0.01}) {
-    EXPECT_EQ(gpu->screenCurrentState(StepParams(0.01, softening, 1.0)), ContactScreen::possible);
-    EXPECT_EQ(dynamic_cast<GpuEngine&>(*gpu).contactCounts(),
-              std::vector<std::int64_t>{std::int64_t(expected)})
-        << "eps " << softening;
+  for (const test::Variant& layout : screenLayouts(GetParam())) {
+    const auto gpu = makeEngine(GetParam(), layout);
+    gpu->upload(state);
+    ASSERT_TRUE(gpu->screenContacts(settings.screenedBodies()));
+    for (const double softening : {0.0, 0.01}) {
+      EXPECT_EQ(gpu->screenCurrentState(StepParams(0.01, softening, 1.0)), ContactScreen::possible);
+      EXPECT_EQ(dynamic_cast<GpuEngine&>(*gpu).contactCounts(),
+                std::vector<std::int64_t>{std::int64_t(expected)})
+          << "eps " << softening << ", " << ::testing::PrintToString(layout);
+    }
+    gpu->screenContacts(std::nullopt);
   }
-  gpu->screenContacts(std::nullopt);
 }
 
 // A body beside a cluster of 8 (more than the tree's smallCell, 0.004 across) that sorts into
