@@ -6,6 +6,7 @@
 // momentum to round-off and its bits run after run; the command line merges, halts and refuses.
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -334,6 +335,37 @@ TEST(CollisionRuns, SimulateMergesHaltsAndRefuses) {
   EXPECT_EQ(refused.exitCode, 2);
   EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
   EXPECT_FALSE(std::filesystem::exists(scratch / "no.csv"));
+}
+
+// bench --collisions steps as simulate does: its warm-up (3 steps) and timed steps (2 x 100) merge
+// what simulate's 203 steps merge, one line each. With a read-back it refuses (one line, before
+// any GL).
+TEST(CollisionRuns, BenchMergesWhatSimulateMerges) {
+  ScratchFolder scratch("collision-bench");
+  const std::string options =
+      " --engine cpu --method leapfrog --dt 0.005 --collisions merge --density 30 "
+      "--scene plummer --bodies 300 --seed 7";
+  const auto simulated =
+      runNbody("simulate" + options + " --steps 203 -o " + (scratch / "s.csv").string(), scratch);
+  ASSERT_EQ(simulated.exitCode, 0) << simulated.err;
+  long long merged = 0;
+  for (auto at = simulated.err.find("merged into"); at != std::string::npos;
+       at = simulated.err.find("merged into", at + 1))
+    ++merged;
+  ASSERT_GT(merged, 0);
+  const auto json = scratch / "b.json";
+  const auto bench =
+      runNbody("bench" + options + " --steps 100 --repetitions 2 --json " + json.string(), scratch);
+  ASSERT_EQ(bench.exitCode, 0) << bench.err;
+  const nlohmann::json result = nlohmann::json::parse(test::readWholeFile(json))["results"][0];
+  EXPECT_EQ(result["collisions"], "merge, density 30");
+  EXPECT_EQ(result["mergers"], merged);
+  // The compute engine, which could read back (the CPU engine is refused a read-back first).
+  const auto refused = runNbody(
+      "bench --engine compute --collisions merge --radius 1 --readback none,sync", scratch);
+  EXPECT_EQ(refused.exitCode, 2);
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+  EXPECT_NE(refused.err.find("--collisions"), std::string::npos) << refused.err;
 }
 
 // A run with mergers stopped at a snapshot and resumed from it writes the bytes of the run made

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/run/collision_watch.h"
 #include "app/run/engine_session.h"
 #include "app/run/rank_agreement.h"
 #include "app/run/stop_signals.h"
@@ -90,7 +91,8 @@ void printTable(const std::vector<BenchResult>& results) {
       kFlopPerInteraction);
 }
 
-nlohmann::json resultJson(const BenchResult& r, const StepParams& step) {
+nlohmann::json resultJson(const BenchResult& r, const StepParams& step,
+                          const std::string& collisions) {
   nlohmann::json json{{"renderer", r.device},
                       {"engine", r.engine},
                       {"variant", r.variant},
@@ -99,6 +101,7 @@ nlohmann::json resultJson(const BenchResult& r, const StepParams& step) {
                       {"softening", step.softening},
                       {"gravity", step.gravity},
                       {"potential", step.potential ? step.potential->spec() : ""},
+                      {"collisions", collisions},
                       {"bodies", r.bodies},
                       {"readback", readbackName(r.readback)},
                       {"steps_per_repetition", r.stepsPerRepetition},
@@ -107,6 +110,7 @@ nlohmann::json resultJson(const BenchResult& r, const StepParams& step) {
                       {"gpu_ms_per_step", jsonNumber(r.gpuMillisecondsPerStep)},
                       {"interactions_per_second", jsonNumber(r.interactionsPerSecond)},
                       {"gflops", jsonNumber(r.gflops)}};
+  if (r.mergers) json["mergers"] = *r.mergers;
   if (r.conservation) json["conservation"] = conservationJson(*r.conservation);
   if (r.accuracy) json["accuracy"] = accuracyJson(*r.accuracy);
   json["ranks"] = std::max<std::size_t>(r.ranks.size(), 1);
@@ -124,7 +128,7 @@ nlohmann::json resultJson(const BenchResult& r, const StepParams& step) {
 }
 
 void writeJson(const std::vector<BenchResult>& results, const std::string& scene,
-               const StepParams& step, OutputFile& file) {
+               const StepParams& step, const std::string& collisions, OutputFile& file) {
   nlohmann::json report{{"tool", "nbody bench"},
                         {"scene", scene},
                         {"flop_per_interaction", kFlopPerInteraction},
@@ -132,7 +136,7 @@ void writeJson(const std::vector<BenchResult>& results, const std::string& scene
                         {"hosts", ranks().gatherText(ranks().host())},
                         {"exchange", ranks().gatherPath()}};
   report["results"] = nlohmann::json::array();
-  for (const BenchResult& r : results) report["results"].push_back(resultJson(r, step));
+  for (const BenchResult& r : results) report["results"].push_back(resultJson(r, step, collisions));
   file.stream() << report.dump(2) << '\n';
 }
 
@@ -232,6 +236,20 @@ struct BenchRun {
   std::string unwritten;
 };
 
+// benchmark(), with --collisions through a watch as simulate's (looking at the initial state
+// first), which stops screening before the diagnostics measure.
+BenchResult timeWithCollisions(Engine& engine, const Method& method, Readback readback,
+                               StepParams& params, const BenchOptions& options) {
+  if (!options.collisions.enabled())
+    return benchmark(engine, method, readback, params, options.timing);
+  CollisionWatch watch(options.collisions, engine, [&params](long long step) {
+    return params.startTime + double(step) * params.dt;
+  });
+  if (const auto halt = watch.look(params, params.stepsDone))
+    throw std::runtime_error(halt->what + ": halted (--collisions halt)");
+  return benchmark(engine, method, readback, params, options.timing, &watch);
+}
+
 void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRun& run) {
   StepParams params = run.options.run.choice.step;  // counts the steps: a potential's time
   engine.upload(run.initial);
@@ -243,7 +261,7 @@ void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRu
   // An approximate engine's speed means little without its accuracy on the same state.
   std::optional<AccuracyReport> accuracy;
   if (findEngine(engine.name())->approximate) accuracy = measureAccuracy(engine, params);
-  BenchResult result = benchmark(engine, method, readback, params, run.options.timing);
+  BenchResult result = timeWithCollisions(engine, method, readback, params, run.options);
   result.accuracy = accuracy;
   const std::string timing = method.name + " on the " + engine.name() + " engine";
   throwIfStopped([&] { return "while timing " + timing + run.unwritten; });
@@ -320,6 +338,12 @@ void checkEachEngineTimesSomething(const BenchOptions& options) {
                        " engine keeps its state on the CPU and reads nothing back, so it would "
                        "time nothing; time it "
                        "with --readback none");
+  if (options.collisions.enabled() &&
+      std::any_of(options.readbacks.begin(), options.readbacks.end(),
+                  [](Readback readback) { return readback != Readback::none; }))
+    throw UsageError(
+        "--collisions is timed with --readback none only (its watch reads back what "
+        "it needs)");
 }
 
 }  // namespace
@@ -361,10 +385,12 @@ void addBenchOptions(CLI::App& command, BenchOptions& options) {
       ->check(outputPath());
   command.add_option("--csv", options.csv, "also write the results to this CSV file")
       ->check(outputPath());
+  addCollisionOptions(command, options.collisions);
 }
 
 int runBench(const BenchOptions& given) {
   BenchOptions options = given;
+  checkCollisionSettings(options.collisions);
   options.run.choice.step.potential = givenPotential(options.run, options.run.choice.step.gravity);
   checkEachEngineTimesSomething(options);
   // Unwritable paths fail now, not at the end (two that are one file failed at parsing).
@@ -384,6 +410,8 @@ int runBench(const BenchOptions& given) {
               scene.name.c_str(), scene.bodyCount(), fixed.c_str(), step.dt, step.softening,
               step.gravity);
   if (step.potential) std::printf("external potential: %s\n", step.potential->spec().c_str());
+  if (options.collisions.enabled())
+    std::printf("collisions: %s\n", collisionsText(options.collisions).c_str());
   std::unique_ptr<gl::HeadlessContext> context;  // outlives the engines
   std::vector<std::unique_ptr<Engine>> engines = makeEngines(options, context);
   checkSettingsOffered(engines, options.run.choice.engineSettings);
@@ -400,7 +428,7 @@ int runBench(const BenchOptions& given) {
     engine.reset();  // its textures go before the next engine's are made
   }
   printTable(run.results);
-  if (json) writeJson(run.results, scene.name, step, *json);
+  if (json) writeJson(run.results, scene.name, step, collisionsText(options.collisions), *json);
   if (csv) writeCsv(run.results, *csv);
   outputs.commit(
       [&] { throwIfStopped([&] { return "while writing the reports" + run.unwritten; }); });

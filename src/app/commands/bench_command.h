@@ -10,6 +10,7 @@
 #include "app/run/output_plan.h"
 #include "app/run/run_options.h"
 #include "app/run/timing.h"
+#include "physics/collisions.h"
 
 namespace nbody {
 
@@ -19,6 +20,7 @@ struct BenchOptions {
   bool sweep = false;  // every combination of every engine option
   TimingPlan timing;
   std::string json, csv;
+  CollisionSettings collisions;  // timed as simulate steps with them (readback none)
 };
 
 void addBenchOptions(CLI::App& command, BenchOptions& options);

@@ -34,6 +34,13 @@ void checkCollisionSettings(const CollisionSettings& settings) {
     throw UsageError("--collisions needs the bodies' size: --radius R or --density RHO");
 }
 
+std::string collisionsText(const CollisionSettings& settings) {
+  if (!settings.enabled()) return "";
+  const std::string mode = settings.mode == CollisionMode::merge ? "merge" : "halt";
+  return mode + (settings.radius > 0.0 ? ", radius " + formatDouble(settings.radius)
+                                       : ", density " + formatDouble(settings.density));
+}
+
 namespace {
 
 // The engine's bodies in double: its own where it keeps them so, else its float32 state's.

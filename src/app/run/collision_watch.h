@@ -29,6 +29,8 @@ namespace nbody {
 void addCollisionOptions(CLI::App& command, CollisionSettings& settings);
 // Throws UsageError where collisions are on without a size for the bodies.
 void checkCollisionSettings(const CollisionSettings& settings);
+// "merge, radius 1e-09" or "halt, density 3"; "" when off.
+std::string collisionsText(const CollisionSettings& settings);
 
 // Where a halting run stopped: the first contact, and the step.
 struct CollisionHalt {

@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
+#include "app/run/collision_watch.h"
 #include "app/run/rank_agreement.h"
 #include "app/run/stop_signals.h"
 #include "gl/objects.h"
@@ -25,17 +27,23 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
 }
 
-// Advances `steps` steps (counted in params.stepsDone), reading the state back as asked, and
-// returns the wall seconds between glFinish calls. The GPU time of the same work goes into
-// `gpuSeconds` when a query is given.
+// Advances `steps` steps (counted in params.stepsDone), reading the state back as asked, or
+// through the collision watch where one is given, and returns the wall seconds between glFinish
+// calls. The GPU time of the same work goes into `gpuSeconds` when a query is given.
 double timeSteps(Engine& engine, const Method& method, Readback readback, StepParams& params,
-                 long long steps, const gl::TimeElapsedQuery* query, double* gpuSeconds) {
+                 long long steps, const gl::TimeElapsedQuery* query, double* gpuSeconds,
+                 CollisionWatch* collisions) {
   std::unique_ptr<gl::AsyncStateReadback> ring;
   if (readback == Readback::async) ring = std::make_unique<gl::AsyncStateReadback>(3);
   engine.finish();
   const auto start = Clock::now();
   if (query) glBeginQuery(GL_TIME_ELAPSED, query->id());
-  for (long long s = 0; s < steps && !agreedStop(); ++s) {  // a stop comes at a step boundary
+  if (collisions) {
+    if (const auto halt = collisions->advance(method, params, params.stepsDone, steps))
+      throw std::runtime_error(halt->what + ": halted (--collisions halt)");
+  }
+  for (long long s = 0; !collisions && s < steps && !agreedStop();
+       ++s) {  // a stop comes at a step boundary
     engine.step(method, params, 1);
     ++params.stepsDone;  // a moving potential's time goes on
     if (readback == Readback::sync) engine.download();
@@ -95,15 +103,16 @@ std::string_view readbackName(Readback readback) {
 }
 
 BenchResult benchmark(Engine& engine, const Method& method, Readback readback, StepParams& params,
-                      const TimingPlan& plan) {
+                      const TimingPlan& plan, CollisionWatch* collisions) {
   std::unique_ptr<gl::TimeElapsedQuery> query;
   if (engine.runsOnGl())
     query = std::make_unique<gl::TimeElapsedQuery>(gl::TimeElapsedQuery::create());
   double gpuSeconds = 0;
   // Warm-up: the first steps compile shaders (an FSAL method's second step is the first to reuse
   // the force, through kernels of its own); the next says how long a step takes.
-  timeSteps(engine, method, readback, params, 2, nullptr, nullptr);
-  const double oneStep = timeSteps(engine, method, readback, params, 1, nullptr, nullptr);
+  timeSteps(engine, method, readback, params, 2, nullptr, nullptr, collisions);
+  const double oneStep =
+      timeSteps(engine, method, readback, params, 1, nullptr, nullptr, collisions);
   // Clamped as a double first: --seconds over a very fast step does not fit a long long.
   // Every rank of a distributed run times the same steps (the most any rank's clock asks for).
   const long long steps =
@@ -117,7 +126,7 @@ BenchResult benchmark(Engine& engine, const Method& method, Readback readback, S
   long long totalSteps = 0;
   for (int r = 0; r < plan.repetitions && !agreedStop(); ++r) {
     const double wall =
-        timeSteps(engine, method, readback, params, steps, query.get(), &gpuSeconds);
+        timeSteps(engine, method, readback, params, steps, query.get(), &gpuSeconds, collisions);
     stepsPerSecond.push_back(double(steps) / wall);
     if (query) gpuMilliseconds.push_back(1e3 * gpuSeconds / double(steps));
     totalWall += wall;
@@ -137,6 +146,7 @@ BenchResult benchmark(Engine& engine, const Method& method, Readback readback, S
   result.interactionsPerSecond = result.stepsPerSecond * interactionsPerStep(engine, method);
   result.gflops = result.interactionsPerSecond * kFlopPerInteraction * 1e-9;
   result.ranks = rankFigures(engine, totalWall, totalSteps);
+  if (collisions) result.mergers = collisions->mergers();
   return result;
 }
 

@@ -15,6 +15,8 @@
 
 namespace nbody {
 
+class CollisionWatch;
+
 // How the state is read back to the CPU during timing (the paper's table 5).
 enum class Readback { none, sync, async };
 extern const std::map<std::string, Readback> kReadbacks;  // by name
@@ -53,14 +55,16 @@ struct BenchResult {
   double gflops = 0;                              // kFlopPerInteraction per interaction
   std::optional<ConservationCheck> conservation;  // diagnostics before and after the timed steps
   std::optional<AccuracyReport>
-      accuracy;                    // an approximate engine's force error on the initial state
-  std::vector<RankFigures> ranks;  // a distributed run's, every rank's; empty otherwise
+      accuracy;                      // an approximate engine's force error on the initial state
+  std::vector<RankFigures> ranks;    // a distributed run's, every rank's; empty otherwise
+  std::optional<long long> mergers;  // with --collisions: in the warm-up and the timed steps
 };
 
 // Times one method on an engine that already holds the initial state, counting the steps made in
 // params.stepsDone. Returns early, with the repetitions done so far, when a stop is asked for
-// (app/run/stop_signals.h).
+// (app/run/stop_signals.h). With `collisions` (readback none), the steps are the watch's, as
+// simulate makes them: screened windows, and a look on the host where one is marked.
 BenchResult benchmark(Engine& engine, const Method& method, Readback readback, StepParams& params,
-                      const TimingPlan& plan);
+                      const TimingPlan& plan, CollisionWatch* collisions = nullptr);
 
 }  // namespace nbody
