@@ -48,12 +48,18 @@ void main() {
     tile[local] = contactBody(j < end ? texelFetch(uStagePositionMass, texelOfBody(j, width), 0) : vec4(0.0));
     barrier();
 #if CONTACTS
-    // The few tiles that hold some of the group's own bodies (the same for all its invocations)
-    // leave each one's own term out of its contact screen.
-    if (t < blockFirst + GROUP_SIZE * BODIES && t + GROUP_SIZE > blockFirst) {
-      for (int m = 0; m < GROUP_SIZE; ++m) {
-        int offset = t + m - firstBody;
-        addBodyBesides(sums, ri, tile[m], offset >= 0 && offset % GROUP_SIZE == 0 ? offset / GROUP_SIZE : -1);
+    // The tiles of the group's own bodies (tiles and blocks start at multiples of GROUP_SIZE: a
+    // rank's share is whole blocks) hold each invocation's body k at m = local, and leave it out of
+    // its own contact screen. Only the 32 entries about it test m: one chunk for a warp of 32.
+    if (t >= blockFirst && t < blockFirst + GROUP_SIZE * BODIES) {
+      int k = (t - blockFirst) / GROUP_SIZE;
+      for (int chunk = 0; chunk < GROUP_SIZE; chunk += 32) {  // loops of 32: unrolled
+        if (chunk == (local & ~31)) {
+          for (int n = 0; n < 32; ++n)
+            addBodyBesides(sums, ri, tile[chunk + n], chunk + n == local ? k : -1);
+        } else {
+          for (int n = 0; n < 32; ++n) addBody(sums, ri, tile[chunk + n]);
+        }
       }
     } else
 #endif

@@ -46,7 +46,8 @@ float contactReach2(float reach) {
   return reach > 0.0 ? fma(reach, reach, uSoftening2) * (1.0 + 4.0 / 8388608.0) : -1.0;
 }
 
-vec4 contactBody(vec4 body) { return body.w > 0.0 ? body : vec4(vec3(1e18), body.w); }
+// Far along x alone: r2 >= (1e18 - x_i)^2, one select a fetch.
+vec4 contactBody(vec4 body) { return vec4(body.w > 0.0 ? body.x : 1e18, body.yzw); }
 
 void reportContact(bool found) {
   if (found) atomicAdd(contactFlags[uContactSlot], 1u);

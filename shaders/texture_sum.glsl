@@ -21,12 +21,13 @@ void addTexels(inout vec3 sums[BODIES], vec3 ri[BODIES], sampler2D positionMass,
 }
 
 // The block of texels from `corner`. Only the few blocks that hold bodies i test each texel for
-// them.
+// them: `ownColumn` is own.x in the row of blocks that holds them, else far left of every block,
+// and the block holds them where corner.x - BODIES < ownColumn < corner.x + UNROLL_X (one add and
+// one compare, as unsigned).
 void addBlock(inout vec3 sums[BODIES], vec3 ri[BODIES], sampler2D positionMass, ivec2 corner,
-              ivec2 own) {
+              ivec2 own, int ownColumn) {
 #if CONTACTS
-  if (own.y >= corner.y && own.y < corner.y + UNROLL_Y && own.x < corner.x + UNROLL_X &&
-      own.x + BODIES > corner.x) {
+  if (uint(ownColumn + (BODIES - 1) - corner.x) < uint(UNROLL_X + BODIES - 1)) {
     for (int by = 0; by < UNROLL_Y; ++by)
       for (int bx = 0; bx < UNROLL_X; ++bx)
         addTexel(sums, ri, positionMass, corner + ivec2(bx, by), own);
@@ -43,8 +44,11 @@ void sumOverRows(inout vec3 sums[BODIES], vec3 ri[BODIES], sampler2D positionMas
                  int endRow, ivec2 own) {
   int width = textureSize(positionMass, 0).x;
   ivec2 blocked = ivec2(width / UNROLL_X * UNROLL_X, firstRow + (endRow - firstRow) / UNROLL_Y * UNROLL_Y);
-  for (int y = firstRow; y < blocked.y; y += UNROLL_Y)
-    for (int x = 0; x < blocked.x; x += UNROLL_X) addBlock(sums, ri, positionMass, ivec2(x, y), own);
+  for (int y = firstRow; y < blocked.y; y += UNROLL_Y) {
+    int ownColumn = own.y >= y && own.y < y + UNROLL_Y ? own.x : -(1 << 30);
+    for (int x = 0; x < blocked.x; x += UNROLL_X)
+      addBlock(sums, ri, positionMass, ivec2(x, y), own, ownColumn);
+  }
   addTexels(sums, ri, positionMass, ivec2(blocked.x, firstRow), ivec2(width, endRow), own);  // right edge
   addTexels(sums, ri, positionMass, ivec2(0, blocked.y), ivec2(blocked.x, endRow), own);     // bottom
 }
