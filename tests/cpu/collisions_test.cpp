@@ -337,9 +337,9 @@ TEST(CollisionRuns, SimulateMergesHaltsAndRefuses) {
   EXPECT_FALSE(std::filesystem::exists(scratch / "no.csv"));
 }
 
-// bench --collisions steps as simulate does: its warm-up (3 steps) and timed steps (2 x 100) merge
-// what simulate's 203 steps merge, one line each. With a read-back it refuses (one line, before
-// any GL).
+// bench --collisions steps as simulate does: the initial state, its warm-up (3 steps) and timed
+// steps (2 x 100) merge what simulate's 203 steps merge (counted in simulate's log lines). With a
+// read-back, or halt, it refuses (one line, before any GL).
 TEST(CollisionRuns, BenchMergesWhatSimulateMerges) {
   ScratchFolder scratch("collision-bench");
   const std::string options =
@@ -361,11 +361,17 @@ TEST(CollisionRuns, BenchMergesWhatSimulateMerges) {
   EXPECT_EQ(result["collisions"], "merge, density 30");
   EXPECT_EQ(result["mergers"], merged);
   // The compute engine, which could read back (the CPU engine is refused a read-back first).
-  const auto refused = runNbody(
-      "bench --engine compute --collisions merge --radius 1 --readback none,sync", scratch);
-  EXPECT_EQ(refused.exitCode, 2);
-  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
-  EXPECT_NE(refused.err.find("--collisions"), std::string::npos) << refused.err;
+  for (const std::string refusedOptions :
+       {"merge --radius 1 --readback none,sync", "halt --radius 1"}) {
+    const auto refused =
+        runNbody("bench --engine compute --json " + (scratch / "b2.json").string() +
+                     " --collisions " + refusedOptions,
+                 scratch);
+    EXPECT_EQ(refused.exitCode, 2) << refusedOptions;
+    EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+    EXPECT_NE(refused.err.find("--collisions"), std::string::npos) << refused.err;
+    EXPECT_FALSE(std::filesystem::exists(scratch / "b2.json"));
+  }
 }
 
 // A run with mergers stopped at a snapshot and resumed from it writes the bytes of the run made

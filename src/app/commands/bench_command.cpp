@@ -245,8 +245,8 @@ BenchResult timeWithCollisions(Engine& engine, const Method& method, Readback re
   CollisionWatch watch(options.collisions, engine, [&params](long long step) {
     return params.startTime + double(step) * params.dt;
   });
-  if (const auto halt = watch.look(params, params.stepsDone))
-    throw std::runtime_error(halt->what + ": halted (--collisions halt)");
+  if (watch.look(params, params.stepsDone))
+    throw std::logic_error("bench's collisions halted: it times merge only");
   return benchmark(engine, method, readback, params, options.timing, &watch);
 }
 
@@ -338,6 +338,15 @@ void checkEachEngineTimesSomething(const BenchOptions& options) {
                        " engine keeps its state on the CPU and reads nothing back, so it would "
                        "time nothing; time it "
                        "with --readback none");
+}
+
+// bench times the steps simulate makes with --collisions merge; halt would end the timing at the
+// first contact, and a read-back of its own would time what the watch already reads.
+void checkCollisionsCanBeTimed(const BenchOptions& options) {
+  if (options.collisions.mode == CollisionMode::halt)
+    throw UsageError(
+        "--collisions halt would end the timing at the first contact: bench times "
+        "--collisions merge");
   if (options.collisions.enabled() &&
       std::any_of(options.readbacks.begin(), options.readbacks.end(),
                   [](Readback readback) { return readback != Readback::none; }))
@@ -393,6 +402,7 @@ int runBench(const BenchOptions& given) {
   checkCollisionSettings(options.collisions);
   options.run.choice.step.potential = givenPotential(options.run, options.run.choice.step.gravity);
   checkEachEngineTimesSomething(options);
+  checkCollisionsCanBeTimed(options);
   // Unwritable paths fail now, not at the end (two that are one file failed at parsing).
   OutputGroup outputs;
   OutputFile *json = nullptr, *csv = nullptr;

@@ -55,15 +55,17 @@ struct BenchResult {
   double gflops = 0;                              // kFlopPerInteraction per interaction
   std::optional<ConservationCheck> conservation;  // diagnostics before and after the timed steps
   std::optional<AccuracyReport>
-      accuracy;                      // an approximate engine's force error on the initial state
-  std::vector<RankFigures> ranks;    // a distributed run's, every rank's; empty otherwise
-  std::optional<long long> mergers;  // with --collisions: in the warm-up and the timed steps
+      accuracy;                    // an approximate engine's force error on the initial state
+  std::vector<RankFigures> ranks;  // a distributed run's, every rank's; empty otherwise
+  // With --collisions: the mergers of the run, the initial state's, the warm-up's and the timed
+  // steps' (the conservation figures then include the energy they change).
+  std::optional<long long> mergers;
 };
 
 // Times one method on an engine that already holds the initial state, counting the steps made in
 // params.stepsDone. Returns early, with the repetitions done so far, when a stop is asked for
-// (app/run/stop_signals.h). With `collisions` (readback none), the steps are the watch's, as
-// simulate makes them: screened windows, and a look on the host where one is marked.
+// (app/run/stop_signals.h). With `collisions` (merge, readback none), the steps are the watch's,
+// as simulate makes them: screened windows, and a look on the host where one is marked.
 BenchResult benchmark(Engine& engine, const Method& method, Readback readback, StepParams& params,
                       const TimingPlan& plan, CollisionWatch* collisions = nullptr);
 
