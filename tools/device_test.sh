@@ -108,8 +108,8 @@ configure_and_build() {
     die "cmake could not configure $build"
   cmake --build "$build" --parallel "${JOBS:-2}" >"$build/device-build.log" 2>&1 ||
     die "the build failed: see $build/device-build.log"
-  # Symbols stay (backtraces name functions); what only a linker needs goes, so that the bundle
-  # and the working tree fit one call.
+  # Debug information and the static symbol table go (a backtrace then names only exported
+  # functions), so that the bundle and the working tree fit one call.
   strip --strip-unneeded "$build/nbody" "$build"/tests/nbody_*_tests ||
     die "could not strip the programs in $build"
 }
