@@ -22,6 +22,30 @@ layout(std430, binding = 0) writeonly buffer PartialSums { vec4 partialSums[]; }
 
 shared vec4 tile[GROUP_SIZE];
 
+// The tile of bodies j from t, loaded into `tile`, for this invocation's bodies i.
+void addTile(inout vec3 sums[BODIES], vec3 ri[BODIES], int t, int blockFirst, int local) {
+#if CONTACTS
+  // The tiles of the group's own bodies (tiles and blocks start at multiples of GROUP_SIZE: a
+  // rank's share is whole blocks) hold each invocation's body k at m = local, and leave it out of
+  // its own contact screen. Only the 32 entries about it test m: one chunk for a warp of 32
+  // (GROUP_SIZE is a multiple of 32; where a warp is not 32 wide the branch splits it, slower,
+  // never wrong).
+  if (t >= blockFirst && t < blockFirst + GROUP_SIZE * BODIES) {
+    int k = (t - blockFirst) / GROUP_SIZE;
+    for (int chunk = 0; chunk < GROUP_SIZE; chunk += 32) {  // loops of 32: unrolled
+      if (chunk == (local & ~31)) {
+        for (int n = 0; n < 32; ++n)
+          addBodyBesides(sums, ri, tile[chunk + n], chunk + n == local ? k : -1);
+      } else {
+        for (int n = 0; n < 32; ++n) addBody(sums, ri, tile[chunk + n]);
+      }
+    }
+    return;
+  }
+#endif
+  for (int m = 0; m < GROUP_SIZE; ++m) addBody(sums, ri, tile[m]);
+}
+
 void main() {
   int width = textureSize(uStagePositionMass, 0).x;
   int local = int(gl_LocalInvocationID.x);
@@ -47,23 +71,7 @@ void main() {
     // zero.
     tile[local] = contactBody(j < end ? texelFetch(uStagePositionMass, texelOfBody(j, width), 0) : vec4(0.0));
     barrier();
-#if CONTACTS
-    // The tiles of the group's own bodies (tiles and blocks start at multiples of GROUP_SIZE: a
-    // rank's share is whole blocks) hold each invocation's body k at m = local, and leave it out of
-    // its own contact screen. Only the 32 entries about it test m: one chunk for a warp of 32.
-    if (t >= blockFirst && t < blockFirst + GROUP_SIZE * BODIES) {
-      int k = (t - blockFirst) / GROUP_SIZE;
-      for (int chunk = 0; chunk < GROUP_SIZE; chunk += 32) {  // loops of 32: unrolled
-        if (chunk == (local & ~31)) {
-          for (int n = 0; n < 32; ++n)
-            addBodyBesides(sums, ri, tile[chunk + n], chunk + n == local ? k : -1);
-        } else {
-          for (int n = 0; n < 32; ++n) addBody(sums, ri, tile[chunk + n]);
-        }
-      }
-    } else
-#endif
-      for (int m = 0; m < GROUP_SIZE; ++m) addBody(sums, ri, tile[m]);
+    addTile(sums, ri, t, blockFirst, local);
     barrier();
   }
   for (int k = 0; k < BODIES; ++k) {

@@ -15,6 +15,9 @@ constexpr int kLargestGroupSize = 512;
 // force.comp keeps a tile of GROUP_SIZE vec4 in shared memory: OpenGL promises 32 KB.
 static_assert(kLargestGroupSize * 16 <= 32768,
               "a tile must fit the shared memory OpenGL guarantees");
+// Its contact screen goes through its own tiles in chunks of 32: every group size offered (64,
+// 128, 256 and this) is a multiple of 32.
+static_assert(kLargestGroupSize % 32 == 0, "force.comp's chunks of 32 must tile a group");
 
 const KernelSources kForceSplit{
     {{GL_COMPUTE_SHADER,

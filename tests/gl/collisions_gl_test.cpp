@@ -217,14 +217,15 @@ std::vector<test::Variant> screenLayouts(const std::string& name) {
   return {{}};
 }
 
-// Through a Plummer sphere of 4096: 600 pairs, each body 0.99 (r_i + r_j) from its partner in a
+// Through a Plummer sphere of 4032 (64 x 63 texels: the fragment engine's blocks of two rows leave
+// a bottom row, summed texel by texel): 600 pairs, each body 0.99 (r_i + r_j) from its partner in a
 // direction of its own, and 100 clusters of 8 bodies 2r / 50 across, each with a body 0.6 x 2r
 // from it. Every body of them is counted, and no other, through the direct engines' j loops in
 // each layout and the tree's lists (many pairs and clusters straddle two of its groups).
 TEST_P(CollisionEngines, TheScreenCountsEveryBodyOfEveryTouchingPair) {
   const CollisionSettings settings{.mode = CollisionMode::merge, .radius = 4e-4};
   const double touching = 2.0 * settings.radius;
-  State state = findScene("plummer")->generate(4096, 5);
+  State state = findScene("plummer")->generate(4032, 5);
   for (std::size_t k = 0; k < 600; ++k)
     moveBody(state, 2 * k + 1,
              glm::dvec3(state.positionMass[2 * k]) + 0.99 * touching * spreadDirection(k, 600));
