@@ -40,5 +40,6 @@ long_tests+='|TreeDefaultAccuracy.MeetsTheTargetsAt16384Bodies'
 long_tests+='|RanksGiveTheBitsOfOne.ForEveryEngineMethodAndRankCount/[a-z]+_(euler|rk2|leapfrog|symplectic_euler)( |$)'
 long_tests+='|Window.InAPotentialUnderMpiexecShowsWhatOneProcessShows|Ranks.WithMergersGiveTheBitsOf'
 long_tests+='|DirectCollisionEngines.ScreenedRunsGiveTheBitsOfRunsLookedAtOnTheHost'
+long_tests+='|CollisionEngines.BenchMergesWhatSimulateMerges'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -L gl -E "$long_tests" "$@"

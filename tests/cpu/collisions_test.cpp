@@ -6,7 +6,6 @@
 // momentum to round-off and its bits run after run; the command line merges, halts and refuses.
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -20,6 +19,7 @@
 #include "physics/method.h"
 #include "physics/scenes.h"
 #include "support/cli_runner.h"
+#include "support/collision_runs.h"
 #include "support/test_support.h"
 
 namespace nbody {
@@ -337,29 +337,11 @@ TEST(CollisionRuns, SimulateMergesHaltsAndRefuses) {
   EXPECT_FALSE(std::filesystem::exists(scratch / "no.csv"));
 }
 
-// bench --collisions steps as simulate does: the initial state, its warm-up (3 steps) and timed
-// steps (2 x 100) merge what simulate's 203 steps merge (counted in simulate's log lines). With a
+// bench --collisions steps as simulate does (the GPU engines': CollisionEngines). With a
 // read-back, or halt, it refuses (one line, before any GL).
 TEST(CollisionRuns, BenchMergesWhatSimulateMerges) {
   ScratchFolder scratch("collision-bench");
-  const std::string options =
-      " --engine cpu --method leapfrog --dt 0.005 --collisions merge --density 30 "
-      "--scene plummer --bodies 300 --seed 7";
-  const auto simulated =
-      runNbody("simulate" + options + " --steps 203 -o " + (scratch / "s.csv").string(), scratch);
-  ASSERT_EQ(simulated.exitCode, 0) << simulated.err;
-  long long merged = 0;
-  for (auto at = simulated.err.find("merged into"); at != std::string::npos;
-       at = simulated.err.find("merged into", at + 1))
-    ++merged;
-  ASSERT_GT(merged, 0);
-  const auto json = scratch / "b.json";
-  const auto bench =
-      runNbody("bench" + options + " --steps 100 --repetitions 2 --json " + json.string(), scratch);
-  ASSERT_EQ(bench.exitCode, 0) << bench.err;
-  const nlohmann::json result = nlohmann::json::parse(test::readWholeFile(json))["results"][0];
-  EXPECT_EQ(result["collisions"], "merge, density 30");
-  EXPECT_EQ(result["mergers"], merged);
+  test::expectBenchMergesWhatSimulateMerges("cpu", scratch);
   // The compute engine, which could read back (the CPU engine is refused a read-back first).
   for (const std::string refusedOptions :
        {"merge --radius 1 --readback none,sync", "halt --radius 1"}) {

@@ -16,6 +16,7 @@
 #include "physics/collisions.h"
 #include "physics/method.h"
 #include "physics/scenes.h"
+#include "support/collision_runs.h"
 #include "support/test_support.h"
 
 namespace nbody {
@@ -280,6 +281,13 @@ TEST_P(CollisionEngines, TheScreenCountsABodyBesideAClusterOfAnotherGroup) {
     EXPECT_EQ(dynamic_cast<GpuEngine&>(*gpu).contactCounts(), std::vector<std::int64_t>{9})
         << "side " << side;
   }
+}
+
+// bench --collisions merge times the screened steps simulate makes: the same mergers in as many
+// steps (the screen and its windows, through CollisionWatch, under another partition of the steps).
+TEST_P(CollisionEngines, BenchMergesWhatSimulateMerges) {
+  test::ScratchFolder scratch("collision-bench-" + GetParam());
+  test::expectBenchMergesWhatSimulateMerges(GetParam(), scratch);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryGpuEngine, CollisionEngines,
