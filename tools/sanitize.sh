@@ -28,7 +28,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 # simulate-against-reference sweep, the relative opening criterion, the tree's convergence order,
 # its default accuracy at 16384 bodies); and runs under mpirun that repeat another's code with
 # other numbers (every method but RK4 on 2 to 4 ranks, the window in a potential, mergers); and
-# the screened collision runs against the host's (their code runs in CollisionEngines').
+# the screened collision runs against the host's (their code runs in CollisionEngines'), and
+# bench's mergers against simulate's on the GPU engines (the cpu tier runs the CPU engine's).
 # Their code runs here in the other tests and in the same variants at N = 1000; the Release tier
 # runs them whole.
 long_tests='FormatsGl.TheTwoGalaxyFileStepsOnEveryEngineAsOnTheCpu|SoakTest.TwentyThousandStepsLeakNothing'

@@ -340,13 +340,9 @@ void checkEachEngineTimesSomething(const BenchOptions& options) {
                        "with --readback none");
 }
 
-// bench times the steps simulate makes with --collisions merge; halt would end the timing at the
-// first contact, and a read-back of its own would time what the watch already reads.
+// bench times the steps simulate makes with --collisions merge (its option takes no halt); a
+// read-back of its own would time what the watch already reads.
 void checkCollisionsCanBeTimed(const BenchOptions& options) {
-  if (options.collisions.mode == CollisionMode::halt)
-    throw UsageError(
-        "--collisions halt would end the timing at the first contact: bench times "
-        "--collisions merge");
   if (options.collisions.enabled() &&
       std::any_of(options.readbacks.begin(), options.readbacks.end(),
                   [](Readback readback) { return readback != Readback::none; }))
@@ -394,7 +390,7 @@ void addBenchOptions(CLI::App& command, BenchOptions& options) {
       ->check(outputPath());
   command.add_option("--csv", options.csv, "also write the results to this CSV file")
       ->check(outputPath());
-  addCollisionOptions(command, options.collisions);
+  addCollisionOptions(command, options.collisions, true);
 }
 
 int runBench(const BenchOptions& given) {

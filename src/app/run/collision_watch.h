@@ -25,8 +25,9 @@
 
 namespace nbody {
 
-// --collisions, --radius, --density, into `settings`.
-void addCollisionOptions(CLI::App& command, CollisionSettings& settings);
+// --collisions, --radius, --density, into `settings`; `mergeOnly`: --collisions takes merge alone
+// (bench: halt would end the timing at the first contact).
+void addCollisionOptions(CLI::App& command, CollisionSettings& settings, bool mergeOnly = false);
 // Throws UsageError where collisions are on without a size for the bodies.
 void checkCollisionSettings(const CollisionSettings& settings);
 // "merge, radius 1e-09" or "halt, density 3"; "" when off.

@@ -10,6 +10,7 @@
 
 #include "app/run/collision_watch.h"
 #include "app/run/rank_agreement.h"
+#include "app/run/stepping.h"
 #include "app/run/stop_signals.h"
 #include "gl/objects.h"
 #include "gl/state_readback.h"
@@ -27,16 +28,17 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
 }
 
-// `steps` steps through the watch (bench merges, and never halts), in parts of its longest window,
-// so that a stop comes at a boundary within one of them.
-void advanceWatched(CollisionWatch& watch, const Method& method, StepParams& params,
+// `steps` steps through the watch (bench merges, and never halts), in the chunks of about a
+// quarter second that simulate makes, so that a stop comes as soon as it does there.
+void advanceWatched(Engine& engine, CollisionWatch& watch, const Method& method, StepParams& params,
                     long long steps) {
-  for (long long done = 0; done < steps && !agreedStop();) {
-    const long long part = std::min(steps - done, CollisionWatch::kLongestWindow);
-    if (watch.advance(method, params, params.stepsDone, part))
+  ChunkedStepper stepper(engine, method, params);
+  stepper.stepChunk = [&](long long step, long long chunk) {
+    if (watch.advance(method, params, step, chunk))
       throw std::logic_error("bench's collisions halted: it times merge only");
-    done += part;
-  }
+  };
+  long long step = params.stepsDone;
+  stepper.advance(step, step + steps);
 }
 
 // Advances `steps` steps (counted in params.stepsDone), reading the state back as asked, or
@@ -50,7 +52,7 @@ double timeSteps(Engine& engine, const Method& method, Readback readback, StepPa
   engine.finish();
   const auto start = Clock::now();
   if (query) glBeginQuery(GL_TIME_ELAPSED, query->id());
-  if (collisions) advanceWatched(*collisions, method, params, steps);
+  if (collisions) advanceWatched(engine, *collisions, method, params, steps);
   for (long long s = 0; !collisions && s < steps && !agreedStop();
        ++s) {  // a stop comes at a step boundary
     engine.step(method, params, 1);
