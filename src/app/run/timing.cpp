@@ -41,20 +41,13 @@ void advanceWatched(Engine& engine, CollisionWatch& watch, const Method& method,
   stepper.advance(step, step + steps);
 }
 
-// Advances `steps` steps (counted in params.stepsDone), reading the state back as asked, or
-// through the collision watch where one is given, and returns the wall seconds between glFinish
-// calls. The GPU time of the same work goes into `gpuSeconds` when a query is given.
-double timeSteps(Engine& engine, const Method& method, Readback readback, StepParams& params,
-                 long long steps, const gl::TimeElapsedQuery* query, double* gpuSeconds,
-                 CollisionWatch* collisions) {
+// `steps` steps one by one, reading the state back after each as asked; a stop comes at a step
+// boundary.
+void advanceReadingBack(Engine& engine, const Method& method, Readback readback, StepParams& params,
+                        long long steps) {
   std::unique_ptr<gl::AsyncStateReadback> ring;
   if (readback == Readback::async) ring = std::make_unique<gl::AsyncStateReadback>(3);
-  engine.finish();
-  const auto start = Clock::now();
-  if (query) glBeginQuery(GL_TIME_ELAPSED, query->id());
-  if (collisions) advanceWatched(engine, *collisions, method, params, steps);
-  for (long long s = 0; !collisions && s < steps && !agreedStop();
-       ++s) {  // a stop comes at a step boundary
+  for (long long s = 0; s < steps && !agreedStop(); ++s) {
     engine.step(method, params, 1);
     ++params.stepsDone;  // a moving potential's time goes on
     if (readback == Readback::sync) engine.download();
@@ -64,6 +57,21 @@ double timeSteps(Engine& engine, const Method& method, Readback readback, StepPa
     }
   }
   while (ring && ring->pending() > 0) ring->takeOldest();
+}
+
+// Advances `steps` steps (counted in params.stepsDone), reading the state back as asked, or
+// through the collision watch where one is given, and returns the wall seconds between glFinish
+// calls. The GPU time of the same work goes into `gpuSeconds` when a query is given.
+double timeSteps(Engine& engine, const Method& method, Readback readback, StepParams& params,
+                 long long steps, const gl::TimeElapsedQuery* query, double* gpuSeconds,
+                 CollisionWatch* collisions) {
+  engine.finish();
+  const auto start = Clock::now();
+  if (query) glBeginQuery(GL_TIME_ELAPSED, query->id());
+  if (collisions)
+    advanceWatched(engine, *collisions, method, params, steps);
+  else
+    advanceReadingBack(engine, method, readback, params, steps);
   if (query) glEndQuery(GL_TIME_ELAPSED);
   engine.finish();
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
