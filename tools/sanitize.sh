@@ -17,6 +17,7 @@ CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo 
   -DNBODY_WERROR=OFF -DNBODY_SANITIZE=address,undefined -DNBODY_FUZZ=ON >/dev/null
 cmake --build build-asan --parallel "$(nproc)" >/dev/null
 if [ "${1:-}" = "--build-only" ]; then exit 0; fi
+tools/seed_test_costs.sh build-asan
 export LSAN_OPTIONS=suppressions=$PWD/tests/sanitizer/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
@@ -27,7 +28,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 # of accuracy and speed that repeat code other tests run (bench and accuracy under mpirun, the
 # simulate-against-reference sweep, the relative opening criterion, the tree's convergence order,
 # its default accuracy at 16384 bodies); and runs under mpirun that repeat another's code with
-# other numbers (every method but RK4 on 2 to 4 ranks, the window in a potential, mergers); and
+# other numbers (every method but RK4 on 2 to 4 ranks, the window in a potential, mergers, a run
+# in a moving potential stopped under 3 and resumed under 2); and
 # the screened collision runs against the host's (their code runs in CollisionEngines'), and
 # bench's mergers against simulate's on the GPU engines (the cpu tier runs the CPU engine's).
 # Their code runs here in the other tests and in the same variants at N = 1000; the Release tier
@@ -40,6 +42,7 @@ long_tests+='|TreeGravityTest.RelativeOpening|ConvergenceOrderMatchesEachMethod/
 long_tests+='|TreeDefaultAccuracy.MeetsTheTargetsAt16384Bodies'
 long_tests+='|RanksGiveTheBitsOfOne.ForEveryEngineMethodAndRankCount/[a-z]+_(euler|rk2|leapfrog|symplectic_euler)( |$)'
 long_tests+='|Window.InAPotentialUnderMpiexecShowsWhatOneProcessShows|Ranks.WithMergersGiveTheBitsOf'
+long_tests+='|Ranks.InAMovingPotentialStopAndResume'
 long_tests+='|DirectCollisionEngines.ScreenedRunsGiveTheBitsOfRunsLookedAtOnTheHost'
 long_tests+='|CollisionEngines.BenchMergesWhatSimulateMerges'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \

@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 tools/setup.sh
 tools/check_format.sh
 tools/build.sh
+tools/seed_test_costs.sh build
 ctest --test-dir build --output-on-failure --parallel "$(nproc)" "$@"
 tools/sanitize.sh
 tools/fuzz.sh
