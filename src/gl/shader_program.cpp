@@ -3,14 +3,42 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <mutex>
+#include <sstream>
 #include <stdexcept>
 
 namespace nbody::gl {
 
 const std::map<std::string_view, std::string_view>& embeddedShaderSources();  // generated
 
+namespace {
+
+// NBODY_SHADER_DIR=DIR: a file of DIR stands in for the embedded shader of its name, so a variant
+// of a shader can be measured on a machine without building there (docs/development.md). Each
+// file is read once; the returned views stay valid for the process's life.
+const std::string* shaderFromFolder(std::string_view file) {
+  static std::mutex guard;
+  static std::map<std::string, std::string, std::less<>> read;
+  const char* folder = std::getenv("NBODY_SHADER_DIR");
+  if (folder == nullptr || *folder == '\0') return nullptr;
+  const std::string path = (std::filesystem::path(folder) / file).string();
+  std::lock_guard lock(guard);
+  if (auto found = read.find(path); found != read.end()) return &found->second;
+  std::ifstream stream(path, std::ios::binary);
+  if (!stream) return nullptr;
+  std::ostringstream text;
+  text << stream.rdbuf();
+  return &read.emplace(path, text.str()).first->second;
+}
+
+}  // namespace
+
 std::string_view shaderSource(std::string_view file) {
+  if (const std::string* variant = shaderFromFolder(file)) return *variant;
   const auto& sources = embeddedShaderSources();
   auto found = sources.find(file);
   if (found == sources.end())

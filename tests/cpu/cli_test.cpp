@@ -151,6 +151,19 @@ TEST(Shaders, AMissingShaderFileIsNamed) {
   }
 }
 
+TEST(Shaders, AFolderNamedByNbodyShaderDirStandsInForTheFilesItHas) {
+  ScratchFolder scratch("shader-dir");
+  std::ofstream(scratch / "force.frag") << "// a variant\n";
+  const std::string builtIn(gl::shaderSource("force.frag"));
+  ASSERT_EQ(setenv("NBODY_SHADER_DIR", scratch.path().c_str(), 1), 0);
+  const std::string variant(gl::shaderSource("force.frag"));
+  const std::string other(gl::shaderSource("update.frag"));  // not in the folder: built in
+  unsetenv("NBODY_SHADER_DIR");
+  EXPECT_EQ(variant, "// a variant\n");
+  EXPECT_NE(other.find("void main"), std::string::npos);
+  EXPECT_EQ(gl::shaderSource("force.frag"), builtIn);
+}
+
 TEST(Simulate, BrokenCsvIsARuntimeErrorNamingTheLine) {
   ScratchFolder scratch("broken-csv");
   std::ofstream(scratch / "ic.csv") << "x,y,z,mass,vx,vy,vz\n0,0,0,1,0,0,0\n1,2,three,1,0,0,0\n";
