@@ -20,23 +20,44 @@ void addTexels(inout vec3 sums[BODIES], vec3 ri[BODIES], sampler2D positionMass,
     for (int x = begin.x; x < end.x; ++x) addTexel(sums, ri, positionMass, ivec2(x, y), own);
 }
 
-// The block of texels from `corner`. Only the few blocks that hold bodies i test each texel for
-// them: `ownColumn` is own.x in the row of blocks that holds them, else far left of every block,
-// and the block holds them where corner.x - BODIES < ownColumn < corner.x + UNROLL_X (one add and
-// one compare, as unsigned).
-void addBlock(inout vec3 sums[BODIES], vec3 ri[BODIES], sampler2D positionMass, ivec2 corner,
-              ivec2 own, int ownColumn) {
-#if CONTACTS
-  if (uint(ownColumn + (BODIES - 1) - corner.x) < uint(UNROLL_X + BODIES - 1)) {
+// The blocks of texels of row block `y` from column `begin` to `end` (multiples of UNROLL_X), none
+// of which holds a body i.
+void addBlocks(inout vec3 sums[BODIES], vec3 ri[BODIES], sampler2D positionMass, int y, int begin,
+               int end) {
+  for (int x = begin; x < end; x += UNROLL_X)
     for (int by = 0; by < UNROLL_Y; ++by)
       for (int bx = 0; bx < UNROLL_X; ++bx)
-        addTexel(sums, ri, positionMass, corner + ivec2(bx, by), own);
+        addBody(sums, ri, contactBody(texelFetch(positionMass, ivec2(x + bx, y + by), 0)));
+}
+
+// The same where they may hold bodies i: each texel is tested.
+void addBlocksBesides(inout vec3 sums[BODIES], vec3 ri[BODIES], sampler2D positionMass, int y,
+                      int begin, int end, ivec2 own) {
+  for (int x = begin; x < end; x += UNROLL_X)
+    for (int by = 0; by < UNROLL_Y; ++by)
+      for (int bx = 0; bx < UNROLL_X; ++bx)
+        addTexel(sums, ri, positionMass, ivec2(x + bx, y + by), own);
+}
+
+// Row block `y` of the blocked part, `blockedWidth` columns. With CONTACTS, the texels that may hold
+// the fragment's bodies are tested in a window about them alone: the row blocks that meet its band
+// of 8 rows (own.y rounded down to a multiple of 8), in its 32 columns (own.x rounded down to a
+// multiple of 32, which holds the BODIES texels from own.x). Band and window are aligned, so the
+// fragments of a warp (2x2 quads, a few rows and columns) take the same branch and loop bounds,
+// and every other block is the plain one.
+void addRowBlock(inout vec3 sums[BODIES], vec3 ri[BODIES], sampler2D positionMass, int y,
+                 int blockedWidth, ivec2 own) {
+#if CONTACTS
+  int band = own.y & ~7;
+  if (y < band + 8 && y + UNROLL_Y > band) {
+    int begin = min(own.x & ~31, blockedWidth), end = min(begin + 32, blockedWidth);
+    addBlocks(sums, ri, positionMass, y, 0, begin);
+    addBlocksBesides(sums, ri, positionMass, y, begin, end, own);
+    addBlocks(sums, ri, positionMass, y, end, blockedWidth);
     return;
   }
 #endif
-  for (int by = 0; by < UNROLL_Y; ++by)
-    for (int bx = 0; bx < UNROLL_X; ++bx)
-      addBody(sums, ri, contactBody(texelFetch(positionMass, corner + ivec2(bx, by), 0)));
+  addBlocks(sums, ri, positionMass, y, 0, blockedWidth);
 }
 
 // Every texel of rows [firstRow, endRow).
@@ -44,11 +65,8 @@ void sumOverRows(inout vec3 sums[BODIES], vec3 ri[BODIES], sampler2D positionMas
                  int endRow, ivec2 own) {
   int width = textureSize(positionMass, 0).x;
   ivec2 blocked = ivec2(width / UNROLL_X * UNROLL_X, firstRow + (endRow - firstRow) / UNROLL_Y * UNROLL_Y);
-  for (int y = firstRow; y < blocked.y; y += UNROLL_Y) {
-    int ownColumn = own.y >= y && own.y < y + UNROLL_Y ? own.x : -(1 << 30);
-    for (int x = 0; x < blocked.x; x += UNROLL_X)
-      addBlock(sums, ri, positionMass, ivec2(x, y), own, ownColumn);
-  }
+  for (int y = firstRow; y < blocked.y; y += UNROLL_Y)
+    addRowBlock(sums, ri, positionMass, y, blocked.x, own);
   addTexels(sums, ri, positionMass, ivec2(blocked.x, firstRow), ivec2(width, endRow), own);  // right edge
   addTexels(sums, ri, positionMass, ivec2(0, blocked.y), ivec2(blocked.x, endRow), own);     // bottom
 }

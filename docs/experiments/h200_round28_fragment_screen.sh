@@ -6,7 +6,15 @@
 # wrong, it measures the select), G (D with neither min nor select: the loop's shape alone).
 # Timed by `nbody bench` (medians of 5 repetitions of about a second). Run on the device after
 # tools/device_test.sh stage:
-#   bash docs/experiments/h200_round28_fragment_screen.sh BUILD/nbody OUT_DIR
+#   bash docs/experiments/h200_round28_fragment_screen.sh BUILD/nbody OUT_DIR [VARIANT...]
+# The second run named H (G without the atomic add of the flag: the side effect's cost), I (round
+# 27's loop with neither min nor select), J (D8 with early fragment tests), K (G with a band of 16
+# rows) and D16; the third M (K's loop with a max of m_j / r^3 a pair instead of the min of r^2,
+# which drops the massless select, and the flag written to the acceleration's w instead of an
+# atomic add), N (M with the atomic add), O (D16 with the flag in w) and P (M with a band of 8).
+# These three runs timed unroll 4x4 alone, with D8 (LAYOUT_VARIANT=D8; its name in the output).
+# The last, with the committed loop built in (D8 with the tested texels in 32 columns): C27 (round
+# 27's loop, for comparison in the same run), and the layouts unroll 4x4 and 8 bodies a fragment.
 set -uo pipefail
 nbody=${1:?nbody binary}
 out=${2:?output folder}
@@ -22,12 +30,16 @@ timed() {  # NAME VARIANT OPTIONS...: VARIANT "-" for the built-in shaders
   echo "== $name: $(grep -E '^(fragment|compute|tree) ' "$out/$name.txt" | tr -s ' ')"
 }
 merge=(--collisions merge --radius 1e-9)
+variants_run=("${@:3}")
+[ ${#variants_run[@]} -gt 0 ] || variants_run=(D D8 F G)
+layout_variant=${LAYOUT_VARIANT:--}  # the other layouts' screen: the built-in shaders
 for round in 1 2; do
   common=(--engine fragment --bodies 16384 --method leapfrog)
   timed "off-$round" - "${common[@]}"
   timed "c-$round" - "${common[@]}" "${merge[@]}"
-  for variant in D D8 F G; do timed "$variant-$round" "$variant" "${common[@]}" "${merge[@]}"; done
-  common+=(--unroll 4x4)
-  timed "off-4x4-$round" - "${common[@]}"
-  timed "D-4x4-$round" D "${common[@]}" "${merge[@]}"
+  for variant in "${variants_run[@]}"; do timed "$variant-$round" "$variant" "${common[@]}" "${merge[@]}"; done
+  for layout in unroll=4x4 bodies-per-fragment=8; do
+    timed "off-$layout-$round" - "${common[@]}" --set "$layout"
+    timed "merge-$layout-$round" "$layout_variant" "${common[@]}" --set "$layout" "${merge[@]}"
+  done
 done
