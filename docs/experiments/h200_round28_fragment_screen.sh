@@ -13,6 +13,8 @@
 # which drops the massless select, and the flag written to the acceleration's w instead of an
 # atomic add), N (M with the atomic add), O (D16 with the flag in w) and P (M with a band of 8).
 # These three runs timed unroll 4x4 alone, with D8 (LAYOUT_VARIANT=D8; its name in the output).
+# The fourth, with round 27's binary: W (the committed loop: D8 with the texels tested in 32
+# columns alone) and W0 (W without the massless select), LAYOUT_VARIANT=W for the other layouts.
 # The last, with the committed loop built in (D8 with the tested texels in 32 columns): C27 (round
 # 27's loop, for comparison in the same run), and the layouts unroll 4x4 and 8 bodies a fragment.
 set -uo pipefail
