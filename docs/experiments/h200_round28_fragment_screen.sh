@@ -35,6 +35,24 @@ merge=(--collisions merge --radius 1e-9)
 variants_run=("${@:3}")
 [ ${#variants_run[@]} -gt 0 ] || variants_run=(D D8 F G)
 layout_variant=${LAYOUT_VARIANT:--}  # the other layouts' screen: the built-in shaders
+# The last run (FINAL=1), with the committed loop built in and 8 bodies a fragment where a run
+# screens: the default layouts without and with --collisions, the screened run at 4 bodies a
+# fragment, C27 at the screened layout, and the same at 65536 bodies.
+final_cases() {
+  for round in 1 2; do
+    for bodies in 16384 65536; do
+      common=(--engine fragment --bodies "$bodies" --method leapfrog)
+      timed "off-$bodies-$round" - "${common[@]}"
+      timed "merge-$bodies-$round" - "${common[@]}" "${merge[@]}"
+      timed "merge-bpf4-$bodies-$round" - "${common[@]}" "${merge[@]}" --set bodies-per-fragment=4
+      [ "$bodies" = 65536 ] || timed "C27-$bodies-$round" C27 "${common[@]}" "${merge[@]}"
+    done
+  done
+}
+if [ -n "${FINAL:-}" ]; then
+  final_cases
+  exit 0
+fi
 for round in 1 2; do
   common=(--engine fragment --bodies 16384 --method leapfrog)
   timed "off-$round" - "${common[@]}"

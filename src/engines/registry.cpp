@@ -18,7 +18,8 @@ const std::vector<EngineEntry>& engineRegistry() {
        .create = [] { return std::make_unique<FragmentEngine>(); },
        .papersMethod = true,
        .largestInteractiveBodies = 131072,
-       .largestBenchedBodies = 262144},
+       .largestBenchedBodies = 262144,
+       .screenedSettings = {{"bodies-per-fragment", "8"}}},
       {.name = "compute",
        .description = "compute shaders on every SM, shared-memory tiles, split j-loop (GPU)",
        .needsGl = true,
@@ -70,6 +71,13 @@ std::unique_ptr<Engine> createEngine(const std::string& name, const EngineSettin
   }
   applySettings(*engine, settings);
   return engine;
+}
+
+void applyScreenedSettings(Engine& engine, const EngineSettings& given) {
+  const EngineEntry* entry = findEngine(engine.name());
+  if (!entry) return;
+  for (const auto& [name, value] : entry->screenedSettings)
+    if (!given.count(name)) engine.setOption(name, value);
 }
 
 }  // namespace nbody

@@ -32,6 +32,9 @@ struct EngineEntry {
   // with the exact engines at their tolerance).
   bool approximate = false;
   EngineSettings exactSettings{};
+  // What a run that screens for contacts (--collisions) sets where --set leaves it: the layout
+  // whose force pass screens fastest, where that is not the default (docs/collisions.md).
+  EngineSettings screenedSettings{};
 
   bool interactiveAt(std::size_t bodies) const {
     return !largestInteractiveBodies || bodies <= largestInteractiveBodies;
@@ -51,5 +54,7 @@ const std::string& defaultEngineName();
 // registry's fallback engine, with a message on stderr, where the GPU lacks a feature; then sets
 // `settings`. Throws UsageError for an unknown engine or a bad setting.
 std::unique_ptr<Engine> createEngine(const std::string& name, const EngineSettings& settings = {});
+// Sets `engine`'s screenedSettings, each where `given` (the --set settings) leaves it unset.
+void applyScreenedSettings(Engine& engine, const EngineSettings& given);
 
 }  // namespace nbody

@@ -307,6 +307,7 @@ TEST_P(DirectCollisionEngines, ScreenedRunsGiveTheBitsOfRunsLookedAtOnTheHost) {
     long long mergers[2];
     for (const bool screen : {true, false}) {
       const auto gpu = engine();
+      if (screen) applyScreenedSettings(*gpu, {});  // as simulate screens (fragment: 8 a fragment)
       gpu->upload(start);
       mergers[screen] = stepWithCollisions(*gpu, settings, StepParams(0.01, 0.001, 1.0), steps,
                                            *findMethod(method), screen);
@@ -320,6 +321,26 @@ TEST_P(DirectCollisionEngines, ScreenedRunsGiveTheBitsOfRunsLookedAtOnTheHost) {
 
 INSTANTIATE_TEST_SUITE_P(EveryDirectEngine, DirectCollisionEngines,
                          ::testing::Values("fragment", "compute"));
+
+// simulate --collisions screens with the engine's screened settings (the fragment engine: 8
+// bodies a fragment) unless --set says otherwise, and says so; the layout changes no bit.
+TEST(FragmentCollisionRuns, ScreenWithEightBodiesAFragmentUnlessSetOtherwise) {
+  test::ScratchFolder scratch("collision-layout");
+  const std::string run =
+      "simulate --engine fragment --scene protoplanets --bodies 512 --seed 3 --method leapfrog "
+      "--dt 0.01 --softening 0.001 --steps 120 --collisions merge --density 8 ";
+  const std::string outputs[] = {(scratch / "screened.csv").string(),
+                                 (scratch / "four.csv").string()};
+  const test::CommandResult screened = test::runNbody(run + "-o " + outputs[0], scratch);
+  const test::CommandResult four =
+      test::runNbody(run + "--set bodies-per-fragment=4 -o " + outputs[1], scratch);
+  ASSERT_EQ(screened.exitCode, 0) << screened.err;
+  ASSERT_EQ(four.exitCode, 0) << four.err;
+  EXPECT_NE(screened.err.find("bodies-per-fragment=8 "), std::string::npos) << screened.err;
+  EXPECT_NE(four.err.find("bodies-per-fragment=4 "), std::string::npos) << four.err;
+  EXPECT_NE(four.err.find("collision: "), std::string::npos) << "no merger to compare";
+  EXPECT_TRUE(test::readWholeFile(outputs[0]) == test::readWholeFile(outputs[1]));
+}
 
 }  // namespace
 }  // namespace nbody

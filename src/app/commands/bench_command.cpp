@@ -275,6 +275,8 @@ void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRu
 
 void timeEngine(Engine& engine, bool onlyEngine, BenchRun& run) {
   const BenchOptions& options = run.options;
+  if (options.collisions.enabled())
+    applyScreenedSettings(engine, options.run.choice.engineSettings);
   const auto variants = variantsToTime(
       engine, settingsFor(engine, options.run.choice.engineSettings, onlyEngine), options.sweep);
   const std::size_t total = variants.size() * options.run.methods.size() * options.readbacks.size();

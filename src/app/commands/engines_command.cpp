@@ -7,6 +7,16 @@
 #include "util/comma_list.h"
 
 namespace nbody {
+namespace {
+
+// " --set NAME=VALUE" for each setting.
+std::string setOptionsText(const EngineSettings& settings) {
+  std::string text;
+  for (const auto& [name, value] : settings) text += " --set " + name + "=" + value;
+  return text;
+}
+
+}  // namespace
 
 int runEngines(const EnginesOptions&) {
   std::unique_ptr<gl::HeadlessContext> context;
@@ -17,12 +27,12 @@ int runEngines(const EnginesOptions&) {
       std::printf("          runs on: %s\n", session.engine->device().c_str());
       std::printf("          precision: %s\n",
                   session.engine->doubleState() ? "double" : "float32");
-      if (entry.approximate) {
-        std::string exact;
-        for (const auto& [name, value] : entry.exactSettings)
-          exact += " --set " + name + "=" + value;
-        std::printf("          forces: approximate; direct summation with:%s\n", exact.c_str());
-      }
+      if (entry.approximate)
+        std::printf("          forces: approximate; direct summation with:%s\n",
+                    setOptionsText(entry.exactSettings).c_str());
+      if (!entry.screenedSettings.empty())
+        std::printf("          with --collisions, unless --set says otherwise:%s\n",
+                    setOptionsText(entry.screenedSettings).c_str());
       for (const EngineOption& option : session.engine->options()) {
         std::string choices = joined(option.choices, "|");
         if (option.range)

@@ -15,6 +15,7 @@
 #include "app/run/stop_signals.h"
 #include "diagnostics/diagnostics_log.h"
 #include "diagnostics/engine_diagnostics.h"
+#include "engines/registry.h"
 #include "io/output_file.h"
 #include "io/snapshot_series.h"
 #include "util/checked_arithmetic.h"
@@ -140,6 +141,8 @@ void SimulateRun::prepare() {
   openOutputs();
   session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings, nullptr,
                         false, options_.quiet);
+  if (options_.collisions.enabled())
+    applyScreenedSettings(*session_.engine, options_.run.choice.engineSettings);
   if (options_.run.input.empty())
     snapshot_ = makeInitialSnapshotFor(*session_.engine, options_.run);
   session_.engine->checkCapacity(snapshot_.state.size());
