@@ -9,8 +9,10 @@
 namespace nbody {
 namespace {
 
-// 4 + 3 float32, and in version 2 a u64 ID and a u8 component.
-std::size_t bytesPerBody(unsigned version) { return version == 1 ? 28 : 37; }
+// 4 + 3 float32, from version 2 a u64 ID and a u8 component, in version 4 an f64 radius.
+std::size_t bytesPerBody(unsigned version) {
+  return version == 1 ? 28 : version < kBinarySnapshotRadiiVersion ? 37 : 45;
+}
 constexpr std::size_t kChecksumBytes = 8;
 
 std::string paddedMethodName(const std::string& name) {
@@ -75,14 +77,35 @@ SharedPotential potentialFrom(std::string_view text, double gravity, const std::
   }
 }
 
-// Version 3's P, where the reserved word holds it (earlier versions ignore the word).
+// Version 3's P, where the reserved word holds it (earlier versions ignore the word); version 4's,
+// which may be 0 (no potential).
 std::size_t potentialBytesOf(std::uint32_t reserved, unsigned version, const std::string& source) {
   if (version < kBinarySnapshotPotentialVersion) return 0;
-  if (reserved == 0 || reserved > kBinarySnapshotLargestPotential)
+  const std::uint32_t least = version == kBinarySnapshotPotentialVersion ? 1 : 0;
+  if (reserved < least || reserved > kBinarySnapshotLargestPotential)
     throw std::runtime_error(source + ": an external potential of " + std::to_string(reserved) +
-                             " bytes (1 to " + std::to_string(kBinarySnapshotLargestPotential) +
-                             " expected)");
+                             " bytes (" + std::to_string(least) + " to " +
+                             std::to_string(kBinarySnapshotLargestPotential) + " expected)");
   return reserved;
+}
+
+// The potential's text and the run's clock that follow the bodies where P > 0.
+void readPotential(bytes::Reader& reader, std::size_t potentialBytes, Snapshot& snapshot,
+                   const std::string& source) {
+  StepParams& step = snapshot.settings->step;
+  step.potential = potentialFrom(reader.getBytes(potentialBytes), step.gravity, source);
+  step.startTime = reader.getDouble();
+  const std::int64_t originStep = reader.getInt64();
+  if (!std::isfinite(step.startTime) || originStep < 0 || originStep > snapshot.step)
+    throw std::runtime_error(source + ": its clock (time " + std::to_string(step.startTime) +
+                             " at step " + std::to_string(originStep) +
+                             ") is not before step " + std::to_string(snapshot.step));
+  step.stepsDone = snapshot.step - originStep;
+}
+
+unsigned versionToWrite(const Snapshot& snapshot, const std::string& potential) {
+  if (snapshot.radii) return kBinarySnapshotRadiiVersion;
+  return potential.empty() ? kBinarySnapshotVersion : kBinarySnapshotPotentialVersion;
 }
 
 }  // namespace
@@ -105,8 +128,7 @@ void writeBinarySnapshot(const Snapshot& snapshot, std::ostream& out) {
                                 std::to_string(kBinarySnapshotLargestPotential) + " bytes");
   bytes::Writer writer(bytes::Order::little);
   writer.putBytes(kBinarySnapshotMagic);
-  writer.put(
-      std::uint32_t{potential.empty() ? kBinarySnapshotVersion : kBinarySnapshotPotentialVersion});
+  writer.put(std::uint32_t{versionToWrite(snapshot, potential)});
   writer.put(std::uint32_t(potential.size()));
   writer.put(std::uint64_t{snapshot.state.size()});
   writer.put(snapshot.time);
@@ -124,6 +146,8 @@ void writeBinarySnapshot(const Snapshot& snapshot, std::ostream& out) {
     writer.put(std::uint64_t{bodyId(snapshot.state, i)});
   for (std::size_t i = 0; i < snapshot.state.size(); ++i)
     writer.put(componentOf(snapshot.state, i));
+  if (snapshot.radii)
+    for (const double radius : *snapshot.radii) writer.put(radius);
   if (!potential.empty()) {
     // Where the run's time counts from (StepParams::time()): a moving potential's centres are
     // where they would have been in the uninterrupted run.
@@ -146,10 +170,10 @@ Snapshot parseBinarySnapshot(std::string_view bytes, const std::string& source) 
   bytes::Reader reader(bytes, bytes::Order::little);
   reader.skip(kBinarySnapshotMagic.size());
   const std::uint32_t version = reader.get<std::uint32_t>();
-  if (version < 1 || version > kBinarySnapshotPotentialVersion)
+  if (version < 1 || version > kBinarySnapshotRadiiVersion)
     throw std::runtime_error(source + ": unsupported version " + std::to_string(version) +
                              " (this build reads versions 1 to " +
-                             std::to_string(kBinarySnapshotPotentialVersion) + ")");
+                             std::to_string(kBinarySnapshotRadiiVersion) + ")");
   const std::size_t potentialBytes = potentialBytesOf(reader.get<std::uint32_t>(), version, source);
   const std::uint64_t bodies = reader.get<std::uint64_t>();
   checkLength(bytes.size(), bodies, version, potentialBytes, source);
@@ -178,17 +202,12 @@ Snapshot parseBinarySnapshot(std::string_view bytes, const std::string& source) 
     for (std::uint64_t& id : snapshot.state.id) id = reader.get<std::uint64_t>();
     for (std::uint8_t& component : snapshot.state.component) component = reader.get<std::uint8_t>();
   }
-  if (potentialBytes > 0) {
-    settings.step.potential =
-        potentialFrom(reader.getBytes(potentialBytes), settings.step.gravity, source);
-    settings.step.startTime = reader.getDouble();
-    const std::int64_t originStep = reader.getInt64();
-    if (!std::isfinite(settings.step.startTime) || originStep < 0 || originStep > snapshot.step)
-      throw std::runtime_error(
-          source + ": its clock (time " + std::to_string(settings.step.startTime) + " at step " +
-          std::to_string(originStep) + ") is not before step " + std::to_string(snapshot.step));
-    settings.step.stepsDone = snapshot.step - originStep;
+  if (version >= kBinarySnapshotRadiiVersion) {
+    std::vector<double>& radii = snapshot.radii.emplace(std::size_t(bodies));
+    for (double& radius : radii) radius = reader.getDouble();
+    checkRadii(radii, radii.size(), source);
   }
+  if (potentialBytes > 0) readPotential(reader, potentialBytes, snapshot, source);
   checkBodies(snapshot.state, source);
   return snapshot;
 }

@@ -31,6 +31,11 @@
 // of step s is that time + (s - origin step) dt); the checksum follows, at 104 + 37 N + P + 16. A
 // run resumed from it goes on in the same potential with the same times, bit for bit.
 //
+// Version 4, written only where the bodies have radii (collisions, Snapshot::radii): the u32 at
+// offset 12 is P as in version 3, but may be 0 (no potential); an f64 radius of each body follows
+// the components, at 104 + 37 N, and the potential and clock (where P > 0) and the checksum
+// follow the radii, at 104 + 45 N.
+//
 // The reader rejects, with a message naming the file and the problem: a wrong magic, another
 // version, a file shorter than its header, an N the file has no room for, extra bytes, a checksum
 // that does not match, non-finite or negative values, and components of 6 or more.
@@ -46,6 +51,7 @@ namespace nbody {
 inline constexpr std::string_view kBinarySnapshotMagic{"NBODYSNP"};
 inline constexpr unsigned kBinarySnapshotVersion = 2;           // what is written; 1 is read too
 inline constexpr unsigned kBinarySnapshotPotentialVersion = 3;  // written with a potential
+inline constexpr unsigned kBinarySnapshotRadiiVersion = 4;      // written with radii
 inline constexpr std::size_t kBinarySnapshotLargestPotential = 4096;
 inline constexpr std::size_t kBinarySnapshotClockBytes = 16;
 inline constexpr std::size_t kBinarySnapshotHeaderBytes = 104;

@@ -18,15 +18,42 @@ namespace nbody {
 namespace {
 
 constexpr std::string_view kHeader = "x,y,z,mass,vx,vy,vz";
-constexpr std::string_view kIdentifiedHeader = "x,y,z,mass,vx,vy,vz,id,component";
-constexpr std::array<std::string_view, 9> kColumns{"x",  "y",  "z",  "mass",     "vx",
-                                                   "vy", "vz", "id", "component"};
+constexpr std::string_view kIdentity = ",id,component";
+constexpr std::string_view kRadius = ",radius";
+constexpr std::array<std::string_view, 10> kColumns{"x",  "y",  "z",  "mass",      "vx",
+                                                    "vy", "vz", "id", "component", "radius"};
+
+// Which of the optional columns a file has, after the seven: id and component, then radius.
+struct Layout {
+  bool identified = false, withRadius = false;
+
+  std::string header() const {
+    return std::string(kHeader) + (identified ? std::string(kIdentity) : "") +
+           (withRadius ? std::string(kRadius) : "");
+  }
+  std::size_t columns() const { return 7 + (identified ? 2 : 0) + (withRadius ? 1 : 0); }
+  // The name of column `k` (kColumns' index).
+  std::size_t nameOf(std::size_t k) const { return k >= 7 && !identified ? k + 2 : k; }
+};
+
+// The layout a header names, if any.
+std::optional<Layout> layoutOf(std::string_view header) {
+  for (const bool identified : {false, true})
+    for (const bool withRadius : {false, true})
+      if (const Layout layout{identified, withRadius}; layout.header() == header) return layout;
+  return std::nullopt;
+}
+
+std::string headersText() {
+  return std::string(kHeader) + ", followed where wanted by ,id,component and then ,radius";
+}
 
 struct Row {
   std::array<float, 7> values{};
   std::array<double, 7> exact{};  // the doubles nearest to the fields
   std::uint64_t id = 0;
   std::uint8_t component = kDefaultComponent;
+  double radius = 0.0;
 };
 
 // Whether a number no double holds is too small rather than too large: a negative exponent
@@ -124,6 +151,19 @@ std::string_view withoutPlus(std::string_view field) {
                                                                                    : field;
 }
 
+// The radius column: a finite number >= 0, in double.
+double parseRadius(std::string_view field, const std::string& where) {
+  double value = 0.0;
+  const char* const end = field.data() + field.size();
+  const std::from_chars_result read = std::from_chars(field.data(), end, value);
+  if (field.empty() || read.ec != std::errc() || read.ptr != end || !std::isfinite(value) ||
+      value < 0.0)
+    throw std::runtime_error(where + ": column radius is not a finite number >= 0: '" +
+                             printable(field, 32) + "'");
+  return value;
+}
+
+// Field `column` (kColumns' index) of a row.
 void parseColumn(Row& row, std::size_t column, std::string_view field, const std::string& where) {
   field = withoutPlus(field);
   if (column < row.values.size()) {
@@ -131,14 +171,17 @@ void parseColumn(Row& row, std::size_t column, std::string_view field, const std
     row.exact[column] = exactValue(field, row.values[column]);
   } else if (column == 7) {
     row.id = parseWhole(field, kColumns[column], std::numeric_limits<std::uint64_t>::max(), where);
-  } else {
+  } else if (column == 8) {
     row.component = std::uint8_t(parseWhole(field, kColumns[column], kComponentCount - 1, where));
+  } else {
+    row.radius = parseRadius(field, where);
   }
 }
 
-// A line of `columns` fields (7, or 9 with the ID and component).
-Row parseRow(std::string_view line, std::size_t columns, const std::string& where) {
-  const std::string_view header = columns == 7 ? kHeader : kIdentifiedHeader;
+// A line of the layout's fields.
+Row parseRow(std::string_view line, const Layout& layout, const std::string& where) {
+  const std::string header = layout.header();
+  const std::size_t columns = layout.columns();
   Row row;
   std::size_t column = 0;
   while (true) {
@@ -147,7 +190,7 @@ Row parseRow(std::string_view line, std::size_t columns, const std::string& wher
     if (column == columns)
       throw std::runtime_error(where + ": more than " + std::to_string(columns) +
                                " columns (expected " + std::string(header) + ")");
-    parseColumn(row, column, field, where);
+    parseColumn(row, layout.nameOf(column), field, where);
     ++column;
     if (comma == std::string_view::npos) break;
     line.remove_prefix(comma + 1);
@@ -170,8 +213,7 @@ std::string shortestText(Number value) {
 // What is wrong with a first line that is not the header: text in an encoding or with line ends
 // nbody does not read is said as such.
 std::string headerProblem(std::string_view line) {
-  const std::string expected = "the header must be exactly " + std::string(kHeader) + " or " +
-                               std::string(kIdentifiedHeader);
+  const std::string expected = "the header must be exactly " + headersText();
   if (line.starts_with("\xef\xbb\xbf"))
     return "the file starts with a UTF-8 byte-order mark (EF BB BF): save it without one; " +
            expected;
@@ -194,12 +236,16 @@ std::string headerProblem(std::string_view line) {
 std::string formatFloat(float value) { return shortestText(value); }
 std::string formatDouble(double value) { return shortestText(value); }
 
-void writeStateCsv(const State& state, std::ostream& out, const DoubleState* doubles) {
-  const bool identified = !hasDefaultIdentity(state);
+void writeStateCsv(const State& state, std::ostream& out, const DoubleState* doubles,
+                   const std::vector<double>* radii) {
+  const Layout layout{!hasDefaultIdentity(state), radii != nullptr};
   if (doubles && doubles->size() != state.size())
     throw std::logic_error("doubles of " + std::to_string(doubles->size()) + " bodies for " +
                            std::to_string(state.size()));
-  out << (identified ? kIdentifiedHeader : kHeader) << '\n';
+  if (radii && radii->size() != state.size())
+    throw std::logic_error(std::to_string(radii->size()) + " radii for " +
+                           std::to_string(state.size()) + " bodies");
+  out << layout.header() << '\n';
   for (std::size_t i = 0; i < state.size(); ++i) {
     const glm::vec4& p = state.positionMass[i];
     const glm::vec4& v = state.velocity[i];
@@ -213,7 +259,8 @@ void writeStateCsv(const State& state, std::ostream& out, const DoubleState* dou
           << formatFloat(p.w) << ',' << formatFloat(v.x) << ',' << formatFloat(v.y) << ','
           << formatFloat(v.z);
     }
-    if (identified) out << ',' << bodyId(state, i) << ',' << int(componentOf(state, i));
+    if (layout.identified) out << ',' << bodyId(state, i) << ',' << int(componentOf(state, i));
+    if (radii) out << ',' << formatDouble((*radii)[i]);
     out << '\n';
   }
 }
@@ -238,28 +285,30 @@ void keepDoubles(std::optional<DoubleState>& doubles, const State& state, const 
   doubles->velocity.emplace_back(x[4], x[5], x[6]);
 }
 
-State readStateCsv(std::istream& in, const std::string& source,
-                   std::optional<DoubleState>* doubles) {
+State readStateCsv(std::istream& in, const std::string& source, std::optional<DoubleState>* doubles,
+                   std::optional<std::vector<double>>* radii) {
   std::optional<DoubleState> exact;
   std::string line;
   const bool read = bool(std::getline(in, line));
-  if (!read || (trimmed(line) != kHeader && trimmed(line) != kIdentifiedHeader))
-    throw std::runtime_error(source + ":1: " + headerProblem(line));
-  const std::size_t columns = trimmed(line) == kHeader ? 7 : 9;
+  const std::optional<Layout> layout = read ? layoutOf(trimmed(line)) : std::nullopt;
+  if (!layout) throw std::runtime_error(source + ":1: " + headerProblem(line));
   State state;
+  std::vector<double> radiusColumn;
   for (std::size_t lineNumber = 2; std::getline(in, line); ++lineNumber) {
     if (trimmed(line).empty()) continue;
-    const Row row = parseRow(line, columns, source + ":" + std::to_string(lineNumber));
+    const Row row = parseRow(line, *layout, source + ":" + std::to_string(lineNumber));
     const auto& values = row.values;
     state.positionMass.emplace_back(values[0], values[1], values[2], values[3]);
     state.velocity.emplace_back(values[4], values[5], values[6], 0.0f);
-    state.id.push_back(columns == 9 ? row.id : state.size());
+    state.id.push_back(layout->identified ? row.id : state.size());
     state.component.push_back(row.component);
+    if (layout->withRadius) radiusColumn.push_back(row.radius);
     if (doubles) keepDoubles(exact, state, row);
     if (lineNumber % kLinesBetweenStopPoints == 0) stopPoint("while reading " + source);
   }
   if (state.size() == 0) throw std::runtime_error(source + ": no bodies after the header");
   if (doubles) *doubles = std::move(exact);
+  if (radii && layout->withRadius) *radii = std::move(radiusColumn);
   return state;
 }
 

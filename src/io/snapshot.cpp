@@ -14,6 +14,16 @@ bool isFinite(const glm::vec4& v) {
 
 }  // namespace
 
+void checkRadii(const std::vector<double>& radii, std::size_t bodies, const std::string& source) {
+  if (radii.size() != bodies)
+    throw std::runtime_error(source + ": " + std::to_string(radii.size()) + " radii for " +
+                             std::to_string(bodies) + " bodies");
+  for (std::size_t i = 0; i < radii.size(); ++i)
+    if (!(std::isfinite(radii[i]) && radii[i] >= 0.0))
+      throw std::runtime_error(source + ": body " + std::to_string(i) + "'s radius is " +
+                               formatDouble(radii[i]) + "; a radius is finite and >= 0");
+}
+
 void refuseUnwritable(const Snapshot& snapshot) {
   // The last line of defence: the commands say which steps went wrong before they get here.
   if (!std::isfinite(snapshot.time))
@@ -23,6 +33,7 @@ void refuseUnwritable(const Snapshot& snapshot) {
         !isFinite(glm::vec4(glm::vec3(snapshot.state.velocity[i]), 0.0f)))
       throw std::runtime_error("refusing to write a state that is not finite (body " +
                                std::to_string(i) + ")");
+  if (snapshot.radii) checkRadii(*snapshot.radii, snapshot.state.size(), "refusing to write");
   if (snapshot.step < 0 || snapshot.step > kLargestStep)
     throw std::runtime_error("refusing to write step " + std::to_string(snapshot.step) +
                              ": a snapshot holds steps 0 to " + std::to_string(kLargestStep));

@@ -15,6 +15,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "physics/state.h"
 
@@ -50,6 +51,9 @@ struct Snapshot {
   // by CSV (shortest double digits) and GADGET HDF5 (float64), read back from them; the other
   // formats hold float32 only.
   std::optional<DoubleState> doubles = std::nullopt;
+  // Each body's radius (>= 0, finite), for collisions (physics/collisions.h), where the file has
+  // them: CSV's radius column, .nbody version 4. The other formats hold none (formatHoldsRadii).
+  std::optional<std::vector<double>> radii = std::nullopt;
 };
 
 // The G a run from `snapshot` takes: its settings', else its units', else 1 (a scene's).
@@ -65,6 +69,9 @@ enum class SnapshotFormat { csv, binary, tipsy, tipsyStandard, gadget, gadgetHdf
 // By extension, case aside: .nbody binary, .hdf5/.h5 GADGET HDF5, .gadget/.g2 GADGET-2 binary,
 // .tipsy TIPSY little-endian, .std TIPSY big-endian (the standard), anything else CSV.
 SnapshotFormat outputFormatFor(const std::filesystem::path& path);
+// Whether a file of `format` keeps the bodies' radii (Snapshot::radii); its name for messages.
+bool formatHoldsRadii(SnapshotFormat format);
+std::string formatName(SnapshotFormat format);
 // The formats and their extensions in a few words, for --help.
 std::string inputFormatsHelp();
 std::string outputFormatsHelp();
@@ -83,6 +90,8 @@ Snapshot readSnapshotFile(const std::filesystem::path& path);
 
 // Throws std::runtime_error for a time or state that is not finite, or a step beyond kLargestStep.
 void refuseUnwritable(const Snapshot& snapshot);
+// Throws std::runtime_error, "SOURCE: ...", unless there is one radius a body, each finite and >= 0.
+void checkRadii(const std::vector<double>& radii, std::size_t bodies, const std::string& source);
 
 // The checks every loader applies to the bodies it read: at least one, finite numbers,
 // no negative mass (massless bodies are test particles: a run without an external potential refuses

@@ -23,12 +23,13 @@ namespace {
 Snapshot parseCsv(std::string_view bytes, const std::string& source) {
   std::istringstream text{std::string(bytes)};
   Snapshot snapshot;
-  snapshot.state = readStateCsv(text, source, &snapshot.doubles);
+  snapshot.state = readStateCsv(text, source, &snapshot.doubles, &snapshot.radii);
   return snapshot;
 }
 
 void writeCsv(const Snapshot& snapshot, std::ostream& out) {
-  writeStateCsv(snapshot.state, out, snapshot.doubles ? &*snapshot.doubles : nullptr);
+  writeStateCsv(snapshot.state, out, snapshot.doubles ? &*snapshot.doubles : nullptr,
+                snapshot.radii ? &*snapshot.radii : nullptr);
 }
 
 Snapshot readTipsy(const std::filesystem::path& path, std::string_view bytes) {
@@ -38,6 +39,8 @@ Snapshot readTipsy(const std::filesystem::path& path, std::string_view bytes) {
 // One row a format: how it is named, recognised, read and written.
 struct FormatRow {
   SnapshotFormat format;
+  std::string name;  // for messages
+  bool holdsRadii;   // Snapshot::radii
   std::vector<std::string>
       extensions;  // the first is written; the others are read, or written too where `writes`
   bool (*recognises)(std::string_view bytes);
@@ -50,6 +53,8 @@ bool startsWithMagic(std::string_view bytes) { return bytes.starts_with(kBinaryS
 const std::vector<FormatRow>& formatTable() {
   static const std::vector<FormatRow> rows{
       {SnapshotFormat::binary,
+       "an nbody snapshot",
+       true,
        {".nbody"},
        startsWithMagic,
        [](const std::filesystem::path& p, std::string_view b) {
@@ -57,26 +62,36 @@ const std::vector<FormatRow>& formatTable() {
        },
        writeBinarySnapshot},
       {SnapshotFormat::gadgetHdf5,
+       "GADGET HDF5",
+       false,
        {".hdf5", ".h5"},
        looksLikeHdf5,
        readGadgetHdf5Files,
        writeGadgetHdf5},
       {SnapshotFormat::gadget,
+       "GADGET-2 binary",
+       false,
        {".gadget", ".g2"},
        looksLikeGadgetBinary,
        readGadgetBinaryFiles,
        writeGadgetBinary},
       {SnapshotFormat::tipsy,
+       "TIPSY",
+       false,
        {".tipsy", ".bin"},
        looksLikeTipsy,
        readTipsy,
        [](const Snapshot& s, std::ostream& out) { writeTipsy(s, out); }},
       {SnapshotFormat::tipsyStandard,
+       "TIPSY",
+       false,
        {".std"},
        looksLikeTipsy,
        readTipsy,
        [](const Snapshot& s, std::ostream& out) { writeTipsy(s, out, true); }},
       {SnapshotFormat::csv,
+       "CSV",
+       true,
        {".csv"},
        nullptr,
        [](const std::filesystem::path& p, std::string_view b) { return parseCsv(b, p.string()); },
@@ -125,7 +140,7 @@ SnapshotFormat outputFormatFor(const std::filesystem::path& path) {
 }
 
 std::string inputFormatsHelp() {
-  return "CSV (x,y,z,mass,vx,vy,vz[,id,component]), an nbody snapshot (.nbody: its step, time, "
+  return "CSV (x,y,z,mass,vx,vy,vz[,id,component][,radius]), an nbody snapshot (.nbody: its step, time, "
          "method, dt, "
          "softening and G apply unless given), TIPSY, GADGET-2 binary (formats 1 and 2; several "
          "files: name "
@@ -143,6 +158,10 @@ std::string outputFormatsHelp() {
          "HDF5, .gadget: "
          "GADGET-2 binary, .tipsy: TIPSY (.std: big-endian), any other name CSV";
 }
+
+bool formatHoldsRadii(SnapshotFormat format) { return rowOf(format).holdsRadii; }
+
+std::string formatName(SnapshotFormat format) { return rowOf(format).name; }
 
 void writeSnapshot(const Snapshot& snapshot, SnapshotFormat format, std::ostream& out) {
   refuseUnwritable(snapshot);

@@ -10,16 +10,18 @@
 
 namespace nbody {
 
-double CollisionSettings::radiusOf(double mass) const {
+double CollisionSettings::radiusOf(std::size_t body, double mass) const {
   if (radius > 0.0) return radius;
   if (density > 0.0) return std::cbrt(3.0 * mass / (4.0 * std::numbers::pi * density));
-  return 0.0;
+  return body < radii.size() ? radii[body] : 0.0;
 }
 
 ContactScreenPass CollisionSettings::screenedBodies() const {
   ContactScreenPass bodies;
   bodies.radius = radius;
   if (density > 0.0) bodies.volume = 3.0 / (4.0 * std::numbers::pi * density);
+  if (!(radius > 0.0) && !(density > 0.0) && !radii.empty())
+    bodies.radius = *std::max_element(radii.begin(), radii.end());
   return bodies;
 }
 
@@ -42,7 +44,7 @@ std::vector<Extent> extentsAlongX(const DoubleBodies& bodies, const CollisionSet
   for (std::size_t i = 0; i < bodies.mass.size(); ++i) {
     const glm::dvec3& x = bodies.position[i];
     if (!(bodies.mass[i] > 0.0) || !std::isfinite(x.x + x.y + x.z)) continue;
-    const double r = settings.radiusOf(bodies.mass[i]);
+    const double r = settings.radiusOf(i, bodies.mass[i]);
     extents.push_back({x.x - r, x.x + r, r, i});
   }
   std::sort(extents.begin(), extents.end(), [](const Extent& a, const Extent& b) {
@@ -175,10 +177,14 @@ Merger merge(MutableBodies bodies, const std::vector<std::size_t>& members, doub
   merger.energyChange = -internalEnergy(bodies, members, merger.velocity, gravity, softening);
   const std::size_t survivor = heaviest(bodies, members);
   merger.survivor = bodies.id[survivor];
+  double cubes = 0.0;  // the members' radii cubed and summed, in ascending ID, where they have radii
+  if (bodies.radii)
+    for (const std::size_t i : members) cubes += (*bodies.radii)[i] * (*bodies.radii)[i] * (*bodies.radii)[i];
   for (const std::size_t i : members) {
     bodies.mass[i] = i == survivor ? merger.mass : 0.0;
     bodies.position[i] = merger.position;
     bodies.velocity[i] = merger.velocity;
+    if (bodies.radii) (*bodies.radii)[i] = i == survivor ? std::cbrt(cubes) : 0.0;
   }
   return merger;
 }

@@ -26,15 +26,21 @@ namespace nbody {
 
 enum class CollisionMode { off, merge, halt };
 
-// `--collisions`, `--radius`, `--density`: what touching bodies do and how large they are.
+// `--collisions`, `--radius`, `--density`: what touching bodies do and how large they are; or
+// each body's radius from the input (a radius column or dataset, io/snapshot.h).
 struct CollisionSettings {
   CollisionMode mode = CollisionMode::off;
   double radius = 0.0;   // > 0: every body's radius, mergers included
   double density = 0.0;  // > 0: radius (3 m / (4 pi density))^(1/3), so volume adds up in mergers
+  // Neither: one radius a body (>= 0). A merger gives the survivor the cube root of the sum of
+  // the members' cubes (volume adds up) and the others 0.
+  std::vector<double> radii{};
 
   bool enabled() const { return mode != CollisionMode::off; }
-  double radiusOf(double mass) const;
-  // The bodies' size as a GPU engine's contact screen takes it (StepParams' contactScreen).
+  // Body `body`'s radius (of mass `mass`).
+  double radiusOf(std::size_t body, double mass) const;
+  // The bodies' size as a GPU engine's contact screen takes it (StepParams' contactScreen): with
+  // radii, every body as large as the largest, so that the screen is wider than contact still.
   ContactScreenPass screenedBodies() const;
 };
 
@@ -66,6 +72,7 @@ struct MutableBodies {
   std::vector<glm::dvec3>& position;
   std::vector<glm::dvec3>& velocity;
   const std::vector<std::uint64_t>& id;  // one per body
+  std::vector<double>* radii = nullptr;  // CollisionSettings::radii, where the bodies have them
 };
 
 // Merges every group that `contacts` join, in ascending order of their smallest ID; returns what

@@ -337,6 +337,50 @@ TEST(CollisionRuns, SimulateMergesHaltsAndRefuses) {
   EXPECT_FALSE(std::filesystem::exists(scratch / "no.csv"));
 }
 
+// Radii from the input's radius column, without --radius: the pair of radii 1.5 and 0.5 touches
+// at the separation 2 of the pair of radius 1 above, so it merges at the same step (the radial
+// Kepler contact time) into the same body, whose radius keeps the volume (cbrt(1.5^3 + 0.5^3)) in
+// the output's column; the other's is 0. An input without radii still needs a size.
+TEST(CollisionRuns, RadiiFromTheInputMeetAtTheirSumAndKeepTheVolume) {
+  ScratchFolder scratch("collision-radii");
+  {
+    std::ofstream csv(scratch / "pair.csv");
+    csv << "x,y,z,mass,vx,vy,vz,radius\n-3,0,0,1,0,0,0,1.5\n3,0,0,1,0,0,0,0.5\n";
+  }
+  const auto merged = runNbody(
+      "simulate --engine cpu --method leapfrog --softening 0 --dt 0.01 --steps 1100 "
+      "--collisions merge --input " +
+          (scratch / "pair.csv").string() + " -o " + (scratch / "merged.csv").string(),
+      scratch);
+  ASSERT_EQ(merged.exitCode, 0) << merged.err;
+  EXPECT_NE(merged.err.find("step 1049 (t = 10.49): bodies 1 (m 1), 2 (m 1) merged into 1 (m 2)"),
+            std::string::npos)
+      << merged.err;
+  const Snapshot out = readSnapshotFile(scratch / "merged.csv");
+  EXPECT_EQ(out.state.positionMass[0], glm::vec4(0, 0, 0, 2));
+  ASSERT_TRUE(out.radii);
+  EXPECT_EQ(*out.radii, (std::vector<double>{std::cbrt(1.5 * 1.5 * 1.5 + 0.5 * 0.5 * 0.5), 0.0}));
+
+  const auto tipsy = runNbody("simulate --engine cpu --steps 1 --collisions merge --input " +
+                                  (scratch / "pair.csv").string() + " -o " +
+                                  (scratch / "out.tipsy").string(),
+                              scratch);
+  ASSERT_EQ(tipsy.exitCode, 0) << tipsy.err;
+  EXPECT_NE(tipsy.err.find("out.tipsy (TIPSY) holds no radii"), std::string::npos) << tipsy.err;
+
+  {
+    std::ofstream csv(scratch / "plain.csv");
+    csv << "x,y,z,mass,vx,vy,vz\n-3,0,0,1,0,0,0\n3,0,0,1,0,0,0\n";
+  }
+  const auto refused = runNbody("simulate --engine cpu --collisions merge --input " +
+                                    (scratch / "plain.csv").string() + " -o " +
+                                    (scratch / "no.csv").string(),
+                                scratch);
+  EXPECT_EQ(refused.exitCode, 2);
+  EXPECT_NE(refused.err.find("a CSV radius column"), std::string::npos) << refused.err;
+  EXPECT_FALSE(std::filesystem::exists(scratch / "no.csv"));
+}
+
 // bench --collisions steps as simulate does (the GPU engines': CollisionEngines). With a
 // read-back, or halt, it refuses (one line, before any GL).
 TEST(CollisionRuns, BenchMergesWhatSimulateMerges) {
@@ -378,6 +422,36 @@ TEST(CollisionRuns, AResumedRunWithMergersWritesTheBytesOfOneRun) {
                scratch);
   ASSERT_EQ(resumed.exitCode, 0) << resumed.err;
   EXPECT_NE(resumed.err.find("merged into"), std::string::npos) << "no merger after the snapshot";
+  EXPECT_TRUE(test::readWholeFile(scratch / "whole.csv") ==
+              test::readWholeFile(scratch / "resumed.csv"));
+}
+
+// As above with each body's radius from the input: the snapshots keep the radii the mergers
+// grew, and the run resumed from one writes the bytes of the run made in one go.
+TEST(CollisionRuns, AResumedRunWithRadiiOfItsOwnWritesTheBytesOfOneRun) {
+  ScratchFolder scratch("collision-resume-radii");
+  Snapshot start;
+  start.state = findScene("plummer")->generate(300, 7);
+  start.radii.emplace();
+  for (std::size_t i = 0; i < 300; ++i) start.radii->push_back(0.02 * (1.0 + double(i % 3)));
+  writeSnapshotFile(start, scratch / "start.csv");
+  const std::string run = "simulate --engine cpu --method leapfrog --dt 0.005 --collisions merge ";
+  const auto whole = runNbody(run + "--steps 600 --snapshot-every 300 --snapshot-path " +
+                                  (scratch / "s-{step}.csv").string() + " --input " +
+                                  (scratch / "start.csv").string() + " -o " +
+                                  (scratch / "whole.csv").string(),
+                              scratch);
+  ASSERT_EQ(whole.exitCode, 0) << whole.err;
+  const auto resumed =
+      runNbody(run + "--steps 300 --input " + (scratch / "s-000000300.csv").string() + " -o " +
+                   (scratch / "resumed.csv").string(),
+               scratch);
+  ASSERT_EQ(resumed.exitCode, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("merged into"), std::string::npos) << "no merger after the snapshot";
+  const Snapshot halfway = readSnapshotFile(scratch / "s-000000300.csv");
+  ASSERT_TRUE(halfway.radii);
+  EXPECT_GT(*std::max_element(halfway.radii->begin(), halfway.radii->end()), 0.06)
+      << "no survivor grew before the snapshot";
   EXPECT_TRUE(test::readWholeFile(scratch / "whole.csv") ==
               test::readWholeFile(scratch / "resumed.csv"));
 }

@@ -14,7 +14,9 @@
 #include <sstream>
 
 #include "io/binary_snapshot.h"
+#include "io/csv.h"
 #include "io/tipsy.h"
+#include "physics/external_potential.h"
 #include "physics/scenes.h"
 #include "support/cli_runner.h"
 #include "support/test_support.h"
@@ -226,6 +228,74 @@ TEST(SnapshotFile, CsvRoundTripsTheStateExactly) {
   const Snapshot back = readBack(original, "state.csv");
   EXPECT_TRUE(sameBits(back.state, original.state));
   EXPECT_FALSE(back.settings) << "CSV carries the state only";
+}
+
+// Radii of no float32's value (1/3, 0.1) and 0, with and without IDs and a potential's text.
+std::vector<double> sampleRadii(std::size_t bodies) {
+  std::vector<double> radii;
+  for (std::size_t i = 0; i < bodies; ++i) radii.push_back(i % 3 == 0 ? 0.0 : double(i) / 3.0 + 0.1);
+  return radii;
+}
+
+TEST(SnapshotFile, CsvAndNbodyFilesKeepEachBodysRadiusExactly) {
+  for (const bool identified : {false, true})
+    for (const std::string file : {"radii.csv", "radii.nbody"}) {
+      Snapshot original = sampleSnapshot(30);
+      if (identified) original.state.id[4] = 1u << 20;
+      original.radii = sampleRadii(30);
+      const Snapshot back = readBack(original, file);
+      EXPECT_TRUE(sameBits(back.state, original.state)) << file;
+      ASSERT_TRUE(back.radii) << file;
+      EXPECT_EQ(*back.radii, *original.radii) << file;
+      original.radii.reset();
+      EXPECT_FALSE(readBack(original, file).radii) << file << ": radii where there were none";
+    }
+}
+
+TEST(SnapshotFile, ARadiusColumnHasTheDocumentedHeaderAndRefusesWhatIsNoRadius) {
+  Snapshot snapshot = sampleSnapshot(2);
+  snapshot.radii = {0.5, 0.25};
+  std::ostringstream text;
+  writeSnapshot(snapshot, SnapshotFormat::csv, text);
+  EXPECT_EQ(text.str().substr(0, text.str().find('\n')), "x,y,z,mass,vx,vy,vz,radius");
+  for (const std::string bad : {"-1", "nan", "inf", "x", ""}) {
+    std::istringstream csv("x,y,z,mass,vx,vy,vz,radius\n0,0,0,1,0,0,0,1\n1,0,0,1,0,0,0," + bad +
+                           "\n");
+    try {
+      readStateCsv(csv, "r.csv");
+      FAIL() << "took the radius '" << bad << "'";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("r.csv:3: column radius"), std::string::npos)
+          << e.what();
+    }
+  }
+  std::istringstream wrongOrder("x,y,z,mass,vx,vy,vz,radius,id,component\n0,0,0,1,0,0,0,1,1,0\n");
+  EXPECT_THROW(readStateCsv(wrongOrder, "r.csv"), std::runtime_error);
+}
+
+TEST(BinarySnapshot, Version4PutsTheRadiiAfterTheComponentsAndThePotentialAfterThem) {
+  Snapshot snapshot = sampleSnapshot(3);
+  snapshot.radii = {0.5, 0.0, 1.0 / 3.0};
+  std::string bytes = binaryOf(snapshot);
+  ASSERT_EQ(bytes.size(), 112u + 45u * 3u);
+  EXPECT_EQ(littleEndianAt(bytes, 8, 4), 4u);   // version
+  EXPECT_EQ(littleEndianAt(bytes, 12, 4), 0u);  // no potential
+  EXPECT_EQ(littleEndianAt(bytes, 104 + 37 * 3 + 8 * 2, 8), std::bit_cast<std::uint64_t>(1.0 / 3.0));
+  snapshot.settings->step.potential = std::make_shared<const ExternalPotential>(
+      ExternalPotential::parse("point:mass=1", snapshot.settings->step.gravity));
+  const Snapshot back = parseBinarySnapshot(binaryOf(snapshot), "v4.nbody");
+  ASSERT_TRUE(back.radii && back.settings->step.potential);
+  EXPECT_EQ(*back.radii, *snapshot.radii);
+  EXPECT_EQ(back.settings->step.potential->spec(), snapshot.settings->step.potential->spec());
+  putLittleEndianAt(bytes, 104 + 37 * 3 + 8, std::bit_cast<std::uint64_t>(-1.0), 8);
+  resealed(bytes);
+  try {
+    parseBinarySnapshot(bytes, "v4.nbody");
+    FAIL() << "took a negative radius";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("v4.nbody: body 1's radius is -1"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(SnapshotFile, PicksTheBinaryFormatByExtensionAndReadsItByItsMagic) {

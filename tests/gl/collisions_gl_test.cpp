@@ -60,6 +60,26 @@ TEST_P(CollisionEngines, TheHeadOnPairEndsAsOneBodyAtRestAtTheOrigin) {
   EXPECT_EQ(merged.positionMass[1], glm::vec4(0, 0, 0, 0));
 }
 
+// Radii of their own (1 each): A and B touch at step 0 and merge into a body of radius cbrt(2) at
+// rest at the origin; C, coming in at 1 from x = 12, touches it at separation 1 + cbrt(2), at
+// step 975 of 0.01 (G = 1e-12: the motion is straight). A screen that kept the first size (reach
+// 2) would mark only from step 1000: after 990 steps C has merged, on every engine as on the CPU.
+TEST_P(CollisionEngines, AGrownBodyIsScreenedAtItsNewSize) {
+  State three;
+  three.positionMass = {{-1, 0, 0, 1}, {1, 0, 0, 1}, {12, 0, 0, 1}};
+  three.velocity = {{0.5f, 0, 0, 0}, {-0.5f, 0, 0, 0}, {-1, 0, 0, 0}};
+  const CollisionSettings settings{.mode = CollisionMode::merge, .radii = {1.0, 1.0, 1.0}};
+  for (const std::string& name : {GetParam(), std::string("cpu")}) {
+    const auto stepper = makeEngine(name);
+    stepper->upload(three);
+    EXPECT_EQ(stepWithCollisions(*stepper, settings, StepParams(0.01, 0.0, 1e-12), 990,
+                                 *findMethod("leapfrog")),
+              2)
+        << name;
+    EXPECT_EQ(stepper->download().positionMass[0].w, 3.0f) << name;
+  }
+}
+
 // 24 bodies falling onto a central one (REBOUND #817): every engine merges all 25 at the first
 // boundary, as the CPU engine does, into body 1 with the summed mass (dyadic: exact in float32).
 TEST_P(CollisionEngines, ARingFallsIntoItsCentreInOneStepAsOnTheCpu) {
@@ -113,11 +133,11 @@ bool anyPairWithin(const State& state, const CollisionSettings& settings, Reach 
   for (std::size_t i = 0; i < state.size(); ++i) {
     if (!(state.positionMass[i].w > 0.0f)) continue;
     const glm::dvec3 xi(state.positionMass[i]);
-    const double ri = settings.radiusOf(state.positionMass[i].w);
+    const double ri = settings.radiusOf(i, state.positionMass[i].w);
     for (std::size_t j = i + 1; j < state.size(); ++j) {
       if (!(state.positionMass[j].w > 0.0f)) continue;
       const double d = glm::length(glm::dvec3(state.positionMass[j]) - xi);
-      if (reach(ri, settings.radiusOf(state.positionMass[j].w), d)) return true;
+      if (reach(ri, settings.radiusOf(j, state.positionMass[j].w), d)) return true;
     }
   }
   return false;
@@ -131,7 +151,7 @@ State plantedPair(const CollisionSettings& settings, double separation, bool mas
   state.positionMass[0].w *= 64.0f;
   const float mass1 = massless ? 0.0f : state.positionMass[1].w;
   const double reach =
-      settings.radiusOf(state.positionMass[0].w) + settings.radiusOf(state.positionMass[1].w);
+      settings.radiusOf(0, state.positionMass[0].w) + settings.radiusOf(1, state.positionMass[1].w);
   const glm::vec3 direction = glm::normalize(glm::vec3(0.3f, -0.5f, 0.8f));
   state.positionMass[1] =
       glm::vec4(glm::vec3(state.positionMass[0]) + float(separation * reach) * direction, mass1);

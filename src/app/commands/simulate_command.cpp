@@ -73,6 +73,8 @@ class SimulateRun {
   void writeSnapshot(long long step);
   void advanceAll(ChunkedStepper& stepper);
   void watchCollisions(ChunkedStepper& stepper);
+  std::optional<std::vector<double>> radiiToWrite() const;
+  void sayWhereRadiiAreLeftOut() const;
   static void throwIfHalted(std::optional<CollisionHalt> halt);
   void finish(double elapsed);
   double timeAt(long long step) const {
@@ -95,6 +97,8 @@ class SimulateRun {
   std::optional<FiniteWatch> watch_;
   SnapshotsWritten snapshots_;
   SnapshotSeriesWriter series_{options_.snapshotPath};
+  CollisionSettings collisionSettings_;  // --collisions, with the input's radii where it has them
+  std::optional<std::vector<double>> inputRadii_;
   std::optional<CollisionWatch> collisions_;
   std::optional<CollisionHalt> halt_;
 };
@@ -117,8 +121,10 @@ void SimulateRun::openOutputs() {
 // The input first: its step names the snapshots, and every output, snapshots included, is
 // checked against the inputs and each other before anything is opened or made.
 void SimulateRun::prepare() {
-  checkCollisionSettings(options_.collisions);
   if (!options_.run.input.empty()) snapshot_ = makeInitialSnapshot(options_.run);
+  collisionSettings_ = withInputRadii(options_.collisions, snapshot_);
+  checkCollisionSettings(collisionSettings_);
+  inputRadii_ = snapshot_.radii;
   const std::string source = problemSource(options_.run);
   firstStep_ = snapshot_.step;
   lastStep_ = addOrThrow(firstStep_, options_.steps,
@@ -139,9 +145,10 @@ void SimulateRun::prepare() {
     });
   }
   openOutputs();
+  sayWhereRadiiAreLeftOut();
   session_ = openEngine(options_.run.choice.engine, options_.run.choice.engineSettings, nullptr,
                         false, options_.quiet);
-  if (options_.collisions.enabled())
+  if (collisionSettings_.enabled())
     applyScreenedSettings(*session_.engine, options_.run.choice.engineSettings);
   if (options_.run.input.empty())
     snapshot_ = makeInitialSnapshotFor(*session_.engine, options_.run);
@@ -190,15 +197,37 @@ void SimulateRun::writeSnapshot(long long step) {
   const std::string path = snapshotPathFor(options_.snapshotPath, step);
   Snapshot snapshot{session_.engine->download(), timeAt(step), step, settings_};
   snapshot.doubles = session_.engine->doublesBeyond(snapshot.state);
+  snapshot.radii = radiiToWrite();
   series_.write(snapshot, path);
   ++snapshots_.count;
   snapshots_.last = path;
 }
 
+// The radii the outputs keep: the watch's where the run's bodies have radii of their own (a
+// merger's survivor grown), none where --radius or --density stood in for the input's, else the
+// input's.
+std::optional<std::vector<double>> SimulateRun::radiiToWrite() const {
+  if (collisions_ && !collisions_->settings().radii.empty()) return collisions_->settings().radii;
+  if (collisionSettings_.enabled() && collisionSettings_.radii.empty()) return std::nullopt;
+  return inputRadii_;
+}
+
+// One line for each output whose format holds no radii, where the bodies have them.
+void SimulateRun::sayWhereRadiiAreLeftOut() const {
+  if (options_.quiet || !radiiToWrite()) return;
+  for (const std::string& path : {options_.output, options_.snapshotPath}) {
+    if (path.empty() || (path == options_.snapshotPath && options_.snapshotEvery == 0)) continue;
+    const SnapshotFormat format = outputFormatFor(path);
+    if (!formatHoldsRadii(format))
+      std::fprintf(stderr, "simulate: %s (%s) holds no radii: the bodies' radii are left out\n",
+                   withoutControlCharacters(path).c_str(), formatName(format).c_str());
+  }
+}
+
 // Contacts at every step boundary, the first included: merged as they come, or a halt.
 void SimulateRun::watchCollisions(ChunkedStepper& stepper) {
-  if (!options_.collisions.enabled()) return;
-  collisions_.emplace(options_.collisions, *session_.engine,
+  if (!collisionSettings_.enabled()) return;
+  collisions_.emplace(collisionSettings_, *session_.engine,
                       [this](long long step) { return timeAt(step); });
   if (!options_.quiet)
     collisions_->onMerger = [](const std::string& line) {
@@ -268,6 +297,7 @@ void SimulateRun::finish(double elapsed) {
     watch_->check(*session_.engine, lastStep_, timeAt(lastStep_), [this] { return unwritten(); });
   snapshot_.state = session_.engine->download();
   snapshot_.doubles = session_.engine->doublesBeyond(snapshot_.state);
+  snapshot_.radii = radiiToWrite();
   snapshot_.step = lastStep_;
   snapshot_.time = timeAt(lastStep_);
   snapshot_.settings = settings_;  // with the steps its clock counted

@@ -43,15 +43,25 @@ void addCollisionOptions(CLI::App& command, CollisionSettings& settings, bool me
 }
 
 void checkCollisionSettings(const CollisionSettings& settings) {
-  if (settings.enabled() && !(settings.radius > 0.0) && !(settings.density > 0.0))
-    throw UsageError("--collisions needs the bodies' size: --radius R or --density RHO");
+  if (settings.enabled() && !(settings.radius > 0.0) && !(settings.density > 0.0) &&
+      settings.radii.empty())
+    throw UsageError(
+        "--collisions needs the bodies' size: --radius R, --density RHO, or an input with a "
+        "radius for each body (a CSV radius column, or an nbody snapshot that keeps one)");
+}
+
+CollisionSettings withInputRadii(CollisionSettings settings, const Snapshot& input) {
+  if (settings.enabled() && !(settings.radius > 0.0) && !(settings.density > 0.0) && input.radii)
+    settings.radii = *input.radii;
+  return settings;
 }
 
 std::string collisionsText(const CollisionSettings& settings) {
   if (!settings.enabled()) return "";
   const std::string mode = settings.mode == CollisionMode::merge ? "merge" : "halt";
-  return mode + (settings.radius > 0.0 ? ", radius " + formatDouble(settings.radius)
-                                       : ", density " + formatDouble(settings.density));
+  if (settings.radius > 0.0) return mode + ", radius " + formatDouble(settings.radius);
+  if (settings.density > 0.0) return mode + ", density " + formatDouble(settings.density);
+  return mode + ", radii from the input";
 }
 
 namespace {
@@ -169,10 +179,12 @@ std::optional<CollisionHalt> CollisionWatch::check(const StepParams& params, lon
     return CollisionHalt{step, contactText(*contact, ids) + " touch at step " +
                                    std::to_string(step) + " (t = " + formatDouble(time) + ")"};
   }
-  const auto merged = mergeTouching({bodies.mass, bodies.position, bodies.velocity, ids}, settings_,
-                                    params.gravity, params.softening);
+  std::vector<double>* radii = settings_.radii.empty() ? nullptr : &settings_.radii;
+  const auto merged = mergeTouching({bodies.mass, bodies.position, bodies.velocity, ids, radii},
+                                    settings_, params.gravity, params.softening);
   if (merged.empty()) return std::nullopt;
   loadMerged(engine, state, bodies);
+  if (screens_ && radii) engine.screenContacts(settings_.screenedBodies());  // a larger body
   mergers_ += (long long)merged.size();
   if (onMerger)
     for (const Merger& merger : merged) onMerger(mergerLine(merger, step, time));

@@ -21,6 +21,7 @@
 #include "app/run/cli_declarations.h"
 
 #include "engines/engine.h"
+#include "io/snapshot.h"
 #include "physics/collisions.h"
 
 namespace nbody {
@@ -30,6 +31,9 @@ namespace nbody {
 void addCollisionOptions(CLI::App& command, CollisionSettings& settings, bool mergeOnly = false);
 // Throws UsageError where collisions are on without a size for the bodies.
 void checkCollisionSettings(const CollisionSettings& settings);
+// `settings` with the radii of `input` where collisions are on and neither --radius nor
+// --density gives the bodies' size (the command line wins over the file).
+CollisionSettings withInputRadii(CollisionSettings settings, const Snapshot& input);
 // "merge, radius 1e-09" or "halt, density 3"; "" when off.
 std::string collisionsText(const CollisionSettings& settings);
 
@@ -64,6 +68,8 @@ class CollisionWatch {
   // Called with each merger's line for the log ("step 1049 (t = 10.49): bodies 1, 2 into 1 ...").
   std::function<void(const std::string& line)> onMerger;
   long long mergers() const { return mergers_; }
+  // The settings as the mergers left them: the bodies' radii, where they have their own.
+  const CollisionSettings& settings() const { return settings_; }
 
  private:
   // At the boundary `step`, on the host: merges, or the halt.
