@@ -98,8 +98,8 @@ void readPotential(bytes::Reader& reader, std::size_t potentialBytes, Snapshot& 
   const std::int64_t originStep = reader.getInt64();
   if (!std::isfinite(step.startTime) || originStep < 0 || originStep > snapshot.step)
     throw std::runtime_error(source + ": its clock (time " + std::to_string(step.startTime) +
-                             " at step " + std::to_string(originStep) +
-                             ") is not before step " + std::to_string(snapshot.step));
+                             " at step " + std::to_string(originStep) + ") is not before step " +
+                             std::to_string(snapshot.step));
   step.stepsDone = snapshot.step - originStep;
 }
 

@@ -90,7 +90,7 @@ Snapshot readSnapshotFile(const std::filesystem::path& path);
 
 // Throws std::runtime_error for a time or state that is not finite, or a step beyond kLargestStep.
 void refuseUnwritable(const Snapshot& snapshot);
-// Throws std::runtime_error, "SOURCE: ...", unless there is one radius a body, each finite and >= 0.
+// Throws std::runtime_error ("SOURCE: ...") unless there is one radius a body, each finite, >= 0.
 void checkRadii(const std::vector<double>& radii, std::size_t bodies, const std::string& source);
 
 // The checks every loader applies to the bodies it read: at least one, finite numbers,

@@ -140,11 +140,10 @@ SnapshotFormat outputFormatFor(const std::filesystem::path& path) {
 }
 
 std::string inputFormatsHelp() {
-  return "CSV (x,y,z,mass,vx,vy,vz[,id,component][,radius]), an nbody snapshot (.nbody: its step, time, "
-         "method, dt, "
-         "softening and G apply unless given), TIPSY, GADGET-2 binary (formats 1 and 2; several "
-         "files: name "
-         "base.0) or GADGET HDF5 (their G comes from the file's units unless --gravity is given)";
+  return "CSV (x,y,z,mass,vx,vy,vz[,id,component][,radius]), an nbody snapshot (.nbody: its "
+         "step, time, method, dt, softening and G apply unless given), TIPSY, GADGET-2 binary "
+         "(formats 1 and 2; several files: name base.0) or GADGET HDF5 (their G comes from the "
+         "file's units unless --gravity is given)";
 }
 
 std::vector<std::string> outputExtensions() {

@@ -177,9 +177,12 @@ Merger merge(MutableBodies bodies, const std::vector<std::size_t>& members, doub
   merger.energyChange = -internalEnergy(bodies, members, merger.velocity, gravity, softening);
   const std::size_t survivor = heaviest(bodies, members);
   merger.survivor = bodies.id[survivor];
-  double cubes = 0.0;  // the members' radii cubed and summed, in ascending ID, where they have radii
+  double cubes = 0.0;  // the members' radii cubed and summed in ascending ID, where they have radii
   if (bodies.radii)
-    for (const std::size_t i : members) cubes += (*bodies.radii)[i] * (*bodies.radii)[i] * (*bodies.radii)[i];
+    for (const std::size_t i : members) {
+      const double r = (*bodies.radii)[i];
+      cubes += r * r * r;
+    }
   for (const std::size_t i : members) {
     bodies.mass[i] = i == survivor ? merger.mass : 0.0;
     bodies.position[i] = merger.position;

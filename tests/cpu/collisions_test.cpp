@@ -359,12 +359,14 @@ TEST(CollisionRuns, RadiiFromTheInputMeetAtTheirSumAndKeepTheVolume) {
   const Snapshot out = readSnapshotFile(scratch / "merged.csv");
   EXPECT_EQ(out.state.positionMass[0], glm::vec4(0, 0, 0, 2));
   ASSERT_TRUE(out.radii);
-  EXPECT_EQ(*out.radii, (std::vector<double>{std::cbrt(1.5 * 1.5 * 1.5 + 0.5 * 0.5 * 0.5), 0.0}));
+  ASSERT_EQ(out.radii->size(), 2u);
+  EXPECT_NEAR(std::pow((*out.radii)[0], 3), 1.5 * 1.5 * 1.5 + 0.5 * 0.5 * 0.5, 1e-14);
+  EXPECT_EQ((*out.radii)[1], 0.0);
 
-  const auto tipsy = runNbody("simulate --engine cpu --steps 1 --collisions merge --input " +
-                                  (scratch / "pair.csv").string() + " -o " +
-                                  (scratch / "out.tipsy").string(),
-                              scratch);
+  const auto tipsy =
+      runNbody("simulate --engine cpu --steps 1 --collisions merge --input " +
+                   (scratch / "pair.csv").string() + " -o " + (scratch / "out.tipsy").string(),
+               scratch);
   ASSERT_EQ(tipsy.exitCode, 0) << tipsy.err;
   EXPECT_NE(tipsy.err.find("out.tipsy (TIPSY) holds no radii"), std::string::npos) << tipsy.err;
 
@@ -372,10 +374,10 @@ TEST(CollisionRuns, RadiiFromTheInputMeetAtTheirSumAndKeepTheVolume) {
     std::ofstream csv(scratch / "plain.csv");
     csv << "x,y,z,mass,vx,vy,vz\n-3,0,0,1,0,0,0\n3,0,0,1,0,0,0\n";
   }
-  const auto refused = runNbody("simulate --engine cpu --collisions merge --input " +
-                                    (scratch / "plain.csv").string() + " -o " +
-                                    (scratch / "no.csv").string(),
-                                scratch);
+  const auto refused =
+      runNbody("simulate --engine cpu --collisions merge --input " +
+                   (scratch / "plain.csv").string() + " -o " + (scratch / "no.csv").string(),
+               scratch);
   EXPECT_EQ(refused.exitCode, 2);
   EXPECT_NE(refused.err.find("a CSV radius column"), std::string::npos) << refused.err;
   EXPECT_FALSE(std::filesystem::exists(scratch / "no.csv"));
@@ -436,11 +438,11 @@ TEST(CollisionRuns, AResumedRunWithRadiiOfItsOwnWritesTheBytesOfOneRun) {
   for (std::size_t i = 0; i < 300; ++i) start.radii->push_back(0.02 * (1.0 + double(i % 3)));
   writeSnapshotFile(start, scratch / "start.csv");
   const std::string run = "simulate --engine cpu --method leapfrog --dt 0.005 --collisions merge ";
-  const auto whole = runNbody(run + "--steps 600 --snapshot-every 300 --snapshot-path " +
-                                  (scratch / "s-{step}.csv").string() + " --input " +
-                                  (scratch / "start.csv").string() + " -o " +
-                                  (scratch / "whole.csv").string(),
-                              scratch);
+  const auto whole =
+      runNbody(run + "--steps 600 --snapshot-every 300 --snapshot-path " +
+                   (scratch / "s-{step}.csv").string() + " --input " +
+                   (scratch / "start.csv").string() + " -o " + (scratch / "whole.csv").string(),
+               scratch);
   ASSERT_EQ(whole.exitCode, 0) << whole.err;
   const auto resumed =
       runNbody(run + "--steps 300 --input " + (scratch / "s-000000300.csv").string() + " -o " +

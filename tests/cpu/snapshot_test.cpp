@@ -233,7 +233,8 @@ TEST(SnapshotFile, CsvRoundTripsTheStateExactly) {
 // Radii of no float32's value (1/3, 0.1) and 0, with and without IDs and a potential's text.
 std::vector<double> sampleRadii(std::size_t bodies) {
   std::vector<double> radii;
-  for (std::size_t i = 0; i < bodies; ++i) radii.push_back(i % 3 == 0 ? 0.0 : double(i) / 3.0 + 0.1);
+  for (std::size_t i = 0; i < bodies; ++i)
+    radii.push_back(i % 3 == 0 ? 0.0 : double(i) / 3.0 + 0.1);
   return radii;
 }
 
@@ -280,7 +281,8 @@ TEST(BinarySnapshot, Version4PutsTheRadiiAfterTheComponentsAndThePotentialAfterT
   ASSERT_EQ(bytes.size(), 112u + 45u * 3u);
   EXPECT_EQ(littleEndianAt(bytes, 8, 4), 4u);   // version
   EXPECT_EQ(littleEndianAt(bytes, 12, 4), 0u);  // no potential
-  EXPECT_EQ(littleEndianAt(bytes, 104 + 37 * 3 + 8 * 2, 8), std::bit_cast<std::uint64_t>(1.0 / 3.0));
+  EXPECT_EQ(littleEndianAt(bytes, 104 + 37 * 3 + 8 * 2, 8),
+            std::bit_cast<std::uint64_t>(1.0 / 3.0));
   snapshot.settings->step.potential = std::make_shared<const ExternalPotential>(
       ExternalPotential::parse("point:mass=1", snapshot.settings->step.gravity));
   const Snapshot back = parseBinarySnapshot(binaryOf(snapshot), "v4.nbody");
