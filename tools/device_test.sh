@@ -405,14 +405,15 @@ run_ctest() {
 # in one process, where what one test leaves in the context meets the next. So once more, whole.
 run_gl_tests_in_one_process() {
   echo "== the gl test program in one process"
-  # Line-buffered, so that a run cut short by the time limit still leaves its log.
-  (cd "$BINARY_DIR/tests" && timeout "$(budget 240)" stdbuf -oL -eL ./nbody_gl_tests --gtest_brief=1) \
+  # Line-buffered, so that a run cut short by the time limit still leaves its log, each test's line
+  # with its time (the last phase: it takes what time the call has left).
+  (cd "$BINARY_DIR/tests" && timeout "$(budget 480)" stdbuf -oL -eL ./nbody_gl_tests) \
     >"$OUT/gl_one_process.log" 2>&1
   ONE_PROCESS_STATUS=$?
   grep -E '^\[  (FAILED|PASSED)  \]|tests? ran' "$OUT/gl_one_process.log" | tail -15
   local passed ran failed
   passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\{0,1\}\.$/\1/p' "$OUT/gl_one_process.log" | tail -1)
-  # --gtest_brief prints no "N FAILED TESTS" footer: what ran less what passed.
+  # What ran less what passed (a run cut short prints no footer).
   ran=$(sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from .* ran\..*$/\1/p' "$OUT/gl_one_process.log" | tail -1)
   [ -n "$passed" ] && [ -n "$ran" ] && failed=$((ran - passed))
   if [ -n "$passed" ]; then

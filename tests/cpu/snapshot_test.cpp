@@ -149,8 +149,10 @@ INSTANTIATE_TEST_SUITE_P(
     DamagedFiles, BinarySnapshotRefuses,
     ::testing::Values(
         Damage{"a wrong magic", [](std::string& b) { b[3] = 'X'; }, "wrong magic"},
-        Damage{"another version", [](std::string& b) { putLittleEndianAt(b, 8, 4, 4); },
-               "unsupported version 4"},
+        Damage{"another version", [](std::string& b) { putLittleEndianAt(b, 8, 5, 4); },
+               "unsupported version 5 (this build reads versions 1 to 4)"},
+        Damage{"version 4 shorter than its radii",
+               [](std::string& b) { putLittleEndianAt(b, 8, 4, 4); }, "truncated, or N is wrong"},
         Damage{"version 3 without its potential",
                [](std::string& b) { putLittleEndianAt(b, 8, 3, 4); },
                "an external potential of 0 bytes"},
