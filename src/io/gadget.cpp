@@ -90,6 +90,7 @@ Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view byt
                              (numberBeforeExtension ? "base.0.hdf5" : "base.0") + " ...)");
   GadgetBodies all = first.bodies;
   all.position.clear(), all.velocity.clear(), all.mass.clear(), all.id.clear(), all.type.clear();
+  all.radius.clear();
   for (int index = 0; index < first.fileCount; ++index) {
     const std::filesystem::path file = *siblingFile(path, index, numberBeforeExtension);
     stopPoint("while reading " + file.string());
@@ -99,6 +100,10 @@ Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view byt
       throw std::runtime_error(file.string() + ": its header says " +
                                std::to_string(part.fileCount) + " files, " + source + "'s " +
                                std::to_string(first.fileCount));
+    if (part.bodies.radius.empty() != first.bodies.radius.empty())
+      throw std::runtime_error(file.string() + (part.bodies.radius.empty() ? " lacks" : " has") +
+                               " the bodies' Radius, which " + source +
+                               (first.bodies.radius.empty() ? " lacks" : " has"));
     all.append(part.bodies);
   }
   checkClaimedTotals(first.totals, all, firstFile->string() + " ...");
@@ -147,6 +152,7 @@ void GadgetBodies::append(const GadgetBodies& more) {
   mass.insert(mass.end(), more.mass.begin(), more.mass.end());
   id.insert(id.end(), more.id.begin(), more.id.end());
   type.insert(type.end(), more.type.begin(), more.type.end());
+  radius.insert(radius.end(), more.radius.begin(), more.radius.end());
 }
 
 bool needsWideIds(const std::vector<std::uint64_t>& ids) {
@@ -207,6 +213,10 @@ Snapshot snapshotFromGadget(const GadgetBodies& bodies, const std::string& sourc
   checkBodies(state, source);
   if (!std::isfinite(snapshot.time)) throw std::runtime_error(source + ": time is not finite");
   snapshot.doubles = doublesOf(bodies, velocityScale);
+  if (!bodies.radius.empty()) {
+    checkRadii(bodies.radius, bodies.size(), source);
+    snapshot.radii = bodies.radius;
+  }
   return snapshot;
 }
 
@@ -226,6 +236,7 @@ GadgetBodies gadgetFromSnapshot(const Snapshot& snapshot) {
     bodies.mass.push_back(doubles ? doubles->mass[i] : state.positionMass[i].w);
     bodies.id.push_back(bodyId(state, i));
     bodies.type.push_back(componentOf(state, i));
+    if (snapshot.radii) bodies.radius.push_back((*snapshot.radii)[i]);
   }
   bodies.time = snapshot.time / scaling.velocity;
   bodies.doublePrecision = doubles != nullptr;  // float32 where the bodies are float32s

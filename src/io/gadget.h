@@ -61,6 +61,7 @@ struct GadgetBodies {
   std::vector<double> mass;
   std::vector<std::uint64_t> id;
   std::vector<std::uint8_t> type;
+  std::vector<double> radius;  // none, or one a body (GADGET HDF5's Radius datasets: nbody's own)
   double time = 0.0;
   GadgetUnits units;
   std::optional<GadgetRunRecord> record;  // the file was written by nbody

@@ -164,6 +164,9 @@ void writeType(hid_t file, const GadgetBodies& bodies, int type, std::size_t fir
   writeDataset(group.id(), "Masses", real, H5T_NATIVE_DOUBLE, bodies.mass, first, count, 1);
   writeDataset(group.id(), "ParticleIDs", needsWideIds(bodies.id) ? H5T_STD_U64LE : H5T_STD_U32LE,
                H5T_NATIVE_UINT64, bodies.id, first, count, 1);
+  if (!bodies.radius.empty())
+    writeDataset(group.id(), "Radius", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, bodies.radius, first,
+                 count, 1);
 }
 
 void writeRunRecord(hid_t file, const GadgetRunRecord& record) {
@@ -257,6 +260,7 @@ class Hdf5Reader {
     throw std::runtime_error(source_ + ": " + problem);
   }
   bool exists(const std::string& path) const;
+  void readRadii(const std::string& group, std::uint64_t rows, GadgetBodies& bodies) const;
   bool linksInside(const std::string& path, int depth) const;
   void checkLinkInside(const std::string& path, int depth) const;
   std::string linkValue(const std::string& path, std::size_t size) const;
@@ -556,6 +560,20 @@ void Hdf5Reader::readType(int type, const HeaderFacts& header, GadgetBodies& bod
   bodies.mass.insert(bodies.mass.end(), masses.begin(), masses.end());
   bodies.id.insert(bodies.id.end(), idValues.begin(), idValues.end());
   bodies.type.insert(bodies.type.end(), rows, std::uint8_t(type));
+  readRadii(group, rows, bodies);
+}
+
+// nbody's own Radius datasets, in every group of bodies or in none.
+void Hdf5Reader::readRadii(const std::string& group, std::uint64_t rows,
+                           GadgetBodies& bodies) const {
+  const bool before = !bodies.radius.empty(), here = exists(group + "/Radius");
+  const bool first = bodies.size() == rows;  // this group's bodies are the first read
+  if (!first && before != here)
+    refuse(group + (here ? " has" : " lacks") + " the bodies' Radius, which the groups before " +
+           (before ? "have" : "lack"));
+  if (!here) return;
+  const std::vector<double> radii = readReals(group, "Radius", rows, 1);
+  bodies.radius.insert(bodies.radius.end(), radii.begin(), radii.end());
 }
 
 Part Hdf5Reader::read() {
@@ -583,6 +601,8 @@ std::string serialize(const Part& part) {
     for (const double value : *list) out.put(value);
   for (const std::uint64_t id : bodies.id) out.put(id);
   for (const std::uint8_t type : bodies.type) out.put(type);
+  out.put(std::uint8_t{!bodies.radius.empty()});
+  for (const double radius : bodies.radius) out.put(radius);
   for (const double value :
        {bodies.time, bodies.units.lengthInCm, bodies.units.massInG, bodies.units.velocityInCmPerS})
     out.put(value);
@@ -609,6 +629,8 @@ Part deserialize(std::string_view bytes, const std::string& source) {
   for (std::uint64_t k = 0; k < count; ++k) bodies.mass.push_back(in.getDouble());
   for (std::uint64_t k = 0; k < count; ++k) bodies.id.push_back(in.get<std::uint64_t>());
   for (std::uint64_t k = 0; k < count; ++k) bodies.type.push_back(in.get<std::uint8_t>());
+  if (in.get<std::uint8_t>() != 0)
+    for (std::uint64_t k = 0; k < count; ++k) bodies.radius.push_back(in.getDouble());
   bodies.time = in.getDouble();
   bodies.units = {in.getDouble(), in.getDouble(), in.getDouble()};
   const bool recorded = in.get<std::uint8_t>() != 0;

@@ -52,7 +52,8 @@ struct Snapshot {
   // formats hold float32 only.
   std::optional<DoubleState> doubles = std::nullopt;
   // Each body's radius (>= 0, finite), for collisions (physics/collisions.h), where the file has
-  // them: CSV's radius column, .nbody version 4. The other formats hold none (formatHoldsRadii).
+  // them: CSV's radius column, .nbody version 4, GADGET HDF5's Radius datasets (nbody's own). The
+  // other formats hold none (formatHoldsRadii).
   std::optional<std::vector<double>> radii = std::nullopt;
 };
 

@@ -63,7 +63,7 @@ const std::vector<FormatRow>& formatTable() {
        writeBinarySnapshot},
       {SnapshotFormat::gadgetHdf5,
        "GADGET HDF5",
-       false,
+       true,
        {".hdf5", ".h5"},
        looksLikeHdf5,
        readGadgetHdf5Files,

@@ -240,9 +240,9 @@ std::vector<double> sampleRadii(std::size_t bodies) {
   return radii;
 }
 
-TEST(SnapshotFile, CsvAndNbodyFilesKeepEachBodysRadiusExactly) {
+TEST(SnapshotFile, CsvNbodyAndHdf5FilesKeepEachBodysRadiusExactly) {
   for (const bool identified : {false, true})
-    for (const std::string file : {"radii.csv", "radii.nbody"}) {
+    for (const std::string file : {"radii.csv", "radii.nbody", "radii.hdf5"}) {
       Snapshot original = sampleSnapshot(30);
       if (identified) original.state.id[4] = 1u << 20;
       original.radii = sampleRadii(30);

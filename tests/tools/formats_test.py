@@ -251,6 +251,24 @@ def check_real_world_hdf5(scratch):
         f["Header"].attrs["NumPart_Total"] = np.array([0, 4, 2], dtype=np.uint64)
     simulate("--input", os.path.join(scratch, "multi.0.hdf5"), "--steps", 0, "-o", os.path.join(scratch, "m.csv"))
     check(len(read_csv(os.path.join(scratch, "m.csv"))) == 6, "several files: base.0.hdf5 and base.1.hdf5")
+    radii = os.path.join(scratch, "radii.hdf5")  # nbody's own Radius datasets, written by h5py
+    write_h5(radii, [0, 2, 3])
+    with h5py.File(radii, "a") as f:
+        f["PartType1"]["Radius"] = np.array([0.5, 0.25])
+        f["PartType2"]["Radius"] = np.array([1.0 / 3.0, 0.0, 2.0])
+    simulate("--input", radii, "--steps", 0, "-o", radii + ".csv")
+    table = read_csv(radii + ".csv")
+    check(list(table["radius"]) == [0.5, 0.25, 1.0 / 3.0, 0.0, 2.0], f"Radius read: {list(table['radius'])}")
+    simulate("--input", radii + ".csv", "--steps", 0, "-o", radii + ".again.hdf5")
+    with h5py.File(radii + ".again.hdf5", "r") as f:
+        written = list(f["PartType1/Radius"][:]) + list(f["PartType2/Radius"][:])
+        check(written == [0.5, 0.25, 1.0 / 3.0, 0.0, 2.0] and f["PartType2/Radius"].dtype == np.float64,
+              f"Radius written as float64: {written}")
+    with h5py.File(radii, "a") as f:
+        del f["PartType2/Radius"]
+    refused = nbody("simulate", "--engine", "cpu", "-q", "--input", radii, "--steps", 0, "-o", "/dev/null")
+    check(refused.returncode != 0 and "PartType2 lacks the bodies' Radius" in refused.stderr,
+          f"Radius in some groups alone refused: {refused.stderr}")
     packed = os.path.join(scratch, "packed.hdf5")
     write_h5(packed, [0, 4])
     with h5py.File(packed, "a") as f:

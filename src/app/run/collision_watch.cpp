@@ -47,7 +47,7 @@ void checkCollisionSettings(const CollisionSettings& settings) {
       settings.radii.empty())
     throw UsageError(
         "--collisions needs the bodies' size: --radius R, --density RHO, or an input with a "
-        "radius for each body (a CSV radius column, or an nbody snapshot that keeps one)");
+        "radius for each body (a CSV radius column; .nbody and GADGET HDF5 files keep them)");
 }
 
 CollisionSettings withInputRadii(CollisionSettings settings, const Snapshot& input) {
