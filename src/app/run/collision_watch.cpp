@@ -20,8 +20,9 @@ void addCollisionOptions(CLI::App& command, CollisionSettings& settings, bool me
                   "--density"
                 : "what bodies that touch (overlap and approach) at a step boundary do: merge "
                   "(into the heaviest; mass, momentum and centre of mass kept) or halt (the run "
-                  "ends at that step, exit status 3); off without it. Needs --radius or "
-                  "--density");
+                  "ends at that step, exit status 3); off without it. Needs --radius, --density "
+                  "or an input with each body's radius (a CSV radius column; .nbody, GADGET "
+                  "HDF5)");
   const std::string names = mergeOnly ? "merge (bench times no halt)" : "merge, halt";
   mode->transform(CLI::Validator(
       [modes, names](std::string& name) {  // the name becomes the number CLI11 stores
