@@ -197,7 +197,7 @@ Row parseRow(std::string_view line, const Layout& layout, const std::string& whe
   }
   if (column != columns)
     throw std::runtime_error(where + ": " + std::to_string(column) + " columns, expected " +
-                             std::to_string(columns) + " (" + std::string(header) + ")");
+                             std::to_string(columns) + " (" + layout.header() + ")");
   if (row.values[3] < 0.0f) throw std::runtime_error(where + ": negative mass");
   return row;
 }
