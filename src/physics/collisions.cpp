@@ -20,7 +20,7 @@ ContactScreenPass CollisionSettings::screenedBodies() const {
   ContactScreenPass bodies;
   bodies.radius = radius;
   if (density > 0.0) bodies.volume = 3.0 / (4.0 * std::numbers::pi * density);
-  if (!(radius > 0.0) && !(density > 0.0) && !radii.empty())
+  if (!sizedByOptions() && !radii.empty())
     bodies.radius = *std::max_element(radii.begin(), radii.end());
   return bodies;
 }

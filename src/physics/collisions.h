@@ -37,6 +37,8 @@ struct CollisionSettings {
   std::vector<double> radii{};
 
   bool enabled() const { return mode != CollisionMode::off; }
+  // Whether --radius or --density gives the bodies' size (else radii, where there are any).
+  bool sizedByOptions() const { return radius > 0.0 || density > 0.0; }
   // Body `body`'s radius (of mass `mass`).
   double radiusOf(std::size_t body, double mass) const;
   // The bodies' size as a GPU engine's contact screen takes it (StepParams' contactScreen): with

@@ -98,7 +98,6 @@ class SimulateRun {
   SnapshotsWritten snapshots_;
   SnapshotSeriesWriter series_{options_.snapshotPath};
   CollisionSettings collisionSettings_;  // --collisions, with the input's radii where it has them
-  std::optional<std::vector<double>> inputRadii_;
   std::optional<CollisionWatch> collisions_;
   std::optional<CollisionHalt> halt_;
 };
@@ -124,7 +123,6 @@ void SimulateRun::prepare() {
   if (!options_.run.input.empty()) snapshot_ = makeInitialSnapshot(options_.run);
   collisionSettings_ = withInputRadii(options_.collisions, snapshot_);
   checkCollisionSettings(collisionSettings_);
-  inputRadii_ = snapshot_.radii;
   const std::string source = problemSource(options_.run);
   firstStep_ = snapshot_.step;
   lastStep_ = addOrThrow(firstStep_, options_.steps,
@@ -205,11 +203,11 @@ void SimulateRun::writeSnapshot(long long step) {
 
 // The radii the outputs keep: the watch's where the run's bodies have radii of their own (a
 // merger's survivor grown), none where --radius or --density stood in for the input's, else the
-// input's.
+// input's (snapshot_ holds them until finish() writes what this returns).
 std::optional<std::vector<double>> SimulateRun::radiiToWrite() const {
   if (collisions_ && !collisions_->settings().radii.empty()) return collisions_->settings().radii;
   if (collisionSettings_.enabled() && collisionSettings_.radii.empty()) return std::nullopt;
-  return inputRadii_;
+  return snapshot_.radii;
 }
 
 // One line for each output whose format holds no radii, where the bodies have them.

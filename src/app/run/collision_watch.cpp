@@ -44,15 +44,14 @@ void addCollisionOptions(CLI::App& command, CollisionSettings& settings, bool me
 }
 
 void checkCollisionSettings(const CollisionSettings& settings) {
-  if (settings.enabled() && !(settings.radius > 0.0) && !(settings.density > 0.0) &&
-      settings.radii.empty())
+  if (settings.enabled() && !settings.sizedByOptions() && settings.radii.empty())
     throw UsageError(
         "--collisions needs the bodies' size: --radius R, --density RHO, or an input with a "
         "radius for each body (a CSV radius column; .nbody and GADGET HDF5 files keep them)");
 }
 
 CollisionSettings withInputRadii(CollisionSettings settings, const Snapshot& input) {
-  if (settings.enabled() && !(settings.radius > 0.0) && !(settings.density > 0.0) && input.radii)
+  if (settings.enabled() && !settings.sizedByOptions() && input.radii)
     settings.radii = *input.radii;
   return settings;
 }
