@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Round 28 (docs/performance-history.md): the fragment engine's contact screen, variants of its
-# texel loop read through NBODY_SHADER_DIR from h200_round28/ beside this script, with the one
-# binary: D (the rows of blocks that may hold the fragment's bodies, a band of 4 rows, test each
-# texel; all others run the plain block), D8 (a band of 8 rows), F (D without the massless select:
-# wrong, it measures the select), G (D with neither min nor select: the loop's shape alone).
+# texel loop read through NBODY_SHADER_DIR, each assembled from the parts in h200_round28/ beside
+# this script (variant_parts), with the one binary: D (the rows of blocks that may hold the
+# fragment's bodies, a band of 4 rows, test each texel; all others run the plain block), D8 (a
+# band of 8 rows), F (D without the massless select: wrong, it measures the select), G (D with
+# neither min nor select: the loop's shape alone).
 # Timed by `nbody bench` (medians of 5 repetitions of about a second). Run on the device after
 # tools/device_test.sh stage:
 #   bash docs/experiments/h200_round28_fragment_screen.sh BUILD/nbody OUT_DIR [VARIANT...]
@@ -20,13 +21,43 @@
 set -uo pipefail
 nbody=${1:?nbody binary}
 out=${2:?output folder}
-variants=$(cd "$(dirname "$0")" && pwd)/h200_round28
+parts=$(cd "$(dirname "$0")" && pwd)/h200_round28
 mkdir -p "$out"
+# Each variant's files, from the parts in h200_round28/ (FILE.PART.EXT stands in for FILE.EXT); D8
+# and D16 are D with another band.
+variant_parts() {
+  case $1 in
+    D | D8 | D16) echo texture_sum.D.glsl ;;
+    F | G | H) echo "texture_sum.D.glsl gravity.$1.glsl" ;;
+    I) echo gravity.G.glsl ;;
+    J) echo "texture_sum.D.glsl force.J.frag" ;;
+    K) echo "texture_sum.D.glsl gravity.G.glsl" ;;
+    M | O) echo "texture_sum.D.glsl gravity.$1.glsl force.M.frag" ;;
+    N) echo "texture_sum.D.glsl gravity.N.glsl" ;;
+    P) echo "texture_sum.D.glsl gravity.M.glsl force.M.frag" ;;
+    W | C27) echo "texture_sum.$1.glsl" ;;
+    W0) echo "texture_sum.W.glsl gravity.F.glsl" ;;
+    *) echo "no variant $1" >&2 && exit 1 ;;
+  esac
+}
+variant_band() {  # the band of rows a variant tests each texel in, where it sets one
+  case $1 in D8 | J | P) echo 8 ;; D16 | K | M | N | O) echo 16 ;; esac
+}
+variant_folder() {  # NAME: a folder for NBODY_SHADER_DIR
+  local folder=$out/shaders-$1 part band
+  mkdir -p "$folder"
+  for part in $(variant_parts "$1"); do
+    cp "$parts/$part" "$folder/$(echo "$part" | sed -E 's/\.[A-Z0-9]+\././')"
+  done
+  band=$(variant_band "$1")
+  [ -z "$band" ] || sed -i "s/^#define OWN_BAND 4\$/#define OWN_BAND $band/" "$folder/texture_sum.glsl"
+  echo "$folder"
+}
 timed() {  # NAME VARIANT OPTIONS...: VARIANT "-" for the built-in shaders
   local name=$1 variant=$2
   shift 2
   local folder=""
-  [ "$variant" = "-" ] || folder=$variants/$variant
+  [ "$variant" = "-" ] || folder=$(variant_folder "$variant")
   NBODY_SHADER_DIR=$folder "$nbody" bench --scene plummer --repetitions 5 --seconds 1 \
     --json "$out/$name.json" "$@" >"$out/$name.txt" 2>&1
   echo "== $name: $(grep -E '^(fragment|compute|tree) ' "$out/$name.txt" | tr -s ' ')"
