@@ -644,10 +644,17 @@ def check_wheel(run):
                        "the wheel on the picture")
 
 
-def found_button(viewer, finder, label):
-    picture = viewer.frame()
-    box = finder(panel_buttons(picture))
-    expect(box, f'no "{label}" button found in the panel of the frame shown')
+def found_button(viewer, finder, label, timeout=10):
+    """The button's box in the frames shown. Dear ImGui leaves a window out of its first frame
+    (it measures it then), so the first frames of a busy machine may lack the panel: this
+    looks at the frames shown for `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        box = finder(panel_buttons(viewer.frame()))
+        if box or time.monotonic() > deadline:
+            break
+        time.sleep(0.3)
+    expect(box, f'no "{label}" button found in the panel of the frames shown for {timeout} s')
     return box
 
 
