@@ -35,6 +35,17 @@ const std::string* shaderFromFolder(std::string_view file) {
   return &read.emplace(path, text.str()).first->second;
 }
 
+// NBODY_GLSL=410: vertex and fragment shaders as GLSL 4.10 core, the language of macOS's OpenGL
+// 4.1, so that a desktop context shows whether they keep to it (docs/development.md); compute
+// shaders, which 4.1 lacks, stay 4.50. Unset or 450: GLSL 4.50 core.
+std::string versionLine(GLenum stage) {
+  const char* asked = std::getenv("NBODY_GLSL");
+  const std::string dialect = asked == nullptr || *asked == '\0' ? "450" : asked;
+  if (dialect != "450" && dialect != "410")
+    throw std::runtime_error("NBODY_GLSL is '" + dialect + "': it takes 450 or 410");
+  return "#version " + (stage == GL_COMPUTE_SHADER ? std::string("450") : dialect) + " core\n";
+}
+
 }  // namespace
 
 std::string_view shaderSource(std::string_view file) {
@@ -66,7 +77,7 @@ std::string infoLog(GLuint object, bool isProgram) {
 
 Shader compile(const ShaderStageSource& stage, const std::vector<std::string>& defines) {
   // Source string 0 is the preamble; file k is source string k + 1, which #line reports.
-  std::vector<std::string> parts{"#version 450 core\n"};
+  std::vector<std::string> parts{versionLine(stage.stage)};
   for (const std::string& define : defines) parts[0] += "#define " + define + "\n";
   for (std::size_t k = 0; k < stage.files.size(); ++k)
     parts.push_back("#line 1 " + std::to_string(k + 1) + "\n" +

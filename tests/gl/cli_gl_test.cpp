@@ -11,6 +11,7 @@
 #include "gl/gl_test.h"
 #include "io/csv.h"
 #include "io/png.h"
+#include "physics/method.h"
 #include "render/image_compare.h"
 #include "support/cli_runner.h"
 #include "support/test_support.h"
@@ -254,6 +255,48 @@ TEST(Shot, TakesEngineSettings) {
       runNbody(common + "--set unroll=4x4 -o " + (scratch / "good.png").string(), scratch);
   ASSERT_EQ(good.exitCode, 0) << good.err;
   EXPECT_NE(good.err.find("unroll=4x4"), std::string::npos) << good.err;
+}
+
+// NBODY_GLSL=410 builds the vertex and fragment shaders as GLSL 4.10 core, the language of macOS's
+// OpenGL 4.1. Mesa holds a shader to the version it names (it refuses layout(binding) in 4.10, for
+// one), so runs that write the bytes of the 4.50 runs show that the fragment engine, with every
+// method and its variants, and the renderer's programs keep to GLSL 4.10.
+TEST(Glsl410, TheFragmentEngineAndTheRendererWriteTheBytesOf450) {
+  ScratchFolder scratch("glsl-410");
+  std::vector<std::string> runs;
+  for (const std::string& method : methodNames())
+    runs.push_back("simulate --engine fragment --bodies 300 --steps 5 --method " + method);
+  runs.push_back(
+      "simulate --engine fragment --bodies 300 --steps 5 --method rk4 --set unroll=4x4 "
+      "--set bodies-per-fragment=8 --set slices=2");
+  const std::string shot = "shot --bodies 500 --steps 3 --width 96 --height 64 ";
+  for (const std::string options : {"", "--trails 0.01", "--show density",
+                                    "--color-by component --colormap viridis", "--overlays all"})
+    runs.push_back(shot + options);
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const std::string suffix = runs[k].starts_with("shot") ? ".png" : ".nbody";
+    std::string bytes[2];
+    for (int dialect : {0, 1}) {
+      const auto out = scratch / (std::to_string(k) + (dialect ? "-410" : "-450") + suffix);
+      const auto result = runNbody(runs[k] + " -o " + out.string(), scratch,
+                                   dialect ? "NBODY_GLSL=410" : "NBODY_GLSL=450");
+      ASSERT_EQ(result.exitCode, 0)
+          << runs[k] << (dialect ? " in GLSL 4.10: " : ": ") << result.err;
+      bytes[dialect] = test::readWholeFile(out);
+    }
+    EXPECT_TRUE(bytes[0] == bytes[1]) << runs[k];
+  }
+}
+
+TEST(Glsl410, AnotherDialectIsRefusedInOneLine) {
+  ScratchFolder scratch("glsl-other");
+  const auto result =
+      runNbody("shot --bodies 20 --width 8 --height 8 -o " + (scratch / "x.png").string(), scratch,
+               "NBODY_GLSL=300");
+  EXPECT_EQ(result.exitCode, 1);
+  EXPECT_TRUE(result.err.ends_with("\nnbody: error: NBODY_GLSL is '300': it takes 450 or 410\n"))
+      << result.err;
+  EXPECT_FALSE(std::filesystem::exists(scratch / "x.png"));
 }
 
 // A stop signal ends shot at a step boundary (it advances in chunks of about a quarter second):
