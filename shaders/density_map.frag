@@ -3,7 +3,7 @@
 // background. Drawn with fullscreen.vert over the caller's viewport (colormap.glsl first).
 
 uniform sampler2D uDensity;      // the size of the viewport
-uniform sampler1D uColormap;
+uniform sampler2D uColormap;
 uniform vec2 uColorRange;        // surface densities, above 0
 uniform ivec2 uViewportOrigin;   // gl_FragCoord counts from the framebuffer's corner
 uniform vec3 uBackground;

@@ -31,6 +31,7 @@ void main() {
   int firstRow = min(slice * rowsPerSlice, height), endRow = min((slice + 1) * rowsPerSlice, height);
   sumOverRows(sums, ri, uStagePositionMass, firstRow, endRow, first);
   // Padding bodies get a finite acceleration here; update.frag never moves them.
+  vec4 accelerations[BODIES];
   for (int k = 0; k < BODIES; ++k) {
 #if CONTACTS
     reportContact(contactFound(k));
@@ -39,6 +40,24 @@ void main() {
 #if POTENTIAL_COMPONENTS > 0
     if (slice == 0) acceleration += externalAcceleration(ri[k]);  // once, with the first slice
 #endif
-    outAcceleration[k] = vec4(acceleration, 0.0);
+    accelerations[k] = vec4(acceleration, 0.0);
   }
+  // GLSL ES 3.00 indexes an array of outputs with constants alone.
+  outAcceleration[0] = accelerations[0];
+#if BODIES > 1
+  outAcceleration[1] = accelerations[1];
+#endif
+#if BODIES > 2
+  outAcceleration[2] = accelerations[2];
+  outAcceleration[3] = accelerations[3];
+#endif
+#if BODIES > 4
+  outAcceleration[4] = accelerations[4];
+  outAcceleration[5] = accelerations[5];
+  outAcceleration[6] = accelerations[6];
+  outAcceleration[7] = accelerations[7];
+#endif
+#if BODIES != 1 && BODIES != 2 && BODIES != 4 && BODIES != 8
+#error force.frag writes 1, 2, 4 or 8 bodies a fragment
+#endif
 }

@@ -22,14 +22,26 @@ uniform float uPositionWeight[STAGE + 1];     // dt times the tableau weight of 
 uniform float uVelocityWeight[STAGE + 1];
 
 #if ACCELERATION_INPUTS > 0
-vec3 storedAcceleration(int stage, ivec2 texel) {
+// A stage's acceleration, `stage` one of uStageAcceleration: GLSL ES 3.00 indexes an array of
+// samplers with constants alone, so the callers name the element.
+vec3 storedAcceleration(sampler2DArray stage, ivec2 texel) {
   ivec3 at = ivec3(texel.x / ACCELERATION_LAYERS, texel.y, texel.x % ACCELERATION_LAYERS);
   int height = textureSize(uBasePositionMass, 0).y;
   vec3 sum = vec3(0.0);
   for (int slice = 0; slice < ACCELERATION_SLICES; ++slice)
-    sum += texelFetch(uStageAcceleration[stage], at + ivec3(0, slice * height, 0), 0).xyz;
+    sum += texelFetch(stage, at + ivec3(0, slice * height, 0), 0).xyz;
   return sum;
 }
+#endif
+
+// The terms of the earlier stage j, a constant (the stages are unrolled below for that reason).
+#define ADD_EARLIER_STAGE(j)                                                               \
+  if (uPositionWeight[j] != 0.0)                                                           \
+    positionChange += uPositionWeight[j] * texelFetch(uStageVelocity[j], texel, 0).xyz;    \
+  if (uVelocityWeight[j] != 0.0)                                                           \
+    velocityChange += uVelocityWeight[j] * storedAcceleration(uStageAcceleration[j], texel);
+#if STAGE > 8
+#error rk_combine.glsl adds up to 8 earlier stages
 #endif
 
 // `acceleration` is this stage's (G included).
@@ -37,11 +49,28 @@ void combineStages(ivec2 texel, vec3 acceleration, out vec4 positionMass, out ve
   vec3 positionChange = vec3(0.0);
   vec3 velocityChange = vec3(0.0);
 #if STAGE > 0
-  for (int j = 0; j < STAGE; ++j) {
-    if (uPositionWeight[j] != 0.0)
-      positionChange += uPositionWeight[j] * texelFetch(uStageVelocity[j], texel, 0).xyz;
-    if (uVelocityWeight[j] != 0.0) velocityChange += uVelocityWeight[j] * storedAcceleration(j, texel);
-  }
+  ADD_EARLIER_STAGE(0)
+#endif
+#if STAGE > 1
+  ADD_EARLIER_STAGE(1)
+#endif
+#if STAGE > 2
+  ADD_EARLIER_STAGE(2)
+#endif
+#if STAGE > 3
+  ADD_EARLIER_STAGE(3)
+#endif
+#if STAGE > 4
+  ADD_EARLIER_STAGE(4)
+#endif
+#if STAGE > 5
+  ADD_EARLIER_STAGE(5)
+#endif
+#if STAGE > 6
+  ADD_EARLIER_STAGE(6)
+#endif
+#if STAGE > 7
+  ADD_EARLIER_STAGE(7)
 #endif
   if (uPositionWeight[STAGE] != 0.0)
     positionChange += uPositionWeight[STAGE] * texelFetch(uStageVelocity[STAGE], texel, 0).xyz;

@@ -7,7 +7,7 @@
 // USES_FIELD (1: the quantity reads the bodies' field, uField), LOG_SCALE (1: the colormap spans
 // log(quantity)).
 
-uniform sampler1D uColormap;
+uniform sampler2D uColormap;
 uniform mat4 uViewProjection;
 uniform float uPointSize;       // diameter in pixels at uReferenceDepth
 uniform float uReferenceDepth;  // the camera's distance to its target

@@ -14,7 +14,7 @@ void main() {
   if (i >= uBodyCount) return;  // padding keeps the massless state StageTextures::upload cleared
   ivec2 texel = texelOfBody(i, textureSize(uBasePositionMass, 0).x);
 #if ACCELERATION_INPUTS > STAGE
-  vec3 acceleration = storedAcceleration(STAGE, texel);
+  vec3 acceleration = storedAcceleration(uStageAcceleration[STAGE], texel);
 #else
   vec3 acceleration = vec3(0.0);
 #endif

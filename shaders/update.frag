@@ -18,7 +18,7 @@ void main() {
     return;
   }
 #if ACCELERATION_INPUTS > STAGE
-  vec3 acceleration = storedAcceleration(STAGE, texel);
+  vec3 acceleration = storedAcceleration(uStageAcceleration[STAGE], texel);
 #else
   vec3 acceleration = vec3(0.0);  // force-free: no weight reads it
 #endif

@@ -59,7 +59,7 @@ struct Texture2DTraits {
   }
   static void destroy(GLuint id) { glDeleteTextures(1, &id); }
 };
-struct Texture1DTraits {  // lookup tables such as colormaps
+struct Texture1DTraits {  // 1D textures, which the state guard restores the binding of
   static GLuint create() {
     GLuint id = 0;
     glCreateTextures(GL_TEXTURE_1D, 1, &id);

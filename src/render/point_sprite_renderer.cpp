@@ -98,13 +98,15 @@ GLuint PointSpriteRenderer::colormapTexture(const std::string& name) {
   if (found != colormapTextures_.end()) return found->second.id();
   const Colormap* colormap = findColormap(name);
   if (!colormap) throw std::invalid_argument("unknown colormap " + name);
-  gl::Texture1D texture = gl::Texture1D::create();
-  glTextureStorage1D(texture.id(), 1, GL_RGBA32F, kColormapTexels);
-  glTextureSubImage1D(texture.id(), 0, 0, kColormapTexels, GL_RGBA, GL_FLOAT,
+  // A row of texels: GLSL ES 3.00 (WebGL2) has no 1D textures.
+  gl::Texture texture = gl::Texture::create();
+  glTextureStorage2D(texture.id(), 1, GL_RGBA32F, kColormapTexels, 1);
+  glTextureSubImage2D(texture.id(), 0, 0, 0, kColormapTexels, 1, GL_RGBA, GL_FLOAT,
                       colormapTable(*colormap, kColormapTexels).data());
   glTextureParameteri(texture.id(), GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTextureParameteri(texture.id(), GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glTextureParameteri(texture.id(), GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTextureParameteri(texture.id(), GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   const GLuint id = texture.id();
   colormapTextures_.emplace(name, std::move(texture));
   return id;

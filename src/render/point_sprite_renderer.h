@@ -93,7 +93,7 @@ class PointSpriteRenderer {
   // By pass, colouring and log scale.
   std::map<std::tuple<SpritePass, ColorBy, bool>, gl::UniformProgram> spritePrograms_;
   gl::UniformProgram toneMapProgram_;
-  std::map<std::string, gl::Texture1D> colormapTextures_;
+  std::map<std::string, gl::Texture> colormapTextures_;
   FloatTarget light_{GL_RGBA16F, "an RGBA16F texture"};  // the light the sprites add up
   gl::UniformProgram trailProgram_;
   // Float32: half floats would stop fading where a step rounds back to itself.
