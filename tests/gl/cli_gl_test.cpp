@@ -257,18 +257,30 @@ TEST(Shot, TakesEngineSettings) {
   EXPECT_NE(good.err.find("unroll=4x4"), std::string::npos) << good.err;
 }
 
+// The fragment engine's runs the GLSL tests compare: every method, and rk4 in the fused path (one
+// body a fragment, one slice) and at the largest variants.
+struct FragmentRun {
+  std::string method, settings;
+  std::string options() const { return "--engine fragment --method " + method + settings; }
+};
+std::vector<FragmentRun> fragmentEngineRuns() {
+  std::vector<FragmentRun> runs;
+  for (const std::string& method : methodNames()) runs.push_back({method, ""});
+  runs.push_back({"rk4", " --set bodies-per-fragment=1 --set slices=1"});
+  runs.push_back({"rk4", " --set unroll=4x4 --set bodies-per-fragment=8 --set slices=2"});
+  return runs;
+}
+
 // NBODY_GLSL=410 builds the vertex and fragment shaders as GLSL 4.10 core, the language of macOS's
 // OpenGL 4.1. Mesa holds a shader to the version it names (it refuses layout(binding) in 4.10, for
-// one), so runs that write the bytes of the 4.50 runs show that the fragment engine, with every
-// method and its variants, and the renderer's programs keep to GLSL 4.10.
-TEST(Glsl410, TheFragmentEngineAndTheRendererWriteTheBytesOf450) {
+// one), so runs that write the bytes of the 4.50 runs show that the fragment engine's programs and
+// those shot builds of vertex and fragment shaders (the tone map, trails, the density map, the
+// overlays; its sprites are splatted by compute shaders) keep to GLSL 4.10.
+TEST(Glsl410, TheFragmentEngineAndShotWriteTheBytesOf450) {
   ScratchFolder scratch("glsl-410");
   std::vector<std::string> runs;
-  for (const std::string& method : methodNames())
-    runs.push_back("simulate --engine fragment --bodies 300 --steps 5 --method " + method);
-  runs.push_back(
-      "simulate --engine fragment --bodies 300 --steps 5 --method rk4 --set unroll=4x4 "
-      "--set bodies-per-fragment=8 --set slices=2");
+  for (const FragmentRun& run : fragmentEngineRuns())
+    runs.push_back("simulate --bodies 300 --steps 5 " + run.options());
   const std::string shot = "shot --bodies 500 --steps 3 --width 96 --height 64 ";
   for (const std::string options : {"", "--trails 0.01", "--show density",
                                     "--color-by component --colormap viridis", "--overlays all"})
@@ -288,13 +300,39 @@ TEST(Glsl410, TheFragmentEngineAndTheRendererWriteTheBytesOf450) {
   }
 }
 
+// NBODY_GLSL=300es: WebGL2's GLSL ES 3.00, which indexes arrays of samplers with constants alone
+// (Mesa refuses rk_combine.glsl's stages added in a loop) and has no fma (a macro of a * b + c
+// stands in, so the runs agree to rounding, not to bits). Each run agrees with the CPU engine's to
+// the tolerance of SimulateFragment.AgreesWithTheCpuEngineThroughFiles.
+TEST(GlslEs300, TheFragmentEngineAgreesWithTheCpuEngineForEveryMethodAndVariant) {
+  ScratchFolder scratch("glsl-300es");
+  const std::string common =
+      "simulate --scene uniform-sphere --bodies 500 --seed 4 --steps 20 "
+      "--dt 0.002 --softening 0.05 ";
+  for (const FragmentRun& run : fragmentEngineRuns()) {
+    const auto cpu = scratch / "cpu.csv", es = scratch / "es.csv";
+    ASSERT_EQ(
+        runNbody(common + "--engine cpu --method " + run.method + " -o " + cpu.string(), scratch)
+            .exitCode,
+        0);
+    const auto result =
+        runNbody(common + run.options() + " -o " + es.string(), scratch, "NBODY_GLSL=300es");
+    ASSERT_EQ(result.exitCode, 0) << run.options() << ": " << result.err;
+    const auto d =
+        test::compareStates(readStateCsvFile(cpu.string()), readStateCsvFile(es.string()));
+    EXPECT_LT(d.maxPosition, 1e-5) << run.options();
+    EXPECT_LT(d.maxVelocity, 1e-5) << run.options();
+  }
+}
+
 TEST(Glsl410, AnotherDialectIsRefusedInOneLine) {
   ScratchFolder scratch("glsl-other");
   const auto result =
       runNbody("shot --bodies 20 --width 8 --height 8 -o " + (scratch / "x.png").string(), scratch,
                "NBODY_GLSL=300");
   EXPECT_EQ(result.exitCode, 1);
-  EXPECT_TRUE(result.err.ends_with("\nnbody: error: NBODY_GLSL is '300': it takes 450 or 410\n"))
+  EXPECT_TRUE(
+      result.err.ends_with("\nnbody: error: NBODY_GLSL is '300': it takes 450, 410 or 300es\n"))
       << result.err;
   EXPECT_FALSE(std::filesystem::exists(scratch / "x.png"));
 }
