@@ -57,7 +57,18 @@ if [ -n "${FINAL:-}" ]; then
   done
   exit 0
 fi
+# The GLSL ES edits of 169ae91 (rk_combine.glsl's stages unrolled, force.frag's outputs written
+# with constant indices) must leave the desktop's figures as they were: fragment 16384 Euler
+# 222.56 steps/s at f5fec79 (docs/performance.md), within 2%.
+unchanged_figures() {  # ROUND
+  for method in euler rk4; do
+    for engine in fragment compute; do
+      timed "$engine-16384-$method-$1" --engine "$engine" --bodies 16384 --method "$method"
+    done
+  done
+}
 for round in 1 2; do
+  unchanged_figures "$round"
   compute_layouts "$round"
   fragment_layouts "$round"
 done
