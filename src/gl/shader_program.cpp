@@ -56,10 +56,13 @@ constexpr GlslDialect kGlslDialects[] = {
 std::string versionLine(GLenum stage) {
   const char* asked = std::getenv("NBODY_GLSL");
   const std::string_view name = asked == nullptr || *asked == '\0' ? "450" : asked;
-  for (const GlslDialect& dialect : kGlslDialects)
+  std::string names;
+  for (const GlslDialect& dialect : kGlslDialects) {
     if (dialect.name == name)
       return std::string(stage == GL_COMPUTE_SHADER ? kGlslDialects[0].preamble : dialect.preamble);
-  throw std::runtime_error("NBODY_GLSL is '" + std::string(name) + "': it takes 450, 410 or 300es");
+    names += (names.empty() ? "" : ", ") + std::string(dialect.name);
+  }
+  throw std::runtime_error("NBODY_GLSL is '" + std::string(name) + "': it takes " + names);
 }
 
 }  // namespace

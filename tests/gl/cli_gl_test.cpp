@@ -35,20 +35,28 @@ TEST(SimulateFragment, RoundTripsACsvWithZeroSteps) {
   EXPECT_EQ(test::readWholeFile(first), test::readWholeFile(second));
 }
 
+// 500 bodies of a uniform sphere, 20 steps of `method`: `simulate` with `options` (its environment
+// `environment`) writes the state the CPU engine writes, to float32's rounding.
+void expectSimulateAgreesWithTheCpuEngine(const std::string& method, const std::string& options,
+                                          const ScratchFolder& scratch,
+                                          const std::string& environment = "") {
+  const auto cpu = scratch / "cpu.csv", gpu = scratch / "gpu.csv";
+  const std::string common =
+      "simulate --scene uniform-sphere --bodies 500 --seed 4 --steps 20 --dt 0.002 "
+      "--softening 0.05 --method " +
+      method + " ";
+  ASSERT_EQ(runNbody(common + "--engine cpu -o " + cpu.string(), scratch).exitCode, 0);
+  const auto result = runNbody(common + options + " -o " + gpu.string(), scratch, environment);
+  ASSERT_EQ(result.exitCode, 0) << options << ": " << result.err;
+  const auto d =
+      test::compareStates(readStateCsvFile(cpu.string()), readStateCsvFile(gpu.string()));
+  EXPECT_LT(d.maxPosition, 1e-5) << options;  // FragmentVersusCpu's tolerance, for its reasons
+  EXPECT_LT(d.maxVelocity, 1e-5) << options;
+}
+
 TEST(SimulateFragment, AgreesWithTheCpuEngineThroughFiles) {
   ScratchFolder scratch("fragment-vs-cpu");
-  const std::string common =
-      "simulate --scene uniform-sphere --bodies 500 --seed 4 --method rk2 "
-      "--steps 20 --dt 0.002 --softening 0.05 ";
-  ASSERT_EQ(
-      runNbody(common + "--engine cpu -o " + (scratch / "cpu.csv").string(), scratch).exitCode, 0);
-  ASSERT_EQ(
-      runNbody(common + "--engine fragment -o " + (scratch / "gpu.csv").string(), scratch).exitCode,
-      0);
-  const auto d = test::compareStates(readStateCsvFile((scratch / "cpu.csv").string()),
-                                     readStateCsvFile((scratch / "gpu.csv").string()));
-  EXPECT_LT(d.maxPosition, 1e-5);  // the tolerance of FragmentVersusCpu, for the same reasons
-  EXPECT_LT(d.maxVelocity, 1e-5);
+  expectSimulateAgreesWithTheCpuEngine("rk2", "--engine fragment", scratch);
 }
 
 TEST(BenchFragment, WritesTheFiguresToJson) {
@@ -302,27 +310,13 @@ TEST(Glsl410, TheFragmentEngineAndShotWriteTheBytesOf450) {
 
 // NBODY_GLSL=300es: WebGL2's GLSL ES 3.00, which indexes arrays of samplers with constants alone
 // (Mesa refuses rk_combine.glsl's stages added in a loop) and has no fma (a macro of a * b + c
-// stands in, so the runs agree to rounding, not to bits). Each run agrees with the CPU engine's to
-// the tolerance of SimulateFragment.AgreesWithTheCpuEngineThroughFiles.
+// stands in, so the runs agree to rounding, not to bits). Each run agrees with the CPU engine's as
+// SimulateFragment.AgreesWithTheCpuEngineThroughFiles does.
 TEST(GlslEs300, TheFragmentEngineAgreesWithTheCpuEngineForEveryMethodAndVariant) {
   ScratchFolder scratch("glsl-300es");
-  const std::string common =
-      "simulate --scene uniform-sphere --bodies 500 --seed 4 --steps 20 "
-      "--dt 0.002 --softening 0.05 ";
-  for (const FragmentRun& run : fragmentEngineRuns()) {
-    const auto cpu = scratch / "cpu.csv", es = scratch / "es.csv";
-    ASSERT_EQ(
-        runNbody(common + "--engine cpu --method " + run.method + " -o " + cpu.string(), scratch)
-            .exitCode,
-        0);
-    const auto result =
-        runNbody(common + run.options() + " -o " + es.string(), scratch, "NBODY_GLSL=300es");
-    ASSERT_EQ(result.exitCode, 0) << run.options() << ": " << result.err;
-    const auto d =
-        test::compareStates(readStateCsvFile(cpu.string()), readStateCsvFile(es.string()));
-    EXPECT_LT(d.maxPosition, 1e-5) << run.options();
-    EXPECT_LT(d.maxVelocity, 1e-5) << run.options();
-  }
+  for (const FragmentRun& run : fragmentEngineRuns())
+    expectSimulateAgreesWithTheCpuEngine(run.method, "--engine fragment" + run.settings, scratch,
+                                         "NBODY_GLSL=300es");
 }
 
 TEST(Glsl410, AnotherDialectIsRefusedInOneLine) {
@@ -332,7 +326,7 @@ TEST(Glsl410, AnotherDialectIsRefusedInOneLine) {
                "NBODY_GLSL=300");
   EXPECT_EQ(result.exitCode, 1);
   EXPECT_TRUE(
-      result.err.ends_with("\nnbody: error: NBODY_GLSL is '300': it takes 450, 410 or 300es\n"))
+      result.err.ends_with("\nnbody: error: NBODY_GLSL is '300': it takes 450, 410, 300es\n"))
       << result.err;
   EXPECT_FALSE(std::filesystem::exists(scratch / "x.png"));
 }
