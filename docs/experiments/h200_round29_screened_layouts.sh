@@ -29,7 +29,7 @@ layout_pair() {
   shift 4
   local sets=()
   for setting in "$@"; do sets+=(--set "$setting"); done
-  local common=(--engine "$engine" --bodies "$bodies" --method leapfrog "${sets[@]}")
+  local common=(--engine "$engine" --bodies "$bodies" --method "${METHOD:-leapfrog}" "${sets[@]}")
   timed "$engine-$bodies-$label-off-$round" "${common[@]}"
   timed "$engine-$bodies-$label-merge-$round" "${common[@]}" "${merge[@]}"
 }
@@ -50,6 +50,25 @@ fragment_layouts() {  # ROUND
   layout_pair b8s8u1 fragment 16384 "$1" bodies-per-fragment=8 slices=8 unroll=1x1
 }
 
+# KEEP_BITS=1 (round 30): the compute layouts that keep the default's slices, and with them its
+# bits (group size and bodies a thread change no bit; slices do), at 16384 (16 slices on the H200)
+# and 262144 (4), leapfrog and RK4; and the fragment engine's screened row at 65536.
+if [ -n "${KEEP_BITS:-}" ]; then
+  for round in 1 2; do
+    layout_pair default compute 16384 "$round"
+    for layout in g256b2 g128b2 g256b1 g512b1; do
+      group=${layout#g}
+      layout_pair "${layout}s16" compute 16384 "$round" "group-size=${group%b*}" \
+        "bodies-per-thread=${layout#*b}" slices=16
+    done
+    METHOD=rk4 layout_pair rk4-default compute 16384 "$round"
+    METHOD=rk4 layout_pair rk4-g256b2s16 compute 16384 "$round" group-size=256 slices=16
+    layout_pair default compute 262144 "$round"
+    layout_pair g256b2s4 compute 262144 "$round" group-size=256 bodies-per-thread=2 slices=4
+    layout_pair default fragment 65536 "$round"
+  done
+  exit 0
+fi
 # FINAL=1: the committed screened layouts, the default off and screened, three times each.
 if [ -n "${FINAL:-}" ]; then
   for round in 1 2 3; do
