@@ -66,7 +66,8 @@ int autoSlices(std::size_t paddedBodies, int groupSize, int bodiesPerThread, int
 
 ComputeEngine::ComputeEngine()
     : GpuEngine({{"group-size",
-                  "threads per work group, and bodies per shared-memory tile (auto: from N)",
+                  "threads per work group, and bodies per shared-memory tile (auto: from N; 256 in "
+                  "passes that screen for contacts, from 16384 bodies)",
                   {"auto", "64", "128", "256", std::to_string(kLargestGroupSize)},
                   "auto"},
                  {"slices",
@@ -91,21 +92,26 @@ void ComputeEngine::optionsChanged() {
 }
 
 ComputeEngine::Layout ComputeEngine::resolveLayout(std::size_t paddedBodies,
-                                                   const LayoutChoice& choice,
-                                                   int multiprocessors) {
+                                                   const LayoutChoice& choice, int multiprocessors,
+                                                   bool screening) {
   // Large N: big groups, and two bodies per thread (fewer shared-memory loads per interaction)
   // below 512K bodies, where they pay (above, the registers they cost do not). Small N: the work
   // is small and what counts is spreading it over many groups (docs/performance-history.md).
+  // Passes that screen for contacts take groups of 256 at large N: the screen's min lengthens the
+  // loop's chain of dependent instructions, and twice the groups hide it (round 30).
   const bool large = paddedBodies >= 16384;
   const bool twoPerThread = large && paddedBodies < 524288;
+  const int defaultGroup = large ? kLargestGroupSize : 128;
+  const int defaultBodies = twoPerThread ? 2 : 1;
   Layout layout;
-  layout.groupSize = choice.groupSize.value_or(large ? kLargestGroupSize : 128);
-  layout.bodiesPerThread = choice.bodiesPerThread.value_or(twoPerThread ? 2 : 1);
+  layout.groupSize = choice.groupSize.value_or(large && screening ? 256 : defaultGroup);
+  layout.bodiesPerThread = choice.bodiesPerThread.value_or(defaultBodies);
+  // The slices are the default's whatever the group size and bodies a thread: whole default tiles
+  // per slice (whole tiles of a larger group), fewer slices when N is too small to give each one.
   const int asked = choice.slices.value_or(
-      autoSlices(paddedBodies, layout.groupSize, layout.bodiesPerThread, multiprocessors));
-  // Whole tiles per slice; fewer slices when N is too small to give each one a tile.
-  const std::size_t group = std::size_t(layout.groupSize);
-  layout.sliceLength = int(ceilDiv(paddedBodies, std::size_t(asked) * group) * group);
+      autoSlices(paddedBodies, defaultGroup, defaultBodies, multiprocessors));
+  const std::size_t tile = std::size_t(std::max(layout.groupSize, defaultGroup));
+  layout.sliceLength = int(ceilDiv(paddedBodies, std::size_t(asked) * tile) * tile);
   layout.slices = int(ceilDiv(paddedBodies, std::size_t(layout.sliceLength)));
   return layout;
 }
@@ -118,6 +124,16 @@ const ComputeEngine::Layout& ComputeEngine::layout() const {
   if (!layout_ || layout_->first != paddedCount())
     layout_ = {paddedCount(), layoutFor(paddedCount())};
   return layout_->second;
+}
+
+ComputeEngine::Layout ComputeEngine::passLayout(const StagePass& pass) const {
+  const Layout& standard = layout();
+  if (contactScreening(pass.params) == 0) return standard;
+  const Layout screened = resolveLayout(paddedCount(), choice_, multiprocessors_, true);
+  // The same bits either way: where the screened groups would pass this GPU's count, the others.
+  const std::size_t groups = ceilDiv(
+      paddedCount(), std::size_t(screened.groupSize) * std::size_t(screened.bodiesPerThread));
+  return groups <= std::size_t(gl::limits().maxComputeWorkGroupCount[0]) ? screened : standard;
 }
 
 void ComputeEngine::checkLayout(std::size_t bodies, glm::ivec2 size) const {
@@ -158,7 +174,7 @@ void ComputeEngine::beginSteps() {
 }
 
 const StageKernel& ComputeEngine::forceKernel(const StagePass& pass, bool fused) {
-  const Layout& layout = this->layout();
+  const Layout layout = passLayout(pass);
   gl::Defines defines{{"SOFTENED", softened(pass.params) ? 1 : 0},
                       {"POTENTIAL_COMPONENTS", potentialComponents(pass.params)},
                       {"CONTACTS", contactScreening(pass.params)},
@@ -171,7 +187,7 @@ const StageKernel& ComputeEngine::forceKernel(const StagePass& pass, bool fused)
 }
 
 void ComputeEngine::dispatchForce(const StageKernel& force, const StagePass& pass, bool fused) {
-  const Layout& layout = this->layout();
+  const Layout layout = passLayout(pass);
   force.use(pass.method, pass.params, pass.stage, bodyCount(), paddedCount(), layout.sliceLength);
   bindStageInputs(textures(), {pass.stage, fused ? pass.stage : 0});
   if (fused) bindComputeOutputs(textures(), pass.stage, pass.stageCount());

@@ -4,7 +4,8 @@
 // groups) and, when split, reduce.comp, which adds the slices and advances each body with the
 // same rk_combine.glsl as the fragment engine.
 // Options: group-size (= tile size), slices, bodies-per-thread; each auto (from N and the GPU)
-// or fixed.
+// or fixed. The slices split the j-loop's sum; the group size and bodies a thread do not, and the
+// slices follow the default's whatever they are, so these change no bit.
 
 #include <optional>
 
@@ -28,9 +29,10 @@ class ComputeEngine final : public GpuEngine {
     int groupSize = 0, bodiesPerThread = 0, slices = 0;
     int sliceLength = 0;  // bodies j per slice: whole tiles
   };
-  // Resolves the choices for N bodies (with padding) on a GPU of `multiprocessors` SMs.
+  // Resolves the choices for N bodies (with padding) on a GPU of `multiprocessors` SMs, for
+  // passes that screen for contacts or not (their auto group size differs; nothing else does).
   static Layout resolveLayout(std::size_t paddedBodies, const LayoutChoice& choice,
-                              int multiprocessors);
+                              int multiprocessors, bool screening = false);
 
  private:
   void optionsChanged() override;
@@ -46,6 +48,7 @@ class ComputeEngine final : public GpuEngine {
 
   Layout layoutFor(std::size_t paddedBodies) const;  // with the current options
   const Layout& layout() const;                      // for the current N and options
+  Layout passLayout(const StagePass& pass) const;    // layout(), for a pass that may screen
   const StageKernel& forceKernel(const StagePass& pass, bool fused);
   void dispatchForce(const StageKernel& force, const StagePass& pass, bool fused);
 

@@ -535,6 +535,29 @@ TEST(ComputeLayout, AutoSplitsSmallProblemsAndNotLargeOnes) {
   EXPECT_GT(ComputeEngine::resolveLayout(1024, automatic, 132).slices, 1);
 }
 
+// The slices split the sum; the group size (up to the default's) and bodies a thread do not. So
+// each of them, and the groups of 256 of the passes that screen for contacts, keep the default's
+// slices, and with them its bits (18576 and 20016 texels: the default's tiles are not whole
+// tiles of 1024 there).
+TEST(ComputeLayout, GroupSizesAndBodiesPerThreadKeepTheDefaultsSlices) {
+  for (std::size_t n : {1000u, 4104u, 16384u, 18576u, 20016u, 262144u, 1u << 20})
+    for (const int sms : {16, 132}) {
+      const auto standard = ComputeEngine::resolveLayout(n, {}, sms);
+      const auto screened = ComputeEngine::resolveLayout(n, {}, sms, true);
+      EXPECT_EQ(screened.groupSize, n >= 16384 ? 256 : standard.groupSize) << n;
+      EXPECT_EQ(screened.bodiesPerThread, standard.bodiesPerThread) << n;
+      std::vector<ComputeEngine::Layout> others{screened};
+      for (const int group : {64, 128, 256, 512})
+        for (const int bodies : {1, 2, 4})
+          if (group <= standard.groupSize)
+            others.push_back(ComputeEngine::resolveLayout(n, {group, bodies, std::nullopt}, sms));
+      for (const ComputeEngine::Layout& layout : others) {
+        EXPECT_EQ(layout.slices, standard.slices) << n << " " << layout.groupSize;
+        EXPECT_EQ(layout.sliceLength, standard.sliceLength) << n << " " << layout.groupSize;
+      }
+    }
+}
+
 TEST(ComputeLayout, SlicesAreWholeTilesThatCoverEveryBody) {
   for (std::size_t n : {8u, 1000u, 4104u, 16384u})
     for (const int slices : {1, 3, 16, 64}) {
