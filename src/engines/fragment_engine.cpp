@@ -77,15 +77,11 @@ void FragmentEngine::drawInto(const std::vector<std::pair<GLuint, int>>& attachm
     for (std::size_t k = 0; k < attachments.size(); ++k) {
       const GLenum attachment = GL_COLOR_ATTACHMENT0 + GLenum(k);
       const auto [texture, layer] = attachments[k];
-      if (layer < 0)
-        glNamedFramebufferTexture(framebuffer.id(), attachment, texture, 0);
-      else
-        glNamedFramebufferTextureLayer(framebuffer.id(), attachment, texture, 0, layer);
+      gl::attachTexture(framebuffer.id(), attachment, texture, layer);
       drawBuffers.push_back(attachment);
     }
-    glNamedFramebufferDrawBuffers(framebuffer.id(), GLsizei(drawBuffers.size()),
-                                  drawBuffers.data());
-    const GLenum status = glCheckNamedFramebufferStatus(framebuffer.id(), GL_DRAW_FRAMEBUFFER);
+    gl::setDrawBuffers(framebuffer.id(), drawBuffers);
+    const GLenum status = gl::framebufferStatus(framebuffer.id());
     if (status != GL_FRAMEBUFFER_COMPLETE)
       throw std::runtime_error(
           "RGBA32F render targets are not supported here (framebuffer status " +

@@ -109,7 +109,7 @@ void GpuEngine::checkCapacity(std::size_t bodies) const {
 void GpuEngine::upload(const State& state) {
   // The textures about to be cleared and rewritten may last have been written by image stores;
   // without this bit OpenGL does not order the rewrite after them.
-  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
+  gl::memoryBarrier(gl::barrier::textureUpdate);
   const glm::ivec2 size = StageTextures::sizeFor(state.size(), gl::limits().maxTextureSize);
   // Refused before anything changes, for callers that did not ask checkCapacity; setOption checks
   // option changes, so a step never meets a layout the GPU cannot run.
@@ -122,7 +122,7 @@ void GpuEngine::upload(const State& state) {
 }
 
 State GpuEngine::download() {
-  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
+  gl::memoryBarrier(gl::barrier::textureUpdate);
   State state = textures_.download(bodyCount_);
   if (!ids_.empty()) state.id = ids_;
   return state;
@@ -203,15 +203,16 @@ std::vector<glm::dvec3> GpuEngine::currentAccelerations(const StepParams& params
 }
 
 std::vector<glm::dvec3> GpuEngine::readAccelerations(int stage) const {
-  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
+  gl::memoryBarrier(gl::barrier::textureUpdate);
   const AccelerationLayout layout = accelerationLayout();
   const glm::ivec2 size = textures_.size();
   const std::size_t width = std::size_t(size.x / layout.layers),
                     height = std::size_t(size.y) * layout.slices;
   std::vector<float> texels(width * height * std::size_t(layout.layers) * 4);
-  gl::readTextureRows(textures_.acceleration(stage),
-                      {{int(width), int(height), layout.layers}, GL_RGBA, GL_FLOAT, 16},
-                      texels.data());
+  gl::readTextureRows(
+      textures_.acceleration(stage),
+      {{int(width), int(height), layout.layers}, GL_RGBA, GL_FLOAT, 16, GL_TEXTURE_2D_ARRAY},
+      texels.data());
   // Body (x, y) sits at (x / L, y + s H) of layer x % L, once for each slice s.
   std::vector<glm::dvec3> accelerations(bodyCount_, glm::dvec3(0.0));
   for (std::size_t i = 0; i < bodyCount_; ++i) {

@@ -11,17 +11,11 @@ namespace nbody {
 namespace {
 
 gl::Texture makeTexture(GLenum target, glm::ivec2 size, int layers = 1) {
-  GLuint id = 0;
-  glCreateTextures(target, 1, &id);
-  gl::Texture texture(id);
-  if (target == GL_TEXTURE_2D_ARRAY)
-    glTextureStorage3D(id, 1, GL_RGBA32F, size.x, size.y, layers);
-  else
-    glTextureStorage2D(id, 1, GL_RGBA32F, size.x, size.y);
-  glTextureParameteri(id, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTextureParameteri(id, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  const float zero[4] = {0, 0, 0, 0};
-  glClearTexImage(id, 0, GL_RGBA, GL_FLOAT, zero);
+  gl::Texture texture(gl::newTexture(target));
+  gl::allocateTexture(texture.id(), target, GL_RGBA32F, {size.x, size.y, layers});
+  gl::setTextureParameter(texture.id(), target, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  gl::setTextureParameter(texture.id(), target, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  gl::clearTexture(texture.id(), target, {size.x, size.y, layers});
   return texture;
 }
 
@@ -133,10 +127,9 @@ void StageTextures::upload(const State& state) {
   // Kernels that write only the bodies (the compute engine's) leave padding texels as they find
   // them, and a texture of this size may have held more bodies before: every position a force
   // pass reads must be massless padding again.
-  const float zero[4] = {0, 0, 0, 0};
   for (const gl::Texture* texture : {&basePositionMass_[1 - parity_], &baseVelocity_[1 - parity_],
                                      &stagePosition_[0], &stagePosition_[1]})
-    if (texture->id()) glClearTexImage(texture->id(), 0, GL_RGBA, GL_FLOAT, zero);
+    if (texture->id()) gl::clearTexture(texture->id(), GL_TEXTURE_2D, {size_.x, size_.y, 1});
   std::vector<glm::vec4> positionMass(texelCount(), glm::vec4(0.0f)),
       velocity(texelCount(), glm::vec4(0.0f));
   std::copy(state.positionMass.begin(), state.positionMass.end(), positionMass.begin());
@@ -166,31 +159,22 @@ void StageTextures::finishStep(const Method& method) {
     std::swap(stageAcceleration_[0], stageAcceleration_[method.stageCount() - 1]);
 }
 
-namespace {
-
-void copyTexture(GLuint from, GLuint to, glm::ivec2 size) {
-  glCopyImageSubData(from, GL_TEXTURE_2D, 0, 0, 0, 0, to, GL_TEXTURE_2D, 0, 0, 0, 0, size.x, size.y,
-                     1);
-}
-
-}  // namespace
-
 void StageTextures::keep() {
   if (!keptPositionMass_) {
     keptPositionMass_ = makeTexture(GL_TEXTURE_2D, size_);
     keptVelocity_ = makeTexture(GL_TEXTURE_2D, size_);
   }
   // The state may have been written by image stores (the compute engines' updates).
-  glMemoryBarrier(GL_ALL_BARRIER_BITS);
-  copyTexture(basePositionMass(), keptPositionMass_.id(), size_);
-  copyTexture(baseVelocity(), keptVelocity_.id(), size_);
+  gl::memoryBarrier(gl::barrier::all);
+  gl::copyTexture2D(basePositionMass(), keptPositionMass_.id(), size_);
+  gl::copyTexture2D(baseVelocity(), keptVelocity_.id(), size_);
 }
 
 void StageTextures::restoreKept() {
   if (!keptPositionMass_) throw std::logic_error("no state was kept");
-  glMemoryBarrier(GL_ALL_BARRIER_BITS);
-  copyTexture(keptPositionMass_.id(), basePositionMass(), size_);
-  copyTexture(keptVelocity_.id(), baseVelocity(), size_);
+  gl::memoryBarrier(gl::barrier::all);
+  gl::copyTexture2D(keptPositionMass_.id(), basePositionMass(), size_);
+  gl::copyTexture2D(keptVelocity_.id(), baseVelocity(), size_);
 }
 
 GpuStateView StageTextures::view(std::size_t bodyCount) const {

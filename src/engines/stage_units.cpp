@@ -44,13 +44,15 @@ void setStageUnits(const gl::UniformProgram& program, StageInputs inputs) {
 }
 
 void bindStageInputs(const StageTextures& textures, StageInputs inputs) {
-  glBindTextureUnit(kBasePositionUnit, textures.basePositionMass());
-  glBindTextureUnit(kBaseVelocityUnit, textures.baseVelocity());
-  glBindTextureUnit(kStagePositionUnit, textures.stagePositionMass(inputs.stage));
+  gl::bindTextureToUnit(kBasePositionUnit, GL_TEXTURE_2D, textures.basePositionMass());
+  gl::bindTextureToUnit(kBaseVelocityUnit, GL_TEXTURE_2D, textures.baseVelocity());
+  gl::bindTextureToUnit(kStagePositionUnit, GL_TEXTURE_2D,
+                        textures.stagePositionMass(inputs.stage));
   for (int j = 0; j <= inputs.stage; ++j)
-    glBindTextureUnit(kStageVelocityUnit + j, textures.stageVelocity(j));
+    gl::bindTextureToUnit(kStageVelocityUnit + j, GL_TEXTURE_2D, textures.stageVelocity(j));
   for (int j = 0; j < inputs.accelerationInputs; ++j)
-    glBindTextureUnit(stageAccelerationUnit(inputs.stage) + j, textures.acceleration(j));
+    gl::bindTextureToUnit(stageAccelerationUnit(inputs.stage) + j, GL_TEXTURE_2D_ARRAY,
+                          textures.acceleration(j));
 }
 
 void bindComputeOutputs(const StageTextures& textures, int stage, int stageCount) {

@@ -4,6 +4,8 @@
 
 #include <glad/gl.h>
 
+#include "gl/level.h"
+
 namespace nbody::gl {
 namespace {
 
@@ -60,6 +62,12 @@ Limits query() {
   Limits limits;
   limits.versionMajor = integer(GL_MAJOR_VERSION);
   limits.versionMinor = integer(GL_MINOR_VERSION);
+  // A context kept to the GL 4.1 / ES 3.0 subset counts as 4.1 (gl/level.h).
+  const GlTarget& target = glTarget();
+  if (target.level == ApiLevel::bindToEdit && limits.supports(target.major, target.minor)) {
+    limits.versionMajor = target.major;
+    limits.versionMinor = target.minor;
+  }
   limits.maxTextureSize = integer(GL_MAX_TEXTURE_SIZE);
   limits.maxDrawBuffers = integer(GL_MAX_DRAW_BUFFERS);
   limits.maxColorAttachments = integer(GL_MAX_COLOR_ATTACHMENTS);
@@ -93,6 +101,9 @@ const Limits& limits() {
   return *cached();
 }
 
-void forgetLimits() { cached().reset(); }
+void forgetLimits() {
+  cached().reset();
+  forgetGlTarget();
+}
 
 }  // namespace nbody::gl

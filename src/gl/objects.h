@@ -7,6 +7,8 @@
 
 #include <glad/gl.h>
 
+#include "gl/state_access.h"
+
 namespace nbody::gl {
 
 // GL objects alive through a Handle, all types together: the soak test checks it does not grow.
@@ -52,69 +54,33 @@ class Handle {
 };
 
 struct Texture2DTraits {
-  static GLuint create() {
-    GLuint id = 0;
-    glCreateTextures(GL_TEXTURE_2D, 1, &id);
-    return id;
-  }
-  static void destroy(GLuint id) { glDeleteTextures(1, &id); }
-};
-struct Texture1DTraits {  // 1D textures, which the state guard restores the binding of
-  static GLuint create() {
-    GLuint id = 0;
-    glCreateTextures(GL_TEXTURE_1D, 1, &id);
-    return id;
-  }
+  static GLuint create() { return newTexture(GL_TEXTURE_2D); }
   static void destroy(GLuint id) { glDeleteTextures(1, &id); }
 };
 struct RenderbufferTraits {
-  static GLuint create() {
-    GLuint id = 0;
-    glCreateRenderbuffers(1, &id);
-    return id;
-  }
+  static GLuint create() { return newRenderbuffer(); }
   static void destroy(GLuint id) { glDeleteRenderbuffers(1, &id); }
 };
 struct FramebufferTraits {
-  static GLuint create() {
-    GLuint id = 0;
-    glCreateFramebuffers(1, &id);
-    return id;
-  }
+  static GLuint create() { return newFramebuffer(); }
   static void destroy(GLuint id) { glDeleteFramebuffers(1, &id); }
 };
 struct VertexArrayTraits {
-  static GLuint create() {
-    GLuint id = 0;
-    glCreateVertexArrays(1, &id);
-    return id;
-  }
+  static GLuint create() { return newVertexArray(); }
   static void destroy(GLuint id) { glDeleteVertexArrays(1, &id); }
 };
 struct BufferTraits {
-  static GLuint create() {
-    GLuint id = 0;
-    glCreateBuffers(1, &id);
-    return id;
-  }
+  static GLuint create() { return newBuffer(); }
   static void destroy(GLuint id) { glDeleteBuffers(1, &id); }
 };
 struct TimeElapsedQueryTraits {
-  static GLuint create() {
-    GLuint id = 0;
-    glCreateQueries(GL_TIME_ELAPSED, 1, &id);
-    return id;
-  }
+  static GLuint create() { return newQuery(GL_TIME_ELAPSED); }
   static void destroy(GLuint id) { glDeleteQueries(1, &id); }
 };
 // GL_TIMESTAMP queries (glQueryCounter) may be taken anywhere, also inside another component's
 // GL_TIME_ELAPSED query, which a nested GL_TIME_ELAPSED query may not.
 struct TimestampQueryTraits {
-  static GLuint create() {
-    GLuint id = 0;
-    glCreateQueries(GL_TIMESTAMP, 1, &id);
-    return id;
-  }
+  static GLuint create() { return newQuery(GL_TIMESTAMP); }
   static void destroy(GLuint id) { glDeleteQueries(1, &id); }
 };
 struct ProgramTraits {
@@ -126,7 +92,6 @@ struct ShaderTraits {
 };
 
 using Texture = Handle<Texture2DTraits>;
-using Texture1D = Handle<Texture1DTraits>;
 using Renderbuffer = Handle<RenderbufferTraits>;
 using Framebuffer = Handle<FramebufferTraits>;
 using VertexArray = Handle<VertexArrayTraits>;

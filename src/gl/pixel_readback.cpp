@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "gl/state_guard.h"
-#include "util/system_limits.h"
 
 namespace nbody::gl {
 namespace {
@@ -18,18 +17,8 @@ double secondsSince(std::chrono::steady_clock::time_point began) {
 
 PixelReadbackRing::PixelReadbackRing(glm::ivec2 size, int depth)
     : size_(size), slots_(std::size_t(std::max(depth, 1))) {
-  const GLsizeiptr bytes = GLsizeiptr(size.x) * GLsizeiptr(size.y) * 4;
-  // Client storage: the buffers live in the CPU's cached memory, where reading them is fast.
-  const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
-  for (Slot& slot : slots_) {
-    slot.buffer = Buffer::create();
-    glNamedBufferStorage(slot.buffer.id(), bytes, nullptr, flags | GL_CLIENT_STORAGE_BIT);
-    slot.mapped =
-        static_cast<const std::uint8_t*>(glMapNamedBufferRange(slot.buffer.id(), 0, bytes, flags));
-    if (!slot.mapped)
-      throw std::runtime_error("could not map a pixel-buffer object for reading pictures back" +
-                               limitsThatMayBeBehind());
-  }
+  const std::size_t bytes = std::size_t(size.x) * std::size_t(size.y) * 4;
+  for (Slot& slot : slots_) slot.memory.emplace(bytes);
 }
 
 PixelReadbackRing::~PixelReadbackRing() {
@@ -48,8 +37,9 @@ void PixelReadbackRing::request(glm::ivec2 corner) {
     heldWaitSeconds_ += secondsSince(began);
   }
   {
-    PackStateGuard pack(slot.buffer.id());  // RGBA8 rows are whole words: no padding between rows
-    glReadPixels(corner.x, corner.y, size_.x, size_.y, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    PackStateGuard pack(slot.memory->packBuffer());  // RGBA8 rows are whole words: no padding
+    glReadPixels(corner.x, corner.y, size_.x, size_.y, GL_RGBA, GL_UNSIGNED_BYTE,
+                 slot.memory->destination(0));
   }
   slot.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   ++pending_;
@@ -73,7 +63,7 @@ PixelReadbackRing::Pixels PixelReadbackRing::takeOldest() {
   }
   oldest_ = (oldest_ + 1) % int(slots_.size());
   --pending_;
-  return {slot.mapped, index};
+  return {slot.memory->data(), index};
 }
 
 void PixelReadbackRing::release(int slot) {

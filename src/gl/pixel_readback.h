@@ -1,6 +1,6 @@
 #pragma once
 // Reads pictures back from the GPU without stalling it: each request copies the bound read
-// framebuffer's pixels into the next of `depth` persistently mapped pixel-buffer objects and fences
+// framebuffer's pixels into the next of `depth` readback memories (gl/readback_memory.h) and fences
 // the copy, and returns at once. The oldest copy is taken a few requests later, by when it has long
 // finished, and stays readable (from any thread: an encoder's) until it is released. A request
 // waits only when the buffer it needs is still held: whoever reads the pictures is that far behind.
@@ -8,11 +8,13 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include <glm/vec2.hpp>
 
 #include "gl/objects.h"
+#include "gl/readback_memory.h"
 
 namespace nbody::gl {
 
@@ -45,8 +47,7 @@ class PixelReadbackRing {
 
  private:
   struct Slot {
-    Buffer buffer;
-    const std::uint8_t* mapped = nullptr;
+    std::optional<ReadbackMemory> memory;
     GLsync fence = nullptr;
     bool held = false;  // taken and not yet released; guarded by mutex_
   };

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gl/level.h"
+
 namespace nbody::gl {
 
 const std::map<std::string_view, std::string_view>& embeddedShaderSources();  // generated
@@ -35,34 +37,9 @@ const std::string* shaderFromFolder(std::string_view file) {
   return &read.emplace(path, text.str()).first->second;
 }
 
-// The languages a vertex or fragment shader can be built in: NBODY_GLSL=NAME builds them in that
-// one, so that a desktop context shows whether they keep to it (Mesa holds a shader to the version
-// it names; docs/development.md). Compute shaders, which neither 4.1 nor ES 3.0 has, stay 4.50.
-struct GlslDialect {
-  std::string_view name;
-  std::string_view preamble;
-};
-constexpr GlslDialect kGlslDialects[] = {
-    {"450", "#version 450 core\n"},
-    {"410", "#version 410 core\n"},  // macOS's OpenGL 4.1
-    // WebGL2's: no default precision for float, sampler2DArray and usampler2D, and no fma (the
-    // same rounding as a * b + c, so its runs agree with the others' to rounding, not to bits).
-    {"300es",
-     "#version 300 es\nprecision highp float;\nprecision highp int;\nprecision highp sampler2D;\n"
-     "precision highp sampler2DArray;\nprecision highp usampler2D;\n"
-     "#define fma(a, b, c) ((a) * (b) + (c))\n"},
-};
-
+// The target's language for vertex and fragment shaders (gl/level.h); 4.50 for compute shaders.
 std::string versionLine(GLenum stage) {
-  const char* asked = std::getenv("NBODY_GLSL");
-  const std::string_view name = asked == nullptr || *asked == '\0' ? "450" : asked;
-  std::string names;
-  for (const GlslDialect& dialect : kGlslDialects) {
-    if (dialect.name == name)
-      return std::string(stage == GL_COMPUTE_SHADER ? kGlslDialects[0].preamble : dialect.preamble);
-    names += (names.empty() ? "" : ", ") + std::string(dialect.name);
-  }
-  throw std::runtime_error("NBODY_GLSL is '" + std::string(name) + "': it takes " + names);
+  return std::string(stage == GL_COMPUTE_SHADER ? kComputePreamble : glTarget().preamble);
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 #include "gl/texture_rows.h"
-#include "util/system_limits.h"
 
 namespace nbody::gl {
 
@@ -15,16 +14,7 @@ AsyncStateReadback::~AsyncStateReadback() {
 }
 
 void AsyncStateReadback::ensureCapacity(Slot& slot, std::size_t bytes) {
-  if (slot.bytes >= bytes) return;
-  slot.buffer = Buffer::create();
-  const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
-  glNamedBufferStorage(slot.buffer.id(), GLsizeiptr(bytes), nullptr, flags | GL_CLIENT_STORAGE_BIT);
-  slot.mapped = static_cast<const float*>(
-      glMapNamedBufferRange(slot.buffer.id(), 0, GLsizeiptr(bytes), flags));
-  if (!slot.mapped)
-    throw std::runtime_error("could not map a pixel-buffer object for readback" +
-                             limitsThatMayBeBehind());
-  slot.bytes = bytes;
+  if (!slot.memory || slot.memory->bytes() < bytes) slot.memory.emplace(bytes);
 }
 
 void AsyncStateReadback::request(const GpuStateView& view) {
@@ -34,11 +24,11 @@ void AsyncStateReadback::request(const GpuStateView& view) {
   slot.bodyCount = view.bodyCount;
   const std::size_t half = slot.texels * 4 * sizeof(float);
   ensureCapacity(slot, 2 * half);
-  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
-  glBindBuffer(GL_PIXEL_PACK_BUFFER, slot.buffer.id());
+  memoryBarrier(barrier::textureUpdate | barrier::pixelBuffer);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, slot.memory->packBuffer());
   const TextureShape shape{{view.size.x, view.size.y, 1}, GL_RGBA, GL_FLOAT, 16};
-  readTextureRows(view.positionMassTexture, shape, nullptr);
-  readTextureRows(view.velocityTexture, shape, reinterpret_cast<void*>(half));
+  readTextureRows(view.positionMassTexture, shape, slot.memory->destination(0));
+  readTextureRows(view.velocityTexture, shape, slot.memory->destination(half));
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   slot.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   ++pending_;
@@ -55,8 +45,8 @@ State AsyncStateReadback::takeOldest() {
   slot.fence = nullptr;
   State state;
   state.resize(slot.bodyCount);
-  const float* positionMass = slot.mapped;
-  const float* velocity = slot.mapped + slot.texels * 4;
+  const float* positionMass = reinterpret_cast<const float*>(slot.memory->data());
+  const float* velocity = positionMass + slot.texels * 4;
   for (std::size_t i = 0; i < slot.bodyCount; ++i) {
     state.positionMass[i] = glm::vec4(positionMass[4 * i], positionMass[4 * i + 1],
                                       positionMass[4 * i + 2], positionMass[4 * i + 3]);

@@ -1,14 +1,16 @@
 #pragma once
 // Reads GPU states back to the CPU without stalling the GPU: each request copies the state
-// textures into the next of `depth` persistently mapped pixel-buffer objects and fences the copy;
+// textures into the next of `depth` readback memories (gl/readback_memory.h) and fences the copy;
 // the oldest state is taken once the ring is full, `depth - 1` requests later, by when the copy
 // has long finished. The states come out in order and equal what a synchronous download returns,
 // but for the IDs, which the engine keeps (engines/gpu_engine.h): these are 1..N.
 
+#include <optional>
 #include <vector>
 
 #include "gl/gpu_state_view.h"
 #include "gl/objects.h"
+#include "gl/readback_memory.h"
 #include "physics/state.h"
 
 namespace nbody::gl {
@@ -27,9 +29,7 @@ class AsyncStateReadback {
 
  private:
   struct Slot {
-    Buffer buffer;
-    std::size_t bytes = 0;
-    const float* mapped = nullptr;
+    std::optional<ReadbackMemory> memory;
     GLsync fence = nullptr;
     std::size_t bodyCount = 0, texels = 0;
   };

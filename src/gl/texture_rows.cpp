@@ -40,8 +40,8 @@ void* advanced(void* base, std::size_t offset) {
 void readTextureRows(GLuint texture, const TextureShape& shape, void* out, std::size_t bandBytes) {
   const std::size_t rowBytes = std::size_t(shape.size.x) * shape.texelBytes;
   forEachBand(shape, bandBytes, [&](int y, int z, int rows, std::size_t offset) {
-    glGetTextureSubImage(texture, 0, 0, y, z, shape.size.x, rows, 1, shape.format, shape.type,
-                         GLsizei(std::size_t(rows) * rowBytes), advanced(out, offset));
+    readTexture(texture, shape.target, z, {0, y}, {shape.size.x, rows}, shape.format, shape.type,
+                std::size_t(rows) * rowBytes, advanced(out, offset));
   });
 }
 
@@ -49,8 +49,8 @@ void writeTextureRows(GLuint texture, const TextureShape& shape, const void* in,
                       std::size_t bandBytes) {
   if (shape.size.z != 1) throw std::logic_error("writeTextureRows writes 2-D textures");
   forEachBand(shape, bandBytes, [&](int y, int, int rows, std::size_t offset) {
-    glTextureSubImage2D(texture, 0, 0, y, shape.size.x, rows, shape.format, shape.type,
-                        advanced(const_cast<void*>(in), offset));
+    writeTexture2D(texture, {0, y}, {shape.size.x, rows}, shape.format, shape.type,
+                   advanced(const_cast<void*>(in), offset));
   });
 }
 

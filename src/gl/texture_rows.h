@@ -9,6 +9,7 @@
 #include <glm/vec3.hpp>
 
 #include "gl/objects.h"
+#include "gl/state_access.h"
 
 namespace nbody::gl {
 
@@ -21,6 +22,7 @@ struct TextureShape {
   glm::ivec3 size{0, 0, 1};
   GLenum format = GL_RGBA, type = GL_FLOAT;
   std::size_t texelBytes = 16;
+  GLenum target = GL_TEXTURE_2D;  // or GL_TEXTURE_2D_ARRAY
   std::size_t bytes() const {
     return std::size_t(size.x) * std::size_t(size.y) * std::size_t(size.z) * texelBytes;
   }

@@ -4,8 +4,8 @@ namespace nbody {
 
 void drawBodiesAdding(const GpuStateView& bodies, GLuint positionMassUnit, GLuint velocityUnit) {
   if (bodies.bodyCount == 0) return;
-  glBindTextureUnit(positionMassUnit, bodies.positionMassTexture);
-  glBindTextureUnit(velocityUnit, bodies.velocityTexture);
+  gl::bindTextureToUnit(positionMassUnit, GL_TEXTURE_2D, bodies.positionMassTexture);
+  gl::bindTextureToUnit(velocityUnit, GL_TEXTURE_2D, bodies.velocityTexture);
   glEnable(GL_PROGRAM_POINT_SIZE);
   glEnable(GL_BLEND);
   glBlendEquation(GL_FUNC_ADD);

@@ -65,8 +65,8 @@ void DensityPass::map(const RenderSettings& settings, glm::ivec2 origin, GLuint 
   program.setIVec2("uViewportOrigin", origin);
   program.setVec2("uColorRange", settings.colorRange);
   program.setVec3("uBackground", settings.background);
-  glBindTextureUnit(kDensityUnit, density_.texture());
-  glBindTextureUnit(kColormapUnit, colormap);
+  gl::bindTextureToUnit(kDensityUnit, GL_TEXTURE_2D, density_.texture());
+  gl::bindTextureToUnit(kColormapUnit, GL_TEXTURE_2D, colormap);
   glDrawArrays(GL_TRIANGLES, 0, 3);
 }
 
@@ -75,8 +75,8 @@ std::vector<float> DensityPass::lastDensity() const {
   const glm::ivec2 size = density_.size();
   std::vector<float> density(std::size_t(size.x) * std::size_t(size.y));
   gl::PackStateGuard pack;
-  glGetTextureImage(density_.texture(), 0, GL_RED, GL_FLOAT,
-                    GLsizei(density.size() * sizeof(float)), density.data());
+  gl::readTexture(density_.texture(), GL_TEXTURE_2D, 0, {0, 0}, size, GL_RED, GL_FLOAT,
+                  density.size() * sizeof(float), density.data());
   return density;
 }
 

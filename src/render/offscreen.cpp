@@ -41,12 +41,10 @@ void flipRows(Image& image) {
 OffscreenTarget::OffscreenTarget(glm::ivec2 size) : size_(size) {
   requireSupportedSize(size);
   colour_ = gl::Renderbuffer::create();
-  glNamedRenderbufferStorage(colour_.id(), GL_RGBA8, size.x, size.y);
+  gl::allocateRenderbuffer(colour_.id(), GL_RGBA8, size);
   framebuffer_ = gl::Framebuffer::create();
-  glNamedFramebufferRenderbuffer(framebuffer_.id(), GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
-                                 colour_.id());
-  if (glCheckNamedFramebufferStatus(framebuffer_.id(), GL_DRAW_FRAMEBUFFER) !=
-      GL_FRAMEBUFFER_COMPLETE)
+  gl::attachRenderbuffer(framebuffer_.id(), GL_COLOR_ATTACHMENT0, colour_.id());
+  if (gl::framebufferStatus(framebuffer_.id()) != GL_FRAMEBUFFER_COMPLETE)
     throw std::runtime_error("cannot render into an RGBA8 framebuffer of " +
                              std::to_string(size.x) + " x " + std::to_string(size.y) + " here" +
                              limitsThatMayBeBehind());

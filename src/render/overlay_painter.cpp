@@ -243,24 +243,18 @@ OverlayPainter::OverlayPainter()
   unsigned char* pixels = nullptr;
   int width = 0, height = 0;
   io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-  glTextureStorage2D(atlas_.id(), 1, GL_RGBA8, width, height);
-  glTextureSubImage2D(atlas_.id(), 0, 0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+  gl::allocateTexture(atlas_.id(), GL_TEXTURE_2D, GL_RGBA8, {width, height, 1});
+  gl::writeTexture2D(atlas_.id(), {0, 0}, {width, height}, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
   // Nearest: the font is drawn at whole multiples of its size, so each of its pixels stays sharp.
-  glTextureParameteri(atlas_.id(), GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTextureParameteri(atlas_.id(), GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  gl::setTextureParameter(atlas_.id(), GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  gl::setTextureParameter(atlas_.id(), GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   io.Fonts->SetTexID(ImTextureID(std::intptr_t(atlas_.id())));
 
-  const GLuint vao = vertexArray_.id();
-  glVertexArrayAttribFormat(vao, 0, 2, GL_FLOAT, GL_FALSE, GLuint(offsetof(ImDrawVert, pos)));
-  glVertexArrayAttribFormat(vao, 1, 2, GL_FLOAT, GL_FALSE, GLuint(offsetof(ImDrawVert, uv)));
-  glVertexArrayAttribFormat(vao, 2, 4, GL_UNSIGNED_BYTE, GL_TRUE,
-                            GLuint(offsetof(ImDrawVert, col)));
-  for (GLuint attribute = 0; attribute < 3; ++attribute) {
-    glEnableVertexArrayAttrib(vao, attribute);
-    glVertexArrayAttribBinding(vao, attribute, 0);
-  }
-  glVertexArrayVertexBuffer(vao, 0, vertices_.id(), 0, sizeof(ImDrawVert));
-  glVertexArrayElementBuffer(vao, indices_.id());
+  gl::describeVertices(vertexArray_.id(), vertices_.id(), sizeof(ImDrawVert),
+                       {{0, 2, GL_FLOAT, false, GLuint(offsetof(ImDrawVert, pos))},
+                        {1, 2, GL_FLOAT, false, GLuint(offsetof(ImDrawVert, uv))},
+                        {2, 4, GL_UNSIGNED_BYTE, true, GLuint(offsetof(ImDrawVert, col))}},
+                       indices_.id());
   program_.setUnit("uAtlas", kAtlasUnit);
 }
 
@@ -309,16 +303,14 @@ void OverlayPainter::submit(const ImDrawData& drawData, int width, int height) {
   program_.setVec2("uPictureSize", {float(width), float(height)});
   glBindVertexArray(vertexArray_.id());
   glBindSampler(kAtlasUnit, 0);
-  glBindTextureUnit(kAtlasUnit, atlas_.id());
+  gl::bindTextureToUnit(kAtlasUnit, GL_TEXTURE_2D, atlas_.id());
   const GLenum indexType = sizeof(ImDrawIdx) == 2 ? GL_UNSIGNED_SHORT : GL_UNSIGNED_INT;
   for (int n = 0; n < drawData.CmdListsCount; ++n) {
     const ImDrawList& list = *drawData.CmdLists[n];
-    glNamedBufferData(vertices_.id(),
-                      GLsizeiptr(list.VtxBuffer.Size) * GLsizeiptr(sizeof(ImDrawVert)),
-                      list.VtxBuffer.Data, GL_STREAM_DRAW);
-    glNamedBufferData(indices_.id(),
-                      GLsizeiptr(list.IdxBuffer.Size) * GLsizeiptr(sizeof(ImDrawIdx)),
-                      list.IdxBuffer.Data, GL_STREAM_DRAW);
+    gl::fillBuffer(vertices_.id(), std::size_t(list.VtxBuffer.Size) * sizeof(ImDrawVert),
+                   list.VtxBuffer.Data, GL_STREAM_DRAW);
+    gl::fillBuffer(indices_.id(), std::size_t(list.IdxBuffer.Size) * sizeof(ImDrawIdx),
+                   list.IdxBuffer.Data, GL_STREAM_DRAW);
     for (const ImDrawCmd& command : list.CmdBuffer) {
       if (command.UserCallback != nullptr || command.ElemCount == 0) continue;
       glDrawElementsBaseVertex(

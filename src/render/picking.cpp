@@ -100,7 +100,7 @@ std::vector<BodyNow> BodyReader::read(const GpuStateView& bodies,
   {
     gl::StateGuard guard({0, 1});
     target_.resize(size);
-    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);  // the compute engines write the state as images
+    gl::memoryBarrier(gl::barrier::textureFetch);  // compute engines write the state as images
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target_.framebuffer());
     glViewport(0, 0, size.x, size.y);
     glDisable(GL_BLEND);
@@ -114,14 +114,14 @@ std::vector<BodyNow> BodyReader::read(const GpuStateView& bodies,
     program_.setVec2("uTargetSize", glm::vec2(size));
     glBindVertexArray(emptyVertexArray_.id());
     for (GLuint unit : {0u, 1u}) glBindSampler(unit, 0);
-    glBindTextureUnit(0, bodies.positionMassTexture);
-    glBindTextureUnit(1, bodies.velocityTexture);
+    gl::bindTextureToUnit(0, GL_TEXTURE_2D, bodies.positionMassTexture);
+    gl::bindTextureToUnit(1, GL_TEXTURE_2D, bodies.velocityTexture);
     glDrawArrays(GL_POINTS, 0, GLsizei(2 * count));
   }
   std::vector<glm::vec4> texels(std::size_t(size.x) * std::size_t(size.y));
   gl::PackStateGuard pack;
-  glGetTextureImage(target_.texture(), 0, GL_RGBA, GL_FLOAT,
-                    GLsizei(texels.size() * sizeof(glm::vec4)), texels.data());
+  gl::readTexture(target_.texture(), GL_TEXTURE_2D, 0, {0, 0}, size, GL_RGBA, GL_FLOAT,
+                  texels.size() * sizeof(glm::vec4), texels.data());
   for (std::size_t k = 0; k < count; ++k) read[k] = {texels[k], texels[std::size_t(size.x) + k]};
   return read;
 }

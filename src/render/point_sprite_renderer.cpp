@@ -4,8 +4,10 @@
 #include <cmath>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 #include <vector>
 
+#include "gl/limits.h"
 #include "gl/shader_program.h"
 #include "gl/state_guard.h"
 #include "render/body_field.h"
@@ -49,7 +51,8 @@ class BlendColorGuard {
 }  // namespace
 
 PointSpriteRenderer::PointSpriteRenderer(SpriteDrawing drawing)
-    : drawing_(drawing),
+    : drawing_(gl::limits().supports(4, 3) ? drawing
+                                           : SpriteDrawing::points),  // no compute: points
       toneMapProgram_(buildFullscreenProgram("tone_map.frag")),
       trailProgram_(buildFullscreenProgram("trail.frag")),
       emptyVertexArray_(gl::VertexArray::create()) {
@@ -100,13 +103,14 @@ GLuint PointSpriteRenderer::colormapTexture(const std::string& name) {
   if (!colormap) throw std::invalid_argument("unknown colormap " + name);
   // A row of texels: GLSL ES 3.00 (WebGL2) has no 1D textures.
   gl::Texture texture = gl::Texture::create();
-  glTextureStorage2D(texture.id(), 1, GL_RGBA32F, kColormapTexels, 1);
-  glTextureSubImage2D(texture.id(), 0, 0, 0, kColormapTexels, 1, GL_RGBA, GL_FLOAT,
-                      colormapTable(*colormap, kColormapTexels).data());
-  glTextureParameteri(texture.id(), GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-  glTextureParameteri(texture.id(), GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-  glTextureParameteri(texture.id(), GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTextureParameteri(texture.id(), GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  gl::allocateTexture(texture.id(), GL_TEXTURE_2D, GL_RGBA32F, {kColormapTexels, 1, 1});
+  gl::writeTexture2D(texture.id(), {0, 0}, {kColormapTexels, 1}, GL_RGBA, GL_FLOAT,
+                     colormapTable(*colormap, kColormapTexels).data());
+  for (const auto& [parameter, value] : {std::pair{GL_TEXTURE_MIN_FILTER, GL_LINEAR},
+                                         {GL_TEXTURE_MAG_FILTER, GL_LINEAR},
+                                         {GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE},
+                                         {GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE}})
+    gl::setTextureParameter(texture.id(), GL_TEXTURE_2D, GLenum(parameter), value);
   const GLuint id = texture.id();
   colormapTextures_.emplace(name, std::move(texture));
   return id;
@@ -171,7 +175,7 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
     return;
   }
   light_.resize(viewport.size);
-  glBindTextureUnit(kColormapUnit, colormap);
+  gl::bindTextureToUnit(kColormapUnit, GL_TEXTURE_2D, colormap);
   drawSprites(bodies, camera, settings, viewport, simulationTime);
   const bool trails = settings.trailHalfLife > 0.0f;
   if (trails)
@@ -190,10 +194,10 @@ void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& 
     if (!bodies.fieldTexture)
       throw std::logic_error("colouring by " + std::string(colorByName(settings.colorBy)) +
                              " needs the bodies' field (render/body_field.h)");
-    glBindTextureUnit(kFieldUnit, bodies.fieldTexture);
+    gl::bindTextureToUnit(kFieldUnit, GL_TEXTURE_2D_ARRAY, bodies.fieldTexture);
   }
-  glBindTextureUnit(kPositionMassUnit, bodies.positionMassTexture);
-  glBindTextureUnit(kVelocityUnit, bodies.velocityTexture);
+  gl::bindTextureToUnit(kPositionMassUnit, GL_TEXTURE_2D, bodies.positionMassTexture);
+  gl::bindTextureToUnit(kVelocityUnit, GL_TEXTURE_2D, bodies.velocityTexture);
   if (drawing_ == SpriteDrawing::splat) {
     const auto& small = spriteProgram(SpritePass::smallSplat, settings.colorBy, settings.logScale);
     const auto& large = spriteProgram(SpritePass::largeSplat, settings.colorBy, settings.logScale);
@@ -245,7 +249,7 @@ void PointSpriteRenderer::foldIntoTrails(glm::ivec2 size, float halfLife, double
   }
   trailTime_ = simulationTime;
   glUseProgram(trailProgram_.id());
-  glBindTextureUnit(kLightUnit, light_.texture());
+  gl::bindTextureToUnit(kLightUnit, GL_TEXTURE_2D, light_.texture());
   glEnable(GL_BLEND);
   const double kept = std::exp2(-unfadedTime_ / double(halfLife));
   if (kept < 1.0 - kSmallestFade) {
@@ -268,7 +272,7 @@ void PointSpriteRenderer::toneMap(const RenderSettings& settings, const Viewport
   glUseProgram(toneMapProgram_.id());
   toneMapProgram_.setIVec2("uViewportOrigin", viewport.origin);
   toneMapProgram_.setVec3("uBackground", settings.background);
-  glBindTextureUnit(kLightUnit, light);
+  gl::bindTextureToUnit(kLightUnit, GL_TEXTURE_2D, light);
   glDrawArrays(GL_TRIANGLES, 0, 3);
 }
 

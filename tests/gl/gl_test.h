@@ -2,6 +2,7 @@
 // Fixture for tests that need OpenGL: one headless context per test program, made on first use.
 // A test that cannot get a context fails (it never skips), and any GL error a test causes fails it.
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "engines/registry.h"
 #include "gl/debug.h"
 #include "gl/egl_context.h"
+#include "gl/limits.h"
 
 namespace nbody::test {
 
@@ -39,6 +41,22 @@ inline std::vector<std::string> gpuEngineNames() {
 inline std::unique_ptr<Engine> makeExactEngine(const std::string& name) {
   return createEngine(name, findEngine(name)->exactSettings);
 }
+
+// NBODY_GL_TARGET=`target` (gl/level.h) for as long as it lives; the context's limits and target
+// are asked anew when it is set and when it goes.
+class GlTargetSet {
+ public:
+  explicit GlTargetSet(const char* target) {
+    ::setenv("NBODY_GL_TARGET", target, 1);
+    gl::forgetLimits();
+  }
+  ~GlTargetSet() {
+    ::unsetenv("NBODY_GL_TARGET");
+    gl::forgetLimits();
+  }
+  GlTargetSet(const GlTargetSet&) = delete;
+  GlTargetSet& operator=(const GlTargetSet&) = delete;
+};
 
 class GlTest : public ::testing::Test {
  protected:

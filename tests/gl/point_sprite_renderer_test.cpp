@@ -461,16 +461,9 @@ TEST_F(PointSpriteRendererTest, TheSplatDrawsWhatThePointsDraw) {
   }
 }
 
-// NBODY_GLSL for as long as it lives.
-struct GlslDialectSet {
-  explicit GlslDialectSet(const char* dialect) { ::setenv("NBODY_GLSL", dialect, 1); }
-  ~GlslDialectSet() { ::unsetenv("NBODY_GLSL"); }
-  GlslDialectSet(const GlslDialectSet&) = delete;
-  GlslDialectSet& operator=(const GlslDialectSet&) = delete;
-};
-
-// The points, the sprites of a renderer without compute shaders (WebGL2's, macOS's), drawn by
-// programs built as GLSL 4.10 and ES 3.00 (docs/development.md): Mesa holds each to its version.
+// The points, the sprites of a renderer without compute shaders (WebGL2's, macOS's), drawn at the
+// GL 4.1 / ES 3.0 subset (docs/development.md): objects edited while bound, and programs built as
+// GLSL 4.10 and ES 3.00 (Mesa holds each to its version).
 // 4.10 draws the bytes of 4.50; ES 3.00 differs by a level of 255 at most (llvmpipe rounds some
 // ES arithmetic otherwise: 5% of this picture's pixels).
 TEST_F(PointSpriteRendererTest, ThePointsDrawInGlsl410AndEs300AsIn450) {
@@ -480,7 +473,7 @@ TEST_F(PointSpriteRendererTest, ThePointsDrawInGlsl410AndEs300AsIn450) {
   textures.upload(state);
   settings_.pointSize = 6.0f;
   const auto drawIn = [&](const char* dialect) {
-    const GlslDialectSet set(dialect);
+    const test::GlTargetSet set(dialect);
     PointSpriteRenderer points(SpriteDrawing::points);
     return renderOffscreen(size,
                            [&] { points.draw(textures.view(), frontCamera(3.0f), settings_); });

@@ -114,7 +114,9 @@ TEST_F(StateGuardTest, DoesNotPutBackFramebuffersDeletedWithinItsScope) {
 // Unit 1's texture and sampler are deleted; unit 2's stay and must come back.
 TEST_F(StateGuardTest, DoesNotPutBackTexturesOrSamplersDeletedWithinItsScope) {
   gl::Texture deleted2D = gl::Texture::create(), kept2D = gl::Texture::create();
-  gl::Texture1D deleted1D = gl::Texture1D::create();
+  GLuint texture1D = 0;
+  glCreateTextures(GL_TEXTURE_1D, 1, &texture1D);
+  gl::Texture deleted1D(texture1D);
   GLuint samplers[2] = {0, 0};
   glCreateSamplers(2, samplers);
   glBindTextureUnit(1, deleted2D.id());

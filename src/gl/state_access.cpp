@@ -1,0 +1,355 @@
+#include "gl/state_access.h"
+
+#include <cstdint>
+#include <stdexcept>
+
+#include "gl/level.h"
+
+namespace nbody::gl {
+
+// One name from a glGen* or glCreate* function.
+template <typename Make>
+GLuint oneName(Make make) {
+  GLuint id = 0;
+  make(1, &id);
+  return id;
+}
+
+// DIRECT(f(args)): at GL 4.5, the function returns direct::f(args). A build whose loader lacks GL
+// 4.5 compiles neither (gl/level.cpp keeps such a build to the subset).
+#if defined(GL_VERSION_4_5)
+#define DIRECT(call) \
+  if (directStateAccess()) return direct::call
+
+namespace direct {
+
+GLuint newTexture(GLenum target) {
+  return oneName([target](GLsizei n, GLuint* ids) { glCreateTextures(target, n, ids); });
+}
+GLuint newFramebuffer() { return oneName(glCreateFramebuffers); }
+GLuint newRenderbuffer() { return oneName(glCreateRenderbuffers); }
+GLuint newVertexArray() { return oneName(glCreateVertexArrays); }
+GLuint newBuffer() { return oneName(glCreateBuffers); }
+GLuint newQuery(GLenum target) {
+  return oneName([target](GLsizei n, GLuint* ids) { glCreateQueries(target, n, ids); });
+}
+void allocateTexture(GLuint texture, GLenum target, GLenum internalFormat, glm::ivec3 size) {
+  if (target == GL_TEXTURE_2D_ARRAY)
+    glTextureStorage3D(texture, 1, internalFormat, size.x, size.y, size.z);
+  else
+    glTextureStorage2D(texture, 1, internalFormat, size.x, size.y);
+}
+void clearTexture(GLuint texture) {
+  static constexpr float kZero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  glClearTexImage(texture, 0, GL_RGBA, GL_FLOAT, kZero);
+}
+void attachTexture(GLuint framebuffer, GLenum attachment, GLuint texture, int layer) {
+  if (layer < 0)
+    glNamedFramebufferTexture(framebuffer, attachment, texture, 0);
+  else
+    glNamedFramebufferTextureLayer(framebuffer, attachment, texture, 0, layer);
+}
+void describeVertices(GLuint vertexArray, GLuint vertices, GLsizei stride,
+                      const std::vector<VertexAttribute>& attributes, GLuint indices) {
+  for (const VertexAttribute& a : attributes) {
+    glVertexArrayAttribFormat(vertexArray, a.index, a.components, a.type, a.normalized, a.offset);
+    glEnableVertexArrayAttrib(vertexArray, a.index);
+    glVertexArrayAttribBinding(vertexArray, a.index, 0);
+  }
+  glVertexArrayVertexBuffer(vertexArray, 0, vertices, 0, stride);
+  glVertexArrayElementBuffer(vertexArray, indices);
+}
+
+void setTextureParameter(GLuint texture, GLenum name, GLint value) {
+  glTextureParameteri(texture, name, value);
+}
+void writeTexture2D(GLuint texture, glm::ivec2 corner, glm::ivec2 size, GLenum format, GLenum type,
+                    const void* texels) {
+  glTextureSubImage2D(texture, 0, corner.x, corner.y, size.x, size.y, format, type, texels);
+}
+void readTexture(GLuint texture, int layer, glm::ivec2 corner, glm::ivec2 size, GLenum format,
+                 GLenum type, std::size_t bytes, void* out) {
+  glGetTextureSubImage(texture, 0, corner.x, corner.y, layer, size.x, size.y, 1, format, type,
+                       GLsizei(bytes), out);
+}
+void bindTextureToUnit(GLuint unit, GLuint texture) { glBindTextureUnit(unit, texture); }
+void attachRenderbuffer(GLuint framebuffer, GLenum attachment, GLuint renderbuffer) {
+  glNamedFramebufferRenderbuffer(framebuffer, attachment, GL_RENDERBUFFER, renderbuffer);
+}
+void setDrawBuffers(GLuint framebuffer, const std::vector<GLenum>& buffers) {
+  glNamedFramebufferDrawBuffers(framebuffer, GLsizei(buffers.size()), buffers.data());
+}
+GLenum framebufferStatus(GLuint framebuffer) {
+  return glCheckNamedFramebufferStatus(framebuffer, GL_DRAW_FRAMEBUFFER);
+}
+void allocateRenderbuffer(GLuint renderbuffer, GLenum internalFormat, glm::ivec2 size) {
+  glNamedRenderbufferStorage(renderbuffer, internalFormat, size.x, size.y);
+}
+void fillBuffer(GLuint buffer, std::size_t bytes, const void* data, GLenum usage) {
+  glNamedBufferData(buffer, GLsizeiptr(bytes), data, usage);
+}
+void copyTexture2D(GLuint from, GLuint to, glm::ivec2 size) {
+  glCopyImageSubData(from, GL_TEXTURE_2D, 0, 0, 0, 0, to, GL_TEXTURE_2D, 0, 0, 0, 0, size.x, size.y,
+                     1);
+}
+void memoryBarrier(GLbitfield barriers) { glMemoryBarrier(barriers); }
+
+}  // namespace direct
+#else
+#define DIRECT(call)
+#endif
+
+namespace {
+
+GLenum bindingOf(GLenum target) {
+  switch (target) {
+    case GL_TEXTURE_2D:
+      return GL_TEXTURE_BINDING_2D;
+    case GL_TEXTURE_2D_ARRAY:
+      return GL_TEXTURE_BINDING_2D_ARRAY;
+    case GL_DRAW_FRAMEBUFFER:
+      return GL_DRAW_FRAMEBUFFER_BINDING;
+    case GL_READ_FRAMEBUFFER:
+      return GL_READ_FRAMEBUFFER_BINDING;
+    case GL_RENDERBUFFER:
+      return GL_RENDERBUFFER_BINDING;
+    case GL_COPY_WRITE_BUFFER:
+      return GL_COPY_WRITE_BUFFER_BINDING;
+    case GL_ARRAY_BUFFER:
+      return GL_ARRAY_BUFFER_BINDING;
+    default:
+      throw std::logic_error("gl::state_access: a target without a binding it knows");
+  }
+}
+
+void bindTo(GLenum target, GLuint name) {
+  switch (target) {
+    case GL_TEXTURE_2D:
+    case GL_TEXTURE_2D_ARRAY:
+      return glBindTexture(target, name);
+    case GL_DRAW_FRAMEBUFFER:
+    case GL_READ_FRAMEBUFFER:
+      return glBindFramebuffer(target, name);
+    case GL_RENDERBUFFER:
+      return glBindRenderbuffer(target, name);
+    default:
+      return glBindBuffer(target, name);
+  }
+}
+
+// Binds `name` to `target` for its lifetime, then puts back what was bound there.
+class BoundForEdit {
+ public:
+  BoundForEdit(GLenum target, GLuint name) : target_(target) {
+    glGetIntegerv(bindingOf(target), &previous_);
+    bindTo(target, name);
+  }
+  ~BoundForEdit() { bindTo(target_, GLuint(previous_)); }
+  BoundForEdit(const BoundForEdit&) = delete;
+  BoundForEdit& operator=(const BoundForEdit&) = delete;
+
+ private:
+  GLenum target_;
+  GLint previous_ = 0;
+};
+
+// The client format and type glTexImage takes with an internal format (those the program uses).
+struct ClientFormat {
+  GLenum format, type;
+};
+ClientFormat clientFormatOf(GLenum internalFormat) {
+  switch (internalFormat) {
+    case GL_RGBA32F:
+      return {GL_RGBA, GL_FLOAT};
+    case GL_RGBA16F:
+      return {GL_RGBA, GL_HALF_FLOAT};
+    case GL_R32F:
+      return {GL_RED, GL_FLOAT};
+    case GL_RGBA8:
+      return {GL_RGBA, GL_UNSIGNED_BYTE};
+    case GL_R32UI:
+      return {GL_RED_INTEGER, GL_UNSIGNED_INT};
+    default:
+      throw std::logic_error("gl::allocateTexture: an internal format it does not know");
+  }
+}
+
+void attachBound(GLenum which, GLenum attachment, GLuint texture, int layer) {
+  if (layer < 0)
+    glFramebufferTexture2D(which, attachment, GL_TEXTURE_2D, texture, 0);
+  else
+    glFramebufferTextureLayer(which, attachment, texture, 0, layer);
+}
+
+}  // namespace
+
+GLuint newTexture(GLenum target) {
+  DIRECT(newTexture(target));
+  const GLuint id = oneName(glGenTextures);
+  const BoundForEdit bound(target, id);  // a texture's target is fixed at its first binding
+  return id;
+}
+
+GLuint newFramebuffer() {
+  DIRECT(newFramebuffer());
+  return oneName(glGenFramebuffers);
+}
+
+GLuint newRenderbuffer() {
+  DIRECT(newRenderbuffer());
+  return oneName(glGenRenderbuffers);
+}
+
+GLuint newVertexArray() {
+  DIRECT(newVertexArray());
+  return oneName(glGenVertexArrays);
+}
+
+GLuint newBuffer() {
+  DIRECT(newBuffer());
+  return oneName(glGenBuffers);
+}
+
+GLuint newQuery([[maybe_unused]] GLenum target) {
+  DIRECT(newQuery(target));
+  return oneName(glGenQueries);
+}
+
+void allocateTexture(GLuint texture, GLenum target, GLenum internalFormat, glm::ivec3 size) {
+  DIRECT(allocateTexture(texture, target, internalFormat, size));
+  const BoundForEdit bound(target, texture);
+  const ClientFormat client = clientFormatOf(internalFormat);
+  if (target == GL_TEXTURE_2D_ARRAY)
+    glTexImage3D(target, 0, GLint(internalFormat), size.x, size.y, size.z, 0, client.format,
+                 client.type, nullptr);
+  else
+    glTexImage2D(target, 0, GLint(internalFormat), size.x, size.y, 0, client.format, client.type,
+                 nullptr);
+  glTexParameteri(target, GL_TEXTURE_MAX_LEVEL, 0);  // level 0 alone is complete, as storage's
+}
+
+void setTextureParameter(GLuint texture, GLenum target, GLenum name, GLint value) {
+  DIRECT(setTextureParameter(texture, name, value));
+  const BoundForEdit bound(target, texture);
+  glTexParameteri(target, name, value);
+}
+
+void writeTexture2D(GLuint texture, glm::ivec2 corner, glm::ivec2 size, GLenum format, GLenum type,
+                    const void* texels) {
+  DIRECT(writeTexture2D(texture, corner, size, format, type, texels));
+  const BoundForEdit bound(GL_TEXTURE_2D, texture);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, corner.x, corner.y, size.x, size.y, format, type, texels);
+}
+
+void clearTexture(GLuint texture, GLenum target, glm::ivec3 size) {
+  DIRECT(clearTexture(texture));
+  static constexpr float kZero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  GLuint framebuffer = newFramebuffer();
+  {
+    const BoundForEdit bound(GL_DRAW_FRAMEBUFFER, framebuffer);
+    const GLboolean scissor = glIsEnabled(GL_SCISSOR_TEST);
+    GLboolean mask[4];
+    glGetBooleanv(GL_COLOR_WRITEMASK, mask);
+    glDisable(GL_SCISSOR_TEST);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    for (int layer = 0; layer < size.z; ++layer) {
+      attachBound(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, texture,
+                  target == GL_TEXTURE_2D_ARRAY ? layer : -1);
+      glClearBufferfv(GL_COLOR, 0, kZero);
+    }
+    glColorMask(mask[0], mask[1], mask[2], mask[3]);
+    if (scissor) glEnable(GL_SCISSOR_TEST);
+  }
+  glDeleteFramebuffers(1, &framebuffer);
+}
+
+void readTexture(GLuint texture, GLenum target, int layer, glm::ivec2 corner, glm::ivec2 size,
+                 GLenum format, GLenum type, std::size_t bytes, void* out) {
+  DIRECT(readTexture(texture, layer, corner, size, format, type, bytes, out));
+  GLuint framebuffer = newFramebuffer();
+  {
+    const BoundForEdit bound(GL_READ_FRAMEBUFFER, framebuffer);
+    attachBound(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, texture,
+                target == GL_TEXTURE_2D_ARRAY ? layer : -1);
+    glReadBuffer(GL_COLOR_ATTACHMENT0);
+    glReadPixels(corner.x, corner.y, size.x, size.y, format, type, out);
+  }
+  glDeleteFramebuffers(1, &framebuffer);
+}
+
+void bindTextureToUnit(GLuint unit, GLenum target, GLuint texture) {
+  DIRECT(bindTextureToUnit(unit, texture));
+  glActiveTexture(GL_TEXTURE0 + unit);
+  glBindTexture(target, texture);
+}
+
+void copyTexture2D(GLuint from, GLuint to, glm::ivec2 size) {
+  DIRECT(copyTexture2D(from, to, size));
+  GLuint framebuffer = newFramebuffer();
+  {
+    const BoundForEdit read(GL_READ_FRAMEBUFFER, framebuffer);
+    attachBound(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, from, -1);
+    glReadBuffer(GL_COLOR_ATTACHMENT0);
+    const BoundForEdit bound(GL_TEXTURE_2D, to);
+    glCopyTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 0, 0, size.x, size.y);
+  }
+  glDeleteFramebuffers(1, &framebuffer);
+}
+
+void attachTexture(GLuint framebuffer, GLenum attachment, GLuint texture, int layer) {
+  DIRECT(attachTexture(framebuffer, attachment, texture, layer));
+  const BoundForEdit bound(GL_DRAW_FRAMEBUFFER, framebuffer);
+  attachBound(GL_DRAW_FRAMEBUFFER, attachment, texture, layer);
+}
+
+void attachRenderbuffer(GLuint framebuffer, GLenum attachment, GLuint renderbuffer) {
+  DIRECT(attachRenderbuffer(framebuffer, attachment, renderbuffer));
+  const BoundForEdit bound(GL_DRAW_FRAMEBUFFER, framebuffer);
+  glFramebufferRenderbuffer(GL_DRAW_FRAMEBUFFER, attachment, GL_RENDERBUFFER, renderbuffer);
+}
+
+void setDrawBuffers(GLuint framebuffer, const std::vector<GLenum>& buffers) {
+  DIRECT(setDrawBuffers(framebuffer, buffers));
+  const BoundForEdit bound(GL_DRAW_FRAMEBUFFER, framebuffer);
+  glDrawBuffers(GLsizei(buffers.size()), buffers.data());
+}
+
+GLenum framebufferStatus(GLuint framebuffer) {
+  DIRECT(framebufferStatus(framebuffer));
+  const BoundForEdit bound(GL_DRAW_FRAMEBUFFER, framebuffer);
+  return glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER);
+}
+
+void allocateRenderbuffer(GLuint renderbuffer, GLenum internalFormat, glm::ivec2 size) {
+  DIRECT(allocateRenderbuffer(renderbuffer, internalFormat, size));
+  const BoundForEdit bound(GL_RENDERBUFFER, renderbuffer);
+  glRenderbufferStorage(GL_RENDERBUFFER, internalFormat, size.x, size.y);
+}
+
+void fillBuffer(GLuint buffer, std::size_t bytes, const void* data, GLenum usage) {
+  DIRECT(fillBuffer(buffer, bytes, data, usage));
+  const BoundForEdit bound(GL_COPY_WRITE_BUFFER, buffer);  // a binding no vertex array keeps
+  glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(bytes), data, usage);
+}
+
+void describeVertices(GLuint vertexArray, GLuint vertices, GLsizei stride,
+                      const std::vector<VertexAttribute>& attributes, GLuint indices) {
+  DIRECT(describeVertices(vertexArray, vertices, stride, attributes, indices));
+  GLint previous = 0;
+  glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &previous);
+  glBindVertexArray(vertexArray);
+  {
+    const BoundForEdit bound(GL_ARRAY_BUFFER, vertices);  // the pointers keep the buffer
+    for (const VertexAttribute& a : attributes) {
+      glVertexAttribPointer(a.index, a.components, a.type, a.normalized, stride,
+                            reinterpret_cast<const void*>(std::uintptr_t(a.offset)));
+      glEnableVertexAttribArray(a.index);
+    }
+  }
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, indices);  // the vertex array keeps it
+  glBindVertexArray(GLuint(previous));
+}
+
+void memoryBarrier(GLbitfield barriers) { DIRECT(memoryBarrier(barriers)); }
+
+}  // namespace nbody::gl

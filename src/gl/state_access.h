@@ -1,0 +1,74 @@
+#pragma once
+// The OpenGL calls whose form differs between the two levels of gl/level.h. At GL 4.5, direct
+// state access. At the GL 4.1 / ES 3.0 subset, the object is bound to be edited and the binding
+// found is put back; what the subset lacks is done otherwise: immutable storage by glTexImage,
+// texture clears through a framebuffer, texture reads by glReadPixels, compute barriers not at
+// all (nothing writes through images or storage buffers there). Everything else, one call serves
+// both levels.
+
+#include <cstddef>
+#include <vector>
+
+#include <glad/gl.h>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+namespace nbody::gl {
+
+// New names: objects at GL 4.5; at the subset, names that become objects where first bound (the
+// functions below bind them).
+GLuint newTexture(GLenum target);
+GLuint newFramebuffer();
+GLuint newRenderbuffer();
+GLuint newVertexArray();
+GLuint newBuffer();
+GLuint newQuery(GLenum target);
+
+// Level 0 of a 2-D texture (size.z == 1) or a 2-D array of size.z layers, its contents undefined.
+void allocateTexture(GLuint texture, GLenum target, GLenum internalFormat, glm::ivec3 size);
+void setTextureParameter(GLuint texture, GLenum target, GLenum name, GLint value);
+void writeTexture2D(GLuint texture, glm::ivec2 corner, glm::ivec2 size, GLenum format, GLenum type,
+                    const void* texels);
+// Every texel of level 0 (of every layer) to zero; float formats.
+void clearTexture(GLuint texture, GLenum target, glm::ivec3 size);
+// The rectangle of level 0 of layer `layer` (0 for a 2-D texture) into `out`, `bytes` long; with a
+// buffer bound to GL_PIXEL_PACK_BUFFER, into that buffer from the offset `out` stands for.
+void readTexture(GLuint texture, GLenum target, int layer, glm::ivec2 corner, glm::ivec2 size,
+                 GLenum format, GLenum type, std::size_t bytes, void* out);
+void bindTextureToUnit(GLuint unit, GLenum target, GLuint texture);
+// Level 0 of 2-D texture `from` onto `to`, of the same size and format.
+void copyTexture2D(GLuint from, GLuint to, glm::ivec2 size);
+
+// `layer` -1: a 2-D texture; otherwise that layer of a 2-D array.
+void attachTexture(GLuint framebuffer, GLenum attachment, GLuint texture, int layer = -1);
+void attachRenderbuffer(GLuint framebuffer, GLenum attachment, GLuint renderbuffer);
+void setDrawBuffers(GLuint framebuffer, const std::vector<GLenum>& buffers);
+GLenum framebufferStatus(GLuint framebuffer);
+void allocateRenderbuffer(GLuint renderbuffer, GLenum internalFormat, glm::ivec2 size);
+
+void fillBuffer(GLuint buffer, std::size_t bytes, const void* data, GLenum usage);
+
+// One attribute of interleaved vertices: `index`, `components` of `type` from byte `offset`.
+struct VertexAttribute {
+  GLuint index;
+  GLint components;
+  GLenum type;
+  bool normalized;
+  GLuint offset;
+};
+// `vertexArray` reads `attributes` from `vertices` (`stride` bytes a vertex) and indices from
+// `indices`.
+void describeVertices(GLuint vertexArray, GLuint vertices, GLsizei stride,
+                      const std::vector<VertexAttribute>& attributes, GLuint indices);
+
+// glMemoryBarrier's bits (OpenGL 4.2 and on), and the barrier: nothing at the subset.
+namespace barrier {
+inline constexpr GLbitfield textureFetch = 0x00000008;
+inline constexpr GLbitfield pixelBuffer = 0x00000080;
+inline constexpr GLbitfield textureUpdate = 0x00000100;
+inline constexpr GLbitfield bufferUpdate = 0x00000200;
+inline constexpr GLbitfield all = 0xFFFFFFFF;
+}  // namespace barrier
+void memoryBarrier(GLbitfield barriers);
+
+}  // namespace nbody::gl
