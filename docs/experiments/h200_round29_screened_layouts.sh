@@ -69,13 +69,6 @@ if [ -n "${KEEP_BITS:-}" ]; then
   done
   exit 0
 fi
-# FINAL=1: the committed screened layouts, the default off and screened, three times each.
-if [ -n "${FINAL:-}" ]; then
-  for round in 1 2 3; do
-    for engine in compute fragment; do layout_pair default "$engine" 16384 "$round"; done
-  done
-  exit 0
-fi
 # The GLSL ES edits of 169ae91 (rk_combine.glsl's stages unrolled, force.frag's outputs written
 # with constant indices) must leave the desktop's figures as they were: fragment 16384 Euler
 # 222.56 steps/s at f5fec79 (docs/performance.md), within 2%.
@@ -86,6 +79,16 @@ unchanged_figures() {  # ROUND
     done
   done
 }
+# FINAL=1: the committed screened layouts (compute: groups of 256 in the passes that screen),
+# the default off and screened, with the figures of performance.md beside them, twice.
+if [ -n "${FINAL:-}" ]; then
+  for round in 1 2; do
+    unchanged_figures "$round"
+    for engine in compute fragment; do layout_pair default "$engine" 16384 "$round"; done
+    METHOD=rk4 layout_pair rk4-default compute 16384 "$round"
+  done
+  exit 0
+fi
 for round in 1 2; do
   unchanged_figures "$round"
   compute_layouts "$round"
