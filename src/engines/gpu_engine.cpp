@@ -241,15 +241,8 @@ bool GpuEngine::screenContacts(const std::optional<ContactScreenPass>& bodies) {
 
 void GpuEngine::beginContactScreens(int steps) {
   const std::size_t words = std::size_t(steps) + 1;
-  if (words > contactFlagWords_) {
-    contactFlags_ = gl::Buffer::create();
-    glNamedBufferStorage(contactFlags_.id(), GLsizeiptr(words * sizeof(GLuint)), nullptr, 0);
-    contactFlagWords_ = words;
-  }
-  const GLuint zero = 0;
-  glClearNamedBufferSubData(contactFlags_.id(), GL_R32UI, 0, GLsizeiptr(words * sizeof(GLuint)),
-                            GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactFlagsBinding, contactFlags_.id());
+  contactFlags_.fill(words, 0);
+  contactFlags_.bindAt(kContactFlagsBinding);
   screened_.assign(words, false);
 }
 
@@ -265,10 +258,7 @@ void GpuEngine::screenBoundary(const Method& method, int stage, int step, StepPa
 
 std::vector<std::int64_t> GpuEngine::contactCounts() {
   if (!screen_ || screened_.empty()) return {};
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  std::vector<GLuint> words(screened_.size());
-  glGetNamedBufferSubData(contactFlags_.id(), 0, GLsizeiptr(words.size() * sizeof(GLuint)),
-                          words.data());
+  const std::vector<GLuint> words = contactFlags_.read(screened_.size());
   std::vector<std::int64_t> counts(words.begin(), words.end());
   if (exchange_) ranks().maximum(counts);  // each rank's passes screened its own bodies
   return counts;

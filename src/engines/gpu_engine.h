@@ -27,6 +27,7 @@
 #include "engines/stage_kernel.h"
 #include "engines/stage_textures.h"
 #include "gl/limits.h"
+#include "gl/storage_words.h"
 
 namespace nbody {
 
@@ -152,9 +153,8 @@ class GpuEngine : public Engine {
   // The components travel in the textures (stage_textures.h).
   std::vector<std::uint64_t> ids_;
   std::optional<ContactScreenPass> screen_;
-  gl::Buffer contactFlags_;  // a word for each boundary of the last step() call
-  std::size_t contactFlagWords_ = 0;
-  std::vector<bool> screened_;  // which boundaries a pass screened
+  gl::StorageWords contactFlags_;  // a word for each boundary of the last step() call
+  std::vector<bool> screened_;     // which boundaries a pass screened
 };
 
 }  // namespace nbody

@@ -56,12 +56,9 @@ void bindStageInputs(const StageTextures& textures, StageInputs inputs) {
 }
 
 void bindComputeOutputs(const StageTextures& textures, int stage, int stageCount) {
-  glBindImageTexture(kOutPositionImage, textures.outputPositionMass(stage, stageCount), 0, GL_FALSE,
-                     0, GL_WRITE_ONLY, GL_RGBA32F);
-  glBindImageTexture(kOutVelocityImage, textures.outputVelocity(stage, stageCount), 0, GL_FALSE, 0,
-                     GL_WRITE_ONLY, GL_RGBA32F);
-  glBindImageTexture(kOutAccelerationImage, textures.acceleration(stage), 0, GL_TRUE, 0,
-                     GL_WRITE_ONLY, GL_RGBA32F);
+  gl::bindImageToWrite(kOutPositionImage, textures.outputPositionMass(stage, stageCount), false);
+  gl::bindImageToWrite(kOutVelocityImage, textures.outputVelocity(stage, stageCount), false);
+  gl::bindImageToWrite(kOutAccelerationImage, textures.acceleration(stage), true);
 }
 
 }  // namespace nbody

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "gl/limits.h"
 #include "gl/shader_program.h"
 
 namespace nbody {
@@ -19,33 +20,30 @@ std::optional<std::size_t> firstNonFiniteBody(const State& state) {
 }
 
 std::optional<std::size_t> NonFiniteCheck::firstNonFiniteBody(Engine& engine) {
-  if (const auto view = engine.gpuState()) return onGpu(*view);
+  const auto view = engine.gpuState();
+  if (view && gl::limits().supports(4, 3)) return onGpu(*view);  // a compute pass
   return nbody::firstNonFiniteBody(engine.download());
 }
 
 std::optional<std::size_t> NonFiniteCheck::onGpu(const GpuStateView& view) {
   if (!program_.id()) {
     program_ = gl::UniformProgram(
-        gl::buildProgram({{GL_COMPUTE_SHADER, {"body_layout.glsl", "nonfinite.comp"}}}));
+        gl::buildProgram({{gl::kComputeShader, {"body_layout.glsl", "nonfinite.comp"}}}));
     program_.setUnit("uPositionMass", 0);
     program_.setUnit("uVelocity", 1);
-    result_ = gl::Buffer::create();
-    glNamedBufferStorage(result_.id(), sizeof(GLuint), nullptr, GL_DYNAMIC_STORAGE_BIT);
   }
   const GLuint none = 0xffffffffu;
-  glNamedBufferSubData(result_.id(), 0, sizeof none, &none);
+  result_.fill(1, none);
   glUseProgram(program_.id());
   program_.setInt("uBodyCount", int(view.bodyCount));
-  glBindTextureUnit(0, view.positionMassTexture);
-  glBindTextureUnit(1, view.velocityTexture);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, result_.id());
-  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
-  glDispatchCompute(GLuint((view.bodyCount + 255) / 256), 1, 1);
+  gl::bindTextureToUnit(0, GL_TEXTURE_2D, view.positionMassTexture);
+  gl::bindTextureToUnit(1, GL_TEXTURE_2D, view.velocityTexture);
+  result_.bindAt(0);
+  gl::memoryBarrier(gl::barrier::textureFetch);
+  gl::dispatchCompute(GLuint((view.bodyCount + 255) / 256), 1, 1);
   glUseProgram(0);  // nothing of ours stays current: deleting this check never leaves a deleted
                     // program bound
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  GLuint first = none;
-  glGetNamedBufferSubData(result_.id(), 0, sizeof first, &first);
+  const GLuint first = result_.read(1)[0];
   if (first == none) return std::nullopt;
   return std::size_t(first);
 }

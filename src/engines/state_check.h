@@ -8,6 +8,7 @@
 #include "engines/engine.h"
 #include "gl/objects.h"
 #include "gl/shader_program.h"
+#include "gl/storage_words.h"
 
 namespace nbody {
 
@@ -19,7 +20,7 @@ class NonFiniteCheck {
  private:
   std::optional<std::size_t> onGpu(const GpuStateView& view);
   gl::UniformProgram program_;
-  gl::Buffer result_;
+  gl::StorageWords result_;
 };
 
 std::optional<std::size_t> firstNonFiniteBody(const State& state);

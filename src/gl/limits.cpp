@@ -32,6 +32,11 @@ std::vector<std::string> queryExtensions() {
   return names;
 }
 
+// Compute shaders and shader storage are OpenGL 4.3's: a build whose loader stops at 4.1
+// (gl/level.h) asks for none of their limits, which stay 0.
+#if defined(GL_VERSION_4_3)
+int computeSubgroupSize(const Limits& limits);
+
 void queryCompute(Limits& limits) {
   for (GLuint axis = 0; axis < 3; ++axis) {
     GLint count = 0;
@@ -47,6 +52,7 @@ void queryCompute(Limits& limits) {
   limits.maxShaderStorageBlockBytes = storageBlock;
   limits.maxShaderStorageBufferBindings = integer(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS);
   limits.maxComputeShaderStorageBlocks = integer(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS);
+  limits.computeSubgroupSize = computeSubgroupSize(limits);
 }
 
 // Subgroup arithmetic in compute shaders (NVIDIA offers it; Mesa's llvmpipe does not, in OpenGL).
@@ -57,6 +63,7 @@ int computeSubgroupSize(const Limits& limits) {
       (integer(kSubgroupFeaturesKhr) & kSubgroupBasicAndArithmetic) == kSubgroupBasicAndArithmetic;
   return inCompute && arithmetic ? std::max(0, integer(kSubgroupSizeKhr)) : 0;
 }
+#endif
 
 Limits query() {
   Limits limits;
@@ -73,10 +80,11 @@ Limits query() {
   limits.maxColorAttachments = integer(GL_MAX_COLOR_ATTACHMENTS);
   limits.maxFragmentTextureUnits = integer(GL_MAX_TEXTURE_IMAGE_UNITS);
   limits.extensions = queryExtensions();
+#if defined(GL_VERSION_4_3)
   if (limits.supports(4, 3)) queryCompute(limits);
+#endif
   if (limits.hasExtension("GL_NV_shader_thread_group"))
     limits.multiprocessors = std::max(0, integer(kSmCountNv));
-  limits.computeSubgroupSize = computeSubgroupSize(limits);
   return limits;
 }
 

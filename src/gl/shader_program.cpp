@@ -39,7 +39,7 @@ const std::string* shaderFromFolder(std::string_view file) {
 
 // The target's language for vertex and fragment shaders (gl/level.h); 4.50 for compute shaders.
 std::string versionLine(GLenum stage) {
-  return std::string(stage == GL_COMPUTE_SHADER ? kComputePreamble : glTarget().preamble);
+  return std::string(stage == kComputeShader ? kComputePreamble : glTarget().preamble);
 }
 
 }  // namespace

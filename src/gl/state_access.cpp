@@ -93,6 +93,12 @@ void copyTexture2D(GLuint from, GLuint to, glm::ivec2 size) {
                      1);
 }
 void memoryBarrier(GLbitfield barriers) { glMemoryBarrier(barriers); }
+void dispatchCompute(GLuint groupsX, GLuint groupsY, GLuint groupsZ) {
+  glDispatchCompute(groupsX, groupsY, groupsZ);
+}
+void bindImageToWrite(GLuint unit, GLuint texture, bool layered) {
+  glBindImageTexture(unit, texture, 0, layered ? GL_TRUE : GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
+}
 
 }  // namespace direct
 #else
@@ -114,7 +120,8 @@ GLenum bindingOf(GLenum target) {
     case GL_RENDERBUFFER:
       return GL_RENDERBUFFER_BINDING;
     case GL_COPY_WRITE_BUFFER:
-      return GL_COPY_WRITE_BUFFER_BINDING;
+      return GL_COPY_WRITE_BUFFER;  // its binding's name too (GL_COPY_WRITE_BUFFER_BINDING: 4.2,
+                                    // ES)
     case GL_ARRAY_BUFFER:
       return GL_ARRAY_BUFFER_BINDING;
     default:
@@ -264,7 +271,7 @@ void clearTexture(GLuint texture, GLenum target, glm::ivec3 size) {
 }
 
 void readTexture(GLuint texture, GLenum target, int layer, glm::ivec2 corner, glm::ivec2 size,
-                 GLenum format, GLenum type, std::size_t bytes, void* out) {
+                 GLenum format, GLenum type, [[maybe_unused]] std::size_t bytes, void* out) {
   DIRECT(readTexture(texture, layer, corner, size, format, type, bytes, out));
   GLuint framebuffer = newFramebuffer();
   {
@@ -350,6 +357,18 @@ void describeVertices(GLuint vertexArray, GLuint vertices, GLsizei stride,
   glBindVertexArray(GLuint(previous));
 }
 
-void memoryBarrier(GLbitfield barriers) { DIRECT(memoryBarrier(barriers)); }
+void memoryBarrier([[maybe_unused]] GLbitfield barriers) { DIRECT(memoryBarrier(barriers)); }
+
+void dispatchCompute([[maybe_unused]] GLuint groupsX, [[maybe_unused]] GLuint groupsY,
+                     [[maybe_unused]] GLuint groupsZ) {
+  DIRECT(dispatchCompute(groupsX, groupsY, groupsZ));
+  throw std::logic_error("gl::dispatchCompute at the GL 4.1 / ES 3.0 subset");
+}
+
+void bindImageToWrite([[maybe_unused]] GLuint unit, [[maybe_unused]] GLuint texture,
+                      [[maybe_unused]] bool layered) {
+  DIRECT(bindImageToWrite(unit, texture, layered));
+  throw std::logic_error("gl::bindImageToWrite at the GL 4.1 / ES 3.0 subset");
+}
 
 }  // namespace nbody::gl

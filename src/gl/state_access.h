@@ -64,11 +64,21 @@ void describeVertices(GLuint vertexArray, GLuint vertices, GLsizei stride,
 // glMemoryBarrier's bits (OpenGL 4.2 and on), and the barrier: nothing at the subset.
 namespace barrier {
 inline constexpr GLbitfield textureFetch = 0x00000008;
+inline constexpr GLbitfield shaderImageAccess = 0x00000020;
 inline constexpr GLbitfield pixelBuffer = 0x00000080;
 inline constexpr GLbitfield textureUpdate = 0x00000100;
 inline constexpr GLbitfield bufferUpdate = 0x00000200;
+inline constexpr GLbitfield shaderStorage = 0x00002000;
 inline constexpr GLbitfield all = 0xFFFFFFFF;
 }  // namespace barrier
 void memoryBarrier(GLbitfield barriers);
+
+// Compute shaders and images (OpenGL 4.3), for the engines that need them. The subset has neither,
+// its context counts as 4.1 (gl/limits.h), so nothing reaches these there; a build whose loader
+// stops at 4.1 compiles them as throwing std::logic_error.
+inline constexpr GLenum kComputeShader = 0x91B9;  // GL_COMPUTE_SHADER
+void dispatchCompute(GLuint groupsX, GLuint groupsY, GLuint groupsZ);
+// Level 0 of RGBA32F `texture` as image `unit`, written (every layer where `layered`).
+void bindImageToWrite(GLuint unit, GLuint texture, bool layered);
 
 }  // namespace nbody::gl

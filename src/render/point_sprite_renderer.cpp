@@ -80,7 +80,7 @@ const gl::UniformProgram& PointSpriteRenderer::spriteProgram(SpritePass pass, Co
                                                {GL_FRAGMENT_SHADER,
                                                 {"sprite_weight.glsl", "point_sprite.frag"}}}
           : std::vector<gl::ShaderStageSource>{
-                {GL_COMPUTE_SHADER, withSprites({"sprite_weight.glsl", "sprite_splat.comp"})}};
+                {gl::kComputeShader, withSprites({"sprite_weight.glsl", "sprite_splat.comp"})}};
   gl::UniformProgram program(
       gl::buildProgram(stages, {{"COLOR_BY", int(colorBy)},
                                 {"BY_COMPONENT", colorBy == ColorBy::Component},

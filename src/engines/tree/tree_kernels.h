@@ -34,7 +34,7 @@ class Kernels {
   // Where the arrays are that the kernels built from now on read and write (buffers until said).
   void setStorage(const ArrayStorage& storage) { storage_ = storage; }
   // Orders the tree kernels that follow after the stores of those before to the arrays and buffers.
-  void barrier() const { glMemoryBarrier(storage_.barrierBits()); }
+  void barrier() const { gl::memoryBarrier(storage_.barrierBits()); }
 
   // `kernel`'s variant with `defines` (and the arrays' storage), built the first time it is asked
   // for.

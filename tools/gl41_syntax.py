@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Compiles the GL 4.1 / ES 3.0 subset's sources (src/gl/level.h) against a GL 4.1 core loader with
+no extensions, syntax only: macOS's OpenGL, which WebGL2's ES 3.0 is a subset of in what nbody uses.
+A call or enum of GL 4.2 or later in those sources is an error here, where the build's GL 4.5
+loader would take it.
+
+    gl41_syntax.py BUILD_DIR SOURCE...
+
+BUILD_DIR holds compile_commands.json (CMAKE_EXPORT_COMPILE_COMMANDS); each SOURCE is compiled
+with its own command from there, the GL 4.5 loader's include folder swapped for a GL 4.1 loader's
+that glad generates into BUILD_DIR/glad41 (Debian's python3-glad, offline: --reproducible)."""
+
+import concurrent.futures
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+
+def generate_loader(build):
+    folder = os.path.join(build, "glad41")
+    if not os.path.exists(os.path.join(folder, "include", "glad", "gl.h")):
+        # --extensions names one that adds no entry point: without it glad takes every extension,
+        # direct state access and compute included.
+        subprocess.run([sys.executable, "-m", "glad", "--quiet", "--reproducible", "--api",
+                        "gl:core=4.1", "--extensions", "GL_EXT_texture_filter_anisotropic",
+                        "--out-path", folder, "c"], check=True)
+    return os.path.join(folder, "include")
+
+
+def syntax_command(entry, build, loader):
+    words = shlex.split(entry["command"])
+    glad45 = os.path.join(build, "glad", "include")
+    command, skip = [], False
+    for k, word in enumerate(words):
+        if skip:
+            skip = False
+        elif word in ("-o", "-MF", "-MT", "-MQ"):
+            skip = True
+        elif word in ("-c", "-MD", "-MMD"):
+            continue
+        elif word == glad45 or word == "-I" + glad45:
+            command.append(word.replace(glad45, loader))
+        else:
+            command.append(word)
+    return command + ["-fsyntax-only"]
+
+
+def main():
+    build, sources = os.path.realpath(sys.argv[1]), [os.path.realpath(s) for s in sys.argv[2:]]
+    with open(os.path.join(build, "compile_commands.json")) as f:
+        entries = {os.path.realpath(e["file"]): e for e in json.load(f)}
+    missing = [s for s in sources if s not in entries]
+    if missing or not sources:
+        print("gl41_syntax: no compile command for: " + " ".join(missing or ["(no sources)"]))
+        return 1
+    loader = generate_loader(build)
+
+    def check(source):
+        entry = entries[source]
+        done = subprocess.run(syntax_command(entry, build, loader), cwd=entry["directory"],
+                              capture_output=True, text=True)
+        return source, done.returncode, done.stderr
+
+    failed = 0
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        for source, code, errors in pool.map(check, sources):
+            if code != 0:
+                failed += 1
+                lines = [l for l in errors.splitlines() if "error" in l][:5]
+                print(f"FAILED {source}:\n  " + "\n  ".join(lines))
+    print(f"gl41_syntax: {len(sources) - failed} of {len(sources)} sources compile against GL 4.1")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
