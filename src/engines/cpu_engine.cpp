@@ -9,6 +9,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "util/std_compat.h"
 #include "util/system_limits.h"
 
 namespace nbody {
@@ -20,7 +21,7 @@ void parallelFor(std::size_t count, unsigned threads, Body body) {
   const std::size_t minimumPerThread = 64;
   const std::size_t used = std::clamp<std::size_t>(count / minimumPerThread, 1, threads);
   if (used == 1) return body(std::size_t{0}, count);
-  std::vector<std::jthread> workers;
+  std::vector<JoiningThread> workers;
   const std::size_t chunk = (count + used - 1) / used;
   for (std::size_t begin = chunk; begin < count; begin += chunk)
     workers.emplace_back([=] { body(begin, std::min(count, begin + chunk)); });

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include "util/std_compat.h"
 
 namespace nbody::bytes {
 
@@ -28,8 +29,8 @@ class Writer {
   }
   void put(std::int64_t value) { put(std::uint64_t(value)); }
   void put(std::int32_t value) { put(std::uint32_t(value)); }
-  void put(float value) { put(std::bit_cast<std::uint32_t>(value)); }
-  void put(double value) { put(std::bit_cast<std::uint64_t>(value)); }
+  void put(float value) { put(bit_cast<std::uint32_t>(value)); }
+  void put(double value) { put(bit_cast<std::uint64_t>(value)); }
   void putBytes(std::string_view raw) { bytes_ += raw; }
 
   const std::string& bytes() const { return bytes_; }
@@ -57,10 +58,10 @@ class Reader {
     offset_ += sizeof(T);
     return value;
   }
-  std::int32_t getInt32() { return std::bit_cast<std::int32_t>(get<std::uint32_t>()); }
-  std::int64_t getInt64() { return std::bit_cast<std::int64_t>(get<std::uint64_t>()); }
-  float getFloat() { return std::bit_cast<float>(get<std::uint32_t>()); }
-  double getDouble() { return std::bit_cast<double>(get<std::uint64_t>()); }
+  std::int32_t getInt32() { return bit_cast<std::int32_t>(get<std::uint32_t>()); }
+  std::int64_t getInt64() { return bit_cast<std::int64_t>(get<std::uint64_t>()); }
+  float getFloat() { return bit_cast<float>(get<std::uint32_t>()); }
+  double getDouble() { return bit_cast<double>(get<std::uint64_t>()); }
   std::string_view getBytes(std::size_t count) {
     if (offset_ + count > bytes_.size()) throw std::logic_error("bytes::Reader read past the end");
     offset_ += count;

@@ -13,6 +13,7 @@
 #include "io/stop_point.h"
 #include "util/comma_list.h"
 #include "util/printable_text.h"
+#include "util/std_compat.h"
 
 namespace nbody {
 namespace {
@@ -87,8 +88,8 @@ std::size_t significantDigits(std::string_view field) {
 double exactValue(std::string_view field, float value) {
   double exact = value;
   if (significantDigits(field) > std::numeric_limits<float>::max_digits10)
-    std::from_chars(field.data(), field.data() + field.size(),
-                    exact);  // a finite number: parseField read it
+    fromChars(field.data(), field.data() + field.size(),
+              exact);  // a finite number: parseField read it
   return exact;
 }
 
@@ -100,10 +101,7 @@ std::string doubleText(double value) {
   if (double(float(value)) == value ||
       significantDigits(shortest) > std::numeric_limits<float>::max_digits10)
     return shortest;
-  char buffer[40];
-  const auto written =
-      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific, 16);
-  return std::string(buffer, written.ptr);
+  return scientificText(value, 16);
 }
 
 // The field as a float32, or why not. A number too small for float32 becomes the nearest float32
@@ -114,10 +112,10 @@ float parseField(std::string_view field, std::string_view column, const std::str
   };
   float value = 0.0f;
   const char* const end = field.data() + field.size();
-  std::from_chars_result read = std::from_chars(field.data(), end, value);
+  std::from_chars_result read = fromChars(field.data(), end, value);
   if (read.ec == std::errc::result_out_of_range) {
     double wide = 0.0;
-    read = std::from_chars(field.data(), end, wide);
+    read = fromChars(field.data(), end, wide);
     if (read.ec == std::errc::result_out_of_range && tooSmallForADouble(field)) {
       wide = 0.0;  // as a conversion makes it, like a number too small for float32 alone
       read.ec = std::errc();
@@ -137,7 +135,7 @@ std::uint64_t parseWhole(std::string_view field, std::string_view column, std::u
                          const std::string& where) {
   std::uint64_t value = 0;
   const char* const end = field.data() + field.size();
-  const std::from_chars_result read = std::from_chars(field.data(), end, value);
+  const std::from_chars_result read = fromChars(field.data(), end, value);
   if (field.empty() || read.ec != std::errc() || read.ptr != end || value > largest)
     throw std::runtime_error(where + ": column " + std::string(column) +
                              " is not a whole number from 0 to " + std::to_string(largest) + ": '" +
@@ -155,7 +153,7 @@ std::string_view withoutPlus(std::string_view field) {
 double parseRadius(std::string_view field, const std::string& where) {
   double value = 0.0;
   const char* const end = field.data() + field.size();
-  const std::from_chars_result read = std::from_chars(field.data(), end, value);
+  const std::from_chars_result read = fromChars(field.data(), end, value);
   if (field.empty() || read.ec != std::errc() || read.ptr != end || !std::isfinite(value) ||
       value < 0.0)
     throw std::runtime_error(where + ": column radius is not a finite number >= 0: '" +
@@ -200,14 +198,6 @@ Row parseRow(std::string_view line, const Layout& layout, const std::string& whe
                              std::to_string(columns) + " (" + layout.header() + ")");
   if (row.values[3] < 0.0f) throw std::runtime_error(where + ": negative mass");
   return row;
-}
-
-// std::to_chars without a format: the shortest text that reads back to the same value.
-template <typename Number>
-std::string shortestText(Number value) {
-  char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
 }
 
 // What is wrong with a first line that is not the header: text in an encoding or with line ends

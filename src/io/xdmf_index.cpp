@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "io/csv.h"
+#include "util/std_compat.h"
 
 namespace nbody {
 namespace {
@@ -150,7 +151,7 @@ std::optional<long long> stepOf(const std::string& name, const std::string& patt
     if (found[k] != found[1]) return std::nullopt;
   long long step = 0;
   const std::string digits = found.size() > 1 ? found[1].str() : "";
-  if (std::from_chars(digits.data(), digits.data() + digits.size(), step).ec != std::errc() ||
+  if (fromChars(digits.data(), digits.data() + digits.size(), step).ec != std::errc() ||
       digits.empty())
     return std::nullopt;
   return step;

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+#include "util/std_compat.h"
 
 namespace nbody {
 namespace {
@@ -229,7 +230,7 @@ void copyInParallel(std::byte* to, const std::byte* from, std::size_t bytes, int
     if (bytes > 0) std::memcpy(to, from, bytes);
     return;
   }
-  std::vector<std::jthread> helpers;
+  std::vector<JoiningThread> helpers;
   const auto piece = [bytes, threads](int t) {
     return bytes * std::size_t(t) / std::size_t(threads);
   };
@@ -497,7 +498,8 @@ std::vector<std::string> Ranks::gatherText(const std::string& text) const {
     total += sizes[std::size_t(r)];
   }
   std::vector<std::byte> all(total);
-  std::ranges::copy(std::as_bytes(std::span(text)), all.begin() + std::ptrdiff_t(before));
+  const auto bytes = std::as_bytes(std::span(text));
+  std::copy(bytes.begin(), bytes.end(), all.begin() + std::ptrdiff_t(before));
   allGather(all, sizes, 1);
   std::vector<std::string> texts;
   std::size_t at = 0;

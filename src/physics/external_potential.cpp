@@ -15,6 +15,7 @@
 #include "util/named_table.h"
 #include "util/number_text.h"
 #include "util/printable_text.h"
+#include "util/std_compat.h"
 
 namespace nbody {
 namespace {
@@ -433,11 +434,7 @@ std::vector<PotentialComponent> readComponents(std::string_view text, double gra
 // ---- Writing the text ----
 
 // The shortest text that reads back to the same double.
-std::string numberText(double value) {
-  char text[32];
-  const auto [end, error] = std::to_chars(text, text + sizeof text, value);
-  return error == std::errc() ? std::string(text, end) : std::string("nan");
-}
+std::string numberText(double value) { return shortestText(value); }
 
 bool isPositiveZero(const glm::dvec3& v) {
   for (int i = 0; i < 3; ++i)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <utility>
+#include "util/std_compat.h"
 
 namespace nbody {
 
@@ -21,7 +22,7 @@ FrameMessageParts frameMessageParts(const EncodedFrame& frame) {
   put(kJpegCodec, 1);
   put(frame.still ? kStillFrameFlag : 0, 1);
   put(0, 2);
-  put(std::bit_cast<std::uint64_t>(frame.serverTime), 8);
+  put(bit_cast<std::uint64_t>(frame.serverTime), 8);
   parts.picture = frame.jpeg;
   return parts;
 }

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "util/printable_text.h"
+#include "util/std_compat.h"
 
 namespace nbody {
 
@@ -60,7 +61,7 @@ std::string readNumber(const std::string& text, const NumberBounds& bounds, T& v
   shown.append(printable(text, 40)).append(1, '\'');
   const std::string_view digits = std::string_view(text).substr(text.starts_with('+') ? 1 : 0);
   const char* const end = digits.data() + digits.size();
-  auto [stop, error] = std::from_chars(digits.data(), end, value);
+  auto [stop, error] = fromChars(digits.data(), end, value);
   if (digits.empty() || stop != end ||
       (error != std::errc() && error != std::errc::result_out_of_range))
     return shown + " is not a number";
@@ -88,7 +89,7 @@ template <typename T>
 std::string readInteger(const std::string& text, T low, T high, T& value) {
   const std::string_view digits = std::string_view(text).substr(text.starts_with('+') ? 1 : 0);
   const char* const end = digits.data() + digits.size();
-  const auto [stop, error] = std::from_chars(digits.data(), end, value);
+  const auto [stop, error] = fromChars(digits.data(), end, value);
   const bool allRead = !digits.empty() && stop == end;
   if (allRead && error == std::errc::result_out_of_range)
     return "must be in [" + std::to_string(low) + ", " + std::to_string(high) + "], got " +

@@ -11,6 +11,7 @@
 #include "io/output_file.h"
 #include "io/output_paths.h"
 #include "util/checked_arithmetic.h"
+#include "util/std_compat.h"
 
 namespace nbody {
 namespace {
@@ -26,8 +27,7 @@ std::vector<long long> stepNumbersIn(const std::string& text) {
     while (end < text.size() && isDigit(text[end]) && end - start < 19) ++end;
     for (std::size_t length = 9; start + length <= end; ++length) {
       long long number = 0;
-      if (std::from_chars(text.data() + start, text.data() + start + length, number).ec ==
-          std::errc())
+      if (fromChars(text.data() + start, text.data() + start + length, number).ec == std::errc())
         numbers.push_back(number);
     }
   }
