@@ -119,9 +119,8 @@ GLenum bindingOf(GLenum target) {
       return GL_READ_FRAMEBUFFER_BINDING;
     case GL_RENDERBUFFER:
       return GL_RENDERBUFFER_BINDING;
-    case GL_COPY_WRITE_BUFFER:
-      return GL_COPY_WRITE_BUFFER;  // its binding's name too (GL_COPY_WRITE_BUFFER_BINDING: 4.2,
-                                    // ES)
+    case GL_COPY_WRITE_BUFFER:  // also the name of its binding before GL 4.2
+      return GL_COPY_WRITE_BUFFER;
     case GL_ARRAY_BUFFER:
       return GL_ARRAY_BUFFER_BINDING;
     default:
