@@ -122,6 +122,38 @@ Program buildProgram(const std::vector<ShaderStageSource>& stages, const Defines
   return program;
 }
 
+namespace {
+
+// A uniform of `program` set by glProgramUniform* at GL 4.5 (`direct`), or, at the GL 4.1 / ES 3.0
+// subset (ES 3.0 has no glProgramUniform), by glUniform* (`bound`) with the program current for
+// the call and the program current before put back.
+template <typename Direct, typename Bound>
+void setUniform(GLuint program, Direct direct, Bound bound) {
+  if (directStateAccess()) return direct();
+  GLint current = 0;
+  glGetIntegerv(GL_CURRENT_PROGRAM, &current);
+  if (GLuint(current) != program) glUseProgram(program);
+  bound();
+  // A program deleted while current goes once another is: then there is none to put back.
+  if (GLuint(current) != program && (current == 0 || glIsProgram(GLuint(current))))
+    glUseProgram(GLuint(current));
+}
+
+}  // namespace
+
+// UNIFORM(suffix, location, values...): the uniform set either way (a loader without GL 4.1's
+// glProgramUniform, ES 3.0's, compiles the bound way alone).
+#if defined(GL_VERSION_4_1)
+#define UNIFORM(suffix, ...)                                      \
+  setUniform(                                                     \
+      id(), [&] { glProgramUniform##suffix(id(), __VA_ARGS__); }, \
+      [&] { glUniform##suffix(__VA_ARGS__); })
+#else
+#define UNIFORM(suffix, ...) \
+  setUniform(                \
+      id(), [] {}, [&] { glUniform##suffix(__VA_ARGS__); })
+#endif
+
 GLint UniformProgram::location(std::string_view name) const {
   for (const auto& [known, location] : locations_)
     if (known == name) return location;
@@ -131,57 +163,61 @@ GLint UniformProgram::location(std::string_view name) const {
 }
 
 void UniformProgram::setInt(std::string_view name, int value) const {
-  glProgramUniform1i(id(), location(name), value);
+  UNIFORM(1i, location(name), value);
 }
 
 void UniformProgram::setUint(std::string_view name, std::size_t value) const {
-  glProgramUniform1ui(id(), location(name), GLuint(value));
+  UNIFORM(1ui, location(name), GLuint(value));
 }
 
 void UniformProgram::setFloat(std::string_view name, double value) const {
-  glProgramUniform1f(id(), location(name), float(value));
+  UNIFORM(1f, location(name), float(value));
 }
 
 void UniformProgram::setDouble(std::string_view name, double value) const {
-  glProgramUniform1d(id(), location(name), value);
+#if defined(GL_VERSION_4_0)
+  UNIFORM(1d, location(name), value);
+#else
+  throw std::logic_error("a double uniform (" + std::string(name) + ") without GL 4.0's doubles");
+#endif
 }
 
 void UniformProgram::setVec2(std::string_view name, glm::vec2 value) const {
-  glProgramUniform2f(id(), location(name), value.x, value.y);
+  UNIFORM(2f, location(name), value.x, value.y);
 }
 
 void UniformProgram::setIVec2(std::string_view name, glm::ivec2 value) const {
-  glProgramUniform2i(id(), location(name), value.x, value.y);
+  UNIFORM(2i, location(name), value.x, value.y);
 }
 
 void UniformProgram::setVec3(std::string_view name, const glm::vec3& value) const {
-  glProgramUniform3fv(id(), location(name), 1, glm::value_ptr(value));
+  UNIFORM(3fv, location(name), 1, glm::value_ptr(value));
 }
 
 void UniformProgram::setMat4(std::string_view name, const glm::mat4& value) const {
-  glProgramUniformMatrix4fv(id(), location(name), 1, GL_FALSE, glm::value_ptr(value));
+  UNIFORM(Matrix4fv, location(name), 1, GL_FALSE, glm::value_ptr(value));
 }
 
 void UniformProgram::setInts(std::string_view name, std::span<const GLint> values) const {
-  glProgramUniform1iv(id(), location(name), GLsizei(values.size()), values.data());
+  UNIFORM(1iv, location(name), GLsizei(values.size()), values.data());
 }
 
 void UniformProgram::setFloats(std::string_view name, std::span<const float> values) const {
-  glProgramUniform1fv(id(), location(name), GLsizei(values.size()), values.data());
+  UNIFORM(1fv, location(name), GLsizei(values.size()), values.data());
 }
 
 void UniformProgram::setUints(std::string_view name, std::span<const GLuint> values) const {
-  glProgramUniform1uiv(id(), location(name), GLsizei(values.size()), values.data());
+  UNIFORM(1uiv, location(name), GLsizei(values.size()), values.data());
 }
 
 void UniformProgram::setVec3s(std::string_view name, std::span<const glm::vec3> values) const {
   if (values.empty()) return;
-  glProgramUniform3fv(id(), location(name), GLsizei(values.size()), glm::value_ptr(values[0]));
+  UNIFORM(3fv, location(name), GLsizei(values.size()), glm::value_ptr(values[0]));
 }
 
 void UniformProgram::setVec4s(std::string_view name, std::span<const glm::vec4> values) const {
   if (values.empty()) return;
-  glProgramUniform4fv(id(), location(name), GLsizei(values.size()), glm::value_ptr(values[0]));
+  UNIFORM(4fv, location(name), GLsizei(values.size()), glm::value_ptr(values[0]));
 }
 
 }  // namespace nbody::gl

@@ -31,8 +31,9 @@ std::string_view shaderSource(std::string_view file);  // throws if no such embe
 
 // A built program and the locations of its uniforms, each asked of GL once, on its first set, then
 // kept: setting a uniform of a program used at every step costs no glGetUniformLocation. The one
-// way nbody sets uniforms: by name, through glProgramUniform*, so the program need not be bound. A
-// name the program does not use (or that its compiler dropped) has location -1, which GL ignores.
+// way nbody sets uniforms: by name, through glProgramUniform*, so the program need not be bound (at
+// the GL 4.1 / ES 3.0 subset, glUniform* with the program made current for the call). A name the
+// program does not use (or that its compiler dropped) has location -1, which GL ignores.
 class UniformProgram {
  public:
   UniformProgram() = default;  // no program yet: id() is 0
