@@ -33,7 +33,7 @@ def syntax_command(entry, build, loader):
     words = shlex.split(entry["command"])
     glad45 = os.path.join(build, "glad", "include")
     command, skip = [], False
-    for k, word in enumerate(words):
+    for word in words:
         if skip:
             skip = False
         elif word in ("-o", "-MF", "-MT", "-MQ"):

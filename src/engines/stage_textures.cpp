@@ -11,10 +11,7 @@ namespace nbody {
 namespace {
 
 gl::Texture makeTexture(GLenum target, glm::ivec2 size, int layers = 1) {
-  gl::Texture texture(gl::newTexture(target));
-  gl::allocateTexture(texture.id(), target, GL_RGBA32F, {size.x, size.y, layers});
-  gl::setTextureParameter(texture.id(), target, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  gl::setTextureParameter(texture.id(), target, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  gl::Texture texture = gl::nearestTexture(target, GL_RGBA32F, {size.x, size.y, layers});
   gl::clearTexture(texture.id(), target, {size.x, size.y, layers});
   return texture;
 }

@@ -35,7 +35,14 @@ std::vector<std::string> queryExtensions() {
 // Compute shaders and shader storage are OpenGL 4.3's: a build whose loader stops at 4.1
 // (gl/level.h) asks for none of their limits, which stay 0.
 #if defined(GL_VERSION_4_3)
-int computeSubgroupSize(const Limits& limits);
+// Subgroup arithmetic in compute shaders (NVIDIA offers it; Mesa's llvmpipe does not, in OpenGL).
+int computeSubgroupSize(const Limits& limits) {
+  if (!limits.hasExtension("GL_KHR_shader_subgroup")) return 0;
+  const bool inCompute = (integer(kSubgroupStagesKhr) & GL_COMPUTE_SHADER_BIT) != 0;
+  const bool arithmetic =
+      (integer(kSubgroupFeaturesKhr) & kSubgroupBasicAndArithmetic) == kSubgroupBasicAndArithmetic;
+  return inCompute && arithmetic ? std::max(0, integer(kSubgroupSizeKhr)) : 0;
+}
 
 void queryCompute(Limits& limits) {
   for (GLuint axis = 0; axis < 3; ++axis) {
@@ -53,15 +60,6 @@ void queryCompute(Limits& limits) {
   limits.maxShaderStorageBufferBindings = integer(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS);
   limits.maxComputeShaderStorageBlocks = integer(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS);
   limits.computeSubgroupSize = computeSubgroupSize(limits);
-}
-
-// Subgroup arithmetic in compute shaders (NVIDIA offers it; Mesa's llvmpipe does not, in OpenGL).
-int computeSubgroupSize(const Limits& limits) {
-  if (!limits.hasExtension("GL_KHR_shader_subgroup")) return 0;
-  const bool inCompute = (integer(kSubgroupStagesKhr) & GL_COMPUTE_SHADER_BIT) != 0;
-  const bool arithmetic =
-      (integer(kSubgroupFeaturesKhr) & kSubgroupBasicAndArithmetic) == kSubgroupBasicAndArithmetic;
-  return inCompute && arithmetic ? std::max(0, integer(kSubgroupSizeKhr)) : 0;
 }
 #endif
 

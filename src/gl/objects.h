@@ -101,4 +101,14 @@ using TimestampQuery = Handle<TimestampQueryTraits>;
 using Program = Handle<ProgramTraits>;
 using Shader = Handle<ShaderTraits>;
 
+// A new texture of `target` (a 2-D texture: size.z 1; or a 2-D array of size.z layers), level 0 of
+// `internalFormat`, sampled nearest; its texels undefined.
+inline Texture nearestTexture(GLenum target, GLenum internalFormat, glm::ivec3 size) {
+  Texture texture(newTexture(target));
+  allocateTexture(texture.id(), target, internalFormat, size);
+  setTextureParameter(texture.id(), target, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  setTextureParameter(texture.id(), target, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  return texture;
+}
+
 }  // namespace nbody::gl

@@ -8,14 +8,8 @@ namespace nbody {
 namespace {
 
 gl::Texture makeFieldTexture(glm::ivec2 size) {
-  GLuint id = 0;
-  glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &id);
-  gl::Texture texture(id);
-  glTextureStorage3D(id, 1, GL_RGBA32F, size.x, size.y, 1);
-  glTextureParameteri(id, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTextureParameteri(id, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  const float zero[4] = {0, 0, 0, 0};
-  glClearTexImage(id, 0, GL_RGBA, GL_FLOAT, zero);
+  gl::Texture texture = gl::nearestTexture(GL_TEXTURE_2D_ARRAY, GL_RGBA32F, {size.x, size.y, 1});
+  gl::clearTexture(texture.id(), GL_TEXTURE_2D_ARRAY, {size.x, size.y, 1});
   return texture;
 }
 

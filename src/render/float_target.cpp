@@ -8,10 +8,7 @@ namespace nbody {
 
 bool FloatTarget::resize(glm::ivec2 size) {
   if (size == size_ && texture_) return false;
-  texture_ = gl::Texture::create();
-  gl::allocateTexture(texture_.id(), GL_TEXTURE_2D, format_, {size.x, size.y, 1});
-  gl::setTextureParameter(texture_.id(), GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  gl::setTextureParameter(texture_.id(), GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  texture_ = gl::nearestTexture(GL_TEXTURE_2D, format_, {size.x, size.y, 1});
   framebuffer_ = gl::Framebuffer::create();
   gl::attachTexture(framebuffer_.id(), GL_COLOR_ATTACHMENT0, texture_.id());
   const GLenum status = gl::framebufferStatus(framebuffer_.id());
