@@ -18,6 +18,7 @@ set(below_app/run diagnostics render engines gl io physics parallel serve util)
 set(below_app/live app/run ${below_app/run})
 set(below_app/window app/live ${below_app/live})
 set(below_app/commands app/window ${below_app/window})
+set(below_app/web app/window ${below_app/window})
 set(below_main app/commands app/run engines parallel util)
 
 # The room of a path under src/ ("app/run/stepping.h" -> app/run, "engines/tree/x.h" -> engines).

@@ -1,9 +1,12 @@
 #include "diagnostics/engine_diagnostics.h"
 
+#include "gl/limits.h"
+
 namespace nbody {
 
 Diagnostics EngineDiagnostics::measure(Engine& engine, const StepParams& params) {
-  if (const std::optional<GpuStateView> onGpu = engine.gpuState()) {
+  const std::optional<GpuStateView> onGpu = engine.gpuState();
+  if (onGpu && gl::limits().supports(4, 3)) {  // compute passes; the subset has none
     if (!gpu_) gpu_ = std::make_unique<GpuDiagnostics>();
     // At the N where the engine estimates the potential itself (a tree), the O(N^2) pass would
     // cost seconds: the sums of per-body terms come from here, the potential from the engine.

@@ -11,6 +11,7 @@
 #include <glm/vec4.hpp>
 
 #include "gl/shader_program.h"
+#include "gl/desktop_calls.h"
 
 namespace nbody {
 namespace {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gl/shader_program.h"
+#include "gl/desktop_calls.h"
 
 namespace nbody {
 namespace {

@@ -1,4 +1,5 @@
 #include "engines/rank_exchange.h"
+#include "gl/desktop_calls.h"
 
 #include <algorithm>
 #include <chrono>

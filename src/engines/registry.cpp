@@ -20,6 +20,8 @@ const std::vector<EngineEntry>& engineRegistry() {
        .largestInteractiveBodies = 131072,
        .largestBenchedBodies = 262144,
        .screenedSettings = {{"bodies-per-fragment", "8"}}},
+// The web page (tools/web.cmake) has no compute shaders and no threads: the fragment engine alone.
+#if !defined(__EMSCRIPTEN__)
       {.name = "compute",
        .description = "compute shaders on every SM, shared-memory tiles, split j-loop (GPU)",
        .needsGl = true,
@@ -40,6 +42,7 @@ const std::vector<EngineEntry>& engineRegistry() {
        .create = [] { return std::make_unique<CpuEngine>(); },
        .largestInteractiveBodies = 4096,
        .largestBenchedBodies = 8192},
+#endif
   };
   return entries;
 }

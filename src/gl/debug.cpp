@@ -1,6 +1,7 @@
 #include "gl/debug.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 #include <utility>
@@ -53,6 +54,14 @@ void throwOnGlError(const char* where) {
   for (const std::string& message : takeDebugErrors()) problems += " [" + message + "]";
   if (!problems.empty())
     throw std::runtime_error(std::string("OpenGL error in ") + where + ":" + problems);
+}
+
+bool debugWanted() {
+#ifdef NDEBUG
+  return std::getenv("NBODY_GL_DEBUG") != nullptr;
+#else
+  return true;
+#endif
 }
 
 }  // namespace nbody::gl

@@ -9,6 +9,8 @@ namespace nbody::gl {
 
 // Installs the callback on the current context (synchronous output, so a message arrives inside
 // the call that caused it). Messages of type error are recorded; others of high severity printed.
+// Whether the KHR_debug callback is wanted: NBODY_GL_DEBUG set, or a build with assertions.
+bool debugWanted();
 void installDebugCallback();
 // The error messages recorded since the last call, and forgets them.
 std::vector<std::string> takeDebugErrors();

@@ -7,17 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace nbody::gl {
+#include "gl/context_info.h"
 
-struct ContextInfo {
-  std::string renderer, vendor, version, platform;
-  std::string device;  // which EGL device, where the device platform made it: "EGL device 1 of 4,
-                       // /dev/dri/..."
-  int major = 0, minor = 0;
-  bool supports(int wantMajor, int wantMinor) const {
-    return major > wantMajor || (major == wantMajor && minor >= wantMinor);
-  }
-};
+namespace nbody::gl {
 
 class HeadlessContext {
  public:
@@ -42,8 +34,5 @@ class HeadlessContext {
 // (the hardware ones, or Mesa's software device where there is none); 0 unless set. A distributed
 // run's rank takes its index on its node, so that each rank of a node has a GPU of its own.
 void chooseDevice(int ordinal);
-
-// Reads renderer, vendor and version strings of the current context.
-ContextInfo queryCurrentContext(std::string platform);
 
 }  // namespace nbody::gl

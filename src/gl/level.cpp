@@ -10,15 +10,15 @@ namespace nbody::gl {
 namespace {
 
 constexpr GlTarget kTargets[] = {
-    {"450", "#version 450 core\n", ApiLevel::directStateAccess, 4, 5},
-    {"410", "#version 410 core\n", ApiLevel::bindToEdit, 4, 1},  // macOS's OpenGL 4.1
+    {"450", "#version 450 core\n", "#version 450", ApiLevel::directStateAccess, 4, 5},
+    {"410", "#version 410 core\n", "#version 410", ApiLevel::bindToEdit, 4, 1},  // macOS's OpenGL 4.1
     // WebGL2's: no default precision for float, sampler2DArray and usampler2D, and no fma (the
     // same rounding as a * b + c, so its runs agree with the others' to rounding, not to bits).
     {"300es",
      "#version 300 es\nprecision highp float;\nprecision highp int;\nprecision highp sampler2D;\n"
      "precision highp sampler2DArray;\nprecision highp usampler2D;\n"
      "#define fma(a, b, c) ((a) * (b) + (c))\n",
-     ApiLevel::bindToEdit, 4, 1},
+     "#version 300 es", ApiLevel::bindToEdit, 4, 1},
 };
 
 #if defined(GL_VERSION_4_5)
@@ -26,7 +26,7 @@ constexpr std::string_view kDefaultTarget = "450";
 constexpr int kFirstTarget = 0;
 #elif defined(__EMSCRIPTEN__)
 constexpr std::string_view kDefaultTarget = "300es";
-constexpr int kFirstTarget = 1;  // a loader without GL 4.5 offers the subset alone
+constexpr int kFirstTarget = 2;  // WebGL2's alone
 #else
 constexpr std::string_view kDefaultTarget = "410";
 constexpr int kFirstTarget = 1;

@@ -17,6 +17,7 @@ enum class ApiLevel { directStateAccess, bindToEdit };
 struct GlTarget {
   std::string_view name;      // NBODY_GL_TARGET's value
   std::string_view preamble;  // what each vertex and fragment shader starts with
+  std::string_view version;   // its #version line alone, as Dear ImGui's renderer takes it
   ApiLevel level;
   int major, minor;  // the OpenGL version the context counts as
 };

@@ -74,13 +74,13 @@ struct BufferTraits {
   static void destroy(GLuint id) { glDeleteBuffers(1, &id); }
 };
 struct TimeElapsedQueryTraits {
-  static GLuint create() { return newQuery(GL_TIME_ELAPSED); }
+  static GLuint create() { return newQuery(kTimeElapsed); }
   static void destroy(GLuint id) { glDeleteQueries(1, &id); }
 };
 // GL_TIMESTAMP queries (glQueryCounter) may be taken anywhere, also inside another component's
 // GL_TIME_ELAPSED query, which a nested GL_TIME_ELAPSED query may not.
 struct TimestampQueryTraits {
-  static GLuint create() { return newQuery(GL_TIMESTAMP); }
+  static GLuint create() { return newQuery(kTimestamp); }
   static void destroy(GLuint id) { glDeleteQueries(1, &id); }
 };
 struct ProgramTraits {

@@ -2,8 +2,11 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
+#include "gl/desktop_calls.h"
 #include "gl/level.h"
+#include "gl/limits.h"
 
 namespace nbody::gl {
 
@@ -369,5 +372,80 @@ void bindImageToWrite([[maybe_unused]] GLuint unit, [[maybe_unused]] GLuint text
   DIRECT(bindImageToWrite(unit, texture, layered));
   throw std::logic_error("gl::bindImageToWrite at the GL 4.1 / ES 3.0 subset");
 }
+
+// The timer queries' calls: ES 3.0 names them after its extension; the desktop's switches.
+#if defined(GL_ES_VERSION_3_0)
+const std::vector<GLenum>& desktopSwitches() {
+  static const std::vector<GLenum> none;
+  return none;
+}
+void takePointSizeFromShader(bool) {}
+void writeLinearColour() {}
+float largestPointSize() {
+  GLfloat range[2] = {1.0f, 1.0f};
+  glGetFloatv(GL_ALIASED_POINT_SIZE_RANGE, range);
+  return range[1];
+}
+bool hasBaseVertex() { return false; }
+void drawElementsFrom(GLenum mode, GLsizei count, GLenum type, std::size_t indexOffset,
+                      GLint baseVertex) {
+  if (baseVertex != 0) throw std::logic_error("ES 3.0 draws no elements from a base vertex");
+  glDrawElements(mode, count, type, reinterpret_cast<const void*>(indexOffset));
+}
+
+bool gpuTimers() {
+  return limits().hasExtension("GL_EXT_disjoint_timer_query_webgl2") ||
+         limits().hasExtension("GL_EXT_disjoint_timer_query");
+}
+void stampTime(GLuint query) { glQueryCounterEXT(query, kTimestamp); }
+std::uint64_t queryResult(GLuint query) {
+  GLuint64 nanoseconds = 0;
+  glGetQueryObjectui64vEXT(query, GL_QUERY_RESULT, &nanoseconds);
+  return nanoseconds;
+}
+#else
+const std::vector<GLenum>& desktopSwitches() {
+  static const std::vector<GLenum> switches{GL_PROGRAM_POINT_SIZE, GL_FRAMEBUFFER_SRGB};
+  return switches;
+}
+void takePointSizeFromShader(bool on) {
+  if (on)
+    glEnable(GL_PROGRAM_POINT_SIZE);
+  else
+    glDisable(GL_PROGRAM_POINT_SIZE);
+}
+void writeLinearColour() { glDisable(GL_FRAMEBUFFER_SRGB); }
+float largestPointSize() {
+  GLfloat range[2] = {1.0f, 1.0f};
+  glGetFloatv(GL_POINT_SIZE_RANGE, range);
+  return range[1];
+}
+bool hasBaseVertex() { return true; }
+void drawElementsFrom(GLenum mode, GLsizei count, GLenum type, std::size_t indexOffset,
+                      GLint baseVertex) {
+  glDrawElementsBaseVertex(mode, count, type, reinterpret_cast<const void*>(indexOffset),
+                           baseVertex);
+}
+bool gpuTimers() { return true; }
+void stampTime(GLuint query) { glQueryCounter(query, kTimestamp); }
+std::uint64_t queryResult(GLuint query) {
+  GLuint64 nanoseconds = 0;
+  glGetQueryObjectui64v(query, GL_QUERY_RESULT, &nanoseconds);
+  return nanoseconds;
+}
+#endif
+
+bool queryResultAvailable(GLuint query) {
+  GLuint available = 0;
+  glGetQueryObjectuiv(query, GL_QUERY_RESULT_AVAILABLE, &available);
+  return available != 0;
+}
+
+#if !defined(GL_VERSION_4_5)
+void refuseDesktopCall(const char* name) {
+  throw std::logic_error(std::string(name) +
+                         " is no call of the GL 4.1 / ES 3.0 subset this build keeps to");
+}
+#endif
 
 }  // namespace nbody::gl

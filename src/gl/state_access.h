@@ -7,6 +7,7 @@
 // both levels.
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include <glad/gl.h>
@@ -60,6 +61,34 @@ struct VertexAttribute {
 // `indices`.
 void describeVertices(GLuint vertexArray, GLuint vertices, GLsizei stride,
                       const std::vector<VertexAttribute>& attributes, GLuint indices);
+
+// Switches a desktop context has and ES 3.0 has not, which ES behaves as if set as the engines
+// and the renderer want them: GL_PROGRAM_POINT_SIZE (ES takes a point's size from its vertex
+// shader always) and GL_FRAMEBUFFER_SRGB (ES writes no framebuffer through sRGB unasked). What a
+// state guard saves; none on ES.
+const std::vector<GLenum>& desktopSwitches();
+// The point size from the vertex shader (on), or glPointSize's (off: picking draws 1-pixel points).
+void takePointSizeFromShader(bool on);
+// No sRGB conversion on writes to the framebuffer bound.
+void writeLinearColour();
+// The largest point size the driver draws (GL_POINT_SIZE_RANGE at GL 4.x, the aliased range on ES).
+float largestPointSize();
+// glDrawElementsBaseVertex, which ES 3.0 lacks: there `baseVertex` must be 0 (hasBaseVertex()).
+bool hasBaseVertex();
+void drawElementsFrom(GLenum mode, GLsizei count, GLenum type, std::size_t indexOffset,
+                      GLint baseVertex);
+
+// GPU timer queries: core since GL 3.3; ES 3.0 has them through EXT_disjoint_timer_query, which
+// WebGL2 offers as EXT_disjoint_timer_query_webgl2 where the browser allows. Where gpuTimers() is
+// false nothing is timed on the GPU (the panel says so), and no query may be begun.
+inline constexpr GLenum kTimeElapsed = 0x88BF;  // GL_TIME_ELAPSED, GL_TIME_ELAPSED_EXT
+inline constexpr GLenum kTimestamp = 0x8E28;    // GL_TIMESTAMP, GL_TIMESTAMP_EXT
+bool gpuTimers();
+// The GPU's clock into `query` once the commands before have run (glQueryCounter).
+void stampTime(GLuint query);
+bool queryResultAvailable(GLuint query);
+// Nanoseconds; waits for the result where it is not available yet.
+std::uint64_t queryResult(GLuint query);
 
 // glMemoryBarrier's bits (OpenGL 4.2 and on), and the barrier: nothing at the subset.
 namespace barrier {

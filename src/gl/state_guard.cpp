@@ -1,5 +1,7 @@
 #include "gl/state_guard.h"
 
+#include "gl/state_access.h"
+
 namespace nbody::gl {
 namespace {
 
@@ -54,11 +56,10 @@ StateGuard::StateGuard(std::vector<GLuint> textureUnits) {
   depthTest_ = glIsEnabled(GL_DEPTH_TEST);
   scissorTest_ = glIsEnabled(GL_SCISSOR_TEST);
   cullFace_ = glIsEnabled(GL_CULL_FACE);
-  programPointSize_ = glIsEnabled(GL_PROGRAM_POINT_SIZE);
-  framebufferSrgb_ = glIsEnabled(GL_FRAMEBUFFER_SRGB);
+  for (GLenum capability : desktopSwitches()) desktopSwitches_.push_back(glIsEnabled(capability));
   for (GLuint unit : textureUnits) {
     glActiveTexture(GL_TEXTURE0 + unit);
-    units_.push_back({unit, integer(GL_TEXTURE_BINDING_1D), integer(GL_TEXTURE_BINDING_2D),
+    units_.push_back({unit, integer(GL_TEXTURE_BINDING_2D),
                       integer(GL_TEXTURE_BINDING_2D_ARRAY), integer(GL_SAMPLER_BINDING)});
   }
   glActiveTexture(GLenum(activeTexture_));
@@ -67,7 +68,6 @@ StateGuard::StateGuard(std::vector<GLuint> textureUnits) {
 StateGuard::~StateGuard() {
   for (const UnitBindings& saved : units_) {
     glActiveTexture(GL_TEXTURE0 + saved.unit);
-    glBindTexture(GL_TEXTURE_1D, ifAlive(saved.texture1D, glIsTexture));
     glBindTexture(GL_TEXTURE_2D, ifAlive(saved.texture2D, glIsTexture));
     glBindTexture(GL_TEXTURE_2D_ARRAY, ifAlive(saved.texture2DArray, glIsTexture));
     glBindSampler(saved.unit, ifAlive(saved.sampler, glIsSampler));
@@ -87,8 +87,8 @@ StateGuard::~StateGuard() {
   setEnabled(GL_DEPTH_TEST, depthTest_);
   setEnabled(GL_SCISSOR_TEST, scissorTest_);
   setEnabled(GL_CULL_FACE, cullFace_);
-  setEnabled(GL_PROGRAM_POINT_SIZE, programPointSize_);
-  setEnabled(GL_FRAMEBUFFER_SRGB, framebufferSrgb_);
+  for (std::size_t k = 0; k < desktopSwitches_.size(); ++k)
+    setEnabled(desktopSwitches()[k], desktopSwitches_[k]);
 }
 
 PackStateGuard::PackStateGuard(GLuint buffer) {

@@ -22,7 +22,7 @@ class StateGuard {
  private:
   struct UnitBindings {
     GLuint unit = 0;
-    GLint texture1D = 0, texture2D = 0, texture2DArray = 0, sampler = 0;
+    GLint texture2D = 0, texture2DArray = 0, sampler = 0;
   };
   GLint drawFramebuffer_ = 0, readFramebuffer_ = 0, program_ = 0, vertexArray_ = 0,
         activeTexture_ = 0;
@@ -30,8 +30,8 @@ class StateGuard {
   std::array<GLfloat, 4> clearColor_{};
   GLint blendSourceRgb_ = 0, blendDestinationRgb_ = 0, blendSourceAlpha_ = 0,
         blendDestinationAlpha_ = 0, blendEquationRgb_ = 0, blendEquationAlpha_ = 0;
-  GLboolean blend_ = GL_FALSE, depthTest_ = GL_FALSE, scissorTest_ = GL_FALSE, cullFace_ = GL_FALSE,
-            programPointSize_ = GL_FALSE, framebufferSrgb_ = GL_FALSE;
+  GLboolean blend_ = GL_FALSE, depthTest_ = GL_FALSE, scissorTest_ = GL_FALSE, cullFace_ = GL_FALSE;
+  std::vector<GLboolean> desktopSwitches_;  // gl::desktopSwitches(), each on or off
   std::array<GLboolean, 4> colorMask_{};
   std::vector<UnitBindings> units_;
 };

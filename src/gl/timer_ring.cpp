@@ -3,13 +3,14 @@
 namespace nbody::gl {
 
 TimerRing::TimerRing(int size) {
+  if (!gpuTimers()) return;  // nothing is timed: begin() finds no free query
   for (int i = 0; i < size; ++i) slots_.push_back({TimeElapsedQuery::create(), 1.0, false});
 }
 
 bool TimerRing::begin(double weight) {
+  if (slots_.empty() || slots_[next_].pending || active_ >= 0) return false;
   Slot& slot = slots_[next_];
-  if (slot.pending || active_ >= 0) return false;
-  glBeginQuery(GL_TIME_ELAPSED, slot.query.id());
+  glBeginQuery(kTimeElapsed, slot.query.id());
   slot.weight = weight;
   active_ = next_;
   next_ = (next_ + 1) % int(slots_.size());
@@ -18,19 +19,16 @@ bool TimerRing::begin(double weight) {
 
 void TimerRing::end() {
   if (active_ < 0) return;
-  glEndQuery(GL_TIME_ELAPSED);
+  glEndQuery(kTimeElapsed);
   slots_[active_].pending = true;
   active_ = -1;
 }
 
 std::optional<double> TimerRing::takeFinished() {
+  if (slots_.empty() || !slots_[oldest_].pending) return std::nullopt;
   Slot& slot = slots_[oldest_];
-  if (!slot.pending) return std::nullopt;
-  GLint available = 0;
-  glGetQueryObjectiv(slot.query.id(), GL_QUERY_RESULT_AVAILABLE, &available);
-  if (!available) return std::nullopt;
-  GLuint64 nanoseconds = 0;
-  glGetQueryObjectui64v(slot.query.id(), GL_QUERY_RESULT, &nanoseconds);
+  if (!queryResultAvailable(slot.query.id())) return std::nullopt;
+  const std::uint64_t nanoseconds = queryResult(slot.query.id());
   slot.pending = false;
   oldest_ = (oldest_ + 1) % int(slots_.size());
   return double(nanoseconds) * 1e-9 / slot.weight;

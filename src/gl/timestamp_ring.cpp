@@ -11,9 +11,7 @@ TimestampRing::TimestampRing(int slots, int marks) {
 }
 
 bool TimestampRing::finished(const Slot& slot) const {
-  GLint available = 0;
-  glGetQueryObjectiv(slot.marks.back().id(), GL_QUERY_RESULT_AVAILABLE, &available);
-  return available != 0;
+  return queryResultAvailable(slot.marks.back().id());
 }
 
 bool TimestampRing::begin() {
@@ -30,7 +28,7 @@ bool TimestampRing::begin() {
 
 void TimestampRing::mark(int k) {
   if (active_ >= 0)
-    glQueryCounter(slots_[std::size_t(active_)].marks[std::size_t(k)].id(), GL_TIMESTAMP);
+    stampTime(slots_[std::size_t(active_)].marks[std::size_t(k)].id());
 }
 
 std::optional<std::vector<double>> TimestampRing::takeNewest() {
@@ -38,9 +36,8 @@ std::optional<std::vector<double>> TimestampRing::takeNewest() {
   for (std::size_t k = 1; k <= slots_.size(); ++k) {  // oldest first, so the newest wins
     Slot& slot = slots_[(std::size_t(next_) + k - 1) % slots_.size()];
     if (!slot.pending || !finished(slot)) continue;
-    std::vector<GLuint64> at(slot.marks.size());
-    for (std::size_t m = 0; m < at.size(); ++m)
-      glGetQueryObjectui64v(slot.marks[m].id(), GL_QUERY_RESULT, &at[m]);
+    std::vector<std::uint64_t> at(slot.marks.size());
+    for (std::size_t m = 0; m < at.size(); ++m) at[m] = queryResult(slot.marks[m].id());
     std::vector<double> seconds;
     for (std::size_t m = 0; m + 1 < at.size(); ++m)
       seconds.push_back(double(at[m + 1] - at[m]) * 1e-9);

@@ -23,6 +23,32 @@ std::string glfwProblem(const std::string& what) {
   return what + (lastGlfwError.empty() ? std::string() : ": " + lastGlfwError);
 }
 
+// The context a window asks for, and how its GL functions are found.
+#if defined(__EMSCRIPTEN__)
+// WebGL2 on the page's canvas: OpenGL ES 3.0, whose calls Emscripten binds without a loader.
+constexpr const char* kContextName = "WebGL2 (OpenGL ES 3.0)";
+constexpr int kMajor = 3, kMinor = 0;
+void askForContext(bool) {
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, kMajor);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, kMinor);
+}
+bool loadGl() { return true; }
+void prepareDriver() {}  // the browser's: no driver of this process's
+#else
+constexpr const char* kContextName = "OpenGL 4.5 core";
+constexpr int kMajor = 4, kMinor = 5;
+void askForContext(bool debugContext) {
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, kMajor);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, kMinor);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, debugContext ? GLFW_TRUE : GLFW_FALSE);
+}
+bool loadGl() { return gladLoadGL(glfwGetProcAddress) != 0; }
+void prepareDriver() { prepareDriverEnvironment(); }
+#endif
+
 }  // namespace
 
 bool displayNamed(std::string* why) {
@@ -35,27 +61,24 @@ bool displayNamed(std::string* why) {
 
 std::unique_ptr<WindowContext> WindowContext::create(const std::string& title, int width,
                                                      int height, bool debugContext) {
-  prepareDriverEnvironment();
+  prepareDriver();
   glfwSetErrorCallback(onGlfwError);
   lastGlfwError.clear();
   if (!glfwInit()) throw WindowUnavailable(glfwProblem("GLFW could not start"));
   std::unique_ptr<WindowContext> made(
       new WindowContext);  // from here on its destructor terminates GLFW
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, debugContext ? GLFW_TRUE : GLFW_FALSE);
+  askForContext(debugContext);
   made->window_ = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
   if (!made->window_)
-    throw WindowUnavailable(glfwProblem("no OpenGL 4.5 core window could be opened"));
+    throw WindowUnavailable(glfwProblem("no " + std::string(kContextName) +
+                                        " window could be opened"));
   glfwMakeContextCurrent(made->window_);
-  if (!gladLoadGL(glfwGetProcAddress))
-    throw WindowUnavailable("glad could not load OpenGL for the window");
+  if (!loadGl()) throw WindowUnavailable("glad could not load OpenGL for the window");
   forgetLimits();  // a new context: its own limits
   made->info_ = queryCurrentContext("GLFW window");
-  if (!made->info_.supports(4, 5))
-    throw WindowUnavailable("the window's OpenGL " + made->info_.version + " is below 4.5");
+  if (!made->info_.supports(kMajor, kMinor))
+    throw WindowUnavailable("the window's OpenGL " + made->info_.version + " is below " +
+                            std::to_string(kMajor) + "." + std::to_string(kMinor));
   if (debugContext) installDebugCallback();
   return made;
 }

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "gl/egl_context.h"
+#include "gl/context_info.h"
 
 struct GLFWwindow;
 

@@ -138,10 +138,12 @@ constexpr int kMostNewNamesTried = 1000;
 
 // rename() where no file has the name `to` (else false, errno EEXIST). File systems that take no
 // rename flags (NFS, some FUSE ones: EINVAL) get a hard link, which fails the same way where the
-// name is taken, and the temporary name removed.
+// name is taken, and the temporary name removed; so do systems without renameat2 (the web's).
 bool renameIfFree(const std::filesystem::path& from, const std::filesystem::path& to) {
+#if defined(RENAME_NOREPLACE)
   if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return true;
   if (errno != EINVAL && errno != ENOSYS) return false;
+#endif
   if (::link(from.c_str(), to.c_str()) != 0) return false;
   ::unlink(from.c_str());
   return true;

@@ -109,6 +109,14 @@ struct Watched {
   ::_exit(0);
 }
 
+// Closes every descriptor from `first` on: by close_range where the C library has it (glibc 2.34).
+void closeFrom(int first) {
+#if defined(__GLIBC__)
+  if (::close_range(unsigned(first), ~0U, 0) == 0) return;
+#endif
+  for (int fd = first; fd < 4096; ++fd) ::close(fd);
+}
+
 // The watcher's own start: a session of its own, no signal that ends a process, nothing of its
 // parent's open but the pipe, and no words that name what the parent runs.
 [[noreturn]] void becomeWatcher(int pipe, int argc, char** argv) {
@@ -119,8 +127,7 @@ struct Watched {
   for (int standard = 0; standard <= 2; ++standard) ::dup2(null, standard);
   const int kept = ::fcntl(pipe, F_DUPFD, 3);
   if (::dup2(kept, 3) < 0) ::_exit(1);
-  if (::close_range(4, ~0U, 0) != 0)
-    for (int fd = 4; fd < 4096; ++fd) ::close(fd);
+  closeFrom(4);
   for (int k = 1; k < argc; ++k) std::memset(argv[k], 0, std::strlen(argv[k]));
   watch(3);
 }

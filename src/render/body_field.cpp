@@ -3,6 +3,7 @@
 #include "engines/tree/tree_settings.h"
 #include "gl/limits.h"
 #include "gl/texture_rows.h"
+#include "gl/desktop_calls.h"
 
 namespace nbody {
 namespace {
@@ -49,7 +50,7 @@ GpuStateView BodyField::attachedTo(GpuStateView bodies) const {
 std::vector<float> BodyField::values() const {
   if (bodyCount_ == 0) return {};
   std::vector<float> texels(std::size_t(size_.x) * std::size_t(size_.y) * 4);
-  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
+  gl::memoryBarrier(gl::barrier::textureUpdate);
   gl::readTextureRows(texture_.id(), {{size_.x, size_.y, 1}, GL_RGBA, GL_FLOAT, 16}, texels.data());
   std::vector<float> values(bodyCount_);
   for (std::size_t i = 0; i < bodyCount_; ++i) values[i] = texels[4 * i];

@@ -6,7 +6,7 @@ void drawBodiesAdding(const GpuStateView& bodies, GLuint positionMassUnit, GLuin
   if (bodies.bodyCount == 0) return;
   gl::bindTextureToUnit(positionMassUnit, GL_TEXTURE_2D, bodies.positionMassTexture);
   gl::bindTextureToUnit(velocityUnit, GL_TEXTURE_2D, bodies.velocityTexture);
-  glEnable(GL_PROGRAM_POINT_SIZE);
+  gl::takePointSizeFromShader(true);
   glEnable(GL_BLEND);
   glBlendEquation(GL_FUNC_ADD);
   glBlendFunc(GL_ONE, GL_ONE);

@@ -236,7 +236,7 @@ OverlayPainter::OverlayPainter()
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
   io.LogFilename = nullptr;
-  io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
+  if (gl::hasBaseVertex()) io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
   io.Fonts->Flags |=
       ImFontAtlasFlags_NoBakedLines;  // lines as triangles: the atlas is sampled nearest
   io.Fonts->AddFontDefault();
@@ -294,7 +294,7 @@ void OverlayPainter::submit(const ImDrawData& drawData, int width, int height) {
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_CULL_FACE);
-  glDisable(GL_FRAMEBUFFER_SRGB);
+  gl::writeLinearColour();
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   glEnable(GL_BLEND);
   glBlendEquation(GL_FUNC_ADD);
@@ -313,10 +313,9 @@ void OverlayPainter::submit(const ImDrawData& drawData, int width, int height) {
                    list.IdxBuffer.Data, GL_STREAM_DRAW);
     for (const ImDrawCmd& command : list.CmdBuffer) {
       if (command.UserCallback != nullptr || command.ElemCount == 0) continue;
-      glDrawElementsBaseVertex(
-          GL_TRIANGLES, GLsizei(command.ElemCount), indexType,
-          reinterpret_cast<const void*>(std::uintptr_t(command.IdxOffset) * sizeof(ImDrawIdx)),
-          GLint(command.VtxOffset));
+      gl::drawElementsFrom(GL_TRIANGLES, GLsizei(command.ElemCount), indexType,
+                           std::size_t(command.IdxOffset) * sizeof(ImDrawIdx),
+                           GLint(command.VtxOffset));
     }
   }
 }

@@ -107,7 +107,7 @@ std::vector<BodyNow> BodyReader::read(const GpuStateView& bodies,
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_SCISSOR_TEST);
     glDisable(GL_CULL_FACE);
-    glDisable(GL_PROGRAM_POINT_SIZE);
+    gl::takePointSizeFromShader(false);
     glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     glUseProgram(program_.id());
     program_.setUints("uIndices", wanted);

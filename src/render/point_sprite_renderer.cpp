@@ -56,10 +56,7 @@ PointSpriteRenderer::PointSpriteRenderer(SpriteDrawing drawing)
       toneMapProgram_(buildFullscreenProgram("tone_map.frag")),
       trailProgram_(buildFullscreenProgram("trail.frag")),
       emptyVertexArray_(gl::VertexArray::create()) {
-  GLfloat range[2] = {1.0f, 1.0f};
-  glGetFloatv(GL_POINT_SIZE_RANGE, range);
-  pointSizeRange_ = {std::max(range[0], kSmallestPointSize),
-                     std::max(range[1], kSmallestPointSize)};
+  pointSizeRange_ = {kSmallestPointSize, std::max(gl::largestPointSize(), kSmallestPointSize)};
 }
 
 const gl::UniformProgram& PointSpriteRenderer::spriteProgram(SpritePass pass, ColorBy colorBy,
@@ -163,7 +160,7 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_CULL_FACE);
-  glDisable(GL_FRAMEBUFFER_SRGB);
+  gl::writeLinearColour();
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   for (GLuint unit : {kPositionMassUnit, kVelocityUnit, kColormapUnit, kFieldUnit})
     glBindSampler(unit, 0);

@@ -1,4 +1,5 @@
 #include "render/sprite_splat.h"
+#include "gl/desktop_calls.h"
 
 #include <algorithm>
 

@@ -10,7 +10,6 @@
 
 namespace nbody {
 
-void addWindowOptions(CLI::App& command, WindowOptions& options);
 CommandFiles windowFiles(const WindowOptions& options);
 
 }  // namespace nbody

@@ -35,6 +35,9 @@ struct WindowOptions {
   bool printStats = false;  // print the panel's final figures to stdout
 };
 
+// `nbody run`'s options, which `nbody serve` and the web page (app/web/) take too.
+void addWindowOptions(CLI::App& command, WindowOptions& options);
+
 // What the window starts with: the command line's run choice (engine, settings, method, scene with
 // its parameters, step) and view.
 AppSettings initialAppSettings(const WindowOptions& options);

@@ -15,18 +15,10 @@
 
 namespace nbody {
 
-bool glDebugWanted() {
-#ifdef NDEBUG
-  return std::getenv("NBODY_GL_DEBUG") != nullptr;
-#else
-  return true;
-#endif
-}
-
 std::unique_ptr<gl::HeadlessContext> openHeadlessContext() {
   gl::chooseDevice(ranks().nodeRank());
-  auto context = gl::HeadlessContext::create(glDebugWanted());
-  if (glDebugWanted()) gl::installDebugCallback();
+  auto context = gl::HeadlessContext::create(gl::debugWanted());
+  if (gl::debugWanted()) gl::installDebugCallback();
   return context;
 }
 

@@ -25,7 +25,7 @@ EngineSession openEngine(const std::string& name, const EngineSettings& settings
                          bool withGlContext = false, bool quiet = false);
 
 // A headless context on this rank's GPU (in a distributed run, its index on its node modulo the
-// devices), with the KHR_debug callback where glDebugWanted().
+// devices), with the KHR_debug callback where gl::debugWanted().
 std::unique_ptr<gl::HeadlessContext> openHeadlessContext();
 
 // NBODY_DUMP_PROGRAMS=DIR: each stage kernel's program, once built, is written as DIR/HASH.bin
@@ -34,8 +34,5 @@ std::unique_ptr<gl::HeadlessContext> openHeadlessContext();
 // fails the run naming the file). Call once, before the first engine.
 void dumpProgramsWhereAsked();
 
-// Whether GL contexts are made with the KHR_debug callback: always in debug builds, with
-// NBODY_GL_DEBUG set in release builds.
-bool glDebugWanted();
 
 }  // namespace nbody

@@ -67,19 +67,15 @@ double timeSteps(Engine& engine, const Method& method, Readback readback, StepPa
                  CollisionWatch* collisions) {
   engine.finish();
   const auto start = Clock::now();
-  if (query) glBeginQuery(GL_TIME_ELAPSED, query->id());
+  if (query) glBeginQuery(gl::kTimeElapsed, query->id());
   if (collisions)
     advanceWatched(engine, *collisions, method, params, steps);
   else
     advanceReadingBack(engine, method, readback, params, steps);
-  if (query) glEndQuery(GL_TIME_ELAPSED);
+  if (query) glEndQuery(gl::kTimeElapsed);
   engine.finish();
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
-  if (query) {
-    GLuint64 nanoseconds = 0;
-    glGetQueryObjectui64v(query->id(), GL_QUERY_RESULT, &nanoseconds);
-    *gpuSeconds = double(nanoseconds) * 1e-9;
-  }
+  if (query) *gpuSeconds = double(gl::queryResult(query->id())) * 1e-9;
   return wall;
 }
 

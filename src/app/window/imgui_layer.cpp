@@ -3,6 +3,10 @@
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 
+#include <string>
+
+#include "gl/level.h"
+
 namespace nbody {
 
 ImGuiLayer::ImGuiLayer() {
@@ -10,7 +14,7 @@ ImGuiLayer::ImGuiLayer() {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini left in the user's folder
   ImGui::StyleColorsDark();
-  ImGui_ImplOpenGL3_Init("#version 450");
+  ImGui_ImplOpenGL3_Init(std::string(gl::glTarget().version).c_str());
 }
 
 ImGuiLayer::~ImGuiLayer() {

@@ -17,7 +17,7 @@
 #include "app/live/window_options.h"
 #include "app/window/window_capture.h"
 #include "app/window/window_input.h"
-#include "gl/egl_context.h"
+#include "gl/context_info.h"
 
 namespace nbody {
 

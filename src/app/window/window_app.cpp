@@ -13,7 +13,7 @@
 #include "app/run/engine_session.h"
 #include "app/run/stop_signals.h"
 #include "app/window/imgui_layer.h"
-#include "app/window/live_session.h"
+#include "gl/debug.h"
 #include "gl/window_context.h"
 
 namespace nbody {
@@ -27,13 +27,15 @@ extern "C" int onXServerLost(void*) {
 }
 
 // Looked for in the libX11 GLFW loaded (which GLFW 3.4 loads privately), then anywhere; a window
-// on Wayland has none.
+// on Wayland has none, nor has the web page's canvas (no dynamic loading there).
 void handleXServerLoss() {
+#if defined(__linux__)
   using Handler = int (*)(void*);
   using SetHandler = Handler (*)(Handler);
   void* x11 = ::dlopen("libX11.so.6", RTLD_NOLOAD | RTLD_LAZY);
   void* found = ::dlsym(x11 != nullptr ? x11 : RTLD_DEFAULT, "XSetIOErrorHandler");
   if (found != nullptr) reinterpret_cast<SetHandler>(found)(onXServerLost);
+#endif
 }
 
 // Dear ImGui's GLFW backend for the window: made after the ImGui context, gone before it.
@@ -52,7 +54,7 @@ class WindowFrontEnd final : public SessionFrontEnd {
  public:
   explicit WindowFrontEnd(const WindowOptions& options)
       : context_(
-            gl::WindowContext::create("nbody-gl", options.width, options.height, glDebugWanted())),
+            gl::WindowContext::create("nbody-gl", options.width, options.height, gl::debugWanted())),
         imgui_(),
         glfw_((listenForKeys(context_->window(), keys_), context_->window())) {
     handleXServerLoss();
@@ -90,8 +92,12 @@ class WindowFrontEnd final : public SessionFrontEnd {
 
 }  // namespace
 
+std::unique_ptr<SessionFrontEnd> openWindow(const WindowOptions& options) {
+  return std::make_unique<WindowFrontEnd>(options);
+}
+
 int runWindow(const WindowOptions& options) {
-  return runSession(options, [&] { return std::make_unique<WindowFrontEnd>(options); });
+  return runSession(options, [&] { return openWindow(options); });
 }
 
 }  // namespace nbody

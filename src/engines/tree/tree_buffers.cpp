@@ -7,6 +7,7 @@
 
 #include "gl/texture_rows.h"
 #include "util/system_limits.h"
+#include "gl/desktop_calls.h"
 
 namespace nbody::tree {
 namespace {

@@ -1,4 +1,5 @@
 #include "engines/tree/tree_build.h"
+#include "gl/desktop_calls.h"
 
 #include <limits>
 

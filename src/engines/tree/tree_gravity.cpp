@@ -7,6 +7,7 @@
 #include "engines/tree/tree_build.h"
 #include "engines/tree/tree_layout.h"
 #include "engines/tree/tree_sort.h"
+#include "gl/desktop_calls.h"
 
 namespace nbody {
 

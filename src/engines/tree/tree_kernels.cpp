@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engines/tree/tree_layout.h"
+#include "gl/desktop_calls.h"
 
 namespace nbody::tree {
 namespace {

@@ -1,4 +1,5 @@
 #include "engines/tree/tree_layout.h"
+#include "gl/desktop_calls.h"
 
 namespace nbody::tree {
 

@@ -6,6 +6,7 @@
 
 #include "parallel/ranks.h"
 #include "util/system_limits.h"
+#include "gl/desktop_calls.h"
 
 namespace nbody::tree {
 namespace {

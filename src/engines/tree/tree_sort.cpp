@@ -1,6 +1,7 @@
 #include "engines/tree/tree_sort.h"
 
 #include "engines/tree/tree_layout.h"
+#include "gl/desktop_calls.h"
 
 namespace nbody::tree {
 namespace {

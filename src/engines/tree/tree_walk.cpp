@@ -7,6 +7,7 @@
 
 #include "engines/stage_kernel.h"
 #include "engines/tree/tree_layout.h"
+#include "gl/desktop_calls.h"
 
 namespace nbody::tree {
 namespace {

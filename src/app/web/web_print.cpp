@@ -1,0 +1,45 @@
+#include "app/web/web_print.h"
+
+#include <sstream>
+
+#include "app/live/live_simulation.h"
+#include "io/csv.h"
+
+namespace nbody {
+namespace {
+
+// The panel's way of switching an engine option: into the settings, applied at the next frame.
+void switchOption(AppSettings& settings, LiveSimulation& simulation, const std::string& setting) {
+  const std::size_t equals = setting.find('=');
+  settings.run.engineSettings[setting.substr(0, equals)] = setting.substr(equals + 1);
+  simulation.apply(settings);
+}
+
+std::string stateText(const char* title, long long step, const State& state) {
+  std::ostringstream text;
+  text << "# " << title << " state, step " << step << "\n";
+  writeStateCsv(state, text);
+  return text.str();
+}
+
+}  // namespace
+
+std::string printRun(const WebOptions& options, const gl::ContextInfo& context) {
+  AppSettings settings = initialAppSettings(options.window);
+  LiveSimulation simulation(settings);
+  if (const auto start = startingSnapshot(options.window))
+    simulation.continueFrom(settings, *start);
+  std::string text = "# renderer: " + context.renderer + " (" + context.version + ")\n# engine: " +
+                     simulation.engine().name() + ", " + settings.run.method + "\n";
+  text += stateText("initial", simulation.stepCount(), simulation.engine().download());
+  const long long firstHalf = options.switchSetting.empty() ? options.steps : options.steps / 2;
+  simulation.advance(settings, int(firstHalf));
+  if (!options.switchSetting.empty()) {
+    switchOption(settings, simulation, options.switchSetting);
+    simulation.advance(settings, int(options.steps - firstHalf));
+  }
+  text += stateText("final", simulation.stepCount(), simulation.engine().download());
+  return text;
+}
+
+}  // namespace nbody
