@@ -19,6 +19,9 @@ packages=(
   hdf5-tools splash python3-h5py python3-yt
   # A real browser, headless, steering `nbody serve` in tests/browser/serve_browser_test.py.
   chromium chromium-driver python3-selenium
+  # The web page (tools/web.sh): Debian's Emscripten; the sources of Dear ImGui and zlib it builds
+  # come from Debian's source packages, fetched by tools/web.sh.
+  emscripten
 )
 
 missing=()

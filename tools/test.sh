@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 tools/setup.sh
 tools/check_format.sh
 tools/build.sh
+NBODY_WERROR=ON tools/web.sh build-web  # the web page, which a browser test opens
 tools/seed_test_costs.sh build
 ctest --test-dir build --output-on-failure --parallel "$(nproc)" "$@"
 tools/sanitize.sh

@@ -48,7 +48,7 @@ debian_sources() {  # SOURCE-PACKAGE BINARY-PACKAGE FILE
 
 imgui=$(debian_sources imgui libimgui-dev imgui.cpp)
 zlib=$(debian_sources zlib zlib1g-dev crc32.c)
-emcmake cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DNBODY_IMGUI_SOURCE_DIR="$imgui" \
+emcmake cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=MinSizeRel -DNBODY_IMGUI_SOURCE_DIR="$imgui" \
   -DNBODY_ZLIB_SOURCE_DIR="$zlib" ${NBODY_WERROR:+-DNBODY_WERROR=$NBODY_WERROR} >/dev/null
 cmake --build "$build" -j "$(nproc)"
 echo "web: $build/nbody.html ($(du -cb "$build"/nbody.{html,js,wasm} | tail -1 | cut -f1) bytes)"

@@ -10,8 +10,8 @@
 #include <glm/geometric.hpp>
 #include <glm/vec4.hpp>
 
-#include "gl/shader_program.h"
 #include "gl/desktop_calls.h"
+#include "gl/shader_program.h"
 
 namespace nbody {
 namespace {

@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "gl/shader_program.h"
 #include "gl/desktop_calls.h"
+#include "gl/shader_program.h"
 
 namespace nbody {
 namespace {

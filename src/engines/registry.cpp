@@ -11,37 +11,38 @@
 namespace nbody {
 
 const std::vector<EngineEntry>& engineRegistry() {
-  static const std::vector<EngineEntry> entries{
-      {.name = "fragment",
-       .description = "fragment shaders, render-to-texture with multiple render targets (GPU)",
-       .needsGl = true,
-       .create = [] { return std::make_unique<FragmentEngine>(); },
-       .papersMethod = true,
-       .largestInteractiveBodies = 131072,
-       .largestBenchedBodies = 262144,
-       .screenedSettings = {{"bodies-per-fragment", "8"}}},
+  static const std::vector<EngineEntry> entries {
+    {.name = "fragment",
+     .description = "fragment shaders, render-to-texture with multiple render targets (GPU)",
+     .needsGl = true,
+     .create = [] { return std::make_unique<FragmentEngine>(); },
+     .papersMethod = true,
+     .largestInteractiveBodies = 131072,
+     .largestBenchedBodies = 262144,
+     .screenedSettings = {{"bodies-per-fragment", "8"}}},
 // The web page (tools/web.cmake) has no compute shaders and no threads: the fragment engine alone.
 #if !defined(__EMSCRIPTEN__)
-      {.name = "compute",
-       .description = "compute shaders on every SM, shared-memory tiles, split j-loop (GPU)",
-       .needsGl = true,
-       .create = [] { return std::make_unique<ComputeEngine>(); },
-       .fallback = "fragment",
-       .largestInteractiveBodies = 262144,
-       .largestBenchedBodies = 1048576},
-      {.name = "tree",
-       .description = "Barnes-Hut tree on the GPU, rebuilt at every force evaluation (compute "
-                      "shaders; approximate)",
-       .needsGl = true,
-       .create = [] { return std::make_unique<TreeEngine>(); },
-       .approximate = true,
-       .exactSettings = {{"theta", "0"}}},
-      {.name = "cpu",
-       .description = "double-precision reference on all CPU cores",
-       .needsGl = false,
-       .create = [] { return std::make_unique<CpuEngine>(); },
-       .largestInteractiveBodies = 4096,
-       .largestBenchedBodies = 8192},
+        {.name = "compute",
+         .description = "compute shaders on every SM, shared-memory tiles, split j-loop (GPU)",
+         .needsGl = true,
+         .create = [] { return std::make_unique<ComputeEngine>(); },
+         .fallback = "fragment",
+         .largestInteractiveBodies = 262144,
+         .largestBenchedBodies = 1048576},
+        {.name = "tree",
+         .description =
+             "Barnes-Hut tree on the GPU, rebuilt at every force evaluation (compute "
+             "shaders; approximate)",
+         .needsGl = true,
+         .create = [] { return std::make_unique<TreeEngine>(); },
+         .approximate = true,
+         .exactSettings = {{"theta", "0"}}},
+        {.name = "cpu",
+         .description = "double-precision reference on all CPU cores",
+         .needsGl = false,
+         .create = [] { return std::make_unique<CpuEngine>(); },
+         .largestInteractiveBodies = 4096,
+         .largestBenchedBodies = 8192},
 #endif
   };
   return entries;

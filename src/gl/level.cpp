@@ -11,7 +11,8 @@ namespace {
 
 constexpr GlTarget kTargets[] = {
     {"450", "#version 450 core\n", "#version 450", ApiLevel::directStateAccess, 4, 5},
-    {"410", "#version 410 core\n", "#version 410", ApiLevel::bindToEdit, 4, 1},  // macOS's OpenGL 4.1
+    {"410", "#version 410 core\n", "#version 410", ApiLevel::bindToEdit, 4,
+     1},  // macOS's OpenGL 4.1
     // WebGL2's: no default precision for float, sampler2DArray and usampler2D, and no fma (the
     // same rounding as a * b + c, so its runs agree with the others' to rounding, not to bits).
     {"300es",

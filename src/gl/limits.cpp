@@ -12,11 +12,6 @@ namespace {
 constexpr GLenum kSmCountNv = 0x933B;  // GL_SM_COUNT_NV (GL_NV_shader_thread_group)
 constexpr GLenum kAvailableKilobytesNvx =
     0x9049;  // GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX
-// GL_KHR_shader_subgroup (not in glad's core profile): the subgroup size, the stages and the
-// features, and the bits this code asks for among them.
-constexpr GLenum kSubgroupSizeKhr = 0x9532, kSubgroupStagesKhr = 0x9533,
-                 kSubgroupFeaturesKhr = 0x9534;
-constexpr GLint kSubgroupBasicAndArithmetic = 0x1 | 0x4;
 
 int integer(GLenum name) {
   GLint value = 0;
@@ -35,6 +30,12 @@ std::vector<std::string> queryExtensions() {
 // Compute shaders and shader storage are OpenGL 4.3's: a build whose loader stops at 4.1
 // (gl/level.h) asks for none of their limits, which stay 0.
 #if defined(GL_VERSION_4_3)
+// GL_KHR_shader_subgroup (not in glad's core profile): the subgroup size, the stages and the
+// features, and the bits this code asks for among them.
+constexpr GLenum kSubgroupSizeKhr = 0x9532, kSubgroupStagesKhr = 0x9533,
+                 kSubgroupFeaturesKhr = 0x9534;
+constexpr GLint kSubgroupBasicAndArithmetic = 0x1 | 0x4;
+
 // Subgroup arithmetic in compute shaders (NVIDIA offers it; Mesa's llvmpipe does not, in OpenGL).
 int computeSubgroupSize(const Limits& limits) {
   if (!limits.hasExtension("GL_KHR_shader_subgroup")) return 0;

@@ -174,7 +174,7 @@ void UniformProgram::setFloat(std::string_view name, double value) const {
   UNIFORM(1f, location(name), float(value));
 }
 
-void UniformProgram::setDouble(std::string_view name, double value) const {
+void UniformProgram::setDouble(std::string_view name, [[maybe_unused]] double value) const {
 #if defined(GL_VERSION_4_0)
   UNIFORM(1d, location(name), value);
 #else

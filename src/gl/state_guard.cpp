@@ -59,8 +59,8 @@ StateGuard::StateGuard(std::vector<GLuint> textureUnits) {
   for (GLenum capability : desktopSwitches()) desktopSwitches_.push_back(glIsEnabled(capability));
   for (GLuint unit : textureUnits) {
     glActiveTexture(GL_TEXTURE0 + unit);
-    units_.push_back({unit, integer(GL_TEXTURE_BINDING_2D),
-                      integer(GL_TEXTURE_BINDING_2D_ARRAY), integer(GL_SAMPLER_BINDING)});
+    units_.push_back({unit, integer(GL_TEXTURE_BINDING_2D), integer(GL_TEXTURE_BINDING_2D_ARRAY),
+                      integer(GL_SAMPLER_BINDING)});
   }
   glActiveTexture(GLenum(activeTexture_));
 }

@@ -21,7 +21,7 @@ class StorageWords {
 
  private:
   Buffer buffer_;
-  std::size_t capacity_ = 0;
+  [[maybe_unused]] std::size_t capacity_ = 0;  // unused at the subset, which has none
 };
 
 }  // namespace nbody::gl

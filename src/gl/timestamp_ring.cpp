@@ -27,8 +27,7 @@ bool TimestampRing::begin() {
 }
 
 void TimestampRing::mark(int k) {
-  if (active_ >= 0)
-    stampTime(slots_[std::size_t(active_)].marks[std::size_t(k)].id());
+  if (active_ >= 0) stampTime(slots_[std::size_t(active_)].marks[std::size_t(k)].id());
 }
 
 std::optional<std::vector<double>> TimestampRing::takeNewest() {

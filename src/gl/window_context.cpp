@@ -70,8 +70,8 @@ std::unique_ptr<WindowContext> WindowContext::create(const std::string& title, i
   askForContext(debugContext);
   made->window_ = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
   if (!made->window_)
-    throw WindowUnavailable(glfwProblem("no " + std::string(kContextName) +
-                                        " window could be opened"));
+    throw WindowUnavailable(
+        glfwProblem("no " + std::string(kContextName) + " window could be opened"));
   glfwMakeContextCurrent(made->window_);
   if (!loadGl()) throw WindowUnavailable("glad could not load OpenGL for the window");
   forgetLimits();  // a new context: its own limits

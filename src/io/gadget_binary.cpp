@@ -193,7 +193,7 @@ void readMasses(const Header& header, const std::vector<Block>& blocks, std::siz
       throw std::runtime_error(source + ": the MASS block's numbers are " +
                                std::to_string(blockWidth) + " bytes wide, the positions' " +
                                std::to_string(width));
-    listed.reserve(fromBlock);
+    listed.reserve(std::size_t(fromBlock));
     readNumbers(*block, width, order, listed);
   }
   std::size_t next = 0;

@@ -1,9 +1,9 @@
 #include "render/body_field.h"
 
 #include "engines/tree/tree_settings.h"
+#include "gl/desktop_calls.h"
 #include "gl/limits.h"
 #include "gl/texture_rows.h"
-#include "gl/desktop_calls.h"
 
 namespace nbody {
 namespace {

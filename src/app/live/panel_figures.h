@@ -55,6 +55,9 @@ struct PanelFigures {
   std::string ranks;             // a distributed run's ranks and exchange; empty: one process
   std::string message;           // e.g. where the screenshot went
   double recordingSeconds = -1;  // how long the window has been filmed; < 0: not filming
+  // The switches that read or write files (snapshots, series, camera path files, screenshots,
+  // recordings): false on the web page, whose files no user could reach.
+  bool files = true;
   SeriesFigures series;
   CameraPathFigures cameraPath;
   const std::vector<SelectedBody>* selection =

@@ -79,7 +79,6 @@ void addWindowOptions(CLI::App& command, WindowOptions& options) {
                    "print the panel's figures (iterations/s, GFLOPS, ...) to stdout on quitting");
 }
 
-
 AppSettings initialAppSettings(const WindowOptions& options) {
   AppSettings settings;
   settings.run = options.run.choice;

@@ -33,6 +33,7 @@ struct WindowOptions {
   bool follow = false;    // the camera aims at the picked bodies every frame
   std::string histogram;  // a colour quantity: the histogram window shows it; empty: closed
   bool printStats = false;  // print the panel's final figures to stdout
+  bool files = true;  // the panel offers its file switches (no option: the web page unsets it)
 };
 
 // `nbody run`'s options, which `nbody serve` and the web page (app/web/) take too.

@@ -34,5 +34,4 @@ std::unique_ptr<gl::HeadlessContext> openHeadlessContext();
 // fails the run naming the file). Call once, before the first engine.
 void dumpProgramsWhereAsked();
 
-
 }  // namespace nbody

@@ -6,10 +6,10 @@
 
 #include <stdexcept>
 
-#include <CLI/CLI.hpp>
 #include <emscripten.h>
 #include <emscripten/html5.h>
 #include <glad/gl.h>
+#include <CLI/CLI.hpp>
 // glad first: GLFW must not pull in a GL header of its own.
 #include <GLFW/glfw3.h>
 
@@ -19,11 +19,11 @@
 #include "gl/limits.h"
 #include "gl/window_context.h"
 
+// The page's end: its exit code, for the page (and a test) to read.
+EM_JS(void, finishPage, (int code), { nbodyFinished(code); });
+
 namespace nbody {
 namespace {
-
-// The page's end: its exit code, for the page (and a test) to read.
-void finishPage(int code) { EM_ASM({ nbodyFinished($0); }, code); }
 
 // WebGL2 renders into RGBA32F only with EXT_color_buffer_float; nbody keeps its state in float32,
 // never half floats.
@@ -44,7 +44,9 @@ void fitCanvasToPage(GLFWwindow* window) {
     glfwSetWindowSize(window, int(width), int(height));
 }
 
+// What the page's frames use: the session keeps a reference to its options.
 struct Page {
+  WebOptions options;
   std::unique_ptr<SessionFrontEnd> frontEnd;
   std::unique_ptr<LiveSession> session;
 };
@@ -72,10 +74,13 @@ void printMode(const WebOptions& options) {
 
 void openPage(const WebOptions& options) {
   static Page page;
-  auto inputs = readSessionInputs(options.window);
-  page.frontEnd = openWindow(options.window);
+  page.options = options;
+  const WindowOptions& window = page.options.window;
+  page.options.window.files = false;  // nothing the panel writes would reach the visitor
+  auto inputs = readSessionInputs(window);
+  page.frontEnd = openWindow(window);
   checkFloatTargets();
-  page.session = std::make_unique<LiveSession>(options.window, std::move(inputs), *page.frontEnd);
+  page.session = std::make_unique<LiveSession>(window, std::move(inputs), *page.frontEnd);
   emscripten_set_main_loop_arg(runFrame, &page, 0, false);
 }
 

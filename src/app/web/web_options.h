@@ -15,10 +15,10 @@ namespace nbody {
 
 struct WebOptions {
   WindowOptions window;
-  std::string print;           // "csv": the print mode; empty: the interactive page
-  long long steps = 1;         // the print mode's
-  std::string switchSetting;   // the print mode's: NAME=VALUE set after half the steps, as the
-                               // panel switches a variant (the state stays)
+  std::string print;          // "csv": the print mode; empty: the interactive page
+  long long steps = 1;        // the print mode's
+  std::string switchSetting;  // the print mode's: NAME=VALUE set after half the steps, as the
+                              // panel switches a variant (the state stays)
 };
 
 // A URL parameter: name and value as the page's query string has them, decoded.

@@ -1,5 +1,6 @@
 #include "app/web/web_print.h"
 
+#include <chrono>
 #include <sstream>
 
 #include "app/live/live_simulation.h"
@@ -29,16 +30,23 @@ std::string printRun(const WebOptions& options, const gl::ContextInfo& context) 
   LiveSimulation simulation(settings);
   if (const auto start = startingSnapshot(options.window))
     simulation.continueFrom(settings, *start);
-  std::string text = "# renderer: " + context.renderer + " (" + context.version + ")\n# engine: " +
-                     simulation.engine().name() + ", " + settings.run.method + "\n";
+  std::string text = "# renderer: " + context.renderer + " (" + context.version +
+                     ")\n# engine: " + simulation.engine().name() + ", " + settings.run.method +
+                     "\n";
   text += stateText("initial", simulation.stepCount(), simulation.engine().download());
   const long long firstHalf = options.switchSetting.empty() ? options.steps : options.steps / 2;
+  simulation.engine().finish();
+  const auto start = std::chrono::steady_clock::now();
   simulation.advance(settings, int(firstHalf));
   if (!options.switchSetting.empty()) {
     switchOption(settings, simulation, options.switchSetting);
     simulation.advance(settings, int(options.steps - firstHalf));
   }
+  simulation.engine().finish();
+  const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
   text += stateText("final", simulation.stepCount(), simulation.engine().download());
+  text += "# stepping: " + std::to_string(options.steps) + " steps in " +
+          std::to_string(seconds.count()) + " s\n";
   return text;
 }
 

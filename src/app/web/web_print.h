@@ -1,7 +1,8 @@
 #pragma once
 // The web page's print mode (print=csv), for tests: `steps` steps of the scene or input without
 // drawing, on the same LiveSimulation the panel steers, and the text the page shows: the renderer,
-// then the initial and the final state, each as `nbody simulate` writes CSV (with its header).
+// then the initial and the final state, each as `nbody simulate` writes CSV (with its header), and
+// the wall time of the steps (between glFinish calls, as `nbody bench` times them).
 
 #include <string>
 

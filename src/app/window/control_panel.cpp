@@ -113,7 +113,7 @@ void sceneSection(RunChoice& run, const PanelFigures& f) {
   for (std::size_t n : f.bodyChoices) sizeNames.push_back(std::to_string(n));
   std::string size = std::to_string(scene.options.bodyCount);
   if (comboOf("N", size, sizeNames)) {
-    scene.options.bodyCount = std::stoull(size);
+    scene.options.bodyCount = std::size_t(std::stoull(size));
     // An engine too slow for the new N gives way to the first one that is not.
     if (!findEngine(run.engine)->interactiveAt(scene.options.bodyCount))
       for (const EngineEntry& entry : engineRegistry())
@@ -297,7 +297,8 @@ void cameraKeyframeList(Requests& asks, const CameraPathFigures& f) {
 
 // Keyframes for movies: the camera shown, added with K; the path the window and `record
 // --camera-path` follow, saved to and loaded from its text file.
-void cameraPathSection(CameraPathChoice& r, Requests& asks, const CameraPathFigures& f) {
+void cameraPathSection(CameraPathChoice& r, Requests& asks, const CameraPathFigures& f,
+                       bool files) {
   if (ImGui::Button("Add keyframe (K)")) asks.ask(Request::AddKeyframe);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(110);
@@ -313,6 +314,7 @@ void cameraPathSection(CameraPathChoice& r, Requests& asks, const CameraPathFigu
     if (ImGui::Button("Clear##path"))
       asks.ask(Request::ClearKeyframes);  // one ID of its own: the selection has a Clear too
   }
+  if (!files) return;
   ImGui::InputTextWithHint("##camera path file", "camera-path.txt", &r.file);
   ImGui::SameLine();
   if (ImGui::Button("Save path") && !r.file.empty()) asks.ask(Request::SavePath);
@@ -539,7 +541,8 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
     simulationSection(settings, figures);
     accuracySection(settings, figures);
   }
-  if (ImGui::CollapsingHeader("Series", figures.series.open ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+  if (figures.files &&
+      ImGui::CollapsingHeader("Series", figures.series.open ? ImGuiTreeNodeFlags_DefaultOpen : 0))
     seriesSection(settings.series, settings.requests, figures.series);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) viewSection(settings);
   if (figures.selection &&
@@ -548,12 +551,14 @@ void drawControlPanel(AppSettings& settings, const PanelFigures& figures) {
     selectionSection(settings, *figures.selection);
   if (ImGui::CollapsingHeader(
           "Camera path", figures.cameraPath.keyframes.empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen))
-    cameraPathSection(settings.cameraPath, settings.requests, figures.cameraPath);
+    cameraPathSection(settings.cameraPath, settings.requests, figures.cameraPath, figures.files);
   if (ImGui::CollapsingHeader("Trails and recording", ImGuiTreeNodeFlags_DefaultOpen))
     trailsAndRecordingSection(settings, figures);
-  if (ImGui::Button("Screenshot (P)")) settings.requests.ask(Request::Screenshot);
-  ImGui::SameLine();
-  snapshotSection(settings);
+  if (figures.files) {
+    if (ImGui::Button("Screenshot (P)")) settings.requests.ask(Request::Screenshot);
+    ImGui::SameLine();
+    snapshotSection(settings);
+  }
   if (!figures.message.empty()) ImGui::TextWrapped("%s", figures.message.c_str());
   ImGui::TextDisabled("drag: orbit, right drag: pan, wheel: zoom; click: pick; Esc quits");
   ImGui::PopItemWidth();

@@ -280,6 +280,7 @@ LiveSession::Impl::Impl(const WindowOptions& options, SessionInputs& inputs,
   settings_.automaticColorRange = options.render.colorRange == "auto";
   fitDensityRange_ = fitsDensityToPicture(options.render);
   figures_.renderer = front_.contextInfo().renderer;
+  figures_.files = options.files;
   if (cameraPath_) cameraPathEditor_ = CameraPathEditor(cameraPath_->keyframes());
   figures_.cameraPath.keyframes = cameraPathEditor_.keyframes();
   figures_.cameraPath.playing = cameraPath_.has_value();

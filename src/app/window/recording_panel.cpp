@@ -22,6 +22,7 @@ void trailsAndRecordingSection(AppSettings& settings, const PanelFigures& figure
     ImGui::SetTooltip(
         "half-life of the trails' light in simulated time (0: off); "
         "a turning camera smears them");
+  if (!figures.files) return;
   const bool recording = figures.recordingSeconds >= 0.0;
   if (ImGui::Button(recording ? "Stop recording (M)" : "Record (M)"))
     settings.requests.ask(Request::ToggleRecording);

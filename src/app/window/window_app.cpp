@@ -53,8 +53,8 @@ class ImGuiGlfwBackend {
 class WindowFrontEnd final : public SessionFrontEnd {
  public:
   explicit WindowFrontEnd(const WindowOptions& options)
-      : context_(
-            gl::WindowContext::create("nbody-gl", options.width, options.height, gl::debugWanted())),
+      : context_(gl::WindowContext::create("nbody-gl", options.width, options.height,
+                                           gl::debugWanted())),
         imgui_(),
         glfw_((listenForKeys(context_->window(), keys_), context_->window())) {
     handleXServerLoss();

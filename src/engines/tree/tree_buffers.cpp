@@ -5,9 +5,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "gl/desktop_calls.h"
 #include "gl/texture_rows.h"
 #include "util/system_limits.h"
-#include "gl/desktop_calls.h"
 
 namespace nbody::tree {
 namespace {

@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "gl/desktop_calls.h"
 #include "parallel/ranks.h"
 #include "util/system_limits.h"
-#include "gl/desktop_calls.h"
 
 namespace nbody::tree {
 namespace {
