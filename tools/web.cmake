@@ -22,7 +22,7 @@ endforeach()
 # which every browser with WebGL2 has.
 set(NBODY_WEB_FLAGS -fexceptions)
 set(NBODY_WEB_LINK_FLAGS -fexceptions -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
-    -sALLOW_MEMORY_GROWTH=1 -sFORCE_FILESYSTEM=1 -sEXPORTED_RUNTIME_METHODS=[FS,addRunDependency,removeRunDependency] -sENVIRONMENT=web)
+    -sALLOW_MEMORY_GROWTH=1 -sFORCE_FILESYSTEM=1 -sEXPORTED_RUNTIME_METHODS=[FS,addRunDependency,removeRunDependency,allocateUTF8] -sENVIRONMENT=web)
 
 # The libraries the desktop takes from Debian's packages: header-only ones from their folders
 # (an include folder of links, so that no other /usr/include header is seen), Dear ImGui built.

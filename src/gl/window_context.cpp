@@ -5,6 +5,9 @@
 #include <glad/gl.h>
 // glad first: GLFW must not pull in a GL header of its own.
 #include <GLFW/glfw3.h>
+#if defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+#endif
 
 #include "gl/debug.h"
 #include "gl/driver_environment.h"
@@ -35,6 +38,22 @@ void askForContext(bool) {
 }
 bool loadGl() { return true; }
 void prepareDriver() {}  // the browser's: no driver of this process's
+
+// GL_RENDERER says only "WebKit WebGL"; the GPU behind it, where the browser tells it
+// (WEBGL_debug_renderer_info), else nothing. Allocated by malloc.
+EM_JS(char*, unmaskedRenderer, (), {
+  const gl = GL.currentContext ? GL.currentContext.GLctx : null;
+  const info = gl ? gl.getExtension("WEBGL_debug_renderer_info") : null;
+  return allocateUTF8(info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : "");
+});
+
+ContextInfo describeContext() {
+  ContextInfo info = queryCurrentContext("WebGL2 canvas");
+  char* gpu = unmaskedRenderer();
+  if (gpu != nullptr && *gpu != '\0') info.renderer = gpu;
+  std::free(gpu);
+  return info;
+}
 #else
 constexpr const char* kContextName = "OpenGL 4.5 core";
 constexpr int kMajor = 4, kMinor = 5;
@@ -47,6 +66,7 @@ void askForContext(bool debugContext) {
 }
 bool loadGl() { return gladLoadGL(glfwGetProcAddress) != 0; }
 void prepareDriver() { prepareDriverEnvironment(); }
+ContextInfo describeContext() { return queryCurrentContext("GLFW window"); }
 #endif
 
 }  // namespace
@@ -75,7 +95,7 @@ std::unique_ptr<WindowContext> WindowContext::create(const std::string& title, i
   glfwMakeContextCurrent(made->window_);
   if (!loadGl()) throw WindowUnavailable("glad could not load OpenGL for the window");
   forgetLimits();  // a new context: its own limits
-  made->info_ = queryCurrentContext("GLFW window");
+  made->info_ = describeContext();
   if (!made->info_.supports(kMajor, kMinor))
     throw WindowUnavailable("the window's OpenGL " + made->info_.version + " is below " +
                             std::to_string(kMajor) + "." + std::to_string(kMinor));
