@@ -53,15 +53,6 @@ target_include_directories(imgui SYSTEM PUBLIC ${NBODY_WEB_INCLUDE}/stb ${NBODY_
 target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3 IMGUI_DISABLE_FILE_FUNCTIONS)
 target_compile_options(imgui PRIVATE ${NBODY_WEB_FLAGS})
 
-set(NBODY_EMBEDDED_SHADERS ${CMAKE_BINARY_DIR}/generated/embedded_shaders.cpp)
-file(GLOB NBODY_SHADER_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shaders/*)
-add_custom_command(
-  OUTPUT ${NBODY_EMBEDDED_SHADERS}
-  COMMAND ${CMAKE_COMMAND} -DOUTPUT=${NBODY_EMBEDDED_SHADERS} -DSHADER_DIR=${CMAKE_SOURCE_DIR}/shaders
-          -P ${CMAKE_SOURCE_DIR}/tools/embed_shaders.cmake
-  DEPENDS ${NBODY_SHADER_FILES} ${CMAKE_SOURCE_DIR}/tools/embed_shaders.cmake
-  COMMENT "Embedding shaders/")
-
 # The rooms' sources, less what the web cannot have: compute shaders (the compute and tree engines,
 # the GPU diagnostics, the splat, the bodies' field, the ranks' exchange), EGL, MPI (the web runs
 # one process: parallel/ranks_alone.cpp), HDF5, FFmpeg, a server, and the desktop's commands.

@@ -381,11 +381,7 @@ const std::vector<GLenum>& desktopSwitches() {
 }
 void takePointSizeFromShader(bool) {}
 void writeLinearColour() {}
-float largestPointSize() {
-  GLfloat range[2] = {1.0f, 1.0f};
-  glGetFloatv(GL_ALIASED_POINT_SIZE_RANGE, range);
-  return range[1];
-}
+constexpr GLenum kPointSizeRange = GL_ALIASED_POINT_SIZE_RANGE;  // ES has this range alone
 bool hasBaseVertex() { return false; }
 void drawElementsFrom(GLenum mode, GLsizei count, GLenum type, std::size_t indexOffset,
                       GLint baseVertex) {
@@ -398,10 +394,8 @@ bool gpuTimers() {
          limits().hasExtension("GL_EXT_disjoint_timer_query");
 }
 void stampTime(GLuint query) { glQueryCounterEXT(query, kTimestamp); }
-std::uint64_t queryResult(GLuint query) {
-  GLuint64 nanoseconds = 0;
-  glGetQueryObjectui64vEXT(query, GL_QUERY_RESULT, &nanoseconds);
-  return nanoseconds;
+void readQuery(GLuint query, GLuint64* nanoseconds) {
+  glGetQueryObjectui64vEXT(query, GL_QUERY_RESULT, nanoseconds);
 }
 #else
 const std::vector<GLenum>& desktopSwitches() {
@@ -415,11 +409,7 @@ void takePointSizeFromShader(bool on) {
     glDisable(GL_PROGRAM_POINT_SIZE);
 }
 void writeLinearColour() { glDisable(GL_FRAMEBUFFER_SRGB); }
-float largestPointSize() {
-  GLfloat range[2] = {1.0f, 1.0f};
-  glGetFloatv(GL_POINT_SIZE_RANGE, range);
-  return range[1];
-}
+constexpr GLenum kPointSizeRange = GL_POINT_SIZE_RANGE;
 bool hasBaseVertex() { return true; }
 void drawElementsFrom(GLenum mode, GLsizei count, GLenum type, std::size_t indexOffset,
                       GLint baseVertex) {
@@ -428,12 +418,22 @@ void drawElementsFrom(GLenum mode, GLsizei count, GLenum type, std::size_t index
 }
 bool gpuTimers() { return true; }
 void stampTime(GLuint query) { glQueryCounter(query, kTimestamp); }
-std::uint64_t queryResult(GLuint query) {
-  GLuint64 nanoseconds = 0;
-  glGetQueryObjectui64v(query, GL_QUERY_RESULT, &nanoseconds);
-  return nanoseconds;
+void readQuery(GLuint query, GLuint64* nanoseconds) {
+  glGetQueryObjectui64v(query, GL_QUERY_RESULT, nanoseconds);
 }
 #endif
+
+float largestPointSize() {
+  GLfloat range[2] = {1.0f, 1.0f};
+  glGetFloatv(kPointSizeRange, range);
+  return range[1];
+}
+
+std::uint64_t queryResult(GLuint query) {
+  GLuint64 nanoseconds = 0;
+  readQuery(query, &nanoseconds);
+  return nanoseconds;
+}
 
 bool queryResultAvailable(GLuint query) {
   GLuint available = 0;
