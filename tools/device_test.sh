@@ -15,17 +15,16 @@
 #                      beside a copy of the checkout the device tool carries (the source tree)
 #      gl/*.deb        the glvnd loaders (the device has no libEGL of its own)
 #    and .devtest-xvfb/ with xvfb.tar.xz: Xvfb and the Mesa swrast driver its GLX extension needs
-#    (made once, cached), and says how much travels (the device tool takes 64 MiB a call, working
-#    tree included).
-# 2. There, from the same checkout, where both fit one call:
-#      run(kind="nvidia-h200", timeout_s=600, carry=[".devtest", ".devtest-xvfb"],
-#          command="bash .devtest/device_test.sh run")
-#    Where they do not (FFmpeg's libraries and Xvfb's Mesa are ~50 MB each, xz'ed), two calls of one
-#    lease, the second within the machine's 30 s warm time: the first unpacks what .devtest carries
-#    (`stage`, which may go on to other work with the build, e.g. benchmarks), the second carries
-#    Xvfb and runs every test:
+#    (made once, cached), and .devtest-lib/ with library.tar.xz (ICU's data, the largest library,
+#    apart so that .devtest fits a call), and says how much travels (the device tool takes 64 MiB a
+#    call, working tree included, counted in the file system's blocks).
+# 2. There, from the same checkout, three calls of one lease, each within the machine's 30 s warm
+#    time after the one before: the first leaves the library's bundle there, the second unpacks
+#    what .devtest and it carry (`stage`, which may go on to other work with the build, e.g.
+#    benchmarks), the third carries Xvfb and runs every test:
+#      run(kind="nvidia-h200", carry=[".devtest-lib"], command="true")
 #      run(..., carry=[".devtest"], command="bash .devtest/device_test.sh stage")
-#      run(..., carry=[".devtest-xvfb"], command="bash .devtest/device_test.sh run")
+#      run(..., timeout_s=600, carry=[".devtest-xvfb"], command="bash .devtest/device_test.sh run")
 #    Logs, ctest's output, its JUnit file and a tar of pictures and debug logs come back in $OUT.
 # Optional, here: tools/device_test.sh rehearse runs step 2 on llvmpipe in a private mount
 # namespace that hides this checkout (the tree is unpacked afresh, as there): ~10 minutes.
@@ -33,6 +32,10 @@ set -uo pipefail
 
 BUNDLE_NAME=.devtest
 XVFB_BUNDLE_NAME=.devtest-xvfb
+# The build's largest library (ICU's data, which FFmpeg's libxml2 loads) travels in a bundle of its
+# own: with it, .devtest and the working tree passed the 64 MiB a call carries, as the tool counts.
+LIBRARY_BUNDLE_NAME=.devtest-lib
+LIBRARY_APART=device-lib/libicudata.so
 STAGED=/tmp/device_test_staged  # what `stage` unpacked, by part, with the bundle's manifest
 BUILD_NAME="build-device"
 XVFB_PREFIX=/opt/nbody-xvfb
@@ -181,26 +184,28 @@ pack_tree() {
   fi
   (cd "$build" && find . -name CTestTestfile.cmake -o -name '*_include.cmake' -o -name '*_tests.cmake' &&
     printf '%s\n' ./nbody ./tests/nbody_*_tests ./device-lib ./device-bin) | sed "s|^\./|${build#/}/|" >>"$list"
-  tar -C / --verbatim-files-from -cf - -T "$list" | xz -9 -T0 >"$archive" || die "could not pack the tree"
+  tar -C / --exclude="${build#/}/$LIBRARY_APART*" --verbatim-files-from -cf - -T "$list" |
+    xz -9 -T0 >"$archive" || die "could not pack the tree"
+  (cd / && ls -d "${build#/}/$LIBRARY_APART"* | tar -C / --verbatim-files-from -cf - -T - |
+    xz -9 -T0 >"$4") || die "could not pack $LIBRARY_APART"
   rm -f "$list"
 }
 
 # What the device tool sends: tracked and untracked-not-ignored files, and the bundles carried.
+# Counted as the device tool counts: in whole blocks of the file system (du).
 report_size() {
-  local root=$1 bundle=$2 xvfb=$3 tree main extra
-  tree=$(git -C "$root" ls-files -z -co --exclude-standard | (cd "$root" && xargs -0 stat -c %s 2>/dev/null) |
-    awk '{s += $1} END {print s + 0}')
-  main=$(du -sb "$bundle" | cut -f1)
-  extra=$(du -sb "$xvfb" | cut -f1)
-  echo "prepare: $bundle holds $((main / 1048576)) MiB, $xvfb $((extra / 1048576)) MiB, the working tree" \
-    "$((tree / 1048576)) MiB (64 MiB travel a call)"
+  local root=$1 bundle=$2 xvfb=$3 library=$4 tree main extra apart
+  tree=$(git -C "$root" ls-files -z -co --exclude-standard | (cd "$root" && du -c -B1 --files0-from=- 2>/dev/null) |
+    tail -1 | cut -f1)
+  main=$(du -sB1 "$bundle" | cut -f1)
+  extra=$(du -sB1 "$xvfb" | cut -f1)
+  apart=$(du -sB1 "$library" | cut -f1)
+  echo "prepare: $bundle holds $((main / 1048576)) MiB, $xvfb $((extra / 1048576)) MiB, $library" \
+    "$((apart / 1048576)) MiB, the working tree $((tree / 1048576)) MiB (64 MiB travel a call)"
   [ $((main + tree)) -le $CARRY_LIMIT_BYTES ] && [ $((extra + tree)) -le $CARRY_LIMIT_BYTES ] ||
     die "a bundle is over the device tool's 64 MiB: trim the libraries or Xvfb"
-  if [ $((main + extra + tree)) -le $CARRY_LIMIT_BYTES ]; then
-    echo "prepare: both fit one call: carry [\"$BUNDLE_NAME\", \"$XVFB_BUNDLE_NAME\"], run"
-  else
-    echo "prepare: two calls of one lease: carry [\"$BUNDLE_NAME\"] to stage, then [\"$XVFB_BUNDLE_NAME\"] to run"
-  fi
+  echo "prepare: three calls of one lease: carry [\"$LIBRARY_BUNDLE_NAME\"] (any command, e.g. true)," \
+    "then [\"$BUNDLE_NAME\"] to stage, then [\"$XVFB_BUNDLE_NAME\"] to run"
 }
 
 prepare() {
@@ -217,7 +222,8 @@ prepare() {
   download_debs "$bundle/gl" "${GL_PACKAGES[@]}"
   download_debs "$xvfb/mpi" "${MPI_PACKAGES[@]}"  # beside Xvfb: .devtest is nearly full
   pack_xvfb "$xvfb" "$build/device-debs/xvfb"
-  pack_tree "$root" "$build" "$bundle/tree.tar.xz"
+  mkdir -p "$root/$LIBRARY_BUNDLE_NAME"
+  pack_tree "$root" "$build" "$bundle/tree.tar.xz" "$root/$LIBRARY_BUNDLE_NAME/library.tar.xz"
   cp "$0" "$bundle/device_test.sh"
   {
     echo "SOURCE_DIR=$root"
@@ -226,7 +232,7 @@ prepare() {
     echo "COMMIT=$(git -C "$root" describe --always --dirty)"
     echo "PREPARED='$(date -u '+%Y-%m-%d %H:%M UTC')'"
   } >"$bundle/manifest"
-  report_size "$root" "$bundle" "$xvfb"
+  report_size "$root" "$bundle" "$xvfb" "$root/$LIBRARY_BUNDLE_NAME"
   echo "prepare: done"
 }
 
@@ -300,8 +306,11 @@ install_mpi() {
 unpack_tree() {
   mkdir -p "$SCRATCH"
   unpack_part tree "$BUNDLE_DIR/tree.tar.xz" unpack_tree_archive
+  unpack_part library "$BUNDLE_DIR/../$LIBRARY_BUNDLE_NAME/library.tar.xz" unpack_library_archive
   [ -x "$BINARY_DIR/nbody" ] || die "no $BINARY_DIR/nbody after unpacking"
 }
+
+unpack_library_archive() { unpack "$1" / || die "could not unpack $LIBRARY_APART"; }
 
 unpack_tree_archive() {
   copy_checkout "$SOURCE_DIR" || die "could not copy the checkout to $SOURCE_DIR"
@@ -315,7 +324,8 @@ copy_checkout() {
   checkout=$(cd "$BUNDLE_DIR/.." && pwd)
   [ "$checkout" = "$1" ] && return 0
   mkdir -p "$1" &&
-    tar -C "$checkout" --exclude="./$BUNDLE_NAME" --exclude="./$XVFB_BUNDLE_NAME" -cf - . | tar -C "$1" -xf -
+    tar -C "$checkout" --exclude="./$BUNDLE_NAME" --exclude="./$XVFB_BUNDLE_NAME" \
+      --exclude="./$LIBRARY_BUNDLE_NAME" -cf - . | tar -C "$1" -xf -
 }
 
 unpack_xvfb_archive() {
@@ -610,7 +620,7 @@ rehearse() {
   [ -f "$bundle/manifest" ] || die "no $bundle/manifest: run tools/device_test.sh prepare first"
   stage=$(mktemp -d)
   git -C "$root" ls-files -z -co --exclude-standard | tar -C "$root" --null -T - -cf - | tar -C "$stage" -xf -
-  cp -r "$bundle" "$root/$XVFB_BUNDLE_NAME" "$stage/"
+  cp -r "$bundle" "$root/$XVFB_BUNDLE_NAME" "$root/$LIBRARY_BUNDLE_NAME" "$stage/"
   # shellcheck source=/dev/null
   source "$bundle/manifest"
   unshare -m --propagation private bash -c \

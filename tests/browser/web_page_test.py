@@ -196,6 +196,7 @@ class Checks:
         text = self.browser.execute_script("return document.body.dataset.exit ?? ''")
         expect(text == "", f"the page ended: exit {text}")
         self.browser.save_screenshot(os.path.join(self.scratch, "page.png"))
+        return f"first picture with the panel after {shown:.2f} s"
 
     def no_float(self):
         browser = open_browser(hide_float_targets=True)
@@ -216,6 +217,7 @@ class Checks:
         size = sum(os.path.getsize(os.path.join(self.page_folder, "nbody" + extension))
                    for extension in (".html", ".js", ".wasm"))
         expect(size < PAGE_BYTES, f"the page weighs {size} bytes")
+        return f"{size} bytes"
 
 
 def bodies_and_panel(png):
@@ -252,8 +254,9 @@ def main():
             for name in arguments.only.split(","):
                 started = time.monotonic()
                 try:
-                    getattr(checks, name)()
-                    print(f"ok   {name} ({time.monotonic() - started:.1f} s)", flush=True)
+                    said = getattr(checks, name)()
+                    print(f"ok   {name} ({time.monotonic() - started:.1f} s){': ' + said if said else ''}",
+                          flush=True)
                 except Failure as failure:
                     failures += 1
                     print(f"FAIL {name}: {failure}", flush=True)

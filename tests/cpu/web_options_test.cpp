@@ -42,6 +42,16 @@ TEST(WebOptions, WhatTheCommandLineRefusesTheUrlDoesToo) {
     EXPECT_THROW(parseWebOptions({bad}), CLI::ParseError) << bad.first << "=" << bad.second;
 }
 
+TEST(WebOptions, HelpSaysWhatThePageTakes) {
+  try {
+    parseWebOptions({{"help", ""}});
+    FAIL() << "no help";
+  } catch (const WebHelp& help) {
+    for (const char* name : {"--bodies", "--method", "--print", "--steps", "--switch", "--set"})
+      EXPECT_NE(help.text.find(name), std::string::npos) << name;
+  }
+}
+
 TEST(WebOptions, MainsArgumentsSplitAtTheFirstEquals) {
   const char* arguments[] = {"nbody", "switch=unroll=2x2", "paused"};
   const std::vector<UrlParameter> parameters = urlParametersOf(3, const_cast<char**>(arguments));

@@ -97,6 +97,9 @@ int main(int argc, char** argv) {
     }
     printMode(options);
     finishPage(0);
+  } catch (const WebHelp& help) {
+    std::printf("%s", help.text.c_str());
+    finishPage(0);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "nbody: %s\n", e.what());
     finishPage(1);

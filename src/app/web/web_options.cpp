@@ -37,7 +37,11 @@ WebOptions parseWebOptions(const std::vector<UrlParameter>& parameters) {
   std::vector<std::string> arguments;
   for (const UrlParameter& parameter : parameters) arguments.push_back(argumentOf(page, parameter));
   std::reverse(arguments.begin(), arguments.end());  // CLI11 takes them last first
-  page.parse(arguments);
+  try {
+    page.parse(arguments);
+  } catch (const CLI::CallForHelp&) {
+    throw WebHelp{page.help()};
+  }
   return options;
 }
 

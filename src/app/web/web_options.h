@@ -21,12 +21,18 @@ struct WebOptions {
                               // panel switches a variant (the state stays)
 };
 
+// ?help: what the page takes, as `--help` says it (the names without their dashes are the URL's).
+struct WebHelp {
+  std::string text;
+};
+
 // A URL parameter: name and value as the page's query string has them, decoded.
 using UrlParameter = std::pair<std::string, std::string>;
 
 // The parameters as command-line arguments of the page's options: `input` becomes --load, a name
 // no option has becomes --set NAME=VALUE (an engine option; the engine refuses one it lacks).
-// Throws CLI::ParseError (its message one line) for what the command line would refuse.
+// Throws CLI::ParseError (its message one line) for what the command line would refuse, WebHelp
+// for `help`.
 WebOptions parseWebOptions(const std::vector<UrlParameter>& parameters);
 
 // "name=value" as main's arguments carry them (the page passes each parameter so).
