@@ -202,7 +202,8 @@ report_size() {
   apart=$(du -sB1 "$library" | cut -f1)
   echo "prepare: $bundle holds $((main / 1048576)) MiB, $xvfb $((extra / 1048576)) MiB, $library" \
     "$((apart / 1048576)) MiB, the working tree $((tree / 1048576)) MiB (64 MiB travel a call)"
-  [ $((main + tree)) -le $CARRY_LIMIT_BYTES ] && [ $((extra + tree)) -le $CARRY_LIMIT_BYTES ] ||
+  [ $((main + tree)) -le $CARRY_LIMIT_BYTES ] && [ $((extra + tree)) -le $CARRY_LIMIT_BYTES ] &&
+    [ $((apart + tree)) -le $CARRY_LIMIT_BYTES ] ||
     die "a bundle is over the device tool's 64 MiB: trim the libraries or Xvfb"
   echo "prepare: three calls of one lease: carry [\"$LIBRARY_BUNDLE_NAME\"] (any command, e.g. true)," \
     "then [\"$BUNDLE_NAME\"] to stage, then [\"$XVFB_BUNDLE_NAME\"] to run"
@@ -278,8 +279,8 @@ tarfile.open(sys.argv[1]).extractall(sys.argv[2], **extra)' "$1" "$2"
   fi
 }
 
-# Unpacks a part of the bundle (`tree`, `xvfb`) with `how`, unless a `stage` call of this lease
-# already did for this bundle; fails naming what to carry when neither happened.
+# Unpacks a part of the bundles (`tree`, `library`, `xvfb`) with `how`, unless a `stage` call of
+# this lease already did for this bundle; fails naming what to carry when neither happened.
 unpack_part() {
   local part=$1 archive=$2 how=$3 stamp
   stamp="$part $COMMIT $PREPARED"

@@ -32,17 +32,19 @@ foreach(header IN ITEMS glm nlohmann CLI stb)
   file(CREATE_LINK /usr/include/${header} ${NBODY_WEB_INCLUDE}/${header} SYMBOLIC)
 endforeach()
 # The code includes <glad/gl.h>; on the web Emscripten's own ES 3.0 header declares the calls.
-file(WRITE ${NBODY_WEB_INCLUDE}/glad/gl.h
-     "#pragma once\n// The web build's GL: Emscripten's OpenGL ES 3.0 (tools/web.cmake).\n"
-     "#include <GLES3/gl3.h>\n#define GL_GLEXT_PROTOTYPES 1\n#include <GLES2/gl2ext.h>\n")
+# Written only where the text changed (file(CONFIGURE)), so a new configure recompiles nothing.
+file(CONFIGURE OUTPUT ${NBODY_WEB_INCLUDE}/glad/gl.h CONTENT
+     "#pragma once\n// The web build's GL: Emscripten's OpenGL ES 3.0 (tools/web.cmake).\n\
+#include <GLES3/gl3.h>\n#define GL_GLEXT_PROTOTYPES 1\n#include <GLES2/gl2ext.h>\n")
 # zlib's CRC-32, which the PNG reader checks chunks with.
 add_library(zlib_checksums STATIC ${NBODY_ZLIB_SOURCE_DIR}/crc32.c)
 target_include_directories(zlib_checksums SYSTEM PUBLIC ${NBODY_ZLIB_SOURCE_DIR})
 
 # stb's image reader and writer (the desktop links Debian's libstb, native only).
 set(NBODY_STB_IMPLEMENTATION ${CMAKE_BINARY_DIR}/generated/stb_implementation.c)
-file(WRITE ${NBODY_STB_IMPLEMENTATION} "#define STB_IMAGE_IMPLEMENTATION\n#define STB_IMAGE_WRITE_IMPLEMENTATION\n"
-     "#include <stb_image.h>\n#include <stb_image_write.h>\n")
+file(CONFIGURE OUTPUT ${NBODY_STB_IMPLEMENTATION} CONTENT
+     "#define STB_IMAGE_IMPLEMENTATION\n#define STB_IMAGE_WRITE_IMPLEMENTATION\n\
+#include <stb_image.h>\n#include <stb_image_write.h>\n")
 add_library(imgui STATIC ${NBODY_STB_IMPLEMENTATION} ${NBODY_IMGUI_SOURCE_DIR}/imgui.cpp ${NBODY_IMGUI_SOURCE_DIR}/imgui_draw.cpp
             ${NBODY_IMGUI_SOURCE_DIR}/imgui_tables.cpp ${NBODY_IMGUI_SOURCE_DIR}/imgui_widgets.cpp
             ${NBODY_IMGUI_SOURCE_DIR}/misc/cpp/imgui_stdlib.cpp
@@ -53,8 +55,8 @@ target_include_directories(imgui SYSTEM PUBLIC ${NBODY_WEB_INCLUDE}/stb ${NBODY_
 target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3 IMGUI_DISABLE_FILE_FUNCTIONS)
 target_compile_options(imgui PRIVATE ${NBODY_WEB_FLAGS})
 
-# The rooms' sources, less what the web cannot have: compute shaders (the compute and tree engines,
-# the GPU diagnostics, the splat, the bodies' field, the ranks' exchange), EGL, MPI (the web runs
+# The rooms' sources, less what the web cannot have: the compute and tree engines (what else needs
+# compute shaders compiles through gl/desktop_calls.h and is never reached), EGL, MPI (the web runs
 # one process: parallel/ranks_alone.cpp), HDF5, FFmpeg, a server, and the desktop's commands.
 set(NBODY_WEB_ROOMS physics parallel io gl engines engines/tree diagnostics render app/run app/live app/window
     app/web)

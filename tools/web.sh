@@ -3,6 +3,7 @@
 # nbody.wasm, a static folder any web server serves (README: how to open it). The fragment engine,
 # the scenes, the point sprites and the panel on WebGL2, from the same sources (tools/web.cmake).
 set -euo pipefail
+shopt -s inherit_errexit  # what fails inside $(...) ends the script too
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath -m "${1:-$root/build-web}")
@@ -14,7 +15,12 @@ command -v emcmake >/dev/null || {
 }
 # Emscripten's JavaScript optimiser needs acorn, which Debian installs beside its own node; a
 # node from elsewhere does not look there.
-NODE_PATH="$(dirname "$(dpkg -L node-acorn | grep -m1 '/acorn/package.json$')")/..${NODE_PATH:+:$NODE_PATH}"
+acorn=$(dpkg -L node-acorn 2>/dev/null | awk '/\/acorn\/package[.]json$/ && !n++') || true
+[ -n "$acorn" ] || {
+  echo "web: Debian's node-acorn is missing (tools/setup.sh installs emscripten, which needs it)" >&2
+  exit 1
+}
+NODE_PATH="$(dirname "$acorn")/..${NODE_PATH:+:$NODE_PATH}"
 export NODE_PATH
 
 # Sources of a library Debian ships for the desktop only, as Debian ships them (the version of the
@@ -30,13 +36,16 @@ debian_sources() {  # SOURCE-PACKAGE BINARY-PACKAGE FILE
     : >"$deps/apt/empty.list"
     printf '%s\n' "Types: deb-src" "URIs: http://deb.debian.org/debian" \
       "Suites: bookworm bookworm-updates" "Components: main" \
-      "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" >"$deps/apt/parts/sources.sources"
+      "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" "" \
+      "Types: deb-src" "URIs: http://deb.debian.org/debian-security" "Suites: bookworm-security" \
+      "Components: main" "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" \
+      >"$deps/apt/parts/sources.sources"
     local apt=(apt-get -qq -o "Dir::Etc::SourceList=$deps/apt/empty.list"
       -o "Dir::Etc::SourceParts=$deps/apt/parts" -o "Dir::State::Lists=$deps/apt/lists")
     ls "$deps/apt/lists" | grep -q Sources || "${apt[@]}" update >&2
     (cd "$deps" && "${apt[@]}" source --download-only "$1=$version" >&2)
     local upstream=${version#*:}
-    tar -xf "$deps/${1}_${upstream%-*}.orig.tar."* -C "$deps"
+    tar -xf "$(ls "$deps/${1}_${upstream%-*}.orig.tar."* | grep -v '[.]asc$' | head -1)" -C "$deps"
     found=$(find "$deps" -mindepth 2 -maxdepth 2 -name "$3" | head -1)
   fi
   [ -n "$found" ] || {

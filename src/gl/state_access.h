@@ -87,7 +87,8 @@ bool gpuTimers();
 // The GPU's clock into `query` once the commands before have run (glQueryCounter).
 void stampTime(GLuint query);
 bool queryResultAvailable(GLuint query);
-// Nanoseconds; waits for the result where it is not available yet.
+// Nanoseconds, once queryResultAvailable (a desktop driver waits for a result not yet available;
+// a browser's WebGL gives 0).
 std::uint64_t queryResult(GLuint query);
 
 // glMemoryBarrier's bits (OpenGL 4.2 and on), and the barrier: nothing at the subset.

@@ -19,7 +19,7 @@ const Ranks& ranks() { return world(); }
 void startRanks(int*, char***) {}
 void finishRanks() {}
 bool failedAlone() { return false; }
-void abortRanks(int exitCode) { std::exit(exitCode); }
+void abortRanks(int exitCode) { std::_Exit(exitCode); }
 double secondsInCollective() { return 0.0; }
 bool launchedByMpi() { return false; }
 std::string folderForThisRanksSegments() { return ""; }

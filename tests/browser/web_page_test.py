@@ -12,10 +12,12 @@ Checks, every one against a reference the page did not make:
                  steps agree with the CPU engine's two
   input          input=FILE fetched beside the page starts from that file's bodies
   picture        the interactive page shows bodies (bright pixels right of the panel) and the panel
-                 (its title bar's colour) within 3 s of loading, and counts iterations
+                 (its title bar's colour), and is still running 2 s later; it says how long the
+                 first picture took (a figure, not a limit: no test here is timed)
   no_float       a browser without EXT_color_buffer_float (its WebGL2 made to hide it) says so in one
                  line and exits 1
-  bad_parameter  a parameter the command line would refuse is refused in one line, exit 1
+  bad_parameter  a parameter the command line would refuse is refused in one line, exit 1; so is
+                 one naming a file of the visitor's (screenshot=)
   weight         html + js + wasm under 2 MB
 
 Needs Debian's chromium, chromium-driver and python3-selenium (tools/setup.sh), run with Debian's
@@ -45,7 +47,6 @@ from selenium.webdriver.chrome.service import Service
 
 TOLERANCE = 1e-5
 PAGE_BYTES = 2 * 1024 * 1024
-FIRST_PICTURE_SECONDS = 3.0
 METHODS_N = (1024, 4099)
 
 
@@ -107,11 +108,14 @@ class Page:
 
 
 def states_of(output):
-    """The print mode's states: {"initial": rows, "final": rows}, rows of floats."""
+    """The print mode's states: {"initial": rows, "final": rows}, rows of floats, and under
+    "initial variant" and "final variant" the engine's variant the page names."""
     states, current = {}, None
     for line in output.splitlines():
         if line.startswith("# ") and " state, step " in line:
-            current = states.setdefault(line[2:].split()[0], [])
+            title = line[2:].split()[0]
+            states[title + " variant"] = line.partition("(")[2].rstrip(")")
+            current = states.setdefault(title, [])
         elif current is not None and line and not line.startswith(("#", "x,")):
             current.append([float(value) for value in line.split(",")])
     return states
@@ -140,10 +144,16 @@ class Checks:
         expect(run.returncode == 0, f"nbody simulate {' '.join(options)}: {run.stderr.strip()}")
         return read_csv(path)
 
-    def agrees(self, query, simulate_options, steps):
+    def agrees(self, query, simulate_options, steps, variant=(), initial_variant=()):
+        """The page's run of `query` against the native one; the variants the page names hold
+        every NAME=VALUE of `variant` (at the end) and `initial_variant` (at the start)."""
         page = Page(self.browser, self.base, f"print=csv&steps={steps}&{query}")
         expect(page.exit == "0", f"{query}: exit {page.exit}: {page.status}")
         states = states_of(page.output)
+        for title, wanted in (("final", variant), ("initial", initial_variant)):
+            named = states.get(title + " variant", "").split()
+            expect(all(setting in named for setting in wanted),
+                   f"{query}: the page ran {title} {named}, not {list(wanted)}")
         start = self.native("start-" + query.replace("&", "_"), *simulate_options, "--steps", "0")
         expect(largest_difference(states["initial"], start) == 0.0,
                f"{query}: the initial state is not the native scene's")
@@ -165,11 +175,13 @@ class Checks:
         for settings in ("unroll=1x1&bodies-per-fragment=1&slices=1",
                          "unroll=4x4&bodies-per-fragment=8&slices=2",
                          "bodies-per-fragment=2&slices=8"):
-            self.agrees(f"bodies=1024&method=rk4&{settings}", ["--bodies", "1024", "--method", "rk4"], 1)
+            self.agrees(f"bodies=1024&method=rk4&{settings}", ["--bodies", "1024", "--method", "rk4"],
+                        1, variant=settings.split("&"))
 
     def switch(self):
         self.agrees("bodies=1024&method=rk2&switch=bodies-per-fragment=2",
-                    ["--bodies", "1024", "--method", "rk2"], 2)
+                    ["--bodies", "1024", "--method", "rk2"], 2, variant=["bodies-per-fragment=2"],
+                    initial_variant=["bodies-per-fragment=4"])
 
     def input(self):
         start = self.native("input", "--scene", "disk", "--bodies", "300", "--steps", "0")
@@ -191,7 +203,6 @@ class Checks:
             if bodies_and_panel(png):
                 shown = time.monotonic() - started
         expect(shown is not None, "no bodies and panel within 30 s")
-        expect(shown < FIRST_PICTURE_SECONDS, f"the first picture took {shown:.1f} s")
         time.sleep(2)
         text = self.browser.execute_script("return document.body.dataset.exit ?? ''")
         expect(text == "", f"the page ended: exit {text}")
@@ -209,9 +220,11 @@ class Checks:
             browser.quit()
 
     def bad_parameter(self):
-        page = Page(self.browser, self.base, "bodies=many")
-        expect(page.exit == "1", f"exit {page.exit}")
-        expect(page.status.startswith("nbody: ") and "bodies" in page.status, f"said: {page.status!r}")
+        for query, named in (("bodies=many", "bodies"), ("screenshot=x.png", "screenshot")):
+            page = Page(self.browser, self.base, query)
+            expect(page.exit == "1", f"{query}: exit {page.exit}")
+            expect(page.status.startswith("nbody: ") and named in page.status,
+                   f"{query}: said {page.status!r}")
 
     def weight(self):
         size = sum(os.path.getsize(os.path.join(self.page_folder, "nbody" + extension))

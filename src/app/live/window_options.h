@@ -1,7 +1,7 @@
 #pragma once
 // What the interactive window starts with (`nbody run`, and `nbody` with no command where a display
-// exists): its options as the command line gives them (app/commands/run_command.h registers them,
-// app/window/window_app.h runs the window).
+// exists): its options as the command line gives them (addWindowOptions below registers them for
+// `run`, `serve` and the web page; app/window/window_app.h runs the window).
 
 #include <cstdint>
 #include <optional>

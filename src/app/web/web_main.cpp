@@ -53,16 +53,17 @@ struct Page {
 
 void runFrame(void* page) {
   Page& p = *static_cast<Page*>(page);
-  bool more = false;
+  bool more = false, failed = false;
   try {
     fitCanvasToPage(glfwGetCurrentContext());
     more = p.session->runFrame();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nbody: %s\n", e.what());
+    failed = true;
   }
   if (more) return;
   emscripten_cancel_main_loop();
-  finishPage(p.session->exitCode());
+  finishPage(failed ? 1 : p.session->exitCode());
 }
 
 void printMode(const WebOptions& options) {

@@ -1,5 +1,9 @@
 #include "app/web/web_options.h"
 
+#include <algorithm>
+#include <iterator>
+#include <string_view>
+
 #include <CLI/CLI.hpp>
 
 namespace nbody {
@@ -11,7 +15,7 @@ void addPageOptions(CLI::App& page, WebOptions& options) {
                   "csv: run --steps steps without drawing and print the initial and the final "
                   "state as CSV into the page")
       ->check(CLI::IsMember({"csv"}));
-  addIntegerOption(page, "--steps", options.steps, "steps of the print mode", 0LL, 1LL << 40);
+  addIntegerOption(page, "--steps", options.steps, "steps of the print mode", 0LL, 1LL << 30);
   page.add_option("--switch", options.switchSetting,
                   "the print mode: after half the steps, set this engine option NAME=VALUE as "
                   "the panel does")
@@ -21,8 +25,13 @@ void addPageOptions(CLI::App& page, WebOptions& options) {
       });
 }
 
+// `nbody run`'s options that name files of the visitor's: the page has none.
+constexpr std::string_view kFileOptions[] = {"load", "screenshot", "record", "play", "camera-path"};
+
 std::string argumentOf(const CLI::App& page, const UrlParameter& parameter) {
   const auto& [name, value] = parameter;
+  if (std::find(std::begin(kFileOptions), std::end(kFileOptions), name) != std::end(kFileOptions))
+    throw CLI::ValidationError(name, "the page reads and writes no files (input=FILE fetches one)");
   if (name == "input") return "--load=" + value;
   if (page.get_option_no_throw("--" + name) == nullptr) return "--set=" + name + "=" + value;
   return value.empty() ? "--" + name : "--" + name + "=" + value;

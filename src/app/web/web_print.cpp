@@ -16,9 +16,10 @@ void switchOption(AppSettings& settings, LiveSimulation& simulation, const std::
   simulation.apply(settings);
 }
 
-std::string stateText(const char* title, long long step, const State& state) {
+std::string stateText(const char* title, const LiveSimulation& simulation, const State& state) {
   std::ostringstream text;
-  text << "# " << title << " state, step " << step << "\n";
+  text << "# " << title << " state, step " << simulation.stepCount() << ", "
+       << simulation.engine().name() << " (" << simulation.engine().variant() << ")\n";
   writeStateCsv(state, text);
   return text.str();
 }
@@ -33,7 +34,7 @@ std::string printRun(const WebOptions& options, const gl::ContextInfo& context) 
   std::string text = "# renderer: " + context.renderer + " (" + context.version +
                      ")\n# engine: " + simulation.engine().name() + ", " + settings.run.method +
                      "\n";
-  text += stateText("initial", simulation.stepCount(), simulation.engine().download());
+  text += stateText("initial", simulation, simulation.engine().download());
   const long long firstHalf = options.switchSetting.empty() ? options.steps : options.steps / 2;
   const auto start = std::chrono::steady_clock::now();
   simulation.advance(settings, int(firstHalf));
@@ -43,7 +44,7 @@ std::string printRun(const WebOptions& options, const gl::ContextInfo& context) 
   }
   const State final = simulation.engine().download();  // a browser's glFinish need not wait
   const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
-  text += stateText("final", simulation.stepCount(), final);
+  text += stateText("final", simulation, final);
   text += "# stepping: " + std::to_string(options.steps) + " steps in " +
           std::to_string(seconds.count()) + " s\n";
   return text;

@@ -56,6 +56,14 @@ AppSettings initialSettings(const WindowOptions& options,
   return settings;
 }
 
+// The requests that read or write files: a session without files (the web page) drops them.
+void dropFileRequests(Requests& asks) {
+  for (Request kind :
+       {Request::SaveSnapshot, Request::LoadSnapshot, Request::Screenshot, Request::ToggleRecording,
+        Request::OpenSeries, Request::SavePath, Request::LoadPath})
+    asks.take(kind);
+}
+
 float aspectOf(glm::ivec2 size) { return size.y > 0 ? float(size.x) / float(size.y) : 1.0f; }
 
 // The N the panel offers: powers of two (and of four beyond a million) that some engine runs at an
@@ -296,6 +304,7 @@ bool LiveSession::Impl::runFrame() {
   if (quitting_ || stopRequested() || !front_.takeInput(keys_)) return false;
   if (!takeInput()) return true;  // minimised: nothing to draw
   showPanel();
+  if (!options_.files) dropFileRequests(settings_.requests);  // the keys' (P, M) too
   playSeries();
   const int steps = plannedSteps();
   if (ranks().distributed()) sendOrder({settings_, steps, false});
