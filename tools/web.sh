@@ -29,7 +29,8 @@ export NODE_PATH
 # zlib (the PNG reader's checksums). Prints the folder that holds FILE.
 debian_sources() {  # SOURCE-PACKAGE BINARY-PACKAGE FILE
   local deps="$build/deps" version found
-  found=$(find "$deps" -mindepth 2 -maxdepth 2 -name "$3" 2>/dev/null | head -1)
+  mkdir -p "$deps"
+  found=$(find "$deps" -mindepth 2 -maxdepth 2 -name "$3" -print -quit)
   if [ -z "$found" ]; then
     version=$(dpkg-query -W -f='${source:Version}' "$2")
     mkdir -p "$deps/apt/lists/partial" "$deps/apt/parts"
@@ -46,7 +47,7 @@ debian_sources() {  # SOURCE-PACKAGE BINARY-PACKAGE FILE
     (cd "$deps" && "${apt[@]}" source --download-only "$1=$version" >&2)
     local upstream=${version#*:}
     tar -xf "$(ls "$deps/${1}_${upstream%-*}.orig.tar."* | grep -v '[.]asc$' | head -1)" -C "$deps"
-    found=$(find "$deps" -mindepth 2 -maxdepth 2 -name "$3" | head -1)
+    found=$(find "$deps" -mindepth 2 -maxdepth 2 -name "$3" -print -quit)
   fi
   [ -n "$found" ] || {
     echo "web: Debian's sources of $1 hold no $3" >&2
