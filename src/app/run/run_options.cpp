@@ -51,10 +51,7 @@ void addEngineOptions(CLI::App& command, RunOptions& options, bool several) {
           "engine option NAME=VALUE, repeatable (e.g. unroll=4x4, bodies-per-fragment=4, "
           "slices=16); "
           "`nbody engines` lists them")
-      ->check([](const std::string& text) {
-        return text.find('=') == std::string::npos ? "expected NAME=VALUE, got " + text
-                                                   : std::string();
-      });
+      ->check(engineSettingText());
 }
 
 void addMethodOption(CLI::App& command, RunOptions& options, bool several) {
@@ -180,6 +177,19 @@ CLI::Validator outputPath() {
         return {};
       },
       "FILE");
+}
+
+CLI::Validator engineSettingText() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          parseEngineSetting(text);
+          return {};
+        } catch (const std::exception& e) {
+          return e.what();
+        }
+      },
+      "");
 }
 
 CLI::Validator inputPath() {

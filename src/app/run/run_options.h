@@ -94,5 +94,7 @@ CLI::Validator outputPath();
 // What every option naming a file to read takes: something there, or a line naming why not (a
 // loop of links, a folder on the way that cannot be searched) where CLI11 said "does not exist".
 CLI::Validator inputPath();
+// What an option taking an engine setting takes: NAME=VALUE, as parseEngineSetting reads it.
+CLI::Validator engineSettingText();
 
 }  // namespace nbody

@@ -19,10 +19,7 @@ void addPageOptions(CLI::App& page, WebOptions& options) {
   page.add_option("--switch", options.switchSetting,
                   "the print mode: after half the steps, set this engine option NAME=VALUE as "
                   "the panel does")
-      ->check([](const std::string& text) {
-        return text.find('=') == std::string::npos ? "expected NAME=VALUE, got " + text
-                                                   : std::string();
-      });
+      ->check(engineSettingText());
 }
 
 // `nbody run`'s options that name files of the visitor's: the page has none.

@@ -11,8 +11,8 @@ namespace {
 
 // The panel's way of switching an engine option: into the settings, applied at the next frame.
 void switchOption(AppSettings& settings, LiveSimulation& simulation, const std::string& setting) {
-  const std::size_t equals = setting.find('=');
-  settings.run.engineSettings[setting.substr(0, equals)] = setting.substr(equals + 1);
+  const auto [name, value] = parseEngineSetting(setting);
+  settings.run.engineSettings[name] = value;
   simulation.apply(settings);
 }
 
