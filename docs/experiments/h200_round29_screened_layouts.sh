@@ -69,6 +69,17 @@ if [ -n "${KEEP_BITS:-}" ]; then
   done
   exit 0
 fi
+# SCREENED_SLICES=1 (round 32): the fragment engine's committed screened layout, 8 bodies a
+# fragment and 8 slices (a sum of its own: a screened run no longer gives the bits of a run
+# without --collisions), against the default off, at 16384 (leapfrog and RK4) and 65536.
+if [ -n "${SCREENED_SLICES:-}" ]; then
+  for round in 1 2; do
+    layout_pair default fragment 16384 "$round"
+    METHOD=rk4 layout_pair rk4-default fragment 16384 "$round"
+    layout_pair default fragment 65536 "$round"
+  done
+  exit 0
+fi
 # The GLSL ES edits of 169ae91 (rk_combine.glsl's stages unrolled, force.frag's outputs written
 # with constant indices) must leave the desktop's figures as they were: fragment 16384 Euler
 # 222.56 steps/s at f5fec79 (docs/performance.md), within 2%.

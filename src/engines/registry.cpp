@@ -19,7 +19,7 @@ const std::vector<EngineEntry>& engineRegistry() {
      .papersMethod = true,
      .largestInteractiveBodies = 131072,
      .largestBenchedBodies = 262144,
-     .screenedSettings = {{"bodies-per-fragment", "8"}}},
+     .screenedSettings = {{"bodies-per-fragment", "8"}, {"slices", "8"}}},
 // The web page (tools/web.cmake) has no compute shaders and no threads: the fragment engine alone.
 #if !defined(__EMSCRIPTEN__)
         {.name = "compute",

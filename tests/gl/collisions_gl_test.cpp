@@ -314,9 +314,9 @@ INSTANTIATE_TEST_SUITE_P(EveryGpuEngine, CollisionEngines,
                          ::testing::Values("fragment", "compute", "tree"));
 
 // The direct engines screen in the force pass without changing a term it adds, so a run screened
-// gives the bits of the same run looked at on the host at every boundary: with leapfrog (FSAL: each
-// step's last pass screens its end) and RK4 (the first pass of each step, and a pass of its own at
-// the end of a run).
+// gives the bits of the same run, in the same layout, looked at on the host at every boundary: with
+// leapfrog (FSAL: each step's last pass screens its end) and RK4 (the first pass of each step, and
+// a pass of its own at the end of a run).
 class DirectCollisionEngines : public CollisionEngines {};
 
 TEST_P(DirectCollisionEngines, ScreenedRunsGiveTheBitsOfRunsLookedAtOnTheHost) {
@@ -327,7 +327,7 @@ TEST_P(DirectCollisionEngines, ScreenedRunsGiveTheBitsOfRunsLookedAtOnTheHost) {
     long long mergers[2];
     for (const bool screen : {true, false}) {
       const auto gpu = engine();
-      if (screen) applyScreenedSettings(*gpu, {});  // as simulate screens (fragment: 8 a fragment)
+      applyScreenedSettings(*gpu, {});  // as simulate screens (fragment: 8 a fragment, 8 slices)
       gpu->upload(start);
       mergers[screen] = stepWithCollisions(*gpu, settings, StepParams(0.01, 0.001, 1.0), steps,
                                            *findMethod(method), screen);
@@ -363,7 +363,8 @@ TEST_F(ComputeCollisionRuns, ScreenedPassesOfManyBodiesKeepTheBits) {
 }
 
 // simulate --collisions screens with the engine's screened settings (the fragment engine: 8
-// bodies a fragment) unless --set says otherwise, and says so; the layout changes no bit.
+// bodies a fragment, 8 slices) unless --set says otherwise, and says so; bodies a fragment change
+// no bit.
 TEST(FragmentCollisionRuns, ScreenWithEightBodiesAFragmentUnlessSetOtherwise) {
   test::ScratchFolder scratch("collision-layout");
   const std::string run =
@@ -378,6 +379,8 @@ TEST(FragmentCollisionRuns, ScreenWithEightBodiesAFragmentUnlessSetOtherwise) {
   ASSERT_EQ(four.exitCode, 0) << four.err;
   EXPECT_NE(screened.err.find("bodies-per-fragment=8 "), std::string::npos) << screened.err;
   EXPECT_NE(four.err.find("bodies-per-fragment=4 "), std::string::npos) << four.err;
+  for (const test::CommandResult* result : {&screened, &four})
+    EXPECT_NE(result->err.find("slices=8"), std::string::npos) << result->err;
   EXPECT_NE(four.err.find("collision: "), std::string::npos) << "no merger to compare";
   EXPECT_TRUE(test::readWholeFile(outputs[0]) == test::readWholeFile(outputs[1]));
 }
