@@ -3,41 +3,61 @@
 #include <cmath>
 #include <glm/geometric.hpp>
 
+#include "util/exact_sum.h"
+
 namespace nbody {
 namespace {
 
+// Exact sums of a vector's components.
+struct ExactVector {
+  ExactSum x, y, z;
+  void add(const glm::dvec3& v) {
+    x.add(v.x);
+    y.add(v.y);
+    z.add(v.z);
+  }
+  glm::dvec3 value() const { return {x.value(), y.value(), z.value()}; }
+};
+
 // -G sum_{i < j} m_i m_j / sqrt(r_ij^2 + eps^2): each pair once, which is the -1/2 double sum.
+// A pair's term has the same bits either way round, and the sum is exact: any order of the
+// bodies gives the same bits.
 double potentialEnergy(const DoubleBodies& bodies, const StepParams& params) {
   const double softening2 = params.softening * params.softening;
   const std::size_t n = bodies.mass.size();
-  double sum = 0.0;
+  ExactSum sum;
   for (std::size_t i = 0; i < n; ++i) {
-    double sumOverPartners = 0.0;
     for (std::size_t j = i + 1; j < n; ++j) {
       const glm::dvec3 d = bodies.position[j] - bodies.position[i];
       const double r2 = glm::dot(d, d) + softening2;
-      if (r2 > 0.0) sumOverPartners += bodies.mass[j] / std::sqrt(r2);
+      if (r2 > 0.0) sum.add(bodies.mass[i] * bodies.mass[j] / std::sqrt(r2));
     }
-    sum += bodies.mass[i] * sumOverPartners;
   }
-  return -params.gravity * sum;
+  return -params.gravity * sum.value();
 }
 
 }  // namespace
 
+// Every sum is exact (util/exact_sum.h): the diagnostics of a state do not depend on the order of
+// its bodies, nor on how a distributed run splits them.
 Diagnostics computeDiagnostics(const DoubleBodies& bodies, const StepParams& params) {
-  Diagnostics d;
-  glm::dvec3 weightedPosition(0.0);
+  ExactSum mass, kinetic;
+  ExactVector momentum, angularMomentum, weightedPosition;
   for (std::size_t i = 0; i < bodies.mass.size(); ++i) {
     const double m = bodies.mass[i];
     const glm::dvec3 r = bodies.position[i], v = bodies.velocity[i];
-    d.mass += m;
-    d.kinetic += 0.5 * m * glm::dot(v, v);
-    d.momentum += m * v;
-    d.angularMomentum += m * glm::cross(r, v);
-    weightedPosition += m * r;
+    mass.add(m);
+    kinetic.add(0.5 * m * glm::dot(v, v));
+    momentum.add(m * v);
+    angularMomentum.add(m * glm::cross(r, v));
+    weightedPosition.add(m * r);
   }
-  d.centreOfMass = d.mass > 0.0 ? weightedPosition / d.mass : glm::dvec3(0.0);
+  Diagnostics d;
+  d.mass = mass.value();
+  d.kinetic = kinetic.value();
+  d.momentum = momentum.value();
+  d.angularMomentum = angularMomentum.value();
+  d.centreOfMass = d.mass > 0.0 ? weightedPosition.value() / d.mass : glm::dvec3(0.0);
   d.potential = potentialEnergy(bodies, params);
   d.external = externalEnergy(bodies, params);
   return d;
@@ -46,22 +66,22 @@ Diagnostics computeDiagnostics(const DoubleBodies& bodies, const StepParams& par
 double externalEnergy(const DoubleBodies& bodies, const StepParams& params) {
   if (!params.potential) return 0.0;
   const double time = params.time();
-  double sum = 0.0;
+  ExactSum sum;
   for (std::size_t i = 0; i < bodies.mass.size(); ++i)
     if (bodies.mass[i] != 0.0)
-      sum += bodies.mass[i] * params.potential->potential(bodies.position[i], time, params.gravity);
-  return sum;
+      sum.add(bodies.mass[i] * params.potential->potential(bodies.position[i], time, params.gravity));
+  return sum.value();
 }
 
 double externalEnergy(const State& state, const StepParams& params) {
   if (!params.potential) return 0.0;
   const double time = params.time();
-  double sum = 0.0;
+  ExactSum sum;
   for (const glm::vec4& body : state.positionMass)
     if (body.w != 0.0f)
-      sum += double(body.w) *
-             params.potential->potential(glm::dvec3(glm::vec3(body)), time, params.gravity);
-  return sum;
+      sum.add(double(body.w) *
+              params.potential->potential(glm::dvec3(glm::vec3(body)), time, params.gravity));
+  return sum.value();
 }
 
 Diagnostics computeDiagnostics(const State& state, const StepParams& params) {

@@ -28,7 +28,7 @@ struct Diagnostics {
 Diagnostics computeDiagnostics(const DoubleBodies& bodies, const StepParams& params);
 // The same from the float32 state every engine exchanges.
 Diagnostics computeDiagnostics(const State& state, const StepParams& params);
-// X alone: sum m Phi_ext(r) at params.time(), added in body order; 0 without a potential. O(N).
+// X alone: sum m Phi_ext(r) at params.time(), summed exactly; 0 without a potential. O(N).
 double externalEnergy(const DoubleBodies& bodies, const StepParams& params);
 double externalEnergy(const State& state, const StepParams& params);
 

@@ -5,11 +5,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
+#include <random>
 
 #include "diagnostics/engine_diagnostics.h"
 #include "engines/cpu_engine.h"
 #include "physics/scenes.h"
+#include "util/exact_sum.h"
 
 namespace nbody {
 namespace {
@@ -110,6 +115,118 @@ TEST(Diagnostics, OfTheCpuEngineResolveItsDoublePrecision) {
   std::printf("relative energy error: %.3g in double, %.3g from the float32 state\n", inDouble,
               fromFloat);
   EXPECT_LT(std::abs(inDouble), 2e-10);
+}
+
+// --- ExactSum (util/exact_sum.h) against answers that need no rounding, or one known rounding.
+
+__extension__ using Int128 = __int128;
+
+double exactSumOf(const std::vector<double>& terms) {
+  ExactSum sum;
+  for (const double term : terms) sum.add(term);
+  return sum.value();
+}
+
+TEST(ExactSum, KeepsWhatAFloatingPointSumLoses) {
+  EXPECT_EQ(exactSumOf({0x1p100, 1.0, -0x1p100}), 1.0);  // a double sum gives 0
+  EXPECT_EQ(exactSumOf({1e308, 1e308, -1e308}), 1e308);   // a double sum overflows
+  EXPECT_EQ(exactSumOf({0x1p-1074, 0x1p-1074, -0x1p-1074}), 0x1p-1074);
+  EXPECT_EQ(exactSumOf({0x1p1023, -0x1p-1074, -0x1p1023}), -0x1p-1074);
+  EXPECT_EQ(exactSumOf({}), 0.0);
+  EXPECT_EQ(exactSumOf({2.5, -2.5}), 0.0);
+}
+
+// Round to nearest, ties to even, once: the terms below the last place count as a whole.
+TEST(ExactSum, RoundsOnceToNearestTiesToEven) {
+  EXPECT_EQ(exactSumOf({1.0, 0x1p-53}), 1.0);                             // a tie: to even
+  EXPECT_EQ(exactSumOf({1.0, 0x1p-53, 0x1p-200}), 1.0 + 0x1p-52);         // past the tie
+  EXPECT_EQ(exactSumOf({1.0 + 0x1p-52, 0x1p-53}), 1.0 + 0x1p-51);         // a tie: up to even
+  EXPECT_EQ(exactSumOf({1.0, 0x1p-54, 0x1p-54, 0x1p-300}), 1.0 + 0x1p-52);  // (a double sum: 1)
+  EXPECT_EQ(exactSumOf({-1.0, -0x1p-53, -0x1p-200}), -1.0 - 0x1p-52);
+  EXPECT_EQ(exactSumOf({0x1p80, 3.0, -0x1p-70}), 0x1p80);
+  EXPECT_EQ(exactSumOf({0x1p1023, 0x1p1023}), std::numeric_limits<double>::infinity());
+}
+
+TEST(ExactSum, NonFiniteTermsGiveWhatAFloatingPointSumGives) {
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(exactSumOf({1.0, inf}), inf);
+  EXPECT_EQ(exactSumOf({-inf, 1.0}), -inf);
+  EXPECT_TRUE(std::isnan(exactSumOf({inf, -inf})));
+  EXPECT_TRUE(std::isnan(exactSumOf({1.0, std::numeric_limits<double>::quiet_NaN()})));
+}
+
+// Integers times one power of two have an exact sum in __int128: random ones of 52 bits at 2^-500,
+// 2^0 and 2^900, in a random order and split into random partial sums, against it.
+TEST(ExactSum, EqualsAnIntegerSumInAnyOrderAndAnySplit) {
+  std::mt19937_64 random(5);
+  for (const int scale : {-500, 0, 900}) {
+    std::vector<double> terms;
+    Int128 exact = 0;
+    for (int k = 0; k < 3000; ++k) {
+      const std::int64_t integer = (std::int64_t(random() >> 4) - (std::int64_t(1) << 59)) >> 7 << 7;
+      exact += integer;
+      terms.push_back(std::ldexp(double(integer), scale));  // 52 bits: exact
+    }
+    // libgcc's __int128 to double rounds to nearest, ties to even.
+    const double expected = std::ldexp(double(exact), scale);
+    for (int order = 0; order < 4; ++order) {
+      std::shuffle(terms.begin(), terms.end(), random);
+      ExactSum whole;
+      std::vector<ExactSum> parts(1 + order);
+      for (std::size_t k = 0; k < terms.size(); ++k) parts[random() % parts.size()].add(terms[k]);
+      for (const ExactSum& part : parts) whole.merge(part);
+      EXPECT_EQ(whole.value(), expected) << "scale " << scale << ", order " << order;
+      EXPECT_EQ(exactSumOf(terms), expected);
+    }
+  }
+}
+
+// Terms of every magnitude from 2^-1074 to 2^1000 and both signs: every order and split gives
+// the same bits, and the value is within an ulp of a sum of the magnitudes sorted ascending.
+TEST(ExactSum, TermsOfEveryMagnitudeGiveTheSameBitsInAnyOrder) {
+  std::mt19937_64 random(11);
+  std::vector<double> terms;
+  for (int k = 0; k < 5000; ++k) {
+    const double fraction = std::uniform_real_distribution<double>(0.5, 1.0)(random);
+    const int exponent = int(random() % 2070) - 1070;
+    terms.push_back((random() & 1 ? 1.0 : -1.0) * std::ldexp(fraction, exponent));
+  }
+  const double first = exactSumOf(terms);
+  for (int order = 0; order < 5; ++order) {
+    std::shuffle(terms.begin(), terms.end(), random);
+    ExactSum whole;
+    std::vector<ExactSum> parts(2 + order);
+    for (std::size_t k = 0; k < terms.size(); ++k) parts[k * parts.size() / terms.size()].add(terms[k]);
+    for (const ExactSum& part : parts) whole.merge(part);
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(whole.value()), std::bit_cast<std::uint64_t>(first));
+  }
+  std::sort(terms.begin(), terms.end(), [](double a, double b) { return std::abs(a) < std::abs(b); });
+  const double ascending = std::accumulate(terms.begin(), terms.end(), 0.0);
+  EXPECT_LE(std::abs(first - ascending), std::abs(first) * 0x1p-50);
+}
+
+// A state's diagnostics do not depend on the order of its bodies: the same bits for every field.
+TEST(Diagnostics, AnyOrderOfTheBodiesGivesTheSameBits) {
+  State state = findScene("plummer")->generate(700, 4);
+  StepParams params;
+  params.softening = 0.01;
+  const Diagnostics first = computeDiagnostics(state, params);
+  std::vector<std::size_t> order(state.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937 random(3);
+  std::shuffle(order.begin(), order.end(), random);
+  State shuffled;
+  for (const std::size_t i : order) {
+    shuffled.positionMass.push_back(state.positionMass[i]);
+    shuffled.velocity.push_back(state.velocity[i]);
+  }
+  const Diagnostics again = computeDiagnostics(shuffled, params);
+  EXPECT_EQ(again.mass, first.mass);
+  EXPECT_EQ(again.kinetic, first.kinetic);
+  EXPECT_EQ(again.potential, first.potential);
+  EXPECT_EQ(again.momentum, first.momentum);
+  EXPECT_EQ(again.angularMomentum, first.angularMomentum);
+  EXPECT_EQ(again.centreOfMass, first.centreOfMass);
 }
 
 }  // namespace
