@@ -69,7 +69,8 @@ double externalEnergy(const DoubleBodies& bodies, const StepParams& params) {
   ExactSum sum;
   for (std::size_t i = 0; i < bodies.mass.size(); ++i)
     if (bodies.mass[i] != 0.0)
-      sum.add(bodies.mass[i] * params.potential->potential(bodies.position[i], time, params.gravity));
+      sum.add(bodies.mass[i] *
+              params.potential->potential(bodies.position[i], time, params.gravity));
   return sum.value();
 }
 

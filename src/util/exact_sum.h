@@ -65,14 +65,17 @@ class ExactSum {
   }
 
  private:
-  static constexpr int kLowest = -1152;  // the weight of digit 0: 2^kLowest
+  static constexpr int kLowest = -1152;       // the weight of digit 0: 2^kLowest
   static constexpr std::size_t kDigits = 72;  // to 2^1152: room for carries above 2^1024
   static constexpr std::uint64_t kDigitMask = 0xffffffffu;
 
   void addNonFinite(double term) {
-    if (std::isnan(term)) nan_ = true;
-    else if (term > 0) positiveInfinity_ = true;
-    else negativeInfinity_ = true;
+    if (std::isnan(term))
+      nan_ = true;
+    else if (term > 0)
+      positiveInfinity_ = true;
+    else
+      negativeInfinity_ = true;
   }
 
   // An add puts less than 2^33 into a digit (a merge 2^32 + 2^32): weight 2 each, and after 2^29
@@ -104,7 +107,8 @@ class ExactSum {
     std::size_t top = kDigits;
     while (top > 0 && digits_[top - 1] == 0) --top;
     if (top == 0) return 0.0;
-    const int leading = int(top - 1) * 32 + int(std::bit_width(std::uint64_t(digits_[top - 1]))) - 1;
+    const int leading =
+        int(top - 1) * 32 + int(std::bit_width(std::uint64_t(digits_[top - 1]))) - 1;
     const int lowest = leading >= 52 ? leading - 52 : 0;
     std::uint64_t kept = 0;
     for (int bit = leading; bit >= lowest; --bit) kept = kept << 1 | (bitAt(bit) ? 1u : 0u);
@@ -116,7 +120,9 @@ class ExactSum {
     return std::ldexp(double(kept), lowest + kLowest);
   }
 
-  bool bitAt(int bit) const { return (std::uint64_t(digits_[std::size_t(bit / 32)]) >> (bit % 32)) & 1u; }
+  bool bitAt(int bit) const {
+    return (std::uint64_t(digits_[std::size_t(bit / 32)]) >> (bit % 32)) & 1u;
+  }
 
   std::array<std::int64_t, kDigits> digits_{};
   std::int64_t adds_ = 0;

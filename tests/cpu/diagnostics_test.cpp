@@ -129,7 +129,7 @@ double exactSumOf(const std::vector<double>& terms) {
 
 TEST(ExactSum, KeepsWhatAFloatingPointSumLoses) {
   EXPECT_EQ(exactSumOf({0x1p100, 1.0, -0x1p100}), 1.0);  // a double sum gives 0
-  EXPECT_EQ(exactSumOf({1e308, 1e308, -1e308}), 1e308);   // a double sum overflows
+  EXPECT_EQ(exactSumOf({1e308, 1e308, -1e308}), 1e308);  // a double sum overflows
   EXPECT_EQ(exactSumOf({0x1p-1074, 0x1p-1074, -0x1p-1074}), 0x1p-1074);
   EXPECT_EQ(exactSumOf({0x1p1023, -0x1p-1074, -0x1p1023}), -0x1p-1074);
   EXPECT_EQ(exactSumOf({}), 0.0);
@@ -138,9 +138,9 @@ TEST(ExactSum, KeepsWhatAFloatingPointSumLoses) {
 
 // Round to nearest, ties to even, once: the terms below the last place count as a whole.
 TEST(ExactSum, RoundsOnceToNearestTiesToEven) {
-  EXPECT_EQ(exactSumOf({1.0, 0x1p-53}), 1.0);                             // a tie: to even
-  EXPECT_EQ(exactSumOf({1.0, 0x1p-53, 0x1p-200}), 1.0 + 0x1p-52);         // past the tie
-  EXPECT_EQ(exactSumOf({1.0 + 0x1p-52, 0x1p-53}), 1.0 + 0x1p-51);         // a tie: up to even
+  EXPECT_EQ(exactSumOf({1.0, 0x1p-53}), 1.0);                               // a tie: to even
+  EXPECT_EQ(exactSumOf({1.0, 0x1p-53, 0x1p-200}), 1.0 + 0x1p-52);           // past the tie
+  EXPECT_EQ(exactSumOf({1.0 + 0x1p-52, 0x1p-53}), 1.0 + 0x1p-51);           // a tie: up to even
   EXPECT_EQ(exactSumOf({1.0, 0x1p-54, 0x1p-54, 0x1p-300}), 1.0 + 0x1p-52);  // (a double sum: 1)
   EXPECT_EQ(exactSumOf({-1.0, -0x1p-53, -0x1p-200}), -1.0 - 0x1p-52);
   EXPECT_EQ(exactSumOf({0x1p80, 3.0, -0x1p-70}), 0x1p80);
@@ -163,7 +163,8 @@ TEST(ExactSum, EqualsAnIntegerSumInAnyOrderAndAnySplit) {
     std::vector<double> terms;
     Int128 exact = 0;
     for (int k = 0; k < 3000; ++k) {
-      const std::int64_t integer = (std::int64_t(random() >> 4) - (std::int64_t(1) << 59)) >> 7 << 7;
+      const std::int64_t integer =
+          (std::int64_t(random() >> 4) - (std::int64_t(1) << 59)) >> 7 << 7;
       exact += integer;
       terms.push_back(std::ldexp(double(integer), scale));  // 52 bits: exact
     }
@@ -196,11 +197,13 @@ TEST(ExactSum, TermsOfEveryMagnitudeGiveTheSameBitsInAnyOrder) {
     std::shuffle(terms.begin(), terms.end(), random);
     ExactSum whole;
     std::vector<ExactSum> parts(2 + order);
-    for (std::size_t k = 0; k < terms.size(); ++k) parts[k * parts.size() / terms.size()].add(terms[k]);
+    for (std::size_t k = 0; k < terms.size(); ++k)
+      parts[k * parts.size() / terms.size()].add(terms[k]);
     for (const ExactSum& part : parts) whole.merge(part);
     EXPECT_EQ(std::bit_cast<std::uint64_t>(whole.value()), std::bit_cast<std::uint64_t>(first));
   }
-  std::sort(terms.begin(), terms.end(), [](double a, double b) { return std::abs(a) < std::abs(b); });
+  std::sort(terms.begin(), terms.end(),
+            [](double a, double b) { return std::abs(a) < std::abs(b); });
   const double ascending = std::accumulate(terms.begin(), terms.end(), 0.0);
   EXPECT_LE(std::abs(first - ascending), std::abs(first) * 0x1p-50);
 }
