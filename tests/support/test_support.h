@@ -3,11 +3,14 @@
 // and comparisons of whole states.
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <numbers>
+#include <utility>
 
 #include <glm/geometric.hpp>
 
+#include "diagnostics/diagnostics.h"
 #include "engines/engine.h"
 #include "physics/method.h"
 #include "physics/scenes.h"
@@ -55,6 +58,27 @@ inline bool sameBits(const State& a, const State& b) {
              0 &&
          std::memcmp(a.velocity.data(), b.velocity.data(), a.size() * sizeof(glm::vec4)) == 0 &&
          sameIdentity(a, b);
+}
+
+// Every field of the diagnostics holds the same bits.
+inline bool sameBits(const Diagnostics& a, const Diagnostics& b) {
+  const auto same = [](const auto& x, const auto& y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+  return same(a.mass, b.mass) && same(a.kinetic, b.kinetic) && same(a.potential, b.potential) &&
+         same(a.external, b.external) && same(a.momentum, b.momentum) &&
+         same(a.angularMomentum, b.angularMomentum) && same(a.centreOfMass, b.centreOfMass);
+}
+
+// The same bodies in an order drawn from `seed` (a Fisher-Yates shuffle).
+inline State shuffledBodies(const State& state, unsigned seed) {
+  State shuffled = state;
+  std::uint64_t random = seed * 0x9e3779b97f4a7c15ull + 1;
+  for (std::size_t i = shuffled.size(); i-- > 1;) {
+    random = random * 6364136223846793005ull + 1442695040888963407ull;  // Knuth's MMIX LCG
+    const std::size_t j = std::size_t(random >> 33) % (i + 1);
+    std::swap(shuffled.positionMass[i], shuffled.positionMass[j]);
+    std::swap(shuffled.velocity[i], shuffled.velocity[j]);
+  }
+  return shuffled;
 }
 
 inline State advance(Engine& engine, const State& initial, const Method& method,
