@@ -43,9 +43,6 @@ std::size_t bytesOf(Binding binding, std::size_t bodies) {
       return groups * 16;
     case kPotential:
       return groups * 8;
-    case kSumIn:
-    case kSumOut:
-      return std::max<std::size_t>(1, (groups + 255) / 256) * 8;
     case kSpill:
       return spillSlotsFor(bodies) * (1 + kSpillSlotNodes) * 4;  // taken flags, then the slots
     case kBindingCount:

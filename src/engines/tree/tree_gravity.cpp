@@ -130,7 +130,7 @@ double TreeGravity::potentialEnergy(GLuint positionMass, glm::ivec2 size, std::s
   buildAndWalk(positionMass, size, bodyCount, params, settings, WalkOutput::potential,
                GroupRange{});
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  return 0.5 * params.gravity * walk_.sumPotentials(kernels_, buffers_, walk_.lastRange().last);
+  return 0.5 * params.gravity * walk_.sumPotentials(buffers_, walk_.lastRange().last);
 }
 
 void TreeGravity::bodyPotentials(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,

@@ -35,8 +35,6 @@ KernelFile fileOf(Kernel kernel) {
       return {"tree_moments.comp", kElementThreads, false};
     case Kernel::walk:
       return {"tree_walk.comp", 0, false};
-    case Kernel::sum:
-      return {"tree_sum.comp", kSumThreads, false};
     case Kernel::density:
       return {"tree_density.comp", kElementThreads, false};
   }

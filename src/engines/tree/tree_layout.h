@@ -30,8 +30,6 @@ enum Binding : GLuint {
   kVisits,      // uint[N - 1]: children finished, for the bottom-up moments
   kGroupStats,  // uvec4[groups]: bodies, cells, nodes tested; overflows | spilled rows << 16
   kPotential,   // double[groups]: sum of m_i phi_i over each group
-  kSumIn,       // double[]: tree_sum.comp's input
-  kSumOut,      // double[]: tree_sum.comp's output
   kSpill,       // uint[]: the walk's spill pool: a taken flag per slot, then the slots
   kBindingCount
 };
@@ -39,7 +37,7 @@ inline constexpr std::array<const char*, kBindingCount> kBindingDefines = {
     "B_BOUNDS",       "B_KEYS_IN",      "B_VALUES_IN",     "B_KEYS_OUT",  "B_VALUES_OUT",
     "B_BLOCK_COUNTS", "B_DIGIT_TOTALS", "B_SORTED_BODIES", "B_NODE_TEST", "B_NODE_QUAD",
     "B_NODE_BOX_MIN", "B_NODE_BOX_MAX", "B_PARENTS",       "B_VISITS",    "B_GROUP_STATS",
-    "B_POTENTIAL",    "B_SUM_IN",       "B_SUM_OUT",       "B_SPILL"};
+    "B_POTENTIAL",    "B_SPILL"};
 
 // The radix sort: 8-bit digits of the 63-bit keys in kSortPasses passes, each over blocks of
 // kSortThreads invocations x kSortItems keys. The histogram, the scan of a digit's row and the

@@ -4,10 +4,12 @@
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "engines/stage_kernel.h"
 #include "engines/tree/tree_layout.h"
 #include "gl/desktop_calls.h"
+#include "util/exact_sum.h"
 
 namespace nbody::tree {
 namespace {
@@ -201,30 +203,14 @@ std::vector<GroupCounts> WalkStage::groupCounts(const TreeBuffers& buffers) cons
   return counts;
 }
 
-double WalkStage::sumPotentials(Kernels& kernels, const TreeBuffers& buffers,
-                                std::size_t count) const {
-  gl::UniformProgram& sum = kernels.use(Kernel::sum);
-  GLuint input = buffers.buffer(kPotential);
-  const GLuint outputs[2] = {buffers.buffer(kSumIn), buffers.buffer(kSumOut)};
-  int next = 0;
-  do {
-    const std::size_t perInvocation = std::max<std::size_t>(1, ceilDiv(count, kSumThreads * 256));
-    const std::size_t groups = ceilDiv(count, kSumThreads * perInvocation);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSumIn, input);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSumOut, outputs[next]);
-    sum.setUint("uCount", count);
-    sum.setUint("uPerInvocation", perInvocation);
-    kernels.dispatch(groups);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    input = outputs[next];
-    next = 1 - next;
-    count = groups;
-  } while (count > 1);
+double WalkStage::sumPotentials(const TreeBuffers& buffers, std::size_t groups) const {
+  std::vector<double> terms(groups);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  double total = 0;
-  glGetNamedBufferSubData(input, 0, sizeof total, &total);
-  buffers.bindAll();
-  return total;
+  glGetNamedBufferSubData(buffers.buffer(kPotential), 0, GLsizeiptr(groups * sizeof(double)),
+                          terms.data());
+  ExactSum sum;
+  for (const double term : terms) sum.add(term);
+  return sum.value();
 }
 
 bool RingTuner::needsTuning(std::size_t bodyCount, const TreeSettings& settings) const {

@@ -114,8 +114,10 @@ class WalkStage {
   ListStatistics listStatistics(const TreeBuffers& buffers) const;
   std::vector<GroupCounts> groupCounts(const TreeBuffers& buffers) const;
   // The sum of the potential terms of groups [0, groups) (a walk of them for WalkOutput::potential
-  // before), added in a fixed order on the GPU in double; reads back 8 bytes.
-  double sumPotentials(Kernels& kernels, const TreeBuffers& buffers, std::size_t groups) const;
+  // before): each group's double read back (8 bytes a group) and added exactly
+  // (util/exact_sum.h), so that the sum does not depend on the groups' order, nor on how ranks
+  // would split them.
+  double sumPotentials(const TreeBuffers& buffers, std::size_t groups) const;
 
  private:
   std::vector<std::uint32_t> readCounters(
