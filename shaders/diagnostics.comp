@@ -1,30 +1,31 @@
-// Diagnostics reduced on the GPU, summed exactly, so that they do not depend on the order of the
-// bodies nor on how ranks split them (util/exact_sum.h is the host's side).
+// Diagnostics reduced on the GPU, the sums over bodies exact, so that they do not depend on the
+// order of the bodies nor on how ranks split them (util/exact_sum.h is the host's side).
 //
-// Each quantity q is a sum of terms formed in double from the float32 state, as the CPU forms
-// them: m v, m, m r x v, 1/2 m v^2, m r, one term a body; and the potential's pair terms
-// m_i (m_j / sqrt(r_ij^2 + eps^2)), the latter factor in float32 as the force evaluates it, one a
-// pair. Three kinds of pass:
-// - SCALES: the largest exponent of each quantity's terms (integer maxima: any order gives them);
-// - DIGITS: each term, scaled by 2^uShift[q] (the host's choice from those exponents, so that a
-//   term stays below 2^DIGITS*DIGIT_BITS over the terms' count), is cut into DIGITS integer digits
-//   of DIGIT_BITS bits (its bits below 2^0 dropped), and the digits are summed: integers held in
-//   doubles below 2^53 add exactly, in any order;
+// Each quantity q is a sum of one term a body, formed in double from the float32 state as the CPU
+// forms it: m v, m, m r x v, 1/2 m v^2, m r, and -1/2 m_i phi_i, where phi_i = sum_{j != i} m_j /
+// sqrt(r_ij^2 + eps^2) adds its pairs (float32, as the force evaluates them) in double in the
+// order of the texels (the POTENTIALS pass, into a buffer). Three more kinds of pass:
+// - SCALES: the largest exponent field of each quantity's terms (integer maxima: any order gives
+//   them);
+// - DIGITS: each term's 53-bit significand, placed by its exponent field and uOffset[q] (the
+//   host's choice from the largest, so that the largest term over the count of terms sits below
+//   2^(DIGITS DIGIT_BITS)), is cut into DIGITS integer digits of DIGIT_BITS bits, its bits below
+//   2^0 dropped; the digits are summed as doubles, integers below 2^53 that add exactly in any
+//   order. Only integer operations touch a term's bits: no frexp, ldexp or rounding of its value.
 // - the partial sums' pass adds the digits of the previous pass's groups, until one sum remains.
-// Digits are carried (each but the first into [0, 2^DIGIT_BITS)) whenever an invocation has added
-// its share, so sums stay far below 2^53. The host weights the final digits by 2^-uShift[q] and
-// adds them exactly.
+// A group's sum is carried (each digit but the first into [0, 2^DIGIT_BITS)) before it is written,
+// so sums stay far below 2^53. The host weights the final digits and adds them exactly.
 //
-// Defines: WORKGROUP_SIZE, PASS (0: scales, 1: digits, 2: partial sums). Files before this one:
-// workgroup.glsl.
+// Defines: WORKGROUP_SIZE, PASS (0: scales, 1: digits, 2: partial sums, 3: potentials). Files
+// before this one: workgroup.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 
 #define QUANTITIES 12  // matches kQuantities in src/diagnostics/gpu_diagnostics.cpp
 #define DIGITS 5
 #define DIGIT_BITS 24
-#define PAIR_QUANTITY 11
-#define EXPONENT_BIAS 1100  // a biased exponent is 0 for a quantity with no nonzero term
+#define DIGIT_MASK 0xffffffu
+#define POTENTIAL_QUANTITY 11
 
 // Matches GpuDigits in src/diagnostics/gpu_diagnostics.cpp: quantity q's digit k at q DIGITS + k,
 // the first the most significant.
@@ -33,25 +34,11 @@ struct Digits {
 };
 
 layout(std430, binding = 0) writeonly buffer OutputDigits { Digits outputDigits[]; };
-layout(std430, binding = 2) buffer Scales { uint scales[QUANTITIES]; };  // biased exponents
+layout(std430, binding = 2) buffer Scales { uint scales[QUANTITIES]; };  // exponent fields
+layout(std430, binding = 3) buffer Potentials { double potentials[]; };  // phi_i, body i at i
 
-uniform uint uCount;  // bodies (SCALES, DIGITS) or input sums
+uniform uint uCount;  // bodies, or input sums (PASS 2)
 uniform uint uElementsPerInvocation;
-
-// 2^((DIGITS - 1 - k) DIGIT_BITS), digit k's weight, to the power `sign` (1 or -1): scaling by a
-// power of two is exact, where a division need not be.
-double digitWeight(int k, int sign) { return ldexp(1.0LF, sign * (DIGITS - 1 - k) * DIGIT_BITS); }
-
-// Digits 1 .. DIGITS - 1 into [0, 2^DIGIT_BITS), the rest carried into digit 0: exact.
-void carryDigits(inout Digits sum) {
-  for (int q = 0; q < QUANTITIES; ++q) {
-    for (int k = DIGITS - 1; k > 0; --k) {
-      double up = floor(sum.digit[q * DIGITS + k] * ldexp(1.0LF, -DIGIT_BITS));
-      sum.digit[q * DIGITS + k] -= up * ldexp(1.0LF, DIGIT_BITS);
-      sum.digit[q * DIGITS + k - 1] += up;
-    }
-  }
-}
 
 #if PASS != 2
 uniform sampler2D uPositionMass;  // the engine's state: body i at texel (i % width, i / width)
@@ -59,38 +46,66 @@ uniform sampler2D uVelocity;
 uniform float uSoftening2;        // eps^2
 uniform bool uPairPotential;      // false: the caller has the potential another way (a tree's)
 
-// The per-body terms of body i, and its position and mass.
-void bodyTerms(uint i, out double terms[PAIR_QUANTITY], out vec4 positionMass) {
-  int width = textureSize(uPositionMass, 0).x;
-  ivec2 texel = ivec2(int(i) % width, int(i) / width);
-  positionMass = texelFetch(uPositionMass, texel, 0);
+ivec2 texelOf(uint i, int width) { return ivec2(int(i) % width, int(i) / width); }
+
+// 1 / sqrt(r^2 + eps^2), zero for a pair at distance 0 without softening: the force law's
+// convention (shaders/gravity.glsl), so that both agree on what a state's energy is.
+float inverseDistance(vec3 ri, vec3 rj) {
+  vec3 d = rj - ri;
+  float r2 = dot(d, d) + uSoftening2;
+  return r2 > 0.0 ? inversesqrt(r2) : 0.0;
+}
+#endif
+
+#if PASS == 3
+// phi_i: like the force, over every texel (padding texels are massless and add exactly zero);
+// body i itself left out by its index, because with eps > 0 its own term would not vanish.
+double potentialSum(uint i, vec3 ri) {
+  ivec2 size = textureSize(uPositionMass, 0);
+  double sum = 0.0;
+  uint j = 0u;
+  for (int y = 0; y < size.y; ++y) {
+    for (int x = 0; x < size.x; ++x, ++j) {
+      vec4 other = texelFetch(uPositionMass, ivec2(x, y), 0);
+      if (j != i) sum += double(other.w * inverseDistance(ri, other.xyz));
+    }
+  }
+  return sum;
+}
+
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= uCount) return;
+  vec4 body = texelFetch(uPositionMass, texelOf(i, textureSize(uPositionMass, 0).x), 0);
+  potentials[i] = potentialSum(i, body.xyz);
+}
+#else
+
+#if PASS != 2
+// Body i's term of each quantity.
+void bodyTerms(uint i, out double terms[QUANTITIES]) {
+  ivec2 texel = texelOf(i, textureSize(uPositionMass, 0).x);
+  vec4 positionMass = texelFetch(uPositionMass, texel, 0);
   dvec3 r = dvec3(positionMass.xyz);
   dvec3 v = dvec3(texelFetch(uVelocity, texel, 0).xyz);
   double m = double(positionMass.w);
   dvec3 momentum = m * v, angularMomentum = m * cross(r, v), weightedPosition = m * r;
-  terms = double[PAIR_QUANTITY](momentum.x, momentum.y, momentum.z, m, angularMomentum.x,
-                                angularMomentum.y, angularMomentum.z, 0.5 * m * dot(v, v),
-                                weightedPosition.x, weightedPosition.y, weightedPosition.z);
+  double potential = uPairPotential ? -0.5 * m * potentials[i] : 0.0LF;
+  terms = double[QUANTITIES](momentum.x, momentum.y, momentum.z, m, angularMomentum.x,
+                             angularMomentum.y, angularMomentum.z, 0.5 * m * dot(v, v),
+                             weightedPosition.x, weightedPosition.y, weightedPosition.z, potential);
 }
 
-// m_j / sqrt(r^2 + eps^2) in float32, zero for a pair at distance 0 without softening: the force
-// law's convention (shaders/gravity.glsl), so that both agree on what a state's energy is.
-float pairFactor(vec4 bodyI, vec4 bodyJ) {
-  vec3 d = bodyJ.xyz - bodyI.xyz;
-  float r2 = dot(d, d) + uSoftening2;
-  return bodyJ.w * (r2 > 0.0 ? inversesqrt(r2) : 0.0);
+// The biased exponent field of a double: 0 for zero, 1 for a subnormal (whose significand has no
+// leading 1), 2047 for an infinity or NaN.
+uint exponentField(uvec2 bits) {
+  uint field = (bits.y >> 20) & 0x7ffu;
+  return field == 0u && (bits.x != 0u || (bits.y & 0xfffffu) != 0u) ? 1u : field;
 }
 #endif
 
 #if PASS == 0
 shared uint groupScales[WORKGROUP_SIZE * QUANTITIES];
-
-uint biasedExponent(double term) {
-  if (term == 0.0 || isinf(term) || isnan(term)) return 0u;
-  int exponent;
-  frexp(term, exponent);  // |term| < 2^exponent
-  return uint(exponent + EXPONENT_BIAS);
-}
 
 void raiseScale(uint into, uint from) {
   for (int q = 0; q < QUANTITIES; ++q)
@@ -99,33 +114,22 @@ void raiseScale(uint into, uint from) {
 }
 WORKGROUP_REDUCE(largestScales, raiseScale)
 
-// The largest exponent of body i's terms, its pair terms included (body i itself left out by its
-// index: with eps > 0 its own term would not vanish; padding texels are massless).
-void raiseBodyScales(uint i, inout uint top[QUANTITIES]) {
-  double terms[PAIR_QUANTITY];
-  vec4 bodyI;
-  bodyTerms(i, terms, bodyI);
-  for (int q = 0; q < PAIR_QUANTITY; ++q) top[q] = max(top[q], biasedExponent(terms[q]));
-  if (!uPairPotential) return;
-  ivec2 size = textureSize(uPositionMass, 0);
-  for (uint j = 0u; j < uint(size.x * size.y); ++j) {
-    vec4 bodyJ = texelFetch(uPositionMass, ivec2(int(j) % size.x, int(j) / size.x), 0);
-    if (j != i)
-      top[PAIR_QUANTITY] = max(top[PAIR_QUANTITY],
-                               biasedExponent(double(bodyI.w) * double(pairFactor(bodyI, bodyJ))));
-  }
-}
-
 void main() {
-  uint top[QUANTITIES];
-  for (int q = 0; q < QUANTITIES; ++q) top[q] = 0u;
+  uint local = gl_LocalInvocationID.x;
+  for (int q = 0; q < QUANTITIES; ++q) groupScales[local * QUANTITIES + q] = 0u;
   for (uint k = 0u; k < uElementsPerInvocation; ++k) {
     uint index = shareElement(gl_WorkGroupID.x, uElementsPerInvocation, k);
-    if (index < uCount) raiseBodyScales(index, top);
+    if (index >= uCount) continue;
+    double terms[QUANTITIES];
+    bodyTerms(index, terms);
+    for (int q = 0; q < QUANTITIES; ++q) {
+      uint field = exponentField(unpackDouble2x32(terms[q]));
+      if (field < 2047u)  // not infinite or NaN: the digits' pass passes those on whole
+        groupScales[local * QUANTITIES + q] = max(groupScales[local * QUANTITIES + q], field);
+    }
   }
-  for (int q = 0; q < QUANTITIES; ++q) groupScales[gl_LocalInvocationID.x * QUANTITIES + q] = top[q];
   largestScales();
-  for (uint q = gl_LocalInvocationID.x; q < uint(QUANTITIES); q += uint(WORKGROUP_SIZE))
+  for (uint q = local; q < uint(QUANTITIES); q += uint(WORKGROUP_SIZE))
     atomicMax(scales[q], groupScales[q]);  // entry 0's
 }
 #else
@@ -137,51 +141,60 @@ void addDigits(uint into, uint from) {
 }
 WORKGROUP_REDUCE(sumGroup, addDigits)
 
-#if PASS == 1
-uniform int uShift[QUANTITIES];  // a term of quantity q times 2^uShift[q] is below 2^(DIGITS DIGIT_BITS)
+// Digits 1 .. DIGITS - 1 into [0, 2^DIGIT_BITS), the rest carried into digit 0: integers times
+// powers of two and their floors, exact.
+void carryDigits(inout Digits sum) {
+  for (int q = 0; q < QUANTITIES; ++q) {
+    for (int k = DIGITS - 1; k > 0; --k) {
+      double up = floor(sum.digit[q * DIGITS + k] * 5.9604644775390625e-8LF);  // 2^-24
+      sum.digit[q * DIGITS + k] -= up * 16777216.0LF;
+      sum.digit[q * DIGITS + k - 1] += up;
+    }
+  }
+}
 
-// Adds term times 2^uShift[q], its bits below 2^0 dropped (toward zero), to quantity q's digits.
-// A term that is not finite goes into the first digit whole, where the host finds it.
-void addTerm(inout Digits sum, int q, double term) {
-  if (term == 0.0) return;
-  if (isinf(term) || isnan(term)) {
-    sum.digit[q * DIGITS] += term;
+#if PASS == 1
+uniform int uOffset[QUANTITIES];  // a term's lowest significand bit sits at 2^(field + uOffset[q])
+
+// Bits [from, from + DIGIT_BITS) of the 53-bit significand (high, low); those outside it are 0.
+uint significandBits(uint high, uint low, int from) {
+  if (from >= 53 || from <= -DIGIT_BITS) return 0u;
+  if (from < 0) return (low << uint(-from)) & DIGIT_MASK;
+  if (from == 0) return low & DIGIT_MASK;
+  if (from < 32) return ((low >> uint(from)) | (high << uint(32 - from))) & DIGIT_MASK;
+  return (high >> uint(from - 32)) & DIGIT_MASK;
+}
+
+// Adds quantity q's term to the digits of entry `local` of the group's sums. A term that is not
+// finite goes into the first digit whole, where the host finds it.
+void addTerm(uint local, int q, double term) {
+  uvec2 bits = unpackDouble2x32(term);
+  uint field = exponentField(bits);
+  if (field == 0u) return;
+  if (field == 2047u) {
+    groupDigits[local].digit[q * DIGITS] += term;
     return;
   }
-  int shift = uShift[q];
-  double left = ldexp(ldexp(abs(term), shift / 2), shift - shift / 2);  // in two steps: no overflow
-  double sign = term < 0.0 ? -1.0LF : 1.0LF;
+  uint high = (bits.y & 0xfffffu) | (((bits.y >> 20) & 0x7ffu) != 0u ? 0x100000u : 0u);
+  int lowest = int(field) + uOffset[q];  // the significand's bit 0, in the sum's bits
   for (int k = 0; k < DIGITS; ++k) {
-    double digit = floor(left * digitWeight(k, -1));
-    left -= digit * digitWeight(k, 1);
-    sum.digit[q * DIGITS + k] += sign * digit;
+    double digit = double(significandBits(high, bits.x, (DIGITS - 1 - k) * DIGIT_BITS - lowest));
+    groupDigits[local].digit[q * DIGITS + k] += (bits.y >> 31) != 0u ? -digit : digit;
   }
 }
 
-void addBodyDigits(uint i, inout Digits sum) {
-  double terms[PAIR_QUANTITY];
-  vec4 bodyI;
-  bodyTerms(i, terms, bodyI);
-  for (int q = 0; q < PAIR_QUANTITY; ++q) addTerm(sum, q, terms[q]);
-  if (!uPairPotential) return;
-  ivec2 size = textureSize(uPositionMass, 0);
-  for (uint j = 0u; j < uint(size.x * size.y); ++j) {
-    vec4 bodyJ = texelFetch(uPositionMass, ivec2(int(j) % size.x, int(j) / size.x), 0);
-    if (j != i) addTerm(sum, PAIR_QUANTITY, double(bodyI.w) * double(pairFactor(bodyI, bodyJ)));
-  }
-}
-
-Digits load(uint i) {
-  Digits sum;
-  for (int d = 0; d < QUANTITIES * DIGITS; ++d) sum.digit[d] = 0.0LF;
-  addBodyDigits(i, sum);
-  carryDigits(sum);
-  return sum;
+void addElement(uint local, uint i) {
+  double terms[QUANTITIES];
+  bodyTerms(i, terms);
+  for (int q = 0; q < QUANTITIES; ++q) addTerm(local, q, terms[q]);
 }
 #else
 layout(std430, binding = 1) readonly buffer InputDigits { Digits inputDigits[]; };
 
-Digits load(uint i) { return inputDigits[i]; }
+void addElement(uint local, uint i) {
+  for (int d = 0; d < QUANTITIES * DIGITS; ++d)
+    groupDigits[local].digit[d] += inputDigits[i].digit[d];
+}
 #endif
 
 void main() {
@@ -189,10 +202,7 @@ void main() {
   for (int d = 0; d < QUANTITIES * DIGITS; ++d) groupDigits[local].digit[d] = 0.0LF;
   for (uint k = 0u; k < uElementsPerInvocation; ++k) {
     uint index = shareElement(gl_WorkGroupID.x, uElementsPerInvocation, k);
-    if (index < uCount) {
-      Digits element = load(index);
-      for (int d = 0; d < QUANTITIES * DIGITS; ++d) groupDigits[local].digit[d] += element.digit[d];
-    }
+    if (index < uCount) addElement(local, index);
   }
   sumGroup();
   if (local == 0u) {
@@ -201,4 +211,5 @@ void main() {
     outputDigits[gl_WorkGroupID.x] = sum;
   }
 }
+#endif
 #endif

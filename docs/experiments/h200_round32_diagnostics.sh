@@ -16,7 +16,7 @@ seconds() {  # OUTPUT_NAME ARGS...: wall seconds of one simulate
   start=$(date +%s.%N)
   "$nbody" simulate -o "$out/$name.csv" "$@" >"$out/$name.txt" 2>&1 || echo "failed: $name" >&2
   end=$(date +%s.%N)
-  echo "$end - $start" | bc
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }'
 }
 
 row_cost() {  # ENGINE BODIES STEPS
@@ -26,10 +26,10 @@ row_cost() {  # ENGINE BODIES STEPS
   with=$(seconds "$engine-$bodies-rows" "${common[@]}" --diagnostics "$out/$engine-$bodies.csv" \
     --diagnostics-every 1)
   echo "== $engine $bodies: $steps steps $plain s, with $((steps + 1)) rows $with s;" \
-    "a row $(echo "($with - $plain) * 1000 / ($steps + 1)" | bc -l | cut -c1-7) ms"
+    "a row $(awk -v p="$plain" -v w="$with" -v n="$((steps + 1))" 'BEGIN { printf "%.2f", (w - p) * 1000 / n }') ms"
 }
 
-for round in 1 2; do
+for round in ${ROUNDS:-1 2}; do
   echo "-- round $round"
   row_cost fragment 16384 50
   row_cost fragment 65536 10

@@ -15,10 +15,9 @@
 namespace nbody {
 namespace {
 
-// shaders/diagnostics.comp's quantities: m v (3), m, m r x v (3), 1/2 m v^2, m r (3), and the
-// potential's pair terms; each summed in kDigits digits of kDigitBits bits.
-constexpr int kQuantities = 12, kPairQuantity = 11, kDigits = 5, kDigitBits = 24;
-constexpr int kExponentBias = 1100;
+// shaders/diagnostics.comp's quantities: m v (3), m, m r x v (3), 1/2 m v^2, m r (3), and
+// -1/2 m phi; each summed in kDigits digits of kDigitBits bits.
+constexpr int kQuantities = 12, kPotentialQuantity = 11, kDigits = 5, kDigitBits = 24;
 
 // struct Digits of shaders/diagnostics.comp in std430 layout.
 struct GpuDigits {
@@ -26,10 +25,10 @@ struct GpuDigits {
 };
 static_assert(sizeof(GpuDigits) == 480);
 
-constexpr GLuint kOutputBinding = 0, kInputBinding = 1, kScalesBinding = 2;
+constexpr GLuint kOutputBinding = 0, kInputBinding = 1, kScalesBinding = 2, kPotentialsBinding = 3;
 constexpr int kPositionMassUnit = 0, kVelocityUnit = 1;
 
-enum class Pass { scales = 0, digits = 1, partialSums = 2 };
+enum class Pass { scales = 0, digits = 1, partialSums = 2, potentials = 3 };
 
 gl::UniformProgram buildPass(int groupSize, Pass pass) {
   return gl::UniformProgram(
@@ -43,33 +42,32 @@ void setCount(const gl::UniformProgram& program, std::size_t count,
   program.setUint("uElementsPerInvocation", elementsPerInvocation);
 }
 
-// The power of two each quantity's terms are scaled by: the largest, below 2^exponent, then sits
-// below 2^(kDigits kDigitBits) over the count of terms, so that their sum does too.
-std::array<GLint, kQuantities> shiftsFor(const std::array<GLuint, kQuantities>& scales,
-                                         std::size_t bodies) {
-  std::array<GLint, kQuantities> shifts{};
-  for (int q = 0; q < kQuantities; ++q) {
-    const double terms = q == kPairQuantity ? double(bodies) * double(bodies) : double(bodies);
-    const int headroom = int(std::ceil(std::log2(terms + 1.0)));
-    const int exponent = scales[q] ? int(scales[q]) - kExponentBias : 0;
-    shifts[q] = kDigits * kDigitBits - headroom - exponent;
-  }
-  return shifts;
+// Where each quantity's terms go in its sum: a term's lowest significand bit at 2^(its exponent
+// field + offset), so that the largest term, below 2^(field - 1022), times the count of terms
+// stays below 2^(kDigits kDigitBits).
+std::array<GLint, kQuantities> offsetsFor(const std::array<GLuint, kQuantities>& largestFields,
+                                          std::size_t bodies) {
+  const int headroom = int(std::bit_width(bodies));  // bodies < 2^headroom
+  std::array<GLint, kQuantities> offsets{};
+  for (std::size_t q = 0; q < offsets.size(); ++q)
+    offsets[q] = kDigits * kDigitBits - 53 - headroom - GLint(largestFields[q]);
+  return offsets;
 }
 
-// Quantity q's exact sum: its digits weighted back by 2^-shift, each an exact double.
-double quantityValue(const GpuDigits& sums, int q, GLint shift) {
+// Quantity q's exact sum: its digits, each an integer, weighted back: a unit of the sum is
+// 2^-(1075 + offset) (the significand's bit 0 at field 1 is 2^-1074).
+double quantityValue(const GpuDigits& sums, std::size_t q, GLint offset) {
   ExactSum sum;
   for (int k = 0; k < kDigits; ++k)
-    sum.add(std::ldexp(sums.digit[std::size_t(q * kDigits + k)],
-                       (kDigits - 1 - k) * kDigitBits - shift));
+    sum.add(std::ldexp(sums.digit[q * kDigits + std::size_t(k)],
+                       (kDigits - 1 - k) * kDigitBits - 1075 - offset));
   return sum.value();
 }
 
-Diagnostics fromDigits(const GpuDigits& sums, const std::array<GLint, kQuantities>& shifts,
+Diagnostics fromDigits(const GpuDigits& sums, const std::array<GLint, kQuantities>& offsets,
                        double gravity) {
   std::array<double, kQuantities> value{};
-  for (int q = 0; q < kQuantities; ++q) value[std::size_t(q)] = quantityValue(sums, q, shifts[q]);
+  for (std::size_t q = 0; q < value.size(); ++q) value[q] = quantityValue(sums, q, offsets[q]);
   Diagnostics d;
   d.momentum = glm::dvec3(value[0], value[1], value[2]);
   d.mass = value[3];
@@ -77,7 +75,7 @@ Diagnostics fromDigits(const GpuDigits& sums, const std::array<GLint, kQuantitie
   d.kinetic = value[7];
   d.centreOfMass =
       d.mass > 0.0 ? glm::dvec3(value[8], value[9], value[10]) / d.mass : glm::dvec3(0.0);
-  d.potential = -0.5 * gravity * value[kPairQuantity];
+  d.potential = gravity * value[kPotentialQuantity];
   return d;
 }
 
@@ -97,10 +95,11 @@ GpuDiagnostics::GpuDiagnostics(ReductionShape shape) : shape_(shape) {
                              std::to_string(shape.groupSize) + " invocations; this GPU offers " +
                              std::to_string(maxGroupSize));
   maxGroups_ = std::size_t(maxGroups);
+  potentials_ = buildPass(shape.groupSize, Pass::potentials);
   scales_ = buildPass(shape.groupSize, Pass::scales);
   bodyDigits_ = buildPass(shape.groupSize, Pass::digits);
   sumPartials_ = buildPass(shape.groupSize, Pass::partialSums);
-  for (const gl::UniformProgram* program : {&scales_, &bodyDigits_}) {
+  for (const gl::UniformProgram* program : {&potentials_, &scales_, &bodyDigits_}) {
     program->setUnit("uPositionMass", kPositionMassUnit);
     program->setUnit("uVelocity", kVelocityUnit);
   }
@@ -129,9 +128,26 @@ void GpuDiagnostics::reserve(std::size_t sums) {
   capacity_ = sums;
 }
 
-// The largest exponent of each quantity's terms, biased (0: no nonzero term).
-std::array<GLuint, kQuantities> GpuDiagnostics::largestExponents(const GpuStateView& state,
-                                                                 bool pairPotential) {
+// phi_i of every body into the potentials' buffer: the O(N^2) pass.
+void GpuDiagnostics::sumPotentials(const GpuStateView& state) {
+  if (state.bodyCount > potentialCapacity_) {
+    potentialsBuffer_ = gl::Buffer::create();
+    glNamedBufferStorage(potentialsBuffer_.id(), GLsizeiptr(state.bodyCount * sizeof(double)),
+                         nullptr, 0);
+    potentialCapacity_ = state.bodyCount;
+  }
+  glUseProgram(potentials_.id());
+  setCount(potentials_, state.bodyCount, 1);
+  setStateUniforms(potentials_, state, true);
+  glDispatchCompute(
+      GLuint((state.bodyCount + std::size_t(shape_.groupSize) - 1) / std::size_t(shape_.groupSize)),
+      1, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+// The largest exponent field of each quantity's terms (0: no nonzero term).
+std::array<GLuint, 12> GpuDiagnostics::largestExponents(const GpuStateView& state,
+                                                        bool pairPotential) {
   const std::array<GLuint, kQuantities> none{};
   glNamedBufferSubData(scalesBuffer_.id(), 0, sizeof none, none.data());
   std::size_t elementsPerInvocation = 1;
@@ -153,22 +169,24 @@ void GpuDiagnostics::setStateUniforms(const gl::UniformProgram& program, const G
   glBindTextureUnit(kPositionMassUnit, state.positionMassTexture);
   glBindTextureUnit(kVelocityUnit, state.velocityTexture);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kScalesBinding, scalesBuffer_.id());
+  if (potentialsBuffer_.id())
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPotentialsBinding, potentialsBuffer_.id());
 }
 
 Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams& params,
                                     bool pairPotential) {
   if (state.bodyCount == 0) return {};
   softening2_ = params.softening * params.softening;
-  const std::array<GLint, kQuantities> shifts =
-      shiftsFor(largestExponents(state, pairPotential), state.bodyCount);
-  // The digits' pass: one body per invocation, since each may cost an O(N) potential sum.
+  if (pairPotential) sumPotentials(state);
+  const std::array<GLint, kQuantities> offsets =
+      offsetsFor(largestExponents(state, pairPotential), state.bodyCount);
   std::size_t elementsPerInvocation = 1;
   std::size_t count = groupsFor(state.bodyCount, elementsPerInvocation);
   reserve(count);
   glUseProgram(bodyDigits_.id());
   setCount(bodyDigits_, state.bodyCount, elementsPerInvocation);
   setStateUniforms(bodyDigits_, state, pairPotential);
-  bodyDigits_.setInts("uShift", shifts);
+  bodyDigits_.setInts("uOffset", offsets);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOutputBinding, partials_[0].id());
   glDispatchCompute(GLuint(count), 1, 1);
   lastPassCount_ = 1;
@@ -178,7 +196,7 @@ Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams&
   glGetNamedBufferSubData(partials_[current].id(), 0, sizeof sums, &sums);
   glUseProgram(0);  // nothing of ours stays current: deleting these passes never leaves a deleted
                     // program bound
-  return fromDigits(sums, shifts, params.gravity);
+  return fromDigits(sums, offsets, params.gravity);
 }
 
 // Sums the `count` partial sums in partials_[0] until one remains; returns the buffer that holds

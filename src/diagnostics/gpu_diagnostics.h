@@ -1,8 +1,9 @@
 #pragma once
 // Diagnostics reduced on the GPU where an engine keeps its state, without reading the bodies back,
-// and summed exactly (shaders/diagnostics.comp): the same bits for any order of the bodies. A
-// compute pass finds each quantity's largest term (its exponent); another cuts every body's terms
-// (its O(N) share of the potential included) into integer digits and sums them per workgroup;
+// the sums over bodies exact (shaders/diagnostics.comp): the same bits for any order of the bodies
+// and any split of them, given each body's terms. A compute pass sums each body's potential over
+// its pairs (O(N^2), in the order of the texels); another finds each quantity's largest term (its
+// exponent); another cuts every body's terms into integer digits and sums them per workgroup;
 // further passes sum the partial sums until one remains, which is read back (480 bytes) and
 // weighted back on the host.
 
@@ -42,14 +43,17 @@ class GpuDiagnostics {
  private:
   std::size_t groupsFor(std::size_t count, std::size_t& elementsPerInvocation) const;
   void reserve(std::size_t sums);
+  void sumPotentials(const GpuStateView& state);
   std::array<GLuint, 12> largestExponents(const GpuStateView& state, bool pairPotential);
   void setStateUniforms(const gl::UniformProgram& program, const GpuStateView& state,
                         bool pairPotential) const;
   int sumPartials(std::size_t count);
 
   ReductionShape shape_;
-  gl::UniformProgram scales_, bodyDigits_, sumPartials_;
-  gl::Buffer scalesBuffer_;  // the exponents' pass's 12 integer maxima
+  gl::UniformProgram potentials_, scales_, bodyDigits_, sumPartials_;
+  gl::Buffer scalesBuffer_;      // the exponents' pass's 12 integer maxima
+  gl::Buffer potentialsBuffer_;  // phi_i, a double a body
+  std::size_t potentialCapacity_ = 0;
   double softening2_ = 0.0;  // eps^2, a float in the passes
   gl::Buffer partials_[2];   // ping-pong: a pass reads one and writes the other
   std::size_t capacity_ = 0;
