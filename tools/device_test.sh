@@ -183,7 +183,7 @@ pack_tree() {
     esac
   fi
   (cd "$build" && find . -name CTestTestfile.cmake -o -name '*_include.cmake' -o -name '*_tests.cmake' &&
-    printf '%s\n' ./nbody ./tests/nbody_*_tests ./device-lib ./device-bin) | sed "s|^\./|${build#/}/|" >>"$list"
+    printf '%s\n' ./nbody ./tests/nbody_*_tests ./tests/nbody_*_probe ./device-lib ./device-bin) | sed "s|^\./|${build#/}/|" >>"$list"
   tar -C / --exclude="${build#/}/$LIBRARY_APART*" --verbatim-files-from -cf - -T "$list" |
     xz -9 -T0 >"$archive" || die "could not pack the tree"
   (cd / && ls -d "${build#/}/$LIBRARY_APART"* | tar -C / --verbatim-files-from -cf - -T - |

@@ -463,25 +463,76 @@ void Ranks::broadcast(std::vector<std::byte>& bytes) const {
           "MPI_Bcast");
 }
 
+namespace {
+
+// Each element `operation` of every rank's, in place (integers: exact, in any order).
+void reduceOnEveryRank(std::span<std::int64_t> values, MPI_Op operation) {
+  const InCollective waiting;
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT64_T, operation,
+                      MPI_COMM_WORLD),
+        "MPI_Allreduce");
+}
+
+}  // namespace
+
 std::int64_t Ranks::maximum(std::int64_t value) const {
   maximum(std::span(&value, 1));
   return value;
 }
 
 void Ranks::maximum(std::span<std::int64_t> values) const {
-  if (!usesMpi_ || count_ == 1) return;
-  const InCollective waiting;
-  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT64_T, MPI_MAX,
-                      MPI_COMM_WORLD),
-        "MPI_Allreduce");
+  if (usesMpi_ && count_ > 1) reduceOnEveryRank(values, MPI_MAX);
 }
 
 std::int64_t Ranks::sum(std::int64_t value) const {
-  if (!usesMpi_ || count_ == 1) return value;
-  std::int64_t result = 0;
+  sum(std::span(&value, 1));
+  return value;
+}
+
+void Ranks::sum(std::span<std::int64_t> values) const {
+  if (usesMpi_ && count_ > 1) reduceOnEveryRank(values, MPI_SUM);
+}
+
+namespace {
+
+// MPI's counts and displacements of parts of `units` each, in rank order.
+void countsAndOffsets(std::span<const std::size_t> units, std::vector<int>& counts,
+                      std::vector<int>& offsets) {
+  std::size_t offset = 0;
+  for (const std::size_t part : units) {
+    counts.push_back(asCount(part));
+    offsets.push_back(asCount(offset));
+    offset += part;
+  }
+}
+
+}  // namespace
+
+std::vector<std::byte> Ranks::allToAll(std::span<const std::byte> send,
+                                       std::span<const std::size_t> sendUnits, std::size_t unit,
+                                       std::vector<std::size_t>& receivedUnits) const {
+  if (!usesMpi_ || count_ == 1) {
+    receivedUnits.assign(1, sendUnits[0]);
+    return {send.begin(), send.begin() + std::ptrdiff_t(sendUnits[0] * unit)};
+  }
+  std::vector<std::int64_t> sent(sendUnits.begin(), sendUnits.end()), received(sent.size());
   const InCollective waiting;
-  check(MPI_Allreduce(&value, &result, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
-  return result;
+  check(MPI_Alltoall(sent.data(), 1, MPI_INT64_T, received.data(), 1, MPI_INT64_T, MPI_COMM_WORLD),
+        "MPI_Alltoall");
+  receivedUnits.assign(received.begin(), received.end());
+  std::vector<int> sendCounts, sendOffsets, receiveCounts, receiveOffsets;
+  countsAndOffsets(sendUnits, sendCounts, sendOffsets);
+  countsAndOffsets(receivedUnits, receiveCounts, receiveOffsets);
+  std::size_t total = 0;
+  for (const std::size_t part : receivedUnits) total += part;
+  std::vector<std::byte> all(total * unit);
+  MPI_Datatype type = unitType(unit);
+  const int status =
+      MPI_Alltoallv(send.data(), sendCounts.data(), sendOffsets.data(), type, all.data(),
+                    receiveCounts.data(), receiveOffsets.data(), type, MPI_COMM_WORLD);
+  MPI_Type_free(&type);
+  check(status, "MPI_Alltoallv");
+  return all;
 }
 
 std::vector<std::string> Ranks::gatherText(const std::string& text) const {

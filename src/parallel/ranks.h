@@ -3,7 +3,8 @@
 // otherwise this process alone, started exactly as without MPI (MPI is not initialised when no
 // launcher started the process). Every rank holds the whole state and computes a share of the
 // forces; the ranks exchange bytes and integers only, never a floating-point sum, so that a run
-// on K ranks gives the bits of the run on one.
+// on K ranks gives the bits of the run on one. allToAll and sum over a span are the decomposed
+// tree's (docs/decomposed-tree-design.md, step 1), not yet used by a command.
 //
 // The collectives below must be called by every rank, in the same order.
 
@@ -12,6 +13,8 @@
 #include <span>
 #include <string>
 #include <vector>
+
+#include "util/exact_sum.h"
 
 namespace nbody {
 
@@ -43,6 +46,15 @@ class Ranks {
   // Each element the largest of every rank's, in place.
   void maximum(std::span<std::int64_t> values) const;
   std::int64_t sum(std::int64_t value) const;
+  // Each element the sum of every rank's, in place.
+  void sum(std::span<std::int64_t> values) const;
+  // Every rank sends each rank d its part of `send`: `sendUnits[d]` units of `unit` bytes, the
+  // parts in rank order. Returns what every rank sent this one, the parts in rank order, and their
+  // units in `receivedUnits`. Counts go in units (MPI_Alltoallv of a `unit`-byte type), so they
+  // fit an int for any N.
+  std::vector<std::byte> allToAll(std::span<const std::byte> send,
+                                  std::span<const std::size_t> sendUnits, std::size_t unit,
+                                  std::vector<std::size_t>& receivedUnits) const;
   // Every rank's `text`, in rank order, on every rank.
   std::vector<std::string> gatherText(const std::string& text) const;
 
@@ -90,6 +102,14 @@ class StreamedGather {
   std::size_t published_ = 0;
   std::vector<std::size_t> taken_;  // of each rank's part, bytes copied into `all`
 };
+
+// The exact sum of every rank's `sum`, on every rank: their parts added as integers, so the same
+// bits as one ExactSum of every rank's terms.
+inline ExactSum exactSumOnEveryRank(const Ranks& ranks, const ExactSum& sum) {
+  ExactSum::Parts parts = sum.parts();
+  ranks.sum(parts);
+  return ExactSum::fromParts(parts);
+}
 
 // The ranks of this process's run: one (this process) until startRanks found a launcher.
 const Ranks& ranks();

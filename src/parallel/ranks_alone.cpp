@@ -30,6 +30,13 @@ void Ranks::broadcast(std::vector<std::byte>&) const {}
 std::int64_t Ranks::maximum(std::int64_t value) const { return value; }
 void Ranks::maximum(std::span<std::int64_t>) const {}
 std::int64_t Ranks::sum(std::int64_t value) const { return value; }
+void Ranks::sum(std::span<std::int64_t>) const {}
+std::vector<std::byte> Ranks::allToAll(std::span<const std::byte> send,
+                                       std::span<const std::size_t> sendUnits, std::size_t unit,
+                                       std::vector<std::size_t>& receivedUnits) const {
+  receivedUnits.assign(1, sendUnits[0]);
+  return {send.begin(), send.begin() + std::ptrdiff_t(sendUnits[0] * unit)};
+}
 std::vector<std::string> Ranks::gatherText(const std::string& text) const { return {text}; }
 
 StreamedGather::StreamedGather(const Ranks& ranks, std::span<std::byte> all,

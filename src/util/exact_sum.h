@@ -9,6 +9,7 @@
 // which add() and merge() do as needed. Non-finite terms make the value NaN or an infinity, as a
 // floating-point sum would.
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -49,6 +50,30 @@ class ExactSum {
     countAdds(2);
   }
 
+  // The sum as integers that add: its carried digits (digit k weighs 2^(32 k - 1152); all but the
+  // last in [0, 2^32), the last signed), then its count of NaN, +infinity and -infinity terms.
+  // Ranks sum across them by adding their parts element by element (fromParts, then value()).
+  using Parts = std::array<std::int64_t, 75>;
+  Parts parts() const {
+    ExactSum normal = *this;
+    normal.carry();
+    Parts parts{};
+    std::copy(normal.digits_.begin(), normal.digits_.end(), parts.begin());
+    parts[kDigits] = nan_, parts[kDigits + 1] = positiveInfinity_;
+    parts[kDigits + 2] = negativeInfinity_;
+    return parts;
+  }
+  // The sum of the sums whose parts added up to `parts` (at most 2^30 of them).
+  static ExactSum fromParts(const Parts& parts) {
+    ExactSum sum;
+    std::copy(parts.begin(), parts.begin() + std::ptrdiff_t(kDigits), sum.digits_.begin());
+    sum.nan_ = parts[kDigits] > 0;
+    sum.positiveInfinity_ = parts[kDigits + 1] > 0;
+    sum.negativeInfinity_ = parts[kDigits + 2] > 0;
+    sum.carry();
+    return sum;
+  }
+
   // The exact sum rounded to the nearest double (ties to even; below 2^-1022 rounded again by
   // ldexp, which is the same for equal sums).
   double value() const {
@@ -67,6 +92,7 @@ class ExactSum {
  private:
   static constexpr int kLowest = -1152;       // the weight of digit 0: 2^kLowest
   static constexpr std::size_t kDigits = 72;  // to 2^1152: room for carries above 2^1024
+  static_assert(std::tuple_size_v<Parts> == kDigits + 3);
   static constexpr std::uint64_t kDigitMask = 0xffffffffu;
 
   void addNonFinite(double term) {

@@ -209,6 +209,28 @@ TEST(ExactSum, TermsOfEveryMagnitudeGiveTheSameBitsInAnyOrder) {
   EXPECT_LE(std::abs(first - ascending), std::abs(first) * 0x1p-50);
 }
 
+// What ranks do (exactSumOnEveryRank): several sums' parts added as integers, element by element,
+// are the parts of the sum of all their terms.
+TEST(ExactSum, PartsAddedAsIntegersAreTheSumOfAllTerms) {
+  const std::vector<double> terms = {0x1p1000, -3.5, 0x1p-1000, 1e-300, -0x1p1000, 7.25, -0x1p-60};
+  std::vector<ExactSum> sums(3);
+  for (std::size_t k = 0; k < terms.size(); ++k) sums[k % 3].add(terms[k]);
+  ExactSum::Parts added{};
+  for (const ExactSum& sum : sums) {
+    const ExactSum::Parts parts = sum.parts();
+    for (std::size_t k = 0; k < added.size(); ++k) added[k] += parts[k];
+  }
+  EXPECT_EQ(ExactSum::fromParts(added).value(), exactSumOf(terms));
+  sums[1].add(std::numeric_limits<double>::infinity());
+  sums[2].add(-std::numeric_limits<double>::infinity());
+  added = {};
+  for (const ExactSum& sum : {sums[0], sums[1]})
+    for (std::size_t k = 0; k < added.size(); ++k) added[k] += sum.parts()[k];
+  EXPECT_EQ(ExactSum::fromParts(added).value(), std::numeric_limits<double>::infinity());
+  for (std::size_t k = 0; k < added.size(); ++k) added[k] += sums[2].parts()[k];
+  EXPECT_TRUE(std::isnan(ExactSum::fromParts(added).value()));
+}
+
 // A state's diagnostics do not depend on the order of its bodies: the same bits for every field.
 TEST(Diagnostics, AnyOrderOfTheBodiesGivesTheSameBits) {
   const State state = findScene("plummer")->generate(700, 4);

@@ -143,6 +143,22 @@ INSTANTIATE_TEST_SUITE_P(EveryGpuEngine, RanksAtTenThousand,
 
 // A snapshot written by 3 ranks, resumed by 2: the uninterrupted run's bytes (leapfrog reuses the
 // last step's force, which a resumed run must compute again alike).
+// The decomposed tree's collectives (docs/decomposed-tree-design.md, step 1) under 1 to 4 ranks:
+// integer sums over a span past 32 bits, and an all-to-all of uneven parts, some empty, which each
+// rank finds in rank order (nbody_decomposed_probe checks what it received against what it works
+// out alone; checked by mutation: the parts taken in reverse rank order fail it from 2 ranks).
+TEST(DecomposedPieces, CollectivesCarryUnevenPartsInRankOrder) {
+  ScratchFolder scratch("decomposed-collectives");
+  for (int count = 1; count <= 4; ++count) {
+    const CommandResult result = test::runProgram(NBODY_DECOMPOSED_PROBE, "collectives", scratch,
+                                                  kRankEnvironment + " " + onRanks(count));
+    EXPECT_EQ(result.exitCode, 0) << count << " ranks: " << result.err;
+    EXPECT_NE(result.out.find("collectives: ok on " + std::to_string(count) + " ranks"),
+              std::string::npos)
+        << result.out;
+  }
+}
+
 TEST(Ranks, ASnapshotOfThreeRanksResumedByTwoEndsAsTheUninterruptedRun) {
   ScratchFolder scratch("ranks-resume");
   const std::string common = "--engine tree --method leapfrog --scene galaxies --bodies 3001 -q ";

@@ -52,18 +52,24 @@ class ScratchFolder {
   std::filesystem::path path_;
 };
 
-// `environment`: VAR=VALUE assignments put before the command.
-inline CommandResult runNbody(const std::string& arguments, const ScratchFolder& scratch,
-                              const std::string& environment = "") {
+// `program` with `arguments`, what it prints captured; `environment`: VAR=VALUE assignments (or a
+// launcher) put before the command.
+inline CommandResult runProgram(const std::string& program, const std::string& arguments,
+                                const ScratchFolder& scratch, const std::string& environment = "") {
   const auto out = scratch / "stdout.txt", err = scratch / "stderr.txt";
-  const std::string command = environment + " " + std::string(NBODY_EXECUTABLE) + " " + arguments +
-                              " >" + out.string() + " 2>" + err.string();
+  const std::string command =
+      environment + " " + program + " " + arguments + " >" + out.string() + " 2>" + err.string();
   const int status = std::system(command.c_str());
   CommandResult result;
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   result.out = readWholeFile(out);
   result.err = readWholeFile(err);
   return result;
+}
+
+inline CommandResult runNbody(const std::string& arguments, const ScratchFolder& scratch,
+                              const std::string& environment = "") {
+  return runProgram(NBODY_EXECUTABLE, arguments, scratch, environment);
 }
 
 // nbody run through the shell with `redirections` (e.g. "2>&-") instead of capturing what it
