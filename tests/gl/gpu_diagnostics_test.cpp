@@ -100,34 +100,13 @@ INSTANTIATE_TEST_SUITE_P(
 
 class GpuDiagnosticsTest : public GlTest {};
 
-// The sums over bodies are exact, so the bodies' order does not matter: a state and the same
-// bodies shuffled give the same bits for every sum of per-body terms. The potential's phi_i adds
-// its pairs in the order of the texels, so it is compared to round-off alone. A distributed run's
-// split of the bodies is such an order.
-TEST_F(GpuDiagnosticsTest, AnyOrderOfTheBodiesGivesTheSameBits) {
-  const State state = findScene("galaxies")->generate(1500, 6);
-  StepParams params;
-  params.softening = 0.02;
-  GpuDiagnostics gpu;
-  FragmentEngine engine;
-  engine.upload(state);
-  const Diagnostics first = gpu.measure(*engine.gpuState(), params);
-  engine.upload(test::shuffledBodies(state, 9));
-  Diagnostics again = gpu.measure(*engine.gpuState(), params);
-  EXPECT_NEAR(again.potential, first.potential, 1e-14 * std::abs(first.potential));
-  again.potential = first.potential;
-  EXPECT_TRUE(test::sameBits(again, first));
-  expectAgreement(first, computeDiagnostics(state, params), state);
-}
-
-// Small workgroups force several passes over partial sums; the result must not depend on them:
-// the same bits (the sums are exact).
+// Small workgroups force several passes over partial sums; the result must not depend on them.
 TEST_F(GpuDiagnosticsTest, SeveralReductionPassesGiveTheSameSums) {
   const State state = findScene("uniform-sphere")->generate(1000, 2);
   StepParams params;
   FragmentEngine engine;
   engine.upload(state);
-  GpuDiagnostics oneGroupPass;  // 64 x 8: 1000 bodies -> 16 sums -> 1
+  GpuDiagnostics oneGroupPass;  // 256 x 8: 1000 bodies -> 4 sums -> 1
   GpuDiagnostics manyPasses(
       {.groupSize = 4, .elementsPerInvocation = 2});  // -> 250 -> 32 -> 4 -> 1
   const Diagnostics a = oneGroupPass.measure(*engine.gpuState(), params);
@@ -135,7 +114,7 @@ TEST_F(GpuDiagnosticsTest, SeveralReductionPassesGiveTheSameSums) {
   EXPECT_EQ(oneGroupPass.lastPassCount(), 2);
   EXPECT_EQ(manyPasses.lastPassCount(), 4);
   expectAgreement(a, computeDiagnostics(state, params), state);
-  EXPECT_TRUE(test::sameBits(a, b));
+  expectAgreement(b, computeDiagnostics(state, params), state);
 }
 
 TEST_F(GpuDiagnosticsTest, ALoneBodyHasNoPotentialEnergyEvenWithSoftening) {
