@@ -183,7 +183,7 @@ TEST(ExactSum, EqualsAnIntegerSumInAnyOrderAndAnySplit) {
   }
 }
 
-// Terms of every magnitude from 2^-1074 to 2^1000 and both signs: every order and split gives
+// Terms of every magnitude from 2^-1071 to 2^999 and both signs: every order and split gives
 // the same bits, and the value is within an ulp of a sum of the magnitudes sorted ascending.
 TEST(ExactSum, TermsOfEveryMagnitudeGiveTheSameBitsInAnyOrder) {
   std::mt19937_64 random(11);
