@@ -159,6 +159,35 @@ TEST(DecomposedPieces, CollectivesCarryUnevenPartsInRankOrder) {
   }
 }
 
+// Steps 2 and 3 of the decomposed tree: under K ranks each home's keys are one process's for its
+// IDs (the box folded across ranks), and each walker, after the segment cut, the exchange and its
+// own sort, holds one process's sorted bodies [P_r, P_{r+1}) in that order with their keys. The
+// states tie keys (a dense core, one point: the ID breaks them), sign zeros, and leave segments
+// empty (N < K units). Checked by mutation: walkers that join the parts in reverse rank order fail
+// the dense core and the one point; homes that keep their own boxes fail every state.
+TEST(DecomposedPieces, EachWalkerSortsOneProcesssSegmentOfTheOrder) {
+  ScratchFolder scratch("decomposed-sort");
+  const std::vector<std::pair<std::string, std::vector<int>>> cases = {
+      {"plummer 3001", {1, 2, 3, 4}},
+      {"uniform 10000", {3}},
+      {"dense-core 3001", {2, 4}},
+      {"one-point 2049", {3}},
+      {"signed-zeros 3001", {3}},
+      {"plummer 1", {4}},
+      {"plummer 3", {4}},
+      {"plummer 129", {4}}};
+  for (const auto& [state, counts] : cases)
+    for (int count : counts) {
+      const CommandResult result =
+          test::runProgram(NBODY_DECOMPOSED_PROBE, "sort " + state, scratch,
+                           kRankEnvironment + " " + onRanks(count));
+      EXPECT_EQ(result.exitCode, 0) << state << " on " << count << " ranks: " << result.err;
+      EXPECT_NE(result.out.find("sort: ok on " + std::to_string(count) + " ranks"),
+                std::string::npos)
+          << result.out;
+    }
+}
+
 TEST(Ranks, ASnapshotOfThreeRanksResumedByTwoEndsAsTheUninterruptedRun) {
   ScratchFolder scratch("ranks-resume");
   const std::string common = "--engine tree --method leapfrog --scene galaxies --bodies 3001 -q ";

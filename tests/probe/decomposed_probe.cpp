@@ -2,16 +2,34 @@
 // a step of its build order: each rank checks what it holds against what it can work out alone,
 // says on stderr what differs, and the ranks agree on the outcome. Exit 0 when every rank found
 // what it expected (rank 0 then prints one line), 1 otherwise, 2 for a bad command line.
-// Modes: collectives (step 1: Ranks::sum over a span, Ranks::allToAll, exactSumOnEveryRank).
+// Modes:
+//   collectives              step 1: Ranks::sum over a span, Ranks::allToAll, exactSumOnEveryRank
+//   sort STATE N             steps 2 and 3: the global box and the homes' keys, the segment cut,
+//                            the exchange and the walkers' sort, against one process's TreeGravity
+//                            (STATE: plummer, uniform, dense-core, one-point, signed-zeros)
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "engines/rank_exchange.h"
+#include "engines/stage_textures.h"
+#include "engines/tree/tree_build.h"
+#include "engines/tree/tree_decompose.h"
+#include "engines/tree/tree_gravity.h"
+#include "engines/tree/tree_sort.h"
+#include "engines/tree/tree_walk.h"
+#include "gl/desktop_calls.h"
+#include "gl/egl_context.h"
+#include "gl/limits.h"
 #include "parallel/ranks.h"
+#include "physics/scenes.h"
 
 namespace nbody {
 namespace {
@@ -88,14 +106,166 @@ bool exactSumsAcrossRanks(const Ranks& ranks) {
   return false;
 }
 
-int probe(const std::string& mode) {
+bool collectives(const Ranks& ranks) {
+  return sumsAcrossRanks(ranks) && recordsAcrossRanks(ranks) && exactSumsAcrossRanks(ranks);
+}
+
+// ---- sort: steps 2 and 3.
+
+// The states of the design's section 7: a Plummer sphere, a uniform ball, a dense core (up to 1500
+// bodies within 1e-5: equal keys), all bodies at one point (every key 0), and coordinates of -0.0
+// and +0.0 (the box's zero signs).
+State probeState(const std::string& name, std::size_t count) {
+  if (name == "uniform") return findScene("uniform-sphere")->generate(count, 6);
+  State state = findScene("plummer")->generate(count, 5);
+  for (std::size_t i = 0; i < count; ++i) {
+    glm::vec4& p = state.positionMass[i];
+    if (name == "dense-core" && i % 2 == 0 && i < 3000)
+      p = glm::vec4(glm::vec3(0.1f, -0.2f, 0.3f) + 1e-5f * glm::vec3(p) / 20.0f, p.w);
+    if (name == "one-point") p = glm::vec4(0.25f, -0.5f, 1.0f, p.w);
+    if (name == "signed-zeros" && i % 3 != 2) p.x = i % 3 == 0 ? -0.0f : 0.0f;
+    if (name == "signed-zeros" && i % 5 == 0) p.y = -0.0f;
+  }
+  if (name != "plummer" && name != "dense-core" && name != "one-point" && name != "signed-zeros")
+    throw std::invalid_argument("unknown state " + name);
+  return state;
+}
+
+gl::Texture bodyTexture(std::span<const glm::vec4> bodies, glm::ivec2& size) {
+  size =
+      StageTextures::sizeFor(std::max<std::size_t>(bodies.size(), 1), gl::limits().maxTextureSize);
+  GLuint id = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &id);
+  gl::Texture texture(id);
+  glTextureStorage2D(id, 1, GL_RGBA32F, size.x, size.y);
+  std::vector<glm::vec4> texels(std::size_t(size.x) * std::size_t(size.y), glm::vec4(0.0f));
+  std::copy(bodies.begin(), bodies.end(), texels.begin());
+  glTextureSubImage2D(id, 0, 0, 0, size.x, size.y, GL_RGBA, GL_FLOAT, texels.data());
+  return texture;
+}
+
+// What one process's tree does with every body: its sorted bodies and keys.
+struct OneProcess {
+  std::vector<std::uint32_t> order;
+  std::vector<std::uint64_t> keys;
+};
+OneProcess sortedByOneProcess(const State& state) {
+  glm::ivec2 size;
+  const gl::Texture positions = bodyTexture(state.positionMass, size);
+  GLuint id = 0;
+  glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &id);
+  const gl::Texture accelerations(id);
+  glTextureStorage3D(id, 1, GL_RGBA32F, size.x, size.y, 1);
+  TreeGravity tree;
+  tree.evaluate(positions.id(), size, state.size(), StepParams{}, TreeSettings{}, id);
+  return {tree.sortedBodies(), tree.sortedKeys()};
+}
+
+// The tree's kernels and arrays for `bodies` bodies, bound.
+struct TreeArrays {
+  tree::Kernels kernels{gl::limits()};
+  tree::TreeBuffers buffers;
+  explicit TreeArrays(std::size_t bodies) {
+    buffers.reserve(std::max<std::size_t>(bodies, 1), tree::arrayLimitsOf(gl::limits()));
+    kernels.setStorage(buffers.storage());
+    buffers.bindAll();
+  }
+};
+
+bool sameKeysAtHome(const TreeArrays& gpu, const OneProcess& one, BodyRange home,
+                    const Ranks& ranks) {
+  const std::vector<std::uint32_t> order = tree::readSortedBodies(gpu.buffers, home.size());
+  const std::vector<std::uint64_t> keys = tree::readSortedKeys(gpu.buffers, home.size());
+  std::vector<std::uint64_t> keyOf(one.keys.size());
+  for (std::size_t k = 0; k < one.keys.size(); ++k) keyOf[one.order[k]] = one.keys[k];
+  for (std::size_t k = 0; k < order.size(); ++k)
+    if (keys[k] != keyOf[home.first + order[k]]) {
+      std::fprintf(stderr, "rank %d: body %zu's key at home is %llx, not %llx\n", ranks.rank(),
+                   home.first + order[k], (unsigned long long)keys[k],
+                   (unsigned long long)keyOf[home.first + order[k]]);
+      return false;
+    }
+  return true;
+}
+
+// The IDs the homes sent this walker, in the order of its slots (a probe's extra exchange).
+std::vector<std::uint32_t> idsSent(const TreeArrays& gpu, BodyRange home,
+                                   std::span<const std::size_t> sendCounts, const Ranks& ranks) {
+  std::vector<std::uint32_t> ids = tree::readSortedBodies(gpu.buffers, home.size());
+  for (std::uint32_t& id : ids) id += std::uint32_t(home.first);
+  std::vector<std::size_t> receivedUnits;
+  const std::vector<std::byte> bytes =
+      ranks.allToAll(std::as_bytes(std::span(ids)), sendCounts, 4, receivedUnits);
+  std::vector<std::uint32_t> received(bytes.size() / 4);
+  if (!bytes.empty()) std::memcpy(received.data(), bytes.data(), bytes.size());
+  return received;
+}
+
+bool sameSegment(const std::vector<std::uint32_t>& ids, const TreeArrays& walker,
+                 const OneProcess& one, BodyRange segment, const Ranks& ranks) {
+  const std::vector<std::uint32_t> slots = tree::readSortedBodies(walker.buffers, ids.size());
+  const std::vector<std::uint64_t> keys = tree::readSortedKeys(walker.buffers, ids.size());
+  bool ok = ids.size() == segment.size();
+  for (std::size_t k = 0; ok && k < slots.size(); ++k)
+    ok = ids[slots[k]] == one.order[segment.first + k] && keys[k] == one.keys[segment.first + k];
+  if (!ok)
+    std::fprintf(stderr, "rank %d: the walker's %zu bodies are not one process's [%zu, %zu)\n",
+                 ranks.rank(), ids.size(), segment.first, segment.last);
+  return ok;
+}
+
+bool sortAcrossRanks(const Ranks& ranks, const std::string& stateName, std::size_t count) {
+  const State state = probeState(stateName, count);
+  const OneProcess one = sortedByOneProcess(state);
+  const BodyRange home = shareOut(count, 1, ranks.count())[std::size_t(ranks.rank())];
+  const std::size_t unit = tree::estimateSettings(resolveTreeSettings(count)).groupSize;
+  std::vector<std::size_t> starts;
+  for (const BodyRange& segment : shareOut(count, unit, ranks.count()))
+    starts.push_back(segment.first);
+  starts.push_back(count);
+  TreeArrays gpu(count);
+  glm::ivec2 size;
+  const gl::Texture homeBodies =
+      bodyTexture(std::span(state.positionMass).subspan(home.first, home.size()), size);
+  glBindTextureUnit(tree::kPositionUnit, homeBodies.id());
+  const std::array<std::uint32_t, 6> bounds =
+      tree::findGlobalBounds(gpu.kernels, gpu.buffers, home.size(), ranks);
+  tree::sortByKeys(gpu.kernels, gpu.buffers, home.size());
+  bool ok = sameKeysAtHome(gpu, one, home, ranks);
+  tree::SegmentCut cut;
+  const std::vector<std::size_t> sendCounts =
+      cut.sendCounts(gpu.kernels, gpu.buffers, home.size(), home.first, starts, ranks);
+  tree::buildTopology(gpu.kernels, home.size());  // gathers the sorted bodies
+  const tree::SegmentBodies segment =
+      tree::sendSegments(gpu.buffers, home.size(), sendCounts, ranks);
+  const std::vector<std::uint32_t> ids = idsSent(gpu, home, sendCounts, ranks);
+  const BodyRange own{starts[std::size_t(ranks.rank())], starts[std::size_t(ranks.rank()) + 1]};
+  const gl::Texture walkerBodies = bodyTexture(segment.positionMass, size);
+  glBindTextureUnit(tree::kPositionUnit, walkerBodies.id());
+  tree::writeBounds(gpu.buffers, bounds);
+  tree::sortByKeys(gpu.kernels, gpu.buffers, segment.positionMass.size());
+  ok = sameSegment(ids, gpu, one, own, ranks) && ok;
+  if (ranks.leader())
+    std::fprintf(stderr, "sort: %zu bodies, segments of %zu-body units, %d rounds\n", count, unit,
+                 cut.rounds());
+  return ok;
+}
+
+int probe(int argc, char** argv) {
   const Ranks& ranks = nbody::ranks();
-  if (mode != "collectives") {
-    std::fprintf(stderr, "decomposed_probe: unknown mode %s (collectives)\n", mode.c_str());
+  const std::string mode = argc > 1 ? argv[1] : "";
+  std::unique_ptr<gl::HeadlessContext> context;
+  bool ok = false;
+  if (mode == "collectives") {
+    ok = collectives(ranks);
+  } else if (mode == "sort" && argc == 4) {
+    gl::chooseDevice(ranks.nodeRank());
+    context = gl::HeadlessContext::create();
+    ok = sortAcrossRanks(ranks, argv[2], std::size_t(std::stoull(argv[3])));
+  } else {
+    std::fprintf(stderr, "decomposed_probe: collectives | sort STATE N\n");
     return 2;
   }
-  const bool ok =
-      sumsAcrossRanks(ranks) && recordsAcrossRanks(ranks) && exactSumsAcrossRanks(ranks);
   if (ranks.maximum(ok ? 0 : 1) != 0) return 1;
   if (ranks.leader()) std::printf("%s: ok on %d ranks\n", mode.c_str(), ranks.count());
   return 0;
@@ -106,7 +276,13 @@ int probe(const std::string& mode) {
 
 int main(int argc, char** argv) {
   nbody::startRanks(&argc, &argv);
-  const int status = nbody::probe(argc > 1 ? argv[1] : "");
+  int status = 1;
+  try {
+    status = nbody::probe(argc, argv);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "decomposed_probe: %s\n", error.what());
+    if (nbody::ranks().distributed()) nbody::abortRanks(1);  // the others would wait for ever
+  }
   nbody::finishRanks();
   return status;
 }

@@ -187,8 +187,9 @@ std::vector<std::uint32_t> TreeBuffers::readWords(Binding binding, std::size_t w
   const std::size_t rowWords = std::size_t(width) * array->recordBytes / 4;
   const int rows = int((words + rowWords - 1) / rowWords);
   std::vector<std::uint32_t> texels(std::size_t(rows) * rowWords);
+  const GLenum type = array->clientFormat == GL_RGBA ? GL_FLOAT : GL_UNSIGNED_INT;  // bits as held
   gl::readTextureRows(textures_[binding].id(),
-                      {{width, rows, 1}, array->clientFormat, GL_UNSIGNED_INT, array->recordBytes},
+                      {{width, rows, 1}, array->clientFormat, type, array->recordBytes},
                       texels.data());
   std::copy_n(texels.begin(), words, read.begin());
   return read;

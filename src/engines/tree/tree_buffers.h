@@ -60,8 +60,8 @@ class TreeBuffers {
   void bindSortPass(int pass) const;
   // The buffer at `binding`; throws std::logic_error for an array held in a texture.
   GLuint buffer(Binding binding) const;
-  // The first `words` 32-bit words of the array at `binding`, from its buffer or, for an array of
-  // integers, its texture.
+  // The first `words` 32-bit words of the array at `binding`, from its buffer or its texture (a
+  // float's bits as held).
   std::vector<std::uint32_t> readWords(Binding binding, std::size_t words) const;
   std::size_t spillSlots() const { return spillSlotsFor(capacity_); }
 

@@ -29,6 +29,8 @@ KernelFile fileOf(Kernel kernel) {
       return {"radix_scan.comp", kSortThreads, false};
     case Kernel::scatter:
       return {"radix_scatter.comp", kSortThreads, false};
+    case Kernel::split:
+      return {"tree_split.comp", kElementThreads, false};
     case Kernel::topology:
       return {"tree_topology.comp", kElementThreads, false};
     case Kernel::moments:

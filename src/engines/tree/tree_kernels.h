@@ -14,12 +14,24 @@
 
 namespace nbody::tree {
 
-enum class Kernel { bounds, keys, histogram, scan, scatter, topology, moments, walk, density };
+enum class Kernel {
+  bounds,
+  keys,
+  histogram,
+  scan,
+  scatter,
+  split,
+  topology,
+  moments,
+  walk,
+  density
+};
 
 // Work-group sizes of the kernels with one fixed (the sort's is kSortThreads; the walk's comes
 // from its settings, as its WORKGROUP_SIZE define).
 constexpr std::size_t kBoundsThreads = 256;
-constexpr std::size_t kElementThreads = 256;  // an invocation a body: topology, moments, density
+constexpr std::size_t kElementThreads =
+    256;  // an invocation a body (topology, moments, density) or a candidate (split)
 
 // Texture and image units the kernels read the positions from and write accelerations to.
 constexpr int kPositionUnit = 0, kAccelerationImageUnit = 0;

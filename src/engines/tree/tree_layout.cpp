@@ -6,7 +6,8 @@ namespace nbody::tree {
 gl::Defines layoutDefines() {
   gl::Defines defines;
   for (GLuint b = 0; b < kBindingCount; ++b) defines.set(kBindingDefines[b], int(b));
-  return defines.set("RADIX", int(kRadix))
+  return defines.set("B_SPLIT", int(kSplitBinding))
+      .set("RADIX", int(kRadix))
       .set("SORT_THREADS", int(kSortThreads))
       .set("SORT_ITEMS", int(kSortItems))
       .set("SORT_BLOCK", int(kSortBlock));

@@ -38,6 +38,9 @@ inline constexpr std::array<const char*, kBindingCount> kBindingDefines = {
     "B_BLOCK_COUNTS", "B_DIGIT_TOTALS", "B_SORTED_BODIES", "B_NODE_TEST", "B_NODE_QUAD",
     "B_NODE_BOX_MIN", "B_NODE_BOX_MAX", "B_PARENTS",       "B_VISITS",    "B_GROUP_STATS",
     "B_POTENTIAL",    "B_SPILL"};
+// The decomposed tree's splitter candidates (uvec4[]: tree_decompose.h's buffer, not TreeBuffers'),
+// after TreeBuffers' bindings: a GPU must offer kBindingCount + 1.
+inline constexpr GLuint kSplitBinding = kBindingCount;
 
 // The radix sort: 8-bit digits of the 63-bit keys in kSortPasses passes, each over blocks of
 // kSortThreads invocations x kSortItems keys. The histogram, the scan of a digit's row and the
@@ -89,7 +92,7 @@ struct ArrayStorage {
   friend bool operator==(const ArrayStorage&, const ArrayStorage&) = default;
 };
 
-// B_* (the bindings), RADIX, SORT_THREADS, SORT_ITEMS, SORT_BLOCK.
+// B_* (the bindings, B_SPLIT too), RADIX, SORT_THREADS, SORT_ITEMS, SORT_BLOCK.
 gl::Defines layoutDefines();
 
 }  // namespace nbody::tree

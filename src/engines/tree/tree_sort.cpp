@@ -1,5 +1,7 @@
 #include "engines/tree/tree_sort.h"
 
+#include <algorithm>
+
 #include "engines/tree/tree_layout.h"
 #include "gl/desktop_calls.h"
 
@@ -11,9 +13,12 @@ constexpr std::size_t kBoundsGroups = 1024;  // at most, each invocation taking 
 // digit (radix_scan.comp says why).
 constexpr std::size_t kOneGroupScanBlocks = 64;
 
+}  // namespace
+
 void findBounds(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount) {
   const GLuint bounds[6] = {~0u, ~0u, ~0u, 0u, 0u, 0u};  // ordered: largest, smallest
   glNamedBufferSubData(buffers.buffer(kBounds), 0, sizeof bounds, bounds);
+  if (bodyCount == 0) return;  // the empty box: neutral in a fold across ranks
   gl::UniformProgram& program = kernels.use(Kernel::bounds);
   const std::size_t perInvocation = ceilDiv(bodyCount, kBoundsGroups * kBoundsThreads);
   program.setUint("uBodyCount", bodyCount);
@@ -21,6 +26,8 @@ void findBounds(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCo
   kernels.dispatch(ceilDiv(bodyCount, kBoundsThreads * perInvocation));
   kernels.barrier();
 }
+
+namespace {
 
 void makeKeys(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount) {
   gl::UniformProgram& program = kernels.use(Kernel::keys, {{"CURVE_HILBERT", 1}});
@@ -67,10 +74,26 @@ void sortKeys(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCoun
 
 }  // namespace
 
-void sortBodies(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount) {
-  findBounds(kernels, buffers, bodyCount);
+void sortByKeys(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount) {
+  if (bodyCount == 0) return;
   makeKeys(kernels, buffers, bodyCount);
   sortKeys(kernels, buffers, bodyCount);
+}
+
+void sortBodies(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount) {
+  findBounds(kernels, buffers, bodyCount);
+  sortByKeys(kernels, buffers, bodyCount);
+}
+
+std::array<std::uint32_t, 6> readBounds(const TreeBuffers& buffers) {
+  const std::vector<std::uint32_t> words = buffers.readWords(kBounds, 6);
+  std::array<std::uint32_t, 6> bounds{};
+  std::copy(words.begin(), words.end(), bounds.begin());
+  return bounds;
+}
+
+void writeBounds(const TreeBuffers& buffers, const std::array<std::uint32_t, 6>& bounds) {
+  glNamedBufferSubData(buffers.buffer(kBounds), 0, sizeof bounds, bounds.data());
 }
 
 std::vector<std::uint32_t> readSortedBodies(const TreeBuffers& buffers, std::size_t bodyCount) {
