@@ -1,42 +1,38 @@
-// Diagnostics reduced on the GPU (seed 000's ladder): every invocation sums its elements into
-// registers as it loads them, then the workgroup halves the number of live sums in shared memory
-// with sequential addressing (workgroup.glsl's reduction: no divergent warps, no bank conflicts),
-// and the first invocation writes the group's sum. The host repeats the partials pass until one
-// sum remains.
+// Diagnostics reduced on the GPU in integers, so that their sums do not depend on the order of the
+// bodies, on how work groups cut them, or (summed across ranks as integers) on the ranks.
 //
-// Sums are in double: per-body terms are formed in double from the float32 state, as the CPU forms
-// them, and sums of N terms keep the precision an energy drift of 1e-7 needs. Only the O(N^2)
-// potential pairs are evaluated in float32 (as the force is), and accumulated in double.
+// Each body gives twelve terms, formed in double from the float32 state as the CPU forms them (the
+// order GpuDiagnostics reads): m v (xyz), m, m r x v (xyz), 1/2 m v^2, m r (xyz), and the
+// potential's -1/2 m_i sum_{j != i} m_j / sqrt(r_ij^2 + eps^2), whose O(N^2) pairs are float32 (as
+// the force is) added in double. Three kinds of pass (STAGE):
+//   0 exponents  each body's terms; the largest binary exponent of each quantity's terms, by
+//                integer atomic maxima (exact, so in any order); the potential term kept a body
+//   1 body sums  each term as a 128-bit two's-complement integer in units of 2^-95 of its
+//                quantity's largest power of two (truncated below: 2^-42 of the largest term's
+//                last bit), added in each work group
+//   2 partials   the groups' sums added, until one remains
+// Integer sums are associative: every order gives the same words. The host turns each into a double
+// (rounded once) times its unit. Within a group the sums halve in shared memory with sequential
+// addressing (workgroup.glsl's reduction), one quantity at a time.
 //
-// Defines: WORKGROUP_SIZE, BODY_TERMS (1: pass over the bodies of the state textures; 0: sum the
-// partial sums of the previous pass). Files before this one: workgroup.glsl.
+// Defines: WORKGROUP_SIZE, STAGE. Files before this one: workgroup.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 
-// Matches GpuSums in src/diagnostics/gpu_diagnostics.cpp (std430: 3 x 32 bytes).
-struct Sums {
-  dvec4 momentumMass;               // xyz: sum m v, w: sum m
-  dvec4 angularMomentumKinetic;     // xyz: sum m r x v, w: sum 1/2 m v^2
-  dvec4 weightedPositionPotential;  // xyz: sum m r, w: -1/2 sum_i m_i sum_{j != i} m_j / r_ij
-};
+const uint QUANTITIES = 12u;
 
-layout(std430, binding = 0) writeonly buffer OutputSums { Sums outputSums[]; };
-
-uniform uint uCount;                 // bodies (BODY_TERMS) or input sums
+uniform uint uCount;  // bodies (stages 0, 1) or input sums (2)
 uniform uint uElementsPerInvocation;
 
-Sums zeroSums() { return Sums(dvec4(0.0), dvec4(0.0), dvec4(0.0)); }
+// The largest biased exponent of each quantity's terms (2047: a term was not finite).
+layout(std430, binding = 3) coherent buffer Exponents { uint exponents[QUANTITIES]; };
 
-Sums added(Sums a, Sums b) {
-  return Sums(a.momentumMass + b.momentumMass, a.angularMomentumKinetic + b.angularMomentumKinetic,
-              a.weightedPositionPotential + b.weightedPositionPotential);
-}
-
-#if BODY_TERMS
+#if STAGE < 2
 uniform sampler2D uPositionMass;  // the engine's state: body i at texel (i % width, i / width)
 uniform sampler2D uVelocity;
 uniform float uSoftening2;        // eps^2
 uniform bool uPairPotential;      // false: the caller has the potential another way (a tree's)
+layout(std430, binding = 2) buffer PotentialTerms { double potentialTerms[]; };  // a body each
 
 // 1 / sqrt(r^2 + eps^2), zero for a pair at distance 0 without softening: the force law's
 // convention (shaders/gravity.glsl), so that both agree on what a state's energy is.
@@ -62,35 +58,126 @@ double potentialSum(uint i, vec3 ri) {
   return sum;
 }
 
-Sums load(uint i) {
+// Body i's terms; its potential term computed (stage 0) or as stage 0 kept it.
+void termsOf(uint i, out double terms[QUANTITIES]) {
   int width = textureSize(uPositionMass, 0).x;
   ivec2 texel = ivec2(int(i) % width, int(i) / width);
   vec4 positionMass = texelFetch(uPositionMass, texel, 0);
   dvec3 r = dvec3(positionMass.xyz);
   dvec3 v = dvec3(texelFetch(uVelocity, texel, 0).xyz);
   double m = double(positionMass.w);
-  return Sums(dvec4(m * v, m), dvec4(m * cross(r, v), 0.5 * m * dot(v, v)),
-              dvec4(m * r, uPairPotential ? -0.5 * m * potentialSum(i, positionMass.xyz) : 0.0));
-}
+  dvec3 momentum = m * v, angular = m * cross(r, v), weighted = m * r;
+  double potential = 0.0;
+  if (uPairPotential) {
+#if STAGE == 0
+    potential = -0.5 * m * potentialSum(i, positionMass.xyz);
+    potentialTerms[i] = potential;
 #else
-layout(std430, binding = 1) readonly buffer InputSums { Sums inputSums[]; };
-
-Sums load(uint i) { return inputSums[i]; }
+    potential = potentialTerms[i];
+#endif
+  }
+  terms = double[QUANTITIES](momentum.x, momentum.y, momentum.z, m, angular.x, angular.y,
+                             angular.z, 0.5 * m * dot(v, v), weighted.x, weighted.y, weighted.z,
+                             potential);
+}
 #endif
 
-shared Sums groupSums[WORKGROUP_SIZE];
+uint biasedExponent(double value) { return (unpackDouble2x32(value).y >> 20) & 0x7ffu; }
+
+#if STAGE == 0
+shared uint groupExponents[QUANTITIES];
+
+void main() {
+  uint local = gl_LocalInvocationID.x;
+  for (uint q = local; q < QUANTITIES; q += uint(WORKGROUP_SIZE)) groupExponents[q] = 0u;
+  memoryBarrierShared();
+  barrier();
+  for (uint k = 0u; k < uElementsPerInvocation; ++k) {
+    uint i = shareElement(gl_WorkGroupID.x, uElementsPerInvocation, k);
+    if (i >= uCount) break;
+    double terms[QUANTITIES];
+    termsOf(i, terms);
+    for (uint q = 0u; q < QUANTITIES; ++q) atomicMax(groupExponents[q], biasedExponent(terms[q]));
+  }
+  memoryBarrierShared();
+  barrier();
+  for (uint q = local; q < QUANTITIES; q += uint(WORKGROUP_SIZE))
+    atomicMax(exponents[q], groupExponents[q]);
+}
+#else
+// ---- 128-bit integers: uvec4, x the lowest word.
+
+uvec4 added(uvec4 a, uvec4 b) {
+  uvec4 sum;
+  uint carry = 0u;
+  for (int w = 0; w < 4; ++w) {
+    uint first, second;
+    sum[w] = uaddCarry(a[w], b[w], first);
+    sum[w] = uaddCarry(sum[w], carry, second);
+    carry = first + second;  // at most one of them is set
+  }
+  return sum;
+}
+
+uvec4 negated(uvec4 a) { return added(~a, uvec4(1u, 0u, 0u, 0u)); }
+
+// m (53 bits: x the low word) times 2^shift, shift in [-52, 42]; bits below 2^0 dropped.
+uvec4 shifted(uvec2 m, int shift) {
+  if (shift < 0) {
+    uint s = uint(-shift);
+    if (s >= 32u) return uvec4(m.y >> (s - 32u), 0u, 0u, 0u);
+    return uvec4((m.x >> s) | (m.y << (32u - s)), m.y >> s, 0u, 0u);
+  }
+  uint b = uint(shift) % 32u;
+  uvec3 w = b == 0u ? uvec3(m, 0u) : uvec3(m.x << b, (m.y << b) | (m.x >> (32u - b)), m.y >> (32u - b));
+  return shift >= 32 ? uvec4(0u, w) : uvec4(w, 0u);
+}
+
+// `value` in units of 2^-95 of 2^(largest - 1023), largest its quantity's largest biased exponent:
+// the largest term's 53 bits move up by 42 (below 2^95, so 2^32 terms add without overflow).
+uvec4 fixedOf(double value, uint largest) {
+  uvec2 bits = unpackDouble2x32(value);  // x the low word
+  uint e = (bits.y >> 20) & 0x7ffu;
+  uvec2 m = uvec2(bits.x, (bits.y & 0xfffffu) | (e != 0u ? 0x100000u : 0u));
+  int shift = 42 - (int(max(largest, 1u)) - int(max(e, 1u)));
+  if (shift <= -53 || largest == 2047u) return uvec4(0u);
+  uvec4 magnitude = shifted(m, shift);
+  return (bits.y >> 31) != 0u ? negated(magnitude) : magnitude;
+}
+
+layout(std430, binding = 0) writeonly buffer OutputSums { uvec4 outputSums[]; };
+#if STAGE == 2
+layout(std430, binding = 1) readonly buffer InputSums { uvec4 inputSums[]; };
+#endif
+
+void addElement(uint index, inout uvec4 sums[QUANTITIES]) {
+#if STAGE == 1
+  double terms[QUANTITIES];
+  termsOf(index, terms);
+  for (uint q = 0u; q < QUANTITIES; ++q) sums[q] = added(sums[q], fixedOf(terms[q], exponents[q]));
+#else
+  for (uint q = 0u; q < QUANTITIES; ++q) sums[q] = added(sums[q], inputSums[index * QUANTITIES + q]);
+#endif
+}
+
+shared uvec4 groupSums[WORKGROUP_SIZE];
 
 void addSums(uint into, uint from) { groupSums[into] = added(groupSums[into], groupSums[from]); }
 WORKGROUP_REDUCE(sumGroup, addSums)
 
 void main() {
   uint local = gl_LocalInvocationID.x;
-  Sums sum = zeroSums();
+  uvec4 sums[QUANTITIES];
+  for (uint q = 0u; q < QUANTITIES; ++q) sums[q] = uvec4(0u);
   for (uint k = 0u; k < uElementsPerInvocation; ++k) {
     uint index = shareElement(gl_WorkGroupID.x, uElementsPerInvocation, k);
-    if (index < uCount) sum = added(sum, load(index));
+    if (index < uCount) addElement(index, sums);
   }
-  groupSums[local] = sum;
-  sumGroup();
-  if (local == 0u) outputSums[gl_WorkGroupID.x] = groupSums[0];
+  for (uint q = 0u; q < QUANTITIES; ++q) {
+    groupSums[local] = sums[q];
+    sumGroup();
+    if (local == 0u) outputSums[gl_WorkGroupID.x * QUANTITIES + q] = groupSums[0];
+    barrier();
+  }
 }
+#endif

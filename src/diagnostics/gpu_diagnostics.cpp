@@ -1,10 +1,15 @@
 #include "diagnostics/gpu_diagnostics.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
-#include <glm/vec4.hpp>
+#include <cmath>
+#include <cstdint>
+#include <glm/vec3.hpp>
+#include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "gl/desktop_calls.h"
 #include "gl/shader_program.h"
@@ -12,21 +17,29 @@
 namespace nbody {
 namespace {
 
-// struct Sums of shaders/diagnostics.comp in std430 layout.
-struct GpuSums {
-  glm::dvec4 momentumMass;
-  glm::dvec4 angularMomentumKinetic;
-  glm::dvec4 weightedPositionPotential;
-};
-static_assert(sizeof(GpuSums) == 96);
+// shaders/diagnostics.comp's quantities, in its order, each a 128-bit integer (four words, the
+// lowest first) in units of 2^-95 of its largest power of two.
+constexpr std::size_t kQuantities = 12;
+using FixedSum = std::array<std::uint32_t, 4>;
+using FixedSums = std::array<FixedSum, kQuantities>;
+constexpr std::size_t kSumsBytes = sizeof(FixedSums);
+static_assert(kSumsBytes == 192);
 
-constexpr GLuint kOutputBinding = 0, kInputBinding = 1;
+constexpr GLuint kOutputBinding = 0, kInputBinding = 1, kPotentialBinding = 2, kExponentBinding = 3;
 constexpr int kPositionMassUnit = 0, kVelocityUnit = 1;
+constexpr std::uint32_t kNotFinite = 2047;  // a biased exponent: some term was not finite
 
-gl::UniformProgram buildPass(int groupSize, bool bodyTerms) {
-  return gl::UniformProgram(
+enum class Stage { exponents = 0, bodySums = 1, partialSums = 2 };
+
+gl::UniformProgram buildPass(int groupSize, Stage stage) {
+  gl::UniformProgram program(
       gl::buildProgram({{GL_COMPUTE_SHADER, {"workgroup.glsl", "diagnostics.comp"}}},
-                       {{"WORKGROUP_SIZE", groupSize}, {"BODY_TERMS", bodyTerms ? 1 : 0}}));
+                       {{"WORKGROUP_SIZE", groupSize}, {"STAGE", int(stage)}}));
+  if (stage != Stage::partialSums) {
+    program.setUnit("uPositionMass", kPositionMassUnit);
+    program.setUnit("uVelocity", kVelocityUnit);
+  }
+  return program;
 }
 
 void setCount(const gl::UniformProgram& program, std::size_t count,
@@ -35,15 +48,28 @@ void setCount(const gl::UniformProgram& program, std::size_t count,
   program.setUint("uElementsPerInvocation", elementsPerInvocation);
 }
 
-Diagnostics fromSums(const GpuSums& sums, double gravity) {
+// The sum's words times their unit, rounded once to a double (NaN where a term was not finite).
+double valueOf(const FixedSum& words, std::uint32_t largest) {
+  if (largest == kNotFinite) return std::numeric_limits<double>::quiet_NaN();
+  __extension__ using Int128 = __int128;
+  __extension__ using UInt128 = unsigned __int128;
+  UInt128 bits = 0;
+  for (std::size_t w = 4; w-- > 0;) bits = bits << 32 | words[w];
+  // libgcc rounds a 128-bit integer to the nearest double, ties to even.
+  return std::ldexp(double(Int128(bits)), int(std::max(largest, 1u)) - 1075 - 42);
+}
+
+Diagnostics fromSums(const FixedSums& sums, const std::array<std::uint32_t, kQuantities>& largest,
+                     double gravity) {
+  std::array<double, kQuantities> q{};
+  for (std::size_t k = 0; k < kQuantities; ++k) q[k] = valueOf(sums[k], largest[k]);
   Diagnostics d;
-  d.mass = sums.momentumMass.w;
-  d.momentum = glm::dvec3(sums.momentumMass);
-  d.angularMomentum = glm::dvec3(sums.angularMomentumKinetic);
-  d.kinetic = sums.angularMomentumKinetic.w;
-  d.potential = gravity * sums.weightedPositionPotential.w;
-  d.centreOfMass =
-      d.mass > 0.0 ? glm::dvec3(sums.weightedPositionPotential) / d.mass : glm::dvec3(0.0);
+  d.momentum = glm::dvec3(q[0], q[1], q[2]);
+  d.mass = q[3];
+  d.angularMomentum = glm::dvec3(q[4], q[5], q[6]);
+  d.kinetic = q[7];
+  d.potential = gravity * q[11];
+  d.centreOfMass = d.mass > 0.0 ? glm::dvec3(q[8], q[9], q[10]) / d.mass : glm::dvec3(0.0);
   return d;
 }
 
@@ -63,10 +89,12 @@ GpuDiagnostics::GpuDiagnostics(ReductionShape shape) : shape_(shape) {
                              std::to_string(shape.groupSize) + " invocations; this GPU offers " +
                              std::to_string(maxGroupSize));
   maxGroups_ = std::size_t(maxGroups);
-  bodyTerms_ = buildPass(shape.groupSize, true);
-  sumPartials_ = buildPass(shape.groupSize, false);
-  bodyTerms_.setUnit("uPositionMass", kPositionMassUnit);
-  bodyTerms_.setUnit("uVelocity", kVelocityUnit);
+  exponentPass_ = buildPass(shape.groupSize, Stage::exponents);
+  bodySums_ = buildPass(shape.groupSize, Stage::bodySums);
+  sumPartials_ = buildPass(shape.groupSize, Stage::partialSums);
+  exponents_ = gl::Buffer::create();
+  glNamedBufferStorage(exponents_.id(), GLsizeiptr(kQuantities * 4), nullptr,
+                       GL_DYNAMIC_STORAGE_BIT);
 }
 
 // Workgroups for `count` elements. Adds elements per invocation where the count would otherwise
@@ -80,36 +108,58 @@ std::size_t GpuDiagnostics::groupsFor(std::size_t count, std::size_t& elementsPe
   return (count + perGroup - 1) / perGroup;
 }
 
-void GpuDiagnostics::reserve(std::size_t sums) {
-  if (sums <= capacity_) return;
-  for (gl::Buffer& buffer : partials_) {
-    buffer = gl::Buffer::create();
-    glNamedBufferStorage(buffer.id(), GLsizeiptr(sums * sizeof(GpuSums)), nullptr, 0);
+void GpuDiagnostics::reserve(std::size_t sums, std::size_t potentialTerms) {
+  if (sums > capacity_) {
+    for (gl::Buffer& buffer : partials_) {
+      buffer = gl::Buffer::create();
+      glNamedBufferStorage(buffer.id(), GLsizeiptr(sums * kSumsBytes), nullptr, 0);
+    }
+    capacity_ = sums;
   }
-  capacity_ = sums;
+  if (potentialTerms > potentialCapacity_) {
+    potentials_ = gl::Buffer::create();
+    glNamedBufferStorage(potentials_.id(), GLsizeiptr(potentialTerms * 8), nullptr, 0);
+    potentialCapacity_ = potentialTerms;
+  }
+}
+
+// The body passes: the quantities' exponents (and the potential's pairs, one body an invocation,
+// as each costs O(N)), then the bodies' sums per workgroup into partials_[0]. Returns their count.
+std::size_t GpuDiagnostics::sumBodies(const GpuStateView& state, const StepParams& params,
+                                      bool pairPotential) {
+  std::size_t one = 1, elementsPerInvocation = std::size_t(shape_.elementsPerInvocation);
+  const std::size_t exponentGroups = groupsFor(state.bodyCount, one);
+  const std::size_t sumGroups = groupsFor(state.bodyCount, elementsPerInvocation);
+  reserve(sumGroups, pairPotential ? state.bodyCount : 1);
+  const GLuint zero = 0;
+  glClearNamedBufferData(exponents_.id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+  glBindTextureUnit(kPositionMassUnit, state.positionMassTexture);
+  glBindTextureUnit(kVelocityUnit, state.velocityTexture);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPotentialBinding, potentials_.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kExponentBinding, exponents_.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOutputBinding, partials_[0].id());
+  const std::pair<gl::UniformProgram*, std::size_t> passes[] = {
+      {&exponentPass_, one}, {&bodySums_, elementsPerInvocation}};
+  for (const auto& [program, perInvocation] : passes) {
+    glUseProgram(program->id());
+    setCount(*program, state.bodyCount, perInvocation);
+    program->setFloat("uSoftening2", params.softening * params.softening);
+    program->setInt("uPairPotential", pairPotential);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glDispatchCompute(GLuint(program == &exponentPass_ ? exponentGroups : sumGroups), 1, 1);
+  }
+  lastPassCount_ = 2;
+  return sumGroups;
 }
 
 Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams& params,
                                     bool pairPotential) {
   if (state.bodyCount == 0) return {};
-  // The body pass: one body per invocation, since each already costs an O(N) potential sum.
-  std::size_t elementsPerInvocation = 1;
-  std::size_t count = groupsFor(state.bodyCount, elementsPerInvocation);
-  reserve(count);
-  glUseProgram(bodyTerms_.id());
-  setCount(bodyTerms_, state.bodyCount, elementsPerInvocation);
-  bodyTerms_.setFloat("uSoftening2", params.softening * params.softening);
-  bodyTerms_.setInt("uPairPotential", pairPotential);
-  glBindTextureUnit(kPositionMassUnit, state.positionMassTexture);
-  glBindTextureUnit(kVelocityUnit, state.velocityTexture);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOutputBinding, partials_[0].id());
-  glDispatchCompute(GLuint(count), 1, 1);
-  lastPassCount_ = 1;
-
+  std::size_t count = sumBodies(state, params, pairPotential);
   int current = 0;  // partials_[current] holds `count` sums
   glUseProgram(sumPartials_.id());
   while (count > 1) {
-    elementsPerInvocation = std::size_t(shape_.elementsPerInvocation);
+    std::size_t elementsPerInvocation = std::size_t(shape_.elementsPerInvocation);
     const std::size_t groups = groupsFor(count, elementsPerInvocation);
     setCount(sumPartials_, count, elementsPerInvocation);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -121,11 +171,13 @@ Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams&
     ++lastPassCount_;
   }
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  GpuSums sums{};
-  glGetNamedBufferSubData(partials_[current].id(), 0, sizeof sums, &sums);
+  FixedSums sums{};
+  std::array<std::uint32_t, kQuantities> largest{};
+  glGetNamedBufferSubData(partials_[current].id(), 0, kSumsBytes, sums.data());
+  glGetNamedBufferSubData(exponents_.id(), 0, sizeof largest, largest.data());
   glUseProgram(0);  // nothing of ours stays current: deleting these passes never leaves a deleted
                     // program bound
-  return fromSums(sums, params.gravity);
+  return fromSums(sums, largest, params.gravity);
 }
 
 }  // namespace nbody

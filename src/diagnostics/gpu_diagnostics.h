@@ -1,8 +1,9 @@
 #pragma once
 // Diagnostics reduced on the GPU where an engine keeps its state, without reading the bodies back:
-// one compute pass evaluates every body's terms (its O(N) share of the potential included) and
-// sums them per workgroup; further passes sum the partial sums until one remains, which is the
-// only thing read back (96 bytes).
+// every body's terms (its O(N) share of the potential included) are added as 128-bit integers in
+// units of 2^-95 of each quantity's largest power of two (shaders/diagnostics.comp), so the sums
+// are the same bits in any order of the bodies and any cut of the work; passes over partial sums
+// add them until one remains, which is the only thing read back (240 bytes).
 
 #include <cstddef>
 
@@ -26,23 +27,27 @@ class GpuDiagnostics {
   // Needs a current OpenGL 4.5 context (compute shaders, double precision in GLSL).
   explicit GpuDiagnostics(ReductionShape shape = {});
 
-  // Uses params.softening and params.gravity. Changes the current program, the shader storage
-  // buffer bindings 0 and 1 and texture units 0 and 1. Without `pairPotential` the O(N^2) pass
+  // Uses params.softening and params.gravity. Changes the shader storage buffer bindings 0 to 3
+  // and texture units 0 and 1. Without `pairPotential` the O(N^2) pass
   // is skipped and the potential left zero (for a caller that estimates it otherwise).
   Diagnostics measure(const GpuStateView& state, const StepParams& params,
                       bool pairPotential = true);
 
-  // Dispatches the last measure() needed: the body pass and the passes over partial sums.
+  // Dispatches the last measure() needed: two body passes (the exponents, then the sums) and the
+  // passes over partial sums.
   int lastPassCount() const { return lastPassCount_; }
 
  private:
   std::size_t groupsFor(std::size_t count, std::size_t& elementsPerInvocation) const;
-  void reserve(std::size_t sums);
+  void reserve(std::size_t sums, std::size_t potentialTerms);
+  std::size_t sumBodies(const GpuStateView& state, const StepParams& params, bool pairPotential);
 
   ReductionShape shape_;
-  gl::UniformProgram bodyTerms_, sumPartials_;
+  gl::UniformProgram exponentPass_, bodySums_, sumPartials_;
   gl::Buffer partials_[2];  // ping-pong: a pass reads one and writes the other
-  std::size_t capacity_ = 0;
+  gl::Buffer exponents_;    // uint[12]: each quantity's largest biased exponent
+  gl::Buffer potentials_;   // double[N]: each body's potential term, between the body passes
+  std::size_t capacity_ = 0, potentialCapacity_ = 0;
   std::size_t maxGroups_ = 0;
   int lastPassCount_ = 0;
 };

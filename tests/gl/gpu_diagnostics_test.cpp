@@ -1,13 +1,13 @@
 // The GPU reduction against the double-precision CPU diagnostics of the same float32 state.
 //
 // Tolerances. Mass, kinetic energy, momentum, angular momentum and centre of mass are sums of
-// per-body terms the GPU forms in double from the float32 state, as the CPU does: only the order
-// of the additions differs, so they agree to ~N ulp of the sum of the terms' magnitudes; 1e-12 of
-// that scale is allowed. The potential's O(N^2) pair terms 1/sqrt(r^2 + eps^2) are float32 on the
-// GPU (difference, squares, inversesqrt: a few roundings, under 5e-7 relative each) and summed in
-// double. Every term is positive, so the sum's relative error is below the largest term's: 1e-6
-// is allowed (llvmpipe shows ~1e-9). A left-out body changes W by ~1e-3 at N = 1000, a self term
-// by far more.
+// per-body terms the GPU forms in double from the float32 state, as the CPU does (fused or not:
+// an ulp a term); both sum them exactly, the GPU to a grid of 2^-95 of the largest, so they agree
+// to ~1 ulp of the sum of the terms' magnitudes; 1e-12 of that scale is allowed. The potential's
+// O(N^2) pair terms 1/sqrt(r^2 + eps^2) are float32 on the GPU (difference, squares, inversesqrt: a
+// few roundings, under 5e-7 relative each) and summed in double. Every term is positive, so the
+// sum's relative error is below the largest term's: 1e-6 is allowed (llvmpipe shows ~1e-9). A
+// left-out body changes W by ~1e-3 at N = 1000, a self term by far more.
 
 #include "diagnostics/gpu_diagnostics.h"
 
@@ -100,7 +100,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 class GpuDiagnosticsTest : public GlTest {};
 
-// Small workgroups force several passes over partial sums; the result must not depend on them.
+// Small workgroups force several passes over partial sums; the sums are integers, so the bits
+// must not depend on them.
 TEST_F(GpuDiagnosticsTest, SeveralReductionPassesGiveTheSameSums) {
   const State state = findScene("uniform-sphere")->generate(1000, 2);
   StepParams params;
@@ -111,10 +112,53 @@ TEST_F(GpuDiagnosticsTest, SeveralReductionPassesGiveTheSameSums) {
       {.groupSize = 4, .elementsPerInvocation = 2});  // -> 250 -> 32 -> 4 -> 1
   const Diagnostics a = oneGroupPass.measure(*engine.gpuState(), params);
   const Diagnostics b = manyPasses.measure(*engine.gpuState(), params);
-  EXPECT_EQ(oneGroupPass.lastPassCount(), 2);
-  EXPECT_EQ(manyPasses.lastPassCount(), 4);
+  EXPECT_EQ(oneGroupPass.lastPassCount(), 2);  // the body passes alone
+  EXPECT_EQ(manyPasses.lastPassCount(), 5);    // 1000 bodies -> 125 sums -> 16 -> 2 -> 1
   expectAgreement(a, computeDiagnostics(state, params), state);
-  expectAgreement(b, computeDiagnostics(state, params), state);
+  EXPECT_TRUE(test::sameBits(a, b));
+}
+
+// Any order of the bodies gives the same sums, bit for bit, but for the potential: each body's
+// pairs are added in texel order, so it moves within their rounding (1e-16 a pair). A reduction in
+// floating point fails it (round 31's did).
+TEST_F(GpuDiagnosticsTest, AnyOrderOfTheBodiesGivesTheSameBits) {
+  const State state = findScene("plummer")->generate(3001, 4);
+  StepParams params;
+  params.softening = 0.01;
+  FragmentEngine inOrder, shuffled;
+  inOrder.upload(state);
+  shuffled.upload(test::shuffledBodies(state, 5));
+  GpuDiagnostics gpu;
+  const Diagnostics first = gpu.measure(*inOrder.gpuState(), params);
+  Diagnostics again = gpu.measure(*shuffled.gpuState(), params);
+  EXPECT_NEAR(again.potential, first.potential, 1e-13 * std::abs(first.potential));
+  again.potential = first.potential;
+  EXPECT_TRUE(test::sameBits(again, first));
+  const Diagnostics withoutPairs = gpu.measure(*shuffled.gpuState(), params, false);
+  EXPECT_EQ(withoutPairs.potential, 0.0);
+  EXPECT_TRUE(test::sameBits(gpu.measure(*inOrder.gpuState(), params, false), withoutPairs));
+}
+
+// Terms of every size and sign, from 2^-60 to 2^40 of each other: the integer sum is exact to 2^-95
+// of the largest power of two, so it is the CPU's exact sum (ExactSum) rounded once, up to that
+// grid: within 1e-25 of the largest term, where a double reduction is off by ~1e-16 of it.
+TEST_F(GpuDiagnosticsTest, SumsAreExactToTheirGrid) {
+  State state = findScene("uniform-sphere")->generate(2000, 3);
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    state.positionMass[i].w = std::ldexp(1.0f + float(i % 7) / 8.0f, int(i % 100) - 60);
+    state.velocity[i].x *= i % 2 ? -1.0f : 1.0f;
+  }
+  FragmentEngine engine;
+  engine.upload(state);
+  StepParams params;
+  const Diagnostics gpu = GpuDiagnostics().measure(*engine.gpuState(), params, false);
+  const Diagnostics cpu = computeDiagnostics(state, params);
+  double largest = 0.0;
+  for (const glm::vec4& p : state.positionMass) largest = std::max(largest, double(p.w));
+  EXPECT_NEAR(gpu.mass, cpu.mass, 1e-25 * largest + std::abs(cpu.mass) * 0x1p-52);
+  EXPECT_NEAR(gpu.momentum.x, cpu.momentum.x,
+              1e-25 * largest * 10 + std::abs(cpu.momentum.x) * 0x1p-52);
+  EXPECT_NEAR(gpu.kinetic, cpu.kinetic, 1e-25 * largest * 100 + std::abs(cpu.kinetic) * 0x1p-52);
 }
 
 TEST_F(GpuDiagnosticsTest, ALoneBodyHasNoPotentialEnergyEvenWithSoftening) {
