@@ -7,8 +7,8 @@
 // the force is) added in double. Three kinds of pass (STAGE):
 //   0 exponents  each body's terms; the largest binary exponent of each quantity's terms, by
 //                integer atomic maxima (exact, so in any order); the potential term kept a body
-//   1 body sums  each term as a 128-bit two's-complement integer in units of 2^-95 of its
-//                quantity's largest power of two (truncated below: 2^-42 of the largest term's
+//   1 body sums  each term as a 128-bit two's-complement integer in units of 2^-95 of the
+//                power of two above its quantity's largest term (truncated below: 2^-42 of the largest term's
 //                last bit), added in each work group
 //   2 partials   the groups' sums added, until one remains
 // Integer sums are associative: every order gives the same words. The host turns each into a double
@@ -107,15 +107,16 @@ void main() {
 #else
 // ---- 128-bit integers: uvec4, x the lowest word.
 
+// Carries by comparison, not uaddCarry: on the H200 (driver 580.159.04) this shader's sums came out
+// ~1e-9 off with uaddCarry, unrolled or not, and exact with comparisons (round 33).
 uvec4 added(uvec4 a, uvec4 b) {
-  uvec4 sum;
-  uint carry = 0u;
-  for (int w = 0; w < 4; ++w) {
-    uint first, second;
-    sum[w] = uaddCarry(a[w], b[w], first);
-    sum[w] = uaddCarry(sum[w], carry, second);
-    carry = first + second;  // at most one of them is set
-  }
+  uvec4 sum = a + b;
+  uvec4 carry = uvec4(lessThan(sum, a));  // each word's own carry
+  sum.y += carry.x;
+  carry.y += uint(sum.y < carry.x);  // at most one of the two is set
+  sum.z += carry.y;
+  carry.z += uint(sum.z < carry.y);
+  sum.w += carry.z;
   return sum;
 }
 
@@ -133,7 +134,7 @@ uvec4 shifted(uvec2 m, int shift) {
   return shift >= 32 ? uvec4(0u, w) : uvec4(w, 0u);
 }
 
-// `value` in units of 2^-95 of 2^(largest - 1023), largest its quantity's largest biased exponent:
+// `value` in units of 2^-95 of 2^(largest - 1022), largest its quantity's largest biased exponent:
 // the largest term's 53 bits move up by 42 (below 2^95, so 2^32 terms add without overflow).
 uvec4 fixedOf(double value, uint largest) {
   uvec2 bits = unpackDouble2x32(value);  // x the low word

@@ -18,7 +18,7 @@ namespace nbody {
 namespace {
 
 // shaders/diagnostics.comp's quantities, in its order, each a 128-bit integer (four words, the
-// lowest first) in units of 2^-95 of its largest power of two.
+// lowest first) in units of 2^-95 of the power of two above its largest term.
 constexpr std::size_t kQuantities = 12;
 using FixedSum = std::array<std::uint32_t, 4>;
 using FixedSums = std::array<FixedSum, kQuantities>;

@@ -1,9 +1,9 @@
 #pragma once
 // Diagnostics reduced on the GPU where an engine keeps its state, without reading the bodies back:
 // every body's terms (its O(N) share of the potential included) are added as 128-bit integers in
-// units of 2^-95 of each quantity's largest power of two (shaders/diagnostics.comp), so the sums
-// are the same bits in any order of the bodies and any cut of the work; passes over partial sums
-// add them until one remains, which is the only thing read back (240 bytes).
+// units of 2^-95 of the power of two above each quantity's largest term (shaders/diagnostics.comp),
+// so the sums are the same bits in any order of the bodies and any cut of the work; passes over
+// partial sums add them until one remains, which is the only thing read back (240 bytes).
 
 #include <cstddef>
 
