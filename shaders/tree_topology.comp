@@ -10,7 +10,14 @@
 layout(local_size_x = WORKGROUP_SIZE) in;
 
 uniform sampler2D uPositionMass;
-uniform uint uBodyCount;
+uniform uint uBodyCount;  // N, of every rank
+// The sorted positions this dispatch holds, [uFirst, uFirst + uCount) (0 and N on one GPU); the
+// arrays hold them from slot 0. A decomposed tree's walker holds a segment of them, and the keys
+// next to it (at position uFirst - 1 in 0 and 1, at uFirst + uCount in 2 and 3; high word first)
+// where there are such.
+uniform uint uFirst;
+uniform uint uCount;
+uniform uint uHaloKeys[4];
 
 READ_ARRAY(B_KEYS_IN, KeysIn, uvec2, keysIn, usampler2D, .xy, keyAt)
 layout(std430, binding = B_VALUES_IN) readonly buffer Values { uint sortedIndex[]; };
@@ -18,10 +25,21 @@ WRITE_ARRAY(B_SORTED_BODIES, I_SORTED_BODIES, SortedBodies, vec4, sortedBodies, 
 WRITE_ARRAY(B_NODE_TEST, I_NODE_TEST, NodeTest, uvec4, nodeTest, uimage2D, rgba32ui, setNodeTest)
 WRITE_ARRAY(B_PARENTS, I_PARENTS, Parents, uint, parents, uimage2D, r32ui, setParent)
 
-// Length of the common prefix of the extended keys at sorted positions i and j (-1 outside).
+// The key at sorted position x, which lies between the halo keys' positions.
+uvec2 keyAtPosition(int x) {
+  if (x < int(uFirst)) return uvec2(uHaloKeys[0], uHaloKeys[1]);
+  if (x >= int(uFirst + uCount)) return uvec2(uHaloKeys[2], uHaloKeys[3]);
+  return keyAt(uint(x) - uFirst);
+}
+
+// Length of the common prefix of the extended keys at sorted positions i (held here) and j (-1
+// outside [0, N)). Past a halo key, j answers with that key and its own position. Prefixes only
+// shrink away from i, for the true keys and for these answers alike (a key is constant there, and
+// i ^ j's top bit grows), so a node whose range ends inside the segment gets its one-GPU links,
+// and one whose range reaches a halo key is found to straddle (docs/decomposed-tree-design.md, 3).
 int commonPrefix(int i, int j) {
   if (j < 0 || j >= int(uBodyCount)) return -1;
-  uvec2 a = keyAt(uint(i)), b = keyAt(uint(j));
+  uvec2 a = keyAtPosition(i), b = keyAtPosition(j);
   if (a.x != b.x) return 31 - findMSB(a.x ^ b.x);
   if (a.y != b.y) return 63 - findMSB(a.y ^ b.y);
   return 95 - findMSB(uint(i) ^ uint(j));
@@ -52,21 +70,35 @@ int splitOf(int i, int j, int d) {
   return i + split * d + min(d, 0);
 }
 
-// Node i's links (the rest of its record is the moments' to write) and its children's parent.
+const uint STRADDLING = 0xffffffffu;  // the links of a node whose range leaves the segment
+
+// Where a node's parent goes: body leaf k at its slot, internal node c after the leaves.
+uint parentSlot(uint child) {
+  return (child & LEAF_BIT) != 0u ? (child & ~LEAF_BIT) - uFirst : uCount + child - uFirst;
+}
+
+// Node i's links (the rest of its record is the moments' to write) and its children's parent, at
+// its slot. A node whose range leaves the segment straddles it: its links say STRADDLING, and
+// the host writes them and its children's parents.
 void buildNode(int i) {
   int d = commonPrefix(i, i + 1) - commonPrefix(i, i - 1) >= 0 ? 1 : -1;
   int j = rangeEnd(i, d);
+  uint slot = uint(i) - uFirst;
+  if (j < int(uFirst) || j >= int(uFirst + uCount)) {
+    setNodeTest(nodeVec(slot, NODE_TEST_LINKS), uvec4(0u, STRADDLING, STRADDLING, 0u));
+    return;
+  }
   int split = splitOf(i, j, d);
-  setNodeTest(nodeVec(uint(i), NODE_TEST_LINKS), uvec4(0u, uint(j), uint(split), 0u));
+  setNodeTest(nodeVec(slot, NODE_TEST_LINKS), uvec4(0u, uint(j), uint(split), 0u));
   uvec4 range = nodeRange(uint(i), uint(j), uint(split));
-  setParent((range.z & LEAF_BIT) != 0u ? range.z & ~LEAF_BIT : uBodyCount + range.z, uint(i));
-  setParent((range.w & LEAF_BIT) != 0u ? range.w & ~LEAF_BIT : uBodyCount + range.w, uint(i));
+  setParent(parentSlot(range.z), uint(i));
+  setParent(parentSlot(range.w), uint(i));
 }
 
 void main() {
   uint k = linearGroupId() * uint(WORKGROUP_SIZE) + gl_LocalInvocationID.x;
-  if (k >= uBodyCount) return;
+  if (k >= uCount) return;
   int width = textureSize(uPositionMass, 0).x;
   setSortedBody(k, texelFetch(uPositionMass, texelOfBody(int(sortedIndex[k]), width), 0));
-  if (k + 1u < uBodyCount) buildNode(int(k));
+  if (uFirst + k + 1u < uBodyCount) buildNode(int(uFirst + k));
 }

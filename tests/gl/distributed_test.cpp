@@ -165,27 +165,44 @@ TEST(DecomposedPieces, CollectivesCarryUnevenPartsInRankOrder) {
 // states tie keys (a dense core, one point: the ID breaks them), sign zeros, and leave segments
 // empty (N < K units). Checked by mutation: walkers that join the parts in reverse rank order fail
 // the dense core and the one point; homes that keep their own boxes fail every state.
-TEST(DecomposedPieces, EachWalkerSortsOneProcesssSegmentOfTheOrder) {
-  ScratchFolder scratch("decomposed-sort");
-  const std::vector<std::pair<std::string, std::vector<int>>> cases = {
-      {"plummer 3001", {1, 2, 3, 4}},
-      {"uniform 10000", {3}},
-      {"dense-core 3001", {2, 4}},
-      {"one-point 2049", {3}},
-      {"signed-zeros 3001", {3}},
-      {"plummer 1", {4}},
-      {"plummer 3", {4}},
-      {"plummer 129", {4}}};
+// The probe's `mode` for each state on each of its rank counts: every run ends well.
+void probeOnRanks(const std::string& mode,
+                  const std::vector<std::pair<std::string, std::vector<int>>>& cases) {
+  ScratchFolder scratch("decomposed-" + mode);
   for (const auto& [state, counts] : cases)
     for (int count : counts) {
       const CommandResult result =
-          test::runProgram(NBODY_DECOMPOSED_PROBE, "sort " + state, scratch,
+          test::runProgram(NBODY_DECOMPOSED_PROBE, mode + " " + state, scratch,
                            kRankEnvironment + " " + onRanks(count));
       EXPECT_EQ(result.exitCode, 0) << state << " on " << count << " ranks: " << result.err;
-      EXPECT_NE(result.out.find("sort: ok on " + std::to_string(count) + " ranks"),
+      EXPECT_NE(result.out.find(mode + ": ok on " + std::to_string(count) + " ranks"),
                 std::string::npos)
           << result.out;
     }
+}
+
+TEST(DecomposedPieces, EachWalkerSortsOneProcesssSegmentOfTheOrder) {
+  probeOnRanks("sort", {{"plummer 3001", {1, 2, 3, 4}},
+                        {"uniform 10000", {3}},
+                        {"dense-core 3001", {2, 4}},
+                        {"one-point 2049", {3}},
+                        {"signed-zeros 3001", {3}},
+                        {"plummer 1", {4}},
+                        {"plummer 3", {4}},
+                        {"plummer 129", {4}}});
+}
+
+// Step 4: each walker builds the links of its segment's nodes with the keys next to it (halo
+// keys): one process's links and parents for every node whose range stays in the segment, and a
+// mark for every node whose range crosses a segment start (7 to 16 a rank for Plummer at 3001 on 3
+// ranks). Checked by mutation: a kernel that does not mark straddling nodes fails every state.
+TEST(DecomposedPieces, EachWalkerBuildsOneProcesssLinksAndMarksTheRest) {
+  probeOnRanks("topology", {{"plummer 3001", {2, 3, 4}},
+                            {"uniform 10000", {4}},
+                            {"dense-core 3001", {3}},
+                            {"one-point 2049", {3}},
+                            {"plummer 2", {4}},
+                            {"plummer 129", {3}}});
 }
 
 TEST(Ranks, ASnapshotOfThreeRanksResumedByTwoEndsAsTheUninterruptedRun) {

@@ -7,7 +7,9 @@
 //   sort STATE N             steps 2 and 3: the global box and the homes' keys, the segment cut,
 //                            the exchange and the walkers' sort, against one process's TreeGravity
 //                            (STATE: plummer, uniform, dense-core, one-point, signed-zeros)
+//   topology STATE N         step 4: the walker's links, straddling nodes marked, and parents
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -214,41 +216,140 @@ bool sameSegment(const std::vector<std::uint32_t>& ids, const TreeArrays& walker
   return ok;
 }
 
-bool sortAcrossRanks(const Ranks& ranks, const std::string& stateName, std::size_t count) {
-  const State state = probeState(stateName, count);
-  const OneProcess one = sortedByOneProcess(state);
-  const BodyRange home = shareOut(count, 1, ranks.count())[std::size_t(ranks.rank())];
-  const std::size_t unit = tree::estimateSettings(resolveTreeSettings(count)).groupSize;
+// One rank's part after steps 2 and 3: its home, its segment of the order, sorted in its walker
+// arrays, and the IDs of its slots.
+struct Walker {
+  TreeArrays gpu;
+  BodyRange home, own;
   std::vector<std::size_t> starts;
-  for (const BodyRange& segment : shareOut(count, unit, ranks.count()))
-    starts.push_back(segment.first);
+  std::vector<std::uint32_t> ids;
+  gl::Texture bodies;
+  bool homeKeysAgree = false;
+  explicit Walker(std::size_t count) : gpu(count) {}
+};
+
+std::vector<std::size_t> segmentStarts(std::size_t count, int ranks, std::size_t& unit) {
+  unit = tree::estimateSettings(resolveTreeSettings(count)).groupSize;
+  std::vector<std::size_t> starts;
+  for (const BodyRange& segment : shareOut(count, unit, ranks)) starts.push_back(segment.first);
   starts.push_back(count);
-  TreeArrays gpu(count);
+  return starts;
+}
+
+// Steps 2 and 3 on this rank: the global box and the home's keys, the segment cut, the exchange
+// and the walker's sort.
+void decompose(const Ranks& ranks, const State& state, const OneProcess& one, Walker& walker) {
+  const std::size_t count = state.size();
+  walker.home = shareOut(count, 1, ranks.count())[std::size_t(ranks.rank())];
+  std::size_t unit = 0;
+  walker.starts = segmentStarts(count, ranks.count(), unit);
+  const BodyRange home = walker.home;
+  tree::Kernels& kernels = walker.gpu.kernels;
+  const tree::TreeBuffers& buffers = walker.gpu.buffers;
   glm::ivec2 size;
   const gl::Texture homeBodies =
       bodyTexture(std::span(state.positionMass).subspan(home.first, home.size()), size);
   glBindTextureUnit(tree::kPositionUnit, homeBodies.id());
   const std::array<std::uint32_t, 6> bounds =
-      tree::findGlobalBounds(gpu.kernels, gpu.buffers, home.size(), ranks);
-  tree::sortByKeys(gpu.kernels, gpu.buffers, home.size());
-  bool ok = sameKeysAtHome(gpu, one, home, ranks);
+      tree::findGlobalBounds(kernels, buffers, home.size(), ranks);
+  tree::sortByKeys(kernels, buffers, home.size());
+  walker.homeKeysAgree = sameKeysAtHome(walker.gpu, one, home, ranks);
   tree::SegmentCut cut;
   const std::vector<std::size_t> sendCounts =
-      cut.sendCounts(gpu.kernels, gpu.buffers, home.size(), home.first, starts, ranks);
-  tree::buildTopology(gpu.kernels, home.size());  // gathers the sorted bodies
-  const tree::SegmentBodies segment =
-      tree::sendSegments(gpu.buffers, home.size(), sendCounts, ranks);
-  const std::vector<std::uint32_t> ids = idsSent(gpu, home, sendCounts, ranks);
-  const BodyRange own{starts[std::size_t(ranks.rank())], starts[std::size_t(ranks.rank()) + 1]};
-  const gl::Texture walkerBodies = bodyTexture(segment.positionMass, size);
-  glBindTextureUnit(tree::kPositionUnit, walkerBodies.id());
-  tree::writeBounds(gpu.buffers, bounds);
-  tree::sortByKeys(gpu.kernels, gpu.buffers, segment.positionMass.size());
-  ok = sameSegment(ids, gpu, one, own, ranks) && ok;
+      cut.sendCounts(kernels, buffers, home.size(), home.first, walker.starts, ranks);
+  tree::buildTopology(kernels, home.size());  // gathers the sorted bodies
+  const tree::SegmentBodies segment = tree::sendSegments(buffers, home.size(), sendCounts, ranks);
+  walker.ids = idsSent(walker.gpu, home, sendCounts, ranks);
+  walker.own = {walker.starts[std::size_t(ranks.rank())],
+                walker.starts[std::size_t(ranks.rank()) + 1]};
+  walker.bodies = bodyTexture(segment.positionMass, size);
+  glBindTextureUnit(tree::kPositionUnit, walker.bodies.id());
+  tree::writeBounds(buffers, bounds);
+  tree::sortByKeys(kernels, buffers, segment.positionMass.size());
   if (ranks.leader())
-    std::fprintf(stderr, "sort: %zu bodies, segments of %zu-body units, %d rounds\n", count, unit,
+    std::fprintf(stderr, "%zu bodies, segments of %zu-body units, %d rounds\n", count, unit,
                  cut.rounds());
-  return ok;
+}
+
+bool sortAcrossRanks(const Ranks& ranks, const State& state) {
+  const OneProcess one = sortedByOneProcess(state);
+  Walker walker(state.size());
+  decompose(ranks, state, one, walker);
+  return sameSegment(walker.ids, walker.gpu, one, walker.own, ranks) && walker.homeKeysAgree;
+}
+
+// ---- topology: step 4.
+
+// One process's links (otherEnd, split of each internal node) and parents (leaf k at k, node c at
+// N + c), by the single-GPU sort and topology on every body.
+struct OneTopology {
+  std::vector<std::uint32_t> links, parents;
+};
+OneTopology topologyOfOneProcess(const State& state) {
+  TreeArrays gpu(state.size());
+  glm::ivec2 size;
+  const gl::Texture bodies = bodyTexture(state.positionMass, size);
+  glBindTextureUnit(tree::kPositionUnit, bodies.id());
+  tree::sortBodies(gpu.kernels, gpu.buffers, state.size());
+  tree::buildTopology(gpu.kernels, state.size());
+  const std::size_t nodes = state.size() - 1;
+  return {gpu.buffers.readWords(tree::kNodeTest, 8 * nodes),
+          gpu.buffers.readWords(tree::kParents, 2 * state.size() - 1)};
+}
+
+bool straddles(std::size_t node, std::uint32_t otherEnd, std::span<const std::size_t> starts) {
+  const std::size_t low = std::min<std::size_t>(node, otherEnd),
+                    high = std::max<std::size_t>(node, otherEnd);
+  return std::any_of(starts.begin(), starts.end(),
+                     [&](std::size_t start) { return low < start && start <= high; });
+}
+
+// Node i's links as its record at `words` says (otherEnd, split), at record slot `slot`.
+std::pair<std::uint32_t, std::uint32_t> linksAt(const std::vector<std::uint32_t>& words,
+                                                std::size_t slot) {
+  return {words[8 * slot + 5], words[8 * slot + 6]};
+}
+
+// Every node of the walker's segment has one process's links, or is marked straddling where its
+// range crosses a segment start; every child of a non-straddling node has its parent.
+bool sameLinks(const Walker& walker, const OneTopology& one, const Ranks& ranks) {
+  const std::size_t total = one.parents.size() / 2 + 1, first = walker.own.first,
+                    count = walker.own.size();
+  const std::size_t nodes = std::min(walker.own.last, total - 1) - std::min(first, total - 1);
+  const std::vector<std::uint32_t> links = walker.gpu.buffers.readWords(tree::kNodeTest, 8 * nodes);
+  const std::vector<std::uint32_t> parents =
+      walker.gpu.buffers.readWords(tree::kParents, count + nodes);
+  std::size_t straddling = 0, wrong = 0;
+  for (std::size_t s = 0; s < nodes; ++s) {
+    const auto expected = linksAt(one.links, first + s);
+    const bool crosses = straddles(first + s, expected.first, walker.starts);
+    straddling += crosses;
+    const auto got = linksAt(links, s);
+    wrong += crosses ? got != std::pair(tree::kStraddling, tree::kStraddling) : got != expected;
+  }
+  for (std::size_t s = 0; total > 1 && s < count + nodes; ++s) {  // leaves, then nodes
+    const std::size_t global = s < count ? first + s : total + first + s - count;
+    const std::uint32_t parent = one.parents[global];
+    const bool written =
+        global != total && !straddles(parent, linksAt(one.links, parent).first, walker.starts);
+    wrong += written && parents[s] != parent;
+  }
+  if (wrong > 0)
+    std::fprintf(stderr, "rank %d: %zu of %zu nodes' links or parents differ (%zu straddling)\n",
+                 ranks.rank(), wrong, nodes, straddling);
+  return wrong == 0;
+}
+
+bool topologyAcrossRanks(const Ranks& ranks, const State& state) {
+  const OneProcess one = sortedByOneProcess(state);
+  const OneTopology topology = topologyOfOneProcess(state);
+  Walker walker(state.size());
+  decompose(ranks, state, one, walker);
+  const tree::TopologySegment segment =
+      tree::segmentOf(walker.gpu.buffers, walker.own.first, walker.own.size(), ranks);
+  const bool sorted = sameSegment(walker.ids, walker.gpu, one, walker.own, ranks);
+  tree::buildTopology(walker.gpu.kernels, state.size(), segment);
+  return sameLinks(walker, topology, ranks) && sorted && walker.homeKeysAgree;
 }
 
 int probe(int argc, char** argv) {
@@ -258,12 +359,13 @@ int probe(int argc, char** argv) {
   bool ok = false;
   if (mode == "collectives") {
     ok = collectives(ranks);
-  } else if (mode == "sort" && argc == 4) {
+  } else if ((mode == "sort" || mode == "topology") && argc == 4) {
     gl::chooseDevice(ranks.nodeRank());
     context = gl::HeadlessContext::create();
-    ok = sortAcrossRanks(ranks, argv[2], std::size_t(std::stoull(argv[3])));
+    const State state = probeState(argv[2], std::size_t(std::stoull(argv[3])));
+    ok = mode == "sort" ? sortAcrossRanks(ranks, state) : topologyAcrossRanks(ranks, state);
   } else {
-    std::fprintf(stderr, "decomposed_probe: collectives | sort STATE N\n");
+    std::fprintf(stderr, "decomposed_probe: collectives | sort STATE N | topology STATE N\n");
     return 2;
   }
   if (ranks.maximum(ok ? 0 : 1) != 0) return 1;

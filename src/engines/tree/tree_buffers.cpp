@@ -195,4 +195,22 @@ std::vector<std::uint32_t> TreeBuffers::readWords(Binding binding, std::size_t w
   return read;
 }
 
+std::vector<std::uint32_t> TreeBuffers::readRecord(Binding binding, std::size_t index) const {
+  const TextureArray* array = textureArrayOf(binding);
+  if (!array) throw std::logic_error("only the arrays of records may be read a record at a time");
+  std::vector<std::uint32_t> words(array->recordBytes / 4);
+  if (!storage_.inTextures) {
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(buffer(binding), GLintptr(index * array->recordBytes),
+                            GLsizeiptr(array->recordBytes), words.data());
+    return words;
+  }
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
+  const std::size_t width = std::size_t(1) << storage_.widthLog2;
+  const GLenum type = array->clientFormat == GL_RGBA ? GL_FLOAT : GL_UNSIGNED_INT;
+  glGetTextureSubImage(textures_[binding].id(), 0, GLint(index % width), GLint(index / width), 0, 1,
+                       1, 1, array->clientFormat, type, GLsizei(array->recordBytes), words.data());
+  return words;
+}
+
 }  // namespace nbody::tree

@@ -63,6 +63,8 @@ class TreeBuffers {
   // The first `words` 32-bit words of the array at `binding`, from its buffer or its texture (a
   // float's bits as held).
   std::vector<std::uint32_t> readWords(Binding binding, std::size_t words) const;
+  // Record `index` of an array of kTextureArrays (its words), from its buffer or its texture.
+  std::vector<std::uint32_t> readRecord(Binding binding, std::size_t index) const;
   std::size_t spillSlots() const { return spillSlotsFor(capacity_); }
 
  private:

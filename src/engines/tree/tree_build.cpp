@@ -6,8 +6,16 @@
 namespace nbody::tree {
 
 void buildTopology(Kernels& kernels, std::size_t bodyCount) {
-  kernels.use(Kernel::topology).setUint("uBodyCount", bodyCount);
-  kernels.dispatch(ceilDiv(bodyCount, kElementThreads));
+  buildTopology(kernels, bodyCount, {0, bodyCount, {}});
+}
+
+void buildTopology(Kernels& kernels, std::size_t bodyCount, const TopologySegment& segment) {
+  gl::UniformProgram& program = kernels.use(Kernel::topology);
+  program.setUint("uBodyCount", bodyCount);
+  program.setUint("uFirst", segment.first);
+  program.setUint("uCount", segment.count);
+  program.setUints("uHaloKeys", segment.haloKeys);
+  kernels.dispatch(ceilDiv(segment.count, kElementThreads));
   kernels.barrier();
 }
 

@@ -151,4 +151,35 @@ SegmentBodies sendSegments(const TreeBuffers& buffers, std::size_t homeCount,
   return segment;
 }
 
+TopologySegment segmentOf(const TreeBuffers& buffers, std::size_t first, std::size_t count,
+                          const Ranks& ranks) {
+  struct Ends {
+    std::uint32_t count, firstKey[2], lastKey[2];
+  };
+  std::vector<Ends> ends(std::size_t(ranks.count()));
+  Ends& own = ends[std::size_t(ranks.rank())];
+  own = {std::uint32_t(count > 0), {0, 0}, {0, 0}};
+  if (count > 0) {
+    const std::vector<std::uint32_t> firstKey = buffers.readRecord(kKeysIn, 0),
+                                     lastKey = buffers.readRecord(kKeysIn, count - 1);
+    own = {1, {firstKey[0], firstKey[1]}, {lastKey[0], lastKey[1]}};
+  }
+  const std::vector<std::size_t> units(ends.size(), 1);
+  ranks.allGather(std::as_writable_bytes(std::span(ends)), units, sizeof(Ends));
+  TopologySegment segment{first, count, {}};
+  for (std::size_t r = std::size_t(ranks.rank()); r-- > 0;)
+    if (ends[r].count > 0) {
+      segment.haloKeys[0] = ends[r].lastKey[0];
+      segment.haloKeys[1] = ends[r].lastKey[1];
+      break;
+    }
+  for (std::size_t r = std::size_t(ranks.rank()) + 1; r < ends.size(); ++r)
+    if (ends[r].count > 0) {
+      segment.haloKeys[2] = ends[r].firstKey[0];
+      segment.haloKeys[3] = ends[r].firstKey[1];
+      break;
+    }
+  return segment;
+}
+
 }  // namespace nbody::tree

@@ -17,6 +17,7 @@
 #include <glm/vec4.hpp>
 
 #include "engines/tree/tree_buffers.h"
+#include "engines/tree/tree_build.h"
 #include "engines/tree/tree_kernels.h"
 #include "gl/objects.h"
 #include "parallel/ranks.h"
@@ -77,5 +78,11 @@ struct SegmentBodies {
 // gathers them), cut by SegmentCut's counts. Every rank calls it alike.
 SegmentBodies sendSegments(const TreeBuffers& buffers, std::size_t homeCount,
                            std::span<const std::size_t> sendCounts, const Ranks& ranks);
+
+// The walker's part of the topology: its sorted positions [first, first + count) of `bodyCount`,
+// after the walker sort (its keys in kKeysIn), and the keys next to them: the last of the nearest
+// rank before it that holds any, the first of the nearest after. Every rank calls it alike.
+TopologySegment segmentOf(const TreeBuffers& buffers, std::size_t first, std::size_t count,
+                          const Ranks& ranks);
 
 }  // namespace nbody::tree
