@@ -205,6 +205,20 @@ TEST(DecomposedPieces, EachWalkerBuildsOneProcesssLinksAndMarksTheRest) {
                             {"plummer 129", {3}}});
 }
 
+// Step 5: every rank finds every node over a segment start from key counts added across ranks
+// (the same list on every rank, one process's links), and once they are written in, each walker
+// holds one process's links and parents for all its nodes. The dense core and the one point reach
+// prefixes past the keys, into the positions' bits. Checked by mutation: a left child indexed by
+// its first position fails every state; prefixes that stop at the keys fail those two.
+TEST(DecomposedPieces, EveryRankFindsTheStraddlingNodesAsOneProcessLinksThem) {
+  probeOnRanks("straddling", {{"plummer 3001", {2, 3, 4}},
+                              {"uniform 10000", {3}},
+                              {"dense-core 3001", {4}},
+                              {"one-point 2049", {3}},
+                              {"plummer 129", {4}},
+                              {"plummer 2", {2}}});
+}
+
 TEST(Ranks, ASnapshotOfThreeRanksResumedByTwoEndsAsTheUninterruptedRun) {
   ScratchFolder scratch("ranks-resume");
   const std::string common = "--engine tree --method leapfrog --scene galaxies --bodies 3001 -q ";

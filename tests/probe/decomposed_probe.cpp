@@ -8,6 +8,8 @@
 //                            the exchange and the walkers' sort, against one process's TreeGravity
 //                            (STATE: plummer, uniform, dense-core, one-point, signed-zeros)
 //   topology STATE N         step 4: the walker's links, straddling nodes marked, and parents
+//   straddling STATE N       steps 4 and 5: the straddling nodes found alike on every rank, as
+//                            one process links them, and written into each walker's arrays
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +28,7 @@
 #include "engines/tree/tree_decompose.h"
 #include "engines/tree/tree_gravity.h"
 #include "engines/tree/tree_sort.h"
+#include "engines/tree/tree_straddling.h"
 #include "engines/tree/tree_walk.h"
 #include "gl/desktop_calls.h"
 #include "gl/egl_context.h"
@@ -310,29 +313,31 @@ std::pair<std::uint32_t, std::uint32_t> linksAt(const std::vector<std::uint32_t>
   return {words[8 * slot + 5], words[8 * slot + 6]};
 }
 
-// Every node of the walker's segment has one process's links, or is marked straddling where its
-// range crosses a segment start; every child of a non-straddling node has its parent.
-bool sameLinks(const Walker& walker, const OneTopology& one, const Ranks& ranks) {
+// Every node of the walker's segment has one process's links, or, while `marked`, the straddling
+// mark where its range crosses a segment start; every child of a node linked here has its parent.
+bool sameLinks(const Walker& walker, const OneTopology& one, bool marked, const Ranks& ranks) {
   const std::size_t total = one.parents.size() / 2 + 1, first = walker.own.first,
                     count = walker.own.size();
   const std::size_t nodes = std::min(walker.own.last, total - 1) - std::min(first, total - 1);
   const std::vector<std::uint32_t> links = walker.gpu.buffers.readWords(tree::kNodeTest, 8 * nodes);
   const std::vector<std::uint32_t> parents =
       walker.gpu.buffers.readWords(tree::kParents, count + nodes);
+  const auto unlinked = [&](std::uint32_t node) {
+    return marked && straddles(node, linksAt(one.links, node).first, walker.starts);
+  };
   std::size_t straddling = 0, wrong = 0;
   for (std::size_t s = 0; s < nodes; ++s) {
     const auto expected = linksAt(one.links, first + s);
-    const bool crosses = straddles(first + s, expected.first, walker.starts);
-    straddling += crosses;
+    straddling += straddles(first + s, expected.first, walker.starts);
     const auto got = linksAt(links, s);
-    wrong += crosses ? got != std::pair(tree::kStraddling, tree::kStraddling) : got != expected;
+    wrong += unlinked(std::uint32_t(first + s))
+                 ? got != std::pair(tree::kStraddling, tree::kStraddling)
+                 : got != expected;
   }
   for (std::size_t s = 0; total > 1 && s < count + nodes; ++s) {  // leaves, then nodes
     const std::size_t global = s < count ? first + s : total + first + s - count;
     const std::uint32_t parent = one.parents[global];
-    const bool written =
-        global != total && !straddles(parent, linksAt(one.links, parent).first, walker.starts);
-    wrong += written && parents[s] != parent;
+    wrong += global != total && !unlinked(parent) && parents[s] != parent;
   }
   if (wrong > 0)
     std::fprintf(stderr, "rank %d: %zu of %zu nodes' links or parents differ (%zu straddling)\n",
@@ -340,16 +345,49 @@ bool sameLinks(const Walker& walker, const OneTopology& one, const Ranks& ranks)
   return wrong == 0;
 }
 
-bool topologyAcrossRanks(const Ranks& ranks, const State& state) {
+// Step 5: every rank's list of straddling nodes is one process's, whole, and the same on every
+// rank.
+bool sameStraddlingNodes(std::span<const tree::NodeLinks> nodes, const OneTopology& one,
+                         std::span<const std::size_t> starts, const Ranks& ranks) {
+  std::vector<tree::NodeLinks> expected;
+  for (std::uint32_t i = 0; i + 1 < one.parents.size() / 2 + 1; ++i) {
+    const auto [otherEnd, split] = linksAt(one.links, i);
+    if (straddles(i, otherEnd, starts)) expected.push_back({i, otherEnd, split});
+  }
+  std::uint64_t hash = 1469598103934665603ull;  // FNV-1a of the list
+  for (const tree::NodeLinks& node : nodes)
+    for (std::uint32_t word : {node.index, node.otherEnd, node.split})
+      hash = (hash ^ word) * 1099511628211ull;
+  const std::int64_t mine = std::int64_t(hash >> 2);
+  const bool alike = ranks.maximum(mine) == mine && ranks.maximum(-mine) == -mine;
+  const bool same = std::equal(nodes.begin(), nodes.end(), expected.begin(), expected.end());
+  if (!same || !alike)
+    std::fprintf(stderr, "rank %d: %zu straddling nodes, one process has %zu%s\n", ranks.rank(),
+                 nodes.size(), expected.size(), alike ? "" : "; ranks differ");
+  return same && alike;
+}
+
+// Steps 4 and 5 on this rank, each checked: its links, then the straddling nodes written in.
+bool topologyAcrossRanks(const Ranks& ranks, const State& state, bool withStraddling) {
   const OneProcess one = sortedByOneProcess(state);
   const OneTopology topology = topologyOfOneProcess(state);
   Walker walker(state.size());
   decompose(ranks, state, one, walker);
-  const tree::TopologySegment segment =
-      tree::segmentOf(walker.gpu.buffers, walker.own.first, walker.own.size(), ranks);
   const bool sorted = sameSegment(walker.ids, walker.gpu, one, walker.own, ranks);
+  const std::vector<tree::WalkerEnds> ends =
+      tree::gatherEnds(walker.gpu.buffers, walker.own.size(), ranks);
+  const tree::TopologySegment segment =
+      tree::segmentOf(ends, walker.own.first, walker.own.size(), ranks.rank());
+  tree::CompositeCounter counter;
+  const std::vector<tree::NodeLinks> nodes =
+      tree::straddlingNodes(walker.gpu.kernels, counter, walker.starts, ends, ranks);
   tree::buildTopology(walker.gpu.kernels, state.size(), segment);
-  return sameLinks(walker, topology, ranks) && sorted && walker.homeKeysAgree;
+  bool ok = sameLinks(walker, topology, true, ranks) && sorted && walker.homeKeysAgree;
+  if (!withStraddling) return ok;
+  ok = sameStraddlingNodes(nodes, topology, walker.starts, ranks) && ok;
+  tree::writeStraddlingNodes(walker.gpu.buffers, nodes, segment);
+  if (ranks.leader()) std::fprintf(stderr, "%zu straddling nodes\n", nodes.size());
+  return sameLinks(walker, topology, false, ranks) && ok;
 }
 
 int probe(int argc, char** argv) {
@@ -359,13 +397,14 @@ int probe(int argc, char** argv) {
   bool ok = false;
   if (mode == "collectives") {
     ok = collectives(ranks);
-  } else if ((mode == "sort" || mode == "topology") && argc == 4) {
+  } else if ((mode == "sort" || mode == "topology" || mode == "straddling") && argc == 4) {
     gl::chooseDevice(ranks.nodeRank());
     context = gl::HeadlessContext::create();
     const State state = probeState(argv[2], std::size_t(std::stoull(argv[3])));
-    ok = mode == "sort" ? sortAcrossRanks(ranks, state) : topologyAcrossRanks(ranks, state);
+    ok = mode == "sort" ? sortAcrossRanks(ranks, state)
+                        : topologyAcrossRanks(ranks, state, mode == "straddling");
   } else {
-    std::fprintf(stderr, "decomposed_probe: collectives | sort STATE N | topology STATE N\n");
+    std::fprintf(stderr, "decomposed_probe: collectives | {sort|topology|straddling} STATE N\n");
     return 2;
   }
   if (ranks.maximum(ok ? 0 : 1) != 0) return 1;

@@ -213,4 +213,20 @@ std::vector<std::uint32_t> TreeBuffers::readRecord(Binding binding, std::size_t 
   return words;
 }
 
+void TreeBuffers::writeRecord(Binding binding, std::size_t index,
+                              std::span<const std::uint32_t> words) const {
+  const TextureArray* array = textureArrayOf(binding);
+  if (!array || words.size() * 4 != array->recordBytes)
+    throw std::logic_error("a record of another size or of no array of records");
+  if (!storage_.inTextures) {
+    glNamedBufferSubData(buffer(binding), GLintptr(index * array->recordBytes),
+                         GLsizeiptr(array->recordBytes), words.data());
+    return;
+  }
+  const std::size_t width = std::size_t(1) << storage_.widthLog2;
+  const GLenum type = array->clientFormat == GL_RGBA ? GL_FLOAT : GL_UNSIGNED_INT;
+  glTextureSubImage2D(textures_[binding].id(), 0, GLint(index % width), GLint(index / width), 1, 1,
+                      array->clientFormat, type, words.data());
+}
+
 }  // namespace nbody::tree

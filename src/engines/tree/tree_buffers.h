@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "engines/tree/tree_layout.h"
@@ -65,6 +66,8 @@ class TreeBuffers {
   std::vector<std::uint32_t> readWords(Binding binding, std::size_t words) const;
   // Record `index` of an array of kTextureArrays (its words), from its buffer or its texture.
   std::vector<std::uint32_t> readRecord(Binding binding, std::size_t index) const;
+  // Writes record `index` of such an array (its words).
+  void writeRecord(Binding binding, std::size_t index, std::span<const std::uint32_t> words) const;
   std::size_t spillSlots() const { return spillSlotsFor(capacity_); }
 
  private:

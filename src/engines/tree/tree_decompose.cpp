@@ -91,16 +91,15 @@ std::vector<std::size_t> SegmentCut::sendCounts(Kernels& kernels, const TreeBuff
 void SegmentCut::refine(Kernels& kernels, std::size_t homeCount, std::size_t homeFirst,
                         std::vector<Start>& starts, int digit, const Ranks& ranks) {
   std::vector<Start*> open;
-  std::vector<std::array<std::uint32_t, 4>> candidates;
+  std::vector<Composite> candidates;
   for (Start& start : starts) {
     if (start.found) continue;
     open.push_back(&start);
-    for (std::uint32_t b = 0; b < kBins; ++b) {
-      const Composite c = withDigit(start.composite, digit, b);
-      candidates.push_back({c.words[0], c.words[1], c.words[2], 0u});
-    }
+    for (std::uint32_t b = 0; b < kBins; ++b)
+      candidates.push_back(withDigit(start.composite, digit, b));
   }
-  const std::vector<std::uint32_t> home = countBefore(kernels, homeCount, homeFirst, candidates);
+  const std::vector<std::uint32_t> home =
+      counter_.countBefore(kernels, homeCount, homeFirst, candidates);
   std::vector<std::int64_t> all(home.begin(), home.end());
   ranks.sum(all);
   for (std::size_t s = 0; s < open.size(); ++s) {
@@ -116,27 +115,29 @@ void SegmentCut::refine(Kernels& kernels, std::size_t homeCount, std::size_t hom
   }
 }
 
-std::vector<std::uint32_t> SegmentCut::countBefore(
-    Kernels& kernels, std::size_t homeCount, std::size_t homeFirst,
-    const std::vector<std::array<std::uint32_t, 4>>& candidates) {
-  const std::size_t bytes = candidates.size() * sizeof candidates[0];
-  if (candidates.size() > capacity_) {
-    candidates_ = gl::Buffer::create();
-    glNamedBufferStorage(candidates_.id(), GLsizeiptr(bytes), nullptr, GL_DYNAMIC_STORAGE_BIT);
-    capacity_ = candidates.size();
+std::vector<std::uint32_t> CompositeCounter::countBefore(Kernels& kernels, std::size_t count,
+                                                         std::size_t firstId,
+                                                         std::span<const Composite> candidates) {
+  std::vector<std::array<std::uint32_t, 4>> records;
+  for (const Composite& c : candidates) records.push_back({c.words[0], c.words[1], c.words[2], 0u});
+  const std::size_t bytes = records.size() * sizeof records[0];
+  if (records.empty()) return {};
+  if (records.size() > capacity_) {
+    buffer_ = gl::Buffer::create();
+    glNamedBufferStorage(buffer_.id(), GLsizeiptr(bytes), nullptr, GL_DYNAMIC_STORAGE_BIT);
+    capacity_ = records.size();
   }
-  glNamedBufferSubData(candidates_.id(), 0, GLsizeiptr(bytes), candidates.data());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSplitBinding, candidates_.id());
+  glNamedBufferSubData(buffer_.id(), 0, GLsizeiptr(bytes), records.data());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSplitBinding, buffer_.id());
   gl::UniformProgram& program = kernels.use(Kernel::split);
-  program.setUint("uCount", homeCount);
-  program.setUint("uFirstId", homeFirst);
-  program.setUint("uCandidates", candidates.size());
-  kernels.dispatch(ceilDiv(candidates.size(), kElementThreads));
+  program.setUint("uCount", count);
+  program.setUint("uFirstId", firstId);
+  program.setUint("uCandidates", records.size());
+  kernels.dispatch(ceilDiv(records.size(), kElementThreads));
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  std::vector<std::array<std::uint32_t, 4>> counted(candidates.size());
-  glGetNamedBufferSubData(candidates_.id(), 0, GLsizeiptr(bytes), counted.data());
+  glGetNamedBufferSubData(buffer_.id(), 0, GLsizeiptr(bytes), records.data());
   std::vector<std::uint32_t> before;
-  for (const auto& candidate : counted) before.push_back(candidate[3]);
+  for (const auto& record : records) before.push_back(record[3]);
   return before;
 }
 
@@ -151,32 +152,32 @@ SegmentBodies sendSegments(const TreeBuffers& buffers, std::size_t homeCount,
   return segment;
 }
 
-TopologySegment segmentOf(const TreeBuffers& buffers, std::size_t first, std::size_t count,
-                          const Ranks& ranks) {
-  struct Ends {
-    std::uint32_t count, firstKey[2], lastKey[2];
+std::vector<WalkerEnds> gatherEnds(const TreeBuffers& buffers, std::size_t count,
+                                   const Ranks& ranks) {
+  std::vector<WalkerEnds> ends(std::size_t(ranks.count()));
+  const auto keyAt = [&](std::size_t index) {
+    const std::vector<std::uint32_t> words = buffers.readRecord(kKeysIn, index);
+    return std::uint64_t(words[0]) << 32 | words[1];
   };
-  std::vector<Ends> ends(std::size_t(ranks.count()));
-  Ends& own = ends[std::size_t(ranks.rank())];
-  own = {std::uint32_t(count > 0), {0, 0}, {0, 0}};
-  if (count > 0) {
-    const std::vector<std::uint32_t> firstKey = buffers.readRecord(kKeysIn, 0),
-                                     lastKey = buffers.readRecord(kKeysIn, count - 1);
-    own = {1, {firstKey[0], firstKey[1]}, {lastKey[0], lastKey[1]}};
-  }
+  if (count > 0) ends[std::size_t(ranks.rank())] = {1, keyAt(0), keyAt(count - 1)};
   const std::vector<std::size_t> units(ends.size(), 1);
-  ranks.allGather(std::as_writable_bytes(std::span(ends)), units, sizeof(Ends));
+  ranks.allGather(std::as_writable_bytes(std::span(ends)), units, sizeof(WalkerEnds));
+  return ends;
+}
+
+TopologySegment segmentOf(std::span<const WalkerEnds> ends, std::size_t first, std::size_t count,
+                          int rank) {
   TopologySegment segment{first, count, {}};
-  for (std::size_t r = std::size_t(ranks.rank()); r-- > 0;)
-    if (ends[r].count > 0) {
-      segment.haloKeys[0] = ends[r].lastKey[0];
-      segment.haloKeys[1] = ends[r].lastKey[1];
+  for (std::size_t r = std::size_t(rank); r-- > 0;)
+    if (ends[r].holds) {
+      segment.haloKeys = {std::uint32_t(ends[r].lastKey >> 32), std::uint32_t(ends[r].lastKey),
+                          segment.haloKeys[2], segment.haloKeys[3]};
       break;
     }
-  for (std::size_t r = std::size_t(ranks.rank()) + 1; r < ends.size(); ++r)
-    if (ends[r].count > 0) {
-      segment.haloKeys[2] = ends[r].firstKey[0];
-      segment.haloKeys[3] = ends[r].firstKey[1];
+  for (std::size_t r = std::size_t(rank) + 1; r < ends.size(); ++r)
+    if (ends[r].holds) {
+      segment.haloKeys[2] = std::uint32_t(ends[r].firstKey >> 32);
+      segment.haloKeys[3] = std::uint32_t(ends[r].firstKey);
       break;
     }
   return segment;

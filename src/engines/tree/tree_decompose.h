@@ -36,6 +36,20 @@ struct Composite {
 std::array<std::uint32_t, 6> findGlobalBounds(Kernels& kernels, const TreeBuffers& buffers,
                                               std::size_t homeCount, const Ranks& ranks);
 
+// How many of the sorted (key, ID) composites held here come before each candidate, on the GPU
+// (tree_split.comp: a binary search an invocation); a composite's ID is `firstId` + its value. The
+// keys and values are kKeysIn and kValuesIn, as sortByKeys leaves them. A candidate with ID 0
+// counts the keys below its key.
+class CompositeCounter {
+ public:
+  std::vector<std::uint32_t> countBefore(Kernels& kernels, std::size_t count, std::size_t firstId,
+                                         std::span<const Composite> candidates);
+
+ private:
+  gl::Buffer buffer_;
+  std::size_t capacity_ = 0;  // candidates
+};
+
 // Where the segments cut each home's sorted bodies.
 class SegmentCut {
  public:
@@ -58,13 +72,8 @@ class SegmentCut {
   struct Start;  // a segment start sought: its target, the composite so far, what is known
   void refine(Kernels& kernels, std::size_t homeCount, std::size_t homeFirst,
               std::vector<Start>& starts, int digit, const Ranks& ranks);
-  // The bodies of this home before each candidate (xyz), in its w, on the GPU.
-  std::vector<std::uint32_t> countBefore(
-      Kernels& kernels, std::size_t homeCount, std::size_t homeFirst,
-      const std::vector<std::array<std::uint32_t, 4>>& candidates);
 
-  gl::Buffer candidates_;
-  std::size_t capacity_ = 0;  // candidates
+  CompositeCounter counter_;
   int rounds_ = 0;
 };
 
@@ -79,10 +88,17 @@ struct SegmentBodies {
 SegmentBodies sendSegments(const TreeBuffers& buffers, std::size_t homeCount,
                            std::span<const std::size_t> sendCounts, const Ranks& ranks);
 
-// The walker's part of the topology: its sorted positions [first, first + count) of `bodyCount`,
-// after the walker sort (its keys in kKeysIn), and the keys next to them: the last of the nearest
-// rank before it that holds any, the first of the nearest after. Every rank calls it alike.
-TopologySegment segmentOf(const TreeBuffers& buffers, std::size_t first, std::size_t count,
-                          const Ranks& ranks);
+// Each walker's first and last key (hi << 32 | lo), where it holds any, on every rank: after the
+// walker sort (its `count` keys in kKeysIn). Every rank calls it alike.
+struct WalkerEnds {
+  std::uint64_t holds, firstKey, lastKey;
+};
+std::vector<WalkerEnds> gatherEnds(const TreeBuffers& buffers, std::size_t count,
+                                   const Ranks& ranks);
+// Rank `rank`'s part of the topology: its sorted positions [first, first + count), and the keys
+// next to them: the last of the nearest rank before it that holds any, the first of the nearest
+// after.
+TopologySegment segmentOf(std::span<const WalkerEnds> ends, std::size_t first, std::size_t count,
+                          int rank);
 
 }  // namespace nbody::tree
