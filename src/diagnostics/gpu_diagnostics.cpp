@@ -123,10 +123,46 @@ void GpuDiagnostics::reserve(std::size_t sums, std::size_t potentialTerms) {
   }
 }
 
+namespace {
+
+// Each quantity's largest exponent over every rank's bodies: an integer maximum.
+void foldExponents(std::array<std::uint32_t, kQuantities>& largest, const Ranks& ranks) {
+  std::array<std::int64_t, kQuantities> folded{};
+  std::copy(largest.begin(), largest.end(), folded.begin());
+  ranks.maximum(folded);
+  std::copy(folded.begin(), folded.end(), largest.begin());
+}
+
+// Every rank's 128-bit sums added, modulo 2^128 as two's complement adds: each word summed across
+// ranks as an integer, then the words' carries taken on.
+FixedSums summedAcross(const FixedSums& sums, const Ranks& ranks) {
+  std::array<std::int64_t, kQuantities * 4> words{};
+  for (std::size_t q = 0; q < kQuantities; ++q)
+    for (std::size_t w = 0; w < 4; ++w) words[4 * q + w] = sums[q][w];
+  ranks.sum(words);
+  __extension__ using UInt128 = unsigned __int128;
+  FixedSums total{};
+  for (std::size_t q = 0; q < kQuantities; ++q) {
+    UInt128 value = 0;
+    for (std::size_t w = 0; w < 4; ++w)
+      value += UInt128(std::uint64_t(words[4 * q + w])) << (32 * w);
+    for (std::size_t w = 0; w < 4; ++w) total[q][w] = std::uint32_t(value >> (32 * w));
+  }
+  return total;
+}
+
+}  // namespace
+
+struct GpuDiagnostics::Sums {
+  FixedSums sums{};
+  std::array<std::uint32_t, kQuantities> largest{};
+};
+
 // The body passes: the quantities' exponents (and the potential's pairs, one body an invocation,
-// as each costs O(N)), then the bodies' sums per workgroup into partials_[0]. Returns their count.
+// as each costs O(N)), folded across `ranks` where given, then the bodies' sums per workgroup into
+// partials_[0]. Returns their count.
 std::size_t GpuDiagnostics::sumBodies(const GpuStateView& state, const StepParams& params,
-                                      bool pairPotential) {
+                                      bool pairPotential, const Ranks* ranks) {
   std::size_t one = 1, elementsPerInvocation = std::size_t(shape_.elementsPerInvocation);
   const std::size_t exponentGroups = groupsFor(state.bodyCount, one);
   const std::size_t sumGroups = groupsFor(state.bodyCount, elementsPerInvocation);
@@ -141,6 +177,13 @@ std::size_t GpuDiagnostics::sumBodies(const GpuStateView& state, const StepParam
   const std::pair<gl::UniformProgram*, std::size_t> passes[] = {
       {&exponentPass_, one}, {&bodySums_, elementsPerInvocation}};
   for (const auto& [program, perInvocation] : passes) {
+    if (ranks && program == &bodySums_) {
+      std::array<std::uint32_t, kQuantities> largest{};
+      glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+      glGetNamedBufferSubData(exponents_.id(), 0, sizeof largest, largest.data());
+      foldExponents(largest, *ranks);
+      glNamedBufferSubData(exponents_.id(), 0, sizeof largest, largest.data());
+    }
     glUseProgram(program->id());
     setCount(*program, state.bodyCount, perInvocation);
     program->setFloat("uSoftening2", params.softening * params.softening);
@@ -152,10 +195,9 @@ std::size_t GpuDiagnostics::sumBodies(const GpuStateView& state, const StepParam
   return sumGroups;
 }
 
-Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams& params,
-                                    bool pairPotential) {
-  if (state.bodyCount == 0) return {};
-  std::size_t count = sumBodies(state, params, pairPotential);
+GpuDiagnostics::Sums GpuDiagnostics::sumsOf(const GpuStateView& state, const StepParams& params,
+                                            bool pairPotential, const Ranks* ranks) {
+  std::size_t count = sumBodies(state, params, pairPotential, ranks);
   int current = 0;  // partials_[current] holds `count` sums
   glUseProgram(sumPartials_.id());
   while (count > 1) {
@@ -171,13 +213,29 @@ Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams&
     ++lastPassCount_;
   }
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  FixedSums sums{};
-  std::array<std::uint32_t, kQuantities> largest{};
-  glGetNamedBufferSubData(partials_[current].id(), 0, kSumsBytes, sums.data());
-  glGetNamedBufferSubData(exponents_.id(), 0, sizeof largest, largest.data());
+  Sums sums;
+  glGetNamedBufferSubData(partials_[current].id(), 0, kSumsBytes, sums.sums.data());
+  glGetNamedBufferSubData(exponents_.id(), 0, sizeof sums.largest, sums.largest.data());
   glUseProgram(0);  // nothing of ours stays current: deleting these passes never leaves a deleted
                     // program bound
-  return fromSums(sums, largest, params.gravity);
+  return sums;
+}
+
+Diagnostics GpuDiagnostics::measure(const GpuStateView& state, const StepParams& params,
+                                    bool pairPotential) {
+  if (state.bodyCount == 0) return {};
+  const Sums sums = sumsOf(state, params, pairPotential, nullptr);
+  return fromSums(sums.sums, sums.largest, params.gravity);
+}
+
+Diagnostics GpuDiagnostics::measureAcross(const GpuStateView& state, const StepParams& params,
+                                          const Ranks& ranks) {
+  Sums sums;  // a rank without bodies adds zeros, after the same collectives
+  if (state.bodyCount > 0)
+    sums = sumsOf(state, params, false, &ranks);
+  else
+    foldExponents(sums.largest, ranks);
+  return fromSums(summedAcross(sums.sums, ranks), sums.largest, params.gravity);
 }
 
 }  // namespace nbody

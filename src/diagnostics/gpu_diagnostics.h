@@ -11,6 +11,7 @@
 #include "engines/engine.h"
 #include "gl/objects.h"
 #include "gl/shader_program.h"
+#include "parallel/ranks.h"
 
 namespace nbody {
 
@@ -32,6 +33,12 @@ class GpuDiagnostics {
   // is skipped and the potential left zero (for a caller that estimates it otherwise).
   Diagnostics measure(const GpuStateView& state, const StepParams& params,
                       bool pairPotential = true);
+  // The same for the bodies of every rank's `state` together (each rank's own bodies, as a
+  // decomposed run's homes hold them), without the pair potential: the exponents folded by integer
+  // maximum and the integer sums added across ranks, so the bits of one GPU that holds every body.
+  // Every rank calls it alike.
+  Diagnostics measureAcross(const GpuStateView& state, const StepParams& params,
+                            const Ranks& ranks);
 
   // Dispatches the last measure() needed: two body passes (the exponents, then the sums) and the
   // passes over partial sums.
@@ -40,7 +47,12 @@ class GpuDiagnostics {
  private:
   std::size_t groupsFor(std::size_t count, std::size_t& elementsPerInvocation) const;
   void reserve(std::size_t sums, std::size_t potentialTerms);
-  std::size_t sumBodies(const GpuStateView& state, const StepParams& params, bool pairPotential);
+  // The sums of the quantities, and their largest exponents, across `ranks` where given.
+  struct Sums;
+  Sums sumsOf(const GpuStateView& state, const StepParams& params, bool pairPotential,
+              const Ranks* ranks);
+  std::size_t sumBodies(const GpuStateView& state, const StepParams& params, bool pairPotential,
+                        const Ranks* ranks);
 
   ReductionShape shape_;
   gl::UniformProgram exponentPass_, bodySums_, sumPartials_;

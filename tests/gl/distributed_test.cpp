@@ -219,6 +219,15 @@ TEST(DecomposedPieces, EveryRankFindsTheStraddlingNodesAsOneProcessLinksThem) {
                               {"plummer 2", {2}}});
 }
 
+// The GPU's diagnostics of each rank's own bodies (a decomposed run's homes), their exponents
+// folded and their integer sums added across ranks, are one GPU's of every body, bit for bit:
+// masses from 2^-60 to 2^40 too, and ranks without bodies. Checked by mutation: ranks that keep
+// their own exponents fail.
+TEST(DecomposedPieces, DiagnosticsOfEveryRanksBodiesAreOneGpusBits) {
+  probeOnRanks("diagnostics",
+               {{"plummer 3001", {1, 2, 3, 4}}, {"wide 5000", {3}}, {"uniform 2", {4}}});
+}
+
 TEST(Ranks, ASnapshotOfThreeRanksResumedByTwoEndsAsTheUninterruptedRun) {
   ScratchFolder scratch("ranks-resume");
   const std::string common = "--engine tree --method leapfrog --scene galaxies --bodies 3001 -q ";

@@ -10,6 +10,8 @@
 //   topology STATE N         step 4: the walker's links, straddling nodes marked, and parents
 //   straddling STATE N       steps 4 and 5: the straddling nodes found alike on every rank, as
 //                            one process links them, and written into each walker's arrays
+//   diagnostics STATE N      the GPU's diagnostics of each rank's own bodies, summed across ranks:
+//                            one GPU's of every body, bit for bit (STATE also: wide)
 
 #include <algorithm>
 #include <cmath>
@@ -22,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "diagnostics/gpu_diagnostics.h"
+#include "engines/fragment_engine.h"
 #include "engines/rank_exchange.h"
 #include "engines/stage_textures.h"
 #include "engines/tree/tree_build.h"
@@ -131,7 +135,12 @@ State probeState(const std::string& name, std::size_t count) {
     if (name == "signed-zeros" && i % 3 != 2) p.x = i % 3 == 0 ? -0.0f : 0.0f;
     if (name == "signed-zeros" && i % 5 == 0) p.y = -0.0f;
   }
-  if (name != "plummer" && name != "dense-core" && name != "one-point" && name != "signed-zeros")
+  for (std::size_t i = 0; name == "wide" && i < count; ++i) {  // masses from 2^-60 to 2^40
+    state.positionMass[i].w = std::ldexp(1.0f + float(i % 7) / 8.0f, int(i % 100) - 60);
+    state.velocity[i].x *= i % 2 ? -1.0f : 1.0f;
+  }
+  if (name != "plummer" && name != "dense-core" && name != "one-point" && name != "signed-zeros" &&
+      name != "wide")
     throw std::invalid_argument("unknown state " + name);
   return state;
 }
@@ -390,6 +399,63 @@ bool topologyAcrossRanks(const Ranks& ranks, const State& state, bool withStradd
   return sameLinks(walker, topology, false, ranks) && ok;
 }
 
+// ---- diagnostics: the GPU's sums of every rank's own bodies.
+
+bool sameBitsOf(const Diagnostics& a, const Diagnostics& b) {
+  const double x[] = {a.mass,
+                      a.kinetic,
+                      a.potential,
+                      a.momentum.x,
+                      a.momentum.y,
+                      a.momentum.z,
+                      a.angularMomentum.x,
+                      a.angularMomentum.y,
+                      a.angularMomentum.z,
+                      a.centreOfMass.x,
+                      a.centreOfMass.y,
+                      a.centreOfMass.z};
+  const double y[] = {b.mass,
+                      b.kinetic,
+                      b.potential,
+                      b.momentum.x,
+                      b.momentum.y,
+                      b.momentum.z,
+                      b.angularMomentum.x,
+                      b.angularMomentum.y,
+                      b.angularMomentum.z,
+                      b.centreOfMass.x,
+                      b.centreOfMass.y,
+                      b.centreOfMass.z};
+  return std::memcmp(x, y, sizeof x) == 0;
+}
+
+// Each rank measures its home's bodies (a range of IDs, as a decomposed run's homes hold them);
+// the sums across ranks must be one GPU's of every body, bit for bit.
+bool diagnosticsAcrossRanks(const Ranks& ranks, const State& state) {
+  StepParams params;
+  params.gravity = 0.7;
+  FragmentEngine whole, home;
+  whole.upload(state);
+  GpuDiagnostics gpu;
+  const Diagnostics expected = gpu.measure(*whole.gpuState(), params, false);
+  const BodyRange range = shareOut(state.size(), 1, ranks.count())[std::size_t(ranks.rank())];
+  State own;
+  own.positionMass.assign(state.positionMass.begin() + std::ptrdiff_t(range.first),
+                          state.positionMass.begin() + std::ptrdiff_t(range.last));
+  own.velocity.assign(state.velocity.begin() + std::ptrdiff_t(range.first),
+                      state.velocity.begin() + std::ptrdiff_t(range.last));
+  const std::size_t held = own.size();
+  if (held == 0) own = findScene("plummer")->generate(1, 1);  // an engine holds one at least
+  home.upload(own);
+  GpuStateView view = *home.gpuState();
+  view.bodyCount = held;  // an empty home: no bodies, but the same collectives
+  const Diagnostics across = gpu.measureAcross(view, params, ranks);
+  if (sameBitsOf(across, expected)) return true;
+  std::fprintf(stderr, "rank %d: mass %.17g, kinetic %.17g across ranks; %.17g, %.17g on one\n",
+               ranks.rank(), across.mass, across.kinetic, expected.mass, expected.kinetic);
+  return false;
+}
+
 int probe(int argc, char** argv) {
   const Ranks& ranks = nbody::ranks();
   const std::string mode = argc > 1 ? argv[1] : "";
@@ -397,6 +463,10 @@ int probe(int argc, char** argv) {
   bool ok = false;
   if (mode == "collectives") {
     ok = collectives(ranks);
+  } else if (mode == "diagnostics" && argc == 4) {
+    gl::chooseDevice(ranks.nodeRank());
+    context = gl::HeadlessContext::create();
+    ok = diagnosticsAcrossRanks(ranks, probeState(argv[2], std::size_t(std::stoull(argv[3]))));
   } else if ((mode == "sort" || mode == "topology" || mode == "straddling") && argc == 4) {
     gl::chooseDevice(ranks.nodeRank());
     context = gl::HeadlessContext::create();
@@ -404,7 +474,8 @@ int probe(int argc, char** argv) {
     ok = mode == "sort" ? sortAcrossRanks(ranks, state)
                         : topologyAcrossRanks(ranks, state, mode == "straddling");
   } else {
-    std::fprintf(stderr, "decomposed_probe: collectives | {sort|topology|straddling} STATE N\n");
+    std::fprintf(
+        stderr, "decomposed_probe: collectives | {sort|topology|straddling|diagnostics} STATE N\n");
     return 2;
   }
   if (ranks.maximum(ok ? 0 : 1) != 0) return 1;
