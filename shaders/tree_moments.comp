@@ -15,7 +15,10 @@
 // centre of mass far off-centre), |c_lo| because the walk's test measures from c_hi. (Where each
 // number is kept: tree_common.glsl.) Children combine through differences only:
 // c = c_A + w (c_B - c_A), w = m_B / m, S = S_A + S_B + (m_A m_B / m) D D^T, D = c_B - c_A.
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl.
+// Nodes and bodies are read and written at tree_slots.glsl's slots (one GPU: their indices); a
+// leaf's parent is at its slot, a node's after the segment's leaves.
+// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl,
+// tree_slots.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 
@@ -39,14 +42,15 @@ struct Cell {
 
 Cell loadChild(uint ref) {
   if ((ref & LEAF_BIT) != 0u) {
-    vec4 body = sortedBodyAt(ref & ~LEAF_BIT);
+    vec4 body = sortedBodyAt(bodySlot(ref & ~LEAF_BIT));
     return Cell(body.w, body.xyz, vec3(0.0), vec3(0.0), vec3(0.0), body.xyz, body.xyz);
   }
-  vec4 comMass = uintBitsToFloat(nodeTestAt(nodeVec(ref, NODE_TEST_COM)));
-  float comLoX = uintBitsToFloat(nodeTestAt(nodeVec(ref, NODE_TEST_LINKS)).w);
-  vec4 quadA = nodeQuadAt(nodeVec(ref, NODE_QUAD_A)), quadB = nodeQuadAt(nodeVec(ref, NODE_QUAD_B));
+  uint slot = nodeSlot(ref);
+  vec4 comMass = uintBitsToFloat(nodeTestAt(nodeVec(slot, NODE_TEST_COM)));
+  float comLoX = uintBitsToFloat(nodeTestAt(nodeVec(slot, NODE_TEST_LINKS)).w);
+  vec4 quadA = nodeQuadAt(nodeVec(slot, NODE_QUAD_A)), quadB = nodeQuadAt(nodeVec(slot, NODE_QUAD_B));
   return Cell(comMass.w, comMass.xyz, vec3(comLoX, quadB.zw), quadA.xyz, vec3(quadA.w, quadB.xy),
-              boxMinAt(ref).xyz, boxMaxAt(ref).xyz);
+              boxMinAt(slot).xyz, boxMaxAt(slot).xyz);
 }
 
 Cell combine(Cell a, Cell b) {
@@ -78,7 +82,7 @@ float openingRadius2(Cell cell) {
   return radius * radius;
 }
 
-// Node `node`'s record but its links (the topology's), which it keeps.
+// The record at `node` (a slot) but its links (the topology's), which it keeps.
 void store(uint node, uvec2 links, Cell cell) {
   setNodeTest(nodeVec(node, NODE_TEST_COM), floatBitsToUint(vec4(cell.comHi, cell.mass)));
   setNodeTest(nodeVec(node, NODE_TEST_LINKS),
@@ -91,16 +95,17 @@ void store(uint node, uvec2 links, Cell cell) {
 
 void main() {
   uint k = linearGroupId() * uint(WORKGROUP_SIZE) + gl_LocalInvocationID.x;
-  if (k >= uBodyCount || uBodyCount < 2u) return;
+  if (k >= uSlotCount || uBodyCount < 2u) return;
   uint node = parentAt(k);
   while (true) {
+    uint slot = nodeSlot(node);
     arrayBarrier();  // this invocation's stores of the child land before the count
-    if (atomicAdd(visits[node], 1u) == 0u) return;  // the sibling is not done: it will come here
+    if (atomicAdd(visits[slot], 1u) == 0u) return;  // the sibling is not done: it will come here
     arrayBarrier();  // and the sibling's stores are read after the count
-    uvec2 links = nodeTestAt(nodeVec(node, NODE_TEST_LINKS)).yz;  // the other end, the split
+    uvec2 links = nodeTestAt(nodeVec(slot, NODE_TEST_LINKS)).yz;  // the other end, the split
     uvec4 range = nodeRange(node, links.x, links.y);
-    store(node, links, combine(loadChild(range.z), loadChild(range.w)));
+    store(slot, links, combine(loadChild(range.z), loadChild(range.w)));
     if (node == 0u) return;
-    node = parentAt(uBodyCount + node);
+    node = parentAt(uSlotCount + slot);
   }
 }

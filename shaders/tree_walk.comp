@@ -67,8 +67,10 @@
 // uContactExtent x its opening radius (l sqrt(3) / 2 + delta + |c_lo| <= max(1, theta sqrt(3) / 2)
 // (l / theta + delta + |c_lo|)). So every body within reach of another meets it body by body, where
 // the count happens; each body meets itself there exactly once (its own range is always opened).
+// Nodes and bodies are read through tree_slots.glsl's slots (a decomposed tree's walker holds a
+// segment and what it received; one GPU, everything at its index); references stay global.
 // Files before this one: workgroup.glsl, body_layout.glsl, gravity.glsl, external_potential.glsl,
-// tree_common.glsl.
+// tree_common.glsl, tree_arrays.glsl, tree_slots.glsl.
 
 #define THREADS WORKGROUP_SIZE  // GROUP_SIZE / BODIES_PER_THREAD invocations
 #define BPT BODIES_PER_THREAD
@@ -115,7 +117,7 @@ shared uvec2 scanBuffer[SUBGROUP_SCAN != 0 ? 1 : 2]
 shared uint rangeFirst[THREADS];  // the round's body ranges: first sorted body
 shared uint rangeStart[THREADS];  // and place in the round's concatenated ranges
 shared vec4 bodyTile[TILE];       // position, mass
-shared uint bodyTileIndex[POTENTIAL != 0 ? TILE : 1];  // the potential's: sorted index
+shared uint bodyTileIndex[POTENTIAL != 0 ? TILE : 1];  // the potential's: slot
 shared vec4 cellTile[TILE];    // c_hi, mass
 shared vec4 cellTileLo[TILE];  // c_lo, trace of S
 #if EXPANSION_ORDER >= 2
@@ -136,7 +138,7 @@ float groupReach = 0.0;           // CONTACTS: the most any of the group's bodie
 #else
 #define PER_BODY(type, zero) type[2](zero, zero)
 #endif
-uint self[BPT] = PER_BODY(uint, 0u);       // this invocation's sorted bodies: local + k THREADS
+uint self[BPT] = PER_BODY(uint, 0u);       // this invocation's bodies (local + k THREADS): slots
 vec3 ri[BPT] = PER_BODY(vec3, vec3(0.0));  // their positions
 #if CONTACTS
 float contactHits[BPT] = PER_BODY(float, 0.0);  // bodies j within their reach, themselves included
@@ -177,6 +179,7 @@ void findGroupBox(vec4 bodies[BPT]) {
 struct Tested {
   uint kind;
   uint first, count;  // BODIES, CELL: the node's range (a body leaf: itself)
+  uint slot;          // CELL: where its records are
   uvec2 children;
   vec4 com;           // CELL: c_hi, mass
   float comLoX;       // CELL: c_lo.x (the rest is in the quadrupole's record)
@@ -213,9 +216,9 @@ void evaluateCell(uint m) {
   for (int k = 0; k < BPT; ++k) addCell(k, comMass, comLoTrace, quadA, quadB);
 }
 
-void putCell(uint slot, Tested cell, uint node) {
+void putCell(uint slot, Tested cell) {
   cellTile[slot] = cell.com;
-  vec4 quadA = nodeQuadAt(nodeVec(node, NODE_QUAD_A)), quadB = nodeQuadAt(nodeVec(node, NODE_QUAD_B));
+  vec4 quadA = nodeQuadAt(nodeVec(cell.slot, NODE_QUAD_A)), quadB = nodeQuadAt(nodeVec(cell.slot, NODE_QUAD_B));
   cellTileLo[slot] = vec4(cell.comLoX, quadB.zw, quadA.x + quadA.y + quadA.z);
   cellTileQuadA[slot] = quadA;
   cellTileQuadB[slot] = quadB.xy;
@@ -236,9 +239,9 @@ void evaluateCell(uint m) {
   }
 }
 
-void putCell(uint slot, Tested cell, uint node) {
+void putCell(uint slot, Tested cell) {
   cellTile[slot] = cell.com;
-  cellTileLo[slot] = vec4(cell.comLoX, nodeQuadAt(nodeVec(node, NODE_QUAD_B)).zw, 0.0);
+  cellTileLo[slot] = vec4(cell.comLoX, nodeQuadAt(nodeVec(cell.slot, NODE_QUAD_B)).zw, 0.0);
 }
 #endif
 
@@ -284,7 +287,7 @@ bool opensRelative(float mass, float r2, float d2) {
 // The test reads one record, and the centre of mass as c_hi only: the opening radius has room for
 // |c_lo| (tree_moments.comp).
 Tested test(uint ref) {
-  Tested result = Tested(KIND_NONE, 0u, 0u, uvec2(0u), vec4(0.0), 0.0);
+  Tested result = Tested(KIND_NONE, 0u, 0u, 0u, uvec2(0u), vec4(0.0), 0.0);
   if (ref == NO_NODE) return result;
   if ((ref & LEAF_BIT) != 0u) {
     result.kind = KIND_BODIES;
@@ -292,8 +295,9 @@ Tested test(uint ref) {
     result.count = 1u;
     return result;
   }
-  vec4 comMass = uintBitsToFloat(nodeTestAt(nodeVec(ref, NODE_TEST_COM)));
-  uvec4 links = nodeTestAt(nodeVec(ref, NODE_TEST_LINKS));
+  uint slot = nodeSlot(ref);
+  vec4 comMass = uintBitsToFloat(nodeTestAt(nodeVec(slot, NODE_TEST_COM)));
+  uvec4 links = nodeTestAt(nodeVec(slot, NODE_TEST_LINKS));
   uvec4 range = nodeRange(ref, links.y, links.z);
   vec3 com = comMass.xyz - anchor;
   vec3 outside = max(abs(com - boxCentre) - boxHalf, vec3(0.0));
@@ -309,6 +313,7 @@ Tested test(uint ref) {
 #endif
   result.count = range.y - range.x + 1u;
   result.first = range.x;
+  result.slot = slot;
   result.children = range.zw;
   result.com = comMass;
   result.comLoX = uintBitsToFloat(links.w);
@@ -324,20 +329,20 @@ uvec2 listCounts(Tested t) {
 
 // Appends this round's accepted cells to the cell tile; evaluates it when full. Returns the
 // cells left pending.
-uint appendCells(Tested mine, uint node, uint slot, uint total, uint pending) {
+uint appendCells(Tested mine, uint slot, uint total, uint pending) {
   if (COUNT_ONLY != 0) return 0u;
   uint room = uint(TILE) - pending;
-  if (mine.kind == KIND_CELL && slot < room) putCell(pending + slot, mine, node);
+  if (mine.kind == KIND_CELL && slot < room) putCell(pending + slot, mine);
   if (total < room) return pending + total;
   barrier();
   evaluateCells(uint(TILE));
   barrier();
-  if (mine.kind == KIND_CELL && slot >= room) putCell(slot - room, mine, node);
+  if (mine.kind == KIND_CELL && slot >= room) putCell(slot - room, mine);
   return total - room;
 }
 
-// Body `place` of the round's concatenated ranges (rangeFirst / rangeStart), as a sorted index:
-// a binary search for the last range starting at or before it.
+// Body `place` of the round's concatenated ranges (rangeFirst / rangeStart), as a slot: a binary
+// search for the last range starting at or before it.
 uint bodyAt(uint place) {
   uint range = 0u;
   for (uint step = uint(THREADS) / 2u; step > 0u; step >>= 1)
@@ -459,11 +464,12 @@ void walkRound(inout Stack stack, inout uvec2 pending, inout uvec4 counted, inou
     stackRing[ringSlot(base + (before.x >> 16))] = mine.children.x;
     stackRing[ringSlot(base + (before.x >> 16) + 1u)] = mine.children.y;
   }
-  rangeFirst[rank] = mine.first;  // in rank order, so that rangeStart rises with the index
+  // In rank order, so that rangeStart rises with the index; a range's first body is mapped once.
+  rangeFirst[rank] = mine.kind == KIND_BODIES ? bodySlot(mine.first) : 0u;
   rangeStart[rank] = before.y;
   stack.top = base + (total.x >> 16);
   counted.xyz += uvec3(total.y, total.x & 0xffffu, take);
-  pending.x = appendCells(mine, ref, before.x & 0xffffu, total.x & 0xffffu, pending.x);
+  pending.x = appendCells(mine, before.x & 0xffffu, total.x & 0xffffu, pending.x);
   pending.y = appendBodies(total.y, pending.y);
   barrier();  // the stack's pushes are visible to the next round's reads
 }
@@ -489,9 +495,9 @@ uvec4 walk(out uint rowsSpilled) {
 void loadGroup(uint group, out vec4 bodies[BPT]) {
   groupFirst = group * uint(GROUP_SIZE);
   groupLast = min(groupFirst + uint(GROUP_SIZE), uBodyCount) - 1u;
-  anchor = sortedBodyAt(groupFirst).xyz;
+  anchor = sortedBodyAt(bodySlot(groupFirst)).xyz;
   for (int k = 0; k < BPT; ++k) {
-    self[k] = min(groupFirst + local + uint(k * THREADS), groupLast);
+    self[k] = bodySlot(min(groupFirst + local + uint(k * THREADS), groupLast));
     bodies[k] = sortedBodyAt(self[k]);
     ri[k] = bodies[k].xyz;
     acceleration[k] = vec3(0.0);
@@ -524,7 +530,7 @@ void storePotential(uint group, vec4 bodies[BPT]) {
 void storeBodyPotentials() {
   for (int k = 0; k < BPT; ++k)
     if (holds(k))
-      imageStore(uAcceleration, ivec3(texelOfBody(int(sortedIndex[self[k]]), uTextureWidth), 0),
+      imageStore(uAcceleration, ivec3(texelOfBody(int(sortedIndex[self[k] - uBodiesBelow]), uTextureWidth), 0),
                  vec4(uGravity * potential[k], 0.0, 0.0, 0.0));
 }
 
@@ -543,10 +549,10 @@ void storeAccelerations() {
   for (int k = 0; k < BPT; ++k)
     if (holds(k))
 #if POTENTIAL_COMPONENTS > 0
-      imageStore(uAcceleration, ivec3(texelOfBody(int(sortedIndex[self[k]]), uTextureWidth), 0),
+      imageStore(uAcceleration, ivec3(texelOfBody(int(sortedIndex[self[k] - uBodiesBelow]), uTextureWidth), 0),
                  vec4(uGravity * acceleration[k] + externalAcceleration(ri[k]), 0.0));
 #else
-      imageStore(uAcceleration, ivec3(texelOfBody(int(sortedIndex[self[k]]), uTextureWidth), 0),
+      imageStore(uAcceleration, ivec3(texelOfBody(int(sortedIndex[self[k] - uBodiesBelow]), uTextureWidth), 0),
                  vec4(uGravity * acceleration[k], 0.0));
 #endif
 }

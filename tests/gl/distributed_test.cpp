@@ -219,6 +219,19 @@ TEST(DecomposedPieces, EveryRankFindsTheStraddlingNodesAsOneProcessLinksThem) {
                               {"plummer 2", {2}}});
 }
 
+// Step 6, in one process: one GPU's tree rearranged as a walker of its middle third would hold it
+// (that third's nodes at slots from 0, the others' after them in reverse order, every body 7 slots
+// on, the others' nodes and bodies found through the slot hash) walks that third to one process's
+// accelerations, bit for bit, with no miss; the relative opening's coarse walk too. Checked by
+// mutation: a walk that reads a node's records at its index, a range's bodies from its first
+// position, or its own bodies without the shift, fails.
+TEST(DecomposedPieces, AWalkerReadsNodesAndBodiesThroughItsSlots) {
+  probeOnRanks("slots", {{"plummer 3001", {1}},
+                         {"uniform 10000", {1}},
+                         {"dense-core 3001", {1}},
+                         {"one-point 2049", {1}}});
+}
+
 // The GPU's diagnostics of each rank's own bodies (a decomposed run's homes), their exponents
 // folded and their integer sums added across ranks, are one GPU's of every body, bit for bit:
 // masses from 2^-60 to 2^40 too, and ranks without bodies. Checked by mutation: ranks that keep

@@ -10,6 +10,8 @@
 //   topology STATE N         step 4: the walker's links, straddling nodes marked, and parents
 //   straddling STATE N       steps 4 and 5: the straddling nodes found alike on every rank, as
 //                            one process links them, and written into each walker's arrays
+//   slots STATE N            step 6, one process: a tree rearranged as a walker of the middle third
+//                            holds it walks that third to one process's accelerations
 //   diagnostics STATE N      the GPU's diagnostics of each rank's own bodies, summed across ranks:
 //                            one GPU's of every body, bit for bit (STATE also: wide)
 
@@ -163,15 +165,35 @@ struct OneProcess {
   std::vector<std::uint32_t> order;
   std::vector<std::uint64_t> keys;
 };
-OneProcess sortedByOneProcess(const State& state) {
-  glm::ivec2 size;
-  const gl::Texture positions = bodyTexture(state.positionMass, size);
+// An RGBA32F array texture of one layer, for accelerations.
+gl::Texture accelerationArray(glm::ivec2 size) {
   GLuint id = 0;
   glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &id);
-  const gl::Texture accelerations(id);
+  gl::Texture texture(id);
   glTextureStorage3D(id, 1, GL_RGBA32F, size.x, size.y, 1);
+  return texture;
+}
+
+std::vector<glm::vec4> readLayer(const gl::Texture& texture, glm::ivec2 size, std::size_t count) {
+  std::vector<glm::vec4> texels(std::size_t(size.x) * std::size_t(size.y));
+  glGetTextureImage(texture.id(), 0, GL_RGBA, GL_FLOAT, GLsizei(texels.size() * 16), texels.data());
+  texels.resize(count);
+  return texels;
+}
+
+// Accelerations (xyz, w 0) of every body by one process's TreeGravity.
+std::vector<glm::vec4> accelerationsOf(TreeGravity& tree, const State& state,
+                                       const TreeSettings& settings) {
+  glm::ivec2 size;
+  const gl::Texture positions = bodyTexture(state.positionMass, size);
+  const gl::Texture accelerations = accelerationArray(size);
+  tree.evaluate(positions.id(), size, state.size(), StepParams{}, settings, accelerations.id());
+  return readLayer(accelerations, size, state.size());
+}
+
+OneProcess sortedByOneProcess(const State& state) {
   TreeGravity tree;
-  tree.evaluate(positions.id(), size, state.size(), StepParams{}, TreeSettings{}, id);
+  accelerationsOf(tree, state, TreeSettings{});
   return {tree.sortedBodies(), tree.sortedKeys()};
 }
 
@@ -456,6 +478,88 @@ bool diagnosticsAcrossRanks(const Ranks& ranks, const State& state) {
   return false;
 }
 
+// ---- slots: step 6, on one GPU.
+
+constexpr std::size_t kSlotShift = 7;  // every body's slot is its position + 7
+
+// A walker's arrays made from one GPU's tree: nodes of [a, e) at slot i - a, the others after them
+// in reverse order; every body at its position + kSlotShift; the others' nodes and bodies in the
+// hash; the sorted order of [a, e) from slot 0. Returns the map.
+tree::SlotMap rearrange(tree::TreeBuffers& buffers, std::size_t count, std::size_t a,
+                        std::size_t e) {
+  const std::size_t nodes = count - 1, own = e - a;
+  std::vector<std::array<std::uint32_t, 2>> hash;
+  std::vector<std::size_t> slotOf(nodes);
+  // The others, own..own + others - 1, in reverse order of their index.
+  const auto local = [&](std::size_t i) { return i >= a && i < e; };
+  std::size_t other = 0, others = 0;
+  for (std::size_t i = 0; i < nodes; ++i) others += !local(i);
+  for (std::size_t i = 0; i < nodes; ++i) {
+    slotOf[i] = local(i) ? i - a : own + others - 1 - other++;
+    if (!local(i)) hash.push_back({std::uint32_t(i), std::uint32_t(slotOf[i])});
+  }
+  for (tree::Binding binding : {tree::kNodeTest, tree::kNodeQuad}) {
+    const std::vector<std::uint32_t> words = buffers.readWords(binding, 8 * nodes);
+    std::vector<std::uint32_t> moved(8 * (own + others), 0u);
+    for (std::size_t i = 0; i < nodes; ++i)
+      std::copy_n(words.begin() + std::ptrdiff_t(8 * i), 8,
+                  moved.begin() + std::ptrdiff_t(8 * slotOf[i]));
+    glNamedBufferSubData(buffers.buffer(binding), 0, GLsizeiptr(moved.size() * 4), moved.data());
+  }
+  std::vector<std::uint32_t> bodies = buffers.readWords(tree::kSortedBodies, 4 * count);
+  bodies.insert(bodies.begin(), 4 * kSlotShift, 0u);
+  glNamedBufferSubData(buffers.buffer(tree::kSortedBodies), 0, GLsizeiptr(bodies.size() * 4),
+                       bodies.data());
+  for (std::size_t x = 0; x < count; ++x)
+    if (x < a || x >= e)
+      hash.push_back({std::uint32_t(x) | 0x80000000u, std::uint32_t(x + kSlotShift)});
+  const std::vector<std::uint32_t> order = buffers.readWords(tree::kValuesIn, count);
+  glNamedBufferSubData(buffers.buffer(tree::kValuesIn), 0, GLsizeiptr(own * 4), order.data() + a);
+  return {a, own, a + kSlotShift, buffers.writeSlotHash(hash)};
+}
+
+// One GPU's tree rearranged as a walker of [a, e) holds it (nodes elsewhere, bodies shifted,
+// the rest through the hash): the walk of its groups gives one process's accelerations, bit for
+// bit, with no miss.
+bool slotsOnOneGpu(const State& state) {
+  const std::size_t count = state.size();
+  const TreeSettings settings = resolveTreeSettings(count);
+  TreeGravity one;
+  const std::vector<glm::vec4> expected = accelerationsOf(one, state, settings);
+  const std::size_t unit = tree::estimateSettings(settings).groupSize;
+  const std::size_t a = count / 3 / unit * unit, e = 2 * count / 3 / unit * unit;
+  TreeArrays gpu(count + kSlotShift);
+  glm::ivec2 size;
+  const gl::Texture positions = bodyTexture(state.positionMass, size);
+  glBindTextureUnit(tree::kPositionUnit, positions.id());
+  tree::sortBodies(gpu.kernels, gpu.buffers, count);
+  const std::vector<std::uint32_t> order = tree::readSortedBodies(gpu.buffers, count);
+  tree::buildTopology(gpu.kernels, count);
+  tree::computeMoments(gpu.kernels, gpu.buffers, count, settings.theta);
+  const tree::SlotMap slots = rearrange(gpu.buffers, count, a, e);
+  const gl::Texture accelerations = accelerationArray(size);
+  glBindImageTexture(tree::kAccelerationImageUnit, accelerations.id(), 0, GL_TRUE, 0, GL_WRITE_ONLY,
+                     GL_RGBA32F);
+  tree::WalkStage walk;
+  const std::size_t groupSize = std::size_t(settings.groupSize);
+  if (opensRelative(settings)) {
+    walk.run(gpu.kernels, gpu.buffers, count, size, StepParams{}, tree::estimateSettings(settings),
+             tree::WalkOutput::estimates, {a / unit, e / unit}, {}, slots);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  }
+  walk.run(gpu.kernels, gpu.buffers, count, size, StepParams{}, settings,
+           tree::WalkOutput::accelerations, {a / groupSize, e / groupSize}, {}, slots);
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  const std::vector<glm::vec4> texels = readLayer(accelerations, size, count);
+  std::size_t wrong = 0;
+  for (std::size_t x = a; x < e; ++x)
+    wrong += std::memcmp(&texels[order[x]], &expected[order[x]], sizeof(glm::vec4)) != 0;
+  const std::uint32_t misses = gpu.buffers.readSlotMisses();
+  std::fprintf(stderr, "slots: bodies [%zu, %zu) of %zu, %zu accelerations differ, %u misses\n", a,
+               e, count, wrong, misses);
+  return wrong == 0 && misses == 0 && e > a;
+}
+
 int probe(int argc, char** argv) {
   const Ranks& ranks = nbody::ranks();
   const std::string mode = argc > 1 ? argv[1] : "";
@@ -463,6 +567,10 @@ int probe(int argc, char** argv) {
   bool ok = false;
   if (mode == "collectives") {
     ok = collectives(ranks);
+  } else if (mode == "slots" && argc == 4) {
+    gl::chooseDevice(ranks.nodeRank());
+    context = gl::HeadlessContext::create();
+    ok = slotsOnOneGpu(probeState(argv[2], std::size_t(std::stoull(argv[3]))));
   } else if (mode == "diagnostics" && argc == 4) {
     gl::chooseDevice(ranks.nodeRank());
     context = gl::HeadlessContext::create();
@@ -475,7 +583,8 @@ int probe(int argc, char** argv) {
                         : topologyAcrossRanks(ranks, state, mode == "straddling");
   } else {
     std::fprintf(
-        stderr, "decomposed_probe: collectives | {sort|topology|straddling|diagnostics} STATE N\n");
+        stderr,
+        "decomposed_probe: collectives | {sort|topology|straddling|diagnostics|slots} STATE N\n");
     return 2;
   }
   if (ranks.maximum(ok ? 0 : 1) != 0) return 1;

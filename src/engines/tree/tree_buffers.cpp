@@ -45,6 +45,8 @@ std::size_t bytesOf(Binding binding, std::size_t bodies) {
       return groups * 8;
     case kSpill:
       return spillSlotsFor(bodies) * (1 + kSpillSlotNodes) * 4;  // taken flags, then the slots
+    case kSlotHash:
+      return 16;  // no misses, one free entry: one GPU reads none (TreeBuffers::writeSlotHash)
     case kBindingCount:
       break;
   }
@@ -133,6 +135,8 @@ void TreeBuffers::reserve(std::size_t bodies, const ArrayLimits& limits) {
     glNamedBufferStorage(buffers_[b].id(), GLsizeiptr(bytesOf(Binding(b), bodies)), nullptr,
                          GL_DYNAMIC_STORAGE_BIT);
   }
+  glClearNamedBufferData(buffers_[kSlotHash].id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
+                         nullptr);
   // Every slot free: each walk gives back what it takes, so this holds from now on.
   glClearNamedBufferSubData(buffers_[kSpill].id(), GL_R32UI, 0,
                             GLsizeiptr(spillSlotsFor(bodies) * 4), GL_RED_INTEGER, GL_UNSIGNED_INT,
@@ -228,5 +232,24 @@ void TreeBuffers::writeRecord(Binding binding, std::size_t index,
   glTextureSubImage2D(textures_[binding].id(), 0, GLint(index % width), GLint(index / width), 1, 1,
                       array->clientFormat, type, words.data());
 }
+
+std::size_t TreeBuffers::writeSlotHash(std::span<const std::array<std::uint32_t, 2>> entries) {
+  const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(2 * entries.size(), 1));
+  const std::uint32_t mask = std::uint32_t(capacity - 1);
+  std::vector<std::uint32_t> words(2 + 2 * capacity, 0u);  // misses, unused, then the entries
+  for (const auto& [reference, slot] : entries) {
+    std::uint32_t entry = (reference * 0x9e3779b1u) & mask;  // tree_slots.glsl's probe sequence
+    while (words[2 + 2 * entry] != 0u) entry = (entry + 1u) & mask;
+    words[2 + 2 * entry] = reference + 1u;
+    words[3 + 2 * entry] = slot;
+  }
+  buffers_[kSlotHash] = gl::Buffer::create();
+  glNamedBufferStorage(buffers_[kSlotHash].id(), GLsizeiptr(words.size() * 4), words.data(),
+                       GL_DYNAMIC_STORAGE_BIT);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSlotHash, buffers_[kSlotHash].id());
+  return capacity;
+}
+
+std::uint32_t TreeBuffers::readSlotMisses() const { return readWords(kSlotHash, 1)[0]; }
 
 }  // namespace nbody::tree

@@ -69,6 +69,12 @@ class TreeBuffers {
   // Writes record `index` of such an array (its words).
   void writeRecord(Binding binding, std::size_t index, std::span<const std::uint32_t> words) const;
   std::size_t spillSlots() const { return spillSlotsFor(capacity_); }
+  // A walker's slot hash (shaders/tree_slots.glsl) of `entries` (global reference, slot), with no
+  // misses counted, bound; until the next reserve that reallocates. Returns its entries (a power of
+  // two, at least twice as many), SlotMap::hashEntries.
+  std::size_t writeSlotHash(std::span<const std::array<std::uint32_t, 2>> entries);
+  // The references the kernels looked for in the hash and did not find, since it was written.
+  std::uint32_t readSlotMisses() const;
 
  private:
   void bindArray(Binding role, Binding holder) const;

@@ -1,6 +1,7 @@
 #include "engines/tree/tree_build.h"
 #include "gl/desktop_calls.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace nbody::tree {
@@ -20,16 +21,19 @@ void buildTopology(Kernels& kernels, std::size_t bodyCount, const TopologySegmen
 }
 
 void computeMoments(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount,
-                    double theta) {
+                    double theta, const SlotMap& slots) {
   if (bodyCount < 2) return;
+  const std::size_t leaves = slots.count == 0 ? bodyCount : slots.count;
   const GLuint zero = 0;
-  glClearNamedBufferSubData(buffers.buffer(kVisits), GL_R32UI, 0, GLsizeiptr((bodyCount - 1) * 4),
-                            GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+  glClearNamedBufferSubData(buffers.buffer(kVisits), GL_R32UI, 0,
+                            GLsizeiptr(std::min(leaves, bodyCount - 1) * 4), GL_RED_INTEGER,
+                            GL_UNSIGNED_INT, &zero);
   gl::UniformProgram& program = kernels.use(Kernel::moments);
   program.setUint("uBodyCount", bodyCount);
+  setSlotUniforms(program, slots, bodyCount);
   program.setFloat("uInverseTheta",
                    theta > 0 ? 1.0 / theta : double(std::numeric_limits<float>::infinity()));
-  kernels.dispatch(ceilDiv(bodyCount, kElementThreads));
+  kernels.dispatch(ceilDiv(leaves, kElementThreads));
   kernels.barrier();
 }
 

@@ -48,13 +48,11 @@ KernelFile fileOf(Kernel kernel) {
 std::vector<std::string> sourcesOf(Kernel kernel) {
   const std::string file = fileOf(kernel).file;
   if (kernel == Kernel::walk)
-    return {"workgroup.glsl",
-            "body_layout.glsl",
-            "gravity.glsl",
-            "external_potential.glsl",
-            "tree_common.glsl",
-            "tree_arrays.glsl",
-            file};
+    return {"workgroup.glsl",   "body_layout.glsl", "gravity.glsl",    "external_potential.glsl",
+            "tree_common.glsl", "tree_arrays.glsl", "tree_slots.glsl", file};
+  if (kernel == Kernel::moments)
+    return {"workgroup.glsl",   "body_layout.glsl", "tree_common.glsl",
+            "tree_arrays.glsl", "tree_slots.glsl",  file};
   return {"workgroup.glsl", "body_layout.glsl", "tree_common.glsl", "tree_arrays.glsl", file};
 }
 
@@ -70,6 +68,15 @@ gl::Defines fixedDefinesOf(Kernel kernel) {
 }  // namespace
 
 std::size_t ceilDiv(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+
+void setSlotUniforms(const gl::UniformProgram& program, const SlotMap& slots,
+                     std::size_t bodyCount) {
+  const bool whole = slots.count == 0;
+  program.setUint("uSlotFirst", whole ? 0 : slots.first);
+  program.setUint("uSlotCount", whole ? bodyCount : slots.count);
+  program.setUint("uBodiesBelow", whole ? 0 : slots.bodiesBelow);
+  program.setUint("uHashMask", slots.hashEntries > 0 ? slots.hashEntries - 1 : 0);
+}
 
 gl::UniformProgram& Kernels::program(Kernel kernel, const gl::Defines& defines) {
   gl::Defines variant = storage_.defines();

@@ -38,6 +38,10 @@ constexpr int kPositionUnit = 0, kAccelerationImageUnit = 0;
 
 std::size_t ceilDiv(std::size_t a, std::size_t b);
 
+// tree_slots.glsl's uniforms in `program` for `slots` of a tree of `bodyCount` bodies.
+void setSlotUniforms(const gl::UniformProgram& program, const SlotMap& slots,
+                     std::size_t bodyCount);
+
 class Kernels {
  public:
   explicit Kernels(const gl::Limits& limits) : limits_(limits) {}

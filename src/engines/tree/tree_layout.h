@@ -31,13 +31,15 @@ enum Binding : GLuint {
   kGroupStats,  // uvec4[groups]: bodies, cells, nodes tested; overflows | spilled rows << 16
   kPotential,   // double[groups]: sum of m_i phi_i over each group
   kSpill,       // uint[]: the walk's spill pool: a taken flag per slot, then the slots
+  kSlotHash,    // uint misses, uint, uvec2[]: a walker's hash of references to slots
+                // (tree_slots.glsl)
   kBindingCount
 };
 inline constexpr std::array<const char*, kBindingCount> kBindingDefines = {
     "B_BOUNDS",       "B_KEYS_IN",      "B_VALUES_IN",     "B_KEYS_OUT",  "B_VALUES_OUT",
     "B_BLOCK_COUNTS", "B_DIGIT_TOTALS", "B_SORTED_BODIES", "B_NODE_TEST", "B_NODE_QUAD",
     "B_NODE_BOX_MIN", "B_NODE_BOX_MAX", "B_PARENTS",       "B_VISITS",    "B_GROUP_STATS",
-    "B_POTENTIAL",    "B_SPILL"};
+    "B_POTENTIAL",    "B_SPILL",        "B_SLOT_HASH"};
 // The decomposed tree's splitter candidates (uvec4[]: tree_decompose.h's buffer, not TreeBuffers'),
 // after TreeBuffers' bindings: a GPU must offer kBindingCount + 1.
 inline constexpr GLuint kSplitBinding = kBindingCount;
@@ -90,6 +92,14 @@ struct ArrayStorage {
   // stores to these arrays.
   GLbitfield barrierBits() const;
   friend bool operator==(const ArrayStorage&, const ArrayStorage&) = default;
+};
+
+// Where the kernels find nodes and bodies (shaders/tree_slots.glsl): a decomposed tree's walker
+// holds the sorted positions [first, first + count), its own bodies after `bodiesBelow` received
+// ones, and a hash of `hashEntries` entries (a power of two) for the references it received. The
+// default, count 0, is one GPU's: every position at its index, no hash.
+struct SlotMap {
+  std::size_t first = 0, count = 0, bodiesBelow = 0, hashEntries = 0;
 };
 
 // B_* (the bindings, B_SPLIT too), RADIX, SORT_THREADS, SORT_ITEMS, SORT_BLOCK.

@@ -128,7 +128,8 @@ gl::UniformProgram& WalkStage::program(Kernels& kernels, const TreeSettings& s,
 
 void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount,
                     glm::ivec2 size, const StepParams& params, const TreeSettings& s,
-                    WalkOutput output, GroupRange range, const WalkParts& parts) {
+                    WalkOutput output, GroupRange range, const WalkParts& parts,
+                    const SlotMap& slots) {
   range = clipped(range, groupCountOf(bodyCount, s));
   gl::UniformProgram& walk = program(kernels, s, params, output);
   glUseProgram(walk.id());
@@ -148,6 +149,7 @@ void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
   // A node's extent about c_hi per unit of its opening radius (shaders/tree_walk.comp, CONTACTS).
   walk.setFloat("uContactExtent", std::max(1.0, s.theta * std::sqrt(3.0) / 2.0) * 1.001);
   walk.setInt("uTextureWidth", size.x);
+  setSlotUniforms(walk, slots, bodyCount);
   const std::size_t partGroups =
       parts.groups > 0 ? std::min(parts.groups, partGroups_) : partGroups_;
   for (std::size_t first = range.first; first < range.last; first += partGroups) {

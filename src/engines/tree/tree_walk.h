@@ -105,9 +105,10 @@ class WalkStage {
                               const StepParams& params, WalkOutput output) const;
   // Walks the groups of `range` (clipped) of the tree of `bodyCount` bodies that the build left in
   // the buffers, writing `output` for exactly those groups' bodies.
+  // A walker's groups read nodes and bodies through `slots` (tree_layout.h).
   void run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount, glm::ivec2 size,
            const StepParams& params, const TreeSettings& settings, WalkOutput output,
-           GroupRange range, const WalkParts& parts = {});
+           GroupRange range, const WalkParts& parts = {}, const SlotMap& slots = {});
 
   // The last run's groups, and their lists (read back: waits for the GPU).
   GroupRange lastRange() const { return last_; }
