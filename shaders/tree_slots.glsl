@@ -6,14 +6,17 @@
 // its own, in position order, so a range it reads is contiguous); and what it received of the
 // other ranks' nodes and bodies through an open-addressing hash of global references (body x as
 // LEAF_BIT | x) to slots: entries (reference + 1, slot), 0 a free entry, linear probing. One GPU
-// holds every position: the slots are the indices, and no kernel reads the hash. A reference found
-// nowhere counts a miss in slotMisses (read back after the walk: a hole in what a walker received
-// is never silent) and reads slot 0.
-// Files before this one: tree_common.glsl.
+// holds every position: the slots are the indices (SLOT_MAP 0: no hash, nothing to compare; the
+// mapping compiled in cost the H200's walk 4% at 1M bodies, round 33). A reference found nowhere
+// counts a miss in slotMisses (read back after the walk: a hole in what a walker received is never
+// silent) and reads slot 0.
+// Defines: SLOT_MAP (0: one GPU, 1: a walker). Files before this one: tree_common.glsl.
 
 uniform uint uSlotFirst;
 uniform uint uSlotCount;
 uniform uint uBodiesBelow;
+
+#if SLOT_MAP
 uniform uint uHashMask;  // the hash's entries - 1 (a power of two)
 
 layout(std430, binding = B_SLOT_HASH) buffer SlotHash {
@@ -43,3 +46,7 @@ uint bodySlot(uint position) {
   uint slot = position - uSlotFirst;
   return slot < uSlotCount ? slot + uBodiesBelow : hashedSlot(LEAF_BIT | position);
 }
+#else
+uint nodeSlot(uint node) { return node; }
+uint bodySlot(uint position) { return position; }
+#endif

@@ -28,7 +28,7 @@ void computeMoments(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
   glClearNamedBufferSubData(buffers.buffer(kVisits), GL_R32UI, 0,
                             GLsizeiptr(std::min(leaves, bodyCount - 1) * 4), GL_RED_INTEGER,
                             GL_UNSIGNED_INT, &zero);
-  gl::UniformProgram& program = kernels.use(Kernel::moments);
+  gl::UniformProgram& program = kernels.use(Kernel::moments, slotDefines(slots));
   program.setUint("uBodyCount", bodyCount);
   setSlotUniforms(program, slots, bodyCount);
   program.setFloat("uInverseTheta",

@@ -75,7 +75,7 @@ void setSlotUniforms(const gl::UniformProgram& program, const SlotMap& slots,
   program.setUint("uSlotFirst", whole ? 0 : slots.first);
   program.setUint("uSlotCount", whole ? bodyCount : slots.count);
   program.setUint("uBodiesBelow", whole ? 0 : slots.bodiesBelow);
-  program.setUint("uHashMask", slots.hashEntries > 0 ? slots.hashEntries - 1 : 0);
+  program.setUint("uHashMask", slots.hashEntries > 0 ? slots.hashEntries - 1 : 0);  // SLOT_MAP 1
 }
 
 gl::UniformProgram& Kernels::program(Kernel kernel, const gl::Defines& defines) {

@@ -98,10 +98,10 @@ void WalkStage::checkFits(const gl::Limits& limits, const TreeSettings& settings
 }
 
 gl::UniformProgram& WalkStage::program(Kernels& kernels, const TreeSettings& s,
-                                       const StepParams& params, WalkOutput output) const {
+                                       const StepParams& params, WalkOutput output,
+                                       const SlotMap& slots) const {
   const bool subgroups = usesSubgroups(kernels.limits(), s);
-  return kernels.program(
-      Kernel::walk,
+  gl::Defines defines(
       {{"WORKGROUP_SIZE", walkThreadsOf(s)},
        {"GROUP_SIZE", s.groupSize},
        {"BODIES_PER_THREAD", s.bodiesPerThread},
@@ -124,6 +124,7 @@ gl::UniformProgram& WalkStage::program(Kernels& kernels, const TreeSettings& s,
        {"CONTACTS", output == WalkOutput::accelerations ? contactScreening(params) : 0},
        // gravity.glsl's addBody is unused here; its contact counts are per body
        {"BODIES", s.bodiesPerThread}});
+  return kernels.program(Kernel::walk, defines.add(slotDefines(slots)));
 }
 
 void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount,
@@ -131,7 +132,7 @@ void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
                     WalkOutput output, GroupRange range, const WalkParts& parts,
                     const SlotMap& slots) {
   range = clipped(range, groupCountOf(bodyCount, s));
-  gl::UniformProgram& walk = program(kernels, s, params, output);
+  gl::UniformProgram& walk = program(kernels, s, params, output, slots);
   glUseProgram(walk.id());
   walk.setUint("uBodyCount", bodyCount);
   walk.setUint("uGroupEnd", range.last);

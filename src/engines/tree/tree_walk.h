@@ -102,7 +102,8 @@ class WalkStage {
 
   // The walk's program for these settings and output (built the first time).
   gl::UniformProgram& program(Kernels& kernels, const TreeSettings& settings,
-                              const StepParams& params, WalkOutput output) const;
+                              const StepParams& params, WalkOutput output,
+                              const SlotMap& slots = {}) const;
   // Walks the groups of `range` (clipped) of the tree of `bodyCount` bodies that the build left in
   // the buffers, writing `output` for exactly those groups' bodies.
   // A walker's groups read nodes and bodies through `slots` (tree_layout.h).
