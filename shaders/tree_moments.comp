@@ -16,7 +16,10 @@
 // number is kept: tree_common.glsl.) Children combine through differences only:
 // c = c_A + w (c_B - c_A), w = m_B / m, S = S_A + S_B + (m_A m_B / m) D D^T, D = c_B - c_A.
 // Nodes and bodies are read and written at tree_slots.glsl's slots (one GPU: their indices); a
-// leaf's parent is at its slot, a node's after the segment's leaves.
+// leaf's parent is at its slot, a node's after the segment's leaves. A decomposed tree's walker
+// runs it twice: from its own leaves (a climb stops at a node that straddles segments, whose other
+// child it does not hold), then from the straddling nodes' other children, which every rank holds
+// (docs/decomposed-tree-design.md, section 4).
 // Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl,
 // tree_slots.glsl.
 
@@ -24,6 +27,9 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 
 uniform uint uBodyCount;
 uniform float uInverseTheta;  // 1 / theta; +inf (theta = 0) opens every cell
+// 0: an invocation climbs from each leaf of the segment; else from each of these nodes (a
+// decomposed tree's top pass, from the parents of the straddling nodes' other children).
+uniform uint uStartCount;
 
 READ_ARRAY(B_SORTED_BODIES, SortedBodies, vec4, sortedBodies, sampler2D, .xyzw, sortedBodyAt)
 READ_ARRAY(B_PARENTS, Parents, uint, parents, usampler2D, .x, parentAt)
@@ -32,6 +38,7 @@ SHARED_ARRAY(B_NODE_QUAD, I_NODE_QUAD, NodeQuad, vec4, nodeQuad, image2D, rgba32
 SHARED_ARRAY(B_NODE_BOX_MIN, I_NODE_BOX_MIN, NodeBoxMin, vec4, nodeBoxMin, image2D, rgba32f, .xyzw, boxMinAt, setBoxMin)
 SHARED_ARRAY(B_NODE_BOX_MAX, I_NODE_BOX_MAX, NodeBoxMax, vec4, nodeBoxMax, image2D, rgba32f, .xyzw, boxMaxAt, setBoxMax)
 layout(std430, binding = B_VISITS) coherent buffer Visits { uint visits[]; };
+layout(std430, binding = B_SPLIT) readonly buffer StartNodes { uint startNodes[]; };
 
 struct Cell {
   float mass;
@@ -95,8 +102,8 @@ void store(uint node, uvec2 links, Cell cell) {
 
 void main() {
   uint k = linearGroupId() * uint(WORKGROUP_SIZE) + gl_LocalInvocationID.x;
-  if (k >= uSlotCount || uBodyCount < 2u) return;
-  uint node = parentAt(k);
+  if (k >= (uStartCount > 0u ? uStartCount : uSlotCount) || uBodyCount < 2u) return;
+  uint node = uStartCount > 0u ? startNodes[k] : parentAt(k);
   while (true) {
     uint slot = nodeSlot(node);
     arrayBarrier();  // this invocation's stores of the child land before the count

@@ -219,6 +219,20 @@ TEST(DecomposedPieces, EveryRankFindsTheStraddlingNodesAsOneProcessLinksThem) {
                               {"plummer 2", {2}}});
 }
 
+// Step 7: each walker's moments from its own leaves (a climb stops at a straddling node), the
+// frontier (the straddling nodes' other children) gathered from every rank and placed through the
+// slot hash, and a top pass of the same kernel from the frontier's parents: every record of a
+// walker's nodes and of every straddling node is one process's, bit for bit, with no miss. Checked
+// by mutation: no top pass, or a frontier node's quadrupole record left out, fails.
+TEST(DecomposedPieces, EveryWalkerComputesOneProcesssMoments) {
+  probeOnRanks("moments", {{"plummer 3001", {2, 3, 4}},
+                           {"uniform 10000", {4}},
+                           {"dense-core 3001", {3}},
+                           {"one-point 2049", {3}},
+                           {"plummer 129", {4}},
+                           {"plummer 2", {2}}});
+}
+
 // Step 6, in one process: one GPU's tree rearranged as a walker of its middle third would hold it
 // (that third's nodes at slots from 0, the others' after them in reverse order, every body 7 slots
 // on, the others' nodes and bodies found through the slot hash) walks that third to one process's

@@ -10,6 +10,8 @@
 //   topology STATE N         step 4: the walker's links, straddling nodes marked, and parents
 //   straddling STATE N       steps 4 and 5: the straddling nodes found alike on every rank, as
 //                            one process links them, and written into each walker's arrays
+//   moments STATE N          step 7: each walker's local moments pass, the frontier gathered, the
+//                            top pass: one process's records for its nodes and the straddling ones
 //   slots STATE N            step 6, one process: a tree rearranged as a walker of the middle third
 //                            holds it walks that third to one process's accelerations
 //   diagnostics STATE N      the GPU's diagnostics of each rank's own bodies, summed across ranks:
@@ -314,20 +316,23 @@ bool sortAcrossRanks(const Ranks& ranks, const State& state) {
 
 // ---- topology: step 4.
 
-// One process's links (otherEnd, split of each internal node) and parents (leaf k at k, node c at
-// N + c), by the single-GPU sort and topology on every body.
-struct OneTopology {
-  std::vector<std::uint32_t> links, parents;
+// One process's tree of every body, by the single-GPU sort, topology and moments: its node records
+// (node test, quadrupole: 8 words each a node; the links are words 5 and 6 of a node's) and parents
+// (leaf k at k, node c at N + c).
+struct OneTree {
+  std::vector<std::uint32_t> links, quad, parents;
 };
-OneTopology topologyOfOneProcess(const State& state) {
+OneTree treeOfOneProcess(const State& state) {
   TreeArrays gpu(state.size());
   glm::ivec2 size;
   const gl::Texture bodies = bodyTexture(state.positionMass, size);
   glBindTextureUnit(tree::kPositionUnit, bodies.id());
   tree::sortBodies(gpu.kernels, gpu.buffers, state.size());
   tree::buildTopology(gpu.kernels, state.size());
+  tree::computeMoments(gpu.kernels, gpu.buffers, state.size(), TreeSettings{}.theta);
   const std::size_t nodes = state.size() - 1;
   return {gpu.buffers.readWords(tree::kNodeTest, 8 * nodes),
+          gpu.buffers.readWords(tree::kNodeQuad, 8 * nodes),
           gpu.buffers.readWords(tree::kParents, 2 * state.size() - 1)};
 }
 
@@ -346,7 +351,7 @@ std::pair<std::uint32_t, std::uint32_t> linksAt(const std::vector<std::uint32_t>
 
 // Every node of the walker's segment has one process's links, or, while `marked`, the straddling
 // mark where its range crosses a segment start; every child of a node linked here has its parent.
-bool sameLinks(const Walker& walker, const OneTopology& one, bool marked, const Ranks& ranks) {
+bool sameLinks(const Walker& walker, const OneTree& one, bool marked, const Ranks& ranks) {
   const std::size_t total = one.parents.size() / 2 + 1, first = walker.own.first,
                     count = walker.own.size();
   const std::size_t nodes = std::min(walker.own.last, total - 1) - std::min(first, total - 1);
@@ -378,7 +383,7 @@ bool sameLinks(const Walker& walker, const OneTopology& one, bool marked, const 
 
 // Step 5: every rank's list of straddling nodes is one process's, whole, and the same on every
 // rank.
-bool sameStraddlingNodes(std::span<const tree::NodeLinks> nodes, const OneTopology& one,
+bool sameStraddlingNodes(std::span<const tree::NodeLinks> nodes, const OneTree& one,
                          std::span<const std::size_t> starts, const Ranks& ranks) {
   std::vector<tree::NodeLinks> expected;
   for (std::uint32_t i = 0; i + 1 < one.parents.size() / 2 + 1; ++i) {
@@ -398,21 +403,30 @@ bool sameStraddlingNodes(std::span<const tree::NodeLinks> nodes, const OneTopolo
   return same && alike;
 }
 
-// Steps 4 and 5 on this rank, each checked: its links, then the straddling nodes written in.
-bool topologyAcrossRanks(const Ranks& ranks, const State& state, bool withStraddling) {
-  const OneProcess one = sortedByOneProcess(state);
-  const OneTopology topology = topologyOfOneProcess(state);
-  Walker walker(state.size());
-  decompose(ranks, state, one, walker);
-  const bool sorted = sameSegment(walker.ids, walker.gpu, one, walker.own, ranks);
+// Steps 4 and 5 on this walker, after the sort: the keys next to its segment, the straddling nodes
+// (found before the topology pass, as their counts read the sorted keys), its links.
+std::pair<tree::TopologySegment, std::vector<tree::NodeLinks>> linkWalker(Walker& walker,
+                                                                          std::size_t count,
+                                                                          const Ranks& ranks) {
   const std::vector<tree::WalkerEnds> ends =
       tree::gatherEnds(walker.gpu.buffers, walker.own.size(), ranks);
   const tree::TopologySegment segment =
       tree::segmentOf(ends, walker.own.first, walker.own.size(), ranks.rank());
   tree::CompositeCounter counter;
-  const std::vector<tree::NodeLinks> nodes =
+  std::vector<tree::NodeLinks> nodes =
       tree::straddlingNodes(walker.gpu.kernels, counter, walker.starts, ends, ranks);
-  tree::buildTopology(walker.gpu.kernels, state.size(), segment);
+  tree::buildTopology(walker.gpu.kernels, count, segment);
+  return {segment, std::move(nodes)};
+}
+
+// Steps 4 and 5 on this rank, each checked: its links, then the straddling nodes written in.
+bool topologyAcrossRanks(const Ranks& ranks, const State& state, bool withStraddling) {
+  const OneProcess one = sortedByOneProcess(state);
+  const OneTree topology = treeOfOneProcess(state);
+  Walker walker(state.size());
+  decompose(ranks, state, one, walker);
+  const bool sorted = sameSegment(walker.ids, walker.gpu, one, walker.own, ranks);
+  const auto [segment, nodes] = linkWalker(walker, state.size(), ranks);
   bool ok = sameLinks(walker, topology, true, ranks) && sorted && walker.homeKeysAgree;
   if (!withStraddling) return ok;
   ok = sameStraddlingNodes(nodes, topology, walker.starts, ranks) && ok;
@@ -478,6 +492,64 @@ bool diagnosticsAcrossRanks(const Ranks& ranks, const State& state) {
   return false;
 }
 
+// ---- moments: step 7.
+
+// The local pass, the frontier gathered and placed, the top pass.
+void walkerMoments(Walker& walker, const tree::TopologySegment& segment, std::size_t count,
+                   tree::TopArea& top, const Ranks& ranks) {
+  tree::TreeBuffers& buffers = walker.gpu.buffers;
+  top.placeNodes(buffers);
+  tree::SlotMap slots{true, segment.first, segment.count, 0, buffers.writeSlotHash(top.hash())};
+  const double theta = TreeSettings{}.theta;
+  tree::computeMoments(walker.gpu.kernels, buffers, count, theta, slots);
+  const std::vector<tree::FrontierItem> all = tree::gatherFrontier(top.ownFrontier(buffers), ranks);
+  const std::vector<std::uint32_t> starts = top.placeFrontier(buffers, all);
+  slots.hashEntries = buffers.writeSlotHash(top.hash());
+  gl::Buffer startBuffer = gl::Buffer::create();
+  glNamedBufferStorage(startBuffer.id(), GLsizeiptr(std::max<std::size_t>(starts.size(), 1) * 4),
+                       starts.empty() ? nullptr : starts.data(), 0);
+  tree::computeMoments(walker.gpu.kernels, buffers, count, theta, slots,
+                       {startBuffer.id(), starts.size()});
+}
+
+// Every node record of the walker's segment, and of every straddling node, is one process's.
+bool sameRecords(const Walker& walker, std::span<const tree::NodeLinks> nodes,
+                 const tree::TopArea& top, const OneTree& one, const Ranks& ranks) {
+  const std::size_t total = one.links.size() / 8 + 1, first = walker.own.first;
+  std::vector<std::pair<std::size_t, std::size_t>> checked;  // (node, slot)
+  for (std::size_t i = std::min(first, total - 1); i < std::min(walker.own.last, total - 1); ++i)
+    checked.push_back({i, i - first});
+  for (const tree::NodeLinks& node : nodes) checked.push_back({node.index, top.slotOf(node.index)});
+  std::size_t wrong = 0;
+  for (const auto& [node, slot] : checked)
+    for (tree::Binding binding : {tree::kNodeTest, tree::kNodeQuad})
+      for (std::size_t part = 0; part < 2; ++part) {
+        const std::vector<std::uint32_t> got =
+            walker.gpu.buffers.readRecord(binding, 2 * slot + part);
+        const std::vector<std::uint32_t>& words = binding == tree::kNodeTest ? one.links : one.quad;
+        wrong += !std::equal(got.begin(), got.end(),
+                             words.begin() + std::ptrdiff_t(8 * node + 4 * part));
+      }
+  const std::uint32_t misses = walker.gpu.buffers.readSlotMisses();
+  if (wrong > 0 || misses > 0)
+    std::fprintf(stderr, "rank %d: %zu of %zu records differ, %u misses\n", ranks.rank(), wrong,
+                 4 * checked.size(), misses);
+  return wrong == 0 && misses == 0;
+}
+
+bool momentsAcrossRanks(const Ranks& ranks, const State& state) {
+  const OneProcess one = sortedByOneProcess(state);
+  const OneTree tree = treeOfOneProcess(state);
+  Walker walker(state.size());
+  decompose(ranks, state, one, walker);
+  const auto [segment, nodes] = linkWalker(walker, state.size(), ranks);
+  tree::writeStraddlingNodes(walker.gpu.buffers, nodes, segment);
+  if (state.size() < 2) return true;
+  tree::TopArea top(nodes, segment, state.size());
+  walkerMoments(walker, segment, state.size(), top, ranks);
+  return sameRecords(walker, nodes, top, tree, ranks);
+}
+
 // ---- slots: step 6, on one GPU.
 
 constexpr std::size_t kSlotShift = 7;  // every body's slot is its position + 7
@@ -515,7 +587,7 @@ tree::SlotMap rearrange(tree::TreeBuffers& buffers, std::size_t count, std::size
       hash.push_back({std::uint32_t(x) | 0x80000000u, std::uint32_t(x + kSlotShift)});
   const std::vector<std::uint32_t> order = buffers.readWords(tree::kValuesIn, count);
   glNamedBufferSubData(buffers.buffer(tree::kValuesIn), 0, GLsizeiptr(own * 4), order.data() + a);
-  return {a, own, a + kSlotShift, buffers.writeSlotHash(hash)};
+  return {true, a, own, a + kSlotShift, buffers.writeSlotHash(hash)};
 }
 
 // One GPU's tree rearranged as a walker of [a, e) holds it (nodes elsewhere, bodies shifted,
@@ -567,6 +639,10 @@ int probe(int argc, char** argv) {
   bool ok = false;
   if (mode == "collectives") {
     ok = collectives(ranks);
+  } else if (mode == "moments" && argc == 4) {
+    gl::chooseDevice(ranks.nodeRank());
+    context = gl::HeadlessContext::create();
+    ok = momentsAcrossRanks(ranks, probeState(argv[2], std::size_t(std::stoull(argv[3]))));
   } else if (mode == "slots" && argc == 4) {
     gl::chooseDevice(ranks.nodeRank());
     context = gl::HeadlessContext::create();
@@ -582,9 +658,9 @@ int probe(int argc, char** argv) {
     ok = mode == "sort" ? sortAcrossRanks(ranks, state)
                         : topologyAcrossRanks(ranks, state, mode == "straddling");
   } else {
-    std::fprintf(
-        stderr,
-        "decomposed_probe: collectives | {sort|topology|straddling|diagnostics|slots} STATE N\n");
+    std::fprintf(stderr,
+                 "decomposed_probe: collectives | "
+                 "{sort|topology|straddling|moments|slots|diagnostics} STATE N\n");
     return 2;
   }
   if (ranks.maximum(ok ? 0 : 1) != 0) return 1;

@@ -21,19 +21,21 @@ void buildTopology(Kernels& kernels, std::size_t bodyCount, const TopologySegmen
 }
 
 void computeMoments(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount,
-                    double theta, const SlotMap& slots) {
+                    double theta, const SlotMap& slots, const MomentStarts& starts) {
   if (bodyCount < 2) return;
-  const std::size_t leaves = slots.count == 0 ? bodyCount : slots.count;
+  std::size_t climbs = slots.mapped ? slots.count : bodyCount;
+  if (starts.count > 0) climbs = starts.count;
   const GLuint zero = 0;
-  glClearNamedBufferSubData(buffers.buffer(kVisits), GL_R32UI, 0,
-                            GLsizeiptr(std::min(leaves, bodyCount - 1) * 4), GL_RED_INTEGER,
-                            GL_UNSIGNED_INT, &zero);
+  glClearNamedBufferSubData(buffers.buffer(kVisits), GL_R32UI, 0, GLsizeiptr((bodyCount - 1) * 4),
+                            GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
   gl::UniformProgram& program = kernels.use(Kernel::moments, slotDefines(slots));
   program.setUint("uBodyCount", bodyCount);
+  program.setUint("uStartCount", starts.count);
+  if (starts.count > 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSplitBinding, starts.buffer);
   setSlotUniforms(program, slots, bodyCount);
   program.setFloat("uInverseTheta",
                    theta > 0 ? 1.0 / theta : double(std::numeric_limits<float>::infinity()));
-  kernels.dispatch(ceilDiv(leaves, kElementThreads));
+  kernels.dispatch(ceilDiv(climbs, kElementThreads));
   kernels.barrier();
 }
 

@@ -11,6 +11,7 @@
 
 #include "engines/tree/tree_buffers.h"
 #include "engines/tree/tree_kernels.h"
+#include "gl/objects.h"
 
 namespace nbody::tree {
 
@@ -31,9 +32,15 @@ struct TopologySegment {
 inline constexpr std::uint32_t kStraddling = 0xffffffffu;
 void buildTopology(Kernels& kernels, std::size_t bodyCount, const TopologySegment& segment);
 // Every node's moments and opening radius for opening angle `theta` (0: every cell opened).
-// A walker's local pass (`slots`): the nodes whose leaves it holds, climbing from them.
+// A walker's local pass (`slots`): the nodes whose leaves it holds, climbing from them; its top
+// pass (`starts`: a buffer of `count` node references), climbing from those nodes. Every visit
+// count is cleared first.
+struct MomentStarts {
+  GLuint buffer = 0;
+  std::size_t count = 0;
+};
 void computeMoments(Kernels& kernels, const TreeBuffers& buffers, std::size_t bodyCount,
-                    double theta, const SlotMap& slots = {});
+                    double theta, const SlotMap& slots = {}, const MomentStarts& starts = {});
 // Each body's local density from the tree the moments finished (tree_density.comp) into x of its
 // texel of the image at kAccelerationImageUnit (bodies in a texture `textureWidth` wide): the mass
 // of the smallest cell of at least `neighbours` bodies over the cube of its box's largest side.

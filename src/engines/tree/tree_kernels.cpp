@@ -71,7 +71,7 @@ std::size_t ceilDiv(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
 void setSlotUniforms(const gl::UniformProgram& program, const SlotMap& slots,
                      std::size_t bodyCount) {
-  const bool whole = slots.count == 0;
+  const bool whole = !slots.mapped;
   program.setUint("uSlotFirst", whole ? 0 : slots.first);
   program.setUint("uSlotCount", whole ? bodyCount : slots.count);
   program.setUint("uBodiesBelow", whole ? 0 : slots.bodiesBelow);

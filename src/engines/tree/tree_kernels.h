@@ -40,7 +40,7 @@ std::size_t ceilDiv(std::size_t a, std::size_t b);
 
 // tree_slots.glsl's SLOT_MAP define for `slots` (0 for one GPU's, which maps nothing), and its
 // uniforms in `program` for `slots` of a tree of `bodyCount` bodies.
-inline gl::Defines slotDefines(const SlotMap& slots) { return {{"SLOT_MAP", slots.count > 0}}; }
+inline gl::Defines slotDefines(const SlotMap& slots) { return {{"SLOT_MAP", slots.mapped}}; }
 void setSlotUniforms(const gl::UniformProgram& program, const SlotMap& slots,
                      std::size_t bodyCount);
 

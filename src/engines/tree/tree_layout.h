@@ -97,8 +97,9 @@ struct ArrayStorage {
 // Where the kernels find nodes and bodies (shaders/tree_slots.glsl): a decomposed tree's walker
 // holds the sorted positions [first, first + count), its own bodies after `bodiesBelow` received
 // ones, and a hash of `hashEntries` entries (a power of two) for the references it received. The
-// default, count 0, is one GPU's: every position at its index, no hash.
+// default, not `mapped`, is one GPU's: every position at its index, no hash.
 struct SlotMap {
+  bool mapped = false;
   std::size_t first = 0, count = 0, bodiesBelow = 0, hashEntries = 0;
 };
 

@@ -145,4 +145,124 @@ void writeStraddlingNodes(const TreeBuffers& buffers, std::span<const NodeLinks>
   }
 }
 
+namespace {
+
+constexpr std::uint32_t kLeafBit = 0x80000000u;  // tree_common.glsl's LEAF_BIT
+
+// A node's children as references: a child of one body is a body leaf.
+std::array<std::uint32_t, 2> childrenOf(const NodeLinks& node) {
+  const std::uint32_t lo = std::min(node.index, node.otherEnd),
+                      hi = std::max(node.index, node.otherEnd);
+  return {node.split == lo ? kLeafBit | node.split : node.split,
+          node.split + 1 == hi ? kLeafBit | (node.split + 1) : node.split + 1};
+}
+
+}  // namespace
+
+TopArea::TopArea(std::span<const NodeLinks> nodes, const TopologySegment& segment,
+                 std::size_t bodyCount)
+    : nodes_(nodes.begin(), nodes.end()), segment_(segment), bodyCount_(bodyCount) {
+  const std::size_t last = bodyCount - 1;  // internal nodes
+  nextNode_ = std::min(segment.first + segment.count, last) - std::min(segment.first, last);
+  nextBody_ = segment.count;
+  for (const NodeLinks& node : nodes_) {
+    const bool here = holds(node.index);
+    const std::uint32_t slot =
+        here ? std::uint32_t(node.index - segment.first) : std::uint32_t(nextNode_++);
+    nodeSlots_[node.index] = slot;
+    if (!here) hash_.push_back({node.index, slot});
+  }
+  for (const NodeLinks& node : nodes_)
+    for (std::uint32_t child : childrenOf(node))
+      if ((child & kLeafBit) != 0 || !nodeSlots_.contains(child)) parents_[child] = node.index;
+}
+
+bool TopArea::holds(std::uint32_t reference) const {
+  const std::size_t position = reference & ~kLeafBit;
+  return position >= segment_.first && position < segment_.first + segment_.count;
+}
+
+void TopArea::placeNodes(const TreeBuffers& buffers) const {
+  for (const NodeLinks& node : nodes_) {
+    const std::uint32_t slot = nodeSlots_.at(node.index);
+    if (!holds(node.index)) {
+      const std::uint32_t links[4] = {0u, node.otherEnd, node.split, 0u};
+      buffers.writeRecord(kNodeTest, 2 * std::size_t(slot) + 1, links);
+    }
+    for (std::uint32_t child : childrenOf(node))
+      if (nodeSlots_.contains(child)) {
+        const std::uint32_t parent[1] = {node.index};
+        buffers.writeRecord(kParents, segment_.count + nodeSlots_.at(child), parent);
+      }
+  }
+}
+
+std::vector<FrontierItem> TopArea::ownFrontier(const TreeBuffers& buffers) const {
+  std::vector<FrontierItem> items;
+  for (const auto& [reference, parent] : parents_) {
+    if (!holds(reference)) continue;
+    FrontierItem item{reference, {}};
+    const std::size_t slot = (reference & ~kLeafBit) - segment_.first;
+    const auto copy = [&](Binding binding, std::size_t record, std::size_t at) {
+      const std::vector<std::uint32_t> words = buffers.readRecord(binding, record);
+      std::copy(words.begin(), words.end(), item.words.begin() + std::ptrdiff_t(at));
+    };
+    if ((reference & kLeafBit) != 0) {
+      copy(kSortedBodies, slot, 0);
+    } else {
+      copy(kNodeTest, 2 * slot, 0);
+      copy(kNodeTest, 2 * slot + 1, 4);
+      copy(kNodeQuad, 2 * slot, 8);
+      copy(kNodeQuad, 2 * slot + 1, 12);
+      copy(kNodeBoxMin, slot, 16);
+      copy(kNodeBoxMax, slot, 20);
+    }
+    items.push_back(item);
+  }
+  return items;
+}
+
+std::vector<std::uint32_t> TopArea::placeFrontier(const TreeBuffers& buffers,
+                                                  std::span<const FrontierItem> frontier) {
+  std::vector<std::uint32_t> starts;
+  for (const FrontierItem& item : frontier) {
+    starts.push_back(parents_.at(item.reference));
+    if (holds(item.reference)) continue;
+    const auto words = [&](std::size_t at, std::size_t count) {
+      return std::span<const std::uint32_t>(item.words).subspan(at, count);
+    };
+    if ((item.reference & kLeafBit) != 0) {
+      const std::size_t slot = nextBody_++;
+      buffers.writeRecord(kSortedBodies, slot, words(0, 4));
+      hash_.push_back({item.reference, std::uint32_t(slot)});
+      continue;
+    }
+    const std::size_t slot = nextNode_++;
+    buffers.writeRecord(kNodeTest, 2 * slot, words(0, 4));
+    buffers.writeRecord(kNodeTest, 2 * slot + 1, words(4, 4));
+    buffers.writeRecord(kNodeQuad, 2 * slot, words(8, 4));
+    buffers.writeRecord(kNodeQuad, 2 * slot + 1, words(12, 4));
+    buffers.writeRecord(kNodeBoxMin, slot, words(16, 4));
+    buffers.writeRecord(kNodeBoxMax, slot, words(20, 4));
+    hash_.push_back({item.reference, std::uint32_t(slot)});
+  }
+  return starts;
+}
+
+std::vector<FrontierItem> gatherFrontier(std::span<const FrontierItem> own, const Ranks& ranks) {
+  std::vector<std::int64_t> counts(std::size_t(ranks.count()), 0);
+  counts[std::size_t(ranks.rank())] = std::int64_t(own.size());
+  ranks.sum(counts);
+  std::vector<std::size_t> units(counts.begin(), counts.end());
+  std::vector<FrontierItem> all;
+  std::size_t before = 0;
+  for (int r = 0; r < ranks.rank(); ++r) before += units[std::size_t(r)];
+  std::size_t total = 0;
+  for (std::size_t count : units) total += count;
+  all.resize(total);
+  std::copy(own.begin(), own.end(), all.begin() + std::ptrdiff_t(before));
+  ranks.allGather(std::as_writable_bytes(std::span(all)), units, sizeof(FrontierItem));
+  return all;
+}
+
 }  // namespace nbody::tree

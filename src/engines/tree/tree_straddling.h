@@ -8,8 +8,10 @@
 // ones of I_0 ⊇ I_1 ⊇ ... ⊇ I_D, D the common prefix of b - 1 and b, are the nodes over the pair
 // (the first the root), and I_{λ+1}, the child holding b, gives each node's split.
 
+#include <array>
 #include <compare>
 #include <cstdint>
+#include <map>
 #include <span>
 #include <vector>
 
@@ -38,5 +40,45 @@ std::vector<NodeLinks> straddlingNodes(Kernels& kernels, CompositeCounter& count
 // children held there, into this walker's arrays, in buildTopology's slots.
 void writeStraddlingNodes(const TreeBuffers& buffers, std::span<const NodeLinks> nodes,
                           const TopologySegment& segment);
+
+// A child of a straddling node that does not straddle (the frontier, design section 4): by global
+// reference (a body leaf: LEAF_BIT | position), a node's records as the local moments pass leaves
+// them (node test 2, quadrupole 2, box min, box max: 24 words) or a leaf's body (4 words).
+struct FrontierItem {
+  std::uint32_t reference;
+  std::array<std::uint32_t, 24> words;
+};
+
+// What a walker holds past its segment for the top moments pass: the straddling nodes outside it
+// at node slots after its own nodes, then the frontier items other ranks hold (nodes after them,
+// bodies after its own bodies), each in the slot hash.
+class TopArea {
+ public:
+  TopArea(std::span<const NodeLinks> nodes, const TopologySegment& segment, std::size_t bodyCount);
+  // Before the local pass: the links of the straddling nodes outside the segment, and the parent
+  // of every straddling node, at their slots.
+  void placeNodes(const TreeBuffers& buffers) const;
+  // After it: the frontier items this walker holds, read from its arrays.
+  std::vector<FrontierItem> ownFrontier(const TreeBuffers& buffers) const;
+  // Every rank's items placed (those held here stay where they are); returns where the top pass
+  // starts: each item's parent.
+  std::vector<std::uint32_t> placeFrontier(const TreeBuffers& buffers,
+                                           std::span<const FrontierItem> frontier);
+  const std::vector<std::array<std::uint32_t, 2>>& hash() const { return hash_; }
+  std::uint32_t slotOf(std::uint32_t node) const { return nodeSlots_.at(node); }
+
+ private:
+  bool holds(std::uint32_t reference) const;
+
+  std::vector<NodeLinks> nodes_;
+  TopologySegment segment_;
+  std::size_t bodyCount_, nextNode_, nextBody_;
+  std::map<std::uint32_t, std::uint32_t> nodeSlots_;  // every straddling node's
+  std::map<std::uint32_t, std::uint32_t> parents_;    // of each frontier item
+  std::vector<std::array<std::uint32_t, 2>> hash_;
+};
+
+// Every rank's frontier items, in rank order, on every rank. Every rank calls it alike.
+std::vector<FrontierItem> gatherFrontier(std::span<const FrontierItem> own, const Ranks& ranks);
 
 }  // namespace nbody::tree
