@@ -8,7 +8,6 @@
 // for byte, because the parts arrive in home order and homes hold ascending IDs.
 
 #include <array>
-#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -28,7 +27,6 @@ namespace nbody::tree {
 // bits 0..31, ID; a 96-bit number, the first word the most significant.
 struct Composite {
   std::array<std::uint32_t, 3> words{};
-  friend auto operator<=>(const Composite&, const Composite&) = default;
 };
 
 // The box of every rank's bodies (this rank's `homeCount` at kPositionUnit) into kBounds: the

@@ -9,7 +9,6 @@
 // (the first the root), and I_{λ+1}, the child holding b, gives each node's split.
 
 #include <array>
-#include <compare>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -26,7 +25,7 @@ namespace nbody::tree {
 // A node's links as one GPU's topology gives them.
 struct NodeLinks {
   std::uint32_t index, otherEnd, split;
-  friend auto operator<=>(const NodeLinks&, const NodeLinks&) = default;
+  friend bool operator==(const NodeLinks&, const NodeLinks&) = default;
 };
 
 // Every node that straddles a start of `starts` (K + 1 of them, rising from 0 to N), once, in index
