@@ -233,6 +233,19 @@ TEST(DecomposedPieces, EveryWalkerComputesOneProcesssMoments) {
                            {"plummer 2", {2}}});
 }
 
+// Steps 2 to 7 end to end, with a complete LET: every rank sends every other its nodes and bodies,
+// each walker places them through its slot hash (its own bodies moved to their global positions)
+// and walks its own groups, the relative opening's coarse walk first. Each of its bodies gets one
+// process's acceleration, bit for bit, with no miss. Checked by mutation: a walker's own bodies
+// read without their shift, or no moments, fails.
+TEST(DecomposedPieces, WithEveryRanksTreeEachWalkerWalksToOneProcesssAccelerations) {
+  probeOnRanks("walk", {{"plummer 3001", {2, 3, 4}},
+                        {"uniform 10000", {4}},
+                        {"dense-core 3001", {3}},
+                        {"one-point 2049", {3}},
+                        {"plummer 129", {4}}});
+}
+
 // Step 6, in one process: one GPU's tree rearranged as a walker of its middle third would hold it
 // (that third's nodes at slots from 0, the others' after them in reverse order, every body 7 slots
 // on, the others' nodes and bodies found through the slot hash) walks that third to one process's

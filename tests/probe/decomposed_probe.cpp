@@ -12,6 +12,9 @@
 //                            one process links them, and written into each walker's arrays
 //   moments STATE N          step 7: each walker's local moments pass, the frontier gathered, the
 //                            top pass: one process's records for its nodes and the straddling ones
+//   walk STATE N             steps 2 to 7, then every rank's nodes and bodies sent to every rank (a
+//                            complete LET) and each walker's groups walked through its slots: one
+//                            process's accelerations
 //   slots STATE N            step 6, one process: a tree rearranged as a walker of the middle third
 //                            holds it walks that third to one process's accelerations
 //   diagnostics STATE N      the GPU's diagnostics of each rank's own bodies, summed across ranks:
@@ -260,6 +263,7 @@ struct Walker {
   std::vector<std::size_t> starts;
   std::vector<std::uint32_t> ids;
   gl::Texture bodies;
+  glm::ivec2 size{0, 0};  // of `bodies`
   bool homeKeysAgree = false;
   explicit Walker(std::size_t count) : gpu(count) {}
 };
@@ -298,7 +302,7 @@ void decompose(const Ranks& ranks, const State& state, const OneProcess& one, Wa
   walker.ids = idsSent(walker.gpu, home, sendCounts, ranks);
   walker.own = {walker.starts[std::size_t(ranks.rank())],
                 walker.starts[std::size_t(ranks.rank()) + 1]};
-  walker.bodies = bodyTexture(segment.positionMass, size);
+  walker.bodies = bodyTexture(segment.positionMass, walker.size);
   glBindTextureUnit(tree::kPositionUnit, walker.bodies.id());
   tree::writeBounds(buffers, bounds);
   tree::sortByKeys(kernels, buffers, segment.positionMass.size());
@@ -550,6 +554,136 @@ bool momentsAcrossRanks(const Ranks& ranks, const State& state) {
   return sameRecords(walker, nodes, top, tree, ranks);
 }
 
+// ---- walk: steps 2 to 7 and a walk, with every other rank's nodes and bodies (a complete LET).
+
+// A node's records (node test and quadrupole, 16 words) or a body (4 words), by global reference.
+struct SentRecord {
+  std::uint32_t reference;
+  std::array<std::uint32_t, 16> words;
+};
+
+// This walker's nodes but the straddling ones (every rank has those), then its bodies.
+std::vector<SentRecord> ownRecords(const Walker& walker, std::span<const tree::NodeLinks> nodes,
+                                   std::size_t count) {
+  std::vector<SentRecord> records;
+  const std::size_t first = walker.own.first, last = std::min(walker.own.last, count - 1);
+  for (std::size_t i = std::min(first, count - 1); i < last; ++i) {
+    if (std::any_of(nodes.begin(), nodes.end(), [&](const auto& n) { return n.index == i; }))
+      continue;
+    SentRecord record{std::uint32_t(i), {}};
+    for (std::size_t part = 0; part < 4; ++part) {
+      const auto words = walker.gpu.buffers.readRecord(part < 2 ? tree::kNodeTest : tree::kNodeQuad,
+                                                       2 * (i - first) + part % 2);
+      std::copy(words.begin(), words.end(), record.words.begin() + std::ptrdiff_t(4 * part));
+    }
+    records.push_back(record);
+  }
+  const std::vector<std::uint32_t> bodies =
+      walker.gpu.buffers.readWords(tree::kSortedBodies, 4 * walker.own.size());
+  for (std::size_t k = 0; k < walker.own.size(); ++k) {
+    SentRecord record{std::uint32_t(first + k) | 0x80000000u, {}};
+    std::copy_n(bodies.begin() + std::ptrdiff_t(4 * k), 4, record.words.begin());
+    records.push_back(record);
+  }
+  return records;
+}
+
+// Every rank's records, on every rank, placed: other ranks' nodes after this walker's own and its
+// straddling ones, every body at its global position (its own move up by its first position).
+// Returns the map the walk reads them through.
+tree::SlotMap placeEverything(Walker& walker, std::span<const tree::NodeLinks> nodes,
+                              const tree::TopArea& top, std::size_t count, const Ranks& ranks) {
+  const std::vector<SentRecord> own = ownRecords(walker, nodes, count);
+  std::vector<std::int64_t> counts(std::size_t(ranks.count()), 0);
+  counts[std::size_t(ranks.rank())] = std::int64_t(own.size());
+  ranks.sum(counts);
+  const std::vector<std::size_t> units(counts.begin(), counts.end());
+  std::size_t before = 0, total = 0;
+  for (std::size_t r = 0; r < units.size(); ++r) {
+    before += r < std::size_t(ranks.rank()) ? units[r] : 0;
+    total += units[r];
+  }
+  std::vector<SentRecord> all(total);
+  std::copy(own.begin(), own.end(), all.begin() + std::ptrdiff_t(before));
+  ranks.allGather(std::as_writable_bytes(std::span(all)), units, sizeof(SentRecord));
+  const tree::TreeBuffers& buffers = walker.gpu.buffers;
+  std::vector<std::array<std::uint32_t, 2>> hash;
+  std::size_t nextNode =
+      std::min(walker.own.last, count - 1) - std::min(walker.own.first, count - 1);
+  for (const tree::NodeLinks& node : nodes) {
+    const std::uint32_t slot = top.slotOf(node.index);
+    if (slot >= nextNode) hash.push_back({node.index, slot});
+  }
+  nextNode += hash.size();
+  const auto mine = [&](std::uint32_t reference) {
+    const std::size_t position = reference & 0x7fffffffu;
+    return position >= walker.own.first && position < walker.own.last;
+  };
+  for (const SentRecord& record : all) {
+    const std::span<const std::uint32_t> words(record.words);
+    if ((record.reference & 0x80000000u) != 0) {
+      const std::size_t position = record.reference & 0x7fffffffu;
+      buffers.writeRecord(tree::kSortedBodies, position, words.subspan(0, 4));
+      if (!mine(record.reference)) hash.push_back({record.reference, std::uint32_t(position)});
+    } else if (!mine(record.reference)) {
+      for (std::size_t part = 0; part < 4; ++part)
+        buffers.writeRecord(part < 2 ? tree::kNodeTest : tree::kNodeQuad, 2 * nextNode + part % 2,
+                            words.subspan(4 * part, 4));
+      hash.push_back({record.reference, std::uint32_t(nextNode++)});
+    }
+  }
+  return {true, walker.own.first, walker.own.size(), walker.own.first,
+          walker.gpu.buffers.writeSlotHash(hash)};
+}
+
+// The walker's groups walked through its slots: each of its bodies gets one process's
+// acceleration, bit for bit, with no miss.
+bool walkAcrossRanks(const Ranks& ranks, const State& state) {
+  const std::size_t count = state.size();
+  const TreeSettings settings = resolveTreeSettings(count);
+  TreeGravity oneTree;
+  const std::vector<glm::vec4> expected = accelerationsOf(oneTree, state, settings);
+  const OneProcess one{oneTree.sortedBodies(), oneTree.sortedKeys()};
+  Walker walker(count);
+  decompose(ranks, state, one, walker);
+  const auto [segment, nodes] = linkWalker(walker, count, ranks);
+  tree::writeStraddlingNodes(walker.gpu.buffers, nodes, segment);
+  if (count < 2) return true;
+  tree::TopArea top(nodes, segment, count);
+  walkerMoments(walker, segment, count, top, ranks);
+  const std::vector<std::uint32_t> order =
+      tree::readSortedBodies(walker.gpu.buffers, walker.own.size());
+  const tree::SlotMap slots = placeEverything(walker, nodes, top, count, ranks);
+  const gl::Texture accelerations = accelerationArray(walker.size);
+  glBindTextureUnit(tree::kPositionUnit, walker.bodies.id());
+  glBindImageTexture(tree::kAccelerationImageUnit, accelerations.id(), 0, GL_TRUE, 0, GL_WRITE_ONLY,
+                     GL_RGBA32F);
+  tree::WalkStage walk;
+  const std::size_t unit = tree::estimateSettings(settings).groupSize;
+  const std::size_t groupSize = std::size_t(settings.groupSize);
+  const BodyRange own = walker.own;
+  if (opensRelative(settings)) {
+    walk.run(walker.gpu.kernels, walker.gpu.buffers, count, walker.size, StepParams{},
+             tree::estimateSettings(settings), tree::WalkOutput::estimates,
+             {own.first / unit, (own.last + unit - 1) / unit}, {}, slots);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  }
+  walk.run(walker.gpu.kernels, walker.gpu.buffers, count, walker.size, StepParams{}, settings,
+           tree::WalkOutput::accelerations,
+           {own.first / groupSize, (own.last + groupSize - 1) / groupSize}, {}, slots);
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  const std::vector<glm::vec4> texels = readLayer(accelerations, walker.size, own.size());
+  std::size_t wrong = 0;
+  for (std::size_t k = 0; k < own.size(); ++k)
+    wrong +=
+        std::memcmp(&texels[order[k]], &expected[walker.ids[order[k]]], sizeof(glm::vec4)) != 0;
+  const std::uint32_t misses = walker.gpu.buffers.readSlotMisses();
+  if (wrong > 0 || misses > 0)
+    std::fprintf(stderr, "rank %d: %zu of %zu accelerations differ, %u misses\n", ranks.rank(),
+                 wrong, own.size(), misses);
+  return wrong == 0 && misses == 0;
+}
+
 // ---- slots: step 6, on one GPU.
 
 constexpr std::size_t kSlotShift = 7;  // every body's slot is its position + 7
@@ -643,6 +777,10 @@ int probe(int argc, char** argv) {
     gl::chooseDevice(ranks.nodeRank());
     context = gl::HeadlessContext::create();
     ok = momentsAcrossRanks(ranks, probeState(argv[2], std::size_t(std::stoull(argv[3]))));
+  } else if (mode == "walk" && argc == 4) {
+    gl::chooseDevice(ranks.nodeRank());
+    context = gl::HeadlessContext::create();
+    ok = walkAcrossRanks(ranks, probeState(argv[2], std::size_t(std::stoull(argv[3]))));
   } else if (mode == "slots" && argc == 4) {
     gl::chooseDevice(ranks.nodeRank());
     context = gl::HeadlessContext::create();
