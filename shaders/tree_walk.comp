@@ -114,7 +114,7 @@ shared uint spillSlotTaken;         // the pool's slot the group took
 // (shared memory is occupancy); the potential's doubles at the end need THREADS.
 shared uvec2 scanBuffer[SUBGROUP_SCAN != 0 ? 1 : 2]
                        [SUBGROUP_SCAN == 0 || POTENTIAL != 0 ? THREADS : THREADS / max(SUBGROUP_SIZE, 1)];
-shared uint rangeFirst[THREADS];  // the round's body ranges: first sorted body
+shared uint rangeFirst[THREADS];  // the round's body ranges: the first body's slot
 shared uint rangeStart[THREADS];  // and place in the round's concatenated ranges
 shared vec4 bodyTile[TILE];       // position, mass
 shared uint bodyTileIndex[POTENTIAL != 0 ? TILE : 1];  // the potential's: slot
