@@ -9,7 +9,6 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 #include "gl/desktop_calls.h"
 #include "gl/shader_program.h"
@@ -158,6 +157,18 @@ struct GpuDiagnostics::Sums {
   std::array<std::uint32_t, kQuantities> largest{};
 };
 
+// One of the passes over the bodies: `groups` workgroups of `perInvocation` bodies an invocation.
+void GpuDiagnostics::dispatchBodyPass(const gl::UniformProgram& program, std::size_t bodies,
+                                      std::size_t perInvocation, std::size_t groups,
+                                      const StepParams& params, bool pairPotential) const {
+  glUseProgram(program.id());
+  setCount(program, bodies, perInvocation);
+  program.setFloat("uSoftening2", params.softening * params.softening);
+  program.setInt("uPairPotential", pairPotential);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  glDispatchCompute(GLuint(groups), 1, 1);
+}
+
 // The body passes: the quantities' exponents (and the potential's pairs, one body an invocation,
 // as each costs O(N)), folded across `ranks` where given, then the bodies' sums per workgroup into
 // partials_[0]. Returns their count.
@@ -174,23 +185,16 @@ std::size_t GpuDiagnostics::sumBodies(const GpuStateView& state, const StepParam
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPotentialBinding, potentials_.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kExponentBinding, exponents_.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOutputBinding, partials_[0].id());
-  const std::pair<gl::UniformProgram*, std::size_t> passes[] = {
-      {&exponentPass_, one}, {&bodySums_, elementsPerInvocation}};
-  for (const auto& [program, perInvocation] : passes) {
-    if (ranks && program == &bodySums_) {
-      std::array<std::uint32_t, kQuantities> largest{};
-      glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-      glGetNamedBufferSubData(exponents_.id(), 0, sizeof largest, largest.data());
-      foldExponents(largest, *ranks);
-      glNamedBufferSubData(exponents_.id(), 0, sizeof largest, largest.data());
-    }
-    glUseProgram(program->id());
-    setCount(*program, state.bodyCount, perInvocation);
-    program->setFloat("uSoftening2", params.softening * params.softening);
-    program->setInt("uPairPotential", pairPotential);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    glDispatchCompute(GLuint(program == &exponentPass_ ? exponentGroups : sumGroups), 1, 1);
+  dispatchBodyPass(exponentPass_, state.bodyCount, one, exponentGroups, params, pairPotential);
+  if (ranks) {
+    std::array<std::uint32_t, kQuantities> largest{};
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(exponents_.id(), 0, sizeof largest, largest.data());
+    foldExponents(largest, *ranks);
+    glNamedBufferSubData(exponents_.id(), 0, sizeof largest, largest.data());
   }
+  dispatchBodyPass(bodySums_, state.bodyCount, elementsPerInvocation, sumGroups, params,
+                   pairPotential);
   lastPassCount_ = 2;
   return sumGroups;
 }

@@ -53,6 +53,9 @@ class GpuDiagnostics {
               const Ranks* ranks);
   std::size_t sumBodies(const GpuStateView& state, const StepParams& params, bool pairPotential,
                         const Ranks* ranks);
+  void dispatchBodyPass(const gl::UniformProgram& program, std::size_t bodies,
+                        std::size_t perInvocation, std::size_t groups, const StepParams& params,
+                        bool pairPotential) const;
 
   ReductionShape shape_;
   gl::UniformProgram exponentPass_, bodySums_, sumPartials_;

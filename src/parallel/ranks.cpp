@@ -329,17 +329,27 @@ void abortRanks(int exitCode) {
   std::_Exit(exitCode);
 }
 
+namespace {
+
+// MPI's counts and displacements of parts of `units` each, in rank order.
+void countsAndOffsets(std::span<const std::size_t> units, std::vector<int>& counts,
+                      std::vector<int>& offsets) {
+  std::size_t offset = 0;
+  for (const std::size_t part : units) {
+    counts.push_back(asCount(part));
+    offsets.push_back(asCount(offset));
+    offset += part;
+  }
+}
+
+}  // namespace
+
 void Ranks::allGather(std::span<std::byte> all, std::span<const std::size_t> units,
                       std::size_t unit) const {
   if (!usesMpi_ || count_ == 1) return;
-  std::vector<int> counts(static_cast<std::size_t>(count_)),
-      offsets(static_cast<std::size_t>(count_));
-  std::size_t offset = 0;
-  for (int r = 0; r < count_; ++r) {
-    counts[std::size_t(r)] = asCount(units[std::size_t(r)]);
-    offsets[std::size_t(r)] = asCount(offset);
-    offset += units[std::size_t(r)];
-  }
+  std::vector<int> counts, offsets;
+  countsAndOffsets(units.first(std::size_t(count_)), counts, offsets);
+  const std::size_t offset = std::size_t(offsets.back()) + units[std::size_t(count_) - 1];
   if (offset * unit > all.size())
     throw std::logic_error("allGather: the parts are larger than the buffer");
   if (gatherThroughNodeWindow(all.first(offset * unit),
@@ -492,21 +502,6 @@ std::int64_t Ranks::sum(std::int64_t value) const {
 void Ranks::sum(std::span<std::int64_t> values) const {
   if (usesMpi_ && count_ > 1) reduceOnEveryRank(values, MPI_SUM);
 }
-
-namespace {
-
-// MPI's counts and displacements of parts of `units` each, in rank order.
-void countsAndOffsets(std::span<const std::size_t> units, std::vector<int>& counts,
-                      std::vector<int>& offsets) {
-  std::size_t offset = 0;
-  for (const std::size_t part : units) {
-    counts.push_back(asCount(part));
-    offsets.push_back(asCount(offset));
-    offset += part;
-  }
-}
-
-}  // namespace
 
 std::vector<std::byte> Ranks::allToAll(std::span<const std::byte> send,
                                        std::span<const std::size_t> sendUnits, std::size_t unit,

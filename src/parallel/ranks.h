@@ -8,6 +8,7 @@
 //
 // The collectives below must be called by every rank, in the same order.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -109,6 +110,25 @@ inline ExactSum exactSumOnEveryRank(const Ranks& ranks, const ExactSum& sum) {
   ExactSum::Parts parts = sum.parts();
   ranks.sum(parts);
   return ExactSum::fromParts(parts);
+}
+
+// Every rank's `own` records (trivially copyable), in rank order, on every rank: their counts added
+// first, then gathered. Every rank calls it alike.
+template <class Record>
+std::vector<Record> gatherOnEveryRank(const Ranks& ranks, std::span<const Record> own) {
+  std::vector<std::int64_t> counts(std::size_t(ranks.count()), 0);
+  counts[std::size_t(ranks.rank())] = std::int64_t(own.size());
+  ranks.sum(counts);
+  const std::vector<std::size_t> units(counts.begin(), counts.end());
+  std::size_t before = 0, total = 0;
+  for (std::size_t r = 0; r < units.size(); ++r) {
+    before += r < std::size_t(ranks.rank()) ? units[r] : 0;
+    total += units[r];
+  }
+  std::vector<Record> all(total);
+  std::copy(own.begin(), own.end(), all.begin() + std::ptrdiff_t(before));
+  ranks.allGather(std::as_writable_bytes(std::span(all)), units, sizeof(Record));
+  return all;
 }
 
 // The ranks of this process's run: one (this process) until startRanks found a launcher.

@@ -506,7 +506,8 @@ void walkerMoments(Walker& walker, const tree::TopologySegment& segment, std::si
   tree::SlotMap slots{true, segment.first, segment.count, 0, buffers.writeSlotHash(top.hash())};
   const double theta = TreeSettings{}.theta;
   tree::computeMoments(walker.gpu.kernels, buffers, count, theta, slots);
-  const std::vector<tree::FrontierItem> all = tree::gatherFrontier(top.ownFrontier(buffers), ranks);
+  const std::vector<tree::FrontierItem> own = top.ownFrontier(buffers);
+  const std::vector<tree::FrontierItem> all = gatherOnEveryRank(ranks, std::span(own));
   const std::vector<std::uint32_t> starts = top.placeFrontier(buffers, all);
   slots.hashEntries = buffers.writeSlotHash(top.hash());
   gl::Buffer startBuffer = gl::Buffer::create();
@@ -594,18 +595,7 @@ std::vector<SentRecord> ownRecords(const Walker& walker, std::span<const tree::N
 tree::SlotMap placeEverything(Walker& walker, std::span<const tree::NodeLinks> nodes,
                               const tree::TopArea& top, std::size_t count, const Ranks& ranks) {
   const std::vector<SentRecord> own = ownRecords(walker, nodes, count);
-  std::vector<std::int64_t> counts(std::size_t(ranks.count()), 0);
-  counts[std::size_t(ranks.rank())] = std::int64_t(own.size());
-  ranks.sum(counts);
-  const std::vector<std::size_t> units(counts.begin(), counts.end());
-  std::size_t before = 0, total = 0;
-  for (std::size_t r = 0; r < units.size(); ++r) {
-    before += r < std::size_t(ranks.rank()) ? units[r] : 0;
-    total += units[r];
-  }
-  std::vector<SentRecord> all(total);
-  std::copy(own.begin(), own.end(), all.begin() + std::ptrdiff_t(before));
-  ranks.allGather(std::as_writable_bytes(std::span(all)), units, sizeof(SentRecord));
+  const std::vector<SentRecord> all = gatherOnEveryRank(ranks, std::span(own));
   const tree::TreeBuffers& buffers = walker.gpu.buffers;
   std::vector<std::array<std::uint32_t, 2>> hash;
   std::size_t nextNode =
@@ -766,39 +756,38 @@ bool slotsOnOneGpu(const State& state) {
   return wrong == 0 && misses == 0 && e > a;
 }
 
+// The modes that run on a GPU with a state, a row each (the file's header says what each checks).
+struct StateMode {
+  const char* name;
+  bool (*check)(const Ranks&, const State&);
+};
+constexpr StateMode kStateModes[] = {
+    {"sort", sortAcrossRanks},
+    {"topology", [](const Ranks& r, const State& s) { return topologyAcrossRanks(r, s, false); }},
+    {"straddling", [](const Ranks& r, const State& s) { return topologyAcrossRanks(r, s, true); }},
+    {"moments", momentsAcrossRanks},
+    {"walk", walkAcrossRanks},
+    {"slots", [](const Ranks&, const State& s) { return slotsOnOneGpu(s); }},
+    {"diagnostics", diagnosticsAcrossRanks},
+};
+
 int probe(int argc, char** argv) {
   const Ranks& ranks = nbody::ranks();
   const std::string mode = argc > 1 ? argv[1] : "";
-  std::unique_ptr<gl::HeadlessContext> context;
+  const auto found = std::find_if(std::begin(kStateModes), std::end(kStateModes),
+                                  [&](const StateMode& row) { return mode == row.name; });
   bool ok = false;
   if (mode == "collectives") {
     ok = collectives(ranks);
-  } else if (mode == "moments" && argc == 4) {
+  } else if (found != std::end(kStateModes) && argc == 4) {
     gl::chooseDevice(ranks.nodeRank());
-    context = gl::HeadlessContext::create();
-    ok = momentsAcrossRanks(ranks, probeState(argv[2], std::size_t(std::stoull(argv[3]))));
-  } else if (mode == "walk" && argc == 4) {
-    gl::chooseDevice(ranks.nodeRank());
-    context = gl::HeadlessContext::create();
-    ok = walkAcrossRanks(ranks, probeState(argv[2], std::size_t(std::stoull(argv[3]))));
-  } else if (mode == "slots" && argc == 4) {
-    gl::chooseDevice(ranks.nodeRank());
-    context = gl::HeadlessContext::create();
-    ok = slotsOnOneGpu(probeState(argv[2], std::size_t(std::stoull(argv[3]))));
-  } else if (mode == "diagnostics" && argc == 4) {
-    gl::chooseDevice(ranks.nodeRank());
-    context = gl::HeadlessContext::create();
-    ok = diagnosticsAcrossRanks(ranks, probeState(argv[2], std::size_t(std::stoull(argv[3]))));
-  } else if ((mode == "sort" || mode == "topology" || mode == "straddling") && argc == 4) {
-    gl::chooseDevice(ranks.nodeRank());
-    context = gl::HeadlessContext::create();
-    const State state = probeState(argv[2], std::size_t(std::stoull(argv[3])));
-    ok = mode == "sort" ? sortAcrossRanks(ranks, state)
-                        : topologyAcrossRanks(ranks, state, mode == "straddling");
+    const std::unique_ptr<gl::HeadlessContext> context = gl::HeadlessContext::create();
+    ok = found->check(ranks, probeState(argv[2], std::size_t(std::stoull(argv[3]))));
   } else {
-    std::fprintf(stderr,
-                 "decomposed_probe: collectives | "
-                 "{sort|topology|straddling|moments|slots|diagnostics} STATE N\n");
+    std::string modes;
+    for (const StateMode& row : kStateModes)
+      modes += std::string(modes.empty() ? "" : "|") + row.name;
+    std::fprintf(stderr, "decomposed_probe: collectives | {%s} STATE N\n", modes.c_str());
     return 2;
   }
   if (ranks.maximum(ok ? 0 : 1) != 0) return 1;

@@ -59,6 +59,17 @@ std::size_t rowsOf(const TextureArray& array, std::size_t bodies, std::size_t wi
   return std::max<std::size_t>(1, (records + width - 1) / width);
 }
 
+// The type a transfer of `array`'s texels takes: a float's bits as held, or integers.
+GLenum clientTypeOf(const TextureArray& array) {
+  return array.clientFormat == GL_RGBA ? GL_FLOAT : GL_UNSIGNED_INT;
+}
+
+// Where record `index` lies in an array's texture of 2^widthLog2 texels a row (tree_arrays.glsl).
+std::array<GLint, 2> texelOfRecord(std::size_t index, int widthLog2) {
+  const std::size_t width = std::size_t(1) << widthLog2;
+  return {GLint(index % width), GLint(index / width)};
+}
+
 gl::Texture makeArrayTexture(const TextureArray& array, int width, int rows) {
   GLuint id = 0;
   glCreateTextures(GL_TEXTURE_2D, 1, &id);
@@ -191,10 +202,10 @@ std::vector<std::uint32_t> TreeBuffers::readWords(Binding binding, std::size_t w
   const std::size_t rowWords = std::size_t(width) * array->recordBytes / 4;
   const int rows = int((words + rowWords - 1) / rowWords);
   std::vector<std::uint32_t> texels(std::size_t(rows) * rowWords);
-  const GLenum type = array->clientFormat == GL_RGBA ? GL_FLOAT : GL_UNSIGNED_INT;  // bits as held
-  gl::readTextureRows(textures_[binding].id(),
-                      {{width, rows, 1}, array->clientFormat, type, array->recordBytes},
-                      texels.data());
+  gl::readTextureRows(
+      textures_[binding].id(),
+      {{width, rows, 1}, array->clientFormat, clientTypeOf(*array), array->recordBytes},
+      texels.data());
   std::copy_n(texels.begin(), words, read.begin());
   return read;
 }
@@ -210,10 +221,9 @@ std::vector<std::uint32_t> TreeBuffers::readRecord(Binding binding, std::size_t 
     return words;
   }
   glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
-  const std::size_t width = std::size_t(1) << storage_.widthLog2;
-  const GLenum type = array->clientFormat == GL_RGBA ? GL_FLOAT : GL_UNSIGNED_INT;
-  glGetTextureSubImage(textures_[binding].id(), 0, GLint(index % width), GLint(index / width), 0, 1,
-                       1, 1, array->clientFormat, type, GLsizei(array->recordBytes), words.data());
+  const auto [x, y] = texelOfRecord(index, storage_.widthLog2);
+  glGetTextureSubImage(textures_[binding].id(), 0, x, y, 0, 1, 1, 1, array->clientFormat,
+                       clientTypeOf(*array), GLsizei(array->recordBytes), words.data());
   return words;
 }
 
@@ -227,10 +237,9 @@ void TreeBuffers::writeRecord(Binding binding, std::size_t index,
                          GLsizeiptr(array->recordBytes), words.data());
     return;
   }
-  const std::size_t width = std::size_t(1) << storage_.widthLog2;
-  const GLenum type = array->clientFormat == GL_RGBA ? GL_FLOAT : GL_UNSIGNED_INT;
-  glTextureSubImage2D(textures_[binding].id(), 0, GLint(index % width), GLint(index / width), 1, 1,
-                      array->clientFormat, type, words.data());
+  const auto [x, y] = texelOfRecord(index, storage_.widthLog2);
+  glTextureSubImage2D(textures_[binding].id(), 0, x, y, 1, 1, array->clientFormat,
+                      clientTypeOf(*array), words.data());
 }
 
 std::size_t TreeBuffers::writeSlotHash(std::span<const std::array<std::uint32_t, 2>> entries) {

@@ -170,8 +170,8 @@ TopologySegment segmentOf(std::span<const WalkerEnds> ends, std::size_t first, s
   TopologySegment segment{first, count, {}};
   for (std::size_t r = std::size_t(rank); r-- > 0;)
     if (ends[r].holds) {
-      segment.haloKeys = {std::uint32_t(ends[r].lastKey >> 32), std::uint32_t(ends[r].lastKey),
-                          segment.haloKeys[2], segment.haloKeys[3]};
+      segment.haloKeys[0] = std::uint32_t(ends[r].lastKey >> 32);
+      segment.haloKeys[1] = std::uint32_t(ends[r].lastKey);
       break;
     }
   for (std::size_t r = std::size_t(rank) + 1; r < ends.size(); ++r)

@@ -9,6 +9,16 @@
 namespace nbody::tree {
 namespace {
 
+constexpr std::uint32_t kLeafBit = 0x80000000u;  // tree_common.glsl's LEAF_BIT
+
+// A node's children as references: a child of one body is a body leaf.
+std::array<std::uint32_t, 2> childrenOf(const NodeLinks& node) {
+  const std::uint32_t lo = std::min(node.index, node.otherEnd),
+                      hi = std::max(node.index, node.otherEnd);
+  return {node.split == lo ? kLeafBit | node.split : node.split,
+          node.split + 1 == hi ? kLeafBit | (node.split + 1) : node.split + 1};
+}
+
 struct Interval {
   std::size_t lo, hi;
   friend bool operator==(const Interval&, const Interval&) = default;
@@ -133,31 +143,16 @@ void writeStraddlingNodes(const TreeBuffers& buffers, std::span<const NodeLinks>
       const std::uint32_t links[4] = {0u, node.otherEnd, node.split, 0u};
       buffers.writeRecord(kNodeTest, 2 * (node.index - first) + 1, links);
     }
-    const std::uint32_t lo = std::min(node.index, node.otherEnd),
-                        hi = std::max(node.index, node.otherEnd);
-    const std::pair<std::uint32_t, bool> children[] = {{node.split, node.split == lo},
-                                                       {node.split + 1, node.split + 1 == hi}};
-    for (const auto& [child, leaf] : children)
-      if (here(child)) {
-        const std::uint32_t parent[1] = {node.index};
-        buffers.writeRecord(kParents, leaf ? child - first : segment.count + child - first, parent);
-      }
+    for (const std::uint32_t child : childrenOf(node)) {
+      const std::uint32_t position = child & ~kLeafBit;
+      if (!here(position)) continue;
+      const std::uint32_t parent[1] = {node.index};
+      const bool leaf = (child & kLeafBit) != 0;
+      buffers.writeRecord(kParents, leaf ? position - first : segment.count + position - first,
+                          parent);
+    }
   }
 }
-
-namespace {
-
-constexpr std::uint32_t kLeafBit = 0x80000000u;  // tree_common.glsl's LEAF_BIT
-
-// A node's children as references: a child of one body is a body leaf.
-std::array<std::uint32_t, 2> childrenOf(const NodeLinks& node) {
-  const std::uint32_t lo = std::min(node.index, node.otherEnd),
-                      hi = std::max(node.index, node.otherEnd);
-  return {node.split == lo ? kLeafBit | node.split : node.split,
-          node.split + 1 == hi ? kLeafBit | (node.split + 1) : node.split + 1};
-}
-
-}  // namespace
 
 TopArea::TopArea(std::span<const NodeLinks> nodes, const TopologySegment& segment,
                  std::size_t bodyCount)
@@ -247,22 +242,6 @@ std::vector<std::uint32_t> TopArea::placeFrontier(const TreeBuffers& buffers,
     hash_.push_back({item.reference, std::uint32_t(slot)});
   }
   return starts;
-}
-
-std::vector<FrontierItem> gatherFrontier(std::span<const FrontierItem> own, const Ranks& ranks) {
-  std::vector<std::int64_t> counts(std::size_t(ranks.count()), 0);
-  counts[std::size_t(ranks.rank())] = std::int64_t(own.size());
-  ranks.sum(counts);
-  std::vector<std::size_t> units(counts.begin(), counts.end());
-  std::vector<FrontierItem> all;
-  std::size_t before = 0;
-  for (int r = 0; r < ranks.rank(); ++r) before += units[std::size_t(r)];
-  std::size_t total = 0;
-  for (std::size_t count : units) total += count;
-  all.resize(total);
-  std::copy(own.begin(), own.end(), all.begin() + std::ptrdiff_t(before));
-  ranks.allGather(std::as_writable_bytes(std::span(all)), units, sizeof(FrontierItem));
-  return all;
 }
 
 }  // namespace nbody::tree

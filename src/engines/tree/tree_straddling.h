@@ -59,8 +59,8 @@ class TopArea {
   void placeNodes(const TreeBuffers& buffers) const;
   // After it: the frontier items this walker holds, read from its arrays.
   std::vector<FrontierItem> ownFrontier(const TreeBuffers& buffers) const;
-  // Every rank's items placed (those held here stay where they are); returns where the top pass
-  // starts: each item's parent.
+  // Every rank's items (gatherOnEveryRank) placed, those held here staying where they are; returns
+  // where the top pass starts: each item's parent.
   std::vector<std::uint32_t> placeFrontier(const TreeBuffers& buffers,
                                            std::span<const FrontierItem> frontier);
   const std::vector<std::array<std::uint32_t, 2>>& hash() const { return hash_; }
@@ -76,8 +76,5 @@ class TopArea {
   std::map<std::uint32_t, std::uint32_t> parents_;    // of each frontier item
   std::vector<std::array<std::uint32_t, 2>> hash_;
 };
-
-// Every rank's frontier items, in rank order, on every rank. Every rank calls it alike.
-std::vector<FrontierItem> gatherFrontier(std::span<const FrontierItem> own, const Ranks& ranks);
 
 }  // namespace nbody::tree
