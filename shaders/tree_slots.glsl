@@ -9,7 +9,7 @@
 // holds every position: the slots are the indices (SLOT_MAP 0: no hash, nothing to compare; the
 // mapping compiled in cost the H200's walk 4% at 1M bodies, round 33). A reference found nowhere
 // counts a miss in slotMisses (read back after the walk: a hole in what a walker received is never
-// silent) and reads slot 0.
+// silent) and reads slot 0; so does a body range received in part (rangeSlot).
 // Defines: SLOT_MAP (0: one GPU, 1: a walker). Files before this one: tree_common.glsl.
 
 uniform uint uSlotFirst;
@@ -46,7 +46,18 @@ uint bodySlot(uint position) {
   uint slot = position - uSlotFirst;
   return slot < uSlotCount ? slot + uBodiesBelow : hashedSlot(LEAF_BIT | position);
 }
+
+// The first slot of the body range [first, first + count), which a walk reads from consecutive
+// slots. Where the range reaches outside the segment, its last body is looked up too: a slot other
+// than the first's + count - 1 (a range received in part) counts a miss.
+uint rangeSlot(uint first, uint count) {
+  uint slot = bodySlot(first), last = first + count - 1u;
+  bool own = first - uSlotFirst < uSlotCount && last - uSlotFirst < uSlotCount;
+  if (!own && bodySlot(last) != slot + count - 1u) atomicAdd(slotMisses, 1u);
+  return slot;
+}
 #else
 uint nodeSlot(uint node) { return node; }
 uint bodySlot(uint position) { return position; }
+uint rangeSlot(uint first, uint count) { return first; }
 #endif

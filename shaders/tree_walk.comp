@@ -465,7 +465,7 @@ void walkRound(inout Stack stack, inout uvec2 pending, inout uvec4 counted, inou
     stackRing[ringSlot(base + (before.x >> 16) + 1u)] = mine.children.y;
   }
   // In rank order, so that rangeStart rises with the index; a range's first body is mapped once.
-  rangeFirst[rank] = mine.kind == KIND_BODIES ? bodySlot(mine.first) : 0u;
+  rangeFirst[rank] = mine.kind == KIND_BODIES ? rangeSlot(mine.first, mine.count) : 0u;
   rangeStart[rank] = before.y;
   stack.top = base + (total.x >> 16);
   counted.xyz += uvec3(total.y, total.x & 0xffffu, take);

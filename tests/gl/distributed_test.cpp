@@ -246,6 +246,27 @@ TEST(DecomposedPieces, WithEveryRanksTreeEachWalkerWalksToOneProcesssAcceleratio
                         {"plummer 129", {4}}});
 }
 
+// Step 8: each rank selects on the GPU (tree_let.comp) what the walks of the others' chunks may
+// read of its segment under the geometric opening, made conservative in double, and sends it; each
+// walker places what it received (the bodies of lower ranks before its own, of higher after) and
+// walks its groups. Each of its bodies gets one process's acceleration, bit for bit, with no miss;
+// a body range received in part counts as one. The probe prints the LET's size (at 10000 uniform
+// bodies on 4 ranks, a rank receives about 1900 nodes and 3300 bodies). Checked by mutation: leaf
+// children not sent, or straddling nodes' ranges not sent, fail every state but the dense core
+// (misses); opening radii shrunk by 2^-10 fail the uniform sphere.
+TEST(DecomposedPieces, WithTheirLocalEssentialTreesEachWalkerWalksToOneProcesssAccelerations) {
+  const std::string geometric = " opening=geometric,theta=0.43";
+  probeOnRanks("let", {{"plummer 3001" + geometric, {2, 3, 4}},
+                       {"plummer 3001" + geometric + ",chunk=128", {4}},
+                       {"uniform 10000" + geometric, {3, 4}},
+                       {"dense-core 3001" + geometric, {3}},
+                       {"one-point 2049" + geometric, {3}},
+                       {"signed-zeros 3001" + geometric, {3}},
+                       {"plummer 129" + geometric, {4}},
+                       {"plummer 3001" + geometric + ",leaf=1,small=20,group=16", {3}},
+                       {"plummer 3001" + geometric + ",leaf=64,small=0,chunk=256", {3}}});
+}
+
 // Step 6, in one process: one GPU's tree rearranged as a walker of its middle third would hold it
 // (that third's nodes at slots from 0, the others' after them in reverse order, every body 7 slots
 // on, the others' nodes and bodies found through the slot hash) walks that third to one process's

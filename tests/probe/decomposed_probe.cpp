@@ -15,12 +15,17 @@
 //   walk STATE N             steps 2 to 7, then every rank's nodes and bodies sent to every rank (a
 //                            complete LET) and each walker's groups walked through its slots: one
 //                            process's accelerations
+//   let STATE N SETTINGS     step 8: each rank's local essential tree for each other rank selected
+//                            (tree_let.comp), sent and placed; each walker's groups walked: one
+//                            process's accelerations. Prints each rank's LET size on stderr
 //   slots STATE N            step 6, one process: a tree rearranged as a walker of the middle third
 //                            holds it walks that third to one process's accelerations
 //   diagnostics STATE N      the GPU's diagnostics of each rank's own bodies, summed across ranks:
 //                            one GPU's of every body, bit for bit (STATE also: wide)
+// SETTINGS (walk and let): the tree's defaults for N changed by key=value,... (walkSettings).
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -38,6 +43,7 @@
 #include "engines/tree/tree_build.h"
 #include "engines/tree/tree_decompose.h"
 #include "engines/tree/tree_gravity.h"
+#include "engines/tree/tree_let.h"
 #include "engines/tree/tree_sort.h"
 #include "engines/tree/tree_straddling.h"
 #include "engines/tree/tree_walk.h"
@@ -255,6 +261,12 @@ bool sameSegment(const std::vector<std::uint32_t>& ids, const TreeArrays& walker
   return ok;
 }
 
+// The tree's settings for a walk, and the local essential tree's chunk (0: letChunkBodies).
+struct WalkSettings {
+  TreeSettings tree;
+  std::size_t chunkBodies;
+};
+
 // One rank's part after steps 2 and 3: its home, its segment of the order, sorted in its walker
 // arrays, and the IDs of its slots.
 struct Walker {
@@ -268,21 +280,23 @@ struct Walker {
   explicit Walker(std::size_t count) : gpu(count) {}
 };
 
-std::vector<std::size_t> segmentStarts(std::size_t count, int ranks, std::size_t& unit) {
-  unit = tree::estimateSettings(resolveTreeSettings(count)).groupSize;
+std::vector<std::size_t> segmentStarts(std::size_t count, int ranks, std::size_t& unit,
+                                       const TreeSettings& settings) {
+  unit = tree::estimateSettings(settings).groupSize;
   std::vector<std::size_t> starts;
   for (const BodyRange& segment : shareOut(count, unit, ranks)) starts.push_back(segment.first);
   starts.push_back(count);
   return starts;
 }
 
-// Steps 2 and 3 on this rank: the global box and the home's keys, the segment cut, the exchange
-// and the walker's sort.
-void decompose(const Ranks& ranks, const State& state, const OneProcess& one, Walker& walker) {
+// Steps 2 and 3 on this rank: the global box and the home's keys, the segment cut (on whole groups
+// of the walks of `settings`), the exchange and the walker's sort.
+void decompose(const Ranks& ranks, const State& state, const OneProcess& one, Walker& walker,
+               const TreeSettings& settings) {
   const std::size_t count = state.size();
   walker.home = shareOut(count, 1, ranks.count())[std::size_t(ranks.rank())];
   std::size_t unit = 0;
-  walker.starts = segmentStarts(count, ranks.count(), unit);
+  walker.starts = segmentStarts(count, ranks.count(), unit, settings);
   const BodyRange home = walker.home;
   tree::Kernels& kernels = walker.gpu.kernels;
   const tree::TreeBuffers& buffers = walker.gpu.buffers;
@@ -314,7 +328,7 @@ void decompose(const Ranks& ranks, const State& state, const OneProcess& one, Wa
 bool sortAcrossRanks(const Ranks& ranks, const State& state) {
   const OneProcess one = sortedByOneProcess(state);
   Walker walker(state.size());
-  decompose(ranks, state, one, walker);
+  decompose(ranks, state, one, walker, resolveTreeSettings(state.size()));
   return sameSegment(walker.ids, walker.gpu, one, walker.own, ranks) && walker.homeKeysAgree;
 }
 
@@ -428,7 +442,7 @@ bool topologyAcrossRanks(const Ranks& ranks, const State& state, bool withStradd
   const OneProcess one = sortedByOneProcess(state);
   const OneTree topology = treeOfOneProcess(state);
   Walker walker(state.size());
-  decompose(ranks, state, one, walker);
+  decompose(ranks, state, one, walker, resolveTreeSettings(state.size()));
   const bool sorted = sameSegment(walker.ids, walker.gpu, one, walker.own, ranks);
   const auto [segment, nodes] = linkWalker(walker, state.size(), ranks);
   bool ok = sameLinks(walker, topology, true, ranks) && sorted && walker.homeKeysAgree;
@@ -500,11 +514,10 @@ bool diagnosticsAcrossRanks(const Ranks& ranks, const State& state) {
 
 // The local pass, the frontier gathered and placed, the top pass.
 void walkerMoments(Walker& walker, const tree::TopologySegment& segment, std::size_t count,
-                   tree::TopArea& top, const Ranks& ranks) {
+                   tree::TopArea& top, const Ranks& ranks, double theta = TreeSettings{}.theta) {
   tree::TreeBuffers& buffers = walker.gpu.buffers;
   top.placeNodes(buffers);
   tree::SlotMap slots{true, segment.first, segment.count, 0, buffers.writeSlotHash(top.hash())};
-  const double theta = TreeSettings{}.theta;
   tree::computeMoments(walker.gpu.kernels, buffers, count, theta, slots);
   const std::vector<tree::FrontierItem> own = top.ownFrontier(buffers);
   const std::vector<tree::FrontierItem> all = gatherOnEveryRank(ranks, std::span(own));
@@ -546,7 +559,7 @@ bool momentsAcrossRanks(const Ranks& ranks, const State& state) {
   const OneProcess one = sortedByOneProcess(state);
   const OneTree tree = treeOfOneProcess(state);
   Walker walker(state.size());
-  decompose(ranks, state, one, walker);
+  decompose(ranks, state, one, walker, resolveTreeSettings(state.size()));
   const auto [segment, nodes] = linkWalker(walker, state.size(), ranks);
   tree::writeStraddlingNodes(walker.gpu.buffers, nodes, segment);
   if (state.size() < 2) return true;
@@ -626,24 +639,35 @@ tree::SlotMap placeEverything(Walker& walker, std::span<const tree::NodeLinks> n
           walker.gpu.buffers.writeSlotHash(hash)};
 }
 
-// The walker's groups walked through its slots: each of its bodies gets one process's
-// acceleration, bit for bit, with no miss.
-bool walkAcrossRanks(const Ranks& ranks, const State& state) {
+// How a walker comes by the others' nodes and bodies after its moments: returns the walk's map.
+using Placement = tree::SlotMap (*)(Walker&, std::span<const tree::NodeLinks>, const tree::TopArea&,
+                                    std::size_t count, const WalkSettings&, const Ranks&);
+
+tree::SlotMap placeEveryRanks(Walker& walker, std::span<const tree::NodeLinks> nodes,
+                              const tree::TopArea& top, std::size_t count, const WalkSettings&,
+                              const Ranks& ranks) {
+  return placeEverything(walker, nodes, top, count, ranks);
+}
+
+// The walker's groups walked under `settings` through the slots `place` gives: each of its bodies
+// gets one process's acceleration, bit for bit, with no miss.
+bool walkWith(const Ranks& ranks, const State& state, const WalkSettings& walkSettings,
+              Placement place) {
   const std::size_t count = state.size();
-  const TreeSettings settings = resolveTreeSettings(count);
+  const TreeSettings& settings = walkSettings.tree;
   TreeGravity oneTree;
   const std::vector<glm::vec4> expected = accelerationsOf(oneTree, state, settings);
   const OneProcess one{oneTree.sortedBodies(), oneTree.sortedKeys()};
   Walker walker(count);
-  decompose(ranks, state, one, walker);
+  decompose(ranks, state, one, walker, settings);
   const auto [segment, nodes] = linkWalker(walker, count, ranks);
   tree::writeStraddlingNodes(walker.gpu.buffers, nodes, segment);
   if (count < 2) return true;
   tree::TopArea top(nodes, segment, count);
-  walkerMoments(walker, segment, count, top, ranks);
+  walkerMoments(walker, segment, count, top, ranks, settings.theta);
   const std::vector<std::uint32_t> order =
       tree::readSortedBodies(walker.gpu.buffers, walker.own.size());
-  const tree::SlotMap slots = placeEverything(walker, nodes, top, count, ranks);
+  const tree::SlotMap slots = place(walker, nodes, top, count, walkSettings, ranks);
   const gl::Texture accelerations = accelerationArray(walker.size);
   glBindTextureUnit(tree::kPositionUnit, walker.bodies.id());
   glBindImageTexture(tree::kAccelerationImageUnit, accelerations.id(), 0, GL_TRUE, 0, GL_WRITE_ONLY,
@@ -672,6 +696,62 @@ bool walkAcrossRanks(const Ranks& ranks, const State& state) {
     std::fprintf(stderr, "rank %d: %zu of %zu accelerations differ, %u misses\n", ranks.rank(),
                  wrong, own.size(), misses);
   return wrong == 0 && misses == 0;
+}
+
+bool walkAcrossRanks(const Ranks& ranks, const State& state, const WalkSettings& settings) {
+  return walkWith(ranks, state, settings, placeEveryRanks);
+}
+
+// ---- let: step 8, each walker's local essential trees selected, sent and placed.
+
+// This walker's chunk boxes, on every rank, but its own.
+std::vector<tree::LetChunk> othersChunks(const Walker& walker, std::size_t chunkBodies,
+                                         const Ranks& ranks) {
+  const std::vector<std::uint32_t> words =
+      walker.gpu.buffers.readWords(tree::kSortedBodies, 4 * walker.own.size());
+  std::vector<glm::vec4> bodies(walker.own.size());
+  std::memcpy(bodies.data(), words.data(), words.size() * 4);
+  const std::vector<tree::LetChunk> own = tree::chunksOf(bodies, chunkBodies, ranks.rank());
+  std::vector<tree::LetChunk> all = gatherOnEveryRank(ranks, std::span(own));
+  std::erase_if(all, [&](const tree::LetChunk& chunk) {
+    return std::bit_cast<std::uint32_t>(chunk.lo[3]) == std::uint32_t(ranks.rank());
+  });
+  return all;
+}
+
+// What this rank sent and received, on stderr: the local essential tree's size.
+void reportLet(const tree::LetParts& sent, const tree::LetParts& received, std::size_t chunks,
+               const Ranks& ranks) {
+  std::fprintf(stderr,
+               "rank %d: LET for %zu chunks: sent %zu nodes, %zu bodies (%zu bytes); received %zu "
+               "nodes, %zu bodies (%zu bytes)\n",
+               ranks.rank(), chunks, sent.nodes.size(), sent.bodies.size(), sent.bytes(),
+               received.nodes.size(), received.bodies.size(), received.bytes());
+}
+
+tree::SlotMap placeSelected(Walker& walker, std::span<const tree::NodeLinks>,
+                            const tree::TopArea& top, std::size_t, const WalkSettings& walk,
+                            const Ranks& ranks) {
+  const TreeSettings& settings = walk.tree;
+  tree::TreeBuffers& buffers = walker.gpu.buffers;
+  const tree::SlotMap slots{true, walker.own.first, walker.own.size(), 0,
+                            buffers.writeSlotHash(top.hash())};
+  const std::size_t chunkBodies =
+      walk.chunkBodies > 0 ? walk.chunkBodies : tree::letChunkBodies(settings);
+  const std::vector<tree::LetChunk> chunks = othersChunks(walker, chunkBodies, ranks);
+  tree::LetSelection selection;
+  const tree::LetMarks marks = selection.select(walker.gpu.kernels, slots, chunks, walker.starts,
+                                                ranks.rank(), settings, 1.0);
+  const tree::LetParts sent = tree::packLet(buffers, marks, top, ranks.count());
+  const tree::LetParts received = tree::exchangeLet(sent, ranks);
+  reportLet(sent, received, chunks.size(), ranks);
+  return tree::placeLet(buffers, received, top, walker.own.first, walker.own.size(), ranks.rank());
+}
+
+bool letAcrossRanks(const Ranks& ranks, const State& state, const WalkSettings& settings) {
+  if (opensRelative(settings.tree))
+    throw std::invalid_argument("the let mode takes the geometric opening (step 9: relative)");
+  return walkWith(ranks, state, settings, placeSelected);
 }
 
 // ---- slots: step 6, on one GPU.
@@ -759,17 +839,55 @@ bool slotsOnOneGpu(const State& state) {
 // The modes that run on a GPU with a state, a row each (the file's header says what each checks).
 struct StateMode {
   const char* name;
-  bool (*check)(const Ranks&, const State&);
+  bool (*check)(const Ranks&, const State&, const WalkSettings&);
 };
 constexpr StateMode kStateModes[] = {
-    {"sort", sortAcrossRanks},
-    {"topology", [](const Ranks& r, const State& s) { return topologyAcrossRanks(r, s, false); }},
-    {"straddling", [](const Ranks& r, const State& s) { return topologyAcrossRanks(r, s, true); }},
-    {"moments", momentsAcrossRanks},
+    {"sort",
+     [](const Ranks& r, const State& s, const WalkSettings&) { return sortAcrossRanks(r, s); }},
+    {"topology", [](const Ranks& r, const State& s,
+                    const WalkSettings&) { return topologyAcrossRanks(r, s, false); }},
+    {"straddling", [](const Ranks& r, const State& s,
+                      const WalkSettings&) { return topologyAcrossRanks(r, s, true); }},
+    {"moments",
+     [](const Ranks& r, const State& s, const WalkSettings&) { return momentsAcrossRanks(r, s); }},
     {"walk", walkAcrossRanks},
-    {"slots", [](const Ranks&, const State& s) { return slotsOnOneGpu(s); }},
-    {"diagnostics", diagnosticsAcrossRanks},
+    {"let", letAcrossRanks},
+    {"slots", [](const Ranks&, const State& s, const WalkSettings&) { return slotsOnOneGpu(s); }},
+    {"diagnostics", [](const Ranks& r, const State& s,
+                       const WalkSettings&) { return diagnosticsAcrossRanks(r, s); }},
 };
+
+// The defaults for `count` bodies changed by "key=value,...": theta, leaf, small, group, opening
+// (geometric or relative), chunk (the LET's chunk bodies).
+WalkSettings walkSettings(std::size_t count, const std::string& changes) {
+  WalkSettings settings{resolveTreeSettings(count), 0};
+  TreeSettings& tree = settings.tree;
+  std::size_t at = 0;
+  while (at < changes.size()) {
+    const std::size_t end = std::min(changes.find(',', at), changes.size());
+    const std::string item = changes.substr(at, end - at);
+    const std::size_t equals = item.find('=');
+    const std::string key = item.substr(0, equals), value = item.substr(equals + 1);
+    if (key == "theta")
+      tree.theta = std::stod(value);
+    else if (key == "leaf")
+      tree.leafSize = std::stoi(value);
+    else if (key == "small")
+      tree.smallCell = std::stoi(value);
+    else if (key == "group")
+      tree.groupSize = std::stoi(value);
+    else if (key == "opening")
+      tree.opening =
+          value == "geometric" ? TreeSettings::Opening::geometric : TreeSettings::Opening::relative;
+    else if (key == "chunk")
+      settings.chunkBodies = std::stoul(value);
+    else
+      throw std::invalid_argument("unknown setting " + item);
+    at = end + 1;
+  }
+  validate(tree);
+  return settings;
+}
 
 int probe(int argc, char** argv) {
   const Ranks& ranks = nbody::ranks();
@@ -779,15 +897,18 @@ int probe(int argc, char** argv) {
   bool ok = false;
   if (mode == "collectives") {
     ok = collectives(ranks);
-  } else if (found != std::end(kStateModes) && argc == 4) {
+  } else if (found != std::end(kStateModes) && (argc == 4 || argc == 5)) {
     gl::chooseDevice(ranks.nodeRank());
     const std::unique_ptr<gl::HeadlessContext> context = gl::HeadlessContext::create();
-    ok = found->check(ranks, probeState(argv[2], std::size_t(std::stoull(argv[3]))));
+    const std::size_t count = std::stoull(argv[3]);
+    ok = found->check(ranks, probeState(argv[2], count),
+                      walkSettings(count, argc == 5 ? argv[4] : ""));
   } else {
     std::string modes;
     for (const StateMode& row : kStateModes)
       modes += std::string(modes.empty() ? "" : "|") + row.name;
-    std::fprintf(stderr, "decomposed_probe: collectives | {%s} STATE N\n", modes.c_str());
+    std::fprintf(stderr, "decomposed_probe: collectives | {%s} STATE N [SETTINGS]\n",
+                 modes.c_str());
     return 2;
   }
   if (ranks.maximum(ok ? 0 : 1) != 0) return 1;

@@ -232,14 +232,30 @@ void TreeBuffers::writeRecord(Binding binding, std::size_t index,
   const TextureArray* array = textureArrayOf(binding);
   if (!array || words.size() * 4 != array->recordBytes)
     throw std::logic_error("a record of another size or of no array of records");
+  writeRecords(binding, index, words);
+}
+
+void TreeBuffers::writeRecords(Binding binding, std::size_t first,
+                               std::span<const std::uint32_t> words) const {
+  const TextureArray* array = textureArrayOf(binding);
+  const std::size_t recordWords = array ? array->recordBytes / 4 : 0;
+  if (!array || words.size() % recordWords != 0)
+    throw std::logic_error("whole records of an array of records only");
   if (!storage_.inTextures) {
-    glNamedBufferSubData(buffer(binding), GLintptr(index * array->recordBytes),
-                         GLsizeiptr(array->recordBytes), words.data());
+    glNamedBufferSubData(buffer(binding), GLintptr(first * array->recordBytes),
+                         GLsizeiptr(words.size() * 4), words.data());
     return;
   }
-  const auto [x, y] = texelOfRecord(index, storage_.widthLog2);
-  glTextureSubImage2D(textures_[binding].id(), 0, x, y, 1, 1, array->clientFormat,
-                      clientTypeOf(*array), words.data());
+  // A run of texels a row: from `index` to its row's end or the last record.
+  const std::size_t width = std::size_t(1) << storage_.widthLog2,
+                    records = words.size() / recordWords;
+  for (std::size_t done = 0; done < records;) {
+    const std::size_t index = first + done, run = std::min(records - done, width - index % width);
+    const auto [x, y] = texelOfRecord(index, storage_.widthLog2);
+    glTextureSubImage2D(textures_[binding].id(), 0, x, y, GLsizei(run), 1, array->clientFormat,
+                        clientTypeOf(*array), words.data() + done * recordWords);
+    done += run;
+  }
 }
 
 std::size_t TreeBuffers::writeSlotHash(std::span<const std::array<std::uint32_t, 2>> entries) {

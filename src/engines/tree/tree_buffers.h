@@ -68,7 +68,10 @@ class TreeBuffers {
   std::vector<std::uint32_t> readRecord(Binding binding, std::size_t index) const;
   // Writes record `index` of such an array (its words).
   void writeRecord(Binding binding, std::size_t index, std::span<const std::uint32_t> words) const;
+  // Writes records `first`, `first` + 1, ... of such an array: `words` holds whole records.
+  void writeRecords(Binding binding, std::size_t first, std::span<const std::uint32_t> words) const;
   std::size_t spillSlots() const { return spillSlotsFor(capacity_); }
+  std::size_t capacity() const { return capacity_; }  // bodies (and internal nodes + 1)
   // A walker's slot hash (shaders/tree_slots.glsl) of `entries` (global reference, slot), with no
   // misses counted, bound; until the next reserve that reallocates. Returns its entries (a power of
   // two, at least twice as many), SlotMap::hashEntries.

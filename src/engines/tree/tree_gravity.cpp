@@ -25,10 +25,10 @@ const gl::Limits& checkedLimits() {
     throw std::runtime_error("the tree needs OpenGL 4.3 compute shaders; this context is " +
                              std::to_string(limits.versionMajor) + "." +
                              std::to_string(limits.versionMinor));
-  if (limits.maxShaderStorageBufferBindings < GLint(tree::kBindingCount + 1) ||
+  if (limits.maxShaderStorageBufferBindings < GLint(tree::kBindingsUsed) ||
       limits.maxComputeShaderStorageBlocks < 10)
     throw std::runtime_error(
-        "the tree needs " + std::to_string(tree::kBindingCount + 1) +
+        "the tree needs " + std::to_string(tree::kBindingsUsed) +
         " shader storage bindings and 10 blocks per compute shader; this GPU offers " +
         std::to_string(limits.maxShaderStorageBufferBindings) + " and " +
         std::to_string(limits.maxComputeShaderStorageBlocks));

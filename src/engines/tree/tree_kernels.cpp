@@ -39,6 +39,8 @@ KernelFile fileOf(Kernel kernel) {
       return {"tree_walk.comp", 0, false};
     case Kernel::density:
       return {"tree_density.comp", kElementThreads, false};
+    case Kernel::let:
+      return {"tree_let.comp", kLetThreads, false};
   }
   throw std::logic_error("unknown tree kernel");
 }
@@ -50,7 +52,7 @@ std::vector<std::string> sourcesOf(Kernel kernel) {
   if (kernel == Kernel::walk)
     return {"workgroup.glsl",   "body_layout.glsl", "gravity.glsl",    "external_potential.glsl",
             "tree_common.glsl", "tree_arrays.glsl", "tree_slots.glsl", file};
-  if (kernel == Kernel::moments)
+  if (kernel == Kernel::moments || kernel == Kernel::let)
     return {"workgroup.glsl",   "body_layout.glsl", "tree_common.glsl",
             "tree_arrays.glsl", "tree_slots.glsl",  file};
   return {"workgroup.glsl", "body_layout.glsl", "tree_common.glsl", "tree_arrays.glsl", file};

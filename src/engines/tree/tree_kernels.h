@@ -24,7 +24,8 @@ enum class Kernel {
   topology,
   moments,
   walk,
-  density
+  density,
+  let
 };
 
 // Work-group sizes of the kernels with one fixed (the sort's is kSortThreads; the walk's comes
@@ -32,6 +33,7 @@ enum class Kernel {
 constexpr std::size_t kBoundsThreads = 256;
 constexpr std::size_t kElementThreads =
     256;  // an invocation a body (topology, moments, density) or a candidate (split)
+constexpr std::size_t kLetThreads = 64;  // a work group a chunk, each invocation a node a round
 
 // Texture and image units the kernels read the positions from and write accelerations to.
 constexpr int kPositionUnit = 0, kAccelerationImageUnit = 0;

@@ -7,6 +7,8 @@ gl::Defines layoutDefines() {
   gl::Defines defines;
   for (GLuint b = 0; b < kBindingCount; ++b) defines.set(kBindingDefines[b], int(b));
   return defines.set("B_SPLIT", int(kSplitBinding))
+      .set("B_LET_CHUNKS", int(kLetChunksBinding))
+      .set("B_LET_MARKS", int(kLetMarksBinding))
       .set("RADIX", int(kRadix))
       .set("SORT_THREADS", int(kSortThreads))
       .set("SORT_ITEMS", int(kSortItems))

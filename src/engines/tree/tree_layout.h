@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 
 #include "gl/defines.h"
 #include "gl/objects.h"
@@ -40,9 +41,18 @@ inline constexpr std::array<const char*, kBindingCount> kBindingDefines = {
     "B_BLOCK_COUNTS", "B_DIGIT_TOTALS", "B_SORTED_BODIES", "B_NODE_TEST", "B_NODE_QUAD",
     "B_NODE_BOX_MIN", "B_NODE_BOX_MAX", "B_PARENTS",       "B_VISITS",    "B_GROUP_STATS",
     "B_POTENTIAL",    "B_SPILL",        "B_SLOT_HASH"};
-// The decomposed tree's splitter candidates (uvec4[]: tree_decompose.h's buffer, not TreeBuffers'),
-// after TreeBuffers' bindings: a GPU must offer kBindingCount + 1.
+// The decomposed tree's own buffers, after TreeBuffers' bindings: the splitter candidates
+// (uvec4[]: tree_decompose.h's), the top moments pass's start nodes, and the local essential
+// tree's chunks (tree_let.h) at the first; the LET's marks at the second. A GPU must offer
+// kBindingsUsed.
 inline constexpr GLuint kSplitBinding = kBindingCount;
+inline constexpr GLuint kLetChunksBinding = kSplitBinding;
+inline constexpr GLuint kLetMarksBinding = kBindingCount + 1;
+inline constexpr GLuint kBindingsUsed = kBindingCount + 2;
+
+// A child reference to a body leaf (sorted position k) has this bit set (tree_common.glsl's
+// LEAF_BIT); one to an internal node does not.
+inline constexpr std::uint32_t kLeafBit = 0x80000000u;
 
 // The radix sort: 8-bit digits of the 63-bit keys in kSortPasses passes, each over blocks of
 // kSortThreads invocations x kSortItems keys. The histogram, the scan of a digit's row and the
@@ -103,7 +113,7 @@ struct SlotMap {
   std::size_t first = 0, count = 0, bodiesBelow = 0, hashEntries = 0;
 };
 
-// B_* (the bindings, B_SPLIT too), RADIX, SORT_THREADS, SORT_ITEMS, SORT_BLOCK.
+// B_* (the bindings, B_SPLIT and B_LET_* too), RADIX, SORT_THREADS, SORT_ITEMS, SORT_BLOCK.
 gl::Defines layoutDefines();
 
 }  // namespace nbody::tree

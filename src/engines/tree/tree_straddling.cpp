@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <bit>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <stdexcept>
 
 namespace nbody::tree {
 namespace {
-
-constexpr std::uint32_t kLeafBit = 0x80000000u;  // tree_common.glsl's LEAF_BIT
 
 // A node's children as references: a child of one body is a body leaf.
 std::array<std::uint32_t, 2> childrenOf(const NodeLinks& node) {
@@ -242,6 +241,17 @@ std::vector<std::uint32_t> TopArea::placeFrontier(const TreeBuffers& buffers,
     hash_.push_back({item.reference, std::uint32_t(slot)});
   }
   return starts;
+}
+
+std::vector<std::array<std::uint32_t, 2>> TopArea::nodeHash() const {
+  std::vector<std::array<std::uint32_t, 2>> nodes;
+  std::copy_if(hash_.begin(), hash_.end(), std::back_inserter(nodes),
+               [](const auto& entry) { return (entry[0] & kLeafBit) == 0; });
+  return nodes;
+}
+
+bool TopArea::everywhere(std::uint32_t node) const {
+  return (node & kLeafBit) == 0 && (nodeSlots_.contains(node) || parents_.contains(node));
 }
 
 }  // namespace nbody::tree

@@ -64,7 +64,13 @@ class TopArea {
   std::vector<std::uint32_t> placeFrontier(const TreeBuffers& buffers,
                                            std::span<const FrontierItem> frontier);
   const std::vector<std::array<std::uint32_t, 2>>& hash() const { return hash_; }
+  // The hash's entries for nodes only: a walk reads bodies from the local essential tree's array.
+  std::vector<std::array<std::uint32_t, 2>> nodeHash() const;
   std::uint32_t slotOf(std::uint32_t node) const { return nodeSlots_.at(node); }
+  // Whether every rank holds `node`'s records: a straddling node, or a node of the frontier.
+  bool everywhere(std::uint32_t node) const;
+  // The node slots taken: the segment's nodes, then the straddling and frontier nodes placed.
+  std::size_t nodesPlaced() const { return nextNode_; }
 
  private:
   bool holds(std::uint32_t reference) const;

@@ -1,0 +1,92 @@
+#pragma once
+// A decomposed tree's local essential trees (docs/decomposed-tree-design.md, section 6): what each
+// rank sends each other rank of its nodes and bodies so that the other's walk finds every record
+// it reads. Each walker cuts its groups into chunks and every rank learns their boxes; each rank
+// then selects, on the GPU (shaders/tree_let.comp), what a walk of any group of a chunk could
+// read of its own segment, packs it by receiver and sends it (MPI_Alltoallv); each walker places
+// what it received after its own nodes and around its own bodies, and finds it through its slot
+// hash. Which records travel changes no bit of a walk (I1): only whether they are there.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <glm/vec4.hpp>
+
+#include "engines/tree/tree_buffers.h"
+#include "engines/tree/tree_kernels.h"
+#include "engines/tree/tree_settings.h"
+#include "engines/tree/tree_straddling.h"
+#include "gl/objects.h"
+#include "parallel/ranks.h"
+
+namespace nbody::tree {
+
+// A run of a walker's groups: the least and greatest coordinates of its bodies (floats' minima and
+// maxima: exact), and in lo's w the bits of the rank that walks it. tree_let.comp's Chunk.
+struct LetChunk {
+  std::array<float, 4> lo, hi;
+};
+
+// Bodies a chunk holds: about 1024, whole groups of the walk and of the coarse walk.
+std::size_t letChunkBodies(const TreeSettings& settings);
+// The chunks of rank `rank`'s own bodies, in sorted order, `chunkBodies` each (the last fewer).
+std::vector<LetChunk> chunksOf(std::span<const glm::vec4> bodies, std::size_t chunkBodies,
+                               int rank);
+
+// Which walks may read what of a segment: bit r of a word is set where rank r's may. A word a
+// node of the segment, at its slot (position - first), and a word a body.
+struct LetMarks {
+  std::size_t first = 0;  // the segment's
+  std::vector<std::uint32_t> nodes, bodies;
+};
+
+// tree_let.comp on this rank's tree: its segment [first, first + count) in place, with the
+// straddling and frontier nodes through `slots`' hash (as after the top moments pass).
+class LetSelection {
+ public:
+  // The marks for the walks of `chunks` (other ranks' only), under the segment `starts` (K + 1,
+  // the last N), the walk's `settings` and the square of the scale of its opening radii. Throws
+  // std::runtime_error where a chunk's walk outgrows the kernel's stack.
+  LetMarks select(Kernels& kernels, const SlotMap& slots, std::span<const LetChunk> chunks,
+                  std::span<const std::size_t> starts, int rank, const TreeSettings& settings,
+                  double openingScale2);
+
+ private:
+  gl::Buffer chunks_, marks_;
+};
+
+// What a rank sends or receives: nodes (global index, then the words of its two test and two
+// quadrupole records: 68 bytes) and bodies (sorted position, then position and mass: 20 bytes),
+// each grouped by the rank they go to or came from, in rank order, ascending within a rank.
+struct LetNode {
+  std::uint32_t index;
+  std::array<std::uint32_t, 16> words;
+};
+struct LetBody {
+  std::uint32_t position;
+  std::array<std::uint32_t, 4> words;
+};
+struct LetParts {
+  std::vector<LetNode> nodes;
+  std::vector<LetBody> bodies;
+  std::vector<std::size_t> nodeCounts, bodyCounts;  // a rank each
+  std::size_t bytes() const;
+};
+
+// The records `marks` select, read from this rank's arrays, by receiver; the nodes every rank
+// holds (`top`'s straddling and frontier nodes) left out.
+LetParts packLet(const TreeBuffers& buffers, const LetMarks& marks, const TopArea& top, int ranks);
+// Sends every rank its part (MPI_Alltoallv); returns what this rank received. Every rank calls it
+// alike.
+LetParts exchangeLet(const LetParts& sent, const Ranks& ranks);
+// Places what walker `rank` of the segment [first, first + count) received: the nodes after the
+// top area's, the bodies of lower ranks before its own (which move up) and of higher ranks after
+// them, so that every body range a walk reads lies contiguous; writes the slot hash of the top
+// area's nodes and of everything received. Returns the walk's slot map.
+SlotMap placeLet(TreeBuffers& buffers, const LetParts& received, const TopArea& top,
+                 std::size_t first, std::size_t count, int rank);
+
+}  // namespace nbody::tree
