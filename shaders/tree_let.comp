@@ -17,12 +17,15 @@
 // from its centre of mass to the box's centre and of the box's half-diagonal. A group's box lies in
 // its chunk's, and the margin covers the roundings of the walk's float test about its anchor (a few
 // ulps, 2^-24 each, of those lengths), so whatever a group's walk opens, this walk opens too, and by
-// induction from the root it reaches every node the group tests. Marks are a set: the order the
-// invocations take nodes in changes nothing.
+// induction from the root it reaches every node the group tests. Under OPENING 1 a node is also
+// opened where the walk's relative criterion (tree_walk.comp's opensRelative) holds at the least
+// distance a group could measure, the chunk's less that margin, against 0.99998 of the least |a|
+// of the chunk's bodies (hi.w): a group's |a| is no less, and its float criterion rounds by a few
+// ulps, under 2^-16. Marks are a set: the order the invocations take nodes in changes nothing.
 // Nodes are read through tree_slots.glsl's slots (SLOT_MAP 1): this rank's segment, the straddling
 // nodes and the frontier, all of which every node reached lies in.
 // Defines: LET_STACK (entries of the shared stack; a walk that would outgrow it sets
-// letOverflow, read back by the host). Files before this one: workgroup.glsl, body_layout.glsl,
+// letOverflow, read back by the host), OPENING and EXPANSION_ORDER (the walk's). Files before this one: workgroup.glsl, body_layout.glsl,
 // tree_common.glsl, tree_arrays.glsl, tree_slots.glsl.
 
 #define THREADS WORKGROUP_SIZE
@@ -38,9 +41,12 @@ uniform uint uChunks;
 uniform uint uLeafSize;
 uniform uint uSmallCell;
 uniform float uOpeningScale2;  // the walk's (tree_walk.comp)
+uniform float uTheta2;         // the walk's, OPENING 1
+uniform float uAccuracy;       // the walk's, OPENING 1
 
 READ_ARRAY(B_NODE_TEST, NodeTest, uvec4, nodeTest, usampler2D, .xyzw, nodeTestAt)
-// A chunk: the least and greatest coordinates of its bodies; lo.w holds the receiving rank.
+// A chunk: the least and greatest coordinates of its bodies; lo.w holds the receiving rank, hi.w
+// (OPENING 1) the least |a| / G of its bodies.
 struct Chunk {
   vec4 lo, hi;
 };
@@ -60,6 +66,7 @@ shared uint stack[LET_STACK];
 shared uint stackTop;
 
 dvec3 boxLo = dvec3(0.0), boxHi = dvec3(0.0);
+double leastAcceleration = 0.0;
 uint receiverBit = 0u;
 
 // The segment holding sorted position x (the last of those starting at or before it).
@@ -85,14 +92,24 @@ void push(uvec2 children) {
   stack[at + 1u] = children.y;
 }
 
-// Whether some group of the chunk may open a node of centre of mass `com` and opening radius^2
-// `r2` (the walk's test, conservative).
-bool mayOpen(vec3 com, float r2) {
+// OPENING 1: whether the error a node of mass `mass` and opening radius^2 `r2` leaves at distance
+// `d` exceeds the criterion's share of the chunk's least |a| (tree_walk.comp's opensRelative).
+bool opensRelative(float mass, float r2, double d) {
+  if (d <= 0.0) return true;
+  double d2 = d * d, q = double(uTheta2) * double(r2) / d2;
+  double error = (double(mass) / d2) * (EXPANSION_ORDER >= 2 ? q * sqrt(q) : q);
+  return error > 0.99998 * double(uAccuracy) * leastAcceleration;
+}
+
+// Whether some group of the chunk may open a node of centre of mass `com`, mass `mass` and
+// opening radius^2 `r2` (the walk's tests, conservative).
+bool mayOpen(vec3 com, float mass, float r2) {
   dvec3 c = dvec3(com);
   dvec3 outside = max(max(boxLo - c, c - boxHi), dvec3(0.0));
-  double radius = sqrt(double(r2) * double(uOpeningScale2));
+  double radius = sqrt(double(r2) * double(uOpeningScale2)), distance = length(outside);
   double room = MARGIN * (length(c - (boxLo + boxHi) * 0.5) + length(boxHi - boxLo) * 0.5);
-  return length(outside) <= radius * (1.0 + MARGIN) + room;
+  return distance <= radius * (1.0 + MARGIN) + room ||
+         (OPENING == 1 && opensRelative(mass, r2, distance - room));
 }
 
 void visit(uint ref) {
@@ -112,7 +129,7 @@ void visit(uint ref) {
   }
   if (segment != uRank) return;
   atomicOr(marks[slot], receiverBit);
-  bool opened = mayOpen(comMass.xyz, uintBitsToFloat(links.x));
+  bool opened = mayOpen(comMass.xyz, comMass.w, uintBitsToFloat(links.x));
   if (count <= uSmallCell || (opened && count <= uLeafSize)) markBodies(range.x, range.y);
   if (opened && count > uLeafSize) push(range.zw);
 }
@@ -123,6 +140,7 @@ void main() {
   uint local = gl_LocalInvocationID.x;
   boxLo = dvec3(chunks[chunk].lo.xyz);
   boxHi = dvec3(chunks[chunk].hi.xyz);
+  leastAcceleration = double(chunks[chunk].hi.w);
   receiverBit = 1u << floatBitsToUint(chunks[chunk].lo.w);
   if (local == 0u) {
     stack[0] = uBodyCount == 1u ? LEAF_BIT : 0u;  // the root

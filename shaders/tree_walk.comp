@@ -96,7 +96,8 @@ layout(std430, binding = B_VALUES_IN) readonly buffer SortedIndex { uint sortedI
 READ_ARRAY(B_NODE_TEST, NodeTest, uvec4, nodeTest, usampler2D, .xyzw, nodeTestAt)
 READ_ARRAY(B_NODE_QUAD, NodeQuad, vec4, nodeQuad, sampler2D, .xyzw, nodeQuadAt)  // c_lo.yz too
 // |a| / G of each sorted body, ESTIMATE's for OPENING 1: the sort's spare values buffer, free once
-// the bodies are sorted.
+// the bodies are sorted. At the body's slot less uBodiesBelow: a walker's own bodies from 0, so
+// that they stay put when what it received is placed anew.
 layout(std430, binding = B_VALUES_OUT) buffer AccelerationEstimates { float accelerationEstimate[]; };
 layout(std430, binding = B_GROUP_STATS) writeonly buffer GroupStats { uvec4 groupStats[]; };
 layout(std430, binding = B_POTENTIAL) writeonly buffer Potential { double potentialSums[]; };
@@ -159,10 +160,10 @@ WORKGROUP_REDUCE(reduceBoxes, mergeBoxes)
 // and for OPENING 1 its least acceleration estimate. The tiles are free before the walk: they hold
 // the reduction.
 void findGroupBox(vec4 bodies[BPT]) {
-  bodyTile[local] = vec4(ri[0] - anchor, OPENING == 1 ? accelerationEstimate[self[0]] : 0.0);
+  bodyTile[local] = vec4(ri[0] - anchor, OPENING == 1 ? accelerationEstimate[self[0] - uBodiesBelow] : 0.0);
   cellTile[local] = vec4(ri[0] - anchor, CONTACTS != 0 ? contactReach(bodies[0].w) : 0.0);
   for (int k = 1; k < BPT; ++k) {
-    float estimate = OPENING == 1 ? accelerationEstimate[self[k]] : 0.0;
+    float estimate = OPENING == 1 ? accelerationEstimate[self[k] - uBodiesBelow] : 0.0;
     bodyTile[local] = min(bodyTile[local], vec4(ri[k] - anchor, estimate));
     cellTile[local] = max(cellTile[local], vec4(ri[k] - anchor, CONTACTS != 0 ? contactReach(bodies[k].w) : 0.0));
   }
@@ -537,7 +538,7 @@ void storeBodyPotentials() {
 // |a| / G of each body, in sorted order, for the next walk's relative opening.
 void storeEstimates() {
   for (int k = 0; k < BPT; ++k)
-    if (holds(k)) accelerationEstimate[self[k]] = length(acceleration[k]);
+    if (holds(k)) accelerationEstimate[self[k] - uBodiesBelow] = length(acceleration[k]);
 }
 
 // w is 0: a distributed run moves only x, y and z between ranks (tree_share.comp).

@@ -246,23 +246,28 @@ TEST(DecomposedPieces, WithEveryRanksTreeEachWalkerWalksToOneProcesssAcceleratio
                         {"plummer 129", {4}}});
 }
 
-// Step 8: each rank selects on the GPU (tree_let.comp) what the walks of the others' chunks may
-// read of its segment under the geometric opening, made conservative in double, and sends it; each
+// Steps 8 and 9: each rank selects on the GPU (tree_let.comp) what the walks of the others' chunks
+// may read of its segment, by the walk's opening made conservative in double, and sends it; each
 // walker places what it received (the bodies of lower ranks before its own, of higher after) and
-// walks its groups. Each of its bodies gets one process's acceleration, bit for bit, with no miss;
-// a body range received in part counts as one. The probe prints the LET's size (at 10000 uniform
-// bodies on 4 ranks, a rank receives about 1900 nodes and 3300 bodies). Checked by mutation: leaf
-// children not sent, or straddling nodes' ranges not sent, fail every state but the dense core
-// (misses); opening radii shrunk by 2^-10 fail the uniform sphere.
+// walks its groups. Under the relative opening (the defaults) in two rounds: the coarse walk's
+// geometric test, the coarse walk, each chunk's least |a| gathered, the main walk's. Each body gets
+// one process's acceleration, bit for bit, with no miss; a body range received in part counts as
+// one. The probe prints the LETs' sizes. Checked by mutation: leaf children not sent, or straddling
+// nodes' ranges not sent, fail every state but the dense core (misses); opening radii shrunk by
+// 2^-10 fail the uniform sphere; a chunk's greatest |a| for its least fails every state but the one
+// point (where every |a| is 0).
 TEST(DecomposedPieces, WithTheirLocalEssentialTreesEachWalkerWalksToOneProcesssAccelerations) {
   const std::string geometric = " opening=geometric,theta=0.43";
-  probeOnRanks("let", {{"plummer 3001" + geometric, {2, 3, 4}},
-                       {"plummer 3001" + geometric + ",chunk=128", {4}},
-                       {"uniform 10000" + geometric, {3, 4}},
-                       {"dense-core 3001" + geometric, {3}},
-                       {"one-point 2049" + geometric, {3}},
-                       {"signed-zeros 3001" + geometric, {3}},
-                       {"plummer 129" + geometric, {4}},
+  probeOnRanks("let", {{"plummer 3001", {2, 3, 4}},
+                       {"uniform 10000", {4}},
+                       {"dense-core 3001", {3}},
+                       {"one-point 2049", {3}},
+                       {"signed-zeros 3001", {3}},
+                       {"plummer 129", {4}},
+                       {"plummer 3001 group=256", {3}},
+                       {"plummer 3001 chunk=128", {4}},
+                       {"plummer 3001" + geometric, {3}},
+                       {"uniform 10000" + geometric, {4}},
                        {"plummer 3001" + geometric + ",leaf=1,small=20,group=16", {3}},
                        {"plummer 3001" + geometric + ",leaf=64,small=0,chunk=256", {3}}});
 }

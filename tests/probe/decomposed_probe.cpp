@@ -15,9 +15,11 @@
 //   walk STATE N             steps 2 to 7, then every rank's nodes and bodies sent to every rank (a
 //                            complete LET) and each walker's groups walked through its slots: one
 //                            process's accelerations
-//   let STATE N SETTINGS     step 8: each rank's local essential tree for each other rank selected
-//                            (tree_let.comp), sent and placed; each walker's groups walked: one
-//                            process's accelerations. Prints each rank's LET size on stderr
+//   let STATE N SETTINGS     steps 8 and 9: each rank's local essential tree for each other rank
+//                            selected (tree_let.comp), sent and placed, in two rounds under the
+//                            relative opening (the coarse walk's, then the main walk's); each
+//                            walker's groups walked: one process's accelerations. Prints each
+//                            rank's LET sizes on stderr
 //   slots STATE N            step 6, one process: a tree rearranged as a walker of the middle third
 //                            holds it walks that third to one process's accelerations
 //   diagnostics STATE N      the GPU's diagnostics of each rank's own bodies, summed across ranks:
@@ -277,6 +279,7 @@ struct Walker {
   gl::Texture bodies;
   glm::ivec2 size{0, 0};  // of `bodies`
   bool homeKeysAgree = false;
+  int rank = 0;
   explicit Walker(std::size_t count) : gpu(count) {}
 };
 
@@ -295,6 +298,7 @@ void decompose(const Ranks& ranks, const State& state, const OneProcess& one, Wa
                const TreeSettings& settings) {
   const std::size_t count = state.size();
   walker.home = shareOut(count, 1, ranks.count())[std::size_t(ranks.rank())];
+  walker.rank = ranks.rank();
   std::size_t unit = 0;
   walker.starts = segmentStarts(count, ranks.count(), unit, settings);
   const BodyRange home = walker.home;
@@ -639,14 +643,29 @@ tree::SlotMap placeEverything(Walker& walker, std::span<const tree::NodeLinks> n
           walker.gpu.buffers.writeSlotHash(hash)};
 }
 
-// How a walker comes by the others' nodes and bodies after its moments: returns the walk's map.
+// The relative opening's coarse walk of this walker's groups through `slots`: each of its bodies'
+// |a| / G, in the sort's spare values (from 0), for the main walk's opening.
+void coarseWalk(Walker& walker, std::size_t count, const TreeSettings& settings,
+                const tree::SlotMap& slots) {
+  const std::size_t unit = tree::estimateSettings(settings).groupSize;
+  tree::WalkStage walk;
+  walk.run(walker.gpu.kernels, walker.gpu.buffers, count, walker.size, StepParams{},
+           tree::estimateSettings(settings), tree::WalkOutput::estimates,
+           {walker.own.first / unit, (walker.own.last + unit - 1) / unit}, {}, slots);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+// How a walker comes by the others' nodes and bodies after its moments, the coarse walk included
+// where the opening is relative: returns the main walk's map.
 using Placement = tree::SlotMap (*)(Walker&, std::span<const tree::NodeLinks>, const tree::TopArea&,
                                     std::size_t count, const WalkSettings&, const Ranks&);
 
 tree::SlotMap placeEveryRanks(Walker& walker, std::span<const tree::NodeLinks> nodes,
-                              const tree::TopArea& top, std::size_t count, const WalkSettings&,
-                              const Ranks& ranks) {
-  return placeEverything(walker, nodes, top, count, ranks);
+                              const tree::TopArea& top, std::size_t count,
+                              const WalkSettings& settings, const Ranks& ranks) {
+  const tree::SlotMap slots = placeEverything(walker, nodes, top, count, ranks);
+  if (opensRelative(settings.tree)) coarseWalk(walker, count, settings.tree, slots);
+  return slots;
 }
 
 // The walker's groups walked under `settings` through the slots `place` gives: each of its bodies
@@ -667,21 +686,14 @@ bool walkWith(const Ranks& ranks, const State& state, const WalkSettings& walkSe
   walkerMoments(walker, segment, count, top, ranks, settings.theta);
   const std::vector<std::uint32_t> order =
       tree::readSortedBodies(walker.gpu.buffers, walker.own.size());
-  const tree::SlotMap slots = place(walker, nodes, top, count, walkSettings, ranks);
   const gl::Texture accelerations = accelerationArray(walker.size);
   glBindTextureUnit(tree::kPositionUnit, walker.bodies.id());
   glBindImageTexture(tree::kAccelerationImageUnit, accelerations.id(), 0, GL_TRUE, 0, GL_WRITE_ONLY,
                      GL_RGBA32F);
-  tree::WalkStage walk;
-  const std::size_t unit = tree::estimateSettings(settings).groupSize;
+  const tree::SlotMap slots = place(walker, nodes, top, count, walkSettings, ranks);
   const std::size_t groupSize = std::size_t(settings.groupSize);
   const BodyRange own = walker.own;
-  if (opensRelative(settings)) {
-    walk.run(walker.gpu.kernels, walker.gpu.buffers, count, walker.size, StepParams{},
-             tree::estimateSettings(settings), tree::WalkOutput::estimates,
-             {own.first / unit, (own.last + unit - 1) / unit}, {}, slots);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  }
+  tree::WalkStage walk;
   walk.run(walker.gpu.kernels, walker.gpu.buffers, count, walker.size, StepParams{}, settings,
            tree::WalkOutput::accelerations,
            {own.first / groupSize, (own.last + groupSize - 1) / groupSize}, {}, slots);
@@ -702,55 +714,76 @@ bool walkAcrossRanks(const Ranks& ranks, const State& state, const WalkSettings&
   return walkWith(ranks, state, settings, placeEveryRanks);
 }
 
-// ---- let: step 8, each walker's local essential trees selected, sent and placed.
+// ---- let: steps 8 and 9, each walker's local essential trees selected, sent and placed.
 
-// This walker's chunk boxes, on every rank, but its own.
-std::vector<tree::LetChunk> othersChunks(const Walker& walker, std::size_t chunkBodies,
-                                         const Ranks& ranks) {
+// This walker's chunks: their boxes, and where `estimates` are given the least of them.
+std::vector<tree::LetChunk> ownChunks(const Walker& walker, const tree::SlotMap& held,
+                                      std::size_t chunkBodies, bool estimates) {
   const std::vector<std::uint32_t> words =
-      walker.gpu.buffers.readWords(tree::kSortedBodies, 4 * walker.own.size());
-  std::vector<glm::vec4> bodies(walker.own.size());
+      walker.gpu.buffers.readRecords(tree::kSortedBodies, held.bodiesBelow, held.count);
+  std::vector<glm::vec4> bodies(held.count);
   std::memcpy(bodies.data(), words.data(), words.size() * 4);
-  const std::vector<tree::LetChunk> own = tree::chunksOf(bodies, chunkBodies, ranks.rank());
-  std::vector<tree::LetChunk> all = gatherOnEveryRank(ranks, std::span(own));
-  std::erase_if(all, [&](const tree::LetChunk& chunk) {
-    return std::bit_cast<std::uint32_t>(chunk.lo[3]) == std::uint32_t(ranks.rank());
-  });
-  return all;
+  std::vector<tree::LetChunk> chunks = tree::chunksOf(bodies, chunkBodies, walker.rank);
+  if (estimates) {
+    const std::vector<std::uint32_t> bits =
+        walker.gpu.buffers.readWords(tree::kValuesOut, held.count);
+    std::vector<float> values(held.count);
+    std::memcpy(values.data(), bits.data(), bits.size() * 4);
+    tree::setLeastAccelerations(chunks, values, chunkBodies);
+  }
+  return chunks;
 }
 
-// What this rank sent and received, on stderr: the local essential tree's size.
-void reportLet(const tree::LetParts& sent, const tree::LetParts& received, std::size_t chunks,
-               const Ranks& ranks) {
+// What this rank sent and received in a round, on stderr: the local essential tree's size.
+void reportLet(const char* round, const tree::LetParts& sent, const tree::LetParts& received,
+               std::size_t chunks, const Ranks& ranks) {
   std::fprintf(stderr,
-               "rank %d: LET for %zu chunks: sent %zu nodes, %zu bodies (%zu bytes); received %zu "
-               "nodes, %zu bodies (%zu bytes)\n",
-               ranks.rank(), chunks, sent.nodes.size(), sent.bodies.size(), sent.bytes(),
+               "rank %d: LET %s for %zu chunks: sent %zu nodes, %zu bodies (%zu bytes); received "
+               "%zu nodes, %zu bodies (%zu bytes)\n",
+               ranks.rank(), round, chunks, sent.nodes.size(), sent.bodies.size(), sent.bytes(),
                received.nodes.size(), received.bodies.size(), received.bytes());
 }
 
+// One round: the others' chunks, the selection under `settings`, the exchange and the placement
+// in place of what `held` says. Returns the new map.
+tree::SlotMap letRound(const char* round, Walker& walker, const tree::TopArea& top,
+                       const tree::SlotMap& held, std::span<const tree::LetChunk> own,
+                       const TreeSettings& settings, double openingScale2, const Ranks& ranks) {
+  std::vector<tree::LetChunk> chunks = gatherOnEveryRank(ranks, own);
+  std::erase_if(chunks, [&](const tree::LetChunk& chunk) {
+    return std::bit_cast<std::uint32_t>(chunk.lo[3]) == std::uint32_t(ranks.rank());
+  });
+  tree::LetSelection selection;
+  const tree::LetMarks marks = selection.select(walker.gpu.kernels, held, chunks, walker.starts,
+                                                ranks.rank(), settings, openingScale2);
+  const tree::LetParts sent = tree::packLet(walker.gpu.buffers, marks, top, held, ranks.count());
+  const tree::LetParts received = tree::exchangeLet(sent, ranks);
+  reportLet(round, sent, received, chunks.size(), ranks);
+  return tree::placeLet(walker.gpu.buffers, received, top, held, ranks.rank());
+}
+
+// Under the relative opening, round A for the coarse walk (its geometric test), the coarse walk,
+// each chunk's least |a| and round B; else round B alone.
 tree::SlotMap placeSelected(Walker& walker, std::span<const tree::NodeLinks>,
-                            const tree::TopArea& top, std::size_t, const WalkSettings& walk,
+                            const tree::TopArea& top, std::size_t count, const WalkSettings& walk,
                             const Ranks& ranks) {
   const TreeSettings& settings = walk.tree;
-  tree::TreeBuffers& buffers = walker.gpu.buffers;
-  const tree::SlotMap slots{true, walker.own.first, walker.own.size(), 0,
-                            buffers.writeSlotHash(top.hash())};
+  tree::SlotMap held{true, walker.own.first, walker.own.size(), 0,
+                     walker.gpu.buffers.writeSlotHash(top.hash())};
   const std::size_t chunkBodies =
       walk.chunkBodies > 0 ? walk.chunkBodies : tree::letChunkBodies(settings);
-  const std::vector<tree::LetChunk> chunks = othersChunks(walker, chunkBodies, ranks);
-  tree::LetSelection selection;
-  const tree::LetMarks marks = selection.select(walker.gpu.kernels, slots, chunks, walker.starts,
-                                                ranks.rank(), settings, 1.0);
-  const tree::LetParts sent = tree::packLet(buffers, marks, top, ranks.count());
-  const tree::LetParts received = tree::exchangeLet(sent, ranks);
-  reportLet(sent, received, chunks.size(), ranks);
-  return tree::placeLet(buffers, received, top, walker.own.first, walker.own.size(), ranks.rank());
+  const bool relative = opensRelative(settings);
+  if (relative) {
+    const double scale = settings.theta / settings.estimateTheta;
+    held = letRound("A", walker, top, held, ownChunks(walker, held, chunkBodies, false),
+                    tree::estimateSettings(settings), scale * scale, ranks);
+    coarseWalk(walker, count, settings, held);
+  }
+  return letRound("B", walker, top, held, ownChunks(walker, held, chunkBodies, relative), settings,
+                  1.0, ranks);
 }
 
 bool letAcrossRanks(const Ranks& ranks, const State& state, const WalkSettings& settings) {
-  if (opensRelative(settings.tree))
-    throw std::invalid_argument("the let mode takes the geometric opening (step 9: relative)");
   return walkWith(ranks, state, settings, placeSelected);
 }
 

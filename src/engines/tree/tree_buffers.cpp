@@ -210,6 +210,24 @@ std::vector<std::uint32_t> TreeBuffers::readWords(Binding binding, std::size_t w
   return read;
 }
 
+std::vector<std::uint32_t> TreeBuffers::readRecords(Binding binding, std::size_t first,
+                                                    std::size_t count) const {
+  const TextureArray* array = textureArrayOf(binding);
+  if (!array) throw std::logic_error("only the arrays of records may be read by records");
+  const std::size_t recordWords = array->recordBytes / 4;
+  if (storage_.inTextures) {  // whole rows from the first: slower, and only past a block's size
+    std::vector<std::uint32_t> words = readWords(binding, (first + count) * recordWords);
+    words.erase(words.begin(), words.begin() + std::ptrdiff_t(first * recordWords));
+    return words;
+  }
+  std::vector<std::uint32_t> words(count * recordWords);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  if (count > 0)
+    glGetNamedBufferSubData(buffer(binding), GLintptr(first * array->recordBytes),
+                            GLsizeiptr(words.size() * 4), words.data());
+  return words;
+}
+
 std::vector<std::uint32_t> TreeBuffers::readRecord(Binding binding, std::size_t index) const {
   const TextureArray* array = textureArrayOf(binding);
   if (!array) throw std::logic_error("only the arrays of records may be read a record at a time");

@@ -64,6 +64,9 @@ class TreeBuffers {
   // The first `words` 32-bit words of the array at `binding`, from its buffer or its texture (a
   // float's bits as held).
   std::vector<std::uint32_t> readWords(Binding binding, std::size_t words) const;
+  // Records [first, first + count) of an array of kTextureArrays (their words).
+  std::vector<std::uint32_t> readRecords(Binding binding, std::size_t first,
+                                         std::size_t count) const;
   // Record `index` of an array of kTextureArrays (its words), from its buffer or its texture.
   std::vector<std::uint32_t> readRecord(Binding binding, std::size_t index) const;
   // Writes record `index` of such an array (its words).

@@ -38,12 +38,8 @@ void setLetUniforms(const gl::UniformProgram& program, std::span<const std::size
   program.setUint("uLeafSize", std::size_t(settings.leafSize));
   program.setUint("uSmallCell", std::size_t(settings.smallCell));
   program.setFloat("uOpeningScale2", openingScale2);
-}
-
-// The records of `binding` from the first, `records` of them.
-std::vector<std::uint32_t> recordsOf(const TreeBuffers& buffers, Binding binding,
-                                     std::size_t records) {
-  return buffers.readWords(binding, records * textureArrayOf(binding)->recordBytes / 4);
+  program.setFloat("uTheta2", settings.theta * settings.theta);
+  program.setFloat("uAccuracy", settings.accuracy);
 }
 
 template <class Record>
@@ -83,6 +79,16 @@ std::vector<LetChunk> chunksOf(std::span<const glm::vec4> bodies, std::size_t ch
   return chunks;
 }
 
+void setLeastAccelerations(std::span<LetChunk> chunks, std::span<const float> estimates,
+                           std::size_t chunkBodies) {
+  for (std::size_t c = 0; c < chunks.size(); ++c) {
+    const auto first = estimates.begin() + std::ptrdiff_t(c * chunkBodies);
+    const auto last =
+        estimates.begin() + std::ptrdiff_t(std::min((c + 1) * chunkBodies, estimates.size()));
+    chunks[c].hi[3] = *std::min_element(first, last);
+  }
+}
+
 LetMarks LetSelection::select(Kernels& kernels, const SlotMap& slots,
                               std::span<const LetChunk> chunks, std::span<const std::size_t> starts,
                               int rank, const TreeSettings& settings, double openingScale2) {
@@ -93,7 +99,10 @@ LetMarks LetSelection::select(Kernels& kernels, const SlotMap& slots,
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, chunks_.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, marks_.id());
   gl::Defines defines = slotDefines(slots);
-  gl::UniformProgram& program = kernels.use(Kernel::let, defines.set("LET_STACK", kLetStack));
+  defines.set("LET_STACK", kLetStack)
+      .set("OPENING", opensRelative(settings) ? 1 : 0)
+      .set("EXPANSION_ORDER", settings.expansionOrder);
+  gl::UniformProgram& program = kernels.use(Kernel::let, defines);
   setSlotUniforms(program, slots, starts.back());
   setLetUniforms(program, starts, rank, chunks.size(), settings, openingScale2);
   kernels.dispatch(chunks.size());
@@ -111,13 +120,15 @@ std::size_t LetParts::bytes() const {
   return nodes.size() * sizeof(LetNode) + bodies.size() * sizeof(LetBody);
 }
 
-LetParts packLet(const TreeBuffers& buffers, const LetMarks& marks, const TopArea& top, int ranks) {
+LetParts packLet(const TreeBuffers& buffers, const LetMarks& marks, const TopArea& top,
+                 const SlotMap& held, int ranks) {
   const auto marked = std::find_if(marks.nodes.rbegin(), marks.nodes.rend(),
                                    [](std::uint32_t word) { return word != 0; });
   const std::size_t nodeSlots = std::size_t(marks.nodes.rend() - marked);
-  const std::vector<std::uint32_t> test = recordsOf(buffers, kNodeTest, 2 * nodeSlots),
-                                   quad = recordsOf(buffers, kNodeQuad, 2 * nodeSlots),
-                                   bodies = recordsOf(buffers, kSortedBodies, marks.bodies.size());
+  const std::vector<std::uint32_t> test = buffers.readRecords(kNodeTest, 0, 2 * nodeSlots),
+                                   quad = buffers.readRecords(kNodeQuad, 0, 2 * nodeSlots),
+                                   bodies = buffers.readRecords(kSortedBodies, held.bodiesBelow,
+                                                                held.count);
   LetParts parts;
   for (int r = 0; r < ranks; ++r) {
     const std::uint32_t bit = 1u << r;
@@ -152,7 +163,8 @@ LetParts exchangeLet(const LetParts& sent, const Ranks& ranks) {
 }
 
 SlotMap placeLet(TreeBuffers& buffers, const LetParts& received, const TopArea& top,
-                 std::size_t first, std::size_t count, int rank) {
+                 const SlotMap& held, int rank) {
+  const std::size_t count = held.count;
   const std::size_t below = std::accumulate(received.bodyCounts.begin(),
                                             received.bodyCounts.begin() + rank, std::size_t(0));
   const std::size_t nodeSlot = top.nodesPlaced(), nodes = received.nodes.size();
@@ -169,7 +181,8 @@ SlotMap placeLet(TreeBuffers& buffers, const LetParts& received, const TopArea& 
   }
   buffers.writeRecords(kNodeTest, 2 * nodeSlot, test);
   buffers.writeRecords(kNodeQuad, 2 * nodeSlot, quad);
-  const std::vector<std::uint32_t> own = recordsOf(buffers, kSortedBodies, count);
+  const std::vector<std::uint32_t> own =
+      buffers.readRecords(kSortedBodies, held.bodiesBelow, count);
   std::vector<std::uint32_t> bodies;
   for (std::size_t k = 0; k < received.bodies.size(); ++k) {
     if (k == below) bodies.insert(bodies.end(), own.begin(), own.end());
@@ -179,7 +192,7 @@ SlotMap placeLet(TreeBuffers& buffers, const LetParts& received, const TopArea& 
   }
   if (below == received.bodies.size()) bodies.insert(bodies.end(), own.begin(), own.end());
   buffers.writeRecords(kSortedBodies, 0, bodies);
-  return {true, first, count, below, buffers.writeSlotHash(hash)};
+  return {true, held.first, count, below, buffers.writeSlotHash(hash)};
 }
 
 }  // namespace nbody::tree

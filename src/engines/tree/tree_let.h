@@ -25,7 +25,8 @@
 namespace nbody::tree {
 
 // A run of a walker's groups: the least and greatest coordinates of its bodies (floats' minima and
-// maxima: exact), and in lo's w the bits of the rank that walks it. tree_let.comp's Chunk.
+// maxima: exact), in lo's w the bits of the rank that walks it, in hi's w the least |a| / G of its
+// bodies (the relative opening's, from the coarse walk). tree_let.comp's Chunk.
 struct LetChunk {
   std::array<float, 4> lo, hi;
 };
@@ -35,6 +36,10 @@ std::size_t letChunkBodies(const TreeSettings& settings);
 // The chunks of rank `rank`'s own bodies, in sorted order, `chunkBodies` each (the last fewer).
 std::vector<LetChunk> chunksOf(std::span<const glm::vec4> bodies, std::size_t chunkBodies,
                                int rank);
+
+// Sets each chunk's least |a| / G from `estimates`, its walker's own bodies' in sorted order.
+void setLeastAccelerations(std::span<LetChunk> chunks, std::span<const float> estimates,
+                           std::size_t chunkBodies);
 
 // Which walks may read what of a segment: bit r of a word is set where rank r's may. A word a
 // node of the segment, at its slot (position - first), and a word a body.
@@ -48,8 +53,9 @@ struct LetMarks {
 class LetSelection {
  public:
   // The marks for the walks of `chunks` (other ranks' only), under the segment `starts` (K + 1,
-  // the last N), the walk's `settings` and the square of the scale of its opening radii. Throws
-  // std::runtime_error where a chunk's walk outgrows the kernel's stack.
+  // the last N), the walk's `settings` (their opening, order, theta, accuracy, leaf size and small
+  // cells) and the square of the scale of its opening radii. Throws std::runtime_error where a
+  // chunk's walk outgrows the kernel's stack.
   LetMarks select(Kernels& kernels, const SlotMap& slots, std::span<const LetChunk> chunks,
                   std::span<const std::size_t> starts, int rank, const TreeSettings& settings,
                   double openingScale2);
@@ -76,17 +82,19 @@ struct LetParts {
   std::size_t bytes() const;
 };
 
-// The records `marks` select, read from this rank's arrays, by receiver; the nodes every rank
-// holds (`top`'s straddling and frontier nodes) left out.
-LetParts packLet(const TreeBuffers& buffers, const LetMarks& marks, const TopArea& top, int ranks);
+// The records `marks` select, read from this rank's arrays (its bodies where `held` says), by
+// receiver; the nodes every rank holds (`top`'s straddling and frontier nodes) left out.
+LetParts packLet(const TreeBuffers& buffers, const LetMarks& marks, const TopArea& top,
+                 const SlotMap& held, int ranks);
 // Sends every rank its part (MPI_Alltoallv); returns what this rank received. Every rank calls it
 // alike.
 LetParts exchangeLet(const LetParts& sent, const Ranks& ranks);
-// Places what walker `rank` of the segment [first, first + count) received: the nodes after the
-// top area's, the bodies of lower ranks before its own (which move up) and of higher ranks after
-// them, so that every body range a walk reads lies contiguous; writes the slot hash of the top
-// area's nodes and of everything received. Returns the walk's slot map.
+// Places what walker `rank` received, in place of what it held before (`held`: its segment, and
+// where its own bodies are): the nodes after the top area's, the bodies of lower ranks before its
+// own (which move) and of higher ranks after them, so that every body range a walk reads lies
+// contiguous; writes the slot hash of the top area's nodes and of everything received. Returns
+// the walk's slot map.
 SlotMap placeLet(TreeBuffers& buffers, const LetParts& received, const TopArea& top,
-                 std::size_t first, std::size_t count, int rank);
+                 const SlotMap& held, int rank);
 
 }  // namespace nbody::tree
