@@ -1,7 +1,7 @@
 #include "engines/tree/tree_let.h"
 
 #include <algorithm>
-#include <bit>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -54,6 +54,13 @@ std::vector<Record> recordsFrom(const std::vector<std::byte>& bytes) {
   return records;
 }
 
+// A float holding these bits (std::bit_cast, which Emscripten's libc++ lacks).
+float floatWithBits(std::uint32_t bits) {
+  float value = 0.0f;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
 }  // namespace
 
 std::size_t letChunkBodies(const TreeSettings& settings) {
@@ -67,8 +74,7 @@ std::vector<LetChunk> chunksOf(std::span<const glm::vec4> bodies, std::size_t ch
   std::vector<LetChunk> chunks;
   for (std::size_t first = 0; first < bodies.size(); first += chunkBodies) {
     const float inf = std::numeric_limits<float>::infinity();
-    LetChunk chunk{{inf, inf, inf, std::bit_cast<float>(std::uint32_t(rank))},
-                   {-inf, -inf, -inf, 0.0f}};
+    LetChunk chunk{{inf, inf, inf, floatWithBits(std::uint32_t(rank))}, {-inf, -inf, -inf, 0.0f}};
     for (std::size_t k = first; k < std::min(first + chunkBodies, bodies.size()); ++k)
       for (int axis = 0; axis < 3; ++axis) {
         chunk.lo[std::size_t(axis)] = std::min(chunk.lo[std::size_t(axis)], bodies[k][axis]);
