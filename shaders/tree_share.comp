@@ -3,8 +3,13 @@
 // rank's range [uFirst, uLast) of sorted bodies out of the image, GATHER 0 stores every other
 // body's, received from the other ranks, into it. Bits are only moved: x, y and z, 12 bytes a body,
 // because the walk's w is always 0 (storeAccelerations in tree_walk.comp) and is stored back so.
+// IDS 1 (the decomposed tree, tree_decomposed.h): each element is 16 bytes, the acceleration and
+// the body's ID in w, because no rank knows the others' segments' bodies. GATHER 1 copies this
+// walker's accelerations (its image, by the index its bodies arrived in, l = k - uFirst, whose ID
+// is order[l]) to elements [uFirst, uLast); GATHER 0 stores every element, its own too, at its ID.
 
-// GROUP_SIZE and the bindings B_ORDER, B_SHARED, U_ACCELERATION come from engines/tree/tree_share.cpp.
+// GROUP_SIZE, IDS and the bindings B_ORDER, B_SHARED, U_ACCELERATION come from
+// engines/tree/tree_share.cpp and engines/tree/tree_decomposed.cpp.
 layout(local_size_x = GROUP_SIZE) in;
 
 layout(std430, binding = B_ORDER) readonly buffer Order { uint order[]; };  // body index of sorted body k
@@ -19,19 +24,26 @@ ivec3 texelOf(uint body) {
   return ivec3(int(body) % width, int(body) / width, 0);
 }
 
+const uint STRIDE = IDS != 0 ? 4u : 3u;  // floats an element
+
+// Where this rank's element k is in the image (GATHER), and whose acceleration element k is.
+uint walkedTexel(int k) { return IDS != 0 ? uint(k - uFirst) : order[k]; }
+uint bodyOf(int k) { return IDS != 0 ? floatBitsToUint(sorted[STRIDE * uint(k) + 3u]) : order[k]; }
+
 void main() {
 #if GATHER
   int k = uFirst + int(gl_GlobalInvocationID.x);
   if (k >= uLast) return;
-  vec3 a = imageLoad(uAcceleration, texelOf(order[k])).xyz;
-  uint at = 3u * uint(k);
+  vec3 a = imageLoad(uAcceleration, texelOf(walkedTexel(k))).xyz;
+  uint at = STRIDE * uint(k);
   sorted[at] = a.x;
   sorted[at + 1u] = a.y;
   sorted[at + 2u] = a.z;
+  if (IDS != 0) sorted[at + 3u] = uintBitsToFloat(order[k - uFirst]);
 #else
   int k = int(gl_GlobalInvocationID.x);
-  if (k >= uBodyCount || (k >= uFirst && k < uLast)) return;
-  uint at = 3u * uint(k);
-  imageStore(uAcceleration, texelOf(order[k]), vec4(sorted[at], sorted[at + 1u], sorted[at + 2u], 0.0));
+  if (k >= uBodyCount || (IDS == 0 && k >= uFirst && k < uLast)) return;
+  uint at = STRIDE * uint(k);
+  imageStore(uAcceleration, texelOf(bodyOf(k)), vec4(sorted[at], sorted[at + 1u], sorted[at + 2u], 0.0));
 #endif
 }

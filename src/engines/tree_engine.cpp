@@ -53,7 +53,13 @@ TreeEngine::TreeEngine()
            {"bodies-per-thread",
             "bodies each walk invocation evaluates: each list entry read serves them all",
             {"1", "2"},
-            std::to_string(TreeSettings{}.bodiesPerThread)}}) {
+            std::to_string(TreeSettings{}.bodiesPerThread)},
+           {"distribute",
+            "under mpiexec: replicate (every rank builds the whole tree, walks a share) or "
+            "decompose (each rank sorts, builds and walks a segment of it and exchanges local "
+            "essential trees); the same bits; auto: replicate for now",
+            {"auto", "replicate", "decompose"},
+            "auto"}}) {
   multiprocessors_ = gl::limits().multiprocessors > 0 ? gl::limits().multiprocessors : 16;
   optionsChanged();
   offerGroupSizesThatFit();
@@ -86,6 +92,7 @@ void TreeEngine::optionsChanged() {
   chosen_.groupSize = integerOrAuto(option("group-size")).value_or(0);
   chosen_.leafSize = integerChoice(option("leaf-size"));
   chosen_.bodiesPerThread = integerChoice(option("bodies-per-thread"));
+  distribute_ = option("distribute").value;
   interactionsPerBody_.reset();
 }
 
@@ -101,14 +108,25 @@ TreeSettings TreeEngine::settingsFor(std::size_t bodies) const {
   return settings;
 }
 
+bool TreeEngine::decomposes(std::size_t bodies) const {
+  return distribute_ == "decompose" && bodies >= 2;
+}
+
 // Distributed, each rank walks its share of the groups and the ranks exchange what they walked
-// (tree/tree_share.h); the update then advances every body on every rank.
+// (tree/tree_share.h), or each rank walks its segment of a decomposed tree; the update then
+// advances every body on every rank.
 void TreeEngine::evaluateForce(const StagePass& pass) {
   const TreeSettings settings = settingsFor(bodyCount());
   const GLuint acceleration = textures().acceleration(pass.stage);
   if (!exchange()) {
     gravity_.evaluate(textures().stagePositionMass(pass.stage), textures().size(), bodyCount(),
                       pass.params, settings, acceleration);
+    return;
+  }
+  if (decomposes(bodyCount())) {
+    if (!decomposed_) decomposed_ = std::make_unique<tree::DecomposedTree>(ranks());
+    decomposed_->evaluate(textures().stagePositionMass(pass.stage), textures().size(), bodyCount(),
+                          pass.params, settings, acceleration, *exchange());
     return;
   }
   if (!share_) share_ = std::make_unique<tree::TreeShare>();

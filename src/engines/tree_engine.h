@@ -6,12 +6,14 @@
 // switches work unchanged; the tree's own buffers are the engine's.
 // Options: theta (opening angle, any number from 0 to 1; 0 sums directly), order (1: monopoles,
 // 2: quadrupoles), group-size (bodies sharing one interaction list; auto: from N and the GPU),
-// leaf-size, bodies-per-thread.
+// leaf-size, bodies-per-thread, distribute (under mpiexec: every rank builds the whole tree and
+// walks a share of it, or each rank a segment of it, tree/tree_decomposed.h; the same bits).
 
 #include <memory>
 #include <optional>
 
 #include "engines/gpu_engine.h"
+#include "engines/tree/tree_decomposed.h"
 #include "engines/tree/tree_gravity.h"
 #include "engines/tree/tree_settings.h"
 #include "engines/tree/tree_share.h"
@@ -34,6 +36,9 @@ class TreeEngine final : public GpuEngine {
 
   // The tree's settings for `bodies` bodies: the options, with auto resolved for this GPU.
   TreeSettings settingsFor(std::size_t bodies) const;
+  // Whether a distributed evaluation of `bodies` bodies decomposes the tree (the option; auto:
+  // not yet, docs/several-gpus.md) rather than replicating it.
+  bool decomposes(std::size_t bodies) const;
 
  private:
   void optionsChanged() override;
@@ -46,7 +51,9 @@ class TreeEngine final : public GpuEngine {
   TreeSettings chosen_;  // the options; groupSize 0 for auto
   int multiprocessors_ = 16;
   TreeGravity gravity_;
-  std::unique_ptr<tree::TreeShare> share_;  // distributed runs only
+  std::unique_ptr<tree::TreeShare> share_;            // distributed runs only
+  std::unique_ptr<tree::DecomposedTree> decomposed_;  // distributed runs with distribute=decompose
+  std::string distribute_ = "auto";
   // Interactions per body in the lists, read once after a change of options: they change slowly as
   // the bodies move, and reading them waits for the GPU.
   std::optional<double> interactionsPerBody_;

@@ -12,19 +12,16 @@
 //                            one process links them, and written into each walker's arrays
 //   moments STATE N          step 7: each walker's local moments pass, the frontier gathered, the
 //                            top pass: one process's records for its nodes and the straddling ones
-//   walk STATE N             steps 2 to 7, then every rank's nodes and bodies sent to every rank (a
-//                            complete LET) and each walker's groups walked through its slots: one
-//                            process's accelerations
-//   let STATE N SETTINGS     steps 8 and 9: each rank's local essential tree for each other rank
-//                            selected (tree_let.comp), sent and placed, in two rounds under the
-//                            relative opening (the coarse walk's, then the main walk's); each
-//                            walker's groups walked: one process's accelerations. Prints each
-//                            rank's LET sizes on stderr
+//   let STATE N [SETTINGS]   steps 2 to 9 through tree::DecomposedTree: each rank's local essential
+//                            trees selected (tree_let.comp), sent and placed, in two rounds under
+//                            the relative opening; each walker's groups walked and the
+//                            accelerations shared: one process's, for every body on every rank.
+//                            Prints each rank's LET sizes on stderr
 //   slots STATE N            step 6, one process: a tree rearranged as a walker of the middle third
 //                            holds it walks that third to one process's accelerations
 //   diagnostics STATE N      the GPU's diagnostics of each rank's own bodies, summed across ranks:
 //                            one GPU's of every body, bit for bit (STATE also: wide)
-// SETTINGS (walk and let): the tree's defaults for N changed by key=value,... (walkSettings).
+// SETTINGS (let): the tree's defaults for N changed by key=value,... (walkSettings).
 
 #include <algorithm>
 #include <bit>
@@ -44,6 +41,7 @@
 #include "engines/stage_textures.h"
 #include "engines/tree/tree_build.h"
 #include "engines/tree/tree_decompose.h"
+#include "engines/tree/tree_decomposed.h"
 #include "engines/tree/tree_gravity.h"
 #include "engines/tree/tree_let.h"
 #include "engines/tree/tree_sort.h"
@@ -263,10 +261,11 @@ bool sameSegment(const std::vector<std::uint32_t>& ids, const TreeArrays& walker
   return ok;
 }
 
-// The tree's settings for a walk, and the local essential tree's chunk (0: letChunkBodies).
+// The tree's settings for a walk, the local essential tree's chunk (0: letChunkBodies), and the
+// largest array kept in a buffer (0: one block; smaller: the arrays in textures at small N).
 struct WalkSettings {
   TreeSettings tree;
-  std::size_t chunkBodies;
+  std::size_t chunkBodies, arrayBytes;
 };
 
 // One rank's part after steps 2 and 3: its home, its segment of the order, sorted in its walker
@@ -572,219 +571,44 @@ bool momentsAcrossRanks(const Ranks& ranks, const State& state) {
   return sameRecords(walker, nodes, top, tree, ranks);
 }
 
-// ---- walk: steps 2 to 7 and a walk, with every other rank's nodes and bodies (a complete LET).
+// ---- let: steps 2 to 9 through tree::DecomposedTree.
 
-// A node's records (node test and quadrupole, 16 words) or a body (4 words), by global reference.
-struct SentRecord {
-  std::uint32_t reference;
-  std::array<std::uint32_t, 16> words;
-};
-
-// This walker's nodes but the straddling ones (every rank has those), then its bodies.
-std::vector<SentRecord> ownRecords(const Walker& walker, std::span<const tree::NodeLinks> nodes,
-                                   std::size_t count) {
-  std::vector<SentRecord> records;
-  const std::size_t first = walker.own.first, last = std::min(walker.own.last, count - 1);
-  for (std::size_t i = std::min(first, count - 1); i < last; ++i) {
-    if (std::any_of(nodes.begin(), nodes.end(), [&](const auto& n) { return n.index == i; }))
-      continue;
-    SentRecord record{std::uint32_t(i), {}};
-    for (std::size_t part = 0; part < 4; ++part) {
-      const auto words = walker.gpu.buffers.readRecord(part < 2 ? tree::kNodeTest : tree::kNodeQuad,
-                                                       2 * (i - first) + part % 2);
-      std::copy(words.begin(), words.end(), record.words.begin() + std::ptrdiff_t(4 * part));
-    }
-    records.push_back(record);
-  }
-  const std::vector<std::uint32_t> bodies =
-      walker.gpu.buffers.readWords(tree::kSortedBodies, 4 * walker.own.size());
-  for (std::size_t k = 0; k < walker.own.size(); ++k) {
-    SentRecord record{std::uint32_t(first + k) | 0x80000000u, {}};
-    std::copy_n(bodies.begin() + std::ptrdiff_t(4 * k), 4, record.words.begin());
-    records.push_back(record);
-  }
-  return records;
+// What this rank sent and received in each LET round, on stderr.
+void reportLet(const tree::DecomposedTree& tree, const Ranks& ranks) {
+  const char* names[] = {"A", "B"};
+  const auto& rounds = tree.lastLetRounds();
+  for (std::size_t r = 0; r < rounds.size(); ++r)
+    std::fprintf(stderr,
+                 "rank %d: LET %s: sent %zu nodes, %zu bodies (%zu bytes); received %zu nodes, "
+                 "%zu bodies (%zu bytes)\n",
+                 ranks.rank(), names[r + 2 - rounds.size()], rounds[r].nodesSent,
+                 rounds[r].bodiesSent, rounds[r].bytesSent, rounds[r].nodesReceived,
+                 rounds[r].bodiesReceived, rounds[r].bytesReceived);
 }
 
-// Every rank's records, on every rank, placed: other ranks' nodes after this walker's own and its
-// straddling ones, every body at its global position (its own move up by its first position).
-// Returns the map the walk reads them through.
-tree::SlotMap placeEverything(Walker& walker, std::span<const tree::NodeLinks> nodes,
-                              const tree::TopArea& top, std::size_t count, const Ranks& ranks) {
-  const std::vector<SentRecord> own = ownRecords(walker, nodes, count);
-  const std::vector<SentRecord> all = gatherOnEveryRank(ranks, std::span(own));
-  const tree::TreeBuffers& buffers = walker.gpu.buffers;
-  std::vector<std::array<std::uint32_t, 2>> hash;
-  std::size_t nextNode =
-      std::min(walker.own.last, count - 1) - std::min(walker.own.first, count - 1);
-  for (const tree::NodeLinks& node : nodes) {
-    const std::uint32_t slot = top.slotOf(node.index);
-    if (slot >= nextNode) hash.push_back({node.index, slot});
-  }
-  nextNode += hash.size();
-  const auto mine = [&](std::uint32_t reference) {
-    const std::size_t position = reference & 0x7fffffffu;
-    return position >= walker.own.first && position < walker.own.last;
-  };
-  for (const SentRecord& record : all) {
-    const std::span<const std::uint32_t> words(record.words);
-    if ((record.reference & 0x80000000u) != 0) {
-      const std::size_t position = record.reference & 0x7fffffffu;
-      buffers.writeRecord(tree::kSortedBodies, position, words.subspan(0, 4));
-      if (!mine(record.reference)) hash.push_back({record.reference, std::uint32_t(position)});
-    } else if (!mine(record.reference)) {
-      for (std::size_t part = 0; part < 4; ++part)
-        buffers.writeRecord(part < 2 ? tree::kNodeTest : tree::kNodeQuad, 2 * nextNode + part % 2,
-                            words.subspan(4 * part, 4));
-      hash.push_back({record.reference, std::uint32_t(nextNode++)});
-    }
-  }
-  return {true, walker.own.first, walker.own.size(), walker.own.first,
-          walker.gpu.buffers.writeSlotHash(hash)};
-}
-
-// The relative opening's coarse walk of this walker's groups through `slots`: each of its bodies'
-// |a| / G, in the sort's spare values (from 0), for the main walk's opening.
-void coarseWalk(Walker& walker, std::size_t count, const TreeSettings& settings,
-                const tree::SlotMap& slots) {
-  const std::size_t unit = tree::estimateSettings(settings).groupSize;
-  tree::WalkStage walk;
-  walk.run(walker.gpu.kernels, walker.gpu.buffers, count, walker.size, StepParams{},
-           tree::estimateSettings(settings), tree::WalkOutput::estimates,
-           {walker.own.first / unit, (walker.own.last + unit - 1) / unit}, {}, slots);
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-}
-
-// How a walker comes by the others' nodes and bodies after its moments, the coarse walk included
-// where the opening is relative: returns the main walk's map.
-using Placement = tree::SlotMap (*)(Walker&, std::span<const tree::NodeLinks>, const tree::TopArea&,
-                                    std::size_t count, const WalkSettings&, const Ranks&);
-
-tree::SlotMap placeEveryRanks(Walker& walker, std::span<const tree::NodeLinks> nodes,
-                              const tree::TopArea& top, std::size_t count,
-                              const WalkSettings& settings, const Ranks& ranks) {
-  const tree::SlotMap slots = placeEverything(walker, nodes, top, count, ranks);
-  if (opensRelative(settings.tree)) coarseWalk(walker, count, settings.tree, slots);
-  return slots;
-}
-
-// The walker's groups walked under `settings` through the slots `place` gives: each of its bodies
-// gets one process's acceleration, bit for bit, with no miss.
-bool walkWith(const Ranks& ranks, const State& state, const WalkSettings& walkSettings,
-              Placement place) {
-  const std::size_t count = state.size();
-  const TreeSettings& settings = walkSettings.tree;
-  TreeGravity oneTree;
-  const std::vector<glm::vec4> expected = accelerationsOf(oneTree, state, settings);
-  const OneProcess one{oneTree.sortedBodies(), oneTree.sortedKeys()};
-  Walker walker(count);
-  decompose(ranks, state, one, walker, settings);
-  const auto [segment, nodes] = linkWalker(walker, count, ranks);
-  tree::writeStraddlingNodes(walker.gpu.buffers, nodes, segment);
-  if (count < 2) return true;
-  tree::TopArea top(nodes, segment, count);
-  walkerMoments(walker, segment, count, top, ranks, settings.theta);
-  const std::vector<std::uint32_t> order =
-      tree::readSortedBodies(walker.gpu.buffers, walker.own.size());
-  const gl::Texture accelerations = accelerationArray(walker.size);
-  glBindTextureUnit(tree::kPositionUnit, walker.bodies.id());
-  glBindImageTexture(tree::kAccelerationImageUnit, accelerations.id(), 0, GL_TRUE, 0, GL_WRITE_ONLY,
-                     GL_RGBA32F);
-  const tree::SlotMap slots = place(walker, nodes, top, count, walkSettings, ranks);
-  const std::size_t groupSize = std::size_t(settings.groupSize);
-  const BodyRange own = walker.own;
-  tree::WalkStage walk;
-  walk.run(walker.gpu.kernels, walker.gpu.buffers, count, walker.size, StepParams{}, settings,
-           tree::WalkOutput::accelerations,
-           {own.first / groupSize, (own.last + groupSize - 1) / groupSize}, {}, slots);
-  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-  const std::vector<glm::vec4> texels = readLayer(accelerations, walker.size, own.size());
-  std::size_t wrong = 0;
-  for (std::size_t k = 0; k < own.size(); ++k)
-    wrong +=
-        std::memcmp(&texels[order[k]], &expected[walker.ids[order[k]]], sizeof(glm::vec4)) != 0;
-  const std::uint32_t misses = walker.gpu.buffers.readSlotMisses();
-  if (wrong > 0 || misses > 0)
-    std::fprintf(stderr, "rank %d: %zu of %zu accelerations differ, %u misses\n", ranks.rank(),
-                 wrong, own.size(), misses);
-  return wrong == 0 && misses == 0;
-}
-
-bool walkAcrossRanks(const Ranks& ranks, const State& state, const WalkSettings& settings) {
-  return walkWith(ranks, state, settings, placeEveryRanks);
-}
-
-// ---- let: steps 8 and 9, each walker's local essential trees selected, sent and placed.
-
-// This walker's chunks: their boxes, and where `estimates` are given the least of them.
-std::vector<tree::LetChunk> ownChunks(const Walker& walker, const tree::SlotMap& held,
-                                      std::size_t chunkBodies, bool estimates) {
-  const std::vector<std::uint32_t> words =
-      walker.gpu.buffers.readRecords(tree::kSortedBodies, held.bodiesBelow, held.count);
-  std::vector<glm::vec4> bodies(held.count);
-  std::memcpy(bodies.data(), words.data(), words.size() * 4);
-  std::vector<tree::LetChunk> chunks = tree::chunksOf(bodies, chunkBodies, walker.rank);
-  if (estimates) {
-    const std::vector<std::uint32_t> bits =
-        walker.gpu.buffers.readWords(tree::kValuesOut, held.count);
-    std::vector<float> values(held.count);
-    std::memcpy(values.data(), bits.data(), bits.size() * 4);
-    tree::setLeastAccelerations(chunks, values, chunkBodies);
-  }
-  return chunks;
-}
-
-// What this rank sent and received in a round, on stderr: the local essential tree's size.
-void reportLet(const char* round, const tree::LetParts& sent, const tree::LetParts& received,
-               std::size_t chunks, const Ranks& ranks) {
-  std::fprintf(stderr,
-               "rank %d: LET %s for %zu chunks: sent %zu nodes, %zu bodies (%zu bytes); received "
-               "%zu nodes, %zu bodies (%zu bytes)\n",
-               ranks.rank(), round, chunks, sent.nodes.size(), sent.bodies.size(), sent.bytes(),
-               received.nodes.size(), received.bodies.size(), received.bytes());
-}
-
-// One round: the others' chunks, the selection under `settings`, the exchange and the placement
-// in place of what `held` says. Returns the new map.
-tree::SlotMap letRound(const char* round, Walker& walker, const tree::TopArea& top,
-                       const tree::SlotMap& held, std::span<const tree::LetChunk> own,
-                       const TreeSettings& settings, double openingScale2, const Ranks& ranks) {
-  std::vector<tree::LetChunk> chunks = gatherOnEveryRank(ranks, own);
-  std::erase_if(chunks, [&](const tree::LetChunk& chunk) {
-    return std::bit_cast<std::uint32_t>(chunk.lo[3]) == std::uint32_t(ranks.rank());
-  });
-  tree::LetSelection selection;
-  const tree::LetMarks marks = selection.select(walker.gpu.kernels, held, chunks, walker.starts,
-                                                ranks.rank(), settings, openingScale2);
-  const tree::LetParts sent = tree::packLet(walker.gpu.buffers, marks, top, held, ranks.count());
-  const tree::LetParts received = tree::exchangeLet(sent, ranks);
-  reportLet(round, sent, received, chunks.size(), ranks);
-  return tree::placeLet(walker.gpu.buffers, received, top, held, ranks.rank());
-}
-
-// Under the relative opening, round A for the coarse walk (its geometric test), the coarse walk,
-// each chunk's least |a| and round B; else round B alone.
-tree::SlotMap placeSelected(Walker& walker, std::span<const tree::NodeLinks>,
-                            const tree::TopArea& top, std::size_t count, const WalkSettings& walk,
-                            const Ranks& ranks) {
-  const TreeSettings& settings = walk.tree;
-  tree::SlotMap held{true, walker.own.first, walker.own.size(), 0,
-                     walker.gpu.buffers.writeSlotHash(top.hash())};
-  const std::size_t chunkBodies =
-      walk.chunkBodies > 0 ? walk.chunkBodies : tree::letChunkBodies(settings);
-  const bool relative = opensRelative(settings);
-  if (relative) {
-    const double scale = settings.theta / settings.estimateTheta;
-    held = letRound("A", walker, top, held, ownChunks(walker, held, chunkBodies, false),
-                    tree::estimateSettings(settings), scale * scale, ranks);
-    coarseWalk(walker, count, settings, held);
-  }
-  return letRound("B", walker, top, held, ownChunks(walker, held, chunkBodies, relative), settings,
-                  1.0, ranks);
-}
-
+// Every body's acceleration, on every rank, is one process's, bit for bit.
 bool letAcrossRanks(const Ranks& ranks, const State& state, const WalkSettings& settings) {
-  return walkWith(ranks, state, settings, placeSelected);
+  const std::size_t count = state.size();
+  TreeGravity one;
+  const std::vector<glm::vec4> expected = accelerationsOf(one, state, settings.tree);
+  glm::ivec2 size;
+  const gl::Texture positions = bodyTexture(state.positionMass, size);
+  const gl::Texture accelerations = accelerationArray(size);
+  tree::ArrayLimits arrays = tree::arrayLimitsOf(gl::limits());
+  if (settings.arrayBytes > 0)
+    arrays = {arrays.blockBytes, settings.arrayBytes, 64, arrays.textureRows};
+  tree::DecomposedTree tree(ranks, arrays);
+  RankExchange exchange(ranks);
+  tree.evaluate(positions.id(), size, count, StepParams{}, settings.tree, accelerations.id(),
+                exchange, settings.chunkBodies);
+  reportLet(tree, ranks);
+  const std::vector<glm::vec4> got = readLayer(accelerations, size, count);
+  std::size_t wrong = 0;
+  for (std::size_t k = 0; k < count; ++k)
+    wrong += std::memcmp(&got[k], &expected[k], sizeof(glm::vec4)) != 0;
+  if (wrong > 0)
+    std::fprintf(stderr, "rank %d: %zu of %zu accelerations differ\n", ranks.rank(), wrong, count);
+  return wrong == 0;
 }
 
 // ---- slots: step 6, on one GPU.
@@ -883,7 +707,6 @@ constexpr StateMode kStateModes[] = {
                       const WalkSettings&) { return topologyAcrossRanks(r, s, true); }},
     {"moments",
      [](const Ranks& r, const State& s, const WalkSettings&) { return momentsAcrossRanks(r, s); }},
-    {"walk", walkAcrossRanks},
     {"let", letAcrossRanks},
     {"slots", [](const Ranks&, const State& s, const WalkSettings&) { return slotsOnOneGpu(s); }},
     {"diagnostics", [](const Ranks& r, const State& s,
@@ -891,9 +714,10 @@ constexpr StateMode kStateModes[] = {
 };
 
 // The defaults for `count` bodies changed by "key=value,...": theta, leaf, small, group, opening
-// (geometric or relative), chunk (the LET's chunk bodies).
+// (geometric or relative), chunk (the LET's chunk bodies), array-bytes (arrays in textures past
+// it).
 WalkSettings walkSettings(std::size_t count, const std::string& changes) {
-  WalkSettings settings{resolveTreeSettings(count), 0};
+  WalkSettings settings{resolveTreeSettings(count), 0, 0};
   TreeSettings& tree = settings.tree;
   std::size_t at = 0;
   while (at < changes.size()) {
@@ -914,6 +738,8 @@ WalkSettings walkSettings(std::size_t count, const std::string& changes) {
           value == "geometric" ? TreeSettings::Opening::geometric : TreeSettings::Opening::relative;
     else if (key == "chunk")
       settings.chunkBodies = std::stoul(value);
+    else if (key == "array-bytes")
+      settings.arrayBytes = std::stoul(value);
     else
       throw std::invalid_argument("unknown setting " + item);
     at = end + 1;

@@ -253,6 +253,28 @@ void TreeBuffers::writeRecord(Binding binding, std::size_t index,
   writeRecords(binding, index, words);
 }
 
+void TreeBuffers::moveRecords(Binding binding, std::size_t from, std::size_t to,
+                              std::size_t count) {
+  const TextureArray* array = textureArrayOf(binding);
+  if (!array) throw std::logic_error("only the arrays of records move by records");
+  if (count == 0 || from == to) return;
+  if (storage_.inTextures) {  // through host memory: only past a block's size
+    writeRecords(binding, to, readRecords(binding, from, count));
+    return;
+  }
+  const std::size_t bytes = count * array->recordBytes;
+  if (bytes > movingBytes_) {
+    moving_ = gl::Buffer::create();
+    glNamedBufferStorage(moving_.id(), GLsizeiptr(bytes), nullptr, 0);
+    movingBytes_ = bytes;
+  }
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glCopyNamedBufferSubData(buffer(binding), moving_.id(), GLintptr(from * array->recordBytes), 0,
+                           GLsizeiptr(bytes));
+  glCopyNamedBufferSubData(moving_.id(), buffer(binding), 0, GLintptr(to * array->recordBytes),
+                           GLsizeiptr(bytes));
+}
+
 void TreeBuffers::writeRecords(Binding binding, std::size_t first,
                                std::span<const std::uint32_t> words) const {
   const TextureArray* array = textureArrayOf(binding);

@@ -71,6 +71,9 @@ class TreeBuffers {
   std::vector<std::uint32_t> readRecord(Binding binding, std::size_t index) const;
   // Writes record `index` of such an array (its words).
   void writeRecord(Binding binding, std::size_t index, std::span<const std::uint32_t> words) const;
+  // Moves records [from, from + count) of such an array to [to, to + count) (the ranges may
+  // overlap): on the GPU where the array is a buffer.
+  void moveRecords(Binding binding, std::size_t from, std::size_t to, std::size_t count);
   // Writes records `first`, `first` + 1, ... of such an array: `words` holds whole records.
   void writeRecords(Binding binding, std::size_t first, std::span<const std::uint32_t> words) const;
   std::size_t spillSlots() const { return spillSlotsFor(capacity_); }
@@ -86,6 +89,8 @@ class TreeBuffers {
   void bindArray(Binding role, Binding holder) const;
 
   std::array<gl::Buffer, kBindingCount> buffers_;
+  gl::Buffer moving_;  // moveRecords' staging
+  std::size_t movingBytes_ = 0;
   std::array<gl::Texture, kBindingCount> textures_;  // kTextureArrays' bindings, where in textures
   ArrayStorage storage_;
   std::size_t capacity_ = 0;  // bodies

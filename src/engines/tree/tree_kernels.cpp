@@ -41,6 +41,10 @@ KernelFile fileOf(Kernel kernel) {
       return {"tree_density.comp", kElementThreads, false};
     case Kernel::let:
       return {"tree_let.comp", kLetThreads, false};
+    case Kernel::chunks:
+      return {"tree_chunks.comp", kBoundsThreads, false};
+    case Kernel::pack:
+      return {"tree_pack.comp", kElementThreads, false};
   }
   throw std::logic_error("unknown tree kernel");
 }

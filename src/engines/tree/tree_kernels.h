@@ -25,14 +25,16 @@ enum class Kernel {
   moments,
   walk,
   density,
-  let
+  let,
+  chunks,
+  pack
 };
 
 // Work-group sizes of the kernels with one fixed (the sort's is kSortThreads; the walk's comes
 // from its settings, as its WORKGROUP_SIZE define).
 constexpr std::size_t kBoundsThreads = 256;
 constexpr std::size_t kElementThreads =
-    256;  // an invocation a body (topology, moments, density) or a candidate (split)
+    256;  // an invocation a body (topology, moments, density, pack) or a candidate (split)
 constexpr std::size_t kLetThreads = 64;  // a work group a chunk, each invocation a node a round
 
 // Texture and image units the kernels read the positions from and write accelerations to.

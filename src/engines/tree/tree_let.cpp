@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -17,13 +16,14 @@ constexpr int kLetStack = 4096;  // tree_let.comp's LET_STACK: 16 KiB of shared 
 constexpr int kMostRanks = 32;   // a bit a rank in a word of marks (tree_let.comp's MAX_RANKS)
 constexpr std::size_t kHeaderWords = 2;  // tree_let.comp's letOverflow, letUnused
 
-// A new buffer holding `bytes` (at least 4), filled with `data` where given, else zeros.
-gl::Buffer bufferOf(const void* data, std::size_t bytes) {
-  gl::Buffer buffer = gl::Buffer::create();
-  const std::vector<std::byte> zeros(data ? 0 : std::max<std::size_t>(bytes, 4));
-  glNamedBufferStorage(buffer.id(), GLsizeiptr(std::max<std::size_t>(bytes, 4)),
-                       data ? data : zeros.data(), 0);
-  return buffer;
+// A buffer of at least `bytes`, kept while big enough (its contents undefined).
+void ensureBuffer(gl::Buffer& buffer, std::size_t bytes) {
+  GLint64 size = 0;
+  if (buffer.id() != 0) glGetNamedBufferParameteri64v(buffer.id(), GL_BUFFER_SIZE, &size);
+  if (buffer.id() != 0 && std::size_t(size) >= bytes) return;
+  buffer = gl::Buffer::create();
+  glNamedBufferStorage(buffer.id(), GLsizeiptr(std::max<std::size_t>(bytes, 16)), nullptr,
+                       GL_DYNAMIC_STORAGE_BIT);
 }
 
 void setLetUniforms(const gl::UniformProgram& program, std::span<const std::size_t> starts,
@@ -54,13 +54,6 @@ std::vector<Record> recordsFrom(const std::vector<std::byte>& bytes) {
   return records;
 }
 
-// A float holding these bits (std::bit_cast, which Emscripten's libc++ lacks).
-float floatWithBits(std::uint32_t bits) {
-  float value = 0.0f;
-  std::memcpy(&value, &bits, sizeof(value));
-  return value;
-}
-
 }  // namespace
 
 std::size_t letChunkBodies(const TreeSettings& settings) {
@@ -69,30 +62,22 @@ std::size_t letChunkBodies(const TreeSettings& settings) {
   return std::max<std::size_t>(1024, group);
 }
 
-std::vector<LetChunk> chunksOf(std::span<const glm::vec4> bodies, std::size_t chunkBodies,
-                               int rank) {
-  std::vector<LetChunk> chunks;
-  for (std::size_t first = 0; first < bodies.size(); first += chunkBodies) {
-    const float inf = std::numeric_limits<float>::infinity();
-    LetChunk chunk{{inf, inf, inf, floatWithBits(std::uint32_t(rank))}, {-inf, -inf, -inf, 0.0f}};
-    for (std::size_t k = first; k < std::min(first + chunkBodies, bodies.size()); ++k)
-      for (int axis = 0; axis < 3; ++axis) {
-        chunk.lo[std::size_t(axis)] = std::min(chunk.lo[std::size_t(axis)], bodies[k][axis]);
-        chunk.hi[std::size_t(axis)] = std::max(chunk.hi[std::size_t(axis)], bodies[k][axis]);
-      }
-    chunks.push_back(chunk);
-  }
+std::vector<LetChunk> LetSelection::chunks(Kernels& kernels, const SlotMap& held,
+                                           std::size_t chunkBodies, int rank, bool withEstimates) {
+  const std::size_t count = ceilDiv(held.count, chunkBodies);
+  std::vector<LetChunk> chunks(count);
+  if (count == 0) return chunks;
+  ensureBuffer(output_, count * sizeof(LetChunk));
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, output_.id());
+  gl::UniformProgram& program = kernels.use(Kernel::chunks, {{"ESTIMATES", withEstimates ? 1 : 0}});
+  program.setUint("uCount", held.count);
+  program.setUint("uChunkBodies", chunkBodies);
+  program.setUint("uBodiesBelow", held.bodiesBelow);
+  program.setUint("uRank", std::size_t(rank));
+  kernels.dispatch(count);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glGetNamedBufferSubData(output_.id(), 0, GLsizeiptr(count * sizeof(LetChunk)), chunks.data());
   return chunks;
-}
-
-void setLeastAccelerations(std::span<LetChunk> chunks, std::span<const float> estimates,
-                           std::size_t chunkBodies) {
-  for (std::size_t c = 0; c < chunks.size(); ++c) {
-    const auto first = estimates.begin() + std::ptrdiff_t(c * chunkBodies);
-    const auto last =
-        estimates.begin() + std::ptrdiff_t(std::min((c + 1) * chunkBodies, estimates.size()));
-    chunks[c].hi[3] = *std::min_element(first, last);
-  }
 }
 
 LetMarks LetSelection::select(Kernels& kernels, const SlotMap& slots,
@@ -100,10 +85,16 @@ LetMarks LetSelection::select(Kernels& kernels, const SlotMap& slots,
                               int rank, const TreeSettings& settings, double openingScale2) {
   if (starts.size() < 2 || starts.size() > kMostRanks + 1)
     throw std::invalid_argument("a local essential tree is for 1 to 32 ranks");
-  chunks_ = bufferOf(chunks.data(), chunks.size_bytes());
-  marks_ = bufferOf(nullptr, (kHeaderWords + 2 * slots.count) * 4);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, chunks_.id());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, marks_.id());
+  const std::size_t words = kHeaderWords + 2 * slots.count;
+  ensureBuffer(input_, chunks.size_bytes());
+  ensureBuffer(output_, words * 4);
+  if (!chunks.empty())
+    glNamedBufferSubData(input_.id(), 0, GLsizeiptr(chunks.size_bytes()), chunks.data());
+  const std::uint32_t zero = 0;
+  glClearNamedBufferSubData(output_.id(), GL_R32UI, 0, GLsizeiptr(words * 4), GL_RED_INTEGER,
+                            GL_UNSIGNED_INT, &zero);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, input_.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, output_.id());
   gl::Defines defines = slotDefines(slots);
   defines.set("LET_STACK", kLetStack)
       .set("OPENING", opensRelative(settings) ? 1 : 0)
@@ -113,48 +104,62 @@ LetMarks LetSelection::select(Kernels& kernels, const SlotMap& slots,
   setLetUniforms(program, starts, rank, chunks.size(), settings, openingScale2);
   kernels.dispatch(chunks.size());
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  std::vector<std::uint32_t> words(kHeaderWords + 2 * slots.count);
-  glGetNamedBufferSubData(marks_.id(), 0, GLsizeiptr(words.size() * 4), words.data());
-  if (words[0] != 0)
-    throw std::runtime_error("a local essential tree's walk outgrew its stack of " +
-                             std::to_string(kLetStack) + " nodes");
-  const auto nodes = words.begin() + kHeaderWords, bodies = nodes + std::ptrdiff_t(slots.count);
-  return {slots.first, {nodes, bodies}, {bodies, words.end()}};
+  std::vector<std::uint32_t> marks(words);
+  glGetNamedBufferSubData(output_.id(), 0, GLsizeiptr(words * 4), marks.data());
+  const auto nodes = marks.begin() + kHeaderWords, bodies = nodes + std::ptrdiff_t(slots.count);
+  return {slots.first, {nodes, bodies}, {bodies, marks.end()}, marks[0] != 0};
 }
 
 std::size_t LetParts::bytes() const {
   return nodes.size() * sizeof(LetNode) + bodies.size() * sizeof(LetBody);
 }
 
-LetParts packLet(const TreeBuffers& buffers, const LetMarks& marks, const TopArea& top,
-                 const SlotMap& held, int ranks) {
-  const auto marked = std::find_if(marks.nodes.rbegin(), marks.nodes.rend(),
-                                   [](std::uint32_t word) { return word != 0; });
-  const std::size_t nodeSlots = std::size_t(marks.nodes.rend() - marked);
-  const std::vector<std::uint32_t> test = buffers.readRecords(kNodeTest, 0, 2 * nodeSlots),
-                                   quad = buffers.readRecords(kNodeQuad, 0, 2 * nodeSlots),
-                                   bodies = buffers.readRecords(kSortedBodies, held.bodiesBelow,
-                                                                held.count);
+std::vector<std::uint32_t> LetSelection::packed(Kernels& kernels,
+                                                std::span<const std::uint32_t> slots, bool nodes) {
+  const std::size_t words = slots.size() * (nodes ? 16 : 4);
+  std::vector<std::uint32_t> packed(words);
+  if (slots.empty()) return packed;
+  ensureBuffer(input_, slots.size_bytes());
+  ensureBuffer(output_, words * 4);
+  glNamedBufferSubData(input_.id(), 0, GLsizeiptr(slots.size_bytes()), slots.data());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, input_.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, output_.id());
+  gl::UniformProgram& program = kernels.use(Kernel::pack, {{"NODES", nodes ? 1 : 0}});
+  program.setUint("uCount", slots.size());
+  kernels.dispatch(ceilDiv(slots.size(), kElementThreads));
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glGetNamedBufferSubData(output_.id(), 0, GLsizeiptr(words * 4), packed.data());
+  return packed;
+}
+
+LetParts LetSelection::pack(Kernels& kernels, const LetMarks& marks, const TopArea& top,
+                            const SlotMap& held, int ranks) {
   LetParts parts;
+  std::vector<std::uint32_t> nodeSlots, bodySlots;
   for (int r = 0; r < ranks; ++r) {
     const std::uint32_t bit = 1u << r;
-    const std::size_t nodesBefore = parts.nodes.size(), bodiesBefore = parts.bodies.size();
-    for (std::size_t slot = 0; slot < nodeSlots; ++slot) {
-      const auto index = std::uint32_t(marks.first + slot);
-      if ((marks.nodes[slot] & bit) == 0 || top.everywhere(index)) continue;
-      LetNode node{index, {}};
-      std::copy_n(test.begin() + std::ptrdiff_t(8 * slot), 8, node.words.begin());
-      std::copy_n(quad.begin() + std::ptrdiff_t(8 * slot), 8, node.words.begin() + 8);
-      parts.nodes.push_back(node);
-    }
-    for (std::size_t slot = 0; slot < marks.bodies.size(); ++slot) {
-      if ((marks.bodies[slot] & bit) == 0) continue;
-      LetBody body{std::uint32_t(marks.first + slot), {}};
-      std::copy_n(bodies.begin() + std::ptrdiff_t(4 * slot), 4, body.words.begin());
-      parts.bodies.push_back(body);
-    }
-    parts.nodeCounts.push_back(parts.nodes.size() - nodesBefore);
-    parts.bodyCounts.push_back(parts.bodies.size() - bodiesBefore);
+    const std::size_t nodesBefore = nodeSlots.size(), bodiesBefore = bodySlots.size();
+    for (std::size_t slot = 0; slot < marks.nodes.size(); ++slot)
+      if ((marks.nodes[slot] & bit) != 0 && !top.everywhere(std::uint32_t(marks.first + slot)))
+        nodeSlots.push_back(std::uint32_t(slot));
+    for (std::size_t slot = 0; slot < marks.bodies.size(); ++slot)
+      if ((marks.bodies[slot] & bit) != 0) bodySlots.push_back(std::uint32_t(slot));
+    parts.nodeCounts.push_back(nodeSlots.size() - nodesBefore);
+    parts.bodyCounts.push_back(bodySlots.size() - bodiesBefore);
+  }
+  const std::vector<std::uint32_t> nodeWords = packed(kernels, nodeSlots, true);
+  for (std::size_t k = 0; k < nodeSlots.size(); ++k) {
+    LetNode node{std::uint32_t(marks.first + nodeSlots[k]), {}};
+    std::copy_n(nodeWords.begin() + std::ptrdiff_t(16 * k), 16, node.words.begin());
+    parts.nodes.push_back(node);
+  }
+  std::vector<std::uint32_t> heldSlots(bodySlots);
+  for (std::uint32_t& slot : heldSlots) slot += std::uint32_t(held.bodiesBelow);
+  const std::vector<std::uint32_t> bodyWords = packed(kernels, heldSlots, false);
+  for (std::size_t k = 0; k < bodySlots.size(); ++k) {
+    LetBody body{std::uint32_t(marks.first + bodySlots[k]), {}};
+    std::copy_n(bodyWords.begin() + std::ptrdiff_t(4 * k), 4, body.words.begin());
+    parts.bodies.push_back(body);
   }
   return parts;
 }
@@ -187,17 +192,16 @@ SlotMap placeLet(TreeBuffers& buffers, const LetParts& received, const TopArea& 
   }
   buffers.writeRecords(kNodeTest, 2 * nodeSlot, test);
   buffers.writeRecords(kNodeQuad, 2 * nodeSlot, quad);
-  const std::vector<std::uint32_t> own =
-      buffers.readRecords(kSortedBodies, held.bodiesBelow, count);
-  std::vector<std::uint32_t> bodies;
+  buffers.moveRecords(kSortedBodies, held.bodiesBelow, below, count);
+  std::vector<std::uint32_t> lower, upper;
   for (std::size_t k = 0; k < received.bodies.size(); ++k) {
-    if (k == below) bodies.insert(bodies.end(), own.begin(), own.end());
     const LetBody& body = received.bodies[k];
-    bodies.insert(bodies.end(), body.words.begin(), body.words.end());
+    std::vector<std::uint32_t>& part = k < below ? lower : upper;
+    part.insert(part.end(), body.words.begin(), body.words.end());
     hash.push_back({kLeafBit | body.position, std::uint32_t(k < below ? k : k + count)});
   }
-  if (below == received.bodies.size()) bodies.insert(bodies.end(), own.begin(), own.end());
-  buffers.writeRecords(kSortedBodies, 0, bodies);
+  buffers.writeRecords(kSortedBodies, 0, lower);
+  buffers.writeRecords(kSortedBodies, below + count, upper);
   return {true, held.first, count, below, buffers.writeSlotHash(hash)};
 }
 

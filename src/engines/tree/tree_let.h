@@ -33,35 +33,13 @@ struct LetChunk {
 
 // Bodies a chunk holds: about 1024, whole groups of the walk and of the coarse walk.
 std::size_t letChunkBodies(const TreeSettings& settings);
-// The chunks of rank `rank`'s own bodies, in sorted order, `chunkBodies` each (the last fewer).
-std::vector<LetChunk> chunksOf(std::span<const glm::vec4> bodies, std::size_t chunkBodies,
-                               int rank);
-
-// Sets each chunk's least |a| / G from `estimates`, its walker's own bodies' in sorted order.
-void setLeastAccelerations(std::span<LetChunk> chunks, std::span<const float> estimates,
-                           std::size_t chunkBodies);
 
 // Which walks may read what of a segment: bit r of a word is set where rank r's may. A word a
 // node of the segment, at its slot (position - first), and a word a body.
 struct LetMarks {
   std::size_t first = 0;  // the segment's
   std::vector<std::uint32_t> nodes, bodies;
-};
-
-// tree_let.comp on this rank's tree: its segment [first, first + count) in place, with the
-// straddling and frontier nodes through `slots`' hash (as after the top moments pass).
-class LetSelection {
- public:
-  // The marks for the walks of `chunks` (other ranks' only), under the segment `starts` (K + 1,
-  // the last N), the walk's `settings` (their opening, order, theta, accuracy, leaf size and small
-  // cells) and the square of the scale of its opening radii. Throws std::runtime_error where a
-  // chunk's walk outgrows the kernel's stack.
-  LetMarks select(Kernels& kernels, const SlotMap& slots, std::span<const LetChunk> chunks,
-                  std::span<const std::size_t> starts, int rank, const TreeSettings& settings,
-                  double openingScale2);
-
- private:
-  gl::Buffer chunks_, marks_;
+  bool overflowed = false;  // a chunk's walk outgrew the kernel's stack: marks are missing
 };
 
 // What a rank sends or receives: nodes (global index, then the words of its two test and two
@@ -82,10 +60,33 @@ struct LetParts {
   std::size_t bytes() const;
 };
 
-// The records `marks` select, read from this rank's arrays (its bodies where `held` says), by
-// receiver; the nodes every rank holds (`top`'s straddling and frontier nodes) left out.
-LetParts packLet(const TreeBuffers& buffers, const LetMarks& marks, const TopArea& top,
-                 const SlotMap& held, int ranks);
+// The LET's work on this rank's GPU: its chunks, the selection (tree_let.comp) on its tree (its
+// segment [first, first + count) in place, with the straddling and frontier nodes through `slots`'
+// hash, as after the top moments pass), and the packing of what it selected.
+class LetSelection {
+ public:
+  // The chunks of this walker's own bodies (where `held` says), `chunkBodies` each (the last
+  // fewer), on the GPU (tree_chunks.comp); with the coarse walk's estimates where asked.
+  std::vector<LetChunk> chunks(Kernels& kernels, const SlotMap& held, std::size_t chunkBodies,
+                               int rank, bool withEstimates);
+  // The marks for the walks of `chunks` (other ranks' only), under the segment `starts` (K + 1,
+  // the last N), the walk's `settings` (their opening, order, theta, accuracy, leaf size and small
+  // cells) and the square of the scale of its opening radii.
+  LetMarks select(Kernels& kernels, const SlotMap& slots, std::span<const LetChunk> chunks,
+                  std::span<const std::size_t> starts, int rank, const TreeSettings& settings,
+                  double openingScale2);
+  // The records `marks` select, packed on the GPU (tree_pack.comp) from this rank's arrays (its
+  // bodies where `held` says), by receiver; the nodes every rank holds (`top`'s straddling and
+  // frontier nodes) left out.
+  LetParts pack(Kernels& kernels, const LetMarks& marks, const TopArea& top, const SlotMap& held,
+                int ranks);
+
+ private:
+  // The words tree_pack.comp copies for `slots` (NODES 1: 16 a node; else 4 a body).
+  std::vector<std::uint32_t> packed(Kernels& kernels, std::span<const std::uint32_t> slots,
+                                    bool nodes);
+  gl::Buffer input_, output_;
+};
 // Sends every rank its part (MPI_Alltoallv); returns what this rank received. Every rank calls it
 // alike.
 LetParts exchangeLet(const LetParts& sent, const Ranks& ranks);

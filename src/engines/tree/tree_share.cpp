@@ -16,15 +16,6 @@ constexpr std::size_t kGroup = 256;
 constexpr GLuint kOrderBinding = 0, kSharedBinding = 1, kAccelerationUnit = 0;
 constexpr std::size_t kBytesPerBody = 3 * sizeof(float);  // x, y, z: the walk's w is always 0
 
-gl::UniformProgram shareProgram(bool gather) {
-  const gl::Defines defines{{"GATHER", gather ? 1 : 0},
-                            {"GROUP_SIZE", int(kGroup)},
-                            {"B_ORDER", int(kOrderBinding)},
-                            {"B_SHARED", int(kSharedBinding)},
-                            {"U_ACCELERATION", int(kAccelerationUnit)}};
-  return gl::UniformProgram(gl::buildProgram({{GL_COMPUTE_SHADER, {"tree_share.comp"}}}, defines));
-}
-
 // Sorted bodies [first g, last g) of groups [first, last), within the `bodyCount` bodies.
 BodyRange bodiesOf(BodyRange groups, std::size_t groupSize, std::size_t bodyCount) {
   return {std::min(groups.first * groupSize, bodyCount),
@@ -33,7 +24,27 @@ BodyRange bodiesOf(BodyRange groups, std::size_t groupSize, std::size_t bodyCoun
 
 }  // namespace
 
-TreeShare::TreeShare() : gather_(shareProgram(true)), scatter_(shareProgram(false)) {}
+gl::UniformProgram shareProgram(bool gather, bool withIds) {
+  const gl::Defines defines{
+      {"GATHER", gather ? 1 : 0},        {"IDS", withIds ? 1 : 0},
+      {"GROUP_SIZE", int(kGroup)},       {"B_ORDER", int(kOrderBinding)},
+      {"B_SHARED", int(kSharedBinding)}, {"U_ACCELERATION", int(kAccelerationUnit)}};
+  return gl::UniformProgram(gl::buildProgram({{GL_COMPUTE_SHADER, {"tree_share.comp"}}}, defines));
+}
+
+void runShare(const gl::UniformProgram& program, const ShareBuffers& buffers, BodyRange own,
+              std::size_t bodyCount, std::size_t invocations) {
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOrderBinding, buffers.order);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSharedBinding, buffers.shared);
+  glBindImageTexture(kAccelerationUnit, buffers.image, 0, GL_TRUE, 0, GL_READ_WRITE, GL_RGBA32F);
+  glUseProgram(program.id());
+  program.setInt("uFirst", int(own.first));
+  program.setInt("uLast", int(own.last));
+  program.setInt("uBodyCount", int(bodyCount));
+  if (invocations > 0) glDispatchCompute(GLuint((invocations + kGroup - 1) / kGroup), 1, 1);
+}
+
+TreeShare::TreeShare() : gather_(shareProgram(true, false)), scatter_(shareProgram(false, false)) {}
 
 void TreeShare::checkFits(std::size_t bodyCount, const gl::Limits& limits) {
   const std::size_t block = std::size_t(limits.maxShaderStorageBlockBytes);
@@ -61,20 +72,9 @@ GroupRange TreeShare::groupsOf(std::size_t bodyCount, std::size_t groupSize) con
   return {own.first, own.last};
 }
 
-void TreeShare::move(gl::UniformProgram& program, std::size_t invocations, BodyRange own,
-                     std::size_t bodyCount) {
-  glUseProgram(program.id());
-  program.setInt("uFirst", int(own.first));
-  program.setInt("uLast", int(own.last));
-  program.setInt("uBodyCount", int(bodyCount));
-  if (invocations > 0) glDispatchCompute(GLuint((invocations + kGroup - 1) / kGroup), 1, 1);
-}
-
-void TreeShare::bindFor(GLuint accelerationArray) const {
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOrderBinding, now_.gravity->sortedOrderBuffer());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSharedBinding, sorted_.id());
-  glBindImageTexture(kAccelerationUnit, accelerationArray, 0, GL_TRUE, 0, GL_READ_WRITE,
-                     GL_RGBA32F);
+void TreeShare::move(const gl::UniformProgram& program, std::size_t invocations, BodyRange own) {
+  runShare(program, {now_.gravity->sortedOrderBuffer(), sorted_.id(), now_.accelerationArray}, own,
+           now_.bodyCount, invocations);
 }
 
 void TreeShare::beginExchange(TreeGravity& gravity, GLuint accelerationArray, std::size_t bodyCount,
@@ -109,9 +109,8 @@ void TreeShare::gatherUpTo(std::size_t body) {
   const BodyRange own = now_.shares[std::size_t(ranks().rank())];
   body = std::min(body, own.last);
   if (body > now_.gathered) {
-    bindFor(now_.accelerationArray);
     glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-    move(gather_, body - now_.gathered, {now_.gathered, body}, now_.bodyCount);
+    move(gather_, body - now_.gathered, {now_.gathered, body});
     now_.gathered = body;
   }
   now_.exchange->partWritten(body);
@@ -121,8 +120,7 @@ void TreeShare::finishExchange() {
   const BodyRange own = now_.shares[std::size_t(ranks().rank())];
   gatherUpTo(own.last);  // all of it, where the walk went without parts (tuning the ring)
   now_.exchange->finishBufferExchange();
-  bindFor(now_.accelerationArray);
-  move(scatter_, now_.bodyCount, own, now_.bodyCount);
+  move(scatter_, now_.bodyCount, own);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
   gatherCounts(*now_.gravity, now_.groupRanges);
 }

@@ -16,6 +16,17 @@
 
 namespace nbody::tree {
 
+// tree_share.comp's variant that gathers this rank's accelerations out of an image or scatters
+// every rank's into one, with the bodies' IDs in the elements (the decomposed tree's) or not.
+gl::UniformProgram shareProgram(bool gather, bool withIds);
+// What it reads and writes: the order (or IDs) buffer, the shared elements, the image.
+struct ShareBuffers {
+  GLuint order = 0, shared = 0, image = 0;
+};
+// Runs `program` over `invocations` elements, this rank's range of them `own`.
+void runShare(const gl::UniformProgram& program, const ShareBuffers& buffers, BodyRange own,
+              std::size_t bodyCount, std::size_t invocations);
+
 class TreeShare {
  public:
   TreeShare();  // needs a current OpenGL 4.3+ context
@@ -43,9 +54,7 @@ class TreeShare {
 
  private:
   std::vector<BodyRange> groupShares(std::size_t groups) const;
-  void move(gl::UniformProgram& program, std::size_t invocations, BodyRange own,
-            std::size_t bodyCount);
-  void bindFor(GLuint accelerationArray) const;
+  void move(const gl::UniformProgram& program, std::size_t invocations, BodyRange own);
   void gatherUpTo(std::size_t body);
   void gatherCounts(const TreeGravity& gravity, const std::vector<BodyRange>& shares);
 

@@ -1,0 +1,233 @@
+#include "engines/tree/tree_decomposed.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include <glm/vec4.hpp>
+
+#include "engines/stage_textures.h"
+#include "engines/tree/tree_build.h"
+#include "engines/tree/tree_share.h"
+#include "engines/tree/tree_sort.h"
+#include "engines/tree/tree_straddling.h"
+#include "gl/desktop_calls.h"
+#include "gl/limits.h"
+
+namespace nbody::tree {
+namespace {
+
+constexpr int kMostRanks = 32;  // a bit a rank in the LET's marks
+
+// A texture of `bodies` (RGBA32F, body i at texel i); its size into `size`.
+gl::Texture bodyTexture(std::span<const glm::vec4> bodies, glm::ivec2& size) {
+  size =
+      StageTextures::sizeFor(std::max<std::size_t>(bodies.size(), 1), gl::limits().maxTextureSize);
+  GLuint id = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &id);
+  gl::Texture texture(id);
+  glTextureStorage2D(id, 1, GL_RGBA32F, size.x, size.y);
+  std::vector<glm::vec4> texels(std::size_t(size.x) * std::size_t(size.y), glm::vec4(0.0f));
+  std::copy(bodies.begin(), bodies.end(), texels.begin());
+  glTextureSubImage2D(id, 0, 0, 0, size.x, size.y, GL_RGBA, GL_FLOAT, texels.data());
+  return texture;
+}
+
+// An acceleration array (RGBA32F, one layer) of `size` texels.
+gl::Texture accelerationTexture(glm::ivec2 size) {
+  GLuint id = 0;
+  glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &id);
+  gl::Texture texture(id);
+  glTextureStorage3D(id, 1, GL_RGBA32F, size.x, size.y, 1);
+  return texture;
+}
+
+// The rows of `positionMass` that hold home bodies [first, last) (homes start at rows), as a
+// texture of their own: body first + i at its texel i.
+gl::Texture homeTexture(GLuint positionMass, glm::ivec2 size, BodyRange home) {
+  const int rows = int((home.size() + std::size_t(size.x) - 1) / std::size_t(size.x));
+  GLuint id = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &id);
+  gl::Texture texture(id);
+  glTextureStorage2D(id, 1, GL_RGBA32F, size.x, std::max(rows, 1));
+  if (rows > 0)
+    glCopyImageSubData(positionMass, GL_TEXTURE_2D, 0, 0, int(home.first / std::size_t(size.x)), 0,
+                       id, GL_TEXTURE_2D, 0, 0, 0, 0, size.x, rows, 1);
+  return texture;
+}
+
+// The IDs of a home's bodies in its sorted order (kValuesIn after sortByKeys), sent to the
+// walkers as its bodies are (sendSegments): each walker's IDs in the order its bodies arrived.
+std::vector<std::uint32_t> sendIds(const TreeBuffers& buffers, BodyRange home,
+                                   std::span<const std::size_t> sendCounts, const Ranks& ranks) {
+  std::vector<std::uint32_t> ids = readSortedBodies(buffers, home.size());
+  for (std::uint32_t& id : ids) id += std::uint32_t(home.first);
+  std::vector<std::size_t> received;
+  const std::vector<std::byte> bytes =
+      ranks.allToAll(std::as_bytes(std::span(ids)), sendCounts, 4, received);
+  std::vector<std::uint32_t> walkerIds(bytes.size() / 4);
+  if (!bytes.empty()) std::memcpy(walkerIds.data(), bytes.data(), bytes.size());
+  return walkerIds;
+}
+
+GroupRange groupsOf(BodyRange own, std::size_t groupSize) {
+  return {own.first / groupSize, (own.last + groupSize - 1) / groupSize};
+}
+
+}  // namespace
+
+DecomposedTree::DecomposedTree(const Ranks& ranks)
+    : DecomposedTree(ranks, arrayLimitsOf(gl::limits())) {}
+
+DecomposedTree::DecomposedTree(const Ranks& ranks, const ArrayLimits& arrays)
+    : ranks_(ranks),
+      arrays_(arrays),
+      kernels_(gl::limits()),
+      gather_(shareProgram(true, true)),
+      scatter_(shareProgram(false, true)) {}
+
+// Steps 2 and 3: homes of whole rows, their box, keys and sort, the segment cut, the exchange of
+// bodies and IDs, and the walker's sort under the global box.
+void DecomposedTree::sortSegment(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
+                                 const TreeSettings& settings) {
+  const std::size_t rank = std::size_t(ranks_.rank());
+  const BodyRange home = shareOut(bodyCount, std::size_t(size.x), ranks_.count())[rank];
+  const gl::Texture homeBodies = homeTexture(positionMass, size, home);
+  glBindTextureUnit(kPositionUnit, homeBodies.id());
+  const std::array<std::uint32_t, 6> bounds =
+      findGlobalBounds(kernels_, buffers_, home.size(), ranks_);
+  sortByKeys(kernels_, buffers_, home.size());
+  starts_.clear();
+  const std::size_t unit = std::size_t(estimateSettings(settings).groupSize);
+  for (const BodyRange& segment : shareOut(bodyCount, unit, ranks_.count()))
+    starts_.push_back(segment.first);
+  starts_.push_back(bodyCount);
+  const std::vector<std::size_t> sendCounts =
+      cut_.sendCounts(kernels_, buffers_, home.size(), home.first, starts_, ranks_);
+  buildTopology(kernels_, home.size());  // gathers the home's sorted bodies
+  const SegmentBodies segment = sendSegments(buffers_, home.size(), sendCounts, ranks_);
+  ids_ = sendIds(buffers_, home, sendCounts, ranks_);
+  own_ = {starts_[rank], starts_[rank + 1]};
+  walkerBodies_ = bodyTexture(segment.positionMass, walkerSize_);
+  glBindTextureUnit(kPositionUnit, walkerBodies_.id());
+  writeBounds(buffers_, bounds);
+  sortByKeys(kernels_, buffers_, segment.positionMass.size());
+}
+
+// Steps 4 and 5: links through the halo keys, and the straddling nodes.
+void DecomposedTree::linkSegment(std::size_t bodyCount) {
+  const std::vector<WalkerEnds> ends = gatherEnds(buffers_, own_.size(), ranks_);
+  segment_ = segmentOf(ends, own_.first, own_.size(), ranks_.rank());
+  straddling_ = straddlingNodes(kernels_, counter_, starts_, ends, ranks_);
+  buildTopology(kernels_, bodyCount, segment_);
+  writeStraddlingNodes(buffers_, straddling_, segment_);
+}
+
+// Step 7: the local moments, the frontier gathered and placed, the top pass. Returns the slots
+// the top area leaves.
+SlotMap DecomposedTree::computeAllMoments(TopArea& top, std::size_t bodyCount, double theta) {
+  top.placeNodes(buffers_);
+  SlotMap slots{true, segment_.first, segment_.count, 0, buffers_.writeSlotHash(top.hash())};
+  computeMoments(kernels_, buffers_, bodyCount, theta, slots);
+  const std::vector<FrontierItem> frontier = top.ownFrontier(buffers_);
+  const std::vector<std::uint32_t> starts =
+      top.placeFrontier(buffers_, gatherOnEveryRank(ranks_, std::span(frontier)));
+  slots.hashEntries = buffers_.writeSlotHash(top.hash());
+  gl::Buffer startBuffer = gl::Buffer::create();
+  glNamedBufferStorage(startBuffer.id(), GLsizeiptr(std::max<std::size_t>(starts.size(), 1) * 4),
+                       starts.empty() ? nullptr : starts.data(), 0);
+  computeMoments(kernels_, buffers_, bodyCount, theta, slots, {startBuffer.id(), starts.size()});
+  return slots;
+}
+
+void DecomposedTree::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
+                              const StepParams& params, const TreeSettings& settings,
+                              GLuint accelerationArray, RankExchange& exchange,
+                              std::size_t chunkBodies) {
+  if (params.contactScreen) throw std::invalid_argument("the decomposed tree screens no contacts");
+  if (ranks_.count() > kMostRanks || bodyCount < 2)
+    throw std::invalid_argument("the decomposed tree takes 2 bodies or more on 1 to 32 ranks");
+  validate(settings);
+  buffers_.reserve(bodyCount, arrays_);
+  kernels_.setStorage(buffers_.storage());
+  buffers_.bindAll();
+  rounds_.clear();
+  sortSegment(positionMass, size, bodyCount, settings);
+  linkSegment(bodyCount);
+  TopArea top(straddling_, segment_, bodyCount);
+  SlotMap slots = computeAllMoments(top, bodyCount, settings.theta);
+  const std::size_t chunks = chunkBodies > 0 ? chunkBodies : letChunkBodies(settings);
+  walkerAccelerations_ = accelerationTexture(walkerSize_);
+  glBindTextureUnit(kPositionUnit, walkerBodies_.id());
+  glBindImageTexture(kAccelerationImageUnit, walkerAccelerations_.id(), 0, GL_TRUE, 0,
+                     GL_WRITE_ONLY, GL_RGBA32F);
+  if (opensRelative(settings)) {
+    const double scale = settings.theta / settings.estimateTheta;
+    slots = letRound(top, slots, selection_.chunks(kernels_, slots, chunks, ranks_.rank(), false),
+                     estimateSettings(settings), scale * scale);
+    coarseWalk(bodyCount, params, settings, slots);
+  }
+  slots =
+      letRound(top, slots,
+               selection_.chunks(kernels_, slots, chunks, ranks_.rank(), opensRelative(settings)),
+               settings, 1.0);
+  walk_.run(kernels_, buffers_, bodyCount, walkerSize_, params, settings, WalkOutput::accelerations,
+            groupsOf(own_, std::size_t(settings.groupSize)), {}, slots);
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  if (ranks_.maximum(std::int64_t(buffers_.readSlotMisses())) != 0)
+    throw std::logic_error("a walker missed records its local essential tree should hold");
+  shareAccelerations(bodyCount, accelerationArray, exchange);
+}
+
+SlotMap DecomposedTree::letRound(const TopArea& top, const SlotMap& held, std::vector<LetChunk> own,
+                                 const TreeSettings& settings, double openingScale2) {
+  std::vector<LetChunk> chunks = gatherOnEveryRank(ranks_, std::span<const LetChunk>(own));
+  std::erase_if(chunks, [&](const LetChunk& chunk) {
+    std::uint32_t rank = 0;
+    std::memcpy(&rank, &chunk.lo[3], 4);
+    return rank == std::uint32_t(ranks_.rank());
+  });
+  const LetMarks marks =
+      selection_.select(kernels_, held, chunks, starts_, ranks_.rank(), settings, openingScale2);
+  if (ranks_.maximum(marks.overflowed ? 1 : 0) != 0)
+    throw std::runtime_error("a local essential tree's walk outgrew its stack");
+  const LetParts sent = selection_.pack(kernels_, marks, top, held, ranks_.count());
+  const LetParts received = exchangeLet(sent, ranks_);
+  rounds_.push_back({sent.nodes.size(), sent.bodies.size(), sent.bytes(), received.nodes.size(),
+                     received.bodies.size(), received.bytes()});
+  return placeLet(buffers_, received, top, held, ranks_.rank());
+}
+
+void DecomposedTree::coarseWalk(std::size_t bodyCount, const StepParams& params,
+                                const TreeSettings& settings, const SlotMap& slots) {
+  const TreeSettings coarse = estimateSettings(settings);
+  walk_.run(kernels_, buffers_, bodyCount, walkerSize_, params, coarse, WalkOutput::estimates,
+            groupsOf(own_, std::size_t(coarse.groupSize)), {}, slots);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+// Every segment's accelerations, with their bodies' IDs (16 bytes a body, in segment order), to
+// every rank through `exchange`, and stored by ID into layer 0 of `accelerationArray`.
+void DecomposedTree::shareAccelerations(std::size_t bodyCount, GLuint accelerationArray,
+                                        RankExchange& exchange) {
+  if (bodyCount * 16 > sharedBytes_) {
+    shared_ = gl::Buffer::create();
+    glNamedBufferStorage(shared_.id(), GLsizeiptr(bodyCount * 16), nullptr, 0);
+    sharedBytes_ = bodyCount * 16;
+  }
+  gl::Buffer ids = gl::Buffer::create();
+  glNamedBufferStorage(ids.id(), GLsizeiptr(std::max<std::size_t>(ids_.size(), 1) * 4),
+                       ids_.empty() ? nullptr : ids_.data(), 0);
+  std::vector<BodyRange> segments;
+  for (std::size_t r = 0; r + 1 < starts_.size(); ++r)
+    segments.push_back({starts_[r], starts_[r + 1]});
+  exchange.beginBufferExchange(shared_.id(), 16, segments);
+  runShare(gather_, {ids.id(), shared_.id(), walkerAccelerations_.id()}, own_, bodyCount,
+           own_.size());
+  exchange.partWritten(own_.last);
+  exchange.finishBufferExchange();
+  runShare(scatter_, {ids.id(), shared_.id(), accelerationArray}, own_, bodyCount, bodyCount);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+}
+
+}  // namespace nbody::tree

@@ -1,0 +1,97 @@
+#pragma once
+// One evaluation of the decomposed tree on this rank (docs/decomposed-tree-design.md, section 6's
+// "one evaluation on rank r, in order"): the rank is the home of a range of rows of the positions
+// and the walker of a segment of the single GPU's sorted order. It sorts its home under the
+// global box, cuts the segments by integer counts, sends each walker its segment's bodies and IDs,
+// sorts and links its segment, finds the straddling nodes, computes its moments and the top ones,
+// exchanges local essential trees (two rounds under the relative opening: the coarse walk's, then
+// the main walk's) and walks its own groups. Every body's acceleration is one GPU's, bit for bit
+// (I1: the same interaction list, in the same order, from the same words).
+//
+// As built (step 10's first part), every rank still holds every body: the ranks exchange each
+// segment's accelerations with their IDs and every rank stores all of them, so that the rest of
+// an engine (the update, outputs, pictures) runs as with the replicated tree. What each rank
+// sorts, builds, and walks is its segment, plus what its LETs bring.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "engines/rank_exchange.h"
+#include "engines/tree/tree_buffers.h"
+#include "engines/tree/tree_decompose.h"
+#include "engines/tree/tree_kernels.h"
+#include "engines/tree/tree_let.h"
+#include "engines/tree/tree_settings.h"
+#include "engines/tree/tree_walk.h"
+#include "gl/objects.h"
+#include "gl/shader_program.h"
+#include "parallel/ranks.h"
+#include "physics/state.h"
+
+namespace nbody::tree {
+
+class DecomposedTree {
+ public:
+  // Needs a current OpenGL 4.3+ context. Its arrays move into textures beyond one storage block
+  // of this GPU, or of `arrays` (tests take smaller ones, to reach the texture path at small N).
+  explicit DecomposedTree(const Ranks& ranks);
+  DecomposedTree(const Ranks& ranks, const ArrayLimits& arrays);
+
+  // Accelerations (G included) of the `bodyCount` bodies of `positionMass` (RGBA32F, `size` texels,
+  // body i at texel i, as TreeGravity::evaluate takes them) into layer 0 of `accelerationArray`,
+  // on every rank, the segments' accelerations passing through `exchange`; every rank calls it
+  // alike. `chunkBodies` (0: letChunkBodies) sets the LET's chunks. Throws std::invalid_argument
+  // for a contact screen (not decomposed yet) or more than 32 ranks, std::runtime_error where a LET
+  // outgrows the walker's arrays.
+  void evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
+                const StepParams& params, const TreeSettings& settings, GLuint accelerationArray,
+                RankExchange& exchange, std::size_t chunkBodies = 0);
+
+  // What this rank sent and received in each LET round of the last evaluation (A, then B; B
+  // alone under the geometric opening).
+  struct LetRound {
+    std::size_t nodesSent = 0, bodiesSent = 0, bytesSent = 0;
+    std::size_t nodesReceived = 0, bodiesReceived = 0, bytesReceived = 0;
+  };
+  const std::vector<LetRound>& lastLetRounds() const { return rounds_; }
+  // The segment this rank walked in the last evaluation: sorted positions [first, last).
+  BodyRange lastSegment() const { return own_; }
+
+ private:
+  void sortSegment(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
+                   const TreeSettings& settings);
+  void linkSegment(std::size_t bodyCount);
+  SlotMap computeAllMoments(TopArea& top, std::size_t bodyCount, double theta);
+  SlotMap letRound(const TopArea& top, const SlotMap& held, std::vector<LetChunk> own,
+                   const TreeSettings& settings, double openingScale2);
+  void coarseWalk(std::size_t bodyCount, const StepParams& params, const TreeSettings& settings,
+                  const SlotMap& slots);
+  void shareAccelerations(std::size_t bodyCount, GLuint accelerationArray, RankExchange& exchange);
+
+  const Ranks& ranks_;
+  ArrayLimits arrays_;
+  Kernels kernels_;
+  TreeBuffers buffers_;
+  SegmentCut cut_;
+  CompositeCounter counter_;
+  LetSelection selection_;
+  WalkStage walk_;
+  gl::UniformProgram gather_, scatter_;  // tree_share.comp with IDs
+  gl::Buffer shared_;                    // every body's acceleration and ID, in segment order
+  std::size_t sharedBytes_ = 0;
+  // The last evaluation's: the segment starts (K + 1), this rank's segment, the IDs of its bodies
+  // in the order they arrived, their positions (a texture of walkerSize_), the walk's output.
+  std::vector<std::size_t> starts_;
+  BodyRange own_;
+  std::vector<std::uint32_t> ids_;
+  gl::Texture walkerBodies_, walkerAccelerations_;
+  glm::ivec2 walkerSize_{0, 0};
+  std::vector<NodeLinks> straddling_;
+  TopologySegment segment_;
+  std::vector<LetRound> rounds_;
+};
+
+}  // namespace nbody::tree
