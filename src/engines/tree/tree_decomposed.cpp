@@ -1,6 +1,9 @@
 #include "engines/tree/tree_decomposed.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -69,6 +72,32 @@ std::vector<std::uint32_t> sendIds(const TreeBuffers& buffers, BodyRange home,
   if (!bytes.empty()) std::memcpy(walkerIds.data(), bytes.data(), bytes.size());
   return walkerIds;
 }
+
+}  // namespace
+
+void DecomposedTree::PhaseClock::start() {
+  on_ = std::getenv("NBODY_DECOMPOSED_TIMES") != nullptr;
+  text_.clear();
+  if (on_) glFinish();
+  last_ = std::chrono::steady_clock::now();
+}
+
+void DecomposedTree::PhaseClock::lap(const char* phase) {
+  if (!on_) return;
+  glFinish();
+  const auto now = std::chrono::steady_clock::now();
+  char figure[64];
+  std::snprintf(figure, sizeof figure, "%s %.2f ", phase,
+                std::chrono::duration<double, std::milli>(now - last_).count());
+  text_ += figure;
+  last_ = now;
+}
+
+void DecomposedTree::PhaseClock::report(int rank) const {
+  if (on_) std::fprintf(stderr, "nbody: rank %d, decomposed tree, ms: %s\n", rank, text_.c_str());
+}
+
+namespace {
 
 GroupRange groupsOf(BodyRange own, std::size_t groupSize) {
   return {own.first / groupSize, (own.last + groupSize - 1) / groupSize};
@@ -152,10 +181,14 @@ void DecomposedTree::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t 
   kernels_.setStorage(buffers_.storage());
   buffers_.bindAll();
   rounds_.clear();
+  clock_.start();
   sortSegment(positionMass, size, bodyCount, settings);
+  clock_.lap("sort");
   linkSegment(bodyCount);
+  clock_.lap("link");
   TopArea top(straddling_, segment_, bodyCount);
   SlotMap slots = computeAllMoments(top, bodyCount, settings.theta);
+  clock_.lap("moments");
   const std::size_t chunks = chunkBodies > 0 ? chunkBodies : letChunkBodies(settings);
   walkerAccelerations_ = accelerationTexture(walkerSize_);
   glBindTextureUnit(kPositionUnit, walkerBodies_.id());
@@ -166,6 +199,7 @@ void DecomposedTree::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t 
     slots = letRound(top, slots, selection_.chunks(kernels_, slots, chunks, ranks_.rank(), false),
                      estimateSettings(settings), scale * scale);
     coarseWalk(bodyCount, params, settings, slots);
+    clock_.lap("coarse-walk");
   }
   slots =
       letRound(top, slots,
@@ -174,13 +208,17 @@ void DecomposedTree::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t 
   walk_.run(kernels_, buffers_, bodyCount, walkerSize_, params, settings, WalkOutput::accelerations,
             groupsOf(own_, std::size_t(settings.groupSize)), {}, slots);
   glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  clock_.lap("walk");
   if (ranks_.maximum(std::int64_t(buffers_.readSlotMisses())) != 0)
     throw std::logic_error("a walker missed records its local essential tree should hold");
   shareAccelerations(bodyCount, accelerationArray, exchange);
+  clock_.lap("share");
+  clock_.report(ranks_.rank());
 }
 
 SlotMap DecomposedTree::letRound(const TopArea& top, const SlotMap& held, std::vector<LetChunk> own,
                                  const TreeSettings& settings, double openingScale2) {
+  clock_.lap("chunks");
   std::vector<LetChunk> chunks = gatherOnEveryRank(ranks_, std::span<const LetChunk>(own));
   std::erase_if(chunks, [&](const LetChunk& chunk) {
     std::uint32_t rank = 0;
@@ -191,11 +229,16 @@ SlotMap DecomposedTree::letRound(const TopArea& top, const SlotMap& held, std::v
       selection_.select(kernels_, held, chunks, starts_, ranks_.rank(), settings, openingScale2);
   if (ranks_.maximum(marks.overflowed ? 1 : 0) != 0)
     throw std::runtime_error("a local essential tree's walk outgrew its stack");
+  clock_.lap("select");
   const LetParts sent = selection_.pack(kernels_, marks, top, held, ranks_.count());
+  clock_.lap("pack");
   const LetParts received = exchangeLet(sent, ranks_);
+  clock_.lap("send");
   rounds_.push_back({sent.nodes.size(), sent.bodies.size(), sent.bytes(), received.nodes.size(),
                      received.bodies.size(), received.bytes()});
-  return placeLet(buffers_, received, top, held, ranks_.rank());
+  const SlotMap placed = placeLet(buffers_, received, top, held, ranks_.rank());
+  clock_.lap("place");
+  return placed;
 }
 
 void DecomposedTree::coarseWalk(std::size_t bodyCount, const StepParams& params,

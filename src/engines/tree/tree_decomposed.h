@@ -13,8 +13,10 @@
 // an engine (the update, outputs, pictures) runs as with the replicated tree. What each rank
 // sorts, builds, and walks is its segment, plus what its LETs bring.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -71,7 +73,23 @@ class DecomposedTree {
                   const SlotMap& slots);
   void shareAccelerations(std::size_t bodyCount, GLuint accelerationArray, RankExchange& exchange);
 
+  // Wall time of each phase of an evaluation where NBODY_DECOMPOSED_TIMES is set, said on stderr
+  // by every rank (each phase ends with glFinish, so the GPU's share is in it; unset, nothing
+  // waits).
+  class PhaseClock {
+   public:
+    void start();
+    void lap(const char* phase);
+    void report(int rank) const;
+
+   private:
+    bool on_ = false;
+    std::chrono::steady_clock::time_point last_;
+    std::string text_;
+  };
+
   const Ranks& ranks_;
+  PhaseClock clock_;
   ArrayLimits arrays_;
   Kernels kernels_;
   TreeBuffers buffers_;
