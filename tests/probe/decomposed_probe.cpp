@@ -522,7 +522,8 @@ void walkerMoments(Walker& walker, const tree::TopologySegment& segment, std::si
   top.placeNodes(buffers);
   tree::SlotMap slots{true, segment.first, segment.count, 0, buffers.writeSlotHash(top.hash())};
   tree::computeMoments(walker.gpu.kernels, buffers, count, theta, slots);
-  const std::vector<tree::FrontierItem> own = top.ownFrontier(buffers);
+  tree::LetSelection gpu;
+  const std::vector<tree::FrontierItem> own = gpu.frontier(walker.gpu.kernels, top);
   const std::vector<tree::FrontierItem> all = gatherOnEveryRank(ranks, std::span(own));
   const std::vector<std::uint32_t> starts = top.placeFrontier(buffers, all);
   slots.hashEntries = buffers.writeSlotHash(top.hash());

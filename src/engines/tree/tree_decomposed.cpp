@@ -22,41 +22,28 @@ namespace {
 
 constexpr int kMostRanks = 32;  // a bit a rank in the LET's marks
 
-// A texture of `bodies` (RGBA32F, body i at texel i); its size into `size`.
-gl::Texture bodyTexture(std::span<const glm::vec4> bodies, glm::ivec2& size) {
-  size =
-      StageTextures::sizeFor(std::max<std::size_t>(bodies.size(), 1), gl::limits().maxTextureSize);
+// `texture` as an RGBA32F texture of `target` (2-D, or a 2-D array of one layer) and `size`
+// texels: kept where it is one already.
+void ensureTexture(DecomposedTree::SizedTexture& texture, GLenum target, glm::ivec2 size) {
+  if (texture.texture.id() != 0 && texture.size == size) return;
   GLuint id = 0;
-  glCreateTextures(GL_TEXTURE_2D, 1, &id);
-  gl::Texture texture(id);
-  glTextureStorage2D(id, 1, GL_RGBA32F, size.x, size.y);
-  std::vector<glm::vec4> texels(std::size_t(size.x) * std::size_t(size.y), glm::vec4(0.0f));
-  std::copy(bodies.begin(), bodies.end(), texels.begin());
-  glTextureSubImage2D(id, 0, 0, 0, size.x, size.y, GL_RGBA, GL_FLOAT, texels.data());
-  return texture;
+  glCreateTextures(target, 1, &id);
+  texture.texture = gl::Texture(id);
+  texture.size = size;
+  if (target == GL_TEXTURE_2D_ARRAY)
+    glTextureStorage3D(id, 1, GL_RGBA32F, size.x, size.y, 1);
+  else
+    glTextureStorage2D(id, 1, GL_RGBA32F, size.x, size.y);
 }
 
-// An acceleration array (RGBA32F, one layer) of `size` texels.
-gl::Texture accelerationTexture(glm::ivec2 size) {
-  GLuint id = 0;
-  glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &id);
-  gl::Texture texture(id);
-  glTextureStorage3D(id, 1, GL_RGBA32F, size.x, size.y, 1);
-  return texture;
-}
-
-// The rows of `positionMass` that hold home bodies [first, last) (homes start at rows), as a
-// texture of their own: body first + i at its texel i.
-gl::Texture homeTexture(GLuint positionMass, glm::ivec2 size, BodyRange home) {
-  const int rows = int((home.size() + std::size_t(size.x) - 1) / std::size_t(size.x));
-  GLuint id = 0;
-  glCreateTextures(GL_TEXTURE_2D, 1, &id);
-  gl::Texture texture(id);
-  glTextureStorage2D(id, 1, GL_RGBA32F, size.x, std::max(rows, 1));
+// `bodies` into `texture` (body i at texel i), whole rows and then the last one's part.
+void uploadBodies(GLuint texture, glm::ivec2 size, std::span<const glm::vec4> bodies) {
+  const std::size_t width = std::size_t(size.x), rows = bodies.size() / width;
   if (rows > 0)
-    glCopyImageSubData(positionMass, GL_TEXTURE_2D, 0, 0, int(home.first / std::size_t(size.x)), 0,
-                       id, GL_TEXTURE_2D, 0, 0, 0, 0, size.x, rows, 1);
-  return texture;
+    glTextureSubImage2D(texture, 0, 0, 0, size.x, GLsizei(rows), GL_RGBA, GL_FLOAT, bodies.data());
+  if (const std::size_t rest = bodies.size() - rows * width; rest > 0)
+    glTextureSubImage2D(texture, 0, 0, GLint(rows), GLsizei(rest), 1, GL_RGBA, GL_FLOAT,
+                        bodies.data() + rows * width);
 }
 
 // The IDs of a home's bodies in its sorted order (kValuesIn after sortByKeys), sent to the
@@ -121,8 +108,12 @@ void DecomposedTree::sortSegment(GLuint positionMass, glm::ivec2 size, std::size
                                  const TreeSettings& settings) {
   const std::size_t rank = std::size_t(ranks_.rank());
   const BodyRange home = shareOut(bodyCount, std::size_t(size.x), ranks_.count())[rank];
-  const gl::Texture homeBodies = homeTexture(positionMass, size, home);
-  glBindTextureUnit(kPositionUnit, homeBodies.id());
+  const int rows = int((home.size() + std::size_t(size.x) - 1) / std::size_t(size.x));
+  ensureTexture(homeBodies_, GL_TEXTURE_2D, {size.x, std::max(rows, 1)});
+  if (rows > 0)  // homes start at rows: body first + i at texel i
+    glCopyImageSubData(positionMass, GL_TEXTURE_2D, 0, 0, int(home.first / std::size_t(size.x)), 0,
+                       homeBodies_.texture.id(), GL_TEXTURE_2D, 0, 0, 0, 0, size.x, rows, 1);
+  glBindTextureUnit(kPositionUnit, homeBodies_.texture.id());
   const std::array<std::uint32_t, 6> bounds =
       findGlobalBounds(kernels_, buffers_, home.size(), ranks_);
   sortByKeys(kernels_, buffers_, home.size());
@@ -137,8 +128,11 @@ void DecomposedTree::sortSegment(GLuint positionMass, glm::ivec2 size, std::size
   const SegmentBodies segment = sendSegments(buffers_, home.size(), sendCounts, ranks_);
   ids_ = sendIds(buffers_, home, sendCounts, ranks_);
   own_ = {starts_[rank], starts_[rank + 1]};
-  walkerBodies_ = bodyTexture(segment.positionMass, walkerSize_);
-  glBindTextureUnit(kPositionUnit, walkerBodies_.id());
+  walkerSize_ = StageTextures::sizeFor(std::max<std::size_t>(segment.positionMass.size(), 1),
+                                       gl::limits().maxTextureSize);
+  ensureTexture(walkerBodies_, GL_TEXTURE_2D, walkerSize_);
+  uploadBodies(walkerBodies_.texture.id(), walkerSize_, segment.positionMass);
+  glBindTextureUnit(kPositionUnit, walkerBodies_.texture.id());
   writeBounds(buffers_, bounds);
   sortByKeys(kernels_, buffers_, segment.positionMass.size());
 }
@@ -158,7 +152,7 @@ SlotMap DecomposedTree::computeAllMoments(TopArea& top, std::size_t bodyCount, d
   top.placeNodes(buffers_);
   SlotMap slots{true, segment_.first, segment_.count, 0, buffers_.writeSlotHash(top.hash())};
   computeMoments(kernels_, buffers_, bodyCount, theta, slots);
-  const std::vector<FrontierItem> frontier = top.ownFrontier(buffers_);
+  const std::vector<FrontierItem> frontier = selection_.frontier(kernels_, top);
   const std::vector<std::uint32_t> starts =
       top.placeFrontier(buffers_, gatherOnEveryRank(ranks_, std::span(frontier)));
   slots.hashEntries = buffers_.writeSlotHash(top.hash());
@@ -190,9 +184,9 @@ void DecomposedTree::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t 
   SlotMap slots = computeAllMoments(top, bodyCount, settings.theta);
   clock_.lap("moments");
   const std::size_t chunks = chunkBodies > 0 ? chunkBodies : letChunkBodies(settings);
-  walkerAccelerations_ = accelerationTexture(walkerSize_);
-  glBindTextureUnit(kPositionUnit, walkerBodies_.id());
-  glBindImageTexture(kAccelerationImageUnit, walkerAccelerations_.id(), 0, GL_TRUE, 0,
+  ensureTexture(walkerAccelerations_, GL_TEXTURE_2D_ARRAY, walkerSize_);
+  glBindTextureUnit(kPositionUnit, walkerBodies_.texture.id());
+  glBindImageTexture(kAccelerationImageUnit, walkerAccelerations_.texture.id(), 0, GL_TRUE, 0,
                      GL_WRITE_ONLY, GL_RGBA32F);
   if (opensRelative(settings)) {
     const double scale = settings.theta / settings.estimateTheta;
@@ -265,7 +259,7 @@ void DecomposedTree::shareAccelerations(std::size_t bodyCount, GLuint accelerati
   for (std::size_t r = 0; r + 1 < starts_.size(); ++r)
     segments.push_back({starts_[r], starts_[r + 1]});
   exchange.beginBufferExchange(shared_.id(), 16, segments);
-  runShare(gather_, {ids.id(), shared_.id(), walkerAccelerations_.id()}, own_, bodyCount,
+  runShare(gather_, {ids.id(), shared_.id(), walkerAccelerations_.texture.id()}, own_, bodyCount,
            own_.size());
   exchange.partWritten(own_.last);
   exchange.finishBufferExchange();

@@ -62,6 +62,12 @@ class DecomposedTree {
   // The segment this rank walked in the last evaluation: sorted positions [first, last).
   BodyRange lastSegment() const { return own_; }
 
+  // A texture kept from one evaluation to the next while its size holds.
+  struct SizedTexture {
+    gl::Texture texture;
+    glm::ivec2 size{0, 0};
+  };
+
  private:
   void sortSegment(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
                    const TreeSettings& settings);
@@ -101,11 +107,12 @@ class DecomposedTree {
   gl::Buffer shared_;                    // every body's acceleration and ID, in segment order
   std::size_t sharedBytes_ = 0;
   // The last evaluation's: the segment starts (K + 1), this rank's segment, the IDs of its bodies
-  // in the order they arrived, their positions (a texture of walkerSize_), the walk's output.
+  // in the order they arrived, their positions (a texture of walkerSize_), the walk's output; the
+  // home's positions.
   std::vector<std::size_t> starts_;
   BodyRange own_;
   std::vector<std::uint32_t> ids_;
-  gl::Texture walkerBodies_, walkerAccelerations_;
+  SizedTexture walkerBodies_, walkerAccelerations_, homeBodies_;
   glm::ivec2 walkerSize_{0, 0};
   std::vector<NodeLinks> straddling_;
   TopologySegment segment_;

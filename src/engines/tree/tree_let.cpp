@@ -14,7 +14,8 @@ namespace {
 
 constexpr int kLetStack = 4096;  // tree_let.comp's LET_STACK: 16 KiB of shared memory
 constexpr int kMostRanks = 32;   // a bit a rank in a word of marks (tree_let.comp's MAX_RANKS)
-constexpr std::size_t kHeaderWords = 2;  // tree_let.comp's letOverflow, letUnused
+constexpr std::size_t kHeaderWords = 2;              // tree_let.comp's letOverflow, letUnused
+constexpr std::size_t kRecordWords[] = {4, 16, 24};  // tree_pack.comp's, by LetSelection::Records
 
 // A buffer of at least `bytes`, kept while big enough (its contents undefined).
 void ensureBuffer(gl::Buffer& buffer, std::size_t bytes) {
@@ -115,8 +116,9 @@ std::size_t LetParts::bytes() const {
 }
 
 std::vector<std::uint32_t> LetSelection::packed(Kernels& kernels,
-                                                std::span<const std::uint32_t> slots, bool nodes) {
-  const std::size_t words = slots.size() * (nodes ? 16 : 4);
+                                                std::span<const std::uint32_t> slots,
+                                                Records records) {
+  const std::size_t words = slots.size() * kRecordWords[std::size_t(records)];
   std::vector<std::uint32_t> packed(words);
   if (slots.empty()) return packed;
   ensureBuffer(input_, slots.size_bytes());
@@ -124,7 +126,7 @@ std::vector<std::uint32_t> LetSelection::packed(Kernels& kernels,
   glNamedBufferSubData(input_.id(), 0, GLsizeiptr(slots.size_bytes()), slots.data());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, input_.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, output_.id());
-  gl::UniformProgram& program = kernels.use(Kernel::pack, {{"NODES", nodes ? 1 : 0}});
+  gl::UniformProgram& program = kernels.use(Kernel::pack, {{"NODES", int(records)}});
   program.setUint("uCount", slots.size());
   kernels.dispatch(ceilDiv(slots.size(), kElementThreads));
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -147,7 +149,7 @@ LetParts LetSelection::pack(Kernels& kernels, const LetMarks& marks, const TopAr
     parts.nodeCounts.push_back(nodeSlots.size() - nodesBefore);
     parts.bodyCounts.push_back(bodySlots.size() - bodiesBefore);
   }
-  const std::vector<std::uint32_t> nodeWords = packed(kernels, nodeSlots, true);
+  const std::vector<std::uint32_t> nodeWords = packed(kernels, nodeSlots, Records::nodes);
   for (std::size_t k = 0; k < nodeSlots.size(); ++k) {
     LetNode node{std::uint32_t(marks.first + nodeSlots[k]), {}};
     std::copy_n(nodeWords.begin() + std::ptrdiff_t(16 * k), 16, node.words.begin());
@@ -155,13 +157,33 @@ LetParts LetSelection::pack(Kernels& kernels, const LetMarks& marks, const TopAr
   }
   std::vector<std::uint32_t> heldSlots(bodySlots);
   for (std::uint32_t& slot : heldSlots) slot += std::uint32_t(held.bodiesBelow);
-  const std::vector<std::uint32_t> bodyWords = packed(kernels, heldSlots, false);
+  const std::vector<std::uint32_t> bodyWords = packed(kernels, heldSlots, Records::bodies);
   for (std::size_t k = 0; k < bodySlots.size(); ++k) {
     LetBody body{std::uint32_t(marks.first + bodySlots[k]), {}};
     std::copy_n(bodyWords.begin() + std::ptrdiff_t(4 * k), 4, body.words.begin());
     parts.bodies.push_back(body);
   }
   return parts;
+}
+
+std::vector<FrontierItem> LetSelection::frontier(Kernels& kernels, const TopArea& top) {
+  std::vector<std::uint32_t> nodes, bodies;
+  const std::vector<std::uint32_t> held = top.heldFrontier();
+  for (std::uint32_t reference : held)
+    ((reference & kLeafBit) != 0 ? bodies : nodes).push_back(top.heldSlot(reference));
+  const std::vector<std::uint32_t> nodeWords = packed(kernels, nodes, Records::frontierNodes),
+                                   bodyWords = packed(kernels, bodies, Records::bodies);
+  std::vector<FrontierItem> items;
+  std::size_t node = 0, body = 0;
+  for (std::uint32_t reference : held) {
+    FrontierItem item{reference, {}};
+    if ((reference & kLeafBit) != 0)
+      std::copy_n(bodyWords.begin() + std::ptrdiff_t(4 * body++), 4, item.words.begin());
+    else
+      std::copy_n(nodeWords.begin() + std::ptrdiff_t(24 * node++), 24, item.words.begin());
+    items.push_back(item);
+  }
+  return items;
 }
 
 LetParts exchangeLet(const LetParts& sent, const Ranks& ranks) {

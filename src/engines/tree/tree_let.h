@@ -80,11 +80,15 @@ class LetSelection {
   // frontier nodes) left out.
   LetParts pack(Kernels& kernels, const LetMarks& marks, const TopArea& top, const SlotMap& held,
                 int ranks);
+  // What tree_pack.comp copies a record: a body's 4 words, a node's 16, a frontier node's 24.
+  enum class Records { bodies = 0, nodes = 1, frontierNodes = 2 };
+  // The words of the records at `slots`, one after another.
+  std::vector<std::uint32_t> packed(Kernels& kernels, std::span<const std::uint32_t> slots,
+                                    Records records);
+  // The frontier items this walker holds (TopArea::heldFrontier), read in two dispatches.
+  std::vector<FrontierItem> frontier(Kernels& kernels, const TopArea& top);
 
  private:
-  // The words tree_pack.comp copies for `slots` (NODES 1: 16 a node; else 4 a body).
-  std::vector<std::uint32_t> packed(Kernels& kernels, std::span<const std::uint32_t> slots,
-                                    bool nodes);
   gl::Buffer input_, output_;
 };
 // Sends every rank its part (MPI_Alltoallv); returns what this rank received. Every rank calls it

@@ -191,29 +191,15 @@ void TopArea::placeNodes(const TreeBuffers& buffers) const {
   }
 }
 
-std::vector<FrontierItem> TopArea::ownFrontier(const TreeBuffers& buffers) const {
-  std::vector<FrontierItem> items;
-  for (const auto& [reference, parent] : parents_) {
-    if (!holds(reference)) continue;
-    FrontierItem item{reference, {}};
-    const std::size_t slot = (reference & ~kLeafBit) - segment_.first;
-    const auto copy = [&](Binding binding, std::size_t record, std::size_t at) {
-      const std::vector<std::uint32_t> words = buffers.readRecord(binding, record);
-      std::copy(words.begin(), words.end(), item.words.begin() + std::ptrdiff_t(at));
-    };
-    if ((reference & kLeafBit) != 0) {
-      copy(kSortedBodies, slot, 0);
-    } else {
-      copy(kNodeTest, 2 * slot, 0);
-      copy(kNodeTest, 2 * slot + 1, 4);
-      copy(kNodeQuad, 2 * slot, 8);
-      copy(kNodeQuad, 2 * slot + 1, 12);
-      copy(kNodeBoxMin, slot, 16);
-      copy(kNodeBoxMax, slot, 20);
-    }
-    items.push_back(item);
-  }
-  return items;
+std::vector<std::uint32_t> TopArea::heldFrontier() const {
+  std::vector<std::uint32_t> held;
+  for (const auto& [reference, parent] : parents_)
+    if (holds(reference)) held.push_back(reference);
+  return held;
+}
+
+std::uint32_t TopArea::heldSlot(std::uint32_t reference) const {
+  return std::uint32_t((reference & ~kLeafBit) - segment_.first);
 }
 
 std::vector<std::uint32_t> TopArea::placeFrontier(const TreeBuffers& buffers,

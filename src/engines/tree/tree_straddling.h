@@ -57,8 +57,10 @@ class TopArea {
   // Before the local pass: the links of the straddling nodes outside the segment, and the parent
   // of every straddling node, at their slots.
   void placeNodes(const TreeBuffers& buffers) const;
-  // After it: the frontier items this walker holds, read from its arrays.
-  std::vector<FrontierItem> ownFrontier(const TreeBuffers& buffers) const;
+  // After it: the references of the frontier items this walker holds (LetSelection::frontier
+  // reads their records), and where one is held here (a node's or a body's slot).
+  std::vector<std::uint32_t> heldFrontier() const;
+  std::uint32_t heldSlot(std::uint32_t reference) const;
   // Every rank's items (gatherOnEveryRank) placed, those held here staying where they are; returns
   // where the top pass starts: each item's parent.
   std::vector<std::uint32_t> placeFrontier(const TreeBuffers& buffers,
