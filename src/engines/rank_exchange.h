@@ -6,6 +6,7 @@
 // the bytes and does no arithmetic on them, so every rank ends with the very bits one GPU would
 // have computed alone.
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <deque>
@@ -43,6 +44,11 @@ class RankExchange {
     double download = 0, mpi = 0, upload = 0;
     double bytes = 0;  // moved through MPI, every rank's part
     long long exchanges = 0;
+    // The decomposed tree's (tree/tree_decomposed.h): the bytes of local essential trees this rank
+    // sent and received, and the most bodies its tree held in one evaluation (its segment and the
+    // bodies its LETs brought); 0 where it did not run.
+    double letBytesSent = 0, letBytesReceived = 0;
+    std::size_t treeBodiesHeld = 0;
   };
 
   explicit RankExchange(const Ranks& ranks) : ranks_(ranks) {}
@@ -63,6 +69,12 @@ class RankExchange {
   void partWritten(std::size_t upTo);
   void finishBufferExchange();
 
+  // A decomposed tree's evaluation: what its LETs moved, and the bodies its tree held.
+  void countLet(std::size_t bytesSent, std::size_t bytesReceived, std::size_t bodiesHeld) {
+    times_.letBytesSent += double(bytesSent);
+    times_.letBytesReceived += double(bytesReceived);
+    times_.treeBodiesHeld = std::max(times_.treeBodiesHeld, bodiesHeld);
+  }
   // Before a stage's work that the next exchange moves: where its time starts.
   void beginShare() { shareBegan_ = std::chrono::steady_clock::now(); }
   const Times& times() const { return times_; }

@@ -354,6 +354,58 @@ TEST(DecomposedTree, ASnapshotOfThreeRanksResumedByTwoEndsAsOneProcesssRun) {
               test::readWholeFile(scratch / "whole.nbody"));
 }
 
+// bench under the decomposed tree reports per rank, in its JSON, the most bodies the rank's tree
+// held (its segment and what its LETs brought: more than N/K, fewer than N for a sphere of 20000
+// bodies on 3 ranks) and the LETs' bytes a step; what the ranks sent in all they received in all.
+// The replicated tree's every rank holds N and sends no LET.
+TEST(DecomposedTree, BenchReportsWhatEachRanksTreeHeldAndItsLets) {
+  ScratchFolder scratch("decomposed-bench");
+  constexpr int kBodies = 20000, kRanks = 3;
+  const std::string run = "bench --engine tree --scene uniform-sphere --bodies " +
+                          std::to_string(kBodies) + " --steps 1 --repetitions 1 --json ";
+  for (const std::string distribute : {"decompose", "replicate"}) {
+    const auto path = scratch / (distribute + ".json");
+    const CommandResult result =
+        runOnRanks(kRanks, run + path.string() + " --set distribute=" + distribute, scratch);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const nlohmann::json ranks =
+        nlohmann::json::parse(test::readWholeFile(path))["results"][0]["per_rank"];
+    ASSERT_EQ(ranks.size(), std::size_t(kRanks));
+    double sent = 0, received = 0;
+    for (const nlohmann::json& rank : ranks) {
+      const double held = rank["bodies_held"];
+      sent += rank["let_bytes_sent_per_step"].get<double>();
+      received += rank["let_bytes_received_per_step"].get<double>();
+      if (distribute == "replicate") {
+        EXPECT_EQ(held, kBodies);
+      } else {
+        EXPECT_GT(held, kBodies / kRanks);
+        EXPECT_LT(held, kBodies);
+      }
+    }
+    EXPECT_EQ(sent, received) << distribute;
+    EXPECT_EQ(sent > 0, distribute == "decompose");
+  }
+}
+
+// The decomposed tree does not screen contacts yet: a run with collisions ends every rank with
+// one line and writes nothing.
+TEST(DecomposedTree, RefusesContactScreeningInOneLineWritingNothing) {
+  ScratchFolder scratch("decomposed-contacts");
+  const auto path = scratch / "final.nbody";
+  const CommandResult result = runOnRanks(
+      2,
+      "simulate -q --engine tree --set distribute=decompose --collisions merge --radius 0.001 "
+      "--bodies 3001 --steps 2 -o " +
+          path.string(),
+      scratch);
+  EXPECT_NE(result.exitCode, 0);
+  EXPECT_EQ(nbodyLines(result.err),
+            std::vector<std::string>{"nbody: error: the decomposed tree screens no contacts"})
+      << result.err;
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
 // In a moving external potential (RK4: every stage at its own time), a run stopped after 2 steps
 // on 3 ranks and resumed for 2 on 2 ranks writes the bytes of one process's 4 steps: the snapshot
 // carries the potential and the clock its times count from (io/binary_snapshot.h).

@@ -56,9 +56,14 @@ void printRanks(const BenchResult& r) {
       "through %s:\n",
       r.engine.c_str(), r.variant.c_str(), r.method.c_str(), r.ranks.size(),
       r.ranks[0].bytesPerStep * 1e-6, ranks().gatherPath().c_str());
-  for (const RankFigures& f : r.ranks)
-    std::printf("  rank %d on %s (%s): %.3f | %.3f, %.3f, %.3f | %.3f\n", f.rank, f.host.c_str(),
+  for (const RankFigures& f : r.ranks) {
+    std::printf("  rank %d on %s (%s): %.3f | %.3f, %.3f, %.3f | %.3f", f.rank, f.host.c_str(),
                 f.device.c_str(), f.forceMs, f.downloadMs, f.mpiMs, f.uploadMs, f.otherMs);
+    if (f.treeBodiesHeld > 0)
+      std::printf("; its tree held %.0f bodies, LETs %.1f MB sent, %.1f MB received a step",
+                  f.treeBodiesHeld, f.letBytesSentPerStep * 1e-6, f.letBytesReceivedPerStep * 1e-6);
+    std::printf("\n");
+  }
 }
 
 void printTable(const std::vector<BenchResult>& results) {
@@ -115,15 +120,19 @@ nlohmann::json resultJson(const BenchResult& r, const StepParams& step,
   if (r.accuracy) json["accuracy"] = accuracyJson(*r.accuracy);
   json["ranks"] = std::max<std::size_t>(r.ranks.size(), 1);
   for (const RankFigures& f : r.ranks)
-    json["per_rank"].push_back({{"rank", f.rank},
-                                {"host", f.host},
-                                {"device", f.device},
-                                {"force_ms_per_step", jsonNumber(f.forceMs)},
-                                {"download_ms_per_step", jsonNumber(f.downloadMs)},
-                                {"mpi_ms_per_step", jsonNumber(f.mpiMs)},
-                                {"upload_ms_per_step", jsonNumber(f.uploadMs)},
-                                {"other_ms_per_step", jsonNumber(f.otherMs)},
-                                {"bytes_exchanged_per_step", jsonNumber(f.bytesPerStep)}});
+    json["per_rank"].push_back(
+        {{"rank", f.rank},
+         {"host", f.host},
+         {"device", f.device},
+         {"force_ms_per_step", jsonNumber(f.forceMs)},
+         {"download_ms_per_step", jsonNumber(f.downloadMs)},
+         {"mpi_ms_per_step", jsonNumber(f.mpiMs)},
+         {"upload_ms_per_step", jsonNumber(f.uploadMs)},
+         {"other_ms_per_step", jsonNumber(f.otherMs)},
+         {"bytes_exchanged_per_step", jsonNumber(f.bytesPerStep)},
+         {"bodies_held", f.treeBodiesHeld > 0 ? f.treeBodiesHeld : double(r.bodies)},
+         {"let_bytes_sent_per_step", jsonNumber(f.letBytesSentPerStep)},
+         {"let_bytes_received_per_step", jsonNumber(f.letBytesReceivedPerStep)}});
   return json;
 }
 

@@ -83,11 +83,12 @@ double timeSteps(Engine& engine, const Method& method, Readback readback, StepPa
 std::string ownFigures(const Engine& engine, double wall, long long steps) {
   const RankExchange::Times t = *engine.exchangeTimes();
   const double perStep = 1e3 / double(std::max(steps, 1LL));
-  char text[256];
-  std::snprintf(text, sizeof text, "%.17g %.17g %.17g %.17g %.17g %.17g", t.compute * perStep,
-                t.download * perStep, t.mpi * perStep, t.upload * perStep,
-                (wall - t.compute - t.download - t.mpi - t.upload) * perStep,
-                t.bytes / double(std::max(steps, 1LL)));
+  const double steps1 = double(std::max(steps, 1LL));
+  char text[384];
+  std::snprintf(text, sizeof text, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %zu",
+                t.compute * perStep, t.download * perStep, t.mpi * perStep, t.upload * perStep,
+                (wall - t.compute - t.download - t.mpi - t.upload) * perStep, t.bytes / steps1,
+                t.letBytesSent / steps1, t.letBytesReceived / steps1, t.treeBodiesHeld);
   return text;
 }
 
@@ -99,8 +100,9 @@ std::vector<RankFigures> rankFigures(const Engine& engine, double wall, long lon
   std::vector<RankFigures> all;
   for (std::size_t r = 0; r < figures.size(); ++r) {
     RankFigures f{int(r), hosts[r], devices[r]};
-    std::sscanf(figures[r].c_str(), "%lf %lf %lf %lf %lf %lf", &f.forceMs, &f.downloadMs, &f.mpiMs,
-                &f.uploadMs, &f.otherMs, &f.bytesPerStep);
+    std::sscanf(figures[r].c_str(), "%lf %lf %lf %lf %lf %lf %lf %lf %lf", &f.forceMs,
+                &f.downloadMs, &f.mpiMs, &f.uploadMs, &f.otherMs, &f.bytesPerStep,
+                &f.letBytesSentPerStep, &f.letBytesReceivedPerStep, &f.treeBodiesHeld);
     all.push_back(f);
   }
   return all;

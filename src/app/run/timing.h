@@ -41,6 +41,9 @@ struct RankFigures {
   std::string host, device;
   double forceMs = 0, downloadMs = 0, mpiMs = 0, uploadMs = 0, otherMs = 0;
   double bytesPerStep = 0;  // through MPI, every rank's part
+  // A decomposed tree's (engines/rank_exchange.h): LET bytes a step, and the most bodies its tree
+  // held (0: a replicated run, whose every rank holds every body).
+  double letBytesSentPerStep = 0, letBytesReceivedPerStep = 0, treeBodiesHeld = 0;
 };
 
 struct BenchResult {

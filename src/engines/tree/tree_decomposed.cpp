@@ -207,6 +207,12 @@ void DecomposedTree::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t 
     throw std::logic_error("a walker missed records its local essential tree should hold");
   shareAccelerations(bodyCount, accelerationArray, exchange);
   clock_.lap("share");
+  std::size_t sent = 0, received = 0;
+  for (const LetRound& round : rounds_) {
+    sent += round.bytesSent;
+    received += round.bytesReceived;
+  }
+  exchange.countLet(sent, received, own_.size() + rounds_.back().bodiesReceived);
   clock_.report(ranks_.rank());
 }
 
