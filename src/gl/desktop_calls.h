@@ -75,6 +75,7 @@ inline void glBindTextureUnit(GLuint, GLuint) { nbody::gl::refuseDesktopCall("gl
 inline void glClearNamedBufferData(GLuint, GLenum, GLenum, GLenum, const void*) { nbody::gl::refuseDesktopCall("glClearNamedBufferData"); }
 inline void glClearNamedBufferSubData(GLuint, GLenum, GLintptr, GLsizeiptr, GLenum, GLenum, const void*) { nbody::gl::refuseDesktopCall("glClearNamedBufferSubData"); }
 inline void glCreateTextures(GLenum, GLsizei, GLuint*) { nbody::gl::refuseDesktopCall("glCreateTextures"); }
+inline void glCopyImageSubData(GLuint, GLenum, GLint, GLint, GLint, GLint, GLuint, GLenum, GLint, GLint, GLint, GLint, GLsizei, GLsizei, GLsizei) { nbody::gl::refuseDesktopCall("glCopyImageSubData"); }
 inline void glCopyNamedBufferSubData(GLuint, GLuint, GLintptr, GLintptr, GLsizeiptr) { nbody::gl::refuseDesktopCall("glCopyNamedBufferSubData"); }
 inline void glDispatchCompute(GLuint, GLuint, GLuint) { nbody::gl::refuseDesktopCall("glDispatchCompute"); }
 inline void glDispatchComputeIndirect(GLintptr) { nbody::gl::refuseDesktopCall("glDispatchComputeIndirect"); }

@@ -235,19 +235,6 @@ bool sameKeysAtHome(const TreeArrays& gpu, const OneProcess& one, BodyRange home
   return true;
 }
 
-// The IDs the homes sent this walker, in the order of its slots (a probe's extra exchange).
-std::vector<std::uint32_t> idsSent(const TreeArrays& gpu, BodyRange home,
-                                   std::span<const std::size_t> sendCounts, const Ranks& ranks) {
-  std::vector<std::uint32_t> ids = tree::readSortedBodies(gpu.buffers, home.size());
-  for (std::uint32_t& id : ids) id += std::uint32_t(home.first);
-  std::vector<std::size_t> receivedUnits;
-  const std::vector<std::byte> bytes =
-      ranks.allToAll(std::as_bytes(std::span(ids)), sendCounts, 4, receivedUnits);
-  std::vector<std::uint32_t> received(bytes.size() / 4);
-  if (!bytes.empty()) std::memcpy(received.data(), bytes.data(), bytes.size());
-  return received;
-}
-
 bool sameSegment(const std::vector<std::uint32_t>& ids, const TreeArrays& walker,
                  const OneProcess& one, BodyRange segment, const Ranks& ranks) {
   const std::vector<std::uint32_t> slots = tree::readSortedBodies(walker.buffers, ids.size());
@@ -316,7 +303,7 @@ void decompose(const Ranks& ranks, const State& state, const OneProcess& one, Wa
       cut.sendCounts(kernels, buffers, home.size(), home.first, walker.starts, ranks);
   tree::buildTopology(kernels, home.size());  // gathers the sorted bodies
   const tree::SegmentBodies segment = tree::sendSegments(buffers, home.size(), sendCounts, ranks);
-  walker.ids = idsSent(walker.gpu, home, sendCounts, ranks);
+  walker.ids = tree::sendIds(walker.gpu.buffers, home, sendCounts, ranks);
   walker.own = {walker.starts[std::size_t(ranks.rank())],
                 walker.starts[std::size_t(ranks.rank()) + 1]};
   walker.bodies = bodyTexture(segment.positionMass, walker.size);

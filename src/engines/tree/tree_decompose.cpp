@@ -152,6 +152,18 @@ SegmentBodies sendSegments(const TreeBuffers& buffers, std::size_t homeCount,
   return segment;
 }
 
+std::vector<std::uint32_t> sendIds(const TreeBuffers& buffers, BodyRange home,
+                                   std::span<const std::size_t> sendCounts, const Ranks& ranks) {
+  std::vector<std::uint32_t> ids = readSortedBodies(buffers, home.size());
+  for (std::uint32_t& id : ids) id += std::uint32_t(home.first);
+  std::vector<std::size_t> received;
+  const std::vector<std::byte> bytes =
+      ranks.allToAll(std::as_bytes(std::span(ids)), sendCounts, 4, received);
+  std::vector<std::uint32_t> walkerIds(bytes.size() / 4);
+  if (!bytes.empty()) std::memcpy(walkerIds.data(), bytes.data(), bytes.size());
+  return walkerIds;
+}
+
 std::vector<WalkerEnds> gatherEnds(const TreeBuffers& buffers, std::size_t count,
                                    const Ranks& ranks) {
   std::vector<WalkerEnds> ends(std::size_t(ranks.count()));

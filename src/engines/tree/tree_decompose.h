@@ -15,6 +15,7 @@
 
 #include <glm/vec4.hpp>
 
+#include "engines/rank_exchange.h"
 #include "engines/tree/tree_buffers.h"
 #include "engines/tree/tree_build.h"
 #include "engines/tree/tree_kernels.h"
@@ -85,6 +86,12 @@ struct SegmentBodies {
 // gathers them), cut by SegmentCut's counts. Every rank calls it alike.
 SegmentBodies sendSegments(const TreeBuffers& buffers, std::size_t homeCount,
                            std::span<const std::size_t> sendCounts, const Ranks& ranks);
+
+// The IDs of the home's bodies [first, last) in its sorted order (kValuesIn after sortByKeys),
+// sent as sendSegments sends the bodies: each walker's IDs in the order its bodies arrived. Every
+// rank calls it alike.
+std::vector<std::uint32_t> sendIds(const TreeBuffers& buffers, BodyRange home,
+                                   std::span<const std::size_t> sendCounts, const Ranks& ranks);
 
 // Each walker's first and last key (hi << 32 | lo), where it holds any, on every rank: after the
 // walker sort (its `count` keys in kKeysIn). Every rank calls it alike.

@@ -16,6 +16,7 @@
 #include "engines/tree/tree_straddling.h"
 #include "gl/desktop_calls.h"
 #include "gl/limits.h"
+#include "gl/state_access.h"
 
 namespace nbody::tree {
 namespace {
@@ -26,14 +27,9 @@ constexpr int kMostRanks = 32;  // a bit a rank in the LET's marks
 // texels: kept where it is one already.
 void ensureTexture(DecomposedTree::SizedTexture& texture, GLenum target, glm::ivec2 size) {
   if (texture.texture.id() != 0 && texture.size == size) return;
-  GLuint id = 0;
-  glCreateTextures(target, 1, &id);
-  texture.texture = gl::Texture(id);
+  texture.texture = gl::Texture(gl::newTexture(target));
   texture.size = size;
-  if (target == GL_TEXTURE_2D_ARRAY)
-    glTextureStorage3D(id, 1, GL_RGBA32F, size.x, size.y, 1);
-  else
-    glTextureStorage2D(id, 1, GL_RGBA32F, size.x, size.y);
+  gl::allocateTexture(texture.texture.id(), target, GL_RGBA32F, {size.x, size.y, 1});
 }
 
 // `bodies` into `texture` (body i at texel i), whole rows and then the last one's part.
@@ -44,20 +40,6 @@ void uploadBodies(GLuint texture, glm::ivec2 size, std::span<const glm::vec4> bo
   if (const std::size_t rest = bodies.size() - rows * width; rest > 0)
     glTextureSubImage2D(texture, 0, 0, GLint(rows), GLsizei(rest), 1, GL_RGBA, GL_FLOAT,
                         bodies.data() + rows * width);
-}
-
-// The IDs of a home's bodies in its sorted order (kValuesIn after sortByKeys), sent to the
-// walkers as its bodies are (sendSegments): each walker's IDs in the order its bodies arrived.
-std::vector<std::uint32_t> sendIds(const TreeBuffers& buffers, BodyRange home,
-                                   std::span<const std::size_t> sendCounts, const Ranks& ranks) {
-  std::vector<std::uint32_t> ids = readSortedBodies(buffers, home.size());
-  for (std::uint32_t& id : ids) id += std::uint32_t(home.first);
-  std::vector<std::size_t> received;
-  const std::vector<std::byte> bytes =
-      ranks.allToAll(std::as_bytes(std::span(ids)), sendCounts, 4, received);
-  std::vector<std::uint32_t> walkerIds(bytes.size() / 4);
-  if (!bytes.empty()) std::memcpy(walkerIds.data(), bytes.data(), bytes.size());
-  return walkerIds;
 }
 
 }  // namespace

@@ -17,14 +17,15 @@ constexpr int kMostRanks = 32;   // a bit a rank in a word of marks (tree_let.co
 constexpr std::size_t kHeaderWords = 2;              // tree_let.comp's letOverflow, letUnused
 constexpr std::size_t kRecordWords[] = {4, 16, 24};  // tree_pack.comp's, by LetSelection::Records
 
-// A buffer of at least `bytes`, kept while big enough (its contents undefined).
-void ensureBuffer(gl::Buffer& buffer, std::size_t bytes) {
-  GLint64 size = 0;
-  if (buffer.id() != 0) glGetNamedBufferParameteri64v(buffer.id(), GL_BUFFER_SIZE, &size);
-  if (buffer.id() != 0 && std::size_t(size) >= bytes) return;
-  buffer = gl::Buffer::create();
-  glNamedBufferStorage(buffer.id(), GLsizeiptr(std::max<std::size_t>(bytes, 16)), nullptr,
-                       GL_DYNAMIC_STORAGE_BIT);
+// `buffer` holding at least `bytes`, kept while big enough (its contents undefined). Returns it.
+GLuint ensureBuffer(LetSelection::GrowingBuffer& buffer, std::size_t bytes) {
+  if (buffer.buffer.id() == 0 || buffer.bytes < bytes) {
+    buffer.bytes = std::max<std::size_t>(bytes, 16);
+    buffer.buffer = gl::Buffer::create();
+    glNamedBufferStorage(buffer.buffer.id(), GLsizeiptr(buffer.bytes), nullptr,
+                         GL_DYNAMIC_STORAGE_BIT);
+  }
+  return buffer.buffer.id();
 }
 
 void setLetUniforms(const gl::UniformProgram& program, std::span<const std::size_t> starts,
@@ -69,7 +70,7 @@ std::vector<LetChunk> LetSelection::chunks(Kernels& kernels, const SlotMap& held
   std::vector<LetChunk> chunks(count);
   if (count == 0) return chunks;
   ensureBuffer(output_, count * sizeof(LetChunk));
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, output_.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, output_.buffer.id());
   gl::UniformProgram& program = kernels.use(Kernel::chunks, {{"ESTIMATES", withEstimates ? 1 : 0}});
   program.setUint("uCount", held.count);
   program.setUint("uChunkBodies", chunkBodies);
@@ -77,7 +78,8 @@ std::vector<LetChunk> LetSelection::chunks(Kernels& kernels, const SlotMap& held
   program.setUint("uRank", std::size_t(rank));
   kernels.dispatch(count);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glGetNamedBufferSubData(output_.id(), 0, GLsizeiptr(count * sizeof(LetChunk)), chunks.data());
+  glGetNamedBufferSubData(output_.buffer.id(), 0, GLsizeiptr(count * sizeof(LetChunk)),
+                          chunks.data());
   return chunks;
 }
 
@@ -90,12 +92,12 @@ LetMarks LetSelection::select(Kernels& kernels, const SlotMap& slots,
   ensureBuffer(input_, chunks.size_bytes());
   ensureBuffer(output_, words * 4);
   if (!chunks.empty())
-    glNamedBufferSubData(input_.id(), 0, GLsizeiptr(chunks.size_bytes()), chunks.data());
+    glNamedBufferSubData(input_.buffer.id(), 0, GLsizeiptr(chunks.size_bytes()), chunks.data());
   const std::uint32_t zero = 0;
-  glClearNamedBufferSubData(output_.id(), GL_R32UI, 0, GLsizeiptr(words * 4), GL_RED_INTEGER,
+  glClearNamedBufferSubData(output_.buffer.id(), GL_R32UI, 0, GLsizeiptr(words * 4), GL_RED_INTEGER,
                             GL_UNSIGNED_INT, &zero);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, input_.id());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, output_.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, input_.buffer.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, output_.buffer.id());
   gl::Defines defines = slotDefines(slots);
   defines.set("LET_STACK", kLetStack)
       .set("OPENING", opensRelative(settings) ? 1 : 0)
@@ -106,7 +108,7 @@ LetMarks LetSelection::select(Kernels& kernels, const SlotMap& slots,
   kernels.dispatch(chunks.size());
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   std::vector<std::uint32_t> marks(words);
-  glGetNamedBufferSubData(output_.id(), 0, GLsizeiptr(words * 4), marks.data());
+  glGetNamedBufferSubData(output_.buffer.id(), 0, GLsizeiptr(words * 4), marks.data());
   const auto nodes = marks.begin() + kHeaderWords, bodies = nodes + std::ptrdiff_t(slots.count);
   return {slots.first, {nodes, bodies}, {bodies, marks.end()}, marks[0] != 0};
 }
@@ -123,14 +125,14 @@ std::vector<std::uint32_t> LetSelection::packed(Kernels& kernels,
   if (slots.empty()) return packed;
   ensureBuffer(input_, slots.size_bytes());
   ensureBuffer(output_, words * 4);
-  glNamedBufferSubData(input_.id(), 0, GLsizeiptr(slots.size_bytes()), slots.data());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, input_.id());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, output_.id());
+  glNamedBufferSubData(input_.buffer.id(), 0, GLsizeiptr(slots.size_bytes()), slots.data());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, input_.buffer.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, output_.buffer.id());
   gl::UniformProgram& program = kernels.use(Kernel::pack, {{"NODES", int(records)}});
   program.setUint("uCount", slots.size());
   kernels.dispatch(ceilDiv(slots.size(), kElementThreads));
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glGetNamedBufferSubData(output_.id(), 0, GLsizeiptr(words * 4), packed.data());
+  glGetNamedBufferSubData(output_.buffer.id(), 0, GLsizeiptr(words * 4), packed.data());
   return packed;
 }
 

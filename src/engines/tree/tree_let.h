@@ -88,8 +88,13 @@ class LetSelection {
   // The frontier items this walker holds (TopArea::heldFrontier), read in two dispatches.
   std::vector<FrontierItem> frontier(Kernels& kernels, const TopArea& top);
 
+  struct GrowingBuffer {  // a buffer reallocated only to grow
+    gl::Buffer buffer;
+    std::size_t bytes = 0;
+  };
+
  private:
-  gl::Buffer input_, output_;
+  GrowingBuffer input_, output_;
 };
 // Sends every rank its part (MPI_Alltoallv); returns what this rank received. Every rank calls it
 // alike.
