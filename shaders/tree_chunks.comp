@@ -1,6 +1,6 @@
 // A decomposed tree's LET chunks (tree_let.h): one work group a chunk of uChunkBodies of this
 // walker's own bodies (sorted, at slots from uBodiesBelow): the least and greatest coordinates of
-// its bodies, the walker's rank in lo.w, and in hi.w (ESTIMATES 1) the least |a| / G of its bodies
+// its bodies, the walker's rank in lo.w (an integer), and in hi.w (ESTIMATES 1) the least |a| / G of its bodies
 // (the coarse walk's, at a body's slot less uBodiesBelow) or 0. Minima and maxima are exact, so
 // the reduction's order changes no bit.
 // Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl.
@@ -14,7 +14,8 @@ uniform uint uRank;
 
 READ_ARRAY(B_SORTED_BODIES, SortedBodies, vec4, sortedBodies, sampler2D, .xyzw, sortedBodyAt)
 layout(std430, binding = B_VALUES_OUT) readonly buffer Estimates { float accelerationEstimate[]; };
-layout(std430, binding = B_LET_CHUNKS) writeonly buffer Chunks { vec4 chunkBounds[]; };  // lo, hi
+// lo, hi as tree_let.comp's Chunk: float bits and the rank, integers
+layout(std430, binding = B_LET_CHUNKS) writeonly buffer Chunks { uvec4 chunkBounds[]; };
 
 shared vec4 lows[WORKGROUP_SIZE], highs[WORKGROUP_SIZE];
 
@@ -41,6 +42,6 @@ void main() {
     barrier();
   }
   if (local != 0u || first >= uCount) return;
-  chunkBounds[2u * chunk] = vec4(lows[0].xyz, uintBitsToFloat(uRank));
-  chunkBounds[2u * chunk + 1u] = vec4(highs[0].xyz, ESTIMATES != 0 ? highs[0].w : 0.0);
+  chunkBounds[2u * chunk] = uvec4(floatBitsToUint(lows[0].xyz), uRank);
+  chunkBounds[2u * chunk + 1u] = floatBitsToUint(vec4(highs[0].xyz, ESTIMATES != 0 ? highs[0].w : 0.0));
 }

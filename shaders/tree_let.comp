@@ -45,10 +45,11 @@ uniform float uTheta2;         // the walk's, OPENING 1
 uniform float uAccuracy;       // the walk's, OPENING 1
 
 READ_ARRAY(B_NODE_TEST, NodeTest, uvec4, nodeTest, usampler2D, .xyzw, nodeTestAt)
-// A chunk: the least and greatest coordinates of its bodies; lo.w holds the receiving rank, hi.w
-// (OPENING 1) the least |a| / G of its bodies.
+// A chunk: the least and greatest coordinates of its bodies, as float bits; lo.w holds the
+// receiving rank, hi.w (OPENING 1) the bits of the least |a| / G of its bodies. Integers, so that
+// no driver may flush a small rank, read as a float, to zero.
 struct Chunk {
-  vec4 lo, hi;
+  uvec4 lo, hi;
 };
 layout(std430, binding = B_LET_CHUNKS) readonly buffer Chunks { Chunk chunks[]; };
 // A word of marks (bit r: rank r's walk may read it) for each node of this segment, at its slot,
@@ -138,19 +139,21 @@ void main() {
   uint chunk = linearGroupId();
   if (chunk >= uChunks) return;
   uint local = gl_LocalInvocationID.x;
-  boxLo = dvec3(chunks[chunk].lo.xyz);
-  boxHi = dvec3(chunks[chunk].hi.xyz);
-  leastAcceleration = double(chunks[chunk].hi.w);
-  receiverBit = 1u << floatBitsToUint(chunks[chunk].lo.w);
+  boxLo = dvec3(uintBitsToFloat(chunks[chunk].lo.xyz));
+  boxHi = dvec3(uintBitsToFloat(chunks[chunk].hi.xyz));
+  leastAcceleration = double(uintBitsToFloat(chunks[chunk].hi.w));
+  receiverBit = 1u << chunks[chunk].lo.w;
   if (local == 0u) {
     stack[0] = uBodyCount == 1u ? LEAF_BIT : 0u;  // the root
     stackTop = 1u;
   }
   barrier();
   for (;;) {
-    uint height = stackTop;
-    if (height == 0u) break;
-    uint taken = min(height, uint(THREADS));
+    uint height = stackTop;  // past LET_STACK once a push found no room: letOverflow is set
+    if (height == 0u || height > uint(LET_STACK)) break;
+    // No more nodes than leave room for all their children: the stack holds about a row a level
+    // and never fills while the tree is shallower than LET_STACK.
+    uint taken = min(min(height, uint(THREADS)), max(uint(LET_STACK) - height, 1u));
     uint ref = local < taken ? stack[height - taken + local] : NO_NODE;
     barrier();  // every invocation has read the top and its node
     if (local == 0u) stackTop = height - taken;

@@ -148,6 +148,7 @@ void TreeBuffers::reserve(std::size_t bodies, const ArrayLimits& limits) {
   }
   glClearNamedBufferData(buffers_[kSlotHash].id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
                          nullptr);
+  slotHashBytes_ = bytesOf(kSlotHash, bodies);
   // Every slot free: each walk gives back what it takes, so this holds from now on.
   glClearNamedBufferSubData(buffers_[kSpill].id(), GL_R32UI, 0,
                             GLsizeiptr(spillSlotsFor(bodies) * 4), GL_RED_INTEGER, GL_UNSIGNED_INT,
@@ -308,9 +309,13 @@ std::size_t TreeBuffers::writeSlotHash(std::span<const std::array<std::uint32_t,
     words[2 + 2 * entry] = reference + 1u;
     words[3 + 2 * entry] = slot;
   }
-  buffers_[kSlotHash] = gl::Buffer::create();
-  glNamedBufferStorage(buffers_[kSlotHash].id(), GLsizeiptr(words.size() * 4), words.data(),
-                       GL_DYNAMIC_STORAGE_BIT);
+  if (words.size() * 4 > slotHashBytes_) {  // grown only: a walker writes it a few times a step
+    buffers_[kSlotHash] = gl::Buffer::create();
+    glNamedBufferStorage(buffers_[kSlotHash].id(), GLsizeiptr(words.size() * 4), nullptr,
+                         GL_DYNAMIC_STORAGE_BIT);
+    slotHashBytes_ = words.size() * 4;
+  }
+  glNamedBufferSubData(buffers_[kSlotHash].id(), 0, GLsizeiptr(words.size() * 4), words.data());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSlotHash, buffers_[kSlotHash].id());
   return capacity;
 }

@@ -90,7 +90,7 @@ class TreeBuffers {
 
   std::array<gl::Buffer, kBindingCount> buffers_;
   gl::Buffer moving_;  // moveRecords' staging
-  std::size_t movingBytes_ = 0;
+  std::size_t movingBytes_ = 0, slotHashBytes_ = 0;
   std::array<gl::Texture, kBindingCount> textures_;  // kTextureArrays' bindings, where in textures
   ArrayStorage storage_;
   std::size_t capacity_ = 0;  // bodies

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include <glm/vec4.hpp>
 
@@ -92,7 +93,8 @@ void DecomposedTree::sortSegment(GLuint positionMass, glm::ivec2 size, std::size
   const BodyRange home = shareOut(bodyCount, std::size_t(size.x), ranks_.count())[rank];
   const int rows = int((home.size() + std::size_t(size.x) - 1) / std::size_t(size.x));
   ensureTexture(homeBodies_, GL_TEXTURE_2D, {size.x, std::max(rows, 1)});
-  if (rows > 0)  // homes start at rows: body first + i at texel i
+  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);  // the update pass's stores to the positions
+  if (rows > 0)                                    // homes start at rows: body first + i at texel i
     glCopyImageSubData(positionMass, GL_TEXTURE_2D, 0, 0, int(home.first / std::size_t(size.x)), 0,
                        homeBodies_.texture.id(), GL_TEXTURE_2D, 0, 0, 0, 0, size.x, rows, 1);
   glBindTextureUnit(kPositionUnit, homeBodies_.texture.id());
@@ -138,10 +140,10 @@ SlotMap DecomposedTree::computeAllMoments(TopArea& top, std::size_t bodyCount, d
   const std::vector<std::uint32_t> starts =
       top.placeFrontier(buffers_, gatherOnEveryRank(ranks_, std::span(frontier)));
   slots.hashEntries = buffers_.writeSlotHash(top.hash());
-  gl::Buffer startBuffer = gl::Buffer::create();
-  glNamedBufferStorage(startBuffer.id(), GLsizeiptr(std::max<std::size_t>(starts.size(), 1) * 4),
-                       starts.empty() ? nullptr : starts.data(), 0);
-  computeMoments(kernels_, buffers_, bodyCount, theta, slots, {startBuffer.id(), starts.size()});
+  const GLuint startBuffer = ensureBuffer(topStarts_, starts.size() * 4);
+  if (!starts.empty())
+    glNamedBufferSubData(startBuffer, 0, GLsizeiptr(starts.size() * 4), starts.data());
+  computeMoments(kernels_, buffers_, bodyCount, theta, slots, {startBuffer, starts.size()});
   return slots;
 }
 
@@ -153,6 +155,11 @@ void DecomposedTree::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t 
   if (ranks_.count() > kMostRanks || bodyCount < 2)
     throw std::invalid_argument("the decomposed tree takes 2 bodies or more on 1 to 32 ranks");
   validate(settings);
+  const std::size_t chunks = chunkBodies > 0 ? chunkBodies : letChunkBodies(settings);
+  const std::size_t groups = std::size_t(estimateSettings(settings).groupSize);
+  if (chunks % groups != 0)  // else a group could span two chunks, in neither's box
+    throw std::invalid_argument("a LET chunk holds whole groups: a multiple of " +
+                                std::to_string(groups) + " bodies, not " + std::to_string(chunks));
   buffers_.reserve(bodyCount, arrays_);
   kernels_.setStorage(buffers_.storage());
   buffers_.bindAll();
@@ -165,7 +172,6 @@ void DecomposedTree::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t 
   TopArea top(straddling_, segment_, bodyCount);
   SlotMap slots = computeAllMoments(top, bodyCount, settings.theta);
   clock_.lap("moments");
-  const std::size_t chunks = chunkBodies > 0 ? chunkBodies : letChunkBodies(settings);
   ensureTexture(walkerAccelerations_, GL_TEXTURE_2D_ARRAY, walkerSize_);
   glBindTextureUnit(kPositionUnit, walkerBodies_.texture.id());
   glBindImageTexture(kAccelerationImageUnit, walkerAccelerations_.texture.id(), 0, GL_TRUE, 0,
@@ -202,11 +208,8 @@ SlotMap DecomposedTree::letRound(const TopArea& top, const SlotMap& held, std::v
                                  const TreeSettings& settings, double openingScale2) {
   clock_.lap("chunks");
   std::vector<LetChunk> chunks = gatherOnEveryRank(ranks_, std::span<const LetChunk>(own));
-  std::erase_if(chunks, [&](const LetChunk& chunk) {
-    std::uint32_t rank = 0;
-    std::memcpy(&rank, &chunk.lo[3], 4);
-    return rank == std::uint32_t(ranks_.rank());
-  });
+  std::erase_if(chunks,
+                [&](const LetChunk& chunk) { return chunk.lo[3] == std::uint32_t(ranks_.rank()); });
   const LetMarks marks =
       selection_.select(kernels_, held, chunks, starts_, ranks_.rank(), settings, openingScale2);
   if (ranks_.maximum(marks.overflowed ? 1 : 0) != 0)
@@ -240,18 +243,18 @@ void DecomposedTree::shareAccelerations(std::size_t bodyCount, GLuint accelerati
     glNamedBufferStorage(shared_.id(), GLsizeiptr(bodyCount * 16), nullptr, 0);
     sharedBytes_ = bodyCount * 16;
   }
-  gl::Buffer ids = gl::Buffer::create();
-  glNamedBufferStorage(ids.id(), GLsizeiptr(std::max<std::size_t>(ids_.size(), 1) * 4),
-                       ids_.empty() ? nullptr : ids_.data(), 0);
+  const GLuint ids = ensureBuffer(idsBuffer_, ids_.size() * 4);
+  if (!ids_.empty()) glNamedBufferSubData(ids, 0, GLsizeiptr(ids_.size() * 4), ids_.data());
   std::vector<BodyRange> segments;
   for (std::size_t r = 0; r + 1 < starts_.size(); ++r)
     segments.push_back({starts_[r], starts_[r + 1]});
   exchange.beginBufferExchange(shared_.id(), 16, segments);
-  runShare(gather_, {ids.id(), shared_.id(), walkerAccelerations_.texture.id()}, own_, bodyCount,
+  runShare(gather_, {ids, shared_.id(), walkerAccelerations_.texture.id()}, own_, bodyCount,
            own_.size());
   exchange.partWritten(own_.last);
   exchange.finishBufferExchange();
-  runShare(scatter_, {ids.id(), shared_.id(), accelerationArray}, own_, bodyCount, bodyCount);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);  // this rank's elements, which the gather wrote
+  runShare(scatter_, {ids, shared_.id(), accelerationArray}, own_, bodyCount, bodyCount);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }
 

@@ -17,17 +17,6 @@ constexpr int kMostRanks = 32;   // a bit a rank in a word of marks (tree_let.co
 constexpr std::size_t kHeaderWords = 2;              // tree_let.comp's letOverflow, letUnused
 constexpr std::size_t kRecordWords[] = {4, 16, 24};  // tree_pack.comp's, by LetSelection::Records
 
-// `buffer` holding at least `bytes`, kept while big enough (its contents undefined). Returns it.
-GLuint ensureBuffer(LetSelection::GrowingBuffer& buffer, std::size_t bytes) {
-  if (buffer.buffer.id() == 0 || buffer.bytes < bytes) {
-    buffer.bytes = std::max<std::size_t>(bytes, 16);
-    buffer.buffer = gl::Buffer::create();
-    glNamedBufferStorage(buffer.buffer.id(), GLsizeiptr(buffer.bytes), nullptr,
-                         GL_DYNAMIC_STORAGE_BIT);
-  }
-  return buffer.buffer.id();
-}
-
 void setLetUniforms(const gl::UniformProgram& program, std::span<const std::size_t> starts,
                     int rank, std::size_t chunks, const TreeSettings& settings,
                     double openingScale2) {
@@ -57,6 +46,16 @@ std::vector<Record> recordsFrom(const std::vector<std::byte>& bytes) {
 }
 
 }  // namespace
+
+GLuint ensureBuffer(GrowingBuffer& buffer, std::size_t bytes) {
+  if (buffer.buffer.id() == 0 || buffer.bytes < bytes) {
+    buffer.bytes = std::max<std::size_t>(bytes, 16);
+    buffer.buffer = gl::Buffer::create();
+    glNamedBufferStorage(buffer.buffer.id(), GLsizeiptr(buffer.bytes), nullptr,
+                         GL_DYNAMIC_STORAGE_BIT);
+  }
+  return buffer.buffer.id();
+}
 
 std::size_t letChunkBodies(const TreeSettings& settings) {
   const std::size_t group =
@@ -205,7 +204,7 @@ SlotMap placeLet(TreeBuffers& buffers, const LetParts& received, const TopArea& 
   const std::size_t nodeSlot = top.nodesPlaced(), nodes = received.nodes.size();
   if (count + received.bodies.size() > buffers.capacity() ||
       nodeSlot + nodes + 1 > buffers.capacity())
-    throw std::runtime_error("a walker's arrays hold too few records for its local essential tree");
+    throw std::logic_error("a walker's arrays hold too few records for its local essential tree");
   std::vector<std::array<std::uint32_t, 2>> hash = top.nodeHash();
   std::vector<std::uint32_t> test, quad;
   for (std::size_t k = 0; k < nodes; ++k) {

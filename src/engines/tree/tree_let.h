@@ -25,11 +25,19 @@
 namespace nbody::tree {
 
 // A run of a walker's groups: the least and greatest coordinates of its bodies (floats' minima and
-// maxima: exact), in lo's w the bits of the rank that walks it, in hi's w the least |a| / G of its
-// bodies (the relative opening's, from the coarse walk). tree_let.comp's Chunk.
+// maxima: exact) as float bits, in lo's w the rank that walks it, in hi's w the bits of the least
+// |a| / G of its bodies (the relative opening's, from the coarse walk). tree_let.comp's Chunk.
 struct LetChunk {
-  std::array<float, 4> lo, hi;
+  std::array<std::uint32_t, 4> lo, hi;
 };
+
+// A buffer reallocated only to grow, and the id of one of at least `bytes` (its contents then
+// undefined; GL_DYNAMIC_STORAGE_BIT, so glNamedBufferSubData may fill it).
+struct GrowingBuffer {
+  gl::Buffer buffer;
+  std::size_t bytes = 0;
+};
+GLuint ensureBuffer(GrowingBuffer& buffer, std::size_t bytes);
 
 // Bodies a chunk holds: about 1024, whole groups of the walk and of the coarse walk.
 std::size_t letChunkBodies(const TreeSettings& settings);
@@ -88,11 +96,6 @@ class LetSelection {
   // The frontier items this walker holds (TopArea::heldFrontier), read in two dispatches.
   std::vector<FrontierItem> frontier(Kernels& kernels, const TopArea& top);
 
-  struct GrowingBuffer {  // a buffer reallocated only to grow
-    gl::Buffer buffer;
-    std::size_t bytes = 0;
-  };
-
  private:
   GrowingBuffer input_, output_;
 };
@@ -100,10 +103,10 @@ class LetSelection {
 // alike.
 LetParts exchangeLet(const LetParts& sent, const Ranks& ranks);
 // Places what walker `rank` received, in place of what it held before (`held`: its segment, and
-// where its own bodies are): the nodes after the top area's, the bodies of lower ranks before its
-// own (which move) and of higher ranks after them, so that every body range a walk reads lies
-// contiguous; writes the slot hash of the top area's nodes and of everything received. Returns
-// the walk's slot map.
+// where its own bodies are; the arrays hold N bodies, more than the segment and its LET can): the
+// nodes after the top area's, the bodies of lower ranks before its own (which move) and of higher
+// ranks after them, so that every body range a walk reads lies contiguous; writes the slot hash of
+// the top area's nodes and of everything received. Returns the walk's slot map.
 SlotMap placeLet(TreeBuffers& buffers, const LetParts& received, const TopArea& top,
                  const SlotMap& held, int rank);
 
