@@ -13,7 +13,9 @@
 layout(local_size_x = GROUP_SIZE) in;
 
 layout(std430, binding = B_ORDER) readonly buffer Order { uint order[]; };  // body index of sorted body k
-layout(std430, binding = B_SHARED) buffer Shared { float sorted[]; };  // sorted body k's acceleration at 3k
+// sorted body k's acceleration at 3k (IDS: at 4k, its ID after it), as words: floats' bits only
+// move, and no driver may flush a denormal (a small ID read as a float is one) on the way
+layout(std430, binding = B_SHARED) buffer Shared { uint sorted[]; };
 layout(rgba32f, binding = U_ACCELERATION) uniform image2DArray uAcceleration;
 
 uniform int uFirst, uLast;  // this rank's sorted bodies
@@ -28,7 +30,7 @@ const uint STRIDE = IDS != 0 ? 4u : 3u;  // floats an element
 
 // Where this rank's element k is in the image (GATHER), and whose acceleration element k is.
 uint walkedTexel(int k) { return IDS != 0 ? uint(k - uFirst) : order[k]; }
-uint bodyOf(int k) { return IDS != 0 ? floatBitsToUint(sorted[STRIDE * uint(k) + 3u]) : order[k]; }
+uint bodyOf(int k) { return IDS != 0 ? sorted[STRIDE * uint(k) + 3u] : order[k]; }
 
 void main() {
 #if GATHER
@@ -36,14 +38,15 @@ void main() {
   if (k >= uLast) return;
   vec3 a = imageLoad(uAcceleration, texelOf(walkedTexel(k))).xyz;
   uint at = STRIDE * uint(k);
-  sorted[at] = a.x;
-  sorted[at + 1u] = a.y;
-  sorted[at + 2u] = a.z;
-  if (IDS != 0) sorted[at + 3u] = uintBitsToFloat(order[k - uFirst]);
+  sorted[at] = floatBitsToUint(a.x);
+  sorted[at + 1u] = floatBitsToUint(a.y);
+  sorted[at + 2u] = floatBitsToUint(a.z);
+  if (IDS != 0) sorted[at + 3u] = order[k - uFirst];
 #else
   int k = int(gl_GlobalInvocationID.x);
   if (k >= uBodyCount || (IDS == 0 && k >= uFirst && k < uLast)) return;
   uint at = STRIDE * uint(k);
-  imageStore(uAcceleration, texelOf(bodyOf(k)), vec4(sorted[at], sorted[at + 1u], sorted[at + 2u], 0.0));
+  vec3 a = uintBitsToFloat(uvec3(sorted[at], sorted[at + 1u], sorted[at + 2u]));
+  imageStore(uAcceleration, texelOf(bodyOf(k)), vec4(a, 0.0));
 #endif
 }
