@@ -25,8 +25,9 @@
 // Nodes are read through tree_slots.glsl's slots (SLOT_MAP 1): this rank's segment, the straddling
 // nodes and the frontier, all of which every node reached lies in.
 // Defines: LET_STACK (entries of the shared stack; a walk that would outgrow it sets
-// letOverflow, read back by the host), OPENING and EXPANSION_ORDER (the walk's). Files before this one: workgroup.glsl, body_layout.glsl,
-// tree_common.glsl, tree_arrays.glsl, tree_slots.glsl.
+// letOverflow, read back by the host), OPENING and EXPANSION_ORDER (the walk's).
+// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl,
+// tree_slots.glsl.
 
 #define THREADS WORKGROUP_SIZE
 #define MAX_RANKS 32

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
@@ -129,6 +130,20 @@ std::vector<Record> gatherOnEveryRank(const Ranks& ranks, std::span<const Record
   std::copy(own.begin(), own.end(), all.begin() + std::ptrdiff_t(before));
   ranks.allGather(std::as_writable_bytes(std::span(all)), units, sizeof(Record));
   return all;
+}
+
+// Ranks::allToAll of records (trivially copyable): `send` holds sendCounts[r] records for each rank
+// r in turn; returns what every rank sent this one, in rank order, and each one's count into
+// `receivedCounts`. Every rank calls it alike.
+template <class Record>
+std::vector<Record> allToAllRecords(const Ranks& ranks, std::span<const std::byte> send,
+                                    std::span<const std::size_t> sendCounts,
+                                    std::vector<std::size_t>& receivedCounts) {
+  const std::vector<std::byte> bytes =
+      ranks.allToAll(send, sendCounts, sizeof(Record), receivedCounts);
+  std::vector<Record> records(bytes.size() / sizeof(Record));
+  if (!bytes.empty()) std::memcpy(records.data(), bytes.data(), bytes.size());
+  return records;
 }
 
 // The ranks of this process's run: one (this process) until startRanks found a launcher.

@@ -129,6 +129,16 @@ void checkArraysFit(std::size_t bodies, const ArrayLimits& limits) {
   }
 }
 
+GLuint ensureBuffer(GrowingBuffer& buffer, std::size_t bytes) {
+  if (buffer.buffer.id() == 0 || buffer.bytes < bytes) {
+    buffer.bytes = std::max<std::size_t>(bytes, 16);
+    buffer.buffer = gl::Buffer::create();
+    glNamedBufferStorage(buffer.buffer.id(), GLsizeiptr(buffer.bytes), nullptr,
+                         GL_DYNAMIC_STORAGE_BIT);
+  }
+  return buffer.buffer.id();
+}
+
 void TreeBuffers::reserve(std::size_t bodies, const ArrayLimits& limits) {
   if (bodies <= capacity_) return;
   storage_ = storageFor(bodies, limits);
@@ -264,15 +274,11 @@ void TreeBuffers::moveRecords(Binding binding, std::size_t from, std::size_t to,
     return;
   }
   const std::size_t bytes = count * array->recordBytes;
-  if (bytes > movingBytes_) {
-    moving_ = gl::Buffer::create();
-    glNamedBufferStorage(moving_.id(), GLsizeiptr(bytes), nullptr, 0);
-    movingBytes_ = bytes;
-  }
+  const GLuint staging = ensureBuffer(moving_, bytes);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glCopyNamedBufferSubData(buffer(binding), moving_.id(), GLintptr(from * array->recordBytes), 0,
+  glCopyNamedBufferSubData(buffer(binding), staging, GLintptr(from * array->recordBytes), 0,
                            GLsizeiptr(bytes));
-  glCopyNamedBufferSubData(moving_.id(), buffer(binding), 0, GLintptr(to * array->recordBytes),
+  glCopyNamedBufferSubData(staging, buffer(binding), 0, GLintptr(to * array->recordBytes),
                            GLsizeiptr(bytes));
 }
 

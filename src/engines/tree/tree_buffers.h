@@ -48,6 +48,14 @@ ArrayStorage storageFor(std::size_t bodies, const ArrayLimits& limits);
 // array taller than a texture may be.
 void checkArraysFit(std::size_t bodies, const ArrayLimits& limits);
 
+// A buffer reallocated only to grow, and the id of one of at least `bytes` (its contents then
+// undefined; GL_DYNAMIC_STORAGE_BIT, so glNamedBufferSubData may fill it).
+struct GrowingBuffer {
+  gl::Buffer buffer;
+  std::size_t bytes = 0;
+};
+GLuint ensureBuffer(GrowingBuffer& buffer, std::size_t bytes);
+
 class TreeBuffers {
  public:
   // Makes sure every array holds `bodies` bodies (reallocating all where they are too small), in
@@ -89,8 +97,8 @@ class TreeBuffers {
   void bindArray(Binding role, Binding holder) const;
 
   std::array<gl::Buffer, kBindingCount> buffers_;
-  gl::Buffer moving_;  // moveRecords' staging
-  std::size_t movingBytes_ = 0, slotHashBytes_ = 0;
+  GrowingBuffer moving_;  // moveRecords' staging
+  std::size_t slotHashBytes_ = 0;
   std::array<gl::Texture, kBindingCount> textures_;  // kTextureArrays' bindings, where in textures
   ArrayStorage storage_;
   std::size_t capacity_ = 0;  // bodies

@@ -1,7 +1,6 @@
 #include "engines/tree/tree_decompose.h"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -145,10 +144,8 @@ SegmentBodies sendSegments(const TreeBuffers& buffers, std::size_t homeCount,
                            std::span<const std::size_t> sendCounts, const Ranks& ranks) {
   const std::vector<std::uint32_t> sorted = buffers.readWords(kSortedBodies, 4 * homeCount);
   SegmentBodies segment;
-  const std::vector<std::byte> received = ranks.allToAll(
-      std::as_bytes(std::span(sorted)), sendCounts, sizeof(glm::vec4), segment.received);
-  segment.positionMass.resize(received.size() / sizeof(glm::vec4));
-  if (!received.empty()) std::memcpy(segment.positionMass.data(), received.data(), received.size());
+  segment.positionMass = allToAllRecords<glm::vec4>(ranks, std::as_bytes(std::span(sorted)),
+                                                    sendCounts, segment.received);
   return segment;
 }
 
@@ -157,11 +154,7 @@ std::vector<std::uint32_t> sendIds(const TreeBuffers& buffers, BodyRange home,
   std::vector<std::uint32_t> ids = readSortedBodies(buffers, home.size());
   for (std::uint32_t& id : ids) id += std::uint32_t(home.first);
   std::vector<std::size_t> received;
-  const std::vector<std::byte> bytes =
-      ranks.allToAll(std::as_bytes(std::span(ids)), sendCounts, 4, received);
-  std::vector<std::uint32_t> walkerIds(bytes.size() / 4);
-  if (!bytes.empty()) std::memcpy(walkerIds.data(), bytes.data(), bytes.size());
-  return walkerIds;
+  return allToAllRecords<std::uint32_t>(ranks, std::as_bytes(std::span(ids)), sendCounts, received);
 }
 
 std::vector<WalkerEnds> gatherEnds(const TreeBuffers& buffers, std::size_t count,

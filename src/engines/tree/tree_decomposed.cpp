@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -21,8 +20,6 @@
 
 namespace nbody::tree {
 namespace {
-
-constexpr int kMostRanks = 32;  // a bit a rank in the LET's marks
 
 // `texture` as an RGBA32F texture of `target` (2-D, or a 2-D array of one layer) and `size`
 // texels: kept where it is one already.
@@ -41,6 +38,10 @@ void uploadBodies(GLuint texture, glm::ivec2 size, std::span<const glm::vec4> bo
   if (const std::size_t rest = bodies.size() - rows * width; rest > 0)
     glTextureSubImage2D(texture, 0, 0, GLint(rows), GLsizei(rest), 1, GL_RGBA, GL_FLOAT,
                         bodies.data() + rows * width);
+}
+
+GroupRange groupsOf(BodyRange own, std::size_t groupSize) {
+  return {own.first / groupSize, (own.last + groupSize - 1) / groupSize};
 }
 
 }  // namespace
@@ -66,14 +67,6 @@ void DecomposedTree::PhaseClock::lap(const char* phase) {
 void DecomposedTree::PhaseClock::report(int rank) const {
   if (on_) std::fprintf(stderr, "nbody: rank %d, decomposed tree, ms: %s\n", rank, text_.c_str());
 }
-
-namespace {
-
-GroupRange groupsOf(BodyRange own, std::size_t groupSize) {
-  return {own.first / groupSize, (own.last + groupSize - 1) / groupSize};
-}
-
-}  // namespace
 
 DecomposedTree::DecomposedTree(const Ranks& ranks)
     : DecomposedTree(ranks, arrayLimitsOf(gl::limits())) {}
@@ -152,7 +145,7 @@ void DecomposedTree::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t 
                               GLuint accelerationArray, RankExchange& exchange,
                               std::size_t chunkBodies) {
   if (params.contactScreen) throw std::invalid_argument("the decomposed tree screens no contacts");
-  if (ranks_.count() > kMostRanks || bodyCount < 2)
+  if (ranks_.count() > kLetMostRanks || bodyCount < 2)
     throw std::invalid_argument("the decomposed tree takes 2 bodies or more on 1 to 32 ranks");
   validate(settings);
   const std::size_t chunks = chunkBodies > 0 ? chunkBodies : letChunkBodies(settings);
@@ -238,23 +231,18 @@ void DecomposedTree::coarseWalk(std::size_t bodyCount, const StepParams& params,
 // every rank through `exchange`, and stored by ID into layer 0 of `accelerationArray`.
 void DecomposedTree::shareAccelerations(std::size_t bodyCount, GLuint accelerationArray,
                                         RankExchange& exchange) {
-  if (bodyCount * 16 > sharedBytes_) {
-    shared_ = gl::Buffer::create();
-    glNamedBufferStorage(shared_.id(), GLsizeiptr(bodyCount * 16), nullptr, 0);
-    sharedBytes_ = bodyCount * 16;
-  }
+  const GLuint shared = ensureBuffer(shared_, bodyCount * 16);
   const GLuint ids = ensureBuffer(idsBuffer_, ids_.size() * 4);
   if (!ids_.empty()) glNamedBufferSubData(ids, 0, GLsizeiptr(ids_.size() * 4), ids_.data());
   std::vector<BodyRange> segments;
   for (std::size_t r = 0; r + 1 < starts_.size(); ++r)
     segments.push_back({starts_[r], starts_[r + 1]});
-  exchange.beginBufferExchange(shared_.id(), 16, segments);
-  runShare(gather_, {ids, shared_.id(), walkerAccelerations_.texture.id()}, own_, bodyCount,
-           own_.size());
+  exchange.beginBufferExchange(shared, 16, segments);
+  runShare(gather_, {ids, shared, walkerAccelerations_.texture.id()}, own_, bodyCount, own_.size());
   exchange.partWritten(own_.last);
   exchange.finishBufferExchange();
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);  // this rank's elements, which the gather wrote
-  runShare(scatter_, {ids, shared_.id(), accelerationArray}, own_, bodyCount, bodyCount);
+  runShare(scatter_, {ids, shared, accelerationArray}, own_, bodyCount, bodyCount);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }
 

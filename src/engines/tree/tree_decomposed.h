@@ -104,9 +104,8 @@ class DecomposedTree {
   LetSelection selection_;
   WalkStage walk_;
   gl::UniformProgram gather_, scatter_;  // tree_share.comp with IDs
-  gl::Buffer shared_;                    // every body's acceleration and ID, in segment order
-  std::size_t sharedBytes_ = 0;
-  GrowingBuffer idsBuffer_, topStarts_;  // ids_ on the GPU; the top moments pass's starts
+  // Every body's acceleration and ID, in segment order; ids_ on the GPU; the top pass's starts.
+  GrowingBuffer shared_, idsBuffer_, topStarts_;
   // The last evaluation's: the segment starts (K + 1), this rank's segment, the IDs of its bodies
   // in the order they arrived, their positions (a texture of walkerSize_), the walk's output; the
   // home's positions.

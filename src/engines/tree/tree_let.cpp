@@ -1,7 +1,7 @@
 #include "engines/tree/tree_let.h"
 
 #include <algorithm>
-#include <cstring>
+#include <bit>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -12,9 +12,8 @@
 namespace nbody::tree {
 namespace {
 
-constexpr int kLetStack = 4096;  // tree_let.comp's LET_STACK: 16 KiB of shared memory
-constexpr int kMostRanks = 32;   // a bit a rank in a word of marks (tree_let.comp's MAX_RANKS)
-constexpr std::size_t kHeaderWords = 2;              // tree_let.comp's letOverflow, letUnused
+constexpr int kLetStack = 4096;          // tree_let.comp's LET_STACK: 16 KiB of shared memory
+constexpr std::size_t kHeaderWords = 2;  // tree_let.comp's letOverflow, letUnused
 constexpr std::size_t kRecordWords[] = {4, 16, 24};  // tree_pack.comp's, by LetSelection::Records
 
 void setLetUniforms(const gl::UniformProgram& program, std::span<const std::size_t> starts,
@@ -33,29 +32,7 @@ void setLetUniforms(const gl::UniformProgram& program, std::span<const std::size
   program.setFloat("uAccuracy", settings.accuracy);
 }
 
-template <class Record>
-std::span<const std::byte> bytesOf(const std::vector<Record>& records) {
-  return std::as_bytes(std::span(records));
-}
-
-template <class Record>
-std::vector<Record> recordsFrom(const std::vector<std::byte>& bytes) {
-  std::vector<Record> records(bytes.size() / sizeof(Record));
-  std::copy(bytes.begin(), bytes.end(), reinterpret_cast<std::byte*>(records.data()));
-  return records;
-}
-
 }  // namespace
-
-GLuint ensureBuffer(GrowingBuffer& buffer, std::size_t bytes) {
-  if (buffer.buffer.id() == 0 || buffer.bytes < bytes) {
-    buffer.bytes = std::max<std::size_t>(bytes, 16);
-    buffer.buffer = gl::Buffer::create();
-    glNamedBufferStorage(buffer.buffer.id(), GLsizeiptr(buffer.bytes), nullptr,
-                         GL_DYNAMIC_STORAGE_BIT);
-  }
-  return buffer.buffer.id();
-}
 
 std::size_t letChunkBodies(const TreeSettings& settings) {
   const std::size_t group =
@@ -85,7 +62,7 @@ std::vector<LetChunk> LetSelection::chunks(Kernels& kernels, const SlotMap& held
 LetMarks LetSelection::select(Kernels& kernels, const SlotMap& slots,
                               std::span<const LetChunk> chunks, std::span<const std::size_t> starts,
                               int rank, const TreeSettings& settings, double openingScale2) {
-  if (starts.size() < 2 || starts.size() > kMostRanks + 1)
+  if (starts.size() < 2 || starts.size() > std::size_t(kLetMostRanks) + 1)
     throw std::invalid_argument("a local essential tree is for 1 to 32 ranks");
   const std::size_t words = kHeaderWords + 2 * slots.count;
   ensureBuffer(input_, chunks.size_bytes());
@@ -137,18 +114,24 @@ std::vector<std::uint32_t> LetSelection::packed(Kernels& kernels,
 
 LetParts LetSelection::pack(Kernels& kernels, const LetMarks& marks, const TopArea& top,
                             const SlotMap& held, int ranks) {
+  // Each receiver's slots in one pass over the marks, ascending; then receiver after receiver.
+  std::vector<std::vector<std::uint32_t>> nodesFor(static_cast<std::size_t>(ranks)),
+      bodiesFor(nodesFor.size());
+  const auto sortOut = [](std::uint32_t word, std::uint32_t slot, auto& lists) {
+    for (; word != 0; word &= word - 1) lists[std::size_t(std::countr_zero(word))].push_back(slot);
+  };
+  for (std::size_t slot = 0; slot < marks.nodes.size(); ++slot)
+    if (marks.nodes[slot] != 0 && !top.everywhere(std::uint32_t(marks.first + slot)))
+      sortOut(marks.nodes[slot], std::uint32_t(slot), nodesFor);
+  for (std::size_t slot = 0; slot < marks.bodies.size(); ++slot)
+    sortOut(marks.bodies[slot], std::uint32_t(slot), bodiesFor);
   LetParts parts;
   std::vector<std::uint32_t> nodeSlots, bodySlots;
-  for (int r = 0; r < ranks; ++r) {
-    const std::uint32_t bit = 1u << r;
-    const std::size_t nodesBefore = nodeSlots.size(), bodiesBefore = bodySlots.size();
-    for (std::size_t slot = 0; slot < marks.nodes.size(); ++slot)
-      if ((marks.nodes[slot] & bit) != 0 && !top.everywhere(std::uint32_t(marks.first + slot)))
-        nodeSlots.push_back(std::uint32_t(slot));
-    for (std::size_t slot = 0; slot < marks.bodies.size(); ++slot)
-      if ((marks.bodies[slot] & bit) != 0) bodySlots.push_back(std::uint32_t(slot));
-    parts.nodeCounts.push_back(nodeSlots.size() - nodesBefore);
-    parts.bodyCounts.push_back(bodySlots.size() - bodiesBefore);
+  for (std::size_t r = 0; r < std::size_t(ranks); ++r) {
+    nodeSlots.insert(nodeSlots.end(), nodesFor[r].begin(), nodesFor[r].end());
+    bodySlots.insert(bodySlots.end(), bodiesFor[r].begin(), bodiesFor[r].end());
+    parts.nodeCounts.push_back(nodesFor[r].size());
+    parts.bodyCounts.push_back(bodiesFor[r].size());
   }
   const std::vector<std::uint32_t> nodeWords = packed(kernels, nodeSlots, Records::nodes);
   for (std::size_t k = 0; k < nodeSlots.size(); ++k) {
@@ -189,10 +172,10 @@ std::vector<FrontierItem> LetSelection::frontier(Kernels& kernels, const TopArea
 
 LetParts exchangeLet(const LetParts& sent, const Ranks& ranks) {
   LetParts received;
-  received.nodes = recordsFrom<LetNode>(
-      ranks.allToAll(bytesOf(sent.nodes), sent.nodeCounts, sizeof(LetNode), received.nodeCounts));
-  received.bodies = recordsFrom<LetBody>(
-      ranks.allToAll(bytesOf(sent.bodies), sent.bodyCounts, sizeof(LetBody), received.bodyCounts));
+  received.nodes = allToAllRecords<LetNode>(ranks, std::as_bytes(std::span(sent.nodes)),
+                                            sent.nodeCounts, received.nodeCounts);
+  received.bodies = allToAllRecords<LetBody>(ranks, std::as_bytes(std::span(sent.bodies)),
+                                             sent.bodyCounts, received.bodyCounts);
   return received;
 }
 

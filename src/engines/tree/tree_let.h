@@ -31,13 +31,8 @@ struct LetChunk {
   std::array<std::uint32_t, 4> lo, hi;
 };
 
-// A buffer reallocated only to grow, and the id of one of at least `bytes` (its contents then
-// undefined; GL_DYNAMIC_STORAGE_BIT, so glNamedBufferSubData may fill it).
-struct GrowingBuffer {
-  gl::Buffer buffer;
-  std::size_t bytes = 0;
-};
-GLuint ensureBuffer(GrowingBuffer& buffer, std::size_t bytes);
+// The most ranks a LET serves: a bit a rank in a word of marks (tree_let.comp's MAX_RANKS).
+constexpr int kLetMostRanks = 32;
 
 // Bodies a chunk holds: about 1024, whole groups of the walk and of the coarse walk.
 std::size_t letChunkBodies(const TreeSettings& settings);

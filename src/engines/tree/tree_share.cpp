@@ -73,7 +73,8 @@ GroupRange TreeShare::groupsOf(std::size_t bodyCount, std::size_t groupSize) con
 }
 
 void TreeShare::move(const gl::UniformProgram& program, std::size_t invocations, BodyRange own) {
-  runShare(program, {now_.gravity->sortedOrderBuffer(), sorted_.id(), now_.accelerationArray}, own,
+  runShare(program,
+           {now_.gravity->sortedOrderBuffer(), sorted_.buffer.id(), now_.accelerationArray}, own,
            now_.bodyCount, invocations);
 }
 
@@ -84,12 +85,8 @@ void TreeShare::beginExchange(TreeGravity& gravity, GLuint accelerationArray, st
   for (const BodyRange& range : now_.groupRanges)
     now_.shares.push_back(bodiesOf(range, groupSize, bodyCount));
   now_.gathered = now_.shares[std::size_t(ranks().rank())].first;
-  if (bodyCount * kBytesPerBody > sortedBytes_) {
-    sorted_ = gl::Buffer::create();
-    glNamedBufferStorage(sorted_.id(), GLsizeiptr(bodyCount * kBytesPerBody), nullptr, 0);
-    sortedBytes_ = bodyCount * kBytesPerBody;
-  }
-  exchange.beginBufferExchange(sorted_.id(), kBytesPerBody, now_.shares);
+  exchange.beginBufferExchange(ensureBuffer(sorted_, bodyCount * kBytesPerBody), kBytesPerBody,
+                               now_.shares);
 }
 
 // Eight parts a rank, so that the copies of one overlap the walk of the next; but no part of fewer

@@ -70,8 +70,7 @@ class TreeShare {
   Evaluation now_;
 
   gl::UniformProgram gather_, scatter_;
-  gl::Buffer sorted_;
-  std::size_t sortedBytes_ = 0;
+  GrowingBuffer sorted_;  // every body's acceleration, in key order
   std::vector<GroupCounts> counts_;
 };
 
