@@ -507,13 +507,14 @@ void walkerMoments(Walker& walker, const tree::TopologySegment& segment, std::si
                    tree::TopArea& top, const Ranks& ranks, double theta = TreeSettings{}.theta) {
   tree::TreeBuffers& buffers = walker.gpu.buffers;
   top.placeNodes(buffers);
-  tree::SlotMap slots{true, segment.first, segment.count, 0, buffers.writeSlotHash(top.hash())};
+  tree::SlotMap slots{true, segment.first, segment.count, 0,
+                      buffers.writeSlotHash(walker.gpu.kernels, top.hash())};
   tree::computeMoments(walker.gpu.kernels, buffers, count, theta, slots);
   tree::LetSelection gpu;
   const std::vector<tree::FrontierItem> own = gpu.frontier(walker.gpu.kernels, top);
   const std::vector<tree::FrontierItem> all = gatherOnEveryRank(ranks, std::span(own));
   const std::vector<std::uint32_t> starts = top.placeFrontier(buffers, all);
-  slots.hashEntries = buffers.writeSlotHash(top.hash());
+  slots.hashEntries = buffers.writeSlotHash(walker.gpu.kernels, top.hash());
   gl::Buffer startBuffer = gl::Buffer::create();
   glNamedBufferStorage(startBuffer.id(), GLsizeiptr(std::max<std::size_t>(starts.size(), 1) * 4),
                        starts.empty() ? nullptr : starts.data(), 0);
@@ -606,8 +607,8 @@ constexpr std::size_t kSlotShift = 7;  // every body's slot is its position + 7
 // A walker's arrays made from one GPU's tree: nodes of [a, e) at slot i - a, the others after them
 // in reverse order; every body at its position + kSlotShift; the others' nodes and bodies in the
 // hash; the sorted order of [a, e) from slot 0. Returns the map.
-tree::SlotMap rearrange(tree::TreeBuffers& buffers, std::size_t count, std::size_t a,
-                        std::size_t e) {
+tree::SlotMap rearrange(tree::Kernels& kernels, tree::TreeBuffers& buffers, std::size_t count,
+                        std::size_t a, std::size_t e) {
   const std::size_t nodes = count - 1, own = e - a;
   std::vector<std::array<std::uint32_t, 2>> hash;
   std::vector<std::size_t> slotOf(nodes);
@@ -636,7 +637,7 @@ tree::SlotMap rearrange(tree::TreeBuffers& buffers, std::size_t count, std::size
       hash.push_back({std::uint32_t(x) | 0x80000000u, std::uint32_t(x + kSlotShift)});
   const std::vector<std::uint32_t> order = buffers.readWords(tree::kValuesIn, count);
   glNamedBufferSubData(buffers.buffer(tree::kValuesIn), 0, GLsizeiptr(own * 4), order.data() + a);
-  return {true, a, own, a + kSlotShift, buffers.writeSlotHash(hash)};
+  return {true, a, own, a + kSlotShift, buffers.writeSlotHash(kernels, hash)};
 }
 
 // One GPU's tree rearranged as a walker of [a, e) holds it (nodes elsewhere, bodies shifted,
@@ -657,7 +658,7 @@ bool slotsOnOneGpu(const State& state) {
   const std::vector<std::uint32_t> order = tree::readSortedBodies(gpu.buffers, count);
   tree::buildTopology(gpu.kernels, count);
   tree::computeMoments(gpu.kernels, gpu.buffers, count, settings.theta);
-  const tree::SlotMap slots = rearrange(gpu.buffers, count, a, e);
+  const tree::SlotMap slots = rearrange(gpu.kernels, gpu.buffers, count, a, e);
   const gl::Texture accelerations = accelerationArray(size);
   glBindImageTexture(tree::kAccelerationImageUnit, accelerations.id(), 0, GL_TRUE, 0, GL_WRITE_ONLY,
                      GL_RGBA32F);

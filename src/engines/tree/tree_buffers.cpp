@@ -305,24 +305,30 @@ void TreeBuffers::writeRecords(Binding binding, std::size_t first,
   }
 }
 
-std::size_t TreeBuffers::writeSlotHash(std::span<const std::array<std::uint32_t, 2>> entries) {
+std::size_t TreeBuffers::writeSlotHash(Kernels& kernels,
+                                       std::span<const std::array<std::uint32_t, 2>> entries) {
   const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(2 * entries.size(), 1));
-  const std::uint32_t mask = std::uint32_t(capacity - 1);
-  std::vector<std::uint32_t> words(2 + 2 * capacity, 0u);  // misses, unused, then the entries
-  for (const auto& [reference, slot] : entries) {
-    std::uint32_t entry = (reference * 0x9e3779b1u) & mask;  // tree_slots.glsl's probe sequence
-    while (words[2 + 2 * entry] != 0u) entry = (entry + 1u) & mask;
-    words[2 + 2 * entry] = reference + 1u;
-    words[3 + 2 * entry] = slot;
-  }
-  if (words.size() * 4 > slotHashBytes_) {  // grown only: a walker writes it a few times a step
+  const std::size_t bytes = (2 + 2 * capacity) * 4;  // misses, unused, then the entries
+  if (bytes > slotHashBytes_) {  // grown only: a walker writes it a few times a step
     buffers_[kSlotHash] = gl::Buffer::create();
-    glNamedBufferStorage(buffers_[kSlotHash].id(), GLsizeiptr(words.size() * 4), nullptr,
+    glNamedBufferStorage(buffers_[kSlotHash].id(), GLsizeiptr(bytes), nullptr,
                          GL_DYNAMIC_STORAGE_BIT);
-    slotHashBytes_ = words.size() * 4;
+    slotHashBytes_ = bytes;
   }
-  glNamedBufferSubData(buffers_[kSlotHash].id(), 0, GLsizeiptr(words.size() * 4), words.data());
+  const std::uint32_t zero = 0;
+  glClearNamedBufferSubData(buffers_[kSlotHash].id(), GL_R32UI, 0, GLsizeiptr(bytes),
+                            GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSlotHash, buffers_[kSlotHash].id());
+  if (!entries.empty()) {
+    const GLuint staging = ensureBuffer(hashEntries_, entries.size_bytes());
+    glNamedBufferSubData(staging, 0, GLsizeiptr(entries.size_bytes()), entries.data());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, staging);
+    gl::UniformProgram& program = kernels.use(Kernel::hash);
+    program.setUint("uCount", entries.size());
+    program.setUint("uMask", capacity - 1);
+    kernels.dispatch(ceilDiv(entries.size(), kElementThreads));
+  }
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   return capacity;
 }
 

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "engines/tree/tree_kernels.h"
 #include "engines/tree/tree_layout.h"
 #include "engines/tree/tree_settings.h"
 #include "gl/limits.h"
@@ -87,9 +88,11 @@ class TreeBuffers {
   std::size_t spillSlots() const { return spillSlotsFor(capacity_); }
   std::size_t capacity() const { return capacity_; }  // bodies (and internal nodes + 1)
   // A walker's slot hash (shaders/tree_slots.glsl) of `entries` (global reference, slot), with no
-  // misses counted, bound; until the next reserve that reallocates. Returns its entries (a power of
-  // two, at least twice as many), SlotMap::hashEntries.
-  std::size_t writeSlotHash(std::span<const std::array<std::uint32_t, 2>> entries);
+  // misses counted, bound; until the next reserve that reallocates. Filled on the GPU
+  // (tree_hash.comp). Returns its entries (a power of two, at least twice as many),
+  // SlotMap::hashEntries.
+  std::size_t writeSlotHash(Kernels& kernels,
+                            std::span<const std::array<std::uint32_t, 2>> entries);
   // The references the kernels looked for in the hash and did not find, since it was written.
   std::uint32_t readSlotMisses() const;
 
@@ -97,7 +100,8 @@ class TreeBuffers {
   void bindArray(Binding role, Binding holder) const;
 
   std::array<gl::Buffer, kBindingCount> buffers_;
-  GrowingBuffer moving_;  // moveRecords' staging
+  GrowingBuffer moving_;       // moveRecords' staging
+  GrowingBuffer hashEntries_;  // writeSlotHash's entries
   std::size_t slotHashBytes_ = 0;
   std::array<gl::Texture, kBindingCount> textures_;  // kTextureArrays' bindings, where in textures
   ArrayStorage storage_;

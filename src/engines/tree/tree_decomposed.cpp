@@ -30,16 +30,6 @@ void ensureTexture(DecomposedTree::SizedTexture& texture, GLenum target, glm::iv
   gl::allocateTexture(texture.texture.id(), target, GL_RGBA32F, {size.x, size.y, 1});
 }
 
-// `bodies` into `texture` (body i at texel i), whole rows and then the last one's part.
-void uploadBodies(GLuint texture, glm::ivec2 size, std::span<const glm::vec4> bodies) {
-  const std::size_t width = std::size_t(size.x), rows = bodies.size() / width;
-  if (rows > 0)
-    glTextureSubImage2D(texture, 0, 0, 0, size.x, GLsizei(rows), GL_RGBA, GL_FLOAT, bodies.data());
-  if (const std::size_t rest = bodies.size() - rows * width; rest > 0)
-    glTextureSubImage2D(texture, 0, 0, GLint(rows), GLsizei(rest), 1, GL_RGBA, GL_FLOAT,
-                        bodies.data() + rows * width);
-}
-
 GroupRange groupsOf(BodyRange own, std::size_t groupSize) {
   return {own.first / groupSize, (own.last + groupSize - 1) / groupSize};
 }
@@ -79,7 +69,8 @@ DecomposedTree::DecomposedTree(const Ranks& ranks, const ArrayLimits& arrays)
       scatter_(shareProgram(false, true)) {}
 
 // Steps 2 and 3: homes of whole rows, their box, keys and sort, the segment cut, the exchange of
-// bodies and IDs, and the walker's sort under the global box.
+// the IDs (a walker fetches its bodies by ID from the replicated state), and the walker's sort
+// under the global box.
 void DecomposedTree::sortSegment(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
                                  const TreeSettings& settings) {
   const std::size_t rank = std::size_t(ranks_.rank());
@@ -93,7 +84,9 @@ void DecomposedTree::sortSegment(GLuint positionMass, glm::ivec2 size, std::size
   glBindTextureUnit(kPositionUnit, homeBodies_.texture.id());
   const std::array<std::uint32_t, 6> bounds =
       findGlobalBounds(kernels_, buffers_, home.size(), ranks_);
+  clock_.lap("bounds");
   sortByKeys(kernels_, buffers_, home.size());
+  clock_.lap("home-sort");
   starts_.clear();
   const std::size_t unit = std::size_t(estimateSettings(settings).groupSize);
   for (const BodyRange& segment : shareOut(bodyCount, unit, ranks_.count()))
@@ -101,17 +94,33 @@ void DecomposedTree::sortSegment(GLuint positionMass, glm::ivec2 size, std::size
   starts_.push_back(bodyCount);
   const std::vector<std::size_t> sendCounts =
       cut_.sendCounts(kernels_, buffers_, home.size(), home.first, starts_, ranks_);
-  buildTopology(kernels_, home.size());  // gathers the home's sorted bodies
-  const SegmentBodies segment = sendSegments(buffers_, home.size(), sendCounts, ranks_);
+  clock_.lap("cut");
   ids_ = sendIds(buffers_, home, sendCounts, ranks_);
+  clock_.lap("migrate");
   own_ = {starts_[rank], starts_[rank + 1]};
-  walkerSize_ = StageTextures::sizeFor(std::max<std::size_t>(segment.positionMass.size(), 1),
-                                       gl::limits().maxTextureSize);
-  ensureTexture(walkerBodies_, GL_TEXTURE_2D, walkerSize_);
-  uploadBodies(walkerBodies_.texture.id(), walkerSize_, segment.positionMass);
+  walkerSize_ =
+      StageTextures::sizeFor(std::max<std::size_t>(ids_.size(), 1), gl::limits().maxTextureSize);
+  fetchWalkerBodies(positionMass);
+  clock_.lap("fetch");
   glBindTextureUnit(kPositionUnit, walkerBodies_.texture.id());
   writeBounds(buffers_, bounds);
-  sortByKeys(kernels_, buffers_, segment.positionMass.size());
+  sortByKeys(kernels_, buffers_, ids_.size());
+}
+
+// The walker's bodies, from the positions every rank holds by the IDs it received (ids_, which
+// stay on the GPU for the sharing of accelerations).
+void DecomposedTree::fetchWalkerBodies(GLuint positionMass) {
+  ensureTexture(walkerBodies_, GL_TEXTURE_2D, walkerSize_);
+  const GLuint ids = ensureBuffer(idsBuffer_, std::max<std::size_t>(ids_.size(), 1) * 4);
+  if (ids_.empty()) return;
+  glNamedBufferSubData(ids, 0, GLsizeiptr(ids_.size() * 4), ids_.data());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, ids);
+  glBindTextureUnit(kPositionUnit, positionMass);
+  glBindImageTexture(0, walkerBodies_.texture.id(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
+  gl::UniformProgram& program = kernels_.use(Kernel::fetch);
+  program.setUint("uCount", ids_.size());
+  kernels_.dispatch(ceilDiv(ids_.size(), kElementThreads));
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }
 
 // Steps 4 and 5: links through the halo keys, and the straddling nodes.
@@ -127,12 +136,16 @@ void DecomposedTree::linkSegment(std::size_t bodyCount) {
 // the top area leaves.
 SlotMap DecomposedTree::computeAllMoments(TopArea& top, std::size_t bodyCount, double theta) {
   top.placeNodes(buffers_);
-  SlotMap slots{true, segment_.first, segment_.count, 0, buffers_.writeSlotHash(top.hash())};
+  SlotMap slots{true, segment_.first, segment_.count, 0,
+                buffers_.writeSlotHash(kernels_, top.hash())};
   computeMoments(kernels_, buffers_, bodyCount, theta, slots);
+  clock_.lap("local-moments");
   const std::vector<FrontierItem> frontier = selection_.frontier(kernels_, top);
+  clock_.lap("frontier");
   const std::vector<std::uint32_t> starts =
       top.placeFrontier(buffers_, gatherOnEveryRank(ranks_, std::span(frontier)));
-  slots.hashEntries = buffers_.writeSlotHash(top.hash());
+  slots.hashEntries = buffers_.writeSlotHash(kernels_, top.hash());
+  clock_.lap("place-frontier");
   const GLuint startBuffer = ensureBuffer(topStarts_, starts.size() * 4);
   if (!starts.empty())
     glNamedBufferSubData(startBuffer, 0, GLsizeiptr(starts.size() * 4), starts.data());
@@ -159,7 +172,7 @@ void DecomposedTree::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t 
   rounds_.clear();
   clock_.start();
   sortSegment(positionMass, size, bodyCount, settings);
-  clock_.lap("sort");
+  clock_.lap("walker-sort");
   linkSegment(bodyCount);
   clock_.lap("link");
   TopArea top(straddling_, segment_, bodyCount);
@@ -180,9 +193,7 @@ void DecomposedTree::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t 
       letRound(top, slots,
                selection_.chunks(kernels_, slots, chunks, ranks_.rank(), opensRelative(settings)),
                settings, 1.0);
-  walk_.run(kernels_, buffers_, bodyCount, walkerSize_, params, settings, WalkOutput::accelerations,
-            groupsOf(own_, std::size_t(settings.groupSize)), {}, slots);
-  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  walk(bodyCount, params, settings, slots);
   clock_.lap("walk");
   if (ranks_.maximum(std::int64_t(buffers_.readSlotMisses())) != 0)
     throw std::logic_error("a walker missed records its local essential tree should hold");
@@ -214,9 +225,30 @@ SlotMap DecomposedTree::letRound(const TopArea& top, const SlotMap& held, std::v
   clock_.lap("send");
   rounds_.push_back({sent.nodes.size(), sent.bodies.size(), sent.bytes(), received.nodes.size(),
                      received.bodies.size(), received.bytes()});
-  const SlotMap placed = placeLet(buffers_, received, top, held, ranks_.rank());
+  const SlotMap placed = placeLet(kernels_, buffers_, received, top, held, ranks_.rank());
   clock_.lap("place");
   return placed;
+}
+
+// The walk of this walker's own groups; its ring tuned as one GPU's (RingTuner) by the walker's
+// segment: the ring changes no bit, and each rank may keep another.
+void DecomposedTree::walk(std::size_t bodyCount, const StepParams& params,
+                          const TreeSettings& settings, const SlotMap& slots) {
+  const auto walkWith = [&](const TreeSettings& trial) {
+    walk_.run(kernels_, buffers_, bodyCount, walkerSize_, params, trial, WalkOutput::accelerations,
+              groupsOf(own_, std::size_t(trial.groupSize)), {}, slots);
+    glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  };
+  if (!ring_.needsTuning(own_.size(), settings)) {
+    walkWith(ring_.resolve(own_.size(), settings));
+    return;
+  }
+  ring_.tune(
+      own_.size(), settings, kernels_.limits(),
+      [&](const TreeSettings& trial) {
+        walk_.program(kernels_, trial, params, WalkOutput::accelerations, slots);
+      },
+      walkWith);
 }
 
 void DecomposedTree::coarseWalk(std::size_t bodyCount, const StepParams& params,
@@ -232,8 +264,7 @@ void DecomposedTree::coarseWalk(std::size_t bodyCount, const StepParams& params,
 void DecomposedTree::shareAccelerations(std::size_t bodyCount, GLuint accelerationArray,
                                         RankExchange& exchange) {
   const GLuint shared = ensureBuffer(shared_, bodyCount * 16);
-  const GLuint ids = ensureBuffer(idsBuffer_, ids_.size() * 4);
-  if (!ids_.empty()) glNamedBufferSubData(ids, 0, GLsizeiptr(ids_.size() * 4), ids_.data());
+  const GLuint ids = idsBuffer_.buffer.id();  // fetchWalkerBodies' upload
   std::vector<BodyRange> segments;
   for (std::size_t r = 0; r + 1 < starts_.size(); ++r)
     segments.push_back({starts_[r], starts_[r + 1]});

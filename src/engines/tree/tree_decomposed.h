@@ -71,10 +71,13 @@ class DecomposedTree {
  private:
   void sortSegment(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
                    const TreeSettings& settings);
+  void fetchWalkerBodies(GLuint positionMass);
   void linkSegment(std::size_t bodyCount);
   SlotMap computeAllMoments(TopArea& top, std::size_t bodyCount, double theta);
   SlotMap letRound(const TopArea& top, const SlotMap& held, std::vector<LetChunk> own,
                    const TreeSettings& settings, double openingScale2);
+  void walk(std::size_t bodyCount, const StepParams& params, const TreeSettings& settings,
+            const SlotMap& slots);
   void coarseWalk(std::size_t bodyCount, const StepParams& params, const TreeSettings& settings,
                   const SlotMap& slots);
   void shareAccelerations(std::size_t bodyCount, GLuint accelerationArray, RankExchange& exchange);
@@ -103,6 +106,7 @@ class DecomposedTree {
   CompositeCounter counter_;
   LetSelection selection_;
   WalkStage walk_;
+  RingTuner ring_;                       // the walk's ring, tuned by segment size as one GPU's
   gl::UniformProgram gather_, scatter_;  // tree_share.comp with IDs
   // Every body's acceleration and ID, in segment order; ids_ on the GPU; the top pass's starts.
   GrowingBuffer shared_, idsBuffer_, topStarts_;

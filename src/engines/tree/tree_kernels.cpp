@@ -45,6 +45,12 @@ KernelFile fileOf(Kernel kernel) {
       return {"tree_chunks.comp", kBoundsThreads, false};
     case Kernel::pack:
       return {"tree_pack.comp", kElementThreads, false};
+    case Kernel::lists:
+      return {"tree_lists.comp", kElementThreads, false};
+    case Kernel::fetch:
+      return {"tree_fetch.comp", kElementThreads, false};
+    case Kernel::hash:
+      return {"tree_hash.comp", kElementThreads, false};
   }
   throw std::logic_error("unknown tree kernel");
 }

@@ -27,7 +27,10 @@ enum class Kernel {
   density,
   let,
   chunks,
-  pack
+  pack,
+  lists,
+  fetch,
+  hash
 };
 
 // Work-group sizes of the kernels with one fixed (the sort's is kSortThreads; the walk's comes
@@ -36,6 +39,7 @@ constexpr std::size_t kBoundsThreads = 256;
 constexpr std::size_t kElementThreads =
     256;  // an invocation a body (topology, moments, density, pack) or a candidate (split)
 constexpr std::size_t kLetThreads = 64;  // a work group a chunk, each invocation a node a round
+constexpr std::size_t kListItems = 16;   // marks an invocation of tree_lists.comp takes
 
 // Texture and image units the kernels read the positions from and write accelerations to.
 constexpr int kPositionUnit = 0, kAccelerationImageUnit = 0;

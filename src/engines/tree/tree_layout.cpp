@@ -9,6 +9,7 @@ gl::Defines layoutDefines() {
   return defines.set("B_SPLIT", int(kSplitBinding))
       .set("B_LET_CHUNKS", int(kLetChunksBinding))
       .set("B_LET_MARKS", int(kLetMarksBinding))
+      .set("B_LET_LISTS", int(kLetListsBinding))
       .set("RADIX", int(kRadix))
       .set("SORT_THREADS", int(kSortThreads))
       .set("SORT_ITEMS", int(kSortItems))

@@ -43,12 +43,13 @@ inline constexpr std::array<const char*, kBindingCount> kBindingDefines = {
     "B_POTENTIAL",    "B_SPILL",        "B_SLOT_HASH"};
 // The decomposed tree's own buffers, after TreeBuffers' bindings: the splitter candidates
 // (uvec4[]: tree_decompose.h's), the top moments pass's start nodes, and the local essential
-// tree's chunks (tree_let.h) at the first; the LET's marks at the second. A GPU must offer
-// kBindingsUsed.
+// tree's chunks and lists (tree_let.h) at the first; the LET's marks and parcels at the second;
+// the counts of its lists at the third. A GPU must offer kBindingsUsed.
 inline constexpr GLuint kSplitBinding = kBindingCount;
 inline constexpr GLuint kLetChunksBinding = kSplitBinding;
 inline constexpr GLuint kLetMarksBinding = kBindingCount + 1;
-inline constexpr GLuint kBindingsUsed = kBindingCount + 2;
+inline constexpr GLuint kLetListsBinding = kBindingCount + 2;
+inline constexpr GLuint kBindingsUsed = kBindingCount + 3;
 
 // A child reference to a body leaf (sorted position k) has this bit set (tree_common.glsl's
 // LEAF_BIT); one to an internal node does not.

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "engines/tree/tree_layout.h"
 #include "gl/desktop_calls.h"
@@ -14,7 +15,6 @@ namespace {
 
 constexpr int kLetStack = 4096;          // tree_let.comp's LET_STACK: 16 KiB of shared memory
 constexpr std::size_t kHeaderWords = 2;  // tree_let.comp's letOverflow, letUnused
-constexpr std::size_t kRecordWords[] = {4, 16, 24};  // tree_pack.comp's, by LetSelection::Records
 
 void setLetUniforms(const gl::UniformProgram& program, std::span<const std::size_t> starts,
                     int rank, std::size_t chunks, const TreeSettings& settings,
@@ -45,8 +45,8 @@ std::vector<LetChunk> LetSelection::chunks(Kernels& kernels, const SlotMap& held
   const std::size_t count = ceilDiv(held.count, chunkBodies);
   std::vector<LetChunk> chunks(count);
   if (count == 0) return chunks;
-  ensureBuffer(output_, count * sizeof(LetChunk));
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, output_.buffer.id());
+  ensureBuffer(chunks_, count * sizeof(LetChunk));
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, chunks_.buffer.id());
   gl::UniformProgram& program = kernels.use(Kernel::chunks, {{"ESTIMATES", withEstimates ? 1 : 0}});
   program.setUint("uCount", held.count);
   program.setUint("uChunkBodies", chunkBodies);
@@ -54,7 +54,7 @@ std::vector<LetChunk> LetSelection::chunks(Kernels& kernels, const SlotMap& held
   program.setUint("uRank", std::size_t(rank));
   kernels.dispatch(count);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glGetNamedBufferSubData(output_.buffer.id(), 0, GLsizeiptr(count * sizeof(LetChunk)),
+  glGetNamedBufferSubData(chunks_.buffer.id(), 0, GLsizeiptr(count * sizeof(LetChunk)),
                           chunks.data());
   return chunks;
 }
@@ -65,15 +65,15 @@ LetMarks LetSelection::select(Kernels& kernels, const SlotMap& slots,
   if (starts.size() < 2 || starts.size() > std::size_t(kLetMostRanks) + 1)
     throw std::invalid_argument("a local essential tree is for 1 to 32 ranks");
   const std::size_t words = kHeaderWords + 2 * slots.count;
-  ensureBuffer(input_, chunks.size_bytes());
-  ensureBuffer(output_, words * 4);
+  ensureBuffer(chunks_, chunks.size_bytes());
+  ensureBuffer(marks_, words * 4);
   if (!chunks.empty())
-    glNamedBufferSubData(input_.buffer.id(), 0, GLsizeiptr(chunks.size_bytes()), chunks.data());
+    glNamedBufferSubData(chunks_.buffer.id(), 0, GLsizeiptr(chunks.size_bytes()), chunks.data());
   const std::uint32_t zero = 0;
-  glClearNamedBufferSubData(output_.buffer.id(), GL_R32UI, 0, GLsizeiptr(words * 4), GL_RED_INTEGER,
+  glClearNamedBufferSubData(marks_.buffer.id(), GL_R32UI, 0, GLsizeiptr(words * 4), GL_RED_INTEGER,
                             GL_UNSIGNED_INT, &zero);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, input_.buffer.id());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, output_.buffer.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, chunks_.buffer.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, marks_.buffer.id());
   gl::Defines defines = slotDefines(slots);
   defines.set("LET_STACK", kLetStack)
       .set("OPENING", opensRelative(settings) ? 1 : 0)
@@ -82,71 +82,118 @@ LetMarks LetSelection::select(Kernels& kernels, const SlotMap& slots,
   setSlotUniforms(program, slots, starts.back());
   setLetUniforms(program, starts, rank, chunks.size(), settings, openingScale2);
   kernels.dispatch(chunks.size());
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  std::vector<std::uint32_t> marks(words);
-  glGetNamedBufferSubData(output_.buffer.id(), 0, GLsizeiptr(words * 4), marks.data());
-  const auto nodes = marks.begin() + kHeaderWords, bodies = nodes + std::ptrdiff_t(slots.count);
-  return {slots.first, {nodes, bodies}, {bodies, marks.end()}, marks[0] != 0};
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+  std::uint32_t overflow = 0;
+  glGetNamedBufferSubData(marks_.buffer.id(), 0, 4, &overflow);
+  return {slots.first, slots.count, overflow != 0};
 }
 
 std::size_t LetParts::bytes() const {
   return nodes.size() * sizeof(LetNode) + bodies.size() * sizeof(LetBody);
 }
 
-std::vector<std::uint32_t> LetSelection::packed(Kernels& kernels,
-                                                std::span<const std::uint32_t> slots,
-                                                Records records) {
-  const std::size_t words = slots.size() * kRecordWords[std::size_t(records)];
-  std::vector<std::uint32_t> packed(words);
-  if (slots.empty()) return packed;
-  ensureBuffer(input_, slots.size_bytes());
-  ensureBuffer(output_, words * 4);
-  glNamedBufferSubData(input_.buffer.id(), 0, GLsizeiptr(slots.size_bytes()), slots.data());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, input_.buffer.id());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, output_.buffer.id());
-  gl::UniformProgram& program = kernels.use(Kernel::pack, {{"NODES", int(records)}});
+void LetSelection::clearMarks(Kernels& kernels, std::span<const std::uint32_t> slots) {
+  if (slots.empty()) return;
+  ensureBuffer(lists_, slots.size_bytes());
+  glNamedBufferSubData(lists_.buffer.id(), 0, GLsizeiptr(slots.size_bytes()), slots.data());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, lists_.buffer.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, marks_.buffer.id());
+  gl::UniformProgram& program =
+      kernels.use(Kernel::lists, {{"PASS", 0}, {"LIST_ITEMS", int(kListItems)}});
+  program.setUint("uFirst", kHeaderWords);
   program.setUint("uCount", slots.size());
   kernels.dispatch(ceilDiv(slots.size(), kElementThreads));
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+// Runs tree_lists.comp's `pass` over each region of marks (nodes, then bodies: `count` words
+// each), with the counts of the second after the first's.
+void LetSelection::runLists(Kernels& kernels, int pass, std::size_t count, std::size_t receivers) {
+  const std::size_t blocks = ceilDiv(count, kElementThreads * kListItems);
+  gl::UniformProgram& program =
+      kernels.use(Kernel::lists, {{"PASS", pass}, {"LIST_ITEMS", int(kListItems)}});
+  program.setUint("uCount", count);
+  program.setUint("uRanks", receivers);
+  program.setUint("uBlocks", blocks);
+  for (std::size_t region = 0; region < 2; ++region) {
+    program.setUint("uFirst", kHeaderWords + region * count);
+    program.setUint("uCountsFirst", region * receivers * blocks);
+    kernels.dispatch(blocks);
+  }
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+std::array<std::vector<std::size_t>, 2> LetSelection::listByReceiver(Kernels& kernels,
+                                                                     std::size_t count, int ranks) {
+  const std::size_t receivers = std::size_t(ranks);
+  const std::size_t blocks = ceilDiv(count, kElementThreads * kListItems);
+  std::array<std::vector<std::size_t>, 2> totals{std::vector<std::size_t>(receivers, 0),
+                                                 std::vector<std::size_t>(receivers, 0)};
+  std::vector<std::uint32_t> counts(2 * receivers * blocks);
+  if (blocks == 0) return totals;
+  ensureBuffer(counts_, counts.size() * 4);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, marks_.buffer.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetListsBinding, counts_.buffer.id());
+  runLists(kernels, 1, count, receivers);
+  glGetNamedBufferSubData(counts_.buffer.id(), 0, GLsizeiptr(counts.size() * 4), counts.data());
+  std::size_t place = 0;  // exclusive sums: nodes, then bodies; receiver after receiver
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    const std::size_t blockCount = counts[k];
+    totals[k / (receivers * blocks)][k / blocks % receivers] += blockCount;
+    counts[k] = std::uint32_t(place);
+    place += blockCount;
+  }
+  glNamedBufferSubData(counts_.buffer.id(), 0, GLsizeiptr(counts.size() * 4), counts.data());
+  ensureBuffer(lists_, place * 4);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, lists_.buffer.id());
+  runLists(kernels, 2, count, receivers);
+  return totals;
+}
+
+template <typename Record>
+std::vector<Record> LetSelection::packed(Kernels& kernels, const PackedList& list,
+                                         Records records) {
+  std::vector<Record> packed(list.count);
+  if (list.count == 0) return packed;
+  const std::size_t bytes = list.count * sizeof(Record);
+  ensureBuffer(parcel_, bytes);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, lists_.buffer.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, parcel_.buffer.id());
+  gl::UniformProgram& program = kernels.use(Kernel::pack, {{"NODES", int(records)}});
+  program.setUint("uCount", list.count);
+  program.setUint("uIndexFirst", list.first);
+  program.setUint("uRead", list.read);
+  program.setUint("uReference", list.reference);
+  kernels.dispatch(ceilDiv(list.count, kElementThreads));
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glGetNamedBufferSubData(output_.buffer.id(), 0, GLsizeiptr(words * 4), packed.data());
+  glGetNamedBufferSubData(parcel_.buffer.id(), 0, GLsizeiptr(bytes), packed.data());
   return packed;
+}
+
+template <typename Record>
+std::vector<Record> LetSelection::packed(Kernels& kernels, std::span<const std::uint32_t> slots,
+                                         Records records) {
+  if (!slots.empty()) {
+    ensureBuffer(lists_, slots.size_bytes());
+    glNamedBufferSubData(lists_.buffer.id(), 0, GLsizeiptr(slots.size_bytes()), slots.data());
+  }
+  return packed<Record>(kernels, {0, slots.size(), 0, 0}, records);
 }
 
 LetParts LetSelection::pack(Kernels& kernels, const LetMarks& marks, const TopArea& top,
                             const SlotMap& held, int ranks) {
-  // Each receiver's slots in one pass over the marks, ascending; then receiver after receiver.
-  std::vector<std::vector<std::uint32_t>> nodesFor(static_cast<std::size_t>(ranks)),
-      bodiesFor(nodesFor.size());
-  const auto sortOut = [](std::uint32_t word, std::uint32_t slot, auto& lists) {
-    for (; word != 0; word &= word - 1) lists[std::size_t(std::countr_zero(word))].push_back(slot);
-  };
-  for (std::size_t slot = 0; slot < marks.nodes.size(); ++slot)
-    if (marks.nodes[slot] != 0 && !top.everywhere(std::uint32_t(marks.first + slot)))
-      sortOut(marks.nodes[slot], std::uint32_t(slot), nodesFor);
-  for (std::size_t slot = 0; slot < marks.bodies.size(); ++slot)
-    sortOut(marks.bodies[slot], std::uint32_t(slot), bodiesFor);
+  clearMarks(kernels, top.heldEverywhere());
   LetParts parts;
-  std::vector<std::uint32_t> nodeSlots, bodySlots;
-  for (std::size_t r = 0; r < std::size_t(ranks); ++r) {
-    nodeSlots.insert(nodeSlots.end(), nodesFor[r].begin(), nodesFor[r].end());
-    bodySlots.insert(bodySlots.end(), bodiesFor[r].begin(), bodiesFor[r].end());
-    parts.nodeCounts.push_back(nodesFor[r].size());
-    parts.bodyCounts.push_back(bodiesFor[r].size());
-  }
-  const std::vector<std::uint32_t> nodeWords = packed(kernels, nodeSlots, Records::nodes);
-  for (std::size_t k = 0; k < nodeSlots.size(); ++k) {
-    LetNode node{std::uint32_t(marks.first + nodeSlots[k]), {}};
-    std::copy_n(nodeWords.begin() + std::ptrdiff_t(16 * k), 16, node.words.begin());
-    parts.nodes.push_back(node);
-  }
-  std::vector<std::uint32_t> heldSlots(bodySlots);
-  for (std::uint32_t& slot : heldSlots) slot += std::uint32_t(held.bodiesBelow);
-  const std::vector<std::uint32_t> bodyWords = packed(kernels, heldSlots, Records::bodies);
-  for (std::size_t k = 0; k < bodySlots.size(); ++k) {
-    LetBody body{std::uint32_t(marks.first + bodySlots[k]), {}};
-    std::copy_n(bodyWords.begin() + std::ptrdiff_t(4 * k), 4, body.words.begin());
-    parts.bodies.push_back(body);
-  }
+  auto [nodeCounts, bodyCounts] = listByReceiver(kernels, marks.count, ranks);
+  parts.nodeCounts = std::move(nodeCounts);
+  parts.bodyCounts = std::move(bodyCounts);
+  const std::size_t nodes =
+      std::accumulate(parts.nodeCounts.begin(), parts.nodeCounts.end(), std::size_t(0));
+  const std::size_t bodies =
+      std::accumulate(parts.bodyCounts.begin(), parts.bodyCounts.end(), std::size_t(0));
+  parts.nodes = packed<LetNode>(kernels, {0, nodes, 0, marks.first}, Records::nodes);
+  parts.bodies =
+      packed<LetBody>(kernels, {nodes, bodies, held.bodiesBelow, marks.first}, Records::bodies);
   return parts;
 }
 
@@ -155,16 +202,18 @@ std::vector<FrontierItem> LetSelection::frontier(Kernels& kernels, const TopArea
   const std::vector<std::uint32_t> held = top.heldFrontier();
   for (std::uint32_t reference : held)
     ((reference & kLeafBit) != 0 ? bodies : nodes).push_back(top.heldSlot(reference));
-  const std::vector<std::uint32_t> nodeWords = packed(kernels, nodes, Records::frontierNodes),
-                                   bodyWords = packed(kernels, bodies, Records::bodies);
+  const std::vector<FrontierItem> nodeItems =
+      packed<FrontierItem>(kernels, std::span<const std::uint32_t>(nodes), Records::frontierNodes);
+  const std::vector<LetBody> bodyItems =
+      packed<LetBody>(kernels, std::span<const std::uint32_t>(bodies), Records::bodies);
   std::vector<FrontierItem> items;
   std::size_t node = 0, body = 0;
   for (std::uint32_t reference : held) {
     FrontierItem item{reference, {}};
     if ((reference & kLeafBit) != 0)
-      std::copy_n(bodyWords.begin() + std::ptrdiff_t(4 * body++), 4, item.words.begin());
+      std::copy_n(bodyItems[body++].words.begin(), 4, item.words.begin());
     else
-      std::copy_n(nodeWords.begin() + std::ptrdiff_t(24 * node++), 24, item.words.begin());
+      item.words = nodeItems[node++].words;
     items.push_back(item);
   }
   return items;
@@ -179,8 +228,8 @@ LetParts exchangeLet(const LetParts& sent, const Ranks& ranks) {
   return received;
 }
 
-SlotMap placeLet(TreeBuffers& buffers, const LetParts& received, const TopArea& top,
-                 const SlotMap& held, int rank) {
+SlotMap placeLet(Kernels& kernels, TreeBuffers& buffers, const LetParts& received,
+                 const TopArea& top, const SlotMap& held, int rank) {
   const std::size_t count = held.count;
   const std::size_t below = std::accumulate(received.bodyCounts.begin(),
                                             received.bodyCounts.begin() + rank, std::size_t(0));
@@ -208,7 +257,7 @@ SlotMap placeLet(TreeBuffers& buffers, const LetParts& received, const TopArea& 
   }
   buffers.writeRecords(kSortedBodies, 0, lower);
   buffers.writeRecords(kSortedBodies, below + count, upper);
-  return {true, held.first, count, below, buffers.writeSlotHash(hash)};
+  return {true, held.first, count, below, buffers.writeSlotHash(kernels, hash)};
 }
 
 }  // namespace nbody::tree

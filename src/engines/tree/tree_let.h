@@ -38,11 +38,11 @@ constexpr int kLetMostRanks = 32;
 std::size_t letChunkBodies(const TreeSettings& settings);
 
 // Which walks may read what of a segment: bit r of a word is set where rank r's may. A word a
-// node of the segment, at its slot (position - first), and a word a body.
+// node of the segment, at its slot (position - first), and a word a body. The words stay on the
+// GPU (LetSelection's); here only where they are.
 struct LetMarks {
-  std::size_t first = 0;  // the segment's
-  std::vector<std::uint32_t> nodes, bodies;
-  bool overflowed = false;  // a chunk's walk outgrew the kernel's stack: marks are missing
+  std::size_t first = 0, count = 0;  // the segment's
+  bool overflowed = false;           // a chunk's walk outgrew the kernel's stack: marks are missing
 };
 
 // What a rank sends or receives: nodes (global index, then the words of its two test and two
@@ -56,6 +56,8 @@ struct LetBody {
   std::uint32_t position;
   std::array<std::uint32_t, 4> words;
 };
+// tree_pack.comp writes them as they are: a reference word, then the record's words.
+static_assert(sizeof(LetNode) == 17 * 4 && sizeof(LetBody) == 5 * 4);
 struct LetParts {
   std::vector<LetNode> nodes;
   std::vector<LetBody> bodies;
@@ -78,21 +80,38 @@ class LetSelection {
   LetMarks select(Kernels& kernels, const SlotMap& slots, std::span<const LetChunk> chunks,
                   std::span<const std::size_t> starts, int rank, const TreeSettings& settings,
                   double openingScale2);
-  // The records `marks` select, packed on the GPU (tree_pack.comp) from this rank's arrays (its
-  // bodies where `held` says), by receiver; the nodes every rank holds (`top`'s straddling and
-  // frontier nodes) left out.
+  // The records `marks` select, listed by receiver (tree_lists.comp) and packed (tree_pack.comp)
+  // on the GPU from this rank's arrays (its bodies where `held` says); the nodes every rank holds
+  // (`top`'s straddling and frontier nodes) left out.
   LetParts pack(Kernels& kernels, const LetMarks& marks, const TopArea& top, const SlotMap& held,
                 int ranks);
   // What tree_pack.comp copies a record: a body's 4 words, a node's 16, a frontier node's 24.
   enum class Records { bodies = 0, nodes = 1, frontierNodes = 2 };
-  // The words of the records at `slots`, one after another.
-  std::vector<std::uint32_t> packed(Kernels& kernels, std::span<const std::uint32_t> slots,
-                                    Records records);
   // The frontier items this walker holds (TopArea::heldFrontier), read in two dispatches.
   std::vector<FrontierItem> frontier(Kernels& kernels, const TopArea& top);
 
  private:
-  GrowingBuffer input_, output_;
+  // Where a packing reads its slots and what it adds to them: `first` of the list in lists_,
+  // `count` of them; `read` added to read a record, `reference` to name it.
+  struct PackedList {
+    std::size_t first, count, read, reference;
+  };
+  // Each receiver's marked slots, nodes' and bodies' (`count` marks each), in lists_ on the GPU:
+  // the nodes' for receiver after receiver, then the bodies' likewise; returns how many each
+  // receiver has of both.
+  std::array<std::vector<std::size_t>, 2> listByReceiver(Kernels& kernels, std::size_t count,
+                                                         int ranks);
+  void runLists(Kernels& kernels, int pass, std::size_t count, std::size_t receivers);
+  // The listed records, each its reference word and then its words.
+  template <typename Record>
+  std::vector<Record> packed(Kernels& kernels, const PackedList& list, Records records);
+  // The same for slots given here.
+  template <typename Record>
+  std::vector<Record> packed(Kernels& kernels, std::span<const std::uint32_t> slots,
+                             Records records);
+  void clearMarks(Kernels& kernels, std::span<const std::uint32_t> slots);
+
+  GrowingBuffer chunks_, marks_, lists_, counts_, parcel_;
 };
 // Sends every rank its part (MPI_Alltoallv); returns what this rank received. Every rank calls it
 // alike.
@@ -102,7 +121,7 @@ LetParts exchangeLet(const LetParts& sent, const Ranks& ranks);
 // nodes after the top area's, the bodies of lower ranks before its own (which move) and of higher
 // ranks after them, so that every body range a walk reads lies contiguous; writes the slot hash of
 // the top area's nodes and of everything received. Returns the walk's slot map.
-SlotMap placeLet(TreeBuffers& buffers, const LetParts& received, const TopArea& top,
-                 const SlotMap& held, int rank);
+SlotMap placeLet(Kernels& kernels, TreeBuffers& buffers, const LetParts& received,
+                 const TopArea& top, const SlotMap& held, int rank);
 
 }  // namespace nbody::tree

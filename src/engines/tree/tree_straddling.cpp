@@ -236,8 +236,16 @@ std::vector<std::array<std::uint32_t, 2>> TopArea::nodeHash() const {
   return nodes;
 }
 
-bool TopArea::everywhere(std::uint32_t node) const {
-  return (node & kLeafBit) == 0 && (nodeSlots_.contains(node) || parents_.contains(node));
+std::vector<std::uint32_t> TopArea::heldEverywhere() const {
+  std::vector<std::uint32_t> slots;
+  const auto add = [&](std::uint32_t reference) {
+    if ((reference & kLeafBit) == 0 && holds(reference))
+      slots.push_back(std::uint32_t(reference - segment_.first));
+  };
+  for (const auto& [node, slot] : nodeSlots_) add(node);
+  for (const auto& [reference, parent] : parents_) add(reference);
+  std::sort(slots.begin(), slots.end());
+  return slots;
 }
 
 }  // namespace nbody::tree

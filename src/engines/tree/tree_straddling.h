@@ -69,8 +69,9 @@ class TopArea {
   // The hash's entries for nodes only: a walk reads bodies from the local essential tree's array.
   std::vector<std::array<std::uint32_t, 2>> nodeHash() const;
   std::uint32_t slotOf(std::uint32_t node) const { return nodeSlots_.at(node); }
-  // Whether every rank holds `node`'s records: a straddling node, or a node of the frontier.
-  bool everywhere(std::uint32_t node) const;
+  // The slots (index - the segment's first) of the nodes held here whose records every rank
+  // holds: straddling nodes, and nodes of the frontier. Ascending.
+  std::vector<std::uint32_t> heldEverywhere() const;
   // The node slots taken: the segment's nodes, then the straddling and frontier nodes placed.
   std::size_t nodesPlaced() const { return nextNode_; }
 
