@@ -4,7 +4,8 @@
 // slots ascending, receiver after receiver, as the host packed them before (the same lists).
 // A work group takes a block of WORKGROUP_SIZE x LIST_ITEMS slots, an invocation LIST_ITEMS
 // consecutive ones, so a block's slots keep their order within each receiver.
-// PASS 0: clears the marks at the uCount slots listed in `lists` (the nodes every rank holds).
+// PASS 0: sets the marks at the uCount slots listed in `lists` from uListFirst to uValue (clears
+// the nodes every rank holds; marks the IDs a walker holds).
 // PASS 1: counts each block's marks by receiver into counts[uCountsFirst + r * uBlocks + block].
 // PASS 2: with those counts scanned (exclusive, in that order, on the host: so each receiver's
 // place follows the lower receivers'), writes each marked slot at its place in `lists`.
@@ -19,6 +20,8 @@ uniform uint uCount;   // its words (PASS 0: the slots listed)
 uniform uint uRanks;   // receivers: bits of a mark
 uniform uint uBlocks;  // blocks of the region
 uniform uint uCountsFirst;  // the region's first count
+uniform uint uListFirst;    // PASS 0
+uniform uint uValue;        // PASS 0
 
 layout(std430, binding = B_LET_MARKS) buffer Marks { uint marks[]; };
 layout(std430, binding = B_LET_CHUNKS) buffer Lists { uint lists[]; };
@@ -45,7 +48,7 @@ uint inclusiveSum(uint value) {
 #if PASS == 0
 void main() {
   uint i = linearGroupId() * WORKGROUP_SIZE + gl_LocalInvocationID.x;
-  if (i < uCount) marks[uFirst + lists[i]] = 0u;
+  if (i < uCount) marks[uFirst + lists[uListFirst + i]] = uValue;
 }
 #else
 void main() {

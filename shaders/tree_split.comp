@@ -1,8 +1,9 @@
 // The decomposed tree's splitters (docs/decomposed-tree-design.md, section 1): for each candidate
 // composite (key, ID), how many of this rank's home bodies come before it in the global order.
 // The home's (key, local index) pairs are sorted (kKeysIn, kValuesIn), so its composites, the
-// local index taken as uFirstId + index, rise strictly: an invocation a candidate finds its place
-// by binary search. The host adds these counts across ranks as integers and refines the candidates
+// local index taken as uFirstId + index (HELD_IDS 0) or as the ID heldIds[index] (HELD_IDS 1: IDs
+// ascending with the index), rise strictly: an invocation a candidate finds its place by binary
+// search. The host adds these counts across ranks as integers and refines the candidates
 // twelve bits at a time (tree_decompose.cpp).
 // Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl.
 
@@ -16,12 +17,18 @@ READ_ARRAY(B_KEYS_IN, KeysIn, uvec2, keysIn, usampler2D, .xy, keyAt)
 layout(std430, binding = B_VALUES_IN) readonly buffer ValuesIn { uint valuesIn[]; };
 // xyz: a composite (key bits 32..62, key bits 0..31, ID); w: the bodies before it, written here.
 layout(std430, binding = B_SPLIT) buffer Candidates { uvec4 candidates[]; };
+#if HELD_IDS
+layout(std430, binding = B_LET_MARKS) readonly buffer HeldIds { uint heldIds[]; };
+uint idOf(uint index) { return heldIds[index]; }
+#else
+uint idOf(uint index) { return uFirstId + index; }
+#endif
 
 bool before(uint i, uvec3 candidate) {
   uvec2 key = keyAt(i);
   if (key.x != candidate.x) return key.x < candidate.x;
   if (key.y != candidate.y) return key.y < candidate.y;
-  return uFirstId + valuesIn[i] < candidate.z;
+  return idOf(valuesIn[i]) < candidate.z;
 }
 
 void main() {

@@ -300,7 +300,7 @@ void decompose(const Ranks& ranks, const State& state, const OneProcess& one, Wa
   walker.homeKeysAgree = sameKeysAtHome(walker.gpu, one, home, ranks);
   tree::SegmentCut cut;
   const std::vector<std::size_t> sendCounts =
-      cut.sendCounts(kernels, buffers, home.size(), home.first, walker.starts, ranks);
+      cut.sendCounts(kernels, buffers, home.size(), {home.first}, walker.starts, ranks);
   tree::buildTopology(kernels, home.size());  // gathers the sorted bodies
   const tree::SegmentBodies segment = tree::sendSegments(buffers, home.size(), sendCounts, ranks);
   walker.ids = tree::sendIds(walker.gpu.buffers, home, sendCounts, ranks);
@@ -576,17 +576,15 @@ void reportLet(const tree::DecomposedTree& tree, const Ranks& ranks) {
 }
 
 // Every body's acceleration, on every rank, is one process's, bit for bit.
-bool letAcrossRanks(const Ranks& ranks, const State& state, const WalkSettings& settings) {
+// One evaluation of `state` by `tree`, every body's acceleration against one process's.
+bool letEvaluation(tree::DecomposedTree& tree, const Ranks& ranks, const State& state,
+                   const WalkSettings& settings) {
   const std::size_t count = state.size();
   TreeGravity one;
   const std::vector<glm::vec4> expected = accelerationsOf(one, state, settings.tree);
   glm::ivec2 size;
   const gl::Texture positions = bodyTexture(state.positionMass, size);
   const gl::Texture accelerations = accelerationArray(size);
-  tree::ArrayLimits arrays = tree::arrayLimitsOf(gl::limits());
-  if (settings.arrayBytes > 0)
-    arrays = {arrays.blockBytes, settings.arrayBytes, 64, arrays.textureRows};
-  tree::DecomposedTree tree(ranks, arrays);
   RankExchange exchange(ranks);
   tree.evaluate(positions.id(), size, count, StepParams{}, settings.tree, accelerations.id(),
                 exchange, settings.chunkBodies);
@@ -598,6 +596,20 @@ bool letAcrossRanks(const Ranks& ranks, const State& state, const WalkSettings& 
   if (wrong > 0)
     std::fprintf(stderr, "rank %d: %zu of %zu accelerations differ\n", ranks.rank(), wrong, count);
   return wrong == 0;
+}
+
+// `state`, then its bodies' positions in reverse order of ID: the second evaluation's homes are
+// the first's walkers, whose bodies are now all over the box (nearly every ID migrates, and where
+// keys are equal the homes' parts must merge in ID order).
+bool letAcrossRanks(const Ranks& ranks, const State& state, const WalkSettings& settings) {
+  tree::ArrayLimits arrays = tree::arrayLimitsOf(gl::limits());
+  if (settings.arrayBytes > 0)
+    arrays = {arrays.blockBytes, settings.arrayBytes, 64, arrays.textureRows};
+  tree::DecomposedTree tree(ranks, arrays);
+  State reversed = state;
+  std::reverse(reversed.positionMass.begin(), reversed.positionMass.end());
+  const bool first = letEvaluation(tree, ranks, state, settings);
+  return letEvaluation(tree, ranks, reversed, settings) && first;
 }
 
 // ---- slots: step 6, on one GPU.

@@ -55,7 +55,7 @@ struct SegmentCut::Start {
 };
 
 std::vector<std::size_t> SegmentCut::sendCounts(Kernels& kernels, const TreeBuffers& buffers,
-                                                std::size_t homeCount, std::size_t homeFirst,
+                                                std::size_t homeCount, HeldIds home,
                                                 std::span<const std::size_t> starts,
                                                 const Ranks& ranks) {
   checkStarts(starts, ranks);
@@ -69,7 +69,7 @@ std::vector<std::size_t> SegmentCut::sendCounts(Kernels& kernels, const TreeBuff
   rounds_ = 0;
   for (int digit = 0; digit < kDigits; ++digit) {
     if (std::all_of(sought.begin(), sought.end(), [](const Start& s) { return s.found; })) break;
-    refine(kernels, homeCount, homeFirst, sought, digit, ranks);
+    refine(kernels, homeCount, home, sought, digit, ranks);
     ++rounds_;
   }
   std::vector<std::size_t> before{0};
@@ -87,7 +87,7 @@ std::vector<std::size_t> SegmentCut::sendCounts(Kernels& kernels, const TreeBuff
 // all homes before them pick the bin where its target lies. A start is found once the bodies
 // before a candidate are exactly its target: at the latest at the last digit, as composites are
 // unique.
-void SegmentCut::refine(Kernels& kernels, std::size_t homeCount, std::size_t homeFirst,
+void SegmentCut::refine(Kernels& kernels, std::size_t homeCount, HeldIds home,
                         std::vector<Start>& starts, int digit, const Ranks& ranks) {
   std::vector<Start*> open;
   std::vector<Composite> candidates;
@@ -97,9 +97,9 @@ void SegmentCut::refine(Kernels& kernels, std::size_t homeCount, std::size_t hom
     for (std::uint32_t b = 0; b < kBins; ++b)
       candidates.push_back(withDigit(start.composite, digit, b));
   }
-  const std::vector<std::uint32_t> home =
-      counter_.countBefore(kernels, homeCount, homeFirst, candidates);
-  std::vector<std::int64_t> all(home.begin(), home.end());
+  const std::vector<std::uint32_t> before =
+      counter_.countBefore(kernels, homeCount, home, candidates);
+  std::vector<std::int64_t> all(before.begin(), before.end());
   ranks.sum(all);
   for (std::size_t s = 0; s < open.size(); ++s) {
     const auto first = all.begin() + std::ptrdiff_t(s * kBins), last = first + kBins;
@@ -109,13 +109,13 @@ void SegmentCut::refine(Kernels& kernels, std::size_t homeCount, std::size_t hom
     open[s]->composite = withDigit(open[s]->composite, digit, std::uint32_t(b));
     if (first[std::ptrdiff_t(b)] == std::int64_t(open[s]->target)) {
       open[s]->found = true;
-      open[s]->homeBefore = home[s * kBins + b];
+      open[s]->homeBefore = before[s * kBins + b];
     }
   }
 }
 
 std::vector<std::uint32_t> CompositeCounter::countBefore(Kernels& kernels, std::size_t count,
-                                                         std::size_t firstId,
+                                                         HeldIds ids,
                                                          std::span<const Composite> candidates) {
   std::vector<std::array<std::uint32_t, 4>> records;
   for (const Composite& c : candidates) records.push_back({c.words[0], c.words[1], c.words[2], 0u});
@@ -128,9 +128,10 @@ std::vector<std::uint32_t> CompositeCounter::countBefore(Kernels& kernels, std::
   }
   glNamedBufferSubData(buffer_.id(), 0, GLsizeiptr(bytes), records.data());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSplitBinding, buffer_.id());
-  gl::UniformProgram& program = kernels.use(Kernel::split);
+  if (ids.buffer != 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, ids.buffer);
+  gl::UniformProgram& program = kernels.use(Kernel::split, {{"HELD_IDS", ids.buffer != 0}});
   program.setUint("uCount", count);
-  program.setUint("uFirstId", firstId);
+  if (ids.buffer == 0) program.setUint("uFirstId", ids.first);
   program.setUint("uCandidates", records.size());
   kernels.dispatch(ceilDiv(records.size(), kElementThreads));
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);

@@ -35,13 +35,20 @@ struct Composite {
 std::array<std::uint32_t, 6> findGlobalBounds(Kernels& kernels, const TreeBuffers& buffers,
                                               std::size_t homeCount, const Ranks& ranks);
 
+// The IDs of bodies held here, by their index: `first` + the index, or where `buffer` is not 0,
+// its word at the index (ascending, so that the index order is the ID order).
+struct HeldIds {
+  std::size_t first = 0;
+  GLuint buffer = 0;
+};
+
 // How many of the sorted (key, ID) composites held here come before each candidate, on the GPU
-// (tree_split.comp: a binary search an invocation); a composite's ID is `firstId` + its value. The
-// keys and values are kKeysIn and kValuesIn, as sortByKeys leaves them. A candidate with ID 0
-// counts the keys below its key.
+// (tree_split.comp: a binary search an invocation); a composite's ID is that of its value in
+// `ids`. The keys and values are kKeysIn and kValuesIn, as sortByKeys leaves them. A candidate
+// with ID 0 counts the keys below its key.
 class CompositeCounter {
  public:
-  std::vector<std::uint32_t> countBefore(Kernels& kernels, std::size_t count, std::size_t firstId,
+  std::vector<std::uint32_t> countBefore(Kernels& kernels, std::size_t count, HeldIds ids,
                                          std::span<const Composite> candidates);
 
  private:
@@ -53,11 +60,11 @@ class CompositeCounter {
 class SegmentCut {
  public:
   // After sortByKeys sorted the home's bodies under the global box (keys and local indices in
-  // kKeysIn and kValuesIn; a body's ID is homeFirst + its index): how many of them go to each
+  // kKeysIn and kValuesIn; a body's ID as `home` says): how many of them go to each
   // rank r, those at global sorted positions [starts[r], starts[r + 1]) (K + 1 starts, rising from
   // 0 to N). Every rank calls it alike. Throws std::invalid_argument for bad starts.
   std::vector<std::size_t> sendCounts(Kernels& kernels, const TreeBuffers& buffers,
-                                      std::size_t homeCount, std::size_t homeFirst,
+                                      std::size_t homeCount, HeldIds home,
                                       std::span<const std::size_t> starts, const Ranks& ranks);
   // Rounds the last cut took, each a dispatch, a readback and an MPI_Allreduce.
   int rounds() const { return rounds_; }
@@ -69,8 +76,8 @@ class SegmentCut {
 
  private:
   struct Start;  // a segment start sought: its target, the composite so far, what is known
-  void refine(Kernels& kernels, std::size_t homeCount, std::size_t homeFirst,
-              std::vector<Start>& starts, int digit, const Ranks& ranks);
+  void refine(Kernels& kernels, std::size_t homeCount, HeldIds home, std::vector<Start>& starts,
+              int digit, const Ranks& ranks);
 
   CompositeCounter counter_;
   int rounds_ = 0;

@@ -68,24 +68,20 @@ DecomposedTree::DecomposedTree(const Ranks& ranks, const ArrayLimits& arrays)
       gather_(shareProgram(true, true)),
       scatter_(shareProgram(false, true)) {}
 
-// Steps 2 and 3: homes of whole rows, their box, keys and sort, the segment cut, the exchange of
-// the IDs (a walker fetches its bodies by ID from the replicated state), and the walker's sort
-// under the global box.
+// Steps 2 and 3: the home (the last walker's bodies: tree_migrate.h), its box, keys and sort, the
+// segment cut, the IDs migrated, and the walker's sort under the global box. Homes and walkers
+// fetch their bodies by ID from the replicated state.
 void DecomposedTree::sortSegment(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
                                  const TreeSettings& settings) {
   const std::size_t rank = std::size_t(ranks_.rank());
-  const BodyRange home = shareOut(bodyCount, std::size_t(size.x), ranks_.count())[rank];
-  const int rows = int((home.size() + std::size_t(size.x) - 1) / std::size_t(size.x));
-  ensureTexture(homeBodies_, GL_TEXTURE_2D, {size.x, std::max(rows, 1)});
-  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);  // the update pass's stores to the positions
-  if (rows > 0)                                    // homes start at rows: body first + i at texel i
-    glCopyImageSubData(positionMass, GL_TEXTURE_2D, 0, 0, int(home.first / std::size_t(size.x)), 0,
-                       homeBodies_.texture.id(), GL_TEXTURE_2D, 0, 0, 0, 0, size.x, rows, 1);
+  const IdList home = segmentIds_.home(bodyCount, std::size_t(size.x), ranks_);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);  // the update pass's stores to the positions
+  fetchBodies(positionMass, home, homeBodies_);
   glBindTextureUnit(kPositionUnit, homeBodies_.texture.id());
   const std::array<std::uint32_t, 6> bounds =
-      findGlobalBounds(kernels_, buffers_, home.size(), ranks_);
+      findGlobalBounds(kernels_, buffers_, home.count, ranks_);
   clock_.lap("bounds");
-  sortByKeys(kernels_, buffers_, home.size());
+  sortByKeys(kernels_, buffers_, home.count);
   clock_.lap("home-sort");
   starts_.clear();
   const std::size_t unit = std::size_t(estimateSettings(settings).groupSize);
@@ -93,33 +89,32 @@ void DecomposedTree::sortSegment(GLuint positionMass, glm::ivec2 size, std::size
     starts_.push_back(segment.first);
   starts_.push_back(bodyCount);
   const std::vector<std::size_t> sendCounts =
-      cut_.sendCounts(kernels_, buffers_, home.size(), home.first, starts_, ranks_);
+      cut_.sendCounts(kernels_, buffers_, home.count, {0, home.buffer}, starts_, ranks_);
   clock_.lap("cut");
-  ids_ = sendIds(buffers_, home, sendCounts, ranks_);
+  walkerIds_ = segmentIds_.migrate(kernels_, sendCounts, bodyCount, ranks_);
   clock_.lap("migrate");
   own_ = {starts_[rank], starts_[rank + 1]};
-  walkerSize_ =
-      StageTextures::sizeFor(std::max<std::size_t>(ids_.size(), 1), gl::limits().maxTextureSize);
-  fetchWalkerBodies(positionMass);
+  fetchBodies(positionMass, walkerIds_, walkerBodies_);
+  walkerSize_ = walkerBodies_.size;
   clock_.lap("fetch");
   glBindTextureUnit(kPositionUnit, walkerBodies_.texture.id());
   writeBounds(buffers_, bounds);
-  sortByKeys(kernels_, buffers_, ids_.size());
+  sortByKeys(kernels_, buffers_, walkerIds_.count);
 }
 
-// The walker's bodies, from the positions every rank holds by the IDs it received (ids_, which
-// stay on the GPU for the sharing of accelerations).
-void DecomposedTree::fetchWalkerBodies(GLuint positionMass) {
-  ensureTexture(walkerBodies_, GL_TEXTURE_2D, walkerSize_);
-  const GLuint ids = ensureBuffer(idsBuffer_, std::max<std::size_t>(ids_.size(), 1) * 4);
-  if (ids_.empty()) return;
-  glNamedBufferSubData(ids, 0, GLsizeiptr(ids_.size() * 4), ids_.data());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, ids);
+// The positions of the bodies `ids` names, from the replicated ones, into `bodies` (body i at
+// texel i; a texture as StageTextures sizes one).
+void DecomposedTree::fetchBodies(GLuint positionMass, IdList ids, SizedTexture& bodies) {
+  ensureTexture(
+      bodies, GL_TEXTURE_2D,
+      StageTextures::sizeFor(std::max<std::size_t>(ids.count, 1), gl::limits().maxTextureSize));
+  if (ids.count == 0) return;
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, ids.buffer);
   glBindTextureUnit(kPositionUnit, positionMass);
-  glBindImageTexture(0, walkerBodies_.texture.id(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
-  gl::UniformProgram& program = kernels_.use(Kernel::fetch);
-  program.setUint("uCount", ids_.size());
-  kernels_.dispatch(ceilDiv(ids_.size(), kElementThreads));
+  glBindImageTexture(0, bodies.texture.id(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
+  gl::UniformProgram& program = kernels_.use(Kernel::fetch, {{"WORDS", 0}});
+  program.setUint("uCount", ids.count);
+  kernels_.dispatch(ceilDiv(ids.count, kElementThreads));
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }
 
@@ -264,7 +259,7 @@ void DecomposedTree::coarseWalk(std::size_t bodyCount, const StepParams& params,
 void DecomposedTree::shareAccelerations(std::size_t bodyCount, GLuint accelerationArray,
                                         RankExchange& exchange) {
   const GLuint shared = ensureBuffer(shared_, bodyCount * 16);
-  const GLuint ids = idsBuffer_.buffer.id();  // fetchWalkerBodies' upload
+  const GLuint ids = walkerIds_.buffer;
   std::vector<BodyRange> segments;
   for (std::size_t r = 0; r + 1 < starts_.size(); ++r)
     segments.push_back({starts_[r], starts_[r + 1]});

@@ -26,6 +26,7 @@
 #include "engines/tree/tree_decompose.h"
 #include "engines/tree/tree_kernels.h"
 #include "engines/tree/tree_let.h"
+#include "engines/tree/tree_migrate.h"
 #include "engines/tree/tree_settings.h"
 #include "engines/tree/tree_walk.h"
 #include "gl/objects.h"
@@ -71,7 +72,7 @@ class DecomposedTree {
  private:
   void sortSegment(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
                    const TreeSettings& settings);
-  void fetchWalkerBodies(GLuint positionMass);
+  void fetchBodies(GLuint positionMass, IdList ids, SizedTexture& bodies);
   void linkSegment(std::size_t bodyCount);
   SlotMap computeAllMoments(TopArea& top, std::size_t bodyCount, double theta);
   SlotMap letRound(const TopArea& top, const SlotMap& held, std::vector<LetChunk> own,
@@ -108,14 +109,15 @@ class DecomposedTree {
   WalkStage walk_;
   RingTuner ring_;                       // the walk's ring, tuned by segment size as one GPU's
   gl::UniformProgram gather_, scatter_;  // tree_share.comp with IDs
-  // Every body's acceleration and ID, in segment order; ids_ on the GPU; the top pass's starts.
-  GrowingBuffer shared_, idsBuffer_, topStarts_;
+  // Every body's acceleration and ID, in segment order; the top pass's starts.
+  GrowingBuffer shared_, topStarts_;
+  SegmentIds segmentIds_;
   // The last evaluation's: the segment starts (K + 1), this rank's segment, the IDs of its bodies
-  // in the order they arrived, their positions (a texture of walkerSize_), the walk's output; the
+  // (ascending, on the GPU), their positions (a texture of walkerSize_), the walk's output; the
   // home's positions.
   std::vector<std::size_t> starts_;
   BodyRange own_;
-  std::vector<std::uint32_t> ids_;
+  IdList walkerIds_;
   SizedTexture walkerBodies_, walkerAccelerations_, homeBodies_;
   glm::ivec2 walkerSize_{0, 0};
   std::vector<NodeLinks> straddling_;

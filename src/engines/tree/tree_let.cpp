@@ -5,7 +5,6 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 #include "engines/tree/tree_layout.h"
 #include "gl/desktop_calls.h"
@@ -92,64 +91,6 @@ std::size_t LetParts::bytes() const {
   return nodes.size() * sizeof(LetNode) + bodies.size() * sizeof(LetBody);
 }
 
-void LetSelection::clearMarks(Kernels& kernels, std::span<const std::uint32_t> slots) {
-  if (slots.empty()) return;
-  ensureBuffer(lists_, slots.size_bytes());
-  glNamedBufferSubData(lists_.buffer.id(), 0, GLsizeiptr(slots.size_bytes()), slots.data());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, lists_.buffer.id());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, marks_.buffer.id());
-  gl::UniformProgram& program =
-      kernels.use(Kernel::lists, {{"PASS", 0}, {"LIST_ITEMS", int(kListItems)}});
-  program.setUint("uFirst", kHeaderWords);
-  program.setUint("uCount", slots.size());
-  kernels.dispatch(ceilDiv(slots.size(), kElementThreads));
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-}
-
-// Runs tree_lists.comp's `pass` over each region of marks (nodes, then bodies: `count` words
-// each), with the counts of the second after the first's.
-void LetSelection::runLists(Kernels& kernels, int pass, std::size_t count, std::size_t receivers) {
-  const std::size_t blocks = ceilDiv(count, kElementThreads * kListItems);
-  gl::UniformProgram& program =
-      kernels.use(Kernel::lists, {{"PASS", pass}, {"LIST_ITEMS", int(kListItems)}});
-  program.setUint("uCount", count);
-  program.setUint("uRanks", receivers);
-  program.setUint("uBlocks", blocks);
-  for (std::size_t region = 0; region < 2; ++region) {
-    program.setUint("uFirst", kHeaderWords + region * count);
-    program.setUint("uCountsFirst", region * receivers * blocks);
-    kernels.dispatch(blocks);
-  }
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
-}
-
-std::array<std::vector<std::size_t>, 2> LetSelection::listByReceiver(Kernels& kernels,
-                                                                     std::size_t count, int ranks) {
-  const std::size_t receivers = std::size_t(ranks);
-  const std::size_t blocks = ceilDiv(count, kElementThreads * kListItems);
-  std::array<std::vector<std::size_t>, 2> totals{std::vector<std::size_t>(receivers, 0),
-                                                 std::vector<std::size_t>(receivers, 0)};
-  std::vector<std::uint32_t> counts(2 * receivers * blocks);
-  if (blocks == 0) return totals;
-  ensureBuffer(counts_, counts.size() * 4);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, marks_.buffer.id());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetListsBinding, counts_.buffer.id());
-  runLists(kernels, 1, count, receivers);
-  glGetNamedBufferSubData(counts_.buffer.id(), 0, GLsizeiptr(counts.size() * 4), counts.data());
-  std::size_t place = 0;  // exclusive sums: nodes, then bodies; receiver after receiver
-  for (std::size_t k = 0; k < counts.size(); ++k) {
-    const std::size_t blockCount = counts[k];
-    totals[k / (receivers * blocks)][k / blocks % receivers] += blockCount;
-    counts[k] = std::uint32_t(place);
-    place += blockCount;
-  }
-  glNamedBufferSubData(counts_.buffer.id(), 0, GLsizeiptr(counts.size() * 4), counts.data());
-  ensureBuffer(lists_, place * 4);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, lists_.buffer.id());
-  runLists(kernels, 2, count, receivers);
-  return totals;
-}
-
 template <typename Record>
 std::vector<Record> LetSelection::packed(Kernels& kernels, const PackedList& list,
                                          Records records) {
@@ -157,7 +98,7 @@ std::vector<Record> LetSelection::packed(Kernels& kernels, const PackedList& lis
   if (list.count == 0) return packed;
   const std::size_t bytes = list.count * sizeof(Record);
   ensureBuffer(parcel_, bytes);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, lists_.buffer.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, list.buffer);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, parcel_.buffer.id());
   gl::UniformProgram& program = kernels.use(Kernel::pack, {{"NODES", int(records)}});
   program.setUint("uCount", list.count);
@@ -173,27 +114,26 @@ std::vector<Record> LetSelection::packed(Kernels& kernels, const PackedList& lis
 template <typename Record>
 std::vector<Record> LetSelection::packed(Kernels& kernels, std::span<const std::uint32_t> slots,
                                          Records records) {
-  if (!slots.empty()) {
-    ensureBuffer(lists_, slots.size_bytes());
-    glNamedBufferSubData(lists_.buffer.id(), 0, GLsizeiptr(slots.size_bytes()), slots.data());
-  }
-  return packed<Record>(kernels, {0, slots.size(), 0, 0}, records);
+  const GLuint buffer = ensureBuffer(slots_, std::max<std::size_t>(slots.size_bytes(), 4));
+  if (!slots.empty()) glNamedBufferSubData(buffer, 0, GLsizeiptr(slots.size_bytes()), slots.data());
+  return packed<Record>(kernels, {buffer, 0, slots.size(), 0, 0}, records);
 }
 
 LetParts LetSelection::pack(Kernels& kernels, const LetMarks& marks, const TopArea& top,
                             const SlotMap& held, int ranks) {
-  clearMarks(kernels, top.heldEverywhere());
+  lists_.setMarks(kernels, marks_.buffer.id(), kHeaderWords, top.heldEverywhere(), 0);
+  const std::size_t regions[] = {kHeaderWords, kHeaderWords + marks.count};
+  const std::vector<std::vector<std::size_t>> counts =
+      lists_.list(kernels, marks_.buffer.id(), regions, marks.count, std::size_t(ranks));
   LetParts parts;
-  auto [nodeCounts, bodyCounts] = listByReceiver(kernels, marks.count, ranks);
-  parts.nodeCounts = std::move(nodeCounts);
-  parts.bodyCounts = std::move(bodyCounts);
-  const std::size_t nodes =
-      std::accumulate(parts.nodeCounts.begin(), parts.nodeCounts.end(), std::size_t(0));
-  const std::size_t bodies =
-      std::accumulate(parts.bodyCounts.begin(), parts.bodyCounts.end(), std::size_t(0));
-  parts.nodes = packed<LetNode>(kernels, {0, nodes, 0, marks.first}, Records::nodes);
-  parts.bodies =
-      packed<LetBody>(kernels, {nodes, bodies, held.bodiesBelow, marks.first}, Records::bodies);
+  parts.nodeCounts = counts[0];
+  parts.bodyCounts = counts[1];
+  const std::size_t nodes = std::accumulate(counts[0].begin(), counts[0].end(), std::size_t(0)),
+                    bodies = std::accumulate(counts[1].begin(), counts[1].end(), std::size_t(0));
+  parts.nodes =
+      packed<LetNode>(kernels, {lists_.lists(), 0, nodes, 0, marks.first}, Records::nodes);
+  parts.bodies = packed<LetBody>(
+      kernels, {lists_.lists(), nodes, bodies, held.bodiesBelow, marks.first}, Records::bodies);
   return parts;
 }
 

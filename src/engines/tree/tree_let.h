@@ -17,6 +17,7 @@
 
 #include "engines/tree/tree_buffers.h"
 #include "engines/tree/tree_kernels.h"
+#include "engines/tree/tree_lists.h"
 #include "engines/tree/tree_settings.h"
 #include "engines/tree/tree_straddling.h"
 #include "gl/objects.h"
@@ -91,17 +92,12 @@ class LetSelection {
   std::vector<FrontierItem> frontier(Kernels& kernels, const TopArea& top);
 
  private:
-  // Where a packing reads its slots and what it adds to them: `first` of the list in lists_,
+  // Where a packing reads its slots and what it adds to them: `first` of the list in `buffer`,
   // `count` of them; `read` added to read a record, `reference` to name it.
   struct PackedList {
+    GLuint buffer;
     std::size_t first, count, read, reference;
   };
-  // Each receiver's marked slots, nodes' and bodies' (`count` marks each), in lists_ on the GPU:
-  // the nodes' for receiver after receiver, then the bodies' likewise; returns how many each
-  // receiver has of both.
-  std::array<std::vector<std::size_t>, 2> listByReceiver(Kernels& kernels, std::size_t count,
-                                                         int ranks);
-  void runLists(Kernels& kernels, int pass, std::size_t count, std::size_t receivers);
   // The listed records, each its reference word and then its words.
   template <typename Record>
   std::vector<Record> packed(Kernels& kernels, const PackedList& list, Records records);
@@ -109,9 +105,9 @@ class LetSelection {
   template <typename Record>
   std::vector<Record> packed(Kernels& kernels, std::span<const std::uint32_t> slots,
                              Records records);
-  void clearMarks(Kernels& kernels, std::span<const std::uint32_t> slots);
 
-  GrowingBuffer chunks_, marks_, lists_, counts_, parcel_;
+  MarkLists lists_;
+  GrowingBuffer chunks_, marks_, slots_, parcel_;
 };
 // Sends every rank its part (MPI_Alltoallv); returns what this rank received. Every rank calls it
 // alike.

@@ -119,7 +119,7 @@ std::vector<NodeLinks> straddlingNodes(Kernels& kernels, CompositeCounter& count
   const std::vector<Composite> queries = queriesOf(boundaries);
   const std::size_t r = std::size_t(ranks.rank());
   const std::vector<std::uint32_t> here =
-      counter.countBefore(kernels, starts[r + 1] - starts[r], 0, queries);
+      counter.countBefore(kernels, starts[r + 1] - starts[r], {}, queries);
   std::vector<std::int64_t> counts(here.begin(), here.end());
   ranks.sum(counts);
   std::map<std::uint32_t, NodeLinks> nodes;
