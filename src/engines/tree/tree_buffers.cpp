@@ -306,8 +306,9 @@ void TreeBuffers::writeRecords(Binding binding, std::size_t first,
 }
 
 std::size_t TreeBuffers::writeSlotHash(Kernels& kernels,
-                                       std::span<const std::array<std::uint32_t, 2>> entries) {
-  const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(2 * entries.size(), 1));
+                                       std::span<const std::array<std::uint32_t, 2>> entries,
+                                       std::size_t more) {
+  const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(2 * (entries.size() + more), 1));
   const std::size_t bytes = (2 + 2 * capacity) * 4;  // misses, unused, then the entries
   if (bytes > slotHashBytes_) {  // grown only: a walker writes it a few times a step
     buffers_[kSlotHash] = gl::Buffer::create();
@@ -323,7 +324,7 @@ std::size_t TreeBuffers::writeSlotHash(Kernels& kernels,
     const GLuint staging = ensureBuffer(hashEntries_, entries.size_bytes());
     glNamedBufferSubData(staging, 0, GLsizeiptr(entries.size_bytes()), entries.data());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, staging);
-    gl::UniformProgram& program = kernels.use(Kernel::hash);
+    gl::UniformProgram& program = kernels.use(Kernel::hash, {{"PLACE", 0}});
     program.setUint("uCount", entries.size());
     program.setUint("uMask", capacity - 1);
     kernels.dispatch(ceilDiv(entries.size(), kElementThreads));

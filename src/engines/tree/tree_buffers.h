@@ -89,10 +89,10 @@ class TreeBuffers {
   std::size_t capacity() const { return capacity_; }  // bodies (and internal nodes + 1)
   // A walker's slot hash (shaders/tree_slots.glsl) of `entries` (global reference, slot), with no
   // misses counted, bound; until the next reserve that reallocates. Filled on the GPU
-  // (tree_hash.comp). Returns its entries (a power of two, at least twice as many),
-  // SlotMap::hashEntries.
-  std::size_t writeSlotHash(Kernels& kernels,
-                            std::span<const std::array<std::uint32_t, 2>> entries);
+  // (tree_hash.comp), with room for `more` (LetSelection::place's). Returns its entries (a power
+  // of two, at least twice as many), SlotMap::hashEntries.
+  std::size_t writeSlotHash(Kernels& kernels, std::span<const std::array<std::uint32_t, 2>> entries,
+                            std::size_t more = 0);
   // The references the kernels looked for in the hash and did not find, since it was written.
   std::uint32_t readSlotMisses() const;
 

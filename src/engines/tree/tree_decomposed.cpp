@@ -220,7 +220,7 @@ SlotMap DecomposedTree::letRound(const TopArea& top, const SlotMap& held, std::v
   clock_.lap("send");
   rounds_.push_back({sent.nodes.size(), sent.bodies.size(), sent.bytes(), received.nodes.size(),
                      received.bodies.size(), received.bytes()});
-  const SlotMap placed = placeLet(kernels_, buffers_, received, top, held, ranks_.rank());
+  const SlotMap placed = selection_.place(kernels_, buffers_, received, top, held, ranks_.rank());
   clock_.lap("place");
   return placed;
 }

@@ -168,36 +168,40 @@ LetParts exchangeLet(const LetParts& sent, const Ranks& ranks) {
   return received;
 }
 
-SlotMap placeLet(Kernels& kernels, TreeBuffers& buffers, const LetParts& received,
-                 const TopArea& top, const SlotMap& held, int rank) {
+// Places `records` (`count` of them, `words` each) as tree_hash.comp's PLACE `place` says.
+void LetSelection::placeRecords(Kernels& kernels, const void* records, std::size_t count,
+                                std::size_t words, int place,
+                                const std::vector<std::pair<const char*, std::size_t>>& uniforms) {
+  if (count == 0) return;
+  const std::size_t bytes = count * words * 4;
+  const GLuint buffer = ensureBuffer(slots_, bytes);
+  glNamedBufferSubData(buffer, 0, GLsizeiptr(bytes), records);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, buffer);
+  gl::UniformProgram& program = kernels.use(Kernel::hash, {{"PLACE", place}});
+  program.setUint("uCount", count);
+  for (const auto& [name, value] : uniforms) program.setUint(name, value);
+  kernels.dispatch(ceilDiv(count, kElementThreads));
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                  GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+SlotMap LetSelection::place(Kernels& kernels, TreeBuffers& buffers, const LetParts& received,
+                            const TopArea& top, const SlotMap& held, int rank) {
   const std::size_t count = held.count;
   const std::size_t below = std::accumulate(received.bodyCounts.begin(),
                                             received.bodyCounts.begin() + rank, std::size_t(0));
-  const std::size_t nodeSlot = top.nodesPlaced(), nodes = received.nodes.size();
-  if (count + received.bodies.size() > buffers.capacity() ||
-      nodeSlot + nodes + 1 > buffers.capacity())
+  const std::size_t nodeSlot = top.nodesPlaced(), nodes = received.nodes.size(),
+                    bodies = received.bodies.size();
+  if (count + bodies > buffers.capacity() || nodeSlot + nodes + 1 > buffers.capacity())
     throw std::logic_error("a walker's arrays hold too few records for its local essential tree");
-  std::vector<std::array<std::uint32_t, 2>> hash = top.nodeHash();
-  std::vector<std::uint32_t> test, quad;
-  for (std::size_t k = 0; k < nodes; ++k) {
-    const LetNode& node = received.nodes[k];
-    test.insert(test.end(), node.words.begin(), node.words.begin() + 8);
-    quad.insert(quad.end(), node.words.begin() + 8, node.words.end());
-    hash.push_back({node.index, std::uint32_t(nodeSlot + k)});
-  }
-  buffers.writeRecords(kNodeTest, 2 * nodeSlot, test);
-  buffers.writeRecords(kNodeQuad, 2 * nodeSlot, quad);
+  const std::size_t entries = buffers.writeSlotHash(kernels, top.nodeHash(), nodes + bodies);
   buffers.moveRecords(kSortedBodies, held.bodiesBelow, below, count);
-  std::vector<std::uint32_t> lower, upper;
-  for (std::size_t k = 0; k < received.bodies.size(); ++k) {
-    const LetBody& body = received.bodies[k];
-    std::vector<std::uint32_t>& part = k < below ? lower : upper;
-    part.insert(part.end(), body.words.begin(), body.words.end());
-    hash.push_back({kLeafBit | body.position, std::uint32_t(k < below ? k : k + count)});
-  }
-  buffers.writeRecords(kSortedBodies, 0, lower);
-  buffers.writeRecords(kSortedBodies, below + count, upper);
-  return {true, held.first, count, below, buffers.writeSlotHash(kernels, hash)};
+  const std::size_t mask = entries - 1;
+  placeRecords(kernels, received.nodes.data(), nodes, 17, 1,
+               {{"uMask", mask}, {"uFirstSlot", nodeSlot}});
+  placeRecords(kernels, received.bodies.data(), bodies, 5, 2,
+               {{"uMask", mask}, {"uBelow", below}, {"uOwn", count}});
+  return {true, held.first, count, below, entries};
 }
 
 }  // namespace nbody::tree

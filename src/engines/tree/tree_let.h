@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <glm/vec4.hpp>
@@ -90,6 +91,14 @@ class LetSelection {
   enum class Records { bodies = 0, nodes = 1, frontierNodes = 2 };
   // The frontier items this walker holds (TopArea::heldFrontier), read in two dispatches.
   std::vector<FrontierItem> frontier(Kernels& kernels, const TopArea& top);
+  // Places what walker `rank` received, in place of what it held before (`held`: its segment, and
+  // where its own bodies are; the arrays hold N bodies, more than the segment and its LET can):
+  // the nodes after the top area's, the bodies of lower ranks before its own (which move) and of
+  // higher ranks after them, so that every body range a walk reads lies contiguous; writes the
+  // slot hash of the top area's nodes and of everything received. On the GPU (tree_hash.comp).
+  // Returns the walk's slot map.
+  SlotMap place(Kernels& kernels, TreeBuffers& buffers, const LetParts& received,
+                const TopArea& top, const SlotMap& held, int rank);
 
  private:
   // Where a packing reads its slots and what it adds to them: `first` of the list in `buffer`,
@@ -105,6 +114,8 @@ class LetSelection {
   template <typename Record>
   std::vector<Record> packed(Kernels& kernels, std::span<const std::uint32_t> slots,
                              Records records);
+  void placeRecords(Kernels& kernels, const void* records, std::size_t count, std::size_t words,
+                    int place, const std::vector<std::pair<const char*, std::size_t>>& uniforms);
 
   MarkLists lists_;
   GrowingBuffer chunks_, marks_, slots_, parcel_;
@@ -112,12 +123,5 @@ class LetSelection {
 // Sends every rank its part (MPI_Alltoallv); returns what this rank received. Every rank calls it
 // alike.
 LetParts exchangeLet(const LetParts& sent, const Ranks& ranks);
-// Places what walker `rank` received, in place of what it held before (`held`: its segment, and
-// where its own bodies are; the arrays hold N bodies, more than the segment and its LET can): the
-// nodes after the top area's, the bodies of lower ranks before its own (which move) and of higher
-// ranks after them, so that every body range a walk reads lies contiguous; writes the slot hash of
-// the top area's nodes and of everything received. Returns the walk's slot map.
-SlotMap placeLet(Kernels& kernels, TreeBuffers& buffers, const LetParts& received,
-                 const TopArea& top, const SlotMap& held, int rank);
 
 }  // namespace nbody::tree
