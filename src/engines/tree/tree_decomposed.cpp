@@ -188,11 +188,12 @@ void DecomposedTree::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t 
       letRound(top, slots,
                selection_.chunks(kernels_, slots, chunks, ranks_.rank(), opensRelative(settings)),
                settings, 1.0);
+  beginShare(bodyCount, exchange);
   walk(bodyCount, params, settings, slots);
   clock_.lap("walk");
   if (ranks_.maximum(std::int64_t(buffers_.readSlotMisses())) != 0)
     throw std::logic_error("a walker missed records its local essential tree should hold");
-  shareAccelerations(bodyCount, accelerationArray, exchange);
+  finishShare(bodyCount, accelerationArray);
   clock_.lap("share");
   std::size_t sent = 0, received = 0;
   for (const LetRound& round : rounds_) {
@@ -229,13 +230,18 @@ SlotMap DecomposedTree::letRound(const TopArea& top, const SlotMap& held, std::v
 // segment: the ring changes no bit, and each rank may keep another.
 void DecomposedTree::walk(std::size_t bodyCount, const StepParams& params,
                           const TreeSettings& settings, const SlotMap& slots) {
-  const auto walkWith = [&](const TreeSettings& trial) {
+  const GroupRange groups = groupsOf(own_, std::size_t(settings.groupSize));
+  const auto walkWith = [&](const TreeSettings& trial, const WalkParts& parts) {
     walk_.run(kernels_, buffers_, bodyCount, walkerSize_, params, trial, WalkOutput::accelerations,
-              groupsOf(own_, std::size_t(trial.groupSize)), {}, slots);
+              groups, parts, slots);
     glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
   };
-  if (!ring_.needsTuning(own_.size(), settings)) {
-    walkWith(ring_.resolve(own_.size(), settings));
+  if (!ring_.needsTuning(own_.size(), settings)) {  // each part handed on as the next is walked
+    const std::size_t least = 64 * std::size_t(std::max(gl::limits().multiprocessors, 0));
+    const std::size_t groupSize = std::size_t(settings.groupSize);
+    walkWith(ring_.resolve(own_.size(), settings),
+             {std::max<std::size_t>({1, (groups.last - groups.first + 7) / 8, least}),
+              [this, groupSize](GroupRange part) { gatherUpTo(part.last * groupSize); }});
     return;
   }
   ring_.tune(
@@ -243,7 +249,7 @@ void DecomposedTree::walk(std::size_t bodyCount, const StepParams& params,
       [&](const TreeSettings& trial) {
         walk_.program(kernels_, trial, params, WalkOutput::accelerations, slots);
       },
-      walkWith);
+      [&](const TreeSettings& trial) { walkWith(trial, {}); });
 }
 
 void DecomposedTree::coarseWalk(std::size_t bodyCount, const StepParams& params,
@@ -255,20 +261,38 @@ void DecomposedTree::coarseWalk(std::size_t bodyCount, const StepParams& params,
 }
 
 // Every segment's accelerations, with their bodies' IDs (16 bytes a body, in segment order), to
-// every rank through `exchange`, and stored by ID into layer 0 of `accelerationArray`.
-void DecomposedTree::shareAccelerations(std::size_t bodyCount, GLuint accelerationArray,
-                                        RankExchange& exchange) {
+// every rank through `exchange`, streamed as the walk finishes parts of this rank's (gatherUpTo),
+// and stored by ID into layer 0 of the acceleration array (finishShare).
+void DecomposedTree::beginShare(std::size_t bodyCount, RankExchange& exchange) {
   const GLuint shared = ensureBuffer(shared_, bodyCount * 16);
-  const GLuint ids = walkerIds_.buffer;
   std::vector<BodyRange> segments;
   for (std::size_t r = 0; r + 1 < starts_.size(); ++r)
     segments.push_back({starts_[r], starts_[r + 1]});
   exchange.beginBufferExchange(shared, 16, segments);
-  runShare(gather_, {ids, shared, walkerAccelerations_.texture.id()}, own_, bodyCount, own_.size());
-  exchange.partWritten(own_.last);
-  exchange.finishBufferExchange();
+  exchange_ = &exchange;
+  gathered_ = own_.first;
+  bodyCount_ = bodyCount;
+}
+
+// Own sorted bodies up to `body` copied out of the walker's image and handed to the exchange.
+void DecomposedTree::gatherUpTo(std::size_t body) {
+  body = std::min(body, own_.last);
+  if (body > gathered_) {
+    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    runShare(gather_,
+             {buffers_.buffer(kValuesIn), shared_.buffer.id(), walkerAccelerations_.texture.id(),
+              walkerIds_.buffer},
+             {gathered_, body}, bodyCount_, body - gathered_, own_.first);
+    gathered_ = body;
+  }
+  exchange_->partWritten(body);
+}
+
+void DecomposedTree::finishShare(std::size_t bodyCount, GLuint accelerationArray) {
+  gatherUpTo(own_.last);  // all of it, where the walk went without parts (tuning the ring)
+  exchange_->finishBufferExchange();
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);  // this rank's elements, which the gather wrote
-  runShare(scatter_, {ids, shared, accelerationArray}, own_, bodyCount, bodyCount);
+  runShare(scatter_, {0, shared_.buffer.id(), accelerationArray}, own_, bodyCount, bodyCount);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }
 

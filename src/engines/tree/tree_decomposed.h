@@ -81,7 +81,9 @@ class DecomposedTree {
             const SlotMap& slots);
   void coarseWalk(std::size_t bodyCount, const StepParams& params, const TreeSettings& settings,
                   const SlotMap& slots);
-  void shareAccelerations(std::size_t bodyCount, GLuint accelerationArray, RankExchange& exchange);
+  void beginShare(std::size_t bodyCount, RankExchange& exchange);
+  void gatherUpTo(std::size_t body);
+  void finishShare(std::size_t bodyCount, GLuint accelerationArray);
 
   // Wall time of each phase of an evaluation where NBODY_DECOMPOSED_TIMES is set, said on stderr
   // by every rank (each phase ends with glFinish, so the GPU's share is in it; unset, nothing
@@ -123,6 +125,10 @@ class DecomposedTree {
   std::vector<NodeLinks> straddling_;
   TopologySegment segment_;
   std::vector<LetRound> rounds_;
+  // The sharing under way (beginShare to finishShare): own sorted bodies [own_.first, gathered_)
+  // handed on.
+  RankExchange* exchange_ = nullptr;
+  std::size_t gathered_ = 0, bodyCount_ = 0;
 };
 
 }  // namespace nbody::tree

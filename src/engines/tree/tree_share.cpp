@@ -13,7 +13,8 @@ namespace {
 
 // What tree_share.comp is given as defines: its work-group size and its bindings.
 constexpr std::size_t kGroup = 256;
-constexpr GLuint kOrderBinding = 0, kSharedBinding = 1, kAccelerationUnit = 0;
+// Bindings the walk does not read: a decomposed walk gathers its parts between its dispatches.
+constexpr GLuint kOrderBinding = 0, kSharedBinding = 1, kIdsBinding = 3, kAccelerationUnit = 0;
 constexpr std::size_t kBytesPerBody = 3 * sizeof(float);  // x, y, z: the walk's w is always 0
 
 // Sorted bodies [first g, last g) of groups [first, last), within the `bodyCount` bodies.
@@ -25,22 +26,27 @@ BodyRange bodiesOf(BodyRange groups, std::size_t groupSize, std::size_t bodyCoun
 }  // namespace
 
 gl::UniformProgram shareProgram(bool gather, bool withIds) {
-  const gl::Defines defines{
-      {"GATHER", gather ? 1 : 0},        {"IDS", withIds ? 1 : 0},
-      {"GROUP_SIZE", int(kGroup)},       {"B_ORDER", int(kOrderBinding)},
-      {"B_SHARED", int(kSharedBinding)}, {"U_ACCELERATION", int(kAccelerationUnit)}};
+  const gl::Defines defines{{"GATHER", gather ? 1 : 0},
+                            {"IDS", withIds ? 1 : 0},
+                            {"GROUP_SIZE", int(kGroup)},
+                            {"B_ORDER", int(kOrderBinding)},
+                            {"B_SHARED", int(kSharedBinding)},
+                            {"B_IDS", int(kIdsBinding)},
+                            {"U_ACCELERATION", int(kAccelerationUnit)}};
   return gl::UniformProgram(gl::buildProgram({{GL_COMPUTE_SHADER, {"tree_share.comp"}}}, defines));
 }
 
 void runShare(const gl::UniformProgram& program, const ShareBuffers& buffers, BodyRange own,
-              std::size_t bodyCount, std::size_t invocations) {
+              std::size_t bodyCount, std::size_t invocations, std::size_t segmentFirst) {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOrderBinding, buffers.order);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSharedBinding, buffers.shared);
+  if (buffers.ids != 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kIdsBinding, buffers.ids);
   glBindImageTexture(kAccelerationUnit, buffers.image, 0, GL_TRUE, 0, GL_READ_WRITE, GL_RGBA32F);
   glUseProgram(program.id());
   program.setInt("uFirst", int(own.first));
   program.setInt("uLast", int(own.last));
   program.setInt("uBodyCount", int(bodyCount));
+  program.setInt("uSegmentFirst", int(segmentFirst));
   if (invocations > 0) glDispatchCompute(GLuint((invocations + kGroup - 1) / kGroup), 1, 1);
 }
 
