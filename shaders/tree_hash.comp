@@ -12,7 +12,8 @@
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 
-uniform uint uCount;  // entries or records
+uniform uint uCount;        // entries or records
+uniform uint uRecordWords;  // PLACE 1 and 2: words a record
 uniform uint uMask;
 uniform uint uFirstSlot;  // PLACE 1
 uniform uint uBelow;      // PLACE 2
@@ -28,9 +29,15 @@ WRITE_ARRAY(B_SORTED_BODIES, I_SORTED_BODIES, SortedBodies, vec4, sortedBodies, 
             setSortedBody)
 #endif
 
+// A full table (which the host's sizing rules out) counts a miss, as a lookup that fails does.
 void insert(uint reference, uint slot) {
   uint at = (reference * 0x9e3779b1u) & uMask;
-  while (atomicCompSwap(hashWords[2u + 2u * at], 0u, reference + 1u) != 0u) at = (at + 1u) & uMask;
+  for (uint probes = 0u; atomicCompSwap(hashWords[2u + 2u * at], 0u, reference + 1u) != 0u;
+       at = (at + 1u) & uMask)
+    if (++probes > uMask) {
+      atomicAdd(hashWords[0], 1u);
+      return;
+    }
   hashWords[3u + 2u * at] = slot;
 }
 
@@ -44,14 +51,14 @@ void main() {
 #if PLACE == 0
   insert(records[2u * i], records[2u * i + 1u]);
 #elif PLACE == 1
-  uint at = 17u * i, slot = uFirstSlot + i;
+  uint at = uRecordWords * i, slot = uFirstSlot + i;
   setNodeTest(nodeVec(slot, 0u), wordsAt(at + 1u));
   setNodeTest(nodeVec(slot, 1u), wordsAt(at + 5u));
   setNodeQuad(nodeVec(slot, 0u), uintBitsToFloat(wordsAt(at + 9u)));
   setNodeQuad(nodeVec(slot, 1u), uintBitsToFloat(wordsAt(at + 13u)));
   insert(records[at], slot);
 #else
-  uint at = 5u * i, slot = i < uBelow ? i : i + uOwn;
+  uint at = uRecordWords * i, slot = i < uBelow ? i : i + uOwn;
   setSortedBody(slot, uintBitsToFloat(wordsAt(at + 1u)));
   insert(LEAF_BIT | records[at], slot);
 #endif

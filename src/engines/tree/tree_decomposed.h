@@ -1,15 +1,17 @@
 #pragma once
 // One evaluation of the decomposed tree on this rank (docs/decomposed-tree-design.md, section 6's
-// "one evaluation on rank r, in order"): the rank is the home of a range of rows of the positions
-// and the walker of a segment of the single GPU's sorted order. It sorts its home under the
-// global box, cuts the segments by integer counts, sends each walker its segment's bodies and IDs,
-// sorts and links its segment, finds the straddling nodes, computes its moments and the top ones,
-// exchanges local essential trees (two rounds under the relative opening: the coarse walk's, then
-// the main walk's) and walks its own groups. Every body's acceleration is one GPU's, bit for bit
-// (I1: the same interaction list, in the same order, from the same words).
+// "one evaluation on rank r, in order"): the rank is the home of the bodies its walker held the
+// evaluation before (tree_migrate.h) and the walker of a segment of the single GPU's sorted order.
+// It sorts its home under the global box, cuts the segments by integer counts, sends each walker
+// the IDs of its segment's bodies, fetches their positions, sorts and links its segment, finds the
+// straddling nodes, computes its moments and the top ones, exchanges local essential trees (two
+// rounds under the relative opening: the coarse walk's, then the main walk's) and walks its own
+// groups. Every body's acceleration is one GPU's, bit for bit (I1: the same interaction list, in
+// the same order, from the same words).
 //
-// As built (step 10's first part), every rank still holds every body: the ranks exchange each
-// segment's accelerations with their IDs and every rank stores all of them, so that the rest of
+// As built (steps 10a and 10b), every rank still holds every body: the ranks exchange each
+// segment's accelerations with their IDs (streamed while the walk runs) and every rank stores all
+// of them, so that the rest of
 // an engine (the update, outputs, pictures) runs as with the replicated tree. What each rank
 // sorts, builds, and walks is its segment, plus what its LETs bring.
 

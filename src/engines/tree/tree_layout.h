@@ -41,10 +41,12 @@ inline constexpr std::array<const char*, kBindingCount> kBindingDefines = {
     "B_BLOCK_COUNTS", "B_DIGIT_TOTALS", "B_SORTED_BODIES", "B_NODE_TEST", "B_NODE_QUAD",
     "B_NODE_BOX_MIN", "B_NODE_BOX_MAX", "B_PARENTS",       "B_VISITS",    "B_GROUP_STATS",
     "B_POTENTIAL",    "B_SPILL",        "B_SLOT_HASH"};
-// The decomposed tree's own buffers, after TreeBuffers' bindings: the splitter candidates
-// (uvec4[]: tree_decompose.h's), the top moments pass's start nodes, and the local essential
-// tree's chunks and lists (tree_let.h) at the first; the LET's marks and parcels at the second;
-// the counts of its lists at the third. A GPU must offer kBindingsUsed.
+// The decomposed tree's own buffers, after TreeBuffers' bindings, bound by the kernel that reads
+// them: at the first, the splitter candidates (uvec4[]: tree_decompose.h's), the top moments
+// pass's start nodes, the local essential tree's chunks (tree_let.h), the lists of MarkLists
+// (tree_lists.h), records to place or hash (tree_hash.comp) and IDs to fetch (tree_fetch.comp); at
+// the second, marks, packed records and a home's IDs; at the third, the lists' counts and a home's
+// sorted IDs. A GPU must offer kBindingsUsed.
 inline constexpr GLuint kSplitBinding = kBindingCount;
 inline constexpr GLuint kLetChunksBinding = kSplitBinding;
 inline constexpr GLuint kLetMarksBinding = kBindingCount + 1;

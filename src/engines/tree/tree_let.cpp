@@ -1,7 +1,6 @@
 #include "engines/tree/tree_let.h"
 
 #include <algorithm>
-#include <bit>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -179,6 +178,7 @@ void LetSelection::placeRecords(Kernels& kernels, const void* records, std::size
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, buffer);
   gl::UniformProgram& program = kernels.use(Kernel::hash, {{"PLACE", place}});
   program.setUint("uCount", count);
+  program.setUint("uRecordWords", words);
   for (const auto& [name, value] : uniforms) program.setUint(name, value);
   kernels.dispatch(ceilDiv(count, kElementThreads));
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
@@ -197,9 +197,9 @@ SlotMap LetSelection::place(Kernels& kernels, TreeBuffers& buffers, const LetPar
   const std::size_t entries = buffers.writeSlotHash(kernels, top.nodeHash(), nodes + bodies);
   buffers.moveRecords(kSortedBodies, held.bodiesBelow, below, count);
   const std::size_t mask = entries - 1;
-  placeRecords(kernels, received.nodes.data(), nodes, 17, 1,
+  placeRecords(kernels, received.nodes.data(), nodes, sizeof(LetNode) / 4, 1,
                {{"uMask", mask}, {"uFirstSlot", nodeSlot}});
-  placeRecords(kernels, received.bodies.data(), bodies, 5, 2,
+  placeRecords(kernels, received.bodies.data(), bodies, sizeof(LetBody) / 4, 2,
                {{"uMask", mask}, {"uBelow", below}, {"uOwn", count}});
   return {true, held.first, count, below, entries};
 }

@@ -59,7 +59,8 @@ struct LetBody {
   std::array<std::uint32_t, 4> words;
 };
 // tree_pack.comp writes them as they are: a reference word, then the record's words.
-static_assert(sizeof(LetNode) == 17 * 4 && sizeof(LetBody) == 5 * 4);
+static_assert(sizeof(LetNode) == 17 * 4 && sizeof(LetBody) == 5 * 4 &&
+              sizeof(FrontierItem) == 25 * 4);
 struct LetParts {
   std::vector<LetNode> nodes;
   std::vector<LetBody> bodies;

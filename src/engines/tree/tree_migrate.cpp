@@ -66,7 +66,6 @@ IdList SegmentIds::migrate(Kernels& kernels, std::span<const std::size_t> sendCo
                     own = std::exchange(counts[std::size_t(rank)], 0);
   const std::vector<std::uint32_t> received = allToAllRecords<std::uint32_t>(
       ranks, std::as_bytes(std::span(others)), counts, receivedCounts);
-  sent_ = others.size();
   const GLuint marks = ensureBuffer(marks_, std::max<std::size_t>(bodyCount, 1) * 4);
   const std::uint32_t zero = 0;
   glClearNamedBufferSubData(marks, GL_R32UI, 0, GLsizeiptr(bodyCount * 4), GL_RED_INTEGER,
@@ -75,7 +74,7 @@ IdList SegmentIds::migrate(Kernels& kernels, std::span<const std::size_t> sendCo
   lists_.setMarks(kernels, marks, 0, std::span(received), 1);
   const std::size_t regions[] = {0};
   const std::size_t held = lists_.list(kernels, marks, regions, bodyCount, 1)[0][0];
-  if (held != own + received.size())
+  if (ranks.maximum(held != own + received.size() ? 1 : 0) != 0)  // every rank fails alike
     throw std::logic_error("a walker's IDs are not its segment's bodies, each once");
   const GLuint walker = ensureBuffer(walker_, std::max<std::size_t>(held, 1) * 4);
   if (held > 0) glCopyNamedBufferSubData(lists_.lists(), walker, 0, 0, GLsizeiptr(held * 4));

@@ -34,8 +34,6 @@ class SegmentIds {
   // rank's walker holds, its own part's and those received. Every rank calls it alike.
   IdList migrate(Kernels& kernels, std::span<const std::size_t> sendCounts, std::size_t bodyCount,
                  const Ranks& ranks);
-  // The IDs of bodies this rank sent on in the last migration.
-  std::size_t lastSent() const { return sent_; }
 
  private:
   void sortHomeIds(Kernels& kernels);
@@ -45,7 +43,7 @@ class SegmentIds {
   MarkLists lists_;
   GrowingBuffer home_, walker_, sorted_, marks_;
   IdList homeList_, walkerList_;
-  std::size_t bodyCount_ = 0, sent_ = 0;
+  std::size_t bodyCount_ = 0;
 };
 
 }  // namespace nbody::tree

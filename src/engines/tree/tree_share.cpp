@@ -13,8 +13,10 @@ namespace {
 
 // What tree_share.comp is given as defines: its work-group size and its bindings.
 constexpr std::size_t kGroup = 256;
-// Bindings the walk does not read: a decomposed walk gathers its parts between its dispatches.
+// Bindings the walk does not read (the sort's bounds and keys): a walk hands its parts on between
+// its dispatches, which gather through these. Image unit 0 is the walk's output too.
 constexpr GLuint kOrderBinding = 0, kSharedBinding = 1, kIdsBinding = 3, kAccelerationUnit = 0;
+static_assert(kOrderBinding == kBounds && kSharedBinding == kKeysIn && kIdsBinding == kKeysOut);
 constexpr std::size_t kBytesPerBody = 3 * sizeof(float);  // x, y, z: the walk's w is always 0
 
 // Sorted bodies [first g, last g) of groups [first, last), within the `bodyCount` bodies.
