@@ -506,28 +506,40 @@ void Ranks::sum(std::span<std::int64_t> values) const {
 std::vector<std::byte> Ranks::allToAll(std::span<const std::byte> send,
                                        std::span<const std::size_t> sendUnits, std::size_t unit,
                                        std::vector<std::size_t>& receivedUnits) const {
-  if (!usesMpi_ || count_ == 1) {
-    receivedUnits.assign(1, sendUnits[0]);
-    return {send.begin(), send.begin() + std::ptrdiff_t(sendUnits[0] * unit)};
-  }
+  receivedUnits = allToAllUnits(sendUnits);
+  std::size_t total = 0;
+  for (const std::size_t part : receivedUnits) total += part;
+  std::vector<std::byte> all(total * unit);
+  allToAllInto(send, sendUnits, receivedUnits, unit, all);
+  return all;
+}
+
+std::vector<std::size_t> Ranks::allToAllUnits(std::span<const std::size_t> sendUnits) const {
+  if (!usesMpi_ || count_ == 1) return {sendUnits[0]};
   std::vector<std::int64_t> sent(sendUnits.begin(), sendUnits.end()), received(sent.size());
   const InCollective waiting;
   check(MPI_Alltoall(sent.data(), 1, MPI_INT64_T, received.data(), 1, MPI_INT64_T, MPI_COMM_WORLD),
         "MPI_Alltoall");
-  receivedUnits.assign(received.begin(), received.end());
+  return {received.begin(), received.end()};
+}
+
+void Ranks::allToAllInto(std::span<const std::byte> send, std::span<const std::size_t> sendUnits,
+                         std::span<const std::size_t> receivedUnits, std::size_t unit,
+                         std::span<std::byte> into) const {
+  if (!usesMpi_ || count_ == 1) {
+    if (sendUnits[0] > 0) std::memcpy(into.data(), send.data(), sendUnits[0] * unit);
+    return;
+  }
   std::vector<int> sendCounts, sendOffsets, receiveCounts, receiveOffsets;
   countsAndOffsets(sendUnits, sendCounts, sendOffsets);
   countsAndOffsets(receivedUnits, receiveCounts, receiveOffsets);
-  std::size_t total = 0;
-  for (const std::size_t part : receivedUnits) total += part;
-  std::vector<std::byte> all(total * unit);
+  const InCollective waiting;
   MPI_Datatype type = unitType(unit);
   const int status =
-      MPI_Alltoallv(send.data(), sendCounts.data(), sendOffsets.data(), type, all.data(),
+      MPI_Alltoallv(send.data(), sendCounts.data(), sendOffsets.data(), type, into.data(),
                     receiveCounts.data(), receiveOffsets.data(), type, MPI_COMM_WORLD);
   MPI_Type_free(&type);
   check(status, "MPI_Alltoallv");
-  return all;
 }
 
 std::vector<std::string> Ranks::gatherText(const std::string& text) const {

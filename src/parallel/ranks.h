@@ -57,6 +57,12 @@ class Ranks {
   std::vector<std::byte> allToAll(std::span<const std::byte> send,
                                   std::span<const std::size_t> sendUnits, std::size_t unit,
                                   std::vector<std::size_t>& receivedUnits) const;
+  // allToAll in its two halves, for a receiver that places the bytes itself: the units each rank
+  // sends this one (MPI_Alltoall), then the parts into `into`, which holds all of them.
+  std::vector<std::size_t> allToAllUnits(std::span<const std::size_t> sendUnits) const;
+  void allToAllInto(std::span<const std::byte> send, std::span<const std::size_t> sendUnits,
+                    std::span<const std::size_t> receivedUnits, std::size_t unit,
+                    std::span<std::byte> into) const;
   // Every rank's `text`, in rank order, on every rank.
   std::vector<std::string> gatherText(const std::string& text) const;
 
@@ -139,10 +145,12 @@ template <class Record>
 std::vector<Record> allToAllRecords(const Ranks& ranks, std::span<const std::byte> send,
                                     std::span<const std::size_t> sendCounts,
                                     std::vector<std::size_t>& receivedCounts) {
-  const std::vector<std::byte> bytes =
-      ranks.allToAll(send, sendCounts, sizeof(Record), receivedCounts);
-  std::vector<Record> records(bytes.size() / sizeof(Record));
-  if (!bytes.empty()) std::memcpy(records.data(), bytes.data(), bytes.size());
+  receivedCounts = ranks.allToAllUnits(sendCounts);
+  std::size_t total = 0;
+  for (const std::size_t count : receivedCounts) total += count;
+  std::vector<Record> records(total);  // received in place: no copy of the bytes
+  ranks.allToAllInto(send, sendCounts, receivedCounts, sizeof(Record),
+                     std::as_writable_bytes(std::span(records)));
   return records;
 }
 

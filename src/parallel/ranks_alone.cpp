@@ -2,6 +2,7 @@
 // ranks.cpp's functions as they behave in a process no MPI launcher started.
 #include "parallel/ranks.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace nbody {
@@ -36,6 +37,14 @@ std::vector<std::byte> Ranks::allToAll(std::span<const std::byte> send,
                                        std::vector<std::size_t>& receivedUnits) const {
   receivedUnits.assign(1, sendUnits[0]);
   return {send.begin(), send.begin() + std::ptrdiff_t(sendUnits[0] * unit)};
+}
+std::vector<std::size_t> Ranks::allToAllUnits(std::span<const std::size_t> sendUnits) const {
+  return {sendUnits[0]};
+}
+void Ranks::allToAllInto(std::span<const std::byte> send, std::span<const std::size_t> sendUnits,
+                         std::span<const std::size_t>, std::size_t unit,
+                         std::span<std::byte> into) const {
+  std::copy_n(send.begin(), sendUnits[0] * unit, into.begin());
 }
 std::vector<std::string> Ranks::gatherText(const std::string& text) const { return {text}; }
 
