@@ -121,13 +121,9 @@ std::vector<std::uint32_t> CompositeCounter::countBefore(Kernels& kernels, std::
   for (const Composite& c : candidates) records.push_back({c.words[0], c.words[1], c.words[2], 0u});
   const std::size_t bytes = records.size() * sizeof records[0];
   if (records.empty()) return {};
-  if (records.size() > capacity_) {
-    buffer_ = gl::Buffer::create();
-    glNamedBufferStorage(buffer_.id(), GLsizeiptr(bytes), nullptr, GL_DYNAMIC_STORAGE_BIT);
-    capacity_ = records.size();
-  }
-  glNamedBufferSubData(buffer_.id(), 0, GLsizeiptr(bytes), records.data());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSplitBinding, buffer_.id());
+  const GLuint buffer = ensureBuffer(buffer_, bytes);
+  glNamedBufferSubData(buffer, 0, GLsizeiptr(bytes), records.data());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSplitBinding, buffer);
   if (ids.buffer != 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, ids.buffer);
   gl::UniformProgram& program = kernels.use(Kernel::split, {{"HELD_IDS", ids.buffer != 0}});
   program.setUint("uCount", count);
@@ -135,7 +131,7 @@ std::vector<std::uint32_t> CompositeCounter::countBefore(Kernels& kernels, std::
   program.setUint("uCandidates", records.size());
   kernels.dispatch(ceilDiv(records.size(), kElementThreads));
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glGetNamedBufferSubData(buffer_.id(), 0, GLsizeiptr(bytes), records.data());
+  glGetNamedBufferSubData(buffer, 0, GLsizeiptr(bytes), records.data());
   std::vector<std::uint32_t> before;
   for (const auto& record : records) before.push_back(record[3]);
   return before;

@@ -52,8 +52,7 @@ class CompositeCounter {
                                          std::span<const Composite> candidates);
 
  private:
-  gl::Buffer buffer_;
-  std::size_t capacity_ = 0;  // candidates
+  GrowingBuffer buffer_;  // the candidates
 };
 
 // Where the segments cut each home's sorted bodies.
