@@ -232,25 +232,20 @@ SlotMap DecomposedTree::letRound(const TopArea& top, const SlotMap& held, std::v
 void DecomposedTree::walk(std::size_t bodyCount, const StepParams& params,
                           const TreeSettings& settings, const SlotMap& slots) {
   const GroupRange groups = groupsOf(own_, std::size_t(settings.groupSize));
-  const auto walkWith = [&](const TreeSettings& trial, const WalkParts& parts) {
-    walk_.run(kernels_, buffers_, bodyCount, walkerSize_, params, trial, WalkOutput::accelerations,
-              groups, parts, slots);
-    glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-  };
-  if (!ring_.needsTuning(own_.size(), settings)) {  // each part handed on as the next is walked
-    const std::size_t least = 64 * std::size_t(std::max(gl::limits().multiprocessors, 0));
-    const std::size_t groupSize = std::size_t(settings.groupSize);
-    walkWith(ring_.resolve(own_.size(), settings),
-             {std::max<std::size_t>({1, (groups.last - groups.first + 7) / 8, least}),
-              [this, groupSize](GroupRange part) { gatherUpTo(part.last * groupSize); }});
-    return;
-  }
-  ring_.tune(
+  const std::size_t groupSize = std::size_t(settings.groupSize);
+  // Each part handed on as the next is walked; trials gather in finishShare.
+  const WalkParts parts{partGroupsOf(groups.last - groups.first, kernels_.limits()),
+                        [this, groupSize](GroupRange part) { gatherUpTo(part.last * groupSize); }};
+  ring_.evaluate(
       own_.size(), settings, kernels_.limits(),
       [&](const TreeSettings& trial) {
         walk_.program(kernels_, trial, params, WalkOutput::accelerations, slots);
       },
-      [&](const TreeSettings& trial) { walkWith(trial, {}); });
+      [&](const TreeSettings& ring, bool trial) {
+        walk_.run(kernels_, buffers_, bodyCount, walkerSize_, params, ring,
+                  WalkOutput::accelerations, groups, trial ? WalkParts{} : parts, slots);
+        glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+      });
 }
 
 void DecomposedTree::coarseWalk(std::size_t bodyCount, const StepParams& params,

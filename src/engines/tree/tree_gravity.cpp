@@ -99,19 +99,15 @@ void TreeGravity::evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bod
     checkCapacity(bodyCount, settings);
     reserveArrays(bodyCount);
   }
-  if (!ring_.needsTuning(bodyCount, settings)) {
-    evaluateWith(positionMass, size, bodyCount, params, ring_.resolve(bodyCount, settings),
-                 accelerationArray, groups, parts);
-    return;
-  }
   // The last trial's accelerations are the evaluation's: the ring changes no bit.
-  ring_.tune(
+  ring_.evaluate(
       bodyCount, settings, kernels_.limits(),
       [&](const TreeSettings& trial) {
         walk_.program(kernels_, trial, params, WalkOutput::accelerations);
       },
-      [&](const TreeSettings& trial) {
-        evaluateWith(positionMass, size, bodyCount, params, trial, accelerationArray, groups);
+      [&](const TreeSettings& ring, bool trial) {
+        evaluateWith(positionMass, size, bodyCount, params, ring, accelerationArray, groups,
+                     trial ? tree::WalkParts{} : parts);
       });
 }
 

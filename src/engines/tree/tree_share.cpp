@@ -97,14 +97,9 @@ void TreeShare::beginExchange(TreeGravity& gravity, GLuint accelerationArray, st
                                now_.shares);
 }
 
-// Eight parts a rank, so that the copies of one overlap the walk of the next; but no part of fewer
-// than 64 groups a multiprocessor (where the GPU says how many it has): a smaller dispatch spends
-// much of its time in its last, half-empty wave (a million bodies on two H100s ran 11% slower in
-// parts of 1024 groups than in one).
 tree::WalkParts TreeShare::walkParts(const gl::Limits& limits) {
   const BodyRange own = now_.groupRanges[std::size_t(ranks().rank())];
-  const std::size_t least = 64 * std::size_t(std::max(limits.multiprocessors, 0));
-  return {std::max<std::size_t>({1, (own.size() + 7) / 8, least}), [this](tree::GroupRange part) {
+  return {tree::partGroupsOf(own.size(), limits), [this](tree::GroupRange part) {
             gatherUpTo(bodiesOf({part.first, part.last}, now_.groupSize, now_.bodyCount).last);
           }};
 }

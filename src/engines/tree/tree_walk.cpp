@@ -32,6 +32,11 @@ std::size_t declaredSharedBytes(const TreeSettings& s, bool potential, int subgr
 
 }  // namespace
 
+std::size_t partGroupsOf(std::size_t groups, const gl::Limits& limits) {
+  const std::size_t least = 64 * std::size_t(std::max(limits.multiprocessors, 0));
+  return std::max<std::size_t>({1, (groups + 7) / 8, least});
+}
+
 TreeSettings estimateSettings(TreeSettings settings) {
   settings.expansionOrder = 1;
   settings.opening = TreeSettings::Opening::geometric;
@@ -240,6 +245,17 @@ std::array<int, 2> RingTuner::candidates(const gl::Limits& limits, TreeSettings 
     if (WalkStage::sharedBytes(limits, settings) <= std::size_t(limits.maxComputeSharedMemoryBytes))
       return {least, settings.stackSize};
   return {least, least};
+}
+
+void RingTuner::evaluate(std::size_t bodyCount, const TreeSettings& settings,
+                         const gl::Limits& limits, const Trial& compile,
+                         const Evaluation& evaluate) {
+  if (!needsTuning(bodyCount, settings)) {
+    evaluate(resolve(bodyCount, settings), false);
+    return;
+  }
+  tune(bodyCount, settings, limits, compile,
+       [&](const TreeSettings& trial) { evaluate(trial, true); });
 }
 
 void RingTuner::tune(std::size_t bodyCount, const TreeSettings& settings, const gl::Limits& limits,

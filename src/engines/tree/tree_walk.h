@@ -49,6 +49,12 @@ struct WalkParts {
   std::size_t groups = 0;
   std::function<void(GroupRange)> afterPart;
 };
+// The groups of a part when a rank's walk of `groups` groups is handed on in parts: eight parts,
+// so that the copies of one overlap the walk of the next; but no part of fewer than 64 groups a
+// multiprocessor (where the GPU says how many it has): a smaller dispatch spends much of its time
+// in its last, half-empty wave (a million bodies on two H100s ran 11% slower in parts of 1024
+// groups than in one).
+std::size_t partGroupsOf(std::size_t groups, const gl::Limits& limits);
 
 // The coarse walk that estimates |a| for `settings`' relative opening: monopoles, the geometric
 // test at estimateTheta, groups of estimateGroupSize (or groupSize, if larger), the least ring, no
@@ -155,6 +161,12 @@ class RingTuner {
   using Trial = std::function<void(const TreeSettings&)>;
   void tune(std::size_t bodyCount, const TreeSettings& settings, const gl::Limits& limits,
             const Trial& compile, const Trial& evaluate);
+  // One evaluation with `settings`' ring: resolved, or tuned first where it needs tuning (then the
+  // trials are the evaluation: the last one's output stands). `evaluate` learns which it runs: a
+  // trial (timed: nothing may be handed on part by part) or the evaluation itself.
+  using Evaluation = std::function<void(const TreeSettings&, bool trial)>;
+  void evaluate(std::size_t bodyCount, const TreeSettings& settings, const gl::Limits& limits,
+                const Trial& compile, const Evaluation& evaluate);
 
  private:
   static std::array<int, 2> candidates(const gl::Limits& limits, TreeSettings settings);
