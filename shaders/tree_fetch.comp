@@ -1,36 +1,96 @@
-// The decomposed tree's gathers by index (tree_decomposed.h, tree_migrate.h). WORDS 0: while the
-// state is replicated, a rank needs only IDs: body i of a home or a walker, whose ID is ids[i], is
-// copied from the positions every rank holds (texel ID, the texture at unit 0) to the home's or
-// walker's positions (texel i, the image at unit 0). WORDS 1: the IDs of a home's sorted bodies,
-// ids[valuesIn[i]] (valuesIn: the local index of sorted body i), into `sorted`. Bits only move,
-// as the sort's gather moves them on one GPU.
+// The decomposed tree's gathers and scatters by index (tree_migrate.h, engines/held_bodies.h).
+// Each rank holds its bodies' state (every texture of its StageTextures, body i at texel i, IDs
+// ascending); what crosses to another rank travels as a parcel of texels, uStride texels a body,
+// texture after texture at uOffset. Bits only move, as the sort's gather moves them on one GPU.
+// MODE 0: the texels of the home's sorted bodies that leave (sorted positions [0, uBelow), then
+//   from uBelow + uOwn: the own part stays), from the texture at unit 0 into `parcel`.
+// MODE 1: the IDs of a home's sorted bodies, ids[valuesIn[i]] (valuesIn: the local index of
+//   sorted body i), into `sorted`.
+// MODE 2: table[keys[uFirst + i]] = values[uFirst + i], or uFlag | i where uFlag is set.
+// MODE 3: out[i] = table[index[i]].
+// MODE 4: a held texture laid out anew: texel i from the old texture's texel sources[i], or from
+//   the parcel's body k where sources[i] is MOVED_BIT | k; 0 past uCount (massless padding).
+// ARRAY 1 (MODE 0 and 4): the textures are 2-D arrays of one layer (the stage accelerations).
 // Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 
 uniform uint uCount;
 
-#if WORDS
-layout(std430, binding = B_VALUES_IN) readonly buffer ValuesIn { uint valuesIn[]; };
-layout(std430, binding = B_LET_MARKS) readonly buffer Ids { uint ids[]; };
-layout(std430, binding = B_LET_LISTS) writeonly buffer Sorted { uint sorted[]; };
-#else
-uniform sampler2D uPositionMass;
-layout(std430, binding = B_LET_CHUNKS) readonly buffer Ids { uint ids[]; };
-layout(rgba32f, binding = 0) writeonly uniform image2D uBodies;
+#define MOVED_BIT 0x80000000u
 
+#if MODE == 0 || MODE == 4
+uniform uint uStride, uOffset;
+#if ARRAY
+uniform sampler2DArray uOld;
+vec4 oldTexel(ivec2 texel) { return texelFetch(uOld, ivec3(texel, 0), 0); }
+int oldWidth() { return textureSize(uOld, 0).x; }
+#else
+uniform sampler2D uOld;
+vec4 oldTexel(ivec2 texel) { return texelFetch(uOld, texel, 0); }
+int oldWidth() { return textureSize(uOld, 0).x; }
+#endif
 ivec2 texelIn(uint index, int width) {
   return ivec2(int(index % uint(width)), int(index / uint(width)));
 }
 #endif
 
+#if MODE == 0
+uniform uint uBelow, uOwn;
+layout(std430, binding = B_VALUES_IN) readonly buffer ValuesIn { uint valuesIn[]; };
+layout(std430, binding = B_LET_LISTS) writeonly buffer Parcel { vec4 parcel[]; };
+#elif MODE == 1
+layout(std430, binding = B_VALUES_IN) readonly buffer ValuesIn { uint valuesIn[]; };
+layout(std430, binding = B_LET_MARKS) readonly buffer Ids { uint ids[]; };
+layout(std430, binding = B_LET_LISTS) writeonly buffer Sorted { uint sorted[]; };
+#elif MODE == 2
+uniform uint uFirst, uFlag;
+layout(std430, binding = B_VALUES_IN) readonly buffer ValuesIn { uint valuesIn[]; };
+layout(std430, binding = B_LET_CHUNKS) readonly buffer Keys { uint keys[]; };
+layout(std430, binding = B_LET_MARKS) writeonly buffer Table { uint table[]; };
+#elif MODE == 3
+layout(std430, binding = B_LET_CHUNKS) readonly buffer Index { uint index[]; };
+layout(std430, binding = B_LET_MARKS) readonly buffer Table { uint table[]; };
+layout(std430, binding = B_LET_LISTS) writeonly buffer Out { uint words[]; };
+#else
+uniform uint uTexels;
+layout(std430, binding = B_LET_MARKS) readonly buffer Sources { uint sources[]; };
+layout(std430, binding = B_LET_CHUNKS) readonly buffer Parcel { vec4 parcel[]; };
+#if ARRAY
+layout(rgba32f, binding = 0) writeonly uniform image2DArray uFresh;
+void store(ivec2 texel, vec4 value) { imageStore(uFresh, ivec3(texel, 0), value); }
+int freshWidth() { return imageSize(uFresh).x; }
+#else
+layout(rgba32f, binding = 0) writeonly uniform image2D uFresh;
+void store(ivec2 texel, vec4 value) { imageStore(uFresh, texel, value); }
+int freshWidth() { return imageSize(uFresh).x; }
+#endif
+#endif
+
 void main() {
   uint i = linearGroupId() * WORKGROUP_SIZE + gl_LocalInvocationID.x;
+#if MODE == 0
   if (i >= uCount) return;
-#if WORDS
+  uint local = valuesIn[i < uBelow ? i : i + uOwn];
+  parcel[i * uStride + uOffset] = oldTexel(texelIn(local, oldWidth()));
+#elif MODE == 1
+  if (i >= uCount) return;
   sorted[i] = ids[valuesIn[i]];
+#elif MODE == 2
+  if (i >= uCount) return;
+  table[keys[uFirst + i]] = uFlag != 0u ? (uFlag | i) : valuesIn[uFirst + i];
+#elif MODE == 3
+  if (i >= uCount) return;
+  words[i] = table[index[i]];
 #else
-  vec4 body = texelFetch(uPositionMass, texelIn(ids[i], textureSize(uPositionMass, 0).x), 0);
-  imageStore(uBodies, texelIn(i, imageSize(uBodies).x), body);
+  if (i >= uTexels) return;
+  vec4 value = vec4(0.0);
+  if (i < uCount) {
+    uint source = sources[i];
+    value = (source & MOVED_BIT) != 0u
+                ? parcel[(source & ~MOVED_BIT) * uStride + uOffset]
+                : oldTexel(texelIn(source, oldWidth()));
+  }
+  store(texelIn(i, freshWidth()), value);
 #endif
 }

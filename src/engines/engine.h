@@ -85,6 +85,11 @@ class Engine {
   // download() to wait for it.
   virtual void step(const Method& method, const StepParams& params, int steps = 1) = 0;
   virtual void finish() {}
+  // An engine whose ranks each hold their own bodies (a decomposed tree under mpiexec) gathers the
+  // whole state after each step() call, so that any rank may read it. `deferred`: the calls that
+  // follow leave it ungathered (for a benchmark that reads nothing), and the state may not be read
+  // until this is called with false, which gathers it. Every rank calls it alike.
+  virtual void deferGathering(bool /*deferred*/) {}
 
   // Throws std::runtime_error saying why, when `bodies` bodies will not fit in what the engine
   // runs on (texture sizes, GPU or host memory). Checked before anything is allocated.

@@ -115,6 +115,8 @@ void GpuEngine::upload(const State& state) {
   // option changes, so a step never meets a layout the GPU cannot run.
   checkFits(state.size(), size);
   reusedForce_.forget();
+  held_.reset();
+  ungathered_ = false;
   textures_.allocate(size);
   bodyCount_ = state.size();
   ids_ = state.id;
@@ -122,6 +124,7 @@ void GpuEngine::upload(const State& state) {
 }
 
 State GpuEngine::download() {
+  checkGathered();
   gl::memoryBarrier(gl::barrier::textureUpdate);
   State state = textures_.download(bodyCount_);
   if (!ids_.empty()) state.id = ids_;
@@ -130,6 +133,7 @@ State GpuEngine::download() {
 
 std::optional<GpuStateView> GpuEngine::gpuState() const {
   if (bodyCount_ == 0) return std::nullopt;
+  checkGathered();
   return textures_.view(bodyCount_);
 }
 
@@ -151,7 +155,37 @@ void GpuEngine::beginPasses() {
     texturesReallocated();
     reusedForce_.forget();
   }
+  holdAsAsked();
   beginSteps();
+}
+
+void GpuEngine::gatherHeld() {
+  if (!held_ || !ungathered_) return;
+  held_->gatherInto(textures_, bodyCount_, ranks());
+  ungathered_ = false;
+}
+
+void GpuEngine::checkGathered() const {
+  if (ungathered_) throw std::logic_error("the ranks' bodies were not gathered: deferGathering");
+}
+
+void GpuEngine::deferGathering(bool deferred) {
+  gatherDeferred_ = deferred;
+  if (!deferred) gatherHeld();
+}
+
+void GpuEngine::holdAsAsked() {
+  if (!holdsOwnBodies()) {
+    gatherHeld();   // where deferred
+    held_.reset();  // the whole state is current
+    return;
+  }
+  if (!held_) {
+    held_ = std::make_unique<HeldBodies>(textures_, bodyCount_, ranks());
+    reusedForce_.forget();
+  }
+  held_->textures().reserveStages(textures_.stagesReserved());
+  held_->textures().takeReallocated();  // only ever added to: no texel of a body is lost
 }
 
 void GpuEngine::endPasses() {
@@ -180,9 +214,11 @@ void GpuEngine::step(const Method& method, const StepParams& params, int steps) 
       runStage(pass);
       exchangeStage(pass);
     }
-    textures_.finishStep(method);
+    working().finishStep(method);
     reusedForce_.afterStep(method, stepParams);
   }
+  if (held_ && steps > 0) ungathered_ = true;
+  if (!gatherDeferred_) gatherHeld();
   endPasses();
 }
 
@@ -197,6 +233,7 @@ void GpuEngine::evaluateCurrentForce(const StepParams& params) {
 
 std::vector<glm::dvec3> GpuEngine::currentAccelerations(const StepParams& params) {
   evaluateCurrentForce(params);
+  if (held_) return held_->gatherAccelerations(0, bodyCount_, ranks());
   std::vector<glm::dvec3> accelerations = readAccelerations(0);
   if (const auto own = ownBodies()) gatherShares(accelerations, bodyShares(), bodyCount_);
   return accelerations;
@@ -285,10 +322,15 @@ ContactScreen GpuEngine::screenCurrentState(const StepParams& params) {
   return contactScreens()[0];
 }
 
-void GpuEngine::keepState() { textures_.keep(); }
+void GpuEngine::keepState() {
+  checkGathered();
+  textures_.keep();
+}
 
 void GpuEngine::restoreKeptState() {
   textures_.restoreKept();
+  held_.reset();
+  ungathered_ = false;  // each rank takes its rows of the state restored at the next step
   reusedForce_.forget();
 }
 

@@ -15,13 +15,17 @@
 //     the bodies: each rank's passes then compute only ownBodies() and the skeleton exchanges the
 //     stage's positions (and, after the last stage, velocities) so that every rank holds the whole
 //     state; 0 for an engine that shares its force work itself (a tree, by groups) and updates
-//     every body on every rank.
+//     every body on every rank;
+//   - holdsOwnBodies(): in a distributed run, each rank holds and advances only its bodies
+//     (HeldBodies, laid out anew by the engine's force), and the skeleton gathers the whole state
+//     after each call of step(), so that outputs, pictures and diagnostics read it as ever.
 
 #include <memory>
 #include <optional>
 #include <string_view>
 
 #include "engines/engine.h"
+#include "engines/held_bodies.h"
 #include "engines/rank_exchange.h"
 #include "engines/reused_force.h"
 #include "engines/stage_kernel.h"
@@ -58,6 +62,7 @@ class GpuEngine : public Engine {
   void checkCapacity(std::size_t bodies) const override;
   void step(const Method& method, const StepParams& params, int steps = 1) override;
   void finish() override;
+  void deferGathering(bool deferred) override;
   std::vector<EngineOption> options() const override { return options_; }
   // A change that gives a layout the GPU cannot run with the state loaded is a UsageError that
   // changes nothing.
@@ -106,6 +111,12 @@ class GpuEngine : public Engine {
   // the engine shares its force work itself (ranks()).
   virtual std::size_t shareGranule() const { return 0; }
 
+  // In a distributed run, whether each rank's passes run on the bodies it holds (heldBodies()).
+  virtual bool holdsOwnBodies() const { return false; }
+  HeldBodies* heldBodies() { return held_.get(); }
+  // How many bodies the passes advance: those this rank holds, else every body.
+  std::size_t workingCount() const { return held_ ? held_->count() : bodyCount_; }
+
   // In a distributed run of an engine that shares by bodies: the bodies this rank's passes
   // compute (texture order, padding included); nothing: every body.
   std::optional<BodyRange> ownBodies() const;
@@ -116,7 +127,9 @@ class GpuEngine : public Engine {
   const EngineOption& option(std::string_view name) const;
   // For an engine that offers fewer choices on a smaller GPU (set in its constructor).
   EngineOption& mutableOption(std::string_view name);
-  const StageTextures& textures() const { return textures_; }
+  // What the passes run on: the held bodies' textures where this rank holds its own, else every
+  // body's.
+  const StageTextures& textures() const { return held_ ? held_->textures() : textures_; }
   StageKernelCache& kernels() { return kernels_; }
   std::size_t paddedCount() const { return textures_.texelCount(); }
 
@@ -142,8 +155,18 @@ class GpuEngine : public Engine {
   // and the engine's layout (not memory: the loaded state's textures already take theirs).
   void checkFits(std::size_t bodies, glm::ivec2 size) const;
 
+  // Where the passes run (textures()), mutable.
+  StageTextures& working() { return held_ ? held_->textures() : textures_; }
+  // Makes or drops the held bodies as holdsOwnBodies() says.
+  void holdAsAsked();
+  // Every rank's held bodies into textures_ (a collective), now or when no longer deferred.
+  void gatherHeld();
+  void checkGathered() const;
+
   std::vector<EngineOption> options_;
-  StageTextures textures_;
+  StageTextures textures_;  // every body (in a run whose ranks hold their own: gathered)
+  std::unique_ptr<HeldBodies> held_;
+  bool gatherDeferred_ = false, ungathered_ = false;  // deferGathering's
   StageKernelCache kernels_;
   ReusedForce reusedForce_;
   std::size_t bodyCount_ = 0;

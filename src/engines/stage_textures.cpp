@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "gl/limits.h"
 #include "gl/texture_rows.h"
@@ -148,6 +149,43 @@ State StageTextures::download(std::size_t bodyCount) const {
     state.component[i] = componentFromTexel(velocity[4 * i + 3]);
   }
   return state;
+}
+
+StageTextures::BaseTexels StageTextures::readBase(std::size_t count) const {
+  BaseTexels texels;
+  for (auto [texture, into] : {std::pair{basePositionMass(), &texels.positionMass},
+                               std::pair{baseVelocity(), &texels.velocity}}) {
+    into->resize(texelCount());
+    gl::readTextureRows(texture, shapeOf(size_), into->data());
+    into->resize(count);
+  }
+  return texels;
+}
+
+void StageTextures::writeBase(const BaseTexels& texels) {
+  if (texels.positionMass.size() != texelCount() || texels.velocity.size() != texelCount())
+    throw std::logic_error("a state's texels must fill its textures");
+  gl::writeTextureRows(basePositionMass(), shapeOf(size_), texels.positionMass.data());
+  gl::writeTextureRows(baseVelocity(), shapeOf(size_), texels.velocity.data());
+}
+
+std::vector<StageTextures::BodyTexture> StageTextures::bodyTextures() {
+  if (accelerationLayers_ != 1 || accelerationSlices_ != 1)
+    throw std::logic_error("only the plain acceleration layout moves by body");
+  std::vector<BodyTexture> textures;
+  const auto add = [&](gl::Texture& texture, GLenum target) {
+    if (texture.id() != 0) textures.push_back({&texture, target});
+  };
+  for (int p = 0; p < 2; ++p) {
+    add(basePositionMass_[p], GL_TEXTURE_2D);
+    add(baseVelocity_[p], GL_TEXTURE_2D);
+    add(stagePosition_[p], GL_TEXTURE_2D);
+  }
+  add(keptPositionMass_, GL_TEXTURE_2D);
+  add(keptVelocity_, GL_TEXTURE_2D);
+  for (gl::Texture& velocity : stageVelocity_) add(velocity, GL_TEXTURE_2D);
+  for (gl::Texture& acceleration : stageAcceleration_) add(acceleration, GL_TEXTURE_2D_ARRAY);
+  return textures;
 }
 
 void StageTextures::finishStep(const Method& method) {

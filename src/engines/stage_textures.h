@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <glm/vec2.hpp>
+#include <glm/vec4.hpp>
 
 #include "gl/gpu_state_view.h"
 #include "gl/objects.h"
@@ -40,6 +41,7 @@ class StageTextures {
   // `slices` partial sums.
   void setAccelerationLayout(int layers, int slices);
   glm::ivec2 size() const { return size_; }
+  int stagesReserved() const { return stages_; }
   std::size_t texelCount() const { return std::size_t(size_.x) * std::size_t(size_.y); }
   // True when the textures were reallocated since the last call (framebuffers must be rebuilt).
   bool takeReallocated();
@@ -50,6 +52,24 @@ class StageTextures {
   // After a step of `method`: its result becomes the current state and, for an FSAL method, the
   // last stage's acceleration becomes the first stage's (ReusedForce says when it may be used).
   void finishStep(const Method& method);
+  // The current state's texels of the first `count` bodies (a velocity's w: the component), and
+  // texels written as the current state (a texture's worth each: texelCount()).
+  struct BaseTexels {
+    std::vector<glm::vec4> positionMass, velocity;
+  };
+  BaseTexels readBase(std::size_t count) const;
+  void writeBase(const BaseTexels& texels);
+  // Every texture that holds a texel a body, in an order fixed by the stages reserved (for a
+  // decomposed run's moves of bodies between ranks, held_bodies.h): 2-D textures, and the stage
+  // accelerations as 2-D arrays of one layer (the plain layout only: else a std::logic_error).
+  // Whoever replaces them with textures of another size says so with resizedTo (no texel is
+  // cleared or reallocated there; takeReallocated() is not set: every texel moved with its body).
+  struct BodyTexture {
+    gl::Texture* texture;
+    GLenum target;
+  };
+  std::vector<BodyTexture> bodyTextures();
+  void resizedTo(glm::ivec2 size) { size_ = size; }
   // A copy of the current state on the GPU (made when first asked for: 32 bytes a texel more),
   // and the state back from it; restoreKept() before any keep() is a std::logic_error.
   void keep();

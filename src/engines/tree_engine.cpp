@@ -112,9 +112,11 @@ bool TreeEngine::decomposes(std::size_t bodies) const {
   return distribute_ == "decompose" && bodies >= 2;
 }
 
+bool TreeEngine::holdsOwnBodies() const { return ranks().distributed() && decomposes(bodyCount()); }
+
 // Distributed, each rank walks its share of the groups and the ranks exchange what they walked
-// (tree/tree_share.h), or each rank walks its segment of a decomposed tree; the update then
-// advances every body on every rank.
+// (tree/tree_share.h), the update then advancing every body on every rank; or each rank walks its
+// segment of a decomposed tree and advances the bodies it holds (its walker's).
 void TreeEngine::evaluateForce(const StagePass& pass) {
   const TreeSettings settings = settingsFor(bodyCount());
   const GLuint acceleration = textures().acceleration(pass.stage);
@@ -125,8 +127,8 @@ void TreeEngine::evaluateForce(const StagePass& pass) {
   }
   if (decomposes(bodyCount())) {
     if (!decomposed_) decomposed_ = std::make_unique<tree::DecomposedTree>(ranks());
-    decomposed_->evaluate(textures().stagePositionMass(pass.stage), textures().size(), bodyCount(),
-                          pass.params, settings, acceleration, *exchange());
+    decomposed_->evaluate(*heldBodies(), pass.stage, bodyCount(), pass.params, settings,
+                          *exchange());
     return;
   }
   if (!share_) share_ = std::make_unique<tree::TreeShare>();
@@ -140,11 +142,12 @@ void TreeEngine::evaluateForce(const StagePass& pass) {
 }
 
 void TreeEngine::runUpdate(const StagePass& pass) {
-  runComputeUpdate(kernels(), textures(), pass, bodyCount());
+  runComputeUpdate(kernels(), textures(), pass, workingCount());
 }
 
 void TreeEngine::checkLayout(std::size_t bodies, glm::ivec2) const {
-  if (ranks().distributed()) tree::TreeShare::checkFits(bodies, gl::limits());
+  if (ranks().distributed() && !decomposes(bodies))
+    tree::TreeShare::checkFits(bodies, gl::limits());
   try {
     gravity_.checkCapacity(bodies, settingsFor(bodies));
   } catch (const std::invalid_argument& e) {  // settings the tree refuses: the option's fault

@@ -7,7 +7,8 @@
 // Options: theta (opening angle, any number from 0 to 1; 0 sums directly), order (1: monopoles,
 // 2: quadrupoles), group-size (bodies sharing one interaction list; auto: from N and the GPU),
 // leaf-size, bodies-per-thread, distribute (under mpiexec: every rank builds the whole tree and
-// walks a share of it, or each rank a segment of it, tree/tree_decomposed.h; the same bits).
+// walks a share of it, or each rank a segment of it and advances the bodies it holds,
+// tree/tree_decomposed.h; the same bits).
 
 #include <memory>
 #include <optional>
@@ -42,6 +43,7 @@ class TreeEngine final : public GpuEngine {
 
  private:
   void optionsChanged() override;
+  bool holdsOwnBodies() const override;
   void evaluateForce(const StagePass& pass) override;
   void runUpdate(const StagePass& pass) override;
   void checkLayout(std::size_t bodies, glm::ivec2 size) const override;

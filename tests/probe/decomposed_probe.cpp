@@ -37,6 +37,7 @@
 
 #include "diagnostics/gpu_diagnostics.h"
 #include "engines/fragment_engine.h"
+#include "engines/held_bodies.h"
 #include "engines/rank_exchange.h"
 #include "engines/stage_textures.h"
 #include "engines/tree/tree_build.h"
@@ -575,41 +576,99 @@ void reportLet(const tree::DecomposedTree& tree, const Ranks& ranks) {
                  rounds[r].bodiesReceived, rounds[r].bytesReceived);
 }
 
-// Every body's acceleration, on every rank, is one process's, bit for bit.
-// One evaluation of `state` by `tree`, every body's acceleration against one process's.
-bool letEvaluation(tree::DecomposedTree& tree, const Ranks& ranks, const State& state,
-                   const WalkSettings& settings) {
+// One evaluation by `tree` of what `held` holds (positions those of `state`, by ID): every body's
+// acceleration, gathered from every rank, is one process's, bit for bit, and so is the state
+// gathered back from where the evaluation moved it (every texel travels with its body).
+bool letEvaluation(tree::DecomposedTree& tree, HeldBodies& held, const Ranks& ranks,
+                   const State& state, const WalkSettings& settings) {
   const std::size_t count = state.size();
   TreeGravity one;
   const std::vector<glm::vec4> expected = accelerationsOf(one, state, settings.tree);
-  glm::ivec2 size;
-  const gl::Texture positions = bodyTexture(state.positionMass, size);
-  const gl::Texture accelerations = accelerationArray(size);
   RankExchange exchange(ranks);
-  tree.evaluate(positions.id(), size, count, StepParams{}, settings.tree, accelerations.id(),
-                exchange, settings.chunkBodies);
+  tree.evaluate(held, 0, count, StepParams{}, settings.tree, exchange, settings.chunkBodies);
   reportLet(tree, ranks);
-  const std::vector<glm::vec4> got = readLayer(accelerations, size, count);
-  std::size_t wrong = 0;
+  const std::vector<glm::dvec3> got = held.gatherAccelerations(0, count, ranks);
+  std::size_t wrong = 0, moved = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    const glm::vec3 acceleration(got[k]);  // floats, exactly
+    wrong += std::memcmp(&acceleration, &expected[k], sizeof(glm::vec3)) != 0;
+  }
+  StageTextures full;
+  full.allocate(StageTextures::sizeFor(count, gl::limits().maxTextureSize));
+  held.gatherInto(full, count, ranks);
+  const State back = full.download(count);
   for (std::size_t k = 0; k < count; ++k)
-    wrong += std::memcmp(&got[k], &expected[k], sizeof(glm::vec4)) != 0;
-  if (wrong > 0)
-    std::fprintf(stderr, "rank %d: %zu of %zu accelerations differ\n", ranks.rank(), wrong, count);
-  return wrong == 0;
+    moved += std::memcmp(&back.positionMass[k], &state.positionMass[k], sizeof(glm::vec4)) != 0 ||
+             std::memcmp(&back.velocity[k], &state.velocity[k], sizeof(glm::vec3)) != 0 ||
+             back.component[k] != componentOf(state, k);
+  if (wrong > 0 || moved > 0)
+    std::fprintf(stderr, "rank %d: %zu of %zu accelerations differ, %zu bodies' state\n",
+                 ranks.rank(), wrong, count, moved);
+  return wrong == 0 && moved == 0;
+}
+
+// What `held` holds given the positions of `state`'s bodies of the same IDs.
+void setHeldPositions(HeldBodies& held, const State& state) {
+  const std::vector<std::uint32_t> ids = held.readIds();
+  StageTextures::BaseTexels texels = held.textures().readBase(held.count());
+  for (std::size_t i = 0; i < ids.size(); ++i) texels.positionMass[i] = state.positionMass[ids[i]];
+  texels.positionMass.resize(held.textures().texelCount(), glm::vec4(0.0f));
+  texels.velocity.resize(held.textures().texelCount(), glm::vec4(0.0f));
+  held.textures().writeBase(texels);
+}
+
+// Every texture `held` holds but the state and the acceleration an evaluation writes (the stages'
+// positions and velocities, the other parity, the other stages' accelerations): texel of ID i in
+// texture t set to (i, t, -i, 0.5) (`write`), or checked to be that, wherever the body went.
+// Returns the texels that are not.
+std::size_t markedTexels(HeldBodies& held, bool write) {
+  const std::vector<std::uint32_t> ids = held.readIds();
+  const glm::ivec2 size = held.textures().size();
+  const std::vector<StageTextures::BodyTexture> textures = held.textures().bodyTextures();
+  const GLuint skipped[] = {held.textures().basePositionMass(), held.textures().baseVelocity(),
+                            held.textures().acceleration(0)};
+  std::size_t wrong = 0;
+  for (std::size_t t = 0; t < textures.size(); ++t) {
+    const GLuint id = textures[t].texture->id();
+    if (std::find(std::begin(skipped), std::end(skipped), id) != std::end(skipped)) continue;
+    std::vector<glm::vec4> texels(std::size_t(size.x) * std::size_t(size.y), glm::vec4(0.0f));
+    if (!write)
+      glGetTextureImage(id, 0, GL_RGBA, GL_FLOAT, GLsizei(texels.size() * 16), texels.data());
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const glm::vec4 mark(float(ids[i]), float(t), -float(ids[i]), 0.5f);
+      if (write) texels[i] = mark;
+      wrong += !write && texels[i] != mark;
+    }
+    if (write && textures[t].target == GL_TEXTURE_2D_ARRAY)
+      glTextureSubImage3D(id, 0, 0, 0, 0, size.x, size.y, 1, GL_RGBA, GL_FLOAT, texels.data());
+    else if (write)
+      glTextureSubImage2D(id, 0, 0, 0, size.x, size.y, GL_RGBA, GL_FLOAT, texels.data());
+  }
+  return wrong;
 }
 
 // `state`, then its bodies' positions in reverse order of ID: the second evaluation's homes are
-// the first's walkers, whose bodies are now all over the box (nearly every ID migrates, and where
-// keys are equal the homes' parts must merge in ID order).
+// the first's walkers, whose bodies are now all over the box (nearly every body migrates, with
+// every texel of its state, and where keys are equal the homes' parts must merge in ID order).
 bool letAcrossRanks(const Ranks& ranks, const State& state, const WalkSettings& settings) {
   tree::ArrayLimits arrays = tree::arrayLimitsOf(gl::limits());
   if (settings.arrayBytes > 0)
     arrays = {arrays.blockBytes, settings.arrayBytes, 64, arrays.textureRows};
   tree::DecomposedTree tree(ranks, arrays);
+  StageTextures full;
+  full.allocate(StageTextures::sizeFor(state.size(), gl::limits().maxTextureSize));
+  full.upload(state);
+  HeldBodies held(full, state.size(), ranks);
+  held.textures().reserveStages(4);  // every texture of RK4's stages moves too
+  markedTexels(held, true);
+  const bool first = letEvaluation(tree, held, ranks, state, settings);
+  const std::size_t lost = markedTexels(held, false);
+  if (lost > 0) std::fprintf(stderr, "rank %d: %zu texels lost their body\n", ranks.rank(), lost);
   State reversed = state;
   std::reverse(reversed.positionMass.begin(), reversed.positionMass.end());
-  const bool first = letEvaluation(tree, ranks, state, settings);
-  return letEvaluation(tree, ranks, reversed, settings) && first;
+  setHeldPositions(held, reversed);
+  const bool second = letEvaluation(tree, held, ranks, reversed, settings);
+  return first && second && lost == 0 && markedTexels(held, false) == 0;
 }
 
 // ---- slots: step 6, on one GPU.

@@ -1,19 +1,14 @@
 #pragma once
 // One evaluation of the decomposed tree on this rank (docs/decomposed-tree-design.md, section 6's
-// "one evaluation on rank r, in order"): the rank is the home of the bodies its walker held the
-// evaluation before (tree_migrate.h) and the walker of a segment of the single GPU's sorted order.
-// It sorts its home under the global box, cuts the segments by integer counts, sends each walker
-// the IDs of its segment's bodies, fetches their positions, sorts and links its segment, finds the
-// straddling nodes, computes its moments and the top ones, exchanges local essential trees (two
-// rounds under the relative opening: the coarse walk's, then the main walk's) and walks its own
-// groups. Every body's acceleration is one GPU's, bit for bit (I1: the same interaction list, in
-// the same order, from the same words).
-//
-// As built (steps 10a and 10b), every rank still holds every body: the ranks exchange each
-// segment's accelerations with their IDs (streamed while the walk runs) and every rank stores all
-// of them, so that the rest of
-// an engine (the update, outputs, pictures) runs as with the replicated tree. What each rank
-// sorts, builds, and walks is its segment, plus what its LETs bring.
+// "one evaluation on rank r, in order"): the rank holds the bodies its walker held the evaluation
+// before (engines/held_bodies.h: their state, every stage's texels) and is the walker of a segment
+// of the single GPU's sorted order. It sorts what it holds under the global box, cuts the segments
+// by integer counts, sends each walker the IDs and state of the bodies that crossed into its
+// segment, sorts and links its segment, finds the straddling nodes, computes its moments and the
+// top ones, exchanges local essential trees (two rounds under the relative opening: the coarse
+// walk's, then the main walk's) and walks its own groups, writing their accelerations where it
+// holds them. Every body's acceleration is one GPU's, bit for bit (I1: the same interaction list,
+// in the same order, from the same words); the update then advances each rank's bodies alone.
 
 #include <chrono>
 #include <cstddef>
@@ -23,6 +18,7 @@
 
 #include <glm/vec2.hpp>
 
+#include "engines/held_bodies.h"
 #include "engines/rank_exchange.h"
 #include "engines/tree/tree_buffers.h"
 #include "engines/tree/tree_decompose.h"
@@ -45,15 +41,14 @@ class DecomposedTree {
   explicit DecomposedTree(const Ranks& ranks);
   DecomposedTree(const Ranks& ranks, const ArrayLimits& arrays);
 
-  // Accelerations (G included) of the `bodyCount` bodies of `positionMass` (RGBA32F, `size` texels,
-  // body i at texel i, as TreeGravity::evaluate takes them) into layer 0 of `accelerationArray`,
-  // on every rank, the segments' accelerations passing through `exchange`; every rank calls it
-  // alike. `chunkBodies` (0: letChunkBodies) sets the LET's chunks. Throws std::invalid_argument
-  // for a contact screen (not decomposed yet) or more than 32 ranks, std::runtime_error where a LET
-  // outgrows the walker's arrays.
-  void evaluate(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
-                const StepParams& params, const TreeSettings& settings, GLuint accelerationArray,
-                RankExchange& exchange, std::size_t chunkBodies = 0);
+  // Accelerations (G included) of the bodies of the whole state (`bodyCount` of them), each rank's
+  // walker's into the stage acceleration `stage` of `held`, after laying out `held` anew: on entry
+  // what this rank held (their positions at stage `stage`), on return its walker's bodies. Every
+  // rank calls it alike; `exchange` counts the LETs' bytes. `chunkBodies` (0: letChunkBodies) sets
+  // the LET's chunks. Throws std::invalid_argument for a contact screen (not decomposed yet) or
+  // more than 32 ranks, std::runtime_error where a LET outgrows the walker's arrays.
+  void evaluate(HeldBodies& held, int stage, std::size_t bodyCount, const StepParams& params,
+                const TreeSettings& settings, RankExchange& exchange, std::size_t chunkBodies = 0);
 
   // What this rank sent and received in each LET round of the last evaluation (A, then B; B
   // alone under the geometric opening).
@@ -65,16 +60,9 @@ class DecomposedTree {
   // The segment this rank walked in the last evaluation: sorted positions [first, last).
   BodyRange lastSegment() const { return own_; }
 
-  // A texture kept from one evaluation to the next while its size holds.
-  struct SizedTexture {
-    gl::Texture texture;
-    glm::ivec2 size{0, 0};
-  };
-
  private:
-  void sortSegment(GLuint positionMass, glm::ivec2 size, std::size_t bodyCount,
+  void sortSegment(HeldBodies& held, int stage, std::size_t bodyCount,
                    const TreeSettings& settings);
-  void fetchBodies(GLuint positionMass, IdList ids, SizedTexture& bodies);
   void linkSegment(std::size_t bodyCount);
   SlotMap computeAllMoments(TopArea& top, std::size_t bodyCount, double theta);
   SlotMap letRound(const TopArea& top, const SlotMap& held, std::vector<LetChunk> own,
@@ -83,9 +71,6 @@ class DecomposedTree {
             const SlotMap& slots);
   void coarseWalk(std::size_t bodyCount, const StepParams& params, const TreeSettings& settings,
                   const SlotMap& slots);
-  void beginShare(std::size_t bodyCount, RankExchange& exchange);
-  void gatherUpTo(std::size_t body);
-  void finishShare(std::size_t bodyCount, GLuint accelerationArray);
 
   // Wall time of each phase of an evaluation where NBODY_DECOMPOSED_TIMES is set, said on stderr
   // by every rank (each phase ends with glFinish, so the GPU's share is in it; unset, nothing
@@ -111,26 +96,17 @@ class DecomposedTree {
   CompositeCounter counter_;
   LetSelection selection_;
   WalkStage walk_;
-  RingTuner ring_;                       // the walk's ring, tuned by segment size as one GPU's
-  gl::UniformProgram gather_, scatter_;  // tree_share.comp with IDs
-  // Every body's acceleration and ID, in segment order; the top pass's starts.
-  GrowingBuffer shared_, topStarts_;
+  RingTuner ring_;           // the walk's ring, tuned by segment size as one GPU's
+  GrowingBuffer topStarts_;  // the top pass's starts
   SegmentIds segmentIds_;
-  // The last evaluation's: the segment starts (K + 1), this rank's segment, the IDs of its bodies
-  // (ascending, on the GPU), their positions (a texture of walkerSize_), the walk's output; the
-  // home's positions.
+  // The last evaluation's: the segment starts (K + 1), this rank's segment, its walker's texture
+  // size.
   std::vector<std::size_t> starts_;
   BodyRange own_;
-  IdList walkerIds_;
-  SizedTexture walkerBodies_, walkerAccelerations_, homeBodies_;
   glm::ivec2 walkerSize_{0, 0};
   std::vector<NodeLinks> straddling_;
   TopologySegment segment_;
   std::vector<LetRound> rounds_;
-  // The sharing under way (beginShare to finishShare): own sorted bodies [own_.first, gathered_)
-  // handed on.
-  RankExchange* exchange_ = nullptr;
-  std::size_t gathered_ = 0, bodyCount_ = 0;
 };
 
 }  // namespace nbody::tree

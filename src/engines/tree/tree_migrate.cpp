@@ -11,76 +11,175 @@
 #include "gl/desktop_calls.h"
 
 namespace nbody::tree {
+namespace {
 
-IdList SegmentIds::home(std::size_t bodyCount, std::size_t rowWidth, const Ranks& ranks) {
-  if (bodyCount_ == bodyCount && walkerList_.buffer != 0) {  // the last walker's
-    std::swap(home_, walker_);
-    homeList_ = {home_.buffer.id(), walkerList_.count};
-    walkerList_ = {};
-    return homeList_;
-  }
-  const BodyRange rows = shareOut(bodyCount, rowWidth, ranks.count())[std::size_t(ranks.rank())];
-  std::vector<std::uint32_t> ids(rows.size());
-  std::iota(ids.begin(), ids.end(), std::uint32_t(rows.first));
-  const GLuint buffer = ensureBuffer(home_, std::max<std::size_t>(ids.size(), 1) * 4);
-  if (!ids.empty()) glNamedBufferSubData(buffer, 0, GLsizeiptr(ids.size() * 4), ids.data());
-  homeList_ = {buffer, ids.size()};
-  return homeList_;
+constexpr std::uint32_t kMovedBit = 0x80000000u;  // tree_fetch.comp's MOVED_BIT
+constexpr std::size_t kTexelBytes = 16;
+
+gl::UniformProgram& fetchProgram(Kernels& kernels, int mode, bool array = false) {
+  return kernels.use(Kernel::fetch, {{"MODE", mode}, {"ARRAY", array ? 1 : 0}});
 }
 
-// The home's IDs in its sorted order, into sorted_ (tree_fetch.comp, WORDS 1).
-void SegmentIds::sortHomeIds(Kernels& kernels) {
-  const GLuint sorted = ensureBuffer(sorted_, std::max<std::size_t>(homeList_.count, 1) * 4);
-  if (homeList_.count == 0) return;
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, homeList_.buffer);
+}  // namespace
+
+// The home's IDs in its sorted order, into sorted_ (tree_fetch.comp, MODE 1).
+void SegmentIds::sortHomeIds(Kernels& kernels, IdList home) {
+  const GLuint sorted = ensureBuffer(sorted_, std::max<std::size_t>(home.count, 1) * 4);
+  if (home.count == 0) return;
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, home.buffer);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetListsBinding, sorted);
-  gl::UniformProgram& program = kernels.use(Kernel::fetch, {{"WORDS", 1}});
-  program.setUint("uCount", homeList_.count);
-  kernels.dispatch(ceilDiv(homeList_.count, kElementThreads));
+  gl::UniformProgram& program = fetchProgram(kernels, 1);
+  program.setUint("uCount", home.count);
+  kernels.dispatch(ceilDiv(home.count, kElementThreads));
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 // The sorted home's IDs but this rank's own part: the parts of the ranks below it, then above.
-std::vector<std::uint32_t> SegmentIds::readOthersParts(std::span<const std::size_t> sendCounts,
-                                                       int rank) const {
-  const std::size_t below = std::accumulate(sendCounts.begin(), sendCounts.begin() + rank,
-                                            std::size_t(0)),
-                    above = below + sendCounts[std::size_t(rank)];
-  std::vector<std::uint32_t> others(below + homeList_.count - above);
-  if (below > 0)
-    glGetNamedBufferSubData(sorted_.buffer.id(), 0, GLsizeiptr(below * 4), others.data());
-  if (above < homeList_.count)
+std::vector<std::uint32_t> SegmentIds::readOthersParts() const {
+  const std::size_t above = ownFirst_ + own_;
+  std::vector<std::uint32_t> others(homeCount_ - own_);
+  if (ownFirst_ > 0)
+    glGetNamedBufferSubData(sorted_.buffer.id(), 0, GLsizeiptr(ownFirst_ * 4), others.data());
+  if (above < homeCount_)
     glGetNamedBufferSubData(sorted_.buffer.id(), GLintptr(above * 4),
-                            GLsizeiptr((homeList_.count - above) * 4), others.data() + below);
+                            GLsizeiptr((homeCount_ - above) * 4), others.data() + ownFirst_);
   return others;
 }
 
-IdList SegmentIds::migrate(Kernels& kernels, std::span<const std::size_t> sendCounts,
+IdList SegmentIds::migrate(Kernels& kernels, IdList home, std::span<const std::size_t> sendCounts,
                            std::size_t bodyCount, const Ranks& ranks) {
-  const int rank = ranks.rank();
-  sortHomeIds(kernels);
-  const std::vector<std::uint32_t> others = readOthersParts(sendCounts, rank);
-  std::vector<std::size_t> counts(sendCounts.begin(), sendCounts.end()), receivedCounts;
-  const std::size_t ownFirst =
-                        std::accumulate(counts.begin(), counts.begin() + rank, std::size_t(0)),
-                    own = std::exchange(counts[std::size_t(rank)], 0);
+  const std::size_t rank = std::size_t(ranks.rank());
+  homeCount_ = home.count;
+  sendCounts_.assign(sendCounts.begin(), sendCounts.end());
+  ownFirst_ = std::accumulate(sendCounts_.begin(), sendCounts_.begin() + std::ptrdiff_t(rank),
+                              std::size_t(0));
+  own_ = std::exchange(sendCounts_[rank], 0);
+  sortHomeIds(kernels, home);
+  const std::vector<std::uint32_t> others = readOthersParts();
   const std::vector<std::uint32_t> received = allToAllRecords<std::uint32_t>(
-      ranks, std::as_bytes(std::span(others)), counts, receivedCounts);
+      ranks, std::as_bytes(std::span(others)), sendCounts_, receivedCounts_);
   const GLuint marks = ensureBuffer(marks_, std::max<std::size_t>(bodyCount, 1) * 4);
   const std::uint32_t zero = 0;
   glClearNamedBufferSubData(marks, GL_R32UI, 0, GLsizeiptr(bodyCount * 4), GL_RED_INTEGER,
                             GL_UNSIGNED_INT, &zero);
-  lists_.setMarks(kernels, marks, 0, sorted_.buffer.id(), ownFirst, own, 1);
+  lists_.setMarks(kernels, marks, 0, sorted_.buffer.id(), ownFirst_, own_, 1);
   lists_.setMarks(kernels, marks, 0, std::span(received), 1);
   const std::size_t regions[] = {0};
   const std::size_t held = lists_.list(kernels, marks, regions, bodyCount, 1)[0][0];
-  if (ranks.maximum(held != own + received.size() ? 1 : 0) != 0)  // every rank fails alike
+  if (ranks.maximum(held != own_ + received.size() ? 1 : 0) != 0)  // every rank fails alike
     throw std::logic_error("a walker's IDs are not its segment's bodies, each once");
   const GLuint walker = ensureBuffer(walker_, std::max<std::size_t>(held, 1) * 4);
   if (held > 0) glCopyNamedBufferSubData(lists_.lists(), walker, 0, 0, GLsizeiptr(held * 4));
   walkerList_ = {walker, held};
-  bodyCount_ = bodyCount;
+  findSources(kernels, received);
   return walkerList_;
+}
+
+// Where each of the walker's bodies is now, into sources_: the home's local index of its own part's
+// (kValuesIn beside their sorted IDs), MOVED_BIT | k for the k-th received; through a table by ID
+// (the marks' words, listed already).
+void SegmentIds::findSources(Kernels& kernels, std::span<const std::uint32_t> received) {
+  const GLuint table = marks_.buffer.id();
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, table);
+  gl::UniformProgram& scatter = fetchProgram(kernels, 2);
+  const auto scatterKeys = [&](GLuint keys, std::size_t first, std::size_t count,
+                               std::uint32_t flag) {
+    if (count == 0) return;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, keys);
+    scatter.setUint("uCount", count);
+    scatter.setUint("uFirst", first);
+    scatter.setUint("uFlag", flag);
+    kernels.dispatch(ceilDiv(count, kElementThreads));
+  };
+  scatterKeys(sorted_.buffer.id(), ownFirst_, own_, 0);
+  const GLuint arrived = ensureBuffer(arrivedIds_, std::max<std::size_t>(received.size(), 1) * 4);
+  if (!received.empty())
+    glNamedBufferSubData(arrived, 0, GLsizeiptr(received.size_bytes()), received.data());
+  scatterKeys(arrived, 0, received.size(), kMovedBit);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  const GLuint sources = ensureBuffer(sources_, std::max<std::size_t>(walkerList_.count, 1) * 4);
+  if (walkerList_.count == 0) return;
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, walkerList_.buffer);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetListsBinding, sources);
+  fetchProgram(kernels, 3).setUint("uCount", walkerList_.count);
+  kernels.dispatch(ceilDiv(walkerList_.count, kElementThreads));
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+// The texels of the home's bodies that leave (sorted positions but the own part's), a parcel of
+// one texel a texture each, in the order of their IDs as migrate sent them.
+std::vector<std::byte> SegmentIds::packLeaving(
+    Kernels& kernels, std::span<const StageTextures::BodyTexture> textures) {
+  const std::size_t leaving = homeCount_ - own_, stride = textures.size();
+  std::vector<std::byte> parcel(leaving * stride * kTexelBytes);
+  if (leaving == 0) return parcel;
+  const GLuint buffer = ensureBuffer(parcel_, parcel.size());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetListsBinding, buffer);
+  for (std::size_t t = 0; t < stride; ++t) {
+    glBindTextureUnit(0, textures[t].texture->id());
+    gl::UniformProgram& program =
+        fetchProgram(kernels, 0, textures[t].target == GL_TEXTURE_2D_ARRAY);
+    program.setUint("uCount", leaving);
+    program.setUint("uStride", stride);
+    program.setUint("uOffset", t);
+    program.setUint("uBelow", ownFirst_);
+    program.setUint("uOwn", own_);
+    kernels.dispatch(ceilDiv(leaving, kElementThreads));
+  }
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glGetNamedBufferSubData(buffer, 0, GLsizeiptr(parcel.size()), parcel.data());
+  return parcel;
+}
+
+void SegmentIds::moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks) {
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);  // the update's image stores to the state
+  const std::vector<StageTextures::BodyTexture> textures = held.textures().bodyTextures();
+  const std::size_t unit = textures.size() * kTexelBytes;
+  const std::vector<std::byte> sent = packLeaving(kernels, textures);
+  const std::size_t arriving =
+      std::accumulate(receivedCounts_.begin(), receivedCounts_.end(), std::size_t(0));
+  std::vector<std::byte> received(arriving * unit);
+  ranks.allToAllInto(sent, sendCounts_, receivedCounts_, unit, received);
+  const GLuint arrived = ensureBuffer(arrived_, std::max<std::size_t>(received.size(), 16));
+  if (!received.empty())
+    glNamedBufferSubData(arrived, 0, GLsizeiptr(received.size()), received.data());
+  const glm::ivec2 size = held.sizeFor(walkerList_.count);
+  layOut(kernels, textures, held.textures().size(), size);
+  held.textures().resizedTo(size);
+  held.heldNow(walkerList_.buffer, walkerList_.count);
+}
+
+// Each texture (of `oldSize`) replaced by one of `size` holding the walker's bodies
+// (tree_fetch.comp, MODE 4).
+void SegmentIds::layOut(Kernels& kernels, std::span<const StageTextures::BodyTexture> textures,
+                        glm::ivec2 oldSize, glm::ivec2 size) {
+  const std::size_t texels = std::size_t(size.x) * std::size_t(size.y);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, sources_.buffer.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, arrived_.buffer.id());
+  for (std::size_t t = 0; t < textures.size(); ++t) {
+    const bool array = textures[t].target == GL_TEXTURE_2D_ARRAY;
+    gl::Texture fresh = takeTexture(textures[t].target, size);
+    glBindTextureUnit(0, textures[t].texture->id());
+    glBindImageTexture(0, fresh.id(), 0, array ? GL_TRUE : GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
+    gl::UniformProgram& program = fetchProgram(kernels, 4, array);
+    program.setUint("uCount", walkerList_.count);
+    program.setUint("uTexels", texels);
+    program.setUint("uStride", textures.size());
+    program.setUint("uOffset", t);
+    kernels.dispatch(ceilDiv(texels, kElementThreads));
+    // Before the next texture's pass may write into the texture this one read (a spare now).
+    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
+    std::swap(*textures[t].texture, fresh);
+    spares_[textures[t].target] = {std::move(fresh), oldSize};
+  }
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                  GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
+}
+
+gl::Texture SegmentIds::takeTexture(GLenum target, glm::ivec2 size) {
+  Spare& spare = spares_[target];
+  if (spare.texture.id() != 0 && spare.size == size) return std::move(spare.texture);
+  return gl::nearestTexture(target, GL_RGBA32F, {size.x, size.y, 1});
 }
 
 }  // namespace nbody::tree

@@ -1,15 +1,17 @@
 #pragma once
-// Which bodies each rank of a decomposed tree holds from one evaluation to the next, as IDs on the
-// GPU, while the state itself is replicated (docs/decomposed-tree-design.md, step 10). A rank's
-// home is the segment its walker held the evaluation before (rows of IDs on the first, or when N
-// changed), so the cut sends on only the IDs of bodies that crossed a segment start; each walker
-// fetches its bodies' positions by ID. Every list of IDs held here is ascending: a home sorted by
-// key keeps equal keys in ID order, as one GPU's (key, ID) composites order them, and so does a
-// walker.
+// Which bodies each rank of a decomposed tree holds from one evaluation to the next, and their
+// state moved with them (docs/decomposed-tree-design.md, step 10c). A rank's home is what it held
+// since the last evaluation (engines/held_bodies.h: the segment its walker held then; rows of IDs
+// at first), so the cut sends on only the bodies that crossed a segment start: their IDs, then
+// every texel of their state. Every list of IDs held here is ascending: a home sorted by key keeps
+// equal keys in ID order, as one GPU's (key, ID) composites order them, and so does a walker.
 
 #include <cstddef>
+#include <map>
 #include <span>
+#include <vector>
 
+#include "engines/held_bodies.h"
 #include "engines/tree/tree_buffers.h"
 #include "engines/tree/tree_decompose.h"
 #include "engines/tree/tree_kernels.h"
@@ -26,24 +28,40 @@ struct IdList {
 
 class SegmentIds {
  public:
-  // This rank's home for an evaluation of `bodyCount` bodies: the last walker's IDs, else the
-  // rank's share of rows of `rowWidth` IDs. Every rank calls it alike.
-  IdList home(std::size_t bodyCount, std::size_t rowWidth, const Ranks& ranks);
-  // After the home's sort and cut (its local indices sorted in kValuesIn; `sendCounts` of them
-  // for each rank, in rank order): sends each other rank its part's IDs and lists the IDs this
-  // rank's walker holds, its own part's and those received. Every rank calls it alike.
-  IdList migrate(Kernels& kernels, std::span<const std::size_t> sendCounts, std::size_t bodyCount,
-                 const Ranks& ranks);
+  // After the home's sort and cut (`home`'s local indices sorted in kValuesIn; `sendCounts` of
+  // them for each rank, in rank order): sends each other rank its part's IDs and lists the IDs
+  // this rank's walker holds, its own part's and those received, with where each one's state is
+  // (the home's local index, or the how-manieth received). Every rank calls it alike.
+  IdList migrate(Kernels& kernels, IdList home, std::span<const std::size_t> sendCounts,
+                 std::size_t bodyCount, const Ranks& ranks);
+  // Then `held` (the home) laid out as the walker holds it: every texture's texels in the walker's
+  // order, those of bodies that left sent on (in the order of their IDs, through MPI), its size
+  // what held.sizeFor says. Every rank calls it alike.
+  void moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks);
 
  private:
-  void sortHomeIds(Kernels& kernels);
-  std::vector<std::uint32_t> readOthersParts(std::span<const std::size_t> sendCounts,
-                                             int rank) const;
+  void sortHomeIds(Kernels& kernels, IdList home);
+  std::vector<std::uint32_t> readOthersParts() const;
+  void findSources(Kernels& kernels, std::span<const std::uint32_t> received);
+  std::vector<std::byte> packLeaving(Kernels& kernels,
+                                     std::span<const StageTextures::BodyTexture> textures);
+  void layOut(Kernels& kernels, std::span<const StageTextures::BodyTexture> textures,
+              glm::ivec2 oldSize, glm::ivec2 size);
+  gl::Texture takeTexture(GLenum target, glm::ivec2 size);
 
   MarkLists lists_;
-  GrowingBuffer home_, walker_, sorted_, marks_;
-  IdList homeList_, walkerList_;
-  std::size_t bodyCount_ = 0;
+  // The home's IDs in sorted order; the marks, then the table of sources by ID; the walker's IDs
+  // and their sources; the IDs received; the parcels of texels sent and received.
+  GrowingBuffer sorted_, marks_, walker_, sources_, arrivedIds_, parcel_, arrived_;
+  IdList walkerList_;
+  std::size_t homeCount_ = 0, ownFirst_ = 0, own_ = 0;
+  std::vector<std::size_t> sendCounts_, receivedCounts_;  // of others, by rank (own part 0)
+  // A texture left over from the last layout, for the next texture of its kind and size.
+  struct Spare {
+    gl::Texture texture;
+    glm::ivec2 size{0, 0};
+  };
+  std::map<GLenum, Spare> spares_;
 };
 
 }  // namespace nbody::tree

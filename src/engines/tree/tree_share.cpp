@@ -15,8 +15,8 @@ namespace {
 constexpr std::size_t kGroup = 256;
 // Bindings the walk does not read (the sort's bounds and keys): a walk hands its parts on between
 // its dispatches, which gather through these. Image unit 0 is the walk's output too.
-constexpr GLuint kOrderBinding = 0, kSharedBinding = 1, kIdsBinding = 3, kAccelerationUnit = 0;
-static_assert(kOrderBinding == kBounds && kSharedBinding == kKeysIn && kIdsBinding == kKeysOut);
+constexpr GLuint kOrderBinding = 0, kSharedBinding = 1, kAccelerationUnit = 0;
+static_assert(kOrderBinding == kBounds && kSharedBinding == kKeysIn);
 constexpr std::size_t kBytesPerBody = 3 * sizeof(float);  // x, y, z: the walk's w is always 0
 
 // Sorted bodies [first g, last g) of groups [first, last), within the `bodyCount` bodies.
@@ -25,34 +25,32 @@ BodyRange bodiesOf(BodyRange groups, std::size_t groupSize, std::size_t bodyCoun
           std::min(groups.last * groupSize, bodyCount)};
 }
 
-}  // namespace
-
-gl::UniformProgram shareProgram(bool gather, bool withIds) {
+// tree_share.comp's variant that gathers this rank's accelerations out of an image or scatters
+// every rank's into one.
+gl::UniformProgram shareProgram(bool gather) {
   const gl::Defines defines{{"GATHER", gather ? 1 : 0},
-                            {"IDS", withIds ? 1 : 0},
                             {"GROUP_SIZE", int(kGroup)},
                             {"B_ORDER", int(kOrderBinding)},
                             {"B_SHARED", int(kSharedBinding)},
-                            {"B_IDS", int(kIdsBinding)},
                             {"U_ACCELERATION", int(kAccelerationUnit)}};
   return gl::UniformProgram(gl::buildProgram({{GL_COMPUTE_SHADER, {"tree_share.comp"}}}, defines));
 }
 
-void runShare(const gl::UniformProgram& program, const ShareBuffers& buffers, BodyRange own,
-              std::size_t bodyCount, std::size_t invocations, std::size_t segmentFirst) {
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOrderBinding, buffers.order);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSharedBinding, buffers.shared);
-  if (buffers.ids != 0) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kIdsBinding, buffers.ids);
-  glBindImageTexture(kAccelerationUnit, buffers.image, 0, GL_TRUE, 0, GL_READ_WRITE, GL_RGBA32F);
+}  // namespace
+
+void TreeShare::move(const gl::UniformProgram& program, std::size_t invocations, BodyRange own) {
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOrderBinding, now_.gravity->sortedOrderBuffer());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSharedBinding, sorted_.buffer.id());
+  glBindImageTexture(kAccelerationUnit, now_.accelerationArray, 0, GL_TRUE, 0, GL_READ_WRITE,
+                     GL_RGBA32F);
   glUseProgram(program.id());
   program.setInt("uFirst", int(own.first));
   program.setInt("uLast", int(own.last));
-  program.setInt("uBodyCount", int(bodyCount));
-  program.setInt("uSegmentFirst", int(segmentFirst));
+  program.setInt("uBodyCount", int(now_.bodyCount));
   if (invocations > 0) glDispatchCompute(GLuint((invocations + kGroup - 1) / kGroup), 1, 1);
 }
 
-TreeShare::TreeShare() : gather_(shareProgram(true, false)), scatter_(shareProgram(false, false)) {}
+TreeShare::TreeShare() : gather_(shareProgram(true)), scatter_(shareProgram(false)) {}
 
 void TreeShare::checkFits(std::size_t bodyCount, const gl::Limits& limits) {
   const std::size_t block = std::size_t(limits.maxShaderStorageBlockBytes);
@@ -78,12 +76,6 @@ GroupRange TreeShare::groupsOf(std::size_t bodyCount, std::size_t groupSize) con
   const std::size_t groups = (bodyCount + groupSize - 1) / groupSize;
   const BodyRange own = groupShares(groups)[std::size_t(ranks().rank())];
   return {own.first, own.last};
-}
-
-void TreeShare::move(const gl::UniformProgram& program, std::size_t invocations, BodyRange own) {
-  runShare(program,
-           {now_.gravity->sortedOrderBuffer(), sorted_.buffer.id(), now_.accelerationArray}, own,
-           now_.bodyCount, invocations);
 }
 
 void TreeShare::beginExchange(TreeGravity& gravity, GLuint accelerationArray, std::size_t bodyCount,

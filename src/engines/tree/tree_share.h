@@ -16,19 +16,6 @@
 
 namespace nbody::tree {
 
-// tree_share.comp's variant that gathers this rank's accelerations out of an image or scatters
-// every rank's into one, with the bodies' IDs in the elements (the decomposed tree's) or not.
-gl::UniformProgram shareProgram(bool gather, bool withIds);
-// What it reads and writes: the order buffer (a sorted body's index), the shared elements, the
-// image; with IDs, the walker's IDs by its index.
-struct ShareBuffers {
-  GLuint order = 0, shared = 0, image = 0, ids = 0;
-};
-// Runs `program` over `invocations` elements, this rank's range of them `own` (gathering: the
-// part of it to gather; with IDs, the walker's segment starts at `segmentFirst`).
-void runShare(const gl::UniformProgram& program, const ShareBuffers& buffers, BodyRange own,
-              std::size_t bodyCount, std::size_t invocations, std::size_t segmentFirst = 0);
-
 class TreeShare {
  public:
   TreeShare();  // needs a current OpenGL 4.3+ context
