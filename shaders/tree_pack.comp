@@ -13,6 +13,7 @@ uniform uint uCount;
 uniform uint uIndexFirst;  // the first slot's place in `indices`
 uniform uint uRead;        // added to a slot to read its records
 uniform uint uReference;   // added to a slot to name it (a record's first word)
+uniform uint uFirstWord;   // the parcel's word record 0 starts at
 
 READ_ARRAY(B_NODE_TEST, NodeTest, uvec4, nodeTest, usampler2D, .xyzw, nodeTestAt)
 READ_ARRAY(B_NODE_QUAD, NodeQuad, vec4, nodeQuad, sampler2D, .xyzw, nodeQuadAt)
@@ -32,7 +33,7 @@ void main() {
   uint i = linearGroupId() * WORKGROUP_SIZE + gl_LocalInvocationID.x;
   if (i >= uCount) return;
   uint slot = indices[uIndexFirst + i];
-  uint at = (1u + kWords) * i, read = slot + uRead;
+  uint at = uFirstWord + (1u + kWords) * i, read = slot + uRead;
   parcel[at] = slot + uReference;
 #if NODES
   put(at + 1u, nodeTestAt(nodeVec(read, 0u)));

@@ -90,13 +90,9 @@ std::size_t LetParts::bytes() const {
   return nodes.size() * sizeof(LetNode) + bodies.size() * sizeof(LetBody);
 }
 
-template <typename Record>
-std::vector<Record> LetSelection::packed(Kernels& kernels, const PackedList& list,
-                                         Records records) {
-  std::vector<Record> packed(list.count);
-  if (list.count == 0) return packed;
-  const std::size_t bytes = list.count * sizeof(Record);
-  ensureBuffer(parcel_, bytes);
+void LetSelection::packInto(Kernels& kernels, const PackedList& list, Records records,
+                            std::size_t firstWord) {
+  if (list.count == 0) return;
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, list.buffer);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, parcel_.buffer.id());
   gl::UniformProgram& program = kernels.use(Kernel::pack, {{"NODES", int(records)}});
@@ -104,8 +100,19 @@ std::vector<Record> LetSelection::packed(Kernels& kernels, const PackedList& lis
   program.setUint("uIndexFirst", list.first);
   program.setUint("uRead", list.read);
   program.setUint("uReference", list.reference);
+  program.setUint("uFirstWord", firstWord);
   kernels.dispatch(ceilDiv(list.count, kElementThreads));
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+template <typename Record>
+std::vector<Record> LetSelection::packed(Kernels& kernels, const PackedList& list,
+                                         Records records) {
+  std::vector<Record> packed(list.count);
+  if (list.count == 0) return packed;
+  const std::size_t bytes = list.count * sizeof(Record);
+  ensureBuffer(parcel_, bytes);
+  packInto(kernels, list, records, 0);
   glGetNamedBufferSubData(parcel_.buffer.id(), 0, GLsizeiptr(bytes), packed.data());
   return packed;
 }
@@ -129,10 +136,19 @@ LetParts LetSelection::pack(Kernels& kernels, const LetMarks& marks, const TopAr
   parts.bodyCounts = counts[1];
   const std::size_t nodes = std::accumulate(counts[0].begin(), counts[0].end(), std::size_t(0)),
                     bodies = std::accumulate(counts[1].begin(), counts[1].end(), std::size_t(0));
-  parts.nodes =
-      packed<LetNode>(kernels, {lists_.lists(), 0, nodes, 0, marks.first}, Records::nodes);
-  parts.bodies = packed<LetBody>(
-      kernels, {lists_.lists(), nodes, bodies, held.bodiesBelow, marks.first}, Records::bodies);
+  const std::size_t nodeBytes = nodes * sizeof(LetNode),
+                    bytes = nodeBytes + bodies * sizeof(LetBody);
+  ensureBuffer(parcel_, bytes);
+  packInto(kernels, {lists_.lists(), 0, nodes, 0, marks.first}, Records::nodes, 0);
+  packInto(kernels, {lists_.lists(), nodes, bodies, held.bodiesBelow, marks.first}, Records::bodies,
+           nodeBytes / 4);
+  std::byte* host = sent_.reserve(bytes);
+  if (bytes > 0)
+    glCopyNamedBufferSubData(parcel_.buffer.id(), sent_.buffer(), 0, 0, GLsizeiptr(bytes));
+  sent_.fence();
+  sent_.wait();  // the records in host memory, for MPI
+  parts.nodes = {reinterpret_cast<const LetNode*>(host), nodes};
+  parts.bodies = {reinterpret_cast<const LetBody*>(host + nodeBytes), bodies};
   return parts;
 }
 
@@ -158,23 +174,35 @@ std::vector<FrontierItem> LetSelection::frontier(Kernels& kernels, const TopArea
   return items;
 }
 
-LetParts exchangeLet(const LetParts& sent, const Ranks& ranks) {
+LetParts LetSelection::exchange(const LetParts& sent, const Ranks& ranks) {
   LetParts received;
-  received.nodes = allToAllRecords<LetNode>(ranks, std::as_bytes(std::span(sent.nodes)),
-                                            sent.nodeCounts, received.nodeCounts);
-  received.bodies = allToAllRecords<LetBody>(ranks, std::as_bytes(std::span(sent.bodies)),
-                                             sent.bodyCounts, received.bodyCounts);
+  received.nodeCounts = ranks.allToAllUnits(sent.nodeCounts);
+  received.bodyCounts = ranks.allToAllUnits(sent.bodyCounts);
+  const std::size_t nodes = std::accumulate(received.nodeCounts.begin(), received.nodeCounts.end(),
+                                            std::size_t(0)),
+                    bodies = std::accumulate(received.bodyCounts.begin(), received.bodyCounts.end(),
+                                             std::size_t(0));
+  const std::size_t nodeBytes = nodes * sizeof(LetNode),
+                    bytes = nodeBytes + bodies * sizeof(LetBody);
+  std::byte* host = received_.reserve(bytes);  // once the last round's place copied it out
+  ranks.allToAllInto(std::as_bytes(sent.nodes), sent.nodeCounts, received.nodeCounts,
+                     sizeof(LetNode), {host, nodeBytes});
+  ranks.allToAllInto(std::as_bytes(sent.bodies), sent.bodyCounts, received.bodyCounts,
+                     sizeof(LetBody), {host + nodeBytes, bytes - nodeBytes});
+  received.nodes = {reinterpret_cast<const LetNode*>(host), nodes};
+  received.bodies = {reinterpret_cast<const LetBody*>(host + nodeBytes), bodies};
   return received;
 }
 
-// Places `records` (`count` of them, `words` each) as tree_hash.comp's PLACE `place` says.
-void LetSelection::placeRecords(Kernels& kernels, const void* records, std::size_t count,
+// Places the received records from `firstByte` of received_ (`count` of them, `words` each) as
+// tree_hash.comp's PLACE `place` says.
+void LetSelection::placeRecords(Kernels& kernels, std::size_t firstByte, std::size_t count,
                                 std::size_t words, int place,
                                 const std::vector<std::pair<const char*, std::size_t>>& uniforms) {
   if (count == 0) return;
   const std::size_t bytes = count * words * 4;
   const GLuint buffer = ensureBuffer(slots_, bytes);
-  glNamedBufferSubData(buffer, 0, GLsizeiptr(bytes), records);
+  glCopyNamedBufferSubData(received_.buffer(), buffer, GLintptr(firstByte), 0, GLsizeiptr(bytes));
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, buffer);
   gl::UniformProgram& program = kernels.use(Kernel::hash, {{"PLACE", place}});
   program.setUint("uCount", count);
@@ -197,10 +225,11 @@ SlotMap LetSelection::place(Kernels& kernels, TreeBuffers& buffers, const LetPar
   const std::size_t entries = buffers.writeSlotHash(kernels, top.nodeHash(), nodes + bodies);
   buffers.moveRecords(kSortedBodies, held.bodiesBelow, below, count);
   const std::size_t mask = entries - 1;
-  placeRecords(kernels, received.nodes.data(), nodes, sizeof(LetNode) / 4, 1,
+  placeRecords(kernels, 0, nodes, sizeof(LetNode) / 4, 1,
                {{"uMask", mask}, {"uFirstSlot", nodeSlot}});
-  placeRecords(kernels, received.bodies.data(), bodies, sizeof(LetBody) / 4, 2,
+  placeRecords(kernels, nodes * sizeof(LetNode), bodies, sizeof(LetBody) / 4, 2,
                {{"uMask", mask}, {"uBelow", below}, {"uOwn", count}});
+  received_.fence();  // its next round waits for these copies out of it
   return {true, held.first, count, below, entries};
 }
 

@@ -61,9 +61,10 @@ struct LetBody {
 // tree_pack.comp writes them as they are: a reference word, then the record's words.
 static_assert(sizeof(LetNode) == 17 * 4 && sizeof(LetBody) == 5 * 4 &&
               sizeof(FrontierItem) == 25 * 4);
+// The records lie in a LetSelection's host memory (HostParcel), valid until its next round.
 struct LetParts {
-  std::vector<LetNode> nodes;
-  std::vector<LetBody> bodies;
+  std::span<const LetNode> nodes;
+  std::span<const LetBody> bodies;
   std::vector<std::size_t> nodeCounts, bodyCounts;  // a rank each
   std::size_t bytes() const;
 };
@@ -88,6 +89,9 @@ class LetSelection {
   // (`top`'s straddling and frontier nodes) left out.
   LetParts pack(Kernels& kernels, const LetMarks& marks, const TopArea& top, const SlotMap& held,
                 int ranks);
+  // Sends every rank its part of `sent` (MPI_Alltoallv, from and into host memory the GPU copies
+  // out of and into); returns what this rank received. Every rank calls it alike.
+  LetParts exchange(const LetParts& sent, const Ranks& ranks);
   // What tree_pack.comp copies a record: a body's 4 words, a node's 16, a frontier node's 24.
   enum class Records { bodies = 0, nodes = 1, frontierNodes = 2 };
   // The frontier items this walker holds (TopArea::heldFrontier), read in two dispatches.
@@ -108,21 +112,22 @@ class LetSelection {
     GLuint buffer;
     std::size_t first, count, read, reference;
   };
-  // The listed records, each its reference word and then its words.
+  // The listed records, each its reference word and then its words, into parcel_ from its word
+  // `firstWord` (tree_pack.comp).
+  void packInto(Kernels& kernels, const PackedList& list, Records records, std::size_t firstWord);
+  // The same, read back.
   template <typename Record>
   std::vector<Record> packed(Kernels& kernels, const PackedList& list, Records records);
   // The same for slots given here.
   template <typename Record>
   std::vector<Record> packed(Kernels& kernels, std::span<const std::uint32_t> slots,
                              Records records);
-  void placeRecords(Kernels& kernels, const void* records, std::size_t count, std::size_t words,
+  void placeRecords(Kernels& kernels, std::size_t firstByte, std::size_t count, std::size_t words,
                     int place, const std::vector<std::pair<const char*, std::size_t>>& uniforms);
 
   MarkLists lists_;
   GrowingBuffer chunks_, marks_, slots_, parcel_;
+  HostParcel sent_, received_;  // a round's records, as MPI sends and receives them
 };
-// Sends every rank its part (MPI_Alltoallv); returns what this rank received. Every rank calls it
-// alike.
-LetParts exchangeLet(const LetParts& sent, const Ranks& ranks);
 
 }  // namespace nbody::tree
