@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <stdexcept>
 
 #include "engines/rank_exchange.h"
 #include "gl/desktop_calls.h"
@@ -12,11 +13,9 @@
 namespace nbody {
 namespace {
 
-// A held body's current state with its ID, as gatherInto moves it.
-struct BodyRecord {
-  std::uint32_t id;
-  glm::vec4 positionMass, velocity;
-};
+// A held body's record as gatherInto moves it: its ID, position and mass, velocity (9 words).
+constexpr std::size_t kRecordBytes = 36;
+constexpr std::size_t kGatherThreads = 256;  // held_gather.comp's work group
 struct AccelerationRecord {
   std::uint32_t id;
   glm::vec4 acceleration;
@@ -72,22 +71,56 @@ std::vector<std::uint32_t> HeldBodies::readIds() const {
   return ids;
 }
 
-void HeldBodies::gatherInto(StageTextures& full, std::size_t bodyCount, const Ranks& ranks) const {
-  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);  // the update's image stores
-  const StageTextures::BaseTexels held = textures_.readBase(count_);
-  const std::vector<std::uint32_t> ids = readIds();
-  std::vector<BodyRecord> own(count_);
-  for (std::size_t i = 0; i < count_; ++i)
-    own[i] = {ids[i], held.positionMass[i], held.velocity[i]};
-  const std::vector<BodyRecord> all = gatherOnEveryRank(ranks, std::span<const BodyRecord>(own));
-  if (all.size() != bodyCount) throw std::logic_error("the ranks hold not every body once");
-  StageTextures::BaseTexels texels{std::vector<glm::vec4>(full.texelCount(), glm::vec4(0.0f)),
-                                   std::vector<glm::vec4>(full.texelCount(), glm::vec4(0.0f))};
-  for (const BodyRecord& body : all) {
-    texels.positionMass.at(body.id) = body.positionMass;
-    texels.velocity.at(body.id) = body.velocity;
+// held_gather.comp over `count` records: this rank's packed (PACK 1) or every rank's stored.
+void HeldBodies::runGather(bool pack, std::size_t count) {
+  std::optional<gl::UniformProgram>& program = pack ? pack_ : store_;
+  if (!program)
+    program.emplace(
+        gl::buildProgram({{GL_COMPUTE_SHADER, {"held_gather.comp"}}}, {{"PACK", pack ? 1 : 0}}));
+  if (count == 0) return;
+  glUseProgram(program->id());
+  program->setUint("uCount", count);
+  const std::size_t groups = (count + kGatherThreads - 1) / kGatherThreads;
+  const std::size_t columns = std::min<std::size_t>(groups, 65535);
+  glDispatchCompute(GLuint(columns), GLuint((groups + columns - 1) / columns), 1);
+}
+
+void HeldBodies::gatherInto(StageTextures& full, std::size_t bodyCount, const Ranks& ranks) {
+  std::vector<std::int64_t> counts(std::size_t(ranks.count()), 0);
+  counts[std::size_t(ranks.rank())] = std::int64_t(count_);
+  ranks.sum(counts);
+  const std::vector<std::size_t> units(counts.begin(), counts.end());
+  const std::size_t below = std::accumulate(units.begin(), units.begin() + ranks.rank(),
+                                            std::size_t(0)),
+                    total = std::accumulate(units.begin(), units.end(), std::size_t(0));
+  if (total != bodyCount) throw std::logic_error("the ranks hold not every body once");
+  if (records_.id() == 0 || recordCapacity_ < total) {
+    recordCapacity_ = std::max<std::size_t>(total, 1);
+    records_ = gl::Buffer::create();
+    glNamedBufferStorage(records_.id(), GLsizeiptr(recordCapacity_ * kRecordBytes), nullptr, 0);
   }
-  full.writeBase(texels);
+  std::byte* all = parcel_.reserve(total * kRecordBytes);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);  // the update's image stores to the state
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, records_.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, ids_.id());
+  glBindTextureUnit(0, textures_.basePositionMass());
+  glBindTextureUnit(1, textures_.baseVelocity());
+  runGather(true, count_);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  if (count_ > 0)
+    glCopyNamedBufferSubData(records_.id(), parcel_.buffer(), 0, GLintptr(below * kRecordBytes),
+                             GLsizeiptr(count_ * kRecordBytes));
+  parcel_.fence();
+  parcel_.wait();
+  ranks.allGather({all, total * kRecordBytes}, units, kRecordBytes);
+  glCopyNamedBufferSubData(parcel_.buffer(), records_.id(), 0, 0, GLsizeiptr(total * kRecordBytes));
+  parcel_.fence();  // the next gather's reserve waits for this copy
+  glBindImageTexture(0, full.basePositionMass(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
+  glBindImageTexture(1, full.baseVelocity(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
+  runGather(false, total);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
+                  GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
+                  GL_PIXEL_BUFFER_BARRIER_BIT);
 }
 
 std::vector<glm::dvec3> HeldBodies::gatherAccelerations(int stage, std::size_t bodyCount,

@@ -6,13 +6,16 @@
 // update then advances them alone. The whole state is every rank's held bodies gathered by ID.
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 #include "engines/stage_textures.h"
+#include "gl/host_parcel.h"
 #include "gl/objects.h"
+#include "gl/shader_program.h"
 #include "parallel/ranks.h"
 
 namespace nbody {
@@ -37,17 +40,25 @@ class HeldBodies {
   // The IDs held (waits for the GPU).
   std::vector<std::uint32_t> readIds() const;
 
-  // Every rank's held bodies' current state, placed by ID into `full`'s (`bodyCount` bodies).
-  // Every rank calls it alike.
-  void gatherInto(StageTextures& full, std::size_t bodyCount, const Ranks& ranks) const;
+  // Every rank's held bodies' current state, placed by ID into `full`'s (`bodyCount` bodies): each
+  // rank's records (ID, position, velocity: 36 bytes a body) packed on the GPU, gathered through
+  // host memory and stored by ID on the GPU (shaders/held_gather.comp). Every rank calls it alike.
+  void gatherInto(StageTextures& full, std::size_t bodyCount, const Ranks& ranks);
   // Every rank's held bodies' accelerations of stage `stage`, by ID (`bodyCount` bodies).
   std::vector<glm::dvec3> gatherAccelerations(int stage, std::size_t bodyCount,
                                               const Ranks& ranks) const;
 
  private:
+  void runGather(bool pack, std::size_t count);
+
   StageTextures textures_;
   gl::Buffer ids_;
   std::size_t count_ = 0, idCapacity_ = 0;
+  // gatherInto's: every rank's records on the GPU and in host memory, and its two kernels.
+  gl::Buffer records_;
+  std::size_t recordCapacity_ = 0;
+  gl::HostParcel parcel_;
+  std::optional<gl::UniformProgram> pack_, store_;
 };
 
 }  // namespace nbody

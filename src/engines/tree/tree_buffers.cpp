@@ -139,39 +139,6 @@ GLuint ensureBuffer(GrowingBuffer& buffer, std::size_t bytes) {
   return buffer.buffer.id();
 }
 
-HostParcel::~HostParcel() {
-  if (fence_) glDeleteSync(fence_);
-}
-
-std::byte* HostParcel::reserve(std::size_t bytes) {
-  wait();
-  if (bytes <= bytes_ && mapped_) return mapped_;
-  bytes_ = std::max<std::size_t>(bytes, 256);
-  buffer_ = gl::Buffer::create();
-  const GLbitfield flags =
-      GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
-  glNamedBufferStorage(buffer_.id(), GLsizeiptr(bytes_), nullptr, flags | GL_CLIENT_STORAGE_BIT);
-  mapped_ =
-      static_cast<std::byte*>(glMapNamedBufferRange(buffer_.id(), 0, GLsizeiptr(bytes_), flags));
-  if (!mapped_)
-    throw std::runtime_error("could not map " + std::to_string(bytes_) + " bytes for a parcel");
-  return mapped_;
-}
-
-void HostParcel::fence() {
-  if (fence_) glDeleteSync(fence_);
-  fence_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-}
-
-void HostParcel::wait() {
-  if (!fence_) return;
-  while (glClientWaitSync(fence_, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) ==
-         GL_TIMEOUT_EXPIRED) {
-  }
-  glDeleteSync(fence_);
-  fence_ = nullptr;
-}
-
 void TreeBuffers::reserve(std::size_t bodies, const ArrayLimits& limits) {
   if (bodies <= capacity_) return;
   storage_ = storageFor(bodies, limits);

@@ -21,6 +21,7 @@
 #include "engines/tree/tree_lists.h"
 #include "engines/tree/tree_settings.h"
 #include "engines/tree/tree_straddling.h"
+#include "gl/host_parcel.h"
 #include "gl/objects.h"
 #include "parallel/ranks.h"
 
@@ -61,7 +62,7 @@ struct LetBody {
 // tree_pack.comp writes them as they are: a reference word, then the record's words.
 static_assert(sizeof(LetNode) == 17 * 4 && sizeof(LetBody) == 5 * 4 &&
               sizeof(FrontierItem) == 25 * 4);
-// The records lie in a LetSelection's host memory (HostParcel), valid until its next round.
+// The records lie in a LetSelection's host memory (gl::HostParcel), valid until its next round.
 struct LetParts {
   std::span<const LetNode> nodes;
   std::span<const LetBody> bodies;
@@ -127,7 +128,7 @@ class LetSelection {
 
   MarkLists lists_;
   GrowingBuffer chunks_, marks_, slots_, parcel_;
-  HostParcel sent_, received_;  // a round's records, as MPI sends and receives them
+  gl::HostParcel sent_, received_;  // a round's records, as MPI sends and receives them
 };
 
 }  // namespace nbody::tree

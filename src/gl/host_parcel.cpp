@@ -1,0 +1,48 @@
+#include "gl/host_parcel.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "gl/desktop_calls.h"
+
+namespace nbody::gl {
+
+HostParcel::~HostParcel() {
+  if (fence_) glDeleteSync(fence_);
+}
+
+std::byte* HostParcel::reserve(std::size_t bytes) {
+  wait();
+  if (bytes <= bytes_ && mapped_) return mapped_;
+#if !defined(GL_VERSION_4_5)
+  throw std::logic_error("a parcel's host memory needs OpenGL 4.5");
+#else
+  bytes_ = std::max<std::size_t>(bytes, 256);
+  buffer_ = Buffer::create();
+  const GLbitfield flags =
+      GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+  glNamedBufferStorage(buffer_.id(), GLsizeiptr(bytes_), nullptr, flags | GL_CLIENT_STORAGE_BIT);
+  mapped_ =
+      static_cast<std::byte*>(glMapNamedBufferRange(buffer_.id(), 0, GLsizeiptr(bytes_), flags));
+  if (!mapped_)
+    throw std::runtime_error("could not map " + std::to_string(bytes_) + " bytes for a parcel");
+  return mapped_;
+#endif
+}
+
+void HostParcel::fence() {
+  if (fence_) glDeleteSync(fence_);
+  fence_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+}
+
+void HostParcel::wait() {
+  if (!fence_) return;
+  while (glClientWaitSync(fence_, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) ==
+         GL_TIMEOUT_EXPIRED) {
+  }
+  glDeleteSync(fence_);
+  fence_ = nullptr;
+}
+
+}  // namespace nbody::gl
