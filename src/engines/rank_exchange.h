@@ -77,6 +77,9 @@ class RankExchange {
   }
   // Before a stage's work that the next exchange moves: where its time starts.
   void beginShare() { shareBegan_ = std::chrono::steady_clock::now(); }
+  // A force whose ranks exchange what it needs within it (the decomposed tree's), done on the
+  // GPU: the time since beginShare() counts as force.
+  void forceDone();
   const Times& times() const { return times_; }
   void clearTimes() { times_ = {}; }
 

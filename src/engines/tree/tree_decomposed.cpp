@@ -27,14 +27,13 @@ GroupRange groupsOf(BodyRange own, std::size_t groupSize) {
 }  // namespace
 
 void DecomposedTree::PhaseClock::start() {
-  on_ = std::getenv("NBODY_DECOMPOSED_TIMES") != nullptr;
   text_.clear();
-  if (on_) glFinish();
+  if (on) glFinish();
   last_ = std::chrono::steady_clock::now();
 }
 
 void DecomposedTree::PhaseClock::lap(const char* phase) {
-  if (!on_) return;
+  if (!on) return;
   glFinish();
   const auto now = std::chrono::steady_clock::now();
   char figure[64];
@@ -44,15 +43,23 @@ void DecomposedTree::PhaseClock::lap(const char* phase) {
   last_ = now;
 }
 
-void DecomposedTree::PhaseClock::report(int rank) const {
-  if (on_) std::fprintf(stderr, "nbody: rank %d, decomposed tree, ms: %s\n", rank, text_.c_str());
+// Every rank's phases, said by rank 0 (the others' stderr may go nowhere). Every rank calls it.
+void DecomposedTree::PhaseClock::report(const Ranks& ranks) const {
+  if (!on) return;
+  const std::vector<std::string> texts = ranks.gatherText(text_);
+  if (!ranks.leader()) return;
+  for (std::size_t r = 0; r < texts.size(); ++r)
+    std::fprintf(stderr, "nbody: rank %zu, decomposed tree, ms: %s\n", r, texts[r].c_str());
 }
 
 DecomposedTree::DecomposedTree(const Ranks& ranks)
     : DecomposedTree(ranks, arrayLimitsOf(gl::limits())) {}
 
 DecomposedTree::DecomposedTree(const Ranks& ranks, const ArrayLimits& arrays)
-    : ranks_(ranks), arrays_(arrays), kernels_(gl::limits()) {}
+    : ranks_(ranks), arrays_(arrays), kernels_(gl::limits()) {
+  // Agreed, so that every rank reports (a collective) where any rank's environment asks.
+  clock_.on = ranks_.maximum(std::getenv("NBODY_DECOMPOSED_TIMES") != nullptr ? 1 : 0) != 0;
+}
 
 // Steps 2 and 3: the home (what this rank holds: the last walker's bodies), its box, keys and
 // sort, the segment cut, the IDs and state migrated (tree_migrate.h), and the walker's sort under
@@ -78,10 +85,10 @@ void DecomposedTree::sortSegment(HeldBodies& held, int stage, std::size_t bodyCo
   clock_.lap("cut");
   segmentIds_.migrate(kernels_, home, sendCounts, bodyCount, ranks_);
   clock_.lap("migrate");
-  segmentIds_.moveState(kernels_, held, ranks_);
+  segmentIds_.moveState(kernels_, held, ranks_, [this](const char* phase) { clock_.lap(phase); });
   own_ = {starts_[rank], starts_[rank + 1]};
   walkerSize_ = held.textures().size();
-  clock_.lap("move");
+  clock_.lap("move-layout");
   glBindTextureUnit(kPositionUnit, held.textures().stagePositionMass(stage));
   writeBounds(buffers_, bounds);
   sortByKeys(kernels_, buffers_, held.count());
@@ -165,7 +172,8 @@ void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount
     received += round.bytesReceived;
   }
   exchange.countLet(sent, received, own_.size() + rounds_.back().bodiesReceived);
-  clock_.report(ranks_.rank());
+  exchange.forceDone();  // the miss count read above waited for the walk
+  clock_.report(ranks_);
 }
 
 SlotMap DecomposedTree::letRound(const TopArea& top, const SlotMap& held, std::vector<LetChunk> own,

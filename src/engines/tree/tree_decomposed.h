@@ -72,17 +72,17 @@ class DecomposedTree {
   void coarseWalk(std::size_t bodyCount, const StepParams& params, const TreeSettings& settings,
                   const SlotMap& slots);
 
-  // Wall time of each phase of an evaluation where NBODY_DECOMPOSED_TIMES is set, said on stderr
-  // by every rank (each phase ends with glFinish, so the GPU's share is in it; unset, nothing
-  // waits).
+  // Wall time of each phase of an evaluation where NBODY_DECOMPOSED_TIMES is set (on every rank),
+  // every rank's said on stderr by rank 0 (each phase ends with glFinish, so the GPU's share is in
+  // it; unset, nothing waits).
   class PhaseClock {
    public:
     void start();
     void lap(const char* phase);
-    void report(int rank) const;
+    void report(const Ranks& ranks) const;
+    bool on = false;
 
    private:
-    bool on_ = false;
     std::chrono::steady_clock::time_point last_;
     std::string text_;
   };

@@ -131,11 +131,13 @@ std::vector<std::byte> SegmentIds::packLeaving(
   return parcel;
 }
 
-void SegmentIds::moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks) {
+void SegmentIds::moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks,
+                           const std::function<void(const char*)>& lap) {
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);  // the update's image stores to the state
   const std::vector<StageTextures::BodyTexture> textures = held.textures().bodyTextures();
   const std::size_t unit = textures.size() * kTexelBytes;
   const std::vector<std::byte> sent = packLeaving(kernels, textures);
+  lap("move-pack");
   const std::size_t arriving =
       std::accumulate(receivedCounts_.begin(), receivedCounts_.end(), std::size_t(0));
   std::vector<std::byte> received(arriving * unit);
@@ -143,6 +145,7 @@ void SegmentIds::moveState(Kernels& kernels, HeldBodies& held, const Ranks& rank
   const GLuint arrived = ensureBuffer(arrived_, std::max<std::size_t>(received.size(), 16));
   if (!received.empty())
     glNamedBufferSubData(arrived, 0, GLsizeiptr(received.size()), received.data());
+  lap("move-send");
   const glm::ivec2 size = held.sizeFor(walkerList_.count);
   layOut(kernels, textures, held.textures().size(), size);
   held.textures().resizedTo(size);

@@ -7,6 +7,7 @@
 // equal keys in ID order, as one GPU's (key, ID) composites order them, and so does a walker.
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <span>
 #include <vector>
@@ -36,8 +37,10 @@ class SegmentIds {
                  std::size_t bodyCount, const Ranks& ranks);
   // Then `held` (the home) laid out as the walker holds it: every texture's texels in the walker's
   // order, those of bodies that left sent on (in the order of their IDs, through MPI), its size
-  // what held.sizeFor says. Every rank calls it alike.
-  void moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks);
+  // what held.sizeFor says. Every rank calls it alike; `lap` is called with the name of each part
+  // done but the last (a phase clock's).
+  void moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks,
+                 const std::function<void(const char*)>& lap);
 
  private:
   void sortHomeIds(Kernels& kernels, IdList home);
