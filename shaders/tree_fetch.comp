@@ -3,13 +3,14 @@
 // ascending); what crosses to another rank travels as a parcel of texels, uStride texels a body,
 // texture after texture at uOffset. Bits only move, as the sort's gather moves them on one GPU.
 // MODE 0: the texels of the home's sorted bodies that leave (sorted positions [0, uBelow), then
-//   from uBelow + uOwn: the own part stays), from the texture at unit 0 into `parcel`.
+//   from uBelow + uOwn: the own part stays), from the texture at image unit 1 into `parcel`.
 // MODE 1: the IDs of a home's sorted bodies, ids[valuesIn[i]] (valuesIn: the local index of
 //   sorted body i), into `sorted`.
 // MODE 2: table[keys[uFirst + i]] = values[uFirst + i], or uFlag | i where uFlag is set.
 // MODE 3: out[i] = table[index[i]].
-// MODE 4: a held texture laid out anew: texel i from the old texture's texel sources[i], or from
-//   the parcel's body k where sources[i] is MOVED_BIT | k; 0 past uCount (massless padding).
+// MODE 4: a held texture laid out anew (image unit 0): texel i from the old texture's (image unit
+//   1) texel sources[i], or from the parcel's body k where sources[i] is MOVED_BIT | k; 0 past
+//   uCount (massless padding).
 // ARRAY 1 (MODE 0 and 4): the textures are 2-D arrays of one layer (the stage accelerations).
 // Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl.
 
@@ -21,15 +22,16 @@ uniform uint uCount;
 
 #if MODE == 0 || MODE == 4
 uniform uint uStride, uOffset;
+// The textures are read as images, as they are written (performance-history round 36: read
+// through samplers, the move's packing took ~22 ms an evaluation on an H200 at 16.8M bodies).
 #if ARRAY
-uniform sampler2DArray uOld;
-vec4 oldTexel(ivec2 texel) { return texelFetch(uOld, ivec3(texel, 0), 0); }
-int oldWidth() { return textureSize(uOld, 0).x; }
+layout(rgba32f, binding = 1) readonly uniform image2DArray uOld;
+vec4 oldTexel(ivec2 texel) { return imageLoad(uOld, ivec3(texel, 0)); }
 #else
-uniform sampler2D uOld;
-vec4 oldTexel(ivec2 texel) { return texelFetch(uOld, texel, 0); }
-int oldWidth() { return textureSize(uOld, 0).x; }
+layout(rgba32f, binding = 1) readonly uniform image2D uOld;
+vec4 oldTexel(ivec2 texel) { return imageLoad(uOld, texel); }
 #endif
+int oldWidth() { return imageSize(uOld).x; }
 ivec2 texelIn(uint index, int width) {
   return ivec2(int(index % uint(width)), int(index / uint(width)));
 }

@@ -20,6 +20,13 @@ gl::UniformProgram& fetchProgram(Kernels& kernels, int mode, bool array = false)
   return kernels.use(Kernel::fetch, {{"MODE", mode}, {"ARRAY", array ? 1 : 0}});
 }
 
+// A held texture as tree_fetch.comp's MODE 0 and 4 read it: image unit 1.
+void bindOld(const StageTextures::BodyTexture& texture) {
+  glBindImageTexture(1, texture.texture->id(), 0,
+                     texture.target == GL_TEXTURE_2D_ARRAY ? GL_TRUE : GL_FALSE, 0, GL_READ_ONLY,
+                     GL_RGBA32F);
+}
+
 }  // namespace
 
 // The home's IDs in its sorted order, into sorted_ (tree_fetch.comp, MODE 1).
@@ -116,7 +123,7 @@ std::vector<std::byte> SegmentIds::packLeaving(
   const GLuint buffer = ensureBuffer(parcel_, parcel.size());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetListsBinding, buffer);
   for (std::size_t t = 0; t < stride; ++t) {
-    glBindTextureUnit(0, textures[t].texture->id());
+    bindOld(textures[t]);
     gl::UniformProgram& program =
         fetchProgram(kernels, 0, textures[t].target == GL_TEXTURE_2D_ARRAY);
     program.setUint("uCount", leaving);
@@ -133,7 +140,7 @@ std::vector<std::byte> SegmentIds::packLeaving(
 
 void SegmentIds::moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks,
                            const std::function<void(const char*)>& lap) {
-  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);  // the update's image stores to the state
+  glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);  // the update's image stores to the state
   const std::vector<StageTextures::BodyTexture> textures = held.textures().bodyTextures();
   const std::size_t unit = textures.size() * kTexelBytes;
   const std::vector<std::byte> sent = packLeaving(kernels, textures);
@@ -162,7 +169,7 @@ void SegmentIds::layOut(Kernels& kernels, std::span<const StageTextures::BodyTex
   for (std::size_t t = 0; t < textures.size(); ++t) {
     const bool array = textures[t].target == GL_TEXTURE_2D_ARRAY;
     gl::Texture fresh = takeTexture(textures[t].target, size);
-    glBindTextureUnit(0, textures[t].texture->id());
+    bindOld(textures[t]);
     glBindImageTexture(0, fresh.id(), 0, array ? GL_TRUE : GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
     gl::UniformProgram& program = fetchProgram(kernels, 4, array);
     program.setUint("uCount", walkerList_.count);
@@ -171,7 +178,7 @@ void SegmentIds::layOut(Kernels& kernels, std::span<const StageTextures::BodyTex
     program.setUint("uOffset", t);
     kernels.dispatch(ceilDiv(texels, kElementThreads));
     // Before the next texture's pass may write into the texture this one read (a spare now).
-    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
+    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
     std::swap(*textures[t].texture, fresh);
     spares_[textures[t].target] = {std::move(fresh), oldSize};
   }
