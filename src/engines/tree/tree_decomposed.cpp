@@ -85,7 +85,7 @@ void DecomposedTree::sortSegment(HeldBodies& held, int stage, std::size_t bodyCo
   clock_.lap("cut");
   segmentIds_.migrate(kernels_, home, sendCounts, bodyCount, ranks_);
   clock_.lap("migrate");
-  segmentIds_.moveState(kernels_, held, ranks_, [this](const char* phase) { clock_.lap(phase); });
+  segmentIds_.moveState(kernels_, held, ranks_, lap_);
   own_ = {starts_[rank], starts_[rank + 1]};
   walkerSize_ = held.textures().size();
   clock_.lap("move-layout");
@@ -111,7 +111,7 @@ SlotMap DecomposedTree::computeAllMoments(TopArea& top, std::size_t bodyCount, d
                 buffers_.writeSlotHash(kernels_, top.hash())};
   computeMoments(kernels_, buffers_, bodyCount, theta, slots);
   clock_.lap("local-moments");
-  const std::vector<FrontierItem> frontier = selection_.frontier(kernels_, top);
+  const std::vector<FrontierItem> frontier = selection_.frontier(kernels_, top, lap_);
   clock_.lap("frontier");
   const std::vector<std::uint32_t> starts =
       top.placeFrontier(buffers_, gatherOnEveryRank(ranks_, std::span(frontier)));
@@ -187,7 +187,7 @@ SlotMap DecomposedTree::letRound(const TopArea& top, const SlotMap& held, std::v
   if (ranks_.maximum(marks.overflowed ? 1 : 0) != 0)
     throw std::runtime_error("a local essential tree's walk outgrew its stack");
   clock_.lap("select");
-  const LetParts sent = selection_.pack(kernels_, marks, top, held, ranks_.count());
+  const LetParts sent = selection_.pack(kernels_, marks, top, held, ranks_.count(), lap_);
   clock_.lap("pack");
   const LetParts received = selection_.exchange(sent, ranks_);
   clock_.lap("send");

@@ -126,11 +126,12 @@ std::vector<Record> LetSelection::packed(Kernels& kernels, std::span<const std::
 }
 
 LetParts LetSelection::pack(Kernels& kernels, const LetMarks& marks, const TopArea& top,
-                            const SlotMap& held, int ranks) {
+                            const SlotMap& held, int ranks, const Lap& lap) {
   lists_.setMarks(kernels, marks_.buffer.id(), kHeaderWords, top.heldEverywhere(), 0);
   const std::size_t regions[] = {kHeaderWords, kHeaderWords + marks.count};
   const std::vector<std::vector<std::size_t>> counts =
       lists_.list(kernels, marks_.buffer.id(), regions, marks.count, std::size_t(ranks));
+  lap("pack-lists");
   LetParts parts;
   parts.nodeCounts = counts[0];
   parts.bodyCounts = counts[1];
@@ -142,6 +143,7 @@ LetParts LetSelection::pack(Kernels& kernels, const LetMarks& marks, const TopAr
   packInto(kernels, {lists_.lists(), 0, nodes, 0, marks.first}, Records::nodes, 0);
   packInto(kernels, {lists_.lists(), nodes, bodies, held.bodiesBelow, marks.first}, Records::bodies,
            nodeBytes / 4);
+  lap("pack-records");
   std::byte* host = sent_.reserve(bytes);
   if (bytes > 0)
     glCopyNamedBufferSubData(parcel_.buffer.id(), sent_.buffer(), 0, 0, GLsizeiptr(bytes));
@@ -152,15 +154,19 @@ LetParts LetSelection::pack(Kernels& kernels, const LetMarks& marks, const TopAr
   return parts;
 }
 
-std::vector<FrontierItem> LetSelection::frontier(Kernels& kernels, const TopArea& top) {
+std::vector<FrontierItem> LetSelection::frontier(Kernels& kernels, const TopArea& top,
+                                                 const Lap& lap) {
   std::vector<std::uint32_t> nodes, bodies;
   const std::vector<std::uint32_t> held = top.heldFrontier();
+  lap("frontier-held");
   for (std::uint32_t reference : held)
     ((reference & kLeafBit) != 0 ? bodies : nodes).push_back(top.heldSlot(reference));
   const std::vector<FrontierItem> nodeItems =
       packed<FrontierItem>(kernels, std::span<const std::uint32_t>(nodes), Records::frontierNodes);
+  lap("frontier-nodes");
   const std::vector<LetBody> bodyItems =
       packed<LetBody>(kernels, std::span<const std::uint32_t>(bodies), Records::bodies);
+  lap("frontier-bodies");
   std::vector<FrontierItem> items;
   std::size_t node = 0, body = 0;
   for (std::uint32_t reference : held) {

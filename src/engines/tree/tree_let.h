@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -88,15 +89,19 @@ class LetSelection {
   // The records `marks` select, listed by receiver (tree_lists.comp) and packed (tree_pack.comp)
   // on the GPU from this rank's arrays (its bodies where `held` says); the nodes every rank holds
   // (`top`'s straddling and frontier nodes) left out.
+  // `lap` (a phase clock's) is called with the name of each part done but the last.
+  using Lap = std::function<void(const char*)>;
+  static void noLap(const char*) {}
   LetParts pack(Kernels& kernels, const LetMarks& marks, const TopArea& top, const SlotMap& held,
-                int ranks);
+                int ranks, const Lap& lap = noLap);
   // Sends every rank its part of `sent` (MPI_Alltoallv, from and into host memory the GPU copies
   // out of and into); returns what this rank received. Every rank calls it alike.
   LetParts exchange(const LetParts& sent, const Ranks& ranks);
   // What tree_pack.comp copies a record: a body's 4 words, a node's 16, a frontier node's 24.
   enum class Records { bodies = 0, nodes = 1, frontierNodes = 2 };
   // The frontier items this walker holds (TopArea::heldFrontier), read in two dispatches.
-  std::vector<FrontierItem> frontier(Kernels& kernels, const TopArea& top);
+  std::vector<FrontierItem> frontier(Kernels& kernels, const TopArea& top,
+                                     const Lap& lap = noLap);
   // Places what walker `rank` received, in place of what it held before (`held`: its segment, and
   // where its own bodies are; the arrays hold N bodies, more than the segment and its LET can):
   // the nodes after the top area's, the bodies of lower ranks before its own (which move) and of

@@ -115,8 +115,9 @@ void SegmentIds::findSources(Kernels& kernels, std::span<const std::uint32_t> re
 
 // The texels of the home's bodies that leave (sorted positions but the own part's), a parcel of
 // one texel a texture each, in the order of their IDs as migrate sent them.
-std::vector<std::byte> SegmentIds::packLeaving(
-    Kernels& kernels, std::span<const StageTextures::BodyTexture> textures) {
+std::vector<std::byte> SegmentIds::packLeaving(Kernels& kernels,
+                                               std::span<const StageTextures::BodyTexture> textures,
+                                               const std::function<void(const char*)>& lap) {
   const std::size_t leaving = homeCount_ - own_, stride = textures.size();
   std::vector<std::byte> parcel(leaving * stride * kTexelBytes);
   if (leaving == 0) return parcel;
@@ -134,6 +135,7 @@ std::vector<std::byte> SegmentIds::packLeaving(
     kernels.dispatch(ceilDiv(leaving, kElementThreads));
   }
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  lap("move-pack");
   glGetNamedBufferSubData(buffer, 0, GLsizeiptr(parcel.size()), parcel.data());
   return parcel;
 }
@@ -141,10 +143,11 @@ std::vector<std::byte> SegmentIds::packLeaving(
 void SegmentIds::moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks,
                            const std::function<void(const char*)>& lap) {
   glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);  // the update's image stores to the state
+  lap("move-barrier");
   const std::vector<StageTextures::BodyTexture> textures = held.textures().bodyTextures();
   const std::size_t unit = textures.size() * kTexelBytes;
-  const std::vector<std::byte> sent = packLeaving(kernels, textures);
-  lap("move-pack");
+  const std::vector<std::byte> sent = packLeaving(kernels, textures, lap);
+  lap("move-read");
   const std::size_t arriving =
       std::accumulate(receivedCounts_.begin(), receivedCounts_.end(), std::size_t(0));
   std::vector<std::byte> received(arriving * unit);

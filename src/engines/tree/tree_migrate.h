@@ -47,7 +47,8 @@ class SegmentIds {
   std::vector<std::uint32_t> readOthersParts() const;
   void findSources(Kernels& kernels, std::span<const std::uint32_t> received);
   std::vector<std::byte> packLeaving(Kernels& kernels,
-                                     std::span<const StageTextures::BodyTexture> textures);
+                                     std::span<const StageTextures::BodyTexture> textures,
+                                     const std::function<void(const char*)>& lap);
   void layOut(Kernels& kernels, std::span<const StageTextures::BodyTexture> textures,
               glm::ivec2 oldSize, glm::ivec2 size);
   gl::Texture takeTexture(GLenum target, glm::ivec2 size);
