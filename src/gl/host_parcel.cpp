@@ -1,12 +1,30 @@
 #include "gl/host_parcel.h"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "gl/desktop_calls.h"
 
 namespace nbody::gl {
+
+HostParcel::HostParcel(HostParcel&& other) noexcept
+    : buffer_(std::move(other.buffer_)),
+      mapped_(std::exchange(other.mapped_, nullptr)),
+      bytes_(std::exchange(other.bytes_, 0)),
+      fence_(std::exchange(other.fence_, nullptr)) {}
+
+HostParcel& HostParcel::operator=(HostParcel&& other) noexcept {
+  if (this == &other) return *this;
+  if (fence_) glDeleteSync(fence_);
+  buffer_ = std::move(other.buffer_);
+  mapped_ = std::exchange(other.mapped_, nullptr);
+  bytes_ = std::exchange(other.bytes_, 0);
+  fence_ = std::exchange(other.fence_, nullptr);
+  return *this;
+}
 
 HostParcel::~HostParcel() {
   if (fence_) glDeleteSync(fence_);
@@ -43,6 +61,17 @@ void HostParcel::wait() {
   }
   glDeleteSync(fence_);
   fence_ = nullptr;
+}
+
+void readThrough(HostParcel& parcel, GLuint buffer, std::size_t offset, std::size_t bytes,
+                 void* out) {
+  if (bytes == 0) return;
+  std::byte* host = parcel.reserve(bytes);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glCopyNamedBufferSubData(buffer, parcel.buffer(), GLintptr(offset), 0, GLsizeiptr(bytes));
+  parcel.fence();
+  parcel.wait();
+  std::memcpy(out, host, bytes);
 }
 
 }  // namespace nbody::gl

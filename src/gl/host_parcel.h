@@ -13,8 +13,8 @@ namespace nbody::gl {
 class HostParcel {
  public:
   HostParcel() = default;
-  HostParcel(const HostParcel&) = delete;
-  HostParcel& operator=(const HostParcel&) = delete;
+  HostParcel(HostParcel&& other) noexcept;
+  HostParcel& operator=(HostParcel&& other) noexcept;
   ~HostParcel();
   // At least `bytes` of it (the contents lost where it grows), once the GPU's copies are done.
   std::byte* reserve(std::size_t bytes);
@@ -30,5 +30,11 @@ class HostParcel {
   std::size_t bytes_ = 0;
   GLsync fence_ = nullptr;
 };
+
+// `bytes` from `offset` of `buffer` into `out`, through `parcel` (copied on the GPU into its host
+// memory, waited for, then copied out): on an H200, glGetNamedBufferSubData of a few kilobytes of
+// a large buffer took 12-20 ms (performance-history round 36); this takes the copy's time.
+void readThrough(HostParcel& parcel, GLuint buffer, std::size_t offset, std::size_t bytes,
+                 void* out);
 
 }  // namespace nbody::gl

@@ -333,6 +333,10 @@ std::size_t TreeBuffers::writeSlotHash(Kernels& kernels,
   return capacity;
 }
 
-std::uint32_t TreeBuffers::readSlotMisses() const { return readWords(kSlotHash, 1)[0]; }
+std::uint32_t TreeBuffers::readSlotMisses() const {
+  std::uint32_t misses = 0;
+  gl::readThrough(readback_, buffer(kSlotHash), 0, 4, &misses);
+  return misses;
+}
 
 }  // namespace nbody::tree

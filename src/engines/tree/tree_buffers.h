@@ -13,6 +13,7 @@
 #include "engines/tree/tree_kernels.h"
 #include "engines/tree/tree_layout.h"
 #include "engines/tree/tree_settings.h"
+#include "gl/host_parcel.h"
 #include "gl/limits.h"
 #include "gl/objects.h"
 
@@ -100,8 +101,9 @@ class TreeBuffers {
   void bindArray(Binding role, Binding holder) const;
 
   std::array<gl::Buffer, kBindingCount> buffers_;
-  GrowingBuffer moving_;       // moveRecords' staging
-  GrowingBuffer hashEntries_;  // writeSlotHash's entries
+  GrowingBuffer moving_;             // moveRecords' staging
+  mutable gl::HostParcel readback_;  // readSlotMisses'
+  GrowingBuffer hashEntries_;        // writeSlotHash's entries
   std::size_t slotHashBytes_ = 0;
   std::array<gl::Texture, kBindingCount> textures_;  // kTextureArrays' bindings, where in textures
   ArrayStorage storage_;

@@ -82,7 +82,7 @@ LetMarks LetSelection::select(Kernels& kernels, const SlotMap& slots,
   kernels.dispatch(chunks.size());
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
   std::uint32_t overflow = 0;
-  glGetNamedBufferSubData(marks_.buffer.id(), 0, 4, &overflow);
+  gl::readThrough(readback_, marks_.buffer.id(), 0, 4, &overflow);
   return {slots.first, slots.count, overflow != 0};
 }
 
@@ -113,7 +113,7 @@ std::vector<Record> LetSelection::packed(Kernels& kernels, const PackedList& lis
   const std::size_t bytes = list.count * sizeof(Record);
   ensureBuffer(parcel_, bytes);
   packInto(kernels, list, records, 0);
-  glGetNamedBufferSubData(parcel_.buffer.id(), 0, GLsizeiptr(bytes), packed.data());
+  gl::readThrough(readback_, parcel_.buffer.id(), 0, bytes, packed.data());
   return packed;
 }
 

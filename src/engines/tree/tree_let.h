@@ -100,8 +100,7 @@ class LetSelection {
   // What tree_pack.comp copies a record: a body's 4 words, a node's 16, a frontier node's 24.
   enum class Records { bodies = 0, nodes = 1, frontierNodes = 2 };
   // The frontier items this walker holds (TopArea::heldFrontier), read in two dispatches.
-  std::vector<FrontierItem> frontier(Kernels& kernels, const TopArea& top,
-                                     const Lap& lap = noLap);
+  std::vector<FrontierItem> frontier(Kernels& kernels, const TopArea& top, const Lap& lap = noLap);
   // Places what walker `rank` received, in place of what it held before (`held`: its segment, and
   // where its own bodies are; the arrays hold N bodies, more than the segment and its LET can):
   // the nodes after the top area's, the bodies of lower ranks before its own (which move) and of
@@ -134,6 +133,7 @@ class LetSelection {
   MarkLists lists_;
   GrowingBuffer chunks_, marks_, slots_, parcel_;
   gl::HostParcel sent_, received_;  // a round's records, as MPI sends and receives them
+  gl::HostParcel readback_;         // small reads of large buffers
 };
 
 }  // namespace nbody::tree

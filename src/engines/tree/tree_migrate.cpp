@@ -42,14 +42,12 @@ void SegmentIds::sortHomeIds(Kernels& kernels, IdList home) {
 }
 
 // The sorted home's IDs but this rank's own part: the parts of the ranks below it, then above.
-std::vector<std::uint32_t> SegmentIds::readOthersParts() const {
+std::vector<std::uint32_t> SegmentIds::readOthersParts() {
   const std::size_t above = ownFirst_ + own_;
   std::vector<std::uint32_t> others(homeCount_ - own_);
-  if (ownFirst_ > 0)
-    glGetNamedBufferSubData(sorted_.buffer.id(), 0, GLsizeiptr(ownFirst_ * 4), others.data());
-  if (above < homeCount_)
-    glGetNamedBufferSubData(sorted_.buffer.id(), GLintptr(above * 4),
-                            GLsizeiptr((homeCount_ - above) * 4), others.data() + ownFirst_);
+  gl::readThrough(readback_, sorted_.buffer.id(), 0, ownFirst_ * 4, others.data());
+  gl::readThrough(readback_, sorted_.buffer.id(), above * 4, (homeCount_ - above) * 4,
+                  others.data() + ownFirst_);
   return others;
 }
 
@@ -136,7 +134,7 @@ std::vector<std::byte> SegmentIds::packLeaving(Kernels& kernels,
   }
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   lap("move-pack");
-  glGetNamedBufferSubData(buffer, 0, GLsizeiptr(parcel.size()), parcel.data());
+  gl::readThrough(readback_, buffer, 0, parcel.size(), parcel.data());
   return parcel;
 }
 

@@ -17,6 +17,7 @@
 #include "engines/tree/tree_decompose.h"
 #include "engines/tree/tree_kernels.h"
 #include "engines/tree/tree_lists.h"
+#include "gl/host_parcel.h"
 #include "parallel/ranks.h"
 
 namespace nbody::tree {
@@ -44,7 +45,7 @@ class SegmentIds {
 
  private:
   void sortHomeIds(Kernels& kernels, IdList home);
-  std::vector<std::uint32_t> readOthersParts() const;
+  std::vector<std::uint32_t> readOthersParts();
   void findSources(Kernels& kernels, std::span<const std::uint32_t> received);
   std::vector<std::byte> packLeaving(Kernels& kernels,
                                      std::span<const StageTextures::BodyTexture> textures,
@@ -57,6 +58,7 @@ class SegmentIds {
   // The home's IDs in sorted order; the marks, then the table of sources by ID; the walker's IDs
   // and their sources; the IDs received; the parcels of texels sent and received.
   GrowingBuffer sorted_, marks_, walker_, sources_, arrivedIds_, parcel_, arrived_;
+  gl::HostParcel readback_;  // small reads of large buffers
   IdList walkerList_;
   std::size_t homeCount_ = 0, ownFirst_ = 0, own_ = 0;
   std::vector<std::size_t> sendCounts_, receivedCounts_;  // of others, by rank (own part 0)
