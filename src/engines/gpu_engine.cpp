@@ -226,6 +226,7 @@ void GpuEngine::evaluateCurrentForce(const StepParams& params) {
   // The first stage of a one-stage method, made to store its force: its other outputs go to the
   // next step's textures, which the state does not move into (no finishStep).
   beginPasses();
+  if (exchange_) exchange_->beginShare();
   runStage({*findMethod("euler"), params, 0, StageForce::evaluated, true});
   endPasses();
   reusedForce_.forget();  // the first stage's acceleration is this force now

@@ -48,8 +48,8 @@ HeldBodies::HeldBodies(const StageTextures& full, std::size_t bodyCount, const R
 }
 
 glm::ivec2 HeldBodies::sizeFor(std::size_t count) const {
-  const std::size_t texels = textures_.texelCount();
-  if (count <= texels && texels <= 2 * count + std::size_t(textures_.size().x))
+  const std::size_t texels = textures_.texelCount();  // 0 before the first allocation
+  if (texels > 0 && count <= texels && texels <= 2 * count + std::size_t(textures_.size().x))
     return textures_.size();
   return StageTextures::sizeFor(count + count / 8 + 1, gl::limits().maxTextureSize);
 }
@@ -121,6 +121,7 @@ void HeldBodies::gatherInto(StageTextures& full, std::size_t bodyCount, const Ra
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
                   GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
                   GL_PIXEL_BUFFER_BARRIER_BIT);
+  glUseProgram(0);  // may run after the engine's passes ended (deferGathering)
 }
 
 std::vector<glm::dvec3> HeldBodies::gatherAccelerations(int stage, std::size_t bodyCount,

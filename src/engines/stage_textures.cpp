@@ -152,6 +152,7 @@ State StageTextures::download(std::size_t bodyCount) const {
 }
 
 StageTextures::BaseTexels StageTextures::readBase(std::size_t count) const {
+  gl::memoryBarrier(gl::barrier::textureUpdate);  // a compute update's image stores
   BaseTexels texels;
   for (auto [texture, into] : {std::pair{basePositionMass(), &texels.positionMass},
                                std::pair{baseVelocity(), &texels.velocity}}) {

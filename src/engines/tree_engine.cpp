@@ -148,6 +148,8 @@ void TreeEngine::runUpdate(const StagePass& pass) {
 void TreeEngine::checkLayout(std::size_t bodies, glm::ivec2) const {
   if (ranks().distributed() && !decomposes(bodies))
     tree::TreeShare::checkFits(bodies, gl::limits());
+  if (ranks().distributed() && decomposes(bodies))
+    tree::DecomposedTree::checkFits(bodies, ranks().count(), gl::limits());
   try {
     gravity_.checkCapacity(bodies, settingsFor(bodies));
   } catch (const std::invalid_argument& e) {  // settings the tree refuses: the option's fault

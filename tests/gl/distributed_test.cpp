@@ -329,6 +329,24 @@ TEST_P(DecomposedTreeGivesTheBitsOfOne, WhileBodiesCrossSegments) {
 INSTANTIATE_TEST_SUITE_P(Methods, DecomposedTreeGivesTheBitsOfOne,
                          ::testing::Values("euler", "rk4", "leapfrog"));
 
+// So few bodies that some ranks start holding none (the state's rows are fewer than the ranks):
+// RK4 under 4 ranks still writes one process's final state (a rank without bodies once crashed
+// making its empty textures).
+TEST(DecomposedTree, RanksThatStartWithNoBodiesGiveTheBitsOfOne) {
+  ScratchFolder scratch("decomposed-few");
+  for (const int bodies : {2, 9}) {
+    const std::string run =
+        "simulate --engine tree --set distribute=decompose --method rk4 -q "
+        "--steps 3 --bodies " +
+        std::to_string(bodies) + " -o ";
+    ASSERT_EQ(runNbody(run + (scratch / "one.csv").string(), scratch).exitCode, 0);
+    const CommandResult result = runOnRanks(4, run + (scratch / "k4.csv").string(), scratch);
+    ASSERT_EQ(result.exitCode, 0) << bodies << " bodies: " << result.err;
+    EXPECT_TRUE(test::readWholeFile(scratch / "k4.csv") == test::readWholeFile(scratch / "one.csv"))
+        << bodies << " bodies";
+  }
+}
+
 // A snapshot of the decomposed tree under 3 ranks resumed under 2 ends as the uninterrupted run
 // of one process.
 TEST(DecomposedTree, ASnapshotOfThreeRanksResumedByTwoEndsAsOneProcesssRun) {

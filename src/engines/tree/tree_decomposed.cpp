@@ -16,6 +16,7 @@
 #include "gl/desktop_calls.h"
 #include "gl/limits.h"
 #include "gl/state_access.h"
+#include "util/system_limits.h"
 
 namespace nbody::tree {
 namespace {
@@ -59,6 +60,21 @@ DecomposedTree::DecomposedTree(const Ranks& ranks, const ArrayLimits& arrays)
     : ranks_(ranks), arrays_(arrays), kernels_(gl::limits()) {
   // Agreed, so that every rank reports (a collective) where any rank's environment asks.
   clock_.on = ranks_.maximum(std::getenv("NBODY_DECOMPOSED_TIMES") != nullptr ? 1 : 0) != 0;
+}
+
+void DecomposedTree::checkFits(std::size_t bodyCount, int rankCount, const gl::Limits& limits) {
+  const int stages = maxStageCount();  // both parities and stage positions, velocities, forces
+  const std::size_t texelsABody = std::size_t(6 + (stages - 1) + stages);
+  const std::size_t held = (bodyCount + std::size_t(rankCount) - 1) / std::size_t(rankCount) +
+                           std::size_t(StageTextures::sizeFor(bodyCount, limits.maxTextureSize).x);
+  const double most = std::max(36.0 * double(bodyCount), 16.0 * double(texelsABody * held));
+  const double block = double(limits.maxShaderStorageBlockBytes);
+  if (most <= block) return;
+  const auto [need, limit] = comparedBytes(most, block);
+  throw std::runtime_error(std::to_string(bodyCount) + " bodies on " + std::to_string(rankCount) +
+                           " ranks move " + need + " of state in one buffer, over the " + limit +
+                           " one shader storage block may hold on this GPU: set distribute=" +
+                           "replicate, or take more ranks");
 }
 
 // Steps 2 and 3: the home (what this rank holds: the last walker's bodies), its box, keys and

@@ -50,6 +50,12 @@ class DecomposedTree {
   void evaluate(HeldBodies& held, int stage, std::size_t bodyCount, const StepParams& params,
                 const TreeSettings& settings, RankExchange& exchange, std::size_t chunkBodies = 0);
 
+  // Throws std::runtime_error where `bodyCount` bodies on `rankCount` ranks would pass one shader
+  // storage block of this GPU (NVIDIA's: 2 GiB) in a buffer that moves the state: every body's
+  // record gathered after a step (36 bytes), or the texels of a rank's bodies that leave it (at
+  // most all it holds, every texture of the method of the most stages).
+  static void checkFits(std::size_t bodyCount, int rankCount, const gl::Limits& limits);
+
   // What this rank sent and received in each LET round of the last evaluation (A, then B; B
   // alone under the geometric opening).
   struct LetRound {

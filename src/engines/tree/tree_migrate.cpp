@@ -112,7 +112,7 @@ void SegmentIds::findSources(Kernels& kernels, std::span<const std::uint32_t> re
 }
 
 // The texels of the home's bodies that leave (sorted positions but the own part's), a parcel of
-// one texel a texture each, in the order of their IDs as migrate sent them.
+// one texel a texture each, in the order migrate sent their IDs.
 std::vector<std::byte> SegmentIds::packLeaving(Kernels& kernels,
                                                std::span<const StageTextures::BodyTexture> textures,
                                                const std::function<void(const char*)>& lap) {
@@ -134,7 +134,7 @@ std::vector<std::byte> SegmentIds::packLeaving(Kernels& kernels,
   }
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   lap("move-pack");
-  gl::readThrough(readback_, buffer, 0, parcel.size(), parcel.data());
+  gl::readThrough(leaving_, buffer, 0, parcel.size(), parcel.data());
   return parcel;
 }
 

@@ -37,9 +37,9 @@ class SegmentIds {
   IdList migrate(Kernels& kernels, IdList home, std::span<const std::size_t> sendCounts,
                  std::size_t bodyCount, const Ranks& ranks);
   // Then `held` (the home) laid out as the walker holds it: every texture's texels in the walker's
-  // order, those of bodies that left sent on (in the order of their IDs, through MPI), its size
-  // what held.sizeFor says. Every rank calls it alike; `lap` is called with the name of each part
-  // done but the last (a phase clock's).
+  // order, those of bodies that left sent on through MPI (in the order migrate sent their IDs:
+  // the home's sorted order, its own part left out), its size what held.sizeFor says. Every rank
+  // calls it alike; `lap` is called with the name of each part done but the last (a phase clock's).
   void moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks,
                  const std::function<void(const char*)>& lap);
 
@@ -58,7 +58,7 @@ class SegmentIds {
   // The home's IDs in sorted order; the marks, then the table of sources by ID; the walker's IDs
   // and their sources; the IDs received; the parcels of texels sent and received.
   GrowingBuffer sorted_, marks_, walker_, sources_, arrivedIds_, parcel_, arrived_;
-  gl::HostParcel readback_;  // small reads of large buffers
+  gl::HostParcel readback_, leaving_;  // small reads of large buffers; the leaving texels
   IdList walkerList_;
   std::size_t homeCount_ = 0, ownFirst_ = 0, own_ = 0;
   std::vector<std::size_t> sendCounts_, receivedCounts_;  // of others, by rank (own part 0)
