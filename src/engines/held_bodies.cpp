@@ -41,10 +41,9 @@ HeldBodies::HeldBodies(const StageTextures& full, std::size_t bodyCount, const R
   textures_.writeBase({part(all.positionMass), part(all.velocity)});
   std::vector<std::uint32_t> ids(rows.size());
   std::iota(ids.begin(), ids.end(), std::uint32_t(rows.first));
-  gl::Buffer source = gl::Buffer::create();
-  glNamedBufferStorage(source.id(), GLsizeiptr(std::max<std::size_t>(ids.size(), 1) * 4),
-                       ids.empty() ? nullptr : ids.data(), 0);
-  heldNow(source.id(), ids.size());
+  const GLuint buffer = gl::ensureBuffer(ids_, std::max<std::size_t>(ids.size(), 1) * 4);
+  if (!ids.empty()) glNamedBufferSubData(buffer, 0, GLsizeiptr(ids.size() * 4), ids.data());
+  count_ = ids.size();
 }
 
 glm::ivec2 HeldBodies::sizeFor(std::size_t count) const {
@@ -55,20 +54,16 @@ glm::ivec2 HeldBodies::sizeFor(std::size_t count) const {
 }
 
 void HeldBodies::heldNow(GLuint source, std::size_t count) {
-  if (ids_.id() == 0 || idCapacity_ < count) {
-    idCapacity_ = std::max<std::size_t>(count, 1);
-    ids_ = gl::Buffer::create();
-    glNamedBufferStorage(ids_.id(), GLsizeiptr(idCapacity_ * 4), nullptr, GL_DYNAMIC_STORAGE_BIT);
-  }
-  if (count > 0) glCopyNamedBufferSubData(source, ids_.id(), 0, 0, GLsizeiptr(count * 4));
+  const GLuint ids = gl::ensureBuffer(ids_, std::max<std::size_t>(count, 1) * 4);
+  if (count > 0) glCopyNamedBufferSubData(source, ids, 0, 0, GLsizeiptr(count * 4));
   count_ = count;
 }
 
 std::vector<std::uint32_t> HeldBodies::readIds() const {
-  std::vector<std::uint32_t> ids(count_);
+  std::vector<std::uint32_t> held(count_);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  if (count_ > 0) glGetNamedBufferSubData(ids_.id(), 0, GLsizeiptr(count_ * 4), ids.data());
-  return ids;
+  if (count_ > 0) glGetNamedBufferSubData(ids(), 0, GLsizeiptr(count_ * 4), held.data());
+  return held;
 }
 
 // held_gather.comp over `count` records: this rank's packed (PACK 1) or every rank's stored.
@@ -94,26 +89,22 @@ void HeldBodies::gatherInto(StageTextures& full, std::size_t bodyCount, const Ra
                                             std::size_t(0)),
                     total = std::accumulate(units.begin(), units.end(), std::size_t(0));
   if (total != bodyCount) throw std::logic_error("the ranks hold not every body once");
-  if (records_.id() == 0 || recordCapacity_ < total) {
-    recordCapacity_ = std::max<std::size_t>(total, 1);
-    records_ = gl::Buffer::create();
-    glNamedBufferStorage(records_.id(), GLsizeiptr(recordCapacity_ * kRecordBytes), nullptr, 0);
-  }
+  const GLuint records = gl::ensureBuffer(records_, total * kRecordBytes);
   std::byte* all = parcel_.reserve(total * kRecordBytes);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);  // the update's image stores to the state
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, records_.id());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, ids_.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, records);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, ids());
   glBindTextureUnit(0, textures_.basePositionMass());
   glBindTextureUnit(1, textures_.baseVelocity());
   runGather(true, count_);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   if (count_ > 0)
-    glCopyNamedBufferSubData(records_.id(), parcel_.buffer(), 0, GLintptr(below * kRecordBytes),
+    glCopyNamedBufferSubData(records, parcel_.buffer(), 0, GLintptr(below * kRecordBytes),
                              GLsizeiptr(count_ * kRecordBytes));
   parcel_.fence();
   parcel_.wait();
   ranks.allGather({all, total * kRecordBytes}, units, kRecordBytes);
-  glCopyNamedBufferSubData(parcel_.buffer(), records_.id(), 0, 0, GLsizeiptr(total * kRecordBytes));
+  glCopyNamedBufferSubData(parcel_.buffer(), records, 0, 0, GLsizeiptr(total * kRecordBytes));
   parcel_.fence();  // the next gather's reserve waits for this copy
   glBindImageTexture(0, full.basePositionMass(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
   glBindImageTexture(1, full.baseVelocity(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);

@@ -13,6 +13,7 @@
 #include <glm/vec3.hpp>
 
 #include "engines/stage_textures.h"
+#include "gl/growing_buffer.h"
 #include "gl/host_parcel.h"
 #include "gl/objects.h"
 #include "gl/shader_program.h"
@@ -29,7 +30,7 @@ class HeldBodies {
   StageTextures& textures() { return textures_; }
   const StageTextures& textures() const { return textures_; }
   std::size_t count() const { return count_; }
-  GLuint ids() const { return ids_.id(); }  // count() words, ascending
+  GLuint ids() const { return ids_.buffer.id(); }  // count() words, ascending
   // The textures' size for `count` bodies: the current one while it holds them and is not more
   // than twice as large as they need, else room for an eighth more.
   glm::ivec2 sizeFor(std::size_t count) const;
@@ -52,11 +53,10 @@ class HeldBodies {
   void runGather(bool pack, std::size_t count);
 
   StageTextures textures_;
-  gl::Buffer ids_;
-  std::size_t count_ = 0, idCapacity_ = 0;
+  gl::GrowingBuffer ids_;
+  std::size_t count_ = 0;
   // gatherInto's: every rank's records on the GPU and in host memory, and its two kernels.
-  gl::Buffer records_;
-  std::size_t recordCapacity_ = 0;
+  gl::GrowingBuffer records_;
   gl::HostParcel parcel_;
   std::optional<gl::UniformProgram> pack_, store_;
 };

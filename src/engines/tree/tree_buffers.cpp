@@ -129,16 +129,6 @@ void checkArraysFit(std::size_t bodies, const ArrayLimits& limits) {
   }
 }
 
-GLuint ensureBuffer(GrowingBuffer& buffer, std::size_t bytes) {
-  if (buffer.buffer.id() == 0 || buffer.bytes < bytes) {
-    buffer.bytes = std::max<std::size_t>(bytes, 16);
-    buffer.buffer = gl::Buffer::create();
-    glNamedBufferStorage(buffer.buffer.id(), GLsizeiptr(buffer.bytes), nullptr,
-                         GL_DYNAMIC_STORAGE_BIT);
-  }
-  return buffer.buffer.id();
-}
-
 void TreeBuffers::reserve(std::size_t bodies, const ArrayLimits& limits) {
   if (bodies <= capacity_) return;
   storage_ = storageFor(bodies, limits);

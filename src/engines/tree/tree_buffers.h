@@ -13,6 +13,7 @@
 #include "engines/tree/tree_kernels.h"
 #include "engines/tree/tree_layout.h"
 #include "engines/tree/tree_settings.h"
+#include "gl/growing_buffer.h"
 #include "gl/host_parcel.h"
 #include "gl/limits.h"
 #include "gl/objects.h"
@@ -50,13 +51,8 @@ ArrayStorage storageFor(std::size_t bodies, const ArrayLimits& limits);
 // array taller than a texture may be.
 void checkArraysFit(std::size_t bodies, const ArrayLimits& limits);
 
-// A buffer reallocated only to grow, and the id of one of at least `bytes` (its contents then
-// undefined; GL_DYNAMIC_STORAGE_BIT, so glNamedBufferSubData may fill it).
-struct GrowingBuffer {
-  gl::Buffer buffer;
-  std::size_t bytes = 0;
-};
-GLuint ensureBuffer(GrowingBuffer& buffer, std::size_t bytes);
+using gl::ensureBuffer;
+using gl::GrowingBuffer;
 
 class TreeBuffers {
  public:

@@ -95,7 +95,7 @@ class DecomposedTree {
 
   const Ranks& ranks_;
   PhaseClock clock_;
-  const LetSelection::Lap lap_ = [this](const char* phase) { clock_.lap(phase); };
+  const Lap lap_ = [this](const char* phase) { clock_.lap(phase); };
   ArrayLimits arrays_;
   Kernels kernels_;
   TreeBuffers buffers_;

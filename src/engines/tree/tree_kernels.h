@@ -4,6 +4,7 @@
 // its uniforms' locations; and the dispatch of any number of work groups.
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <utility>
 
@@ -45,6 +46,10 @@ constexpr std::size_t kListItems = 16;   // marks an invocation of tree_lists.co
 constexpr int kPositionUnit = 0, kAccelerationImageUnit = 0;
 
 std::size_t ceilDiv(std::size_t a, std::size_t b);
+
+// Called with the name of each part of a phase done (a phase clock's lap; tree_decomposed.h).
+using Lap = std::function<void(const char*)>;
+inline void noLap(const char*) {}
 
 // tree_slots.glsl's SLOT_MAP define for `slots` (0 for one GPU's, which maps nothing), and its
 // uniforms in `program` for `slots` of a tree of `bodyCount` bodies.

@@ -10,7 +10,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -89,9 +88,7 @@ class LetSelection {
   // The records `marks` select, listed by receiver (tree_lists.comp) and packed (tree_pack.comp)
   // on the GPU from this rank's arrays (its bodies where `held` says); the nodes every rank holds
   // (`top`'s straddling and frontier nodes) left out.
-  // `lap` (a phase clock's) is called with the name of each part done but the last.
-  using Lap = std::function<void(const char*)>;
-  static void noLap(const char*) {}
+  // `lap` is called with the name of each part done but the last.
   LetParts pack(Kernels& kernels, const LetMarks& marks, const TopArea& top, const SlotMap& held,
                 int ranks, const Lap& lap = noLap);
   // Sends every rank its part of `sent` (MPI_Alltoallv, from and into host memory the GPU copies

@@ -115,7 +115,7 @@ void SegmentIds::findSources(Kernels& kernels, std::span<const std::uint32_t> re
 // one texel a texture each, in the order migrate sent their IDs.
 std::vector<std::byte> SegmentIds::packLeaving(Kernels& kernels,
                                                std::span<const StageTextures::BodyTexture> textures,
-                                               const std::function<void(const char*)>& lap) {
+                                               const Lap& lap) {
   const std::size_t leaving = homeCount_ - own_, stride = textures.size();
   std::vector<std::byte> parcel(leaving * stride * kTexelBytes);
   if (leaving == 0) return parcel;
@@ -138,8 +138,7 @@ std::vector<std::byte> SegmentIds::packLeaving(Kernels& kernels,
   return parcel;
 }
 
-void SegmentIds::moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks,
-                           const std::function<void(const char*)>& lap) {
+void SegmentIds::moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks, const Lap& lap) {
   glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);  // the update's image stores to the state
   lap("move-barrier");
   const std::vector<StageTextures::BodyTexture> textures = held.textures().bodyTextures();

@@ -7,7 +7,6 @@
 // equal keys in ID order, as one GPU's (key, ID) composites order them, and so does a walker.
 
 #include <cstddef>
-#include <functional>
 #include <map>
 #include <span>
 #include <vector>
@@ -40,8 +39,7 @@ class SegmentIds {
   // order, those of bodies that left sent on through MPI (in the order migrate sent their IDs:
   // the home's sorted order, its own part left out), its size what held.sizeFor says. Every rank
   // calls it alike; `lap` is called with the name of each part done but the last (a phase clock's).
-  void moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks,
-                 const std::function<void(const char*)>& lap);
+  void moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks, const Lap& lap);
 
  private:
   void sortHomeIds(Kernels& kernels, IdList home);
@@ -49,7 +47,7 @@ class SegmentIds {
   void findSources(Kernels& kernels, std::span<const std::uint32_t> received);
   std::vector<std::byte> packLeaving(Kernels& kernels,
                                      std::span<const StageTextures::BodyTexture> textures,
-                                     const std::function<void(const char*)>& lap);
+                                     const Lap& lap);
   void layOut(Kernels& kernels, std::span<const StageTextures::BodyTexture> textures,
               glm::ivec2 oldSize, glm::ivec2 size);
   gl::Texture takeTexture(GLenum target, glm::ivec2 size);
