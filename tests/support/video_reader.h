@@ -3,7 +3,9 @@
 // size, pixel format and frame rate, and every picture as RGBA (BT.709, limited range, as
 // VideoWriter writes). For the tests of `record` and of the window's recording.
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -109,19 +111,27 @@ inline DecodedMovie decodeMovie(const std::filesystem::path& path) {
   movie.height = stream->codecpar->height;
   movie.pixelFormat = av_get_pix_fmt_name(AVPixelFormat(stream->codecpar->format));
   movie.framesPerSecond = av_q2d(stream->avg_frame_rate);
-  movie.durationSeconds = double(stream->duration) * av_q2d(stream->time_base);
   const auto receive = [&] {
     while (avcodec_receive_frame(d.decoder, d.frame) >= 0)
       movie.frames.push_back(detail::toRgba(d.frame, d.converter));
   };
+  // How long it plays: from the first picture's time to the end of the last's. (The track's own
+  // duration sums decoding times, which with B-frames and uneven times end before the last
+  // picture does.)
+  std::int64_t firstTime = INT64_MAX, endTime = INT64_MIN;
   while (av_read_frame(d.format, d.packet) >= 0) {
-    if (d.packet->stream_index == index)
+    if (d.packet->stream_index == index) {
+      firstTime = std::min(firstTime, d.packet->pts);
+      endTime = std::max(endTime, d.packet->pts + d.packet->duration);
       detail::check(avcodec_send_packet(d.decoder, d.packet), "cannot decode");
+    }
     av_packet_unref(d.packet);
     receive();
   }
   avcodec_send_packet(d.decoder, nullptr);
   receive();
+  if (endTime > firstTime)
+    movie.durationSeconds = double(endTime - firstTime) * av_q2d(stream->time_base);
   movie.indexAtFront = detail::moovBeforeMdat(path);
   return movie;
 }

@@ -34,9 +34,12 @@ class ReadBindingGuard {
   GLint framebuffer_ = 0, buffer_ = GL_BACK;
 };
 
-std::string describe(double seconds, std::int64_t frames) {
-  char text[96];
-  std::snprintf(text, sizeof text, "%lld frames, %.1f s", (long long)frames, seconds);
+// What a finished movie holds: its pictures, how long it plays (from its first picture's 60th of a
+// second to its last's, on the window's clock) and how long the filming took.
+std::string describe(std::int64_t frames, double plays, double filmed) {
+  char text[128];
+  std::snprintf(text, sizeof text, "%lld frames, %.2f s long, filmed over %.1f s",
+                (long long)frames, plays, filmed);
   return text;
 }
 
@@ -71,7 +74,10 @@ std::string WindowRecorder::stop(const std::function<void()>& beforePublishing) 
   const double filmed = std::chrono::duration<double>(Clock::now() - began_).count();
   recorder->finish(beforePublishing);
   path_ = newNameTaken(path_).string();
-  return "recording: wrote " + path_ + " (" + describe(filmed, recorder->framesCaptured()) + ")";
+  const double plays =
+      lastFrameIndex_ < 0 ? 0.0 : double(lastFrameIndex_ - firstFrameIndex_ + 1) / kFramesPerSecond;
+  return "recording: wrote " + path_ + " (" + describe(recorder->framesCaptured(), plays, filmed) +
+         ")";
 }
 
 std::string WindowRecorder::toggle(glm::ivec2 framebufferSize, bool withPanel) {
@@ -127,6 +133,7 @@ void WindowRecorder::capture(Stage stage, const DrawTarget& target) {
     glReadBuffer(target.readBuffer);  // what the next swap shows
     recorder_->capture(frameIndex,
                        {0, framebufferSize.y - size_.y});  // an odd height loses the bottom row
+    if (lastFrameIndex_ < 0) firstFrameIndex_ = frameIndex;
     lastFrameIndex_ = frameIndex;
   } catch (const std::exception& e) {
     abandon(e.what());

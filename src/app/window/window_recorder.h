@@ -64,7 +64,7 @@ class WindowRecorder {
   glm::ivec2 size_{0, 0}, framebufferSize_{0, 0};
   Stage stage_ = Stage::Bodies;
   Clock::time_point began_;
-  std::int64_t lastFrameIndex_ = -1;
+  std::int64_t firstFrameIndex_ = 0, lastFrameIndex_ = -1;
   std::optional<std::string> message_;
 };
 
