@@ -684,9 +684,10 @@ void LiveSession::Impl::draw() {
   } catch (const std::invalid_argument& e) {  // e.g. an empty colour range
     figures_.warning = e.what();
   }
-  recorder_.capture(WindowRecorder::Stage::Bodies, target_);
+  const bool lastFrame = options_.frames > 0 && stats_.frames() + 1 >= options_.frames;
+  recorder_.capture(WindowRecorder::Stage::Bodies, target_, lastFrame);
   front_.drawPanel();
-  recorder_.capture(WindowRecorder::Stage::BodiesAndPanel, target_);
+  recorder_.capture(WindowRecorder::Stage::BodiesAndPanel, target_, lastFrame);
   if (auto said = recorder_.takeMessage()) figures_.message = *said;
   stats_.endDraw();
 }

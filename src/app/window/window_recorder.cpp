@@ -112,7 +112,7 @@ void WindowRecorder::abandon(const std::string& why) {
   say("recording stopped: " + why + "; nothing written");
 }
 
-void WindowRecorder::capture(Stage stage, const DrawTarget& target) {
+void WindowRecorder::capture(Stage stage, const DrawTarget& target, bool lastFrame) {
   const glm::ivec2 framebufferSize = target.size;
   if (!recording() || stage != stage_) return;
   if (framebufferSize != framebufferSize_) {
@@ -125,8 +125,11 @@ void WindowRecorder::capture(Stage stage, const DrawTarget& target) {
     return;
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - began_).count();
-  const auto frameIndex = std::int64_t(std::floor(seconds * kFramesPerSecond));
-  if (frameIndex <= lastFrameIndex_) return;  // this 60th of a second has its picture
+  auto frameIndex = std::int64_t(std::floor(seconds * kFramesPerSecond));
+  if (frameIndex <= lastFrameIndex_) {
+    if (!lastFrame) return;            // this 60th of a second has its picture
+    frameIndex = lastFrameIndex_ + 1;  // the movie ends with the window's last picture
+  }
   try {
     const ReadBindingGuard guard;
     glBindFramebuffer(GL_READ_FRAMEBUFFER, target.framebuffer);

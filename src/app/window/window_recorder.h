@@ -4,7 +4,8 @@
 // The pictures go through MovieRecorder (pixel-buffer ring, encoder thread), so filming costs the
 // simulation little. The movie runs at the wall clock's pace: a picture is taken whenever a new
 // 60th of a second began since the last, and shown from then on, so a window slower than 60
-// frames/s shows each picture longer and a faster one leaves some out.
+// frames/s shows each picture longer and a faster one leaves some out; the window's last frame
+// (run --frames) is always filmed, so the movie ends with what the window showed last.
 //
 // The session calls capture() twice a frame, once after drawing the bodies and once after the
 // panel; the recorder takes the picture at the stage it films.
@@ -43,10 +44,11 @@ class WindowRecorder {
   // (and prints it).
   std::string toggle(glm::ivec2 framebufferSize, bool withPanel);
 
-  // Takes a picture of `target` if this is the stage it films and a new frame of the movie began.
-  // A target of another size than at the start, or an encoder failure, ends the recording (see
-  // takeMessage).
-  void capture(Stage stage, const DrawTarget& target);
+  // Takes a picture of `target` if this is the stage it films and a new frame of the movie began,
+  // or if it is the window's last frame (then in the next 60th of a second where this one has its
+  // picture). A target of another size than at the start, or an encoder failure, ends the
+  // recording (see takeMessage).
+  void capture(Stage stage, const DrawTarget& target, bool lastFrame = false);
 
   bool recording() const { return recorder_ != nullptr; }
   double seconds() const;  // since the start; 0 when not recording
