@@ -173,6 +173,8 @@ double TreeEngine::interactionsPerForceEvaluation() {
 }
 
 std::vector<std::pair<std::string, double>> TreeEngine::lastTimeSplit() {
+  if (decomposed_ && holdsOwnBodies())
+    return decomposed_->lastTimeSplit().value_or(std::vector<std::pair<std::string, double>>{});
   const auto split = gravity_.lastTimeSplit();
   if (!split) return {};
   std::vector<std::pair<std::string, double>> parts{{"tree build", split->build},

@@ -375,7 +375,28 @@ TEST(DecomposedTree, ASnapshotOfThreeRanksResumedByTwoEndsAsOneProcesssRun) {
 // bench under the decomposed tree reports per rank, in its JSON, the most bodies the rank's tree
 // held (its segment and what its LETs brought: more than N/K, fewer than N for a sphere of 20000
 // bodies on 3 ranks) and the LETs' bytes a step; what the ranks sent in all they received in all.
-// The replicated tree's every rank holds N and sends no LET.
+// The replicated tree's every rank holds N and sends no LET. Each rank's time split of its last
+// evaluation (GPU timestamps) has the five parts, and they add up to between half the force's wall
+// time (its one step; the rest: reserving, binding, the miss count) and all of it.
+void expectSplitOfTheForce(const nlohmann::json& rank) {
+  const nlohmann::json& split = rank["time_split_ms"];
+  std::vector<std::string> names;
+  double sum = 0;
+  for (const auto& [name, ms] : split.items()) {
+    names.push_back(name);
+    EXPECT_GE(ms.get<double>(), 0.0) << name;
+    sum += ms.get<double>();
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"LET", "build", "moments", "sort_and_migration", "walk"}));
+  EXPECT_GT(split.value("LET", 0.0), 0.0);
+  EXPECT_GT(split.value("walk", 0.0), 0.0);
+  const double force = rank["force_ms_per_step"];
+  EXPECT_LE(sum, force * 1.001 + 0.01) << split.dump();
+  EXPECT_GE(sum, force * 0.5) << split.dump();
+}
+
 TEST(DecomposedTree, BenchReportsWhatEachRanksTreeHeldAndItsLets) {
   ScratchFolder scratch("decomposed-bench");
   constexpr int kBodies = 20000, kRanks = 3;
@@ -399,6 +420,7 @@ TEST(DecomposedTree, BenchReportsWhatEachRanksTreeHeldAndItsLets) {
       } else {
         EXPECT_GT(held, kBodies / kRanks);
         EXPECT_LT(held, kBodies);
+        expectSplitOfTheForce(rank);
       }
     }
     EXPECT_EQ(sent, received) << distribute;

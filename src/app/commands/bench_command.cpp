@@ -96,6 +96,16 @@ void printTable(const std::vector<BenchResult>& results) {
       kFlopPerInteraction);
 }
 
+// A split's parts by name ("sort and migration" as sort_and_migration).
+nlohmann::json splitJson(const TimeSplit& split) {
+  nlohmann::json parts = nlohmann::json::object();
+  for (auto [name, ms] : split) {
+    std::replace(name.begin(), name.end(), ' ', '_');
+    parts[name] = jsonNumber(ms);
+  }
+  return parts;
+}
+
 nlohmann::json resultJson(const BenchResult& r, const StepParams& step,
                           const std::string& collisions) {
   nlohmann::json json{{"renderer", r.device},
@@ -116,6 +126,7 @@ nlohmann::json resultJson(const BenchResult& r, const StepParams& step,
                       {"interactions_per_second", jsonNumber(r.interactionsPerSecond)},
                       {"gflops", jsonNumber(r.gflops)}};
   if (r.mergers) json["mergers"] = *r.mergers;
+  if (!r.timeSplitMs.empty()) json["time_split_ms"] = splitJson(r.timeSplitMs);
   if (r.conservation) json["conservation"] = conservationJson(*r.conservation);
   if (r.accuracy) json["accuracy"] = accuracyJson(*r.accuracy);
   json["ranks"] = std::max<std::size_t>(r.ranks.size(), 1);
@@ -132,7 +143,8 @@ nlohmann::json resultJson(const BenchResult& r, const StepParams& step,
          {"bytes_exchanged_per_step", jsonNumber(f.bytesPerStep)},
          {"bodies_held", f.treeBodiesHeld > 0 ? f.treeBodiesHeld : double(r.bodies)},
          {"let_bytes_sent_per_step", jsonNumber(f.letBytesSentPerStep)},
-         {"let_bytes_received_per_step", jsonNumber(f.letBytesReceivedPerStep)}});
+         {"let_bytes_received_per_step", jsonNumber(f.letBytesReceivedPerStep)},
+         {"time_split_ms", splitJson(f.timeSplitMs)}});
   return json;
 }
 

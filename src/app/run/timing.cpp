@@ -97,17 +97,51 @@ std::string ownFigures(const Engine& engine, double wall, long long steps) {
   return text;
 }
 
-std::vector<RankFigures> rankFigures(const Engine& engine, double wall, long long steps) {
+// The engine's newest split, in milliseconds.
+TimeSplit timeSplitMs(Engine& engine) {
+  TimeSplit split = engine.lastTimeSplit();
+  for (auto& part : split) part.second *= 1e3;
+  return split;
+}
+
+// A split as text every rank can read back exactly ("name=ms;" a part; no name holds '=' or ';'),
+// and back.
+std::string splitText(const TimeSplit& split) {
+  std::string text;
+  char figure[32];
+  for (const auto& [name, ms] : split) {
+    std::snprintf(figure, sizeof figure, "%.17g", ms);
+    text += name + "=" + figure + ";";
+  }
+  return text;
+}
+
+TimeSplit splitOf(const std::string& text) {
+  TimeSplit split;
+  for (std::size_t at = 0, end; (end = text.find(';', at)) != std::string::npos; at = end + 1) {
+    const std::size_t equals = text.find('=', at);
+    split.emplace_back(text.substr(at, equals - at),
+                       std::stod(text.substr(equals + 1, end - equals - 1)));
+  }
+  return split;
+}
+
+std::vector<RankFigures> rankFigures(Engine& engine, double wall, long long steps) {
   if (!engine.exchangeTimes()) return {};
   const std::vector<std::string> figures = ranks().gatherText(ownFigures(engine, wall, steps));
+  const std::vector<std::string> splits = ranks().gatherText(splitText(timeSplitMs(engine)));
   const std::vector<std::string> hosts = ranks().gatherText(ranks().host());
   const std::vector<std::string> devices = ranks().gatherText(rankDevice());
   std::vector<RankFigures> all;
   for (std::size_t r = 0; r < figures.size(); ++r) {
-    RankFigures f{int(r), hosts[r], devices[r]};
+    RankFigures f;
+    f.rank = int(r);
+    f.host = hosts[r];
+    f.device = devices[r];
     std::sscanf(figures[r].c_str(), "%lf %lf %lf %lf %lf %lf %lf %lf %lf", &f.forceMs,
                 &f.downloadMs, &f.mpiMs, &f.uploadMs, &f.otherMs, &f.bytesPerStep,
                 &f.letBytesSentPerStep, &f.letBytesReceivedPerStep, &f.treeBodiesHeld);
+    f.timeSplitMs = splitOf(splits[r]);
     all.push_back(f);
   }
   return all;
@@ -168,6 +202,7 @@ BenchResult benchmark(Engine& engine, const Method& method, Readback readback, S
   result.interactionsPerSecond = result.stepsPerSecond * interactionsPerStep(engine, method);
   result.gflops = result.interactionsPerSecond * kFlopPerInteraction * 1e-9;
   result.ranks = rankFigures(engine, totalWall, totalSteps);
+  if (result.ranks.empty()) result.timeSplitMs = timeSplitMs(engine);
   if (collisions) result.mergers = collisions->mergers();
   return result;
 }

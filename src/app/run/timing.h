@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "diagnostics/conservation_report.h"
@@ -27,6 +28,9 @@ inline constexpr double kLongestRepetitionSeconds = 3600.0;
 // The most steps one repetition takes (--steps, or what --seconds asks for).
 inline constexpr long long kLargestRepetitionSteps = 1LL << 30;
 
+// Named parts of a time, in the order the work runs.
+using TimeSplit = std::vector<std::pair<std::string, double>>;
+
 struct TimingPlan {
   long long stepsPerRepetition = 0;  // 0: enough for about targetSeconds per repetition
   int repetitions = 5;
@@ -44,6 +48,9 @@ struct RankFigures {
   // A decomposed tree's (engines/rank_exchange.h): LET bytes a step, and the most bodies its tree
   // held (0: a replicated run, whose every rank holds every body).
   double letBytesSentPerStep = 0, letBytesReceivedPerStep = 0, treeBodiesHeld = 0;
+  // The GPU's time of the newest force evaluation of the timed steps that had finished, in named
+  // parts (Engine::lastTimeSplit), in milliseconds; empty where the engine does not split it.
+  TimeSplit timeSplitMs;
 };
 
 struct BenchResult {
@@ -60,6 +67,7 @@ struct BenchResult {
   std::optional<AccuracyReport>
       accuracy;                    // an approximate engine's force error on the initial state
   std::vector<RankFigures> ranks;  // a distributed run's, every rank's; empty otherwise
+  TimeSplit timeSplitMs;           // one process's, as RankFigures::timeSplitMs
   // With --collisions: the mergers of the run, the initial state's, the warm-up's and the timed
   // steps' (the conservation figures then include the energy they change).
   std::optional<long long> mergers;

@@ -21,6 +21,11 @@
 namespace nbody::tree {
 namespace {
 
+// lastTimeSplit's marks: the start, after the sorts and migration, the build, the moments, round
+// A's LET, the coarse walk, round B's LET and the walk (A and the coarse walk take no time under
+// the geometric opening).
+constexpr int kTimerSlots = 4, kTimerMarks = 8;
+
 GroupRange groupsOf(BodyRange own, std::size_t groupSize) {
   return {own.first / groupSize, (own.last + groupSize - 1) / groupSize};
 }
@@ -57,7 +62,7 @@ DecomposedTree::DecomposedTree(const Ranks& ranks)
     : DecomposedTree(ranks, arrayLimitsOf(gl::limits())) {}
 
 DecomposedTree::DecomposedTree(const Ranks& ranks, const ArrayLimits& arrays)
-    : ranks_(ranks), arrays_(arrays), kernels_(gl::limits()) {
+    : ranks_(ranks), timer_(kTimerSlots, kTimerMarks), arrays_(arrays), kernels_(gl::limits()) {
   // Agreed, so that every rank reports (a collective) where any rank's environment asks.
   clock_.on = ranks_.maximum(std::getenv("NBODY_DECOMPOSED_TIMES") != nullptr ? 1 : 0) != 0;
 }
@@ -157,13 +162,18 @@ void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount
   buffers_.bindAll();
   rounds_.clear();
   clock_.start();
+  timer_.begin();
+  timer_.mark(0);
   sortSegment(held, stage, bodyCount, settings);
   clock_.lap("walker-sort");
+  timer_.mark(1);
   linkSegment(bodyCount);
   clock_.lap("link");
+  timer_.mark(2);
   TopArea top(straddling_, segment_, bodyCount);
   SlotMap slots = computeAllMoments(top, bodyCount, settings.theta);
   clock_.lap("moments");
+  timer_.mark(3);
   glBindTextureUnit(kPositionUnit, held.textures().stagePositionMass(stage));
   glBindImageTexture(kAccelerationImageUnit, held.textures().acceleration(stage), 0, GL_TRUE, 0,
                      GL_WRITE_ONLY, GL_RGBA32F);
@@ -171,15 +181,21 @@ void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount
     const double scale = settings.theta / settings.estimateTheta;
     slots = letRound(top, slots, selection_.chunks(kernels_, slots, chunks, ranks_.rank(), false),
                      estimateSettings(settings), scale * scale);
+    timer_.mark(4);
     coarseWalk(bodyCount, params, settings, slots);
     clock_.lap("coarse-walk");
+  } else {
+    timer_.mark(4);
   }
+  timer_.mark(5);
   slots =
       letRound(top, slots,
                selection_.chunks(kernels_, slots, chunks, ranks_.rank(), opensRelative(settings)),
                settings, 1.0);
+  timer_.mark(6);
   walk(bodyCount, params, settings, slots);
   clock_.lap("walk");
+  timer_.mark(7);
   if (ranks_.maximum(std::int64_t(buffers_.readSlotMisses())) != 0)
     throw std::logic_error("a walker missed records its local essential tree should hold");
   std::size_t sent = 0, received = 0;
@@ -190,6 +206,17 @@ void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount
   exchange.countLet(sent, received, own_.size() + rounds_.back().bodiesReceived);
   exchange.forceDone();  // the miss count read above waited for the walk
   clock_.report(ranks_);
+}
+
+std::optional<std::vector<std::pair<std::string, double>>> DecomposedTree::lastTimeSplit() {
+  const std::optional<std::vector<double>> s = timer_.takeNewest();
+  if (!s) return std::nullopt;
+  const std::vector<double>& d = *s;  // between marks 0-1, 1-2, ... 6-7
+  return std::vector<std::pair<std::string, double>>{{"sort and migration", d[0]},
+                                                     {"build", d[1]},
+                                                     {"moments", d[2]},
+                                                     {"LET", d[3] + d[5]},
+                                                     {"walk", d[4] + d[6]}};
 }
 
 SlotMap DecomposedTree::letRound(const TopArea& top, const SlotMap& held, std::vector<LetChunk> own,

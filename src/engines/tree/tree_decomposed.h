@@ -13,7 +13,9 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -29,6 +31,7 @@
 #include "engines/tree/tree_walk.h"
 #include "gl/objects.h"
 #include "gl/shader_program.h"
+#include "gl/timestamp_ring.h"
 #include "parallel/ranks.h"
 #include "physics/state.h"
 
@@ -65,6 +68,13 @@ class DecomposedTree {
   const std::vector<LetRound>& lastLetRounds() const { return rounds_; }
   // The segment this rank walked in the last evaluation: sorted positions [first, last).
   BodyRange lastSegment() const { return own_; }
+  // The GPU's time of the newest evaluation that has finished, in seconds, in parts: sorting and
+  // migration (both sorts, the cut, the IDs and state moved), the build (links and straddling
+  // nodes), the moments (local, frontier, top), the LETs (chunks, selection, packing, exchange and
+  // placing, both rounds) and the walks (coarse and main). Between GL_TIMESTAMP marks, so a part
+  // holds the time the GPU waited for this rank's MPI; never waits for the GPU. Each finished
+  // evaluation is given once; nothing while none has finished since.
+  std::optional<std::vector<std::pair<std::string, double>>> lastTimeSplit();
 
  private:
   void sortSegment(HeldBodies& held, int stage, std::size_t bodyCount,
@@ -95,6 +105,7 @@ class DecomposedTree {
 
   const Ranks& ranks_;
   PhaseClock clock_;
+  gl::TimestampRing timer_;  // the marks between lastTimeSplit's parts
   const Lap lap_ = [this](const char* phase) { clock_.lap(phase); };
   ArrayLimits arrays_;
   Kernels kernels_;
