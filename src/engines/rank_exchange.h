@@ -45,10 +45,11 @@ class RankExchange {
     double bytes = 0;  // moved through MPI, every rank's part
     long long exchanges = 0;
     // The decomposed tree's (tree/tree_decomposed.h): the bytes of local essential trees this rank
-    // sent and received, and the most bodies its tree held in one evaluation (its segment and the
-    // bodies its LETs brought); 0 where it did not run.
+    // sent and received, the most bodies its tree held in one evaluation (its segment and the
+    // bodies its LETs brought), and the records (bodies, nodes) its tree's arrays were sized for
+    // (tree_buffers.h); 0 where it did not run.
     double letBytesSent = 0, letBytesReceived = 0;
-    std::size_t treeBodiesHeld = 0;
+    std::size_t treeBodiesHeld = 0, treeArrayRecords = 0;
   };
 
   explicit RankExchange(const Ranks& ranks) : ranks_(ranks) {}
@@ -70,10 +71,12 @@ class RankExchange {
   void finishBufferExchange();
 
   // A decomposed tree's evaluation: what its LETs moved, and the bodies its tree held.
-  void countLet(std::size_t bytesSent, std::size_t bytesReceived, std::size_t bodiesHeld) {
+  void countLet(std::size_t bytesSent, std::size_t bytesReceived, std::size_t bodiesHeld,
+                std::size_t arrayRecords) {
     times_.letBytesSent += double(bytesSent);
     times_.letBytesReceived += double(bytesReceived);
     times_.treeBodiesHeld = std::max(times_.treeBodiesHeld, bodiesHeld);
+    times_.treeArrayRecords = std::max(times_.treeArrayRecords, arrayRecords);
   }
   // Before a stage's work that the next exchange moves: where its time starts.
   void beginShare() { shareBegan_ = std::chrono::steady_clock::now(); }

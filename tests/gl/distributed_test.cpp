@@ -375,7 +375,8 @@ TEST(DecomposedTree, ASnapshotOfThreeRanksResumedByTwoEndsAsOneProcesssRun) {
 // bench under the decomposed tree reports per rank, in its JSON, the most bodies the rank's tree
 // held (its segment and what its LETs brought: more than N/K, fewer than N for a sphere of 20000
 // bodies on 3 ranks) and the LETs' bytes a step; what the ranks sent in all they received in all.
-// The replicated tree's every rank holds N and sends no LET. Each rank's time split of its last
+// Its tree's arrays hold what it held, not N. The replicated tree's every rank holds N and sends
+// no LET. Each rank's time split of its last
 // evaluation (GPU timestamps) has the five parts, and they add up to between half the force's wall
 // time (its one step; the rest: reserving, binding, the miss count) and all of it.
 void expectSplitOfTheForce(const nlohmann::json& rank) {
@@ -417,9 +418,15 @@ TEST(DecomposedTree, BenchReportsWhatEachRanksTreeHeldAndItsLets) {
       received += rank["let_bytes_received_per_step"].get<double>();
       if (distribute == "replicate") {
         EXPECT_EQ(held, kBodies);
+        EXPECT_EQ(rank["tree_array_records"].get<double>(), kBodies);
       } else {
         EXPECT_GT(held, kBodies / kRanks);
         EXPECT_LT(held, kBodies);
+        // Its tree's arrays sized by what it held (an eighth more where they grew), not by N.
+        const double records = rank["tree_array_records"];
+        EXPECT_GE(records, held);
+        EXPECT_LE(records, held * 1.2 + 64);
+        EXPECT_LT(records, kBodies);
         expectSplitOfTheForce(rank);
       }
     }

@@ -142,6 +142,7 @@ nlohmann::json resultJson(const BenchResult& r, const StepParams& step,
          {"other_ms_per_step", jsonNumber(f.otherMs)},
          {"bytes_exchanged_per_step", jsonNumber(f.bytesPerStep)},
          {"bodies_held", f.treeBodiesHeld > 0 ? f.treeBodiesHeld : double(r.bodies)},
+         {"tree_array_records", f.treeArrayRecords > 0 ? f.treeArrayRecords : double(r.bodies)},
          {"let_bytes_sent_per_step", jsonNumber(f.letBytesSentPerStep)},
          {"let_bytes_received_per_step", jsonNumber(f.letBytesReceivedPerStep)},
          {"time_split_ms", splitJson(f.timeSplitMs)}});

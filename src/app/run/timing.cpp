@@ -90,10 +90,11 @@ std::string ownFigures(const Engine& engine, double wall, long long steps) {
   const double perStep = 1e3 / double(std::max(steps, 1LL));
   const double steps1 = double(std::max(steps, 1LL));
   char text[384];
-  std::snprintf(text, sizeof text, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %zu",
+  std::snprintf(text, sizeof text, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %zu %zu",
                 t.compute * perStep, t.download * perStep, t.mpi * perStep, t.upload * perStep,
                 (wall - t.compute - t.download - t.mpi - t.upload) * perStep, t.bytes / steps1,
-                t.letBytesSent / steps1, t.letBytesReceived / steps1, t.treeBodiesHeld);
+                t.letBytesSent / steps1, t.letBytesReceived / steps1, t.treeBodiesHeld,
+                t.treeArrayRecords);
   return text;
 }
 
@@ -138,9 +139,10 @@ std::vector<RankFigures> rankFigures(Engine& engine, double wall, long long step
     f.rank = int(r);
     f.host = hosts[r];
     f.device = devices[r];
-    std::sscanf(figures[r].c_str(), "%lf %lf %lf %lf %lf %lf %lf %lf %lf", &f.forceMs,
+    std::sscanf(figures[r].c_str(), "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &f.forceMs,
                 &f.downloadMs, &f.mpiMs, &f.uploadMs, &f.otherMs, &f.bytesPerStep,
-                &f.letBytesSentPerStep, &f.letBytesReceivedPerStep, &f.treeBodiesHeld);
+                &f.letBytesSentPerStep, &f.letBytesReceivedPerStep, &f.treeBodiesHeld,
+                &f.treeArrayRecords);
     f.timeSplitMs = splitOf(splits[r]);
     all.push_back(f);
   }

@@ -130,30 +130,70 @@ void checkArraysFit(std::size_t bodies, const ArrayLimits& limits) {
 }
 
 void TreeBuffers::reserve(std::size_t bodies, const ArrayLimits& limits) {
-  if (bodies <= capacity_) return;
-  storage_ = storageFor(bodies, limits);
+  if (bodies <= capacity_ && bodies <= groupBodies_) return;
+  allocate(bodies, bodies, storageFor(bodies, limits), limits.textureWidth, false);
+}
+
+bool TreeBuffers::reserveWalker(std::size_t records, std::size_t bodyCount,
+                                const ArrayLimits& limits) {
+  const ArrayStorage storage = storageFor(bodyCount, limits);
+  records = std::min(std::max<std::size_t>(records, 2), std::max<std::size_t>(bodyCount, 2));
+  const bool keep = storage == storage_ && capacity_ > 0;
+  if (keep && records <= capacity_ && bodyCount <= groupBodies_) return false;
+  allocate(keep ? std::max(records, capacity_) : records,
+           keep ? std::max(bodyCount, groupBodies_) : bodyCount, storage, limits.textureWidth,
+           keep);
+  if (keep) bindAll();
+  return true;
+}
+
+// Every array anew (kSlotHash too unless kept), for `records` bodies or `groupBodies` bodies'
+// groups; with `keep`, in the storage they have, holding what the old ones held.
+void TreeBuffers::allocate(std::size_t records, std::size_t groupBodies,
+                           const ArrayStorage& storage, int textureWidth, bool keep) {
+  const auto bodiesOf = [](Binding b, std::size_t bodies, std::size_t groups) {
+    return b == kGroupStats || b == kPotential ? groups : bodies;
+  };
+  // The old arrays were written by shaders: their stores land before the copies read them.
+  if (keep) glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
   for (GLuint b = 0; b < kBindingCount; ++b) {
+    if (keep && b == kSlotHash) continue;
+    const std::size_t bodies = bodiesOf(Binding(b), records, groupBodies);
+    const std::size_t had = bodiesOf(Binding(b), capacity_, groupBodies_);
     const TextureArray* array = textureArrayOf(Binding(b));
-    buffers_[b] = {};
-    textures_[b] = {};
-    if (array && storage_.inTextures) {
-      textures_[b] =
-          makeArrayTexture(*array, limits.textureWidth,
-                           int(rowsOf(*array, bodies, std::size_t(limits.textureWidth))));
+    if (array && storage.inTextures) {
+      const auto width = std::size_t(textureWidth);
+      gl::Texture texture =
+          makeArrayTexture(*array, textureWidth, int(rowsOf(*array, bodies, width)));
+      if (keep)
+        glCopyImageSubData(textures_[b].id(), GL_TEXTURE_2D, 0, 0, 0, 0, texture.id(),
+                           GL_TEXTURE_2D, 0, 0, 0, 0, textureWidth,
+                           GLsizei(rowsOf(*array, had, width)), 1);
+      textures_[b] = std::move(texture);
+      buffers_[b] = {};
       continue;
     }
-    buffers_[b] = gl::Buffer::create();
-    glNamedBufferStorage(buffers_[b].id(), GLsizeiptr(bytesOf(Binding(b), bodies)), nullptr,
+    gl::Buffer buffer = gl::Buffer::create();
+    glNamedBufferStorage(buffer.id(), GLsizeiptr(bytesOf(Binding(b), bodies)), nullptr,
                          GL_DYNAMIC_STORAGE_BIT);
+    if (keep)
+      glCopyNamedBufferSubData(buffers_[b].id(), buffer.id(), 0, 0,
+                               GLsizeiptr(bytesOf(Binding(b), had)));
+    buffers_[b] = std::move(buffer);
+    textures_[b] = {};
   }
-  glClearNamedBufferData(buffers_[kSlotHash].id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
-                         nullptr);
-  slotHashBytes_ = bytesOf(kSlotHash, bodies);
+  if (!keep) {
+    glClearNamedBufferData(buffers_[kSlotHash].id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
+                           nullptr);
+    slotHashBytes_ = bytesOf(kSlotHash, records);
+  }
   // Every slot free: each walk gives back what it takes, so this holds from now on.
   glClearNamedBufferSubData(buffers_[kSpill].id(), GL_R32UI, 0,
-                            GLsizeiptr(spillSlotsFor(bodies) * 4), GL_RED_INTEGER, GL_UNSIGNED_INT,
+                            GLsizeiptr(spillSlotsFor(records) * 4), GL_RED_INTEGER, GL_UNSIGNED_INT,
                             nullptr);
-  capacity_ = bodies;
+  storage_ = storage;
+  capacity_ = records;
+  groupBodies_ = groupBodies;
 }
 
 GLuint TreeBuffers::buffer(Binding binding) const {

@@ -1,8 +1,9 @@
 #pragma once
-// The GPU buffers of the tree (tree_layout.h lists what each holds), sized by N and grown only: an
-// evaluation at the same or a smaller N allocates nothing. The arrays of kTextureArrays are 2-D
-// textures instead where the largest of them would be over one shader storage block
-// (shaders/tree_arrays.glsl), so that N is bounded by the GPU's memory.
+// The GPU buffers of the tree (tree_layout.h lists what each holds), sized by N (a decomposed
+// tree's walker: by the records it holds) and grown only: an evaluation at the same or a smaller N
+// allocates nothing. The arrays of kTextureArrays are 2-D textures instead where the largest of
+// them would be over one shader storage block at N (shaders/tree_arrays.glsl), so that N is
+// bounded by the GPU's memory.
 
 #include <array>
 #include <cstddef>
@@ -59,6 +60,13 @@ class TreeBuffers {
   // Makes sure every array holds `bodies` bodies (reallocating all where they are too small), in
   // the storage storageFor(bodies, limits) gives.
   void reserve(std::size_t bodies, const ArrayLimits& limits);
+  // A decomposed tree's walker's (tree_decomposed.h): every array holds `records` bodies and
+  // internal nodes + 1 (its slots: its home, its segment, what the frontier and its LETs bring;
+  // at most `bodyCount`), the walk's group arrays `bodyCount` bodies' groups (they take global
+  // group indices), in the storage storageFor(bodyCount, limits) gives. Where the storage stays,
+  // arrays that grow keep what they held (an evaluation grows them between its passes) and the
+  // new ones are bound (bindAll); the slot hash stays as written. Returns whether anything grew.
+  bool reserveWalker(std::size_t records, std::size_t bodyCount, const ArrayLimits& limits);
   const ArrayStorage& storage() const { return storage_; }
   // Binds every buffer to its binding and every array texture to its texture and image units; the
   // sort's keys and values A as input, B as output.
@@ -95,6 +103,8 @@ class TreeBuffers {
 
  private:
   void bindArray(Binding role, Binding holder) const;
+  void allocate(std::size_t records, std::size_t groupBodies, const ArrayStorage& storage,
+                int textureWidth, bool keep);
 
   std::array<gl::Buffer, kBindingCount> buffers_;
   GrowingBuffer moving_;             // moveRecords' staging
@@ -103,7 +113,8 @@ class TreeBuffers {
   std::size_t slotHashBytes_ = 0;
   std::array<gl::Texture, kBindingCount> textures_;  // kTextureArrays' bindings, where in textures
   ArrayStorage storage_;
-  std::size_t capacity_ = 0;  // bodies
+  std::size_t capacity_ = 0;     // bodies
+  std::size_t groupBodies_ = 0;  // the bodies whose groups kGroupStats and kPotential hold
 };
 
 }  // namespace nbody::tree

@@ -26,7 +26,9 @@ void computeMoments(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
   std::size_t climbs = slots.mapped ? slots.count : bodyCount;
   if (starts.count > 0) climbs = starts.count;
   const GLuint zero = 0;
-  glClearNamedBufferSubData(buffers.buffer(kVisits), GL_R32UI, 0, GLsizeiptr((bodyCount - 1) * 4),
+  // A node's visits at its slot: a walker's arrays hold its slots alone (TreeBuffers::capacity).
+  const std::size_t visits = std::min(bodyCount - 1, buffers.capacity());
+  glClearNamedBufferSubData(buffers.buffer(kVisits), GL_R32UI, 0, GLsizeiptr(visits * 4),
                             GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
   gl::UniformProgram& program = kernels.use(Kernel::moments, slotDefines(slots));
   program.setUint("uBodyCount", bodyCount);

@@ -127,6 +127,7 @@ void DecomposedTree::linkSegment(std::size_t bodyCount) {
 // Step 7: the local moments, the frontier gathered and placed, the top pass. Returns the slots
 // the top area leaves.
 SlotMap DecomposedTree::computeAllMoments(TopArea& top, std::size_t bodyCount, double theta) {
+  growWalker(top.nodesPlaced() + 1);
   top.placeNodes(buffers_);
   SlotMap slots{true, segment_.first, segment_.count, 0,
                 buffers_.writeSlotHash(kernels_, top.hash())};
@@ -134,8 +135,9 @@ SlotMap DecomposedTree::computeAllMoments(TopArea& top, std::size_t bodyCount, d
   clock_.lap("local-moments");
   const std::vector<FrontierItem> frontier = selection_.frontier(kernels_, top, lap_);
   clock_.lap("frontier");
-  const std::vector<std::uint32_t> starts =
-      top.placeFrontier(buffers_, gatherOnEveryRank(ranks_, std::span(frontier)));
+  const std::vector<FrontierItem> every = gatherOnEveryRank(ranks_, std::span(frontier));
+  growWalker(std::max(segment_.count, top.nodesPlaced()) + every.size() + 1);
+  const std::vector<std::uint32_t> starts = top.placeFrontier(buffers_, every);
   slots.hashEntries = buffers_.writeSlotHash(kernels_, top.hash());
   clock_.lap("place-frontier");
   const GLuint startBuffer = ensureBuffer(topStarts_, starts.size() * 4);
@@ -157,7 +159,15 @@ void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount
   if (chunks % groups != 0)  // else a group could span two chunks, in neither's box
     throw std::invalid_argument("a LET chunk holds whole groups: a multiple of " +
                                 std::to_string(groups) + " bodies, not " + std::to_string(chunks));
-  buffers_.reserve(bodyCount, arrays_);
+  // The walker's arrays: its home (sorted first), then its segment (its bodies, and as many
+  // internal nodes but where it ends the order, + 1); grown as the frontier and the LETs bring
+  // more (growWalker).
+  std::size_t segment = 0;
+  for (const BodyRange& range :
+       shareOut(bodyCount, std::size_t(estimateSettings(settings).groupSize), ranks_.count()))
+    segment = std::max(segment, range.size());
+  buffers_.reserveWalker(std::max(held.count(), segment + 1), bodyCount, arrays_);
+  bodyCount_ = bodyCount;
   kernels_.setStorage(buffers_.storage());
   buffers_.bindAll();
   rounds_.clear();
@@ -203,9 +213,17 @@ void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount
     sent += round.bytesSent;
     received += round.bytesReceived;
   }
-  exchange.countLet(sent, received, own_.size() + rounds_.back().bodiesReceived);
+  exchange.countLet(sent, received, own_.size() + rounds_.back().bodiesReceived,
+                    buffers_.capacity());
   exchange.forceDone();  // the miss count read above waited for the walk
   clock_.report(ranks_);
+}
+
+// Room for `records` slots of bodies and of nodes (+ 1) in the walker's arrays, keeping what they
+// hold; an eighth more where they grow, so that the next evaluations' LETs mostly fit.
+void DecomposedTree::growWalker(std::size_t records) {
+  if (records > buffers_.capacity())
+    buffers_.reserveWalker(records + records / 8, bodyCount_, arrays_);
 }
 
 std::optional<std::vector<std::pair<std::string, double>>> DecomposedTree::lastTimeSplit() {
@@ -236,6 +254,8 @@ SlotMap DecomposedTree::letRound(const TopArea& top, const SlotMap& held, std::v
   clock_.lap("send");
   rounds_.push_back({sent.nodes.size(), sent.bodies.size(), sent.bytes(), received.nodes.size(),
                      received.bodies.size(), received.bytes()});
+  growWalker(
+      std::max(held.count + received.bodies.size(), top.nodesPlaced() + received.nodes.size() + 1));
   const SlotMap placed = selection_.place(kernels_, buffers_, received, top, held, ranks_.rank());
   clock_.lap("place");
   return placed;

@@ -87,6 +87,7 @@ class DecomposedTree {
             const SlotMap& slots);
   void coarseWalk(std::size_t bodyCount, const StepParams& params, const TreeSettings& settings,
                   const SlotMap& slots);
+  void growWalker(std::size_t records);
 
   // Wall time of each phase of an evaluation where NBODY_DECOMPOSED_TIMES is set (on every rank),
   // every rank's said on stderr by rank 0 (each phase ends with glFinish, so the GPU's share is in
@@ -120,6 +121,7 @@ class DecomposedTree {
   // The last evaluation's: the segment starts (K + 1), this rank's segment, its walker's texture
   // size.
   std::vector<std::size_t> starts_;
+  std::size_t bodyCount_ = 0;  // the evaluation's N
   BodyRange own_;
   glm::ivec2 walkerSize_{0, 0};
   std::vector<NodeLinks> straddling_;
