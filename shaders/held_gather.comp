@@ -1,12 +1,13 @@
 // A decomposed run's whole state gathered from every rank's held bodies (engines/held_bodies.h).
-// PACK 1: this rank's held body i as a record of 9 words, its ID (ids[i]) and then its position
-// and mass and its velocity (the texels at i of the textures at units 0 and 1) as float bits.
-// PACK 0: every rank's records stored at their IDs into the whole state's textures (images 0 and
-// 1). Bits only move; padding texels are never written.
+// PACK 1: this rank's held body uFirst + i as record i of 9 words, its ID (ids[uFirst + i]) and
+// then its position and mass and its velocity (its texels in the textures at units 0 and 1) as
+// float bits. PACK 0: records stored at their IDs into the whole state's textures (images 0 and
+// 1). Bits only move; padding texels are never written. Both run in pieces (records i < uCount).
 
 layout(local_size_x = 256) in;
 
 uniform uint uCount;
+uniform uint uFirst;  // PACK 1: the first held body of the piece
 
 layout(std430, binding = 0) buffer Records { uint records[]; };
 #if PACK
@@ -31,9 +32,10 @@ void main() {
   uint at = kWords * i;
 #if PACK
   int width = textureSize(uPositionMass, 0).x;
-  uvec4 position = floatBitsToUint(texelFetch(uPositionMass, texelIn(i, width), 0));
-  uvec4 velocity = floatBitsToUint(texelFetch(uVelocity, texelIn(i, width), 0));
-  records[at] = ids[i];
+  uint body = uFirst + i;
+  uvec4 position = floatBitsToUint(texelFetch(uPositionMass, texelIn(body, width), 0));
+  uvec4 velocity = floatBitsToUint(texelFetch(uVelocity, texelIn(body, width), 0));
+  records[at] = ids[body];
   for (uint k = 0u; k < 4u; ++k) {
     records[at + 1u + k] = position[k];
     records[at + 5u + k] = velocity[k];

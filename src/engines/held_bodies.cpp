@@ -66,8 +66,9 @@ std::vector<std::uint32_t> HeldBodies::readIds() const {
   return held;
 }
 
-// held_gather.comp over `count` records: this rank's packed (PACK 1) or every rank's stored.
-void HeldBodies::runGather(bool pack, std::size_t count) {
+// held_gather.comp over `count` records: this rank's bodies from `first` on packed (PACK 1), or
+// records stored (PACK 0).
+void HeldBodies::runGather(bool pack, std::size_t first, std::size_t count) {
   std::optional<gl::UniformProgram>& program = pack ? pack_ : store_;
   if (!program)
     program.emplace(
@@ -75,12 +76,14 @@ void HeldBodies::runGather(bool pack, std::size_t count) {
   if (count == 0) return;
   glUseProgram(program->id());
   program->setUint("uCount", count);
+  program->setUint("uFirst", first);
   const std::size_t groups = (count + kGatherThreads - 1) / kGatherThreads;
   const std::size_t columns = std::min<std::size_t>(groups, 65535);
   glDispatchCompute(GLuint(columns), GLuint((groups + columns - 1) / columns), 1);
 }
 
-void HeldBodies::gatherInto(StageTextures& full, std::size_t bodyCount, const Ranks& ranks) {
+void HeldBodies::gatherInto(StageTextures& full, std::size_t bodyCount, const Ranks& ranks,
+                            std::size_t pieceBytes) {
   std::vector<std::int64_t> counts(std::size_t(ranks.count()), 0);
   counts[std::size_t(ranks.rank())] = std::int64_t(count_);
   ranks.sum(counts);
@@ -89,26 +92,36 @@ void HeldBodies::gatherInto(StageTextures& full, std::size_t bodyCount, const Ra
                                             std::size_t(0)),
                     total = std::accumulate(units.begin(), units.end(), std::size_t(0));
   if (total != bodyCount) throw std::logic_error("the ranks hold not every body once");
-  const GLuint records = gl::ensureBuffer(records_, total * kRecordBytes);
+  const std::size_t block = pieceBytes > 0 ? pieceBytes : gl::limits().maxShaderStorageBlockBytes;
+  const std::size_t piece = std::max<std::size_t>(block / kRecordBytes, 1);  // records
+  const GLuint records = gl::ensureBuffer(records_, std::min(total, piece) * kRecordBytes);
   std::byte* all = parcel_.reserve(total * kRecordBytes);
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);  // the update's image stores to the state
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, records);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, ids());
   glBindTextureUnit(0, textures_.basePositionMass());
   glBindTextureUnit(1, textures_.baseVelocity());
-  runGather(true, count_);
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  if (count_ > 0)
-    glCopyNamedBufferSubData(records, parcel_.buffer(), 0, GLintptr(below * kRecordBytes),
-                             GLsizeiptr(count_ * kRecordBytes));
+  for (std::size_t first = 0; first < count_; first += piece) {
+    const std::size_t count = std::min(piece, count_ - first);
+    runGather(true, first, count);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glCopyNamedBufferSubData(records, parcel_.buffer(), 0, GLintptr((below + first) * kRecordBytes),
+                             GLsizeiptr(count * kRecordBytes));
+  }
   parcel_.fence();
   parcel_.wait();
   ranks.allGather({all, total * kRecordBytes}, units, kRecordBytes);
-  glCopyNamedBufferSubData(parcel_.buffer(), records, 0, 0, GLsizeiptr(total * kRecordBytes));
-  parcel_.fence();  // the next gather's reserve waits for this copy
   glBindImageTexture(0, full.basePositionMass(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
   glBindImageTexture(1, full.baseVelocity(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
-  runGather(false, total);
+  for (std::size_t first = 0; first < total; first += piece) {
+    const std::size_t count = std::min(piece, total - first);
+    // The last piece's stores read the records before this copy overwrites them.
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glCopyNamedBufferSubData(parcel_.buffer(), records, GLintptr(first * kRecordBytes), 0,
+                             GLsizeiptr(count * kRecordBytes));
+    runGather(false, 0, count);
+  }
+  parcel_.fence();  // the next gather's reserve waits for these copies
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
                   GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
                   GL_PIXEL_BUFFER_BARRIER_BIT);

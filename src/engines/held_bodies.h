@@ -43,14 +43,16 @@ class HeldBodies {
 
   // Every rank's held bodies' current state, placed by ID into `full`'s (`bodyCount` bodies): each
   // rank's records (ID, position, velocity: 36 bytes a body) packed on the GPU, gathered through
-  // host memory and stored by ID on the GPU (shaders/held_gather.comp). Every rank calls it alike.
-  void gatherInto(StageTextures& full, std::size_t bodyCount, const Ranks& ranks);
+  // host memory and stored by ID on the GPU (shaders/held_gather.comp), in pieces of at most
+  // `pieceBytes` on the GPU (0: one shader storage block of this GPU). Every rank calls it alike.
+  void gatherInto(StageTextures& full, std::size_t bodyCount, const Ranks& ranks,
+                  std::size_t pieceBytes = 0);
   // Every rank's held bodies' accelerations of stage `stage`, by ID (`bodyCount` bodies).
   std::vector<glm::dvec3> gatherAccelerations(int stage, std::size_t bodyCount,
                                               const Ranks& ranks) const;
 
  private:
-  void runGather(bool pack, std::size_t count);
+  void runGather(bool pack, std::size_t first, std::size_t count);
 
   StageTextures textures_;
   gl::GrowingBuffer ids_;

@@ -3,6 +3,7 @@
 // and storage blocks are checked before anything runs, and where arrays and stacks live, how the
 // walk is cut and how prefix sums are taken change no bit; settings and sizes are refused clearly.
 
+#include "engines/tree/tree_decomposed.h"
 #include "gl/tree_test_support.h"
 
 namespace nbody {
@@ -184,6 +185,23 @@ TEST_F(TreeGravityTest, CapacityIsCheckedBeforeAnythingRuns) {
     EXPECT_NE(std::string(e.what()).find("64 x 33 texels, over this GPU's 32 rows"),
               std::string::npos)
         << e.what();
+  }
+}
+
+// The decomposed tree moves a rank's bodies one texture at a time (16 bytes a body) and gathers the
+// state in pieces, so the bodies a rank holds bound N: on a GPU whose block holds 1 MiB, 2 ranks
+// take 60000 bodies and not 140000, which 4 ranks take (one line, saying so).
+TEST_F(TreeGravityTest, DecomposedRunsMovingMoreThanOneStorageBlockARankAreRefused) {
+  gl::Limits limits = gl::limits();
+  limits.maxShaderStorageBlockBytes = 1 << 20;
+  EXPECT_NO_THROW(tree::DecomposedTree::checkFits(60000, 2, limits));
+  EXPECT_NO_THROW(tree::DecomposedTree::checkFits(140000, 4, limits));
+  try {
+    tree::DecomposedTree::checkFits(140000, 2, limits);
+    FAIL() << "no refusal for 140000 bodies on 2 ranks";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("take more ranks"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
   }
 }
 

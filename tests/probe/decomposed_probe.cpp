@@ -253,7 +253,7 @@ bool sameSegment(const std::vector<std::uint32_t>& ids, const TreeArrays& walker
 // largest array kept in a buffer (0: one block; smaller: the arrays in textures at small N).
 struct WalkSettings {
   TreeSettings tree;
-  std::size_t chunkBodies, arrayBytes;
+  std::size_t chunkBodies, arrayBytes, pieceBytes;
 };
 
 // One rank's part after steps 2 and 3: its home, its segment of the order, sorted in its walker
@@ -595,7 +595,7 @@ bool letEvaluation(tree::DecomposedTree& tree, HeldBodies& held, const Ranks& ra
   }
   StageTextures full;
   full.allocate(StageTextures::sizeFor(count, gl::limits().maxTextureSize));
-  held.gatherInto(full, count, ranks);
+  held.gatherInto(full, count, ranks, settings.pieceBytes);
   const State back = full.download(count);
   for (std::size_t k = 0; k < count; ++k)
     moved += std::memcmp(&back.positionMass[k], &state.positionMass[k], sizeof(glm::vec4)) != 0 ||
@@ -654,6 +654,7 @@ bool letAcrossRanks(const Ranks& ranks, const State& state, const WalkSettings& 
   tree::ArrayLimits arrays = tree::arrayLimitsOf(gl::limits());
   if (settings.arrayBytes > 0)
     arrays = {arrays.blockBytes, settings.arrayBytes, 64, arrays.textureRows};
+  arrays.pieceBytes = settings.pieceBytes;
   tree::DecomposedTree tree(ranks, arrays);
   StageTextures full;
   full.allocate(StageTextures::sizeFor(state.size(), gl::limits().maxTextureSize));
@@ -775,9 +776,9 @@ constexpr StateMode kStateModes[] = {
 
 // The defaults for `count` bodies changed by "key=value,...": theta, leaf, small, group, opening
 // (geometric or relative), chunk (the LET's chunk bodies), array-bytes (arrays in textures past
-// it).
+// it), piece-bytes (the state moved and gathered in pieces of at most this).
 WalkSettings walkSettings(std::size_t count, const std::string& changes) {
-  WalkSettings settings{resolveTreeSettings(count), 0, 0};
+  WalkSettings settings{resolveTreeSettings(count), 0, 0, 0};
   TreeSettings& tree = settings.tree;
   std::size_t at = 0;
   while (at < changes.size()) {
@@ -800,6 +801,8 @@ WalkSettings walkSettings(std::size_t count, const std::string& changes) {
       settings.chunkBodies = std::stoul(value);
     else if (key == "array-bytes")
       settings.arrayBytes = std::stoul(value);
+    else if (key == "piece-bytes")
+      settings.pieceBytes = std::stoul(value);
     else
       throw std::invalid_argument("unknown setting " + item);
     at = end + 1;

@@ -44,6 +44,8 @@ BufferSizes bufferSizesFor(std::size_t bodies);
 struct ArrayLimits {
   std::size_t blockBytes = 0, arrayBytes = 0;
   int textureWidth = 0, textureRows = 0;
+  // A decomposed tree's: the most bytes its state moves through in one buffer (0: blockBytes).
+  std::size_t pieceBytes = 0;
 };
 ArrayLimits arrayLimitsOf(const gl::Limits& limits);
 // Where the arrays of `bodies` bodies go under `limits`.

@@ -68,11 +68,10 @@ DecomposedTree::DecomposedTree(const Ranks& ranks, const ArrayLimits& arrays)
 }
 
 void DecomposedTree::checkFits(std::size_t bodyCount, int rankCount, const gl::Limits& limits) {
-  const int stages = maxStageCount();  // both parities and stage positions, velocities, forces
-  const std::size_t texelsABody = std::size_t(6 + (stages - 1) + stages);
   const std::size_t held = (bodyCount + std::size_t(rankCount) - 1) / std::size_t(rankCount) +
                            std::size_t(StageTextures::sizeFor(bodyCount, limits.maxTextureSize).x);
-  const double most = std::max(36.0 * double(bodyCount), 16.0 * double(texelsABody * held));
+  // The migration's table by ID (4 bytes a body), one texture of the bodies that move.
+  const double most = std::max(4.0 * double(bodyCount), 16.0 * double(held));
   const double block = double(limits.maxShaderStorageBlockBytes);
   if (most <= block) return;
   const auto [need, limit] = comparedBytes(most, block);
@@ -106,7 +105,8 @@ void DecomposedTree::sortSegment(HeldBodies& held, int stage, std::size_t bodyCo
   clock_.lap("cut");
   segmentIds_.migrate(kernels_, home, sendCounts, bodyCount, ranks_);
   clock_.lap("migrate");
-  segmentIds_.moveState(kernels_, held, ranks_, lap_);
+  segmentIds_.moveState(kernels_, held, ranks_, lap_,
+                        arrays_.pieceBytes > 0 ? arrays_.pieceBytes : arrays_.blockBytes);
   own_ = {starts_[rank], starts_[rank + 1]};
   walkerSize_ = held.textures().size();
   clock_.lap("move-layout");

@@ -54,9 +54,9 @@ class DecomposedTree {
                 const TreeSettings& settings, RankExchange& exchange, std::size_t chunkBodies = 0);
 
   // Throws std::runtime_error where `bodyCount` bodies on `rankCount` ranks would pass one shader
-  // storage block of this GPU (NVIDIA's: 2 GiB) in a buffer that moves the state: every body's
-  // record gathered after a step (36 bytes), or the texels of a rank's bodies that leave it (at
-  // most all it holds, every texture of the method of the most stages).
+  // storage block of this GPU (NVIDIA's: 2 GiB) in a buffer that moves the state: the migration's
+  // table by ID (4 bytes a body), or one texture's texels of the bodies that leave or reach a rank
+  // (at most about N / K; the textures move a few at a time, the gathered state in pieces).
   static void checkFits(std::size_t bodyCount, int rankCount, const gl::Limits& limits);
 
   // What this rank sent and received in each LET round of the last evaluation (A, then B; B

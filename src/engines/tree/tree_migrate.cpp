@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "engines/rank_exchange.h"
 #include "engines/tree/tree_layout.h"
 #include "gl/desktop_calls.h"
+#include "util/system_limits.h"
 
 namespace nbody::tree {
 namespace {
@@ -113,6 +115,22 @@ void SegmentIds::findSources(Kernels& kernels, std::span<const std::uint32_t> re
 
 // The texels of the home's bodies that leave (sorted positions but the own part's), a parcel of
 // one texel a texture each, in the order migrate sent their IDs.
+// The texels of `textures` of the bodies that leave sent, those that arrive received into
+// arrived_ (a body's texels together, in the order of `textures`).
+void SegmentIds::moveTextures(Kernels& kernels,
+                              std::span<const StageTextures::BodyTexture> textures,
+                              const Ranks& ranks, const Lap& lap, std::size_t arriving) {
+  const std::size_t unit = textures.size() * kTexelBytes;
+  const std::vector<std::byte> sent = packLeaving(kernels, textures, lap);
+  lap("move-read");
+  std::vector<std::byte> received(arriving * unit);
+  ranks.allToAllInto(sent, sendCounts_, receivedCounts_, unit, received);
+  const GLuint arrived = ensureBuffer(arrived_, std::max<std::size_t>(received.size(), 16));
+  if (!received.empty())
+    glNamedBufferSubData(arrived, 0, GLsizeiptr(received.size()), received.data());
+  lap("move-send");
+}
+
 std::vector<std::byte> SegmentIds::packLeaving(Kernels& kernels,
                                                std::span<const StageTextures::BodyTexture> textures,
                                                const Lap& lap) {
@@ -138,23 +156,27 @@ std::vector<std::byte> SegmentIds::packLeaving(Kernels& kernels,
   return parcel;
 }
 
-void SegmentIds::moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks, const Lap& lap) {
+void SegmentIds::moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks, const Lap& lap,
+                           std::size_t pieceBytes) {
   glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);  // the update's image stores to the state
   lap("move-barrier");
   const std::vector<StageTextures::BodyTexture> textures = held.textures().bodyTextures();
-  const std::size_t unit = textures.size() * kTexelBytes;
-  const std::vector<std::byte> sent = packLeaving(kernels, textures, lap);
-  lap("move-read");
   const std::size_t arriving =
       std::accumulate(receivedCounts_.begin(), receivedCounts_.end(), std::size_t(0));
-  std::vector<std::byte> received(arriving * unit);
-  ranks.allToAllInto(sent, sendCounts_, receivedCounts_, unit, received);
-  const GLuint arrived = ensureBuffer(arrived_, std::max<std::size_t>(received.size(), 16));
-  if (!received.empty())
-    glNamedBufferSubData(arrived, 0, GLsizeiptr(received.size()), received.data());
-  lap("move-send");
-  const glm::ivec2 size = held.sizeFor(walkerList_.count);
-  layOut(kernels, textures, held.textures().size(), size);
+  const std::size_t texture = std::max(homeCount_ - own_, arriving) * kTexelBytes;
+  if (texture > pieceBytes) {
+    const auto [need, most] = comparedBytes(double(texture), double(pieceBytes));
+    throw std::runtime_error("the bodies that move between ranks take " + need +
+                             " a texture, over the " + most +
+                             " one buffer may hold: take more ranks");
+  }
+  const std::size_t batch = texture == 0 ? textures.size() : pieceBytes / texture;
+  const glm::ivec2 oldSize = held.textures().size(), size = held.sizeFor(walkerList_.count);
+  for (std::size_t first = 0; first < textures.size(); first += batch) {
+    const auto some = std::span(textures).subspan(first, std::min(batch, textures.size() - first));
+    moveTextures(kernels, some, ranks, lap, arriving);
+    layOut(kernels, some, oldSize, size);
+  }
   held.textures().resizedTo(size);
   held.heldNow(walkerList_.buffer, walkerList_.count);
 }

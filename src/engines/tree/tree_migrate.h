@@ -39,12 +39,17 @@ class SegmentIds {
   // order, those of bodies that left sent on through MPI (in the order migrate sent their IDs:
   // the home's sorted order, its own part left out), its size what held.sizeFor says. Every rank
   // calls it alike; `lap` is called with the name of each part done but the last (a phase clock's).
-  void moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks, const Lap& lap);
+  // The textures move a few at a time where all of them would pass `pieceBytes` in one buffer
+  // (what leaves, or arrives); throws std::runtime_error where one texture's would.
+  void moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks, const Lap& lap,
+                 std::size_t pieceBytes);
 
  private:
   void sortHomeIds(Kernels& kernels, IdList home);
   std::vector<std::uint32_t> readOthersParts();
   void findSources(Kernels& kernels, std::span<const std::uint32_t> received);
+  void moveTextures(Kernels& kernels, std::span<const StageTextures::BodyTexture> textures,
+                    const Ranks& ranks, const Lap& lap, std::size_t arriving);
   std::vector<std::byte> packLeaving(Kernels& kernels,
                                      std::span<const StageTextures::BodyTexture> textures,
                                      const Lap& lap);
