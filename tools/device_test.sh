@@ -640,8 +640,8 @@ rehearse() {
   source "$bundle/manifest"
   unshare -m --propagation private bash -c \
     "mount -t tmpfs none '$SOURCE_DIR' && mount -t tmpfs none /opt && cd '$stage' &&
-     OUT='${OUT:-$stage/out}' bash $BUNDLE_NAME/device_test.sh run &&
-     OUT='${OUT:-$stage/out}' bash $BUNDLE_NAME/device_test.sh one-process"
+     OUT='${OUT:-$stage/out}' bash $BUNDLE_NAME/device_test.sh run; ran=\$?;
+     OUT='${OUT:-$stage/out}' bash $BUNDLE_NAME/device_test.sh one-process && exit \$ran"
   local status=$?
   echo "rehearse: results in ${OUT:-$stage/out}"
   return $status

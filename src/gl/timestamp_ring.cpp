@@ -22,12 +22,15 @@ bool TimestampRing::begin() {
   }
   active_ = next_;
   next_ = (next_ + 1) % int(slots_.size());
-  slot.pending = true;
+  slot.pending = false;  // until its last mark: work cut short (a throw) leaves nothing to read
   return true;
 }
 
 void TimestampRing::mark(int k) {
-  if (active_ >= 0) stampTime(slots_[std::size_t(active_)].marks[std::size_t(k)].id());
+  if (active_ < 0) return;
+  Slot& slot = slots_[std::size_t(active_)];
+  stampTime(slot.marks[std::size_t(k)].id());
+  if (std::size_t(k) + 1 == slot.marks.size()) slot.pending = true;
 }
 
 std::optional<std::vector<double>> TimestampRing::takeNewest() {

@@ -19,7 +19,8 @@ class TimestampRing {
   // measurement that has not finished, the work goes untimed: returns false, and mark() does
   // nothing until the next begin(). An unread finished one is dropped (nobody asked for it).
   bool begin();
-  // Records mark k (0 .. marks - 1) of the slot begin() took.
+  // Records mark k (0 .. marks - 1) of the slot begin() took; the last one makes its measurement
+  // one to read (work that ends before it, e.g. by an exception, is never given).
   void mark(int k);
   // The seconds between consecutive marks of the newest finished measurement (marks - 1 values);
   // every finished one is given once, the older ones dropped. Nothing while none has finished.

@@ -239,10 +239,11 @@ TEST(DecomposedPieces, EveryWalkerComputesOneProcesssMoments) {
 // defaults) in two LET rounds: the coarse walk's geometric test, the coarse walk, each chunk's
 // least |a| gathered, the main walk's. Every body's acceleration, on every rank, is one process's,
 // bit for bit; a miss (a body range received in part counts as one) throws; the arrays in
-// textures too (array-bytes), and the state moved a texture at a time and gathered in pieces
-// (piece-bytes: 24000 bytes, a texture of ~1000 bodies, 666 records). The probe prints the LETs'
-// sizes. Checked by mutation: a piece's records packed from the first held body on, or a batch of
-// textures laid out with the stride of all, fail. Checked by mutation too: leaf children
+// textures too (array-bytes), and the state moved a few textures at a time and gathered in pieces
+// (piece-bytes: 21000 bytes, one or two textures of 650-1000 bodies, 583 records). The probe prints
+// the LETs' sizes. Checked by mutation: a piece's records packed from the first held body on, a
+// batch of textures laid out with the stride of all, or batches each rank cuts by its own count
+// (its MPI calls then differ from the others'), fail. Checked by mutation too: leaf children
 // not sent, or straddling nodes' ranges not sent, fail every state but the dense core (misses);
 // opening radii shrunk by 2^-10 fail the uniform sphere; a chunk's greatest |a| for its least fails
 // every state but the one point (where every |a| is 0).
@@ -257,7 +258,7 @@ TEST(DecomposedPieces, WithTheirLocalEssentialTreesEachWalkerWalksToOneProcesssA
                        {"plummer 3001 group=256", {3}},
                        {"plummer 3001 chunk=128", {4}},
                        {"plummer 3001 array-bytes=4096", {3}},
-                       {"plummer 3001 piece-bytes=24000", {3}},
+                       {"plummer 3001 piece-bytes=21000", {3}},
                        {"plummer 3001" + geometric, {3}},
                        {"uniform 10000" + geometric, {4}},
                        {"plummer 3001" + geometric + ",leaf=1,small=20,group=16", {3}},

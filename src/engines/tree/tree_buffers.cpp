@@ -154,8 +154,9 @@ void TreeBuffers::allocate(std::size_t records, std::size_t groupBodies,
   const auto bodiesOf = [](Binding b, std::size_t bodies, std::size_t groups) {
     return b == kGroupStats || b == kPotential ? groups : bodies;
   };
-  // The old arrays were written by shaders: their stores land before the copies read them.
-  if (keep) glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+  // The old arrays were written by shaders: their stores land before the copies read them (no bit
+  // names glCopyImageSubData: all of them; it happens in an evaluation's first few).
+  if (keep) glMemoryBarrier(GL_ALL_BARRIER_BITS);
   for (GLuint b = 0; b < kBindingCount; ++b) {
     if (keep && b == kSlotHash) continue;
     const std::size_t bodies = bodiesOf(Binding(b), records, groupBodies);

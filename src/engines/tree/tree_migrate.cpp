@@ -1,6 +1,7 @@
 #include "engines/tree/tree_migrate.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -163,7 +164,9 @@ void SegmentIds::moveState(Kernels& kernels, HeldBodies& held, const Ranks& rank
   const std::vector<StageTextures::BodyTexture> textures = held.textures().bodyTextures();
   const std::size_t arriving =
       std::accumulate(receivedCounts_.begin(), receivedCounts_.end(), std::size_t(0));
-  const std::size_t texture = std::max(homeCount_ - own_, arriving) * kTexelBytes;
+  // Agreed: every rank moves the same batches, each one collective.
+  const std::size_t texture =
+      std::size_t(ranks.maximum(std::int64_t(std::max(homeCount_ - own_, arriving)))) * kTexelBytes;
   if (texture > pieceBytes) {
     const auto [need, most] = comparedBytes(double(texture), double(pieceBytes));
     throw std::runtime_error("the bodies that move between ranks take " + need +

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Round 37 (docs/performance-history.md) on one H200: one GPU's tree as before (its arrays' code
+# was refactored), then the decomposed tree with 2 ranks sharing the GPU: bench's per-rank time
+# split and array records at 16.8M (JSON), and a run past the old limit of one buffer a rank
+# (~20.6M on 2 ranks): 50M bodies, one step.
+# Run on the device after tools/device_test.sh stage:
+#   bash docs/experiments/h200_round37.sh BUILD OUT
+set -uo pipefail
+build=${1:?build folder} out=${2:?output folder}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+quiet() { grep -v 'dlopen error'; }
+for bodies in 1048576 16777216; do
+  echo "== one GPU: bench tree euler plummer, $bodies bodies"
+  timeout 120 "$build/nbody" bench --engine tree --method euler --scene plummer --bodies "$bodies" \
+    2>&1 | quiet | grep -E '^tree .*euler|rror'
+done
+mpi() { timeout "$1" "$build/device-bin/mpiexec" --oversubscribe -x __EGL_VENDOR_LIBRARY_FILENAMES \
+  -n 2 "$build/nbody" "${@:2}" 2>&1 | quiet; }
+echo "== 2 ranks sharing the GPU: bench decompose, 16777216 bodies (JSON per rank)"
+mpi 150 bench --engine tree --method euler --scene plummer --bodies 16777216 --repetitions 3 \
+  --set distribute=decompose --json "$out/decompose_16m.json" | grep -E '^tree .*euler|rank [0-9]|rror'
+echo "== 2 ranks sharing the GPU: 50M bodies decomposed, one timed step"
+/usr/bin/time -f "wall %e s, max resident %M KB" "$build/device-bin/mpiexec" --oversubscribe \
+  -x __EGL_VENDOR_LIBRARY_FILENAMES -n 2 timeout 150 "$build/nbody" bench --engine tree \
+  --method euler --scene plummer --bodies 50000000 --steps 1 --repetitions 1 \
+  --set distribute=decompose --json "$out/decompose_50m.json" 2>&1 | quiet |
+  grep -E '^tree .*euler|rank [0-9]|rror|wall'
+nvidia-smi --query-gpu=memory.total --format=csv,noheader
