@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
@@ -120,9 +121,13 @@ INSTANTIATE_TEST_SUITE_P(EveryGpuEngine, RanksGiveTheBitsOfOne,
 
 class RanksAtTenThousand : public ::testing::TestWithParam<std::string> {};
 
-// The size, N = 10000, with the diagnostics (measured on every rank's whole state) too.
+// The size, N = 10000, with the diagnostics (measured on every rank's whole state) too;
+// the decomposed tree's as well.
 TEST_P(RanksAtTenThousand, WriteTheStateAndDiagnosticsOfOneProcess) {
-  ScratchFolder scratch("ranks-10000-" + GetParam());
+  std::string folder = "ranks-10000-" + GetParam();
+  std::replace_if(
+      folder.begin(), folder.end(), [](char c) { return !std::isalnum(c); }, '-');
+  ScratchFolder scratch(folder);
   const std::string run =
       "simulate --engine " + GetParam() +
       " --scene uniform-sphere --bodies 10000 --steps 2 -q --diagnostics-every 1 ";
@@ -140,6 +145,8 @@ TEST_P(RanksAtTenThousand, WriteTheStateAndDiagnosticsOfOneProcess) {
 
 INSTANTIATE_TEST_SUITE_P(EveryGpuEngine, RanksAtTenThousand,
                          ::testing::ValuesIn(test::gpuEngineNames()));
+INSTANTIATE_TEST_SUITE_P(DecomposedTree, RanksAtTenThousand,
+                         ::testing::Values("tree --set distribute=decompose"));
 
 // The decomposed tree's collectives (docs/decomposed-tree-design.md, step 1) under 1 to 4 ranks:
 // integer sums over a span past 32 bits, and an all-to-all of uneven parts, some empty, which each
@@ -332,7 +339,7 @@ TEST_P(DecomposedTreeGivesTheBitsOfOne, WhileBodiesCrossSegments) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, DecomposedTreeGivesTheBitsOfOne,
-                         ::testing::Values("euler", "rk4", "leapfrog"));
+                         ::testing::Values("euler", "rk2", "rk4", "symplectic-euler", "leapfrog"));
 
 // So few bodies that some ranks start holding none (the state's rows are fewer than the ranks):
 // RK4 under 4 ranks still writes one process's final state (a rank without bodies once crashed
@@ -442,6 +449,20 @@ TEST(DecomposedTree, BenchReportsWhatEachRanksTreeHeldAndItsLets) {
 
 // The decomposed tree does not screen contacts yet: a run with collisions ends every rank with
 // one line and writes nothing.
+// `shot` of the decomposed tree under 3 ranks draws one process's picture, byte for byte (rank 0
+// draws the state every rank gathered after the steps; composited pictures are still to come).
+TEST(DecomposedTree, ShotUnderThreeRanksDrawsOneProcesssPicture) {
+  ScratchFolder scratch("decomposed-shot");
+  const std::string run =
+      "shot --engine tree --set distribute=decompose --scene galaxies "
+      "--bodies 3001 --steps 4 --width 256 --height 256 --out ";
+  ASSERT_EQ(runNbody(run + (scratch / "one.png").string(), scratch).exitCode, 0);
+  const CommandResult result = runOnRanks(3, run + (scratch / "three.png").string(), scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_TRUE(test::readWholeFile(scratch / "three.png") ==
+              test::readWholeFile(scratch / "one.png"));
+}
+
 TEST(DecomposedTree, RefusesContactScreeningInOneLineWritingNothing) {
   ScratchFolder scratch("decomposed-contacts");
   const auto path = scratch / "final.nbody";
@@ -868,7 +889,9 @@ TEST(Ranks, ASharedWindowFolderThatIsAFileOrADeviceIsRefusedWithTheSameBits) {
 TEST(RankFailures, ANonFiniteStateEndsEveryRankNamingTheStepAndBody) {
   ScratchFolder scratch("ranks-non-finite");
   std::ofstream(scratch / "ic.csv") << "x,y,z,mass,vx,vy,vz\n0,0,0,1,0,0,0\n1e-15,0,0,1,0,0,0\n";
-  for (const std::string& engine : test::gpuEngineNames())
+  std::vector<std::string> engines = test::gpuEngineNames();
+  engines.push_back("tree --set distribute=decompose");
+  for (const std::string& engine : engines)
     expectEveryRankEndedCleanly(
         runOnRanks(2,
                    "simulate --engine " + engine + " --input " + (scratch / "ic.csv").string() +
