@@ -47,6 +47,17 @@ double paperStepsPerSecond(const BenchResult& r) {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
+// "sort and migration 27.6, build 20.4, ...": a split's parts, in their order.
+std::string splitText(const TimeSplit& split) {
+  std::string text;
+  char figure[32];
+  for (const auto& [name, ms] : split) {
+    std::snprintf(figure, sizeof figure, " %.1f", ms);
+    text += (text.empty() ? "" : ", ") + name + figure;
+  }
+  return text;
+}
+
 // A distributed run's split, rank by rank: where each rank's step went.
 void printRanks(const BenchResult& r) {
   if (r.ranks.empty()) return;
@@ -63,6 +74,8 @@ void printRanks(const BenchResult& r) {
       std::printf("; its tree held %.0f bodies, LETs %.1f MB sent, %.1f MB received a step",
                   f.treeBodiesHeld, f.letBytesSentPerStep * 1e-6, f.letBytesReceivedPerStep * 1e-6);
     std::printf("\n");
+    if (!f.timeSplitMs.empty())
+      std::printf("    its last force, ms: %s\n", splitText(f.timeSplitMs).c_str());
   }
 }
 
