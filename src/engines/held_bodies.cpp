@@ -92,7 +92,8 @@ void HeldBodies::gatherInto(StageTextures& full, std::size_t bodyCount, const Ra
                                             std::size_t(0)),
                     total = std::accumulate(units.begin(), units.end(), std::size_t(0));
   if (total != bodyCount) throw std::logic_error("the ranks hold not every body once");
-  const std::size_t block = pieceBytes > 0 ? pieceBytes : gl::limits().maxShaderStorageBlockBytes;
+  const std::size_t block =
+      pieceBytes > 0 ? pieceBytes : std::size_t(gl::limits().maxShaderStorageBlockBytes);
   const std::size_t piece = std::max<std::size_t>(block / kRecordBytes, 1);  // records
   const GLuint records = gl::ensureBuffer(records_, std::min(total, piece) * kRecordBytes);
   std::byte* all = parcel_.reserve(total * kRecordBytes);

@@ -36,6 +36,9 @@ namespace nbody::gl {
 #ifndef GL_WRITE_ONLY
 #define GL_WRITE_ONLY 0x88B9
 #endif
+#ifndef GL_ALL_BARRIER_BITS
+#define GL_ALL_BARRIER_BITS 0xFFFFFFFF
+#endif
 #ifndef GL_READ_ONLY
 #define GL_READ_ONLY 0x88B8
 #endif
