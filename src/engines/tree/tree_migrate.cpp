@@ -114,8 +114,6 @@ void SegmentIds::findSources(Kernels& kernels, std::span<const std::uint32_t> re
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
-// The texels of the home's bodies that leave (sorted positions but the own part's), a parcel of
-// one texel a texture each, in the order migrate sent their IDs.
 // The texels of `textures` of the bodies that leave sent, those that arrive received into
 // arrived_ (a body's texels together, in the order of `textures`).
 void SegmentIds::moveTextures(Kernels& kernels,
@@ -132,6 +130,8 @@ void SegmentIds::moveTextures(Kernels& kernels,
   lap("move-send");
 }
 
+// The texels of the home's bodies that leave (sorted positions but the own part's), a parcel of
+// one texel a texture each, in the order migrate sent their IDs.
 std::vector<std::byte> SegmentIds::packLeaving(Kernels& kernels,
                                                std::span<const StageTextures::BodyTexture> textures,
                                                const Lap& lap) {
