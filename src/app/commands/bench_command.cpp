@@ -48,7 +48,7 @@ double paperStepsPerSecond(const BenchResult& r) {
 }
 
 // "sort and migration 27.6, build 20.4, ...": a split's parts, in their order.
-std::string splitText(const TimeSplit& split) {
+std::string splitLine(const TimeSplit& split) {
   std::string text;
   char figure[32];
   for (const auto& [name, ms] : split) {
@@ -75,7 +75,7 @@ void printRanks(const BenchResult& r) {
                   f.treeBodiesHeld, f.letBytesSentPerStep * 1e-6, f.letBytesReceivedPerStep * 1e-6);
     std::printf("\n");
     if (!f.timeSplitMs.empty())
-      std::printf("    its last force, ms: %s\n", splitText(f.timeSplitMs).c_str());
+      std::printf("    its last force, ms: %s\n", splitLine(f.timeSplitMs).c_str());
   }
 }
 

@@ -134,17 +134,16 @@ void TreeBuffers::reserve(std::size_t bodies, const ArrayLimits& limits) {
   allocate(bodies, bodies, storageFor(bodies, limits), limits.textureWidth, false);
 }
 
-bool TreeBuffers::reserveWalker(std::size_t records, std::size_t bodyCount,
+void TreeBuffers::reserveWalker(std::size_t records, std::size_t bodyCount,
                                 const ArrayLimits& limits) {
   const ArrayStorage storage = storageFor(bodyCount, limits);
   records = std::min(std::max<std::size_t>(records, 2), std::max<std::size_t>(bodyCount, 2));
   const bool keep = storage == storage_ && capacity_ > 0;
-  if (keep && records <= capacity_ && bodyCount <= groupBodies_) return false;
+  if (keep && records <= capacity_ && bodyCount <= groupBodies_) return;
   allocate(keep ? std::max(records, capacity_) : records,
            keep ? std::max(bodyCount, groupBodies_) : bodyCount, storage, limits.textureWidth,
            keep);
   if (keep) bindAll();
-  return true;
 }
 
 // Every array anew (kSlotHash too unless kept), for `records` bodies or `groupBodies` bodies'

@@ -67,8 +67,8 @@ class TreeBuffers {
   // at most `bodyCount`), the walk's group arrays `bodyCount` bodies' groups (they take global
   // group indices), in the storage storageFor(bodyCount, limits) gives. Where the storage stays,
   // arrays that grow keep what they held (an evaluation grows them between its passes) and the
-  // new ones are bound (bindAll); the slot hash stays as written. Returns whether anything grew.
-  bool reserveWalker(std::size_t records, std::size_t bodyCount, const ArrayLimits& limits);
+  // new ones are bound (bindAll); the slot hash stays as written.
+  void reserveWalker(std::size_t records, std::size_t bodyCount, const ArrayLimits& limits);
   const ArrayStorage& storage() const { return storage_; }
   // Binds every buffer to its binding and every array texture to its texture and image units; the
   // sort's keys and values A as input, B as output.

@@ -84,8 +84,7 @@ void DecomposedTree::checkFits(std::size_t bodyCount, int rankCount, const gl::L
 // Steps 2 and 3: the home (what this rank holds: the last walker's bodies), its box, keys and
 // sort, the segment cut, the IDs and state migrated (tree_migrate.h), and the walker's sort under
 // the global box.
-void DecomposedTree::sortSegment(HeldBodies& held, int stage, std::size_t bodyCount,
-                                 const TreeSettings& settings) {
+void DecomposedTree::sortSegment(HeldBodies& held, int stage, std::size_t bodyCount) {
   const std::size_t rank = std::size_t(ranks_.rank());
   const IdList home{held.ids(), held.count()};
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);  // the update pass's stores to the positions
@@ -95,11 +94,6 @@ void DecomposedTree::sortSegment(HeldBodies& held, int stage, std::size_t bodyCo
   clock_.lap("bounds");
   sortByKeys(kernels_, buffers_, home.count);
   clock_.lap("home-sort");
-  starts_.clear();
-  const std::size_t unit = std::size_t(estimateSettings(settings).groupSize);
-  for (const BodyRange& segment : shareOut(bodyCount, unit, ranks_.count()))
-    starts_.push_back(segment.first);
-  starts_.push_back(bodyCount);
   const std::vector<std::size_t> sendCounts =
       cut_.sendCounts(kernels_, buffers_, home.count, {0, home.buffer}, starts_, ranks_);
   clock_.lap("cut");
@@ -159,13 +153,18 @@ void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount
   if (chunks % groups != 0)  // else a group could span two chunks, in neither's box
     throw std::invalid_argument("a LET chunk holds whole groups: a multiple of " +
                                 std::to_string(groups) + " bodies, not " + std::to_string(chunks));
+  // The segments: whole groups of the sorted order, cut alike on every rank.
+  starts_.clear();
+  std::size_t segment = 0;
+  for (const BodyRange& range :
+       shareOut(bodyCount, std::size_t(estimateSettings(settings).groupSize), ranks_.count())) {
+    starts_.push_back(range.first);
+    segment = std::max(segment, range.size());
+  }
+  starts_.push_back(bodyCount);
   // The walker's arrays: its home (sorted first), then its segment (its bodies, and as many
   // internal nodes but where it ends the order, + 1); grown as the frontier and the LETs bring
   // more (growWalker).
-  std::size_t segment = 0;
-  for (const BodyRange& range :
-       shareOut(bodyCount, std::size_t(estimateSettings(settings).groupSize), ranks_.count()))
-    segment = std::max(segment, range.size());
   buffers_.reserveWalker(std::max(held.count(), segment + 1), bodyCount, arrays_);
   bodyCount_ = bodyCount;
   kernels_.setStorage(buffers_.storage());
@@ -174,7 +173,7 @@ void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount
   clock_.start();
   timer_.begin();
   timer_.mark(0);
-  sortSegment(held, stage, bodyCount, settings);
+  sortSegment(held, stage, bodyCount);
   clock_.lap("walker-sort");
   timer_.mark(1);
   linkSegment(bodyCount);
@@ -254,8 +253,7 @@ SlotMap DecomposedTree::letRound(const TopArea& top, const SlotMap& held, std::v
   clock_.lap("send");
   rounds_.push_back({sent.nodes.size(), sent.bodies.size(), sent.bytes(), received.nodes.size(),
                      received.bodies.size(), received.bytes()});
-  growWalker(
-      std::max(held.count + received.bodies.size(), top.nodesPlaced() + received.nodes.size() + 1));
+  growWalker(LetSelection::slotsToPlace(received, top, held));
   const SlotMap placed = selection_.place(kernels_, buffers_, received, top, held, ranks_.rank());
   clock_.lap("place");
   return placed;

@@ -77,8 +77,7 @@ class DecomposedTree {
   std::optional<std::vector<std::pair<std::string, double>>> lastTimeSplit();
 
  private:
-  void sortSegment(HeldBodies& held, int stage, std::size_t bodyCount,
-                   const TreeSettings& settings);
+  void sortSegment(HeldBodies& held, int stage, std::size_t bodyCount);
   void linkSegment(std::size_t bodyCount);
   SlotMap computeAllMoments(TopArea& top, std::size_t bodyCount, double theta);
   SlotMap letRound(const TopArea& top, const SlotMap& held, std::vector<LetChunk> own,

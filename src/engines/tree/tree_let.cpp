@@ -219,6 +219,12 @@ void LetSelection::placeRecords(Kernels& kernels, std::size_t firstByte, std::si
                   GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
+std::size_t LetSelection::slotsToPlace(const LetParts& received, const TopArea& top,
+                                       const SlotMap& held) {
+  return std::max(held.count + received.bodies.size(),
+                  top.nodesPlaced() + received.nodes.size() + 1);
+}
+
 SlotMap LetSelection::place(Kernels& kernels, TreeBuffers& buffers, const LetParts& received,
                             const TopArea& top, const SlotMap& held, int rank) {
   const std::size_t count = held.count;
@@ -226,7 +232,7 @@ SlotMap LetSelection::place(Kernels& kernels, TreeBuffers& buffers, const LetPar
                                             received.bodyCounts.begin() + rank, std::size_t(0));
   const std::size_t nodeSlot = top.nodesPlaced(), nodes = received.nodes.size(),
                     bodies = received.bodies.size();
-  if (count + bodies > buffers.capacity() || nodeSlot + nodes + 1 > buffers.capacity())
+  if (slotsToPlace(received, top, held) > buffers.capacity())
     throw std::logic_error("a walker's arrays hold too few records for its local essential tree");
   const std::size_t entries = buffers.writeSlotHash(kernels, top.nodeHash(), nodes + bodies);
   buffers.moveRecords(kSortedBodies, held.bodiesBelow, below, count);

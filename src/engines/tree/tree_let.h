@@ -104,6 +104,10 @@ class LetSelection {
   // higher ranks after them, so that every body range a walk reads lies contiguous; writes the
   // slot hash of the top area's nodes and of everything received. On the GPU (tree_hash.comp).
   // Returns the walk's slot map.
+  // The records the walker's arrays must hold (TreeBuffers::capacity) for place: its bodies and
+  // those received, the nodes placed and those received + 1.
+  static std::size_t slotsToPlace(const LetParts& received, const TopArea& top,
+                                  const SlotMap& held);
   SlotMap place(Kernels& kernels, TreeBuffers& buffers, const LetParts& received,
                 const TopArea& top, const SlotMap& held, int rank);
 
