@@ -5,11 +5,16 @@
 
 #include "diagnostics/gpu_diagnostics.h"
 #include "diagnostics/json_number.h"
+#include "engines/held_bodies.h"
 #include "engines/stage_textures.h"
 #include "gl/limits.h"
 
 namespace nbody {
 namespace {
+
+// The bodies of a piece of the whole state's positions a decomposed run's ranks give out for the
+// reference (64 MB of texels).
+constexpr std::size_t kReferencePieceBodies = std::size_t(1) << 22;
 
 // The relative error of the engine's own potential, where it has one and the direct sum is
 // affordable, with the direct sum.
@@ -24,20 +29,47 @@ void measurePotentialError(Engine& engine, const GpuStateView& state, const Step
 
 // The external potential's acceleration in double at the judged bodies' float32 positions: the
 // engine's float32 evaluation of it is judged with the rest.
-void addExternalReference(Engine& engine, const StepParams& params,
-                          const std::vector<std::uint32_t>& judged,
+void addExternalReference(const StepParams& params, const std::vector<glm::vec4>& positions,
                           std::vector<glm::dvec3>& references) {
   if (!params.potential) return;
-  const State state = engine.download();
-  for (std::size_t k = 0; k < judged.size(); ++k)
-    references[k] += params.potential->acceleration(
-        glm::dvec3(glm::vec3(state.positionMass[judged[k]])), params.time(), params.gravity);
+  for (std::size_t k = 0; k < positions.size(); ++k)
+    references[k] += params.potential->acceleration(glm::dvec3(glm::vec3(positions[k])),
+                                                    params.time(), params.gravity);
+}
+
+// The report where the ranks hold parts of the state: the judged bodies' positions fetched from
+// the ranks holding them, the reference summed over every body's position as the ranks give them
+// out in pieces (the same sums, bit for bit, as over the whole state), the engine's accelerations
+// of the judged bodies alone. Nothing gathers the whole state; the potential's error, measured up
+// to kLargestPotentialCheck bodies, reads the whole state where it is gathered.
+AccuracyReport measureHeldAccuracy(Engine& engine, const StepParams& params,
+                                   const std::vector<std::uint32_t>& judged) {
+  // First the engine's (its evaluation lays out the parts, made where there were none); the
+  // positions stay as they were.
+  const std::vector<glm::dvec3> accelerations = engine.currentAccelerationsOf(params, judged);
+  HeldBodies& held = *engine.heldParts();
+  const std::vector<glm::vec4> positions =
+      held.texelsOf(held.textures().basePositionMass(), false, judged, ranks());
+  ReferenceSum sum(positions, params);
+  held.forEachPositionPiece(engine.bodyCount(), ranks(), kReferencePieceBodies,
+                            [&](GLuint texture, std::size_t count) { sum.add(texture, count); });
+  std::vector<glm::dvec3> references = sum.result();
+  addExternalReference(params, positions, references);
+  AccuracyReport report;
+  report.force = percentilesOf(relativeErrors(accelerations, references));
+  if (engine.bodyCount() <= kLargestPotentialCheck && !engine.gatheringDeferred())
+    measurePotentialError(engine, *engine.gpuState(), params, report);
+  return report;
 }
 
 }  // namespace
 
 AccuracyReport measureAccuracy(Engine& engine, const StepParams& params,
                                const AccuracySample& sample) {
+  if (engine.holdsParts(engine.bodyCount()))
+    return measureHeldAccuracy(
+        engine, params,
+        forceErrorSamples(engine.bodyCount(), sample.seed, sample.allUpTo, sample.bodies));
   StageTextures uploaded;  // the state of an engine that keeps it off the GPU
   std::optional<GpuStateView> state = engine.gpuState();
   if (!state) {
@@ -50,7 +82,12 @@ AccuracyReport measureAccuracy(Engine& engine, const StepParams& params,
       forceErrorSamples(state->bodyCount, sample.seed, sample.allUpTo, sample.bodies);
   std::vector<glm::dvec3> references = referenceAccelerations(
       state->positionMassTexture, state->size, state->bodyCount, params, judged);
-  addExternalReference(engine, params, judged, references);
+  if (params.potential) {
+    const State bodies = engine.download();
+    std::vector<glm::vec4> positions;
+    for (const std::uint32_t body : judged) positions.push_back(bodies.positionMass[body]);
+    addExternalReference(params, positions, references);
+  }
   const std::vector<glm::dvec3> all = engine.currentAccelerations(params);
   std::vector<glm::dvec3> accelerations;
   for (std::uint32_t body : judged) accelerations.push_back(all[body]);

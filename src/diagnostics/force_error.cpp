@@ -37,14 +37,46 @@ constexpr std::size_t kChunkLength = 16384;
 // more (docs/performance-history.md).
 constexpr std::size_t kChunksPerWait = 64;
 
-void runChunks(const gl::UniformProgram& program, std::size_t bodyCount, std::size_t samples) {
+// The bodies [0, bodyCount) of the texture bound, added to the sums so far where `continuing`.
+void runChunks(const gl::UniformProgram& program, std::size_t bodyCount, std::size_t samples,
+               bool continuing = false) {
   for (std::size_t begin = 0; begin < bodyCount; begin += kChunkLength) {
     if (begin > 0 && begin % (kChunkLength * kChunksPerWait) == 0) glFinish();
     program.setUint("uChunkBegin", begin);
     program.setUint("uChunkEnd", std::min(begin + kChunkLength, bodyCount));
+    program.setUint("uContinue", continuing || begin > 0 ? 1 : 0);
     glDispatchCompute(GLuint((samples + kThreads - 1) / kThreads), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   }
+}
+
+// The reference's sums, read back, times G.
+std::vector<glm::dvec3> readReference(GLuint reference, std::size_t samples, double gravity) {
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  std::vector<glm::dvec4> sums(samples);
+  glGetNamedBufferSubData(reference, 0, GLsizeiptr(sums.size() * 32), sums.data());
+  std::vector<glm::dvec3> result;
+  for (const glm::dvec4& sum : sums) result.push_back(gravity * glm::dvec3(sum));
+  return result;
+}
+
+// NaN until the kernel writes them: results that never arrive (work the driver dropped comes
+// back as whatever the memory held) make an error of inf, not a plausible one.
+void fillWithNan(GLuint buffer) {
+  const GLuint allOnes = ~0u;
+  glClearNamedBufferData(buffer, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &allOnes);
+}
+
+gl::UniformProgram referenceProgram(bool givenPositions, std::size_t samples,
+                                    const StepParams& params) {
+  gl::UniformProgram program(
+      gl::buildProgram({{GL_COMPUTE_SHADER, {"body_layout.glsl", "force_reference.comp"}}},
+                       {{"GIVEN_POSITIONS", givenPositions ? 1 : 0}}));
+  program.setUnit("uPositionMass", kPositionUnit);
+  if (!givenPositions) program.setUnit("uAcceleration", kAccelerationUnit);
+  program.setUint("uSampleCount", samples);
+  program.setDouble("uSoftening2", params.softening * params.softening);
+  return program;
 }
 
 }  // namespace
@@ -73,20 +105,12 @@ std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::i
   if (bodies.empty()) return {};
   if (size.x <= 0 || std::size_t(size.x) * std::size_t(size.y) < bodyCount)
     throw std::invalid_argument("referenceAccelerations: the texture cannot hold the bodies");
-  const gl::UniformProgram program(
-      gl::buildProgram({{GL_COMPUTE_SHADER, {"body_layout.glsl", "force_reference.comp"}}}));
-  program.setUnit("uPositionMass", kPositionUnit);
-  program.setUnit("uAcceleration", kAccelerationUnit);
-  program.setUint("uSampleCount", bodies.size());
-  program.setDouble("uSoftening2", params.softening * params.softening);
+  const gl::UniformProgram program = referenceProgram(false, bodies.size(), params);
   gl::Buffer samples = bufferOf(bodies.size() * 4, bodies.data());
   gl::Buffer reference = bufferOf(bodies.size() * 32, nullptr);
   gl::Buffer judgedBuffer = bufferOf(bodies.size() * 16, nullptr);
-  // NaN until the kernel writes them: results that never arrive (work the driver dropped comes
-  // back as whatever the memory held) make an error of inf, not a plausible one.
-  const GLuint allOnes = ~0u;
-  glClearNamedBufferData(reference.id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &allOnes);
-  glClearNamedBufferData(judgedBuffer.id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &allOnes);
+  fillWithNan(reference.id());
+  fillWithNan(judgedBuffer.id());
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
   glBindTextureUnit(kPositionUnit, positionMass);
   glBindTextureUnit(kAccelerationUnit, accelerationArray);
@@ -95,11 +119,7 @@ std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::i
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, judgedBuffer.id());
   glUseProgram(program.id());
   runChunks(program, bodyCount, bodies.size());
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  std::vector<glm::dvec4> sums(bodies.size());
-  glGetNamedBufferSubData(reference.id(), 0, GLsizeiptr(sums.size() * 32), sums.data());
-  std::vector<glm::dvec3> result;
-  for (const glm::dvec4& sum : sums) result.push_back(params.gravity * glm::dvec3(sum));
+  std::vector<glm::dvec3> result = readReference(reference.id(), bodies.size(), params.gravity);
   if (judged) {
     std::vector<glm::vec4> values(bodies.size());
     glGetNamedBufferSubData(judgedBuffer.id(), 0, GLsizeiptr(values.size() * 16), values.data());
@@ -108,6 +128,32 @@ std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::i
   }
   glUseProgram(0);
   return result;
+}
+
+ReferenceSum::ReferenceSum(std::span<const glm::vec4> positions, const StepParams& params)
+    : program_(referenceProgram(true, positions.size(), params)),
+      positions_(bufferOf(positions.size() * 16, positions.data())),
+      reference_(bufferOf(positions.size() * 32, nullptr)),
+      samples_(positions.size()),
+      gravity_(params.gravity) {
+  fillWithNan(reference_.id());
+}
+
+void ReferenceSum::add(unsigned int positionMass, std::size_t count) {
+  if (samples_ == 0 || count == 0) return;
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  glBindTextureUnit(kPositionUnit, positionMass);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, positions_.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, reference_.id());
+  glUseProgram(program_.id());
+  runChunks(program_, count, samples_, added_);
+  glUseProgram(0);
+  added_ = true;
+}
+
+std::vector<glm::dvec3> ReferenceSum::result() const {
+  if (!added_) return std::vector<glm::dvec3>(samples_, glm::dvec3(0.0));
+  return readReference(reference_.id(), samples_, gravity_);
 }
 
 std::vector<double> relativeErrors(const std::vector<glm::dvec3>& accelerations,

@@ -7,11 +7,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 
+#include "gl/objects.h"
+#include "gl/shader_program.h"
 #include "physics/state.h"
 
 namespace nbody {
@@ -40,6 +44,25 @@ std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::i
                                                const std::vector<std::uint32_t>& bodies,
                                                unsigned int accelerationArray = 0,
                                                std::vector<glm::dvec3>* judged = nullptr);
+
+// referenceAccelerations' sums at given float32 positions (the judged bodies': the masses are not
+// read), over the bodies j given piece by piece in index order (add): bit for bit
+// referenceAccelerations' over the same bodies in one texture, however they are cut. Needs a
+// current OpenGL 4.3+ context.
+class ReferenceSum {
+ public:
+  ReferenceSum(std::span<const glm::vec4> positions, const StepParams& params);
+  // The next `count` bodies j, texels 0.. of `positionMass` (RGBA32F, the state's layout).
+  void add(unsigned int positionMass, std::size_t count);
+  std::vector<glm::dvec3> result() const;  // waits for the GPU
+
+ private:
+  gl::UniformProgram program_;
+  gl::Buffer positions_, reference_;
+  std::size_t samples_ = 0;
+  double gravity_ = 1.0;
+  bool added_ = false;
+};
 
 // Percentiles (linear interpolation between order statistics) of the relative errors. A body
 // whose reference is exactly zero counts 0 if its acceleration is zero too, else infinity;

@@ -23,6 +23,14 @@ void Engine::setOption(const std::string& name, const std::string&) {
                    (known.empty() ? "" : " (it has " + known + ")"));
 }
 
+std::vector<glm::dvec3> Engine::currentAccelerationsOf(const StepParams& params,
+                                                       std::span<const std::uint32_t> ids) {
+  const std::vector<glm::dvec3> all = currentAccelerations(params);
+  std::vector<glm::dvec3> picked;
+  for (const std::uint32_t id : ids) picked.push_back(all.at(id));
+  return picked;
+}
+
 EngineSettings Engine::settings() const {
   EngineSettings current;
   for (const EngineOption& option : options()) current[option.name] = option.value;

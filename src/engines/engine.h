@@ -4,8 +4,10 @@
 // else they need to know about an engine.
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -19,6 +21,8 @@
 #include "physics/state.h"
 
 namespace nbody {
+
+class HeldBodies;
 
 // A bad engine option name or value: the user's mistake, reported as a usage error.
 struct UsageError : std::invalid_argument {
@@ -88,8 +92,13 @@ class Engine {
   // An engine whose ranks each hold their own bodies (a decomposed tree under mpiexec) gathers the
   // whole state after each step() call, so that any rank may read it. `deferred`: the calls that
   // follow leave it ungathered (for a benchmark that reads nothing), and the state may not be read
-  // until this is called with false, which gathers it. Every rank calls it alike.
+  // until this is called with false, which gathers it. Every rank calls it alike. While it is
+  // deferred, the whole state's textures are freed (download() and gpuState() are then logic
+  // errors); the force error and the non-finite check read the ranks' parts (heldParts()).
   virtual void deferGathering(bool /*deferred*/) {}
+  virtual bool gatheringDeferred() const { return false; }
+  // Whether `bodies` bodies, uploaded, would be held in parts by the ranks (heldParts()).
+  virtual bool holdsParts(std::size_t /*bodies*/) const { return false; }
 
   // Throws std::runtime_error saying why, when `bodies` bodies will not fit in what the engine
   // runs on (texture sizes, GPU or host memory). Checked before anything is allocated.
@@ -119,6 +128,14 @@ class Engine {
   // accuracy checks against a double-precision reference. Waits for the engine; the state is
   // unchanged.
   virtual std::vector<glm::dvec3> currentAccelerations(const StepParams& params) = 0;
+  // The same for the bodies `ids` only (indices in the state), in their order; every rank calls it
+  // alike.
+  virtual std::vector<glm::dvec3> currentAccelerationsOf(const StepParams& params,
+                                                         std::span<const std::uint32_t> ids);
+  // In a distributed run whose ranks hold parts of the state (a decomposed tree's): this rank's
+  // part, which readers of every body use rather than gathering the whole (force errors,
+  // non-finite checks at any N); nothing where every rank has the whole state at hand.
+  virtual HeldBodies* heldParts() { return nullptr; }
   // Where the engine measures it: the GPU time of its last step in named parts (e.g. a tree's
   // build and walk), in seconds, never waiting for the GPU; nothing where it does not.
   virtual std::vector<std::pair<std::string, double>> lastTimeSplit() { return {}; }

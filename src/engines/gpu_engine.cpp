@@ -102,7 +102,21 @@ void GpuEngine::checkCapacity(std::size_t bodies) const {
   const int slices = accelerationLayout().slices;
   const glm::ivec2 size = checkStateTextures(bodies, limits);
   checkAccelerationSlicesFit(bodies, size, slices, limits);
-  checkGpuMemory(bodies, size, slices, extraBytes(bodies), limits);
+  if (!holdsOwnBodies(bodies)) {
+    checkGpuMemory(bodies, size, slices, extraBytes(bodies), limits);
+  } else {
+    // Each rank's state textures hold its share (an eighth more as they grow); unless gathering
+    // is deferred, the whole state's current two textures and the gather's records (one storage
+    // block at most) besides.
+    const std::size_t share =
+        (bodies + std::size_t(ranks().count()) - 1) / std::size_t(ranks().count());
+    const double whole = gatherDeferred_ ? 0.0
+                                         : 32.0 * double(size.x) * double(size.y) +
+                                               std::min(36.0 * double(bodies),
+                                                        double(limits.maxShaderStorageBlockBytes));
+    checkGpuMemory(bodies, StageTextures::sizeFor(share + share / 8 + 1, limits.maxTextureSize),
+                   slices, extraBytes(bodies) + whole, limits);
+  }
   checkLayout(bodies, size);
 }
 
@@ -117,15 +131,26 @@ void GpuEngine::upload(const State& state) {
   reusedForce_.forget();
   held_.reset();
   ungathered_ = false;
-  textures_.allocate(size);
+  if (holdsOwnBodies(state.size())) {
+    // Each rank holds its rows from here on; the whole state's textures hold it only while
+    // something may read it (never while gathering is deferred).
+    textures_.release(size);
+    if (!gatherDeferred_) {
+      textures_.allocateBase();
+      textures_.upload(state);
+    }
+    ungathered_ = gatherDeferred_;
+    held_ = std::make_unique<HeldBodies>(state, size.x, ranks());
+  } else {
+    textures_.allocate(size);
+    textures_.upload(state);
+  }
   bodyCount_ = state.size();
   ids_ = state.id;
-  textures_.upload(state);
 }
 
 State GpuEngine::download() {
   checkGathered();
-  gl::memoryBarrier(gl::barrier::textureUpdate);
   State state = textures_.download(bodyCount_);
   if (!ids_.empty()) state.id = ids_;
   return state;
@@ -150,19 +175,26 @@ void GpuEngine::runStage(const StagePass& pass) {
 void GpuEngine::beginPasses() {
   if (bodyCount_ == 0) throw std::logic_error(name() + " engine: step before upload");
   const AccelerationLayout layout = accelerationLayout();
+  holdAsAsked();
   textures_.setAccelerationLayout(layout.layers, layout.slices);
   if (textures_.takeReallocated()) {
     texturesReallocated();
-    reusedForce_.forget();
+    if (!held_) reusedForce_.forget();  // the held bodies' textures keep theirs
   }
-  holdAsAsked();
   beginSteps();
 }
 
 void GpuEngine::gatherHeld() {
   if (!held_ || !ungathered_) return;
+  textures_.allocateBase();
   held_->gatherInto(textures_, bodyCount_, ranks());
   ungathered_ = false;
+}
+
+void GpuEngine::releaseWholeState() {
+  if (!held_) return;
+  textures_.release(textures_.size());
+  ungathered_ = true;
 }
 
 void GpuEngine::checkGathered() const {
@@ -171,18 +203,24 @@ void GpuEngine::checkGathered() const {
 
 void GpuEngine::deferGathering(bool deferred) {
   gatherDeferred_ = deferred;
-  if (!deferred) gatherHeld();
+  if (deferred)
+    releaseWholeState();
+  else
+    gatherHeld();
 }
 
 void GpuEngine::holdAsAsked() {
-  if (!holdsOwnBodies()) {
+  if (!holdsOwnBodies(bodyCount_)) {
     gatherHeld();   // where deferred
     held_.reset();  // the whole state is current
+    textures_.completeStages();
     return;
   }
   if (!held_) {
     held_ = std::make_unique<HeldBodies>(textures_, bodyCount_, ranks());
     reusedForce_.forget();
+    textures_.keepBaseOnly();
+    if (gatherDeferred_) releaseWholeState();
   }
   held_->textures().reserveStages(textures_.stagesReserved());
   held_->textures().takeReallocated();  // only ever added to: no texel of a body is lost
@@ -219,6 +257,8 @@ void GpuEngine::step(const Method& method, const StepParams& params, int steps) 
   }
   if (held_ && steps > 0) ungathered_ = true;
   if (!gatherDeferred_) gatherHeld();
+  if (exchange_)
+    exchange_->countStateTextures(textures_.bytes() + (held_ ? held_->textures().bytes() : 0));
   endPasses();
 }
 
@@ -237,6 +277,17 @@ std::vector<glm::dvec3> GpuEngine::currentAccelerations(const StepParams& params
   if (held_) return held_->gatherAccelerations(0, bodyCount_, ranks());
   std::vector<glm::dvec3> accelerations = readAccelerations(0);
   if (const auto own = ownBodies()) gatherShares(accelerations, bodyShares(), bodyCount_);
+  return accelerations;
+}
+
+std::vector<glm::dvec3> GpuEngine::currentAccelerationsOf(const StepParams& params,
+                                                          std::span<const std::uint32_t> ids) {
+  if (!holdsOwnBodies(bodyCount_)) return Engine::currentAccelerationsOf(params, ids);
+  evaluateCurrentForce(params);  // makes held_ where there was none
+  std::vector<glm::dvec3> accelerations;
+  for (const glm::vec4& texel :
+       held_->texelsOf(held_->textures().acceleration(0), true, ids, ranks()))
+    accelerations.push_back(glm::dvec3(glm::vec3(texel)));
   return accelerations;
 }
 

@@ -63,6 +63,8 @@ class GpuEngine : public Engine {
   void step(const Method& method, const StepParams& params, int steps = 1) override;
   void finish() override;
   void deferGathering(bool deferred) override;
+  bool gatheringDeferred() const override { return gatherDeferred_; }
+  bool holdsParts(std::size_t bodies) const override { return holdsOwnBodies(bodies); }
   std::vector<EngineOption> options() const override { return options_; }
   // A change that gives a layout the GPU cannot run with the state loaded is a UsageError that
   // changes nothing.
@@ -70,6 +72,9 @@ class GpuEngine : public Engine {
   std::optional<GpuStateView> gpuState() const override;
   // One force evaluation of the current state, stored and read back (the state is unchanged).
   std::vector<glm::dvec3> currentAccelerations(const StepParams& params) override;
+  std::vector<glm::dvec3> currentAccelerationsOf(const StepParams& params,
+                                                 std::span<const std::uint32_t> ids) override;
+  HeldBodies* heldParts() override { return held_.get(); }
   std::optional<RankExchange::Times> exchangeTimes() const override;
   void clearExchangeTimes() override;
   bool screenContacts(const std::optional<ContactScreenPass>& bodies) override;
@@ -111,8 +116,9 @@ class GpuEngine : public Engine {
   // the engine shares its force work itself (ranks()).
   virtual std::size_t shareGranule() const { return 0; }
 
-  // In a distributed run, whether each rank's passes run on the bodies it holds (heldBodies()).
-  virtual bool holdsOwnBodies() const { return false; }
+  // In a distributed run of `bodies` bodies, whether each rank's passes run on the bodies it holds
+  // (heldBodies()).
+  virtual bool holdsOwnBodies(std::size_t /*bodies*/) const { return false; }
   HeldBodies* heldBodies() { return held_.get(); }
   // How many bodies the passes advance: those this rank holds, else every body.
   std::size_t workingCount() const { return held_ ? held_->count() : bodyCount_; }
@@ -161,6 +167,8 @@ class GpuEngine : public Engine {
   void holdAsAsked();
   // Every rank's held bodies into textures_ (a collective), now or when no longer deferred.
   void gatherHeld();
+  // While gathering is deferred, the whole state's textures are freed (gatherHeld makes them).
+  void releaseWholeState();
   void checkGathered() const;
 
   std::vector<EngineOption> options_;

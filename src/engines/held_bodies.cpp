@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <numeric>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "engines/rank_exchange.h"
 #include "gl/desktop_calls.h"
@@ -16,35 +18,45 @@ namespace {
 // A held body's record as gatherInto moves it: its ID, position and mass, velocity (9 words).
 constexpr std::size_t kRecordBytes = 36;
 constexpr std::size_t kGatherThreads = 256;  // held_gather.comp's work group
-struct AccelerationRecord {
+// A held body's texel, with its ID.
+struct TexelRecord {
   std::uint32_t id;
-  glm::vec4 acceleration;
+  glm::vec4 texel;
 };
 
-std::vector<glm::vec4> padded(std::vector<glm::vec4> texels, std::size_t texelCount) {
-  texels.resize(texelCount, glm::vec4(0.0f));
-  return texels;
+// Work groups of kGatherThreads over `count` records (a row of groups is at most 65535 long).
+void dispatchRecords(std::size_t count) {
+  const std::size_t groups = (count + kGatherThreads - 1) / kGatherThreads;
+  const std::size_t columns = std::min<std::size_t>(groups, 65535);
+  glDispatchCompute(GLuint(columns), GLuint((groups + columns - 1) / columns), 1);
+}
+
+// Where in `held` (ascending) each of its IDs [first, last) lies: [lo, hi).
+std::pair<std::size_t, std::size_t> heldBetween(const std::vector<std::uint32_t>& held,
+                                                std::size_t first, std::size_t last) {
+  const auto at = [&](std::size_t id) {
+    return std::size_t(std::lower_bound(held.begin(), held.end(), id) - held.begin());
+  };
+  return {at(first), at(last)};
 }
 
 }  // namespace
 
-HeldBodies::HeldBodies(const StageTextures& full, std::size_t bodyCount, const Ranks& ranks) {
+HeldBodies::HeldBodies(const State& state, int wholeWidth, const Ranks& ranks) {
   const BodyRange rows =
-      shareOut(bodyCount, std::size_t(full.size().x), ranks.count())[std::size_t(ranks.rank())];
-  StageTextures::BaseTexels all = full.readBase(bodyCount);
+      shareOut(state.size(), std::size_t(wholeWidth), ranks.count())[std::size_t(ranks.rank())];
   textures_.allocate(sizeFor(rows.size()));
-  const auto part = [&](const std::vector<glm::vec4>& texels) {
-    return padded(
-        {texels.begin() + std::ptrdiff_t(rows.first), texels.begin() + std::ptrdiff_t(rows.last)},
-        textures_.texelCount());
-  };
-  textures_.writeBase({part(all.positionMass), part(all.velocity)});
+  textures_.writeBase(
+      StageTextures::baseTexelsOf(state, rows.first, rows.last, textures_.texelCount()));
   std::vector<std::uint32_t> ids(rows.size());
   std::iota(ids.begin(), ids.end(), std::uint32_t(rows.first));
   const GLuint buffer = gl::ensureBuffer(ids_, std::max<std::size_t>(ids.size(), 1) * 4);
   if (!ids.empty()) glNamedBufferSubData(buffer, 0, GLsizeiptr(ids.size() * 4), ids.data());
   count_ = ids.size();
 }
+
+HeldBodies::HeldBodies(const StageTextures& full, std::size_t bodyCount, const Ranks& ranks)
+    : HeldBodies(full.download(bodyCount), full.size().x, ranks) {}
 
 glm::ivec2 HeldBodies::sizeFor(std::size_t count) const {
   const std::size_t texels = textures_.texelCount();  // 0 before the first allocation
@@ -77,9 +89,7 @@ void HeldBodies::runGather(bool pack, std::size_t first, std::size_t count) {
   glUseProgram(program->id());
   program->setUint("uCount", count);
   program->setUint("uFirst", first);
-  const std::size_t groups = (count + kGatherThreads - 1) / kGatherThreads;
-  const std::size_t columns = std::min<std::size_t>(groups, 65535);
-  glDispatchCompute(GLuint(columns), GLuint((groups + columns - 1) / columns), 1);
+  dispatchRecords(count);
 }
 
 void HeldBodies::gatherInto(StageTextures& full, std::size_t bodyCount, const Ranks& ranks,
@@ -138,13 +148,94 @@ std::vector<glm::dvec3> HeldBodies::gatherAccelerations(int stage, std::size_t b
                       {{size.x, size.y, 1}, GL_RGBA, GL_FLOAT, 16, GL_TEXTURE_2D_ARRAY},
                       texels.data());
   const std::vector<std::uint32_t> ids = readIds();
-  std::vector<AccelerationRecord> own(count_);
+  std::vector<TexelRecord> own(count_);
   for (std::size_t i = 0; i < count_; ++i) own[i] = {ids[i], texels[i]};
   std::vector<glm::dvec3> accelerations(bodyCount, glm::dvec3(0.0));
-  for (const AccelerationRecord& body :
-       gatherOnEveryRank(ranks, std::span<const AccelerationRecord>(own)))
-    accelerations.at(body.id) = glm::dvec3(glm::vec3(body.acceleration));
+  for (const TexelRecord& body : gatherOnEveryRank(ranks, std::span<const TexelRecord>(own)))
+    accelerations.at(body.id) = glm::dvec3(glm::vec3(body.texel));
   return accelerations;
+}
+
+std::vector<glm::vec4> HeldBodies::pick(GLuint texture, bool array,
+                                        std::span<const std::uint32_t> indices, std::size_t first,
+                                        std::size_t count) {
+  const bool range = indices.empty();
+  if (!range) count = indices.size();
+  std::vector<glm::vec4> texels(count);
+  if (count == 0) return texels;
+  std::optional<gl::UniformProgram>& program = pickers_[range ? 1 : 0][array ? 1 : 0];
+  if (!program)
+    program.emplace(gl::buildProgram({{GL_COMPUTE_SHADER, {"texel_pick.comp"}}},
+                                     {{"RANGE", range ? 1 : 0}, {"ARRAY", array ? 1 : 0}}));
+  if (!range) {
+    const GLuint buffer = gl::ensureBuffer(pickIndices_, count * 4);
+    glNamedBufferSubData(buffer, 0, GLsizeiptr(count * 4), indices.data());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+  }
+  const GLuint picked = gl::ensureBuffer(picked_, count * 16);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, picked);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);  // the update's image stores to the state
+  glBindTextureUnit(0, texture);
+  glUseProgram(program->id());
+  program->setUint("uCount", count);
+  program->setUint("uFirst", first);
+  dispatchRecords(count);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glGetNamedBufferSubData(picked, 0, GLsizeiptr(count * 16), texels.data());
+  glUseProgram(0);
+  return texels;
+}
+
+std::vector<glm::vec4> HeldBodies::texelsOf(GLuint texture, bool array,
+                                            std::span<const std::uint32_t> ids,
+                                            const Ranks& ranks) {
+  const std::vector<std::uint32_t> held = readIds();
+  std::vector<std::uint32_t> indices;
+  std::vector<TexelRecord> own;
+  for (const std::uint32_t id : ids) {
+    const std::size_t at = heldBetween(held, id, id).first;
+    if (at == held.size() || held[at] != id) continue;
+    indices.push_back(std::uint32_t(at));
+    own.push_back({id, glm::vec4(0.0f)});
+  }
+  const std::vector<glm::vec4> texels = pick(texture, array, indices);
+  for (std::size_t k = 0; k < own.size(); ++k) own[k].texel = texels[k];
+  std::vector<TexelRecord> all = gatherOnEveryRank(ranks, std::span<const TexelRecord>(own));
+  std::sort(all.begin(), all.end(),
+            [](const TexelRecord& a, const TexelRecord& b) { return a.id < b.id; });
+  std::vector<glm::vec4> result;
+  for (const std::uint32_t id : ids) {
+    const auto found = std::lower_bound(
+        all.begin(), all.end(), id, [](const TexelRecord& r, std::uint32_t v) { return r.id < v; });
+    if (found == all.end() || found->id != id)
+      throw std::logic_error("body " + std::to_string(id) + " is held by no rank");
+    result.push_back(found->texel);
+  }
+  return result;
+}
+
+void HeldBodies::forEachPositionPiece(std::size_t bodyCount, const Ranks& ranks,
+                                      std::size_t pieceBodies,
+                                      const std::function<void(GLuint, std::size_t)>& piece) {
+  const std::vector<std::uint32_t> held = readIds();
+  pieceBodies = std::max<std::size_t>(pieceBodies, 1);
+  const glm::ivec2 size = StageTextures::sizeFor(
+      std::min(pieceBodies, std::max<std::size_t>(bodyCount, 1)), gl::limits().maxTextureSize);
+  const gl::Texture texture = gl::nearestTexture(GL_TEXTURE_2D, GL_RGBA32F, {size.x, size.y, 1});
+  std::vector<glm::vec4> texels(std::size_t(size.x) * std::size_t(size.y), glm::vec4(0.0f));
+  for (std::size_t first = 0; first < bodyCount; first += pieceBodies) {
+    const std::size_t last = std::min(first + pieceBodies, bodyCount);
+    const auto [lo, hi] = heldBetween(held, first, last);
+    const std::vector<glm::vec4> mine = pick(textures_.basePositionMass(), false, {}, lo, hi - lo);
+    std::vector<TexelRecord> own(hi - lo);
+    for (std::size_t k = 0; k < own.size(); ++k) own[k] = {held[lo + k], mine[k]};
+    const std::vector<TexelRecord> all =
+        gatherOnEveryRank(ranks, std::span<const TexelRecord>(own));
+    if (all.size() != last - first) throw std::logic_error("the ranks hold not every body once");
+    for (const TexelRecord& body : all) texels.at(body.id - first) = body.texel;
+    gl::writeTextureRows(texture.id(), {{size.x, size.y, 1}, GL_RGBA, GL_FLOAT, 16}, texels.data());
+    piece(texture.id(), last - first);
+  }
 }
 
 }  // namespace nbody

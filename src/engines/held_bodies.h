@@ -6,11 +6,15 @@
 // update then advances them alone. The whole state is every rank's held bodies gathered by ID.
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 
 #include "engines/stage_textures.h"
 #include "gl/growing_buffer.h"
@@ -23,8 +27,10 @@ namespace nbody {
 
 class HeldBodies {
  public:
-  // This rank's share of `full`'s current state (every body: `bodyCount` of them), in whole rows
-  // of its textures. Every rank calls it alike.
+  // This rank's share of `state` (every body), in whole rows of the whole state's textures,
+  // `wholeWidth` texels wide. Every rank calls it alike.
+  HeldBodies(const State& state, int wholeWidth, const Ranks& ranks);
+  // The same of `full`'s current state (`bodyCount` bodies), read back.
   HeldBodies(const StageTextures& full, std::size_t bodyCount, const Ranks& ranks);
 
   StageTextures& textures() { return textures_; }
@@ -51,8 +57,23 @@ class HeldBodies {
   std::vector<glm::dvec3> gatherAccelerations(int stage, std::size_t bodyCount,
                                               const Ranks& ranks) const;
 
+  // The texels of the bodies `ids` (each held by one rank) in one of textures()'s: a 2-D texture,
+  // or layer 0 of a 2-D array (`array`), in the order of `ids`, on every rank. Every rank calls it
+  // alike (a collective).
+  std::vector<glm::vec4> texelsOf(GLuint texture, bool array, std::span<const std::uint32_t> ids,
+                                  const Ranks& ranks);
+  // Every body's position and mass (the current state's), in ID order, in pieces of at most
+  // `pieceBodies`: `piece` is called on every rank with a texture of the piece's bodies (body k
+  // of the piece at texel k, the state's layout) and their count. Every rank calls it alike.
+  void forEachPositionPiece(std::size_t bodyCount, const Ranks& ranks, std::size_t pieceBodies,
+                            const std::function<void(GLuint, std::size_t)>& piece);
+
  private:
   void runGather(bool pack, std::size_t first, std::size_t count);
+  // The texels of held bodies `indices` (or, with none given, of [first, first + count)) of
+  // `texture` (layer 0 where `array`), read back (shaders/texel_pick.comp).
+  std::vector<glm::vec4> pick(GLuint texture, bool array, std::span<const std::uint32_t> indices,
+                              std::size_t first = 0, std::size_t count = 0);
 
   StageTextures textures_;
   gl::GrowingBuffer ids_;
@@ -61,6 +82,8 @@ class HeldBodies {
   gl::GrowingBuffer records_;
   gl::HostParcel parcel_;
   std::optional<gl::UniformProgram> pack_, store_;
+  std::optional<gl::UniformProgram> pickers_[2][2];  // texel_pick.comp by [RANGE][ARRAY]
+  gl::GrowingBuffer pickIndices_, picked_;
 };
 
 }  // namespace nbody

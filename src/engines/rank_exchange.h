@@ -50,6 +50,9 @@ class RankExchange {
     // (tree_buffers.h); 0 where it did not run.
     double letBytesSent = 0, letBytesReceived = 0;
     std::size_t treeBodiesHeld = 0, treeArrayRecords = 0;
+    // The most bytes of state textures this rank held at the end of a call of steps: the whole
+    // state's and, in a decomposed run, its held bodies' (engines/gpu_engine.h).
+    std::size_t stateTextureBytes = 0;
   };
 
   explicit RankExchange(const Ranks& ranks) : ranks_(ranks) {}
@@ -77,6 +80,9 @@ class RankExchange {
     times_.letBytesReceived += double(bytesReceived);
     times_.treeBodiesHeld = std::max(times_.treeBodiesHeld, bodiesHeld);
     times_.treeArrayRecords = std::max(times_.treeArrayRecords, arrayRecords);
+  }
+  void countStateTextures(std::size_t bytes) {
+    times_.stateTextureBytes = std::max(times_.stateTextureBytes, bytes);
   }
   // Before a stage's work that the next exchange moves: where its time starts.
   void beginShare() { shareBegan_ = std::chrono::steady_clock::now(); }

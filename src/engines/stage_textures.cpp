@@ -54,27 +54,65 @@ glm::ivec2 StageTextures::sizeFor(std::size_t bodyCount, int maxTextureSize) {
 }
 
 void StageTextures::allocate(glm::ivec2 size) {
-  if (size == size_) return;
+  if (size == size_ && !partial_) return;
+  release(size);
+  completeStages();
+}
+
+void StageTextures::release(glm::ivec2 size) {
   size_ = size;
   parity_ = 0;
   for (int p = 0; p < 2; ++p) {
-    basePositionMass_[p] = makeTexture(GL_TEXTURE_2D, size);
-    baseVelocity_[p] = makeTexture(GL_TEXTURE_2D, size);
-    stagePosition_[p] = makeTexture(GL_TEXTURE_2D, size);
+    basePositionMass_[p] = {};
+    baseVelocity_[p] = {};
+    stagePosition_[p] = {};
   }
-  for (int p = 0; p < 2; ++p) stagePosition_[p] = {};
   keptPositionMass_ = {};
   keptVelocity_ = {};
   stageVelocity_.clear();
   stageAcceleration_.clear();
+  partial_ = true;
+}
+
+void StageTextures::allocateBase() {
+  if (basePositionMass_[parity_].id()) return;
+  basePositionMass_[parity_] = makeTexture(GL_TEXTURE_2D, size_);
+  baseVelocity_[parity_] = makeTexture(GL_TEXTURE_2D, size_);
+}
+
+void StageTextures::keepBaseOnly() {
+  basePositionMass_[1 - parity_] = {};
+  baseVelocity_[1 - parity_] = {};
+  for (int p = 0; p < 2; ++p) stagePosition_[p] = {};
+  stageVelocity_.clear();
+  stageAcceleration_.clear();
+  partial_ = true;
+}
+
+void StageTextures::completeStages() {
+  if (!partial_) return;
+  allocateBase();
+  basePositionMass_[1 - parity_] = makeTexture(GL_TEXTURE_2D, size_);
+  baseVelocity_[1 - parity_] = makeTexture(GL_TEXTURE_2D, size_);
+  partial_ = false;
   const int stages = std::exchange(stages_, 0);
   if (accelerationLayers_ == 0) accelerationLayers_ = accelerationSlices_ = 1;
-  reserveStages(std::max(stages, 1));
+  try {
+    reserveStages(std::max(stages, 1));
+  } catch (...) {  // partial as before, the stages still to make
+    keepBaseOnly();
+    stages_ = stages;
+    throw;
+  }
   reallocated_ = true;
 }
 
 void StageTextures::reserveStages(int stages) {
   if (stages <= stages_) return;
+  if (partial_) {  // completeStages() makes them
+    stages_ = stages;
+    return;
+  }
   checkMemoryFor(stages);
   if (stages > 1 && !stagePosition_[0].id())
     for (int p = 0; p < 2; ++p) stagePosition_[p] = makeTexture(GL_TEXTURE_2D, size_);
@@ -115,8 +153,23 @@ void StageTextures::setAccelerationLayout(int layers, int slices) {
   accelerationLayers_ = layers;
   accelerationSlices_ = slices;
   stageAcceleration_.clear();
+  if (partial_) return;  // completeStages() makes them
   addAccelerations();
   reallocated_ = true;
+}
+
+std::size_t StageTextures::bytes() const {
+  std::size_t textures = stageAcceleration_.size() * std::size_t(accelerationSlices_);
+  const auto count = [&](const gl::Texture& texture) { textures += texture.id() != 0 ? 1 : 0; };
+  for (int p = 0; p < 2; ++p) {
+    count(basePositionMass_[p]);
+    count(baseVelocity_[p]);
+    count(stagePosition_[p]);
+  }
+  count(keptPositionMass_);
+  count(keptVelocity_);
+  for (const gl::Texture& velocity : stageVelocity_) count(velocity);
+  return textures * texelCount() * 16;
 }
 
 bool StageTextures::takeReallocated() { return std::exchange(reallocated_, false); }
@@ -128,16 +181,23 @@ void StageTextures::upload(const State& state) {
   for (const gl::Texture* texture : {&basePositionMass_[1 - parity_], &baseVelocity_[1 - parity_],
                                      &stagePosition_[0], &stagePosition_[1]})
     if (texture->id()) gl::clearTexture(texture->id(), GL_TEXTURE_2D, {size_.x, size_.y, 1});
-  std::vector<glm::vec4> positionMass(texelCount(), glm::vec4(0.0f)),
-      velocity(texelCount(), glm::vec4(0.0f));
-  std::copy(state.positionMass.begin(), state.positionMass.end(), positionMass.begin());
-  for (std::size_t i = 0; i < state.size(); ++i)
-    velocity[i] = glm::vec4(glm::vec3(state.velocity[i]), float(componentOf(state, i)));
-  gl::writeTextureRows(basePositionMass(), shapeOf(size_), positionMass.data());
-  gl::writeTextureRows(baseVelocity(), shapeOf(size_), velocity.data());
+  writeBase(baseTexelsOf(state, 0, state.size(), texelCount()));
+}
+
+StageTextures::BaseTexels StageTextures::baseTexelsOf(const State& state, std::size_t first,
+                                                      std::size_t last, std::size_t texelCount) {
+  BaseTexels texels{std::vector<glm::vec4>(texelCount, glm::vec4(0.0f)),
+                    std::vector<glm::vec4>(texelCount, glm::vec4(0.0f))};
+  for (std::size_t i = first; i < last; ++i) {
+    texels.positionMass[i - first] = state.positionMass[i];
+    texels.velocity[i - first] =
+        glm::vec4(glm::vec3(state.velocity[i]), float(componentOf(state, i)));
+  }
+  return texels;
 }
 
 State StageTextures::download(std::size_t bodyCount) const {
+  gl::memoryBarrier(gl::barrier::textureUpdate);  // a compute update's image stores
   const std::vector<float> positionMass = readTexture(basePositionMass(), size_);
   const std::vector<float> velocity = readTexture(baseVelocity(), size_);
   State state;

@@ -33,6 +33,20 @@ class StageTextures {
   // (Re)allocates for `size` texels, all cleared to zero (massless padding at rest), with the
   // stages reserved so far.
   void allocate(glm::ivec2 size);
+  // Where the passes run on other textures (a decomposed run's held bodies, held_bodies.h), the
+  // whole state needs only what is gathered into it: the current state's two textures, or none
+  // while nothing reads it. Meanwhile the textures are partial: reserveStages and
+  // setAccelerationLayout only record what completeStages() will make.
+  //   release(size): frees every texture (a kept copy too), sized `size` for what comes next;
+  //   allocateBase(): the current state's textures, cleared, where they are not there;
+  //   keepBaseOnly(): frees all but the current state's textures and a kept copy;
+  //   completeStages(): every texture again (the current state's kept as they are, the rest
+  //     cleared; takeReallocated() then says so).
+  void release(glm::ivec2 size);
+  void allocateBase();
+  void keepBaseOnly();
+  void completeStages();
+  bool partial() const { return partial_; }
   // Makes sure the textures of a method of `stages` stages are there (adding what is missing:
   // takeReallocated() then says so); throws std::runtime_error, allocating nothing, where the GPU
   // says that its free memory cannot hold them.
@@ -43,6 +57,8 @@ class StageTextures {
   glm::ivec2 size() const { return size_; }
   int stagesReserved() const { return stages_; }
   std::size_t texelCount() const { return std::size_t(size_.x) * std::size_t(size_.y); }
+  // The bytes of the textures there now.
+  std::size_t bytes() const;
   // True when the textures were reallocated since the last call (framebuffers must be rebuilt).
   bool takeReallocated();
 
@@ -59,6 +75,9 @@ class StageTextures {
   };
   BaseTexels readBase(std::size_t count) const;
   void writeBase(const BaseTexels& texels);
+  // The texels of `state`'s bodies [first, last), padded to `texelCount` texels.
+  static BaseTexels baseTexelsOf(const State& state, std::size_t first, std::size_t last,
+                                 std::size_t texelCount);
   // Every texture that holds a texel a body, in an order fixed by the stages reserved (for a
   // decomposed run's moves of bodies between ranks, held_bodies.h): 2-D textures, and the stage
   // accelerations as 2-D arrays of one layer (the plain layout only: else a std::logic_error).
@@ -95,6 +114,7 @@ class StageTextures {
   int accelerationLayers_ = 0, accelerationSlices_ = 0;
   int parity_ = 0;  // base_[parity_] holds the current state
   bool reallocated_ = false;
+  bool partial_ = false;  // release()'s or keepBaseOnly()'s, till completeStages()
   gl::Texture basePositionMass_[2], baseVelocity_[2];
   gl::Texture keptPositionMass_, keptVelocity_;  // keep()'s
   gl::Texture stagePosition_[2];                 // a stage reads one and writes the other

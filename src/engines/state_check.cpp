@@ -2,8 +2,10 @@
 
 #include <cmath>
 
+#include "engines/held_bodies.h"
 #include "gl/limits.h"
 #include "gl/shader_program.h"
+#include "parallel/ranks.h"
 
 namespace nbody {
 
@@ -20,9 +22,20 @@ std::optional<std::size_t> firstNonFiniteBody(const State& state) {
 }
 
 std::optional<std::size_t> NonFiniteCheck::firstNonFiniteBody(Engine& engine) {
+  HeldBodies* held = engine.heldParts();
+  if (held && engine.gatheringDeferred()) return inParts(*held, engine.bodyCount());
   const auto view = engine.gpuState();
   if (view && gl::limits().supports(4, 3)) return onGpu(*view);  // a compute pass
   return nbody::firstNonFiniteBody(engine.download());
+}
+
+std::optional<std::size_t> NonFiniteCheck::inParts(HeldBodies& held, std::size_t bodyCount) {
+  const std::optional<std::size_t> own = onGpu(held.textures().view(held.count()));
+  const std::int64_t none = std::int64_t(bodyCount);
+  const std::int64_t first =
+      -ranks().maximum(-(own ? std::int64_t(held.readIds().at(*own)) : none));
+  if (first == none) return std::nullopt;
+  return std::size_t(first);
 }
 
 std::optional<std::size_t> NonFiniteCheck::onGpu(const GpuStateView& view) {

@@ -14,11 +14,14 @@ namespace nbody {
 
 class NonFiniteCheck {
  public:
-  // The index of the first body whose position, mass or velocity is not finite.
+  // The index of the first body whose position, mass or velocity is not finite. Where the engine's
+  // ranks hold parts of the state and gathering is deferred, from the parts: every rank calls it
+  // alike.
   std::optional<std::size_t> firstNonFiniteBody(Engine& engine);
 
  private:
   std::optional<std::size_t> onGpu(const GpuStateView& view);
+  std::optional<std::size_t> inParts(HeldBodies& held, std::size_t bodyCount);
   gl::UniformProgram program_;
   gl::StorageWords result_;
 };

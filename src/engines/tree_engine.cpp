@@ -112,7 +112,9 @@ bool TreeEngine::decomposes(std::size_t bodies) const {
   return distribute_ == "decompose" && bodies >= 2;
 }
 
-bool TreeEngine::holdsOwnBodies() const { return ranks().distributed() && decomposes(bodyCount()); }
+bool TreeEngine::holdsOwnBodies(std::size_t bodies) const {
+  return ranks().distributed() && decomposes(bodies);
+}
 
 // Distributed, each rank walks its share of the groups and the ranks exchange what they walked
 // (tree/tree_share.h), the update then advancing every body on every rank; or each rank walks its
@@ -148,17 +150,26 @@ void TreeEngine::runUpdate(const StagePass& pass) {
 void TreeEngine::checkLayout(std::size_t bodies, glm::ivec2) const {
   if (ranks().distributed() && !decomposes(bodies))
     tree::TreeShare::checkFits(bodies, gl::limits());
-  if (ranks().distributed() && decomposes(bodies))
+  if (holdsOwnBodies(bodies))
     tree::DecomposedTree::checkFits(bodies, ranks().count(), gl::limits());
   try {
-    gravity_.checkCapacity(bodies, settingsFor(bodies));
+    // A decomposed rank's arrays hold its walker's records, not N.
+    gravity_.checkCapacity(arrayRecords(bodies), settingsFor(bodies));
   } catch (const std::invalid_argument& e) {  // settings the tree refuses: the option's fault
     throw std::runtime_error(e.what());
   }
 }
 
+std::size_t TreeEngine::arrayRecords(std::size_t bodies) const {
+  if (!holdsOwnBodies(bodies)) return bodies;
+  return tree::DecomposedTree::plannedRecords(bodies, ranks().count());
+}
+
 double TreeEngine::extraBytes(std::size_t bodies) const {
-  return double(TreeGravity::bytesFor(bodies));
+  // A decomposed rank's arrays, and its tables by ID (the migration's, the held IDs: 8 bytes a
+  // body).
+  const double tables = holdsOwnBodies(bodies) ? 8.0 * double(bodies) : 0.0;
+  return double(TreeGravity::bytesFor(arrayRecords(bodies))) + tables;
 }
 
 double TreeEngine::interactionsPerForceEvaluation() {
@@ -173,7 +184,7 @@ double TreeEngine::interactionsPerForceEvaluation() {
 }
 
 std::vector<std::pair<std::string, double>> TreeEngine::lastTimeSplit() {
-  if (decomposed_ && holdsOwnBodies())
+  if (decomposed_ && holdsOwnBodies(bodyCount()))
     return decomposed_->lastTimeSplit().value_or(std::vector<std::pair<std::string, double>>{});
   const auto split = gravity_.lastTimeSplit();
   if (!split) return {};

@@ -43,11 +43,13 @@ class TreeEngine final : public GpuEngine {
 
  private:
   void optionsChanged() override;
-  bool holdsOwnBodies() const override;
+  bool holdsOwnBodies(std::size_t bodies) const override;
   void evaluateForce(const StagePass& pass) override;
   void runUpdate(const StagePass& pass) override;
   void checkLayout(std::size_t bodies, glm::ivec2 size) const override;
   double extraBytes(std::size_t bodies) const override;
+  // The records the tree's arrays are sized for with `bodies` bodies: N, or a decomposed rank's.
+  std::size_t arrayRecords(std::size_t bodies) const;
   void offerGroupSizesThatFit();
 
   TreeSettings chosen_;  // the options; groupSize 0 for auto

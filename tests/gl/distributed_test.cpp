@@ -420,18 +420,27 @@ TEST(DecomposedTree, BenchReportsWhatEachRanksTreeHeldAndItsLets) {
     const CommandResult result =
         runOnRanks(kRanks, run + path.string() + " --set distribute=" + distribute, scratch);
     ASSERT_EQ(result.exitCode, 0) << result.err;
-    const nlohmann::json ranks =
-        nlohmann::json::parse(test::readWholeFile(path))["results"][0]["per_rank"];
+    const nlohmann::json timed = nlohmann::json::parse(test::readWholeFile(path))["results"][0];
+    // Decomposed, bench reads only the ranks' parts: the force error, but no energies.
+    EXPECT_EQ(timed["accuracy"]["force_error"]["samples"], kBodies) << distribute;
+    EXPECT_EQ(timed.contains("conservation"), distribute == "replicate") << timed.dump();
+    const nlohmann::json& ranks = timed["per_rank"];
     ASSERT_EQ(ranks.size(), std::size_t(kRanks));
     double sent = 0, received = 0;
     for (const nlohmann::json& rank : ranks) {
       const double held = rank["bodies_held"];
       sent += rank["let_bytes_sent_per_step"].get<double>();
       received += rank["let_bytes_received_per_step"].get<double>();
+      // Euler's five textures of 16 bytes a texel: the whole state's (replicated), or only the
+      // held bodies' (decomposed: nothing reads the whole state while bench times).
+      const double stateBytes = rank["state_texture_bytes"];
       if (distribute == "replicate") {
         EXPECT_EQ(held, kBodies);
         EXPECT_EQ(rank["tree_array_records"].get<double>(), kBodies);
+        EXPECT_GE(stateBytes, 80.0 * kBodies);
       } else {
+        EXPECT_GE(stateBytes, 80.0 * kBodies / kRanks / 2);
+        EXPECT_LE(stateBytes, 80.0 * (kBodies / kRanks * 1.25 + 256));
         EXPECT_GT(held, kBodies / kRanks);
         EXPECT_LT(held, kBodies);
         // Its tree's arrays sized by what it held (an eighth more where they grew), not by N.
@@ -447,8 +456,28 @@ TEST(DecomposedTree, BenchReportsWhatEachRanksTreeHeldAndItsLets) {
   }
 }
 
-// The decomposed tree does not screen contacts yet: a run with collisions ends every rank with
-// one line and writes nothing.
+// `accuracy` of the decomposed tree under 3 ranks reads the judged bodies from the ranks holding
+// them and sums the reference over the bodies as the ranks give them out (the probe's `let` mode
+// checks the pieces): one process's figures, bit for bit, sampled (N above --all-up-to) or not.
+TEST(DecomposedTree, AccuracyFromTheRanksPartsIsOneProcesss) {
+  ScratchFolder scratch("decomposed-accuracy");
+  for (const std::string sample : {"", " --all-up-to 1000 --samples 700"}) {
+    const std::string run =
+        "accuracy --engine tree --set distribute=decompose --scene galaxies --bodies 5003 -q" +
+        sample + " --json ";
+    ASSERT_EQ(runNbody(run + (scratch / "one.json").string(), scratch).exitCode, 0);
+    const CommandResult result = runOnRanks(3, run + (scratch / "three.json").string(), scratch);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    const auto json = [&](const std::string& name) {
+      return nlohmann::json::parse(test::readWholeFile(scratch / name));
+    };
+    const nlohmann::json one = json("one.json"), three = json("three.json");
+    EXPECT_EQ(three["force_error"].dump(), one["force_error"].dump()) << sample;
+    EXPECT_EQ(three["potential_relative_error"].dump(), one["potential_relative_error"].dump());
+    EXPECT_EQ(three["force_error"]["samples"], sample.empty() ? 5003 : 700);
+  }
+}
+
 // `shot` of the decomposed tree under 3 ranks draws one process's picture, byte for byte (rank 0
 // draws the state every rank gathered after the steps; composited pictures are still to come).
 TEST(DecomposedTree, ShotUnderThreeRanksDrawsOneProcesssPicture) {
@@ -463,6 +492,8 @@ TEST(DecomposedTree, ShotUnderThreeRanksDrawsOneProcesssPicture) {
               test::readWholeFile(scratch / "one.png"));
 }
 
+// The decomposed tree does not screen contacts yet: a run with collisions ends every rank with
+// one line and writes nothing.
 TEST(DecomposedTree, RefusesContactScreeningInOneLineWritingNothing) {
   ScratchFolder scratch("decomposed-contacts");
   const auto path = scratch / "final.nbody";
@@ -899,6 +930,21 @@ TEST(RankFailures, ANonFiniteStateEndsEveryRankNamingTheStepAndBody) {
                        (scratch / "out.csv").string(),
                    scratch),
         scratch, 1, "non-finite between step 0 (the last found finite) and step 1: body 0");
+}
+
+// A decomposed bench reads only the ranks' parts: a state that turns non-finite (every body's,
+// under a G and a step past float's range) is found there, and every rank ends with one process's
+// line naming the body (gathering the whole to look would be a logic error: it is deferred).
+TEST(DecomposedTree, BenchFindsANonFiniteStateInTheRanksParts) {
+  ScratchFolder scratch("decomposed-bench-non-finite");
+  const std::string run =
+      "bench --engine tree --set distribute=decompose --bodies 50 --gravity 1e30 --dt 1e20 "
+      "--steps 3 --repetitions 1";
+  const CommandResult one = runNbody(run, scratch);
+  const std::vector<std::string> lines = nbodyLines(one.err);
+  ASSERT_EQ(lines.size(), 1u) << one.err;
+  EXPECT_NE(lines[0].find("non-finite while timing"), std::string::npos) << lines[0];
+  expectEveryRankEndedCleanly(runOnRanks(2, run, scratch), scratch, one.exitCode, lines[0]);
 }
 
 }  // namespace

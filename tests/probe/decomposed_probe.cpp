@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "diagnostics/force_error.h"
 #include "diagnostics/gpu_diagnostics.h"
 #include "engines/fragment_engine.h"
 #include "engines/held_bodies.h"
@@ -576,9 +577,44 @@ void reportLet(const tree::DecomposedTree& tree, const Ranks& ranks) {
                  rounds[r].bodiesReceived, rounds[r].bytesReceived);
 }
 
+// A force-error sample read from the ranks' parts (every third body): its positions and
+// accelerations fetched by ID (one process's `expected`), and the reference summed over every
+// body's position as the ranks give them out in pieces (of `pieceBytes` of texels; 0: all at
+// once), bit for bit the reference over `state` in one texture.
+bool sampleFromParts(HeldBodies& held, const Ranks& ranks, const State& state,
+                     const std::vector<glm::vec4>& expected, std::size_t pieceBytes) {
+  const std::size_t count = state.size();
+  std::vector<std::uint32_t> ids;
+  for (std::uint32_t i = 1; i < count; i += 3) ids.push_back(i);
+  const std::vector<glm::vec4> positions =
+      held.texelsOf(held.textures().basePositionMass(), false, ids, ranks);
+  const std::vector<glm::vec4> accelerations =
+      held.texelsOf(held.textures().acceleration(0), true, ids, ranks);
+  const StepParams params;
+  ReferenceSum sum(positions, params);
+  held.forEachPositionPiece(count, ranks,
+                            pieceBytes > 0 ? std::max<std::size_t>(pieceBytes / 16, 1) : count,
+                            [&](GLuint texture, std::size_t n) { sum.add(texture, n); });
+  glm::ivec2 size;
+  const gl::Texture whole = bodyTexture(state.positionMass, size);
+  const std::vector<glm::dvec3> reference =
+      referenceAccelerations(whole.id(), size, count, params, ids);
+  const std::vector<glm::dvec3> pieces = sum.result();
+  std::size_t wrong = 0;
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    wrong += std::memcmp(&positions[k], &state.positionMass[ids[k]], sizeof(glm::vec4)) != 0 ||
+             std::memcmp(&accelerations[k], &expected[ids[k]], sizeof(glm::vec3)) != 0 ||
+             std::memcmp(&pieces[k], &reference[k], sizeof(glm::dvec3)) != 0;
+  if (wrong > 0)
+    std::fprintf(stderr, "rank %d: %zu of %zu sampled bodies differ\n", ranks.rank(), wrong,
+                 ids.size());
+  return wrong == 0;
+}
+
 // One evaluation by `tree` of what `held` holds (positions those of `state`, by ID): every body's
 // acceleration, gathered from every rank, is one process's, bit for bit, and so is the state
-// gathered back from where the evaluation moved it (every texel travels with its body).
+// gathered back from where the evaluation moved it (every texel travels with its body), and a
+// force-error sample read from the parts (sampleFromParts).
 bool letEvaluation(tree::DecomposedTree& tree, HeldBodies& held, const Ranks& ranks,
                    const State& state, const WalkSettings& settings) {
   const std::size_t count = state.size();
@@ -604,7 +640,8 @@ bool letEvaluation(tree::DecomposedTree& tree, HeldBodies& held, const Ranks& ra
   if (wrong > 0 || moved > 0)
     std::fprintf(stderr, "rank %d: %zu of %zu accelerations differ, %zu bodies' state\n",
                  ranks.rank(), wrong, count, moved);
-  return wrong == 0 && moved == 0;
+  const bool sampled = sampleFromParts(held, ranks, state, expected, settings.pieceBytes);
+  return wrong == 0 && moved == 0 && sampled;
 }
 
 // What `held` holds given the positions of `state`'s bodies of the same IDs.

@@ -71,8 +71,11 @@ void printRanks(const BenchResult& r) {
     std::printf("  rank %d on %s (%s): %.3f | %.3f, %.3f, %.3f | %.3f", f.rank, f.host.c_str(),
                 f.device.c_str(), f.forceMs, f.downloadMs, f.mpiMs, f.uploadMs, f.otherMs);
     if (f.treeBodiesHeld > 0)
-      std::printf("; its tree held %.0f bodies, LETs %.1f MB sent, %.1f MB received a step",
-                  f.treeBodiesHeld, f.letBytesSentPerStep * 1e-6, f.letBytesReceivedPerStep * 1e-6);
+      std::printf(
+          "; its tree held %.0f bodies, LETs %.1f MB sent, %.1f MB received a step; state "
+          "textures %.1f MB",
+          f.treeBodiesHeld, f.letBytesSentPerStep * 1e-6, f.letBytesReceivedPerStep * 1e-6,
+          f.stateTextureBytes * 1e-6);
     std::printf("\n");
     if (!f.timeSplitMs.empty())
       std::printf("    its last force, ms: %s\n", splitLine(f.timeSplitMs).c_str());
@@ -156,6 +159,7 @@ nlohmann::json resultJson(const BenchResult& r, const StepParams& step,
          {"bytes_exchanged_per_step", jsonNumber(f.bytesPerStep)},
          {"bodies_held", f.treeBodiesHeld > 0 ? f.treeBodiesHeld : double(r.bodies)},
          {"tree_array_records", f.treeArrayRecords > 0 ? f.treeArrayRecords : double(r.bodies)},
+         {"state_texture_bytes", f.stateTextureBytes},
          {"let_bytes_sent_per_step", jsonNumber(f.letBytesSentPerStep)},
          {"let_bytes_received_per_step", jsonNumber(f.letBytesReceivedPerStep)},
          {"time_split_ms", splitJson(f.timeSplitMs)}});
@@ -285,13 +289,33 @@ BenchResult timeWithCollisions(Engine& engine, const Method& method, Readback re
   return benchmark(engine, method, readback, params, options.timing, &watch);
 }
 
+// Where the ranks hold parts of the state (a decomposed tree), bench reads nothing but the parts,
+// at any N: gathering stays deferred from the upload on (the whole state's textures are never
+// made), the force error and the non-finite check come from the parts, and the energies (which
+// need the whole state, and above 65536 bodies a whole tree on every rank) are not measured. Not
+// with a readback or a collision watch, which read the whole state.
+bool readsOnlyParts(const Engine& engine, std::size_t bodies, Readback readback,
+                    const BenchOptions& options) {
+  return readback == Readback::none && !options.collisions.enabled() && engine.holdsParts(bodies);
+}
+
+// The same for every readback timed: the engine's memory is then planned without the whole state.
+bool readsOnlyParts(const Engine& engine, std::size_t bodies, const BenchOptions& options) {
+  return std::all_of(options.readbacks.begin(), options.readbacks.end(), [&](Readback readback) {
+    return readsOnlyParts(engine, bodies, readback, options);
+  });
+}
+
 void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRun& run) {
   StepParams params = run.options.run.choice.step;  // counts the steps: a potential's time
+  const bool partsOnly = readsOnlyParts(engine, run.initial.size(), readback, run.options);
+  engine.deferGathering(partsOnly);  // before the upload; undeferred, the last state is gathered
   engine.upload(run.initial);
   // Energy and momentum before and after the timed steps, for the JSON report. The potential is an
   // O(N^2) pass of its own, so very large runs skip it, unless the engine estimates it (a tree).
   std::optional<Diagnostics> before;
-  if (run.initial.size() <= kLargestConservationCheck || engine.estimatesPotential())
+  if ((run.initial.size() <= kLargestConservationCheck || engine.estimatesPotential()) &&
+      !partsOnly)
     before = run.diagnostics.measure(engine, params);
   // An approximate engine's speed means little without its accuracy on the same state.
   std::optional<AccuracyReport> accuracy;
@@ -463,6 +487,7 @@ int runBench(const BenchOptions& given) {
   for (const NamedFile& file : benchFiles(options).outputs)
     run.unwritten += "; " + file.path + " was not written";
   for (auto& engine : engines) {
+    engine->deferGathering(readsOnlyParts(*engine, scene.bodyCount(), options));
     engine->checkCapacity(scene.bodyCount());
     if (initial.size() == 0) initial = scene.generate();
     std::printf("%s engine on %s\n", engine->name().c_str(), engine->device().c_str());

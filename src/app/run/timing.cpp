@@ -67,7 +67,9 @@ double timeSteps(Engine& engine, const Method& method, Readback readback, StepPa
                  CollisionWatch* collisions) {
   // Steps that read nothing back leave a decomposed run's state ungathered till they end (the
   // gathering is no step's work: a readback's).
-  const bool readsNothing = !collisions && readback == Readback::none;
+  // (Where the caller deferred it already, it stays so.)
+  const bool readsNothing =
+      !collisions && readback == Readback::none && !engine.gatheringDeferred();
   if (readsNothing) engine.deferGathering(true);
   engine.finish();
   const auto start = Clock::now();
@@ -90,11 +92,11 @@ std::string ownFigures(const Engine& engine, double wall, long long steps) {
   const double perStep = 1e3 / double(std::max(steps, 1LL));
   const double steps1 = double(std::max(steps, 1LL));
   char text[384];
-  std::snprintf(text, sizeof text, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %zu %zu",
+  std::snprintf(text, sizeof text, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %zu %zu %zu",
                 t.compute * perStep, t.download * perStep, t.mpi * perStep, t.upload * perStep,
                 (wall - t.compute - t.download - t.mpi - t.upload) * perStep, t.bytes / steps1,
                 t.letBytesSent / steps1, t.letBytesReceived / steps1, t.treeBodiesHeld,
-                t.treeArrayRecords);
+                t.treeArrayRecords, t.stateTextureBytes);
   return text;
 }
 
@@ -139,10 +141,10 @@ std::vector<RankFigures> rankFigures(Engine& engine, double wall, long long step
     f.rank = int(r);
     f.host = hosts[r];
     f.device = devices[r];
-    std::sscanf(figures[r].c_str(), "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &f.forceMs,
+    std::sscanf(figures[r].c_str(), "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &f.forceMs,
                 &f.downloadMs, &f.mpiMs, &f.uploadMs, &f.otherMs, &f.bytesPerStep,
                 &f.letBytesSentPerStep, &f.letBytesReceivedPerStep, &f.treeBodiesHeld,
-                &f.treeArrayRecords);
+                &f.treeArrayRecords, &f.stateTextureBytes);
     f.timeSplitMs = splitOf(splits[r]);
     all.push_back(f);
   }

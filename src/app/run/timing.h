@@ -48,7 +48,8 @@ struct RankFigures {
   // A decomposed tree's (engines/rank_exchange.h): LET bytes a step, and the most bodies its tree
   // held (0: a replicated run, whose every rank holds every body).
   double letBytesSentPerStep = 0, letBytesReceivedPerStep = 0, treeBodiesHeld = 0;
-  double treeArrayRecords = 0;  // what its tree's arrays were sized for (0: N, replicated)
+  double treeArrayRecords = 0;   // what its tree's arrays were sized for (0: N, replicated)
+  double stateTextureBytes = 0;  // the most its state textures took (rank_exchange.h)
   // The GPU's time of the newest force evaluation of the timed steps that had finished, in named
   // parts (Engine::lastTimeSplit), in milliseconds; empty where the engine does not split it.
   TimeSplit timeSplitMs;

@@ -81,6 +81,11 @@ void DecomposedTree::checkFits(std::size_t bodyCount, int rankCount, const gl::L
                            "replicate, or take more ranks");
 }
 
+std::size_t DecomposedTree::plannedRecords(std::size_t bodyCount, int rankCount) {
+  const std::size_t share = (bodyCount + std::size_t(rankCount) - 1) / std::size_t(rankCount);
+  return share + share / 8 + 1;
+}
+
 // Steps 2 and 3: the home (what this rank holds: the last walker's bodies), its box, keys and
 // sort, the segment cut, the IDs and state migrated (tree_migrate.h), and the walker's sort under
 // the global box.
