@@ -487,6 +487,10 @@ int runBench(const BenchOptions& given) {
   for (const NamedFile& file : benchFiles(options).outputs)
     run.unwritten += "; " + file.path + " was not written";
   for (auto& engine : engines) {
+    // Its capacity under the settings given (e.g. distribute=decompose), as it will be timed.
+    for (const auto& [name, value] :
+         settingsFor(*engine, options.run.choice.engineSettings, engines.size() == 1))
+      engine->setOption(name, value);
     engine->deferGathering(readsOnlyParts(*engine, scene.bodyCount(), options));
     engine->checkCapacity(scene.bodyCount());
     if (initial.size() == 0) initial = scene.generate();
