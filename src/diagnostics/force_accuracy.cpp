@@ -2,12 +2,15 @@
 
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 #include "diagnostics/gpu_diagnostics.h"
 #include "diagnostics/json_number.h"
 #include "engines/held_bodies.h"
+#include "engines/rank_exchange.h"
 #include "engines/stage_textures.h"
 #include "gl/limits.h"
+#include "parallel/ranks.h"
 
 namespace nbody {
 namespace {
@@ -39,9 +42,10 @@ void addExternalReference(const StepParams& params, const std::vector<glm::vec4>
 
 // The report where the ranks hold parts of the state: the judged bodies' positions fetched from
 // the ranks holding them, the reference summed over every body's position as the ranks give them
-// out in pieces (the same sums, bit for bit, as over the whole state), the engine's accelerations
-// of the judged bodies alone. Nothing gathers the whole state; the potential's error, measured up
-// to kLargestPotentialCheck bodies, reads the whole state where it is gathered.
+// out in pieces (the same sums, bit for bit, as over the whole state; each rank sums its share of
+// the judged bodies), the engine's accelerations of the judged bodies alone. Nothing gathers the
+// whole state; the potential's error, measured up to kLargestPotentialCheck bodies, reads the whole
+// state where it is gathered.
 AccuracyReport measureHeldAccuracy(Engine& engine, const StepParams& params,
                                    const std::vector<std::uint32_t>& judged) {
   // First the engine's (its evaluation lays out the parts, made where there were none); the
@@ -50,10 +54,15 @@ AccuracyReport measureHeldAccuracy(Engine& engine, const StepParams& params,
   HeldBodies& held = *engine.heldParts();
   const std::vector<glm::vec4> positions =
       held.texelsOf(held.textures().basePositionMass(), false, judged, ranks());
-  ReferenceSum sum(positions, params);
+  // Each rank sums the reference of its share of the judged bodies over every piece; the shares
+  // come back whole, in rank order: the same sums, in a K-th of the time.
+  const BodyRange share = shareOut(judged.size(), 1, ranks().count())[std::size_t(ranks().rank())];
+  ReferenceSum sum(std::span<const glm::vec4>(positions).subspan(share.first, share.size()),
+                   params);
   held.forEachPositionPiece(engine.bodyCount(), ranks(), kReferencePieceBodies,
                             [&](GLuint texture, std::size_t count) { sum.add(texture, count); });
-  std::vector<glm::dvec3> references = sum.result();
+  const std::vector<glm::dvec3> own = sum.result();
+  std::vector<glm::dvec3> references = gatherOnEveryRank(ranks(), std::span<const glm::dvec3>(own));
   addExternalReference(params, positions, references);
   AccuracyReport report;
   report.force = percentilesOf(relativeErrors(accelerations, references));
