@@ -1,5 +1,6 @@
 #include "diagnostics/force_accuracy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <span>
@@ -104,6 +105,14 @@ AccuracyReport measureAccuracy(Engine& engine, const StepParams& params,
   report.force = percentilesOf(relativeErrors(accelerations, references));
   measurePotentialError(engine, *state, params, report);
   return report;
+}
+
+AccuracySample benchAccuracySample(std::size_t bodies) {
+  constexpr std::size_t kMostTerms = std::size_t(1) << 40, kFewestJudged = 1024;
+  AccuracySample sample;
+  sample.bodies =
+      std::clamp(kMostTerms / std::max<std::size_t>(bodies, 1), kFewestJudged, kSampledBodies);
+  return sample;
 }
 
 std::string describePercentiles(const ForceErrorPercentiles& p) {

@@ -33,6 +33,11 @@ struct AccuracySample {
   std::uint64_t seed = 1;
 };
 
+// bench's sample for `bodies` bodies: kSampledBodies judged up to 2^24 bodies, then fewer, so that
+// their reference (each judged body summed over all N in double) stays within 2^40 pair terms
+// (about a minute and a half on an H200: round 38), never fewer than 1024 (at 950M bodies 1157).
+AccuracySample benchAccuracySample(std::size_t bodies);
+
 // Needs a current OpenGL 4.3+ context (the engine's, for a GPU engine). Waits for the GPU.
 AccuracyReport measureAccuracy(Engine& engine, const StepParams& params,
                                const AccuracySample& sample = {});

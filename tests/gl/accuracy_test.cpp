@@ -56,4 +56,17 @@ TEST_F(AccuracyReportTest, AgreesWithTheEnginesForceAgainstTheCpuEngines) {
 }
 
 }  // namespace
+// bench judges every sampled body up to 2^24 bodies; past it, the reference's pair terms (judged
+// bodies x N) stay within 2^40, with at least 1024 bodies judged.
+TEST(BenchAccuracySample, KeepsTheReferenceWithinItsTermsPastSixteenMillionBodies) {
+  for (const std::size_t bodies : {std::size_t(1) << 20, std::size_t(1) << 24})
+    EXPECT_EQ(benchAccuracySample(bodies).bodies, kSampledBodies) << bodies;
+  for (const std::size_t bodies : {std::size_t(200'000'000), std::size_t(950'000'000)}) {
+    const std::size_t judged = benchAccuracySample(bodies).bodies;
+    EXPECT_LE(double(judged) * double(bodies), std::ldexp(1.0, 40)) << bodies;
+    EXPECT_GT(double(judged + 1) * double(bodies), std::ldexp(1.0, 40)) << bodies;
+  }
+  EXPECT_EQ(benchAccuracySample(std::size_t(1) << 40).bodies, 1024u);
+}
+
 }  // namespace nbody

@@ -319,7 +319,8 @@ void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRu
     before = run.diagnostics.measure(engine, params);
   // An approximate engine's speed means little without its accuracy on the same state.
   std::optional<AccuracyReport> accuracy;
-  if (findEngine(engine.name())->approximate) accuracy = measureAccuracy(engine, params);
+  if (findEngine(engine.name())->approximate)
+    accuracy = measureAccuracy(engine, params, benchAccuracySample(run.initial.size()));
   BenchResult result = timeWithCollisions(engine, method, readback, params, run.options);
   result.accuracy = accuracy;
   const std::string timing = method.name + " on the " + engine.name() + " engine";
