@@ -108,13 +108,13 @@ void GpuEngine::checkCapacity(std::size_t bodies) const {
     // Each rank's state textures hold its share (an eighth more as they grow); unless gathering
     // is deferred, the whole state's current two textures and the gather's records (one storage
     // block at most) besides.
-    const std::size_t share =
-        (bodies + std::size_t(ranks().count()) - 1) / std::size_t(ranks().count());
     const double whole = gatherDeferred_ ? 0.0
                                          : 32.0 * double(size.x) * double(size.y) +
                                                std::min(36.0 * double(bodies),
                                                         double(limits.maxShaderStorageBlockBytes));
-    checkGpuMemory(bodies, StageTextures::sizeFor(share + share / 8 + 1, limits.maxTextureSize),
+    checkGpuMemory(bodies,
+                   StageTextures::sizeFor(HeldBodies::plannedShare(bodies, ranks().count()),
+                                          limits.maxTextureSize),
                    slices, extraBytes(bodies) + whole, limits);
   }
   checkLayout(bodies, size);

@@ -62,7 +62,7 @@ glm::ivec2 HeldBodies::sizeFor(std::size_t count) const {
   const std::size_t texels = textures_.texelCount();  // 0 before the first allocation
   if (texels > 0 && count <= texels && texels <= 2 * count + std::size_t(textures_.size().x))
     return textures_.size();
-  return StageTextures::sizeFor(count + count / 8 + 1, gl::limits().maxTextureSize);
+  return StageTextures::sizeFor(withRoom(count), gl::limits().maxTextureSize);
 }
 
 void HeldBodies::heldNow(GLuint source, std::size_t count) {

@@ -40,6 +40,12 @@ class HeldBodies {
   // The textures' size for `count` bodies: the current one while it holds them and is not more
   // than twice as large as they need, else room for an eighth more.
   glm::ivec2 sizeFor(std::size_t count) const;
+  // Room for `count` bodies: an eighth more, as textures and arrays grow.
+  static std::size_t withRoom(std::size_t count) { return count + count / 8 + 1; }
+  // What a rank plans for as it holds its share of `bodyCount` bodies on `rankCount` ranks.
+  static std::size_t plannedShare(std::size_t bodyCount, int rankCount) {
+    return withRoom((bodyCount + std::size_t(rankCount) - 1) / std::size_t(rankCount));
+  }
   // After the textures were laid out anew (each body's texels moved, sizes said to textures()):
   // the IDs of the bodies they hold now, `count` words of `source`.
   void heldNow(GLuint source, std::size_t count);

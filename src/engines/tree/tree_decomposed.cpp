@@ -82,8 +82,7 @@ void DecomposedTree::checkFits(std::size_t bodyCount, int rankCount, const gl::L
 }
 
 std::size_t DecomposedTree::plannedRecords(std::size_t bodyCount, int rankCount) {
-  const std::size_t share = (bodyCount + std::size_t(rankCount) - 1) / std::size_t(rankCount);
-  return share + share / 8 + 1;
+  return HeldBodies::plannedShare(bodyCount, rankCount);
 }
 
 // Steps 2 and 3: the home (what this rank holds: the last walker's bodies), its box, keys and
