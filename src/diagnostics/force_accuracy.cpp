@@ -108,10 +108,12 @@ AccuracyReport measureAccuracy(Engine& engine, const StepParams& params,
 }
 
 AccuracySample benchAccuracySample(std::size_t bodies) {
-  constexpr std::size_t kMostTerms = std::size_t(1) << 40, kFewestJudged = 1024;
+  // 64-bit arithmetic: the web build's std::size_t has 32 bits.
+  constexpr std::uint64_t kMostTerms = std::uint64_t(1) << 40, kFewestJudged = 1024;
+  const std::uint64_t judged = std::clamp<std::uint64_t>(
+      kMostTerms / std::max<std::uint64_t>(bodies, 1), kFewestJudged, kSampledBodies);
   AccuracySample sample;
-  sample.bodies =
-      std::clamp(kMostTerms / std::max<std::size_t>(bodies, 1), kFewestJudged, kSampledBodies);
+  sample.bodies = static_cast<std::size_t>(judged);
   return sample;
 }
 
