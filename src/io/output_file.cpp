@@ -9,6 +9,7 @@
 #include <optional>
 #include <streambuf>
 #include <system_error>
+#include <utility>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -218,13 +219,13 @@ class OutputFile::Buffer : public std::streambuf {
   std::vector<char> bytes_;
 };
 
-OutputFile::OutputFile(std::filesystem::path target)
+OutputFile::OutputFile(std::filesystem::path target, OutputWriter writer)
     : target_(std::move(target)), buffer_(std::make_unique<Buffer>(*this)), stream_(buffer_.get()) {
   if (target_.empty()) throw OutputError("an output path is empty: name a file");
   if (!target_.has_filename())
     throw OutputError(cannotWrite(target_, "the path ends in /, so it names a folder"));
   struct stat link;
-  if (!ranks().leader()) {
+  if (writer == OutputWriter::leader && !ranks().leader()) {
     openNowhere();
   } else if (::lstat(target_.c_str(), &link) != 0) {
     if (errno != ENOENT) throw OutputError(cannotWrite(target_, whyUnreachable(target_, errno)));
@@ -431,8 +432,9 @@ void OutputFile::commit(const std::function<void()>& beforePublishing) {
   publish();
 }
 
-void OutputFile::checkWritable(const std::filesystem::path& target) {
-  if (!ranks().leader()) return;  // the other ranks of a distributed run write nowhere
+void OutputFile::checkWritable(const std::filesystem::path& target, OutputWriter writer) {
+  if (writer == OutputWriter::leader && !ranks().leader())
+    return;  // the other ranks of a distributed run write nowhere
   struct stat link, leadsTo;
   const bool exists = !target.empty() && ::lstat(target.c_str(), &link) == 0;
   if (exists && isStream(link.st_mode)) {
@@ -442,7 +444,7 @@ void OutputFile::checkWritable(const std::filesystem::path& target) {
   if (exists && S_ISLNK(link.st_mode) && ::stat(target.c_str(), &leadsTo) == 0 &&
       isStream(leadsTo.st_mode))
     return;
-  OutputFile probe(target);  // a temporary file, made and removed
+  OutputFile probe(target, writer);  // a temporary file, made and removed
 }
 
 void expectNewName(const std::filesystem::path& name,
@@ -464,21 +466,29 @@ std::filesystem::path newNameTaken(const std::filesystem::path& name) {
   return result;
 }
 
-OutputFile& OutputGroup::open(const std::filesystem::path& target) {
-  files_.push_back(std::make_unique<OutputFile>(target));
+OutputFile& OutputGroup::open(const std::filesystem::path& target, OutputWriter writer) {
+  files_.push_back(std::make_unique<OutputFile>(target, writer));
   return *files_.back();
 }
 
 void OutputGroup::commit(const std::function<void()>& beforePublishing) {
-  std::optional<OutputError> readerGone;  // the first pipe whose reader went away
+  prepareCommit();
+  publish(beforePublishing);
+}
+
+void OutputGroup::prepareCommit() {
   for (const auto& file : files_) {
     try {
       file->prepareCommit();
     } catch (const OutputError& e) {
       if (!file->readerWentAway()) throw;
-      if (!readerGone) readerGone = e;
+      if (!readerGone_) readerGone_ = e;
     }
   }
+}
+
+void OutputGroup::publish(const std::function<void()>& beforePublishing) {
+  const std::optional<OutputError> readerGone = std::exchange(readerGone_, std::nullopt);
   temporaries::StopSignalsBlocked
       blocked;  // the stop cannot come between the last look and the renames
   if (beforePublishing) beforePublishing();

@@ -25,13 +25,15 @@
 // existing file nbody may not write (read-only, or another user's in a sticky folder such as
 // /tmp). Everything is checked when the output is opened, so an unwritable path fails before the
 // run. In a distributed run (parallel/ranks.h) rank 0 writes the outputs; the other ranks' go to
-// /dev/null.
+// /dev/null, but for an output each rank writes, its own (OutputWriter::everyRank: a snapshot's
+// part).
 
 #include <cerrno>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -46,10 +48,13 @@ struct OutputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Who writes an output in a distributed run: rank 0 alone, or every rank a file of its own.
+enum class OutputWriter { leader, everyRank };
+
 class OutputFile {
  public:
   // Opens the output now. Throws OutputError.
-  explicit OutputFile(std::filesystem::path target);
+  explicit OutputFile(std::filesystem::path target, OutputWriter writer = OutputWriter::leader);
   ~OutputFile();  // removes the temporary file unless committed
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
@@ -109,7 +114,8 @@ class OutputFile {
   // where opening has an effect (a pipe would see its end, a device its open): a temporary file is
   // made and removed for a regular file; a device, pipe or link to one is only checked. Throws
   // OutputError saying why not.
-  static void checkWritable(const std::filesystem::path& target);
+  static void checkWritable(const std::filesystem::path& target,
+                            OutputWriter writer = OutputWriter::leader);
 
  private:
   class Buffer;
@@ -149,13 +155,19 @@ std::filesystem::path newNameTaken(const std::filesystem::path& name);
 // pipe whose reader went away is the exception: the others are committed, then its error thrown.
 class OutputGroup {
  public:
-  OutputFile& open(const std::filesystem::path& target);
+  OutputFile& open(const std::filesystem::path& target, OutputWriter writer = OutputWriter::leader);
   // `beforePublishing` as for OutputFile::commit, once for all of them, before the first rename.
   void commit(const std::function<void()>& beforePublishing = {});
+  // commit() in two halves, for ranks that each write a part and agree that every part is
+  // written before any is published: everything that can fail for want of space, then the
+  // renames (`beforePublishing` first).
+  void prepareCommit();
+  void publish(const std::function<void()>& beforePublishing = {});
   bool empty() const { return files_.empty(); }
 
  private:
   std::vector<std::unique_ptr<OutputFile>> files_;
+  std::optional<OutputError> readerGone_;  // the first pipe whose reader went away
 };
 
 }  // namespace nbody
