@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 #include "io/input_file.h"
 #include "io/stop_point.h"
@@ -14,8 +17,9 @@ namespace {
 constexpr double kGadget2GravityCgs = 6.672e-8;  // GADGET-2's GRAVITY (allvars.h)
 constexpr std::size_t kBodiesBetweenStopPoints = std::size_t(1) << 19;  // a tenth of a second or so
 
-// The bodies' order in a file: by type, each type in state order.
-std::vector<std::size_t> byComponent(const State& state) {
+}  // namespace
+
+std::vector<std::size_t> rowsByComponent(const State& state) {
   std::vector<std::size_t> order;
   order.reserve(state.size());
   for (int type = 0; type < kGadgetTypes; ++type)
@@ -26,6 +30,8 @@ std::vector<std::size_t> byComponent(const State& state) {
                                 " or more");
   return order;
 }
+
+namespace {
 
 // File `index` of the snapshot `path` is a file of: base.K -> base.index (base.K.ext ->
 // base.index.ext); nothing where the name is not of that form.
@@ -65,6 +71,56 @@ std::optional<DoubleState> doublesOf(const GadgetBodies& bodies, double velocity
   return doubles;
 }
 
+// `part` (read from `file`) is of the snapshot `first` (of `source`) is a file of: the same file
+// count, time, totals (where both claim any), units and run record; the bodies' Radius and
+// StateIndex where both hold bodies, given in both or neither.
+void checkPartOfOneSnapshot(const GadgetPart& part, const GadgetPart& first,
+                            const std::string& file, const std::string& source) {
+  const GadgetBodies &here = part.bodies, &there = first.bodies;
+  const auto refuse = [&](const std::string& what) {
+    throw std::runtime_error(file + ": " + what + " is not " + source + "'s: not a file of it");
+  };
+  if (part.fileCount != first.fileCount)
+    throw std::runtime_error(file + ": its header says " + std::to_string(part.fileCount) +
+                             " files, " + source + "'s " + std::to_string(first.fileCount));
+  if (here.time != there.time) refuse("its time");
+  const auto claims = [](const GadgetPart& p) {
+    return std::any_of(std::begin(p.totals), std::end(p.totals), [](auto t) { return t != 0; });
+  };
+  if (claims(part) && claims(first) &&
+      !std::equal(std::begin(part.totals), std::end(part.totals), std::begin(first.totals)))
+    refuse("its NumPart_Total");
+  if (here.units.lengthInCm != there.units.lengthInCm ||
+      here.units.massInG != there.units.massInG ||
+      here.units.velocityInCmPerS != there.units.velocityInCmPerS)
+    refuse("its units");
+  if (here.record.has_value() != there.record.has_value() ||
+      (here.record &&
+       (here.record->gravity != there.record->gravity || here.record->time != there.record->time)))
+    refuse("its nbody run record (G and time)");
+  if (here.size() == 0 || there.size() == 0) return;  // a file of no bodies gives neither
+  for (const auto& [mine, theirs, name] :
+       {std::tuple{here.radius.empty(), there.radius.empty(), "Radius"},
+        std::tuple{here.stateIndex.empty(), there.stateIndex.empty(), "StateIndex"}})
+    if (mine != theirs)
+      throw std::runtime_error(file + (mine ? " lacks" : " has") + " the bodies' " + name +
+                               ", which " + source + (theirs ? " lacks" : " has"));
+}
+
+// Each body's StateIndex, where the files give them, is its own: below the bodies' count and no
+// two alike (else the bodies could not be put back in one order).
+void checkStateIndices(const GadgetBodies& bodies, const std::string& files) {
+  std::vector<bool> seen(bodies.stateIndex.size(), false);
+  for (const std::uint64_t index : bodies.stateIndex) {
+    if (index >= seen.size() || seen[static_cast<std::size_t>(index)])
+      throw std::runtime_error(files + ": the bodies' StateIndex gives " + std::to_string(index) +
+                               (index >= seen.size()
+                                    ? ", beyond the " + std::to_string(seen.size()) + " bodies"
+                                    : " twice"));
+    seen[static_cast<std::size_t>(index)] = true;
+  }
+}
+
 }  // namespace
 
 Snapshot gadgetSnapshotOfOneFile(const GadgetPart& part, const std::string& source,
@@ -74,7 +130,11 @@ Snapshot gadgetSnapshotOfOneFile(const GadgetPart& part, const std::string& sour
                              std::to_string(part.fileCount) + " files: name its first file, " +
                              firstFile);
   checkClaimedTotals(part.totals, part.bodies, source);
-  return snapshotFromGadget(part.bodies, source);
+  if (part.bodies.stateIndex.empty()) return snapshotFromGadget(part.bodies, source);
+  checkStateIndices(part.bodies, source);
+  GadgetBodies ordered = part.bodies;
+  putPartsInStateOrder(ordered);
+  return snapshotFromGadget(ordered, source);
 }
 
 Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view bytes,
@@ -90,23 +150,24 @@ Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view byt
                              (numberBeforeExtension ? "base.0.hdf5" : "base.0") + " ...)");
   GadgetBodies all = first.bodies;
   all.position.clear(), all.velocity.clear(), all.mass.clear(), all.id.clear(), all.type.clear();
-  all.radius.clear();
+  all.radius.clear(), all.stateIndex.clear();
   for (int index = 0; index < first.fileCount; ++index) {
     const std::filesystem::path file = *siblingFile(path, index, numberBeforeExtension);
     stopPoint("while reading " + file.string());
     const GadgetPart part =
         file == path ? first : read(readInputFile(file, InputKinds::filesOnly), file.string());
-    if (part.fileCount != first.fileCount)
-      throw std::runtime_error(file.string() + ": its header says " +
-                               std::to_string(part.fileCount) + " files, " + source + "'s " +
-                               std::to_string(first.fileCount));
-    if (part.bodies.radius.empty() != first.bodies.radius.empty())
-      throw std::runtime_error(file.string() + (part.bodies.radius.empty() ? " lacks" : " has") +
-                               " the bodies' Radius, which " + source +
-                               (first.bodies.radius.empty() ? " lacks" : " has"));
+    checkPartOfOneSnapshot(part, first, file.string(), source);
     all.append(part.bodies);
   }
-  checkClaimedTotals(first.totals, all, firstFile->string() + " ...");
+  const std::string files = firstFile->string() + " ...";
+  for (const auto& [list, name] :
+       {std::pair{all.radius.size(), "Radius"}, std::pair{all.stateIndex.size(), "StateIndex"}})
+    if (list != 0 && list != all.size())
+      throw std::runtime_error(files + ": some files give the bodies' " + name +
+                               " and others do not");
+  checkClaimedTotals(first.totals, all, files);
+  checkStateIndices(all, files);
+  putPartsInStateOrder(all);
   return snapshotFromGadget(all, source);
 }
 
@@ -146,6 +207,18 @@ void GadgetBodies::reserve(std::size_t bodies) {
   type.reserve(bodies);
 }
 
+GadgetFileShare wholeSnapshotShare(const GadgetBodies& bodies) {
+  GadgetFileShare share;
+  const std::vector<std::uint64_t> counts = bodies.countsByType();
+  std::copy(counts.begin(), counts.end(), share.totals);
+  return share;
+}
+
+std::filesystem::path gadgetPartPath(const std::filesystem::path& path, int index) {
+  return path.parent_path() /
+         (path.stem().string() + "." + std::to_string(index) + path.extension().string());
+}
+
 void GadgetBodies::append(const GadgetBodies& more) {
   position.insert(position.end(), more.position.begin(), more.position.end());
   velocity.insert(velocity.end(), more.velocity.begin(), more.velocity.end());
@@ -153,6 +226,43 @@ void GadgetBodies::append(const GadgetBodies& more) {
   id.insert(id.end(), more.id.begin(), more.id.end());
   type.insert(type.end(), more.type.begin(), more.type.end());
   radius.insert(radius.end(), more.radius.begin(), more.radius.end());
+  stateIndex.insert(stateIndex.end(), more.stateIndex.begin(), more.stateIndex.end());
+}
+
+namespace {
+
+// `values` (`width` a body) in the order `order` gives the bodies.
+template <typename T>
+void permute(std::vector<T>& values, const std::vector<std::size_t>& order, std::size_t width) {
+  if (values.empty()) return;
+  std::vector<T> moved;
+  moved.reserve(values.size());
+  for (const std::size_t body : order)
+    moved.insert(moved.end(), values.begin() + std::ptrdiff_t(width * body),
+                 values.begin() + std::ptrdiff_t(width * (body + 1)));
+  values = std::move(moved);
+}
+
+}  // namespace
+
+void putPartsInStateOrder(GadgetBodies& bodies) {
+  if (bodies.stateIndex.empty()) return;
+  const auto before = [&bodies](std::size_t a, std::size_t b) {
+    return std::pair(bodies.type[a], bodies.stateIndex[a]) <
+           std::pair(bodies.type[b], bodies.stateIndex[b]);
+  };
+  std::vector<std::size_t> order(bodies.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (std::is_sorted(order.begin(), order.end(), before)) return;
+  stopPoint("while putting a snapshot's parts in order");
+  std::stable_sort(order.begin(), order.end(), before);
+  permute(bodies.position, order, 3);
+  permute(bodies.velocity, order, 3);
+  permute(bodies.mass, order, 1);
+  permute(bodies.id, order, 1);
+  permute(bodies.type, order, 1);
+  permute(bodies.radius, order, 1);
+  permute(bodies.stateIndex, order, 1);
 }
 
 bool needsWideIds(const std::vector<std::uint64_t>& ids) {
@@ -220,14 +330,22 @@ Snapshot snapshotFromGadget(const GadgetBodies& bodies, const std::string& sourc
   return snapshot;
 }
 
-GadgetBodies gadgetFromSnapshot(const Snapshot& snapshot) {
+GadgetBodies gadgetFromSnapshot(const Snapshot& snapshot,
+                                std::span<const std::uint64_t> stateIndex) {
+  return gadgetFromRows(snapshot, rowsByComponent(snapshot.state), stateIndex);
+}
+
+GadgetBodies gadgetFromRows(const Snapshot& snapshot, std::span<const std::size_t> rows,
+                            std::span<const std::uint64_t> stateIndex) {
+  if (!stateIndex.empty() && stateIndex.size() != snapshot.state.size())
+    throw std::logic_error("a part's state indices must be one a body");
   const State& state = snapshot.state;
   const double runGravity = runGravityOf(snapshot);
   const GadgetScaling scaling = gadgetScalingFor(runGravity);
   GadgetBodies bodies;
-  bodies.reserve(state.size());
+  bodies.reserve(rows.size());
   const DoubleState* doubles = snapshot.doubles ? &*snapshot.doubles : nullptr;
-  for (const std::size_t i : byComponent(state)) {
+  for (const std::size_t i : rows) {
     for (int k = 0; k < 3; ++k)
       bodies.position.push_back(doubles ? doubles->position[i][k] : state.positionMass[i][k]);
     for (int k = 0; k < 3; ++k)
@@ -237,6 +355,7 @@ GadgetBodies gadgetFromSnapshot(const Snapshot& snapshot) {
     bodies.id.push_back(bodyId(state, i));
     bodies.type.push_back(componentOf(state, i));
     if (snapshot.radii) bodies.radius.push_back((*snapshot.radii)[i]);
+    if (!stateIndex.empty()) bodies.stateIndex.push_back(stateIndex[i]);
   }
   bodies.time = snapshot.time / scaling.velocity;
   bodies.doublePrecision = doubles != nullptr;  // float32 where the bodies are float32s

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +63,10 @@ struct GadgetBodies {
   std::vector<std::uint64_t> id;
   std::vector<std::uint8_t> type;
   std::vector<double> radius;  // none, or one a body (GADGET HDF5's Radius datasets: nbody's own)
+  // None, or each body's index in the state of the run that wrote it (GADGET HDF5's StateIndex
+  // datasets: nbody's own, in a snapshot written in parts): readers put the bodies of every part
+  // back in the order one file of the snapshot would hold them.
+  std::vector<std::uint64_t> stateIndex;
   double time = 0.0;
   GadgetUnits units;
   std::optional<GadgetRunRecord> record;  // the file was written by nbody
@@ -73,6 +78,17 @@ struct GadgetBodies {
   // Bodies of each type, for the headers' NumPart arrays.
   std::vector<std::uint64_t> countsByType() const;
 };
+
+// Which file of a snapshot of several a writer writes, and what the snapshot holds in all.
+struct GadgetFileShare {
+  int file = 0, fileCount = 1;
+  std::uint64_t totals[kGadgetTypes] = {};
+};
+// The share of a snapshot of one file: `bodies` are all it holds.
+GadgetFileShare wholeSnapshotShare(const GadgetBodies& bodies);
+// File `index` of the snapshot `path` names, as GADGET numbers the files of one snapshot:
+// run/snap.hdf5 -> run/snap.<index>.hdf5 (the extension kept last, as the readers look for it).
+std::filesystem::path gadgetPartPath(const std::filesystem::path& path, int index);
 
 // One file of a snapshot as a reader gives it: its bodies, how many files the snapshot has (0 read
 // as 1), and the totals of each type its header claims (0 where it claims none).
@@ -106,6 +122,19 @@ void checkClaimedTotals(const std::uint64_t (&totals)[kGadgetTypes], const Gadge
 Snapshot snapshotFromGadget(const GadgetBodies& bodies, const std::string& source);
 // What a writer writes: the bodies grouped by component (each group in state order), scaled as
 // above for the run's G (the settings', else the units', else 1), with the record where scaled.
-GadgetBodies gadgetFromSnapshot(const Snapshot& snapshot);
+// `stateIndex` (none, or one a body of the snapshot's state, ascending): the bodies are a part of a
+// run's state, these its indices there, written beside them (GadgetBodies::stateIndex).
+GadgetBodies gadgetFromSnapshot(const Snapshot& snapshot,
+                                std::span<const std::uint64_t> stateIndex = {});
+// The same of the state's rows `rows` only, in that order (a writer that writes a slice at a time):
+// the time, record and precision as for all of them.
+GadgetBodies gadgetFromRows(const Snapshot& snapshot, std::span<const std::size_t> rows,
+                            std::span<const std::uint64_t> stateIndex = {});
+// The rows of `state` in the order a file holds them: by type, each type in state order. Throws
+// std::invalid_argument for a component beyond GADGET's types.
+std::vector<std::size_t> rowsByComponent(const State& state);
+// The bodies of every part of a snapshot, appended in file order, in the order one file would hold
+// them: by type, each type by state index (a stable sort; nothing moves without state indices).
+void putPartsInStateOrder(GadgetBodies& bodies);
 
 }  // namespace nbody

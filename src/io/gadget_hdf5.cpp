@@ -8,6 +8,7 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "io/byte_order.h"
 #include "io/gadget.h"
 #include "io/isolated_call.h"
+#include "io/output_file.h"
 #include "io/stop_point.h"
 #include "util/number_text.h"
 #include "util/printable_text.h"
@@ -51,6 +53,7 @@ class Handle {
   Handle& operator=(const Handle&) = delete;
   hid_t id() const { return id_; }
   bool valid() const { return id_ >= 0; }
+  hid_t release() { return std::exchange(id_, -1); }  // to be closed by the caller, who checks
 
  private:
   hid_t id_;
@@ -97,17 +100,21 @@ Handle makeGroup(hid_t file, const char* name) {
   return group;
 }
 
-void writeHeader(hid_t file, const GadgetBodies& bodies) {
+// The header of a file of `counts` bodies of each type, at `bodies`' time (in its units).
+void writeHeader(hid_t file, const GadgetBodies& bodies, const std::vector<std::uint64_t>& counts,
+                 const GadgetFileShare& share) {
   const Handle header = makeGroup(file, "/Header");
-  const std::vector<std::uint64_t> counts = bodies.countsByType();
-  std::uint32_t low[kGadgetTypes], high[kGadgetTypes];
+  std::uint32_t here[kGadgetTypes], low[kGadgetTypes], high[kGadgetTypes];
   for (int type = 0; type < kGadgetTypes; ++type) {
-    low[type] = std::uint32_t(counts[type]);
-    high[type] = std::uint32_t(counts[type] >> 32);
+    if (counts[type] > 0xFFFFFFFFu)
+      throw std::invalid_argument("a file of more than 2^32 bodies of one type");
+    here[type] = std::uint32_t(counts[type]);
+    low[type] = std::uint32_t(share.totals[type]);
+    high[type] = std::uint32_t(share.totals[type] >> 32);
   }
   const double massTable[kGadgetTypes] = {};
   writeAttribute(header.id(), "NumPart_ThisFile", H5T_STD_U32LE, H5T_NATIVE_UINT32, kGadgetTypes,
-                 low);
+                 here);
   writeAttribute(header.id(), "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, kGadgetTypes, low);
   writeAttribute(header.id(), "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32,
                  kGadgetTypes, high);
@@ -117,7 +124,7 @@ void writeHeader(hid_t file, const GadgetBodies& bodies) {
   writeDouble(header.id(), "Time_GYR", bodies.time * bodies.units.timeInS() / kSecondsPerGyr);
   writeDouble(header.id(), "Redshift", 0.0);
   writeDouble(header.id(), "BoxSize", 0.0);
-  writeInt(header.id(), "NumFilesPerSnapshot", 1);
+  writeInt(header.id(), "NumFilesPerSnapshot", share.fileCount);
   writeInt(header.id(), "Flag_Entropy_ICs", 0);
   writeInt(header.id(), "Dimension", 3);
 }
@@ -167,6 +174,10 @@ void writeType(hid_t file, const GadgetBodies& bodies, int type, std::size_t fir
   if (!bodies.radius.empty())
     writeDataset(group.id(), "Radius", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, bodies.radius, first,
                  count, 1);
+  if (!bodies.stateIndex.empty())
+    writeDataset(group.id(), "StateIndex",
+                 needsWideIds(bodies.stateIndex) ? H5T_STD_U64LE : H5T_STD_U32LE, H5T_NATIVE_UINT64,
+                 bodies.stateIndex, first, count, 1);
 }
 
 void writeRunRecord(hid_t file, const GadgetRunRecord& record) {
@@ -190,6 +201,122 @@ std::string fileImageOf(hid_t file) {
   if (H5Fget_file_image(file, image.data(), image.size()) != size)
     throw std::runtime_error("HDF5 could not give the file's image");
   return image;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing a part by name, a slice of bodies at a time
+
+constexpr std::size_t kBodiesASlice = std::size_t(1) << 20;
+
+// A dataset of `rows` x `columns` values (a list where columns is 1), made whole and filled a slice
+// of rows at a time.
+class SlicedDataset {
+ public:
+  SlicedDataset(hid_t group, const char* name, hid_t fileType, std::size_t rows, int columns)
+      : name_(name), columns_(columns), dataset_(make(group, name, fileType, rows, columns)) {}
+
+  // Rows [first, first + count) from `values` (count x columns of `memoryType`).
+  void write(hid_t memoryType, const void* values, std::size_t first, std::size_t count) const {
+    const hsize_t start[2] = {first, 0}, size[2] = {count, hsize_t(columns_)};
+    const Handle memory(H5Screate_simple(columns_ == 1 ? 1 : 2, size, nullptr), H5Sclose);
+    const Handle file(H5Dget_space(dataset_.id()), H5Sclose);
+    if (H5Sselect_hyperslab(file.id(), H5S_SELECT_SET, start, nullptr, size, nullptr) < 0 ||
+        H5Dwrite(dataset_.id(), memoryType, memory.id(), file.id(), H5P_DEFAULT, values) < 0)
+      throw std::runtime_error("HDF5 could not write the dataset " + name_);
+  }
+
+ private:
+  static Handle make(hid_t group, const char* name, hid_t fileType, std::size_t rows, int columns) {
+    const hsize_t dims[2] = {rows, hsize_t(columns)};
+    const Handle space(H5Screate_simple(columns == 1 ? 1 : 2, dims, nullptr), H5Sclose);
+    const Handle creation = untimed(H5P_DATASET_CREATE);
+    Handle dataset(
+        H5Dcreate2(group, name, fileType, space.id(), H5P_DEFAULT, creation.id(), H5P_DEFAULT),
+        H5Dclose);
+    if (!dataset.valid())
+      throw std::runtime_error(std::string("HDF5 could not make the dataset ") + name);
+    return dataset;
+  }
+
+  std::string name_;
+  int columns_;
+  Handle dataset_;
+};
+
+// What every slice of a part shares: the number types it is written in.
+struct PartLayout {
+  hid_t real = H5T_IEEE_F32LE, ids = H5T_STD_U32LE, indices = H5T_STD_U32LE;
+  bool radii = false, stateIndex = false;
+};
+
+// The bodies of one type (`rows` of the snapshot's state, in file order), a slice at a time.
+void writeTypeInSlices(hid_t file, const Snapshot& snapshot, std::span<const std::size_t> rows,
+                       std::span<const std::uint64_t> stateIndex, int type,
+                       const PartLayout& layout) {
+  const std::string name = "/PartType" + std::to_string(type);
+  const Handle group = makeGroup(file, name.c_str());
+  const SlicedDataset coordinates(group.id(), "Coordinates", layout.real, rows.size(), 3),
+      velocities(group.id(), "Velocities", layout.real, rows.size(), 3),
+      masses(group.id(), "Masses", layout.real, rows.size(), 1),
+      ids(group.id(), "ParticleIDs", layout.ids, rows.size(), 1);
+  std::optional<SlicedDataset> radii, indices;
+  if (layout.radii) radii.emplace(group.id(), "Radius", H5T_IEEE_F64LE, rows.size(), 1);
+  if (layout.stateIndex) indices.emplace(group.id(), "StateIndex", layout.indices, rows.size(), 1);
+  for (std::size_t first = 0; first < rows.size(); first += kBodiesASlice) {
+    const std::size_t count = std::min(kBodiesASlice, rows.size() - first);
+    const GadgetBodies slice = gadgetFromRows(snapshot, rows.subspan(first, count), stateIndex);
+    coordinates.write(H5T_NATIVE_DOUBLE, slice.position.data(), first, count);
+    velocities.write(H5T_NATIVE_DOUBLE, slice.velocity.data(), first, count);
+    masses.write(H5T_NATIVE_DOUBLE, slice.mass.data(), first, count);
+    ids.write(H5T_NATIVE_UINT64, slice.id.data(), first, count);
+    if (radii) radii->write(H5T_NATIVE_DOUBLE, slice.radius.data(), first, count);
+    if (indices) indices->write(H5T_NATIVE_UINT64, slice.stateIndex.data(), first, count);
+  }
+}
+
+bool anyWide(std::span<const std::uint64_t> values) {
+  return std::any_of(values.begin(), values.end(), [](std::uint64_t v) { return v > 0xFFFFFFFFu; });
+}
+
+PartLayout partLayoutOf(const Snapshot& snapshot, std::span<const std::uint64_t> stateIndex,
+                        bool doublePrecision) {
+  const State& state = snapshot.state;
+  PartLayout layout;
+  layout.real = doublePrecision ? H5T_IEEE_F64LE : H5T_IEEE_F32LE;
+  const bool wideIds = state.id.empty() ? state.size() > 0xFFFFFFFFu : anyWide(state.id);
+  layout.ids = wideIds ? H5T_STD_U64LE : H5T_STD_U32LE;
+  layout.indices = anyWide(stateIndex) ? H5T_STD_U64LE : H5T_STD_U32LE;
+  layout.radii = snapshot.radii.has_value();
+  layout.stateIndex = !stateIndex.empty();
+  return layout;
+}
+
+// The part into the file `path` names (made anew), as gadgetHdf5PartImage writes it in memory.
+void writePartByName(const std::filesystem::path& path, const Snapshot& snapshot,
+                     std::span<const std::uint64_t> stateIndex, const GadgetFileShare& share) {
+  const std::vector<std::size_t> rows = rowsByComponent(snapshot.state);
+  const GadgetBodies facts = gadgetFromRows(snapshot, {}, stateIndex);  // time, record, precision
+  const PartLayout layout = partLayoutOf(snapshot, stateIndex, facts.doublePrecision);
+  std::vector<std::uint64_t> counts(kGadgetTypes, 0);
+  for (std::size_t i = 0; i < snapshot.state.size(); ++i) ++counts[componentOf(snapshot.state, i)];
+  const std::lock_guard lock(hdf5Use());
+  silenceHdf5();
+  // No lock: the temporary file is this process's alone, and some parallel file systems refuse one.
+  const Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  H5Pset_file_locking(access.id(), false, true);
+  Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id()), H5Fclose);
+  if (!file.valid()) throw std::runtime_error("HDF5 could not make the file");
+  writeHeader(file.id(), facts, counts, share);
+  writeUnits(file.id(), facts.units);
+  if (facts.record) writeRunRecord(file.id(), *facts.record);
+  std::size_t first = 0;
+  for (int type = 0; type < kGadgetTypes; ++type) {
+    const std::span<const std::size_t> typeRows = std::span(rows).subspan(first, counts[type]);
+    if (counts[type] > 0)
+      writeTypeInSlices(file.id(), snapshot, typeRows, stateIndex, type, layout);
+    first += counts[type];
+  }
+  if (H5Fclose(file.release()) < 0) throw std::runtime_error("HDF5 could not finish the file");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -261,11 +388,13 @@ class Hdf5Reader {
   }
   bool exists(const std::string& path) const;
   void readRadii(const std::string& group, std::uint64_t rows, GadgetBodies& bodies) const;
+  void readStateIndex(const std::string& group, std::uint64_t rows, GadgetBodies& bodies) const;
   bool linksInside(const std::string& path, int depth) const;
   void checkLinkInside(const std::string& path, int depth) const;
   std::string linkValue(const std::string& path, std::size_t size) const;
   void checkStorageInside(hid_t dataset, const std::string& path) const;
-  std::vector<std::uint64_t> readIds(const std::string& group, std::uint64_t rows) const;
+  std::vector<std::uint64_t> readIds(const std::string& group, std::uint64_t rows,
+                                     const char* name = "ParticleIDs") const;
   std::optional<std::vector<double>> attribute(const std::string& object, const char* name) const;
   std::optional<double> scalar(const std::string& object, const char* name) const;
   std::vector<double> counts(const char* name, bool required) const;
@@ -526,9 +655,10 @@ std::vector<double> Hdf5Reader::readReals(const std::string& group, const char* 
 
 // IDs as the file holds them: unsigned ones of up to 64 bits; signed ones only where none is
 // negative (libhdf5's conversion would make every negative one 0).
-std::vector<std::uint64_t> Hdf5Reader::readIds(const std::string& group, std::uint64_t rows) const {
-  const std::string path = group + "/ParticleIDs";
-  const Handle ids = openDataset(group, "ParticleIDs", rows, 1, H5T_INTEGER);
+std::vector<std::uint64_t> Hdf5Reader::readIds(const std::string& group, std::uint64_t rows,
+                                               const char* name) const {
+  const std::string path = group + "/" + name;
+  const Handle ids = openDataset(group, name, rows, 1, H5T_INTEGER);
   const Handle type(H5Dget_type(ids.id()), H5Tclose);
   if (H5Tget_size(type.id()) > 8)
     refuse(path + " holds integers of " + std::to_string(8 * H5Tget_size(type.id())) +
@@ -540,8 +670,11 @@ std::vector<std::uint64_t> Hdf5Reader::readIds(const std::string& group, std::ui
     refuse("HDF5 cannot read " + path);
   for (std::uint64_t k = 0; isSigned && k < rows; ++k)
     if (std::int64_t(values[k]) < 0)
-      refuse(path + " holds a negative ID (" + std::to_string(std::int64_t(values[k])) + ", body " +
-             std::to_string(k) + "): IDs are whole numbers from 0");
+      refuse(path + " holds a negative " +
+             (name == std::string_view("ParticleIDs") ? "ID" : "value") + " (" +
+             std::to_string(std::int64_t(values[k])) + ", body " + std::to_string(k) +
+             "): " + (name == std::string_view("ParticleIDs") ? "IDs" : "they") +
+             " are whole numbers from 0");
   return values;
 }
 
@@ -561,6 +694,7 @@ void Hdf5Reader::readType(int type, const HeaderFacts& header, GadgetBodies& bod
   bodies.id.insert(bodies.id.end(), idValues.begin(), idValues.end());
   bodies.type.insert(bodies.type.end(), rows, std::uint8_t(type));
   readRadii(group, rows, bodies);
+  readStateIndex(group, rows, bodies);
 }
 
 // nbody's own Radius datasets, in every group of bodies or in none.
@@ -576,6 +710,19 @@ void Hdf5Reader::readRadii(const std::string& group, std::uint64_t rows,
   bodies.radius.insert(bodies.radius.end(), radii.begin(), radii.end());
 }
 
+// nbody's own StateIndex datasets (a snapshot written in parts), in every group of bodies or none.
+void Hdf5Reader::readStateIndex(const std::string& group, std::uint64_t rows,
+                                GadgetBodies& bodies) const {
+  const bool before = !bodies.stateIndex.empty(), here = exists(group + "/StateIndex");
+  const bool first = bodies.size() == rows;
+  if (!first && before != here)
+    refuse(group + (here ? " has" : " lacks") +
+           " the bodies' StateIndex, which the groups before " + (before ? "have" : "lack"));
+  if (!here) return;
+  const std::vector<std::uint64_t> indices = readIds(group, rows, "StateIndex");
+  bodies.stateIndex.insert(bodies.stateIndex.end(), indices.begin(), indices.end());
+}
+
 Part Hdf5Reader::read() {
   Part part;
   const HeaderFacts header = readHeader(part);
@@ -586,7 +733,8 @@ Part Hdf5Reader::read() {
         GadgetRunRecord{*gravity, scalar(kRunGroup, "Time").value_or(part.bodies.time)};
   for (int type = 0; type < kGadgetTypes; ++type)
     if (header.counts[type] > 0) readType(type, header, part.bodies);
-  if (part.bodies.size() == 0) refuse("/Header NumPart_ThisFile lists no bodies");
+  if (part.bodies.size() == 0 && part.fileCount == 1)  // one file of several may hold none
+    refuse("/Header NumPart_ThisFile lists no bodies");
   return part;
 }
 
@@ -603,6 +751,8 @@ std::string serialize(const Part& part) {
   for (const std::uint8_t type : bodies.type) out.put(type);
   out.put(std::uint8_t{!bodies.radius.empty()});
   for (const double radius : bodies.radius) out.put(radius);
+  out.put(std::uint8_t{!bodies.stateIndex.empty()});
+  for (const std::uint64_t index : bodies.stateIndex) out.put(index);
   for (const double value :
        {bodies.time, bodies.units.lengthInCm, bodies.units.massInG, bodies.units.velocityInCmPerS})
     out.put(value);
@@ -631,6 +781,8 @@ Part deserialize(std::string_view bytes, const std::string& source) {
   for (std::uint64_t k = 0; k < count; ++k) bodies.type.push_back(in.get<std::uint8_t>());
   if (in.get<std::uint8_t>() != 0)
     for (std::uint64_t k = 0; k < count; ++k) bodies.radius.push_back(in.getDouble());
+  if (in.get<std::uint8_t>() != 0)
+    for (std::uint64_t k = 0; k < count; ++k) bodies.stateIndex.push_back(in.get<std::uint64_t>());
   bodies.time = in.getDouble();
   bodies.units = {in.getDouble(), in.getDouble(), in.getDouble()};
   const bool recorded = in.get<std::uint8_t>() != 0;
@@ -675,6 +827,10 @@ Part readPart(std::string_view bytes, const std::string& source) {
 bool looksLikeHdf5(std::string_view bytes) { return bytes.starts_with(kHdf5Signature); }
 
 std::string gadgetHdf5Image(const GadgetBodies& bodies) {
+  return gadgetHdf5PartImage(bodies, wholeSnapshotShare(bodies));
+}
+
+std::string gadgetHdf5PartImage(const GadgetBodies& bodies, const GadgetFileShare& share) {
   const std::lock_guard lock(hdf5Use());
   silenceHdf5();
   const Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
@@ -682,7 +838,7 @@ std::string gadgetHdf5Image(const GadgetBodies& bodies) {
   const Handle file(H5Fcreate(memoryFileName().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id()),
                     H5Fclose);
   if (!file.valid()) throw std::runtime_error("HDF5 could not make a file in memory");
-  writeHeader(file.id(), bodies);
+  writeHeader(file.id(), bodies, bodies.countsByType(), share);
   writeUnits(file.id(), bodies.units);
   if (bodies.record) writeRunRecord(file.id(), *bodies.record);
   std::size_t first = 0;
@@ -692,6 +848,20 @@ std::string gadgetHdf5Image(const GadgetBodies& bodies) {
     first += counts[type];
   }
   return fileImageOf(file.id());
+}
+
+void writeGadgetHdf5Part(const Snapshot& snapshot, std::span<const std::uint64_t> stateIndex,
+                         const GadgetFileShare& share, OutputFile& out) {
+  if (out.temporaryPath().empty()) {  // written in place (a pipe): no name to write by
+    const std::string image = gadgetHdf5PartImage(gadgetFromSnapshot(snapshot, stateIndex), share);
+    return out.write(image.data(), image.size());
+  }
+  try {
+    out.flush();
+    writePartByName(out.temporaryPath(), snapshot, stateIndex, share);
+  } catch (const std::runtime_error& e) {
+    throw OutputError("cannot write " + out.target().string() + ": " + e.what());
+  }
 }
 
 void writeGadgetHdf5(const Snapshot& snapshot, std::ostream& out) {

@@ -27,10 +27,12 @@
 
 #include <filesystem>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "io/gadget.h"
+#include "io/output_file.h"
 #include "io/snapshot.h"
 
 namespace nbody {
@@ -48,5 +50,16 @@ Snapshot readGadgetHdf5Files(const std::filesystem::path& path, std::string_view
 void writeGadgetHdf5(const Snapshot& snapshot, std::ostream& out);
 // The file's bytes for bodies as gadgetFromSnapshot (io/gadget.h) gives them.
 std::string gadgetHdf5Image(const GadgetBodies& bodies);
+// The same as file `share.file` of a snapshot of `share.fileCount` files (NumFilesPerSnapshot),
+// whose header gives the snapshot's totals (NumPart_Total): a snapshot written in parts, one a
+// rank, which nbody, yt and h5py read as one. The bodies' StateIndex goes beside them where they
+// have it (GadgetBodies::stateIndex).
+std::string gadgetHdf5PartImage(const GadgetBodies& bodies, const GadgetFileShare& share);
+// The same of `snapshot`'s bodies (a part of a run's state: `stateIndex` one a body, or none for
+// the whole) into `out`: by name into its temporary file, a slice of bodies at a time, so that
+// little memory is taken beyond the state (the image in memory where `out` is written in place: a
+// pipe). Throws OutputError naming `out`'s file.
+void writeGadgetHdf5Part(const Snapshot& snapshot, std::span<const std::uint64_t> stateIndex,
+                         const GadgetFileShare& share, OutputFile& out);
 
 }  // namespace nbody

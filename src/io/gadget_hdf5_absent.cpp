@@ -24,5 +24,12 @@ Snapshot readGadgetHdf5Files(const std::filesystem::path& path, std::string_view
 }
 void writeGadgetHdf5(const Snapshot&, std::ostream&) { refuse("GADGET HDF5 is not written"); }
 std::string gadgetHdf5Image(const GadgetBodies&) { refuse("GADGET HDF5 is not written"); }
+std::string gadgetHdf5PartImage(const GadgetBodies&, const GadgetFileShare&) {
+  refuse("GADGET HDF5 is not written");
+}
+void writeGadgetHdf5Part(const Snapshot&, std::span<const std::uint64_t>, const GadgetFileShare&,
+                         OutputFile&) {
+  refuse("GADGET HDF5 is not written");
+}
 
 }  // namespace nbody

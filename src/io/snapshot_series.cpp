@@ -20,7 +20,11 @@ void SnapshotSeriesWriter::write(const Snapshot& snapshot, const std::filesystem
   const std::string image = gadgetHdf5Image(bodies);
   file.write(image.data(), image.size());
   file.commit();
-  written_.push_back(xdmfEntryFor(path, index_, bodies));
+  index(xdmfEntryFor(path, index_, bodies));
+}
+
+void SnapshotSeriesWriter::index(const XdmfSnapshot& entry) {
+  written_.push_back(entry);
   OutputFile index(index_);
   index.stream() << xdmfIndexText(written_, earlier_);
   index.commit();

@@ -22,6 +22,8 @@ class SnapshotSeriesWriter {
   std::string continueFrom(long long firstStep);
   // Throws what writeSnapshotFile throws, and OutputError for an index that cannot be written.
   void write(const Snapshot& snapshot, const std::filesystem::path& path);
+  // A snapshot its writer wrote (in parts: app/run/snapshot_parts.h), into the index.
+  void index(const XdmfSnapshot& entry);
   const std::filesystem::path& indexPath() const { return index_; }
 
  private:

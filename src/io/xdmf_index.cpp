@@ -51,12 +51,21 @@ std::string dataItem(const std::string& dimensions, const char* numberType, int 
          "</DataItem>";
 }
 
-std::string typeGrid(const XdmfSnapshot& snapshot, int type) {
+// ".F": the grids of part F are named PartTypeK.F.
+std::string partSuffix(std::size_t file) {
+  std::string suffix(1, '.');
+  suffix += std::to_string(file);
+  return suffix;
+}
+
+// The grid of `snapshot`'s (or part `part`'s) bodies of `type`.
+std::string typeGrid(const XdmfSnapshot& snapshot, int type, const std::string& part = "") {
   const std::string n = std::to_string(snapshot.counts[type]);
   const std::string at = escaped(snapshot.file) + ":/PartType" + std::to_string(type) + "/";
   const int real = snapshot.doublePrecision ? 8 : 4;
-  std::string grid =
-      "      <Grid Name=\"PartType" + std::to_string(type) + "\" GridType=\"Uniform\">\n";
+  std::string name = "PartType" + std::to_string(type);
+  name += part;
+  std::string grid = "      <Grid Name=\"" + name + "\" GridType=\"Uniform\">\n";
   grid += "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" + n + "\"/>\n";
   grid += "        <Geometry GeometryType=\"XYZ\">" +
           dataItem(n + " 3", "Float", real, at + "Coordinates") + "</Geometry>\n";
@@ -182,7 +191,8 @@ EarlierSnapshots earlierSnapshotsIn(const std::filesystem::path& index, const st
   }
   const std::filesystem::path folder = index.parent_path();
   for (const auto& [name, block] : *blocks) {
-    const bool there = std::filesystem::is_regular_file(folder / name, error);
+    const bool there = std::filesystem::is_regular_file(folder / name, error) ||
+                       std::filesystem::is_regular_file(gadgetPartPath(folder / name, 0), error);
     const auto step = stepOf(name, pattern, index);
     if (!step && there && earlier.refusal.empty())
       earlier.refusal =
@@ -216,8 +226,12 @@ std::string xdmfIndexText(const std::vector<XdmfSnapshot>& snapshots,
     text += "    <Grid Name=\"" + escaped(snapshot.file) +
             "\" GridType=\"Collection\" CollectionType=\"Spatial\">\n";
     text += "      <Time Type=\"Single\" Value=\"" + formatDouble(snapshot.time) + "\"/>\n";
-    for (int type = 0; type < kGadgetTypes; ++type)
-      if (snapshot.counts[type] > 0) text += typeGrid(snapshot, type);
+    for (int type = 0; type < kGadgetTypes; ++type) {
+      if (snapshot.parts.empty() && snapshot.counts[type] > 0) text += typeGrid(snapshot, type);
+      for (std::size_t file = 0; file < snapshot.parts.size(); ++file)
+        if (snapshot.parts[file].counts[type] > 0)
+          text += typeGrid(snapshot.parts[file], type, partSuffix(file));
+    }
     text += "    </Grid>\n";
   }
   return text + std::string(kIndexTail);

@@ -20,6 +20,10 @@ struct XdmfSnapshot {
   double time = 0.0;
   std::uint64_t counts[kGadgetTypes] = {};
   bool doublePrecision = false, wideIds = false;
+  // A snapshot written in parts (app/run/snapshot_parts.h): each file, with its counts and ID
+  // width, a grid of each type in the snapshot's spatial collection (named PartTypeK.F); `file`
+  // then names the snapshot (the block), not a file.
+  std::vector<XdmfSnapshot> parts;
 };
 
 // What the index says of `bodies` as the HDF5 writer writes them into `file`.
@@ -32,8 +36,8 @@ std::string xdmfIndexText(const std::vector<XdmfSnapshot>& snapshots,
 
 // What a series continues from where its index exists already (a run resumed from one of its
 // snapshots with the same --snapshot-path): the blocks of the snapshots of `pattern` at steps up
-// to `firstStep` whose files are still there, in the index's order. A later one is the run's to
-// write again; one whose file is gone is dropped.
+// to `firstStep` whose files (or first parts, base.0.hdf5) are still there, in the index's order. A
+// later one is the run's to write again; one whose file is gone is dropped.
 struct EarlierSnapshots {
   std::vector<std::string> blocks;
   // Why the index cannot be rewritten (empty: it can): it lists a snapshot of another series that

@@ -21,6 +21,7 @@
 #include "io/gadget_binary.h"
 #include "io/gadget_hdf5.h"
 #include "io/isolated_call.h"
+#include "io/output_file.h"
 #include "io/snapshot.h"
 #include "io/xdmf_index.h"
 #include "physics/scenes.h"
@@ -299,6 +300,134 @@ TEST(FormatRoundTrips, GadgetHdf5GivesAGEqualsOneRunBackBitForBitInItsUnits) {
   EXPECT_EQ(back.time, original.time);
   ASSERT_TRUE(back.units);
   EXPECT_EQ(back.units->gravity, 1.0);
+}
+
+// File `file` of `snapshot` written in parts: the bodies `owner` gives it (interleaved, as the
+// ranks of a decomposed run hold theirs), with their state indices and the snapshot's totals.
+void writePart(const Snapshot& snapshot, int file, int files,
+               const std::function<int(std::size_t)>& owner, const std::filesystem::path& path,
+               bool withIndices = true,
+               const std::function<std::uint64_t(std::size_t)>& indexOf = {}) {
+  Snapshot part = snapshot;
+  part.state = State{};
+  if (part.radii) part.radii->clear();
+  std::vector<std::uint64_t> indices;
+  for (std::size_t i = 0; i < snapshot.state.size(); ++i) {
+    if (owner(i) != file) continue;
+    if (part.radii) part.radii->push_back((*snapshot.radii)[i]);
+    part.state.positionMass.push_back(snapshot.state.positionMass[i]);
+    part.state.velocity.push_back(snapshot.state.velocity[i]);
+    part.state.id.push_back(bodyId(snapshot.state, i));
+    part.state.component.push_back(componentOf(snapshot.state, i));
+    indices.push_back(indexOf ? indexOf(i) : i);
+  }
+  GadgetBodies bodies = gadgetFromSnapshot(part, indices);
+  if (!withIndices) bodies.stateIndex.clear();
+  GadgetFileShare share = wholeSnapshotShare(gadgetFromSnapshot(snapshot));
+  share.file = file;
+  share.fileCount = files;
+  std::ofstream(path, std::ios::binary) << gadgetHdf5PartImage(bodies, share);
+}
+
+// A snapshot in three parts whose bodies interleave (the middle part holds none) reads back from
+// any part as the one file of it: the same bodies in the same order, bit for bit.
+TEST(GadgetHdf5Parts, ReadFromAnyPartAsTheOneFileOfTheSnapshot) {
+  ScratchFolder scratch("hdf5-parts");
+  Snapshot original = mixedSnapshot(1.0);
+  original.radii.emplace();
+  for (std::size_t i = 0; i < original.state.size(); ++i)
+    original.radii->push_back(0.5 + double(i));
+  writeSnapshotFile(original, scratch / "one.hdf5");
+  const Snapshot one = readSnapshotFile(scratch / "one.hdf5");
+  const auto owner = [](std::size_t i) { return i % 4 == 1 ? 0 : 2; };
+  for (int file = 0; file < 3; ++file)
+    writePart(original, file, 3, owner, gadgetPartPath(scratch / "snap.hdf5", file));
+  EXPECT_EQ(gadgetPartPath("run/snap.hdf5", 2), std::filesystem::path("run/snap.2.hdf5"));
+  for (int file = 0; file < 3; ++file) {
+    const Snapshot back = readSnapshotFile(gadgetPartPath(scratch / "snap.hdf5", file));
+    EXPECT_TRUE(test::sameBits(back.state, one.state)) << "from part " << file;
+    EXPECT_EQ(back.radii, one.radii) << "from part " << file;
+    EXPECT_EQ(back.time, one.time);
+    EXPECT_EQ(back.doubles.has_value(), one.doubles.has_value());
+  }
+}
+
+// A part written a slice at a time by name (writeGadgetHdf5Part, past one slice of 2^20 bodies)
+// holds what the part's image in memory holds: the same bodies, bit for bit, in the same order.
+TEST(GadgetHdf5Parts, WrittenASliceAtATimeHoldWhatTheImageHolds) {
+  ScratchFolder scratch("hdf5-part-slices");
+  Snapshot part = mixedSnapshot(1.0);
+  const std::size_t bodies = (std::size_t(1) << 20) + 77;
+  State& state = part.state;
+  state = State{};
+  std::vector<std::uint64_t> indices;
+  for (std::size_t i = 0; i < bodies; ++i) {
+    const float x = float(i) * 0x1p-20f;
+    state.positionMass.emplace_back(x, -x, 0.5f * x, 1.0f + x);
+    state.velocity.emplace_back(0.25f * x, x, -x, 0.0f);
+    state.id.push_back(i % 5 == 0 ? (1ull << 40) + i : 3 * i + 1);
+    state.component.push_back(std::uint8_t(i % 3 == 0 ? 4 : 1));
+    indices.push_back(bodies - 1 - i);  // a whole snapshot, in the reverse of state order
+  }
+  part.radii = std::vector<double>(bodies, 0.125);
+  const GadgetFileShare share{0, 1, {0, bodies - (bodies + 2) / 3, 0, 0, (bodies + 2) / 3, 0}};
+  std::ofstream(scratch / "image.hdf5", std::ios::binary)
+      << gadgetHdf5PartImage(gadgetFromSnapshot(part, indices), share);
+  {
+    OutputFile file(scratch / "sliced.hdf5");
+    writeGadgetHdf5Part(part, indices, share, file);
+    file.commit();
+  }
+  const Snapshot image = readSnapshotFile(scratch / "image.hdf5"),
+                 sliced = readSnapshotFile(scratch / "sliced.hdf5");
+  EXPECT_TRUE(test::sameBits(sliced.state, image.state));
+  EXPECT_EQ(sliced.radii, image.radii);
+  EXPECT_EQ(sliced.time, image.time);
+  ASSERT_EQ(sliced.state.size(), bodies);
+}
+
+// Parts that cannot be one snapshot are refused, naming a file: one of another time (a part of
+// another snapshot), state indices given twice.
+TEST(GadgetHdf5Parts, PartsOfOtherSnapshotsOrOfOneBodyTwiceAreRefused) {
+  ScratchFolder scratch("hdf5-parts-mixed");
+  const Snapshot original = mixedSnapshot(1.0);
+  Snapshot later = original;
+  later.time += 1.0;
+  const auto owner = [](std::size_t i) { return int(i % 2); };
+  writePart(original, 0, 2, owner, scratch / "snap.0.hdf5");
+  writePart(later, 1, 2, owner, scratch / "snap.1.hdf5");
+  const auto refusal = [](const std::filesystem::path& path) -> std::string {
+    try {
+      readSnapshotFile(path);
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+    return "read";
+  };
+  EXPECT_NE(refusal(scratch / "snap.0.hdf5").find("snap.1.hdf5: its time is not"),
+            std::string::npos);
+  writePart(original, 1, 2, owner, scratch / "snap.1.hdf5", true,
+            [](std::size_t i) { return i == 1 ? 0 : i; });
+  EXPECT_NE(refusal(scratch / "snap.0.hdf5").find("StateIndex gives 0 twice"), std::string::npos)
+      << refusal(scratch / "snap.0.hdf5");
+}
+
+// A part without the bodies' StateIndex among parts with it cannot be put in order: refused,
+// naming it.
+TEST(GadgetHdf5Parts, APartWithoutStateIndicesIsRefusedByName) {
+  ScratchFolder scratch("hdf5-parts-unordered");
+  const Snapshot original = mixedSnapshot(1.0);
+  const auto owner = [](std::size_t i) { return int(i % 2); };
+  writePart(original, 0, 2, owner, scratch / "snap.0.hdf5");
+  writePart(original, 1, 2, owner, scratch / "snap.1.hdf5", false);
+  try {
+    readSnapshotFile(scratch / "snap.0.hdf5");
+    ADD_FAILURE() << "read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("snap.1.hdf5 lacks the bodies' StateIndex"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(FormatRoundTrips, GadgetBinaryGivesAGEqualsOneRunBackWithinAVelocityUlp) {
