@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "parallel/ranks.h"
 #include "util/number_text.h"
 
 namespace nbody {
@@ -29,6 +30,43 @@ std::vector<glm::dvec3> Engine::currentAccelerationsOf(const StepParams& params,
   std::vector<glm::dvec3> picked;
   for (const std::uint32_t id : ids) picked.push_back(all.at(id));
   return picked;
+}
+
+namespace {
+
+// Rows [first, first + count) of `whole` as a part.
+StatePart rowsOf(const State& whole, std::size_t first, std::size_t count) {
+  StatePart part;
+  State& rows = part.rows;
+  rows.positionMass.assign(whole.positionMass.begin() + std::ptrdiff_t(first),
+                           whole.positionMass.begin() + std::ptrdiff_t(first + count));
+  rows.velocity.assign(whole.velocity.begin() + std::ptrdiff_t(first),
+                       whole.velocity.begin() + std::ptrdiff_t(first + count));
+  for (std::size_t i = first; i < first + count; ++i) {
+    rows.id.push_back(bodyId(whole, i));
+    rows.component.push_back(componentOf(whole, i));
+    part.indices.push_back(i);
+  }
+  return part;
+}
+
+}  // namespace
+
+StatePart Engine::downloadPart() {
+  const State whole = download();
+  const std::size_t ranks = std::size_t(nbody::ranks().count()),
+                    rank = std::size_t(nbody::ranks().rank());
+  const std::size_t first = whole.size() * rank / ranks, last = whole.size() * (rank + 1) / ranks;
+  StatePart part = rowsOf(whole, first, last - first);
+  if (const std::optional<DoubleState> doubles = doublesBeyond(whole)) {
+    const auto slice = [first, last](const auto& values) {
+      return std::vector(values.begin() + std::ptrdiff_t(first),
+                         values.begin() + std::ptrdiff_t(last));
+    };
+    part.doubles =
+        DoubleState{slice(doubles->mass), slice(doubles->position), slice(doubles->velocity)};
+  }
+  return part;
 }
 
 EngineSettings Engine::settings() const {

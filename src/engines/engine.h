@@ -67,6 +67,14 @@ constexpr double kFlopPerInteraction = 20.0;
 // there is for the host to look at, physics/collisions.h).
 enum class ContactScreen : std::uint8_t { unscreened, clear, possible };
 
+// A rank's part of the state (Engine::downloadPart): its bodies as download() gives them (IDs and
+// components included) and each one's index in the whole state, ascending.
+struct StatePart {
+  State rows;
+  std::vector<std::uint64_t> indices;
+  std::optional<DoubleState> doubles;  // the rows' doubles, as doublesBeyond gives them
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -83,6 +91,11 @@ class Engine {
   // the others keep the float32 state.
   virtual void uploadDoubles(const DoubleState& /*bodies*/) {}
   virtual State download() = 0;
+  // This rank's part of the current state, for outputs written a file a rank: the bodies it holds
+  // where the ranks hold parts (heldParts()), else its share of the whole in index order (of N
+  // bodies on K ranks, rank r's [rN/K, (r+1)N/K)); in one process the whole. Every rank calls it
+  // alike.
+  virtual StatePart downloadPart();
   virtual std::size_t bodyCount() const = 0;
 
   // Advances `steps` steps of `method`. GPU engines only submit the work: call finish() or

@@ -156,6 +156,18 @@ State GpuEngine::download() {
   return state;
 }
 
+// A rank that holds its own bodies reads them alone, gathered or not.
+StatePart GpuEngine::downloadPart() {
+  if (!held_) return Engine::downloadPart();
+  StatePart part;
+  if (held_->count() > 0) part.rows = held_->textures().download(held_->count());
+  const std::vector<std::uint32_t> indices = held_->readIds();
+  part.indices.assign(indices.begin(), indices.end());
+  for (std::size_t k = 0; k < indices.size(); ++k)
+    part.rows.id[k] = ids_.empty() ? indices[k] + std::uint64_t(1) : ids_.at(indices[k]);
+  return part;
+}
+
 std::optional<GpuStateView> GpuEngine::gpuState() const {
   if (bodyCount_ == 0) return std::nullopt;
   checkGathered();

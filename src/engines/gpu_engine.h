@@ -58,6 +58,7 @@ class GpuEngine : public Engine {
   bool runsOnGl() const override { return true; }
   void upload(const State& state) override;
   State download() override;
+  StatePart downloadPart() override;
   std::size_t bodyCount() const override { return bodyCount_; }
   void checkCapacity(std::size_t bodies) const override;
   void step(const Method& method, const StepParams& params, int steps = 1) override;

@@ -138,6 +138,32 @@ TEST(SimulateSnapshots, ASnapshotOfAMethodThisBuildLacksNeedsMethod) {
             0);
 }
 
+// In parts (--snapshot-files ranks) one process writes the one part of each snapshot, NAME.0.hdf5,
+// which reads back as one file of the same run; other formats than GADGET HDF5 are refused in one
+// line before any work.
+TEST(SimulateSnapshots, InPartsOneProcessWritesPartZeroWhichReadsAsOneFile) {
+  ScratchFolder scratch("parts-one-process");
+  auto result = runNbody(kRk2Run + "--steps 4 --snapshot-files ranks --snapshot-every 2 " +
+                             "--snapshot-path " + (scratch / "s-{step}.hdf5").string() + " -o " +
+                             (scratch / "f.hdf5").string(),
+                         scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(filesIn(scratch),
+            (std::vector<std::string>{"f.0.hdf5", "s-000000002.0.hdf5", "s-000000004.0.hdf5",
+                                      "s.xmf", "stderr.txt", "stdout.txt"}));
+  ASSERT_EQ(runNbody(kRk2Run + "--steps 4 -o " + (scratch / "one.hdf5").string(), scratch).exitCode,
+            0);
+  EXPECT_TRUE(test::sameBits(readSnapshotFile(scratch / "f.0.hdf5").state,
+                             readSnapshotFile(scratch / "one.hdf5").state));
+  result =
+      runNbody(kRk2Run + "--snapshot-files ranks -o " + (scratch / "out.csv").string(), scratch);
+  EXPECT_NE(result.exitCode, 0);
+  EXPECT_EQ(test::lineCount(result.err), 1u) << result.err;
+  EXPECT_NE(result.err.find("--snapshot-files ranks writes GADGET HDF5 files"), std::string::npos)
+      << result.err;
+  EXPECT_FALSE(std::filesystem::exists(scratch / "out.csv"));
+}
+
 TEST(SimulateSnapshots, ADamagedSnapshotIsARuntimeErrorNamingTheProblem) {
   ScratchFolder scratch("damaged-input");
   ASSERT_EQ(

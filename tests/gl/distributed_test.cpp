@@ -384,6 +384,51 @@ TEST(DecomposedTree, ASnapshotOfThreeRanksResumedByTwoEndsAsOneProcesssRun) {
               test::readWholeFile(scratch / "whole.nbody"));
 }
 
+// The final state and a snapshot written in parts (--snapshot-files ranks) by 3 ranks of the
+// decomposed tree: a GADGET HDF5 file a rank, each of about the bodies it holds (less than half of
+// one file of all of them), the XDMF index naming every part. Resumed from any part by 2 ranks, the
+// run ends as one process's resumed from one file of the same state.
+TEST(DecomposedTree, ASnapshotInPartsOfThreeRanksResumedByTwoEndsAsFromOneFile) {
+  ScratchFolder scratch("decomposed-parts");
+  const std::string common =
+      "simulate -q --engine tree --set distribute=decompose --method leapfrog ";
+  const std::string start = common + "--scene galaxies --bodies 3001 --steps 3 ";
+  ASSERT_EQ(runNbody(start + "-o " + (scratch / "one.hdf5").string(), scratch).exitCode, 0);
+  ASSERT_EQ(runNbody(common + "--input " + (scratch / "one.hdf5").string() + " --steps 3 -o " +
+                         (scratch / "whole.csv").string(),
+                     scratch)
+                .exitCode,
+            0);
+  CommandResult result = runOnRanks(
+      3,
+      start + "--snapshot-files ranks --snapshot-every 2 --snapshot-path " +
+          (scratch / "snap-{step}.hdf5").string() + " -o " + (scratch / "half.hdf5").string(),
+      scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(scratch / "half.hdf5"));
+  const auto whole = std::filesystem::file_size(scratch / "one.hdf5");
+  for (int part = 0; part < 3; ++part) {
+    const std::string name = "half." + std::to_string(part) + ".hdf5";
+    ASSERT_TRUE(std::filesystem::exists(scratch / name)) << name;
+    EXPECT_LT(std::filesystem::file_size(scratch / name), whole / 2) << name;
+    EXPECT_TRUE(
+        std::filesystem::exists(scratch / ("snap-000000002." + std::to_string(part) + ".hdf5")));
+    EXPECT_NE(test::readWholeFile(scratch / "snap.xmf")
+                  .find("snap-000000002." + std::to_string(part) + ".hdf5:/PartType"),
+              std::string::npos);
+  }
+  for (const std::string part : {"half.0.hdf5", "half.2.hdf5"}) {
+    result = runOnRanks(2,
+                        common + "--input " + (scratch / part).string() + " --steps 3 -o " +
+                            (scratch / "resumed.csv").string(),
+                        scratch);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_TRUE(test::readWholeFile(scratch / "resumed.csv") ==
+                test::readWholeFile(scratch / "whole.csv"))
+        << "from " << part;
+  }
+}
+
 // bench under the decomposed tree reports per rank, in its JSON, the most bodies the rank's tree
 // held (its segment and what its LETs brought: more than N/K, fewer than N for a sphere of 20000
 // bodies on 3 ranks) and the LETs' bytes a step; what the ranks sent in all they received in all.
@@ -930,6 +975,18 @@ TEST(RankFailures, ANonFiniteStateEndsEveryRankNamingTheStepAndBody) {
                        (scratch / "out.csv").string(),
                    scratch),
         scratch, 1, "non-finite between step 0 (the last found finite) and step 1: body 0");
+  // Writing in parts, the decomposed tree gathers nothing: the body is read where a rank holds it.
+  const CommandResult parts = runOnRanks(
+      2,
+      "simulate --engine tree --set distribute=decompose --snapshot-files ranks --input " +
+          (scratch / "ic.csv").string() + " --softening 0 --steps 5 --check-every 1 -q -o " +
+          (scratch / "out.hdf5").string(),
+      scratch);
+  expectEveryRankEndedCleanly(parts, scratch, 1,
+                              "non-finite between step 0 (the last found finite) and step 1: "
+                              "body 0 has position (");
+  EXPECT_FALSE(std::filesystem::exists(scratch / "out.0.hdf5"));
+  EXPECT_FALSE(std::filesystem::exists(scratch / "out.1.hdf5"));
 }
 
 // A decomposed bench reads only the ranks' parts: a state that turns non-finite (every body's,

@@ -14,7 +14,9 @@ theirs nbody reads (docs/formats.md). Debian's h5dump, splash, h5py and yt:
   splash   every body of our GADGET-2 binary (not TIPSY: Debian's splash 3.6.0 misreads binary
            TIPSY files, one written by hand in either layout too, so yt reads our TIPSY);
   the XDMF index: every DataItem names a dataset h5py finds, of that shape and precision, for a
-           series in one folder and for one with a folder a snapshot.
+           series in one folder, one with a folder a snapshot, and one written in parts;
+  parts    a run on 3 ranks writing a GADGET HDF5 file a rank (--snapshot-files ranks): h5py finds
+           the one file's bodies in them, bit for bit; yt loads them as one snapshot.
 
 Usage: formats_test.py NBODY. Needs /usr/bin/python3 with h5py and yt (tools/setup.sh installs
 them); reads GADGET-2's two-galaxy sample from $NBODY_GADGET_SAMPLES (default: the repository's
@@ -39,8 +41,17 @@ def nbody(*arguments):
     return subprocess.run([NBODY, *map(str, arguments)], capture_output=True, text=True)
 
 
-def simulate(*arguments):
-    done = nbody("simulate", "--engine", "cpu", "-q", *arguments)
+def simulate(*arguments, ranks=1):
+    """The CPU engine's run; under mpiexec with `ranks` ranks writing its states in parts, a GADGET
+    HDF5 file a rank (--snapshot-files ranks), where ranks > 1."""
+    if ranks == 1:
+        done = nbody("simulate", "--engine", "cpu", "-q", *arguments)
+    else:
+        environment = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                           OMPI_MCA_rmaps_base_oversubscribe="1")
+        done = subprocess.run(["mpiexec", "-n", str(ranks), NBODY, "simulate", "--engine", "cpu", "-q",
+                               "--snapshot-files", "ranks", *map(str, arguments)],
+                              capture_output=True, text=True, env=environment)
     if done.returncode != 0:
         raise RuntimeError(f"nbody simulate {arguments} failed: {done.stderr}")
     return done
@@ -321,15 +332,16 @@ def check_hostile(scratch):
               f"hostile HDF5, {what}: exit {done.returncode}, {done.stderr.strip()}")
 
 
-def check_xdmf(scratch, pattern, folders=()):
-    """A series written to `pattern` (below scratch/series-K, `folders` made first): its index lists
-    both snapshots, and every DataItem names a dataset of the shape, width and time it says."""
-    folder = os.path.join(scratch, "series-" + str(len(folders)))
+def check_xdmf(scratch, pattern, folders=(), ranks=1):
+    """A series written to `pattern` (below scratch/series-K-R, `folders` made first; by `ranks`
+    ranks in parts where more than one): its index lists both snapshots, and every DataItem names a
+    dataset of the shape, width and time it says."""
+    folder = os.path.join(scratch, f"series-{len(folders)}-{ranks}")
     for made in folders:
         os.makedirs(os.path.join(folder, made))
     os.makedirs(folder, exist_ok=True)
     simulate("--scene", "galaxies", "-n", 64, "--steps", 2, "--snapshot-every", 1, "--snapshot-path",
-             os.path.join(folder, pattern), "-o", os.path.join(folder, "final.csv"))
+             os.path.join(folder, pattern), "-o", os.path.join(folder, "final.hdf5"), ranks=ranks)
     root = ElementTree.parse(os.path.join(folder, "s.xmf")).getroot()
     series = root.find("Domain/Grid")
     check(series.get("CollectionType") == "Temporal" and len(series.findall("Grid")) == 2,
@@ -343,6 +355,44 @@ def check_xdmf(scratch, pattern, folders=()):
                 dims = tuple(int(d) for d in item.get("Dimensions").split())
                 check(data.shape == dims and data.dtype.itemsize == int(item.get("Precision")) and
                       float(f["Header"].attrs["Time"]) == time, f"XDMF: {item.text}")
+
+
+def bodies_by_id(files):
+    """Every body of the GADGET HDF5 `files` by ID: (position, velocity, mass) as stored."""
+    bodies = {}
+    for path in files:
+        with h5py.File(path, "r") as f:
+            for group in (g for g in f if g.startswith("PartType")):
+                data = f[group]
+                for k, body in enumerate(data["ParticleIDs"][:]):
+                    bodies[int(body)] = (tuple(data["Coordinates"][k]), tuple(data["Velocities"][k]),
+                                         float(data["Masses"][k]))
+    return bodies
+
+
+def check_parts(scratch, run, one_file):
+    """The run of `one_file` on 3 ranks, written in parts: h5py finds in them together the bodies of
+    the one file, every number the same, and headers that say 3 files and the whole's totals; yt
+    loads the parts as one snapshot of every body."""
+    simulate(*run, "-o", os.path.join(scratch, "parts.hdf5"), ranks=3)
+    files = [os.path.join(scratch, f"parts.{k}.hdf5") for k in range(3)]
+    with h5py.File(one_file, "r") as f:
+        totals = list(f["Header"].attrs["NumPart_Total"])
+    held = []
+    for path in files:
+        with h5py.File(path, "r") as f:
+            header = f["Header"].attrs
+            held.append(int(sum(header["NumPart_ThisFile"])))
+            check(int(header["NumFilesPerSnapshot"]) == 3 and list(header["NumPart_Total"]) == totals,
+                  f"h5py: {os.path.basename(path)} is one of 3 files of the whole")
+    whole = bodies_by_id([one_file])
+    check(bodies_by_id(files) == whole and sum(held) == len(whole) and max(held) < len(whole),
+          f"h5py: the parts ({held} bodies) hold the one file's {len(whole)} bodies, bit for bit")
+    import yt
+    yt.set_log_level(50)
+    data = yt.load(files[0]).all_data()
+    ids = sorted(int(i) for i in data["all", "particle_index"].d)
+    check(ids == sorted(whole), f"yt: the parts as one snapshot of {len(ids)} bodies")
 
 
 def main():
@@ -367,6 +417,8 @@ def main():
         check_hostile(scratch)
         check_xdmf(scratch, "s-{step}.hdf5")
         check_xdmf(scratch, "f-{step}/s.hdf5", ("f-000000001", "f-000000002"))
+        check_xdmf(scratch, "s-{step}.hdf5", ranks=3)
+        check_parts(scratch, run, hdf5)
     return summary()
 
 

@@ -11,6 +11,7 @@
 #include "app/run/engine_session.h"
 #include "app/run/output_plan.h"
 #include "app/run/rank_agreement.h"
+#include "app/run/snapshot_parts.h"
 #include "app/run/stepping.h"
 #include "app/run/stop_signals.h"
 #include "diagnostics/diagnostics_log.h"
@@ -18,6 +19,7 @@
 #include "engines/registry.h"
 #include "io/output_file.h"
 #include "io/snapshot_series.h"
+#include "parallel/ranks.h"
 #include "util/checked_arithmetic.h"
 #include "util/printable_text.h"
 
@@ -39,6 +41,34 @@ std::optional<std::string> xdmfIndexOf(const SimulateOptions& options) {
   if (options.snapshotEvery <= 0 || options.snapshotPath.empty()) return std::nullopt;
   if (outputFormatFor(options.snapshotPath) != SnapshotFormat::gadgetHdf5) return std::nullopt;
   return xdmfIndexPathFor(options.snapshotPath).string();
+}
+
+bool inParts(const SimulateOptions& options) { return options.snapshotFiles == "ranks"; }
+
+// The file this rank writes of the output `path` names.
+std::string ownFileOf(const SimulateOptions& options, const std::string& path) {
+  return inParts(options) ? ownPartPath(path).string() : path;
+}
+
+// What a message calls the snapshot `path` names: the file, or its parts.
+std::string writtenName(const SimulateOptions& options, const std::string& path) {
+  if (!inParts(options)) return path;
+  const int files = ranks().count();
+  return gadgetPartPath(path, 0).string() +
+         (files > 1 ? " ... " + gadgetPartPath(path, files - 1).string() : "");
+}
+
+// Parts are GADGET HDF5 files: the one format that numbers the files of a snapshot.
+void checkPartsFormat(const SimulateOptions& options) {
+  if (!inParts(options)) return;
+  for (const auto& [option, path] : {std::pair{"--output", options.output},
+                                     std::pair{"--snapshot-path", options.snapshotPath}}) {
+    if (option == std::string("--snapshot-path") && options.snapshotEvery == 0) continue;
+    if (outputFormatFor(path) != SnapshotFormat::gadgetHdf5)
+      throw UsageError(std::string(option) + " " + withoutControlCharacters(path) +
+                       ": --snapshot-files ranks writes GADGET HDF5 files (.hdf5, .h5), not " +
+                       formatName(outputFormatFor(path)));
+  }
 }
 
 // The first multiple of `every` after `step`; never for every = 0 (or where it would not fit).
@@ -69,8 +99,11 @@ class SimulateRun {
  private:
   void openOutputs();
   void prepare();
+  void leaveBodiesWithTheirRanks();
   void atBoundary(long long step);
   void writeSnapshot(long long step);
+  void writeSnapshotInParts(long long step, const std::string& path);
+  void writeFinalState();
   void advanceAll(ChunkedStepper& stepper);
   void watchCollisions(ChunkedStepper& stepper);
   std::optional<std::vector<double>> radiiToWrite() const;
@@ -112,7 +145,8 @@ SimulateRun::SimulateRun(const SimulateOptions& options) : options_(options) {}
 // Unwritable paths fail before any work (two outputs that are one file failed at parsing).
 void SimulateRun::openOutputs() {
   onEveryRankAlike([&] {
-    final_ = &outputs_.open(options_.output);
+    final_ = &outputs_.open(ownFileOf(options_, options_.output),
+                            inParts(options_) ? OutputWriter::everyRank : OutputWriter::leader);
     if (!options_.diagnostics.empty()) diagnosticsFile_ = &outputs_.open(options_.diagnostics);
   });
 }
@@ -120,6 +154,7 @@ void SimulateRun::openOutputs() {
 // The input first: its step names the snapshots, and every output, snapshots included, is
 // checked against the inputs and each other before anything is opened or made.
 void SimulateRun::prepare() {
+  checkPartsFormat(options_);
   if (!options_.run.input.empty()) snapshot_ = makeInitialSnapshot(options_.run);
   collisionSettings_ = withInputRadii(options_.collisions, snapshot_);
   checkCollisionSettings(collisionSettings_);
@@ -132,12 +167,16 @@ void SimulateRun::prepare() {
                              std::to_string(options_.steps) + " goes past step " +
                              std::to_string(kLargestStep) + ", the largest a snapshot holds");
   if (options_.snapshotEvery > 0) {
-    const SnapshotSeries series{
-        "--snapshot-path", options_.snapshotPath,  firstStep_,
-        lastStep_,         options_.snapshotEvery, xdmfIndexOf(options_).value_or("")};
+    const SnapshotSeries series{"--snapshot-path",
+                                ownFileOf(options_, options_.snapshotPath),
+                                firstStep_,
+                                lastStep_,
+                                options_.snapshotEvery,
+                                xdmfIndexOf(options_).value_or(""),
+                                inParts(options_) ? OutputWriter::everyRank : OutputWriter::leader};
     checkDistinctOutputs(simulateFiles(options_), series);
     onEveryRankAlike([&] {
-      probeSnapshotPaths(series);  // rank 0's, where the snapshots go
+      probeSnapshotPaths(series);  // rank 0's, where the snapshots go; in parts each rank's
       if (const std::string refusal = series_.continueFrom(firstStep_); !refusal.empty())
         throw UsageError("--snapshot-path " + options_.snapshotPath + ": " + refusal);
     });
@@ -150,12 +189,22 @@ void SimulateRun::prepare() {
     applyScreenedSettings(*session_.engine, options_.run.choice.engineSettings);
   if (options_.run.input.empty())
     snapshot_ = makeInitialSnapshotFor(*session_.engine, options_.run);
+  leaveBodiesWithTheirRanks();
   session_.engine->checkCapacity(snapshot_.state.size());
   settings_ = resolveRunSettings(options_.run, snapshot_);
   snapshot_.settings = settings_;
   method_ = &methodOf(settings_, source);
   if (diagnosticsFile_) log_.emplace(*diagnosticsFile_, session_.engine->name(), method_->name);
   watch_.emplace(firstStep_);
+}
+
+// A run that writes its states in parts and reads nothing whole (no diagnostics rows, no
+// collision watch) leaves each rank's bodies with it (Engine::deferGathering) where the ranks hold
+// parts: no rank holds the whole state at any step, and the steps gather nothing.
+void SimulateRun::leaveBodiesWithTheirRanks() {
+  Engine& engine = *session_.engine;
+  engine.deferGathering(inParts(options_) && !diagnosticsFile_ && !collisionSettings_.enabled() &&
+                        engine.holdsParts(snapshot_.state.size()));
 }
 
 // What a run that fails now leaves: none of its outputs (those written in place got what was
@@ -193,12 +242,23 @@ void SimulateRun::atBoundary(long long step) {
 
 void SimulateRun::writeSnapshot(long long step) {
   const std::string path = snapshotPathFor(options_.snapshotPath, step);
+  if (inParts(options_)) return writeSnapshotInParts(step, path);
   Snapshot snapshot{session_.engine->download(), timeAt(step), step, settings_};
   snapshot.doubles = session_.engine->doublesBeyond(snapshot.state);
   snapshot.radii = radiiToWrite();
   series_.write(snapshot, path);
   ++snapshots_.count;
   snapshots_.last = path;
+}
+
+// Each rank its part, published once every rank's is written whole.
+void SimulateRun::writeSnapshotInParts(long long step, const std::string& path) {
+  const SnapshotPart part =
+      snapshotPartOf(*session_.engine, Snapshot{{}, timeAt(step), step, settings_}, radiiToWrite());
+  writeOnEveryRank(part, ownPartPath(path));
+  series_.index(xdmfEntryForParts(path, series_.indexPath(), part));
+  ++snapshots_.count;
+  snapshots_.last = writtenName(options_, path);
 }
 
 // The radii the outputs keep: the watch's where the run's bodies have radii of their own (a
@@ -250,6 +310,10 @@ int SimulateRun::run() {
         engine.name().c_str(), engine.variant().c_str(), engine.device().c_str(),
         method_->name.c_str(), snapshot_.state.size(), firstStep_, lastStep_, settings_.step.dt);
   engine.uploadWithDoubles(snapshot_.state, snapshot_.doubles);
+  if (engine.gatheringDeferred()) {  // the ranks hold the bodies from here on, each its part
+    snapshot_.state = State{};
+    snapshot_.doubles = std::nullopt;
+  }
   if (log_) atBoundary(firstStep_);
   const auto start = std::chrono::steady_clock::now();
   ChunkedStepper stepper(engine, *method_, settings_.step);
@@ -290,9 +354,8 @@ void SimulateRun::advanceAll(ChunkedStepper& stepper) {
   }
 }
 
-void SimulateRun::finish(double elapsed) {
-  if (firstStep_ == lastStep_)
-    watch_->check(*session_.engine, lastStep_, timeAt(lastStep_), [this] { return unwritten(); });
+// The final state into final_, rank 0's (a run in parts writes each rank's part as it publishes).
+void SimulateRun::writeFinalState() {
   snapshot_.state = session_.engine->download();
   snapshot_.doubles = session_.engine->doublesBeyond(snapshot_.state);
   snapshot_.radii = radiiToWrite();
@@ -300,20 +363,34 @@ void SimulateRun::finish(double elapsed) {
   snapshot_.time = timeAt(lastStep_);
   snapshot_.settings = settings_;  // with the steps its clock counted
   nbody::writeSnapshot(snapshot_, outputFormatFor(options_.output), final_->stream());
-  outputs_.commit([this] {
+}
+
+void SimulateRun::finish(double elapsed) {
+  if (firstStep_ == lastStep_)
+    watch_->check(*session_.engine, lastStep_, timeAt(lastStep_), [this] { return unwritten(); });
+  const auto stopCheck = [this] {
     throwIfStopped([this] {
       return "while writing the state of step " + std::to_string(lastStep_) + ". " + unwritten();
     });
-  });
+  };
+  if (inParts(options_)) {
+    const SnapshotPart part = snapshotPartOf(
+        *session_.engine, Snapshot{{}, timeAt(lastStep_), lastStep_, settings_}, radiiToWrite());
+    writeOnEveryRank(part, *final_, outputs_, stopCheck);
+  } else {
+    writeFinalState();
+    outputs_.commit(stopCheck);
+  }
   if (!options_.quiet)
     std::fprintf(stderr, "simulate: %lld steps in %.3f s; wrote %s\n", lastStep_ - firstStep_,
-                 elapsed, withoutControlCharacters(options_.output).c_str());
+                 elapsed, withoutControlCharacters(writtenName(options_, options_.output)).c_str());
 }
 
 }  // namespace
 
 CommandFiles simulateFiles(const SimulateOptions& options) {
-  CommandFiles files{{{"--output", options.output}}, {{"--input", options.run.input}}};
+  CommandFiles files{{{"--output", ownFileOf(options, options.output)}},
+                     {{"--input", options.run.input}}};
   if (!options.diagnostics.empty()) files.outputs.push_back({"--diagnostics", options.diagnostics});
   if (const auto index = xdmfIndexOf(options))
     files.outputs.push_back({"--snapshot-path's XDMF index", *index});
@@ -348,6 +425,15 @@ void addSimulateOptions(CLI::App& command, SimulateOptions& options) {
       ->check(containsStepPlaceholder())
       ->check(outputPath())
       ->needs(every)
+      ->capture_default_str();
+  command
+      .add_option("--snapshot-files", options.snapshotFiles,
+                  "one: the final state and each snapshot one file (rank 0 writes the whole "
+                  "state); ranks: in parts, a GADGET HDF5 file a rank of the bodies it holds, "
+                  "NAME.hdf5 as NAME.0.hdf5 ... NAME.K-1.hdf5 (GADGET's NumFilesPerSnapshot: nbody "
+                  "reads any of them back as the whole, under any number of ranks; yt and h5py "
+                  "as one snapshot)")
+      ->check(CLI::IsMember({"one", "ranks"}))
       ->capture_default_str();
   CLI::Option* diagnostics =
       command

@@ -19,6 +19,9 @@ struct SimulateOptions {
   std::string output = "nbody-final.csv";
   long long snapshotEvery = 0;  // 0: no snapshots along the way
   std::string snapshotPath = "nbody-step-{step}.nbody";
+  // "ranks": the final state and the snapshots in parts, a GADGET HDF5 file a rank
+  // (app/run/snapshot_parts.h); "one": a file each, rank 0's.
+  std::string snapshotFiles = "one";
   std::string diagnostics;  // CSV file; empty: none
   long long diagnosticsEvery = 10;
   CollisionSettings collisions;

@@ -47,7 +47,7 @@ bool inSeries(const SnapshotSeries& series, long long step) {
 // `which`; what else keeps it from being written (a file nbody may not replace, a limit) fails as
 // for any output.
 void probeWritable(const std::filesystem::path& path, const std::string& which,
-                   const std::string& itself) {
+                   const std::string& itself, OutputWriter writer = OutputWriter::leader) {
   const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
   std::error_code error;
   if (!std::filesystem::is_directory(folder, error))
@@ -59,7 +59,7 @@ void probeWritable(const std::filesystem::path& path, const std::string& which,
     throw UsageError(which + itself + " is a " +
                      (kind == std::filesystem::file_type::fifo ? "pipe" : "device") +
                      "; snapshots and their index are files");
-  OutputFile::checkWritable(path);
+  OutputFile::checkWritable(path, writer);
 }
 
 [[noreturn]] void refuseOneFileForTwoSteps(const SnapshotSeries& series, long long first,
@@ -77,7 +77,7 @@ void probeEverySnapshot(const SnapshotSeries& series, long long first) {
     probeWritable(
         path,
         series.option + ": the snapshot of step " + std::to_string(step) + " cannot be written: ",
-        path.string());
+        path.string(), series.writer);
   };
   const std::filesystem::path folderPattern = std::filesystem::path(series.pattern).parent_path();
   if (folderPattern.native().find(kStepPlaceholder) != std::string::npos) {

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "io/output_file.h"
+
 namespace nbody {
 
 inline constexpr std::string_view kStepPlaceholder = "{step}";
@@ -35,6 +37,9 @@ struct SnapshotSeries {
   std::string option, pattern;
   long long first = 0, last = 0, every = 1;
   std::string index;
+  // Who writes the snapshots (rank 0, or each rank its part: the pattern is then this rank's); the
+  // index is rank 0's.
+  OutputWriter writer = OutputWriter::leader;
 };
 
 // Throws UsageError naming both options and the file when two outputs are the same file, an

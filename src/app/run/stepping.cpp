@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "app/run/stop_signals.h"
+#include "engines/held_bodies.h"
 #include "gl/state_guard.h"
 #include "io/csv.h"
 #include "parallel/ranks.h"
@@ -82,6 +84,25 @@ static std::optional<std::size_t> firstBadBodyRestoringGlState(NonFiniteCheck& c
   return check.firstNonFiniteBody(engine);
 }
 
+namespace {
+
+// Body `body`'s position and mass, and velocity: from the rank that holds it where the ranks hold
+// their parts ungathered (every rank calls it alike), else from the whole state.
+std::pair<glm::vec4, glm::vec4> texelsOfBody(Engine& engine, std::size_t body) {
+  HeldBodies* held = engine.heldParts();
+  if (!held || !engine.gatheringDeferred()) {
+    const State state = engine.download();
+    return {state.positionMass.at(body), state.velocity.at(body)};
+  }
+  gl::StateGuard guard({0, 1});
+  const std::uint32_t ids[1] = {std::uint32_t(body)};
+  const StageTextures& textures = held->textures();
+  return {held->texelsOf(textures.basePositionMass(), false, ids, ranks()).at(0),
+          held->texelsOf(textures.baseVelocity(), false, ids, ranks()).at(0)};
+}
+
+}  // namespace
+
 void FiniteWatch::check(Engine& engine, long long step, double time,
                         const std::function<std::string()>& outcome) {
   const auto body = firstBadBodyRestoringGlState(check_, engine);
@@ -92,10 +113,9 @@ void FiniteWatch::check(Engine& engine, long long step, double time,
   std::string what = "the state became non-finite between step " + std::to_string(lastFinite_) +
                      " (the last found finite) and step " + std::to_string(step) + ": ";
   if (body) {
-    const State state = engine.download();
-    const glm::vec4& p = state.positionMass[*body];
+    const auto [p, v] = texelsOfBody(engine, *body);
     what += "body " + std::to_string(*body) + " has position " + vectorText(p) + ", mass " +
-            formatFloat(p.w) + ", velocity " + vectorText(state.velocity[*body]) +
+            formatFloat(p.w) + ", velocity " + vectorText(v) +
             "; a smaller --dt or a larger --softening may help";
   } else {
     what += "the simulated time is no longer finite (" + formatDouble(time) +
