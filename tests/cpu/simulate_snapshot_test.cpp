@@ -164,6 +164,34 @@ TEST(SimulateSnapshots, InPartsOneProcessWritesPartZeroWhichReadsAsOneFile) {
   EXPECT_FALSE(std::filesystem::exists(scratch / "out.csv"));
 }
 
+// A series in parts resumed at one of its steps (from a .nbody snapshot: GADGET files keep no step)
+// keeps the earlier snapshots in its XDMF index (their first parts are there) and lists each once,
+// by the snapshot's name.
+TEST(SimulateSnapshots, InPartsAResumedSeriesKeepsItsEarlierSnapshotsInTheIndex) {
+  ScratchFolder scratch("parts-resumed-index");
+  const std::string series = " --snapshot-files ranks --snapshot-every 2 --snapshot-path " +
+                             (scratch / "s-{step}.hdf5").string();
+  ASSERT_EQ(
+      runNbody(kRk2Run + "--steps 4" + series + " -o " + (scratch / "f.hdf5").string(), scratch)
+          .exitCode,
+      0);
+  ASSERT_EQ(
+      runNbody(kRk2Run + "--steps 2 -o " + (scratch / "half.nbody").string(), scratch).exitCode, 0);
+  const auto result =
+      runNbody("simulate --engine cpu --input " + (scratch / "half.nbody").string() + " --steps 2" +
+                   series + " -o " + (scratch / "g.hdf5").string(),
+               scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const std::string index = test::readWholeFile(scratch / "s.xmf");
+  for (const std::string step : {"000000002", "000000004"}) {
+    const std::string block = "Grid Name=\"s-" + step + ".hdf5\"";
+    const auto at = index.find(block);
+    EXPECT_NE(at, std::string::npos) << step << "\n" << index;
+    EXPECT_EQ(index.find(block, at + 1), std::string::npos) << step;
+    EXPECT_NE(index.find("s-" + step + ".0.hdf5:/PartType1/Coordinates"), std::string::npos);
+  }
+}
+
 TEST(SimulateSnapshots, ADamagedSnapshotIsARuntimeErrorNamingTheProblem) {
   ScratchFolder scratch("damaged-input");
   ASSERT_EQ(
