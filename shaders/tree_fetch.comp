@@ -12,6 +12,13 @@
 //   1) texel sources[i], or from the parcel's body k where sources[i] is MOVED_BIT | k; 0 past
 //   uCount (massless padding).
 // ARRAY 1 (MODE 0 and 4): the textures are 2-D arrays of one layer (the stage accelerations).
+// PIECES 1 (MODE 0 and 4): the bodies that move travel in pieces (one texture at a time, a share of
+//   each rank's list in each piece). MODE 0 packs the sorted bodies [uSortedFirst, + uCount) at the
+//   parcel's body uParcelFirst on; MODE 4 writes the own bodies' texels and the padding only where
+//   uOwnToo is set (the first piece), and of a moved body k only where it is in this piece: its
+//   sender s is the last whose first arrival senders[s].x is at most k, and its place among the
+//   sender's arrivals, j = k - senders[s].x, within [senders[s].y, senders[s].z), is at the
+//   parcel's body senders[s].w + j - senders[s].y.
 // Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
@@ -38,7 +45,11 @@ ivec2 texelIn(uint index, int width) {
 #endif
 
 #if MODE == 0
+#if PIECES
+uniform uint uSortedFirst, uParcelFirst;
+#else
 uniform uint uBelow, uOwn;
+#endif
 layout(std430, binding = B_VALUES_IN) readonly buffer ValuesIn { uint valuesIn[]; };
 layout(std430, binding = B_LET_LISTS) writeonly buffer Parcel { vec4 parcel[]; };
 #elif MODE == 1
@@ -58,6 +69,10 @@ layout(std430, binding = B_LET_LISTS) writeonly buffer Out { uint words[]; };
 uniform uint uTexels;
 layout(std430, binding = B_LET_MARKS) readonly buffer Sources { uint sources[]; };
 layout(std430, binding = B_LET_CHUNKS) readonly buffer Parcel { vec4 parcel[]; };
+#if PIECES
+uniform uint uSenders, uOwnToo;
+layout(std430, binding = B_LET_LISTS) readonly buffer Senders { uvec4 senders[]; };
+#endif
 #if ARRAY
 layout(rgba32f, binding = 0) writeonly uniform image2DArray uFresh;
 void store(ivec2 texel, vec4 value) { imageStore(uFresh, ivec3(texel, 0), value); }
@@ -73,8 +88,13 @@ void main() {
   uint i = linearGroupId() * WORKGROUP_SIZE + gl_LocalInvocationID.x;
 #if MODE == 0
   if (i >= uCount) return;
+#if PIECES
+  uint local = valuesIn[uSortedFirst + i];
+  parcel[(uParcelFirst + i) * uStride + uOffset] = oldTexel(texelIn(local, oldWidth()));
+#else
   uint local = valuesIn[i < uBelow ? i : i + uOwn];
   parcel[i * uStride + uOffset] = oldTexel(texelIn(local, oldWidth()));
+#endif
 #elif MODE == 1
   if (i >= uCount) return;
   sorted[i] = ids[valuesIn[i]];
@@ -87,12 +107,26 @@ void main() {
 #else
   if (i >= uTexels) return;
   vec4 value = vec4(0.0);
+#if PIECES
+  bool moved = i < uCount && (sources[i] & MOVED_BIT) != 0u;
+  if (!moved && uOwnToo == 0u) return;
+  if (moved) {
+    uint k = sources[i] & ~MOVED_BIT, s = 0u;
+    while (s + 1u < uSenders && k >= senders[s + 1u].x) ++s;
+    uint j = k - senders[s].x;
+    if (j < senders[s].y || j >= senders[s].z) return;
+    value = parcel[(senders[s].w + j - senders[s].y) * uStride + uOffset];
+  } else if (i < uCount) {
+    value = oldTexel(texelIn(sources[i], oldWidth()));
+  }
+#else
   if (i < uCount) {
     uint source = sources[i];
     value = (source & MOVED_BIT) != 0u
                 ? parcel[(source & ~MOVED_BIT) * uStride + uOffset]
                 : oldTexel(texelIn(source, oldWidth()));
   }
+#endif
   store(texelIn(i, freshWidth()), value);
 #endif
 }

@@ -247,7 +247,8 @@ TEST(DecomposedPieces, EveryWalkerComputesOneProcesssMoments) {
 // least |a| gathered, the main walk's. Every body's acceleration, on every rank, is one process's,
 // bit for bit; a miss (a body range received in part counts as one) throws; the arrays in
 // textures too (array-bytes), and the state moved a few textures at a time and gathered in pieces
-// (piece-bytes: 21000 bytes, one or two textures of 650-1000 bodies, 583 records). The probe prints
+// (piece-bytes: 21000 bytes, one or two textures of 650-1000 bodies, 583 records; 3000 bytes: each
+// texture in pieces of about 170 bodies, a share of each rank's list in each). The probe prints
 // the LETs' sizes. Checked by mutation: a piece's records packed from the first held body on, a
 // batch of textures laid out with the stride of all, or batches each rank cuts by its own count
 // (its MPI calls then differ from the others'), fail. Checked by mutation too: leaf children
@@ -266,6 +267,7 @@ TEST(DecomposedPieces, WithTheirLocalEssentialTreesEachWalkerWalksToOneProcesssA
                        {"plummer 3001 chunk=128", {4}},
                        {"plummer 3001 array-bytes=4096", {3}},
                        {"plummer 3001 piece-bytes=21000", {3}},
+                       {"plummer 3001 piece-bytes=3000", {3}},
                        {"plummer 3001" + geometric, {3}},
                        {"uniform 10000" + geometric, {4}},
                        {"plummer 3001" + geometric + ",leaf=1,small=20,group=16", {3}},

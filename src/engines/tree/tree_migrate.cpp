@@ -11,7 +11,6 @@
 #include "engines/rank_exchange.h"
 #include "engines/tree/tree_layout.h"
 #include "gl/desktop_calls.h"
-#include "util/system_limits.h"
 
 namespace nbody::tree {
 namespace {
@@ -19,8 +18,16 @@ namespace {
 constexpr std::uint32_t kMovedBit = 0x80000000u;  // tree_fetch.comp's MOVED_BIT
 constexpr std::size_t kTexelBytes = 16;
 
-gl::UniformProgram& fetchProgram(Kernels& kernels, int mode, bool array = false) {
-  return kernels.use(Kernel::fetch, {{"MODE", mode}, {"ARRAY", array ? 1 : 0}});
+gl::UniformProgram& fetchProgram(Kernels& kernels, int mode, bool array = false,
+                                 bool pieces = false) {
+  return kernels.use(Kernel::fetch,
+                     {{"MODE", mode}, {"ARRAY", array ? 1 : 0}, {"PIECES", pieces ? 1 : 0}});
+}
+
+// Piece `piece` of `pieces` of a list of `count` bodies: [first, end).
+std::pair<std::size_t, std::size_t> shareOf(std::size_t count, std::size_t piece,
+                                            std::size_t pieces) {
+  return {count * piece / pieces, count * (piece + 1) / pieces};
 }
 
 // A held texture as tree_fetch.comp's MODE 0 and 4 read it: image unit 1.
@@ -167,14 +174,21 @@ void SegmentIds::moveState(Kernels& kernels, HeldBodies& held, const Ranks& rank
   // Agreed: every rank moves the same batches, each one collective.
   const std::size_t texture =
       std::size_t(ranks.maximum(std::int64_t(std::max(homeCount_ - own_, arriving)))) * kTexelBytes;
+  const glm::ivec2 oldSize = held.textures().size(), size = held.sizeFor(walkerList_.count);
   if (texture > pieceBytes) {
-    const auto [need, most] = comparedBytes(double(texture), double(pieceBytes));
-    throw std::runtime_error("the bodies that move between ranks take " + need +
-                             " a texture, over the " + most +
-                             " one buffer may hold: take more ranks");
+    // A piece holds a share of each rank's list: a body more than its part of them, at most, a
+    // rank.
+    const std::size_t slack = 2 * std::size_t(ranks.count()) * kTexelBytes;
+    if (pieceBytes <= 2 * slack)
+      throw std::logic_error("pieces of " + std::to_string(pieceBytes) + " bytes are too small");
+    const std::size_t pieces = ceilDiv(texture, pieceBytes - slack);
+    for (const StageTextures::BodyTexture& one : textures)
+      moveInPieces(kernels, one, ranks, pieces, oldSize, size);
+    lap("move-pieces");
+    held.textures().resizedTo(size);
+    return held.heldNow(walkerList_.buffer, walkerList_.count);
   }
   const std::size_t batch = texture == 0 ? textures.size() : pieceBytes / texture;
-  const glm::ivec2 oldSize = held.textures().size(), size = held.sizeFor(walkerList_.count);
   for (std::size_t first = 0; first < textures.size(); first += batch) {
     const auto some = std::span(textures).subspan(first, std::min(batch, textures.size() - first));
     moveTextures(kernels, some, ranks, lap, arriving);
@@ -209,6 +223,99 @@ void SegmentIds::layOut(Kernels& kernels, std::span<const StageTextures::BodyTex
   }
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
                   GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
+}
+
+SegmentIds::MovePiece SegmentIds::pieceOf(std::size_t piece, std::size_t pieces,
+                                          std::size_t rank) const {
+  MovePiece out;
+  std::size_t sorted = 0;  // where each rank's list starts among the home's sorted bodies
+  for (std::size_t r = 0; r < sendCounts_.size(); ++r) {
+    const auto [first, end] = shareOf(sendCounts_[r], piece, pieces);
+    out.sendFirst.push_back(sorted + first);
+    out.sendCounts.push_back(end - first);
+    out.sent += end - first;
+    sorted += sendCounts_[r] + (r == rank ? own_ : 0);
+  }
+  std::size_t arrivals = 0;  // where each sender's bodies start among all received
+  for (const std::size_t count : receivedCounts_) {
+    const auto [first, end] = shareOf(count, piece, pieces);
+    for (const std::size_t word : {arrivals, first, end, out.received})
+      out.senders.push_back(std::uint32_t(word));
+    out.receivedCounts.push_back(end - first);
+    out.received += end - first;
+    arrivals += count;
+  }
+  return out;
+}
+
+// One texture laid out anew, its moving bodies sent and received in `pieces` pieces.
+void SegmentIds::moveInPieces(Kernels& kernels, const StageTextures::BodyTexture& texture,
+                              const Ranks& ranks, std::size_t pieces, glm::ivec2 oldSize,
+                              glm::ivec2 size) {
+  gl::Texture fresh = takeTexture(texture.target, size);
+  for (std::size_t p = 0; p < pieces; ++p) {
+    const MovePiece piece = pieceOf(p, pieces, std::size_t(ranks.rank()));
+    sendPiece(kernels, texture, piece, ranks);
+    layOutPiece(kernels, texture, fresh.id(), piece, p == 0, size);
+  }
+  glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  std::swap(*texture.texture, fresh);
+  spares_[texture.target] = {std::move(fresh), oldSize};
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                  GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
+}
+
+// The piece's share of the leaving bodies' texels of `texture` packed (each rank's share in rank
+// order), sent, and what arrives received into arrived_.
+void SegmentIds::sendPiece(Kernels& kernels, const StageTextures::BodyTexture& texture,
+                           const MovePiece& piece, const Ranks& ranks) {
+  std::vector<std::byte> sent(piece.sent * kTexelBytes), received(piece.received * kTexelBytes);
+  const GLuint buffer = ensureBuffer(parcel_, std::max<std::size_t>(sent.size(), kTexelBytes));
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetListsBinding, buffer);
+  bindOld(texture);
+  gl::UniformProgram& program =
+      fetchProgram(kernels, 0, texture.target == GL_TEXTURE_2D_ARRAY, true);
+  program.setUint("uStride", 1);
+  program.setUint("uOffset", 0);
+  std::size_t packed = 0;
+  for (std::size_t r = 0; r < piece.sendCounts.size(); ++r) {
+    if (piece.sendCounts[r] == 0) continue;
+    program.setUint("uCount", piece.sendCounts[r]);
+    program.setUint("uSortedFirst", piece.sendFirst[r]);
+    program.setUint("uParcelFirst", packed);
+    kernels.dispatch(ceilDiv(piece.sendCounts[r], kElementThreads));
+    packed += piece.sendCounts[r];
+  }
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  if (!sent.empty()) gl::readThrough(leaving_, buffer, 0, sent.size(), sent.data());
+  ranks.allToAllInto(sent, piece.sendCounts, piece.receivedCounts, kTexelBytes, received);
+  const GLuint arrived = ensureBuffer(arrived_, std::max<std::size_t>(received.size(), 16));
+  if (!received.empty())
+    glNamedBufferSubData(arrived, 0, GLsizeiptr(received.size()), received.data());
+}
+
+// The piece's texels of `texture` into `fresh` (of `size`): the own bodies' and the padding with
+// the first piece, the moved bodies' that arrived in this one (tree_fetch.comp, MODE 4, PIECES 1).
+void SegmentIds::layOutPiece(Kernels& kernels, const StageTextures::BodyTexture& texture,
+                             GLuint fresh, const MovePiece& piece, bool first, glm::ivec2 size) {
+  const std::size_t texels = std::size_t(size.x) * std::size_t(size.y);
+  const GLuint senders = ensureBuffer(senders_, piece.senders.size() * 4);
+  glNamedBufferSubData(senders, 0, GLsizeiptr(piece.senders.size() * 4), piece.senders.data());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, sources_.buffer.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, arrived_.buffer.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetListsBinding, senders);
+  const bool array = texture.target == GL_TEXTURE_2D_ARRAY;
+  bindOld(texture);
+  glBindImageTexture(0, fresh, 0, array ? GL_TRUE : GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA32F);
+  gl::UniformProgram& program = fetchProgram(kernels, 4, array, true);
+  program.setUint("uCount", walkerList_.count);
+  program.setUint("uTexels", texels);
+  program.setUint("uStride", 1);
+  program.setUint("uOffset", 0);
+  program.setUint("uSenders", piece.senders.size() / 4);
+  program.setUint("uOwnToo", first ? 1 : 0);
+  kernels.dispatch(ceilDiv(texels, kElementThreads));
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);  // before the next piece rewrites the buffers
 }
 
 gl::Texture SegmentIds::takeTexture(GLenum target, glm::ivec2 size) {

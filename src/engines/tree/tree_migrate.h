@@ -40,7 +40,8 @@ class SegmentIds {
   // the home's sorted order, its own part left out), its size what held.sizeFor says. Every rank
   // calls it alike; `lap` is called with the name of each part done but the last (a phase clock's).
   // The textures move a few at a time where all of them would pass `pieceBytes` in one buffer
-  // (what leaves, or arrives); throws std::runtime_error where one texture's would.
+  // (what leaves, or arrives), and one at a time in pieces of bodies where one texture's would (a
+  // share of each rank's list in each piece, the same bits).
   void moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks, const Lap& lap,
                  std::size_t pieceBytes);
 
@@ -56,11 +57,24 @@ class SegmentIds {
   void layOut(Kernels& kernels, std::span<const StageTextures::BodyTexture> textures,
               glm::ivec2 oldSize, glm::ivec2 size);
   gl::Texture takeTexture(GLenum target, glm::ivec2 size);
+  // Piece `piece` of `pieces` of the bodies that move: what each rank sends and receives of them.
+  struct MovePiece {
+    std::vector<std::size_t> sendFirst, sendCounts, receivedCounts;  // by rank (own 0)
+    std::vector<std::uint32_t> senders;  // tree_fetch.comp's, a uvec4 a rank
+    std::size_t sent = 0, received = 0;
+  };
+  MovePiece pieceOf(std::size_t piece, std::size_t pieces, std::size_t rank) const;
+  void moveInPieces(Kernels& kernels, const StageTextures::BodyTexture& texture, const Ranks& ranks,
+                    std::size_t pieces, glm::ivec2 oldSize, glm::ivec2 size);
+  void sendPiece(Kernels& kernels, const StageTextures::BodyTexture& texture,
+                 const MovePiece& piece, const Ranks& ranks);
+  void layOutPiece(Kernels& kernels, const StageTextures::BodyTexture& texture, GLuint fresh,
+                   const MovePiece& piece, bool first, glm::ivec2 size);
 
   MarkLists lists_;
   // The home's IDs in sorted order; the marks, then the table of sources by ID; the walker's IDs
   // and their sources; the IDs received; the parcels of texels sent and received.
-  GrowingBuffer sorted_, marks_, walker_, sources_, arrivedIds_, parcel_, arrived_;
+  GrowingBuffer sorted_, marks_, walker_, sources_, arrivedIds_, parcel_, arrived_, senders_;
   gl::HostParcel readback_, leaving_;  // small reads of large buffers; the leaving texels
   IdList walkerList_;
   std::size_t homeCount_ = 0, ownFirst_ = 0, own_ = 0;
