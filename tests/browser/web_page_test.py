@@ -93,7 +93,9 @@ def open_browser(hide_float_targets=False):
 class Page:
     """The page at one URL: its exit code, status line and printed output once it ends."""
 
-    def __init__(self, browser, base, query, wait=120.0):
+    # The waits are bounds for a page that never ends, not speed checks: SwiftShader on 2 cores
+    # beside a parallel ctest is several times slower than alone (the test failed so, twice).
+    def __init__(self, browser, base, query, wait=300.0):
         self.browser = browser
         started = time.monotonic()
         browser.get(base + "/nbody.html?" + query)
@@ -198,11 +200,11 @@ class Checks:
         started = time.monotonic()
         self.browser.get(self.base + "/nbody.html?bodies=4096")
         shown = None
-        while time.monotonic() - started < 30 and shown is None:
+        while time.monotonic() - started < 120 and shown is None:
             png = self.browser.get_screenshot_as_png()
             if bodies_and_panel(png):
                 shown = time.monotonic() - started
-        expect(shown is not None, "no bodies and panel within 30 s")
+        expect(shown is not None, "no bodies and panel within 120 s")
         time.sleep(2)
         text = self.browser.execute_script("return document.body.dataset.exit ?? ''")
         expect(text == "", f"the page ended: exit {text}")
