@@ -265,7 +265,7 @@ void putPartsInStateOrder(GadgetBodies& bodies) {
   permute(bodies.stateIndex, order, 1);
 }
 
-bool needsWideIds(const std::vector<std::uint64_t>& ids) {
+bool needsWideIds(std::span<const std::uint64_t> ids) {
   return std::any_of(ids.begin(), ids.end(), [](std::uint64_t id) { return id > 0xFFFFFFFFu; });
 }
 

@@ -109,7 +109,7 @@ Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view byt
                          GadgetPartReader read, bool numberBeforeExtension);
 
 // True when an ID needs 64 bits: the writers then store every ID as u64, else as u32.
-bool needsWideIds(const std::vector<std::uint64_t>& ids);
+bool needsWideIds(std::span<const std::uint64_t> ids);
 
 // The bodies of each type must add up to what a header claims in all (`totals`), where it claims
 // anything (some nonzero). Throws std::runtime_error naming `files`.

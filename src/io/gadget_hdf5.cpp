@@ -144,20 +144,48 @@ void writeUnits(hid_t file, const GadgetUnits& units) {
   writeInt(runtime.id(), "PeriodicBoundariesOn", 0);
 }
 
+// A dataset of `rows` x `columns` values (a list where columns is 1), made whole and filled a slice
+// of rows at a time.
+class SlicedDataset {
+ public:
+  SlicedDataset(hid_t group, const char* name, hid_t fileType, std::size_t rows, int columns)
+      : name_(name), columns_(columns), dataset_(make(group, name, fileType, rows, columns)) {}
+
+  // Rows [first, first + count) from `values` (count x columns of `memoryType`).
+  void write(hid_t memoryType, const void* values, std::size_t first, std::size_t count) const {
+    const hsize_t start[2] = {first, 0}, size[2] = {count, hsize_t(columns_)};
+    const Handle memory(H5Screate_simple(columns_ == 1 ? 1 : 2, size, nullptr), H5Sclose);
+    const Handle file(H5Dget_space(dataset_.id()), H5Sclose);
+    if (H5Sselect_hyperslab(file.id(), H5S_SELECT_SET, start, nullptr, size, nullptr) < 0 ||
+        H5Dwrite(dataset_.id(), memoryType, memory.id(), file.id(), H5P_DEFAULT, values) < 0)
+      throw std::runtime_error("HDF5 could not write the dataset " + name_);
+  }
+
+ private:
+  static Handle make(hid_t group, const char* name, hid_t fileType, std::size_t rows, int columns) {
+    const hsize_t dims[2] = {rows, hsize_t(columns)};
+    const Handle space(H5Screate_simple(columns == 1 ? 1 : 2, dims, nullptr), H5Sclose);
+    const Handle creation = untimed(H5P_DATASET_CREATE);
+    Handle dataset(
+        H5Dcreate2(group, name, fileType, space.id(), H5P_DEFAULT, creation.id(), H5P_DEFAULT),
+        H5Dclose);
+    if (!dataset.valid())
+      throw std::runtime_error(std::string("HDF5 could not make the dataset ") + name);
+    return dataset;
+  }
+
+  std::string name_;
+  int columns_;
+  Handle dataset_;
+};
+
 // Values [first, first + rows * columns) of `values` as a dataset of `rows` x `columns` (a list
 // where columns is 1).
 template <typename T>
 void writeDataset(hid_t group, const char* name, hid_t fileType, hid_t memoryType,
                   const std::vector<T>& values, std::size_t first, std::size_t rows, int columns) {
-  const hsize_t dims[2] = {rows, hsize_t(columns)};
-  const Handle space(H5Screate_simple(columns == 1 ? 1 : 2, dims, nullptr), H5Sclose);
-  const Handle creation = untimed(H5P_DATASET_CREATE);
-  const Handle dataset(
-      H5Dcreate2(group, name, fileType, space.id(), H5P_DEFAULT, creation.id(), H5P_DEFAULT),
-      H5Dclose);
-  if (!dataset.valid() || H5Dwrite(dataset.id(), memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                                   values.data() + first * columns) < 0)
-    throw std::runtime_error(std::string("HDF5 could not write the dataset ") + name);
+  SlicedDataset(group, name, fileType, rows, columns)
+      .write(memoryType, values.data() + first * std::size_t(columns), 0, rows);
 }
 
 void writeType(hid_t file, const GadgetBodies& bodies, int type, std::size_t first,
@@ -208,41 +236,6 @@ std::string fileImageOf(hid_t file) {
 
 constexpr std::size_t kBodiesASlice = std::size_t(1) << 20;
 
-// A dataset of `rows` x `columns` values (a list where columns is 1), made whole and filled a slice
-// of rows at a time.
-class SlicedDataset {
- public:
-  SlicedDataset(hid_t group, const char* name, hid_t fileType, std::size_t rows, int columns)
-      : name_(name), columns_(columns), dataset_(make(group, name, fileType, rows, columns)) {}
-
-  // Rows [first, first + count) from `values` (count x columns of `memoryType`).
-  void write(hid_t memoryType, const void* values, std::size_t first, std::size_t count) const {
-    const hsize_t start[2] = {first, 0}, size[2] = {count, hsize_t(columns_)};
-    const Handle memory(H5Screate_simple(columns_ == 1 ? 1 : 2, size, nullptr), H5Sclose);
-    const Handle file(H5Dget_space(dataset_.id()), H5Sclose);
-    if (H5Sselect_hyperslab(file.id(), H5S_SELECT_SET, start, nullptr, size, nullptr) < 0 ||
-        H5Dwrite(dataset_.id(), memoryType, memory.id(), file.id(), H5P_DEFAULT, values) < 0)
-      throw std::runtime_error("HDF5 could not write the dataset " + name_);
-  }
-
- private:
-  static Handle make(hid_t group, const char* name, hid_t fileType, std::size_t rows, int columns) {
-    const hsize_t dims[2] = {rows, hsize_t(columns)};
-    const Handle space(H5Screate_simple(columns == 1 ? 1 : 2, dims, nullptr), H5Sclose);
-    const Handle creation = untimed(H5P_DATASET_CREATE);
-    Handle dataset(
-        H5Dcreate2(group, name, fileType, space.id(), H5P_DEFAULT, creation.id(), H5P_DEFAULT),
-        H5Dclose);
-    if (!dataset.valid())
-      throw std::runtime_error(std::string("HDF5 could not make the dataset ") + name);
-    return dataset;
-  }
-
-  std::string name_;
-  int columns_;
-  Handle dataset_;
-};
-
 // What every slice of a part shares: the number types it is written in.
 struct PartLayout {
   hid_t real = H5T_IEEE_F32LE, ids = H5T_STD_U32LE, indices = H5T_STD_U32LE;
@@ -274,18 +267,14 @@ void writeTypeInSlices(hid_t file, const Snapshot& snapshot, std::span<const std
   }
 }
 
-bool anyWide(std::span<const std::uint64_t> values) {
-  return std::any_of(values.begin(), values.end(), [](std::uint64_t v) { return v > 0xFFFFFFFFu; });
-}
-
 PartLayout partLayoutOf(const Snapshot& snapshot, std::span<const std::uint64_t> stateIndex,
                         bool doublePrecision) {
   const State& state = snapshot.state;
   PartLayout layout;
   layout.real = doublePrecision ? H5T_IEEE_F64LE : H5T_IEEE_F32LE;
-  const bool wideIds = state.id.empty() ? state.size() > 0xFFFFFFFFu : anyWide(state.id);
+  const bool wideIds = state.id.empty() ? state.size() > 0xFFFFFFFFu : needsWideIds(state.id);
   layout.ids = wideIds ? H5T_STD_U64LE : H5T_STD_U32LE;
-  layout.indices = anyWide(stateIndex) ? H5T_STD_U64LE : H5T_STD_U32LE;
+  layout.indices = needsWideIds(stateIndex) ? H5T_STD_U64LE : H5T_STD_U32LE;
   layout.radii = snapshot.radii.has_value();
   layout.stateIndex = !stateIndex.empty();
   return layout;
