@@ -95,8 +95,11 @@ class Page:
 
     # The waits are bounds for a page that never ends, not speed checks: SwiftShader on 2 cores
     # beside a parallel ctest is several times slower than alone (the test failed so, twice).
+    # A page busy on its main thread (SwiftShader compiling, a step) answers no script until it
+    # yields: the script timeout (30 s by default; CI hit it) is the same bound as the wait.
     def __init__(self, browser, base, query, wait=300.0):
         self.browser = browser
+        browser.set_script_timeout(wait)
         started = time.monotonic()
         browser.get(base + "/nbody.html?" + query)
         self.exit = None
