@@ -286,8 +286,8 @@ void writePartByName(const std::filesystem::path& path, const Snapshot& snapshot
   const std::vector<std::size_t> rows = rowsByComponent(snapshot.state);
   const GadgetBodies facts = gadgetFromRows(snapshot, {}, stateIndex);  // time, record, precision
   const PartLayout layout = partLayoutOf(snapshot, stateIndex, facts.doublePrecision);
-  std::vector<std::uint64_t> counts(kGadgetTypes, 0);
-  for (std::size_t i = 0; i < snapshot.state.size(); ++i) ++counts[componentOf(snapshot.state, i)];
+  static_assert(kGadgetTypes == kComponentCount);
+  const std::vector<std::uint64_t> counts = countsByComponent(snapshot.state);
   const std::lock_guard lock(hdf5Use());
   silenceHdf5();
   // No lock: the temporary file is this process's alone, and some parallel file systems refuse one.

@@ -23,6 +23,12 @@ std::uint8_t componentOf(const State& state, std::size_t body) {
   return state.component.empty() ? kDefaultComponent : state.component[body];
 }
 
+std::vector<std::uint64_t> countsByComponent(const State& state) {
+  std::vector<std::uint64_t> counts(kComponentCount, 0);
+  for (std::size_t i = 0; i < state.size(); ++i) ++counts[componentOf(state, i)];
+  return counts;
+}
+
 void completeIdentity(State& state) {
   const std::size_t n = state.size();
   const auto check = [n](std::size_t length, const char* what) {

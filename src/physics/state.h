@@ -40,6 +40,8 @@ struct State {
 
 std::uint64_t bodyId(const State& state, std::size_t body);
 std::uint8_t componentOf(const State& state, std::size_t body);
+// How many bodies of each component (kComponentCount counts).
+std::vector<std::uint64_t> countsByComponent(const State& state);
 // Fills what a state built body by body left empty (IDs 1..N, kDefaultComponent). Throws
 // std::logic_error where velocities, IDs or components are neither empty nor one per body.
 void completeIdentity(State& state);

@@ -9,16 +9,6 @@
 #include "parallel/ranks.h"
 
 namespace nbody {
-namespace {
-
-std::vector<std::uint64_t> countsByType(const State& state) {
-  std::vector<std::uint64_t> counts(kGadgetTypes, 0);
-  for (std::size_t i = 0; i < state.size(); ++i) ++counts[componentOf(state, i)];
-  return counts;
-}
-
-}  // namespace
-
 std::filesystem::path ownPartPath(const std::filesystem::path& path) {
   return gadgetPartPath(path, ranks().rank());
 }
@@ -37,7 +27,7 @@ SnapshotPart snapshotPartOf(Engine& engine, Snapshot frame,
       part.rows.radii->push_back(radii->at(static_cast<std::size_t>(index)));
   }
   part.stateIndex = std::move(own.indices);
-  const std::vector<std::uint64_t> counts = countsByType(part.rows.state);
+  const std::vector<std::uint64_t> counts = countsByComponent(part.rows.state);
   std::vector<std::int64_t> totals(counts.begin(), counts.end());
   ranks().sum(totals);  // whole numbers: the same sums on every rank
   std::copy(totals.begin(), totals.end(), part.share.totals);
@@ -68,7 +58,7 @@ XdmfSnapshot xdmfEntryForParts(const std::filesystem::path& path,
   constexpr std::size_t kRow = kGadgetTypes + 1;
   const std::size_t files = std::size_t(part.share.fileCount);
   std::vector<std::int64_t> table(files * kRow, 0);
-  const std::vector<std::uint64_t> counts = countsByType(part.rows.state);
+  const std::vector<std::uint64_t> counts = countsByComponent(part.rows.state);
   std::int64_t* own = &table[std::size_t(part.share.file) * kRow];
   std::copy(counts.begin(), counts.end(), own);
   own[kGadgetTypes] = needsWideIds(part.rows.state.id);
