@@ -111,6 +111,13 @@ class StreamedGather {
   std::vector<std::size_t> taken_;  // of each rank's part, bytes copied into `all`
 };
 
+// This process alone, whatever launched it: one rank, whose collectives change nothing. For what
+// takes the ranks' parts where one process holds the whole (every rank of a replicated run).
+inline const Ranks& processAlone() {
+  static const Ranks alone;
+  return alone;
+}
+
 // The exact sum of every rank's `sum`, on every rank: their parts added as integers, so the same
 // bits as one ExactSum of every rank's terms.
 inline ExactSum exactSumOnEveryRank(const Ranks& ranks, const ExactSum& sum) {

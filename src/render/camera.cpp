@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/trigonometric.hpp>
+
+#include "render/mass_centre.h"
+#include "util/std_compat.h"
 
 namespace nbody {
 namespace {
@@ -15,19 +19,15 @@ constexpr float kNearPlaneFraction = 1e-3f;  // of the distance: bodies nearer t
 
 }  // namespace
 
-BoundingSphere boundingSphere(const State& state) {
-  if (state.size() == 0) return {};
-  const double mass = totalMass(state);
-  glm::dvec3 centre(0.0);
-  if (mass > 0.0) {
-    centre = centreOfMass(state);
-  } else {
-    for (const glm::vec4& p : state.positionMass) centre += glm::dvec3(p);
-    centre /= double(state.size());
-  }
+BoundingSphere boundingSphere(const State& bodies, const Ranks& ranks) {
+  const MassCentre found = massCentreOf(bodies, ranks);
+  if (found.bodies == 0) return {};
+  const glm::dvec3 centre = found.mass > 0.0 ? found.position : found.meanPosition;
   double radius = 0.0;
-  for (const glm::vec4& p : state.positionMass)
+  for (const glm::vec4& p : bodies.positionMass)
     radius = std::max(radius, glm::length(glm::dvec3(p) - centre));
+  // A distance's bits, as an integer, order as the distances do (>= 0): the largest of every part.
+  radius = bit_cast<double>(ranks.maximum(bit_cast<std::int64_t>(radius)));
   return {glm::vec3(centre), radius > 0.0 ? float(radius) : 1.0f};
 }
 

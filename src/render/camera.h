@@ -12,6 +12,7 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
+#include "parallel/ranks.h"
 #include "physics/state.h"
 
 namespace nbody {
@@ -22,8 +23,10 @@ struct BoundingSphere {
 };
 
 // Centred on the centre of mass (so that a few far-flung bodies do not push the cluster off the
-// middle of the picture) and large enough to hold every body.
-BoundingSphere boundingSphere(const State& state);
+// middle of the picture; on the bodies' mean position where they have no mass) and large enough
+// to hold every body. Of every rank's part (`bodies` this rank's; render/mass_centre.h): the same
+// bits for one process and for any number of ranks holding parts. Every rank calls it alike.
+BoundingSphere boundingSphere(const State& bodies, const Ranks& ranks = processAlone());
 
 struct Camera {
   glm::vec3 target{0.0f};

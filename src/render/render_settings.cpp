@@ -7,8 +7,9 @@
 
 #include <glm/geometric.hpp>
 
+#include "parallel/order_statistics.h"
+#include "render/mass_centre.h"
 #include "util/comma_list.h"
-#include "util/percentile.h"
 
 namespace nbody {
 
@@ -91,32 +92,45 @@ bool isSignedQuantity(ColorBy colorBy) { return quantityOf(colorBy).changesSign;
 
 BodyFieldKind bodyFieldOf(ColorBy colorBy) { return quantityOf(colorBy).field; }
 
-ColourCentre colourCentreOf(const State& state, double time) {
+ColourCentre colourCentreOf(const State& bodies, double time, const Ranks& ranks) {
   ColourCentre centre;
   centre.time = time;
-  const double mass = totalMass(state);
-  if (!(mass > 0.0)) return centre;  // massless bodies: no centre of mass, the origin stands in
-  centre.position = glm::vec3(centreOfMass(state));
-  centre.velocity = glm::vec3(totalMomentum(state) / mass);
+  const MassCentre found = massCentreOf(bodies, ranks);
+  if (!(found.mass > 0.0)) return centre;  // massless bodies: no centre of mass, the origin
+  centre.position = glm::vec3(found.position);
+  centre.velocity = glm::vec3(found.velocity);
   return centre;
 }
 
-void measureBodies(RenderSettings& settings, const State& state, double time) {
-  settings.centre = colourCentreOf(state, time);
-  settings.presentComponents = 0;
-  for (std::size_t i = 0; i < state.size(); ++i)
-    settings.presentComponents |= 1u << componentOf(state, i);
+namespace {
+
+// Bit k set: some rank's part holds a body of component k.
+std::uint32_t componentsPresent(const State& bodies, const Ranks& ranks) {
+  const std::vector<std::uint64_t> own = countsByComponent(bodies);
+  std::vector<std::int64_t> counts(own.begin(), own.end());
+  ranks.sum(counts);
+  std::uint32_t present = 0;
+  for (std::size_t k = 0; k < counts.size(); ++k)
+    if (counts[k] > 0) present |= 1u << k;
+  return present;
+}
+
+}  // namespace
+
+void measureBodies(RenderSettings& settings, const State& bodies, double time, const Ranks& ranks) {
+  settings.centre = colourCentreOf(bodies, time, ranks);
+  settings.presentComponents = componentsPresent(bodies, ranks);
   if (!settings.density)
     return;  // the fitted smoothing only the density wants (the panel offers it)
   std::vector<float> radii;
-  radii.reserve(state.size());
-  for (const glm::vec4& body : state.positionMass)
+  radii.reserve(bodies.size());
+  for (const glm::vec4& body : bodies.positionMass)
     if (const float r = glm::length(glm::vec3(body) - settings.centre.position); std::isfinite(r))
       radii.push_back(r);
-  if (radii.empty()) return;
-  const float radius = valueAtPermille(radii, 900);
-  if (radius > 0.0f && std::isfinite(radius))
-    settings.fittedSmoothing = 2.0f * radius / std::cbrt(float(state.size()));
+  const std::optional<float> radius = valueAtPermilleOfParts(radii, 900, ranks);
+  const auto count = float(ranks.sum(std::int64_t(bodies.size())));
+  if (radius && *radius > 0.0f && std::isfinite(*radius))
+    settings.fittedSmoothing = 2.0f * *radius / std::cbrt(count);
 }
 
 float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const ColourCentre& centre,
@@ -136,28 +150,29 @@ float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const C
   return 0.0f;
 }
 
-glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale,
-                         std::span<const float> field) {
+glm::vec2 autoColorRange(const State& bodies, ColorBy colorBy, bool logScale,
+                         std::span<const float> field, const Ranks& ranks) {
   if (colorBy == ColorBy::Component) return {0.0f, 1.0f};  // the components' own colours: no range
   const ColourQuantity& quantity = quantityOf(colorBy);
-  const ColourCentre centre = colourCentreOf(state, 0.0);
+  const ColourCentre centre = colourCentreOf(bodies, 0.0, ranks);
   std::vector<float> values;
-  for (std::size_t i = 0; i < state.size(); ++i) {
-    const float value = colourQuantity(state, i, colorBy, centre, field);
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const float value = colourQuantity(bodies, i, colorBy, centre, field);
     if (!std::isfinite(value)) continue;  // a density of bodies at one point; no field measured
     if (quantity.symmetric)
       values.push_back(std::abs(value));
     else if (!logScale || value > 0.0f)
       values.push_back(value);
   }
-  if (values.empty())
+  const auto at = [&](int permille) { return valueAtPermilleOfParts(values, permille, ranks); };
+  const std::optional<float> highest = at(quantity.highPermille);
+  if (!highest)
     return {logScale ? 0.1f : 0.0f, 1.0f};  // all at rest or massless: any range will do
-  const float high = valueAtPermille(values, quantity.highPermille);
+  const float high = *highest;
   if (quantity.symmetric) return high > 0.0f ? glm::vec2(-high, high) : glm::vec2(-1.0f, 1.0f);
-  const float low = logScale ? valueAtPermille(values, quantity.logLowPermille)
-                    : quantity.linearLowPermille >= 0
-                        ? valueAtPermille(values, quantity.linearLowPermille)
-                        : 0.0f;
+  const float low = logScale                          ? *at(quantity.logLowPermille)
+                    : quantity.linearLowPermille >= 0 ? *at(quantity.linearLowPermille)
+                                                      : 0.0f;
   if (!(high > low)) return logScale ? glm::vec2(high / 10.0f, high) : glm::vec2(0.0f, 1.0f);
   return {low, high};
 }

@@ -14,6 +14,7 @@
 #include <glm/vec3.hpp>
 
 #include "colour_quantities.glsl"
+#include "parallel/ranks.h"
 #include "physics/state.h"
 #include "render/overlay_layout.h"
 
@@ -40,7 +41,9 @@ struct ColourCentre {
   double time = 0.0;
   glm::vec3 at(double when) const { return position + velocity * float(when - time); }
 };
-ColourCentre colourCentreOf(const State& state, double time);
+// Of every rank's part (`bodies` this rank's; the same bits for one process and any number of
+// ranks, render/mass_centre.h). Every rank calls it alike, as measureBodies and autoColorRange.
+ColourCentre colourCentreOf(const State& bodies, double time, const Ranks& ranks = processAlone());
 
 // A colour a component (GADGET's particle type: gas, halo, disk, bulge, stars, boundary), distinct
 // from its neighbours' and bright enough on black.
@@ -87,8 +90,10 @@ struct RenderSettings {
 };
 
 // What the colours take from the bodies shown, whose time is `time`: their centre
-// (colourCentreOf), which components they are of, and the density's fitted smoothing.
-void measureBodies(RenderSettings& settings, const State& state, double time);
+// (colourCentreOf), which components they are of, and the density's fitted smoothing; of every
+// rank's part, as colourCentreOf.
+void measureBodies(RenderSettings& settings, const State& bodies, double time,
+                   const Ranks& ranks = processAlone());
 
 std::string_view colorByName(ColorBy colorBy);
 std::optional<ColorBy> findColorBy(std::string_view name);
@@ -107,8 +112,10 @@ BodyFieldKind bodyFieldOf(ColorBy colorBy);
 // above 0) instead. Radius, L_z and energy from the state's own centre. `field`: the bodies'
 // BodyField values, which Energy and Density need (without them, or where none is finite, the
 // range is 0 to 1). Values that are not finite (a density of bodies at one point) are left out.
-glm::vec2 autoColorRange(const State& state, ColorBy colorBy, bool logScale = false,
-                         std::span<const float> field = {});
+// Of every rank's part, as colourCentreOf (`field` this rank's part's): the percentiles by
+// parallel/order_statistics.h.
+glm::vec2 autoColorRange(const State& bodies, ColorBy colorBy, bool logScale = false,
+                         std::span<const float> field = {}, const Ranks& ranks = processAlone());
 // The quantity `colorBy` shows of body `i`, measured from `centre` (as the shader measures it),
 // with the bodies' BodyField values where it needs them (NaN without them).
 float colourQuantity(const State& state, std::size_t i, ColorBy colorBy, const ColourCentre& centre,
