@@ -147,6 +147,8 @@ void PointSpriteRenderer::lightUp(const GpuStateView& bodies, const Camera& came
   if (settings.logColours() && !(settings.colorRange.x > 0.0f))
     throw std::invalid_argument(settings.density ? "the density's colour range must lie above 0"
                                                  : "a log colour scale needs a range above 0");
+  if (across_ && (settings.density || drawing_ != SpriteDrawing::splat))
+    throw std::logic_error("only sprites added up by compute shaders are composited across ranks");
   const GLuint colormap = colormapTexture(settings.colormap);  // may throw: before any GL change
   gl::StateGuard guard({kPositionMassUnit, kVelocityUnit, kColormapUnit, kFieldUnit});
   GLint viewportBox[4] = {0, 0, 0, 0};
@@ -201,7 +203,7 @@ void PointSpriteRenderer::drawSprites(const GpuStateView& bodies, const Camera& 
     for (const gl::UniformProgram* program : {&small, &large})
       setSpriteUniforms(*program, camera, settings, viewport.size, simulationTime);
     if (!splat_) splat_.emplace();
-    splat_->draw(bodies.bodyCount, small, large, viewport.size, light_.texture());
+    splat_->draw(bodies.bodyCount, small, large, viewport.size, light_.texture(), across_);
     return;
   }
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, light_.framebuffer());

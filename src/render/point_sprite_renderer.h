@@ -60,6 +60,11 @@ class PointSpriteRenderer {
   void addToTrails(const GpuStateView& bodies, const Camera& camera, const RenderSettings& settings,
                    double simulationTime);
 
+  // Sort-last compositing (`across` not null): every rank draws its own bodies alike, with the same
+  // camera and settings, and each draws the picture of every rank's bodies (SpriteSplat's exact
+  // sums added across them). Sprites by compute shaders only: not the points, not the density.
+  void compositeAcross(const Ranks* across) { across_ = across; }
+
   // The smallest diameter drawn (smaller sprites are drawn this size and dimmed) and the largest.
   glm::vec2 pointSizeRange() const { return pointSizeRange_; }
   // The colour range that fits the projected density of `bodies` as draw() would show it with
@@ -104,6 +109,7 @@ class PointSpriteRenderer {
   std::optional<DensityPass> density_;  // made at the first density picture
   gl::VertexArray emptyVertexArray_;
   glm::vec2 pointSizeRange_{1.0f, 1.0f};
+  const Ranks* across_ = nullptr;  // compositeAcross's
 };
 
 }  // namespace nbody

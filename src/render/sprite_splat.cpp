@@ -2,6 +2,9 @@
 #include "gl/desktop_calls.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <vector>
 
 namespace nbody {
 namespace {
@@ -32,12 +35,13 @@ void SpriteSplat::reservePixels(std::size_t pixels) {
   if (pixels <= pixelCapacity_) return;
   sums_ = gl::Buffer::create();
   glNamedBufferStorage(sums_.id(), GLsizeiptr(pixels * kWordsPerPixel * sizeof(GLuint)), nullptr,
-                       0);
+                       GL_DYNAMIC_STORAGE_BIT);  // addAcross writes the ranks' sums
   pixelCapacity_ = pixels;
 }
 
 void SpriteSplat::draw(std::size_t bodyCount, const gl::UniformProgram& smallSprites,
-                       const gl::UniformProgram& largeSprites, glm::ivec2 size, GLuint light) {
+                       const gl::UniformProgram& largeSprites, glm::ivec2 size, GLuint light,
+                       const Ranks* across) {
   const std::size_t pixels = std::size_t(size.x) * std::size_t(size.y);
   if (pixels == 0) return;
   reservePixels(pixels);
@@ -46,6 +50,7 @@ void SpriteSplat::draw(std::size_t bodyCount, const gl::UniformProgram& smallSpr
                             nullptr);
   glBindBufferRange(GL_SHADER_STORAGE_BUFFER, kSumsBinding, sums_.id(), 0, sumBytes);
   if (bodyCount > 0) addSprites(bodyCount, smallSprites, largeSprites, size);
+  if (across != nullptr && across->distributed()) addAcross(pixels, *across);
   resolve(size, light);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSumsBinding, 0);
   glUseProgram(0);
@@ -76,6 +81,18 @@ void SpriteSplat::addSprites(std::size_t bodyCount, const gl::UniformProgram& sm
   glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLargeSpritesBinding, 0);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+// A channel's low and high words are, in memory, one little-endian 64-bit integer: summed across
+// the ranks as one (a sum below 2^63, far above any picture's light).
+void SpriteSplat::addAcross(std::size_t pixels, const Ranks& ranks) {
+  static_assert(std::endian::native == std::endian::little && kWordsPerPixel == 6);
+  std::vector<std::int64_t> sums(pixels * 3);
+  const auto bytes = GLsizeiptr(sums.size() * sizeof(std::int64_t));
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glGetNamedBufferSubData(sums_.id(), 0, bytes, sums.data());
+  ranks.sum(sums);
+  glNamedBufferSubData(sums_.id(), 0, bytes, sums.data());
 }
 
 void SpriteSplat::resolve(glm::ivec2 size, GLuint light) {

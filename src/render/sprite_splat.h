@@ -11,6 +11,7 @@
 
 #include "gl/objects.h"
 #include "gl/shader_program.h"
+#include "parallel/ranks.h"
 
 namespace nbody {
 
@@ -22,13 +23,18 @@ class SpriteSplat {
   // (sprite_splat.comp's two variants, built by the caller with the sprites' uniforms set and the
   // state's textures bound) find them, and writes it into `light` (an RGBA16F texture of `size`),
   // replacing what it held. Leaves no program current and no buffer or image bound.
+  // `across`: every rank draws its own bodies alike (sort-last compositing), and each pixel's sums
+  // are added across the ranks before they are written: exact integers, so every rank's `light`
+  // is the picture one process drawing all their bodies makes, bit for bit.
   void draw(std::size_t bodyCount, const gl::UniformProgram& smallSprites,
-            const gl::UniformProgram& largeSprites, glm::ivec2 size, GLuint light);
+            const gl::UniformProgram& largeSprites, glm::ivec2 size, GLuint light,
+            const Ranks* across = nullptr);
 
  private:
   void reservePixels(std::size_t pixels);
   void addSprites(std::size_t bodyCount, const gl::UniformProgram& smallSprites,
                   const gl::UniformProgram& largeSprites, glm::ivec2 size);
+  void addAcross(std::size_t pixels, const Ranks& ranks);
   void resolve(glm::ivec2 size, GLuint light);
 
   gl::UniformProgram resolveProgram_;

@@ -22,5 +22,7 @@ class UploadedStateTextures {
 // The engine's own textures when it has them; otherwise its downloaded state, uploaded into
 // `storage`.
 GpuStateView gpuStateOf(Engine& engine, UploadedStateTextures& storage);
+// Where the ranks hold parts of the state (Engine::heldParts): this rank's own bodies, in place.
+GpuStateView ownBodiesOf(Engine& engine);
 
 }  // namespace nbody

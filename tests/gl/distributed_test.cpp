@@ -525,19 +525,62 @@ TEST(DecomposedTree, AccuracyFromTheRanksPartsIsOneProcesss) {
   }
 }
 
-// `shot` of the decomposed tree under 3 ranks draws one process's picture, byte for byte (rank 0
-// draws the state every rank gathered after the steps; composited pictures are still to come).
-TEST(DecomposedTree, ShotUnderThreeRanksDrawsOneProcesssPicture) {
-  ScratchFolder scratch("decomposed-shot");
-  const std::string run =
-      "shot --engine tree --set distribute=decompose --scene galaxies "
-      "--bodies 3001 --steps 4 --width 256 --height 256 --out ";
-  ASSERT_EQ(runNbody(run + (scratch / "one.png").string(), scratch).exitCode, 0);
-  const CommandResult result = runOnRanks(3, run + (scratch / "three.png").string(), scratch);
-  ASSERT_EQ(result.exitCode, 0) << result.err;
-  EXPECT_TRUE(test::readWholeFile(scratch / "three.png") ==
-              test::readWholeFile(scratch / "one.png"));
+struct PictureCase {
+  int ranks;
+  std::string command;  // shot or record, and the look
+  bool composited;      // each rank draws its own bodies (drawsRanksParts), or rank 0 the whole
+};
+void PrintTo(const PictureCase& c, std::ostream* out) { *out << c.ranks << " " << c.command; }
+
+// The line that says where the camera went and what the colours span, without its end.
+std::string viewLine(const std::string& err, const char* command) {
+  const std::size_t start = err.find(std::string(command) + ": N = ");
+  if (start == std::string::npos) return "(no view line)";
+  const std::string line = err.substr(start, err.find('\n', start) - start);
+  return line.substr(0, line.find("; each rank draws"));
 }
+
+class DecomposedPictures : public ::testing::TestWithParam<PictureCase> {};
+
+// Pictures of the decomposed tree under K ranks are one process's, byte for byte (PNG and the
+// H.264 movie alike), with the same camera and colour range. Where the look needs nothing of every
+// body but the parts give, each rank draws its own bodies and the exact sprite sums are added
+// across ranks (composited: the whole state is never gathered); else rank 0 draws the whole.
+// Checked by mutation: the sums not added across ranks (each rank's own light only), the colour
+// range's histograms not summed, the centre's sums of one rank only: all fail.
+TEST_P(DecomposedPictures, AreOneProcesssBytes) {
+  const PictureCase& c = GetParam();
+  ScratchFolder scratch("decomposed-picture");
+  const bool movie = c.command.rfind("record", 0) == 0;
+  const char* name = movie ? "record" : "shot";
+  const std::string extension = movie ? ".mp4" : ".png";
+  const std::string run = c.command +
+                          " --engine tree --set distribute=decompose --bodies 3001 --width 256 "
+                          "--height 192 --out ";
+  const CommandResult one = runNbody(run + (scratch / ("one" + extension)).string(), scratch);
+  ASSERT_EQ(one.exitCode, 0) << one.err;
+  const CommandResult many =
+      runOnRanks(c.ranks, run + (scratch / ("K" + extension)).string(), scratch);
+  ASSERT_EQ(many.exitCode, 0) << many.err;
+  EXPECT_EQ(many.err.find("each rank draws its own bodies, composited") != std::string::npos,
+            c.composited)
+      << many.err;
+  EXPECT_EQ(viewLine(many.err, name), viewLine(one.err, name));
+  EXPECT_TRUE(test::readWholeFile(scratch / ("K" + extension)) ==
+              test::readWholeFile(scratch / ("one" + extension)));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ShotAndRecord, DecomposedPictures,
+    ::testing::Values(
+        PictureCase{3, "shot --scene galaxies --steps 4", true},
+        PictureCase{2, "shot --steps 3 --color-by radius --color-scale log --camera top", true},
+        PictureCase{4, "shot --scene galaxies --steps 3 --color-by component --hide-components 1",
+                    true},
+        PictureCase{3, "shot --steps 3 --color-by lz --method rk4 --trails 0.002", true},
+        PictureCase{3, "record --frames 3 --method leapfrog --orbit 30 --color-by mass", true},
+        PictureCase{3, "shot --steps 2 --show density", false},
+        PictureCase{2, "shot --steps 2 --select 7 --overlays cells", false}));
 
 // The decomposed tree does not screen contacts yet: a run with collisions ends every rank with
 // one line and writes nothing.

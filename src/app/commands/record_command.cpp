@@ -376,8 +376,8 @@ int runRecord(const RecordOptions& options) {
   if (!series.empty()) drawing.run.input = series.front().string();
   DrawnRun run(*session.engine, drawing, "No movie was written");
   reportStart(options, session, framesText(options, run, frames, series.size()), *writer);
-  reportView("record", options.drawing.quiet, run.firstState().size(), run.camera(),
-             run.settings());
+  reportView("record", options.drawing.quiet, run.bodyCount(), run.camera(), run.settings(),
+             run.composited());
   MovieRecorder recorder(std::move(writer));
   FilmingTimes times{0.0, StageTimer(session.engine->runsOnGl()), StageTimer(true)};
   std::optional<SeriesPlayer> player;

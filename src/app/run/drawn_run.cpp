@@ -4,6 +4,7 @@
 
 #include "app/run/stop_signals.h"
 #include "parallel/ranks.h"
+#include "render/mass_centre.h"
 #include "util/checked_arithmetic.h"
 
 namespace nbody {
@@ -27,21 +28,24 @@ DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options, const ShotStart& 
       firstStep_(start.first),
       stepNumber_(start.first),
       firstTime_(start.time),
-      drawing_(ranks().leader()),
+      parts_(start.parts),
+      drawing_(ranks().leader() || parts_),
       stepper_(engine, start.method, step_),
       watch_(start.first),
       outcome_(std::move(outcome)),
       target_({options.width, options.height}) {
-  first_ = engine.download();  // as the engine holds it (float32), like every later state
-  const double mass = totalMass(first_);
-  if (mass > 0.0) centreVelocity_ = totalMomentum(first_) / mass;
-  if (drawing_ && !options.render.settings.density)  // only rank 0 draws
+  // As the engine holds it (float32), like every later state; where parts_, this rank's part.
+  first_ = parts_ ? engine.downloadPart().rows : engine.download();
+  const Ranks& holders = parts_ ? ranks() : processAlone();  // of the bodies first_ holds
+  centreVelocity_ = massCentreOf(first_, holders).velocity;
+  if (drawing_ && !parts_ && !options.render.settings.density)  // parts_: no field needed
     field_.measure(gpuStateOf(engine_, uploaded_), options.render.settings.colorBy, step_);
-  settings_ = resolveRenderSettings(options.render, first_, firstTime_, field_.values());
+  settings_ = resolveRenderSettings(options.render, first_, firstTime_, field_.values(), holders);
   fitDensityRange_ = fitsDensityToPicture(options.render);
   if (drawing_) pickSelected(selection_, options.render, first_, "nbody", options.quiet);
-  camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(first_),
+  camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(first_, holders),
                         float(options.width) / float(options.height));
+  renderer_.compositeAcross(parts_ ? &ranks() : nullptr);
   if (settings_.trailHalfLife > 0.0f) stepper_.afterEachStep = [this] { addLightOfStep(); };
 }
 
@@ -108,7 +112,7 @@ void DrawnRun::addLightOfStep() {
 }
 
 GpuStateView DrawnRun::bodiesToDraw() {
-  const GpuStateView bodies = gpuStateOf(engine_, uploaded_);
+  const GpuStateView bodies = parts_ ? ownBodiesOf(engine_) : gpuStateOf(engine_, uploaded_);
   if (settings_.density || !needsBodyField(settings_.colorBy)) return bodies;
   field_.measure(bodies, settings_.colorBy, step_);
   return field_.attachedTo(bodies);
@@ -141,7 +145,7 @@ void DrawnRun::draw(const std::function<void()>& afterDrawing) {
     fitDensityRange_ = false;
     renderer_.draw(bodies, camera_, settings_, time());
     overlays_.paint(camera_, settings_, facts);
-    if (afterDrawing) afterDrawing();
+    if (afterDrawing && ranks().leader()) afterDrawing();
   });
 }
 

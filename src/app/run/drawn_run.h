@@ -48,7 +48,9 @@ class DrawnRun {
   bool checkFiniteIfDue();
   // Draws the current state into the offscreen picture, then calls `afterDrawing` (if any) while
   // the picture is still bound for reading (to capture it). Only rank 0 of a distributed run
-  // draws (the others' pictures would go nowhere): the others only step.
+  // draws (the others' pictures would go nowhere): the others only step. Where the ranks' parts
+  // are drawn (drawsRanksParts) every rank draws its own bodies, composited; still only rank 0
+  // calls `afterDrawing`.
   void draw(const std::function<void()>& afterDrawing = {});
   Image read() { return target_.read(); }
 
@@ -56,7 +58,8 @@ class DrawnRun {
   const RenderSettings& settings() const { return settings_; }
   long long stepNumber() const { return stepNumber_; }
   double time() const { return shownTime_.value_or(timeAt(stepNumber_)); }
-  const State& firstState() const { return first_; }
+  std::size_t bodyCount() const { return engine_.bodyCount(); }
+  bool composited() const { return parts_; }  // each rank draws its own bodies (drawsRanksParts)
   // How far the centre of mass moved since the first state: at the total momentum over the total
   // mass (zero for every scene), so it is known without reading the state back.
   glm::vec3 centreOfMassMoved() const;
@@ -74,14 +77,15 @@ class DrawnRun {
   Engine& engine_;
   const Method& method_;
   StepParams step_;
-  State first_;
+  State first_;  // where parts_, this rank's part
   long long firstStep_ = 0, stepNumber_ = 0;
   long long litStep_ = 0,
             lastLitStep_ = 0;  // trails: the step just made, the last whose light goes in
   double firstTime_ = 0.0;
   std::optional<double> shownTime_;  // the time of the snapshot shown, once show() replaced the run
   glm::dvec3 centreVelocity_{0.0};
-  bool drawing_;
+  bool parts_;    // drawsRanksParts: each rank draws its own bodies, composited
+  bool drawing_;  // rank 0, or every rank where parts_
   RenderSettings settings_;
   bool fitDensityRange_ = false;  // --show density, automatic range: fitted to the first picture
   Camera camera_;

@@ -22,11 +22,12 @@ namespace {
 constexpr long long kStepsBetweenChecks = 100;  // as simulate's default --check-every
 
 // The state a shot shows, checked finite, when it is (for the clock), and its constants (for the
-// colours by energy).
+// colours by energy). `state` is this rank's part where the ranks' parts are drawn (`parts`).
 struct ShotEnd {
   State state;
   OverlayFacts facts;
   StepParams step;
+  bool parts = false;
 };
 
 // Advances `options.steps` steps from what uploadShotStart uploaded, in chunks that see a stop
@@ -52,9 +53,11 @@ ShotEnd advanceToShot(Engine& engine, const ShotOptions& options) {
                                          std::to_string(last) + ". " + kNoPicture);
     watch.check(engine, step, timeAt(step), [] { return kNoPicture; });
   }
-  // The camera and the colour range come from the state on the CPU: one download per picture.
+  // The camera and the colour range come from the state on the CPU: one download per picture (of
+  // this rank's part, where the parts are drawn).
   ShotEnd end;
-  end.state = engine.download();
+  end.parts = start.parts;
+  end.state = start.parts ? engine.downloadPart().rows : engine.download();
   end.facts.time = timeAt(last);
   end.facts.step = last;
   end.step = start.step;
@@ -65,7 +68,8 @@ ShotEnd advanceToShot(Engine& engine, const ShotOptions& options) {
 // finite every 100 steps and before the last picture.
 Image takeShotWithTrails(Engine& engine, const ShotOptions& options) {
   DrawnRun run(engine, options, kNoPicture);
-  reportView("shot", options.quiet, run.firstState().size(), run.camera(), run.settings());
+  reportView("shot", options.quiet, run.bodyCount(), run.camera(), run.settings(),
+             run.composited());
   run.draw();  // the first state's light starts the trails
   const long long first = run.stepNumber();
   if (!run.advance(options.steps))
@@ -84,22 +88,27 @@ Image takeShot(Engine& engine, const ShotOptions& options) {
   const CameraSpec cameraSpec = parseCameraSpec(options.render.camera);
   ShotEnd end = advanceToShot(engine, options);
   const State& final = end.state;
-  const bool drawing = ranks().leader();  // a distributed run's picture is rank 0's
-  UploadedStateTextures uploaded;         // the CPU engine's state, uploaded once
-  const GpuStateView onGpu = drawing ? gpuStateOf(engine, uploaded) : GpuStateView{};
+  // A distributed run's picture is rank 0's; where the ranks' parts are drawn, every rank draws.
+  const bool drawing = ranks().leader() || end.parts;
+  const Ranks& holders = end.parts ? ranks() : processAlone();  // of the bodies `final` holds
+  UploadedStateTextures uploaded;  // the CPU engine's state, uploaded once
+  const GpuStateView onGpu = !drawing    ? GpuStateView{}
+                             : end.parts ? ownBodiesOf(engine)
+                                         : gpuStateOf(engine, uploaded);
   BodyField field;  // --color-by energy or density
   if (drawing && !options.render.settings.density)
     field.measure(onGpu, options.render.settings.colorBy, end.step);
-  RenderSettings settings =
-      resolveRenderSettings(options.render, final, 0.0, field.values());  // drawn at time 0
+  RenderSettings settings = resolveRenderSettings(options.render, final, 0.0, field.values(),
+                                                  holders);  // drawn at time 0
   const glm::ivec2 size(options.width, options.height);
   const Camera camera =
-      placeCamera(cameraSpec, boundingSphere(final), float(size.x) / float(size.y));
-  reportView("shot", options.quiet, final.size(), camera, settings);
+      placeCamera(cameraSpec, boundingSphere(final, holders), float(size.x) / float(size.y));
+  reportView("shot", options.quiet, engine.bodyCount(), camera, settings, end.parts);
 
   if (!drawing) return Image(size.x, size.y);
   const GpuStateView bodies = settings.density ? onGpu : field.attachedTo(onGpu);
   PointSpriteRenderer renderer;
+  renderer.compositeAcross(end.parts ? &ranks() : nullptr);
   OverlayPainter overlays;
   const std::vector<TreeCell> cells = settings.shows(Overlay::Cells)
                                           ? treeCellsOf(final, settings.cellDepth)

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/run/run_options.h"
+#include "render/body_field.h"
 #include "render/colormap.h"
 #include "render/overlay_layout.h"
 #include "render/tree_cells.h"
@@ -159,14 +160,20 @@ Camera placeCamera(const CameraSpec& spec, const BoundingSphere& sphere, float a
   return camera;
 }
 
+bool drawsRanksParts(const Engine& engine, const RenderOptions& options, std::size_t bodies) {
+  const RenderSettings& look = options.settings;
+  return engine.holdsParts(bodies) && !look.density && !needsBodyField(look.colorBy) &&
+         !look.shows(Overlay::Cells) && options.select.empty();
+}
+
 RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state, double time,
-                                     std::span<const float> field) {
+                                     std::span<const float> field, const Ranks& ranks) {
   RenderSettings settings = options.settings;
-  settings.colorRange = options.colorRange != "auto" ? parseColorRange(options.colorRange)
-                        : settings.density
-                            ? glm::vec2(0.1f, 1.0f)  // fitted to the first picture
-                            : autoColorRange(state, settings.colorBy, settings.logScale, field);
-  measureBodies(settings, state, time);
+  settings.colorRange =
+      options.colorRange != "auto" ? parseColorRange(options.colorRange)
+      : settings.density           ? glm::vec2(0.1f, 1.0f)  // fitted to the first picture
+                         : autoColorRange(state, settings.colorBy, settings.logScale, field, ranks);
+  measureBodies(settings, state, time, ranks);
   settings.background = parseBackground(options.background);
   return settings;
 }

@@ -12,6 +12,7 @@
 
 #include "app/run/cli_declarations.h"
 
+#include "engines/engine.h"
 #include "render/camera.h"
 #include "render/render_settings.h"
 #include "render/selection.h"
@@ -47,11 +48,20 @@ Camera placeCamera(const CameraSpec& spec, const BoundingSphere& sphere, float a
 // whose time is `time`; on a log scale always above 0, and a fixed range that is not is a usage
 // error of the command line).
 // `field`: the bodies' BodyField values where the colour needs them (render/body_field.h).
+// `state` may be this rank's part of the bodies, with `ranks` holding the rest (autoColorRange).
 RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state, double time,
-                                     std::span<const float> field = {});
+                                     std::span<const float> field = {},
+                                     const Ranks& ranks = processAlone());
 // --show density with an automatic range: the range is fitted to the first picture
 // (PointSpriteRenderer::fitDensityRange), which resolveRenderSettings cannot see.
 bool fitsDensityToPicture(const RenderOptions& options);
+// Whether pictures of `engine`'s `bodies` bodies are drawn by each rank from its own part, where it
+// lies, and composited (PointSpriteRenderer::compositeAcross), rather than from the whole state
+// gathered: where the ranks hold parts (a decomposed tree's) and the look needs nothing of every
+// body that the parts do not give: sprites (not the density), colours without a field (not energy
+// or density), no tree cells, no --select. The camera and colours are then measured from the parts
+// (the same bits as one process's).
+bool drawsRanksParts(const Engine& engine, const RenderOptions& options, std::size_t bodies);
 // Picks --select's bodies in `state`; on stderr, one line naming the IDs `state` has no body of
 // (unless `quiet`): "shot: --select: no body with ID 5000 among 4096".
 void pickSelected(Selection& selection, const RenderOptions& options, const State& state,

@@ -34,11 +34,15 @@ struct ShotStart {
   StepParams step;
   double time;      // the simulation time of the first state
   long long first;  // its step number
+  // Each rank draws its own bodies (drawsRanksParts): the ranks' bodies are never gathered, from
+  // the upload on (Engine::deferGathering), so no rank makes the whole state on the GPU.
+  bool parts;
 };
 ShotStart uploadShotStart(Engine& engine, const ShotOptions& options);
 // One line on stderr: where the camera is, what the colours mean (unless quiet).
+// `composited`: each rank draws its own bodies and the pictures are added up (drawsRanksParts).
 void reportView(const char* command, bool quiet, std::size_t bodies, const Camera& camera,
-                const RenderSettings& settings);
+                const RenderSettings& settings, bool composited = false);
 // What a command that writes no picture after a failure or stop says it left.
 inline const std::string kNoPicture = "No picture was written";
 
