@@ -34,6 +34,8 @@ class Writer {
   void putBytes(std::string_view raw) { bytes_ += raw; }
 
   const std::string& bytes() const { return bytes_; }
+  void reserve(std::size_t count) { bytes_.reserve(count); }
+  std::string take() && { return std::move(bytes_); }  // the bytes, without a copy
 
  private:
   Order order_;

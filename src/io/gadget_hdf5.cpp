@@ -730,9 +730,15 @@ Part Hdf5Reader::read() {
 // ---------------------------------------------------------------------------------------------
 // The part's way back from the child
 
+// The answer's bytes: a body's numbers (position, velocity, mass, ID, type, radius, state index),
+// and those of the count, flags, time, units, record, file count and totals.
+constexpr std::size_t kAnswerBytesPerBody = 8 * 7 + 1 + 8 + 8;
+constexpr std::size_t kAnswerHeadBytes = 8 + 2 + 4 * 8 + 1 + 2 * 8 + 4 + 8 * kGadgetTypes;
+
 std::string serialize(const Part& part) {
   const GadgetBodies& bodies = part.bodies;
   bytes::Writer out(bytes::Order::little);
+  out.reserve(kAnswerHeadBytes + kAnswerBytesPerBody * bodies.size());  // at most, grown never
   out.put(std::uint64_t{bodies.size()});
   for (const auto* list : {&bodies.position, &bodies.velocity, &bodies.mass})
     for (const double value : *list) out.put(value);
@@ -750,7 +756,7 @@ std::string serialize(const Part& part) {
   out.put(bodies.record ? bodies.record->time : 0.0);
   out.put(std::int32_t(part.fileCount));
   for (const std::uint64_t total : part.totals) out.put(total);
-  return out.bytes();
+  return std::move(out).take();
 }
 
 Part deserialize(std::string_view bytes, const std::string& source) {

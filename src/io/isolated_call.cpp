@@ -54,16 +54,18 @@ void writeAll(int fd, const std::string& bytes) {
     const rlimit limit{memoryLimitBytes, memoryLimitBytes};
     ::setrlimit(RLIMIT_AS, &limit);
   }
-  std::string answer;
+  // The outcome's mark, then what the work answered (sent as it is: a copy would double it).
+  std::string mark(1, kAnswered), answer;
   try {
-    answer = kAnswered + work();
+    answer = work();
   } catch (const std::bad_alloc&) {
-    answer = kOutOfMemory;
+    mark[0] = kOutOfMemory;
   } catch (const std::exception& e) {
-    answer = kRefused + std::string(e.what());
+    mark[0] = kRefused, answer = e.what();
   } catch (...) {
-    answer = kRefused + std::string("an unknown error");
+    mark[0] = kRefused, answer = "an unknown error";
   }
+  writeAll(fd, mark);
   writeAll(fd, answer);
   ::_exit(0);  // no destructors, atexit handlers or stdio flushes of the parent's state
 }
@@ -114,7 +116,7 @@ std::string callIsolated(const std::function<std::string()>& work, const std::st
   }
   ::close(pipe[1]);
   int stoppedBy = 0;
-  const std::string answer = readAll(pipe[0], stoppedBy);
+  std::string answer = readAll(pipe[0], stoppedBy);
   ::close(pipe[0]);
   if (stoppedBy != 0) {
     ::kill(child, SIGKILL);
@@ -137,8 +139,10 @@ std::string callIsolated(const std::function<std::string()>& work, const std::st
                              " ended without an answer reading it (the file is damaged, or "
                              "needs more than " +
                              memory + ")");
-  if (answer[0] == kRefused) throw std::runtime_error(answer.substr(1));
-  return answer.substr(1);
+  const char mark = answer[0];
+  answer.erase(0, 1);  // in place: the answer may be most of the memory
+  if (mark == kRefused) throw std::runtime_error(answer);
+  return answer;
 }
 
 }  // namespace nbody
