@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "util/std_compat.h"
+
 namespace nbody {
 
 class ExactSum {
@@ -23,15 +25,18 @@ class ExactSum {
   void add(double term) {
     if (term == 0.0) return;
     if (!std::isfinite(term)) return addNonFinite(term);
-    int exponent = 0;
-    const double fraction = std::frexp(term, &exponent);  // term = fraction 2^exponent
-    // An integer of at most 53 bits, times 2^(exponent - 53); exponent - 53 >= -1126 > kLowest.
-    const auto integer = std::int64_t(std::ldexp(fraction, 53));
-    const std::uint64_t magnitude = std::uint64_t(integer < 0 ? -integer : integer);
-    const int position = exponent - 53 - kLowest, shift = position % 32;
+    // |term| = magnitude 2^weight, an integer of at most 53 bits read from the double's bits
+    // (normal: the implicit bit and the fraction, 2^(biased exponent - 1075); below: the fraction,
+    // 2^-1074); weight >= -1074 > kLowest.
+    const auto bits = bit_cast<std::uint64_t>(term);
+    const int biased = int((bits >> 52) & 0x7ffu);
+    std::uint64_t magnitude = bits & kFractionMask;
+    if (biased != 0) magnitude |= kFractionMask + 1;
+    const int weight = biased != 0 ? biased - 1075 : -1074;
+    const int position = weight - kLowest, shift = position % 32;
     const std::uint64_t low = (magnitude & kDigitMask) << shift;  // < 2^63
     const std::uint64_t high = (magnitude >> 32) << shift;        // < 2^52
-    const std::int64_t sign = integer < 0 ? -1 : 1;
+    const std::int64_t sign = (bits >> 63) != 0 ? -1 : 1;
     std::int64_t* digit = &digits_[std::size_t(position / 32)];
     digit[0] += sign * std::int64_t(low & kDigitMask);
     digit[1] += sign * std::int64_t((low >> 32) + (high & kDigitMask));  // < 2^33
@@ -94,6 +99,7 @@ class ExactSum {
   static constexpr std::size_t kDigits = 72;  // to 2^1152: room for carries above 2^1024
   static_assert(std::tuple_size_v<Parts> == kDigits + 3);
   static constexpr std::uint64_t kDigitMask = 0xffffffffu;
+  static constexpr std::uint64_t kFractionMask = (std::uint64_t(1) << 52) - 1;
 
   void addNonFinite(double term) {
     if (std::isnan(term))

@@ -148,6 +148,15 @@ TEST(ExactSum, RoundsOnceToNearestTiesToEven) {
   EXPECT_EQ(exactSumOf({0x1p1023, 0x1p1023}), std::numeric_limits<double>::infinity());
 }
 
+// Subnormal terms (read from their bits without the implicit one) add as their integers do.
+TEST(ExactSum, SubnormalTermsAddExactly) {
+  const double smallest = std::numeric_limits<double>::denorm_min();  // 2^-1074
+  EXPECT_EQ(exactSumOf({smallest, smallest, smallest}), 3.0 * smallest);
+  EXPECT_EQ(exactSumOf({0x1p-1022, smallest, -0x1p-1022}), smallest);
+  EXPECT_EQ(exactSumOf({0x1p-1023, 0x1p-1023}), 0x1p-1022);  // two subnormal halves: normal
+  EXPECT_EQ(exactSumOf({-0x1.8p-1070, 0x1p-1071}), -0x1p-1070);
+}
+
 TEST(ExactSum, NonFiniteTermsGiveWhatAFloatingPointSumGives) {
   const double inf = std::numeric_limits<double>::infinity();
   EXPECT_EQ(exactSumOf({1.0, inf}), inf);
