@@ -732,7 +732,7 @@ Part Hdf5Reader::read() {
 
 // The answer's bytes: a body's numbers (position, velocity, mass, ID, type, radius, state index),
 // and those of the count, flags, time, units, record, file count and totals.
-constexpr std::size_t kAnswerBytesPerBody = 8 * 7 + 1 + 8 + 8;
+constexpr std::size_t kAnswerBytesPerBody = 8 * 7 + 8 + 1 + 8 + 8;
 constexpr std::size_t kAnswerHeadBytes = 8 + 2 + 4 * 8 + 1 + 2 * 8 + 4 + 8 * kGadgetTypes;
 
 std::string serialize(const Part& part) {
