@@ -1,8 +1,9 @@
 #pragma once
 // Order statistics of values held in parts by the ranks (each rank its part), found exactly: a
 // radix select on the floats' bits, whose histograms are integer counts summed across ranks. So
-// every rank finds the same value, and the one std::nth_element finds over all the values in one
-// process (docs/decomposed-tree-design.md, step 11: the pictures' colour ranges from the parts).
+// every rank finds the same value, the one std::nth_element finds over all the values in one
+// process (but for the sign of a zero: here -0 sorts below +0). docs/decomposed-tree-design.md,
+// step 11: the pictures' colour ranges from the parts.
 
 #include <cstddef>
 #include <optional>

@@ -2,9 +2,9 @@
 // The processes of one run: under an MPI launcher (`mpirun -n K nbody ...`) one rank per GPU,
 // otherwise this process alone, started exactly as without MPI (MPI is not initialised when no
 // launcher started the process). Every rank holds the whole state and computes a share of the
-// forces; the ranks exchange bytes and integers only, never a floating-point sum, so that a run
-// on K ranks gives the bits of the run on one. allToAll and sum over a span are the decomposed
-// tree's (docs/decomposed-tree-design.md, step 1), not yet used by a command.
+// forces, or (the decomposed tree) holds a part of the bodies; the ranks exchange bytes and
+// integers only, never a floating-point sum, so that a run on K ranks gives the bits of the run on
+// one (exact sums go across as integers: exactSumOnEveryRank).
 //
 // The collectives below must be called by every rank, in the same order.
 

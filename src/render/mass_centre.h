@@ -17,7 +17,7 @@ struct MassCentre {
   std::int64_t bodies = 0;  // of every part
   double mass = 0.0;
   glm::dvec3 position{0.0}, velocity{0.0};  // the origin and rest where mass is not above 0
-  glm::dvec3 meanPosition{0.0};             // of the bodies, unweighted
+  glm::dvec3 meanPosition{0.0};             // of the bodies, unweighted: where mass is not above 0
 };
 
 // Every rank calls it alike.

@@ -25,6 +25,7 @@ struct ColourQuantity {
   bool symmetric;                    // its range is symmetric about 0 (of |value|)
   bool changesSign;                  // no log scale
   BodyFieldKind field = BodyFieldKind::none;
+  bool fromCentre = false;  // measured in the centre of mass's frame (r, v)
 };
 
 constexpr std::array kColourQuantities{
@@ -33,14 +34,14 @@ constexpr std::array kColourQuantities{
     ColourQuantity{ColorBy::Component, "component", "each component its own colour", 0, 0, -1,
                    false, false},
     ColourQuantity{ColorBy::Radius, "radius", "the distance from the centre of mass", 990, 10, -1,
-                   false, false},
+                   false, false, BodyFieldKind::none, true},
     ColourQuantity{ColorBy::AngularMomentum, "lz",
                    "the specific angular momentum L_z about the centre of mass", 990, 0, -1, true,
-                   true},
+                   true, BodyFieldKind::none, true},
     ColourQuantity{ColorBy::Energy, "energy",
                    "the specific energy |v|^2 / 2 + phi about the centre of mass (each body's "
                    "potential phi through a tree)",
-                   990, 0, 10, false, true, BodyFieldKind::potential},
+                   990, 0, 10, false, true, BodyFieldKind::potential, true},
     ColourQuantity{ColorBy::Density, "density",
                    "the local density: the mass of the smallest tree cell of at least 32 bodies "
                    "over its largest side cubed",
@@ -154,7 +155,8 @@ glm::vec2 autoColorRange(const State& bodies, ColorBy colorBy, bool logScale,
                          std::span<const float> field, const Ranks& ranks) {
   if (colorBy == ColorBy::Component) return {0.0f, 1.0f};  // the components' own colours: no range
   const ColourQuantity& quantity = quantityOf(colorBy);
-  const ColourCentre centre = colourCentreOf(bodies, 0.0, ranks);
+  const ColourCentre centre =
+      quantity.fromCentre ? colourCentreOf(bodies, 0.0, ranks) : ColourCentre{};
   std::vector<float> values;
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const float value = colourQuantity(bodies, i, colorBy, centre, field);

@@ -87,12 +87,12 @@ void SpriteSplat::addSprites(std::size_t bodyCount, const gl::UniformProgram& sm
 // the ranks as one (a sum below 2^63, far above any picture's light).
 void SpriteSplat::addAcross(std::size_t pixels, const Ranks& ranks) {
   static_assert(std::endian::native == std::endian::little && kWordsPerPixel == 6);
-  std::vector<std::int64_t> sums(pixels * 3);
-  const auto bytes = GLsizeiptr(sums.size() * sizeof(std::int64_t));
+  acrossSums_.resize(pixels * 3);  // kept: a picture a step, with trails
+  const auto bytes = GLsizeiptr(acrossSums_.size() * sizeof(std::int64_t));
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glGetNamedBufferSubData(sums_.id(), 0, bytes, sums.data());
-  ranks.sum(sums);
-  glNamedBufferSubData(sums_.id(), 0, bytes, sums.data());
+  glGetNamedBufferSubData(sums_.id(), 0, bytes, acrossSums_.data());
+  ranks.sum(acrossSums_);
+  glNamedBufferSubData(sums_.id(), 0, bytes, acrossSums_.data());
 }
 
 void SpriteSplat::resolve(glm::ivec2 size, GLuint light) {

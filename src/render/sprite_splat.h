@@ -6,6 +6,8 @@
 // (shaders/sprite.glsl); PointSpriteRenderer chooses.
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include <glm/vec2.hpp>
 
@@ -38,10 +40,11 @@ class SpriteSplat {
   void resolve(glm::ivec2 size, GLuint light);
 
   gl::UniformProgram resolveProgram_;
-  gl::Buffer sums_;                // six words a pixel (sprite_splat.comp)
-  std::size_t pixelCapacity_ = 0;  // the most pixels sums_ holds
-  gl::Buffer largeSprites_;        // the indirect dispatch's counts, then the listed bodies
-  std::size_t largeCapacity_ = 0;  // the most bodies it lists
+  gl::Buffer sums_;                       // six words a pixel (sprite_splat.comp)
+  std::size_t pixelCapacity_ = 0;         // the most pixels sums_ holds
+  gl::Buffer largeSprites_;               // the indirect dispatch's counts, then the listed bodies
+  std::size_t largeCapacity_ = 0;         // the most bodies it lists
+  std::vector<std::int64_t> acrossSums_;  // addAcross's: every rank's sums, added
 };
 
 }  // namespace nbody

@@ -4,7 +4,6 @@
 
 #include "app/run/stop_signals.h"
 #include "parallel/ranks.h"
-#include "render/mass_centre.h"
 #include "util/checked_arithmetic.h"
 
 namespace nbody {
@@ -35,15 +34,15 @@ DrawnRun::DrawnRun(Engine& engine, const ShotOptions& options, const ShotStart& 
       outcome_(std::move(outcome)),
       target_({options.width, options.height}) {
   // As the engine holds it (float32), like every later state; where parts_, this rank's part.
-  first_ = parts_ ? engine.downloadPart().rows : engine.download();
-  const Ranks& holders = parts_ ? ranks() : processAlone();  // of the bodies first_ holds
-  centreVelocity_ = massCentreOf(first_, holders).velocity;
+  const State first = parts_ ? engine.downloadPart().rows : engine.download();
+  const Ranks& holders = parts_ ? ranks() : processAlone();     // of the bodies `first` holds
   if (drawing_ && !parts_ && !options.render.settings.density)  // parts_: no field needed
     field_.measure(gpuStateOf(engine_, uploaded_), options.render.settings.colorBy, step_);
-  settings_ = resolveRenderSettings(options.render, first_, firstTime_, field_.values(), holders);
+  settings_ = resolveRenderSettings(options.render, first, firstTime_, field_.values(), holders);
+  centreVelocity_ = glm::dvec3(settings_.centre.velocity);
   fitDensityRange_ = fitsDensityToPicture(options.render);
-  if (drawing_) pickSelected(selection_, options.render, first_, "nbody", options.quiet);
-  camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(first_, holders),
+  if (drawing_) pickSelected(selection_, options.render, first, "nbody", options.quiet);
+  camera_ = placeCamera(parseCameraSpec(options.render.camera), boundingSphere(first, holders),
                         float(options.width) / float(options.height));
   renderer_.compositeAcross(parts_ ? &ranks() : nullptr);
   if (settings_.trailHalfLife > 0.0f) stepper_.afterEachStep = [this] { addLightOfStep(); };
@@ -94,7 +93,7 @@ void DrawnRun::show(const Snapshot& snapshot) {
   engine_.uploadWithDoubles(snapshot.state, snapshot.doubles);
   stepNumber_ = snapshot.step;
   shownTime_ = snapshot.time;
-  if (!drawing_) return;  // only rank 0 draws
+  if (!drawing_) return;  // only rank 0 draws (every rank, where parts_)
   measureBodies(settings_, snapshot.state,
                 snapshot.time);  // a series' bodies need not be one system
   selection_.findIn(snapshot.state);

@@ -77,7 +77,6 @@ class DrawnRun {
   Engine& engine_;
   const Method& method_;
   StepParams step_;
-  State first_;  // where parts_, this rank's part
   long long firstStep_ = 0, stepNumber_ = 0;
   long long litStep_ = 0,
             lastLitStep_ = 0;  // trails: the step just made, the last whose light goes in
