@@ -540,7 +540,7 @@ run_commands_with_gl_debug() {
 # and 4 ranks for every GPU engine and method).
 distributed_summary() {
   local passed total
-  local pattern='Ranks|RankFailures|UnderMpiexec|DecomposedPieces'
+  local pattern='Ranks|RankFailures|UnderMpiexec|Decomposed'
   total=$(grep -cE "Test +#[0-9]+: .*($pattern)" "$OUT/ctest.log" 2>/dev/null)
   passed=$(grep -E "Test +#[0-9]+: .*($pattern).* Passed" "$OUT/ctest.log" 2>/dev/null | wc -l)
   echo "$passed of $total tests passed"
