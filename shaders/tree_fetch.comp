@@ -6,8 +6,9 @@
 //   from uBelow + uOwn: the own part stays), from the texture at image unit 1 into `parcel`.
 // MODE 1: the IDs of a home's sorted bodies, ids[valuesIn[i]] (valuesIn: the local index of
 //   sorted body i), into `sorted`.
-// MODE 2: table[keys[uFirst + i]] = values[uFirst + i], or uFlag | i where uFlag is set.
-// MODE 3: out[i] = table[index[i]].
+// MODE 2: table[keys[uFirst + i] - uWindowFirst] = values[uFirst + i], or uFlag | i where uFlag is
+//   set: only the keys of the window [uWindowFirst, + uWindowSlots), the table's slots.
+// MODE 3: out[uFirst + i] = table[index[uFirst + i] - uWindowFirst] (each index in the window).
 // MODE 4: a held texture laid out anew (image unit 0): texel i from the old texture's (image unit
 //   1) texel sources[i], or from the parcel's body k where sources[i] is MOVED_BIT | k; 0 past
 //   uCount (massless padding).
@@ -57,11 +58,12 @@ layout(std430, binding = B_VALUES_IN) readonly buffer ValuesIn { uint valuesIn[]
 layout(std430, binding = B_LET_MARKS) readonly buffer Ids { uint ids[]; };
 layout(std430, binding = B_LET_LISTS) writeonly buffer Sorted { uint sorted[]; };
 #elif MODE == 2
-uniform uint uFirst, uFlag;
+uniform uint uFirst, uFlag, uWindowFirst, uWindowSlots;
 layout(std430, binding = B_VALUES_IN) readonly buffer ValuesIn { uint valuesIn[]; };
 layout(std430, binding = B_LET_CHUNKS) readonly buffer Keys { uint keys[]; };
 layout(std430, binding = B_LET_MARKS) writeonly buffer Table { uint table[]; };
 #elif MODE == 3
+uniform uint uFirst, uWindowFirst;
 layout(std430, binding = B_LET_CHUNKS) readonly buffer Index { uint index[]; };
 layout(std430, binding = B_LET_MARKS) readonly buffer Table { uint table[]; };
 layout(std430, binding = B_LET_LISTS) writeonly buffer Out { uint words[]; };
@@ -100,10 +102,11 @@ void main() {
   sorted[i] = ids[valuesIn[i]];
 #elif MODE == 2
   if (i >= uCount) return;
-  table[keys[uFirst + i]] = uFlag != 0u ? (uFlag | i) : valuesIn[uFirst + i];
+  uint slot = keys[uFirst + i] - uWindowFirst;  // past the window: wraps beyond it
+  if (slot < uWindowSlots) table[slot] = uFlag != 0u ? (uFlag | i) : valuesIn[uFirst + i];
 #elif MODE == 3
   if (i >= uCount) return;
-  words[i] = table[index[i]];
+  words[uFirst + i] = table[index[uFirst + i] - uWindowFirst];
 #else
   if (i >= uTexels) return;
   vec4 value = vec4(0.0);

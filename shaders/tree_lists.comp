@@ -5,10 +5,12 @@
 // A work group takes a block of WORKGROUP_SIZE x LIST_ITEMS slots, an invocation LIST_ITEMS
 // consecutive ones, so a block's slots keep their order within each receiver.
 // PASS 0: sets the marks at the uCount slots listed in `lists` from uListFirst to uValue (clears
-// the nodes every rank holds; marks the IDs a walker holds).
+// the nodes every rank holds; marks the IDs a walker holds): only the slots of the window
+// [uWindowFirst, + uWindowSlots), at word uFirst + slot - uWindowFirst.
 // PASS 1: counts each block's marks by receiver into counts[uCountsFirst + r * uBlocks + block].
 // PASS 2: with those counts scanned (exclusive, in that order, on the host: so each receiver's
-// place follows the lower receivers'), writes each marked slot at its place in `lists`.
+// place follows the lower receivers'), writes each marked slot, plus uSlotBase, at its place in
+// `lists` (uSlotBase: the window's first slot, where the marks are a window's).
 // Only integers are counted and moved: no bit of a walk depends on this order beyond the
 // bodies' ranges staying contiguous (as before).
 // Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl.
@@ -22,6 +24,8 @@ uniform uint uBlocks;  // blocks of the region
 uniform uint uCountsFirst;  // the region's first count
 uniform uint uListFirst;    // PASS 0
 uniform uint uValue;        // PASS 0
+uniform uint uWindowFirst, uWindowSlots;  // PASS 0
+uniform uint uSlotBase;                   // PASS 2
 
 layout(std430, binding = B_LET_MARKS) buffer Marks { uint marks[]; };
 layout(std430, binding = B_LET_CHUNKS) buffer Lists { uint lists[]; };
@@ -48,7 +52,9 @@ uint inclusiveSum(uint value) {
 #if PASS == 0
 void main() {
   uint i = linearGroupId() * WORKGROUP_SIZE + gl_LocalInvocationID.x;
-  if (i < uCount) marks[uFirst + lists[uListFirst + i]] = uValue;
+  if (i >= uCount) return;
+  uint slot = lists[uListFirst + i] - uWindowFirst;  // past the window: wraps beyond it
+  if (slot < uWindowSlots) marks[uFirst + slot] = uValue;
 }
 #else
 void main() {
@@ -68,7 +74,7 @@ void main() {
 #else
     uint at = counts[uCountsFirst + r * uBlocks + block] + upTo - mine;
     for (uint k = 0u; k < uint(LIST_ITEMS); ++k)
-      if (((words[k] >> r) & 1u) != 0u) lists[at++] = first + k;
+      if (((words[k] >> r) & 1u) != 0u) lists[at++] = uSlotBase + first + k;
 #endif
   }
 }

@@ -101,10 +101,10 @@ void DecomposedTree::sortSegment(HeldBodies& held, int stage, std::size_t bodyCo
   const std::vector<std::size_t> sendCounts =
       cut_.sendCounts(kernels_, buffers_, home.count, {0, home.buffer}, starts_, ranks_);
   clock_.lap("cut");
-  segmentIds_.migrate(kernels_, home, sendCounts, bodyCount, ranks_);
+  const std::size_t pieceBytes = arrays_.pieceBytes > 0 ? arrays_.pieceBytes : arrays_.blockBytes;
+  segmentIds_.migrate(kernels_, home, sendCounts, bodyCount, ranks_, pieceBytes);
   clock_.lap("migrate");
-  segmentIds_.moveState(kernels_, held, ranks_, lap_,
-                        arrays_.pieceBytes > 0 ? arrays_.pieceBytes : arrays_.blockBytes);
+  segmentIds_.moveState(kernels_, held, ranks_, lap_, pieceBytes);
   own_ = {starts_[rank], starts_[rank + 1]};
   walkerSize_ = held.textures().size();
   clock_.lap("move-layout");

@@ -15,7 +15,8 @@ gl::UniformProgram& listsProgram(Kernels& kernels, int pass) {
 }  // namespace
 
 void MarkLists::setMarks(Kernels& kernels, GLuint marks, std::size_t firstWord, GLuint slots,
-                         std::size_t listFirst, std::size_t count, std::uint32_t value) {
+                         std::size_t listFirst, std::size_t count, std::uint32_t value,
+                         SlotWindow window) {
   if (count == 0) return;
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, slots);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, marks);
@@ -24,6 +25,8 @@ void MarkLists::setMarks(Kernels& kernels, GLuint marks, std::size_t firstWord, 
   program.setUint("uListFirst", listFirst);
   program.setUint("uCount", count);
   program.setUint("uValue", value);
+  program.setUint("uWindowFirst", window.first);
+  program.setUint("uWindowSlots", window.slots);
   kernels.dispatch(ceilDiv(count, kElementThreads));
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
@@ -39,9 +42,10 @@ void MarkLists::setMarks(Kernels& kernels, GLuint marks, std::size_t firstWord,
 // Runs tree_lists.comp's counting (1) or listing (2) pass over each region, its counts after the
 // region's before it.
 void MarkLists::run(Kernels& kernels, int pass, std::span<const std::size_t> regionFirsts,
-                    std::size_t count, std::size_t receivers) {
+                    std::size_t count, std::size_t receivers, std::size_t slotBase) {
   const std::size_t blocks = blocksOf(count);
   gl::UniformProgram& program = listsProgram(kernels, pass);
+  if (pass == 2) program.setUint("uSlotBase", slotBase);
   program.setUint("uCount", count);
   program.setUint("uRanks", receivers);
   program.setUint("uBlocks", blocks);
@@ -55,7 +59,8 @@ void MarkLists::run(Kernels& kernels, int pass, std::span<const std::size_t> reg
 
 std::vector<std::vector<std::size_t>> MarkLists::list(Kernels& kernels, GLuint marks,
                                                       std::span<const std::size_t> regionFirsts,
-                                                      std::size_t count, std::size_t receivers) {
+                                                      std::size_t count, std::size_t receivers,
+                                                      std::size_t slotBase) {
   const std::size_t blocks = blocksOf(count), regions = regionFirsts.size();
   std::vector<std::vector<std::size_t>> totals(regions, std::vector<std::size_t>(receivers, 0));
   std::vector<std::uint32_t> counts(regions * receivers * blocks);
@@ -63,7 +68,7 @@ std::vector<std::vector<std::size_t>> MarkLists::list(Kernels& kernels, GLuint m
   ensureBuffer(counts_, counts.size() * 4);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, marks);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetListsBinding, counts_.buffer.id());
-  run(kernels, 1, regionFirsts, count, receivers);
+  run(kernels, 1, regionFirsts, count, receivers, slotBase);
   glGetNamedBufferSubData(counts_.buffer.id(), 0, GLsizeiptr(counts.size() * 4), counts.data());
   std::size_t place = 0;  // exclusive sums: region after region, receiver after receiver
   for (std::size_t k = 0; k < counts.size(); ++k) {
@@ -75,7 +80,7 @@ std::vector<std::vector<std::size_t>> MarkLists::list(Kernels& kernels, GLuint m
   glNamedBufferSubData(counts_.buffer.id(), 0, GLsizeiptr(counts.size() * 4), counts.data());
   ensureBuffer(lists_, place * 4);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, lists_.buffer.id());
-  run(kernels, 2, regionFirsts, count, receivers);
+  run(kernels, 2, regionFirsts, count, receivers, slotBase);
   return totals;
 }
 

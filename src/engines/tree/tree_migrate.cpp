@@ -62,7 +62,7 @@ std::vector<std::uint32_t> SegmentIds::readOthersParts() {
 }
 
 IdList SegmentIds::migrate(Kernels& kernels, IdList home, std::span<const std::size_t> sendCounts,
-                           std::size_t bodyCount, const Ranks& ranks) {
+                           std::size_t bodyCount, const Ranks& ranks, std::size_t windowBytes) {
   const std::size_t rank = std::size_t(ranks.rank());
   homeCount_ = home.count;
   sendCounts_.assign(sendCounts.begin(), sendCounts.end());
@@ -73,27 +73,49 @@ IdList SegmentIds::migrate(Kernels& kernels, IdList home, std::span<const std::s
   const std::vector<std::uint32_t> others = readOthersParts();
   const std::vector<std::uint32_t> received = allToAllRecords<std::uint32_t>(
       ranks, std::as_bytes(std::span(others)), sendCounts_, receivedCounts_);
-  const GLuint marks = ensureBuffer(marks_, std::max<std::size_t>(bodyCount, 1) * 4);
-  const std::uint32_t zero = 0;
-  glClearNamedBufferSubData(marks, GL_R32UI, 0, GLsizeiptr(bodyCount * 4), GL_RED_INTEGER,
-                            GL_UNSIGNED_INT, &zero);
-  lists_.setMarks(kernels, marks, 0, sorted_.buffer.id(), ownFirst_, own_, 1);
-  lists_.setMarks(kernels, marks, 0, std::span(received), 1);
-  const std::size_t regions[] = {0};
-  const std::size_t held = lists_.list(kernels, marks, regions, bodyCount, 1)[0][0];
-  if (ranks.maximum(held != own_ + received.size() ? 1 : 0) != 0)  // every rank fails alike
-    throw std::logic_error("a walker's IDs are not its segment's bodies, each once");
-  const GLuint walker = ensureBuffer(walker_, std::max<std::size_t>(held, 1) * 4);
-  if (held > 0) glCopyNamedBufferSubData(lists_.lists(), walker, 0, 0, GLsizeiptr(held * 4));
-  walkerList_ = {walker, held};
-  findSources(kernels, received);
+  const GLuint arrived = ensureBuffer(arrivedIds_, std::max<std::size_t>(received.size(), 1) * 4);
+  if (!received.empty())
+    glNamedBufferSubData(arrived, 0, GLsizeiptr(received.size() * 4), received.data());
+  arrivedCount_ = received.size();
+  // At most one ID of each marked: the walker's list and its sources fit own_ + arrivals.
+  const std::size_t most = std::max<std::size_t>(own_ + received.size(), 1) * 4;
+  walkerList_ = {ensureBuffer(walker_, most), 0};
+  ensureBuffer(sources_, most);
+  const std::size_t window = std::min(std::max<std::size_t>(windowBytes / 4, 1), bodyCount);
+  ensureBuffer(marks_, std::max<std::size_t>(window, 1) * 4);
+  for (std::size_t first = 0; first < bodyCount; first += window)
+    listWindow(kernels, {first, std::min(window, bodyCount - first)});
+  if (ranks.maximum(walkerList_.count != own_ + received.size() ? 1 : 0) != 0)
+    throw std::logic_error("a walker's IDs are not its segment's bodies, each once");  // all alike
   return walkerList_;
 }
 
-// Where each of the walker's bodies is now, into sources_: the home's local index of its own part's
-// (kValuesIn beside their sorted IDs), MOVED_BIT | k for the k-th received; through a table by ID
-// (the marks' words, listed already).
-void SegmentIds::findSources(Kernels& kernels, std::span<const std::uint32_t> received) {
+// The walker's IDs of `window` (ascending, after those of the windows below it) and their
+// sources: the marks of the own part's and the arrived IDs in the window, listed, then the table.
+void SegmentIds::listWindow(Kernels& kernels, SlotWindow window) {
+  const GLuint marks = marks_.buffer.id();
+  const std::uint32_t zero = 0;
+  glClearNamedBufferSubData(marks, GL_R32UI, 0, GLsizeiptr(window.slots * 4), GL_RED_INTEGER,
+                            GL_UNSIGNED_INT, &zero);
+  lists_.setMarks(kernels, marks, 0, sorted_.buffer.id(), ownFirst_, own_, 1, window);
+  lists_.setMarks(kernels, marks, 0, arrivedIds_.buffer.id(), 0, arrivedCount_, 1, window);
+  const std::size_t regions[] = {0};
+  const std::size_t listed =
+      lists_.list(kernels, marks, regions, window.slots, 1, window.first)[0][0];
+  const std::size_t before = walkerList_.count;
+  if (listed > 0)
+    glCopyNamedBufferSubData(lists_.lists(), walkerList_.buffer, 0, GLintptr(before * 4),
+                             GLsizeiptr(listed * 4));
+  walkerList_.count += listed;
+  findSources(kernels, window, before, listed);
+}
+
+// Where each of the walker's bodies of `window` (its `listed` IDs from `before` on) is now, into
+// sources_: the home's local index of its own part's (kValuesIn beside their sorted IDs),
+// MOVED_BIT | k for the k-th received; through a table by ID of the window (the marks' words,
+// listed already).
+void SegmentIds::findSources(Kernels& kernels, SlotWindow window, std::size_t before,
+                             std::size_t listed) {
   const GLuint table = marks_.buffer.id();
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetMarksBinding, table);
   gl::UniformProgram& scatter = fetchProgram(kernels, 2);
@@ -104,20 +126,21 @@ void SegmentIds::findSources(Kernels& kernels, std::span<const std::uint32_t> re
     scatter.setUint("uCount", count);
     scatter.setUint("uFirst", first);
     scatter.setUint("uFlag", flag);
+    scatter.setUint("uWindowFirst", window.first);
+    scatter.setUint("uWindowSlots", window.slots);
     kernels.dispatch(ceilDiv(count, kElementThreads));
   };
   scatterKeys(sorted_.buffer.id(), ownFirst_, own_, 0);
-  const GLuint arrived = ensureBuffer(arrivedIds_, std::max<std::size_t>(received.size(), 1) * 4);
-  if (!received.empty())
-    glNamedBufferSubData(arrived, 0, GLsizeiptr(received.size_bytes()), received.data());
-  scatterKeys(arrived, 0, received.size(), kMovedBit);
+  scatterKeys(arrivedIds_.buffer.id(), 0, arrivedCount_, kMovedBit);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  const GLuint sources = ensureBuffer(sources_, std::max<std::size_t>(walkerList_.count, 1) * 4);
-  if (walkerList_.count == 0) return;
+  if (listed == 0) return;
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetChunksBinding, walkerList_.buffer);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetListsBinding, sources);
-  fetchProgram(kernels, 3).setUint("uCount", walkerList_.count);
-  kernels.dispatch(ceilDiv(walkerList_.count, kElementThreads));
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kLetListsBinding, sources_.buffer.id());
+  gl::UniformProgram& gather = fetchProgram(kernels, 3);
+  gather.setUint("uCount", listed);
+  gather.setUint("uFirst", before);
+  gather.setUint("uWindowFirst", window.first);
+  kernels.dispatch(ceilDiv(listed, kElementThreads));
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 

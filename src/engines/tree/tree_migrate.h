@@ -32,9 +32,11 @@ class SegmentIds {
   // After the home's sort and cut (`home`'s local indices sorted in kValuesIn; `sendCounts` of
   // them for each rank, in rank order): sends each other rank its part's IDs and lists the IDs
   // this rank's walker holds, its own part's and those received, with where each one's state is
-  // (the home's local index, or the how-manieth received). Every rank calls it alike.
+  // (the home's local index, or the how-manieth received). Every rank calls it alike. The IDs
+  // are marked and looked up in tables by ID a window of IDs at a time, each at most
+  // `windowBytes` (a word an ID), so that no table of all N IDs need fit one storage block.
   IdList migrate(Kernels& kernels, IdList home, std::span<const std::size_t> sendCounts,
-                 std::size_t bodyCount, const Ranks& ranks);
+                 std::size_t bodyCount, const Ranks& ranks, std::size_t windowBytes);
   // Then `held` (the home) laid out as the walker holds it: every texture's texels in the walker's
   // order, those of bodies that left sent on through MPI (in the order migrate sent their IDs:
   // the home's sorted order, its own part left out), its size what held.sizeFor says. Every rank
@@ -48,7 +50,8 @@ class SegmentIds {
  private:
   void sortHomeIds(Kernels& kernels, IdList home);
   std::vector<std::uint32_t> readOthersParts();
-  void findSources(Kernels& kernels, std::span<const std::uint32_t> received);
+  void listWindow(Kernels& kernels, SlotWindow window);
+  void findSources(Kernels& kernels, SlotWindow window, std::size_t before, std::size_t listed);
   void moveTextures(Kernels& kernels, std::span<const StageTextures::BodyTexture> textures,
                     const Ranks& ranks, const Lap& lap, std::size_t arriving);
   std::vector<std::byte> packLeaving(Kernels& kernels,
@@ -72,12 +75,12 @@ class SegmentIds {
                    const MovePiece& piece, bool first, glm::ivec2 size);
 
   MarkLists lists_;
-  // The home's IDs in sorted order; the marks, then the table of sources by ID; the walker's IDs
-  // and their sources; the IDs received; the parcels of texels sent and received.
+  // The home's IDs in sorted order; a window's marks, then its table of sources by ID; the
+  // walker's IDs and their sources; the IDs received; the parcels of texels sent and received.
   GrowingBuffer sorted_, marks_, walker_, sources_, arrivedIds_, parcel_, arrived_, senders_;
   gl::HostParcel readback_, leaving_;  // small reads of large buffers; the leaving texels
   IdList walkerList_;
-  std::size_t homeCount_ = 0, ownFirst_ = 0, own_ = 0;
+  std::size_t homeCount_ = 0, ownFirst_ = 0, own_ = 0, arrivedCount_ = 0;
   std::vector<std::size_t> sendCounts_, receivedCounts_;  // of others, by rank (own part 0)
   // A texture left over from the last layout, for the next texture of its kind and size.
   struct Spare {
