@@ -95,6 +95,7 @@ IdList SegmentIds::migrate(Kernels& kernels, IdList home, std::span<const std::s
 void SegmentIds::listWindow(Kernels& kernels, SlotWindow window) {
   const GLuint marks = marks_.buffer.id();
   const std::uint32_t zero = 0;
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // the last window's table, written by a shader
   glClearNamedBufferSubData(marks, GL_R32UI, 0, GLsizeiptr(window.slots * 4), GL_RED_INTEGER,
                             GL_UNSIGNED_INT, &zero);
   lists_.setMarks(kernels, marks, 0, sorted_.buffer.id(), ownFirst_, own_, 1, window);
