@@ -118,12 +118,28 @@ inline const Ranks& processAlone() {
   return alone;
 }
 
-// The exact sum of every rank's `sum`, on every rank: their parts added as integers, so the same
-// bits as one ExactSum of every rank's terms.
-inline ExactSum exactSumOnEveryRank(const Ranks& ranks, const ExactSum& sum) {
-  ExactSum::Parts parts = sum.parts();
+// Each of `sums`, in place, the exact sum of every rank's: their parts added as integers (one
+// collective for all of them), so the same bits as one ExactSum of every rank's terms.
+inline void exactSumsOnEveryRank(const Ranks& ranks, std::span<ExactSum> sums) {
+  constexpr std::size_t kParts = std::tuple_size_v<ExactSum::Parts>;
+  std::vector<std::int64_t> parts(sums.size() * kParts);
+  for (std::size_t s = 0; s < sums.size(); ++s) {
+    const ExactSum::Parts own = sums[s].parts();
+    std::copy(own.begin(), own.end(), parts.begin() + std::ptrdiff_t(s * kParts));
+  }
   ranks.sum(parts);
-  return ExactSum::fromParts(parts);
+  for (std::size_t s = 0; s < sums.size(); ++s) {
+    ExactSum::Parts all;
+    std::copy_n(parts.begin() + std::ptrdiff_t(s * kParts), kParts, all.begin());
+    sums[s] = ExactSum::fromParts(all);
+  }
+}
+
+// The exact sum of every rank's `sum`, on every rank.
+inline ExactSum exactSumOnEveryRank(const Ranks& ranks, const ExactSum& sum) {
+  ExactSum all = sum;
+  exactSumsOnEveryRank(ranks, std::span(&all, 1));
+  return all;
 }
 
 // Every rank's `own` records (trivially copyable), in rank order, on every rank: their counts added

@@ -1,7 +1,6 @@
 #include "render/mass_centre.h"
 
 #include <array>
-#include <vector>
 
 #include "util/exact_sum.h"
 
@@ -37,30 +36,11 @@ std::array<ExactSum, 3> positionSums(const State& part) {
   return sums;
 }
 
-// Every rank's sums added, as integers: each the exact sum over every part.
-template <std::size_t kCount>
-std::array<ExactSum, kCount> overAllParts(const std::array<ExactSum, kCount>& own,
-                                          const Ranks& ranks) {
-  constexpr std::size_t kParts = std::tuple_size_v<ExactSum::Parts>;
-  std::vector<std::int64_t> parts(kCount * kParts);
-  for (std::size_t s = 0; s < kCount; ++s) {
-    const ExactSum::Parts one = own[s].parts();
-    std::copy(one.begin(), one.end(), parts.begin() + std::ptrdiff_t(s * kParts));
-  }
-  ranks.sum(parts);
-  std::array<ExactSum, kCount> all;
-  for (std::size_t s = 0; s < kCount; ++s) {
-    ExactSum::Parts one;
-    std::copy_n(parts.begin() + std::ptrdiff_t(s * kParts), kParts, one.begin());
-    all[s] = ExactSum::fromParts(one);
-  }
-  return all;
-}
-
 }  // namespace
 
 MassCentre massCentreOf(const State& part, const Ranks& ranks) {
-  const std::array<ExactSum, kWeighted> sums = overAllParts(weightedSums(part), ranks);
+  std::array<ExactSum, kWeighted> sums = weightedSums(part);
+  exactSumsOnEveryRank(ranks, sums);
   MassCentre centre;
   centre.bodies = ranks.sum(std::int64_t(part.size()));
   centre.mass = sums[kMass].value();
@@ -70,7 +50,8 @@ MassCentre massCentreOf(const State& part, const Ranks& ranks) {
       centre.velocity[int(k)] = sums[kMomentum + k].value() / centre.mass;
     }
   } else if (centre.bodies > 0) {  // every rank alike: the mass is every part's
-    const std::array<ExactSum, 3> positions = overAllParts(positionSums(part), ranks);
+    std::array<ExactSum, 3> positions = positionSums(part);
+    exactSumsOnEveryRank(ranks, positions);
     for (std::size_t k = 0; k < 3; ++k)
       centre.meanPosition[int(k)] = positions[k].value() / double(centre.bodies);
   }
