@@ -31,7 +31,10 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 # other numbers (every method but RK4 on 2 to 4 ranks, the window in a potential, mergers, a run
 # in a moving potential stopped under 3 and resumed under 2); and
 # the screened collision runs against the host's (their code runs in CollisionEngines'), and
-# bench's mergers against simulate's on the GPU engines (the cpu tier runs the CPU engine's).
+# bench's mergers against simulate's on the GPU engines (the cpu tier runs the CPU engine's); the
+# decomposed tree's methods but RK4 (the most stages), its bench, and the probe's stages that its
+# local essential trees run again (sort, links, straddling nodes, moments); and the web page, whose
+# WebAssembly no sanitizer reaches.
 # Their code runs here in the other tests and in the same variants at N = 1000; the Release tier
 # runs them whole.
 long_tests='FormatsGl.TheTwoGalaxyFileStepsOnEveryEngineAsOnTheCpu|SoakTest.TwentyThousandStepsLeakNothing'
@@ -45,5 +48,9 @@ long_tests+='|Window.InAPotentialUnderMpiexecShowsWhatOneProcessShows|Ranks.With
 long_tests+='|Ranks.InAMovingPotentialStopAndResume'
 long_tests+='|DirectCollisionEngines.ScreenedRunsGiveTheBitsOfRunsLookedAtOnTheHost'
 long_tests+='|CollisionEngines.BenchMergesWhatSimulateMerges'
+long_tests+='|DecomposedTreeGivesTheBitsOfOne.WhileBodiesCrossSegments/"(euler|rk2|leapfrog|symplectic-euler)"'
+long_tests+='|DecomposedTree.BenchReportsWhatEachRanksTreeHeldAndItsLets'
+long_tests+='|DecomposedPieces.(EachWalkerSorts|EachWalkerBuilds|EveryRankFindsTheStraddling|EveryWalkerComputes)'
+long_tests+='|Web.ThePageRunsTheFragmentEngineInChromium'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -L gl -E "$long_tests" "$@"

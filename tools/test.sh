@@ -7,13 +7,19 @@
 # splash, h5py and yt: ctest label `readers`, tests/tools/formats_test.py) are installed by
 # tools/setup.sh (yt with its ~80 packages takes ~15 s) and run every time; tools/device_test.sh
 # leaves that label out, the device having none of them.
+# Each phase's time is printed as it ends (CI keeps the run under 60 minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/setup.sh
-tools/check_format.sh
-tools/build.sh
-NBODY_WERROR=ON tools/web.sh build-web  # the web page, which a browser test opens
+phase() {  # NAME COMMAND...: runs it and says how long it took
+  local started=$SECONDS
+  "${@:2}"
+  echo "test.sh: $1 took $((SECONDS - started)) s ($((SECONDS / 60)) min in all)"
+}
+phase setup tools/setup.sh
+phase format tools/check_format.sh
+phase build tools/build.sh
+phase web env NBODY_WERROR=ON tools/web.sh build-web  # the web page, which a browser test opens
 tools/seed_test_costs.sh build
-ctest --test-dir build --output-on-failure --parallel "$(nproc)" "$@"
-tools/sanitize.sh
-tools/fuzz.sh
+phase tests ctest --test-dir build --output-on-failure --parallel "$(nproc)" "$@"
+phase sanitized tools/sanitize.sh
+phase fuzz tools/fuzz.sh
