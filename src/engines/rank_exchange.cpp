@@ -1,5 +1,6 @@
 #include "engines/rank_exchange.h"
 #include "gl/desktop_calls.h"
+#include "gl/fence_wait.h"
 
 #include <algorithm>
 #include <chrono>
@@ -226,13 +227,8 @@ void RankExchange::publishOldestPiece() {
   Stream& s = *stream_;
   const Piece piece = s.pieces.front();
   s.pieces.pop_front();
-  GLenum waited;
-  while ((waited = glClientWaitSync(piece.written, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000)) ==
-         GL_TIMEOUT_EXPIRED) {
-  }
+  gl::waitForFence(piece.written, "a piece of the ranks' exchange");
   glDeleteSync(piece.written);
-  if (waited == GL_WAIT_FAILED)
-    throw std::runtime_error("waiting for a piece of the exchange's download failed");
   s.gather->publish((piece.upTo - s.ranges[std::size_t(ranks_.rank())].first) * s.elementBytes);
 }
 

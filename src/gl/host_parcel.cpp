@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "gl/desktop_calls.h"
+#include "gl/fence_wait.h"
 
 namespace nbody::gl {
 
@@ -56,9 +57,7 @@ void HostParcel::fence() {
 
 void HostParcel::wait() {
   if (!fence_) return;
-  while (glClientWaitSync(fence_, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) ==
-         GL_TIMEOUT_EXPIRED) {
-  }
+  waitForFence(fence_, "a parcel's copies");
   glDeleteSync(fence_);
   fence_ = nullptr;
 }

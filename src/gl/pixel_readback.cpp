@@ -4,6 +4,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "gl/fence_wait.h"
 #include "gl/state_guard.h"
 
 namespace nbody::gl {
@@ -50,10 +51,7 @@ PixelReadbackRing::Pixels PixelReadbackRing::takeOldest() {
   const int index = oldest_;
   Slot& slot = slots_[std::size_t(index)];
   const auto began = std::chrono::steady_clock::now();
-  const GLuint64 oneSecond = 1'000'000'000;
-  while (glClientWaitSync(slot.fence, GL_SYNC_FLUSH_COMMANDS_BIT, oneSecond) ==
-         GL_TIMEOUT_EXPIRED) {
-  }
+  waitForFence(slot.fence, "a picture's readback");
   copyWaitSeconds_ += secondsSince(began);
   glDeleteSync(slot.fence);
   slot.fence = nullptr;

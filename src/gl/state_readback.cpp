@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "gl/fence_wait.h"
 #include "gl/texture_rows.h"
 
 namespace nbody::gl {
@@ -37,10 +38,7 @@ void AsyncStateReadback::request(const GpuStateView& view) {
 State AsyncStateReadback::takeOldest() {
   if (pending_ == 0) throw std::logic_error("AsyncStateReadback::takeOldest with nothing pending");
   Slot& slot = slots_[std::size_t(oldest_)];
-  const GLuint64 oneSecond = 1'000'000'000;
-  while (glClientWaitSync(slot.fence, GL_SYNC_FLUSH_COMMANDS_BIT, oneSecond) ==
-         GL_TIMEOUT_EXPIRED) {
-  }
+  waitForFence(slot.fence, "a state readback");
   glDeleteSync(slot.fence);
   slot.fence = nullptr;
   State state;
