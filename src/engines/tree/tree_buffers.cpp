@@ -318,6 +318,10 @@ void TreeBuffers::writeRecords(Binding binding, std::size_t first,
   const std::size_t recordWords = array ? array->recordBytes / 4 : 0;
   if (!array || words.size() % recordWords != 0)
     throw std::logic_error("whole records of an array of records only");
+  // After shaders' writes to the same records (e.g. the topology's links of straddling nodes),
+  // which the host's write must follow.
+  glMemoryBarrier(storage_.inTextures ? GL_TEXTURE_UPDATE_BARRIER_BIT
+                                      : GL_BUFFER_UPDATE_BARRIER_BIT);
   if (!storage_.inTextures) {
     glNamedBufferSubData(buffer(binding), GLintptr(first * array->recordBytes),
                          GLsizeiptr(words.size() * 4), words.data());
