@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -358,6 +359,47 @@ TEST(DecomposedTree, RanksThatStartWithNoBodiesGiveTheBitsOfOne) {
     ASSERT_EQ(result.exitCode, 0) << bodies << " bodies: " << result.err;
     EXPECT_TRUE(test::readWholeFile(scratch / "k4.csv") == test::readWholeFile(scratch / "one.csv"))
         << bodies << " bodies";
+  }
+}
+
+// The phases of the last evaluation in rank `rank`'s file of NBODY_DECOMPOSED_TIMES=FOLDER, as
+// the report on stderr says them ("NAME MS " each): its lines "T s: evaluation E, NAME MS ms".
+std::string lastEvaluationsPhases(const std::filesystem::path& file) {
+  std::istringstream lines(test::readWholeFile(file));
+  std::string phases, line;
+  std::size_t last = 0;
+  while (std::getline(lines, line)) {
+    std::size_t evaluation = 0;
+    char name[64] = {}, ms[32] = {};
+    if (std::sscanf(line.c_str(), "%*f s: evaluation %zu, %63s %31s ms", &evaluation, name, ms) !=
+        3)
+      return "a line not of a phase: " + line;
+    if (evaluation != last) phases.clear();
+    last = evaluation;
+    phases += std::string(name) + " " + ms + " ";
+  }
+  return phases;
+}
+
+// NBODY_DECOMPOSED_TIMES naming a folder: each rank writes each phase to its own file as it ends
+// (a run that hangs shows where), the same phases and times as rank 0's report after it.
+TEST(DecomposedTree, PhaseTimesGoToEachRanksFileAsTheyEnd) {
+  ScratchFolder scratch("decomposed-times");
+  const CommandResult result = runNbody(
+      "simulate --engine tree --set distribute=decompose --method rk2 --steps 2 --bodies 3001 -o " +
+          (scratch / "k2.csv").string(),
+      scratch,
+      "NBODY_DECOMPOSED_TIMES=" + scratch.path().string() + " " + kRankEnvironment + " " +
+          onRanks(2));
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  for (const int rank : {0, 1}) {
+    const std::string said = "nbody: rank " + std::to_string(rank) + ", decomposed tree, ms: ";
+    const std::size_t at = result.err.rfind(said);
+    ASSERT_NE(at, std::string::npos) << result.err;
+    const std::size_t end = result.err.find('\n', at);
+    const std::string reported = result.err.substr(at + said.size(), end - at - said.size());
+    EXPECT_EQ(lastEvaluationsPhases(scratch / ("rank-" + std::to_string(rank) + ".txt")), reported);
+    EXPECT_NE(reported.find("walk "), std::string::npos) << reported;
   }
 }
 

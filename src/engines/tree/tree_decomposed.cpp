@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <glm/vec4.hpp>
 
@@ -32,8 +33,17 @@ GroupRange groupsOf(BodyRange own, std::size_t groupSize) {
 
 }  // namespace
 
+void DecomposedTree::PhaseClock::open(const char* setting, int rank) {
+  began_ = std::chrono::steady_clock::now();
+  if (!setting || std::string_view(setting) == "1") return;
+  const std::string path = std::string(setting) + "/rank-" + std::to_string(rank) + ".txt";
+  live_.reset(std::fopen(path.c_str(), "a"));
+  if (!live_) throw std::runtime_error("NBODY_DECOMPOSED_TIMES: could not open " + path);
+}
+
 void DecomposedTree::PhaseClock::start() {
   text_.clear();
+  ++evaluations_;
   if (on) glFinish();
   last_ = std::chrono::steady_clock::now();
 }
@@ -42,11 +52,16 @@ void DecomposedTree::PhaseClock::lap(const char* phase) {
   if (!on) return;
   glFinish();
   const auto now = std::chrono::steady_clock::now();
+  const double ms = std::chrono::duration<double, std::milli>(now - last_).count();
   char figure[64];
-  std::snprintf(figure, sizeof figure, "%s %.2f ", phase,
-                std::chrono::duration<double, std::milli>(now - last_).count());
+  std::snprintf(figure, sizeof figure, "%s %.2f ", phase, ms);
   text_ += figure;
   last_ = now;
+  if (live_) {
+    std::fprintf(live_.get(), "%.3f s: evaluation %zu, %s %.2f ms\n",
+                 std::chrono::duration<double>(now - began_).count(), evaluations_, phase, ms);
+    std::fflush(live_.get());
+  }
 }
 
 // Every rank's phases, said by rank 0 (the others' stderr may go nowhere). Every rank calls it.
@@ -64,7 +79,9 @@ DecomposedTree::DecomposedTree(const Ranks& ranks)
 DecomposedTree::DecomposedTree(const Ranks& ranks, const ArrayLimits& arrays)
     : ranks_(ranks), timer_(kTimerSlots, kTimerMarks), arrays_(arrays), kernels_(gl::limits()) {
   // Agreed, so that every rank reports (a collective) where any rank's environment asks.
-  clock_.on = ranks_.maximum(std::getenv("NBODY_DECOMPOSED_TIMES") != nullptr ? 1 : 0) != 0;
+  const char* times = std::getenv("NBODY_DECOMPOSED_TIMES");
+  clock_.on = ranks_.maximum(times != nullptr ? 1 : 0) != 0;
+  if (clock_.on) clock_.open(times, ranks_.rank());
 }
 
 void DecomposedTree::checkFits(std::size_t bodyCount, int rankCount, const gl::Limits& limits) {

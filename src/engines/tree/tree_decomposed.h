@@ -13,6 +13,8 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -93,18 +95,23 @@ class DecomposedTree {
   void growWalker(std::size_t records);
 
   // Wall time of each phase of an evaluation where NBODY_DECOMPOSED_TIMES is set (on every rank),
-  // every rank's said on stderr by rank 0 (each phase ends with glFinish, so the GPU's share is in
-  // it; unset, nothing waits).
+  // every rank's said on stderr by rank 0 after each evaluation (each phase ends with glFinish, so
+  // the GPU's share is in it; unset, nothing waits). Where it names a folder, each rank also
+  // appends each phase as it ends to FOLDER/rank-R.txt (a run that never ends an evaluation shows
+  // there where each rank is).
   class PhaseClock {
    public:
+    void open(const char* setting, int rank);
     void start();
     void lap(const char* phase);
     void report(const Ranks& ranks) const;
     bool on = false;
 
    private:
-    std::chrono::steady_clock::time_point last_;
+    std::chrono::steady_clock::time_point began_, last_;
     std::string text_;
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> live_{nullptr, std::fclose};
+    std::size_t evaluations_ = 0;
   };
 
   const Ranks& ranks_;
