@@ -226,8 +226,9 @@ void RankExchange::partWritten(std::size_t upTo) {
 void RankExchange::publishOldestPiece() {
   Stream& s = *stream_;
   const Piece piece = s.pieces.front();
-  s.pieces.pop_front();
+  // Still listed while it waits: a failed wait leaves its fence to abandonStream.
   gl::waitForFence(piece.written, "a piece of the ranks' exchange");
+  s.pieces.pop_front();
   glDeleteSync(piece.written);
   s.gather->publish((piece.upTo - s.ranges[std::size_t(ranks_.rank())].first) * s.elementBytes);
 }

@@ -8,7 +8,7 @@
 namespace nbody::gl {
 
 // Waits until `fence` is signalled; `what` names what waits ("a state readback"). Does not delete
-// the fence.
+// the fence. On the web it returns at once (WebGL2's reads wait themselves).
 void waitForFence(GLsync fence, const char* what);
 
 }  // namespace nbody::gl

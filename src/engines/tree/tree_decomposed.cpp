@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include <unistd.h>
+
 #include <glm/vec4.hpp>
 
 #include "engines/stage_textures.h"
@@ -35,10 +37,13 @@ GroupRange groupsOf(BodyRange own, std::size_t groupSize) {
 
 void DecomposedTree::PhaseClock::open(const char* setting, int rank) {
   began_ = std::chrono::steady_clock::now();
-  if (!setting || std::string_view(setting) == "1") return;
+  if (!setting || *setting == '\0' || std::string_view(setting) == "1") return;
   const std::string path = std::string(setting) + "/rank-" + std::to_string(rank) + ".txt";
   live_.reset(std::fopen(path.c_str(), "a"));
   if (!live_) throw std::runtime_error("NBODY_DECOMPOSED_TIMES: could not open " + path);
+  // Runs that share the folder follow one another in the file.
+  std::fprintf(live_.get(), "# a run of rank %d, process %ld\n", rank, long(::getpid()));
+  std::fflush(live_.get());
 }
 
 void DecomposedTree::PhaseClock::start() {

@@ -96,9 +96,9 @@ class DecomposedTree {
 
   // Wall time of each phase of an evaluation where NBODY_DECOMPOSED_TIMES is set (on every rank),
   // every rank's said on stderr by rank 0 after each evaluation (each phase ends with glFinish, so
-  // the GPU's share is in it; unset, nothing waits). Where it names a folder, each rank also
-  // appends each phase as it ends to FOLDER/rank-R.txt (a run that never ends an evaluation shows
-  // there where each rank is).
+  // the GPU's share is in it; unset, nothing waits). Where it is anything but empty or 1, it names
+  // a folder: each rank also appends each phase as it ends to FOLDER/rank-R.txt (a run that never
+  // ends an evaluation shows there where each rank is).
   class PhaseClock {
    public:
     void open(const char* setting, int rank);
@@ -110,7 +110,10 @@ class DecomposedTree {
    private:
     std::chrono::steady_clock::time_point began_, last_;
     std::string text_;
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> live_{nullptr, std::fclose};
+    struct Closing {
+      void operator()(std::FILE* file) const { std::fclose(file); }
+    };
+    std::unique_ptr<std::FILE, Closing> live_;
     std::size_t evaluations_ = 0;
   };
 
