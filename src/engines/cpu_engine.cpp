@@ -9,24 +9,13 @@
 
 #include <glm/geometric.hpp>
 
-#include "util/std_compat.h"
+#include "util/parallel_for.h"
 #include "util/system_limits.h"
 
 namespace nbody {
 namespace {
 
-// Runs body(begin, end) over [0, count) split across up to `threads` threads.
-template <typename Body>
-void parallelFor(std::size_t count, unsigned threads, Body body) {
-  const std::size_t minimumPerThread = 64;
-  const std::size_t used = std::clamp<std::size_t>(count / minimumPerThread, 1, threads);
-  if (used == 1) return body(std::size_t{0}, count);
-  std::vector<JoiningThread> workers;
-  const std::size_t chunk = (count + used - 1) / used;
-  for (std::size_t begin = chunk; begin < count; begin += chunk)
-    workers.emplace_back([=] { body(begin, std::min(count, begin + chunk)); });
-  body(std::size_t{0}, std::min(count, chunk));
-}
+constexpr std::size_t kBodiesPerThread = 64;  // at least, a thread
 
 }  // namespace
 
@@ -104,7 +93,7 @@ void CpuEngine::accelerations(const std::vector<glm::dvec3>& positions, const St
   const std::size_t n = positions.size();
   const double softening2 = params.softening * params.softening;
   out.resize(n);
-  parallelFor(n, threadCount_, [&](std::size_t begin, std::size_t end) {
+  parallelFor(n, threadCount_, kBodiesPerThread, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       glm::dvec3 sum(0.0);
       for (std::size_t j = 0; j < n; ++j) {

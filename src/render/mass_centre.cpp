@@ -1,8 +1,12 @@
 #include "render/mass_centre.h"
 
+#include <algorithm>
 #include <array>
+#include <thread>
+#include <vector>
 
 #include "util/exact_sum.h"
+#include "util/parallel_for.h"
 
 namespace nbody {
 namespace {
@@ -15,9 +19,10 @@ enum WeightedSum : std::size_t {
   kWeighted = 7
 };
 
-std::array<ExactSum, kWeighted> weightedSums(const State& part) {
-  std::array<ExactSum, kWeighted> sums;
-  for (std::size_t i = 0; i < part.size(); ++i) {
+using WeightedSums = std::array<ExactSum, kWeighted>;
+
+void addWeighted(const State& part, std::size_t begin, std::size_t end, WeightedSums& sums) {
+  for (std::size_t i = begin; i < end; ++i) {
     const double m = part.positionMass[i].w;
     sums[kMass].add(m);
     for (std::size_t k = 0; k < 3; ++k) {
@@ -26,6 +31,21 @@ std::array<ExactSum, kWeighted> weightedSums(const State& part) {
       sums[kMomentum + k].add(m * double(part.velocity[i][int(k)]));
     }
   }
+}
+
+// Split over the CPU's threads: exact sums merged give the bits of one pass (7 adds a body, ~25 ns
+// on one thread: 0.4 s at 16.8M bodies, where the window refits its colours on a click).
+WeightedSums weightedSums(const State& part) {
+  constexpr std::size_t kBodiesPerThread = std::size_t(1) << 16;
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<WeightedSums> ranges(parallelRanges(part.size(), threads, kBodiesPerThread));
+  parallelForRanges(part.size(), threads, kBodiesPerThread,
+                    [&](std::size_t range, std::size_t begin, std::size_t end) {
+                      addWeighted(part, begin, end, ranges[range]);
+                    });
+  WeightedSums sums = ranges.front();
+  for (std::size_t r = 1; r < ranges.size(); ++r)
+    for (std::size_t k = 0; k < kWeighted; ++k) sums[k].merge(ranges[r][k]);
   return sums;
 }
 
@@ -39,7 +59,7 @@ std::array<ExactSum, 3> positionSums(const State& part) {
 }  // namespace
 
 MassCentre massCentreOf(const State& part, const Ranks& ranks) {
-  std::array<ExactSum, kWeighted> sums = weightedSums(part);
+  WeightedSums sums = weightedSums(part);
   exactSumsOnEveryRank(ranks, sums);
   MassCentre centre;
   centre.bodies = ranks.sum(std::int64_t(part.size()));

@@ -104,6 +104,8 @@ std::string_view colorByMeaning(ColorBy colorBy);
 // about 0).
 bool isSignedQuantity(ColorBy colorBy);
 BodyFieldKind bodyFieldOf(ColorBy colorBy);
+// A quantity measured in the centre of mass's frame (radius, L_z, energy): it needs the centre.
+bool measuredFromCentre(ColorBy colorBy);
 
 // From 0 to a value that most bodies stay below: the 99th percentile of the speeds, radii or
 // densities (so that a few fast escapers do not wash out everybody else's colour), or the largest

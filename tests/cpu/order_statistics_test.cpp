@@ -13,6 +13,7 @@
 
 #include "parallel/order_statistics.h"
 #include "render/mass_centre.h"
+#include "util/exact_sum.h"
 
 namespace nbody {
 namespace {
@@ -98,6 +99,29 @@ TEST(MassCentre, IsTheSameBitsInAnyOrderAndAgreesWithALongDoubleSum) {
     EXPECT_EQ(first.velocity[k], reversed.velocity[k]);
     EXPECT_NEAR(first.position[k], double(weighted[k] / mass), 1e-13);
     EXPECT_NEAR(first.velocity[k], double(momentum[k] / mass), 1e-15);
+  }
+}
+
+// Enough bodies that the sums are split over the CPU's threads (2^16 bodies a thread at least):
+// the same bits as one sequential exact sum of each, whatever the split.
+TEST(MassCentre, SplitOverThreadsIsOneSequentialExactSum) {
+  const std::size_t count = 5 * (std::size_t(1) << 16) + 7;
+  State bodies = randomBodies(count, 5);
+  for (std::size_t i = 0; i < count; i += 97) bodies.positionMass[i] *= 1e6f;  // wide magnitudes
+  ExactSum mass, weighted[3], momentum[3];
+  for (std::size_t i = 0; i < count; ++i) {
+    const double m = bodies.positionMass[i].w;
+    mass.add(m);
+    for (int k = 0; k < 3; ++k) {
+      weighted[k].add(m * double(bodies.positionMass[i][k]));
+      momentum[k].add(m * double(bodies.velocity[i][k]));
+    }
+  }
+  const MassCentre found = massCentreOf(bodies, processAlone());
+  ASSERT_EQ(found.mass, mass.value());
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(found.position[k], weighted[k].value() / mass.value());
+    EXPECT_EQ(found.velocity[k], momentum[k].value() / mass.value());
   }
 }
 

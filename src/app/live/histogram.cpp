@@ -50,7 +50,8 @@ Histogram histogramOf(const State& state, ColorBy quantity, bool logScale, int b
     for (std::size_t i = 0; i < state.size(); ++i) histogram.counts[componentOf(state, i)] += 1.0f;
     return histogram;
   }
-  const ColourCentre centre = colourCentreOf(state, 0.0);
+  const ColourCentre centre =
+      measuredFromCentre(quantity) ? colourCentreOf(state, 0.0) : ColourCentre{};
   std::vector<float> values(state.size());
   for (std::size_t i = 0; i < state.size(); ++i)
     values[i] = colourQuantity(state, i, quantity, centre, field);
