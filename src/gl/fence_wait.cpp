@@ -11,8 +11,7 @@ void waitForFence(GLsync fence, const char* what) {
   // WebGL2 fails a wait longer than MAX_CLIENT_WAIT_TIMEOUT_WEBGL (often 0), and its reads wait
   // for the commands before them anyway.
   (void)fence, (void)what;
-  return;
-#endif
+#else
   constexpr GLuint64 kSlice = 1'000'000'000;  // ns
   constexpr int kSlicesBetweenNotes = 60;
   for (int slices = 1;; ++slices) {
@@ -23,6 +22,7 @@ void waitForFence(GLsync fence, const char* what) {
     if (slices % kSlicesBetweenNotes == 0)
       std::fprintf(stderr, "nbody: still waiting for the GPU after %d s (%s)\n", slices, what);
   }
+#endif
 }
 
 }  // namespace nbody::gl

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -34,15 +35,21 @@ void addWeighted(const State& part, std::size_t begin, std::size_t end, Weighted
 }
 
 // Split over the CPU's threads: exact sums merged give the bits of one pass (7 adds a body, ~25 ns
-// on one thread: 0.4 s at 16.8M bodies, where the window refits its colours on a click).
+// on one thread: 0.4 s at 16.8M bodies, where the window refits its colours on a click). Where a
+// thread cannot start (a process limit), one pass on this thread.
 WeightedSums weightedSums(const State& part) {
   constexpr std::size_t kBodiesPerThread = std::size_t(1) << 16;
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::vector<WeightedSums> ranges(parallelRanges(part.size(), threads, kBodiesPerThread));
-  parallelForRanges(part.size(), threads, kBodiesPerThread,
-                    [&](std::size_t range, std::size_t begin, std::size_t end) {
-                      addWeighted(part, begin, end, ranges[range]);
-                    });
+  try {
+    parallelForRanges(part.size(), threads, kBodiesPerThread,
+                      [&](std::size_t range, std::size_t begin, std::size_t end) {
+                        addWeighted(part, begin, end, ranges[range]);
+                      });
+  } catch (const std::system_error&) {
+    ranges.assign(1, WeightedSums{});
+    addWeighted(part, 0, part.size(), ranges.front());
+  }
   WeightedSums sums = ranges.front();
   for (std::size_t r = 1; r < ranges.size(); ++r)
     for (std::size_t k = 0; k < kWeighted; ++k) sums[k].merge(ranges[r][k]);
