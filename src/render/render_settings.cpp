@@ -158,7 +158,7 @@ glm::vec2 autoColorRange(const State& bodies, ColorBy colorBy, bool logScale,
   if (colorBy == ColorBy::Component) return {0.0f, 1.0f};  // the components' own colours: no range
   const ColourQuantity& quantity = quantityOf(colorBy);
   const ColourCentre centre =
-      measuredFromCentre(colorBy) ? colourCentreOf(bodies, 0.0, ranks) : ColourCentre{};
+      quantity.fromCentre ? colourCentreOf(bodies, 0.0, ranks) : ColourCentre{};
   std::vector<float> values;
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const float value = colourQuantity(bodies, i, colorBy, centre, field);
