@@ -3,6 +3,8 @@
 // and storage blocks are checked before anything runs, and where arrays and stacks live, how the
 // walk is cut and how prefix sums are taken change no bit; settings and sizes are refused clearly.
 
+#include <bit>
+
 #include "engines/tree/tree_decomposed.h"
 #include "gl/tree_test_support.h"
 
@@ -251,6 +253,51 @@ TEST_F(TreeGravityTest, ArraysInTexturesChangeNoBit) {
                                          params, TreeSettings{}),
               inBuffers.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params,
                                         TreeSettings{}));
+  }
+}
+
+// A decomposed walker's host writes, reads and moves of records (the frontier, the straddling
+// nodes, its own bodies shifted past what its LETs bring) against a model in host memory: in
+// buffers and in textures of 64 texels a row alike, with runs that start and end mid-row, cross
+// rows, and moves whose ranges overlap either way.
+TEST_F(TreeGravityTest, RecordsWrittenReadAndMovedAsAModelOfThemInHostMemory) {
+  GLint64 largestBlock = 0;
+  GLint largestTexture = 0;
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &largestBlock);
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largestTexture);
+  constexpr std::size_t kRecords = 1000;
+  for (const tree::ArrayLimits& limits :
+       {tree::arrayLimitsOf(gl::limits()),
+        tree::ArrayLimits{std::size_t(largestBlock), 4096, 64, largestTexture}}) {
+    tree::TreeBuffers buffers;
+    buffers.reserve(kRecords, limits);
+    EXPECT_EQ(buffers.storage().inTextures, limits.textureWidth == 64);
+    for (const tree::Binding binding : {tree::kSortedBodies, tree::kNodeTest, tree::kParents}) {
+      const std::size_t words = tree::textureArrayOf(binding)->recordBytes / 4;
+      std::vector<std::uint32_t> model(kRecords * words);
+      for (std::size_t i = 0; i < model.size(); ++i)  // a finite float's bits, unlike its index's
+        model[i] = std::bit_cast<std::uint32_t>(float(i) * 0.25f + 1.0f);
+      buffers.writeRecords(binding, 0, model);
+      const auto move = [&](std::size_t from, std::size_t to, std::size_t count) {
+        buffers.moveRecords(binding, from, to, count);
+        const std::vector<std::uint32_t> moved(
+            model.begin() + std::ptrdiff_t(from * words),
+            model.begin() + std::ptrdiff_t((from + count) * words));
+        std::copy(moved.begin(), moved.end(), model.begin() + std::ptrdiff_t(to * words));
+      };
+      move(3, 70, 500);                                               // forward, overlapping
+      move(400, 7, 333);                                              // back, overlapping
+      const std::vector<std::uint32_t> run(80 * words, 0x3f000000u);  // 60..139, across rows
+      buffers.writeRecords(binding, 60, run);
+      std::copy(run.begin(), run.end(), model.begin() + std::ptrdiff_t(60 * words));
+      EXPECT_EQ(buffers.readRecords(binding, 65, 130),
+                std::vector<std::uint32_t>(model.begin() + std::ptrdiff_t(65 * words),
+                                           model.begin() + std::ptrdiff_t(195 * words)));
+      EXPECT_EQ(buffers.readRecords(binding, 0, kRecords), model) << binding;
+      EXPECT_EQ(buffers.readRecord(binding, 127),
+                std::vector<std::uint32_t>(model.begin() + std::ptrdiff_t(127 * words),
+                                           model.begin() + std::ptrdiff_t(128 * words)));
+    }
   }
 }
 

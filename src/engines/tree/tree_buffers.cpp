@@ -80,6 +80,57 @@ gl::Texture makeArrayTexture(const TextureArray& array, int width, int rows) {
   return texture;
 }
 
+// A texture of `array`'s format for `records` records from its first texel: rows of 2^widthLog2
+// texels, or of the fewest that hold them all where that is less.
+struct ScratchRecords {
+  gl::Texture texture;
+  int widthLog2 = 0;
+  int rows = 1;
+  gl::TextureShape shape(const TextureArray& array) const {
+    return {{1 << widthLog2, rows, 1}, array.clientFormat, clientTypeOf(array), array.recordBytes};
+  }
+};
+ScratchRecords scratchFor(const TextureArray& array, std::size_t records, int widthLog2) {
+  ScratchRecords scratch;
+  scratch.widthLog2 =
+      std::min(widthLog2, int(std::bit_width(std::max<std::size_t>(records, 1) - 1)));
+  const std::size_t width = std::size_t(1) << scratch.widthLog2;
+  scratch.rows = int(std::max<std::size_t>((records + width - 1) / width, 1));
+  scratch.texture = makeArrayTexture(array, int(width), scratch.rows);
+  return scratch;
+}
+
+// Copies records [from, from + count) of `source` (rows of 2^sourceLog2 texels) to [to, to + count)
+// of `target` (rows of 2^targetLog2) on the GPU, a run that stays in one row of both at a time: no
+// host write into a texture the GPU is using (on NVIDIA one such write of a texel cost about as
+// much as copying the whole texture).
+void copyRecords(GLuint source, int sourceLog2, std::size_t from, GLuint target, int targetLog2,
+                 std::size_t to, std::size_t count) {
+  const std::size_t sourceWidth = std::size_t(1) << sourceLog2, targetWidth = std::size_t(1)
+                                                                              << targetLog2;
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t a = from + done, b = to + done;
+    const std::size_t run =
+        std::min({count - done, sourceWidth - a % sourceWidth, targetWidth - b % targetWidth});
+    const auto [ax, ay] = texelOfRecord(a, sourceLog2);
+    const auto [bx, by] = texelOfRecord(b, targetLog2);
+    glCopyImageSubData(source, GL_TEXTURE_2D, 0, ax, ay, 0, target, GL_TEXTURE_2D, 0, bx, by, 0,
+                       GLsizei(run), 1, 1);
+    done += run;
+  }
+}
+
+// Records [first, first + count) of `array`'s texture (rows of 2^widthLog2 texels), copied on the
+// GPU into a scratch texture from its first texel.
+ScratchRecords copiedOut(const TextureArray& array, GLuint texture, int widthLog2,
+                         std::size_t first, std::size_t count) {
+  ScratchRecords scratch = scratchFor(array, count, widthLog2);
+  // After the shaders' stores to those records: no bit names glCopyImageSubData, so all of them.
+  glMemoryBarrier(GL_ALL_BARRIER_BITS);
+  copyRecords(texture, widthLog2, first, scratch.texture.id(), scratch.widthLog2, 0, count);
+  return scratch;
+}
+
 }  // namespace
 
 std::size_t spillSlotsFor(std::size_t bodies) {
@@ -256,9 +307,13 @@ std::vector<std::uint32_t> TreeBuffers::readRecords(Binding binding, std::size_t
   const TextureArray* array = textureArrayOf(binding);
   if (!array) throw std::logic_error("only the arrays of records may be read by records");
   const std::size_t recordWords = array->recordBytes / 4;
-  if (storage_.inTextures) {  // whole rows from the first: slower, and only past a block's size
-    std::vector<std::uint32_t> words = readWords(binding, (first + count) * recordWords);
-    words.erase(words.begin(), words.begin() + std::ptrdiff_t(first * recordWords));
+  if (storage_.inTextures && count > 0) {  // copied out on the GPU, then read whole
+    const ScratchRecords scratch =
+        copiedOut(*array, textures_[binding].id(), storage_.widthLog2, first, count);
+    const gl::TextureShape shape = scratch.shape(*array);
+    std::vector<std::uint32_t> words(shape.bytes() / 4);
+    gl::readTextureRows(scratch.texture.id(), shape, words.data());
+    words.resize(count * recordWords);
     return words;
   }
   std::vector<std::uint32_t> words(count * recordWords);
@@ -299,8 +354,11 @@ void TreeBuffers::moveRecords(Binding binding, std::size_t from, std::size_t to,
   const TextureArray* array = textureArrayOf(binding);
   if (!array) throw std::logic_error("only the arrays of records move by records");
   if (count == 0 || from == to) return;
-  if (storage_.inTextures) {  // through host memory: only past a block's size
-    writeRecords(binding, to, readRecords(binding, from, count));
+  if (storage_.inTextures) {  // through a scratch texture
+    const ScratchRecords scratch =
+        copiedOut(*array, textures_[binding].id(), storage_.widthLog2, from, count);
+    copyRecords(scratch.texture.id(), scratch.widthLog2, 0, textures_[binding].id(),
+                storage_.widthLog2, to, count);
     return;
   }
   const std::size_t bytes = count * array->recordBytes;
@@ -318,25 +376,25 @@ void TreeBuffers::writeRecords(Binding binding, std::size_t first,
   const std::size_t recordWords = array ? array->recordBytes / 4 : 0;
   if (!array || words.size() % recordWords != 0)
     throw std::logic_error("whole records of an array of records only");
-  // After shaders' writes to the same records (e.g. the topology's links of straddling nodes),
-  // which the host's write must follow.
-  glMemoryBarrier(storage_.inTextures ? GL_TEXTURE_UPDATE_BARRIER_BIT
-                                      : GL_BUFFER_UPDATE_BARRIER_BIT);
+  if (words.empty()) return;
   if (!storage_.inTextures) {
+    // After shaders' writes to the same records (e.g. the topology's links of straddling nodes),
+    // which the host's write must follow.
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glNamedBufferSubData(buffer(binding), GLintptr(first * array->recordBytes),
                          GLsizeiptr(words.size() * 4), words.data());
     return;
   }
-  // A run of texels a row: from `index` to its row's end or the last record.
-  const std::size_t width = std::size_t(1) << storage_.widthLog2,
-                    records = words.size() / recordWords;
-  for (std::size_t done = 0; done < records;) {
-    const std::size_t index = first + done, run = std::min(records - done, width - index % width);
-    const auto [x, y] = texelOfRecord(index, storage_.widthLog2);
-    glTextureSubImage2D(textures_[binding].id(), 0, x, y, GLsizei(run), 1, array->clientFormat,
-                        clientTypeOf(*array), words.data() + done * recordWords);
-    done += run;
-  }
+  // Into a scratch texture of their own, then copied into place on the GPU (copyRecords).
+  const std::size_t records = words.size() / recordWords;
+  const ScratchRecords scratch = scratchFor(*array, records, storage_.widthLog2);
+  const gl::TextureShape shape = scratch.shape(*array);
+  std::vector<std::uint32_t> rows(shape.bytes() / 4);
+  std::copy(words.begin(), words.end(), rows.begin());
+  gl::writeTextureRows(scratch.texture.id(), shape, rows.data());
+  glMemoryBarrier(GL_ALL_BARRIER_BITS);  // as copiedOut's
+  copyRecords(scratch.texture.id(), scratch.widthLog2, 0, textures_[binding].id(),
+              storage_.widthLog2, first, records);
 }
 
 std::size_t TreeBuffers::writeSlotHash(Kernels& kernels,

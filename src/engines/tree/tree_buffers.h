@@ -88,9 +88,10 @@ class TreeBuffers {
   // Writes record `index` of such an array (its words).
   void writeRecord(Binding binding, std::size_t index, std::span<const std::uint32_t> words) const;
   // Moves records [from, from + count) of such an array to [to, to + count) (the ranges may
-  // overlap): on the GPU where the array is a buffer.
+  // overlap), on the GPU.
   void moveRecords(Binding binding, std::size_t from, std::size_t to, std::size_t count);
-  // Writes records `first`, `first` + 1, ... of such an array: `words` holds whole records.
+  // Writes records `first`, `first` + 1, ... of such an array: `words` holds whole records. Each
+  // call waits for the shaders' stores before it (a barrier): write runs of records at once.
   void writeRecords(Binding binding, std::size_t first, std::span<const std::uint32_t> words) const;
   std::size_t spillSlots() const { return spillSlotsFor(capacity_); }
   std::size_t capacity() const { return capacity_; }  // bodies (and internal nodes + 1)

@@ -204,28 +204,35 @@ std::uint32_t TopArea::heldSlot(std::uint32_t reference) const {
 
 std::vector<std::uint32_t> TopArea::placeFrontier(const TreeBuffers& buffers,
                                                   std::span<const FrontierItem> frontier) {
+  // The items not held take the next free slots, bodies and nodes apart, in the frontier's order:
+  // each array's records are one run, written at once.
+  const std::size_t firstBody = nextBody_, firstNode = nextNode_;
+  std::array<std::vector<std::uint32_t>, 5> runs;  // bodies, tests, quads, boxes' min and max
+  const auto append = [&](std::size_t run, const FrontierItem& item, std::size_t at,
+                          std::size_t count) {
+    runs[run].insert(runs[run].end(), item.words.begin() + std::ptrdiff_t(at),
+                     item.words.begin() + std::ptrdiff_t(at + count));
+  };
   std::vector<std::uint32_t> starts;
   for (const FrontierItem& item : frontier) {
     starts.push_back(parents_.at(item.reference));
     if (holds(item.reference)) continue;
-    const auto words = [&](std::size_t at, std::size_t count) {
-      return std::span<const std::uint32_t>(item.words).subspan(at, count);
-    };
     if ((item.reference & kLeafBit) != 0) {
-      const std::size_t slot = nextBody_++;
-      buffers.writeRecord(kSortedBodies, slot, words(0, 4));
-      hash_.push_back({item.reference, std::uint32_t(slot)});
+      hash_.push_back({item.reference, std::uint32_t(nextBody_++)});
+      append(0, item, 0, 4);
       continue;
     }
-    const std::size_t slot = nextNode_++;
-    buffers.writeRecord(kNodeTest, 2 * slot, words(0, 4));
-    buffers.writeRecord(kNodeTest, 2 * slot + 1, words(4, 4));
-    buffers.writeRecord(kNodeQuad, 2 * slot, words(8, 4));
-    buffers.writeRecord(kNodeQuad, 2 * slot + 1, words(12, 4));
-    buffers.writeRecord(kNodeBoxMin, slot, words(16, 4));
-    buffers.writeRecord(kNodeBoxMax, slot, words(20, 4));
-    hash_.push_back({item.reference, std::uint32_t(slot)});
+    hash_.push_back({item.reference, std::uint32_t(nextNode_++)});
+    append(1, item, 0, 8);
+    append(2, item, 8, 8);
+    append(3, item, 16, 4);
+    append(4, item, 20, 4);
   }
+  buffers.writeRecords(kSortedBodies, firstBody, runs[0]);
+  buffers.writeRecords(kNodeTest, 2 * firstNode, runs[1]);
+  buffers.writeRecords(kNodeQuad, 2 * firstNode, runs[2]);
+  buffers.writeRecords(kNodeBoxMin, firstNode, runs[3]);
+  buffers.writeRecords(kNodeBoxMax, firstNode, runs[4]);
   return starts;
 }
 
