@@ -75,6 +75,7 @@ struct GadgetBodies {
   std::size_t size() const { return mass.size(); }
   void reserve(std::size_t bodies);
   void append(const GadgetBodies& more);  // another file's bodies
+  void append(GadgetBodies&& more);       // the same, moved where these hold none
   // Bodies of each type, for the headers' NumPart arrays.
   std::vector<std::uint64_t> countsByType() const;
 };
@@ -134,7 +135,8 @@ GadgetBodies gadgetFromRows(const Snapshot& snapshot, std::span<const std::size_
 // std::invalid_argument for a component beyond GADGET's types.
 std::vector<std::size_t> rowsByComponent(const State& state);
 // The bodies of every part of a snapshot, appended in file order, in the order one file would hold
-// them: by type, each type by state index (a stable sort; nothing moves without state indices).
+// them: by type, each type by state index (placed where the indices are a state's, else a stable
+// sort; nothing moves without state indices).
 void putPartsInStateOrder(GadgetBodies& bodies);
 
 }  // namespace nbody

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -65,25 +66,50 @@ void writeAll(int fd, const std::string& bytes) {
   } catch (...) {
     mark[0] = kRefused, answer = "an unknown error";
   }
+  // The mark and the answer's length (8 bytes, this machine's order) ahead of it: the parent then
+  // holds it in one allocation of its size.
+  const std::uint64_t length = answer.size();
+  mark.append(reinterpret_cast<const char*>(&length), sizeof length);
   writeAll(fd, mark);
   writeAll(fd, answer);
   ::_exit(0);  // no destructors, atexit handlers or stdio flushes of the parent's state
 }
 
-// What the child sends, up to its end; a stop asked for meanwhile ends the wait, returning 0.
-std::string readAll(int fd, int& stoppedBy) {
-  std::string bytes;
-  char chunk[1 << 16];
-  while (true) {
-    if ((stoppedBy = stopAskedFor()) != 0) return bytes;
+// Up to `count` bytes from `fd` into `to`, fewer where it ends first; a stop asked for meanwhile
+// ends the wait, setting `stoppedBy`.
+std::size_t readInto(int fd, char* to, std::size_t count, int& stoppedBy) {
+  std::size_t got = 0;
+  while (got < count) {
+    if ((stoppedBy = stopAskedFor()) != 0) return got;
     pollfd ready{fd, POLLIN, 0};
     if (::poll(&ready, 1, 100) <= 0) continue;  // nothing yet, or a signal (EINTR): look again
-    const ssize_t count = ::read(fd, chunk, sizeof chunk);
-    if (count > 0)
-      bytes.append(chunk, std::size_t(count));
-    else if (count == 0 || errno != EINTR)
-      return bytes;
+    const ssize_t read = ::read(fd, to + got, count - got);
+    if (read > 0)
+      got += std::size_t(read);
+    else if (read == 0 || errno != EINTR)
+      return got;
   }
+  return got;
+}
+
+// What the child sent: its mark and, where it sent all it said it would (at most `most` bytes),
+// its answer. A mark of 0: none, or a length past `most`.
+struct ChildAnswer {
+  char mark = 0;
+  std::string body;
+  bool whole = false;
+};
+ChildAnswer readAnswer(int fd, std::size_t most, int& stoppedBy) {
+  ChildAnswer answer;
+  char head[1 + sizeof(std::uint64_t)];
+  if (readInto(fd, head, sizeof head, stoppedBy) != sizeof head) return answer;
+  std::uint64_t length = 0;
+  std::memcpy(&length, head + 1, sizeof length);
+  if (length > most) return answer;
+  answer.mark = head[0];
+  answer.body.resize(std::size_t(length));
+  answer.whole = readInto(fd, answer.body.data(), answer.body.size(), stoppedBy) == length;
+  return answer;
 }
 
 int waitFor(pid_t child) {
@@ -115,8 +141,9 @@ std::string callIsolated(const std::function<std::string()>& work, const std::st
     runChild(work, pipe[1], memoryLimitBytes, parent);
   }
   ::close(pipe[1]);
+  ::fcntl(pipe[0], F_SETPIPE_SZ, 1 << 20);  // fewer, larger reads where the system allows it
   int stoppedBy = 0;
-  std::string answer = readAll(pipe[0], stoppedBy);
+  ChildAnswer answer = readAnswer(pipe[0], memoryLimitBytes, stoppedBy);
   ::close(pipe[0]);
   if (stoppedBy != 0) {
     ::kill(child, SIGKILL);
@@ -131,18 +158,16 @@ std::string callIsolated(const std::function<std::string()>& work, const std::st
                              "): the file is damaged, or needs more than " +
                              std::to_string(memoryLimitBytes >> 20) + " MiB");
   const std::string memory = std::to_string(memoryLimitBytes >> 20) + " MiB";
-  if (!answer.empty() && answer[0] == kOutOfMemory)
+  if (answer.mark == kOutOfMemory)
     throw std::runtime_error(source + ": reading it takes more than " + memory +
                              " (damaged, or far larger than its size)");
-  if (answer.empty() || (answer[0] != kAnswered && answer[0] != kRefused))
+  if (!answer.whole || (answer.mark != kAnswered && answer.mark != kRefused))
     throw std::runtime_error(source + ": " + library +
                              " ended without an answer reading it (the file is damaged, or "
                              "needs more than " +
                              memory + ")");
-  const char mark = answer[0];
-  answer.erase(0, 1);  // in place: the answer may be most of the memory
-  if (mark == kRefused) throw std::runtime_error(answer);
-  return answer;
+  if (answer.mark == kRefused) throw std::runtime_error(answer.body);
+  return std::move(answer.body);
 }
 
 }  // namespace nbody

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <thread>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <csignal>
@@ -16,6 +17,8 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <random>
+#include <tuple>
 
 #include "io/gadget.h"
 #include "io/gadget_binary.h"
@@ -329,6 +332,42 @@ void writePart(const Snapshot& snapshot, int file, int files,
   std::ofstream(path, std::ios::binary) << gadgetHdf5PartImage(bodies, share);
 }
 
+// Parts' bodies, appended in file order, come out as one file holds them: by type, each type by
+// state index. Against a sort of (type, state index, body) tuples: for the indices of a state
+// (placed) and for indices with gaps (sorted), types mixed, the parts' order shuffled.
+TEST(GadgetHdf5Parts, BodiesOfEveryPartGoInTheOrderOfOneFile) {
+  for (const std::uint64_t gap : {1u, 3u}) {
+    GadgetBodies bodies;
+    std::mt19937_64 random(gap);
+    std::vector<std::uint64_t> indices(1000);
+    for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = i * gap;
+    std::shuffle(indices.begin(), indices.end(), random);
+    std::vector<std::tuple<std::uint8_t, std::uint64_t, double>> expected;
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+      const auto type = std::uint8_t(random() % 3 == 0 ? 4 : 1);
+      const double x = double(i) + 0.5;
+      bodies.position.insert(bodies.position.end(), {x, -x, 2 * x});
+      bodies.velocity.insert(bodies.velocity.end(), {3 * x, 0.0, x});
+      bodies.mass.push_back(x);
+      bodies.id.push_back(i + 7);
+      bodies.type.push_back(type);
+      bodies.stateIndex.push_back(indices[i]);
+      expected.emplace_back(type, indices[i], x);
+    }
+    std::sort(expected.begin(), expected.end());
+    putPartsInStateOrder(bodies);
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      const auto [type, index, x] = expected[k];
+      ASSERT_EQ(bodies.type[k], type) << k;
+      ASSERT_EQ(bodies.stateIndex[k], index) << k;
+      ASSERT_EQ(bodies.mass[k], x) << k;
+      ASSERT_EQ(bodies.id[k], std::uint64_t(x - 0.5) + 7) << k;
+      ASSERT_EQ(bodies.position[3 * k + 2], 2 * x) << k;
+      ASSERT_EQ(bodies.velocity[3 * k], 3 * x) << k;
+    }
+  }
+}
+
 // A snapshot in three parts whose bodies interleave (the middle part holds none) reads back from
 // any part as the one file of it: the same bodies in the same order, bit for bit.
 TEST(GadgetHdf5Parts, ReadFromAnyPartAsTheOneFileOfTheSnapshot) {
@@ -551,6 +590,11 @@ TEST(IsolatedCall, AnswersRefusalsCrashesAndExhaustedMemoryComeBackAsOneLine) {
   EXPECT_EQ(
       callIsolated([] { return std::string("answer\0bytes", 12); }, "f.hdf5", "lib", 1ull << 34),
       std::string("answer\0bytes", 12));
+  // Many times what a pipe holds at once, each byte where it was.
+  std::string large(5'000'011, '\0');
+  for (std::size_t i = 0; i < large.size(); ++i) large[i] = char((i * 2654435761u) >> 13);
+  EXPECT_TRUE(callIsolated([&] { return large; }, "f.hdf5", "lib", 1ull << 34) == large);
+  EXPECT_EQ(callIsolated([] { return std::string(); }, "f.hdf5", "lib", 1ull << 34), "");
   const auto messageOf = [](const std::function<std::string()>& work) {
     try {
       callIsolated(work, "f.hdf5", "the library", 1ull << 34);
