@@ -285,8 +285,15 @@ TEST_F(TreeGravityTest, RecordsWrittenReadAndMovedAsAModelOfThemInHostMemory) {
             model.begin() + std::ptrdiff_t((from + count) * words));
         std::copy(moved.begin(), moved.end(), model.begin() + std::ptrdiff_t(to * words));
       };
-      move(3, 70, 500);                                               // forward, overlapping
-      move(400, 7, 333);                                              // back, overlapping
+      move(3, 70, 500);   // forward, overlapping
+      move(400, 7, 333);  // back, overlapping
+      move(62, 125, 5);   // a few, across a row at both ends (a scratch row of 8)
+      const std::vector<std::uint32_t> few(5 * words, 0x40400000u);  // 62..66: across a row
+      buffers.writeRecords(binding, 62, few);
+      std::copy(few.begin(), few.end(), model.begin() + std::ptrdiff_t(62 * words));
+      EXPECT_EQ(buffers.readRecords(binding, 61, 5),
+                std::vector<std::uint32_t>(model.begin() + std::ptrdiff_t(61 * words),
+                                           model.begin() + std::ptrdiff_t(66 * words)));
       const std::vector<std::uint32_t> run(80 * words, 0x3f000000u);  // 60..139, across rows
       buffers.writeRecords(binding, 60, run);
       std::copy(run.begin(), run.end(), model.begin() + std::ptrdiff_t(60 * words));

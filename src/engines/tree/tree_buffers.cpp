@@ -80,18 +80,19 @@ gl::Texture makeArrayTexture(const TextureArray& array, int width, int rows) {
   return texture;
 }
 
+// `array`'s texel format and type, and `scratch`'s rows from its first: `rows` of them.
+gl::TextureShape shapeOf(const RecordScratch& scratch, const TextureArray& array, int rows) {
+  return {{1 << scratch.widthLog2, rows, 1},
+          array.clientFormat,
+          clientTypeOf(array),
+          array.recordBytes};
+}
+
 // A texture of `array`'s format for `records` records from its first texel: rows of 2^widthLog2
 // texels, or of the fewest that hold them all where that is less.
-struct ScratchRecords {
-  gl::Texture texture;
-  int widthLog2 = 0;
-  int rows = 1;
-  gl::TextureShape shape(const TextureArray& array) const {
-    return {{1 << widthLog2, rows, 1}, array.clientFormat, clientTypeOf(array), array.recordBytes};
-  }
-};
-ScratchRecords scratchFor(const TextureArray& array, std::size_t records, int widthLog2) {
-  ScratchRecords scratch;
+RecordScratch scratchFor(const TextureArray& array, std::size_t records, int widthLog2) {
+  RecordScratch scratch;
+  scratch.internalFormat = array.internalFormat;
   scratch.widthLog2 =
       std::min(widthLog2, int(std::bit_width(std::max<std::size_t>(records, 1) - 1)));
   const std::size_t width = std::size_t(1) << scratch.widthLog2;
@@ -106,8 +107,8 @@ ScratchRecords scratchFor(const TextureArray& array, std::size_t records, int wi
 // much as copying the whole texture).
 void copyRecords(GLuint source, int sourceLog2, std::size_t from, GLuint target, int targetLog2,
                  std::size_t to, std::size_t count) {
-  const std::size_t sourceWidth = std::size_t(1) << sourceLog2, targetWidth = std::size_t(1)
-                                                                              << targetLog2;
+  const std::size_t sourceWidth = std::size_t(1) << sourceLog2;
+  const std::size_t targetWidth = std::size_t(1) << targetLog2;
   for (std::size_t done = 0; done < count;) {
     const std::size_t a = from + done, b = to + done;
     const std::size_t run =
@@ -120,15 +121,13 @@ void copyRecords(GLuint source, int sourceLog2, std::size_t from, GLuint target,
   }
 }
 
-// Records [first, first + count) of `array`'s texture (rows of 2^widthLog2 texels), copied on the
-// GPU into a scratch texture from its first texel.
-ScratchRecords copiedOut(const TextureArray& array, GLuint texture, int widthLog2,
-                         std::size_t first, std::size_t count) {
-  ScratchRecords scratch = scratchFor(array, count, widthLog2);
+// Copies records [first, first + count) of `texture` (rows of 2^widthLog2 texels) into `scratch`
+// from its first texel, on the GPU.
+void copyOut(GLuint texture, int widthLog2, std::size_t first, std::size_t count,
+             const RecordScratch& scratch) {
   // After the shaders' stores to those records: no bit names glCopyImageSubData, so all of them.
   glMemoryBarrier(GL_ALL_BARRIER_BITS);
   copyRecords(texture, widthLog2, first, scratch.texture.id(), scratch.widthLog2, 0, count);
-  return scratch;
 }
 
 }  // namespace
@@ -308,9 +307,9 @@ std::vector<std::uint32_t> TreeBuffers::readRecords(Binding binding, std::size_t
   if (!array) throw std::logic_error("only the arrays of records may be read by records");
   const std::size_t recordWords = array->recordBytes / 4;
   if (storage_.inTextures && count > 0) {  // copied out on the GPU, then read whole
-    const ScratchRecords scratch =
-        copiedOut(*array, textures_[binding].id(), storage_.widthLog2, first, count);
-    const gl::TextureShape shape = scratch.shape(*array);
+    const RecordScratch scratch = scratchFor(*array, count, storage_.widthLog2);
+    copyOut(textures_[binding].id(), storage_.widthLog2, first, count, scratch);
+    const gl::TextureShape shape = shapeOf(scratch, *array, scratch.rows);
     std::vector<std::uint32_t> words(shape.bytes() / 4);
     gl::readTextureRows(scratch.texture.id(), shape, words.data());
     words.resize(count * recordWords);
@@ -354,10 +353,13 @@ void TreeBuffers::moveRecords(Binding binding, std::size_t from, std::size_t to,
   const TextureArray* array = textureArrayOf(binding);
   if (!array) throw std::logic_error("only the arrays of records move by records");
   if (count == 0 || from == to) return;
-  if (storage_.inTextures) {  // through a scratch texture
-    const ScratchRecords scratch =
-        copiedOut(*array, textures_[binding].id(), storage_.widthLog2, from, count);
-    copyRecords(scratch.texture.id(), scratch.widthLog2, 0, textures_[binding].id(),
+  if (storage_.inTextures) {  // through a scratch texture, kept for the next evaluation's move
+    const std::size_t holds =
+        (std::size_t(1) << movingTexels_.widthLog2) * std::size_t(movingTexels_.rows);
+    if (movingTexels_.internalFormat != array->internalFormat || holds < count)
+      movingTexels_ = scratchFor(*array, count, storage_.widthLog2);
+    copyOut(textures_[binding].id(), storage_.widthLog2, from, count, movingTexels_);
+    copyRecords(movingTexels_.texture.id(), movingTexels_.widthLog2, 0, textures_[binding].id(),
                 storage_.widthLog2, to, count);
     return;
   }
@@ -387,12 +389,15 @@ void TreeBuffers::writeRecords(Binding binding, std::size_t first,
   }
   // Into a scratch texture of their own, then copied into place on the GPU (copyRecords).
   const std::size_t records = words.size() / recordWords;
-  const ScratchRecords scratch = scratchFor(*array, records, storage_.widthLog2);
-  const gl::TextureShape shape = scratch.shape(*array);
-  std::vector<std::uint32_t> rows(shape.bytes() / 4);
-  std::copy(words.begin(), words.end(), rows.begin());
-  gl::writeTextureRows(scratch.texture.id(), shape, rows.data());
-  glMemoryBarrier(GL_ALL_BARRIER_BITS);  // as copiedOut's
+  const RecordScratch scratch = scratchFor(*array, records, storage_.widthLog2);
+  const std::size_t width = std::size_t(1) << scratch.widthLog2, rows = records / width;
+  if (rows > 0)
+    gl::writeTextureRows(scratch.texture.id(), shapeOf(scratch, *array, int(rows)), words.data());
+  if (const std::size_t rest = records % width; rest > 0)  // the last row's first texels
+    glTextureSubImage2D(scratch.texture.id(), 0, 0, GLint(rows), GLsizei(rest), 1,
+                        array->clientFormat, clientTypeOf(*array),
+                        words.data() + rows * width * recordWords);
+  glMemoryBarrier(GL_ALL_BARRIER_BITS);  // as copyOut's
   copyRecords(scratch.texture.id(), scratch.widthLog2, 0, textures_[binding].id(),
               storage_.widthLog2, first, records);
 }

@@ -54,6 +54,14 @@ ArrayStorage storageFor(std::size_t bodies, const ArrayLimits& limits);
 // array taller than a texture may be.
 void checkArraysFit(std::size_t bodies, const ArrayLimits& limits);
 
+// A texture holding records of an array in textures from its first texel, rows of 2^widthLog2
+// texels, for a write, read or move that goes through it (tree_buffers.cpp).
+struct RecordScratch {
+  gl::Texture texture;
+  GLenum internalFormat = 0;
+  int widthLog2 = 0, rows = 1;
+};
+
 using gl::ensureBuffer;
 using gl::GrowingBuffer;
 
@@ -111,6 +119,7 @@ class TreeBuffers {
 
   std::array<gl::Buffer, kBindingCount> buffers_;
   GrowingBuffer moving_;             // moveRecords' staging
+  RecordScratch movingTexels_;       // the same where the arrays are textures
   mutable gl::HostParcel readback_;  // readSlotMisses'
   GrowingBuffer hashEntries_;        // writeSlotHash's entries
   std::size_t slotHashBytes_ = 0;
