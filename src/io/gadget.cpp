@@ -121,13 +121,10 @@ GadgetPart firstBodyOnly(const GadgetPart& part) {
   GadgetBodies& to = sample.bodies;
   to.time = from.time, to.units = from.units, to.record = from.record;
   to.doublePrecision = from.doublePrecision;
-  const auto first = [](const auto& list, std::size_t width) {
-    return std::decay_t<decltype(list)>(
-        list.begin(), list.begin() + std::ptrdiff_t(std::min(list.size(), width)));
-  };
-  to.position = first(from.position, 3), to.velocity = first(from.velocity, 3);
-  to.mass = first(from.mass, 1), to.id = first(from.id, 1), to.type = first(from.type, 1);
-  to.radius = first(from.radius, 1), to.stateIndex = first(from.stateIndex, 1);
+  GadgetBodies::forEachList([&](auto list, std::size_t width) {
+    const auto& values = from.*list;
+    to.*list = {values.begin(), values.begin() + std::ptrdiff_t(std::min(values.size(), width))};
+  });
   return sample;
 }
 
@@ -147,7 +144,7 @@ void checkStateIndices(const GadgetBodies& bodies, const std::string& files) {
 
 }  // namespace
 
-Snapshot gadgetSnapshotOfOneFile(const GadgetPart& part, const std::string& source,
+Snapshot gadgetSnapshotOfOneFile(GadgetPart part, const std::string& source,
                                  const std::string& firstFile) {
   if (part.fileCount > 1)
     throw std::runtime_error(source + ": one file of a GADGET snapshot of " +
@@ -156,16 +153,15 @@ Snapshot gadgetSnapshotOfOneFile(const GadgetPart& part, const std::string& sour
   checkClaimedTotals(part.totals, part.bodies, source);
   if (part.bodies.stateIndex.empty()) return snapshotFromGadget(part.bodies, source);
   checkStateIndices(part.bodies, source);
-  GadgetBodies ordered = part.bodies;
-  putPartsInStateOrder(ordered);
-  return snapshotFromGadget(ordered, source);
+  putPartsInStateOrder(part.bodies);
+  return snapshotFromGadget(part.bodies, source);
 }
 
 Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view bytes,
                          GadgetPartReader read, bool numberBeforeExtension) {
   const std::string source = path.string();
   GadgetPart first = read(bytes, source);
-  if (first.fileCount == 1) return gadgetSnapshotOfOneFile(first, source, source);
+  if (first.fileCount == 1) return gadgetSnapshotOfOneFile(std::move(first), source, source);
   const auto firstFile = siblingFile(path, 0, numberBeforeExtension);
   if (!firstFile)
     throw std::runtime_error(source + ": its header says the snapshot has " +
@@ -174,9 +170,8 @@ Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view byt
                              (numberBeforeExtension ? "base.0.hdf5" : "base.0") + " ...)");
   // Each file's bodies are moved into the snapshot's, not copied (a part may hold billions).
   const GadgetPart facts = firstBodyOnly(first);
-  GadgetBodies all = firstBodyOnly(first).bodies;
-  all.position.clear(), all.velocity.clear(), all.mass.clear(), all.id.clear(), all.type.clear();
-  all.radius.clear(), all.stateIndex.clear();
+  GadgetBodies all = facts.bodies;
+  GadgetBodies::forEachList([&](auto list, std::size_t) { (all.*list).clear(); });
   for (int index = 0; index < facts.fileCount; ++index) {
     const std::filesystem::path file = *siblingFile(path, index, numberBeforeExtension);
     stopPoint("while reading " + file.string());
@@ -248,19 +243,13 @@ std::filesystem::path gadgetPartPath(const std::filesystem::path& path, int inde
 
 void GadgetBodies::append(GadgetBodies&& more) {
   if (size() > 0) return append(std::as_const(more));
-  position = std::move(more.position), velocity = std::move(more.velocity);
-  mass = std::move(more.mass), id = std::move(more.id), type = std::move(more.type);
-  radius = std::move(more.radius), stateIndex = std::move(more.stateIndex);
+  forEachList([&](auto list, std::size_t) { this->*list = std::move(more.*list); });
 }
 
 void GadgetBodies::append(const GadgetBodies& more) {
-  position.insert(position.end(), more.position.begin(), more.position.end());
-  velocity.insert(velocity.end(), more.velocity.begin(), more.velocity.end());
-  mass.insert(mass.end(), more.mass.begin(), more.mass.end());
-  id.insert(id.end(), more.id.begin(), more.id.end());
-  type.insert(type.end(), more.type.begin(), more.type.end());
-  radius.insert(radius.end(), more.radius.begin(), more.radius.end());
-  stateIndex.insert(stateIndex.end(), more.stateIndex.begin(), more.stateIndex.end());
+  forEachList([&](auto list, std::size_t) {
+    (this->*list).insert((this->*list).end(), (more.*list).begin(), (more.*list).end());
+  });
 }
 
 namespace {
@@ -312,13 +301,8 @@ void putPartsInStateOrder(GadgetBodies& bodies) {
     order = std::move(*placed);
   else
     std::stable_sort(order.begin(), order.end(), before);
-  permute(bodies.position, order, 3);
-  permute(bodies.velocity, order, 3);
-  permute(bodies.mass, order, 1);
-  permute(bodies.id, order, 1);
-  permute(bodies.type, order, 1);
-  permute(bodies.radius, order, 1);
-  permute(bodies.stateIndex, order, 1);
+  GadgetBodies::forEachList(
+      [&](auto list, std::size_t width) { permute(bodies.*list, order, width); });
 }
 
 bool needsWideIds(std::span<const std::uint64_t> ids) {

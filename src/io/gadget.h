@@ -73,6 +73,13 @@ struct GadgetBodies {
   bool doublePrecision = false;           // for writers: float64 numbers rather than float32
 
   std::size_t size() const { return mass.size(); }
+  // Calls visit(&GadgetBodies::list, width) for each list of values a body (width values each).
+  template <typename Visit>
+  static void forEachList(Visit&& visit) {
+    visit(&GadgetBodies::position, 3), visit(&GadgetBodies::velocity, 3);
+    visit(&GadgetBodies::mass, 1), visit(&GadgetBodies::id, 1), visit(&GadgetBodies::type, 1);
+    visit(&GadgetBodies::radius, 1), visit(&GadgetBodies::stateIndex, 1);
+  }
   void reserve(std::size_t bodies);
   void append(const GadgetBodies& more);  // another file's bodies
   void append(GadgetBodies&& more);       // the same, moved where these hold none
@@ -101,7 +108,7 @@ struct GadgetPart {
 using GadgetPartReader = GadgetPart (*)(std::string_view bytes, const std::string& source);
 
 // The snapshot of one file; refuses one file of several (naming `firstFile`, e.g. "base.0").
-Snapshot gadgetSnapshotOfOneFile(const GadgetPart& part, const std::string& source,
+Snapshot gadgetSnapshotOfOneFile(GadgetPart part, const std::string& source,
                                  const std::string& firstFile);
 // The snapshot `path` (whose bytes are `bytes`) is a file of: every file of it, read with `read`,
 // where its header says it has several and its name numbers it (base.K, or base.K.ext where

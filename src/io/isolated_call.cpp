@@ -107,9 +107,43 @@ ChildAnswer readAnswer(int fd, std::size_t most, int& stoppedBy) {
   std::memcpy(&length, head + 1, sizeof length);
   if (length > most) return answer;
   answer.mark = head[0];
-  answer.body.resize(std::size_t(length));
-  answer.whole = readInto(fd, answer.body.data(), answer.body.size(), stoppedBy) == length;
+  // Room reserved at once (address space, not memory), filled as the bytes come: a length the
+  // child only claims costs nothing.
+  answer.body.reserve(std::size_t(length));
+  constexpr std::size_t kStep = std::size_t(64) << 20;
+  while (answer.body.size() < length) {
+    const std::size_t had = answer.body.size(),
+                      more = std::min<std::size_t>(kStep, std::size_t(length) - had);
+    answer.body.resize(had + more);
+    if (readInto(fd, answer.body.data() + had, more, stoppedBy) != more) return answer;
+  }
+  answer.whole = true;
   return answer;
+}
+
+// readAnswer, and the child ended where it sent no whole answer, so that no wait for it can last
+// (a crash's signal stays its status where it died). Where the answer does not fit in memory, or
+// the read fails otherwise, the child is ended and reaped first; the former in one line.
+ChildAnswer answerOf(pid_t child, int fd, std::size_t most, int& stoppedBy,
+                     const std::string& source) {
+  const auto endChild = [&] {
+    ::kill(child, SIGKILL);
+    ::close(fd);
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+  };
+  try {
+    ChildAnswer answer = readAnswer(fd, most, stoppedBy);
+    if (!answer.whole) ::kill(child, SIGKILL);
+    return answer;
+  } catch (const std::bad_alloc&) {
+    endChild();
+    throw std::runtime_error(source + ": the reader process's answer does not fit in memory");
+  } catch (...) {
+    endChild();
+    throw;
+  }
 }
 
 int waitFor(pid_t child) {
@@ -127,6 +161,7 @@ std::string callIsolated(const std::function<std::string()>& work, const std::st
   if (::pipe2(pipe, O_CLOEXEC) != 0)
     throw std::runtime_error("cannot read " + source +
                              ": no pipe to a reader process: " + std::strerror(errno));
+  ::fcntl(pipe[0], F_SETPIPE_SZ, 1 << 20);  // fewer, larger reads where the system allows it
   const pid_t parent = ::getpid();
   const pid_t child = ::fork();
   if (child < 0) {
@@ -141,9 +176,8 @@ std::string callIsolated(const std::function<std::string()>& work, const std::st
     runChild(work, pipe[1], memoryLimitBytes, parent);
   }
   ::close(pipe[1]);
-  ::fcntl(pipe[0], F_SETPIPE_SZ, 1 << 20);  // fewer, larger reads where the system allows it
   int stoppedBy = 0;
-  ChildAnswer answer = readAnswer(pipe[0], memoryLimitBytes, stoppedBy);
+  ChildAnswer answer = answerOf(child, pipe[0], memoryLimitBytes, stoppedBy, source);
   ::close(pipe[0]);
   if (stoppedBy != 0) {
     ::kill(child, SIGKILL);
@@ -166,7 +200,8 @@ std::string callIsolated(const std::function<std::string()>& work, const std::st
                              " ended without an answer reading it (the file is damaged, or "
                              "needs more than " +
                              memory + ")");
-  if (answer.mark == kRefused) throw std::runtime_error(answer.body);
+  // A refusal is one line; a child the file took over could send any length.
+  if (answer.mark == kRefused) throw std::runtime_error(answer.body.substr(0, 4096));
   return std::move(answer.body);
 }
 
