@@ -190,20 +190,23 @@ TEST_F(TreeGravityTest, CapacityIsCheckedBeforeAnythingRuns) {
   }
 }
 
-// The decomposed tree moves a rank's bodies one texture at a time (16 bytes a body) and gathers the
-// state in pieces, so the bodies a rank holds bound N: on a GPU whose block holds 1 MiB, 2 ranks
-// take 60000 bodies and not 140000, which 4 ranks take (one line, saying so).
-TEST_F(TreeGravityTest, DecomposedRunsMovingMoreThanOneStorageBlockARankAreRefused) {
+// The decomposed tree moves a rank's bodies in pieces where one texture's would pass a storage
+// block, and gathers the state in pieces, so only its table by ID (4 bytes a body of all N) bounds
+// N: on a GPU whose block holds 1 MiB, 2 ranks take 140000 bodies (a rank's texture of them, 1.1
+// MB, moves in pieces) and 262144, not 262145, on any number of ranks (one line, saying so).
+TEST_F(TreeGravityTest, DecomposedRunsPastTheirTableByIdsStorageBlockAreRefused) {
   gl::Limits limits = gl::limits();
   limits.maxShaderStorageBlockBytes = 1 << 20;
-  EXPECT_NO_THROW(tree::DecomposedTree::checkFits(60000, 2, limits));
-  EXPECT_NO_THROW(tree::DecomposedTree::checkFits(140000, 4, limits));
-  try {
-    tree::DecomposedTree::checkFits(140000, 2, limits);
-    FAIL() << "no refusal for 140000 bodies on 2 ranks";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("take more ranks"), std::string::npos) << e.what();
-    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+  EXPECT_NO_THROW(tree::DecomposedTree::checkFits(140000, 2, limits));
+  EXPECT_NO_THROW(tree::DecomposedTree::checkFits(262144, 2, limits));
+  for (const int ranks : {2, 4}) {
+    try {
+      tree::DecomposedTree::checkFits(262145, ranks, limits);
+      FAIL() << "no refusal for 262145 bodies on " << ranks << " ranks";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("table by ID"), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    }
   }
 }
 

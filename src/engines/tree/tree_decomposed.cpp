@@ -90,17 +90,13 @@ DecomposedTree::DecomposedTree(const Ranks& ranks, const ArrayLimits& arrays)
 }
 
 void DecomposedTree::checkFits(std::size_t bodyCount, int rankCount, const gl::Limits& limits) {
-  const std::size_t held = (bodyCount + std::size_t(rankCount) - 1) / std::size_t(rankCount) +
-                           std::size_t(StageTextures::sizeFor(bodyCount, limits.maxTextureSize).x);
-  // The migration's table by ID (4 bytes a body), one texture of the bodies that move.
-  const double most = std::max(4.0 * double(bodyCount), 16.0 * double(held));
-  const double block = double(limits.maxShaderStorageBlockBytes);
-  if (most <= block) return;
-  const auto [need, limit] = comparedBytes(most, block);
+  const double table = 4.0 * double(bodyCount), block = double(limits.maxShaderStorageBlockBytes);
+  if (table <= block) return;
+  const auto [need, limit] = comparedBytes(table, block);
   throw std::runtime_error(std::to_string(bodyCount) + " bodies on " + std::to_string(rankCount) +
-                           " ranks move " + need + " of state in one buffer, over the " + limit +
-                           " one shader storage block may hold on this GPU: set distribute=" +
-                           "replicate, or take more ranks");
+                           " ranks need a table by ID of " + need + " in one buffer, over the " +
+                           limit + " one shader storage block may hold on this GPU: set " +
+                           "distribute=replicate");
 }
 
 std::size_t DecomposedTree::plannedRecords(std::size_t bodyCount, int rankCount) {

@@ -56,9 +56,10 @@ class DecomposedTree {
                 const TreeSettings& settings, RankExchange& exchange, std::size_t chunkBodies = 0);
 
   // Throws std::runtime_error where `bodyCount` bodies on `rankCount` ranks would pass one shader
-  // storage block of this GPU (NVIDIA's: 2 GiB) in a buffer that moves the state: the migration's
-  // table by ID (4 bytes a body), or one texture's texels of the bodies that leave or reach a rank
-  // (at most about N / K; the textures move a few at a time, the gathered state in pieces).
+  // storage block of this GPU (NVIDIA's: 2 GiB) in the migration's table by ID (4 bytes a body of
+  // all N; made a window at a time since round 40, kept whole here until an H200 runs past it).
+  // The bodies that leave or reach a rank move in pieces of bodies where one texture's texels
+  // would pass a block (round 39), the gathered state in pieces: neither bounds N.
   static void checkFits(std::size_t bodyCount, int rankCount, const gl::Limits& limits);
   // The records (bodies, and nodes) a rank's tree arrays are sized for, as planned before a run:
   // its share of `bodyCount` and what the LETs bring, with room (measured: 1.08 x its share at
