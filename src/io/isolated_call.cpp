@@ -121,6 +121,13 @@ ChildAnswer readAnswer(int fd, std::size_t most, int& stoppedBy) {
   return answer;
 }
 
+int waitFor(pid_t child) {
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0)
+    if (errno != EINTR) throw std::system_error(errno, std::generic_category(), "waitpid");
+  return status;
+}
+
 // readAnswer, and the child ended where it sent no whole answer, so that no wait for it can last
 // (a crash's signal stays its status where it died). Where the answer does not fit in memory, or
 // the read fails otherwise, the child is ended and reaped first; the former in one line.
@@ -129,9 +136,7 @@ ChildAnswer answerOf(pid_t child, int fd, std::size_t most, int& stoppedBy,
   const auto endChild = [&] {
     ::kill(child, SIGKILL);
     ::close(fd);
-    int status = 0;
-    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
+    waitFor(child);
   };
   try {
     ChildAnswer answer = readAnswer(fd, most, stoppedBy);
@@ -144,13 +149,6 @@ ChildAnswer answerOf(pid_t child, int fd, std::size_t most, int& stoppedBy,
     endChild();
     throw;
   }
-}
-
-int waitFor(pid_t child) {
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0)
-    if (errno != EINTR) throw std::system_error(errno, std::generic_category(), "waitpid");
-  return status;
 }
 
 }  // namespace
