@@ -26,8 +26,7 @@ ivec2 texelIn(uint index, int width) {
 }
 
 void main() {
-  uint i = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 256u +
-           gl_LocalInvocationID.x;
+  uint i = invocationInRows(gl_WorkGroupSize.x);
   if (i >= uCount) return;
   uint at = kWords * i;
 #if PACK

@@ -1,6 +1,7 @@
 // Finds the first body whose position, mass or velocity is not finite (NaN or infinity), so a
 // blown-up simulation is reported instead of drawn as nothing. Reads the exponent bits, which
-// no fast-math rule can optimise away (isnan may be). Files before this one: body_layout.glsl.
+// no fast-math rule can optimise away (isnan may be). Files before this one:
+// group_rows.glsl, body_layout.glsl.
 
 layout(local_size_x = 256) in;
 
@@ -16,7 +17,7 @@ bool anyNonFinite(vec4 value) {
 }
 
 void main() {
-  int i = int(gl_GlobalInvocationID.x);
+  int i = int(invocationInRows(gl_WorkGroupSize.x));
   if (i >= uBodyCount) return;
   ivec2 texel = texelOfBody(i, textureSize(uPositionMass, 0).x);
   vec4 velocity = texelFetch(uVelocity, texel, 0);

@@ -1,6 +1,6 @@
 // One pass of the radix sort, step 1: how many keys of each block have each 8-bit digit at bit
 // uShift (workgroup.glsl's histogram, a bin and an invocation a digit).
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl.
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 

@@ -2,7 +2,7 @@
 // one work group) turns row d of the block counts (how many keys of digit d each block holds) into
 // exclusive prefix sums in place, and writes the row's total.
 // The scatter step adds the totals of the smaller digits.
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl.
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 

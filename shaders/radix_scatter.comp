@@ -11,7 +11,7 @@
 // The rank among the keys of its digit in a chunk of SORT_THREADS keys comes without subgroup
 // operations: every invocation sets its bit in a SORT_THREADS-bit mask of its digit (integer atomicOr in
 // shared memory: the mask does not depend on the order), and counts the bits below its own.
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl.
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;  // SORT_THREADS, an invocation a digit
 

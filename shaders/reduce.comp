@@ -1,7 +1,7 @@
 // Adds up the SLICES partial accelerations force.comp wrote for each body, always in the same
 // order (so runs are reproducible), and advances the body.
-// Files before this one: body_layout.glsl, external_potential.glsl, rk_combine.glsl,
-// compute_store.glsl.
+// Files before this one: group_rows.glsl, body_layout.glsl, external_potential.glsl,
+// rk_combine.glsl, compute_store.glsl.
 
 layout(local_size_x = 256) in;
 
@@ -16,7 +16,7 @@ uniform sampler2D uStagePositionMass;  // where this stage's force is evaluated
 #endif
 
 void main() {
-  int i = uFirstBody + int(gl_GlobalInvocationID.x);
+  int i = uFirstBody + int(invocationInRows(gl_WorkGroupSize.x));
   if (i >= uBodyCount) return;  // padding keeps the massless state StageTextures::upload cleared
   vec3 sum = vec3(0.0);
   for (int slice = 0; slice < SLICES; ++slice) sum += partialSums[slice * uPaddedCount + i].xyz;

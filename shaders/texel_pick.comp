@@ -19,8 +19,7 @@ layout(binding = 0) uniform sampler2D uTexels;
 #endif
 
 void main() {
-  uint k = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 256u +
-           gl_LocalInvocationID.x;
+  uint k = invocationInRows(gl_WorkGroupSize.x);
   if (k >= uCount) return;
 #if RANGE
   uint body = uFirst + k;

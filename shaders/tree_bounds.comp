@@ -2,7 +2,7 @@
 // invocation folds the group's box into B_BOUNDS with integer atomic min and max of ordered uints
 // (exact, so the result is the same whatever order the groups finish in). The host clears
 // B_BOUNDS to (max, max, max, 0, 0, 0) first.
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl.
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 

@@ -3,7 +3,8 @@
 // its bodies, the walker's rank in lo.w (an integer), and in hi.w (ESTIMATES 1) the least |a| / G of its bodies
 // (the coarse walk's, at a body's slot less uBodiesBelow) or 0. Minima and maxima are exact, so
 // the reduction's order changes no bit.
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl.
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl,
+// tree_arrays.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 

@@ -36,9 +36,6 @@ uint sortItem(uint block, uint k) {
   return block * SORT_BLOCK + k * uint(SORT_THREADS) + gl_LocalInvocationID.x;
 }
 
-// Work group index of a dispatch of gl_NumWorkGroups.x x gl_NumWorkGroups.y groups, row by row.
-uint linearGroupId() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
-
 // Floats as uints whose unsigned order is the floats' order, for integer atomic min and max
 // (exact, so the result does not depend on the order the atomics land in).
 uint orderedFromFloat(float value) {

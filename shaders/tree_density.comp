@@ -4,7 +4,8 @@
 // for a lone body). The cell is found by climbing from the body's leaf through its parents, so it
 // follows the tree's cut of space: an estimate of the density around the body, deterministic, in
 // one pass over the bodies.
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl.
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl,
+// tree_arrays.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 

@@ -20,7 +20,8 @@
 //   sender s is the last whose first arrival senders[s].x is at most k, and its place among the
 //   sender's arrivals, j = k - senders[s].x, within [senders[s].y, senders[s].z), is at the
 //   parcel's body senders[s].w + j - senders[s].y.
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl.
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl,
+// tree_arrays.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 

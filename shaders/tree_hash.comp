@@ -8,7 +8,8 @@
 // quadrupole records), node i placed at node slot uFirstSlot + i; PLACE 2: the bodies received
 // (LetBody: the sorted position, then position and mass), body i at body slot i where it came from
 // a lower rank (i < uBelow), else after the walker's own uOwn bodies. Bits are only moved.
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl.
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl,
+// tree_arrays.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 

@@ -9,7 +9,7 @@
 // equal keys (all at one point, or closer than a grid cell) stay in index order, and the tree
 // splits them by index. The same pass counts the first radix digit (bits 0..7) of each block, as
 // radix_histogram.comp does for the later passes.
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl.
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;  // SORT_THREADS
 

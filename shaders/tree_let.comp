@@ -26,7 +26,8 @@
 // nodes and the frontier, all of which every node reached lies in.
 // Defines: LET_STACK (entries of the shared stack; a walk that would outgrow it sets
 // letOverflow, read back by the host), OPENING and EXPANSION_ORDER (the walk's).
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl,
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl,
+// tree_arrays.glsl,
 // tree_slots.glsl.
 
 #define THREADS WORKGROUP_SIZE

@@ -13,7 +13,8 @@
 // `lists` (uSlotBase: the window's first slot, where the marks are a window's).
 // Only integers are counted and moved: no bit of a walk depends on this order beyond the
 // bodies' ranges staying contiguous (as before).
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl.
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl,
+// tree_arrays.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 

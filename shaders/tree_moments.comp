@@ -20,7 +20,8 @@
 // runs it twice: from its own leaves (a climb stops at a node that straddles segments, whose other
 // child it does not hold), then from the straddling nodes' other children, which every rank holds
 // (docs/decomposed-tree-design.md, section 4).
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl,
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl,
+// tree_arrays.glsl,
 // tree_slots.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;

@@ -5,7 +5,8 @@
 // corners (24 words: a frontier item, whose records every rank's top moments pass reads); NODES
 // 0: body slot indices[i] + uRead as its position and mass (4 words): tree_let.h's LetNode,
 // FrontierItem and LetBody. Bits are only moved.
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl.
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl,
+// tree_arrays.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 

@@ -26,7 +26,7 @@ const uint STRIDE = 3u;  // floats an element
 
 void main() {
 #if GATHER
-  int k = uFirst + int(gl_GlobalInvocationID.x);
+  int k = uFirst + int(invocationInRows(gl_WorkGroupSize.x));
   if (k >= uLast) return;
   vec3 a = imageLoad(uAcceleration, texelOf(order[k])).xyz;
   uint at = STRIDE * uint(k);
@@ -34,7 +34,7 @@ void main() {
   sorted[at + 1u] = floatBitsToUint(a.y);
   sorted[at + 2u] = floatBitsToUint(a.z);
 #else
-  int k = int(gl_GlobalInvocationID.x);
+  int k = int(invocationInRows(gl_WorkGroupSize.x));
   if (k >= uBodyCount || (k >= uFirst && k < uLast)) return;
   uint at = STRIDE * uint(k);
   vec3 a = uintBitsToFloat(uvec3(sorted[at], sorted[at + 1u], sorted[at + 2u]));

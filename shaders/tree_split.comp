@@ -5,7 +5,8 @@
 // ascending with the index), rise strictly: an invocation a candidate finds its place by binary
 // search. The host adds these counts across ranks as integers and refines the candidates
 // twelve bits at a time (tree_decompose.cpp).
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl, tree_arrays.glsl.
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl,
+// tree_arrays.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 

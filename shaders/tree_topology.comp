@@ -5,7 +5,7 @@
 // split by index and the tree always ends in single-body leaves. Every node covers a contiguous
 // range of sorted bodies, which the walk uses: an opened cell of few bodies becomes one range of
 // body-body interactions. The same pass gathers the bodies into key order.
-// Files before this one: workgroup.glsl, body_layout.glsl, tree_common.glsl.
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, tree_common.glsl.
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 

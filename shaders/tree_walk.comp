@@ -69,7 +69,8 @@
 // the count happens; each body meets itself there exactly once (its own range is always opened).
 // Nodes and bodies are read through tree_slots.glsl's slots (a decomposed tree's walker holds a
 // segment and what it received; one GPU, everything at its index); references stay global.
-// Files before this one: workgroup.glsl, body_layout.glsl, gravity.glsl, external_potential.glsl,
+// Files before this one: workgroup.glsl, group_rows.glsl, body_layout.glsl, gravity.glsl,
+// external_potential.glsl,
 // tree_common.glsl, tree_arrays.glsl, tree_slots.glsl.
 
 #define THREADS WORKGROUP_SIZE  // GROUP_SIZE / BODIES_PER_THREAD invocations

@@ -1,8 +1,9 @@
 // Advances one body per invocation without evaluating forces: the first stage of an FSAL method
 // (the last step stored its acceleration) or a force-free stage. The compute twin of update.frag.
-// Files before this one: body_layout.glsl, rk_combine.glsl (ACCELERATION_INPUTS = STAGE + 1 when
-// this stage's acceleration is stored, STAGE for a force-free stage), compute_store.glsl
-// (WRITE_ACCELERATION 0: a stored acceleration is in place already, a force-free one is never read).
+// Files before this one: group_rows.glsl, body_layout.glsl, rk_combine.glsl (ACCELERATION_INPUTS =
+// STAGE + 1 when this stage's acceleration is stored, STAGE for a force-free stage),
+// compute_store.glsl (WRITE_ACCELERATION 0: a stored acceleration is in place already, a
+// force-free one is never read).
 
 layout(local_size_x = 256) in;
 
@@ -10,7 +11,7 @@ uniform int uBodyCount;
 uniform int uFirstBody;  // of this dispatch's range: 0, or a distributed run's rank's share
 
 void main() {
-  int i = uFirstBody + int(gl_GlobalInvocationID.x);
+  int i = uFirstBody + int(invocationInRows(gl_WorkGroupSize.x));
   if (i >= uBodyCount) return;  // padding keeps the massless state StageTextures::upload cleared
   ivec2 texel = texelOfBody(i, textureSize(uBasePositionMass, 0).x);
 #if ACCELERATION_INPUTS > STAGE

@@ -26,8 +26,8 @@ const KernelSources kForceFused{{{GL_COMPUTE_SHADER,
                                   {"body_layout.glsl", "gravity.glsl", "external_potential.glsl",
                                    "rk_combine.glsl", "compute_store.glsl", "force.comp"}}}};
 const KernelSources kReduce{{{GL_COMPUTE_SHADER,
-                              {"body_layout.glsl", "external_potential.glsl", "rk_combine.glsl",
-                               "compute_store.glsl", "reduce.comp"}}}};
+                              {"group_rows.glsl", "body_layout.glsl", "external_potential.glsl",
+                               "rk_combine.glsl", "compute_store.glsl", "reduce.comp"}}}};
 
 std::size_t ceilDiv(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
@@ -140,18 +140,17 @@ void ComputeEngine::checkLayout(std::size_t bodies, glm::ivec2 size) const {
   const std::size_t paddedBodies = std::size_t(size.x) * std::size_t(size.y);
   const Layout layout = layoutFor(paddedBodies);
   const gl::Limits& limits = gl::limits();
-  const std::size_t perBody = ceilDiv(bodies, kComputeUpdateGroupSize);
+  // The force pass's blocks in x, its slices in y (the passes of one group per body go in rows).
   const std::size_t perBlock =
       ceilDiv(paddedBodies, std::size_t(layout.groupSize) * std::size_t(layout.bodiesPerThread));
-  const std::size_t wanted = std::max(perBody, perBlock);
-  if (wanted > std::size_t(limits.maxComputeWorkGroupCount[0]) ||
+  if (perBlock > std::size_t(limits.maxComputeWorkGroupCount[0]) ||
       layout.slices > limits.maxComputeWorkGroupCount[1])
-    throw std::runtime_error(
-        std::to_string(bodies) + " bodies need " + std::to_string(wanted) + " x " +
-        std::to_string(layout.slices) + " compute work groups, over this GPU's " +
-        std::to_string(limits.maxComputeWorkGroupCount[0]) + " x " +
-        std::to_string(limits.maxComputeWorkGroupCount[1]) +
-        (perBlock > perBody ? ": choose a larger group-size or more bodies-per-thread" : ""));
+    throw std::runtime_error(std::to_string(bodies) + " bodies need " + std::to_string(perBlock) +
+                             " x " + std::to_string(layout.slices) +
+                             " compute work groups, over this GPU's " +
+                             std::to_string(limits.maxComputeWorkGroupCount[0]) + " x " +
+                             std::to_string(limits.maxComputeWorkGroupCount[1]) +
+                             ": choose a larger group-size or more bodies-per-thread");
   const double partialBytes =
       layout.slices > 1 ? double(layout.slices) * double(paddedBodies) * 16.0 : 0.0;
   if (partialBytes > double(limits.maxShaderStorageBlockBytes))

@@ -3,9 +3,9 @@
 namespace nbody {
 namespace {
 
-const KernelSources kUpdate{
-    {{GL_COMPUTE_SHADER,
-      {"body_layout.glsl", "rk_combine.glsl", "compute_store.glsl", "update.comp"}}}};
+const KernelSources kUpdate{{{GL_COMPUTE_SHADER,
+                              {"group_rows.glsl", "body_layout.glsl", "rk_combine.glsl",
+                               "compute_store.glsl", "update.comp"}}}};
 
 }  // namespace
 
@@ -27,7 +27,7 @@ void dispatchOver(const StageKernel& kernel, std::size_t items, std::size_t grou
                   std::optional<BodyRange> range) {
   if (range) kernel.startAt(range->first);
   const std::size_t count = range ? range->size() : items;
-  if (count > 0) glDispatchCompute(workGroupsFor(count, groupSize), 1, 1);
+  gl::dispatchRows(workGroupsFor(count, groupSize));
 }
 
 void runComputeUpdate(StageKernelCache& kernels, const StageTextures& textures,

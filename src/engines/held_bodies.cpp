@@ -10,6 +10,7 @@
 #include "engines/rank_exchange.h"
 #include "gl/desktop_calls.h"
 #include "gl/limits.h"
+#include "gl/state_access.h"
 #include "gl/texture_rows.h"
 
 namespace nbody {
@@ -24,11 +25,9 @@ struct TexelRecord {
   glm::vec4 texel;
 };
 
-// Work groups of kGatherThreads over `count` records (a row of groups is at most 65535 long).
+// Work groups of kGatherThreads over `count` records.
 void dispatchRecords(std::size_t count) {
-  const std::size_t groups = (count + kGatherThreads - 1) / kGatherThreads;
-  const std::size_t columns = std::min<std::size_t>(groups, 65535);
-  glDispatchCompute(GLuint(columns), GLuint((groups + columns - 1) / columns), 1);
+  gl::dispatchRows((count + kGatherThreads - 1) / kGatherThreads);
 }
 
 // Where in `held` (ascending) each of its IDs [first, last) lies: [lo, hi).
@@ -83,8 +82,8 @@ std::vector<std::uint32_t> HeldBodies::readIds() const {
 void HeldBodies::runGather(bool pack, std::size_t first, std::size_t count) {
   std::optional<gl::UniformProgram>& program = pack ? pack_ : store_;
   if (!program)
-    program.emplace(
-        gl::buildProgram({{GL_COMPUTE_SHADER, {"held_gather.comp"}}}, {{"PACK", pack ? 1 : 0}}));
+    program.emplace(gl::buildProgram({{GL_COMPUTE_SHADER, {"group_rows.glsl", "held_gather.comp"}}},
+                                     {{"PACK", pack ? 1 : 0}}));
   if (count == 0) return;
   glUseProgram(program->id());
   program->setUint("uCount", count);
@@ -165,7 +164,7 @@ std::vector<glm::vec4> HeldBodies::pick(GLuint texture, bool array,
   if (count == 0) return texels;
   std::optional<gl::UniformProgram>& program = pickers_[range ? 1 : 0][array ? 1 : 0];
   if (!program)
-    program.emplace(gl::buildProgram({{GL_COMPUTE_SHADER, {"texel_pick.comp"}}},
+    program.emplace(gl::buildProgram({{GL_COMPUTE_SHADER, {"group_rows.glsl", "texel_pick.comp"}}},
                                      {{"RANGE", range ? 1 : 0}, {"ARRAY", array ? 1 : 0}}));
   if (!range) {
     const GLuint buffer = gl::ensureBuffer(pickIndices_, count * 4);

@@ -40,8 +40,8 @@ std::optional<std::size_t> NonFiniteCheck::inParts(HeldBodies& held, std::size_t
 
 std::optional<std::size_t> NonFiniteCheck::onGpu(const GpuStateView& view) {
   if (!program_.id()) {
-    program_ = gl::UniformProgram(
-        gl::buildProgram({{gl::kComputeShader, {"body_layout.glsl", "nonfinite.comp"}}}));
+    program_ = gl::UniformProgram(gl::buildProgram(
+        {{gl::kComputeShader, {"group_rows.glsl", "body_layout.glsl", "nonfinite.comp"}}}));
     program_.setUnit("uPositionMass", 0);
     program_.setUnit("uVelocity", 1);
   }
@@ -53,7 +53,7 @@ std::optional<std::size_t> NonFiniteCheck::onGpu(const GpuStateView& view) {
   gl::bindTextureToUnit(1, GL_TEXTURE_2D, view.velocityTexture);
   result_.bindAt(0);
   gl::memoryBarrier(gl::barrier::textureFetch);
-  gl::dispatchCompute(GLuint((view.bodyCount + 255) / 256), 1, 1);
+  gl::dispatchRows((view.bodyCount + 255) / 256);
   glUseProgram(0);  // nothing of ours stays current: deleting this check never leaves a deleted
                     // program bound
   const GLuint first = result_.read(1)[0];

@@ -1,15 +1,27 @@
 #include "gl/debug.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <mutex>
-#include <stdexcept>
 #include <utility>
 
 #include <glad/gl.h>
 
 namespace nbody::gl {
 namespace {
+
+struct ErrorName {
+  GLenum code;
+  const char* name;
+};
+constexpr ErrorName kErrorNames[] = {
+    {GL_INVALID_ENUM, "GL_INVALID_ENUM"},
+    {GL_INVALID_VALUE, "GL_INVALID_VALUE"},
+    {GL_INVALID_OPERATION, "GL_INVALID_OPERATION"},
+    {GL_INVALID_FRAMEBUFFER_OPERATION, "GL_INVALID_FRAMEBUFFER_OPERATION"},
+    {GL_OUT_OF_MEMORY, "GL_OUT_OF_MEMORY"}};
 
 std::mutex errorsMutex;
 std::vector<std::string> recordedErrors;
@@ -44,16 +56,17 @@ std::vector<std::string> takeDebugErrors() {
   return std::exchange(recordedErrors, {});
 }
 
-void throwOnGlError(const char* where) {
-  std::string problems;
+std::string takeGlErrorCodes() {
+  std::string codes;
   for (GLenum error = glGetError(); error != GL_NO_ERROR; error = glGetError()) {
-    char code[32];
-    std::snprintf(code, sizeof code, " glGetError=0x%04X", error);
-    problems += code;
+    const auto named =
+        std::find_if(std::begin(kErrorNames), std::end(kErrorNames),
+                     [error](const ErrorName& known) { return known.code == error; });
+    char unknown[16];
+    std::snprintf(unknown, sizeof unknown, "0x%04X", error);
+    codes += std::string(" ") + (named != std::end(kErrorNames) ? named->name : unknown);
   }
-  for (const std::string& message : takeDebugErrors()) problems += " [" + message + "]";
-  if (!problems.empty())
-    throw std::runtime_error(std::string("OpenGL error in ") + where + ":" + problems);
+  return codes;
 }
 
 bool debugWanted() {

@@ -14,7 +14,8 @@ bool debugWanted();
 void installDebugCallback();
 // The error messages recorded since the last call, and forgets them.
 std::vector<std::string> takeDebugErrors();
-// Throws std::runtime_error naming `where` if glGetError reports anything or errors were recorded.
-void throwOnGlError(const char* where);
+// What glGetError reports until it reports no error, named (" GL_INVALID_VALUE", ...), which
+// clears it; "" where it reports none. Any context, debug or not.
+std::string takeGlErrorCodes();
 
 }  // namespace nbody::gl

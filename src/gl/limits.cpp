@@ -108,6 +108,8 @@ const Limits& limits() {
   return *cached();
 }
 
+void replaceLimits(const Limits& lowered) { cached() = lowered; }
+
 void forgetLimits() {
   cached().reset();
   forgetGlTarget();

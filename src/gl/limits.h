@@ -45,5 +45,8 @@ struct Limits {
 // until the next one is (HeadlessContext and WindowContext call forgetLimits()).
 const Limits& limits();
 void forgetLimits();
+// Tests: the current context's limits as a GPU that offers less gives them (the paths only such a
+// GPU takes), until forgetLimits.
+void replaceLimits(const Limits& lowered);
 
 }  // namespace nbody::gl

@@ -1,5 +1,6 @@
 #include "gl/state_access.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -440,6 +441,18 @@ bool queryResultAvailable(GLuint query) {
   glGetQueryObjectuiv(query, GL_QUERY_RESULT_AVAILABLE, &available);
   return available != 0;
 }
+
+void dispatchRows(std::size_t groups, const Limits& limits) {
+  if (groups == 0) return;
+  const std::size_t x = std::min(groups, std::size_t(limits.maxComputeWorkGroupCount[0]));
+  const std::size_t y = (groups + x - 1) / x;
+  if (y > std::size_t(limits.maxComputeWorkGroupCount[1]))
+    throw std::runtime_error(std::to_string(groups) +
+                             " work groups are more than this GPU dispatches");
+  dispatchCompute(GLuint(x), GLuint(y), 1);
+}
+
+void dispatchRows(std::size_t groups) { dispatchRows(groups, limits()); }
 
 #if !defined(GL_VERSION_4_5)
 void refuseDesktopCall(const char* name) {

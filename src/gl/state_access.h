@@ -16,6 +16,8 @@
 
 namespace nbody::gl {
 
+struct Limits;
+
 // New names: objects at GL 4.5; at the subset, names that become objects where first bound (the
 // functions below bind them).
 GLuint newTexture(GLenum target);
@@ -108,6 +110,12 @@ void memoryBarrier(GLbitfield barriers);
 // stops at 4.1 compiles them as throwing std::logic_error.
 inline constexpr GLenum kComputeShader = 0x91B9;  // GL_COMPUTE_SHADER
 void dispatchCompute(GLuint groupsX, GLuint groupsY, GLuint groupsZ);
+// `groups` work groups of a pass over a 1-D range, as rows of at most `limits`' count in x (a GPU
+// may offer no more than OpenGL's 65535), each as long as the first; the shader numbers its group
+// by linearGroupId() (shaders/group_rows.glsl). Throws std::runtime_error where even rows of the
+// longest allowed would be more than `limits`' count in y.
+void dispatchRows(std::size_t groups, const Limits& limits);
+void dispatchRows(std::size_t groups);  // under the current context's limits
 // Level 0 of RGBA32F `texture` as image `unit`, written (every layer where `layered`).
 void bindImageToWrite(GLuint unit, GLuint texture, bool layered);
 

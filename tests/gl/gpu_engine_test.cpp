@@ -3,15 +3,22 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
+#include "app/run/stepping.h"
 #include "diagnostics/engine_diagnostics.h"
 #include "engines/compute_engine.h"
 #include "engines/cpu_engine.h"
 #include "engines/registry.h"
 #include "engines/stage_textures.h"
+#include "engines/state_check.h"
 #include "gl/gl_test.h"
+#include "gl/state_access.h"
 #include "gl/state_readback.h"
 #include "io/csv.h"
 #include "io/output_file.h"
@@ -498,6 +505,83 @@ TEST_F(GpuCapacityTest, ComputeRefusesAnOptionWhoseLayoutTheGpuCannotRun) {
   const std::string variant = engine->variant();
   EXPECT_THROW(engine->setOption("slices", "64"), UsageError);
   EXPECT_EQ(engine->variant(), variant);
+}
+
+// OpenGL promises 65535 work groups in x, and llvmpipe offers no more: past 16.7M bodies a pass of
+// one group per 256 bodies goes in rows of groups (gl::dispatchRows). Here the limits are lowered
+// to a few groups a row, so that a few thousand bodies take several rows.
+class FewGroupsInARowTest : public GlTest {
+ protected:
+  static constexpr long long kGroupsInARow = 5;
+  void TearDown() override {
+    gl::forgetLimits();
+    GlTest::TearDown();
+  }
+  static void lowerGroupsInARow() {
+    gl::Limits lowered = gl::limits();
+    lowered.maxComputeWorkGroupCount[0] = kGroupsInARow;
+    gl::replaceLimits(lowered);
+  }
+};
+
+// Every GPU engine, made under the lowered limits, gives the bits it gives in one row: leapfrog's
+// first stage is the update pass; the compute engine's sliced force (1024 bodies a group: 5
+// groups) ends in the reduce pass, 20 groups of 256 bodies; the tree's kernels take rows too.
+TEST_F(FewGroupsInARowTest, EveryGpuEngineGivesTheBitsOfOneRow) {
+  const State start = findScene("plummer")->generate(5000, 6);
+  StepParams params;
+  const Method& leapfrog = *findMethod("leapfrog");
+  const Variant fewForceGroups{{"group-size", "256"}, {"bodies-per-thread", "4"}, {"slices", "2"}};
+  for (const std::string& name : test::gpuEngineNames()) {
+    const Variant variant = name == "compute" ? fewForceGroups : Variant{};
+    const State oneRow = test::advance(*makeEngine(name, variant), start, leapfrog, params, 3);
+    lowerGroupsInARow();
+    const State inRows = test::advance(*makeEngine(name, variant), start, leapfrog, params, 3);
+    gl::forgetLimits();
+    EXPECT_TRUE(test::sameBits(inRows, oneRow)) << name;
+  }
+}
+
+// The check for non-finite values finds a bad body rows past the first (4000: the 16th group).
+TEST_F(FewGroupsInARowTest, TheNonFiniteCheckFindsABodyRowsPastTheFirst) {
+  State state = findScene("plummer")->generate(5000, 7);
+  state.velocity[4000].y = std::numeric_limits<float>::infinity();
+  for (const std::string& name : test::gpuEngineNames()) {
+    auto engine = makeEngine(name);
+    engine->upload(state);
+    lowerGroupsInARow();
+    EXPECT_EQ(NonFiniteCheck().firstNonFiniteBody(*engine), std::optional<std::size_t>(4000))
+        << name;
+    gl::forgetLimits();
+  }
+}
+
+// Past rows of the longest allowed in y too, a dispatch is refused in words, not lost.
+TEST_F(FewGroupsInARowTest, MoreGroupsThanRowsHoldAreRefused) {
+  gl::Limits lowered = gl::limits();
+  lowered.maxComputeWorkGroupCount = {kGroupsInARow, 3, 1};
+  EXPECT_THROW(gl::dispatchRows(std::size_t(kGroupsInARow) * 3 + 1, lowered), std::runtime_error);
+}
+
+// A pass OpenGL refused leaves the state wrong, finite or not: the run's next check fails, saying
+// what OpenGL reported and what the run leaves.
+TEST_F(FewGroupsInARowTest, AnOpenGlErrorBetweenChecksFailsTheRun) {
+  auto engine = makeEngine("fragment");
+  engine->upload(findScene("plummer")->generate(100, 8));
+  FiniteWatch watch(0);
+  watch.check(*engine, 1, 0.1, [] { return std::string("nothing written"); });
+  glEnable(GL_TEXTURE_BINDING_2D);  // no capability: GL_INVALID_ENUM
+  gl::takeDebugErrors();            // the error this test causes on purpose
+  try {
+    watch.check(*engine, 2, 0.2, [] { return std::string("nothing written"); });
+    ADD_FAILURE() << "the check passed";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("OpenGL reported GL_INVALID_ENUM between step 1 and step "
+                                         "2"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("nothing written"), std::string::npos) << e.what();
+  }
 }
 
 class EngineSwitchTest : public GlTest {};

@@ -5,8 +5,10 @@
 #include <stdexcept>
 #include <utility>
 
+#include "app/run/rank_agreement.h"
 #include "app/run/stop_signals.h"
 #include "engines/held_bodies.h"
+#include "gl/debug.h"
 #include "gl/state_guard.h"
 #include "io/csv.h"
 #include "parallel/ranks.h"
@@ -106,6 +108,7 @@ std::pair<glm::vec4, glm::vec4> texelsOfBody(Engine& engine, std::size_t body) {
 void FiniteWatch::check(Engine& engine, long long step, double time,
                         const std::function<std::string()>& outcome) {
   const auto body = firstBadBodyRestoringGlState(check_, engine);
+  throwOnGlError(engine, step, outcome);
   if (!body && std::isfinite(time)) {
     lastFinite_ = step;
     return;
@@ -122,6 +125,21 @@ void FiniteWatch::check(Engine& engine, long long step, double time,
             "); a smaller --dt may help";
   }
   throw std::runtime_error(what + ". " + outcome());
+}
+
+// A pass OpenGL refused wrote nothing: the state is not the run's, finite or not. Every rank
+// fails where one found an error (a collective where several run).
+void FiniteWatch::throwOnGlError(Engine& engine, long long step,
+                                 const std::function<std::string()>& outcome) const {
+  const std::string codes = engine.runsOnGl() ? gl::takeGlErrorCodes() : "";
+  onEveryRankAlike([&] {
+    if (codes.empty()) return;
+    throw std::runtime_error("OpenGL reported" + codes + " between step " +
+                             std::to_string(lastFinite_) + " and step " + std::to_string(step) +
+                             ": a pass it refused left the state wrong (NBODY_GL_DEBUG=1 names "
+                             "the call). " +
+                             outcome());
+  });
 }
 
 void advanceSteps(Engine& engine, const Method& method, StepParams& params, long long steps) {

@@ -62,6 +62,9 @@ class FiniteWatch {
   long long lastFiniteStep() const { return lastFinite_; }
 
  private:
+  void throwOnGlError(Engine& engine, long long step,
+                      const std::function<std::string()>& outcome) const;
+
   NonFiniteCheck check_;
   long long lastFinite_;
 };

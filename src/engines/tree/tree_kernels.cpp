@@ -7,6 +7,7 @@
 
 #include "engines/tree/tree_layout.h"
 #include "gl/desktop_calls.h"
+#include "gl/state_access.h"
 
 namespace nbody::tree {
 namespace {
@@ -60,12 +61,19 @@ KernelFile fileOf(Kernel kernel) {
 std::vector<std::string> sourcesOf(Kernel kernel) {
   const std::string file = fileOf(kernel).file;
   if (kernel == Kernel::walk)
-    return {"workgroup.glsl",   "body_layout.glsl", "gravity.glsl",    "external_potential.glsl",
-            "tree_common.glsl", "tree_arrays.glsl", "tree_slots.glsl", file};
+    return {"workgroup.glsl",   "group_rows.glsl",         "body_layout.glsl",
+            "gravity.glsl",     "external_potential.glsl", "tree_common.glsl",
+            "tree_arrays.glsl", "tree_slots.glsl",         file};
   if (kernel == Kernel::moments || kernel == Kernel::let)
-    return {"workgroup.glsl",   "body_layout.glsl", "tree_common.glsl",
-            "tree_arrays.glsl", "tree_slots.glsl",  file};
-  return {"workgroup.glsl", "body_layout.glsl", "tree_common.glsl", "tree_arrays.glsl", file};
+    return {"workgroup.glsl",
+            "group_rows.glsl",
+            "body_layout.glsl",
+            "tree_common.glsl",
+            "tree_arrays.glsl",
+            "tree_slots.glsl",
+            file};
+  return {"workgroup.glsl",   "group_rows.glsl",  "body_layout.glsl",
+          "tree_common.glsl", "tree_arrays.glsl", file};
 }
 
 // The defines every variant of `kernel` has: the layout's, its work-group size, its histogram.
@@ -114,14 +122,6 @@ bool Kernels::dispatches(std::size_t groups) const {
   return ceilDiv(groups, perRow) <= std::size_t(limits_.maxComputeWorkGroupCount[1]);
 }
 
-void Kernels::dispatch(std::size_t groups) const {
-  if (groups == 0) return;
-  const std::size_t x = std::min(groups, std::size_t(limits_.maxComputeWorkGroupCount[0]));
-  const std::size_t y = ceilDiv(groups, x);
-  if (y > std::size_t(limits_.maxComputeWorkGroupCount[1]))
-    throw std::runtime_error(std::to_string(groups) +
-                             " work groups are more than this GPU dispatches");
-  glDispatchCompute(GLuint(x), GLuint(y), 1);
-}
+void Kernels::dispatch(std::size_t groups) const { gl::dispatchRows(groups, limits_); }
 
 }  // namespace nbody::tree

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gl/desktop_calls.h"
+#include "gl/state_access.h"
 #include "parallel/ranks.h"
 #include "util/system_limits.h"
 
@@ -33,7 +34,8 @@ gl::UniformProgram shareProgram(bool gather) {
                             {"B_ORDER", int(kOrderBinding)},
                             {"B_SHARED", int(kSharedBinding)},
                             {"U_ACCELERATION", int(kAccelerationUnit)}};
-  return gl::UniformProgram(gl::buildProgram({{GL_COMPUTE_SHADER, {"tree_share.comp"}}}, defines));
+  return gl::UniformProgram(
+      gl::buildProgram({{GL_COMPUTE_SHADER, {"group_rows.glsl", "tree_share.comp"}}}, defines));
 }
 
 }  // namespace
@@ -47,7 +49,7 @@ void TreeShare::move(const gl::UniformProgram& program, std::size_t invocations,
   program.setInt("uFirst", int(own.first));
   program.setInt("uLast", int(own.last));
   program.setInt("uBodyCount", int(now_.bodyCount));
-  if (invocations > 0) glDispatchCompute(GLuint((invocations + kGroup - 1) / kGroup), 1, 1);
+  gl::dispatchRows((invocations + kGroup - 1) / kGroup);
 }
 
 TreeShare::TreeShare() : gather_(shareProgram(true)), scatter_(shareProgram(false)) {}
