@@ -4,7 +4,10 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <span>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "parallel/ranks.h"
 #include "util/number_text.h"
@@ -51,6 +54,49 @@ StatePart rowsOf(const State& whole, std::size_t first, std::size_t count) {
 }
 
 }  // namespace
+
+namespace {
+
+// A body of a part as every rank gathers it (Engine::uploadPart): no padding between its fields.
+struct PartBody {
+  std::uint64_t index, id;
+  glm::vec4 positionMass, velocity;
+  std::uint64_t component;
+};
+
+// The whole state of `total` bodies of which every rank holds `part`. Every rank calls it alike.
+State wholeOfParts(const StatePart& part, std::size_t total) {
+  std::vector<PartBody> own;
+  own.reserve(part.rows.size());
+  for (std::size_t k = 0; k < part.rows.size(); ++k)
+    own.push_back({part.indices.at(k), bodyId(part.rows, k), part.rows.positionMass[k],
+                   part.rows.velocity[k], componentOf(part.rows, k)});
+  const std::vector<PartBody> all = gatherOnEveryRank(ranks(), std::span<const PartBody>(own));
+  if (all.size() != total)
+    throw std::logic_error("the parts hold " + std::to_string(all.size()) + " bodies, not " +
+                           std::to_string(total));
+  State whole;
+  whole.resize(total);
+  std::vector<bool> seen(total);
+  for (const PartBody& body : all) {
+    const std::size_t at = std::size_t(std::min<std::uint64_t>(body.index, total));
+    if (at == total || seen[at])
+      throw std::logic_error("the parts hold body " + std::to_string(body.index) +
+                             (at == total ? ", past the state" : " twice"));
+    seen[at] = true;
+    whole.positionMass[at] = body.positionMass;
+    whole.velocity[at] = body.velocity;
+    whole.id[at] = body.id;
+    whole.component[at] = std::uint8_t(body.component);
+  }
+  return whole;
+}
+
+}  // namespace
+
+void Engine::uploadPart(const StatePart& part, std::size_t total) {
+  upload(wholeOfParts(part, total));
+}
 
 StatePart Engine::downloadPart() {
   const State whole = download();

@@ -96,6 +96,13 @@ class Engine {
   // bodies on K ranks, rank r's [rN/K, (r+1)N/K)); in one process the whole. Every rank calls it
   // alike.
   virtual StatePart downloadPart();
+  // This rank's `part` of a state of `total` bodies (its rows' indices ascending): every rank calls
+  // it alike, the parts disjoint and together every body. The engine then holds the state
+  // upload() of the whole would give it. Where the ranks hold their own bodies (heldParts()) and
+  // gathering is deferred, each rank holds its part alone (no rank the whole: the first step moves
+  // each body to the rank the order gives it); any other engine gathers the whole and uploads it.
+  // The part's doubles are not read (uploadDoubles gives an engine that keeps them the whole's).
+  virtual void uploadPart(const StatePart& part, std::size_t total);
   virtual std::size_t bodyCount() const = 0;
 
   // Advances `steps` steps of `method`. GPU engines only submit the work: call finish() or

@@ -1,7 +1,11 @@
 #include "engines/gpu_engine.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <span>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "engines/gpu_capacity.h"
 #include "gl/texture_rows.h"
@@ -147,6 +151,48 @@ void GpuEngine::upload(const State& state) {
   }
   bodyCount_ = state.size();
   ids_ = state.id;
+}
+
+namespace {
+
+// The IDs of a state of `total` bodies of which every rank holds `part`: none where every body's
+// is its index + 1 (a scene's), else every body's, gathered. Every rank calls it alike.
+std::vector<std::uint64_t> wholeIdsOf(const StatePart& part, std::size_t total) {
+  std::int64_t renamed = 0;
+  for (std::size_t k = 0; k < part.rows.size(); ++k)
+    renamed += bodyId(part.rows, k) != part.indices.at(k) + 1;
+  if (ranks().sum(renamed) == 0) return {};
+  struct IndexedId {
+    std::uint64_t index, id;
+  };
+  std::vector<IndexedId> own;
+  for (std::size_t k = 0; k < part.rows.size(); ++k)
+    own.push_back({part.indices[k], bodyId(part.rows, k)});
+  std::vector<std::uint64_t> ids(total);
+  for (const IndexedId& one : gatherOnEveryRank(ranks(), std::span<const IndexedId>(own)))
+    ids.at(std::size_t(std::min<std::uint64_t>(one.index, total))) = one.id;
+  return ids;
+}
+
+}  // namespace
+
+// Held where the ranks hold their own bodies and nothing reads the whole: no rank makes it.
+void GpuEngine::uploadPart(const StatePart& part, std::size_t total) {
+  if (!holdsOwnBodies(total) || !gatherDeferred_) return Engine::uploadPart(part, total);
+  if (const std::int64_t held = ranks().sum(std::int64_t(part.rows.size()));
+      held != std::int64_t(total))
+    throw std::logic_error("the parts hold " + std::to_string(held) + " bodies, not " +
+                           std::to_string(total));
+  gl::memoryBarrier(gl::barrier::textureUpdate);
+  const glm::ivec2 size = StageTextures::sizeFor(total, gl::limits().maxTextureSize);
+  checkFits(total, size);
+  reusedForce_.forget();
+  held_.reset();
+  textures_.release(size);
+  held_ = std::make_unique<HeldBodies>(part.rows, part.indices);
+  ungathered_ = true;
+  bodyCount_ = total;
+  ids_ = wholeIdsOf(part, total);
 }
 
 State GpuEngine::download() {

@@ -57,6 +57,7 @@ class GpuEngine : public Engine {
   std::string device() const override;
   bool runsOnGl() const override { return true; }
   void upload(const State& state) override;
+  void uploadPart(const StatePart& part, std::size_t total) override;
   State download() override;
   StatePart downloadPart() override;
   std::size_t bodyCount() const override { return bodyCount_; }

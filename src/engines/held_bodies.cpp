@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -44,11 +45,30 @@ std::pair<std::size_t, std::size_t> heldBetween(const std::vector<std::uint32_t>
 HeldBodies::HeldBodies(const State& state, int wholeWidth, const Ranks& ranks) {
   const BodyRange rows =
       shareOut(state.size(), std::size_t(wholeWidth), ranks.count())[std::size_t(ranks.rank())];
-  textures_.allocate(sizeFor(rows.size()));
-  textures_.writeBase(
-      StageTextures::baseTexelsOf(state, rows.first, rows.last, textures_.texelCount()));
   std::vector<std::uint32_t> ids(rows.size());
   std::iota(ids.begin(), ids.end(), std::uint32_t(rows.first));
+  hold(state, rows.first, rows.last, ids);
+}
+
+HeldBodies::HeldBodies(const State& rows, std::span<const std::uint64_t> indices) {
+  if (indices.size() != rows.size())
+    throw std::logic_error("a part of " + std::to_string(rows.size()) + " bodies with " +
+                           std::to_string(indices.size()) + " indices");
+  std::vector<std::uint32_t> ids(indices.size());
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    if (indices[k] > std::numeric_limits<std::uint32_t>::max() ||
+        (k > 0 && indices[k] <= indices[k - 1]))
+      throw std::logic_error("a part's indices ascend and are below 2^32: " +
+                             std::to_string(indices[k]) + " at " + std::to_string(k));
+    ids[k] = std::uint32_t(indices[k]);
+  }
+  hold(rows, 0, rows.size(), ids);
+}
+
+void HeldBodies::hold(const State& state, std::size_t first, std::size_t last,
+                      std::span<const std::uint32_t> ids) {
+  textures_.allocate(sizeFor(last - first));
+  textures_.writeBase(StageTextures::baseTexelsOf(state, first, last, textures_.texelCount()));
   const GLuint buffer = gl::ensureBuffer(ids_, std::max<std::size_t>(ids.size(), 1) * 4);
   if (!ids.empty()) glNamedBufferSubData(buffer, 0, GLsizeiptr(ids.size() * 4), ids.data());
   count_ = ids.size();

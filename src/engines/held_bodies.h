@@ -32,6 +32,9 @@ class HeldBodies {
   HeldBodies(const State& state, int wholeWidth, const Ranks& ranks);
   // The same of `full`'s current state (`bodyCount` bodies), read back.
   HeldBodies(const StageTextures& full, std::size_t bodyCount, const Ranks& ranks);
+  // The bodies `rows`, `indices` their indices in the whole state (ascending, below 2^32), as this
+  // rank's share (Engine::uploadPart).
+  HeldBodies(const State& rows, std::span<const std::uint64_t> indices);
 
   StageTextures& textures() { return textures_; }
   const StageTextures& textures() const { return textures_; }
@@ -75,6 +78,9 @@ class HeldBodies {
                             const std::function<void(GLuint, std::size_t)>& piece);
 
  private:
+  // Bodies [first, last) of `state` held, their IDs `ids`.
+  void hold(const State& state, std::size_t first, std::size_t last,
+            std::span<const std::uint32_t> ids);
   void runGather(bool pack, std::size_t first, std::size_t count);
   // The texels of held bodies `indices` (or, with none given, of [first, first + count)) of
   // `texture` (layer 0 where `array`), read back (shaders/texel_pick.comp).

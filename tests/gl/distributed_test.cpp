@@ -295,6 +295,17 @@ TEST(DecomposedPieces, AWalkerReadsNodesAndBodiesThroughItsSlots) {
                          {"one-point 2049", {1}}});
 }
 
+// A run started from each rank's part of the state (Engine::uploadPart: the bodies scattered over
+// the ranks by a hash of their index, none on rank 1 where there are three ranks or more) holds and
+// steps (RK4) the state a run started from the whole does, bit for bit, its IDs and components
+// too: the decomposed tree, each rank holding its part alone, and the fragment engine, which
+// gathers the parts. Checked by mutation: a part's first IDs swapped, or the IDs not gathered,
+// fail the tree.
+TEST(DecomposedPieces, ARunStartedFromEachRanksPartIsOneStartedFromTheWhole) {
+  if (test::underAddressSanitizer()) return probeOnRanks("start-parts", {{"plummer 3001", {3}}});
+  probeOnRanks("start-parts", {{"plummer 3001", {2, 3, 4}}, {"plummer 9", {4}}});
+}
+
 // The GPU's diagnostics of each rank's own bodies (a decomposed run's homes), their exponents
 // folded and their integer sums added across ranks, are one GPU's of every body, bit for bit:
 // masses from 2^-60 to 2^40 too, and ranks without bodies. Checked by mutation: ranks that keep

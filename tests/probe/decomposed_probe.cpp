@@ -21,6 +21,9 @@
 //                            holds it walks that third to one process's accelerations
 //   diagnostics STATE N      the GPU's diagnostics of each rank's own bodies, summed across ranks:
 //                            one GPU's of every body, bit for bit (STATE also: wide)
+//   start-parts STATE N      a run started from each rank's part of the state (Engine::uploadPart)
+//                            steps to the bits of one started from the whole: the tree decomposed,
+//                            the fragment engine
 // SETTINGS (let): the tree's defaults for N changed by key=value,... (walkSettings).
 
 #include <algorithm>
@@ -40,6 +43,7 @@
 #include "engines/fragment_engine.h"
 #include "engines/held_bodies.h"
 #include "engines/rank_exchange.h"
+#include "engines/registry.h"
 #include "engines/stage_textures.h"
 #include "engines/tree/tree_build.h"
 #include "engines/tree/tree_decompose.h"
@@ -53,6 +57,7 @@
 #include "gl/egl_context.h"
 #include "gl/limits.h"
 #include "parallel/ranks.h"
+#include "physics/method.h"
 #include "physics/scenes.h"
 
 namespace nbody {
@@ -791,6 +796,74 @@ bool slotsOnOneGpu(const State& state) {
   return wrong == 0 && misses == 0 && e > a;
 }
 
+// The rank that holds body `body` at the start of start-parts: scattered by a hash of the index,
+// none on rank 1 where there are three ranks or more.
+int startingRank(std::size_t body, int ranks) {
+  const int among = ranks >= 3 ? ranks - 1 : ranks;
+  const int picked = int((body * 2654435761u >> 7) % std::size_t(among));
+  return ranks >= 3 && picked >= 1 ? picked + 1 : picked;
+}
+
+// This rank's part of `state` in start-parts, its indices ascending.
+StatePart startingPart(const State& state, const Ranks& ranks) {
+  StatePart part;
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    if (startingRank(i, ranks.count()) != ranks.rank()) continue;
+    part.rows.positionMass.push_back(state.positionMass[i]);
+    part.rows.velocity.push_back(state.velocity[i]);
+    part.rows.id.push_back(state.id[i]);
+    part.rows.component.push_back(state.component[i]);
+    part.indices.push_back(i);
+  }
+  return part;
+}
+
+bool sameStates(const State& a, const State& b) {
+  const auto bytesOf = [](const auto& values) { return std::as_bytes(std::span(values)); };
+  const auto same = [&](const auto& x, const auto& y) {
+    return x.size() == y.size() && std::ranges::equal(bytesOf(x), bytesOf(y));
+  };
+  return same(a.positionMass, b.positionMass) && same(a.velocity, b.velocity) && same(a.id, b.id) &&
+         same(a.component, b.component);
+}
+
+// start-parts: a run that starts from each rank's part (Engine::uploadPart) holds and steps the
+// state a run started from the whole does, bit for bit, IDs and components included: the tree
+// decomposed (each rank holding its part alone until the first step moves the bodies) and the
+// fragment engine (the parts gathered into the whole).
+bool startFromParts(const Ranks& ranks, const State& plain) {
+  State state = plain;
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    state.id[i] = 1000 + 3 * i;
+    state.component[i] = std::uint8_t(i % 3);
+  }
+  const StatePart part = startingPart(state, ranks);
+  const struct {
+    const char* name;
+    EngineSettings settings;
+  } engines[] = {{"tree", {{"distribute", "decompose"}}}, {"fragment", {}}};
+  bool ok = true;
+  for (const auto& [name, settings] : engines) {
+    const auto run = [&](bool fromParts) {
+      const std::unique_ptr<Engine> engine = createEngine(name, settings);
+      engine->deferGathering(true);
+      if (fromParts)
+        engine->uploadPart(part, state.size());
+      else
+        engine->upload(state);
+      engine->step(*findMethod("rk4"), StepParams{}, 3);
+      engine->deferGathering(false);
+      return engine->download();
+    };
+    const bool same = sameStates(run(true), run(false));
+    std::fprintf(stderr, "start-parts: %s engine, rank %d started with %zu of %zu bodies: %s\n",
+                 name, ranks.rank(), part.rows.size(), state.size(),
+                 same ? "the bits of a start from the whole" : "DIFFERENT");
+    ok = ok && same;
+  }
+  return ok;
+}
+
 // The modes that run on a GPU with a state, a row each (the file's header says what each checks).
 struct StateMode {
   const char* name;
@@ -809,6 +882,8 @@ constexpr StateMode kStateModes[] = {
     {"slots", [](const Ranks&, const State& s, const WalkSettings&) { return slotsOnOneGpu(s); }},
     {"diagnostics", [](const Ranks& r, const State& s,
                        const WalkSettings&) { return diagnosticsAcrossRanks(r, s); }},
+    {"start-parts",
+     [](const Ranks& r, const State& s, const WalkSettings&) { return startFromParts(r, s); }},
 };
 
 // The defaults for `count` bodies changed by "key=value,...": theta, leaf, small, group, opening
