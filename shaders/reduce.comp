@@ -11,13 +11,14 @@ uniform int uBodyCount;
 uniform int uPaddedCount;
 uniform float uGravity;
 uniform int uFirstBody;  // of this dispatch's range: 0, or a distributed run's rank's share
+uniform int uLastBody;   // the range's end (its rows of work groups may run past it)
 #if POTENTIAL_COMPONENTS > 0
 uniform sampler2D uStagePositionMass;  // where this stage's force is evaluated
 #endif
 
 void main() {
   int i = uFirstBody + int(invocationInRows(gl_WorkGroupSize.x));
-  if (i >= uBodyCount) return;  // padding keeps the massless state StageTextures::upload cleared
+  if (i >= uLastBody || i >= uBodyCount) return;  // padding keeps the massless state StageTextures::upload cleared
   vec3 sum = vec3(0.0);
   for (int slice = 0; slice < SLICES; ++slice) sum += partialSums[slice * uPaddedCount + i].xyz;
   ivec2 texel = texelOfBody(i, textureSize(uBasePositionMass, 0).x);

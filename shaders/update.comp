@@ -9,10 +9,11 @@ layout(local_size_x = 256) in;
 
 uniform int uBodyCount;
 uniform int uFirstBody;  // of this dispatch's range: 0, or a distributed run's rank's share
+uniform int uLastBody;   // the range's end (its rows of work groups may run past it)
 
 void main() {
   int i = uFirstBody + int(invocationInRows(gl_WorkGroupSize.x));
-  if (i >= uBodyCount) return;  // padding keeps the massless state StageTextures::upload cleared
+  if (i >= uLastBody || i >= uBodyCount) return;  // padding keeps the massless state StageTextures::upload cleared
   ivec2 texel = texelOfBody(i, textureSize(uBasePositionMass, 0).x);
 #if ACCELERATION_INPUTS > STAGE
   vec3 acceleration = storedAcceleration(uStageAcceleration[STAGE], texel);

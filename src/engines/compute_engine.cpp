@@ -150,7 +150,9 @@ void ComputeEngine::checkLayout(std::size_t bodies, glm::ivec2 size) const {
                              " compute work groups, over this GPU's " +
                              std::to_string(limits.maxComputeWorkGroupCount[0]) + " x " +
                              std::to_string(limits.maxComputeWorkGroupCount[1]) +
-                             ": choose a larger group-size or more bodies-per-thread");
+                             (layout.slices > limits.maxComputeWorkGroupCount[1]
+                                  ? ": choose fewer slices"
+                                  : ": choose a larger group-size or more bodies-per-thread"));
   const double partialBytes =
       layout.slices > 1 ? double(layout.slices) * double(paddedBodies) * 16.0 : 0.0;
   if (partialBytes > double(limits.maxShaderStorageBlockBytes))

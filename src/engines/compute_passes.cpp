@@ -25,9 +25,9 @@ gl::Defines computeStageDefines(const StagePass& pass, int accelerationInputs,
 
 void dispatchOver(const StageKernel& kernel, std::size_t items, std::size_t groupSize,
                   std::optional<BodyRange> range) {
-  if (range) kernel.startAt(range->first);
-  const std::size_t count = range ? range->size() : items;
-  gl::dispatchRows(workGroupsFor(count, groupSize));
+  const BodyRange covered = range.value_or(BodyRange{0, items});
+  kernel.cover(covered.first, covered.last);
+  gl::dispatchRows(workGroupsFor(covered.size(), groupSize));
 }
 
 void runComputeUpdate(StageKernelCache& kernels, const StageTextures& textures,

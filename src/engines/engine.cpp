@@ -57,6 +57,42 @@ StatePart rowsOf(const State& whole, std::size_t first, std::size_t count) {
 
 namespace {
 
+// What is wrong with this rank's part alone; "" where nothing is.
+std::string partProblem(const StatePart& part, std::size_t total) {
+  const State& rows = part.rows;
+  const std::size_t n = rows.size();
+  const auto sized = [n](std::size_t size, bool mayBeEmpty) {
+    return size == n || (mayBeEmpty && size == 0);
+  };
+  if (!sized(rows.velocity.size(), false) || !sized(part.indices.size(), false) ||
+      !sized(rows.id.size(), true) || !sized(rows.component.size(), true))
+    return "a part of " + std::to_string(n) + " bodies whose lists are of other lengths";
+  for (std::size_t k = 0; k < n; ++k)
+    if (part.indices[k] >= total || (k > 0 && part.indices[k] <= part.indices[k - 1]))
+      return "a part whose indices do not ascend below " + std::to_string(total) + ": " +
+             std::to_string(part.indices[k]) + " at " + std::to_string(k);
+  return "";
+}
+
+}  // namespace
+
+void checkPartsOfState(const StatePart& part, std::size_t total) {
+  const std::string problem = partProblem(part, total);
+  std::int64_t counts[2] = {std::int64_t(part.rows.size()), problem.empty() ? 0 : 1};
+  ranks().sum(counts);
+  if (!problem.empty()) throw std::logic_error(problem);
+  if (counts[1] > 0) throw std::logic_error("another rank's part of the state is not one");
+  if (counts[0] != std::int64_t(total))
+    throw std::logic_error("the parts hold " + std::to_string(counts[0]) + " bodies, not " +
+                           std::to_string(total));
+}
+
+std::uint64_t bodyIdInPart(const StatePart& part, std::size_t k) {
+  return part.rows.id.empty() ? part.indices[k] + 1 : part.rows.id[k];
+}
+
+namespace {
+
 // A body of a part as every rank gathers it (Engine::uploadPart): no padding between its fields.
 struct PartBody {
   std::uint64_t index, id;
@@ -69,12 +105,9 @@ State wholeOfParts(const StatePart& part, std::size_t total) {
   std::vector<PartBody> own;
   own.reserve(part.rows.size());
   for (std::size_t k = 0; k < part.rows.size(); ++k)
-    own.push_back({part.indices.at(k), bodyId(part.rows, k), part.rows.positionMass[k],
+    own.push_back({part.indices[k], bodyIdInPart(part, k), part.rows.positionMass[k],
                    part.rows.velocity[k], componentOf(part.rows, k)});
   const std::vector<PartBody> all = gatherOnEveryRank(ranks(), std::span<const PartBody>(own));
-  if (all.size() != total)
-    throw std::logic_error("the parts hold " + std::to_string(all.size()) + " bodies, not " +
-                           std::to_string(total));
   State whole;
   whole.resize(total);
   std::vector<bool> seen(total);
@@ -95,6 +128,7 @@ State wholeOfParts(const StatePart& part, std::size_t total) {
 }  // namespace
 
 void Engine::uploadPart(const StatePart& part, std::size_t total) {
+  checkPartsOfState(part, total);
   upload(wholeOfParts(part, total));
 }
 

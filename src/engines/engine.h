@@ -75,6 +75,13 @@ struct StatePart {
   std::optional<DoubleState> doubles;  // the rows' doubles, as doublesBeyond gives them
 };
 
+// Throws std::logic_error on every rank alike where any rank's part of a state of `total` bodies
+// is not one (rows, velocities, IDs and components one a body or, IDs and components, none;
+// indices ascending below `total`) or the parts do not add up to `total` bodies. A collective.
+void checkPartsOfState(const StatePart& part, std::size_t total);
+// The ID of the part's body k: its own, or its index + 1 where the part has none.
+std::uint64_t bodyIdInPart(const StatePart& part, std::size_t k);
+
 class Engine {
  public:
   virtual ~Engine() = default;

@@ -160,14 +160,14 @@ namespace {
 std::vector<std::uint64_t> wholeIdsOf(const StatePart& part, std::size_t total) {
   std::int64_t renamed = 0;
   for (std::size_t k = 0; k < part.rows.size(); ++k)
-    renamed += bodyId(part.rows, k) != part.indices.at(k) + 1;
+    renamed += bodyIdInPart(part, k) != part.indices[k] + 1;
   if (ranks().sum(renamed) == 0) return {};
   struct IndexedId {
     std::uint64_t index, id;
   };
   std::vector<IndexedId> own;
   for (std::size_t k = 0; k < part.rows.size(); ++k)
-    own.push_back({part.indices[k], bodyId(part.rows, k)});
+    own.push_back({part.indices[k], bodyIdInPart(part, k)});
   std::vector<std::uint64_t> ids(total);
   for (const IndexedId& one : gatherOnEveryRank(ranks(), std::span<const IndexedId>(own)))
     ids.at(std::size_t(std::min<std::uint64_t>(one.index, total))) = one.id;
@@ -179,10 +179,7 @@ std::vector<std::uint64_t> wholeIdsOf(const StatePart& part, std::size_t total) 
 // Held where the ranks hold their own bodies and nothing reads the whole: no rank makes it.
 void GpuEngine::uploadPart(const StatePart& part, std::size_t total) {
   if (!holdsOwnBodies(total) || !gatherDeferred_) return Engine::uploadPart(part, total);
-  if (const std::int64_t held = ranks().sum(std::int64_t(part.rows.size()));
-      held != std::int64_t(total))
-    throw std::logic_error("the parts hold " + std::to_string(held) + " bodies, not " +
-                           std::to_string(total));
+  checkPartsOfState(part, total);  // the parts' disjointness is not checked here
   gl::memoryBarrier(gl::barrier::textureUpdate);
   const glm::ivec2 size = StageTextures::sizeFor(total, gl::limits().maxTextureSize);
   checkFits(total, size);

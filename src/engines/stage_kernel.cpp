@@ -56,6 +56,11 @@ void StageKernel::use(const Method& method, const StepParams& params, int stage,
 
 void StageKernel::startAt(std::size_t body) const { program.setInt("uFirstBody", int(body)); }
 
+void StageKernel::cover(std::size_t first, std::size_t last) const {
+  startAt(first);
+  program.setInt("uLastBody", int(last));
+}
+
 const StageKernel& StageKernelCache::get(const KernelSources& sources, const gl::Defines& defines,
                                          StageInputs inputs) {
   Key key{&sources, defines, inputs.stage, inputs.accelerationInputs};

@@ -38,6 +38,9 @@ struct StageKernel {
   // After use(): the first body of the range a compute kernel's invocations start from (0 unless
   // a distributed run's rank computes a share of the bodies).
   void startAt(std::size_t body) const;
+  // The bodies [first, last) alone, for the passes of one invocation a body (update.comp,
+  // reduce.comp), whose work groups in rows may run past the range's end.
+  void cover(std::size_t first, std::size_t last) const;
 };
 
 class StageKernelCache {

@@ -444,6 +444,8 @@ bool queryResultAvailable(GLuint query) {
 
 void dispatchRows(std::size_t groups, const Limits& limits) {
   if (groups == 0) return;
+  if (limits.maxComputeWorkGroupCount[0] <= 0)
+    throw std::logic_error("a compute pass where the context has none");
   const std::size_t x = std::min(groups, std::size_t(limits.maxComputeWorkGroupCount[0]));
   const std::size_t y = (groups + x - 1) / x;
   if (y > std::size_t(limits.maxComputeWorkGroupCount[1]))

@@ -844,13 +844,20 @@ bool startFromParts(const Ranks& ranks, const State& plain) {
   } engines[] = {{"tree", {{"distribute", "decompose"}}}, {"fragment", {}}};
   bool ok = true;
   for (const auto& [name, settings] : engines) {
+    const bool decomposed = std::string(name) == "tree";
     const auto run = [&](bool fromParts) {
       const std::unique_ptr<Engine> engine = createEngine(name, settings);
       engine->deferGathering(true);
-      if (fromParts)
+      if (fromParts) {
         engine->uploadPart(part, state.size());
-      else
+        const HeldBodies* held = engine->heldParts();  // the decomposed tree holds the part itself
+        if (decomposed && (!held || held->count() != part.rows.size())) {
+          std::fprintf(stderr, "start-parts: rank %d does not hold its part\n", ranks.rank());
+          ok = false;
+        }
+      } else {
         engine->upload(state);
+      }
       engine->step(*findMethod("rk4"), StepParams{}, 3);
       engine->deferGathering(false);
       return engine->download();

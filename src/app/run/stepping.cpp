@@ -127,8 +127,8 @@ void FiniteWatch::check(Engine& engine, long long step, double time,
   throw std::runtime_error(what + ". " + outcome());
 }
 
-// A pass OpenGL refused wrote nothing: the state is not the run's, finite or not. Every rank
-// fails where one found an error (a collective where several run).
+// A pass OpenGL refused wrote nothing: the state (or a picture) is not the run's, finite or not.
+// Every rank fails where one found an error (a collective where several run).
 void FiniteWatch::throwOnGlError(Engine& engine, long long step,
                                  const std::function<std::string()>& outcome) const {
   const std::string codes = engine.runsOnGl() ? gl::takeGlErrorCodes() : "";
@@ -136,8 +136,8 @@ void FiniteWatch::throwOnGlError(Engine& engine, long long step,
     if (codes.empty()) return;
     throw std::runtime_error("OpenGL reported" + codes + " between step " +
                              std::to_string(lastFinite_) + " and step " + std::to_string(step) +
-                             ": a pass it refused left the state wrong (NBODY_GL_DEBUG=1 names "
-                             "the call). " +
+                             ": what it refused leaves the run's state or pictures wrong "
+                             "(NBODY_GL_DEBUG=1 names the call). " +
                              outcome());
   });
 }

@@ -72,7 +72,7 @@ class Kernels {
   // The same, made the current program.
   gl::UniformProgram& use(Kernel kernel, const gl::Defines& defines = {});
   // Dispatches `groups` work groups of the current program, spread over two dimensions where
-  // one holds too few (linearGroupId() in tree_common.glsl numbers them).
+  // one holds too few (linearGroupId() in group_rows.glsl numbers them).
   void dispatch(std::size_t groups) const;
   // Whether `groups` work groups fit one dispatch.
   bool dispatches(std::size_t groups) const;
