@@ -124,17 +124,23 @@ void GpuEngine::checkCapacity(std::size_t bodies) const {
   checkLayout(bodies, size);
 }
 
-void GpuEngine::upload(const State& state) {
+// What an upload of `bodies` bodies starts with: the size of the whole state's textures.
+glm::ivec2 GpuEngine::replaceState(std::size_t bodies) {
   // The textures about to be cleared and rewritten may last have been written by image stores;
   // without this bit OpenGL does not order the rewrite after them.
   gl::memoryBarrier(gl::barrier::textureUpdate);
-  const glm::ivec2 size = StageTextures::sizeFor(state.size(), gl::limits().maxTextureSize);
+  const glm::ivec2 size = StageTextures::sizeFor(bodies, gl::limits().maxTextureSize);
   // Refused before anything changes, for callers that did not ask checkCapacity; setOption checks
   // option changes, so a step never meets a layout the GPU cannot run.
-  checkFits(state.size(), size);
+  checkFits(bodies, size);
   reusedForce_.forget();
   held_.reset();
   ungathered_ = false;
+  return size;
+}
+
+void GpuEngine::upload(const State& state) {
+  const glm::ivec2 size = replaceState(state.size());
   if (holdsOwnBodies(state.size())) {
     // Each rank holds its rows from here on; the whole state's textures hold it only while
     // something may read it (never while gathering is deferred).
@@ -180,12 +186,7 @@ std::vector<std::uint64_t> wholeIdsOf(const StatePart& part, std::size_t total) 
 void GpuEngine::uploadPart(const StatePart& part, std::size_t total) {
   if (!holdsOwnBodies(total) || !gatherDeferred_) return Engine::uploadPart(part, total);
   checkPartsOfState(part, total);  // the parts' disjointness is not checked here
-  gl::memoryBarrier(gl::barrier::textureUpdate);
-  const glm::ivec2 size = StageTextures::sizeFor(total, gl::limits().maxTextureSize);
-  checkFits(total, size);
-  reusedForce_.forget();
-  held_.reset();
-  textures_.release(size);
+  textures_.release(replaceState(total));
   held_ = std::make_unique<HeldBodies>(part.rows, part.indices);
   ungathered_ = true;
   bodyCount_ = total;

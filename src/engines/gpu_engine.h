@@ -162,6 +162,9 @@ class GpuEngine : public Engine {
   // What a change of options must still fit once a state is loaded: the stacked accelerations
   // and the engine's layout (not memory: the loaded state's textures already take theirs).
   void checkFits(std::size_t bodies, glm::ivec2 size) const;
+  // An upload's start: checks `bodies` fit, forgets what the last state held, and returns the
+  // whole state's texture size.
+  glm::ivec2 replaceState(std::size_t bodies);
 
   // Where the passes run (textures()), mutable.
   StageTextures& working() { return held_ ? held_->textures() : textures_; }

@@ -446,12 +446,16 @@ void dispatchRows(std::size_t groups, const Limits& limits) {
   if (groups == 0) return;
   if (limits.maxComputeWorkGroupCount[0] <= 0)
     throw std::logic_error("a compute pass where the context has none");
-  const std::size_t x = std::min(groups, std::size_t(limits.maxComputeWorkGroupCount[0]));
-  const std::size_t y = (groups + x - 1) / x;
-  if (y > std::size_t(limits.maxComputeWorkGroupCount[1]))
+  if (!rowsHold(groups, limits))
     throw std::runtime_error(std::to_string(groups) +
                              " work groups are more than this GPU dispatches");
-  dispatchCompute(GLuint(x), GLuint(y), 1);
+  const std::size_t x = std::min(groups, std::size_t(limits.maxComputeWorkGroupCount[0]));
+  dispatchCompute(GLuint(x), GLuint((groups + x - 1) / x), 1);
+}
+
+bool rowsHold(std::size_t groups, const Limits& limits) {
+  const std::size_t perRow = std::size_t(std::max(1LL, limits.maxComputeWorkGroupCount[0]));
+  return (groups + perRow - 1) / perRow <= std::size_t(limits.maxComputeWorkGroupCount[1]);
 }
 
 void dispatchRows(std::size_t groups) { dispatchRows(groups, limits()); }

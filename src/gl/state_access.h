@@ -116,6 +116,8 @@ void dispatchCompute(GLuint groupsX, GLuint groupsY, GLuint groupsZ);
 // longest allowed would be more than `limits`' count in y.
 void dispatchRows(std::size_t groups, const Limits& limits);
 void dispatchRows(std::size_t groups);  // under the current context's limits
+// Whether dispatchRows takes `groups` under `limits` (rows of the longest allowed, few enough).
+bool rowsHold(std::size_t groups, const Limits& limits);
 // Level 0 of RGBA32F `texture` as image `unit`, written (every layer where `layered`).
 void bindImageToWrite(GLuint unit, GLuint texture, bool layered);
 

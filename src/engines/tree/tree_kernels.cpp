@@ -117,10 +117,7 @@ gl::UniformProgram& Kernels::use(Kernel kernel, const gl::Defines& defines) {
   return found;
 }
 
-bool Kernels::dispatches(std::size_t groups) const {
-  const std::size_t perRow = std::size_t(limits_.maxComputeWorkGroupCount[0]);
-  return ceilDiv(groups, perRow) <= std::size_t(limits_.maxComputeWorkGroupCount[1]);
-}
+bool Kernels::dispatches(std::size_t groups) const { return gl::rowsHold(groups, limits_); }
 
 void Kernels::dispatch(std::size_t groups) const { gl::dispatchRows(groups, limits_); }
 
