@@ -843,7 +843,9 @@ bool startFromParts(const Ranks& ranks, const State& plain) {
     EngineSettings settings;
   } engines[] = {{"tree", {{"distribute", "decompose"}}}, {"fragment", {}}};
   bool ok = true;
-  for (const auto& [name, settings] : engines) {
+  for (const auto& entry : engines) {
+    const char* name = entry.name;  // clang 14 does not capture structured bindings
+    const EngineSettings& settings = entry.settings;
     const bool decomposed = std::string(name) == "tree";
     const auto run = [&](bool fromParts) {
       const std::unique_ptr<Engine> engine = createEngine(name, settings);
