@@ -35,12 +35,8 @@ std::vector<std::size_t> rowsByComponent(const State& state) {
   return order;
 }
 
-namespace {
-
-// File `index` of the snapshot `path` is a file of: base.K -> base.index (base.K.ext ->
-// base.index.ext); nothing where the name is not of that form.
-std::optional<std::filesystem::path> siblingFile(const std::filesystem::path& path, int index,
-                                                 bool numberBeforeExtension) {
+std::optional<std::filesystem::path> gadgetSiblingFile(const std::filesystem::path& path, int index,
+                                                       bool numberBeforeExtension) {
   const std::string name = (numberBeforeExtension ? path.stem() : path.filename()).string();
   const auto dot = name.find_last_of('.');
   if (dot == std::string::npos || dot + 1 == name.size() ||
@@ -50,6 +46,8 @@ std::optional<std::filesystem::path> siblingFile(const std::filesystem::path& pa
   const std::string extension = numberBeforeExtension ? path.extension().string() : "";
   return path.parent_path() / (name.substr(0, dot + 1) + std::to_string(index) + extension);
 }
+
+namespace {
 
 // Whether `raw` (a file's number, in the file's units: the run's times `scale`) is what a writer
 // makes of a float32 of the run: then the float32 is all there is to keep.
@@ -75,11 +73,10 @@ std::optional<DoubleState> doublesOf(const GadgetBodies& bodies, double velocity
   return doubles;
 }
 
-// `part` (read from `file`) is of the snapshot `first` (of `source`) is a file of: the same file
-// count, time, totals (where both claim any), units and run record; the bodies' Radius and
-// StateIndex where both hold bodies, given in both or neither.
-void checkPartOfOneSnapshot(const GadgetPart& part, const GadgetPart& first,
-                            const std::string& file, const std::string& source) {
+}  // namespace
+
+void checkFileOfSnapshot(const GadgetPart& part, const GadgetPart& first, const std::string& file,
+                         const std::string& source) {
   const GadgetBodies &here = part.bodies, &there = first.bodies;
   const auto refuse = [&](const std::string& what) {
     throw std::runtime_error(file + ": " + what + " is not " + source + "'s: not a file of it");
@@ -111,8 +108,6 @@ void checkPartOfOneSnapshot(const GadgetPart& part, const GadgetPart& first,
                                ", which " + source + (theirs ? " lacks" : " has"));
 }
 
-// `part` with its first body only, if any: all that checkPartOfOneSnapshot compares of a snapshot's
-// first file, kept while its bodies move on.
 GadgetPart firstBodyOnly(const GadgetPart& part) {
   GadgetPart sample;
   sample.fileCount = part.fileCount;
@@ -127,6 +122,8 @@ GadgetPart firstBodyOnly(const GadgetPart& part) {
   });
   return sample;
 }
+
+namespace {
 
 // Each body's StateIndex, where the files give them, is its own: below the bodies' count and no
 // two alike (else the bodies could not be put back in one order).
@@ -162,7 +159,7 @@ Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view byt
   const std::string source = path.string();
   GadgetPart first = read(bytes, source);
   if (first.fileCount == 1) return gadgetSnapshotOfOneFile(std::move(first), source, source);
-  const auto firstFile = siblingFile(path, 0, numberBeforeExtension);
+  const auto firstFile = gadgetSiblingFile(path, 0, numberBeforeExtension);
   if (!firstFile)
     throw std::runtime_error(source + ": its header says the snapshot has " +
                              std::to_string(first.fileCount) +
@@ -173,12 +170,12 @@ Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view byt
   GadgetBodies all = facts.bodies;
   GadgetBodies::forEachList([&](auto list, std::size_t) { (all.*list).clear(); });
   for (int index = 0; index < facts.fileCount; ++index) {
-    const std::filesystem::path file = *siblingFile(path, index, numberBeforeExtension);
+    const std::filesystem::path file = *gadgetSiblingFile(path, index, numberBeforeExtension);
     stopPoint("while reading " + file.string());
     GadgetPart part = file == path
                           ? std::move(first)
                           : read(readInputFile(file, InputKinds::filesOnly), file.string());
-    checkPartOfOneSnapshot(part, facts, file.string(), source);
+    checkFileOfSnapshot(part, facts, file.string(), source);
     all.append(std::move(part.bodies));
   }
   const std::string files = firstFile->string() + " ...";
@@ -311,10 +308,14 @@ bool needsWideIds(std::span<const std::uint64_t> ids) {
 
 void checkClaimedTotals(const std::uint64_t (&totals)[kGadgetTypes], const GadgetBodies& bodies,
                         const std::string& files) {
+  checkClaimedTotals(totals, bodies.countsByType(), files);
+}
+
+void checkClaimedTotals(const std::uint64_t (&totals)[kGadgetTypes],
+                        std::span<const std::uint64_t> found, const std::string& files) {
   if (std::all_of(std::begin(totals), std::end(totals),
                   [](std::uint64_t total) { return total == 0; }))
     return;
-  const std::vector<std::uint64_t> found = bodies.countsByType();
   for (int type = 0; type < kGadgetTypes; ++type)
     if (found[type] != totals[type])
       throw std::runtime_error(files + ": the header claims " + std::to_string(totals[type]) +
@@ -328,19 +329,22 @@ std::vector<std::uint64_t> GadgetBodies::countsByType() const {
   return counts;
 }
 
-Snapshot snapshotFromGadget(const GadgetBodies& bodies, const std::string& source) {
+namespace {
+
+// A snapshot of no bodies yet with what `bodies`' header says: the time and units, or where the
+// file records its nbody run, that run's G and time. The velocities' scale comes back in `scale`.
+Snapshot snapshotOfHeader(const GadgetBodies& bodies, const std::string& source, double& scale) {
   if (!bodies.units.valid())
     throw std::runtime_error(source + ": its units are not finite and positive (" +
                              bodies.units.describe() + ")");
-  if (bodies.size() == 0) throw std::runtime_error(source + ": no bodies");
   Snapshot snapshot;
-  double velocityScale = 1.0;
+  scale = 1.0;
   if (bodies.record) {
     const GadgetRunRecord& record = *bodies.record;
     if (!(std::isfinite(record.gravity) && record.gravity > 0.0) || !std::isfinite(record.time))
       throw std::runtime_error(source +
                                ": the nbody run it records has a G or time that is not finite");
-    velocityScale = gadgetScalingFor(record.gravity).velocity;
+    scale = gadgetScalingFor(record.gravity).velocity;
     snapshot.time = record.time;
     snapshot.units = FileUnits{record.gravity, "the nbody run that wrote it"};
   } else {
@@ -348,25 +352,55 @@ Snapshot snapshotFromGadget(const GadgetBodies& bodies, const std::string& sourc
     snapshot.units =
         FileUnits{bodies.units.gravity(), "its units (" + bodies.units.describe() + ")"};
   }
+  if (!std::isfinite(snapshot.time)) throw std::runtime_error(source + ": time is not finite");
+  return snapshot;
+}
+
+// Body `from` of `bodies` as row `to` of `state`, in float32, velocities divided by `scale`.
+void putBody(const GadgetBodies& bodies, std::size_t from, double scale, State& state,
+             std::size_t to) {
+  const double* p = &bodies.position[3 * from];
+  const double* v = &bodies.velocity[3 * from];
+  state.positionMass[to] =
+      glm::vec4(float(p[0]), float(p[1]), float(p[2]), float(bodies.mass[from]));
+  state.velocity[to] =
+      glm::vec4(float(v[0] / scale), float(v[1] / scale), float(v[2] / scale), 0.0f);
+  state.id[to] = bodies.id[from];
+  state.component[to] = bodies.type[from];
+}
+
+}  // namespace
+
+Snapshot snapshotFromGadget(const GadgetBodies& bodies, const std::string& source) {
+  double scale = 1.0;
+  Snapshot snapshot = snapshotOfHeader(bodies, source, scale);
+  if (bodies.size() == 0) throw std::runtime_error(source + ": no bodies");
   State& state = snapshot.state;
   state.resize(bodies.size());
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     if (i % kBodiesBetweenStopPoints == 0) stopPoint("while reading " + source);
-    const double* p = &bodies.position[3 * i];
-    const double* v = &bodies.velocity[3 * i];
-    state.positionMass[i] = glm::vec4(float(p[0]), float(p[1]), float(p[2]), float(bodies.mass[i]));
-    state.velocity[i] = glm::vec4(float(v[0] / velocityScale), float(v[1] / velocityScale),
-                                  float(v[2] / velocityScale), 0.0f);
-    state.id[i] = bodies.id[i];
-    state.component[i] = bodies.type[i];
+    putBody(bodies, i, scale, state, i);
   }
   checkBodies(state, source);
-  if (!std::isfinite(snapshot.time)) throw std::runtime_error(source + ": time is not finite");
-  snapshot.doubles = doublesOf(bodies, velocityScale);
+  snapshot.doubles = doublesOf(bodies, scale);
   if (!bodies.radius.empty()) {
     checkRadii(bodies.radius, bodies.size(), source);
     snapshot.radii = bodies.radius;
   }
+  return snapshot;
+}
+
+Snapshot snapshotPartFromGadget(const GadgetBodies& bodies, std::span<const std::size_t> order,
+                                std::span<const std::uint64_t> names, const std::string& source) {
+  double scale = 1.0;
+  Snapshot snapshot = snapshotOfHeader(bodies, source, scale);
+  State& state = snapshot.state;
+  state.resize(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (k % kBodiesBetweenStopPoints == 0) stopPoint("while reading " + source);
+    putBody(bodies, order[k], scale, state, k);
+  }
+  checkPartBodies(state, source, names);
   return snapshot;
 }
 

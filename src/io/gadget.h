@@ -107,6 +107,19 @@ struct GadgetPart {
 };
 using GadgetPartReader = GadgetPart (*)(std::string_view bytes, const std::string& source);
 
+// File `index` of the snapshot `path` is a file of: base.K -> base.index (base.K.ext ->
+// base.index.ext where `numberBeforeExtension`); nothing where the name is not of that form.
+std::optional<std::filesystem::path> gadgetSiblingFile(const std::filesystem::path& path, int index,
+                                                       bool numberBeforeExtension);
+// Throws std::runtime_error unless `part` (read from `file`) is of the snapshot whose first file
+// (of `source`) is `first`: the same file count, time, totals (where both claim any), units and run
+// record; the bodies' Radius and StateIndex, where both hold bodies, given in both or neither.
+void checkFileOfSnapshot(const GadgetPart& part, const GadgetPart& first, const std::string& file,
+                         const std::string& source);
+// `part` with its first body only, if any: all that checkFileOfSnapshot compares of a snapshot's
+// first file, kept while its bodies move on.
+GadgetPart firstBodyOnly(const GadgetPart& part);
+
 // The snapshot of one file; refuses one file of several (naming `firstFile`, e.g. "base.0").
 Snapshot gadgetSnapshotOfOneFile(GadgetPart part, const std::string& source,
                                  const std::string& firstFile);
@@ -123,11 +136,18 @@ bool needsWideIds(std::span<const std::uint64_t> ids);
 // anything (some nonzero). Throws std::runtime_error naming `files`.
 void checkClaimedTotals(const std::uint64_t (&totals)[kGadgetTypes], const GadgetBodies& bodies,
                         const std::string& files);
+// The same for the bodies of each type found (`found`, one count a type).
+void checkClaimedTotals(const std::uint64_t (&totals)[kGadgetTypes],
+                        std::span<const std::uint64_t> found, const std::string& files);
 
 // The snapshot a reader hands on: float32 bodies, components = types, the time, and the units
 // (Snapshot::units): the file's G, or where the file records its run the run's G, velocities and
 // time. Throws std::runtime_error naming `source` for unusable units or bodies (checkBodies).
 Snapshot snapshotFromGadget(const GadgetBodies& bodies, const std::string& source);
+// The same of a part of a snapshot, which may hold no bodies: `bodies`' bodies `order[k]` as its
+// rows k, which messages name `names[k]` (their indices in the whole). Without doubles or radii.
+Snapshot snapshotPartFromGadget(const GadgetBodies& bodies, std::span<const std::size_t> order,
+                                std::span<const std::uint64_t> names, const std::string& source);
 // What a writer writes: the bodies grouped by component (each group in state order), scaled as
 // above for the run's G (the settings', else the units', else 1), with the record where scaled.
 // `stateIndex` (none, or one a body of the snapshot's state, ascending): the bodies are a part of a

@@ -864,6 +864,10 @@ void writeGadgetHdf5(const Snapshot& snapshot, std::ostream& out) {
   out.write(image.data(), std::streamsize(image.size()));
 }
 
+GadgetPart readGadgetHdf5File(std::string_view bytes, const std::string& source) {
+  return readPart(bytes, source);
+}
+
 Snapshot parseGadgetHdf5(std::string_view bytes, const std::string& source) {
   return gadgetSnapshotOfOneFile(readPart(bytes, source), source, "base.0.hdf5");
 }

@@ -40,6 +40,8 @@ namespace nbody {
 // HDF5's signature at the start of the file (a user block before it is not looked for).
 bool looksLikeHdf5(std::string_view bytes);
 
+// One file of a snapshot as it is (one of several, or the only one), read in a child process.
+GadgetPart readGadgetHdf5File(std::string_view bytes, const std::string& source);
 // A snapshot of one file; refuses one file of several (readGadgetHdf5Files reads those).
 Snapshot parseGadgetHdf5(std::string_view bytes, const std::string& source);
 // The snapshot `path` (whose bytes are `bytes`) is a file of: every base.K.hdf5 where its header

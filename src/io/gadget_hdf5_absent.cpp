@@ -16,6 +16,9 @@ namespace {
 bool looksLikeHdf5(std::string_view bytes) {
   return bytes.starts_with(std::string_view("\x89HDF\r\n\x1a\n", 8));
 }
+GadgetPart readGadgetHdf5File(std::string_view, const std::string& source) {
+  refuse(source + " is GADGET HDF5");
+}
 Snapshot parseGadgetHdf5(std::string_view, const std::string& source) {
   refuse(source + " is GADGET HDF5");
 }

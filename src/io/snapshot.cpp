@@ -54,17 +54,23 @@ std::string takeFileGravity(const Snapshot& snapshot, const std::string& source,
 
 void checkBodies(const State& state, const std::string& source) {
   if (state.size() == 0) throw std::runtime_error(source + ": no bodies");
+  checkPartBodies(state, source, {});
+}
+
+void checkPartBodies(const State& state, const std::string& source,
+                     std::span<const std::uint64_t> names) {
+  const auto name = [&](std::size_t i) { return names.empty() ? std::uint64_t(i) : names[i]; };
   if (state.velocity.size() != state.size() ||
       (!state.id.empty() && state.id.size() != state.size()) ||
       (!state.component.empty() && state.component.size() != state.size()))
     throw std::logic_error(source + ": the state's lists differ in length");
   for (std::size_t i = 0; i < state.component.size(); ++i)
     if (state.component[i] >= kComponentCount)
-      throw std::runtime_error(source + ": body " + std::to_string(i) + ": component " +
+      throw std::runtime_error(source + ": body " + std::to_string(name(i)) + ": component " +
                                std::to_string(int(state.component[i])) + " is not one of 0 to " +
                                std::to_string(kComponentCount - 1));
   for (std::size_t i = 0; i < state.size(); ++i) {
-    const auto where = [&] { return source + ": body " + std::to_string(i) + ": "; };
+    const auto where = [&] { return source + ": body " + std::to_string(name(i)) + ": "; };
     if (!isFinite(state.positionMass[i]))
       throw std::runtime_error(where() + "position or mass is not finite");
     if (!isFinite(state.velocity[i])) throw std::runtime_error(where() + "velocity is not finite");

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -99,5 +100,9 @@ void checkRadii(const std::vector<double>& radii, std::size_t bodies, const std:
 // a state of them only, app/run/run_options.h). Throws std::runtime_error naming `source` and the
 // body.
 void checkBodies(const State& state, const std::string& source);
+// The same of a part of a state, which may hold none: its row k is named `names[k]` (its index in
+// the whole).
+void checkPartBodies(const State& state, const std::string& source,
+                     std::span<const std::uint64_t> names);
 
 }  // namespace nbody

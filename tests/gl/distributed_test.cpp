@@ -22,6 +22,7 @@
 
 #include "app/run/output_plan.h"
 #include "gl/gl_test.h"
+#include "io/gadget_hdf5.h"
 #include "io/snapshot.h"
 #include "support/cli_runner.h"
 #include "support/fault_injection.h"
@@ -491,6 +492,163 @@ TEST(DecomposedTree, ASnapshotInPartsOfThreeRanksResumedByTwoEndsAsFromOneFile) 
                 test::readWholeFile(scratch / "whole.csv"))
         << "from " << part;
   }
+}
+
+// A CSV of the state in `csv` with each body's component its row's place modulo 3: the types of a
+// GADGET file interleaved in the state's order, so that one file's order (by type, then StateIndex)
+// is not the state's.
+void interleaveComponents(const std::filesystem::path& csv) {
+  std::istringstream in(test::readWholeFile(csv));
+  std::ostringstream out;
+  std::string line;
+  std::getline(in, line);
+  out << line << "\n";
+  for (int row = 0; std::getline(in, line); ++row)
+    out << line.substr(0, line.find_last_of(',') + 1) << row % 3 << "\n";
+  std::ofstream(csv, std::ios::binary) << out.str();
+}
+
+// The part files `a`.K.hdf5 and `b`.K.hdf5 (K < `files`) hold the same bodies, StateIndex included.
+void expectSameParts(const ScratchFolder& scratch, const std::string& a, const std::string& b,
+                     int files) {
+  for (int file = 0; file < files; ++file) {
+    GadgetBodies bodies[2];
+    for (int k = 0; k < 2; ++k) {
+      const std::string path =
+          (scratch / ((k == 0 ? a : b) + "." + std::to_string(file) + ".hdf5")).string();
+      bodies[k] = readGadgetHdf5File(test::readWholeFile(path), path).bodies;
+    }
+    GadgetBodies::forEachList([&](auto list, std::size_t) {
+      EXPECT_TRUE(bodies[0].*list == bodies[1].*list) << a << " and " << b << ", file " << file;
+    });
+  }
+}
+
+// Resumed in parts (--snapshot-files ranks), each rank reads only its share of the part files
+// (app/run/snapshot_share.h) and the ranks agree on each body's place in the whole: from 3 files
+// of interleaved types, under 2 ranks (named by a file not the first) and under 4 (one reads no
+// file), the run ends as one process's reading every file, and each rank's part is what it is where
+// every rank reads every file (the bodies' places in the whole, their StateIndex, included). A
+// damaged file fails the run naming the one rank that read it (where every rank read every file,
+// every rank failed alike), nothing written.
+TEST(DecomposedTree, EachRankReadsItsShareOfAPartSnapshotAndEndsAsFromEveryFile) {
+  ScratchFolder scratch("decomposed-shares");
+  const auto at = [&](const std::string& name) { return (scratch / name).string(); };
+  const std::string common =
+      "simulate -q --engine tree --set distribute=decompose --method leapfrog ";
+  ASSERT_EQ(runNbody("simulate -q --scene galaxies --bodies 3001 --steps 0 -o " + at("start.csv"),
+                     scratch)
+                .exitCode,
+            0);
+  interleaveComponents(scratch / "start.csv");
+  CommandResult result = runOnRanks(3,
+                                    common + "--input " + at("start.csv") +
+                                        " --steps 2 --snapshot-files ranks -o " + at("half.hdf5"),
+                                    scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  result = runNbody(common + "--input " + at("half.0.hdf5") + " --steps 3 -o " + at("whole.csv"),
+                    scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  for (const auto& [count, named] : {std::pair{2, "half.1.hdf5"}, std::pair{4, "half.0.hdf5"}}) {
+    const std::string resume =
+        common + "--input " + at(named) + " --steps 3 --snapshot-files ranks -o ";
+    result = runOnRanks(count, resume + at("resumed.hdf5"), scratch);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    result = runOnRanks(count, resume + at("gathered.hdf5") + " --diagnostics " + at("d.csv"),
+                        scratch);  // diagnostics need the whole: every rank reads every file
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    expectSameParts(scratch, "resumed", "gathered", count);
+    result = runNbody(
+        "simulate -q --input " + at("resumed.0.hdf5") + " --steps 0 -o " + at("resumed.csv"),
+        scratch);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_TRUE(test::readWholeFile(scratch / "resumed.csv") ==
+                test::readWholeFile(scratch / "whole.csv"))
+        << count << " ranks from " << named;
+  }
+  const std::string damaged = test::readWholeFile(scratch / "half.2.hdf5");
+  std::ofstream(scratch / "half.2.hdf5", std::ios::binary) << damaged.substr(0, 3000);
+  result = runOnRanks(2,
+                      common + "--input " + at("half.0.hdf5") +
+                          " --steps 3 --snapshot-files ranks -o " + at("failed.hdf5"),
+                      scratch);
+  EXPECT_NE(result.exitCode, 0);
+  EXPECT_NE(result.err.find("rank 1 of 2"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("half.2.hdf5: HDF5 cannot open it"), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(scratch / "failed.0.hdf5"));
+}
+
+// The part files `name`.K.hdf5 (K < `files`) written again, each body's StateIndex left out, or
+// file 1's first body given file 0's first StateIndex (`twice`).
+void rewriteParts(const ScratchFolder& scratch, const std::string& name, int files, bool twice) {
+  std::vector<GadgetPart> parts;
+  for (int file = 0; file < files; ++file) {
+    const std::string path = (scratch / (name + "." + std::to_string(file) + ".hdf5")).string();
+    parts.push_back(readGadgetHdf5File(test::readWholeFile(path), path));
+  }
+  for (GadgetPart& part : parts) {
+    if (!twice) part.bodies.stateIndex.clear();
+    part.bodies.doublePrecision = true;
+  }
+  if (twice) parts[1].bodies.stateIndex[0] = parts[0].bodies.stateIndex[0];
+  for (int file = 0; file < files; ++file) {
+    GadgetFileShare share{file, files, {}};
+    std::copy(std::begin(parts[file].totals), std::end(parts[file].totals), share.totals);
+    std::ofstream(scratch / (name + "." + std::to_string(file) + ".hdf5"), std::ios::binary)
+        << gadgetHdf5PartImage(parts[file].bodies, share);
+  }
+}
+
+// Part files without StateIndex (another code's snapshot of several files: one file's order is by
+// type, then by file and place) read a share a rank end as one process reading every file, each
+// rank's part as where every rank reads every file; a
+// StateIndex given twice, in files two ranks read, fails every rank alike with one process's
+// message, nothing written.
+TEST(DecomposedTree, ASharedReadOrdersFilesWithoutStateIndexAndRefusesOneGivenTwice) {
+  ScratchFolder scratch("decomposed-share-order");
+  const auto at = [&](const std::string& name) { return (scratch / name).string(); };
+  const std::string common =
+      "simulate -q --engine tree --set distribute=decompose --method leapfrog --steps 2 ";
+  ASSERT_EQ(runNbody("simulate -q --scene galaxies --bodies 2001 --steps 0 -o " + at("start.csv"),
+                     scratch)
+                .exitCode,
+            0);
+  interleaveComponents(scratch / "start.csv");  // else each file holds about one galaxy, one type
+  CommandResult result = runOnRanks(
+      3, common + "--input " + at("start.csv") + " --snapshot-files ranks -o " + at("p.hdf5"),
+      scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  for (int file = 0; file < 3; ++file)
+    std::filesystem::copy_file(scratch / ("p." + std::to_string(file) + ".hdf5"),
+                               scratch / ("q." + std::to_string(file) + ".hdf5"));
+  rewriteParts(scratch, "p", 3, false);
+  rewriteParts(scratch, "q", 3, true);
+  const auto readBack = [&](const std::string& part, const std::string& csv) {
+    return runNbody("simulate -q --input " + at(part) + " --steps 0 -o " + at(csv), scratch);
+  };  // where types interleave, a state read from parts is in another order than the run's
+  result = runNbody(
+      common + "--input " + at("p.0.hdf5") + " --snapshot-files ranks -o " + at("w.hdf5"), scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  ASSERT_EQ(readBack("w.0.hdf5", "whole.csv").exitCode, 0);
+  const std::string resume = common + "--input " + at("p.2.hdf5") + " --snapshot-files ranks -o ";
+  result = runOnRanks(2, resume + at("r.hdf5"), scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  result = runOnRanks(2, resume + at("g.hdf5") + " --diagnostics " + at("d.csv"), scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  expectSameParts(scratch, "r", "g", 2);
+  ASSERT_EQ(readBack("r.0.hdf5", "r.csv").exitCode, 0);
+  EXPECT_TRUE(test::readWholeFile(scratch / "r.csv") == test::readWholeFile(scratch / "whole.csv"));
+  const CommandResult alone =
+      runNbody(common + "--input " + at("q.0.hdf5") + " -o " + at("q.csv"), scratch);
+  result = runOnRanks(
+      2, common + "--input " + at("q.0.hdf5") + " --snapshot-files ranks -o " + at("s.hdf5"),
+      scratch);
+  EXPECT_NE(alone.exitCode, 0);
+  EXPECT_NE(result.exitCode, 0);
+  const auto lineOf = [](const std::string& err) { return err.substr(0, err.find('\n')); };
+  EXPECT_NE(alone.err.find("StateIndex gives"), std::string::npos) << alone.err;
+  EXPECT_EQ(lineOf(result.err), lineOf(alone.err));
+  EXPECT_FALSE(std::filesystem::exists(scratch / "s.0.hdf5"));
 }
 
 // bench under the decomposed tree reports per rank, in its JSON, the most bodies the rank's tree

@@ -12,6 +12,7 @@
 #include "app/run/output_plan.h"
 #include "app/run/rank_agreement.h"
 #include "app/run/snapshot_parts.h"
+#include "app/run/snapshot_share.h"
 #include "app/run/stepping.h"
 #include "app/run/stop_signals.h"
 #include "diagnostics/diagnostics_log.h"
@@ -99,6 +100,8 @@ class SimulateRun {
  private:
   void openOutputs();
   void prepare();
+  void readInput();
+  bool readsInShares() const;
   void leaveBodiesWithTheirRanks();
   void atBoundary(long long step);
   void writeSnapshot(long long step);
@@ -121,7 +124,9 @@ class SimulateRun {
   OutputFile* final_ = nullptr;
   OutputFile* diagnosticsFile_ = nullptr;
   EngineSession session_;
-  Snapshot snapshot_;
+  Snapshot snapshot_;  // where the rank read a share of the input, its state is this rank's part
+  std::optional<std::vector<std::uint64_t>> partIndices_;  // that part's rows' in the whole
+  std::size_t bodyCount_ = 0;
   RunSettings settings_;
   const Method* method_ = nullptr;
   long long firstStep_ = 0, lastStep_ = 0;
@@ -155,7 +160,7 @@ void SimulateRun::openOutputs() {
 // checked against the inputs and each other before anything is opened or made.
 void SimulateRun::prepare() {
   checkPartsFormat(options_);
-  if (!options_.run.input.empty()) snapshot_ = makeInitialSnapshot(options_.run);
+  if (!options_.run.input.empty()) readInput();
   collisionSettings_ = withInputRadii(options_.collisions, snapshot_);
   checkCollisionSettings(collisionSettings_);
   const std::string source = problemSource(options_.run);
@@ -187,11 +192,13 @@ void SimulateRun::prepare() {
                         false, options_.quiet);
   if (collisionSettings_.enabled())
     applyScreenedSettings(*session_.engine, options_.run.choice.engineSettings);
-  if (options_.run.input.empty())
+  if (options_.run.input.empty()) {
     snapshot_ = makeInitialSnapshotFor(*session_.engine, options_.run);
+    bodyCount_ = snapshot_.state.size();
+  }
   leaveBodiesWithTheirRanks();
-  session_.engine->checkCapacity(snapshot_.state.size());
-  settings_ = resolveRunSettings(options_.run, snapshot_);
+  session_.engine->checkCapacity(bodyCount_);
+  settings_ = resolveRunSettings(options_.run, snapshot_, partIndices_ ? ranks() : processAlone());
   snapshot_.settings = settings_;
   method_ = &methodOf(settings_, source);
   if (diagnosticsFile_) log_.emplace(*diagnosticsFile_, session_.engine->name(), method_->name);
@@ -200,11 +207,35 @@ void SimulateRun::prepare() {
 
 // A run that writes its states in parts and reads nothing whole (no diagnostics rows, no
 // collision watch) leaves each rank's bodies with it (Engine::deferGathering) where the ranks hold
-// parts: no rank holds the whole state at any step, and the steps gather nothing.
+// parts: no rank holds the whole state at any step, and the steps gather nothing. Its input's
+// files are read a share a rank, where they are GADGET HDF5 (app/run/snapshot_share.h).
+bool SimulateRun::readsInShares() const {
+  return ranks().distributed() && inParts(options_) && options_.diagnostics.empty() &&
+         !options_.collisions.enabled();
+}
+
+void SimulateRun::readInput() {
+  if (readsInShares())
+    if (std::optional<SnapshotShare> share = readSnapshotShare(options_.run.input)) {
+      snapshot_ = std::move(share->start);
+      partIndices_ = std::move(share->indices);
+      bodyCount_ = share->total;
+      return;
+    }
+  snapshot_ = makeInitialSnapshot(options_.run);
+  bodyCount_ = snapshot_.state.size();
+}
+
+// Where the engine does not hold the ranks' parts after all (another engine, or too few bodies for
+// the decomposed tree to hold them apart), a share read is given up for the whole.
 void SimulateRun::leaveBodiesWithTheirRanks() {
   Engine& engine = *session_.engine;
   engine.deferGathering(inParts(options_) && !diagnosticsFile_ && !collisionSettings_.enabled() &&
-                        engine.holdsParts(snapshot_.state.size()));
+                        engine.holdsParts(bodyCount_));
+  if (partIndices_ && !engine.gatheringDeferred()) {
+    partIndices_.reset();
+    snapshot_ = makeInitialSnapshot(options_.run);
+  }
 }
 
 // What a run that fails now leaves: none of its outputs (those written in place got what was
@@ -305,11 +336,17 @@ int SimulateRun::run() {
   prepare();
   Engine& engine = *session_.engine;
   if (!options_.quiet)
-    std::fprintf(
-        stderr, "simulate: %s engine (%s) on %s, %s, N = %zu, steps %lld to %lld of dt = %g\n",
-        engine.name().c_str(), engine.variant().c_str(), engine.device().c_str(),
-        method_->name.c_str(), snapshot_.state.size(), firstStep_, lastStep_, settings_.step.dt);
-  engine.uploadWithDoubles(snapshot_.state, snapshot_.doubles);
+    std::fprintf(stderr,
+                 "simulate: %s engine (%s) on %s, %s, N = %zu, steps %lld to %lld of dt = %g\n",
+                 engine.name().c_str(), engine.variant().c_str(), engine.device().c_str(),
+                 method_->name.c_str(), bodyCount_, firstStep_, lastStep_, settings_.step.dt);
+  if (partIndices_) {
+    engine.uploadPart({std::move(snapshot_.state), std::move(*partIndices_), std::nullopt},
+                      bodyCount_);
+    partIndices_.reset();
+  } else {
+    engine.uploadWithDoubles(snapshot_.state, snapshot_.doubles);
+  }
   if (engine.gatheringDeferred()) {  // the ranks hold the bodies from here on, each its part
     snapshot_.state = State{};
     snapshot_.doubles = std::nullopt;

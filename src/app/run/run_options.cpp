@@ -1,5 +1,6 @@
 #include "app/run/run_options.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -226,10 +227,11 @@ SharedPotential givenPotential(const RunOptions& options, double gravity) {
 }
 
 void checkSomethingPulls(const State& state, const SharedPotential& potential,
-                         const std::string& source) {
+                         const std::string& source, const Ranks& holders) {
   if (potential) return;  // test particles in a background potential
-  for (const glm::vec4& body : state.positionMass)
-    if (body.w > 0.0f) return;
+  const bool pulls = std::any_of(state.positionMass.begin(), state.positionMass.end(),
+                                 [](const glm::vec4& body) { return body.w > 0.0f; });
+  if (holders.maximum(pulls ? 1 : 0) > 0) return;
   throw std::runtime_error(source +
                            ": every mass is zero, and without --potential nothing would move");
 }
@@ -245,11 +247,12 @@ static RunSettings resolveSettingsButPotential(const RunOptions& options, const 
   return settings;
 }
 
-RunSettings resolveRunSettings(const RunOptions& options, const Snapshot& start) {
+RunSettings resolveRunSettings(const RunOptions& options, const Snapshot& start,
+                               const Ranks& holders) {
   RunSettings settings = resolveSettingsButPotential(options, start);
   if (options.given.potential)
     settings.step.potential = givenPotential(options, settings.step.gravity);
-  checkSomethingPulls(start.state, settings.step.potential, problemSource(options));
+  checkSomethingPulls(start.state, settings.step.potential, problemSource(options), holders);
   // A snapshot made in a potential keeps the clock its run counted from, so that a moving
   // potential is where it would have been without the stop; with another dt, or without one,
   // the time counts from the start's.

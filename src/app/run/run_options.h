@@ -13,6 +13,7 @@
 #include "app/run/run_choice.h"
 #include "engines/engine.h"
 #include "io/snapshot.h"
+#include "parallel/ranks.h"
 #include "physics/scenes.h"
 #include "physics/state.h"
 #include "util/number_text.h"
@@ -49,15 +50,17 @@ struct RunOptionsShape {
 void addRunOptions(CLI::App& command, RunOptions& options, RunOptionsShape shape);
 
 // The settings the run goes on with: those the command line gave, else those of an input
-// snapshot, else the command line's defaults (with the scene's seed).
-RunSettings resolveRunSettings(const RunOptions& options, const Snapshot& start);
+// snapshot, else the command line's defaults (with the scene's seed). `holders`: the ranks whose
+// `start` holds a part each of the bodies (a collective then), or one process holding them all.
+RunSettings resolveRunSettings(const RunOptions& options, const Snapshot& start,
+                               const Ranks& holders = processAlone());
 // The external potential --potential gave, for a run with G = `gravity`; nothing where none was
 // given.
 SharedPotential givenPotential(const RunOptions& options, double gravity);
 // Throws std::runtime_error naming `source` where no body has mass and no external potential moves
-// them: nothing would happen.
+// them: nothing would happen. `holders` as for resolveRunSettings.
 void checkSomethingPulls(const State& state, const SharedPotential& potential,
-                         const std::string& source);
+                         const std::string& source, const Ranks& holders = processAlone());
 // A snapshot's settings with those the command line gave in their place.
 RunSettings withGivenSettings(RunSettings saved, const GivenSettings& given,
                               const RunChoice& choice);

@@ -1,0 +1,351 @@
+#include "app/run/snapshot_share.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "app/run/rank_agreement.h"
+#include "io/files_read.h"
+#include "io/gadget.h"
+#include "io/gadget_hdf5.h"
+#include "io/input_file.h"
+#include "io/stop_point.h"
+#include "parallel/ranks.h"
+
+namespace nbody {
+namespace {
+
+constexpr bool kNumberBeforeExtension = true;  // base.K.hdf5
+
+// The first of the files rank `rank` of `count` reads of a snapshot of `files` files.
+int firstFileOf(int rank, int count, int files) {
+  return int((std::int64_t(rank) * files + count - 1) / count);
+}
+
+// File `index` of the snapshot whose file `path` names, a snapshot of `files` files.
+std::filesystem::path fileOfSnapshot(const std::filesystem::path& path, int index, int files) {
+  if (files == 1) return path;
+  return *gadgetSiblingFile(path, index, kNumberBeforeExtension);
+}
+
+// What rank 0 found in the file `path` names: the snapshot's file 0 and file count, where it reads
+// in shares (0: it does not, the file being no GADGET HDF5 or not numbered as its others).
+struct LeadersLook {
+  std::optional<GadgetPart> firstFile;  // file 0 (read again where `path` names another)
+  int fileCount = 0;
+};
+
+LeadersLook leaderLooksAt(const std::filesystem::path& path) {
+  LeadersLook look;
+  if (!ranks().leader() || !std::filesystem::is_regular_file(path)) return look;
+  const std::string bytes = readInputFileHere(path);
+  if (!looksLikeHdf5(bytes)) return look;
+  GadgetPart part = readGadgetHdf5File(bytes, path.string());
+  const auto first = gadgetSiblingFile(path, 0, kNumberBeforeExtension);
+  if (part.fileCount > 1 && !first) return look;  // readGadgetHdf5Files says why
+  look.fileCount = std::max(part.fileCount, 1);
+  if (look.fileCount > 1 && *first != path)
+    part = readGadgetHdf5File(readInputFileHere(*first, InputKinds::filesOnly), first->string());
+  look.firstFile = std::move(part);
+  return look;
+}
+
+// The facts of a snapshot's first file that its others must share (checkFileOfSnapshot), in bytes
+// that rank 0 sends every rank.
+struct FactsRecord {
+  std::uint64_t totals[kGadgetTypes];
+  double time, lengthInCm, massInG, velocityInCmPerS, recordGravity, recordTime;
+  std::int32_t fileCount;
+  std::uint8_t recorded, bodies, radius, stateIndex;
+};
+
+FactsRecord recordOf(const GadgetPart& first) {
+  FactsRecord record{};
+  std::copy(std::begin(first.totals), std::end(first.totals), record.totals);
+  const GadgetBodies& b = first.bodies;
+  record.time = b.time;
+  record.lengthInCm = b.units.lengthInCm, record.massInG = b.units.massInG;
+  record.velocityInCmPerS = b.units.velocityInCmPerS;
+  record.recorded = b.record.has_value();
+  record.recordGravity = b.record ? b.record->gravity : 0.0;
+  record.recordTime = b.record ? b.record->time : 0.0;
+  record.fileCount = first.fileCount;
+  record.bodies = b.size() > 0, record.radius = !b.radius.empty();
+  record.stateIndex = !b.stateIndex.empty();
+  return record;
+}
+
+// A part with what `record` says and, where the file held bodies, one body standing for them.
+GadgetPart partOf(const FactsRecord& record) {
+  GadgetPart part;
+  std::copy(std::begin(record.totals), std::end(record.totals), part.totals);
+  part.fileCount = record.fileCount;
+  GadgetBodies& b = part.bodies;
+  b.time = record.time;
+  b.units = {record.lengthInCm, record.massInG, record.velocityInCmPerS};
+  if (record.recorded) b.record = GadgetRunRecord{record.recordGravity, record.recordTime};
+  if (!record.bodies) return part;
+  b.position.assign(3, 0.0), b.velocity.assign(3, 0.0), b.mass = {0.0}, b.id = {0}, b.type = {0};
+  if (record.radius) b.radius = {0.0};
+  if (record.stateIndex) b.stateIndex = {0};
+  return part;
+}
+
+// Rank 0's first file's facts, on every rank.
+GadgetPart firstFileFacts(const LeadersLook& look) {
+  std::vector<std::byte> bytes(sizeof(FactsRecord));
+  if (ranks().leader()) {
+    const FactsRecord record = recordOf(*look.firstFile);
+    std::memcpy(bytes.data(), &record, sizeof record);
+  }
+  ranks().broadcast(bytes);
+  FactsRecord record;
+  std::memcpy(&record, bytes.data(), sizeof record);
+  return partOf(record);
+}
+
+// This rank's files of the snapshot, appended in file order, each checked against `facts` (file
+// 0's). Rank 0 reads file 0 again only where `path` named another.
+GadgetBodies readOwnFiles(const std::filesystem::path& path, LeadersLook& look,
+                          const GadgetPart& facts) {
+  const Ranks& r = ranks();
+  const int files = facts.fileCount < 1 ? 1 : facts.fileCount;
+  const std::string source = fileOfSnapshot(path, 0, files).string();
+  GadgetBodies own = facts.bodies;
+  GadgetBodies::forEachList([&](auto list, std::size_t) { (own.*list).clear(); });
+  for (int index = firstFileOf(r.rank(), r.count(), files);
+       index < firstFileOf(r.rank() + 1, r.count(), files); ++index) {
+    const std::filesystem::path file = fileOfSnapshot(path, index, files);
+    stopPoint("while reading " + file.string());
+    GadgetPart part =
+        index == 0 && look.firstFile
+            ? std::move(*look.firstFile)
+            : readGadgetHdf5File(readInputFileHere(file, InputKinds::filesOnly), file.string());
+    checkFileOfSnapshot(part, facts, file.string(), source);
+    own.append(std::move(part.bodies));
+  }
+  look.firstFile.reset();
+  return own;
+}
+
+// The names messages give the snapshot: its first file, and its files.
+std::string filesOf(const std::filesystem::path& path, int files) {
+  return fileOfSnapshot(path, 0, files).string() + (files > 1 ? " ..." : "");
+}
+
+// Every rank's count of `own` (a list of one value a rank), in rank order.
+std::vector<std::int64_t> everyRanks(std::int64_t own) {
+  std::vector<std::int64_t> counts(std::size_t(ranks().count()), 0);
+  counts[std::size_t(ranks().rank())] = own;
+  ranks().sum(counts);
+  return counts;
+}
+
+// Where the keys of a whole of `total` bodies (a permutation of 0 .. total-1, across the ranks) are
+// held: rank r owns the keys from total * r / K.
+struct KeyOwners {
+  std::uint64_t total;
+  int count;
+
+  std::uint64_t firstOf(int rank) const {
+    return total / std::uint64_t(count) * std::uint64_t(rank) +
+           total % std::uint64_t(count) * std::uint64_t(rank) / std::uint64_t(count);
+  }
+  int ownerOf(std::uint64_t key) const {
+    int rank = int(key / (total / std::uint64_t(count) + 1));  // at most the owner
+    while (rank + 1 < count && firstOf(rank + 1) <= key) ++rank;
+    return rank;
+  }
+};
+
+struct KeyRecord {
+  std::uint64_t key, type;
+};
+
+// `keys`' records grouped by their owners (`sendCounts` a rank), and where each body's went.
+std::vector<KeyRecord> recordsByOwner(std::span<const std::uint8_t> types,
+                                      std::span<const std::uint64_t> keys, const KeyOwners& owners,
+                                      std::vector<std::size_t>& sendCounts,
+                                      std::vector<std::size_t>& placed) {
+  sendCounts.assign(std::size_t(owners.count), 0);
+  placed.resize(keys.size());
+  for (const std::uint64_t key : keys) ++sendCounts[std::size_t(owners.ownerOf(key))];
+  std::vector<std::size_t> next(sendCounts.size(), 0);
+  std::exclusive_scan(sendCounts.begin(), sendCounts.end(), next.begin(), std::size_t{0});
+  std::vector<KeyRecord> records(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    placed[i] = next[std::size_t(owners.ownerOf(keys[i]))]++;
+    records[placed[i]] = {keys[i], types[i]};
+  }
+  return records;
+}
+
+// The type of each key this rank owns (keys from `first`, `count` of them), from the records
+// received; throws on every rank alike, naming the smallest, where a key came twice.
+std::vector<std::uint8_t> typesOfOwnKeys(std::span<const KeyRecord> received, std::uint64_t first,
+                                         std::size_t count, const std::string& files) {
+  constexpr std::uint8_t kUnseen = 0xFF;
+  std::vector<std::uint8_t> types(count, kUnseen);
+  std::uint64_t twice = ~std::uint64_t{0};
+  for (const KeyRecord& record : received) {
+    std::uint8_t& type = types[std::size_t(record.key - first)];
+    if (type != kUnseen) twice = std::min(twice, record.key);
+    type = std::uint8_t(record.type);
+  }
+  const std::int64_t found =
+      ranks().maximum(twice == ~std::uint64_t{0} ? -1 : -std::int64_t(twice));
+  if (found != -1)  // the counts add up to the whole, so a key given twice is one missed too
+    throw std::runtime_error(files + ": the bodies' StateIndex gives " + std::to_string(-found) +
+                             " twice");
+  return types;
+}
+
+// The index in the whole of each key this rank owns: by type, then by key.
+std::vector<std::uint64_t> indicesOfOwnKeys(std::span<const std::uint8_t> types) {
+  const Ranks& r = ranks();
+  std::vector<std::int64_t> counts(std::size_t(r.count()) * kGadgetTypes, 0);
+  for (const std::uint8_t type : types) ++counts[std::size_t(r.rank()) * kGadgetTypes + type];
+  r.sum(counts);
+  std::uint64_t next[kGadgetTypes] = {}, below = 0;  // first of each type: those of the types below
+  for (int type = 0; type < kGadgetTypes; ++type) {
+    next[type] = below;
+    for (int rank = 0; rank < r.count(); ++rank) {
+      const std::uint64_t count = std::uint64_t(counts[std::size_t(rank) * kGadgetTypes + type]);
+      below += count;
+      if (rank < r.rank()) next[type] += count;  // and of this type, the ranks' before
+    }
+  }
+  std::vector<std::uint64_t> indices(types.size());
+  for (std::size_t k = 0; k < types.size(); ++k) indices[k] = next[types[k]]++;
+  return indices;
+}
+
+// Each body's index in the whole as one file of it holds it (by type, then by key), from every
+// rank's bodies' types and keys (together a permutation of 0 .. total-1). A collective.
+std::vector<std::uint64_t> wholeIndices(std::span<const std::uint8_t> types,
+                                        std::span<const std::uint64_t> keys, std::uint64_t total,
+                                        const std::string& files) {
+  const Ranks& r = ranks();
+  const KeyOwners owners{total, r.count()};
+  std::vector<std::size_t> sendCounts, placed, receivedCounts, answeredCounts;
+  const std::vector<KeyRecord> sent = recordsByOwner(types, keys, owners, sendCounts, placed);
+  const std::vector<KeyRecord> received =
+      allToAllRecords<KeyRecord>(r, std::as_bytes(std::span(sent)), sendCounts, receivedCounts);
+  const std::uint64_t first = owners.firstOf(r.rank());
+  std::vector<std::uint64_t> answers(received.size());
+  {
+    const std::vector<std::uint64_t> ownIndices = indicesOfOwnKeys(
+        typesOfOwnKeys(received, first, std::size_t(owners.firstOf(r.rank() + 1) - first), files));
+    for (std::size_t k = 0; k < received.size(); ++k)
+      answers[k] = ownIndices[std::size_t(received[k].key - first)];
+  }
+  const std::vector<std::uint64_t> answered = allToAllRecords<std::uint64_t>(
+      r, std::as_bytes(std::span(answers)), receivedCounts, answeredCounts);
+  std::vector<std::uint64_t> indices(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) indices[i] = answered[placed[i]];
+  return indices;
+}
+
+// The whole's count of bodies, after its files' claims are checked (the bodies of each type in all,
+// the StateIndex and Radius given for every body or none), and whether they give StateIndex.
+struct WholeCount {
+  std::uint64_t total = 0;
+  bool indexed = false;
+};
+
+WholeCount checkedTotal(const GadgetBodies& own, const GadgetPart& facts,
+                        const std::string& files) {
+  std::vector<std::int64_t> counts(kGadgetTypes + 2, 0);
+  for (const std::uint8_t type : own.type) ++counts[type];
+  counts[kGadgetTypes] = std::int64_t(own.stateIndex.size());
+  counts[kGadgetTypes + 1] = std::int64_t(own.radius.size());
+  ranks().sum(counts);
+  const std::vector<std::uint64_t> found(counts.begin(), counts.begin() + kGadgetTypes);
+  const std::uint64_t total = std::accumulate(found.begin(), found.end(), std::uint64_t{0});
+  checkClaimedTotals(facts.totals, found, files);
+  for (const auto& [given, name] : {std::pair{counts[kGadgetTypes], "StateIndex"},
+                                    std::pair{counts[kGadgetTypes + 1], "Radius"}})
+    if (given != 0 && std::uint64_t(given) != total)
+      throw std::runtime_error(files + ": some files give the bodies' " + std::string(name) +
+                               " and others do not");
+  if (total == 0) throw std::runtime_error(files + ": no bodies");
+  return {total, counts[kGadgetTypes] != 0};
+}
+
+// Each body's key: its StateIndex (checked below the whole's count), else its place in the files'
+// order (this rank's files follow the ranks' before), which is its index in the whole.
+std::vector<std::uint64_t> keysOf(const GadgetBodies& own, const WholeCount& whole,
+                                  const std::string& files) {
+  const std::uint64_t total = whole.total;
+  if (whole.indexed) {
+    for (const std::uint64_t index : own.stateIndex)
+      if (index >= total)
+        throw std::runtime_error(files + ": the bodies' StateIndex gives " + std::to_string(index) +
+                                 ", beyond the " + std::to_string(total) + " bodies");
+    return own.stateIndex;
+  }
+  const std::vector<std::int64_t> counts = everyRanks(std::int64_t(own.size()));
+  std::vector<std::uint64_t> keys(own.size());
+  std::iota(keys.begin(), keys.end(),
+            std::uint64_t(
+                std::accumulate(counts.begin(), counts.begin() + ranks().rank(), std::int64_t{0})));
+  return keys;
+}
+
+// The radii of every body in the whole's order, on every rank, from each rank's (`indices` its
+// bodies' in the whole).
+std::vector<double> wholeRadii(const GadgetBodies& own, std::span<const std::uint64_t> indices,
+                               std::uint64_t total) {
+  struct Radius {
+    std::uint64_t index;
+    double radius;
+  };
+  std::vector<Radius> mine(own.size());
+  for (std::size_t i = 0; i < own.size(); ++i) mine[i] = {indices[i], own.radius[i]};
+  std::vector<double> radii(std::size_t(total), 0.0);
+  for (const Radius& r : gatherOnEveryRank(ranks(), std::span<const Radius>(mine)))
+    radii[std::size_t(r.index)] = r.radius;
+  return radii;
+}
+
+}  // namespace
+
+std::optional<SnapshotShare> readSnapshotShare(const std::filesystem::path& path) {
+  LeadersLook look;
+  onEveryRankAlike([&] { look = leaderLooksAt(path); });
+  const int files = int(ranks().maximum(look.fileCount));
+  if (files == 0) return std::nullopt;
+  const GadgetPart facts = firstFileFacts(look);
+  for (int index = 0; index < files; ++index)  // no output of any rank replaces any of them
+    noteFileRead(fileOfSnapshot(path, index, files));
+  GadgetBodies own;
+  onEveryRankAlike([&] { own = readOwnFiles(path, look, facts); });
+  const std::string names = filesOf(path, files);
+  WholeCount whole;
+  onEveryRankAlike([&] { whole = checkedTotal(own, facts, names); });
+  std::vector<std::uint64_t> keys;
+  onEveryRankAlike([&] { keys = keysOf(own, whole, names); });
+  const std::uint64_t total = whole.total;
+  const std::vector<std::uint64_t> indices =
+      whole.indexed ? wholeIndices(own.type, keys, total, names) : std::move(keys);
+  SnapshotShare share;
+  share.total = std::size_t(total);
+  std::vector<std::size_t> order(own.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return indices[a] < indices[b]; });
+  share.indices.resize(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) share.indices[k] = indices[order[k]];
+  const std::string source = path.string();
+  onEveryRankAlike(
+      [&] { share.start = snapshotPartFromGadget(own, order, share.indices, source); });
+  if (ranks().maximum(std::int64_t(own.radius.size())) > 0) {
+    share.start.radii = wholeRadii(own, indices, total);
+    onEveryRankAlike([&] { checkRadii(*share.start.radii, share.total, source); });
+  }
+  return share;
+}
+
+}  // namespace nbody
