@@ -332,7 +332,8 @@ std::vector<std::uint64_t> GadgetBodies::countsByType() const {
 namespace {
 
 // A snapshot of no bodies yet with what `bodies`' header says: the time and units, or where the
-// file records its nbody run, that run's G and time. The velocities' scale comes back in `scale`.
+// file records its nbody run, that run's G and time (not checked finite: the caller checks, after
+// the bodies). The velocities' scale comes back in `scale`.
 Snapshot snapshotOfHeader(const GadgetBodies& bodies, const std::string& source, double& scale) {
   if (!bodies.units.valid())
     throw std::runtime_error(source + ": its units are not finite and positive (" +
@@ -352,7 +353,6 @@ Snapshot snapshotOfHeader(const GadgetBodies& bodies, const std::string& source,
     snapshot.units =
         FileUnits{bodies.units.gravity(), "its units (" + bodies.units.describe() + ")"};
   }
-  if (!std::isfinite(snapshot.time)) throw std::runtime_error(source + ": time is not finite");
   return snapshot;
 }
 
@@ -382,6 +382,7 @@ Snapshot snapshotFromGadget(const GadgetBodies& bodies, const std::string& sourc
     putBody(bodies, i, scale, state, i);
   }
   checkBodies(state, source);
+  if (!std::isfinite(snapshot.time)) throw std::runtime_error(source + ": time is not finite");
   snapshot.doubles = doublesOf(bodies, scale);
   if (!bodies.radius.empty()) {
     checkRadii(bodies.radius, bodies.size(), source);
@@ -401,6 +402,7 @@ Snapshot snapshotPartFromGadget(const GadgetBodies& bodies, std::span<const std:
     putBody(bodies, order[k], scale, state, k);
   }
   checkPartBodies(state, source, names);
+  if (!std::isfinite(snapshot.time)) throw std::runtime_error(source + ": time is not finite");
   return snapshot;
 }
 

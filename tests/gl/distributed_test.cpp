@@ -524,6 +524,34 @@ void expectSameParts(const ScratchFolder& scratch, const std::string& a, const s
   }
 }
 
+// The part files `name`.K.hdf5 (K < `files`) copied into a folder of their own, file `damaged`
+// there cut short: resumed from the copy's file `named` under `ranks` ranks in parts, the run fails
+// naming rank `reader` alone, as only a run that reads a share of the files a rank can (where
+// every rank reads every file, every rank fails alike), and writes nothing.
+void expectOneRankReads(const ScratchFolder& scratch, const std::string& name, int files,
+                        int damaged, int named, int ranks, int reader) {
+  const std::filesystem::path folder = scratch / ("damaged-" + std::to_string(ranks));
+  std::filesystem::create_directories(folder);
+  for (int file = 0; file < files; ++file) {
+    const std::string part = name + "." + std::to_string(file) + ".hdf5";
+    const std::string bytes = test::readWholeFile(scratch / part);
+    std::ofstream(folder / part, std::ios::binary)
+        << (file == damaged ? bytes.substr(0, 3000) : bytes);
+  }
+  const CommandResult result = runOnRanks(
+      ranks,
+      "simulate -q --engine tree --set distribute=decompose --snapshot-files ranks --input " +
+          (folder / (name + "." + std::to_string(named) + ".hdf5")).string() + " -o " +
+          (folder / "failed.hdf5").string(),
+      scratch);
+  EXPECT_NE(result.exitCode, 0);
+  const std::string said = "rank " + std::to_string(reader) + " of " + std::to_string(ranks) + " (",
+                    file = name + "." + std::to_string(damaged) + ".hdf5: HDF5";
+  EXPECT_NE(result.err.find(said), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find(file), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(folder / "failed.0.hdf5"));
+}
+
 // Resumed in parts (--snapshot-files ranks), each rank reads only its share of the part files
 // (app/run/snapshot_share.h) and the ranks agree on each body's place in the whole: from 3 files
 // of interleaved types, under 2 ranks (named by a file not the first) and under 4 (one reads no
@@ -549,7 +577,11 @@ TEST(DecomposedTree, EachRankReadsItsShareOfAPartSnapshotAndEndsAsFromEveryFile)
   result = runNbody(common + "--input " + at("half.0.hdf5") + " --steps 3 -o " + at("whole.csv"),
                     scratch);
   ASSERT_EQ(result.exitCode, 0) << result.err;
-  for (const auto& [count, named] : {std::pair{2, "half.1.hdf5"}, std::pair{4, "half.0.hdf5"}}) {
+  result = runNbody("simulate -q --input " + at("half.0.hdf5") + " --steps 0 -o " + at("one.hdf5"),
+                    scratch);  // the same state in one file, which rank 0 alone reads
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  for (const auto& [count, named] :
+       {std::pair{2, "half.1.hdf5"}, std::pair{4, "half.0.hdf5"}, std::pair{2, "one.hdf5"}}) {
     const std::string resume =
         common + "--input " + at(named) + " --steps 3 --snapshot-files ranks -o ";
     result = runOnRanks(count, resume + at("resumed.hdf5"), scratch);
@@ -566,20 +598,23 @@ TEST(DecomposedTree, EachRankReadsItsShareOfAPartSnapshotAndEndsAsFromEveryFile)
                 test::readWholeFile(scratch / "whole.csv"))
         << count << " ranks from " << named;
   }
-  const std::string damaged = test::readWholeFile(scratch / "half.2.hdf5");
-  std::ofstream(scratch / "half.2.hdf5", std::ios::binary) << damaged.substr(0, 3000);
-  result = runOnRanks(2,
-                      common + "--input " + at("half.0.hdf5") +
-                          " --steps 3 --snapshot-files ranks -o " + at("failed.hdf5"),
-                      scratch);
+  expectOneRankReads(scratch, "half", 3, 2, 0, 2, 1);
+  expectOneRankReads(scratch, "half", 3, 2, 1, 4, 2);
+  // A file left by an older snapshot of more files, named: refused as one process refuses it.
+  std::filesystem::copy_file(scratch / "resumed.3.hdf5", scratch / "half.3.hdf5");
+  const std::string stale = " --steps 3 --snapshot-files ranks -o " + at("stale.hdf5");
+  const CommandResult alone = runNbody(common + "--input " + at("half.3.hdf5") + stale, scratch);
+  result = runOnRanks(2, common + "--input " + at("half.3.hdf5") + stale, scratch);
+  EXPECT_NE(alone.exitCode, 0);
   EXPECT_NE(result.exitCode, 0);
-  EXPECT_NE(result.err.find("rank 1 of 2"), std::string::npos) << result.err;
-  EXPECT_NE(result.err.find("half.2.hdf5: HDF5 cannot open it"), std::string::npos) << result.err;
-  EXPECT_FALSE(std::filesystem::exists(scratch / "failed.0.hdf5"));
+  EXPECT_NE(alone.err.find("half.0.hdf5: its header says 3 files"), std::string::npos) << alone.err;
+  const std::string refusal = alone.err.substr(alone.err.find(at("half.0.hdf5")));
+  EXPECT_NE(result.err.find(refusal.substr(0, refusal.find('\n'))), std::string::npos)
+      << result.err;  // rank 0's, which reads file 0
 }
 
 // The part files `name`.K.hdf5 (K < `files`) written again, each body's StateIndex left out, or
-// file 1's first body given file 0's first StateIndex (`twice`).
+// the last file's first body given file 0's first StateIndex (`twice`).
 void rewriteParts(const ScratchFolder& scratch, const std::string& name, int files, bool twice) {
   std::vector<GadgetPart> parts;
   for (int file = 0; file < files; ++file) {
@@ -590,7 +625,7 @@ void rewriteParts(const ScratchFolder& scratch, const std::string& name, int fil
     if (!twice) part.bodies.stateIndex.clear();
     part.bodies.doublePrecision = true;
   }
-  if (twice) parts[1].bodies.stateIndex[0] = parts[0].bodies.stateIndex[0];
+  if (twice) parts.back().bodies.stateIndex[0] = parts[0].bodies.stateIndex[0];
   for (int file = 0; file < files; ++file) {
     GadgetFileShare share{file, files, {}};
     std::copy(std::begin(parts[file].totals), std::end(parts[file].totals), share.totals);
@@ -638,6 +673,7 @@ TEST(DecomposedTree, ASharedReadOrdersFilesWithoutStateIndexAndRefusesOneGivenTw
   expectSameParts(scratch, "r", "g", 2);
   ASSERT_EQ(readBack("r.0.hdf5", "r.csv").exitCode, 0);
   EXPECT_TRUE(test::readWholeFile(scratch / "r.csv") == test::readWholeFile(scratch / "whole.csv"));
+  expectOneRankReads(scratch, "p", 3, 2, 0, 2, 1);
   const CommandResult alone =
       runNbody(common + "--input " + at("q.0.hdf5") + " -o " + at("q.csv"), scratch);
   result = runOnRanks(

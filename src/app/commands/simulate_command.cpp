@@ -234,6 +234,7 @@ void SimulateRun::leaveBodiesWithTheirRanks() {
                         engine.holdsParts(bodyCount_));
   if (partIndices_ && !engine.gatheringDeferred()) {
     partIndices_.reset();
+    snapshot_ = Snapshot{};  // freed before the whole is read
     snapshot_ = makeInitialSnapshot(options_.run);
   }
 }

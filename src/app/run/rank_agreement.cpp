@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "app/run/stop_signals.h"
 #include "engines/engine.h"
 #include "parallel/ranks.h"
 #include "util/printable_text.h"
@@ -14,21 +15,32 @@
 namespace nbody {
 namespace {
 
-// What one rank's work ended with: "" when it ran through, else its kind ('u' a usage error, 'r'
-// any other) and message.
+// What one rank's work ended with: "" when it ran through, else its kind ('u' a usage error, 's' a
+// stop, its signal's number and a space after it, 'r' any other) and message.
 std::string outcomeOf(const std::function<void()>& work) {
   try {
     work();
     return "";
   } catch (const UsageError& e) {
     return std::string("u") + e.what();
+  } catch (const Stopped& e) {  // a stop signal met inside the work (a read's stop points)
+    const std::string prefix = std::string("stopped by ") + signalName(e.signal()) + " ";
+    const std::string what = e.what();
+    return "s" + std::to_string(e.signal()) + " " +
+           (what.starts_with(prefix) ? what.substr(prefix.size()) : what);
   } catch (const std::exception& e) {
     return std::string("r") + e.what();
   }
 }
 
+// The message of `outcome` (after its kind, and a stop's signal).
+std::string messageOf(const std::string& outcome) {
+  return outcome.substr(outcome[0] == 's' ? outcome.find(' ') + 1 : 1);
+}
+
 [[noreturn]] void fail(const std::string& outcome, const std::string& message) {
   if (outcome[0] == 'u') throw UsageError(message);
+  if (outcome[0] == 's') throw Stopped(std::stoi(outcome.substr(1)), message);
   throw std::runtime_error(message);
 }
 
@@ -49,10 +61,17 @@ void onEveryRankAlike(const std::function<void()>& work) {
   const bool alike = failed == outcomes.size() &&
                      std::all_of(outcomes.begin(), outcomes.end(),
                                  [&](const std::string& o) { return o == outcomes[0]; });
-  const std::string message = outcomes[first].substr(1);
-  if (alike) fail(outcomes[first], message);
+  const std::string message = messageOf(outcomes[first]);
+  if (alike || outcomes[first][0] == 's') fail(outcomes[first], message);  // a stop reaches all
   fail(outcomes[first], "rank " + std::to_string(first) + " of " + std::to_string(ranks.count()) +
                             " (" + hosts[first] + "): " + message);
+}
+
+void onLeaderForEveryRank(const std::function<void()>& work) {
+  const Ranks& ranks = nbody::ranks();
+  if (!ranks.distributed()) return work();
+  const std::vector<std::string> outcomes = ranks.gatherText(ranks.leader() ? outcomeOf(work) : "");
+  if (!outcomes[0].empty()) fail(outcomes[0], messageOf(outcomes[0]));
 }
 
 namespace {

@@ -9,10 +9,13 @@
 namespace nbody {
 
 // Runs `work` on every rank; where it fails on any rank it fails on every rank alike (a usage
-// error stays one), with the message of the first rank that failed, naming it unless every rank
-// failed the same way, so that every rank ends at once and rank 0 says why. In a single process:
-// `work()`.
+// error stays one, and a stop a stop: app/run/stop_signals.h), with the message of the first rank
+// that failed, naming it unless every rank failed the same way (or stopped), so that every rank
+// ends at once and rank 0 says why. In a single process: `work()`.
 void onEveryRankAlike(const std::function<void()>& work);
+// Runs `work` on rank 0 alone (what rank 0 reads for every rank); where it fails, every rank fails
+// alike with its message, as one process would.
+void onLeaderForEveryRank(const std::function<void()>& work);
 
 // The variables nbody reads that decide what a run computes: every rank must see the same values.
 // (NBODY_EGL_PLATFORM, which only picks the way to a GPU, may differ: the renderers are compared

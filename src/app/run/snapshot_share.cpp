@@ -30,25 +30,33 @@ std::filesystem::path fileOfSnapshot(const std::filesystem::path& path, int inde
   return *gadgetSiblingFile(path, index, kNumberBeforeExtension);
 }
 
-// What rank 0 found in the file `path` names: the snapshot's file 0 and file count, where it reads
-// in shares (0: it does not, the file being no GADGET HDF5 or not numbered as its others).
+// What rank 0 found in the file `path` names, where the snapshot is read in shares: its facts
+// (which every file of the snapshot must share, as where one process reads every file), its file
+// count and its file 0; a file count of 0 where it is not (no GADGET HDF5 in a regular file, or one
+// file of several not numbered as its others: readGadgetHdf5Files says why).
 struct LeadersLook {
-  std::optional<GadgetPart> firstFile;  // file 0 (read again where `path` names another)
+  GadgetPart facts;                     // the named file's, its first body only
+  std::optional<GadgetPart> firstFile;  // file 0 (read too where `path` names another)
   int fileCount = 0;
 };
 
 LeadersLook leaderLooksAt(const std::filesystem::path& path) {
   LeadersLook look;
-  if (!ranks().leader() || !std::filesystem::is_regular_file(path)) return look;
-  const std::string bytes = readInputFileHere(path);
-  if (!looksLikeHdf5(bytes)) return look;
-  GadgetPart part = readGadgetHdf5File(bytes, path.string());
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return look;
+  GadgetPart named;
+  {
+    const std::string bytes = readInputFileHere(path);
+    if (!looksLikeHdf5(bytes)) return look;
+    named = readGadgetHdf5File(bytes, path.string());
+  }
   const auto first = gadgetSiblingFile(path, 0, kNumberBeforeExtension);
-  if (part.fileCount > 1 && !first) return look;  // readGadgetHdf5Files says why
-  look.fileCount = std::max(part.fileCount, 1);
+  if (named.fileCount > 1 && !first) return look;
+  look.fileCount = std::max(named.fileCount, 1);
+  look.facts = firstBodyOnly(named);
   if (look.fileCount > 1 && *first != path)
-    part = readGadgetHdf5File(readInputFileHere(*first, InputKinds::filesOnly), first->string());
-  look.firstFile = std::move(part);
+    named = readGadgetHdf5File(readInputFileHere(*first, InputKinds::filesOnly), first->string());
+  look.firstFile = std::move(named);
   return look;
 }
 
@@ -93,11 +101,11 @@ GadgetPart partOf(const FactsRecord& record) {
   return part;
 }
 
-// Rank 0's first file's facts, on every rank.
-GadgetPart firstFileFacts(const LeadersLook& look) {
+// The named file's facts rank 0 found, on every rank.
+GadgetPart namedFileFacts(const LeadersLook& look) {
   std::vector<std::byte> bytes(sizeof(FactsRecord));
   if (ranks().leader()) {
-    const FactsRecord record = recordOf(*look.firstFile);
+    const FactsRecord record = recordOf(look.facts);
     std::memcpy(bytes.data(), &record, sizeof record);
   }
   ranks().broadcast(bytes);
@@ -106,13 +114,13 @@ GadgetPart firstFileFacts(const LeadersLook& look) {
   return partOf(record);
 }
 
-// This rank's files of the snapshot, appended in file order, each checked against `facts` (file
-// 0's). Rank 0 reads file 0 again only where `path` named another.
+// This rank's files of the snapshot, appended in file order, each checked against `facts` (the
+// named file's). Rank 0's file 0 it has read already.
 GadgetBodies readOwnFiles(const std::filesystem::path& path, LeadersLook& look,
                           const GadgetPart& facts) {
   const Ranks& r = ranks();
   const int files = facts.fileCount < 1 ? 1 : facts.fileCount;
-  const std::string source = fileOfSnapshot(path, 0, files).string();
+  const std::string source = path.string();
   GadgetBodies own = facts.bodies;
   GadgetBodies::forEachList([&](auto list, std::size_t) { (own.*list).clear(); });
   for (int index = firstFileOf(r.rank(), r.count(), files);
@@ -230,9 +238,12 @@ std::vector<std::uint64_t> wholeIndices(std::span<const std::uint8_t> types,
   const Ranks& r = ranks();
   const KeyOwners owners{total, r.count()};
   std::vector<std::size_t> sendCounts, placed, receivedCounts, answeredCounts;
-  const std::vector<KeyRecord> sent = recordsByOwner(types, keys, owners, sendCounts, placed);
-  const std::vector<KeyRecord> received =
-      allToAllRecords<KeyRecord>(r, std::as_bytes(std::span(sent)), sendCounts, receivedCounts);
+  std::vector<KeyRecord> received;
+  {
+    const std::vector<KeyRecord> sent = recordsByOwner(types, keys, owners, sendCounts, placed);
+    received =
+        allToAllRecords<KeyRecord>(r, std::as_bytes(std::span(sent)), sendCounts, receivedCounts);
+  }
   const std::uint64_t first = owners.firstOf(r.rank());
   std::vector<std::uint64_t> answers(received.size());
   {
@@ -240,6 +251,7 @@ std::vector<std::uint64_t> wholeIndices(std::span<const std::uint8_t> types,
         typesOfOwnKeys(received, first, std::size_t(owners.firstOf(r.rank() + 1) - first), files));
     for (std::size_t k = 0; k < received.size(); ++k)
       answers[k] = ownIndices[std::size_t(received[k].key - first)];
+    received = {};
   }
   const std::vector<std::uint64_t> answered = allToAllRecords<std::uint64_t>(
       r, std::as_bytes(std::span(answers)), receivedCounts, answeredCounts);
@@ -249,10 +261,10 @@ std::vector<std::uint64_t> wholeIndices(std::span<const std::uint8_t> types,
 }
 
 // The whole's count of bodies, after its files' claims are checked (the bodies of each type in all,
-// the StateIndex and Radius given for every body or none), and whether they give StateIndex.
+// the StateIndex and Radius given for every body or none), and which of these they give.
 struct WholeCount {
   std::uint64_t total = 0;
-  bool indexed = false;
+  bool indexed = false, radii = false;
 };
 
 WholeCount checkedTotal(const GadgetBodies& own, const GadgetPart& facts,
@@ -264,19 +276,19 @@ WholeCount checkedTotal(const GadgetBodies& own, const GadgetPart& facts,
   ranks().sum(counts);
   const std::vector<std::uint64_t> found(counts.begin(), counts.begin() + kGadgetTypes);
   const std::uint64_t total = std::accumulate(found.begin(), found.end(), std::uint64_t{0});
-  checkClaimedTotals(facts.totals, found, files);
-  for (const auto& [given, name] : {std::pair{counts[kGadgetTypes], "StateIndex"},
-                                    std::pair{counts[kGadgetTypes + 1], "Radius"}})
+  for (const auto& [given, name] : {std::pair{counts[kGadgetTypes + 1], "Radius"},
+                                    std::pair{counts[kGadgetTypes], "StateIndex"}})
     if (given != 0 && std::uint64_t(given) != total)
       throw std::runtime_error(files + ": some files give the bodies' " + std::string(name) +
                                " and others do not");
-  if (total == 0) throw std::runtime_error(files + ": no bodies");
-  return {total, counts[kGadgetTypes] != 0};
+  checkClaimedTotals(facts.totals, found, files);
+  return {total, counts[kGadgetTypes] != 0, counts[kGadgetTypes + 1] != 0};
 }
 
-// Each body's key: its StateIndex (checked below the whole's count), else its place in the files'
-// order (this rank's files follow the ranks' before), which is its index in the whole.
-std::vector<std::uint64_t> keysOf(const GadgetBodies& own, const WholeCount& whole,
+// Each body's key (`own`'s StateIndex moved out): its StateIndex, checked below the whole's count,
+// else its place in the files' order (this rank's files follow the ranks' before), which is its
+// index in the whole.
+std::vector<std::uint64_t> keysOf(GadgetBodies& own, const WholeCount& whole,
                                   const std::string& files) {
   const std::uint64_t total = whole.total;
   if (whole.indexed) {
@@ -284,7 +296,7 @@ std::vector<std::uint64_t> keysOf(const GadgetBodies& own, const WholeCount& who
       if (index >= total)
         throw std::runtime_error(files + ": the bodies' StateIndex gives " + std::to_string(index) +
                                  ", beyond the " + std::to_string(total) + " bodies");
-    return own.stateIndex;
+    return std::move(own.stateIndex);
   }
   const std::vector<std::int64_t> counts = everyRanks(std::int64_t(own.size()));
   std::vector<std::uint64_t> keys(own.size());
@@ -294,58 +306,68 @@ std::vector<std::uint64_t> keysOf(const GadgetBodies& own, const WholeCount& who
   return keys;
 }
 
-// The radii of every body in the whole's order, on every rank, from each rank's (`indices` its
-// bodies' in the whole).
-std::vector<double> wholeRadii(const GadgetBodies& own, std::span<const std::uint64_t> indices,
-                               std::uint64_t total) {
+// The radii of every body in the whole's order, on every rank, from each rank's `radius` (of its
+// bodies, `indices` theirs in the whole).
+std::vector<double> wholeRadii(std::span<const double> radius,
+                               std::span<const std::uint64_t> indices, std::uint64_t total) {
   struct Radius {
     std::uint64_t index;
     double radius;
   };
-  std::vector<Radius> mine(own.size());
-  for (std::size_t i = 0; i < own.size(); ++i) mine[i] = {indices[i], own.radius[i]};
+  std::vector<Radius> mine(radius.size());
+  for (std::size_t i = 0; i < radius.size(); ++i) mine[i] = {indices[i], radius[i]};
   std::vector<double> radii(std::size_t(total), 0.0);
   for (const Radius& r : gatherOnEveryRank(ranks(), std::span<const Radius>(mine)))
     radii[std::size_t(r.index)] = r.radius;
   return radii;
 }
 
+// `own`'s bodies as this rank's share, in the whole's order (`indices` theirs in it, in `own`'s
+// order), and the whole's radii where `whole` has them. Every rank calls it alike.
+SnapshotShare shareInWholeOrder(GadgetBodies own, std::vector<std::uint64_t> indices,
+                                const WholeCount& whole, const std::string& source) {
+  SnapshotShare share;
+  share.total = std::size_t(whole.total);
+  std::vector<std::size_t> order(own.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  if (!std::is_sorted(indices.begin(), indices.end()))  // sorted where the files give no StateIndex
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return indices[a] < indices[b]; });
+  share.indices.resize(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) share.indices[k] = indices[order[k]];
+  const std::vector<double> radius = std::move(own.radius);
+  onEveryRankAlike(
+      [&] { share.start = snapshotPartFromGadget(own, order, share.indices, source); });
+  own = {}, order = {};
+  if (whole.radii) {
+    share.start.radii = wholeRadii(radius, indices, whole.total);
+    onEveryRankAlike([&] { checkRadii(*share.start.radii, share.total, source); });
+  }
+  return share;
+}
+
 }  // namespace
 
 std::optional<SnapshotShare> readSnapshotShare(const std::filesystem::path& path) {
   LeadersLook look;
-  onEveryRankAlike([&] { look = leaderLooksAt(path); });
+  onLeaderForEveryRank([&] { look = leaderLooksAt(path); });
   const int files = int(ranks().maximum(look.fileCount));
   if (files == 0) return std::nullopt;
-  const GadgetPart facts = firstFileFacts(look);
+  const GadgetPart facts = namedFileFacts(look);
   for (int index = 0; index < files; ++index)  // no output of any rank replaces any of them
     noteFileRead(fileOfSnapshot(path, index, files));
   GadgetBodies own;
   onEveryRankAlike([&] { own = readOwnFiles(path, look, facts); });
-  const std::string names = filesOf(path, files);
+  const std::string names = filesOf(path, files), source = path.string();
   WholeCount whole;
   onEveryRankAlike([&] { whole = checkedTotal(own, facts, names); });
+  if (whole.total == 0) throw std::runtime_error(source + ": no bodies");  // on every rank
   std::vector<std::uint64_t> keys;
   onEveryRankAlike([&] { keys = keysOf(own, whole, names); });
-  const std::uint64_t total = whole.total;
-  const std::vector<std::uint64_t> indices =
-      whole.indexed ? wholeIndices(own.type, keys, total, names) : std::move(keys);
-  SnapshotShare share;
-  share.total = std::size_t(total);
-  std::vector<std::size_t> order(own.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return indices[a] < indices[b]; });
-  share.indices.resize(order.size());
-  for (std::size_t k = 0; k < order.size(); ++k) share.indices[k] = indices[order[k]];
-  const std::string source = path.string();
-  onEveryRankAlike(
-      [&] { share.start = snapshotPartFromGadget(own, order, share.indices, source); });
-  if (ranks().maximum(std::int64_t(own.radius.size())) > 0) {
-    share.start.radii = wholeRadii(own, indices, total);
-    onEveryRankAlike([&] { checkRadii(*share.start.radii, share.total, source); });
-  }
-  return share;
+  std::vector<std::uint64_t> indices =
+      whole.indexed ? wholeIndices(own.type, keys, whole.total, names) : std::move(keys);
+  keys = {};
+  return shareInWholeOrder(std::move(own), std::move(indices), whole, source);
 }
 
 }  // namespace nbody
