@@ -524,12 +524,22 @@ void expectSameParts(const ScratchFolder& scratch, const std::string& a, const s
   }
 }
 
+// How a run reads a part snapshot: its command without --input, and its output's option and file
+// (a name in the run's folder), and the file it would write (simulate's first part).
+struct PartReader {
+  std::string command, outputOption, output, written;
+};
+const PartReader kSimulateInParts{
+    "simulate -q --engine tree --set distribute=decompose --snapshot-files ranks", "-o",
+    "failed.hdf5", "failed.0.hdf5"};
+
 // The part files `name`.K.hdf5 (K < `files`) copied into a folder of their own, file `damaged`
-// there cut short: resumed from the copy's file `named` under `ranks` ranks in parts, the run fails
-// naming rank `reader` alone, as only a run that reads a share of the files a rank can (where
-// every rank reads every file, every rank fails alike), and writes nothing.
+// there cut short: `reader` run from the copy's file `named` under `ranks` ranks fails naming rank
+// `readBy` alone, as only a run that reads a share of the files a rank can (where every rank
+// reads every file, every rank fails alike), and writes nothing.
 void expectOneRankReads(const ScratchFolder& scratch, const std::string& name, int files,
-                        int damaged, int named, int ranks, int reader) {
+                        int damaged, int named, int ranks, int readBy,
+                        const PartReader& reader = kSimulateInParts) {
   const std::filesystem::path folder = scratch / ("damaged-" + std::to_string(ranks));
   std::filesystem::create_directories(folder);
   for (int file = 0; file < files; ++file) {
@@ -538,18 +548,18 @@ void expectOneRankReads(const ScratchFolder& scratch, const std::string& name, i
     std::ofstream(folder / part, std::ios::binary)
         << (file == damaged ? bytes.substr(0, 3000) : bytes);
   }
-  const CommandResult result = runOnRanks(
-      ranks,
-      "simulate -q --engine tree --set distribute=decompose --snapshot-files ranks --input " +
-          (folder / (name + "." + std::to_string(named) + ".hdf5")).string() + " -o " +
-          (folder / "failed.hdf5").string(),
-      scratch);
+  const CommandResult result =
+      runOnRanks(ranks,
+                 reader.command + " --input " +
+                     (folder / (name + "." + std::to_string(named) + ".hdf5")).string() + " " +
+                     reader.outputOption + " " + (folder / reader.output).string(),
+                 scratch);
   EXPECT_NE(result.exitCode, 0);
-  const std::string said = "rank " + std::to_string(reader) + " of " + std::to_string(ranks) + " (",
+  const std::string said = "rank " + std::to_string(readBy) + " of " + std::to_string(ranks) + " (",
                     file = name + "." + std::to_string(damaged) + ".hdf5: HDF5";
   EXPECT_NE(result.err.find(said), std::string::npos) << result.err;
   EXPECT_NE(result.err.find(file), std::string::npos) << result.err;
-  EXPECT_FALSE(std::filesystem::exists(folder / "failed.0.hdf5"));
+  EXPECT_FALSE(std::filesystem::exists(folder / reader.written));
 }
 
 // Resumed in parts (--snapshot-files ranks), each rank reads only its share of the part files
@@ -837,6 +847,35 @@ INSTANTIATE_TEST_SUITE_P(
         PictureCase{3, "record --frames 3 --method leapfrog --orbit 30 --color-by mass", true},
         PictureCase{3, "shot --steps 2 --show density", false},
         PictureCase{2, "shot --steps 2 --select 7 --overlays cells", false}));
+
+// A picture from a part snapshot under 2 ranks, each reading its share of the 3 files and drawing
+// its own bodies, is one process's from every file, byte for byte (shot and record start alike:
+// app/run/shot_options.cpp); a damaged file names the one rank that read it.
+TEST(DecomposedTree, AShotFromPartsReadsAShareARankAndIsOneProcesssPicture) {
+  ScratchFolder scratch("decomposed-share-shot");
+  CommandResult result = runOnRanks(3,
+                                    "simulate -q --engine tree --set distribute=decompose --scene "
+                                    "galaxies --bodies 3001 --steps 1 --snapshot-files ranks -o " +
+                                        (scratch / "part.hdf5").string(),
+                                    scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const std::string shot =
+      "shot --engine tree --set distribute=decompose --steps 2 --width 256 --height 192 --input ";
+  const CommandResult one = runNbody(
+      shot + (scratch / "part.0.hdf5").string() + " --out " + (scratch / "one.png").string(),
+      scratch);
+  ASSERT_EQ(one.exitCode, 0) << one.err;
+  result = runOnRanks(
+      2, shot + (scratch / "part.2.hdf5").string() + " --out " + (scratch / "K.png").string(),
+      scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.err.find("each rank draws its own bodies, composited"), std::string::npos);
+  EXPECT_EQ(viewLine(result.err, "shot"), viewLine(one.err, "shot"));
+  EXPECT_TRUE(test::readWholeFile(scratch / "K.png") == test::readWholeFile(scratch / "one.png"));
+  expectOneRankReads(scratch, "part", 3, 2, 0, 2, 1,
+                     {"shot --engine tree --set distribute=decompose --steps 1", "--out",
+                      "failed.png", "failed.png"});
+}
 
 // The decomposed tree does not screen contacts yet: a run with collisions ends every rank with
 // one line and writes nothing.

@@ -100,7 +100,6 @@ class SimulateRun {
  private:
   void openOutputs();
   void prepare();
-  void readInput();
   bool readsInShares() const;
   void leaveBodiesWithTheirRanks();
   void atBoundary(long long step);
@@ -114,7 +113,7 @@ class SimulateRun {
   static void throwIfHalted(std::optional<CollisionHalt> halt);
   void finish(double elapsed);
   double timeAt(long long step) const {
-    return snapshot_.time + double(step - firstStep_) * settings_.step.dt;
+    return start_.snapshot.time + double(step - firstStep_) * settings_.step.dt;
   }
   std::string unwritten() const;
   [[noreturn]] void stopped(long long step) const;
@@ -124,9 +123,7 @@ class SimulateRun {
   OutputFile* final_ = nullptr;
   OutputFile* diagnosticsFile_ = nullptr;
   EngineSession session_;
-  Snapshot snapshot_;  // where the rank read a share of the input, its state is this rank's part
-  std::optional<std::vector<std::uint64_t>> partIndices_;  // that part's rows' in the whole
-  std::size_t bodyCount_ = 0;
+  RunStart start_;  // the input or scene, then what the final state is written from
   RunSettings settings_;
   const Method* method_ = nullptr;
   long long firstStep_ = 0, lastStep_ = 0;
@@ -160,11 +157,11 @@ void SimulateRun::openOutputs() {
 // checked against the inputs and each other before anything is opened or made.
 void SimulateRun::prepare() {
   checkPartsFormat(options_);
-  if (!options_.run.input.empty()) readInput();
-  collisionSettings_ = withInputRadii(options_.collisions, snapshot_);
+  if (!options_.run.input.empty()) start_ = readRunStart(options_.run.input, readsInShares());
+  collisionSettings_ = withInputRadii(options_.collisions, start_.snapshot);
   checkCollisionSettings(collisionSettings_);
   const std::string source = problemSource(options_.run);
-  firstStep_ = snapshot_.step;
+  firstStep_ = start_.snapshot.step;
   lastStep_ = addOrThrow(firstStep_, options_.steps,
                          source + ": step " + std::to_string(firstStep_) + " plus --steps");
   if (lastStep_ > kLargestStep)  // the final state could not be loaded again
@@ -193,13 +190,13 @@ void SimulateRun::prepare() {
   if (collisionSettings_.enabled())
     applyScreenedSettings(*session_.engine, options_.run.choice.engineSettings);
   if (options_.run.input.empty()) {
-    snapshot_ = makeInitialSnapshotFor(*session_.engine, options_.run);
-    bodyCount_ = snapshot_.state.size();
+    start_.snapshot = makeInitialSnapshotFor(*session_.engine, options_.run);
+    start_.bodies = start_.snapshot.state.size();
   }
   leaveBodiesWithTheirRanks();
-  session_.engine->checkCapacity(bodyCount_);
-  settings_ = resolveRunSettings(options_.run, snapshot_, partIndices_ ? ranks() : processAlone());
-  snapshot_.settings = settings_;
+  session_.engine->checkCapacity(start_.bodies);
+  settings_ = resolveRunSettings(options_.run, start_.snapshot, start_.holders());
+  start_.snapshot.settings = settings_;
   method_ = &methodOf(settings_, source);
   if (diagnosticsFile_) log_.emplace(*diagnosticsFile_, session_.engine->name(), method_->name);
   watch_.emplace(firstStep_);
@@ -214,29 +211,13 @@ bool SimulateRun::readsInShares() const {
          !options_.collisions.enabled();
 }
 
-void SimulateRun::readInput() {
-  if (readsInShares())
-    if (std::optional<SnapshotShare> share = readSnapshotShare(options_.run.input)) {
-      snapshot_ = std::move(share->start);
-      partIndices_ = std::move(share->indices);
-      bodyCount_ = share->total;
-      return;
-    }
-  snapshot_ = makeInitialSnapshot(options_.run);
-  bodyCount_ = snapshot_.state.size();
-}
-
 // Where the engine does not hold the ranks' parts after all (another engine, or too few bodies for
 // the decomposed tree to hold them apart), a share read is given up for the whole.
 void SimulateRun::leaveBodiesWithTheirRanks() {
   Engine& engine = *session_.engine;
   engine.deferGathering(inParts(options_) && !diagnosticsFile_ && !collisionSettings_.enabled() &&
-                        engine.holdsParts(bodyCount_));
-  if (partIndices_ && !engine.gatheringDeferred()) {
-    partIndices_.reset();
-    snapshot_ = Snapshot{};  // freed before the whole is read
-    snapshot_ = makeInitialSnapshot(options_.run);
-  }
+                        engine.holdsParts(start_.bodies));
+  wholeUnlessHeld(start_, engine.gatheringDeferred(), options_.run.input);
 }
 
 // What a run that fails now leaves: none of its outputs (those written in place got what was
@@ -295,11 +276,11 @@ void SimulateRun::writeSnapshotInParts(long long step, const std::string& path) 
 
 // The radii the outputs keep: the watch's where the run's bodies have radii of their own (a
 // merger's survivor grown), none where --radius or --density stood in for the input's, else the
-// input's (snapshot_ holds them until finish() writes what this returns).
+// input's (start_.snapshot holds them until finish() writes what this returns).
 std::optional<std::vector<double>> SimulateRun::radiiToWrite() const {
   if (collisions_ && !collisions_->settings().radii.empty()) return collisions_->settings().radii;
   if (collisionSettings_.enabled() && collisionSettings_.radii.empty()) return std::nullopt;
-  return snapshot_.radii;
+  return start_.snapshot.radii;
 }
 
 // One line for each output whose format holds no radii, where the bodies have them.
@@ -340,17 +321,11 @@ int SimulateRun::run() {
     std::fprintf(stderr,
                  "simulate: %s engine (%s) on %s, %s, N = %zu, steps %lld to %lld of dt = %g\n",
                  engine.name().c_str(), engine.variant().c_str(), engine.device().c_str(),
-                 method_->name.c_str(), bodyCount_, firstStep_, lastStep_, settings_.step.dt);
-  if (partIndices_) {
-    engine.uploadPart({std::move(snapshot_.state), std::move(*partIndices_), std::nullopt},
-                      bodyCount_);
-    partIndices_.reset();
-  } else {
-    engine.uploadWithDoubles(snapshot_.state, snapshot_.doubles);
-  }
+                 method_->name.c_str(), start_.bodies, firstStep_, lastStep_, settings_.step.dt);
+  uploadRunStart(start_, engine);
   if (engine.gatheringDeferred()) {  // the ranks hold the bodies from here on, each its part
-    snapshot_.state = State{};
-    snapshot_.doubles = std::nullopt;
+    start_.snapshot.state = State{};
+    start_.snapshot.doubles = std::nullopt;
   }
   if (log_) atBoundary(firstStep_);
   const auto start = std::chrono::steady_clock::now();
@@ -394,13 +369,13 @@ void SimulateRun::advanceAll(ChunkedStepper& stepper) {
 
 // The final state into final_, rank 0's (a run in parts writes each rank's part as it publishes).
 void SimulateRun::writeFinalState() {
-  snapshot_.state = session_.engine->download();
-  snapshot_.doubles = session_.engine->doublesBeyond(snapshot_.state);
-  snapshot_.radii = radiiToWrite();
-  snapshot_.step = lastStep_;
-  snapshot_.time = timeAt(lastStep_);
-  snapshot_.settings = settings_;  // with the steps its clock counted
-  nbody::writeSnapshot(snapshot_, outputFormatFor(options_.output), final_->stream());
+  start_.snapshot.state = session_.engine->download();
+  start_.snapshot.doubles = session_.engine->doublesBeyond(start_.snapshot.state);
+  start_.snapshot.radii = radiiToWrite();
+  start_.snapshot.step = lastStep_;
+  start_.snapshot.time = timeAt(lastStep_);
+  start_.snapshot.settings = settings_;  // with the steps its clock counted
+  nbody::writeSnapshot(start_.snapshot, outputFormatFor(options_.output), final_->stream());
 }
 
 void SimulateRun::finish(double elapsed) {

@@ -1,8 +1,11 @@
 #include "app/run/shot_options.h"
 
 #include <cstdio>
+#include <limits>
 
 #include <CLI/CLI.hpp>
+
+#include "app/run/snapshot_share.h"
 
 namespace nbody {
 
@@ -11,14 +14,32 @@ void addDrawingOptions(CLI::App& command, ShotOptions& options) {
   addRenderOptions(command, options.render);
 }
 
+// The scene, or the input: a part snapshot read a share a rank where the ranks may draw their own
+// bodies (the decomposed tree, at any size: app/run/snapshot_share.h).
+RunStart readShotStart(const Engine& engine, const ShotOptions& options) {
+  if (options.run.input.empty()) {
+    RunStart start;
+    start.snapshot = makeInitialSnapshotFor(engine, options.run);
+    start.bodies = start.snapshot.state.size();
+    return start;
+  }
+  const bool shares =
+      ranks().distributed() &&
+      drawsRanksParts(engine, options.render, std::numeric_limits<std::size_t>::max());
+  RunStart start = readRunStart(options.run.input, shares);
+  engine.checkCapacity(start.bodies);
+  return start;
+}
+
 ShotStart uploadShotStart(Engine& engine, const ShotOptions& options) {
-  const Snapshot start = makeInitialSnapshotFor(engine, options.run);
-  const RunSettings run = resolveRunSettings(options.run, start);
+  RunStart start = readShotStart(engine, options);
+  const RunSettings run = resolveRunSettings(options.run, start.snapshot, start.holders());
   const Method& method = methodOf(run, problemSource(options.run));
-  const bool parts = drawsRanksParts(engine, options.render, start.state.size());
+  const bool parts = drawsRanksParts(engine, options.render, start.bodies);
+  wholeUnlessHeld(start, parts, options.run.input);
   engine.deferGathering(parts);
-  engine.uploadWithDoubles(start.state, start.doubles);
-  return {method, run.step, start.time, start.step, parts};
+  uploadRunStart(start, engine);
+  return {method, run.step, start.snapshot.time, start.snapshot.step, parts};
 }
 
 void reportView(const char* command, bool quiet, std::size_t bodies, const Camera& camera,

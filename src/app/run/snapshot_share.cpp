@@ -370,4 +370,32 @@ std::optional<SnapshotShare> readSnapshotShare(const std::filesystem::path& path
   return shareInWholeOrder(std::move(own), std::move(indices), whole, source);
 }
 
+RunStart readRunStart(const std::filesystem::path& input, bool inShares) {
+  RunStart start;
+  if (inShares)
+    if (std::optional<SnapshotShare> share = readSnapshotShare(input)) {
+      start.snapshot = std::move(share->start);
+      start.partIndices = std::move(share->indices);
+      start.bodies = share->total;
+      return start;
+    }
+  start.snapshot = readSnapshotFile(input);
+  start.bodies = start.snapshot.state.size();
+  return start;
+}
+
+void wholeUnlessHeld(RunStart& start, bool held, const std::filesystem::path& input) {
+  if (held || !start.partIndices) return;
+  start = RunStart{};  // freed before the whole is read
+  start = readRunStart(input, false);
+}
+
+void uploadRunStart(RunStart& start, Engine& engine) {
+  if (!start.partIndices)
+    return engine.uploadWithDoubles(start.snapshot.state, start.snapshot.doubles);
+  engine.uploadPart({std::move(start.snapshot.state), std::move(*start.partIndices), std::nullopt},
+                    start.bodies);
+  start.partIndices.reset();
+}
+
 }  // namespace nbody

@@ -14,7 +14,9 @@
 #include <optional>
 #include <vector>
 
+#include "engines/engine.h"
 #include "io/snapshot.h"
+#include "parallel/ranks.h"
 
 namespace nbody {
 
@@ -30,5 +32,26 @@ struct SnapshotShare {
 // regular file; nothing where it is not (every rank then reads it whole: readSnapshotFile). Fails
 // on every rank alike, in the whole's words (one rank's file named). Every rank calls it alike.
 std::optional<SnapshotShare> readSnapshotShare(const std::filesystem::path& path);
+
+// What a run starts from: the input snapshot, whole on every rank, or where its ranks will hold
+// their bodies apart and it is a part snapshot, each rank's share (`partIndices`).
+struct RunStart {
+  Snapshot snapshot;  // the whole, or this rank's part (its state) and the whole's radii
+  std::optional<std::vector<std::uint64_t>> partIndices;  // the part's rows' in the whole
+  std::size_t bodies = 0;                                 // the whole's
+
+  // Those who hold the bodies: every rank, each a part, or this process all of them.
+  const Ranks& holders() const { return partIndices ? ranks() : processAlone(); }
+};
+// The input `input`, read a share a rank where `inShares` (readSnapshotShare), else whole. Every
+// rank calls it alike.
+RunStart readRunStart(const std::filesystem::path& input, bool inShares);
+// Where `engine` will not hold the ranks' parts after all (another engine, or too few bodies for
+// the decomposed tree to hold them apart: `held` false), a share read is given up and the whole
+// read in its place.
+void wholeUnlessHeld(RunStart& start, bool held, const std::filesystem::path& input);
+// Uploads `start` into `engine` (its part, Engine::uploadPart; else the whole and its doubles), its
+// state moved out where the ranks hold the bodies from here on.
+void uploadRunStart(RunStart& start, Engine& engine);
 
 }  // namespace nbody
