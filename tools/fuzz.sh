@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets (clang, ASan + UBSan, built in build-asan/ by tools/sanitize.sh, which
-# this builds first where needed) each for a bounded time (FUZZ_SECONDS, default 10) on a copy of its corpus in tests/fuzz/corpus/NAME/, with the
+# this builds first where needed) each for a bounded time (FUZZ_SECONDS, default 5) on a copy of its corpus in tests/fuzz/corpus/NAME/, with the
 # dictionary tests/fuzz/NAME.dict where there is one. The targets: the CSV, binary snapshot,
 # TIPSY, GADGET-2 binary and GADGET HDF5 loaders (libhdf5 in a child process), the command line
 # (random argument vectors through the real parser) and the input messages of `nbody serve`'s
@@ -9,7 +9,7 @@
 # To grow the corpus on purpose: FUZZ_KEEP=1 tools/fuzz.sh (new inputs go into tests/fuzz/corpus).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${FUZZ_SECONDS:-10}
+seconds=${FUZZ_SECONDS:-5}
 tools/sanitize.sh --build-only
 out=build-asan/fuzz
 mkdir -p "$out"
