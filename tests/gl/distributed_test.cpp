@@ -508,6 +508,16 @@ void interleaveComponents(const std::filesystem::path& csv) {
   std::ofstream(csv, std::ios::binary) << out.str();
 }
 
+// start.csv in `scratch`: two galaxies of `bodies` in all, their components interleaved.
+void writeInterleavedStart(const ScratchFolder& scratch, int bodies) {
+  const CommandResult made =
+      runNbody("simulate -q --scene galaxies --bodies " + std::to_string(bodies) +
+                   " --steps 0 -o " + (scratch / "start.csv").string(),
+               scratch);
+  ASSERT_EQ(made.exitCode, 0) << made.err;
+  interleaveComponents(scratch / "start.csv");
+}
+
 // The part files `a`.K.hdf5 and `b`.K.hdf5 (K < `files`) hold the same bodies, StateIndex included.
 void expectSameParts(const ScratchFolder& scratch, const std::string& a, const std::string& b,
                      int files) {
@@ -574,11 +584,7 @@ TEST(DecomposedTree, EachRankReadsItsShareOfAPartSnapshotAndEndsAsFromEveryFile)
   const auto at = [&](const std::string& name) { return (scratch / name).string(); };
   const std::string common =
       "simulate -q --engine tree --set distribute=decompose --method leapfrog ";
-  ASSERT_EQ(runNbody("simulate -q --scene galaxies --bodies 3001 --steps 0 -o " + at("start.csv"),
-                     scratch)
-                .exitCode,
-            0);
-  interleaveComponents(scratch / "start.csv");
+  writeInterleavedStart(scratch, 3001);
   CommandResult result = runOnRanks(3,
                                     common + "--input " + at("start.csv") +
                                         " --steps 2 --snapshot-files ranks -o " + at("half.hdf5"),
@@ -646,19 +652,14 @@ void rewriteParts(const ScratchFolder& scratch, const std::string& name, int fil
 
 // Part files without StateIndex (another code's snapshot of several files: one file's order is by
 // type, then by file and place) read a share a rank end as one process reading every file, each
-// rank's part as where every rank reads every file; a
-// StateIndex given twice, in files two ranks read, fails every rank alike with one process's
-// message, nothing written.
+// rank's part as where every rank reads every file; a StateIndex given twice, in files two ranks
+// read, fails every rank alike with one process's message, nothing written.
 TEST(DecomposedTree, ASharedReadOrdersFilesWithoutStateIndexAndRefusesOneGivenTwice) {
   ScratchFolder scratch("decomposed-share-order");
   const auto at = [&](const std::string& name) { return (scratch / name).string(); };
   const std::string common =
       "simulate -q --engine tree --set distribute=decompose --method leapfrog --steps 2 ";
-  ASSERT_EQ(runNbody("simulate -q --scene galaxies --bodies 2001 --steps 0 -o " + at("start.csv"),
-                     scratch)
-                .exitCode,
-            0);
-  interleaveComponents(scratch / "start.csv");  // else each file holds about one galaxy, one type
+  writeInterleavedStart(scratch, 2001);  // else each file holds about one galaxy, one type
   CommandResult result = runOnRanks(
       3, common + "--input " + at("start.csv") + " --snapshot-files ranks -o " + at("p.hdf5"),
       scratch);
