@@ -1,9 +1,9 @@
 // A part snapshot read a share of its files a rank (app/run/snapshot_share.h), here in one process
 // (its share: every file), against io's reader of every file (readSnapshotFile): the same bodies
-// in the same order, each row's index in the whole, and the same refusals. The ranks' exchanges are
-// checked under mpiexec (tests/gl/distributed_test.cpp, DecomposedTree.*Share*); these run the
-// same code in one rank, under the sanitizers too (the cpu tier), without forking a process that
-// MPI's threads share.
+// in the same order, their radii, each row's index in the whole, and the same refusals. The ranks'
+// exchanges are checked under mpiexec (tests/gl/distributed_test.cpp, DecomposedTree.*Share*);
+// these run the same code in one rank, under the sanitizers too (the cpu tier), without forking a
+// process that MPI's threads share.
 
 #include <gtest/gtest.h>
 
@@ -41,7 +41,8 @@ State interleavedState() {
 
 enum class Damage { none, noStateIndex, stateIndexTwice };
 
-// `state` in 3 part files, body i in file (7i mod 3), named base.K.hdf5 in `scratch`.
+// `state` in 3 part files, body i in file (7i mod 3), named base.K.hdf5 in `scratch`, each body
+// with a radius of its own.
 void writeParts(const State& state, const ScratchFolder& scratch, Damage damage) {
   std::vector<GadgetBodies> files(3);
   for (int file = 0; file < 3; ++file) {
@@ -50,7 +51,9 @@ void writeParts(const State& state, const ScratchFolder& scratch, Damage damage)
     for (std::size_t i = 0; i < state.size(); ++i)
       if (int(7 * i % 3) == file) indices.push_back(i);
     part.state.resize(indices.size());
+    part.radii.emplace();
     for (std::size_t k = 0; k < indices.size(); ++k) {
+      part.radii->push_back(0.01 * double(indices[k] + 1));
       part.state.positionMass[k] = state.positionMass[indices[k]];
       part.state.velocity[k] = state.velocity[indices[k]];
       part.state.id[k] = state.id[indices[k]];
@@ -62,6 +65,7 @@ void writeParts(const State& state, const ScratchFolder& scratch, Damage damage)
   if (damage == Damage::stateIndexTwice) files[2].stateIndex[0] = files[0].stateIndex[0];
   Snapshot whole;
   whole.state = state;
+  whole.radii = std::vector<double>(state.size(), 0.0);
   const GadgetFileShare totals = wholeSnapshotShare(gadgetFromSnapshot(whole));
   for (int file = 0; file < 3; ++file) {
     GadgetFileShare share = totals;
@@ -90,6 +94,8 @@ void expectTheWholesBodies(Damage damage) {
   EXPECT_TRUE(sameBytes(rows.velocity, whole.state.velocity));
   EXPECT_EQ(rows.id, whole.state.id);
   EXPECT_EQ(rows.component, whole.state.component);
+  ASSERT_TRUE(share->start.radii && whole.radii);
+  EXPECT_EQ(*share->start.radii, *whole.radii);
   EXPECT_EQ(share->start.time, whole.time);
   ASSERT_TRUE(share->start.units && whole.units);
   EXPECT_EQ(share->start.units->gravity, whole.units->gravity);

@@ -576,7 +576,9 @@ void expectOneRankReads(const ScratchFolder& scratch, const std::string& name, i
 // (app/run/snapshot_share.h) and the ranks agree on each body's place in the whole: from 3 files
 // of interleaved types, under 2 ranks (named by a file not the first) and under 4 (one reads no
 // file), the run ends as one process's reading every file, and each rank's part is what it is where
-// every rank reads every file (the bodies' places in the whole, their StateIndex, included). A
+// every rank reads every file (the bodies' places in the whole, their StateIndex, included). Each
+// rank then holds its even share of the indices (the probe's read-share: 3 files on 2 ranks, one
+// file on 3; mutation: the rows left where they were read fails). A
 // damaged file fails the run naming the one rank that read it (where every rank read every file,
 // every rank failed alike), nothing written.
 TEST(DecomposedTree, EachRankReadsItsShareOfAPartSnapshotAndEndsAsFromEveryFile) {
@@ -584,7 +586,7 @@ TEST(DecomposedTree, EachRankReadsItsShareOfAPartSnapshotAndEndsAsFromEveryFile)
   const auto at = [&](const std::string& name) { return (scratch / name).string(); };
   const std::string common =
       "simulate -q --engine tree --set distribute=decompose --method leapfrog ";
-  writeInterleavedStart(scratch, 3001);
+  ASSERT_NO_FATAL_FAILURE(writeInterleavedStart(scratch, 3001));
   CommandResult result = runOnRanks(3,
                                     common + "--input " + at("start.csv") +
                                         " --steps 2 --snapshot-files ranks -o " + at("half.hdf5"),
@@ -613,6 +615,14 @@ TEST(DecomposedTree, EachRankReadsItsShareOfAPartSnapshotAndEndsAsFromEveryFile)
     EXPECT_TRUE(test::readWholeFile(scratch / "resumed.csv") ==
                 test::readWholeFile(scratch / "whole.csv"))
         << count << " ranks from " << named;
+  }
+  for (const auto& [count, named] : {std::pair{2, "half.1.hdf5"}, std::pair{3, "one.hdf5"}}) {
+    result = test::runProgram(NBODY_DECOMPOSED_PROBE, "read-share " + at(named), scratch,
+                              kRankEnvironment + " " + onRanks(count));  // each its even share
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.out.find("read-share: ok on " + std::to_string(count) + " ranks"),
+              std::string::npos)
+        << result.err;
   }
   expectOneRankReads(scratch, "half", 3, 2, 0, 2, 1);
   expectOneRankReads(scratch, "half", 3, 2, 1, 4, 2);
@@ -659,7 +669,8 @@ TEST(DecomposedTree, ASharedReadOrdersFilesWithoutStateIndexAndRefusesOneGivenTw
   const auto at = [&](const std::string& name) { return (scratch / name).string(); };
   const std::string common =
       "simulate -q --engine tree --set distribute=decompose --method leapfrog --steps 2 ";
-  writeInterleavedStart(scratch, 2001);  // else each file holds about one galaxy, one type
+  ASSERT_NO_FATAL_FAILURE(
+      writeInterleavedStart(scratch, 2001));  // else each file holds about one galaxy, one type
   CommandResult result = runOnRanks(
       3, common + "--input " + at("start.csv") + " --snapshot-files ranks -o " + at("p.hdf5"),
       scratch);

@@ -33,11 +33,13 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "app/run/snapshot_share.h"
 #include "diagnostics/force_error.h"
 #include "diagnostics/gpu_diagnostics.h"
 #include "engines/fragment_engine.h"
@@ -932,6 +934,27 @@ WalkSettings walkSettings(std::size_t count, const std::string& changes) {
   return settings;
 }
 
+// A part snapshot read a share of its files a rank (app/run/snapshot_share.h): each rank holds the
+// rows of the indices from total * r / K to total * (r + 1) / K, in order, however the files fell
+// to the ranks (a snapshot of one file, read by rank 0 alone, included).
+bool readShare(const Ranks& ranks, const std::string& path) {
+  const std::optional<SnapshotShare> share = readSnapshotShare(path);
+  if (!share) {
+    std::fprintf(stderr, "read-share: %s was not read in shares\n", path.c_str());
+    return false;
+  }
+  const auto firstOf = [&](int rank) {
+    return std::uint64_t(share->total) * std::uint64_t(rank) / std::uint64_t(ranks.count());
+  };
+  const std::uint64_t first = firstOf(ranks.rank()), end = firstOf(ranks.rank() + 1);
+  bool ok = share->indices.size() == end - first && share->start.state.size() == end - first;
+  for (std::size_t k = 0; ok && k < share->indices.size(); ++k) ok = share->indices[k] == first + k;
+  std::fprintf(stderr, "read-share: rank %d holds %zu rows of %zu (the indices from %llu): %s\n",
+               ranks.rank(), share->indices.size(), share->total, (unsigned long long)first,
+               ok ? "its even share" : "NOT ITS EVEN SHARE");
+  return ok;
+}
+
 int probe(int argc, char** argv) {
   const Ranks& ranks = nbody::ranks();
   const std::string mode = argc > 1 ? argv[1] : "";
@@ -940,6 +963,8 @@ int probe(int argc, char** argv) {
   bool ok = false;
   if (mode == "collectives") {
     ok = collectives(ranks);
+  } else if (mode == "read-share" && argc == 3) {
+    ok = readShare(ranks, argv[2]);
   } else if (found != std::end(kStateModes) && (argc == 4 || argc == 5)) {
     gl::chooseDevice(ranks.nodeRank());
     const std::unique_ptr<gl::HeadlessContext> context = gl::HeadlessContext::create();
@@ -950,7 +975,8 @@ int probe(int argc, char** argv) {
     std::string modes;
     for (const StateMode& row : kStateModes)
       modes += std::string(modes.empty() ? "" : "|") + row.name;
-    std::fprintf(stderr, "decomposed_probe: collectives | {%s} STATE N [SETTINGS]\n",
+    std::fprintf(stderr,
+                 "decomposed_probe: collectives | read-share FILE | {%s} STATE N [SETTINGS]\n",
                  modes.c_str());
     return 2;
   }

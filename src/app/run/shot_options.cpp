@@ -26,7 +26,7 @@ RunStart readShotStart(const Engine& engine, const ShotOptions& options) {
   const bool shares =
       ranks().distributed() &&
       drawsRanksParts(engine, options.render, std::numeric_limits<std::size_t>::max());
-  RunStart start = readRunStart(options.run.input, shares);
+  RunStart start = readRunStart(options.run.input, shares, false);  // pictures need no radii
   engine.checkCapacity(start.bodies);
   return start;
 }

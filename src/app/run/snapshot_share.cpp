@@ -60,8 +60,8 @@ LeadersLook leaderLooksAt(const std::filesystem::path& path) {
   return look;
 }
 
-// The facts of a snapshot's first file that its others must share (checkFileOfSnapshot), in bytes
-// that rank 0 sends every rank.
+// The facts of the named file that every file of its snapshot must share (checkFileOfSnapshot), in
+// bytes that rank 0 sends every rank.
 struct FactsRecord {
   std::uint64_t totals[kGadgetTypes];
   double time, lengthInCm, massInG, velocityInCmPerS, recordGravity, recordTime;
@@ -322,33 +322,68 @@ std::vector<double> wholeRadii(std::span<const double> radius,
   return radii;
 }
 
-// `own`'s bodies as this rank's share, in the whole's order (`indices` theirs in it, in `own`'s
-// order), and the whole's radii where `whole` has them. Every rank calls it alike.
-SnapshotShare shareInWholeOrder(GadgetBodies own, std::vector<std::uint64_t> indices,
-                                const WholeCount& whole, const std::string& source) {
+// `rows` (their indices in the whole `indices`) moved to the ranks owning their indices in even
+// ranges (KeyOwners: rank r the indices from total * r / K), each rank's in index order: the
+// layout an upload of the whole gives, however the files fell to the ranks (one file: all on rank
+// 0). Returns this rank's rows; `indices` becomes theirs. A collective.
+State evenOut(State rows, std::vector<std::uint64_t>& indices, std::uint64_t total) {
+  struct Row {
+    std::uint64_t index, id;
+    glm::vec4 positionMass, velocity;
+    std::uint64_t component;
+  };
+  const Ranks& r = ranks();
+  const KeyOwners owners{total, r.count()};
+  std::vector<std::size_t> sendCounts(std::size_t(r.count()), 0), receivedCounts;
+  for (const std::uint64_t index : indices) ++sendCounts[std::size_t(owners.ownerOf(index))];
+  std::vector<std::size_t> next(sendCounts.size(), 0);
+  std::exclusive_scan(sendCounts.begin(), sendCounts.end(), next.begin(), std::size_t{0});
+  std::vector<Row> sent(rows.size());
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    sent[next[std::size_t(owners.ownerOf(indices[k]))]++] = {
+        indices[k], rows.id[k], rows.positionMass[k], rows.velocity[k], rows.component[k]};
+  rows = State{};
+  const std::vector<Row> got =
+      allToAllRecords<Row>(r, std::as_bytes(std::span(sent)), sendCounts, receivedCounts);
+  sent = {};
+  const std::uint64_t first = owners.firstOf(r.rank());
+  if (got.size() != owners.firstOf(r.rank() + 1) - first)
+    throw std::logic_error("a share's rows were not every index once");
+  rows.resize(got.size());
+  indices.resize(got.size());
+  for (const Row& row : got) {
+    const std::size_t k = std::size_t(row.index - first);
+    indices[k] = row.index, rows.id[k] = row.id, rows.component[k] = std::uint8_t(row.component);
+    rows.positionMass[k] = row.positionMass, rows.velocity[k] = row.velocity;
+  }
+  return rows;
+}
+
+// `own`'s bodies as rows of the whole (`indices` theirs in it, in `own`'s order), evened out over
+// the ranks, and the whole's radii where `whole` has them and `withRadii`. Every rank calls it
+// alike.
+SnapshotShare shareOfTheWhole(GadgetBodies own, std::vector<std::uint64_t> indices,
+                              const WholeCount& whole, const std::string& source, bool withRadii) {
   SnapshotShare share;
   share.total = std::size_t(whole.total);
   std::vector<std::size_t> order(own.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  if (!std::is_sorted(indices.begin(), indices.end()))  // sorted where the files give no StateIndex
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return indices[a] < indices[b]; });
-  share.indices.resize(order.size());
-  for (std::size_t k = 0; k < order.size(); ++k) share.indices[k] = indices[order[k]];
   const std::vector<double> radius = std::move(own.radius);
-  onEveryRankAlike(
-      [&] { share.start = snapshotPartFromGadget(own, order, share.indices, source); });
+  onEveryRankAlike([&] { share.start = snapshotPartFromGadget(own, order, indices, source); });
   own = {}, order = {};
-  if (whole.radii) {
+  if (whole.radii && withRadii) {
     share.start.radii = wholeRadii(radius, indices, whole.total);
     onEveryRankAlike([&] { checkRadii(*share.start.radii, share.total, source); });
   }
+  share.indices = std::move(indices);
+  share.start.state = evenOut(std::move(share.start.state), share.indices, whole.total);
   return share;
 }
 
 }  // namespace
 
-std::optional<SnapshotShare> readSnapshotShare(const std::filesystem::path& path) {
+std::optional<SnapshotShare> readSnapshotShare(const std::filesystem::path& path, bool withRadii) {
+  if (outputFormatFor(path) != SnapshotFormat::gadgetHdf5) return std::nullopt;  // by name alone
   LeadersLook look;
   onLeaderForEveryRank([&] { look = leaderLooksAt(path); });
   const int files = int(ranks().maximum(look.fileCount));
@@ -367,13 +402,13 @@ std::optional<SnapshotShare> readSnapshotShare(const std::filesystem::path& path
   std::vector<std::uint64_t> indices =
       whole.indexed ? wholeIndices(own.type, keys, whole.total, names) : std::move(keys);
   keys = {};
-  return shareInWholeOrder(std::move(own), std::move(indices), whole, source);
+  return shareOfTheWhole(std::move(own), std::move(indices), whole, source, withRadii);
 }
 
-RunStart readRunStart(const std::filesystem::path& input, bool inShares) {
+RunStart readRunStart(const std::filesystem::path& input, bool inShares, bool withRadii) {
   RunStart start;
   if (inShares)
-    if (std::optional<SnapshotShare> share = readSnapshotShare(input)) {
+    if (std::optional<SnapshotShare> share = readSnapshotShare(input, withRadii)) {
       start.snapshot = std::move(share->start);
       start.partIndices = std::move(share->indices);
       start.bodies = share->total;

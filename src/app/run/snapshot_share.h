@@ -1,13 +1,16 @@
 #pragma once
 // A GADGET HDF5 snapshot read a share of its files a rank: where the ranks will hold their own
-// bodies (the decomposed tree, gathering deferred: simulate --snapshot-files ranks), no rank reads,
-// parses or holds the whole. Of a snapshot of F files, rank r of K reads files ceil(rF/K) to
-// ceil((r+1)F/K) - 1 (a snapshot of one file: rank 0 alone); the ranks then agree on each body's
-// index in the whole, the order one process reading every file gives it (io/gadget.h): the files'
-// order where they give no StateIndex (a count of the bodies of the ranks before), else by type,
-// then by StateIndex, through one exchange with the rank that owns the StateIndex (16 B a body
-// there, 8 B back), which also finds one given twice. Each rank's rows are then its bodies in that
-// order: Engine::uploadPart of them starts the bits of a run uploaded from the whole.
+// bodies (the decomposed tree, gathering deferred: simulate --snapshot-files ranks, shot and record
+// drawing each rank's own), no rank reads or parses more than its share of the files. Of a
+// snapshot of F files, rank r of K reads files ceil(rF/K) to ceil((r+1)F/K) - 1 (one file: rank 0
+// alone; rank 0 also reads the named file's header facts, which every file is checked against);
+// the ranks then agree on each body's index in the whole, the order one process reading every
+// file gives it (io/gadget.h): the files' order where they give no StateIndex (a count of the
+// bodies of the ranks before), else by type, then by StateIndex, through one exchange with the
+// rank that owns the StateIndex (16 B a body there, 8 B back), which also finds one given twice.
+// The rows then move to the ranks owning their indices in even ranges (56 B a body), as an upload
+// of the whole lays them out, so that however the files fell no rank holds more than its share:
+// Engine::uploadPart of them starts the bits of a run uploaded from the whole.
 
 #include <cstdint>
 #include <filesystem>
@@ -21,17 +24,20 @@
 namespace nbody {
 
 struct SnapshotShare {
-  // This rank's bodies (in the whole's order), the snapshot's time and units; the radii of every
-  // body of the whole where the files have them (in the whole's order: for the outputs).
+  // This rank's bodies (the indices from total * r / K, in order), the snapshot's time and units;
+  // the radii of every body of the whole where the files have them and they were asked for (in
+  // the whole's order: for the outputs).
   Snapshot start;
   std::vector<std::uint64_t> indices;  // each row's index in the whole, ascending
   std::size_t total = 0;               // the bodies of the whole
 };
 
-// This rank's share of the snapshot `path` names (any file of it), where it is GADGET HDF5 in a
-// regular file; nothing where it is not (every rank then reads it whole: readSnapshotFile). Fails
-// on every rank alike, in the whole's words (one rank's file named). Every rank calls it alike.
-std::optional<SnapshotShare> readSnapshotShare(const std::filesystem::path& path);
+// This rank's share of the snapshot `path` names (any file of it), where it is GADGET HDF5 (by its
+// name) in a regular file; nothing where it is not (every rank then reads it whole:
+// readSnapshotFile). The whole's radii only `withRadii` (a run's outputs keep them). Fails on every
+// rank alike, in the whole's words (one rank's file named). Every rank calls it alike.
+std::optional<SnapshotShare> readSnapshotShare(const std::filesystem::path& path,
+                                               bool withRadii = true);
 
 // What a run starts from: the input snapshot, whole on every rank, or where its ranks will hold
 // their bodies apart and it is a part snapshot, each rank's share (`partIndices`).
@@ -43,9 +49,9 @@ struct RunStart {
   // Those who hold the bodies: every rank, each a part, or this process all of them.
   const Ranks& holders() const { return partIndices ? ranks() : processAlone(); }
 };
-// The input `input`, read a share a rank where `inShares` (readSnapshotShare), else whole. Every
-// rank calls it alike.
-RunStart readRunStart(const std::filesystem::path& input, bool inShares);
+// The input `input`, read a share a rank where `inShares` (readSnapshotShare, `withRadii` as
+// there), else whole. Every rank calls it alike.
+RunStart readRunStart(const std::filesystem::path& input, bool inShares, bool withRadii = true);
 // Where `engine` will not hold the ranks' parts after all (another engine, or too few bodies for
 // the decomposed tree to hold them apart: `held` false), a share read is given up and the whole
 // read in its place.
