@@ -120,6 +120,13 @@ void checkFileOfSnapshot(const GadgetPart& part, const GadgetPart& first, const 
 // first file, kept while its bodies move on.
 GadgetPart firstBodyOnly(const GadgetPart& part);
 
+// `part` in bytes (little-endian: its bodies' numbers, flags, time, units, record, file count and
+// totals), and back: how a file's part comes back from the HDF5 reader's child, and how one rank
+// sends another a file's facts. gadgetPartOfBytes throws std::logic_error where the bytes end
+// early or claim more bodies than they hold.
+std::string gadgetPartBytes(const GadgetPart& part);
+GadgetPart gadgetPartOfBytes(std::string_view bytes, const std::string& source);
+
 // The snapshot of one file; refuses one file of several (naming `firstFile`, e.g. "base.0").
 Snapshot gadgetSnapshotOfOneFile(GadgetPart part, const std::string& source,
                                  const std::string& firstFile);
@@ -128,6 +135,12 @@ Snapshot gadgetSnapshotOfOneFile(GadgetPart part, const std::string& source,
 // `numberBeforeExtension`), else itself. Throws std::runtime_error naming the file and the problem.
 Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view bytes,
                          GadgetPartReader read, bool numberBeforeExtension);
+
+// Throws std::runtime_error naming `files` unless the Radius and the StateIndex of a snapshot's
+// files (`radii` and `stateIndices` of them, in all) are given for every one of its `bodies` or
+// none.
+void checkEveryBodyOrNoneGiven(std::uint64_t radii, std::uint64_t stateIndices,
+                               std::uint64_t bodies, const std::string& files);
 
 // True when an ID needs 64 bits: the writers then store every ID as u64, else as u32.
 bool needsWideIds(std::span<const std::uint64_t> ids);

@@ -189,10 +189,8 @@ void SimulateRun::prepare() {
                         false, options_.quiet);
   if (collisionSettings_.enabled())
     applyScreenedSettings(*session_.engine, options_.run.choice.engineSettings);
-  if (options_.run.input.empty()) {
-    start_.snapshot = makeInitialSnapshotFor(*session_.engine, options_.run);
-    start_.bodies = start_.snapshot.state.size();
-  }
+  if (options_.run.input.empty())
+    start_ = wholeRunStart(makeInitialSnapshotFor(*session_.engine, options_.run));
   leaveBodiesWithTheirRanks();
   session_.engine->checkCapacity(start_.bodies);
   settings_ = resolveRunSettings(options_.run, start_.snapshot, start_.holders());

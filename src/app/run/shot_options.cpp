@@ -17,12 +17,7 @@ void addDrawingOptions(CLI::App& command, ShotOptions& options) {
 // The scene, or the input: a part snapshot read a share a rank where the ranks may draw their own
 // bodies (the decomposed tree, at any size: app/run/snapshot_share.h).
 RunStart readShotStart(const Engine& engine, const ShotOptions& options) {
-  if (options.run.input.empty()) {
-    RunStart start;
-    start.snapshot = makeInitialSnapshotFor(engine, options.run);
-    start.bodies = start.snapshot.state.size();
-    return start;
-  }
+  if (options.run.input.empty()) return wholeRunStart(makeInitialSnapshotFor(engine, options.run));
   const bool shares =
       ranks().distributed() &&
       drawsRanksParts(engine, options.render, std::numeric_limits<std::size_t>::max());

@@ -60,66 +60,21 @@ LeadersLook leaderLooksAt(const std::filesystem::path& path) {
   return look;
 }
 
-// The facts of the named file that every file of its snapshot must share (checkFileOfSnapshot), in
-// bytes that rank 0 sends every rank.
-struct FactsRecord {
-  std::uint64_t totals[kGadgetTypes];
-  double time, lengthInCm, massInG, velocityInCmPerS, recordGravity, recordTime;
-  std::int32_t fileCount;
-  std::uint8_t recorded, bodies, radius, stateIndex;
-};
-
-FactsRecord recordOf(const GadgetPart& first) {
-  FactsRecord record{};
-  std::copy(std::begin(first.totals), std::end(first.totals), record.totals);
-  const GadgetBodies& b = first.bodies;
-  record.time = b.time;
-  record.lengthInCm = b.units.lengthInCm, record.massInG = b.units.massInG;
-  record.velocityInCmPerS = b.units.velocityInCmPerS;
-  record.recorded = b.record.has_value();
-  record.recordGravity = b.record ? b.record->gravity : 0.0;
-  record.recordTime = b.record ? b.record->time : 0.0;
-  record.fileCount = first.fileCount;
-  record.bodies = b.size() > 0, record.radius = !b.radius.empty();
-  record.stateIndex = !b.stateIndex.empty();
-  return record;
-}
-
-// A part with what `record` says and, where the file held bodies, one body standing for them.
-GadgetPart partOf(const FactsRecord& record) {
-  GadgetPart part;
-  std::copy(std::begin(record.totals), std::end(record.totals), part.totals);
-  part.fileCount = record.fileCount;
-  GadgetBodies& b = part.bodies;
-  b.time = record.time;
-  b.units = {record.lengthInCm, record.massInG, record.velocityInCmPerS};
-  if (record.recorded) b.record = GadgetRunRecord{record.recordGravity, record.recordTime};
-  if (!record.bodies) return part;
-  b.position.assign(3, 0.0), b.velocity.assign(3, 0.0), b.mass = {0.0}, b.id = {0}, b.type = {0};
-  if (record.radius) b.radius = {0.0};
-  if (record.stateIndex) b.stateIndex = {0};
-  return part;
-}
-
-// The named file's facts rank 0 found, on every rank.
-GadgetPart namedFileFacts(const LeadersLook& look) {
-  std::vector<std::byte> bytes(sizeof(FactsRecord));
-  if (ranks().leader()) {
-    const FactsRecord record = recordOf(look.facts);
-    std::memcpy(bytes.data(), &record, sizeof record);
-  }
+// The named file's facts rank 0 found (its first body only), on every rank.
+GadgetPart namedFileFacts(const LeadersLook& look, const std::filesystem::path& path) {
+  const std::string sent = ranks().leader() ? gadgetPartBytes(look.facts) : "";
+  std::vector<std::byte> bytes(sent.size());
+  std::memcpy(bytes.data(), sent.data(), sent.size());
   ranks().broadcast(bytes);
-  FactsRecord record;
-  std::memcpy(&record, bytes.data(), sizeof record);
-  return partOf(record);
+  return gadgetPartOfBytes({reinterpret_cast<const char*>(bytes.data()), bytes.size()},
+                           path.string());
 }
 
-// This rank's files of the snapshot, appended in file order, each checked against `facts` (the
-// named file's). Rank 0's file 0 it has read already.
-GadgetBodies readOwnFiles(const std::filesystem::path& path, LeadersLook& look,
+// This rank's files of the snapshot of `files` files, appended in file order, each checked against
+// `facts` (the named file's). Rank 0's file 0 it has read already.
+GadgetBodies readOwnFiles(const std::filesystem::path& path, int files, LeadersLook& look,
                           const GadgetPart& facts) {
   const Ranks& r = ranks();
-  const int files = facts.fileCount < 1 ? 1 : facts.fileCount;
   const std::string source = path.string();
   GadgetBodies own = facts.bodies;
   GadgetBodies::forEachList([&](auto list, std::size_t) { (own.*list).clear(); });
@@ -276,11 +231,8 @@ WholeCount checkedTotal(const GadgetBodies& own, const GadgetPart& facts,
   ranks().sum(counts);
   const std::vector<std::uint64_t> found(counts.begin(), counts.begin() + kGadgetTypes);
   const std::uint64_t total = std::accumulate(found.begin(), found.end(), std::uint64_t{0});
-  for (const auto& [given, name] : {std::pair{counts[kGadgetTypes + 1], "Radius"},
-                                    std::pair{counts[kGadgetTypes], "StateIndex"}})
-    if (given != 0 && std::uint64_t(given) != total)
-      throw std::runtime_error(files + ": some files give the bodies' " + std::string(name) +
-                               " and others do not");
+  checkEveryBodyOrNoneGiven(std::uint64_t(counts[kGadgetTypes + 1]),
+                            std::uint64_t(counts[kGadgetTypes]), total, files);
   checkClaimedTotals(facts.totals, found, files);
   return {total, counts[kGadgetTypes] != 0, counts[kGadgetTypes + 1] != 0};
 }
@@ -388,11 +340,11 @@ std::optional<SnapshotShare> readSnapshotShare(const std::filesystem::path& path
   onLeaderForEveryRank([&] { look = leaderLooksAt(path); });
   const int files = int(ranks().maximum(look.fileCount));
   if (files == 0) return std::nullopt;
-  const GadgetPart facts = namedFileFacts(look);
+  const GadgetPart facts = namedFileFacts(look, path);
   for (int index = 0; index < files; ++index)  // no output of any rank replaces any of them
     noteFileRead(fileOfSnapshot(path, index, files));
   GadgetBodies own;
-  onEveryRankAlike([&] { own = readOwnFiles(path, look, facts); });
+  onEveryRankAlike([&] { own = readOwnFiles(path, files, look, facts); });
   const std::string names = filesOf(path, files), source = path.string();
   WholeCount whole;
   onEveryRankAlike([&] { whole = checkedTotal(own, facts, names); });
@@ -414,8 +366,13 @@ RunStart readRunStart(const std::filesystem::path& input, bool inShares, bool wi
       start.bodies = share->total;
       return start;
     }
-  start.snapshot = readSnapshotFile(input);
-  start.bodies = start.snapshot.state.size();
+  return wholeRunStart(readSnapshotFile(input));
+}
+
+RunStart wholeRunStart(Snapshot snapshot) {
+  RunStart start;
+  start.bodies = snapshot.state.size();
+  start.snapshot = std::move(snapshot);
   return start;
 }
 

@@ -52,6 +52,8 @@ struct RunStart {
 // The input `input`, read a share a rank where `inShares` (readSnapshotShare, `withRadii` as
 // there), else whole. Every rank calls it alike.
 RunStart readRunStart(const std::filesystem::path& input, bool inShares, bool withRadii = true);
+// The start of a run from `snapshot`, whole (a scene, or an input read whole).
+RunStart wholeRunStart(Snapshot snapshot);
 // Where `engine` will not hold the ranks' parts after all (another engine, or too few bodies for
 // the decomposed tree to hold them apart: `held` false), a share read is given up and the whole
 // read in its place.
