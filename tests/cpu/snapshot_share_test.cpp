@@ -39,7 +39,7 @@ State interleavedState() {
   return state;
 }
 
-enum class Damage { none, noStateIndex, stateIndexTwice };
+enum class Damage { none, noStateIndex, stateIndexTwice, stateIndexBeyond };
 
 // `state` in 3 part files, body i in file (7i mod 3), named base.K.hdf5 in `scratch`, each body
 // with a radius of its own.
@@ -63,6 +63,7 @@ void writeParts(const State& state, const ScratchFolder& scratch, Damage damage)
     if (damage == Damage::noStateIndex) files[std::size_t(file)].stateIndex.clear();
   }
   if (damage == Damage::stateIndexTwice) files[2].stateIndex[0] = files[0].stateIndex[0];
+  if (damage == Damage::stateIndexBeyond) files[2].stateIndex[0] = state.size();
   Snapshot whole;
   whole.state = state;
   whole.radii = std::vector<double>(state.size(), 0.0);
@@ -123,9 +124,8 @@ TEST(SnapshotShare, InterleavedTypesAreOrderedByTypeThenStateIndex) {
       }
 }
 
-TEST(SnapshotShare, RefusesAStateIndexGivenTwiceAsTheWholesReaderDoes) {
-  ScratchFolder scratch("snapshot-share-twice");
-  writeParts(interleavedState(), scratch, Damage::stateIndexTwice);
+// What reading the parts in `scratch` whole, then in a share, refused with.
+std::pair<std::string, std::string> refusals(const ScratchFolder& scratch) {
   std::string whole, shared;
   try {
     readSnapshotFile(scratch / "base.0.hdf5");
@@ -137,8 +137,18 @@ TEST(SnapshotShare, RefusesAStateIndexGivenTwiceAsTheWholesReaderDoes) {
   } catch (const std::runtime_error& e) {
     shared = e.what();
   }
-  EXPECT_NE(whole.find("StateIndex gives"), std::string::npos) << whole;
-  EXPECT_EQ(shared, whole);
+  return {whole, shared};
+}
+
+TEST(SnapshotShare, RefusesAStateIndexGivenTwiceOrBeyondAsTheWholesReaderDoes) {
+  for (const auto& [damage, said] : {std::pair{Damage::stateIndexTwice, " twice"},
+                                     std::pair{Damage::stateIndexBeyond, ", beyond the 50"}}) {
+    ScratchFolder scratch("snapshot-share-refused");
+    writeParts(interleavedState(), scratch, damage);
+    const auto [whole, shared] = refusals(scratch);
+    EXPECT_NE(whole.find(said), std::string::npos) << whole;
+    EXPECT_EQ(shared, whole);
+  }
 }
 
 // Other formats are read whole, as before: no share of them.
