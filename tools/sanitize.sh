@@ -38,7 +38,9 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 # reader's child a sanitized rank forks while MPI's threads run: clang 14's AddressSanitizer does
 # not lock its allocator around fork, and under load the child can wait for ever on a lock a thread
 # of the parent held (5 runs in 12 here with two busy cores); the share read's code runs sanitized
-# in the cpu tier (SnapshotShare.*), the parts' writing and reading in GadgetHdf5Parts.*.
+# in the cpu tier (SnapshotShare.*), the parts' writing and reading in GadgetHdf5Parts.*; and
+# serve watched and steered by Chromium (its server runs here in the cpu tier's ServeServer.*,
+# ServeViewers.* and ServeInput.*, and `nbody serve` in Window.AndServeDrawTheSamePicture).
 # Their code runs here in the other tests and in the same variants at N = 1000; the Release tier
 # runs them whole.
 long_tests='FormatsGl.TheTwoGalaxyFileStepsOnEveryEngineAsOnTheCpu|SoakTest.TwentyThousandStepsLeakNothing'
@@ -57,5 +59,6 @@ long_tests+='|DecomposedTree.BenchReportsWhatEachRanksTreeHeldAndItsLets'
 long_tests+='|DecomposedPieces.(EachWalkerSorts|EachWalkerBuilds|EveryRankFindsTheStraddling|EveryWalkerComputes)'
 long_tests+='|Web.ThePageRunsTheFragmentEngineInChromium'
 long_tests+='|DecomposedTree.(EachRankReadsItsShare|ASharedReadOrders|AShotFromParts|ASnapshotInParts)'
+long_tests+='|Serve.ABrowserWatchesAndSteersTheSession'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -L gl -E "$long_tests" "$@"

@@ -257,14 +257,12 @@ TEST(DecomposedPieces, EveryWalkerComputesOneProcesssMoments) {
 // not sent, or straddling nodes' ranges not sent, fail every state but the dense core (misses);
 // opening radii shrunk by 2^-10 fail the uniform sphere; a chunk's greatest |a| for its least fails
 // every state but the one point (where every |a| is 0).
-// Under AddressSanitizer (CI's time) the cases whose host code differs from the others' alone:
-// uneven parts, the arrays in textures, the moves in pieces and the geometric opening.
+// Under AddressSanitizer (CI's time) the host code of the other cases' own, in two runs: uneven
+// parts with the arrays in textures and the moves in pieces, and the geometric opening.
 TEST(DecomposedPieces, WithTheirLocalEssentialTreesEachWalkerWalksToOneProcesssAccelerations) {
   const std::string geometric = " opening=geometric,theta=0.43";
   if (test::underAddressSanitizer())
-    return probeOnRanks("let", {{"dense-core 3001", {3}},
-                                {"plummer 3001 array-bytes=4096", {3}},
-                                {"plummer 3001 piece-bytes=3000", {3}},
+    return probeOnRanks("let", {{"dense-core 3001 array-bytes=4096,piece-bytes=3000", {3}},
                                 {"plummer 3001" + geometric, {3}}});
   probeOnRanks("let", {{"plummer 3001", {2, 3, 4}},
                        {"uniform 10000", {4}},
