@@ -1,7 +1,6 @@
 #include "app/run/snapshot_share.h"
 
 #include <algorithm>
-#include <cstring>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -63,8 +62,8 @@ LeadersLook leaderLooksAt(const std::filesystem::path& path) {
 // The named file's facts rank 0 found (its first body only), on every rank.
 GadgetPart namedFileFacts(const LeadersLook& look, const std::filesystem::path& path) {
   const std::string sent = ranks().leader() ? gadgetPartBytes(look.facts) : "";
-  std::vector<std::byte> bytes(sent.size());
-  std::memcpy(bytes.data(), sent.data(), sent.size());
+  const auto* first = reinterpret_cast<const std::byte*>(sent.data());
+  std::vector<std::byte> bytes(first, first + sent.size());  // none but rank 0's
   ranks().broadcast(bytes);
   return gadgetPartOfBytes({reinterpret_cast<const char*>(bytes.data()), bytes.size()},
                            path.string());
