@@ -458,15 +458,15 @@ Snapshot snapshotFromGadget(const GadgetBodies& bodies, const std::string& sourc
   return snapshot;
 }
 
-Snapshot snapshotPartFromGadget(const GadgetBodies& bodies, std::span<const std::size_t> order,
-                                std::span<const std::uint64_t> names, const std::string& source) {
+Snapshot snapshotPartFromGadget(const GadgetBodies& bodies, std::span<const std::uint64_t> names,
+                                const std::string& source) {
   double scale = 1.0;
   Snapshot snapshot = snapshotOfHeader(bodies, source, scale);
   State& state = snapshot.state;
-  state.resize(order.size());
-  for (std::size_t k = 0; k < order.size(); ++k) {
+  state.resize(bodies.size());
+  for (std::size_t k = 0; k < bodies.size(); ++k) {
     if (k % kBodiesBetweenStopPoints == 0) stopPoint("while reading " + source);
-    putBody(bodies, order[k], scale, state, k);
+    putBody(bodies, k, scale, state, k);
   }
   checkPartBodies(state, source, names);
   if (!std::isfinite(snapshot.time)) throw std::runtime_error(source + ": time is not finite");

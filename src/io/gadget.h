@@ -157,10 +157,10 @@ void checkClaimedTotals(const std::uint64_t (&totals)[kGadgetTypes],
 // (Snapshot::units): the file's G, or where the file records its run the run's G, velocities and
 // time. Throws std::runtime_error naming `source` for unusable units or bodies (checkBodies).
 Snapshot snapshotFromGadget(const GadgetBodies& bodies, const std::string& source);
-// The same of a part of a snapshot, which may hold no bodies: `bodies`' bodies `order[k]` as its
-// rows k, which messages name `names[k]` (their indices in the whole). Without doubles or radii.
-Snapshot snapshotPartFromGadget(const GadgetBodies& bodies, std::span<const std::size_t> order,
-                                std::span<const std::uint64_t> names, const std::string& source);
+// The same of a part of a snapshot, which may hold no bodies: its body k as row k, which messages
+// name `names[k]` (its index in the whole). Without doubles or radii.
+Snapshot snapshotPartFromGadget(const GadgetBodies& bodies, std::span<const std::uint64_t> names,
+                                const std::string& source);
 // What a writer writes: the bodies grouped by component (each group in state order), scaled as
 // above for the run's G (the settings', else the units', else 1), with the record where scaled.
 // `stateIndex` (none, or one a body of the snapshot's state, ascending): the bodies are a part of a

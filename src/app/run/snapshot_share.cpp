@@ -126,16 +126,25 @@ struct KeyRecord {
   std::uint64_t key, type;
 };
 
+// How many of `keys` each rank owns (`sendCounts`), and where each owner's records start when
+// they are grouped by owner in rank order.
+std::vector<std::size_t> ownersFirstPlaces(std::span<const std::uint64_t> keys,
+                                           const KeyOwners& owners,
+                                           std::vector<std::size_t>& sendCounts) {
+  sendCounts.assign(std::size_t(owners.count), 0);
+  for (const std::uint64_t key : keys) ++sendCounts[std::size_t(owners.ownerOf(key))];
+  std::vector<std::size_t> first(sendCounts.size(), 0);
+  std::exclusive_scan(sendCounts.begin(), sendCounts.end(), first.begin(), std::size_t{0});
+  return first;
+}
+
 // `keys`' records grouped by their owners (`sendCounts` a rank), and where each body's went.
 std::vector<KeyRecord> recordsByOwner(std::span<const std::uint8_t> types,
                                       std::span<const std::uint64_t> keys, const KeyOwners& owners,
                                       std::vector<std::size_t>& sendCounts,
                                       std::vector<std::size_t>& placed) {
-  sendCounts.assign(std::size_t(owners.count), 0);
+  std::vector<std::size_t> next = ownersFirstPlaces(keys, owners, sendCounts);
   placed.resize(keys.size());
-  for (const std::uint64_t key : keys) ++sendCounts[std::size_t(owners.ownerOf(key))];
-  std::vector<std::size_t> next(sendCounts.size(), 0);
-  std::exclusive_scan(sendCounts.begin(), sendCounts.end(), next.begin(), std::size_t{0});
   std::vector<KeyRecord> records(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i) {
     placed[i] = next[std::size_t(owners.ownerOf(keys[i]))]++;
@@ -285,10 +294,8 @@ State evenOut(State rows, std::vector<std::uint64_t>& indices, std::uint64_t tot
   };
   const Ranks& r = ranks();
   const KeyOwners owners{total, r.count()};
-  std::vector<std::size_t> sendCounts(std::size_t(r.count()), 0), receivedCounts;
-  for (const std::uint64_t index : indices) ++sendCounts[std::size_t(owners.ownerOf(index))];
-  std::vector<std::size_t> next(sendCounts.size(), 0);
-  std::exclusive_scan(sendCounts.begin(), sendCounts.end(), next.begin(), std::size_t{0});
+  std::vector<std::size_t> sendCounts, receivedCounts;
+  std::vector<std::size_t> next = ownersFirstPlaces(indices, owners, sendCounts);
   std::vector<Row> sent(rows.size());
   for (std::size_t k = 0; k < rows.size(); ++k)
     sent[next[std::size_t(owners.ownerOf(indices[k]))]++] = {
@@ -317,11 +324,9 @@ SnapshotShare shareOfTheWhole(GadgetBodies own, std::vector<std::uint64_t> indic
                               const WholeCount& whole, const std::string& source, bool withRadii) {
   SnapshotShare share;
   share.total = std::size_t(whole.total);
-  std::vector<std::size_t> order(own.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
   const std::vector<double> radius = std::move(own.radius);
-  onEveryRankAlike([&] { share.start = snapshotPartFromGadget(own, order, indices, source); });
-  own = {}, order = {};
+  onEveryRankAlike([&] { share.start = snapshotPartFromGadget(own, indices, source); });
+  own = {};
   if (whole.radii && withRadii) {
     share.start.radii = wholeRadii(radius, indices, whole.total);
     onEveryRankAlike([&] { checkRadii(*share.start.radii, share.total, source); });
