@@ -16,6 +16,7 @@ each project header that names one is compiled once, inside the first SOURCE tha
 build's depfile says which; a SOURCE without a depfile is compiled). About half of the sources."""
 
 import concurrent.futures
+import functools
 import json
 import os
 import re
@@ -56,11 +57,10 @@ def syntax_command(entry, build, loader):
 GL_NAME = re.compile(rb"\bgl[A-Z]\w*|\bGL_[A-Z0-9_]+")
 
 
-def names_gl(path, seen={}):
-    if path not in seen:
-        with open(path, "rb") as f:
-            seen[path] = GL_NAME.search(f.read()) is not None
-    return seen[path]
+@functools.cache
+def names_gl(path):
+    with open(path, "rb") as f:
+        return GL_NAME.search(f.read()) is not None
 
 
 def included_headers(entry, root):
