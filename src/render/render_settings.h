@@ -51,6 +51,8 @@ std::array<glm::vec3, kComponentCount> defaultComponentColors();
 // GADGET's name of component k < kComponentCount ("gas", "halo", ...), for legends.
 std::string_view componentName(int component);
 
+// A field added here is added to app/live/parts_calls.cpp's eachField too (the window's other
+// ranks draw with what rank 0 sends of it).
 struct RenderSettings {
   // Diameter in pixels of a body's sprite at the camera's target distance; nearer bodies are
   // larger, farther ones smaller (and dimmer once below the smallest size drawn).

@@ -64,18 +64,26 @@ std::string underXvfb(const ScratchFolder& scratch, const std::string& screen) {
          "x24\" ";
 }
 
-// `nbody run ARGUMENTS` under Xvfb in a 1280 x 800 screen (started by `launcher`, e.g. mpiexec,
-// where one is given); what it printed to stdout.
+// `nbody run ARGUMENTS` under Xvfb in a SCREEN screen (started by `launcher`, e.g. mpiexec, where
+// one is given); what it printed to stdout.
 std::string runWindow(const ScratchFolder& scratch, const std::string& arguments,
-                      const std::string& launcher = "") {
+                      const std::string& launcher = "", const std::string& screen = "1280x800") {
   const auto out = scratch / "stdout.txt", err = scratch / "stderr.txt";
-  const std::string command = underXvfb(scratch, "1280x800") + launcher +
+  const std::string command = underXvfb(scratch, screen) + launcher +
                               std::string(NBODY_EXECUTABLE) + " run " + arguments +
                               " --print-stats >" + out.string() + " 2>" + err.string();
   const int status = std::system(command.c_str());
   const std::string printed = test::readWholeFile(out), complaints = test::readWholeFile(err);
   EXPECT_EQ(status, 0) << printed << complaints;
   return printed;
+}
+
+// mpiexec of `ranks` ranks, oversubscribed, each on one llvmpipe thread.
+std::string mpiexecOf(int ranks) {
+  return "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+         "OMPI_MCA_rmaps_base_oversubscribe=1 LP_NUM_THREADS=1 " NBODY_MPIEXEC
+         " " NBODY_MPIEXEC_NUMPROC_FLAG " " +
+         std::to_string(ranks) + " " NBODY_MPIEXEC_PREFLAGS " ";
 }
 
 void requireXvfb() {
@@ -473,10 +481,7 @@ TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {
       "--height 240 --camera-path " +
       (scratch / "path.txt").string() + " --screenshot ";
   runWindow(scratch, run + (scratch / "one.png").string());
-  const std::string launcher =
-      "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-      "OMPI_MCA_rmaps_base_oversubscribe=1 LP_NUM_THREADS=1 " NBODY_MPIEXEC
-      " " NBODY_MPIEXEC_NUMPROC_FLAG " 3 " NBODY_MPIEXEC_PREFLAGS " ";
+  const std::string launcher = mpiexecOf(3);
   const std::string printed = runWindow(scratch, run + (scratch / "three.png").string(), launcher);
   EXPECT_NE(printed.find("frames 6, steps 12"), std::string::npos) << printed;
   EXPECT_TRUE(test::readWholeFile(scratch / "three.png") ==
@@ -489,6 +494,45 @@ TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {
   for (const int rank : {0, 1, 2})
     EXPECT_NE(printed.find("run: rank " + std::to_string(rank) + " ("), std::string::npos)
         << rank << printed;
+  // The decomposed tree: each rank holds and draws its own bodies, the light added across them.
+  const std::string apart = "--set distribute=decompose " + run + (scratch / "two.png").string();
+  runWindow(scratch, apart, mpiexecOf(2));
+  EXPECT_NE(test::readWholeFile(scratch / "stderr.txt")
+                .find("N = 3001; each rank draws its own bodies, composited"),
+            std::string::npos);
+  EXPECT_TRUE(test::readWholeFile(scratch / "two.png") == test::readWholeFile(scratch / "one.png"));
+}
+
+// While the ranks of a decomposed tree hold the bodies apart, the panel's switches that need
+// every body in one place are turned back, saying so, and the rest work from the parts: driven
+// under NBODY_GL_DEBUG in a screen tall enough for the panel with its ranks' lines.
+TEST(Window, WithTheBodiesApartTurnsBackWhatNeedsThemAll) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-apart");
+  std::ofstream(scratch / "clicks.txt") << "1 nbody-gl > density\n3 nbody-gl > by energy\n"
+                                           "5 nbody-gl > cells\n7 nbody-gl > histogram\n"
+                                           "9 nbody-gl > by radius\n11 nbody-gl > Fit camera\n"
+                                           "13 nbody-gl > Save snapshot\n15 nbody-gl > Reset (R)\n";
+  const std::string launcher =
+      "env NBODY_GL_DEBUG=1 NBODY_PANEL_CLICKS=" + (scratch / "clicks.txt").string() + " " +
+      mpiexecOf(2);
+  const std::string printed =
+      runWindow(scratch,
+                "--engine tree --set distribute=decompose --bodies 1500 --frames 18 "
+                "--steps-per-frame 1 --width 1280 --height 1500",
+                launcher, "1280x1600");
+  const std::string complaints = test::readWholeFile(scratch / "stderr.txt");
+  EXPECT_EQ(complaints.find("GL error"), std::string::npos) << complaints;
+  EXPECT_EQ(complaints.find("GL: "), std::string::npos) << complaints;
+  EXPECT_NE(printed.find("run: panel clicks: 8 of 8 taken"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("run: view: sprites, colour by radius linear, range auto, hidden "
+                         "components none, overlays none, no histogram"),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(complaints.find("run: snapshot: not while the ranks hold the bodies apart"),
+            std::string::npos)
+      << complaints;
+  EXPECT_EQ(test::temporaryFilesIn(scratch.path()), std::vector<std::string>{});
 }
 
 // A cluster on a circular orbit in a moving external potential: 3 ranks draw one process's picture
@@ -505,10 +549,7 @@ TEST(Window, InAPotentialUnderMpiexecShowsWhatOneProcessShows) {
   const std::string potential = " --potential 'mw2014+point:mass=0.05,circle=1.5;0.8;0.3'";
   runWindow(scratch, run + potential + " --screenshot " + (scratch / "one.png").string());
   runWindow(scratch, run + " --screenshot " + (scratch / "none.png").string());
-  const std::string launcher =
-      "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-      "OMPI_MCA_rmaps_base_oversubscribe=1 LP_NUM_THREADS=1 " NBODY_MPIEXEC
-      " " NBODY_MPIEXEC_NUMPROC_FLAG " 3 " NBODY_MPIEXEC_PREFLAGS " ";
+  const std::string launcher = mpiexecOf(3);
   const std::string printed = runWindow(
       scratch, run + potential + " --screenshot " + (scratch / "three.png").string(), launcher);
   EXPECT_NE(printed.find("frames 6, steps 12"), std::string::npos) << printed;
@@ -607,10 +648,8 @@ TEST(Window, PanelClicksUnderMpiexecAreRankZerosAlone) {
   ASSERT_NO_FATAL_FAILURE(requireXvfb());
   ScratchFolder scratch("window-ranks-clicks");
   std::ofstream(scratch / "clicks.txt") << "2 nbody-gl > Pause (Space)\n";
-  const std::string launcher = "env NBODY_PANEL_CLICKS=" + (scratch / "clicks.txt").string() +
-                               " OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                               "OMPI_MCA_rmaps_base_oversubscribe=1 LP_NUM_THREADS=1 " NBODY_MPIEXEC
-                               " " NBODY_MPIEXEC_NUMPROC_FLAG " 2 " NBODY_MPIEXEC_PREFLAGS " ";
+  const std::string launcher =
+      "env NBODY_PANEL_CLICKS=" + (scratch / "clicks.txt").string() + " " + mpiexecOf(2);
   const std::string printed =
       runWindow(scratch, "--bodies 1024 --frames 6 --width 320 --height 240", launcher);
   EXPECT_NE(printed.find("run: panel clicks: 1 of 1 taken"), std::string::npos)

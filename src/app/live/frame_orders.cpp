@@ -8,6 +8,8 @@
 #include <type_traits>
 
 #include "app/live/live_simulation.h"
+#include "app/live/order_bytes.h"
+#include "app/live/parts_calls.h"
 #include "app/run/engine_session.h"
 #include "app/run/rank_agreement.h"
 #include "diagnostics/force_accuracy.h"
@@ -17,52 +19,10 @@
 namespace nbody {
 namespace {
 
-class Writer {
- public:
-  template <typename T>
-  void plain(const T& value) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    const auto* bytes = reinterpret_cast<const std::byte*>(&value);
-    bytes_.insert(bytes_.end(), bytes, bytes + sizeof value);
-  }
-  void text(const std::string& value) {
-    plain(value.size());
-    const auto* bytes = reinterpret_cast<const std::byte*>(value.data());
-    bytes_.insert(bytes_.end(), bytes, bytes + value.size());
-  }
-  std::vector<std::byte> take() { return std::move(bytes_); }
-
- private:
-  std::vector<std::byte> bytes_;
-};
-
-class Reader {
- public:
-  explicit Reader(const std::vector<std::byte>& bytes) : bytes_(bytes) {}
-  template <typename T>
-  T plain() {
-    T value;
-    take(&value, sizeof value);
-    return value;
-  }
-  std::string text() {
-    std::string value(plain<std::size_t>(), '\0');
-    take(value.data(), value.size());
-    return value;
-  }
-
- private:
-  void take(void* into, std::size_t size) {
-    if (at_ + size > bytes_.size()) throw std::logic_error("a frame order ends early");
-    std::memcpy(into, bytes_.data() + at_, size);
-    at_ += size;
-  }
-  const std::vector<std::byte>& bytes_;
-  std::size_t at_ = 0;
-};
-
-// A follower's frame: what rank 0's frame does with the same settings, failures caught alike.
-void carryOut(LiveSimulation& simulation, AppSettings& settings, const FrameOrder& order) {
+// A follower's frame: what rank 0's frame does with the same settings, failures caught alike; the
+// collectives rank 0 announces before its steps (parts_calls.h) come between.
+void carryOut(LiveSimulation& simulation, AppSettings& settings, const FrameOrder& order,
+              PartsFollower& follower) {
   settings = order.settings;
   const bool load = settings.requests.take(Request::LoadSnapshot);
   const bool checkAccuracy = settings.requests.take(Request::CheckAccuracy);
@@ -80,12 +40,13 @@ void carryOut(LiveSimulation& simulation, AppSettings& settings, const FrameOrde
                             {.allUpTo = 4096, .bodies = 4096});
   } catch (const std::exception&) {
   }
+  follower.carryOutUntilSteps();
   if (order.steps == 0) return;
   simulation.advance(settings, order.steps);
   (void)describeRanks(simulation.engine(), order.steps);
 }
 
-void writeStep(Writer& out, const StepParams& step) {
+void writeStep(OrderWriter& out, const StepParams& step) {
   out.plain(step.dt);
   out.plain(step.softening);
   out.plain(step.gravity);
@@ -105,7 +66,7 @@ SharedPotential potentialOf(const std::string& text, double gravity) {
   return last;
 }
 
-StepParams readStep(Reader& in) {
+StepParams readStep(OrderReader& in) {
   StepParams step;
   step.dt = in.plain<double>();
   step.softening = in.plain<double>();
@@ -120,7 +81,7 @@ StepParams readStep(Reader& in) {
 }  // namespace
 
 std::vector<std::byte> encodeOrder(const FrameOrder& order) {
-  Writer out;
+  OrderWriter out;
   const RunChoice& run = order.settings.run;
   out.text(run.engine);
   out.plain(run.engineSettings.size());
@@ -146,7 +107,7 @@ std::vector<std::byte> encodeOrder(const FrameOrder& order) {
 }
 
 FrameOrder decodeOrder(const std::vector<std::byte>& bytes) {
-  Reader in(bytes);
+  OrderReader in(bytes);
   FrameOrder order;
   RunChoice& run = order.settings.run;
   run.engine = in.text();
@@ -169,16 +130,7 @@ FrameOrder decodeOrder(const std::vector<std::byte>& bytes) {
   return order;
 }
 
-void sendOrder(const FrameOrder& order) {
-  std::vector<std::byte> bytes = encodeOrder(order);
-  ranks().broadcast(bytes);
-}
-
-FrameOrder receiveOrder() {
-  std::vector<std::byte> bytes;
-  ranks().broadcast(bytes);
-  return decodeOrder(bytes);
-}
+void sendOrder(const FrameOrder& order) { announce(WindowCall::order, encodeOrder(order)); }
 
 std::string describeRanks(Engine& engine, int steps) {
   const auto times = engine.exchangeTimes();
@@ -207,13 +159,21 @@ int followWindow(const WindowOptions& options) {
     if (!options.cameraPath.empty())
       readCameraPathFile(options.cameraPath);  // its read is collective
     context = openHeadlessContext();
-    simulation = std::make_unique<LiveSimulation>(settings);
+    simulation = std::make_unique<LiveSimulation>(settings, drawsFromParts(options.render));
     if (start) simulation->continueFrom(settings, *start);
   });
   reportRanksOnce(context->info().device, context->info().renderer);
-  for (FrameOrder order = receiveOrder(); !order.quit; order = receiveOrder())
-    carryOut(*simulation, settings, order);
-  return 0;
+  PartsFollower follower(*simulation);
+  for (;;) {
+    const Announced next = receiveAnnounced();
+    if (next.call != WindowCall::order) {
+      follower.carryOut(next);
+      continue;
+    }
+    const FrameOrder order = decodeOrder(next.payload);
+    if (order.quit) return 0;
+    carryOut(*simulation, settings, order, follower);
+  }
 }
 
 }  // namespace nbody

@@ -23,9 +23,9 @@ struct FrameOrder {
   bool quit = false;
 };
 
-// Rank 0 sends a frame's order to every other rank (a collective: they are in receiveOrder()).
+// Rank 0 sends a frame's order to every other rank (a collective: they wait in followWindow()).
+// Before its steps, rank 0 announces the word to begin them (parts_calls.h).
 void sendOrder(const FrameOrder& order);
-FrameOrder receiveOrder();
 
 // The bytes of an order and back: the parts of AppSettings a follower applies.
 std::vector<std::byte> encodeOrder(const FrameOrder& order);

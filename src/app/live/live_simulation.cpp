@@ -13,7 +13,7 @@
 
 namespace nbody {
 
-LiveSimulation::LiveSimulation(AppSettings& settings) {
+LiveSimulation::LiveSimulation(AppSettings& settings, bool apart) : apart_(apart) {
   engine_ = createEngine(settings.run.engine, settings.run.engineSettings);
   engineName_ = settings.run.engine;
   settings.run.engineSettings = engine_->settings();
@@ -22,6 +22,7 @@ LiveSimulation::LiveSimulation(AppSettings& settings) {
 }
 
 void LiveSimulation::regenerate(AppSettings& settings) {
+  holdApartWherePossible(settings.run.scene.bodyCount());  // what the capacity counts
   try {
     engine_->checkCapacity(settings.run.scene.bodyCount());
   } catch (const std::runtime_error&) {
@@ -88,6 +89,7 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
     throw std::runtime_error("the snapshot was made with method '" + snapshot.settings->method +
                              "', which this build does not offer");
   const SharedPotential potential = potentialFor(settings, snapshot);
+  holdApartWherePossible(snapshot.state.size());
   engine_->checkCapacity(snapshot.state.size());
   engine_->uploadWithDoubles(snapshot.state, snapshot.doubles);
   initial_ = snapshot.state;
@@ -126,8 +128,18 @@ void LiveSimulation::switchEngine(AppSettings& settings) {
     settings.run.engine = engineName_;
     throw;
   }
+  if (engine_->gatheringDeferred()) {
+    try {
+      engine_->deferGathering(false);  // the whole state moves across
+    } catch (...) {
+      engine_->deferGathering(true);
+      settings.run.engine = engineName_;
+      throw;
+    }
+  }
   next->upload(engine_->download());
   engine_ = std::move(next);
+  holdApartWherePossible(engine_->bodyCount());
   engineName_ = settings.run.engine;
   settings.run.engineSettings = engine_->settings();
 }
@@ -143,7 +155,12 @@ bool LiveSimulation::changeVariant(AppSettings& settings) {
     throw;
   }
   settings.run.engineSettings = engine_->settings();
+  holdApartWherePossible(engine_->bodyCount());  // the tree's `distribute` may have changed
   return true;
+}
+
+void LiveSimulation::holdApartWherePossible(std::size_t bodies) {
+  engine_->deferGathering(apart_ && engine_->holdsParts(bodies));
 }
 
 LiveSimulation::Changes LiveSimulation::apply(AppSettings& settings) {

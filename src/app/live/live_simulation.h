@@ -25,8 +25,11 @@ namespace nbody {
 class LiveSimulation {
  public:
   // Makes the engine and the scene `settings` describe; fills in settings.run.engineSettings with
-  // the engine's choices.
-  explicit LiveSimulation(AppSettings& settings);
+  // the engine's choices. `apart`: where the engine's ranks hold their own bodies (a decomposed
+  // tree under mpiexec) they keep them apart, gathering deferred (Engine::deferGathering), so that
+  // N is not bounded by one GPU; what needs every body in one place is then the caller's to refuse
+  // (the window draws each rank's part: parts_calls.h). Every rank makes it alike.
+  explicit LiveSimulation(AppSettings& settings, bool apart = false);
 
   struct Changes {
     bool engineSwitched = false;
@@ -54,6 +57,9 @@ class LiveSimulation {
   void continueFrom(AppSettings& settings, const Snapshot& snapshot);
 
   Engine& engine() { return *engine_; }
+  // Whether the ranks hold the bodies apart now: none holds the whole state (download() and
+  // gpuState() are not to be called), each draws and measures its part.
+  bool holdsPartsApart() const { return engine_->gatheringDeferred() && engine_->heldParts(); }
   const Engine& engine() const { return *engine_; }
   long long stepCount() const { return stepCount_; }
   // Simulation time: that of the state loaded or generated, plus the steps since at each dt
@@ -76,9 +82,12 @@ class LiveSimulation {
   void startOverFromLoaded();
   void switchEngine(AppSettings& settings);
   bool changeVariant(AppSettings& settings);
+  // Keeps `bodies` bodies apart where apart_ and the engine holds them in parts, else gathered.
+  void holdApartWherePossible(std::size_t bodies);
 
   std::unique_ptr<Engine> engine_;
   std::string engineName_;  // as asked for (the engine made may be its fallback)
+  bool apart_;              // the constructor's
   SceneChoice scene_;       // what initial_ was made from (or, after a load, stands for)
   State initial_;
   std::optional<DoubleState>

@@ -160,10 +160,16 @@ Camera placeCamera(const CameraSpec& spec, const BoundingSphere& sphere, float a
   return camera;
 }
 
+bool needsEveryBody(const RenderSettings& look) {
+  return look.density || needsBodyField(look.colorBy) || look.shows(Overlay::Cells);
+}
+
+bool drawsFromParts(const RenderOptions& options) {
+  return !needsEveryBody(options.settings) && options.select.empty();
+}
+
 bool drawsRanksParts(const Engine& engine, const RenderOptions& options, std::size_t bodies) {
-  const RenderSettings& look = options.settings;
-  return engine.holdsParts(bodies) && !look.density && !needsBodyField(look.colorBy) &&
-         !look.shows(Overlay::Cells) && options.select.empty();
+  return engine.holdsParts(bodies) && drawsFromParts(options);
 }
 
 RenderSettings resolveRenderSettings(const RenderOptions& options, const State& state, double time,

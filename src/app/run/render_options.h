@@ -62,6 +62,12 @@ bool fitsDensityToPicture(const RenderOptions& options);
 // or density), no tree cells, no --select. The camera and colours are then measured from the parts
 // (the same bits as one process's).
 bool drawsRanksParts(const Engine& engine, const RenderOptions& options, std::size_t bodies);
+// Whether `look` needs every body in one place: the density, a colour from a field (energy,
+// density), the tree's cells.
+bool needsEveryBody(const RenderSettings& look);
+// Whether pictures with `options` can be drawn from the ranks' parts: a look that needs nothing
+// beyond them, and no --select.
+bool drawsFromParts(const RenderOptions& options);
 // Picks --select's bodies in `state`; on stderr, one line naming the IDs `state` has no body of
 // (unless `quiet`): "shot: --select: no body with ID 5000 among 4096".
 void pickSelected(Selection& selection, const RenderOptions& options, const State& state,

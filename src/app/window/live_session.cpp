@@ -16,6 +16,7 @@
 #include "app/live/frame_orders.h"
 #include "app/live/frame_statistics.h"
 #include "app/live/live_simulation.h"
+#include "app/live/parts_calls.h"
 #include "app/live/recount_clock.h"
 #include "app/live/series_playback.h"
 #include "app/run/engine_session.h"
@@ -170,6 +171,11 @@ class LiveSession::Impl {
 
  private:
   Engine& engine() { return simulation_.engine(); }
+  // The ranks hold the bodies apart (LiveSimulation::holdsPartsApart): pictures and measures come
+  // from every rank's part (parts_calls.h), and what needs every body in one place is refused.
+  bool apart() const { return simulation_.holdsPartsApart(); }
+  void keepToWhatPartsShow();
+  std::optional<std::size_t> firstNonFiniteBody();
   bool takeInput();
   void showPanel();
   void applySettings();
@@ -191,6 +197,7 @@ class LiveSession::Impl {
   void describeExchange(int steps);
   void stopIfNonFinite(int steps);
   void draw();
+  void drawBodies();
   void writeScreenshot(bool lastFrame);
   void refreshColorRange(const State& state);
   // The bodies as the engine holds them now, with `quantity`'s field measured (where it needs one
@@ -259,7 +266,7 @@ LiveSession::Impl::Impl(const WindowOptions& options, SessionInputs& inputs,
       cameraPath_(inputs.cameraPath),
       screenshotFile_(inputs.screenshotFile),
       settings_(initialSettings(options, loadFirst_)),
-      simulation_(settings_) {
+      simulation_(settings_, drawsFromParts(options.render)) {
   front_.setVsync(settings_.vsync);
   if (!findEngine(settings_.run.engine)->interactiveAt(settings_.run.scene.options.bodyCount))
     std::fprintf(stderr, "run: the %s engine is slow at N = %zu\n", settings_.run.engine.c_str(),
@@ -274,9 +281,10 @@ LiveSession::Impl::Impl(const WindowOptions& options, SessionInputs& inputs,
     settings_.paused = true;
     playSeries();  // the first snapshot, for the camera and colours below
   }
-  std::fprintf(stderr, "run: %s engine on %s, drawn on %s; %s, N = %zu\n", engine().name().c_str(),
-               engine().device().c_str(), front_.contextInfo().renderer.c_str(),
-               settings_.run.method.c_str(), engine().bodyCount());
+  std::fprintf(stderr, "run: %s engine on %s, drawn on %s; %s, N = %zu%s\n",
+               engine().name().c_str(), engine().device().c_str(),
+               front_.contextInfo().renderer.c_str(), settings_.run.method.c_str(),
+               engine().bodyCount(), apart() ? "; each rank draws its own bodies, composited" : "");
   target_ = front_.target();
   if (!options.record.empty()) recorder_.start(options.record, target_.size, !options.hidePanel);
   camera_ = placeCamera(parseCameraSpec(options.render.camera),
@@ -309,6 +317,7 @@ bool LiveSession::Impl::runFrame() {
   const int steps = plannedSteps();
   if (ranks().distributed()) sendOrder({settings_, steps, false});
   applySettings();
+  announce(WindowCall::proceed);  // the other ranks step as rank 0 does next
   measureConservation();
   step(steps);
   recountFigures();
@@ -362,23 +371,28 @@ void LiveSession::Impl::applySettings() {
   if (settings_.vsync != applied_.vsync) front_.setVsync(settings_.vsync);
   applySimulationSettings();
   carryOutSnapshotRequests();
-  carryOutCameraPathRequests();
   Requests& asks = settings_.requests;
+  if (asks.take(Request::CheckAccuracy)) checkAccuracy();  // where the other ranks check it too
+  if (apart()) keepToWhatPartsShow();
+  carryOutCameraPathRequests();
   if (asks.take(Request::ToggleRecording))
     figures_.message = recorder_.toggle(target_.size, settings_.recordPanel);
   if (asks.take(Request::FitCamera))
-    camera_.fit(boundingSphere(engine().download()), aspectOf(target_.size));
+    camera_.fit(apart() ? sphereOfParts(engine()) : boundingSphere(engine().download()),
+                aspectOf(target_.size));
   if (settings_.run.method != applied_.run.method) stats_.forgetTiming();
-  if (asks.take(Request::CheckAccuracy)) checkAccuracy();
   // A range set by hand is another quantity's once the colouring changes: fitted again.
   const bool otherQuantity = settings_.render.colorBy != applied_.render.colorBy ||
                              settings_.render.density != applied_.render.density;
   if (otherQuantity) settings_.automaticColorRange = true;
   if (otherQuantity || settings_.render.logScale != applied_.render.logScale ||
-      (settings_.automaticColorRange && !applied_.automaticColorRange))
-    refreshColorRange(engine().download());
-  else if (settings_.render.smoothing !=
-           applied_.render.smoothing)  // the density's range only: no readback
+      (settings_.automaticColorRange && !applied_.automaticColorRange)) {
+    if (apart())
+      measureParts(settings_.render, settings_.automaticColorRange, simulation_.time(), engine());
+    else
+      refreshColorRange(engine().download());
+  } else if (settings_.render.smoothing !=
+             applied_.render.smoothing)  // the density's range only: no readback
     fitDensityRange_ = settings_.automaticColorRange && settings_.render.density;
   applied_ = settings_;
 }
@@ -445,7 +459,11 @@ void LiveSession::Impl::carryOutSnapshotRequests() {
   std::string& message = figures_.message;
   const bool save = settings_.requests.take(Request::SaveSnapshot);
   const bool load = settings_.requests.take(Request::LoadSnapshot);
-  if (save) {
+  if (save && apart()) {
+    message =
+        "snapshot: not while the ranks hold the bodies apart (simulate --snapshot-files "
+        "ranks writes a file a rank)";
+  } else if (save) {
     std::string path = timestampedName(settings_.saveFormat);
     try {
       simulation_.save(settings_, path);
@@ -507,6 +525,10 @@ void LiveSession::Impl::startedOver() {
 // The body clicked (within 10 pixels of the click) or those in the box dragged, read from the state
 // as the engine holds it now: they replace the selection, or join it with Ctrl.
 void LiveSession::Impl::pickBodies(const PickRequest& request) {
+  if (apart()) {
+    figures_.message = "picking needs every body in one place, which the ranks hold apart";
+    return;
+  }
   const State state = engine().download();
   const glm::vec2 size(target_.size);
   const std::uint32_t hidden = settings_.render.hiddenComponents;
@@ -590,6 +612,9 @@ void LiveSession::Impl::refreshColorRange(const State& state) {
 // What is conserved, a few times a second, before this frame's steps.
 void LiveSession::Impl::measureConservation() {
   conservation_.follow({settings_.run.engine, settings_.run.method, settings_.run.step});
+  // The energies need every body in one place (and a tree of them all): no plots while apart.
+  figures_.conservation = apart() ? nullptr : &conservation_;
+  if (apart()) return;
   if (!conservation_.due(stats_.secondsSinceStart(), simulation_.stepCount())) return;
   const double before = stats_.secondsSinceStart();
   const Diagnostics now = diagnostics_.measure(engine(), simulation_.stepNow(settings_));
@@ -642,8 +667,8 @@ int LiveSession::Impl::plannedSteps() {
 
 void LiveSession::Impl::step(int steps) {
   if (steps > 0) stats_.timeSteps(engine(), steps, [&] { simulation_.advance(settings_, steps); });
-  stopIfNonFinite(steps);
   describeExchange(steps);
+  stopIfNonFinite(steps);
 }
 
 // A distributed run's ranks and where each rank's time went in this frame's steps.
@@ -656,7 +681,7 @@ void LiveSession::Impl::describeExchange(int steps) {
 void LiveSession::Impl::stopIfNonFinite(int steps) {
   if (steps == 0 || (stats_.frames() % 60 != 59 && !settings_.paused) || !figures_.warning.empty())
     return;
-  if (const auto body = simulation_.firstNonFiniteBody()) {
+  if (const auto body = firstNonFiniteBody()) {
     settings_.paused = true;
     figures_.warning = "non-finite state by step " + std::to_string(simulation_.stepCount()) +
                        ": body " + std::to_string(*body) +
@@ -669,16 +694,8 @@ void LiveSession::Impl::draw() {
   stats_.beginDraw();
   glBindFramebuffer(GL_FRAMEBUFFER, target_.framebuffer);
   glViewport(0, 0, target_.size.x, target_.size.y);
-  const std::optional<GpuStateView> shown = settings_.render.density
-                                                ? gpuStateOf(engine(), cpuStateTextures_)
-                                                : bodiesWithField(settings_.render.colorBy);
   try {
-    const GpuStateView bodies =
-        shown.value_or(GpuStateView{});  // none: nothing drawn but the background
-    if (fitDensityRange_)
-      settings_.render.colorRange = renderer_.fitDensityRange(bodies, camera_, settings_.render);
-    fitDensityRange_ = false;
-    renderer_.draw(bodies, camera_, settings_.render, simulation_.time());
+    drawBodies();
     overlays_.paint(camera_, settings_.render,
                     {simulation_.time(), simulation_.stepCount(), selection_.marked(), &cells_});
   } catch (const std::invalid_argument& e) {  // e.g. an empty colour range
@@ -692,6 +709,44 @@ void LiveSession::Impl::draw() {
   stats_.endDraw();
 }
 
+// The bodies where the engine holds them: every rank's part, composited, where the ranks hold them
+// apart; else the whole state, with the field its colours need.
+void LiveSession::Impl::drawBodies() {
+  if (apart()) {
+    drawParts(renderer_, engine(), {camera_, settings_.render, simulation_.time(), target_.size});
+    return;
+  }
+  const std::optional<GpuStateView> shown = settings_.render.density
+                                                ? gpuStateOf(engine(), cpuStateTextures_)
+                                                : bodiesWithField(settings_.render.colorBy);
+  const GpuStateView bodies =
+      shown.value_or(GpuStateView{});  // none: nothing drawn but the background
+  if (fitDensityRange_)
+    settings_.render.colorRange = renderer_.fitDensityRange(bodies, camera_, settings_.render);
+  fitDensityRange_ = false;
+  renderer_.draw(bodies, camera_, settings_.render, simulation_.time());
+}
+
+// While the ranks hold the bodies apart: the density, colours from a field, the cells, the
+// histogram and a selection need every body in one place, and are turned off, the panel saying so.
+void LiveSession::Impl::keepToWhatPartsShow() {
+  RenderSettings& look = settings_.render;
+  const bool refused = needsEveryBody(look) || settings_.histogram.shown || !selection_.empty();
+  if (!refused) return;
+  look.density = false;
+  if (needsBodyField(look.colorBy)) look.colorBy = ColorBy::Speed;
+  look.overlays &= ~overlayBit(Overlay::Cells);
+  settings_.histogram.shown = false;
+  selection_.clear();
+  figures_.message =
+      "the density, colours by energy or density, the cells, histograms and selections need every "
+      "body in one place, which the ranks hold apart";
+}
+
+std::optional<std::size_t> LiveSession::Impl::firstNonFiniteBody() {
+  return apart() ? firstNonFiniteOfParts(simulation_) : simulation_.firstNonFiniteBody();
+}
+
 // A picture of a non-finite state is never written: what it shows would not be the run.
 void LiveSession::Impl::writeScreenshot(bool lastFrame) {
   const bool lastPicture = lastFrame && screenshotFile_ != nullptr;
@@ -699,7 +754,7 @@ void LiveSession::Impl::writeScreenshot(bool lastFrame) {
   if (!asked && !lastPicture) return;
   std::string path = asked ? timestampedName(".png") : options_.screenshot;
   try {
-    if (const auto body = simulation_.firstNonFiniteBody())
+    if (const auto body = firstNonFiniteBody())
       throw std::runtime_error("the state is not finite at step " +
                                std::to_string(simulation_.stepCount()) + " (body " +
                                std::to_string(*body) + "), so " + path + " was not written");
