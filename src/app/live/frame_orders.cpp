@@ -1,11 +1,8 @@
 #include "app/live/frame_orders.h"
 
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <optional>
-#include <stdexcept>
-#include <type_traits>
 
 #include "app/live/live_simulation.h"
 #include "app/live/order_bytes.h"
