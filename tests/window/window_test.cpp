@@ -504,8 +504,9 @@ TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {
 }
 
 // While the ranks of a decomposed tree hold the bodies apart, the panel's switches that need
-// every body in one place are turned back, saying so, and the rest work from the parts: driven
-// under NBODY_GL_DEBUG in a screen tall enough for the panel with its ranks' lines.
+// every body in one place are turned back, saying so, and the rest work from the parts (the
+// histogram counts every rank's bodies): driven under NBODY_GL_DEBUG in a screen tall enough for
+// the panel with its ranks' lines.
 TEST(Window, WithTheBodiesApartTurnsBackWhatNeedsThemAll) {
   ASSERT_NO_FATAL_FAILURE(requireXvfb());
   ScratchFolder scratch("window-apart");
@@ -526,9 +527,16 @@ TEST(Window, WithTheBodiesApartTurnsBackWhatNeedsThemAll) {
   EXPECT_EQ(complaints.find("GL: "), std::string::npos) << complaints;
   EXPECT_NE(printed.find("run: panel clicks: 8 of 8 taken"), std::string::npos) << printed;
   EXPECT_NE(printed.find("run: view: sprites, colour by radius linear, range auto, hidden "
-                         "components none, overlays none, no histogram"),
+                         "components none, overlays none, histogram of radius linear"),
             std::string::npos)
       << printed;
+  // The histogram counted every rank's bodies: each once, in a bin or beyond.
+  std::smatch counted;
+  ASSERT_TRUE(std::regex_search(printed, counted,
+                                std::regex("histogram at step [0-9]+: ([0-9]+) bodies in 48 bins "
+                                           "from [^ ]+ to [^ ]+, ([0-9]+) beyond")))
+      << printed;
+  EXPECT_EQ(std::stol(counted[1]) + std::stol(counted[2]), 1500) << printed;
   EXPECT_NE(complaints.find("run: snapshot: not while the ranks hold the bodies apart"),
             std::string::npos)
       << complaints;

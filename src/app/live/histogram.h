@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "parallel/ranks.h"
 #include "physics/state.h"
 #include "render/render_settings.h"
 
@@ -25,8 +26,10 @@ struct Histogram {
 // percentile on a log scale, of those above 0) to its 99.5th percentile, so that a few escapers do
 // not squeeze everybody else into one bin; L_z from minus to plus the 99.5th percentile of |L_z|.
 // Component is no quantity: it counts the bodies of each component. `field`: the bodies' BodyField
-// values, which energy and density need.
+// values, which energy and density need. `state` may be this rank's part of the bodies, `ranks`
+// holding the rest (every rank calls it alike): the range and the counts are then every rank's
+// (percentiles and counts found with integers: one process's histogram, bit for bit).
 Histogram histogramOf(const State& state, ColorBy quantity, bool logScale, int bins, long long step,
-                      std::span<const float> field = {});
+                      std::span<const float> field = {}, const Ranks& ranks = processAlone());
 
 }  // namespace nbody

@@ -69,6 +69,17 @@ std::optional<std::size_t> firstNonFiniteOfParts(LiveSimulation& simulation) {
   return simulation.firstNonFiniteBody();
 }
 
+Histogram histogramOfParts(Engine& engine, const AppSettings::HistogramChoice& choice, int bins,
+                           long long step) {
+  announceWith(WindowCall::histogram, [&](OrderWriter& out) {
+    out.plain(choice);
+    out.plain(bins);
+    out.plain(step);
+  });
+  return histogramOf(engine.downloadPart().rows, choice.quantity, choice.logScale, bins, step, {},
+                     ranks());
+}
+
 void drawParts(PointSpriteRenderer& renderer, Engine& engine, const PartsPicture& picture) {
   announceWith(WindowCall::draw, [&](OrderWriter& out) {
     out.plain(picture.camera);
@@ -104,6 +115,12 @@ void PartsFollower::carryOut(const Announced& announced) {
       case WindowCall::nonFinite:
         (void)firstNonFiniteOfParts(simulation_);
         return;
+      case WindowCall::histogram: {
+        const auto choice = in.plain<AppSettings::HistogramChoice>();
+        const int bins = in.plain<int>();
+        (void)histogramOfParts(engine, choice, bins, in.plain<long long>());
+        return;
+      }
       case WindowCall::draw: {
         PartsPicture picture;
         picture.camera = in.plain<Camera>();

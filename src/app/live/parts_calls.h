@@ -17,6 +17,8 @@
 
 #include <glm/vec2.hpp>
 
+#include "app/live/app_settings.h"
+#include "app/live/histogram.h"
 #include "render/camera.h"
 #include "render/offscreen.h"
 #include "render/point_sprite_renderer.h"
@@ -29,7 +31,15 @@ class LiveSimulation;
 
 // What rank 0 broadcasts to the other ranks of a window: a frame's order (frame_orders.h), the
 // word that its frame's steps may begin, or one of the collectives below.
-enum class WindowCall : std::uint8_t { order, proceed, sphere, colours, nonFinite, draw };
+enum class WindowCall : std::uint8_t {
+  order,
+  proceed,
+  sphere,
+  colours,
+  nonFinite,
+  histogram,
+  draw
+};
 struct Announced {
   WindowCall call;
   std::vector<std::byte> payload;
@@ -46,6 +56,9 @@ BoundingSphere sphereOfParts(Engine& engine);
 void measureParts(RenderSettings& settings, bool automatic, double time, Engine& engine);
 // The first body whose state is not finite, of every rank's.
 std::optional<std::size_t> firstNonFiniteOfParts(LiveSimulation& simulation);
+// The histogram of every rank's bodies (a quantity that needs no field).
+Histogram histogramOfParts(Engine& engine, const AppSettings::HistogramChoice& choice, int bins,
+                           long long step);
 
 struct PartsPicture {
   Camera camera;

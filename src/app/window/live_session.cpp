@@ -48,6 +48,8 @@
 namespace nbody {
 namespace {
 
+constexpr int kHistogramBins = 48;
+
 AppSettings initialSettings(const WindowOptions& options,
                             const std::optional<Snapshot>& loadFirst) {
   AppSettings settings = initialAppSettings(options);
@@ -124,6 +126,17 @@ std::string describeView(const AppSettings& s, std::size_t keyframes, std::size_
   text += ", selected " + std::to_string(selected) + (s.followSelection ? " followed" : "");
   text += ", camera keyframes " + std::to_string(keyframes);
   return text;
+}
+
+// The last histogram counted, where one was: its range and how many bodies it counted in all.
+void printHistogram(const Histogram& histogram) {
+  if (histogram.step < 0) return;
+  double inBins = 0.0;
+  for (const float count : histogram.counts) inBins += double(count);
+  std::printf(
+      "run: histogram at step %lld: %.17g bodies in %zu bins from %.9g to %.9g, %zu beyond\n",
+      histogram.step, inBins, histogram.counts.size(), histogram.low, histogram.high,
+      histogram.beyond);
 }
 
 // --screenshot's file, opened before the window so that an unwritable path fails first; written
@@ -640,10 +653,17 @@ void LiveSession::Impl::recountFigures() {
   if (!histogramDue && !cellsDue) return;
   engine().finish();  // the frame's steps are the GPU's work, not the counting's
   const double before = stats_.secondsSinceStart();
+  if (apart()) {  // keepToWhatPartsShow turned the cells off, and histograms that need a field
+    if (!histogramDue) return;
+    histogram_ = histogramOfParts(engine(), settings_.histogram, kHistogramBins, step);
+    histogramCounted_ = settings_.histogram;
+    histogramClock_.counted(step, began, stats_.secondsSinceStart() - before);
+    return;
+  }
   const State state = engine().download();
   if (histogramDue) {
     const AppSettings::HistogramChoice& wanted = settings_.histogram;
-    histogram_ = histogramOf(state, wanted.quantity, wanted.logScale, 48, step,
+    histogram_ = histogramOf(state, wanted.quantity, wanted.logScale, kHistogramBins, step,
                              fieldValues(wanted.quantity));
     histogramCounted_ = wanted;
   }
@@ -727,20 +747,21 @@ void LiveSession::Impl::drawBodies() {
   renderer_.draw(bodies, camera_, settings_.render, simulation_.time());
 }
 
-// While the ranks hold the bodies apart: the density, colours from a field, the cells, the
-// histogram and a selection need every body in one place, and are turned off, the panel saying so.
+// While the ranks hold the bodies apart: the density, colours and histograms from a field, the
+// cells and a selection need every body in one place, and are turned off, the panel saying so.
 void LiveSession::Impl::keepToWhatPartsShow() {
   RenderSettings& look = settings_.render;
-  const bool refused = needsEveryBody(look) || settings_.histogram.shown || !selection_.empty();
-  if (!refused) return;
+  AppSettings::HistogramChoice& histogram = settings_.histogram;
+  const bool fieldHistogram = histogram.shown && needsBodyField(histogram.quantity);
+  if (!needsEveryBody(look) && !fieldHistogram && selection_.empty()) return;
   look.density = false;
   if (needsBodyField(look.colorBy)) look.colorBy = ColorBy::Speed;
   look.overlays &= ~overlayBit(Overlay::Cells);
-  settings_.histogram.shown = false;
+  if (fieldHistogram) histogram.shown = false;
   selection_.clear();
   figures_.message =
-      "the density, colours by energy or density, the cells, histograms and selections need every "
-      "body in one place, which the ranks hold apart";
+      "the density, colours or histograms by energy or density, the cells and selections need "
+      "every body in one place, which the ranks hold apart";
 }
 
 std::optional<std::size_t> LiveSession::Impl::firstNonFiniteBody() {
@@ -818,6 +839,7 @@ void LiveSession::Impl::printStats() const {
   std::printf("run: view: %s\n", describeView(settings_, cameraPathEditor_.keyframes().size(),
                                               selection_.bodies().size())
                                      .c_str());
+  printHistogram(histogram_);
   if (clicks_.size() > 0)
     std::printf("run: panel clicks: %zu of %zu taken\n", clicks_.taken(), clicks_.size());
   std::istringstream rankLines(f.ranks);
