@@ -32,14 +32,15 @@ fuzz_one() {  # CORPUS-FOLDER
     return 1
   fi
   { echo "fuzz: ${name}_fuzzer ran ${seconds} s"
-    grep -E "stat::number_of_executed_units|stat::new_units_added" "$log" | sed 's/^/  /'; } \
+    grep -E "stat::number_of_executed_units|stat::new_units_added" "$log" | sed 's/^/  /' ||
+      true; } \
     >"$out/$name.report"
   cat "$out/$name.report"
 }
 export -f fuzz_one
 export out seconds
 # As many targets at once as there are cores: each runs its full time, the phase ends sooner.
-if ! printf '%s\0' tests/fuzz/corpus/*/ | xargs -0 -n 1 -P "$(nproc)" bash -c 'set -eo pipefail; fuzz_one "$1"' _; then
+if ! printf '%s\0' tests/fuzz/corpus/*/ | xargs -0 -n 1 -P "$(nproc)" bash -c 'set -euo pipefail; fuzz_one "$1"' _; then
   echo "fuzz: a fuzzer failed (above)"
   exit 1
 fi

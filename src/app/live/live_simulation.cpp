@@ -22,7 +22,7 @@ LiveSimulation::LiveSimulation(AppSettings& settings, bool apart) : apart_(apart
 }
 
 void LiveSimulation::regenerate(AppSettings& settings) {
-  holdApartWherePossible(settings.run.scene.bodyCount());  // what the capacity counts
+  holdApartWherePossible(settings.run.scene.bodyCount(), true);  // what the capacity counts
   try {
     engine_->checkCapacity(settings.run.scene.bodyCount());
   } catch (const std::runtime_error&) {
@@ -89,7 +89,7 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
     throw std::runtime_error("the snapshot was made with method '" + snapshot.settings->method +
                              "', which this build does not offer");
   const SharedPotential potential = potentialFor(settings, snapshot);
-  holdApartWherePossible(snapshot.state.size());
+  holdApartWherePossible(snapshot.state.size(), true);
   engine_->checkCapacity(snapshot.state.size());
   engine_->uploadWithDoubles(snapshot.state, snapshot.doubles);
   initial_ = snapshot.state;
@@ -120,26 +120,21 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
 }
 
 void LiveSimulation::switchEngine(AppSettings& settings) {
-  // The new engine is made before the old one goes, so a failure leaves the simulation as it was.
-  std::unique_ptr<Engine> next;
+  // The new engine is made before the old one goes, so a failure leaves the simulation as it was
+  // (the bodies kept apart where they were).
+  const bool wasApart = engine_->gatheringDeferred();
   try {
-    next = createEngine(settings.run.engine);
+    std::unique_ptr<Engine> next = createEngine(settings.run.engine);
+    next->checkCapacity(engine_->bodyCount());  // the whole state, on every rank's GPU
+    engine_->deferGathering(false);             // the whole state moves across
+    next->upload(engine_->download());
+    engine_ = std::move(next);
   } catch (...) {
+    if (wasApart) engine_->deferGathering(true);
     settings.run.engine = engineName_;
     throw;
   }
-  if (engine_->gatheringDeferred()) {
-    try {
-      engine_->deferGathering(false);  // the whole state moves across
-    } catch (...) {
-      engine_->deferGathering(true);
-      settings.run.engine = engineName_;
-      throw;
-    }
-  }
-  next->upload(engine_->download());
-  engine_ = std::move(next);
-  holdApartWherePossible(engine_->bodyCount());
+  holdApartWherePossible(engine_->bodyCount(), false);
   engineName_ = settings.run.engine;
   settings.run.engineSettings = engine_->settings();
 }
@@ -155,12 +150,14 @@ bool LiveSimulation::changeVariant(AppSettings& settings) {
     throw;
   }
   settings.run.engineSettings = engine_->settings();
-  holdApartWherePossible(engine_->bodyCount());  // the tree's `distribute` may have changed
+  holdApartWherePossible(engine_->bodyCount(), false);  // the tree's `distribute` may differ
   return true;
 }
 
-void LiveSimulation::holdApartWherePossible(std::size_t bodies) {
-  engine_->deferGathering(apart_ && engine_->holdsParts(bodies));
+void LiveSimulation::holdApartWherePossible(std::size_t bodies, bool uploading) {
+  const bool apart =
+      apart_ && engine_->holdsParts(bodies) && (uploading || engine_->heldParts() != nullptr);
+  if (apart != engine_->gatheringDeferred()) engine_->deferGathering(apart);
 }
 
 LiveSimulation::Changes LiveSimulation::apply(AppSettings& settings) {
@@ -179,6 +176,8 @@ LiveSimulation::Changes LiveSimulation::apply(AppSettings& settings) {
     regenerate(settings);
     changes.sceneRegenerated = true;
   }
+  // Parts a step made since `distribute` became decompose are kept apart from the next frame on.
+  holdApartWherePossible(engine_->bodyCount(), false);
   return changes;
 }
 

@@ -83,7 +83,10 @@ class LiveSimulation {
   void switchEngine(AppSettings& settings);
   bool changeVariant(AppSettings& settings);
   // Keeps `bodies` bodies apart where apart_ and the engine holds them in parts, else gathered.
-  void holdApartWherePossible(std::size_t bodies);
+  // `uploading`: an upload that makes the parts follows; otherwise they are kept apart only once
+  // the engine has made them (its first step after `distribute` became decompose), so that the
+  // bodies are never apart with no parts to draw.
+  void holdApartWherePossible(std::size_t bodies, bool uploading);
 
   std::unique_ptr<Engine> engine_;
   std::string engineName_;  // as asked for (the engine made may be its fallback)

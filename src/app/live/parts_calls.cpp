@@ -133,9 +133,9 @@ void PartsFollower::carryOut(const Announced& announced) {
       default:
         break;
     }
-  } catch (const std::exception&) {  // rank 0 fails alike, and its panel says why
+  } catch (const std::invalid_argument&) {  // e.g. an empty colour range: rank 0's panel says so
     return;
-  }
+  }  // any other failure ends this rank, as it would end rank 0, and so every rank
   throw std::logic_error("a window's call out of place");
 }
 

@@ -74,7 +74,8 @@ void drawParts(PointSpriteRenderer& renderer, Engine& engine, const PartsPicture
 class PartsFollower {
  public:
   explicit PartsFollower(LiveSimulation& simulation) : simulation_(simulation) {}
-  // One announced collective (not an order). A failure is rank 0's to say: it fails there alike.
+  // One announced collective (not an order). What rank 0's session catches (a bad colour range:
+  // std::invalid_argument) is caught alike; anything else ends this rank, and so every rank.
   void carryOut(const Announced& announced);
   // Those announced until rank 0 says its frame's steps begin.
   void carryOutUntilSteps();

@@ -755,7 +755,9 @@ void LiveSession::Impl::keepToWhatPartsShow() {
   const bool fieldHistogram = histogram.shown && needsBodyField(histogram.quantity);
   if (!needsEveryBody(look) && !fieldHistogram && selection_.empty()) return;
   look.density = false;
-  if (needsBodyField(look.colorBy)) look.colorBy = ColorBy::Speed;
+  if (needsBodyField(look.colorBy))
+    look.colorBy =
+        needsBodyField(applied_.render.colorBy) ? ColorBy::Speed : applied_.render.colorBy;
   look.overlays &= ~overlayBit(Overlay::Cells);
   if (fieldHistogram) histogram.shown = false;
   selection_.clear();
