@@ -653,22 +653,19 @@ void LiveSession::Impl::recountFigures() {
   if (!histogramDue && !cellsDue) return;
   engine().finish();  // the frame's steps are the GPU's work, not the counting's
   const double before = stats_.secondsSinceStart();
-  if (apart()) {  // keepToWhatPartsShow turned the cells off, and histograms that need a field
-    if (!histogramDue) return;
-    histogram_ = histogramOfParts(engine(), settings_.histogram, kHistogramBins, step);
-    histogramCounted_ = settings_.histogram;
-    histogramClock_.counted(step, began, stats_.secondsSinceStart() - before);
-    return;
-  }
-  const State state = engine().download();
+  // Apart, every rank counts its part; keepToWhatPartsShow turned the cells off, and histograms
+  // that need a field.
+  const std::optional<State> state =
+      apart() ? std::nullopt : std::optional<State>(engine().download());
   if (histogramDue) {
     const AppSettings::HistogramChoice& wanted = settings_.histogram;
-    histogram_ = histogramOf(state, wanted.quantity, wanted.logScale, kHistogramBins, step,
-                             fieldValues(wanted.quantity));
+    histogram_ = state ? histogramOf(*state, wanted.quantity, wanted.logScale, kHistogramBins, step,
+                                     fieldValues(wanted.quantity))
+                       : histogramOfParts(engine(), wanted, kHistogramBins, step);
     histogramCounted_ = wanted;
   }
-  if (cellsDue) {
-    cells_ = treeCellsOf(state, settings_.render.cellDepth);
+  if (cellsDue && state) {
+    cells_ = treeCellsOf(*state, settings_.render.cellDepth);
     cellsDepth_ = settings_.render.cellDepth;
   }
   const double cost = stats_.secondsSinceStart() - before;
