@@ -173,6 +173,8 @@ double TreeEngine::extraBytes(std::size_t bodies) const {
 }
 
 double TreeEngine::interactionsPerForceEvaluation() {
+  if (holdsOwnBodies(bodyCount()))  // the last evaluation's, across the ranks (none yet: 0)
+    return decomposed_ ? double(decomposed_->lastInteractions()) : 0.0;
   if (share_ && !share_->counts().empty())
     return share_->interactions(bodyCount(), std::size_t(settingsFor(bodyCount()).groupSize));
   if (!interactionsPerBody_) {

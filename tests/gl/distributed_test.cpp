@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -738,6 +739,7 @@ TEST(DecomposedTree, BenchReportsWhatEachRanksTreeHeldAndItsLets) {
   constexpr int kBodies = 20000, kRanks = 3;
   const std::string run = "bench --engine tree --scene uniform-sphere --bodies " +
                           std::to_string(kBodies) + " --steps 1 --repetitions 1 --json ";
+  std::map<std::string, double> interactions;  // a step's, by distribute
   for (const std::string distribute : {"decompose", "replicate"}) {
     const auto path = scratch / (distribute + ".json");
     const CommandResult result =
@@ -776,7 +778,12 @@ TEST(DecomposedTree, BenchReportsWhatEachRanksTreeHeldAndItsLets) {
     }
     EXPECT_EQ(sent, received) << distribute;
     EXPECT_EQ(sent > 0, distribute == "decompose");
+    interactions[distribute] = timed["interactions_per_step"];
   }
+  // The lists the decomposed ranks walked in the last evaluation, counted across them, are the
+  // replicated ranks' (one GPU's lists, and the same states: integers, added exactly).
+  EXPECT_GT(interactions["replicate"], 0.0);
+  EXPECT_EQ(interactions["decompose"], interactions["replicate"]);
 }
 
 // `accuracy` of the decomposed tree under 3 ranks reads the judged bodies from the ranks holding

@@ -139,6 +139,7 @@ nlohmann::json resultJson(const BenchResult& r, const StepParams& step,
                       {"repetitions", r.repetitions},
                       {"steps_per_second", jsonNumber(r.stepsPerSecond)},
                       {"gpu_ms_per_step", jsonNumber(r.gpuMillisecondsPerStep)},
+                      {"interactions_per_step", jsonNumber(r.interactionsPerStep)},
                       {"interactions_per_second", jsonNumber(r.interactionsPerSecond)},
                       {"gflops", jsonNumber(r.gflops)}};
   if (r.mergers) json["mergers"] = *r.mergers;

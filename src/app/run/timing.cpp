@@ -203,7 +203,8 @@ BenchResult benchmark(Engine& engine, const Method& method, Readback readback, S
   result.repetitions = plan.repetitions;
   result.stepsPerSecond = median(stepsPerSecond);
   result.gpuMillisecondsPerStep = median(gpuMilliseconds);
-  result.interactionsPerSecond = result.stepsPerSecond * interactionsPerStep(engine, method);
+  result.interactionsPerStep = interactionsPerStep(engine, method);
+  result.interactionsPerSecond = result.stepsPerSecond * result.interactionsPerStep;
   result.gflops = result.interactionsPerSecond * kFlopPerInteraction * 1e-9;
   result.ranks = rankFigures(engine, totalWall, totalSteps);
   if (result.ranks.empty()) result.timeSplitMs = timeSplitMs(engine);

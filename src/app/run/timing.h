@@ -63,6 +63,7 @@ struct BenchResult {
   int repetitions = 0;
   double stepsPerSecond = 0;          // median over repetitions, wall clock around glFinish
   double gpuMillisecondsPerStep = 0;  // median of GL_TIME_ELAPSED queries; NaN for the CPU
+  double interactionsPerStep = 0;     // pair interactions (a tree: what its lists held)
   double interactionsPerSecond = 0;
   double gflops = 0;                              // kFlopPerInteraction per interaction
   std::optional<ConservationCheck> conservation;  // diagnostics before and after the timed steps

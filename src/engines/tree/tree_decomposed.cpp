@@ -1,6 +1,7 @@
 #include "engines/tree/tree_decomposed.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -227,8 +228,18 @@ void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount
   walk(bodyCount, params, settings, slots);
   clock_.lap("walk");
   timer_.mark(7);
-  if (ranks_.maximum(std::int64_t(buffers_.readSlotMisses())) != 0)
+  closeEvaluation(exchange);
+}
+
+// After the walk: every rank's misses (a fault) and lists' interactions added up in one sum, the
+// LETs' bytes counted.
+void DecomposedTree::closeEvaluation(RankExchange& exchange) {
+  std::array<std::int64_t, 2> sums{std::int64_t(buffers_.readSlotMisses()),
+                                   std::int64_t(walk_.listStatistics(buffers_).interactions)};
+  ranks_.sum(sums);
+  if (sums[0] != 0)
     throw std::logic_error("a walker missed records its local essential tree should hold");
+  interactions_ = std::uint64_t(sums[1]);
   std::size_t sent = 0, received = 0;
   for (const LetRound& round : rounds_) {
     sent += round.bytesSent;
@@ -237,6 +248,7 @@ void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount
   exchange.countLet(sent, received, own_.size() + rounds_.back().bodiesReceived,
                     buffers_.capacity());
   exchange.forceDone();  // the miss count read above waited for the walk
+  clock_.lap("close");
   clock_.report(ranks_);
 }
 

@@ -73,6 +73,9 @@ class DecomposedTree {
     std::size_t nodesReceived = 0, bodiesReceived = 0, bytesReceived = 0;
   };
   const std::vector<LetRound>& lastLetRounds() const { return rounds_; }
+  // The interactions (body-body and body-cell) in the lists of the last evaluation's walk, of
+  // every rank's groups: an exact sum, one GPU's for the same state.
+  std::uint64_t lastInteractions() const { return interactions_; }
   // The segment this rank walked in the last evaluation: sorted positions [first, last).
   BodyRange lastSegment() const { return own_; }
   // The GPU's time of the newest evaluation that has finished, in seconds, in parts: sorting and
@@ -94,6 +97,7 @@ class DecomposedTree {
   void coarseWalk(std::size_t bodyCount, const StepParams& params, const TreeSettings& settings,
                   const SlotMap& slots);
   void growWalker(std::size_t records);
+  void closeEvaluation(RankExchange& exchange);
 
   // Wall time of each phase of an evaluation where NBODY_DECOMPOSED_TIMES is set (on every rank),
   // every rank's said on stderr by rank 0 after each evaluation (each phase ends with glFinish, so
@@ -136,6 +140,7 @@ class DecomposedTree {
   // size.
   std::vector<std::size_t> starts_;
   std::size_t bodyCount_ = 0;  // the evaluation's N
+  std::uint64_t interactions_ = 0;
   BodyRange own_;
   glm::ivec2 walkerSize_{0, 0};
   std::vector<NodeLinks> straddling_;

@@ -192,6 +192,8 @@ ListStatistics WalkStage::listStatistics(const TreeBuffers& buffers) const {
     statistics.stackRowsSpilled += counters[4 * k + 3] >> 16;
     bodyInteractions += double(counters[4 * k]) * members;
     cellInteractions += double(counters[4 * k + 1]) * members;
+    statistics.interactions +=
+        (std::uint64_t(counters[4 * k]) + counters[4 * k + 1]) * std::uint64_t(members);
     tested += counters[4 * k + 2];
     bodies += members;
     statistics.mostBodyInteractions =

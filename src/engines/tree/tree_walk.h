@@ -85,6 +85,9 @@ struct ListStatistics {
   std::size_t stackOverflows = 0;        // walk rounds whose children did not fit the stack (slow)
   std::size_t stackRowsSpilled = 0;      // rows of the stack moved from the ring to the spill pool
   std::size_t groups = 0;
+  // Body-body and body-cell interactions over the walked groups' bodies, exactly: a sum of
+  // integers, which ranks walking parts of the groups add up to one GPU's.
+  std::uint64_t interactions = 0;
 };
 
 class WalkStage {
