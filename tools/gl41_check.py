@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
-"""Compiles the GL 4.1 / ES 3.0 subset's sources (src/gl/level.h) against a GL 4.1 core loader with
-no extensions, syntax only: macOS's OpenGL, which WebGL2's ES 3.0 is a subset of in what nbody uses.
-A call or enum of GL 4.2 or later in those sources is an error here, where the build's GL 4.5
+"""Checks the GL 4.1 / ES 3.0 subset's sources (src/gl/level.h) against a GL 4.1 core loader with
+no extensions: macOS's OpenGL, which WebGL2's ES 3.0 is a subset of in what nbody uses. A call,
+enum or loader flag of GL 4.2 or later in those sources is an error here, where the build's GL 4.5
 loader would take it.
 
-    gl41_syntax.py BUILD_DIR SOURCE...
+    gl41_check.py BUILD_DIR SOURCE...
 
-BUILD_DIR holds compile_commands.json (CMAKE_EXPORT_COMPILE_COMMANDS); a SOURCE is compiled with
-its own command from there, the GL 4.5 loader's include folder swapped for a GL 4.1 loader's that
-glad generates into BUILD_DIR/glad41 (Debian's python3-glad, offline: --reproducible).
+BUILD_DIR holds compile_commands.json (CMAKE_EXPORT_COMPILE_COMMANDS); a SOURCE is preprocessed
+with its own command from there, the GL 4.5 loader's include folder swapped for a GL 4.1 loader's
+that glad generates into BUILD_DIR/glad41 (Debian's python3-glad, offline: --reproducible). What
+the 4.1 loader declares it expands (glFoo to glad_glFoo, GL_FOO to its number) or knows (its
+types); a name that only the 4.5 loader declares stays in the preprocessed text, outside string
+literals, where a compile against the 4.1 loader would stop at it. So the same sources fail as a
+compile with -fsyntax-only would, in a tenth of its time (preprocessing only). The code only such
+a loader compiles (under !defined(GL_VERSION_4_5)) the web build compiles whole (tools/web.sh).
 
 Only the loader differs from the build's own compile, so only a file that names an OpenGL call or
-enum (gl[A-Z]..., GL_...) can compile differently: every SOURCE that names one is compiled, and
-each project header that names one is compiled once, inside the first SOURCE that includes it (its
-build's depfile says which; a SOURCE without a depfile is compiled). About half of the sources."""
+enum (gl[A-Z]..., GL_...) can differ: every SOURCE that names one is checked, and each project
+header that names one once, inside the first SOURCE that includes it (its build's depfile says
+which; a SOURCE without a depfile is checked). About half of the sources."""
 
 import concurrent.futures
 import functools
@@ -36,7 +41,7 @@ def generate_loader(build):
     return os.path.join(folder, "include")
 
 
-def syntax_command(entry, build, loader):
+def preprocess_command(entry, build, loader):
     words = shlex.split(entry["command"])
     glad45 = os.path.join(build, "glad", "include")
     command, skip = [], False
@@ -51,10 +56,32 @@ def syntax_command(entry, build, loader):
             command.append(word.replace(glad45, loader))
         else:
             command.append(word)
-    return command + ["-fsyntax-only"]
+    return command + ["-E", "-P"]
 
 
 GL_NAME = re.compile(rb"\bgl[A-Z]\w*|\bGL_[A-Z0-9_]+")
+# What a loader may declare: calls (glFoo), enums (GL_FOO), types and glad's flags (GLsync,
+# GLDEBUGPROC, GLAD_GL_VERSION_4_3).
+DECLARED = re.compile(r"\b(?:gl[A-Z]\w*|GL[A-Za-z_]\w*)")
+# String and character literals, raw ones first (a shader's text holds GL_ words of GLSL's).
+LITERAL = re.compile(r'R"([^()\\\s]{0,16})\((?:.|\n)*?\)\1"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
+
+INLINE_DEFINITION = re.compile(r"\binline\s+[\w:*&\s]+?\b((?:gl[A-Z]|GL)\w*)\s*\(")
+DIGIT_SEPARATOR = re.compile(r"(?<=[0-9A-Fa-f])'(?=[0-9A-Fa-f])")  # 1'000, not a literal's quote
+
+
+def loader_names(include):
+    with open(os.path.join(include, "glad", "gl.h")) as f:
+        return set(DECLARED.findall(f.read()))
+
+
+def names_beyond(preprocessed, newer_only):
+    """The names of the newer loader alone that the preprocessed text uses outside literals, less
+    those it defines itself as inline functions (gl/desktop_calls.h's stand-ins, where a compile
+    finds them declared too)."""
+    code = LITERAL.sub(" ", DIGIT_SEPARATOR.sub("", preprocessed))
+    own = set(INLINE_DEFINITION.findall(code))
+    return sorted({name for name in DECLARED.findall(code) if name in newer_only and name not in own})
 
 
 @functools.cache
@@ -96,17 +123,21 @@ def main():
         entries = {os.path.realpath(e["file"]): e for e in json.load(f)}
     missing = [s for s in sources if s not in entries]
     if missing or not sources:
-        print("gl41_syntax: no compile command for: " + " ".join(missing or ["(no sources)"]))
+        print("gl41_check: no compile command for: " + " ".join(missing or ["(no sources)"]))
         return 1
     root = os.path.commonpath(sources) + os.sep
     listed, sources = len(sources), sources_to_compile(sources, entries, root)
     loader = generate_loader(build)
+    newer_only = loader_names(os.path.join(build, "glad", "include")) - loader_names(loader)
 
     def check(source):
         entry = entries[source]
-        done = subprocess.run(syntax_command(entry, build, loader), cwd=entry["directory"],
+        done = subprocess.run(preprocess_command(entry, build, loader), cwd=entry["directory"],
                               capture_output=True, text=True)
-        return source, done.returncode, done.stderr
+        if done.returncode != 0:
+            return source, done.returncode, done.stderr
+        beyond = names_beyond(done.stdout, newer_only)
+        return source, len(beyond), "".join(f"error: {n} is not GL 4.1's\n" for n in beyond)
 
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
@@ -115,7 +146,7 @@ def main():
                 failed += 1
                 lines = [l for l in errors.splitlines() if "error" in l][:5]
                 print(f"FAILED {source}:\n  " + "\n  ".join(lines))
-    print(f"gl41_syntax: {len(sources) - failed} of {len(sources)} sources compile against GL 4.1"
+    print(f"gl41_check: {len(sources) - failed} of {len(sources)} sources need only GL 4.1"
           f" (of {listed}: those naming GL, and each header naming GL once)")
     return 1 if failed else 0
 
