@@ -28,12 +28,13 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 # of accuracy and speed that repeat code other tests run (bench and accuracy under mpirun, the
 # simulate-against-reference sweep, the relative opening criterion, the tree's convergence order,
 # its default accuracy at 16384 bodies); and runs under mpirun that repeat another's code with
-# other numbers (every method but RK4 on 2 to 4 ranks, the window in a potential, mergers, a run
+# other numbers (every method but RK2 on 2 to 4 ranks, the window in a potential, mergers, a run
 # in a moving potential stopped under 3 and resumed under 2); and
 # the screened collision runs against the host's (their code runs in CollisionEngines'), and
 # bench's mergers against simulate's on the GPU engines (the cpu tier runs the CPU engine's); the
-# decomposed tree's methods but RK4 (the most stages), its bench, and the probe's stages that its
-# local essential trees run again (sort, links, straddling nodes, moments); and the web page, whose
+# decomposed tree's methods but RK2 (several stages a step, at a third of RK4's cost), its bench,
+# and the probe's stages that its local essential trees run again (sort, links, straddling nodes,
+# moments); and the web page, whose
 # WebAssembly no sanitizer reaches; and the runs under mpiexec that read GADGET HDF5 parts, whose
 # reader's child a sanitized rank forks while MPI's threads run: clang 14's AddressSanitizer does
 # not lock its allocator around fork, and under load the child can wait for ever on a lock a thread
@@ -49,12 +50,12 @@ long_tests+='|Ranks.BenchAndAccuracyReportTheFiguresOfOneProcess'
 long_tests+='|IndependentReference.SimulateAgreesForEveryEngineAndMethod'
 long_tests+='|TreeGravityTest.RelativeOpening|ConvergenceOrderMatchesEachMethod/"tree"'
 long_tests+='|TreeDefaultAccuracy.MeetsTheTargetsAt16384Bodies'
-long_tests+='|RanksGiveTheBitsOfOne.ForEveryEngineMethodAndRankCount/[a-z]+_(euler|rk2|leapfrog|symplectic_euler)( |$)'
+long_tests+='|RanksGiveTheBitsOfOne.ForEveryEngineMethodAndRankCount/[a-z]+_(euler|rk4|leapfrog|symplectic_euler)( |$)'
 long_tests+='|Window.InAPotentialUnderMpiexecShowsWhatOneProcessShows|Ranks.WithMergersGiveTheBitsOf'
 long_tests+='|Ranks.InAMovingPotentialStopAndResume'
 long_tests+='|DirectCollisionEngines.ScreenedRunsGiveTheBitsOfRunsLookedAtOnTheHost'
 long_tests+='|CollisionEngines.BenchMergesWhatSimulateMerges'
-long_tests+='|DecomposedTreeGivesTheBitsOfOne.WhileBodiesCrossSegments/"(euler|rk2|leapfrog|symplectic-euler)"'
+long_tests+='|DecomposedTreeGivesTheBitsOfOne.WhileBodiesCrossSegments/"(euler|rk4|leapfrog|symplectic-euler)"'
 long_tests+='|DecomposedTree.BenchReportsWhatEachRanksTreeHeldAndItsLets'
 long_tests+='|DecomposedPieces.(EachWalkerSorts|EachWalkerBuilds|EveryRankFindsTheStraddling|EveryWalkerComputes)'
 long_tests+='|Web.ThePageRunsTheFragmentEngineInChromium'
