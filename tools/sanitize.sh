@@ -34,8 +34,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 # bench's mergers against simulate's on the GPU engines (the cpu tier runs the CPU engine's); the
 # decomposed tree's methods but RK2 (several stages a step, at a third of RK4's cost), its bench,
 # and the probe's stages that its local essential trees run again (sort, links, straddling nodes,
-# moments); and the web page, whose
-# WebAssembly no sanitizer reaches; and the runs under mpiexec that read GADGET HDF5 parts, whose
+# moments); and the web page, whose WebAssembly no sanitizer reaches; and the runs under mpiexec
+# that read GADGET HDF5 parts, whose
 # reader's child a sanitized rank forks while MPI's threads run: clang 14's AddressSanitizer does
 # not lock its allocator around fork, and under load the child can wait for ever on a lock a thread
 # of the parent held (5 runs in 12 here with two busy cores); the share read's code runs sanitized
