@@ -180,8 +180,15 @@ std::optional<CollisionHalt> CollisionWatch::check(const StepParams& params, lon
                                    std::to_string(step) + " (t = " + formatDouble(time) + ")"};
   }
   std::vector<double>* radii = settings_.radii.empty() ? nullptr : &settings_.radii;
-  const auto merged = mergeTouching({bodies.mass, bodies.position, bodies.velocity, ids, radii},
-                                    settings_, params.gravity, params.softening);
+  // Merged until no two bodies touch: a survivor may reach bodies none of its members touched, and
+  // a run resumed from this boundary's snapshot, which looks here again, must find nothing more.
+  std::vector<Merger> merged;
+  for (;;) {
+    const auto round = mergeTouching({bodies.mass, bodies.position, bodies.velocity, ids, radii},
+                                     settings_, params.gravity, params.softening);
+    if (round.empty()) break;
+    merged.insert(merged.end(), round.begin(), round.end());
+  }
   if (merged.empty()) return std::nullopt;
   loadMerged(engine, state, bodies);
   if (screens_ && radii) engine.screenContacts(settings_.screenedBodies());  // a larger body
