@@ -1,12 +1,16 @@
 #include "physics/scenes.h"
 
 #include "util/named_table.h"
+#include "util/parallel_for.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <numbers>
-#include <random>
 #include <stdexcept>
+#include <string>
+#include <thread>
 
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
@@ -14,12 +18,29 @@
 namespace nbody {
 namespace {
 
-// Uniform doubles in [0, 1) from a fixed generator and a fixed conversion, so that a seed gives
-// the same scene with every compiler and standard library.
+constexpr std::size_t kBodiesAThread = 4096;  // at least, a thread
+
+// Threads that make a scene's bodies: every core (the web page has one thread).
+unsigned sceneThreads() {
+#if defined(__EMSCRIPTEN__)
+  return 1;
+#else
+  return std::max(1u, std::thread::hardware_concurrency());
+#endif
+}
+
+// Uniform doubles in [0, 1) from body `body`'s own stream of a seed: xoshiro256** (Blackman and
+// Vigna) started by SplitMix64 from the seed and the body's index, and a fixed conversion. A body
+// draws from its stream alone, so that it comes out the same wherever it is made (any range of
+// bodies, on any thread or rank), with every compiler and standard library.
 class Random {
  public:
-  explicit Random(std::uint64_t seed) : engine_(seed) {}
-  double uniform() { return double(engine_() >> 11) * 0x1.0p-53; }
+  Random(std::uint64_t seed, std::uint64_t body) {
+    std::uint64_t mixer = seed;
+    std::uint64_t start = splitMix(mixer) ^ (body * 0xd1b54a32d192ed03ull);
+    for (std::uint64_t& word : state_) word = splitMix(start);
+  }
+  double uniform() { return double(next() >> 11) * 0x1.0p-53; }
   double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
   glm::dvec3 isotropic(double length) {
     const double cosTheta = uniform(-1.0, 1.0);
@@ -29,243 +50,267 @@ class Random {
   }
 
  private:
-  std::mt19937_64 engine_;
+  static std::uint64_t splitMix(std::uint64_t& x) {
+    std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  std::uint64_t next() {
+    const std::uint64_t result = std::rotl(state_[1] * 5, 7) * 9, shifted = state_[1] << 17;
+    state_[2] ^= state_[0];
+    state_[3] ^= state_[1];
+    state_[1] ^= state_[2];
+    state_[0] ^= state_[3];
+    state_[2] ^= shifted;
+    state_[3] = std::rotl(state_[3], 45);
+    return result;
+  }
+  std::array<std::uint64_t, 4> state_{};
 };
-
-State equalMasses(std::size_t bodyCount) {
-  State state;
-  state.resize(bodyCount);
-  for (glm::vec4& p : state.positionMass) p.w = float(1.0 / double(bodyCount));
-  return state;
-}
 
 // Aarseth, Henon & Wielen (1974), scaled to Henon units (G = M = 1, E = -1/4): the Plummer
 // scale radius is then 3 pi / 16.
-State plummer(std::size_t bodyCount, std::uint64_t seed) {
-  Random random(seed);
-  State state = equalMasses(bodyCount);
+SceneBody plummerBody(std::size_t bodyCount, Random& random) {
   const double lengthScale = 3.0 * std::numbers::pi / 16.0;
   const double velocityScale = 1.0 / std::sqrt(lengthScale);
-  for (std::size_t i = 0; i < bodyCount; ++i) {
-    double radius = 0.0;
-    do {  // cut the far tail, which holds 0.1% of the mass, so the system stays compact
-      const double massFraction = random.uniform(1e-10, 1.0);
-      radius = 1.0 / std::sqrt(std::pow(massFraction, -2.0 / 3.0) - 1.0);
-    } while (radius > 10.0);
-    double q = 0.0;  // speed in units of the local escape speed, by von Neumann rejection
-    do {
-      q = random.uniform();
-    } while (0.1 * random.uniform() >= q * q * std::pow(1.0 - q * q, 3.5));
-    const double speed = q * std::sqrt(2.0) * std::pow(1.0 + radius * radius, -0.25);
-    const glm::dvec3 r = random.isotropic(radius * lengthScale);
-    const glm::dvec3 v = random.isotropic(speed * velocityScale);
-    state.positionMass[i] = glm::vec4(glm::vec3(r), state.positionMass[i].w);
-    state.velocity[i] = glm::vec4(glm::vec3(v), 0.0f);
-  }
-  return state;
+  double radius = 0.0;
+  do {  // cut the far tail, which holds 0.1% of the mass, so the system stays compact
+    const double massFraction = random.uniform(1e-10, 1.0);
+    radius = 1.0 / std::sqrt(std::pow(massFraction, -2.0 / 3.0) - 1.0);
+  } while (radius > 10.0);
+  double q = 0.0;  // speed in units of the local escape speed, by von Neumann rejection
+  do {
+    q = random.uniform();
+  } while (0.1 * random.uniform() >= q * q * std::pow(1.0 - q * q, 3.5));
+  const double speed = q * std::sqrt(2.0) * std::pow(1.0 + radius * radius, -0.25);
+  const glm::dvec3 r = random.isotropic(radius * lengthScale);
+  const glm::dvec3 v = random.isotropic(speed * velocityScale);
+  return {1.0 / double(bodyCount), r, v};
 }
 
-// A uniform-density ball of radius 1 with isotropic random velocities scaled to virial
-// equilibrium (2T = |W|, W = -3/5 G M^2 / R).
-State uniformSphere(std::size_t bodyCount, std::uint64_t seed) {
-  Random random(seed);
-  State state = equalMasses(bodyCount);
-  std::vector<glm::dvec3> velocities(bodyCount);
-  double kinetic = 0.0;
-  for (std::size_t i = 0; i < bodyCount; ++i) {
-    const glm::dvec3 r = random.isotropic(std::cbrt(random.uniform()));
-    velocities[i] = random.isotropic(std::cbrt(random.uniform()));
-    kinetic += 0.5 * state.positionMass[i].w * glm::dot(velocities[i], velocities[i]);
-    state.positionMass[i] = glm::vec4(glm::vec3(r), state.positionMass[i].w);
-  }
-  const double virialKinetic = 0.5 * 0.6;
-  const double scale = kinetic > 0.0 ? std::sqrt(virialKinetic / kinetic) : 0.0;
-  for (std::size_t i = 0; i < bodyCount; ++i)
-    state.velocity[i] = glm::vec4(glm::vec3(scale * velocities[i]), 0.0f);
-  return state;
+// A uniform-density ball of radius 1 with isotropic random velocities, which the scene scales to
+// virial equilibrium (2T = |W|, W = -3/5 G M^2 / R) once every body is made: Recipe::virial.
+SceneBody uniformSphereBody(std::size_t bodyCount, Random& random) {
+  const glm::dvec3 r = random.isotropic(std::cbrt(random.uniform()));
+  const glm::dvec3 v = random.isotropic(std::cbrt(random.uniform()));
+  return {1.0 / double(bodyCount), r, v};
 }
 
-State centred(State state) {
-  moveToCentreOfMassFrame(state);
-  return state;
-}
-
-// Bodies in double precision, for scenes assembled from rotated and shifted parts.
-struct Body {
-  double mass = 0.0;
-  glm::dvec3 position{0.0}, velocity{0.0};
-  std::uint8_t component = kDefaultComponent;
-};
-
-State toState(const std::vector<Body>& bodies) {
-  State state;
-  state.resize(bodies.size());
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    state.positionMass[i] = glm::vec4(glm::vec3(bodies[i].position), float(bodies[i].mass));
-    state.velocity[i] = glm::vec4(glm::vec3(bodies[i].velocity), 0.0f);
-    state.component[i] = bodies[i].component;
-  }
-  return state;
-}
-
-// A thin exponential disk (surface density ~ exp(-R / R_d) between an inner and an outer radius)
-// of `bodyCount - 1` equal bodies around one central body that holds half of `mass`, in the xy
-// plane, turning counter-clockwise seen from +z. Each body gets the circular speed of the mass
-// inside its radius, counted as if it were spherical, plus a 5% random dispersion: near-circular
-// orbits. The speeds assume no softening, which matters little for eps << the inner radius.
-std::vector<Body> exponentialDisk(std::size_t bodyCount, double mass, Random& random) {
+// The fraction of a thin exponential disk's mass inside planar radius R: R / R_d is Gamma(2)
+// distributed (density ~ R exp(-R / R_d)), whose distribution function is 1 - (1 + x) exp(-x),
+// cut to the disk's inner and outer radius.
+double diskMassInside(double radius) {
   using namespace scene;
-  std::vector<Body> bodies(bodyCount);
-  if (bodyCount == 0) return bodies;
-  const double diskMass = bodyCount > 1 ? (1.0 - kDiskCentralMassFraction) * mass : 0.0;
-  bodies[0].mass = mass - diskMass;
-  const std::size_t diskBodies = bodyCount - 1;
-  for (std::size_t i = 1; i < bodyCount; ++i) {
-    // R / R_d is Gamma(2)-distributed (density ~ R exp(-R / R_d)): the sum of two exponentials.
-    double radius = 0.0;
-    do {
-      radius = -kDiskScaleLength * std::log((1.0 - random.uniform()) * (1.0 - random.uniform()));
-    } while (radius < kDiskInnerRadius || radius > kDiskOuterRadius);
-    const double angle = random.uniform(0.0, 2.0 * std::numbers::pi);
-    // A sech^2 vertical profile (an isothermal sheet) is the logistic distribution; u stays off 0
-    // and 1, which cuts the profile at 14 scale heights.
-    const double u = random.uniform(1e-12, 1.0 - 1e-12);
-    const double height = 0.5 * kDiskScaleHeight * std::log(u / (1.0 - u));
-    bodies[i].mass = diskMass / double(diskBodies);
-    bodies[i].position = {radius * std::cos(angle), radius * std::sin(angle), height};
-    bodies[i].component = scene::kDiskComponent;
-  }
-  // Mass inside each body's radius: the central body and the disk bodies nearer the centre.
-  std::vector<std::size_t> byRadius(diskBodies);
-  for (std::size_t k = 0; k < diskBodies; ++k) byRadius[k] = k + 1;
-  const auto planarRadius = [&](std::size_t i) {
-    return glm::length(glm::dvec2(bodies[i].position));
+  const auto below = [](double r) {
+    const double x = r / kDiskScaleLength;
+    return 1.0 - (1.0 + x) * std::exp(-x);
   };
-  std::sort(byRadius.begin(), byRadius.end(),
-            [&](std::size_t a, std::size_t b) { return planarRadius(a) < planarRadius(b); });
-  for (std::size_t rank = 0; rank < diskBodies; ++rank) {
-    Body& body = bodies[byRadius[rank]];
-    const double radius = planarRadius(byRadius[rank]);
-    const double enclosed = bodies[0].mass + double(rank) * body.mass;
-    const double circularSpeed = std::sqrt(enclosed / radius);
-    const glm::dvec3 tangent(-body.position.y / radius, body.position.x / radius, 0.0);
-    body.velocity = circularSpeed * tangent +
-                    random.isotropic(kDiskVelocityDispersion * circularSpeed * random.uniform());
-  }
-  return bodies;
+  return (below(radius) - below(kDiskInnerRadius)) /
+         (below(kDiskOuterRadius) - below(kDiskInnerRadius));
 }
 
-State disk(const SceneOptions& options) {
-  Random random(options.seed);
-  return toState(exponentialDisk(options.bodyCount, 1.0, random));
-}
-
-// A star holding kStarMass at the origin and `bodyCount - 1` equal planetesimals in a ring
-// between kRingInner and kRingOuter (radius uniform), on near-circular orbits about the star
-// (Keplerian speed, eccentricities and inclinations of order kRingScatter): what --collisions
-// merge turns into protoplanets, and the star accretes.
-State protoplanets(const SceneOptions& options) {
+// Body `index` of a thin exponential disk (surface density ~ exp(-R / R_d) between an inner and an
+// outer radius) of `bodyCount - 1` equal bodies around one central body (index 0) that holds half
+// of `mass`, in the xy plane, turning counter-clockwise seen from +z. Each body gets the circular
+// speed of the mass inside its radius (the central body and the disk's expected mass there),
+// counted as if it were spherical, plus a 5% random dispersion: near-circular orbits. The speeds
+// assume no softening, which matters little for eps << the inner radius.
+SceneBody diskBody(std::size_t index, std::size_t bodyCount, double mass, Random& random) {
   using namespace scene;
-  Random random(options.seed);
-  std::vector<Body> bodies(options.bodyCount);
-  if (bodies.empty()) return {};
-  bodies[0].mass = options.bodyCount > 1 ? kStarMass : 1.0;
-  for (std::size_t i = 1; i < bodies.size(); ++i) {
-    const double radius = random.uniform(kRingInner, kRingOuter);
-    const double angle = random.uniform(0.0, 2.0 * std::numbers::pi);
-    const glm::dvec3 out(std::cos(angle), std::sin(angle), 0.0), along(-out.y, out.x, 0.0);
-    const double speed = std::sqrt(kStarMass / radius);
-    Body& body = bodies[i];
-    body.mass = (1.0 - kStarMass) / double(bodies.size() - 1);
-    body.position =
-        radius * out + glm::dvec3(0.0, 0.0, kRingScatter * radius * random.uniform(-1.0, 1.0));
-    body.velocity = speed * along + random.isotropic(kRingScatter * speed * random.uniform());
-    body.component = kDiskComponent;
-  }
-  return toState(bodies);
+  const double diskMass = bodyCount > 1 ? (1.0 - kDiskCentralMassFraction) * mass : 0.0;
+  if (index == 0) return {mass - diskMass, glm::dvec3(0.0), glm::dvec3(0.0)};
+  double radius = 0.0;
+  do {  // the sum of two exponentials
+    radius = -kDiskScaleLength * std::log((1.0 - random.uniform()) * (1.0 - random.uniform()));
+  } while (radius < kDiskInnerRadius || radius > kDiskOuterRadius);
+  const double angle = random.uniform(0.0, 2.0 * std::numbers::pi);
+  // A sech^2 vertical profile (an isothermal sheet) is the logistic distribution; u stays off 0
+  // and 1, which cuts the profile at 14 scale heights.
+  const double u = random.uniform(1e-12, 1.0 - 1e-12);
+  const double height = 0.5 * kDiskScaleHeight * std::log(u / (1.0 - u));
+  SceneBody body{diskMass / double(bodyCount - 1),
+                 {radius * std::cos(angle), radius * std::sin(angle), height},
+                 glm::dvec3(0.0),
+                 kDiskComponent};
+  const double enclosed = (mass - diskMass) + diskMass * diskMassInside(radius);
+  const double circularSpeed = std::sqrt(enclosed / radius);
+  const glm::dvec3 tangent(-std::sin(angle), std::cos(angle), 0.0);
+  body.velocity = circularSpeed * tangent +
+                  random.isotropic(kDiskVelocityDispersion * circularSpeed * random.uniform());
+  return body;
 }
 
-// Two disks of half the mass each, the second tilted about the x axis, `kGalaxySeparation` apart
-// with an impact parameter, approaching each other at the parabolic speed of the pair: they merge.
-State galaxies(const SceneOptions& options) {
+// A star holding kStarMass (body 0) and `bodyCount - 1` equal planetesimals in a ring between
+// kRingInner and kRingOuter (radius uniform), on near-circular orbits about the star (Keplerian
+// speed, eccentricities and inclinations of order kRingScatter): what --collisions merge turns
+// into protoplanets, and the star accretes.
+SceneBody protoplanetBody(std::size_t index, std::size_t bodyCount, Random& random) {
   using namespace scene;
-  Random random(options.seed);
-  const std::size_t firstCount = (options.bodyCount + 1) / 2;
-  const double firstMass = double(firstCount) / double(options.bodyCount);
+  if (index == 0) return {bodyCount > 1 ? kStarMass : 1.0, glm::dvec3(0.0), glm::dvec3(0.0)};
+  const double radius = random.uniform(kRingInner, kRingOuter);
+  const double angle = random.uniform(0.0, 2.0 * std::numbers::pi);
+  const glm::dvec3 out(std::cos(angle), std::sin(angle), 0.0), along(-out.y, out.x, 0.0);
+  const double speed = std::sqrt(kStarMass / radius);
+  SceneBody body{(1.0 - kStarMass) / double(bodyCount - 1), glm::dvec3(0.0), glm::dvec3(0.0),
+                 kDiskComponent};
+  body.position =
+      radius * out + glm::dvec3(0.0, 0.0, kRingScatter * radius * random.uniform(-1.0, 1.0));
+  body.velocity = speed * along + random.isotropic(kRingScatter * speed * random.uniform());
+  return body;
+}
+
+// Two disks of half the mass each (bodies [0, (N + 1) / 2) and the rest), the second tilted about
+// the x axis, `kGalaxySeparation` apart with an impact parameter, approaching each other at the
+// parabolic speed of the pair: they merge.
+SceneBody galaxyBody(std::size_t index, std::size_t bodyCount, Random& random) {
+  using namespace scene;
+  const std::size_t firstCount = (bodyCount + 1) / 2;
+  const double firstMass = double(firstCount) / double(bodyCount);
   const double secondMass = 1.0 - firstMass;
-  std::vector<Body> bodies = exponentialDisk(firstCount, firstMass, random);
-  const std::vector<Body> second =
-      exponentialDisk(options.bodyCount - firstCount, secondMass, random);
-
   const glm::dvec3 offset(kGalaxySeparation, kGalaxyImpactParameter, 0.0);
   const double approachSpeed = std::sqrt(2.0 / glm::length(offset));  // G (m1 + m2) = 1
+  if (index < firstCount) {
+    SceneBody body = diskBody(index, firstCount, firstMass, random);
+    body.component = kDefaultComponent;  // a galaxy is one component, its centre and disk alike
+    body.position -= secondMass * offset;
+    body.velocity += glm::dvec3(secondMass * approachSpeed, 0.0, 0.0);
+    return body;
+  }
   const double c = std::cos(kGalaxyTilt), s = std::sin(kGalaxyTilt);
   const auto tilted = [&](glm::dvec3 v) {
     return glm::dvec3(v.x, c * v.y - s * v.z, s * v.y + c * v.z);
   };
-  for (Body& body : bodies) {
-    body.component = kDefaultComponent;  // a galaxy is one component, its centre and disk alike
-    body.position -= secondMass * offset;
-    body.velocity += glm::dvec3(secondMass * approachSpeed, 0.0, 0.0);
-  }
-  for (Body body : second) {
-    body.component = scene::kSecondGalaxyComponent;
-    body.position = tilted(body.position) + firstMass * offset;
-    body.velocity = tilted(body.velocity) - glm::dvec3(firstMass * approachSpeed, 0.0, 0.0);
-    bodies.push_back(body);
-  }
-  return toState(bodies);
-}
-
-// Bodies of equal mass at random places, each moving with the velocity field where it is.
-template <typename RandomPlace, typename VelocityField>
-State equalMassFlow(const SceneOptions& options, RandomPlace randomPlace,
-                    VelocityField velocityAt) {
-  Random random(options.seed);
-  std::vector<Body> bodies(options.bodyCount);
-  for (Body& body : bodies) {
-    body.mass = 1.0 / double(options.bodyCount);
-    body.position = randomPlace(random);
-    body.velocity = velocityAt(body.position);
-  }
-  return toState(bodies);
+  SceneBody body = diskBody(index - firstCount, bodyCount - firstCount, secondMass, random);
+  body.component = kSecondGalaxyComponent;
+  body.position = tilted(body.position) + firstMass * offset;
+  body.velocity = tilted(body.velocity) - glm::dvec3(firstMass * approachSpeed, 0.0, 0.0);
+  return body;
 }
 
 // After NVIDIA's nbody sample: bodies in a spherical shell (radius uniform between the inner and
 // the outer radius, direction isotropic) turning rigidly about the z axis.
-State shell(const SceneOptions& options) {
+SceneBody shellBody(std::size_t bodyCount, Random& random) {
   using namespace scene;
-  return equalMassFlow(
-      options,
-      [](Random& random) {
-        return random.isotropic(random.uniform(kShellInnerRadius, kShellOuterRadius));
-      },
-      [](glm::dvec3 r) { return kShellAngularVelocity * glm::dvec3(-r.y, r.x, 0.0); });
+  const glm::dvec3 r = random.isotropic(random.uniform(kShellInnerRadius, kShellOuterRadius));
+  return {1.0 / double(bodyCount), r, kShellAngularVelocity * glm::dvec3(-r.y, r.x, 0.0)};
 }
 
 // After NVIDIA's nbody sample: a uniform ball of radius 1 expanding as v = H r, with H chosen so
 // that the kinetic energy equals |W| (2T / |W| = 2): it is marginally unbound and expands forever.
-State expand(const SceneOptions& options) {
-  return equalMassFlow(
-      options, [](Random& random) { return random.isotropic(std::cbrt(random.uniform())); },
-      [](glm::dvec3 r) { return scene::kExpandRate * r; });
+SceneBody expandBody(std::size_t bodyCount, Random& random) {
+  const glm::dvec3 r = random.isotropic(std::cbrt(random.uniform()));
+  return {1.0 / double(bodyCount), r, scene::kExpandRate * r};
+}
+
+std::vector<SceneBody> bodiesOf(const State& state) {
+  std::vector<SceneBody> bodies(state.size());
+  for (std::size_t i = 0; i < state.size(); ++i)
+    bodies[i] = {state.positionMass[i].w, glm::dvec3(state.positionMass[i]),
+                 glm::dvec3(state.velocity[i])};
+  return bodies;
 }
 
 // Chenciner & Montgomery (2000): three equal masses chasing each other along a figure eight,
 // G = m = 1 (total mass 3), initial conditions as Simo computed them.
-State figureEight() {
+std::vector<SceneBody> figureEight() {
   const glm::dvec3 x1(0.97000436, -0.24308753, 0.0);
   const glm::dvec3 v3(-0.93240737, -0.86473146, 0.0);
-  return toState({{1.0, x1, -0.5 * v3}, {1.0, -x1, -0.5 * v3}, {1.0, glm::dvec3(0.0), v3}});
+  return {{1.0, x1, -0.5 * v3}, {1.0, -x1, -0.5 * v3}, {1.0, glm::dvec3(0.0), v3}};
+}
+
+// A scene's bodies one at a time: make(index, random), `random` the body's own stream.
+template <typename Make>
+Recipe eachBody(Make make, bool virial = false) {
+  return {[make](std::size_t index, std::uint64_t seed) {
+            Random random(seed, index);
+            return make(index, random);
+          },
+          virial};
+}
+
+// A scene of a few bodies given whole.
+Recipe fixedBodies(std::vector<SceneBody> bodies) {
+  return {
+      [bodies = std::move(bodies)](std::size_t index, std::uint64_t) { return bodies.at(index); },
+      false};
+}
+
+// Each range's sums of a parallel pass over [0, count), merged: the same bits for any split.
+template <std::size_t kSums, typename AddBody>
+std::array<ExactSum, kSums> sumsOver(std::size_t count, AddBody addBody) {
+  const unsigned threads = sceneThreads();
+  std::vector<std::array<ExactSum, kSums>> ranges(parallelRanges(count, threads, kBodiesAThread));
+  parallelForRanges(count, threads, kBodiesAThread,
+                    [&](std::size_t range, std::size_t begin, std::size_t end) {
+                      for (std::size_t k = begin; k < end; ++k) addBody(k, ranges[range]);
+                    });
+  std::array<ExactSum, kSums> sums{};
+  for (const auto& range : ranges)
+    for (std::size_t s = 0; s < kSums; ++s) sums[s].merge(range[s]);
+  return sums;
+}
+
+// Row k of a state whose first row is body `first` of the whole: `body` as float32.
+void putRow(State& state, std::size_t k, const SceneBody& body, std::size_t first) {
+  state.positionMass[k] = glm::vec4(glm::vec3(body.position), float(body.mass));
+  state.velocity[k] = glm::vec4(glm::vec3(body.velocity), 0.0f);
+  state.component[k] = body.component;
+  state.id[k] = first + k + 1;
+}
+
+// Scales `velocities` (the rows' in double) so that the kinetic energy of every body made is
+// 0.3 = |W| / 2 of a uniform ball of radius 1 (the masses as the state rounds them), into `state`.
+void scaleToVirial(State& state, const std::vector<glm::dvec3>& velocities,
+                   const SumAcross& across) {
+  std::array<ExactSum, 1> kinetic = sumsOver<1>(state.size(), [&](std::size_t k, auto& sums) {
+    sums[0].add(0.5 * double(state.positionMass[k].w) * glm::dot(velocities[k], velocities[k]));
+  });
+  if (across) across(kinetic);
+  const double total = kinetic[0].value(), virialKinetic = 0.5 * 0.6;
+  const double scale = total > 0.0 ? std::sqrt(virialKinetic / total) : 0.0;
+  for (std::size_t k = 0; k < state.size(); ++k)
+    state.velocity[k] = glm::vec4(glm::vec3(scale * velocities[k]), 0.0f);
+}
+
+// Rows [first, last) of the scene `recipe` makes, moved to the centre-of-mass frame of every
+// body, as scenes.h says. Each body goes to its row as it is made (in double only the velocities
+// a virial scene scales after).
+State makeRows(const Recipe& recipe, std::uint64_t seed, std::size_t first, std::size_t last,
+               const SumAcross& across) {
+  State state;
+  state.resize(last - first);
+  std::vector<glm::dvec3> velocities(recipe.virial ? state.size() : 0);
+  parallelFor(state.size(), sceneThreads(), kBodiesAThread,
+              [&](std::size_t begin, std::size_t end) {
+                for (std::size_t k = begin; k < end; ++k) {
+                  const SceneBody body = recipe.body(first + k, seed);
+                  putRow(state, k, body, first);
+                  if (recipe.virial) velocities[k] = body.velocity;
+                }
+              });
+  if (recipe.virial) scaleToVirial(state, velocities, across);
+  moveToCentreOfMassFrame(state, across);
+  return state;
 }
 
 }  // namespace
 
-void moveToCentreOfMassFrame(State& state) {
-  const double mass = totalMass(state);
-  if (state.size() == 0 || mass <= 0.0) return;
-  const glm::dvec3 centre = centreOfMass(state);
-  const glm::dvec3 drift = totalMomentum(state) / mass;
+void moveToCentreOfMassFrame(State& state, const SumAcross& across) {
+  // The mass, then m r and m v by component: each term exact in double (float times float).
+  std::array<ExactSum, 7> sums = sumsOver<7>(state.size(), [&](std::size_t i, auto& into) {
+    const glm::vec4 p = state.positionMass[i], v = state.velocity[i];
+    into[0].add(double(p.w));
+    for (int c = 0; c < 3; ++c) {
+      into[1 + c].add(double(p.w) * double(p[c]));
+      into[4 + c].add(double(p.w) * double(v[c]));
+    }
+  });
+  if (across) across(sums);
+  const double mass = sums[0].value();
+  if (!(mass > 0.0)) return;
+  const glm::dvec3 centre = glm::dvec3(sums[1].value(), sums[2].value(), sums[3].value()) / mass;
+  const glm::dvec3 drift = glm::dvec3(sums[4].value(), sums[5].value(), sums[6].value()) / mass;
   for (std::size_t i = 0; i < state.size(); ++i) {
     glm::vec4& p = state.positionMass[i];
     p = glm::vec4(glm::vec3(glm::dvec3(p) - centre), p.w);
@@ -287,28 +332,59 @@ State keplerPair(double eccentricity, double m1, double m2, double gravity) {
 }
 
 const std::vector<Scene>& allScenes() {
+  using O = const SceneOptions&;
   static const std::vector<Scene> scenes{
       {"plummer", "Plummer sphere in Henon units (G = M = 1, E = -1/4)",
-       [](const SceneOptions& o) { return centred(plummer(o.bodyCount, o.seed)); }},
+       [](O o) {
+         return eachBody([n = o.bodyCount](std::size_t, Random& r) { return plummerBody(n, r); });
+       }},
       {"uniform-sphere", "uniform ball of radius 1, random velocities in virial equilibrium",
-       [](const SceneOptions& o) { return centred(uniformSphere(o.bodyCount, o.seed)); }},
+       [](O o) {
+         return eachBody(
+             [n = o.bodyCount](std::size_t, Random& r) { return uniformSphereBody(n, r); }, true);
+       }},
       {"disk", "rotating disk galaxy: exponential disk around a central mass, near-circular orbits",
-       [](const SceneOptions& o) { return centred(disk(o)); }},
+       [](O o) {
+         return eachBody(
+             [n = o.bodyCount](std::size_t i, Random& r) { return diskBody(i, n, 1.0, r); });
+       }},
       {"galaxies", "two disk galaxies on a collision course",
-       [](const SceneOptions& o) { return centred(galaxies(o)); }},
+       [](O o) {
+         return eachBody(
+             [n = o.bodyCount](std::size_t i, Random& r) { return galaxyBody(i, n, r); });
+       }},
       {"shell", "spherical shell turning about the z axis (NVIDIA's sample)",
-       [](const SceneOptions& o) { return centred(shell(o)); }},
+       [](O o) {
+         return eachBody([n = o.bodyCount](std::size_t, Random& r) { return shellBody(n, r); });
+       }},
       {"expand", "uniform ball expanding at the escape speed (NVIDIA's sample)",
-       [](const SceneOptions& o) { return centred(expand(o)); }},
+       [](O o) {
+         return eachBody([n = o.bodyCount](std::size_t, Random& r) { return expandBody(n, r); });
+       }},
       {"protoplanets",
        "a star and a ring of planetesimals on near-circular orbits, to merge with --collisions",
-       [](const SceneOptions& o) { return centred(protoplanets(o)); }},
+       [](O o) {
+         return eachBody(
+             [n = o.bodyCount](std::size_t i, Random& r) { return protoplanetBody(i, n, r); });
+       }},
       {"kepler", "two bodies on a Kepler orbit of semi-major axis 1 (--eccentricity; 2 bodies)",
-       [](const SceneOptions& o) { return centred(keplerPair(o.eccentricity)); }, 2},
+       [](O o) { return fixedBodies(bodiesOf(keplerPair(o.eccentricity))); }, 2},
       {"figure-eight", "three-body figure-eight choreography (3 bodies of mass 1)",
-       [](const SceneOptions&) { return centred(figureEight()); }, 3},
+       [](O) { return fixedBodies(figureEight()); }, 3},
   };
   return scenes;
+}
+
+State Scene::generate(const SceneOptions& options) const {
+  const std::size_t count = fixedBodyCount > 0 ? fixedBodyCount : options.bodyCount;
+  return makeRows(recipe(options), options.seed, 0, count, {});
+}
+
+State Scene::generate(std::size_t bodyCount, std::uint64_t seed) const {
+  SceneOptions options;
+  options.bodyCount = bodyCount;
+  options.seed = seed;
+  return generate(options);
 }
 
 const Scene* findScene(std::string_view name) { return findByName(allScenes(), name); }
@@ -343,10 +419,16 @@ std::size_t SceneChoice::bodyCount() const {
   return scene && scene->fixedBodyCount > 0 ? scene->fixedBodyCount : options.bodyCount;
 }
 
-State SceneChoice::generate() const {
+State SceneChoice::generate() const { return generateRows(0, bodyCount(), {}); }
+
+State SceneChoice::generateRows(std::size_t first, std::size_t last,
+                                const SumAcross& across) const {
   const Scene* scene = findScene(name);
   if (!scene) throw std::invalid_argument("unknown scene " + name);
-  State state = scene->generate(options);
+  if (first > last || last > bodyCount())
+    throw std::invalid_argument("rows " + std::to_string(first) + " to " + std::to_string(last) +
+                                " of a scene of " + std::to_string(bodyCount()) + " bodies");
+  State state = makeRows(scene->recipe(options), options.seed, first, last, across);
   // Added only where asked: x + 0 would turn a -0 into +0, another bit pattern.
   if (options.orbitRadius != 0.0)
     for (glm::vec4& body : state.positionMass) body.x += float(options.orbitRadius);

@@ -1,18 +1,26 @@
 #pragma once
 // Initial conditions. Every scene is seeded and moved to the centre-of-mass frame (zero total
-// momentum, centre of mass at the origin). All have total mass 1 except figure-eight (three bodies
-// of mass 1, as Chenciner and Montgomery state it). Velocities assume G = 1. Bodies are numbered
-// 1..N in order; their components (physics/state.h) are kDefaultComponent except in disk (the
-// central body stays there, the disk's bodies are kDiskComponent; protoplanets likewise) and
-// galaxies (the first galaxy's bodies kDefaultComponent, the second's kSecondGalaxyComponent).
+// momentum, centre of mass at the origin). Each body draws from its own random stream (of the
+// seed and its index), and what a scene sums over its bodies it sums exactly, so that any range of
+// rows can be made on its own, on any number of threads or ranks, with the bits of the whole
+// (SceneChoice::generateRows): the scenes of a part a rank, and of every core. All have total mass
+// 1 except figure-eight (three bodies of mass 1, as Chenciner and Montgomery state it). Velocities
+// assume G = 1. Bodies are numbered 1..N in order; their components (physics/state.h) are
+// kDefaultComponent except in disk (the central body stays there, the disk's bodies are
+// kDiskComponent; protoplanets likewise) and galaxies (the first galaxy's bodies kDefaultComponent,
+// the second's kSecondGalaxyComponent).
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <glm/vec3.hpp>
+
 #include "physics/state.h"
+#include "util/exact_sum.h"
 
 namespace nbody {
 
@@ -42,19 +50,33 @@ struct SceneParameter {
 };
 const std::vector<SceneParameter>& sceneParameters();
 
+// A body in double precision, as a scene makes it.
+struct SceneBody {
+  double mass = 0.0;
+  glm::dvec3 position{0.0}, velocity{0.0};
+  std::uint8_t component = kDefaultComponent;
+};
+
+// How a scene makes its bodies: body(index, seed) depends on the scene's options, the index and
+// the seed alone.
+struct Recipe {
+  std::function<SceneBody(std::size_t index, std::uint64_t seed)> body;
+  bool virial = false;  // the velocities then scaled alike, to 2T = 0.6 (a uniform ball)
+};
+
+// Sums over every body of a scene made in parts: replaces each of the sums of this part's bodies
+// by the sum of every part's (exact sums add as integers: the bits of any split). Every maker of a
+// part calls it alike (e.g. exactSumsOnEveryRank); empty where one process makes every body.
+using SumAcross = std::function<void(std::span<ExactSum>)>;
+
 struct Scene {
   std::string name;
   std::string description;
-  std::function<State(const SceneOptions&)> make;
+  std::function<Recipe(const SceneOptions&)> recipe;
   std::size_t fixedBodyCount = 0;  // the bodies it always has (kepler: 2); 0: bodyCount's
 
-  State generate(const SceneOptions& options) const { return make(options); }
-  State generate(std::size_t bodyCount, std::uint64_t seed) const {
-    SceneOptions options;
-    options.bodyCount = bodyCount;
-    options.seed = seed;
-    return make(options);
-  }
+  State generate(const SceneOptions& options) const;
+  State generate(std::size_t bodyCount, std::uint64_t seed) const;
 };
 
 // The constants that define the scenes, for the tests and the documentation.
@@ -83,6 +105,9 @@ struct SceneChoice {
 
   bool operator==(const SceneChoice&) const = default;
   State generate() const;
+  // Rows [first, last) of generate()'s state, bit for bit, made alone: `across` sums over the
+  // other rows' makers (SumAcross). Bodies keep their IDs in the whole (first + 1, ...).
+  State generateRows(std::size_t first, std::size_t last, const SumAcross& across) const;
   // The bodies generate() makes: options.bodyCount, or the scene's fixed count.
   std::size_t bodyCount() const;
 };
@@ -95,7 +120,8 @@ std::vector<std::string> sceneNames();
 // in the centre-of-mass frame. Its period is 2 pi / sqrt(G (m1 + m2)).
 State keplerPair(double eccentricity, double m1 = 0.5, double m2 = 0.5, double gravity = 1.0);
 
-// Shifts positions and velocities so that the centre of mass rests at the origin.
-void moveToCentreOfMassFrame(State& state);
+// Shifts positions and velocities so that the centre of mass rests at the origin, the centre and
+// its velocity summed exactly: over `state` and, through `across`, every other part's bodies.
+void moveToCentreOfMassFrame(State& state, const SumAcross& across = {});
 
 }  // namespace nbody
