@@ -13,6 +13,7 @@
 #include "app/run/collision_watch.h"
 #include "app/run/engine_session.h"
 #include "app/run/rank_agreement.h"
+#include "app/run/snapshot_share.h"
 #include "app/run/stop_signals.h"
 #include "diagnostics/engine_diagnostics.h"
 #include "diagnostics/json_number.h"
@@ -269,7 +270,7 @@ std::vector<Setting> settingsFor(const Engine& engine, const EngineSettings& giv
 // NaN check, kept across engines; and what a run that ends early leaves unwritten.
 struct BenchRun {
   const BenchOptions& options;
-  const State& initial;
+  const RunStart& initial;  // the scene, whole or (a lone decomposed tree) a part a rank
   EngineDiagnostics diagnostics;
   NonFiniteCheck check;
   std::vector<BenchResult> results;
@@ -307,21 +308,27 @@ bool readsOnlyParts(const Engine& engine, std::size_t bodies, const BenchOptions
   });
 }
 
+// The scene's start, kept for the next upload: a rank's part (Engine::uploadPart) or the whole.
+void uploadInitial(Engine& engine, const RunStart& initial) {
+  if (!initial.partIndices) return engine.upload(initial.snapshot.state);
+  engine.uploadPart({initial.snapshot.state, *initial.partIndices, std::nullopt}, initial.bodies);
+}
+
 void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRun& run) {
   StepParams params = run.options.run.choice.step;  // counts the steps: a potential's time
-  const bool partsOnly = readsOnlyParts(engine, run.initial.size(), readback, run.options);
+  const std::size_t bodies = run.initial.bodies;
+  const bool partsOnly = readsOnlyParts(engine, bodies, readback, run.options);
   engine.deferGathering(partsOnly);  // before the upload; undeferred, the last state is gathered
-  engine.upload(run.initial);
+  uploadInitial(engine, run.initial);
   // Energy and momentum before and after the timed steps, for the JSON report. The potential is an
   // O(N^2) pass of its own, so very large runs skip it, unless the engine estimates it (a tree).
   std::optional<Diagnostics> before;
-  if ((run.initial.size() <= kLargestConservationCheck || engine.estimatesPotential()) &&
-      !partsOnly)
+  if ((bodies <= kLargestConservationCheck || engine.estimatesPotential()) && !partsOnly)
     before = run.diagnostics.measure(engine, params);
   // An approximate engine's speed means little without its accuracy on the same state.
   std::optional<AccuracyReport> accuracy;
   if (findEngine(engine.name())->approximate)
-    accuracy = measureAccuracy(engine, params, benchAccuracySample(run.initial.size()));
+    accuracy = measureAccuracy(engine, params, benchAccuracySample(bodies));
   BenchResult result = timeWithCollisions(engine, method, readback, params, run.options);
   result.accuracy = accuracy;
   const std::string timing = method.name + " on the " + engine.name() + " engine";
@@ -484,7 +491,7 @@ int runBench(const BenchOptions& given) {
   std::unique_ptr<gl::HeadlessContext> context;  // outlives the engines
   std::vector<std::unique_ptr<Engine>> engines = makeEngines(options, context);
   checkSettingsOffered(engines, options.run.choice.engineSettings);
-  State initial;  // made once the first engine said it can hold it
+  RunStart initial;  // made once the first engine said it can hold it
   BenchRun run{options, initial, {}, {}, {}, {}};
   for (const NamedFile& file : benchFiles(options).outputs)
     run.unwritten += "; " + file.path + " was not written";
@@ -495,7 +502,11 @@ int runBench(const BenchOptions& given) {
       engine->setOption(name, value);
     engine->deferGathering(readsOnlyParts(*engine, scene.bodyCount(), options));
     engine->checkCapacity(scene.bodyCount());
-    if (initial.size() == 0) initial = scene.generate();
+    // A lone engine that holds parts and reads nothing more has each rank make its own.
+    if (initial.bodies == 0)
+      initial =
+          sceneRunStart(*engine, options.run,
+                        engines.size() == 1 && readsOnlyParts(*engine, scene.bodyCount(), options));
     std::printf("%s engine on %s\n", engine->name().c_str(), engine->device().c_str());
     std::fflush(stdout);
     timeEngine(*engine, engines.size() == 1, run);

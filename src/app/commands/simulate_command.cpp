@@ -190,7 +190,9 @@ void SimulateRun::prepare() {
   if (collisionSettings_.enabled())
     applyScreenedSettings(*session_.engine, options_.run.choice.engineSettings);
   if (options_.run.input.empty())
-    start_ = wholeRunStart(makeInitialSnapshotFor(*session_.engine, options_.run));
+    start_ = sceneRunStart(
+        *session_.engine, options_.run,
+        readsInShares() && session_.engine->holdsParts(options_.run.choice.scene.bodyCount()));
   leaveBodiesWithTheirRanks();
   session_.engine->checkCapacity(start_.bodies);
   settings_ = resolveRunSettings(options_.run, start_.snapshot, start_.holders());
@@ -203,7 +205,8 @@ void SimulateRun::prepare() {
 // A run that writes its states in parts and reads nothing whole (no diagnostics rows, no
 // collision watch) leaves each rank's bodies with it (Engine::deferGathering) where the ranks hold
 // parts: no rank holds the whole state at any step, and the steps gather nothing. Its input's
-// files are read a share a rank, where they are GADGET HDF5 (app/run/snapshot_share.h).
+// files are read a share a rank, where they are GADGET HDF5, and its scene made a part a rank
+// (app/run/snapshot_share.h).
 bool SimulateRun::readsInShares() const {
   return ranks().distributed() && inParts(options_) && options_.diagnostics.empty() &&
          !options_.collisions.enabled();
@@ -215,7 +218,7 @@ void SimulateRun::leaveBodiesWithTheirRanks() {
   Engine& engine = *session_.engine;
   engine.deferGathering(inParts(options_) && !diagnosticsFile_ && !collisionSettings_.enabled() &&
                         engine.holdsParts(start_.bodies));
-  wholeUnlessHeld(start_, engine.gatheringDeferred(), options_.run.input);
+  wholeUnlessHeld(start_, engine.gatheringDeferred(), options_.run);
 }
 
 // What a run that fails now leaves: none of its outputs (those written in place got what was

@@ -14,10 +14,13 @@ void addDrawingOptions(CLI::App& command, ShotOptions& options) {
   addRenderOptions(command, options.render);
 }
 
-// The scene, or the input: a part snapshot read a share a rank where the ranks may draw their own
-// bodies (the decomposed tree, at any size: app/run/snapshot_share.h).
+// The scene, or the input: a scene made a part a rank, a part snapshot read a share a rank, where
+// the ranks may draw their own bodies (the decomposed tree, at any size: app/run/snapshot_share.h).
 RunStart readShotStart(const Engine& engine, const ShotOptions& options) {
-  if (options.run.input.empty()) return wholeRunStart(makeInitialSnapshotFor(engine, options.run));
+  if (options.run.input.empty())
+    return sceneRunStart(
+        engine, options.run,
+        drawsRanksParts(engine, options.render, options.run.choice.scene.bodyCount()));
   const bool shares =
       ranks().distributed() &&
       drawsRanksParts(engine, options.render, std::numeric_limits<std::size_t>::max());
@@ -31,7 +34,7 @@ ShotStart uploadShotStart(Engine& engine, const ShotOptions& options) {
   const RunSettings run = resolveRunSettings(options.run, start.snapshot, start.holders());
   const Method& method = methodOf(run, problemSource(options.run));
   const bool parts = drawsRanksParts(engine, options.render, start.bodies);
-  wholeUnlessHeld(start, parts, options.run.input);
+  wholeUnlessHeld(start, parts, options.run);
   engine.deferGathering(parts);
   uploadRunStart(start, engine);
   return {method, run.step, start.snapshot.time, start.snapshot.step, parts};

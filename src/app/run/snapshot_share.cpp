@@ -380,10 +380,28 @@ RunStart wholeRunStart(Snapshot snapshot) {
   return start;
 }
 
-void wholeUnlessHeld(RunStart& start, bool held, const std::filesystem::path& input) {
+RunStart sceneRunStart(const Engine& engine, const RunOptions& run, bool inShares) {
+  const SceneChoice& scene = run.choice.scene;
+  const std::size_t total = scene.bodyCount();
+  engine.checkCapacity(total);
+  if (!inShares || !ranks().distributed()) return wholeRunStart(makeInitialSnapshot(run));
+  const KeyOwners owners{total, ranks().count()};
+  const std::uint64_t first = owners.firstOf(ranks().rank()),
+                      last = owners.firstOf(ranks().rank() + 1);
+  RunStart start;
+  start.snapshot.state = scene.generateRows(
+      first, last, [](std::span<ExactSum> sums) { exactSumsOnEveryRank(ranks(), sums); });
+  start.partIndices.emplace(last - first);
+  std::iota(start.partIndices->begin(), start.partIndices->end(), first);
+  start.bodies = total;
+  return start;
+}
+
+void wholeUnlessHeld(RunStart& start, bool held, const RunOptions& run) {
   if (held || !start.partIndices) return;
-  start = RunStart{};  // freed before the whole is read
-  start = readRunStart(input, false);
+  start = RunStart{};  // freed before the whole is read or made
+  start =
+      run.input.empty() ? wholeRunStart(makeInitialSnapshot(run)) : readRunStart(run.input, false);
 }
 
 void uploadRunStart(RunStart& start, Engine& engine) {

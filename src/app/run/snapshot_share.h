@@ -17,6 +17,7 @@
 #include <optional>
 #include <vector>
 
+#include "app/run/run_options.h"
 #include "engines/engine.h"
 #include "io/snapshot.h"
 #include "parallel/ranks.h"
@@ -54,10 +55,15 @@ struct RunStart {
 RunStart readRunStart(const std::filesystem::path& input, bool inShares, bool withRadii = true);
 // The start of a run from `snapshot`, whole (a scene, or an input read whole).
 RunStart wholeRunStart(Snapshot snapshot);
+// The start of a run from `run`'s scene, once `engine` is found to take its bodies: where
+// `inShares` and the ranks are several, each rank makes its part alone (SceneChoice::generateRows:
+// rank r of K the rows from N r / K, as a share read lays them out), else the whole. Every rank
+// calls it alike.
+RunStart sceneRunStart(const Engine& engine, const RunOptions& run, bool inShares);
 // Where `engine` will not hold the ranks' parts after all (another engine, or too few bodies for
-// the decomposed tree to hold them apart: `held` false), a share read is given up and the whole
-// read in its place.
-void wholeUnlessHeld(RunStart& start, bool held, const std::filesystem::path& input);
+// the decomposed tree to hold them apart: `held` false), a share read or a scene made in parts is
+// given up and the whole read or made in its place.
+void wholeUnlessHeld(RunStart& start, bool held, const RunOptions& run);
 // Uploads `start` into `engine` (its part, Engine::uploadPart; else the whole and its doubles), its
 // state moved out where the ranks hold the bodies from here on.
 void uploadRunStart(RunStart& start, Engine& engine);
