@@ -90,7 +90,7 @@ SceneBody plummerBody(std::size_t bodyCount, Random& random) {
 }
 
 // A uniform-density ball of radius 1 with isotropic random velocities, which the scene scales to
-// virial equilibrium (2T = |W|, W = -3/5 G M^2 / R) once every body is made: Recipe::virial.
+// virial equilibrium (2T = |W|, W = -3/5 G M^2 / R) once every body is made: SceneRecipe::virial.
 SceneBody uniformSphereBody(std::size_t bodyCount, Random& random) {
   const glm::dvec3 r = random.isotropic(std::cbrt(random.uniform()));
   const glm::dvec3 v = random.isotropic(std::cbrt(random.uniform()));
@@ -221,7 +221,7 @@ std::vector<SceneBody> figureEight() {
 
 // A scene's bodies one at a time: make(index, random), `random` the body's own stream.
 template <typename Make>
-Recipe eachBody(Make make, bool virial = false) {
+SceneRecipe eachBody(Make make, bool virial = false) {
   return {[make](std::size_t index, std::uint64_t seed) {
             Random random(seed, index);
             return make(index, random);
@@ -230,7 +230,7 @@ Recipe eachBody(Make make, bool virial = false) {
 }
 
 // A scene of a few bodies given whole.
-Recipe fixedBodies(std::vector<SceneBody> bodies) {
+SceneRecipe fixedBodies(std::vector<SceneBody> bodies) {
   return {
       [bodies = std::move(bodies)](std::size_t index, std::uint64_t) { return bodies.at(index); },
       false};
@@ -276,7 +276,7 @@ void scaleToVirial(State& state, const std::vector<glm::dvec3>& velocities,
 // Rows [first, last) of the scene `recipe` makes, moved to the centre-of-mass frame of every
 // body, as scenes.h says. Each body goes to its row as it is made (in double only the velocities
 // a virial scene scales after).
-State makeRows(const Recipe& recipe, std::uint64_t seed, std::size_t first, std::size_t last,
+State makeRows(const SceneRecipe& recipe, std::uint64_t seed, std::size_t first, std::size_t last,
                const SumAcross& across) {
   State state;
   state.resize(last - first);

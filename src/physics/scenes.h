@@ -59,7 +59,7 @@ struct SceneBody {
 
 // How a scene makes its bodies: body(index, seed) depends on the scene's options, the index and
 // the seed alone.
-struct Recipe {
+struct SceneRecipe {
   std::function<SceneBody(std::size_t index, std::uint64_t seed)> body;
   bool virial = false;  // the velocities then scaled alike, to 2T = 0.6 (a uniform ball)
 };
@@ -72,7 +72,7 @@ using SumAcross = std::function<void(std::span<ExactSum>)>;
 struct Scene {
   std::string name;
   std::string description;
-  std::function<Recipe(const SceneOptions&)> recipe;
+  std::function<SceneRecipe(const SceneOptions&)> recipe;
   std::size_t fixedBodyCount = 0;  // the bodies it always has (kepler: 2); 0: bodyCount's
 
   State generate(const SceneOptions& options) const;
