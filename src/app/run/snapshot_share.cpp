@@ -386,8 +386,8 @@ RunStart sceneRunStart(const Engine& engine, const RunOptions& run, bool inShare
   engine.checkCapacity(total);
   if (!inShares || !ranks().distributed()) return wholeRunStart(makeInitialSnapshot(run));
   const KeyOwners owners{total, ranks().count()};
-  const std::uint64_t first = owners.firstOf(ranks().rank()),
-                      last = owners.firstOf(ranks().rank() + 1);
+  const auto first = std::size_t(owners.firstOf(ranks().rank())),
+             last = std::size_t(owners.firstOf(ranks().rank() + 1));
   RunStart start;
   start.snapshot.state = scene.generateRows(
       first, last, [](std::span<ExactSum> sums) { exactSumsOnEveryRank(ranks(), sums); });
