@@ -1,7 +1,7 @@
 #include "physics/scenes.h"
 
 #include "util/named_table.h"
-#include "util/parallel_for.h"
+#include "util/parallel_exact_sums.h"
 
 #include <algorithm>
 #include <array>
@@ -10,7 +10,6 @@
 #include <numbers>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
@@ -19,15 +18,6 @@ namespace nbody {
 namespace {
 
 constexpr std::size_t kBodiesAThread = 4096;  // at least, a thread
-
-// Threads that make a scene's bodies: every core (the web page has one thread).
-unsigned sceneThreads() {
-#if defined(__EMSCRIPTEN__)
-  return 1;
-#else
-  return std::max(1u, std::thread::hardware_concurrency());
-#endif
-}
 
 // Uniform doubles in [0, 1) from body `body`'s own stream of a seed: xoshiro256** (Blackman and
 // Vigna) started by SplitMix64 from the seed and the body's index, and a fixed conversion. A body
@@ -71,7 +61,7 @@ class Random {
 
 // Aarseth, Henon & Wielen (1974), scaled to Henon units (G = M = 1, E = -1/4): the Plummer
 // scale radius is then 3 pi / 16.
-SceneBody plummerBody(std::size_t bodyCount, Random& random) {
+SceneBody plummerBody(std::size_t, std::size_t bodyCount, Random& random) {
   const double lengthScale = 3.0 * std::numbers::pi / 16.0;
   const double velocityScale = 1.0 / std::sqrt(lengthScale);
   double radius = 0.0;
@@ -91,7 +81,7 @@ SceneBody plummerBody(std::size_t bodyCount, Random& random) {
 
 // A uniform-density ball of radius 1 with isotropic random velocities, which the scene scales to
 // virial equilibrium (2T = |W|, W = -3/5 G M^2 / R) once every body is made: SceneRecipe::virial.
-SceneBody uniformSphereBody(std::size_t bodyCount, Random& random) {
+SceneBody uniformSphereBody(std::size_t, std::size_t bodyCount, Random& random) {
   const glm::dvec3 r = random.isotropic(std::cbrt(random.uniform()));
   const glm::dvec3 v = random.isotropic(std::cbrt(random.uniform()));
   return {1.0 / double(bodyCount), r, v};
@@ -139,6 +129,11 @@ SceneBody diskBody(std::size_t index, std::size_t bodyCount, double mass, Random
   body.velocity = circularSpeed * tangent +
                   random.isotropic(kDiskVelocityDispersion * circularSpeed * random.uniform());
   return body;
+}
+
+// Body `index` of the disk scene: a disk of mass 1.
+SceneBody diskSceneBody(std::size_t index, std::size_t bodyCount, Random& random) {
+  return diskBody(index, bodyCount, 1.0, random);
 }
 
 // A star holding kStarMass (body 0) and `bodyCount - 1` equal planetesimals in a ring between
@@ -190,7 +185,7 @@ SceneBody galaxyBody(std::size_t index, std::size_t bodyCount, Random& random) {
 
 // After NVIDIA's nbody sample: bodies in a spherical shell (radius uniform between the inner and
 // the outer radius, direction isotropic) turning rigidly about the z axis.
-SceneBody shellBody(std::size_t bodyCount, Random& random) {
+SceneBody shellBody(std::size_t, std::size_t bodyCount, Random& random) {
   using namespace scene;
   const glm::dvec3 r = random.isotropic(random.uniform(kShellInnerRadius, kShellOuterRadius));
   return {1.0 / double(bodyCount), r, kShellAngularVelocity * glm::dvec3(-r.y, r.x, 0.0)};
@@ -198,7 +193,7 @@ SceneBody shellBody(std::size_t bodyCount, Random& random) {
 
 // After NVIDIA's nbody sample: a uniform ball of radius 1 expanding as v = H r, with H chosen so
 // that the kinetic energy equals |W| (2T / |W| = 2): it is marginally unbound and expands forever.
-SceneBody expandBody(std::size_t bodyCount, Random& random) {
+SceneBody expandBody(std::size_t, std::size_t bodyCount, Random& random) {
   const glm::dvec3 r = random.isotropic(std::cbrt(random.uniform()));
   return {1.0 / double(bodyCount), r, scene::kExpandRate * r};
 }
@@ -219,14 +214,17 @@ std::vector<SceneBody> figureEight() {
   return {{1.0, x1, -0.5 * v3}, {1.0, -x1, -0.5 * v3}, {1.0, glm::dvec3(0.0), v3}};
 }
 
-// A scene's bodies one at a time: make(index, random), `random` the body's own stream.
-template <typename Make>
-SceneRecipe eachBody(Make make, bool virial = false) {
-  return {[make](std::size_t index, std::uint64_t seed) {
-            Random random(seed, index);
-            return make(index, random);
-          },
-          virial};
+// A scene whose body `index` of N is make(index, N, random), `random` the body's own stream.
+using MakeBody = SceneBody (*)(std::size_t index, std::size_t bodyCount, Random& random);
+std::function<SceneRecipe(const SceneOptions&)> eachBody(MakeBody make, bool virial = false) {
+  return [make, virial](const SceneOptions& options) {
+    return SceneRecipe{
+        [make, bodyCount = options.bodyCount](std::size_t index, std::uint64_t seed) {
+          Random random(seed, index);
+          return make(index, bodyCount, random);
+        },
+        virial};
+  };
 }
 
 // A scene of a few bodies given whole.
@@ -234,21 +232,6 @@ SceneRecipe fixedBodies(std::vector<SceneBody> bodies) {
   return {
       [bodies = std::move(bodies)](std::size_t index, std::uint64_t) { return bodies.at(index); },
       false};
-}
-
-// Each range's sums of a parallel pass over [0, count), merged: the same bits for any split.
-template <std::size_t kSums, typename AddBody>
-std::array<ExactSum, kSums> sumsOver(std::size_t count, AddBody addBody) {
-  const unsigned threads = sceneThreads();
-  std::vector<std::array<ExactSum, kSums>> ranges(parallelRanges(count, threads, kBodiesAThread));
-  parallelForRanges(count, threads, kBodiesAThread,
-                    [&](std::size_t range, std::size_t begin, std::size_t end) {
-                      for (std::size_t k = begin; k < end; ++k) addBody(k, ranges[range]);
-                    });
-  std::array<ExactSum, kSums> sums{};
-  for (const auto& range : ranges)
-    for (std::size_t s = 0; s < kSums; ++s) sums[s].merge(range[s]);
-  return sums;
 }
 
 // Row k of a state whose first row is body `first` of the whole: `body` as float32.
@@ -263,9 +246,10 @@ void putRow(State& state, std::size_t k, const SceneBody& body, std::size_t firs
 // 0.3 = |W| / 2 of a uniform ball of radius 1 (the masses as the state rounds them), into `state`.
 void scaleToVirial(State& state, const std::vector<glm::dvec3>& velocities,
                    const SumAcross& across) {
-  std::array<ExactSum, 1> kinetic = sumsOver<1>(state.size(), [&](std::size_t k, auto& sums) {
-    sums[0].add(0.5 * double(state.positionMass[k].w) * glm::dot(velocities[k], velocities[k]));
-  });
+  std::array<ExactSum, 1> kinetic =
+      exactSumsOver<1>(state.size(), kBodiesAThread, [&](std::size_t k, auto& sums) {
+        sums[0].add(0.5 * double(state.positionMass[k].w) * glm::dot(velocities[k], velocities[k]));
+      });
   if (across) across(kinetic);
   const double total = kinetic[0].value(), virialKinetic = 0.5 * 0.6;
   const double scale = total > 0.0 ? std::sqrt(virialKinetic / total) : 0.0;
@@ -281,14 +265,13 @@ State makeRows(const SceneRecipe& recipe, std::uint64_t seed, std::size_t first,
   State state;
   state.resize(last - first);
   std::vector<glm::dvec3> velocities(recipe.virial ? state.size() : 0);
-  parallelFor(state.size(), sceneThreads(), kBodiesAThread,
-              [&](std::size_t begin, std::size_t end) {
-                for (std::size_t k = begin; k < end; ++k) {
-                  const SceneBody body = recipe.body(first + k, seed);
-                  putRow(state, k, body, first);
-                  if (recipe.virial) velocities[k] = body.velocity;
-                }
-              });
+  parallelForOrHere(state.size(), kBodiesAThread, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k) {
+      const SceneBody body = recipe.body(first + k, seed);
+      putRow(state, k, body, first);
+      if (recipe.virial) velocities[k] = body.velocity;
+    }
+  });
   if (recipe.virial) scaleToVirial(state, velocities, across);
   moveToCentreOfMassFrame(state, across);
   return state;
@@ -297,20 +280,15 @@ State makeRows(const SceneRecipe& recipe, std::uint64_t seed, std::size_t first,
 }  // namespace
 
 void moveToCentreOfMassFrame(State& state, const SumAcross& across) {
-  // The mass, then m r and m v by component: each term exact in double (float times float).
-  std::array<ExactSum, 7> sums = sumsOver<7>(state.size(), [&](std::size_t i, auto& into) {
-    const glm::vec4 p = state.positionMass[i], v = state.velocity[i];
-    into[0].add(double(p.w));
-    for (int c = 0; c < 3; ++c) {
-      into[1 + c].add(double(p.w) * double(p[c]));
-      into[4 + c].add(double(p.w) * double(v[c]));
-    }
-  });
+  MassSums sums = massSumsOf(state);
   if (across) across(sums);
-  const double mass = sums[0].value();
+  const double mass = sums[kMass].value();
   if (!(mass > 0.0)) return;
-  const glm::dvec3 centre = glm::dvec3(sums[1].value(), sums[2].value(), sums[3].value()) / mass;
-  const glm::dvec3 drift = glm::dvec3(sums[4].value(), sums[5].value(), sums[6].value()) / mass;
+  glm::dvec3 centre, drift;
+  for (std::size_t k = 0; k < 3; ++k) {
+    centre[int(k)] = sums[kMassPosition + k].value() / mass;
+    drift[int(k)] = sums[kMomentum + k].value() / mass;
+  }
   for (std::size_t i = 0; i < state.size(); ++i) {
     glm::vec4& p = state.positionMass[i];
     p = glm::vec4(glm::vec3(glm::dvec3(p) - centre), p.w);
@@ -332,52 +310,29 @@ State keplerPair(double eccentricity, double m1, double m2, double gravity) {
 }
 
 const std::vector<Scene>& allScenes() {
-  using O = const SceneOptions&;
   static const std::vector<Scene> scenes{
-      {"plummer", "Plummer sphere in Henon units (G = M = 1, E = -1/4)",
-       [](O o) {
-         return eachBody([n = o.bodyCount](std::size_t, Random& r) { return plummerBody(n, r); });
-       }},
+      {"plummer", "Plummer sphere in Henon units (G = M = 1, E = -1/4)", eachBody(plummerBody)},
       {"uniform-sphere", "uniform ball of radius 1, random velocities in virial equilibrium",
-       [](O o) {
-         return eachBody(
-             [n = o.bodyCount](std::size_t, Random& r) { return uniformSphereBody(n, r); }, true);
-       }},
+       eachBody(uniformSphereBody, true)},
       {"disk", "rotating disk galaxy: exponential disk around a central mass, near-circular orbits",
-       [](O o) {
-         return eachBody(
-             [n = o.bodyCount](std::size_t i, Random& r) { return diskBody(i, n, 1.0, r); });
-       }},
-      {"galaxies", "two disk galaxies on a collision course",
-       [](O o) {
-         return eachBody(
-             [n = o.bodyCount](std::size_t i, Random& r) { return galaxyBody(i, n, r); });
-       }},
-      {"shell", "spherical shell turning about the z axis (NVIDIA's sample)",
-       [](O o) {
-         return eachBody([n = o.bodyCount](std::size_t, Random& r) { return shellBody(n, r); });
-       }},
+       eachBody(diskSceneBody)},
+      {"galaxies", "two disk galaxies on a collision course", eachBody(galaxyBody)},
+      {"shell", "spherical shell turning about the z axis (NVIDIA's sample)", eachBody(shellBody)},
       {"expand", "uniform ball expanding at the escape speed (NVIDIA's sample)",
-       [](O o) {
-         return eachBody([n = o.bodyCount](std::size_t, Random& r) { return expandBody(n, r); });
-       }},
+       eachBody(expandBody)},
       {"protoplanets",
        "a star and a ring of planetesimals on near-circular orbits, to merge with --collisions",
-       [](O o) {
-         return eachBody(
-             [n = o.bodyCount](std::size_t i, Random& r) { return protoplanetBody(i, n, r); });
-       }},
+       eachBody(protoplanetBody)},
       {"kepler", "two bodies on a Kepler orbit of semi-major axis 1 (--eccentricity; 2 bodies)",
-       [](O o) { return fixedBodies(bodiesOf(keplerPair(o.eccentricity))); }, 2},
+       [](const SceneOptions& o) { return fixedBodies(bodiesOf(keplerPair(o.eccentricity))); }, 2},
       {"figure-eight", "three-body figure-eight choreography (3 bodies of mass 1)",
-       [](O) { return fixedBodies(figureEight()); }, 3},
+       [](const SceneOptions&) { return fixedBodies(figureEight()); }, 3},
   };
   return scenes;
 }
 
 State Scene::generate(const SceneOptions& options) const {
-  const std::size_t count = fixedBodyCount > 0 ? fixedBodyCount : options.bodyCount;
-  return makeRows(recipe(options), options.seed, 0, count, {});
+  return makeRows(recipe(options), options.seed, 0, bodyCount(options), {});
 }
 
 State Scene::generate(std::size_t bodyCount, std::uint64_t seed) const {
@@ -416,7 +371,7 @@ const std::vector<SceneParameter>& sceneParameters() {
 
 std::size_t SceneChoice::bodyCount() const {
   const Scene* scene = findScene(name);
-  return scene && scene->fixedBodyCount > 0 ? scene->fixedBodyCount : options.bodyCount;
+  return scene ? scene->bodyCount(options) : options.bodyCount;
 }
 
 State SceneChoice::generate() const { return generateRows(0, bodyCount(), {}); }

@@ -77,6 +77,10 @@ struct Scene {
 
   State generate(const SceneOptions& options) const;
   State generate(std::size_t bodyCount, std::uint64_t seed) const;
+  // The bodies it makes: fixedBodyCount, else options.bodyCount.
+  std::size_t bodyCount(const SceneOptions& options) const {
+    return fixedBodyCount > 0 ? fixedBodyCount : options.bodyCount;
+  }
 };
 
 // The constants that define the scenes, for the tests and the documentation.

@@ -1,5 +1,7 @@
 #include "physics/state.h"
 
+#include "util/parallel_exact_sums.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -61,6 +63,21 @@ glm::dvec3 totalMomentum(const State& state) {
   for (std::size_t i = 0; i < state.size(); ++i)
     momentum += double(state.positionMass[i].w) * glm::dvec3(state.velocity[i]);
   return momentum;
+}
+
+// On every core: 7 adds a body, ~25 ns on one thread (0.4 s at 16.8M bodies, where the window
+// refits its colours on a click).
+MassSums massSumsOf(const State& state) {
+  constexpr std::size_t kBodiesPerThread = std::size_t(1) << 16;
+  return exactSumsOver<kMassSums>(state.size(), kBodiesPerThread, [&](std::size_t i, auto& sums) {
+    const double m = state.positionMass[i].w;
+    sums[kMass].add(m);
+    for (std::size_t k = 0; k < 3; ++k) {
+      // Exact: a product of two floats fits a double.
+      sums[kMassPosition + k].add(m * double(state.positionMass[i][int(k)]));
+      sums[kMomentum + k].add(m * double(state.velocity[i][int(k)]));
+    }
+  });
 }
 
 glm::dvec3 centreOfMass(const State& state) {

@@ -2,6 +2,7 @@
 // The state every engine exchanges: float32, as it lives on the GPU (position + mass, velocity),
 // and who each body is: its particle ID and its component.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -12,6 +13,7 @@
 #include <glm/vec4.hpp>
 
 #include "physics/external_potential.h"
+#include "util/exact_sum.h"
 
 namespace nbody {
 
@@ -116,5 +118,16 @@ std::optional<DoubleState> doublesBeyond(const State& state, const DoubleBodies&
 glm::dvec3 totalMomentum(const State& state);
 glm::dvec3 centreOfMass(const State& state);
 double totalMass(const State& state);
+
+// The exact sums (util/exact_sum.h) of m, m r and m v over the state's bodies, on every core: the
+// same bits for any order and split of the bodies (parts added across ranks as integers).
+enum MassSum : std::size_t {
+  kMass,
+  kMassPosition,
+  kMomentum = kMassPosition + 3,
+  kMassSums = kMomentum + 3
+};
+using MassSums = std::array<ExactSum, kMassSums>;
+MassSums massSumsOf(const State& state);
 
 }  // namespace nbody

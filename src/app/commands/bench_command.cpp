@@ -308,18 +308,12 @@ bool readsOnlyParts(const Engine& engine, std::size_t bodies, const BenchOptions
   });
 }
 
-// The scene's start, kept for the next upload: a rank's part (Engine::uploadPart) or the whole.
-void uploadInitial(Engine& engine, const RunStart& initial) {
-  if (!initial.partIndices) return engine.upload(initial.snapshot.state);
-  engine.uploadPart({initial.snapshot.state, *initial.partIndices, std::nullopt}, initial.bodies);
-}
-
 void timeMethod(Engine& engine, const Method& method, Readback readback, BenchRun& run) {
   StepParams params = run.options.run.choice.step;  // counts the steps: a potential's time
   const std::size_t bodies = run.initial.bodies;
   const bool partsOnly = readsOnlyParts(engine, bodies, readback, run.options);
   engine.deferGathering(partsOnly);  // before the upload; undeferred, the last state is gathered
-  uploadInitial(engine, run.initial);
+  uploadRunStartKept(run.initial, engine);
   // Energy and momentum before and after the timed steps, for the JSON report. The potential is an
   // O(N^2) pass of its own, so very large runs skip it, unless the engine estimates it (a tree).
   std::optional<Diagnostics> before;

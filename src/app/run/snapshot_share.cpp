@@ -404,9 +404,14 @@ void wholeUnlessHeld(RunStart& start, bool held, const RunOptions& run) {
       run.input.empty() ? wholeRunStart(makeInitialSnapshot(run)) : readRunStart(run.input, false);
 }
 
-void uploadRunStart(RunStart& start, Engine& engine) {
+void uploadRunStartKept(const RunStart& start, Engine& engine) {
   if (!start.partIndices)
     return engine.uploadWithDoubles(start.snapshot.state, start.snapshot.doubles);
+  engine.uploadPart({start.snapshot.state, *start.partIndices, std::nullopt}, start.bodies);
+}
+
+void uploadRunStart(RunStart& start, Engine& engine) {
+  if (!start.partIndices) return uploadRunStartKept(start, engine);
   engine.uploadPart({std::move(start.snapshot.state), std::move(*start.partIndices), std::nullopt},
                     start.bodies);
   start.partIndices.reset();

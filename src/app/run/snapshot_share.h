@@ -67,5 +67,7 @@ void wholeUnlessHeld(RunStart& start, bool held, const RunOptions& run);
 // Uploads `start` into `engine` (its part, Engine::uploadPart; else the whole and its doubles), its
 // state moved out where the ranks hold the bodies from here on.
 void uploadRunStart(RunStart& start, Engine& engine);
+// The same, `start` kept for another upload (bench's).
+void uploadRunStartKept(const RunStart& start, Engine& engine);
 
 }  // namespace nbody
