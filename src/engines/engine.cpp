@@ -100,7 +100,8 @@ struct PartBody {
   std::uint64_t component;
 };
 
-// The whole state of `total` bodies of which every rank holds `part`. Every rank calls it alike.
+}  // namespace
+
 State wholeOfParts(const StatePart& part, std::size_t total) {
   std::vector<PartBody> own;
   own.reserve(part.rows.size());
@@ -124,8 +125,6 @@ State wholeOfParts(const StatePart& part, std::size_t total) {
   }
   return whole;
 }
-
-}  // namespace
 
 void Engine::uploadPart(const StatePart& part, std::size_t total) {
   checkPartsOfState(part, total);

@@ -79,6 +79,9 @@ struct StatePart {
 // is not one (rows, velocities, IDs and components one a body or, IDs and components, none;
 // indices ascending below `total`) or the parts do not add up to `total` bodies. A collective.
 void checkPartsOfState(const StatePart& part, std::size_t total);
+// The whole state of `total` bodies of which every rank holds `part` (a collective); throws
+// std::logic_error where a body is held twice or past the state.
+State wholeOfParts(const StatePart& part, std::size_t total);
 // The ID of the part's body k: its own, or its index + 1 where the part has none.
 std::uint64_t bodyIdInPart(const StatePart& part, std::size_t k);
 

@@ -9,7 +9,8 @@
 
 namespace nbody {
 
-glm::ivec2 checkStateTextures(std::size_t bodies, const gl::Limits& limits) {
+glm::ivec2 checkStateTextures(std::size_t bodies, const gl::Limits& limits,
+                              std::string_view beyond) {
   const int largest = limits.maxTextureSize;
   glm::ivec2 size;
   try {
@@ -17,7 +18,7 @@ glm::ivec2 checkStateTextures(std::size_t bodies, const gl::Limits& limits) {
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(std::string(e.what()) + ", the largest this GPU offers (at most " +
                              std::to_string(std::size_t(largest) * std::size_t(largest)) +
-                             " bodies)");
+                             " bodies)" + (beyond.empty() ? "" : "; ") + std::string(beyond));
   }
   return size;
 }

@@ -3,6 +3,7 @@
 // met and what to change, checked before anything is allocated.
 
 #include <cstddef>
+#include <string_view>
 
 #include <glm/vec2.hpp>
 
@@ -11,8 +12,10 @@
 namespace nbody {
 
 // The state textures' size for `bodies`; throws std::runtime_error where they would be larger than
-// the largest texture (transfers move them in bands of rows: gl/texture_rows.h).
-glm::ivec2 checkStateTextures(std::size_t bodies, const gl::Limits& limits);
+// the largest texture (transfers move them in bands of rows: gl/texture_rows.h), its message
+// ending with `beyond` where one is given (what goes past it).
+glm::ivec2 checkStateTextures(std::size_t bodies, const gl::Limits& limits,
+                              std::string_view beyond = {});
 // Throws where the stage accelerations of textures of `size`, `accelerationSlices` stacked
 // vertically, would be taller than the largest texture.
 void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices,

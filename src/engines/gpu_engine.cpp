@@ -97,14 +97,29 @@ void GpuEngine::setOption(const std::string& name, const std::string& value) {
 }
 
 void GpuEngine::checkFits(std::size_t bodies, glm::ivec2 size) const {
+  // A state with no whole texture must stay apart (an option that gathers it is refused).
+  if (size.x == 0) wholeSizeFor(bodies, keptApart(bodies));
   checkAccelerationSlicesFit(bodies, size, accelerationLayout().slices, gl::limits());
   checkLayout(bodies, size);
+}
+
+glm::ivec2 GpuEngine::wholeSizeFor(std::size_t bodies, bool apart) const {
+  const gl::Limits& limits = gl::limits();
+  if (bodies == 0 || StageTextures::fits(bodies, limits.maxTextureSize))
+    return StageTextures::sizeFor(bodies, limits.maxTextureSize);
+  if (apart) return {0, 0};
+  return checkStateTextures(bodies, limits,
+                            holdsOwnBodies(bodies)
+                                ? "past it the ranks keep their bodies apart where nothing reads "
+                                  "them whole (simulate --snapshot-files ranks, bench without "
+                                  "readback)"
+                                : "");
 }
 
 void GpuEngine::checkCapacity(std::size_t bodies) const {
   const gl::Limits& limits = gl::limits();
   const int slices = accelerationLayout().slices;
-  const glm::ivec2 size = checkStateTextures(bodies, limits);
+  const glm::ivec2 size = wholeSizeFor(bodies, keptApart(bodies));
   checkAccelerationSlicesFit(bodies, size, slices, limits);
   if (!holdsOwnBodies(bodies)) {
     checkGpuMemory(bodies, size, slices, extraBytes(bodies), limits);
@@ -117,8 +132,7 @@ void GpuEngine::checkCapacity(std::size_t bodies) const {
                                                std::min(36.0 * double(bodies),
                                                         double(limits.maxShaderStorageBlockBytes));
     checkGpuMemory(bodies,
-                   StageTextures::sizeFor(HeldBodies::plannedShare(bodies, ranks().count()),
-                                          limits.maxTextureSize),
+                   checkStateTextures(HeldBodies::plannedShare(bodies, ranks().count()), limits),
                    slices, extraBytes(bodies) + whole, limits);
   }
   checkLayout(bodies, size);
@@ -129,7 +143,7 @@ glm::ivec2 GpuEngine::replaceState(std::size_t bodies) {
   // The textures about to be cleared and rewritten may last have been written by image stores;
   // without this bit OpenGL does not order the rewrite after them.
   gl::memoryBarrier(gl::barrier::textureUpdate);
-  const glm::ivec2 size = StageTextures::sizeFor(bodies, gl::limits().maxTextureSize);
+  const glm::ivec2 size = wholeSizeFor(bodies, keptApart(bodies));
   // Refused before anything changes, for callers that did not ask checkCapacity; setOption checks
   // option changes, so a step never meets a layout the GPU cannot run.
   checkFits(bodies, size);
@@ -150,7 +164,9 @@ void GpuEngine::upload(const State& state) {
       textures_.upload(state);
     }
     ungathered_ = gatherDeferred_;
-    held_ = std::make_unique<HeldBodies>(state, size.x, ranks());
+    // Each rank's rows: whole rows of the whole texture, or of the largest where there is none.
+    held_ = std::make_unique<HeldBodies>(state, size.x > 0 ? size.x : gl::limits().maxTextureSize,
+                                         ranks());
   } else {
     textures_.allocate(size);
     textures_.upload(state);
@@ -258,6 +274,8 @@ void GpuEngine::checkGathered() const {
 }
 
 void GpuEngine::deferGathering(bool deferred) {
+  // Refused, changing nothing, where the whole state would fit no texture (every rank alike).
+  if (!deferred && held_ && textures_.size().x == 0) wholeSizeFor(bodyCount_, false);
   gatherDeferred_ = deferred;
   if (deferred)
     releaseWholeState();

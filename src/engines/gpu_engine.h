@@ -165,6 +165,11 @@ class GpuEngine : public Engine {
   // An upload's start: checks `bodies` fit, forgets what the last state held, and returns the
   // whole state's texture size.
   glm::ivec2 replaceState(std::size_t bodies);
+  // The whole state's texture size for `bodies`: none ({0, 0}) where it would fit no texture of
+  // this GPU and the ranks keep their bodies apart (`apart`: held, gathering deferred), so that
+  // nothing ever makes it; else StageTextures::sizeFor's, refused past the largest texture.
+  glm::ivec2 wholeSizeFor(std::size_t bodies, bool apart) const;
+  bool keptApart(std::size_t bodies) const { return holdsOwnBodies(bodies) && gatherDeferred_; }
 
   // Where the passes run (textures()), mutable.
   StageTextures& working() { return held_ ? held_->textures() : textures_; }

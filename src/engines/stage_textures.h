@@ -10,6 +10,7 @@
 // A velocity texel's w holds the body's component (physics/state.h): every pass that writes a
 // velocity copies it from the base velocity (rk_combine.glsl), so it follows the body.
 
+#include <cstddef>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -28,6 +29,10 @@ class StageTextures {
   // multiple of kWidthMultiple so every acceleration layout divides it (padding < width). Throws
   // std::invalid_argument for no bodies or more than a `maxTextureSize`-square texture holds.
   static glm::ivec2 sizeFor(std::size_t bodyCount, int maxTextureSize);
+  // Whether sizeFor has a size for `bodyCount` bodies (at least one).
+  static bool fits(std::size_t bodyCount, int maxTextureSize) {
+    return bodyCount <= std::size_t(maxTextureSize) * std::size_t(maxTextureSize);
+  }
   static constexpr int kWidthMultiple = 8;
 
   // (Re)allocates for `size` texels, all cleared to zero (massless padding at rest), with the

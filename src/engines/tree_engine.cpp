@@ -150,8 +150,7 @@ void TreeEngine::runUpdate(const StagePass& pass) {
 void TreeEngine::checkLayout(std::size_t bodies, glm::ivec2) const {
   if (ranks().distributed() && !decomposes(bodies))
     tree::TreeShare::checkFits(bodies, gl::limits());
-  if (holdsOwnBodies(bodies))
-    tree::DecomposedTree::checkFits(bodies, ranks().count(), gl::limits());
+  if (holdsOwnBodies(bodies)) tree::DecomposedTree::checkFits(bodies, ranks().count());
   try {
     // A decomposed rank's arrays hold its walker's records, not N.
     gravity_.checkCapacity(arrayRecords(bodies), settingsFor(bodies));

@@ -91,16 +91,15 @@ std::string refusalOf(const std::string& engine, std::size_t bodies) {
 }
 
 // One body more than the largest texture holds, the first check every GPU meets, where the command
-// line takes that many (llvmpipe: 16384^2 + 1). NVIDIA's 32768 x 32768 texture holds the command
-// line's largest N, 2^30, and its engines refuse those for other limits (slices, memory, the tree's
-// 536M): then the refusal expected is the engine's check in this context. An engine this GPU holds
-// 2^30 bodies of (the compute engine with Euler's 80 bytes a body on an H200's 143 GB) has nothing
-// to refuse and is left out; the tree always has.
+// line takes that many (llvmpipe: 16384^2 + 1; NVIDIA: 32768^2 + 1, under the command line's
+// largest N, 2^31 - 1). On a GPU whose texture holds more than that, the refusal expected is the
+// engine's check in this context (slices, memory, the tree's arrays); an engine such a GPU holds
+// that many bodies of has nothing to refuse and is left out.
 TEST_F(SimulateGpu, MoreBodiesThanTheGpuHoldsFailBeforeTheSceneIsMade) {
   GLint largest = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &largest);
   const std::size_t textureHolds = std::size_t(largest) * std::size_t(largest);
-  const std::size_t commandLineMost = std::size_t(1) << 30;  // --bodies' range
+  const std::size_t commandLineMost = (std::size_t(1) << 31) - 1;  // --bodies' range
   const std::size_t bodies = std::min(textureHolds + 1, commandLineMost);
   const std::string side = std::to_string(largest);
   ScratchFolder scratch("too-many-gpu");

@@ -306,6 +306,16 @@ TEST(DecomposedPieces, ARunStartedFromEachRanksPartIsOneStartedFromTheWhole) {
   probeOnRanks("start-parts", {{"plummer 3001", {2, 3, 4}}, {"plummer 9", {4}}});
 }
 
+// Kept apart, the decomposed tree holds a state that fits no one texture of the GPU: the largest
+// texture lowered to 54 x 54 texels (2916 < 3001 bodies), it checks, holds and steps (RK4) the
+// state, started from each rank's part or from the whole, to the bits of a run under the GPU's
+// own limits, and refuses in words, changing nothing, to gather it whole (deferGathering(false),
+// distribute=replicate). Checked by mutation: the whole state's texture sized as before (refused
+// at the upload), each rank's rows from the whole's width of none (the upload's division by 0).
+TEST(DecomposedPieces, AStatePastTheLargestTextureIsHeldApartWithOneTexturesBits) {
+  probeOnRanks("past-texture", {{"plummer 3001", {2, 3}}});
+}
+
 // The GPU's diagnostics of each rank's own bodies (a decomposed run's homes), their exponents
 // folded and their integer sums added across ranks, are one GPU's of every body, bit for bit:
 // masses from 2^-60 to 2^40 too, and ranks without bodies. Checked by mutation: ranks that keep

@@ -191,20 +191,19 @@ TEST_F(TreeGravityTest, CapacityIsCheckedBeforeAnythingRuns) {
 }
 
 // The decomposed tree moves a rank's bodies in pieces where one texture's would pass a storage
-// block, and gathers the state in pieces, so only its table by ID (4 bytes a body of all N) bounds
-// N: on a GPU whose block holds 1 MiB, 2 ranks take 140000 bodies (a rank's texture of them, 1.1
-// MB, moves in pieces) and 262144, not 262145, on any number of ranks (one line, saying so).
-TEST_F(TreeGravityTest, DecomposedRunsPastTheirTableByIdsStorageBlockAreRefused) {
-  gl::Limits limits = gl::limits();
-  limits.maxShaderStorageBlockBytes = 1 << 20;
-  EXPECT_NO_THROW(tree::DecomposedTree::checkFits(140000, 2, limits));
-  EXPECT_NO_THROW(tree::DecomposedTree::checkFits(262144, 2, limits));
+// block, makes its table by ID a window of IDs at a time and gathers the state in pieces, so no
+// storage block bounds N: only its 32-bit IDs and node indices do, at 2^31 - 1 bodies on any
+// number of ranks (one line, saying so).
+TEST(DecomposedTreeBounds, OnlyThirtyTwoBitIdsBoundTheBodies) {
+  constexpr std::size_t most = (std::size_t(1) << 31) - 1;
+  EXPECT_NO_THROW(tree::DecomposedTree::checkFits(most, 2));
   for (const int ranks : {2, 4}) {
     try {
-      tree::DecomposedTree::checkFits(262145, ranks, limits);
-      FAIL() << "no refusal for 262145 bodies on " << ranks << " ranks";
+      tree::DecomposedTree::checkFits(most + 1, ranks);
+      FAIL() << "no refusal for 2^31 bodies on " << ranks << " ranks";
     } catch (const std::runtime_error& e) {
-      EXPECT_NE(std::string(e.what()).find("table by ID"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("at most 2147483647 bodies"), std::string::npos)
+          << e.what();
       EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
     }
   }

@@ -24,6 +24,10 @@
 //   start-parts STATE N      a run started from each rank's part of the state (Engine::uploadPart)
 //                            steps to the bits of one started from the whole: the tree decomposed,
 //                            the fragment engine
+//   past-texture STATE N     a state that fits no one texture (the largest lowered) kept apart by
+//                            the decomposed tree: checked, held and stepped to the bits of a run
+//                            under the GPU's limits, started from the parts or the whole; its
+//                            gathering refused in words
 // SETTINGS (let): the tree's defaults for N changed by key=value,... (walkSettings).
 
 #include <algorithm>
@@ -875,6 +879,64 @@ bool startFromParts(const Ranks& ranks, const State& plain) {
   return ok;
 }
 
+// Whether `engine`, its state kept apart past the largest texture, refuses in words what would
+// gather it whole (its state and options unchanged): deferGathering(false), a replicated tree.
+bool gatheringIsRefused(Engine& engine, const Ranks& ranks) {
+  const auto refuses = [&](const char* what, const auto& call) {
+    try {
+      call();
+    } catch (const std::exception& e) {  // a runtime_error, a UsageError for the option
+      const bool said =
+          std::string(e.what()).find("texture, the largest this GPU offers") != std::string::npos;
+      if (!said) std::fprintf(stderr, "past-texture: %s refused: %s\n", what, e.what());
+      return said;
+    }
+    std::fprintf(stderr, "past-texture: rank %d gathered past the largest texture (%s)\n",
+                 ranks.rank(), what);
+    return false;
+  };
+  const bool gather = refuses("gathering", [&] { engine.deferGathering(false); });
+  const bool replicate =
+      refuses("distribute=replicate", [&] { engine.setOption("distribute", "replicate"); });
+  return gather && replicate && engine.gatheringDeferred() && engine.heldParts() != nullptr;
+}
+
+// past-texture: the largest texture lowered so that the whole state fits none (L^2 < N) while
+// each rank's part fits one. Kept apart (gathering deferred), the decomposed tree holds, checks and
+// steps such a state, started from each rank's part or from the whole, to the bits of a run under
+// the GPU's own limits; what would gather it whole is refused in words, changing nothing.
+bool pastOneTexture(const Ranks& ranks, const State& state) {
+  const auto run = [&](bool fromParts) {
+    std::unique_ptr<Engine> engine = createEngine("tree", {{"distribute", "decompose"}});
+    engine->deferGathering(true);
+    engine->checkCapacity(state.size());
+    if (fromParts)
+      engine->uploadPart(startingPart(state, ranks), state.size());
+    else
+      engine->upload(state);
+    engine->step(*findMethod("rk4"), StepParams{}, 3);
+    return engine;
+  };
+  const State reference = wholeOfParts(run(false)->downloadPart(), state.size());
+  gl::Limits lowered = gl::limits();
+  lowered.maxTextureSize = int(std::sqrt(double(state.size() - 1)));
+  gl::replaceLimits(lowered);
+  bool ok = true;
+  for (const bool fromParts : {true, false}) {
+    const std::unique_ptr<Engine> engine = run(fromParts);
+    const bool refused = gatheringIsRefused(*engine, ranks);
+    const bool same = sameStates(wholeOfParts(engine->downloadPart(), state.size()), reference);
+    std::fprintf(stderr,
+                 "past-texture: %zu bodies, textures of %d x %d at most, from %s, rank %d: %s\n",
+                 state.size(), lowered.maxTextureSize, lowered.maxTextureSize,
+                 fromParts ? "parts" : "the whole", ranks.rank(),
+                 same ? "the bits of one texture" : "DIFFERENT");
+    ok = ok && same && refused;
+  }
+  gl::forgetLimits();
+  return ok;
+}
+
 // The modes that run on a GPU with a state, a row each (the file's header says what each checks).
 struct StateMode {
   const char* name;
@@ -895,6 +957,8 @@ constexpr StateMode kStateModes[] = {
                        const WalkSettings&) { return diagnosticsAcrossRanks(r, s); }},
     {"start-parts",
      [](const Ranks& r, const State& s, const WalkSettings&) { return startFromParts(r, s); }},
+    {"past-texture",
+     [](const Ranks& r, const State& s, const WalkSettings&) { return pastOneTexture(r, s); }},
 };
 
 // The defaults for `count` bodies changed by "key=value,...": theta, leaf, small, group, opening

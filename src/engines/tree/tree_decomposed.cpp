@@ -20,7 +20,6 @@
 #include "gl/desktop_calls.h"
 #include "gl/limits.h"
 #include "gl/state_access.h"
-#include "util/system_limits.h"
 
 namespace nbody::tree {
 namespace {
@@ -90,14 +89,12 @@ DecomposedTree::DecomposedTree(const Ranks& ranks, const ArrayLimits& arrays)
   if (clock_.on) clock_.open(times, ranks_.rank());
 }
 
-void DecomposedTree::checkFits(std::size_t bodyCount, int rankCount, const gl::Limits& limits) {
-  const double table = 4.0 * double(bodyCount), block = double(limits.maxShaderStorageBlockBytes);
-  if (table <= block) return;
-  const auto [need, limit] = comparedBytes(table, block);
+void DecomposedTree::checkFits(std::size_t bodyCount, int rankCount) {
+  if (bodyCount <= kMostBodies) return;
   throw std::runtime_error(std::to_string(bodyCount) + " bodies on " + std::to_string(rankCount) +
-                           " ranks need a table by ID of " + need + " in one buffer, over the " +
-                           limit + " one shader storage block may hold on this GPU: set " +
-                           "distribute=replicate");
+                           " ranks: the decomposed tree numbers bodies and nodes in 32-bit words, "
+                           "at most " +
+                           std::to_string(kMostBodies) + " bodies");
 }
 
 std::size_t DecomposedTree::plannedRecords(std::size_t bodyCount, int rankCount) {
