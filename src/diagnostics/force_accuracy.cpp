@@ -23,8 +23,8 @@ constexpr std::size_t kReferencePieceBodies = std::size_t(1) << 22;
 // The relative error of the engine's own potential, where it has one and the direct sum is
 // affordable, with the direct sum.
 void measurePotentialError(Engine& engine, const GpuStateView& state, const StepParams& params,
-                           AccuracyReport& report) {
-  if (state.bodyCount > kLargestPotentialCheck) return;
+                           std::size_t upTo, AccuracyReport& report) {
+  if (state.bodyCount > upTo) return;
   const std::optional<double> estimate = engine.potentialEnergy(params);
   if (!estimate) return;
   report.directPotential = GpuDiagnostics().measure(state, params).potential;
@@ -45,10 +45,11 @@ void addExternalReference(const StepParams& params, const std::vector<glm::vec4>
 // the ranks holding them, the reference summed over every body's position as the ranks give them
 // out in pieces (the same sums, bit for bit, as over the whole state; each rank sums its share of
 // the judged bodies), the engine's accelerations of the judged bodies alone. Nothing gathers the
-// whole state; the potential's error, measured up to kLargestPotentialCheck bodies, reads the whole
+// whole state; the potential's error, measured up to `potentialUpTo` bodies, reads the whole
 // state where it is gathered.
 AccuracyReport measureHeldAccuracy(Engine& engine, const StepParams& params,
-                                   const std::vector<std::uint32_t>& judged) {
+                                   const std::vector<std::uint32_t>& judged,
+                                   std::size_t potentialUpTo) {
   // First the engine's (its evaluation lays out the parts, made where there were none); the
   // positions stay as they were.
   const std::vector<glm::dvec3> accelerations = engine.currentAccelerationsOf(params, judged);
@@ -67,8 +68,8 @@ AccuracyReport measureHeldAccuracy(Engine& engine, const StepParams& params,
   addExternalReference(params, positions, references);
   AccuracyReport report;
   report.force = percentilesOf(relativeErrors(accelerations, references));
-  if (engine.bodyCount() <= kLargestPotentialCheck && !engine.gatheringDeferred())
-    measurePotentialError(engine, *engine.gpuState(), params, report);
+  if (engine.bodyCount() <= potentialUpTo && !engine.gatheringDeferred())
+    measurePotentialError(engine, *engine.gpuState(), params, potentialUpTo, report);
   return report;
 }
 
@@ -79,7 +80,8 @@ AccuracyReport measureAccuracy(Engine& engine, const StepParams& params,
   if (engine.holdsParts(engine.bodyCount()))
     return measureHeldAccuracy(
         engine, params,
-        forceErrorSamples(engine.bodyCount(), sample.seed, sample.allUpTo, sample.bodies));
+        forceErrorSamples(engine.bodyCount(), sample.seed, sample.allUpTo, sample.bodies),
+        sample.potentialUpTo);
   StageTextures uploaded;  // the state of an engine that keeps it off the GPU
   std::optional<GpuStateView> state = engine.gpuState();
   if (!state) {
@@ -103,7 +105,7 @@ AccuracyReport measureAccuracy(Engine& engine, const StepParams& params,
   for (std::uint32_t body : judged) accelerations.push_back(all[body]);
   AccuracyReport report;
   report.force = percentilesOf(relativeErrors(accelerations, references));
-  measurePotentialError(engine, *state, params, report);
+  measurePotentialError(engine, *state, params, sample.potentialUpTo, report);
   return report;
 }
 

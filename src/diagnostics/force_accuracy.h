@@ -24,13 +24,16 @@ struct AccuracyReport {
   double directPotential = 0.0;  // W_direct, where measured (0: the error is undefined)
 };
 
-// The direct pair sum of the potential is O(N^2): above this N it is not measured.
+// The direct pair sum of the potential is O(N^2): above this N it is not measured by default.
 inline constexpr std::size_t kLargestPotentialCheck = std::size_t(1) << 22;
 
 struct AccuracySample {
   std::size_t allUpTo = kAllBodiesUpTo;  // every body judged up to this N
   std::size_t bodies = kSampledBodies;   // else this many, drawn with `seed`
   std::uint64_t seed = 1;
+  // The potential's error measured up to this N (it reads the whole state: where the ranks hold
+  // their bodies apart and nothing gathers them, never).
+  std::size_t potentialUpTo = kLargestPotentialCheck;
 };
 
 // bench's sample for `bodies` bodies: kSampledBodies judged up to 2^24 bodies, then fewer, so that

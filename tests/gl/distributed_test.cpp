@@ -818,6 +818,49 @@ TEST(DecomposedTree, AccuracyFromTheRanksPartsIsOneProcesss) {
   }
 }
 
+// `accuracy` of the decomposed tree past the N its potential's check is asked for (that check
+// reads the whole state) keeps the bodies apart: each rank makes its part of the scene, or reads
+// its share of a part snapshot's files, nothing gathers the state, and the force error is one
+// process's, bit for bit, with no potential reported by either; a damaged file names the one rank
+// that read it. Checked by mutation: every rank reading every file fails the damaged file's check.
+TEST(DecomposedTree, AccuracyPastThePotentialsCheckHoldsTheBodiesApartWithOneProcesssFigures) {
+  ScratchFolder scratch("decomposed-accuracy-share");
+  CommandResult result = runOnRanks(3,
+                                    "simulate -q --engine tree --set distribute=decompose --scene "
+                                    "galaxies --bodies 3001 --steps 1 --snapshot-files ranks -o " +
+                                        (scratch / "part.hdf5").string(),
+                                    scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const std::string accuracy =
+      "accuracy --engine tree --set distribute=decompose --potential-up-to 1000 --all-up-to 1000 "
+      "--samples 700 ";
+  const auto at = [&](const std::string& name) { return (scratch / name).string(); };
+  const auto json = [&](const std::string& name) {
+    return nlohmann::json::parse(test::readWholeFile(scratch / name));
+  };
+  const struct {
+    int ranks;
+    std::string oneStart, start;  // one process's, the ranks'
+  } cases[] = {{2, "--input " + at("part.0.hdf5"), "--input " + at("part.2.hdf5")},
+               {3, "--scene plummer --bodies 2047", "--scene plummer --bodies 2047"}};
+  for (const auto& c : cases) {
+    const CommandResult one =
+        runNbody(accuracy + c.oneStart + " --json " + at("one.json"), scratch);
+    ASSERT_EQ(one.exitCode, 0) << one.err;
+    result = runOnRanks(c.ranks, accuracy + c.start + " --json " + at("K.json"), scratch);
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_NE(result.err.find(", each rank holding its share;"), std::string::npos) << result.err;
+    EXPECT_EQ(json("K.json")["force_error"].dump(), json("one.json")["force_error"].dump())
+        << c.start;
+    EXPECT_EQ(json("K.json")["force_error"]["samples"], 700);
+    EXPECT_TRUE(json("K.json")["potential_relative_error"].is_null());
+    EXPECT_TRUE(json("one.json")["potential_relative_error"].is_null());
+  }
+  expectOneRankReads(scratch, "part", 3, 2, 0, 2, 1,
+                     {"accuracy -q --engine tree --set distribute=decompose --potential-up-to 0",
+                      "--json", "failed.json", "failed.json"});
+}
+
 struct PictureCase {
   int ranks;
   std::string command;  // shot or record, and the look

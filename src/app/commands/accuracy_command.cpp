@@ -10,6 +10,7 @@
 
 #include "app/run/engine_session.h"
 #include "app/run/rank_agreement.h"
+#include "app/run/snapshot_share.h"
 #include "app/run/timing.h"
 #include "diagnostics/json_number.h"
 #include "io/output_file.h"
@@ -72,6 +73,27 @@ void writeJson(OutputFile& file, Engine& engine, const AccuracyOptions& options,
   file.commit();
 }
 
+// Where the ranks will hold their bodies apart and nothing reads them whole (the potential's
+// check not asked for at this N), each rank reads its share of a part snapshot's files or makes its
+// part of the scene, and nothing gathers the state (Engine::deferGathering); else every rank reads
+// or makes the whole. Capacity checked before a scene is made. Every rank calls it alike.
+RunStart accuracyRunStart(Engine& engine, const AccuracyOptions& options) {
+  const RunOptions& run = options.run;
+  const auto apart = [&](std::size_t bodies) {
+    return engine.holdsParts(bodies) && bodies > options.sample.potentialUpTo;
+  };
+  if (run.input.empty()) {
+    const bool inShares = apart(run.choice.scene.bodyCount());
+    engine.deferGathering(inShares);
+    return sceneRunStart(engine, run, inShares);
+  }
+  RunStart start = readRunStart(run.input, apart(std::numeric_limits<std::size_t>::max()), false);
+  engine.deferGathering(apart(start.bodies));
+  wholeUnlessHeld(start, engine.gatheringDeferred(), run);
+  engine.checkCapacity(start.bodies);
+  return start;
+}
+
 }  // namespace
 
 CommandFiles accuracyFiles(const AccuracyOptions& options) {
@@ -89,6 +111,11 @@ void addAccuracyOptions(CLI::App& command, AccuracyOptions& options) {
   addIntegerOption<std::uint64_t>(command, "--sample-seed", options.sample.seed,
                                   "seed of the random sample", 0,
                                   std::numeric_limits<std::uint64_t>::max());
+  addIntegerOption<std::size_t>(
+      command, "--potential-up-to", options.sample.potentialUpTo,
+      "the potential energy's error (a direct pair sum, O(N^2), over the whole state) is measured "
+      "up to this N; past it the decomposed tree under mpiexec reads or makes a share a rank",
+      0, (std::size_t{1} << 31) - 1);
   command.add_option("--json", options.json, "also write the figures to this JSON file")
       ->check(outputPath());
   command.add_flag("--quiet,-q", options.quiet, "print nothing but the figures and errors");
@@ -102,14 +129,15 @@ int runAccuracy(const AccuracyOptions& options) {
   EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings,
                                      nullptr, true, options.quiet);
   Engine& engine = *session.engine;
-  const Snapshot start = makeInitialSnapshotFor(engine, options.run);
+  RunStart start = accuracyRunStart(engine, options);
   if (json) json->checkNotRead();  // the other files of a snapshot of several are known now
-  const StepParams params = resolveRunSettings(options.run, start).step;
+  const StepParams params = resolveRunSettings(options.run, start.snapshot, start.holders()).step;
   if (!options.quiet)
     std::fprintf(stderr,
-                 "accuracy: %s engine on %s, N = %zu; measuring against double precision ...\n",
-                 engine.name().c_str(), engine.device().c_str(), start.state.size());
-  engine.uploadWithDoubles(start.state, start.doubles);
+                 "accuracy: %s engine on %s, N = %zu%s; measuring against double precision ...\n",
+                 engine.name().c_str(), engine.device().c_str(), start.bodies,
+                 engine.gatheringDeferred() ? ", each rank holding its share" : "");
+  uploadRunStart(start, engine);
   const AccuracyReport report = measureAccuracy(engine, params, options.sample);
   const BenchResult timing = timeEvaluations(engine, params);
   const auto split = engine.lastTimeSplit();
