@@ -818,6 +818,17 @@ TEST(DecomposedTree, AccuracyFromTheRanksPartsIsOneProcesss) {
   }
 }
 
+// part.K.hdf5 (K < 3) in `scratch`: 3001 galaxies' bodies after a step, in parts of 3 ranks.
+void writeGalaxiesInThreeParts(const ScratchFolder& scratch) {
+  const CommandResult result = runOnRanks(
+      3,
+      "simulate -q --engine tree --set distribute=decompose --scene galaxies --bodies 3001 "
+      "--steps 1 --snapshot-files ranks -o " +
+          (scratch / "part.hdf5").string(),
+      scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+}
+
 // `accuracy` of the decomposed tree past the N its potential's check is asked for (that check
 // reads the whole state) keeps the bodies apart: each rank makes its part of the scene, or reads
 // its share of a part snapshot's files, nothing gathers the state, and the force error is one
@@ -825,12 +836,7 @@ TEST(DecomposedTree, AccuracyFromTheRanksPartsIsOneProcesss) {
 // that read it. Checked by mutation: every rank reading every file fails the damaged file's check.
 TEST(DecomposedTree, AccuracyPastThePotentialsCheckHoldsTheBodiesApartWithOneProcesssFigures) {
   ScratchFolder scratch("decomposed-accuracy-share");
-  CommandResult result = runOnRanks(3,
-                                    "simulate -q --engine tree --set distribute=decompose --scene "
-                                    "galaxies --bodies 3001 --steps 1 --snapshot-files ranks -o " +
-                                        (scratch / "part.hdf5").string(),
-                                    scratch);
-  ASSERT_EQ(result.exitCode, 0) << result.err;
+  ASSERT_NO_FATAL_FAILURE(writeGalaxiesInThreeParts(scratch));
   const std::string accuracy =
       "accuracy --engine tree --set distribute=decompose --potential-up-to 1000 --all-up-to 1000 "
       "--samples 700 ";
@@ -847,7 +853,8 @@ TEST(DecomposedTree, AccuracyPastThePotentialsCheckHoldsTheBodiesApartWithOnePro
     const CommandResult one =
         runNbody(accuracy + c.oneStart + " --json " + at("one.json"), scratch);
     ASSERT_EQ(one.exitCode, 0) << one.err;
-    result = runOnRanks(c.ranks, accuracy + c.start + " --json " + at("K.json"), scratch);
+    const CommandResult result =
+        runOnRanks(c.ranks, accuracy + c.start + " --json " + at("K.json"), scratch);
     ASSERT_EQ(result.exitCode, 0) << result.err;
     EXPECT_NE(result.err.find(", each rank holding its share;"), std::string::npos) << result.err;
     EXPECT_EQ(json("K.json")["force_error"].dump(), json("one.json")["force_error"].dump())
@@ -923,19 +930,14 @@ INSTANTIATE_TEST_SUITE_P(
 // app/run/shot_options.cpp); a damaged file names the one rank that read it.
 TEST(DecomposedTree, AShotFromPartsReadsAShareARankAndIsOneProcesssPicture) {
   ScratchFolder scratch("decomposed-share-shot");
-  CommandResult result = runOnRanks(3,
-                                    "simulate -q --engine tree --set distribute=decompose --scene "
-                                    "galaxies --bodies 3001 --steps 1 --snapshot-files ranks -o " +
-                                        (scratch / "part.hdf5").string(),
-                                    scratch);
-  ASSERT_EQ(result.exitCode, 0) << result.err;
+  ASSERT_NO_FATAL_FAILURE(writeGalaxiesInThreeParts(scratch));
   const std::string shot =
       "shot --engine tree --set distribute=decompose --steps 2 --width 256 --height 192 --input ";
   const CommandResult one = runNbody(
       shot + (scratch / "part.0.hdf5").string() + " --out " + (scratch / "one.png").string(),
       scratch);
   ASSERT_EQ(one.exitCode, 0) << one.err;
-  result = runOnRanks(
+  const CommandResult result = runOnRanks(
       2, shot + (scratch / "part.2.hdf5").string() + " --out " + (scratch / "K.png").string(),
       scratch);
   ASSERT_EQ(result.exitCode, 0) << result.err;
