@@ -45,15 +45,24 @@ int commonPrefix(int i, int j) {
   return 95 - findMSB(uint(i) ^ uint(j));
 }
 
-// The other end of node i's range: direction d, then an exponential and a binary search.
+// Position i + `distance` d, or -1 past either end of [0, N): distances reach 2^31 where N passes
+// 2^30, more than an int holds.
+int positionFrom(int i, uint distance, int d) {
+  if (d > 0) return distance < uBodyCount - uint(i) ? i + int(distance) : -1;
+  return distance <= uint(i) ? i - int(distance) : -1;
+}
+
+// The other end of node i's range: direction d, then an exponential and a binary search (no
+// bound past N: the range ends before it).
 int rangeEnd(int i, int d) {
   int minimumPrefix = commonPrefix(i, i - d);
-  int bound = 2;
-  while (commonPrefix(i, i + bound * d) > minimumPrefix) bound *= 2;
-  int length = 0;
-  for (int step = bound / 2; step >= 1; step /= 2)
-    if (commonPrefix(i, i + (length + step) * d) > minimumPrefix) length += step;
-  return i + length * d;
+  uint bound = 2u;
+  while (bound < uBodyCount && commonPrefix(i, positionFrom(i, bound, d)) > minimumPrefix)
+    bound *= 2u;
+  uint length = 0u;
+  for (uint step = bound / 2u; step >= 1u; step /= 2u)
+    if (commonPrefix(i, positionFrom(i, length + step, d)) > minimumPrefix) length += step;
+  return positionFrom(i, length, d);
 }
 
 // Where the range [min(i, j), max(i, j)] splits: the last position sharing the node's prefix
