@@ -131,8 +131,12 @@ void GpuEngine::checkCapacity(std::size_t bodies) const {
                                          : 32.0 * double(size.x) * double(size.y) +
                                                std::min(36.0 * double(bodies),
                                                         double(limits.maxShaderStorageBlockBytes));
+    const std::size_t share = HeldBodies::plannedShare(bodies, ranks().count());
     checkGpuMemory(bodies,
-                   checkStateTextures(HeldBodies::plannedShare(bodies, ranks().count()), limits),
+                   checkStateTextures(share, limits,
+                                      "a rank's share, with room, of " + std::to_string(bodies) +
+                                          " bodies on " + std::to_string(ranks().count()) +
+                                          " ranks: run on more ranks"),
                    slices, extraBytes(bodies) + whole, limits);
   }
   checkLayout(bodies, size);
@@ -150,6 +154,7 @@ glm::ivec2 GpuEngine::replaceState(std::size_t bodies) {
   reusedForce_.forget();
   held_.reset();
   ungathered_ = false;
+  bodyCount_ = 0;  // no state until the upload ends: one that fails leaves none to step
   return size;
 }
 

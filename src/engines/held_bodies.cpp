@@ -237,9 +237,10 @@ void HeldBodies::forEachPositionPiece(std::size_t bodyCount, const Ranks& ranks,
                                       std::size_t pieceBodies,
                                       const std::function<void(GLuint, std::size_t)>& piece) {
   const std::vector<std::uint32_t> held = readIds();
-  pieceBodies = std::max<std::size_t>(pieceBodies, 1);
+  const auto largest = std::size_t(gl::limits().maxTextureSize);  // a piece fits one texture
+  pieceBodies = std::clamp<std::size_t>(pieceBodies, 1, largest * largest);
   const glm::ivec2 size = StageTextures::sizeFor(
-      std::min(pieceBodies, std::max<std::size_t>(bodyCount, 1)), gl::limits().maxTextureSize);
+      std::min(pieceBodies, std::max<std::size_t>(bodyCount, 1)), int(largest));
   const gl::Texture texture = gl::nearestTexture(GL_TEXTURE_2D, GL_RGBA32F, {size.x, size.y, 1});
   std::vector<glm::vec4> texels(std::size_t(size.x) * std::size_t(size.y), glm::vec4(0.0f));
   for (std::size_t first = 0; first < bodyCount; first += pieceBodies) {

@@ -72,8 +72,9 @@ class HeldBodies {
   std::vector<glm::vec4> texelsOf(GLuint texture, bool array, std::span<const std::uint32_t> ids,
                                   const Ranks& ranks);
   // Every body's position and mass (the current state's), in ID order, in pieces of at most
-  // `pieceBodies`: `piece` is called on every rank with a texture of the piece's bodies (body k
-  // of the piece at texel k, the state's layout) and their count. Every rank calls it alike.
+  // `pieceBodies` (and of what one texture holds): `piece` is called on every rank with a texture
+  // of the piece's bodies (body k of the piece at texel k, the state's layout) and their count.
+  // Every rank calls it alike.
   void forEachPositionPiece(std::size_t bodyCount, const Ranks& ranks, std::size_t pieceBodies,
                             const std::function<void(GLuint, std::size_t)>& piece);
 

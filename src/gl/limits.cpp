@@ -1,6 +1,7 @@
 #include "gl/limits.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <glad/gl.h>
 
@@ -64,6 +65,15 @@ void queryCompute(Limits& limits) {
 }
 #endif
 
+// GL_MAX_TEXTURE_SIZE, or less where NBODY_LARGEST_TEXTURE asks: tests meet what a run past the
+// largest texture meets with a few thousand bodies.
+int largestTexture() {
+  const int offered = integer(GL_MAX_TEXTURE_SIZE);
+  const char* asked = std::getenv("NBODY_LARGEST_TEXTURE");
+  const int lowered = asked ? std::atoi(asked) : 0;
+  return lowered > 0 ? std::min(offered, lowered) : offered;
+}
+
 Limits query() {
   Limits limits;
   limits.versionMajor = integer(GL_MAJOR_VERSION);
@@ -74,7 +84,7 @@ Limits query() {
     limits.versionMajor = target.major;
     limits.versionMinor = target.minor;
   }
-  limits.maxTextureSize = integer(GL_MAX_TEXTURE_SIZE);
+  limits.maxTextureSize = largestTexture();
   limits.maxDrawBuffers = integer(GL_MAX_DRAW_BUFFERS);
   limits.maxColorAttachments = integer(GL_MAX_COLOR_ATTACHMENTS);
   limits.maxFragmentTextureUnits = integer(GL_MAX_TEXTURE_IMAGE_UNITS);

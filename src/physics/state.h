@@ -21,6 +21,9 @@ namespace nbody {
 // and read back as it was: 0 gas, 1 halo (dark matter), 2 disk, 3 bulge, 4 stars, 5 black holes.
 // Scenes use them for their parts (physics/scenes.h); bodies of no particular kind are halo bodies,
 // which every GADGET reader takes as collisionless (a gas body would need hydrodynamic fields).
+// The most bodies a run takes: the decomposed tree, which alone goes past one texture, numbers
+// bodies and tree nodes (fewer than 2N) in 32-bit words.
+inline constexpr std::size_t kLargestBodyCount = (std::size_t{1} << 31) - 1;
 inline constexpr int kComponentCount = 6;
 inline constexpr std::uint8_t kDefaultComponent = 1;
 

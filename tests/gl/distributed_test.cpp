@@ -829,6 +829,60 @@ void writeGalaxiesInThreeParts(const ScratchFolder& scratch) {
   ASSERT_EQ(result.exitCode, 0) << result.err;
 }
 
+// Past the largest texture (NBODY_LARGEST_TEXTURE=54: 2916 texels for 3001 bodies), the
+// decomposed tree under 2 ranks runs what keeps the bodies apart: `simulate` in parts from a scene,
+// and resumed from those parts, and `accuracy` past --potential-up-to give what they give under the
+// GPU's own limits (the parts read back whole by one process, byte for byte; the force error, bit
+// for bit); a run that reads the state whole (one output file) is refused in one line naming the
+// way past it, writing nothing. Checked by mutation: the scene's gathering deferred after its
+// capacity check (as before round 49) refuses the first run.
+TEST(DecomposedTree, PastTheLargestTextureRunsWhatKeepsTheBodiesApart) {
+  ScratchFolder scratch("decomposed-past-texture");
+  const auto at = [&](const std::string& name) { return (scratch / name).string(); };
+  const auto run = [&](bool lowered, const std::string& arguments) {
+    const std::string limit = lowered ? "NBODY_LARGEST_TEXTURE=54 " : "";
+    return runNbody(arguments, scratch, limit + kRankEnvironment + " " + onRanks(2));
+  };
+  const auto whole = [&](const std::string& part) {  // read back whole by one process
+    const CommandResult one =
+        runNbody("simulate -q --steps 0 --input " + at(part) + " -o " + at("whole.nbody"), scratch);
+    EXPECT_EQ(one.exitCode, 0) << one.err;
+    return test::readWholeFile(scratch / "whole.nbody");
+  };
+  const std::string simulate =
+      "simulate -q --engine tree --set distribute=decompose --steps 2 --snapshot-files ranks ";
+  for (const bool lowered : {false, true}) {
+    const std::string name = lowered ? "past" : "own";
+    CommandResult result =
+        run(lowered, simulate + "--scene galaxies --bodies 3001 -o " + at(name + ".hdf5"));
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    result = run(lowered, simulate + "--input " + at(name + ".1.hdf5") + " -o " +
+                              at(name + "-resumed.hdf5"));
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+    result = run(lowered,
+                 "accuracy -q --engine tree --set distribute=decompose --potential-up-to "
+                 "0 --all-up-to 1000 --samples 700 --input " +
+                     at(name + ".0.hdf5") + " --json " + at(name + ".json"));
+    ASSERT_EQ(result.exitCode, 0) << result.err;
+  }
+  EXPECT_TRUE(whole("past.0.hdf5") == whole("own.0.hdf5"));
+  EXPECT_TRUE(whole("past-resumed.0.hdf5") == whole("own-resumed.0.hdf5"));
+  EXPECT_EQ(nlohmann::json::parse(test::readWholeFile(scratch / "past.json"))["force_error"].dump(),
+            nlohmann::json::parse(test::readWholeFile(scratch / "own.json"))["force_error"].dump());
+  const CommandResult refused =
+      run(true, "simulate -q --engine tree --set distribute=decompose --bodies 3001 --steps 1 -o " +
+                    at("refused.nbody"));
+  EXPECT_NE(refused.exitCode, 0);
+  EXPECT_EQ(nbodyLines(refused.err),
+            std::vector<std::string>{
+                "nbody: error: 3001 bodies do not fit in a 54 x 54 texture, the largest this GPU "
+                "offers (at most 2916 bodies); past it the ranks keep their bodies apart where "
+                "nothing reads them whole (simulate --snapshot-files ranks, bench without "
+                "readback)"})
+      << refused.err;
+  EXPECT_FALSE(std::filesystem::exists(scratch / "refused.nbody"));
+}
+
 // `accuracy` of the decomposed tree past the N its potential's check is asked for (that check
 // reads the whole state) keeps the bodies apart: each rank makes its part of the scene, or reads
 // its share of a part snapshot's files, nothing gathers the state, and the force error is one

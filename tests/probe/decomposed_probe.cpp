@@ -895,10 +895,12 @@ bool gatheringIsRefused(Engine& engine, const Ranks& ranks) {
                  ranks.rank(), what);
     return false;
   };
+  const std::string variant = engine.variant();
   const bool gather = refuses("gathering", [&] { engine.deferGathering(false); });
   const bool replicate =
       refuses("distribute=replicate", [&] { engine.setOption("distribute", "replicate"); });
-  return gather && replicate && engine.gatheringDeferred() && engine.heldParts() != nullptr;
+  return gather && replicate && engine.gatheringDeferred() && engine.heldParts() != nullptr &&
+         engine.variant() == variant;
 }
 
 // past-texture: the largest texture lowered so that the whole state fits none (L^2 < N) while

@@ -73,27 +73,6 @@ void writeJson(OutputFile& file, Engine& engine, const AccuracyOptions& options,
   file.commit();
 }
 
-// Where the ranks will hold their bodies apart and nothing reads them whole (the potential's
-// check not asked for at this N), each rank reads its share of a part snapshot's files or makes its
-// part of the scene, and nothing gathers the state (Engine::deferGathering); else every rank reads
-// or makes the whole. Capacity checked before a scene is made. Every rank calls it alike.
-RunStart accuracyRunStart(Engine& engine, const AccuracyOptions& options) {
-  const RunOptions& run = options.run;
-  const auto apart = [&](std::size_t bodies) {
-    return engine.holdsParts(bodies) && bodies > options.sample.potentialUpTo;
-  };
-  if (run.input.empty()) {
-    const bool inShares = apart(run.choice.scene.bodyCount());
-    engine.deferGathering(inShares);
-    return sceneRunStart(engine, run, inShares);
-  }
-  RunStart start = readRunStart(run.input, apart(std::numeric_limits<std::size_t>::max()), false);
-  engine.deferGathering(apart(start.bodies));
-  wholeUnlessHeld(start, engine.gatheringDeferred(), run);
-  engine.checkCapacity(start.bodies);
-  return start;
-}
-
 }  // namespace
 
 CommandFiles accuracyFiles(const AccuracyOptions& options) {
@@ -115,7 +94,7 @@ void addAccuracyOptions(CLI::App& command, AccuracyOptions& options) {
       command, "--potential-up-to", options.sample.potentialUpTo,
       "the potential energy's error (a direct pair sum, O(N^2), over the whole state) is measured "
       "up to this N; past it the decomposed tree under mpiexec reads or makes a share a rank",
-      0, (std::size_t{1} << 31) - 1);
+      0, kLargestPotentialCheck);
   command.add_option("--json", options.json, "also write the figures to this JSON file")
       ->check(outputPath());
   command.add_flag("--quiet,-q", options.quiet, "print nothing but the figures and errors");
@@ -129,7 +108,13 @@ int runAccuracy(const AccuracyOptions& options) {
   EngineSession session = openEngine(options.run.choice.engine, options.run.choice.engineSettings,
                                      nullptr, true, options.quiet);
   Engine& engine = *session.engine;
-  RunStart start = accuracyRunStart(engine, options);
+  // Past the potential's check, which reads the whole state, the ranks may keep their bodies apart.
+  RunStart start = apartRunStart(
+      engine, options.run,
+      [&](std::size_t bodies) {
+        return engine.holdsParts(bodies) && bodies > options.sample.potentialUpTo;
+      },
+      false);
   if (json) json->checkNotRead();  // the other files of a snapshot of several are known now
   const StepParams params = resolveRunSettings(options.run, start.snapshot, start.holders()).step;
   if (!options.quiet)

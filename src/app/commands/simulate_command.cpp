@@ -189,10 +189,12 @@ void SimulateRun::prepare() {
                         false, options_.quiet);
   if (collisionSettings_.enabled())
     applyScreenedSettings(*session_.engine, options_.run.choice.engineSettings);
-  if (options_.run.input.empty())
-    start_ = sceneRunStart(
-        *session_.engine, options_.run,
-        readsInShares() && session_.engine->holdsParts(options_.run.choice.scene.bodyCount()));
+  if (options_.run.input.empty()) {  // deferred before its capacity is checked: see apartRunStart
+    Engine& engine = *session_.engine;
+    engine.deferGathering(readsInShares() &&
+                          engine.holdsParts(options_.run.choice.scene.bodyCount()));
+    start_ = sceneRunStart(engine, options_.run, engine.gatheringDeferred());
+  }
   leaveBodiesWithTheirRanks();
   session_.engine->checkCapacity(start_.bodies);
   settings_ = resolveRunSettings(options_.run, start_.snapshot, start_.holders());

@@ -21,7 +21,8 @@ void onLeaderForEveryRank(const std::function<void()>& work);
 // (NBODY_EGL_PLATFORM, which only picks the way to a GPU, may differ: the renderers are compared
 // once a context is made; NBODY_PANEL_CLICKS and NBODY_DUMP_PROGRAMS are rank 0's alone, which
 // reads the clicks and writes the programs.)
-inline constexpr const char* kRunDecidingVariables[] = {"NBODY_DISABLE_COMPUTE", "NBODY_GL_DEBUG"};
+inline constexpr const char* kRunDecidingVariables[] = {"NBODY_DISABLE_COMPUTE", "NBODY_GL_DEBUG",
+                                                        "NBODY_LARGEST_TEXTURE"};
 
 // Where several ranks run, they compare at their start the words of their command lines (all but
 // the program's path) and the variables above: ranks started with different words (`mpirun -n 1

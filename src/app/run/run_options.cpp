@@ -76,7 +76,7 @@ void addSceneOptions(CLI::App& command, RunOptions& options, const char* inputOp
           ->check(CLI::IsMember(sceneNames()))
           ->capture_default_str(),
       addIntegerOption<std::size_t>(command, "--bodies,-n", scene.options.bodyCount,
-                                    "number of bodies N", 1, (std::size_t{1} << 31) - 1),
+                                    "number of bodies N", 1, kLargestBodyCount),
       addIntegerOption<std::uint64_t>(command, "--seed", scene.options.seed,
                                       "random seed of the scene", 0,
                                       std::numeric_limits<std::uint64_t>::max())};

@@ -1,7 +1,6 @@
 #include "app/run/shot_options.h"
 
 #include <cstdio>
-#include <limits>
 
 #include <CLI/CLI.hpp>
 
@@ -15,29 +14,17 @@ void addDrawingOptions(CLI::App& command, ShotOptions& options) {
 }
 
 // The scene, or the input: a scene made a part a rank, a part snapshot read a share a rank, where
-// the ranks may draw their own bodies (the decomposed tree, at any size: app/run/snapshot_share.h).
-RunStart readShotStart(const Engine& engine, const ShotOptions& options) {
-  if (options.run.input.empty())
-    return sceneRunStart(
-        engine, options.run,
-        drawsRanksParts(engine, options.render, options.run.choice.scene.bodyCount()));
-  const bool shares =
-      ranks().distributed() &&
-      drawsRanksParts(engine, options.render, std::numeric_limits<std::size_t>::max());
-  RunStart start = readRunStart(options.run.input, shares, false);  // pictures need no radii
-  engine.checkCapacity(start.bodies);
-  return start;
-}
-
+// the ranks draw their own bodies (the decomposed tree, at any size: app/run/snapshot_share.h);
+// those bodies never gathered (Engine::deferGathering), from the upload on.
 ShotStart uploadShotStart(Engine& engine, const ShotOptions& options) {
-  RunStart start = readShotStart(engine, options);
+  RunStart start = apartRunStart(
+      engine, options.run,
+      [&](std::size_t bodies) { return drawsRanksParts(engine, options.render, bodies); },
+      false);  // pictures need no radii
   const RunSettings run = resolveRunSettings(options.run, start.snapshot, start.holders());
   const Method& method = methodOf(run, problemSource(options.run));
-  const bool parts = drawsRanksParts(engine, options.render, start.bodies);
-  wholeUnlessHeld(start, parts, options.run);
-  engine.deferGathering(parts);
   uploadRunStart(start, engine);
-  return {method, run.step, start.snapshot.time, start.snapshot.step, parts};
+  return {method, run.step, start.snapshot.time, start.snapshot.step, engine.gatheringDeferred()};
 }
 
 void reportView(const char* command, bool quiet, std::size_t bodies, const Camera& camera,

@@ -397,6 +397,21 @@ RunStart sceneRunStart(const Engine& engine, const RunOptions& run, bool inShare
   return start;
 }
 
+RunStart apartRunStart(Engine& engine, const RunOptions& run,
+                       const std::function<bool(std::size_t)>& apart, bool withRadii) {
+  if (run.input.empty()) {
+    const bool inShares = apart(run.choice.scene.bodyCount());
+    engine.deferGathering(inShares);
+    return sceneRunStart(engine, run, inShares);
+  }
+  const bool shares = ranks().distributed() && apart(std::numeric_limits<std::size_t>::max());
+  RunStart start = readRunStart(run.input, shares, withRadii);
+  engine.deferGathering(apart(start.bodies));
+  wholeUnlessHeld(start, engine.gatheringDeferred(), run);
+  engine.checkCapacity(start.bodies);
+  return start;
+}
+
 void wholeUnlessHeld(RunStart& start, bool held, const RunOptions& run) {
   if (held || !start.partIndices) return;
   start = RunStart{};  // freed before the whole is read or made

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -60,6 +61,13 @@ RunStart wholeRunStart(Snapshot snapshot);
 // rank r of K the rows from N r / K, as a share read lays them out), else the whole. Every rank
 // calls it alike.
 RunStart sceneRunStart(const Engine& engine, const RunOptions& run, bool inShares);
+// The start of a run whose ranks keep their bodies apart where `apart(bodies)` (the command's rule:
+// the engine holds parts and nothing reads the whole state) says so for its N: gathering deferred
+// (Engine::deferGathering) before the capacity is checked, so that a state past the largest texture
+// is taken; the scene made a part a rank or the input read a share a rank there (`withRadii` as
+// readRunStart's), else the whole. Every rank calls it alike.
+RunStart apartRunStart(Engine& engine, const RunOptions& run,
+                       const std::function<bool(std::size_t)>& apart, bool withRadii);
 // Where `engine` will not hold the ranks' parts after all (another engine, or too few bodies for
 // the decomposed tree to hold them apart: `held` false), a share read or a scene made in parts is
 // given up and the whole read or made in its place.

@@ -55,11 +55,12 @@ class DecomposedTree {
   void evaluate(HeldBodies& held, int stage, std::size_t bodyCount, const StepParams& params,
                 const TreeSettings& settings, RankExchange& exchange, std::size_t chunkBodies = 0);
 
-  // Throws std::runtime_error past kMostBodies: a body's ID and a node's index (fewer than 2N)
-  // are 32-bit words. No storage block bounds N: the migration's table by ID is made a window of
-  // IDs at a time (round 40), the bodies that leave or reach a rank move in pieces where one
-  // texture's texels would pass a block (round 39), the gathered state in pieces.
-  static constexpr std::size_t kMostBodies = (std::size_t(1) << 31) - 1;
+  // Throws std::runtime_error past kMostBodies (physics/state.h's kLargestBodyCount): a body's ID
+  // and a node's index (fewer than 2N) are 32-bit words. No storage block bounds N: the migration's
+  // table by ID is made a window of IDs at a time (round 40), the bodies that leave or reach a rank
+  // move in pieces where one texture's texels would pass a block (round 39), the gathered state in
+  // pieces.
+  static constexpr std::size_t kMostBodies = kLargestBodyCount;
   static void checkFits(std::size_t bodyCount, int rankCount);
   // The records (bodies, and nodes) a rank's tree arrays are sized for, as planned before a run:
   // its share of `bodyCount` and what the LETs bring, with room (measured: 1.08 x its share at
