@@ -4,9 +4,14 @@
 // Each body gives twelve terms, formed in double from the float32 state as the CPU forms them (the
 // order GpuDiagnostics reads): m v (xyz), m, m r x v (xyz), 1/2 m v^2, m r (xyz), and the
 // potential's -1/2 m_i sum_{j != i} m_j / sqrt(r_ij^2 + eps^2), whose O(N^2) pairs are float32 (as
-// the force is) added in double. Three kinds of pass (STAGE):
+// the force is) added in double. Four kinds of pass (STAGE):
+//   3 pair sums  each body's sum over the texels j of one chunk, added in texel order to what the
+//                chunks before left (so every cut of the texels gives the same bits); the host
+//                runs the chunks one after another, waiting for the GPU now and then. Short
+//                chunks: llvmpipe stops an invocation's loops after 65535 iterations in all, and
+//                NVIDIA's driver may drop work queued for seconds unwaited.
 //   0 exponents  each body's terms; the largest binary exponent of each quantity's terms, by
-//                integer atomic maxima (exact, so in any order); the potential term kept a body
+//                integer atomic maxima (exact, so in any order)
 //   1 body sums  each term as a 128-bit two's-complement integer in units of 2^-95 of the
 //                power of two above its quantity's largest term (truncated below: 2^-42 of the largest term's
 //                last bit), added in each work group
@@ -27,12 +32,12 @@ uniform uint uElementsPerInvocation;
 // The largest biased exponent of each quantity's terms (2047: a term was not finite).
 layout(std430, binding = 3) coherent buffer Exponents { uint exponents[QUANTITIES]; };
 
-#if STAGE < 2
+#if STAGE != 2
 uniform sampler2D uPositionMass;  // the engine's state: body i at texel (i % width, i / width)
 uniform sampler2D uVelocity;
 uniform float uSoftening2;        // eps^2
 uniform bool uPairPotential;      // false: the caller has the potential another way (a tree's)
-layout(std430, binding = 2) buffer PotentialTerms { double potentialTerms[]; };  // a body each
+layout(std430, binding = 2) buffer PairSums { double pairSums[]; };  // a body each
 
 // 1 / sqrt(r^2 + eps^2), zero for a pair at distance 0 without softening: the force law's
 // convention (shaders/gravity.glsl), so that both agree on what a state's energy is.
@@ -41,24 +46,36 @@ float inverseDistance(vec3 ri, vec3 rj) {
   float r2 = dot(d, d) + uSoftening2;
   return r2 > 0.0 ? inversesqrt(r2) : 0.0;
 }
+#endif
 
-// sum_{j != i} m_j / sqrt(r_ij^2 + eps^2). Like the force, it runs over every texel: padding
-// texels are massless and add exactly zero. Body i itself is left out by its index, because with
-// eps > 0 its own term would not vanish.
-double potentialSum(uint i, vec3 ri) {
-  ivec2 size = textureSize(uPositionMass, 0);
-  double sum = 0.0;
-  uint j = 0u;
-  for (int y = 0; y < size.y; ++y) {
-    for (int x = 0; x < size.x; ++x, ++j) {
-      vec4 other = texelFetch(uPositionMass, ivec2(x, y), 0);
-      if (j != i) sum += double(other.w * inverseDistance(ri, other.xyz));
-    }
+#if STAGE == 3
+uniform uint uFirstTexel, uEndTexel;  // this chunk's texels j, in texel order
+uniform bool uContinue;               // false: the first chunk, the sums start from 0
+
+// `sum` plus m_j / sqrt(r_ij^2 + eps^2) over the chunk's texels. Like the force, it runs over
+// every texel: padding texels are massless and add exactly zero. Body i itself is left out by its
+// index, because with eps > 0 its own term would not vanish.
+double pairSum(uint i, vec3 ri, double sum) {
+  int width = textureSize(uPositionMass, 0).x;
+  for (uint j = uFirstTexel; j < uEndTexel; ++j) {
+    vec4 other = texelFetch(uPositionMass, ivec2(int(j % uint(width)), int(j / uint(width))), 0);
+    if (j != i) sum += double(other.w * inverseDistance(ri, other.xyz));
   }
   return sum;
 }
 
-// Body i's terms; its potential term computed (stage 0) or as stage 0 kept it.
+void main() {
+  int width = textureSize(uPositionMass, 0).x;
+  for (uint k = 0u; k < uElementsPerInvocation; ++k) {
+    uint i = shareElement(gl_WorkGroupID.x, uElementsPerInvocation, k);
+    if (i >= uCount) break;
+    vec3 ri = texelFetch(uPositionMass, ivec2(int(i) % width, int(i) / width), 0).xyz;
+    pairSums[i] = pairSum(i, ri, uContinue ? pairSums[i] : 0.0);
+  }
+}
+#else
+#if STAGE < 2
+// Body i's terms, its potential term from the pair sums stage 3 left.
 void termsOf(uint i, out double terms[QUANTITIES]) {
   int width = textureSize(uPositionMass, 0).x;
   ivec2 texel = ivec2(int(i) % width, int(i) / width);
@@ -67,15 +84,7 @@ void termsOf(uint i, out double terms[QUANTITIES]) {
   dvec3 v = dvec3(texelFetch(uVelocity, texel, 0).xyz);
   double m = double(positionMass.w);
   dvec3 momentum = m * v, angular = m * cross(r, v), weighted = m * r;
-  double potential = 0.0;
-  if (uPairPotential) {
-#if STAGE == 0
-    potential = -0.5 * m * potentialSum(i, positionMass.xyz);
-    potentialTerms[i] = potential;
-#else
-    potential = potentialTerms[i];
-#endif
-  }
+  double potential = uPairPotential ? -0.5 * m * pairSums[i] : 0.0;
   terms = double[QUANTITIES](momentum.x, momentum.y, momentum.z, m, angular.x, angular.y,
                              angular.z, 0.5 * m * dot(v, v), weighted.x, weighted.y, weighted.z,
                              potential);
@@ -182,3 +191,4 @@ void main() {
   }
 }
 #endif
+#endif  // STAGE != 3

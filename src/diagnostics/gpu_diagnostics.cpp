@@ -28,7 +28,12 @@ constexpr GLuint kOutputBinding = 0, kInputBinding = 1, kPotentialBinding = 2, k
 constexpr int kPositionMassUnit = 0, kVelocityUnit = 1;
 constexpr std::uint32_t kNotFinite = 2047;  // a biased exponent: some term was not finite
 
-enum class Stage { exponents = 0, bodySums = 1, partialSums = 2 };
+enum class Stage { exponents = 0, bodySums = 1, partialSums = 2, pairSums = 3 };
+
+// The CPU waits for the GPU once this many pair terms are queued (about 0.1 s on an H200): NVIDIA's
+// driver may drop work queued for seconds without a wait, silently (the potential's check at 4.2M
+// bodies, one dispatch of ~20 s, came out as -2.2e278 once: performance-history round 38).
+constexpr double kPairTermsPerWait = 0x1p36;
 
 gl::UniformProgram buildPass(int groupSize, Stage stage) {
   gl::UniformProgram program(
@@ -76,10 +81,10 @@ Diagnostics fromSums(const FixedSums& sums, const std::array<std::uint32_t, kQua
 
 GpuDiagnostics::GpuDiagnostics(ReductionShape shape) : shape_(shape) {
   if (shape.groupSize < 1 || !std::has_single_bit(unsigned(shape.groupSize)) ||
-      shape.elementsPerInvocation < 1)
+      shape.elementsPerInvocation < 1 || shape.pairChunkTexels < 1)
     throw std::invalid_argument(
         "GpuDiagnostics: the group size must be a power of two and each "
-        "invocation must sum at least one element");
+        "invocation must sum at least one element and one texel");
   GLint maxGroupSize = 0, maxGroups = 0;
   glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &maxGroupSize);
   glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &maxGroups);
@@ -88,6 +93,7 @@ GpuDiagnostics::GpuDiagnostics(ReductionShape shape) : shape_(shape) {
                              std::to_string(shape.groupSize) + " invocations; this GPU offers " +
                              std::to_string(maxGroupSize));
   maxGroups_ = std::size_t(maxGroups);
+  pairSums_ = buildPass(shape.groupSize, Stage::pairSums);
   exponentPass_ = buildPass(shape.groupSize, Stage::exponents);
   bodySums_ = buildPass(shape.groupSize, Stage::bodySums);
   sumPartials_ = buildPass(shape.groupSize, Stage::partialSums);
@@ -169,9 +175,34 @@ void GpuDiagnostics::dispatchBodyPass(const gl::UniformProgram& program, std::si
   glDispatchCompute(GLuint(groups), 1, 1);
 }
 
-// The body passes: the quantities' exponents (and the potential's pairs, one body an invocation,
-// as each costs O(N)), folded across `ranks` where given, then the bodies' sums per workgroup into
-// partials_[0]. Returns their count.
+// Each body's pair sum into potentials_, one body an invocation (each costs O(N)), a chunk of the
+// texels a dispatch, each dispatch adding to what the one before left; the CPU waits for the GPU
+// every kPairTermsPerWait terms queued.
+void GpuDiagnostics::sumPairs(const GpuStateView& state, const StepParams& params) {
+  std::size_t perInvocation = 1;
+  const std::size_t groups = groupsFor(state.bodyCount, perInvocation);
+  // An invocation's loops run perInvocation x chunk iterations.
+  const std::size_t chunk =
+      std::max<std::size_t>(1, std::size_t(shape_.pairChunkTexels) / perInvocation);
+  const std::size_t texels = std::size_t(state.size.x) * std::size_t(state.size.y);
+  double queued = 0.0;
+  for (std::size_t first = 0; first < texels; first += chunk) {
+    pairSums_.setUint("uFirstTexel", first);
+    pairSums_.setUint("uEndTexel", std::min(first + chunk, texels));
+    pairSums_.setInt("uContinue", first > 0);
+    dispatchBodyPass(pairSums_, state.bodyCount, perInvocation, groups, params, true);
+    ++lastPassCount_;
+    queued += double(state.bodyCount) * double(std::min(chunk, texels - first));
+    if (queued >= kPairTermsPerWait) {
+      glFinish();
+      queued = 0.0;
+    }
+  }
+}
+
+// The body passes: the quantities' exponents (with each body's pair sum first, where asked),
+// folded across `ranks` where given, then the bodies' sums per workgroup into partials_[0].
+// Returns their count.
 std::size_t GpuDiagnostics::sumBodies(const GpuStateView& state, const StepParams& params,
                                       bool pairPotential, const Ranks* ranks) {
   std::size_t one = 1, elementsPerInvocation = std::size_t(shape_.elementsPerInvocation);
@@ -185,6 +216,8 @@ std::size_t GpuDiagnostics::sumBodies(const GpuStateView& state, const StepParam
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPotentialBinding, potentials_.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kExponentBinding, exponents_.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kOutputBinding, partials_[0].id());
+  lastPassCount_ = 2;
+  if (pairPotential) sumPairs(state, params);
   dispatchBodyPass(exponentPass_, state.bodyCount, one, exponentGroups, params, pairPotential);
   if (ranks) {
     std::array<std::uint32_t, kQuantities> largest{};
@@ -195,7 +228,6 @@ std::size_t GpuDiagnostics::sumBodies(const GpuStateView& state, const StepParam
   }
   dispatchBodyPass(bodySums_, state.bodyCount, elementsPerInvocation, sumGroups, params,
                    pairPotential);
-  lastPassCount_ = 2;
   return sumGroups;
 }
 

@@ -16,11 +16,13 @@
 namespace nbody {
 
 // How the partial sums are reduced: invocations per workgroup (a power of two) and how many
-// partial sums each invocation adds while loading them. Tests use small values to force several
-// passes at small N.
+// partial sums each invocation adds while loading them; and the texels a dispatch of the pair
+// potential adds to each body's sum (llvmpipe stops an invocation's loops after 65535 iterations
+// in all). Tests use small values to force several passes at small N.
 struct ReductionShape {
   int groupSize = 256;
   int elementsPerInvocation = 8;
+  int pairChunkTexels = 16384;
 };
 
 class GpuDiagnostics {
@@ -40,8 +42,8 @@ class GpuDiagnostics {
   Diagnostics measureAcross(const GpuStateView& state, const StepParams& params,
                             const Ranks& ranks);
 
-  // Dispatches the last measure() needed: two body passes (the exponents, then the sums) and the
-  // passes over partial sums.
+  // Dispatches the last measure() needed: the pair potential's chunks, two body passes (the
+  // exponents, then the sums) and the passes over partial sums.
   int lastPassCount() const { return lastPassCount_; }
 
  private:
@@ -53,15 +55,16 @@ class GpuDiagnostics {
               const Ranks* ranks);
   std::size_t sumBodies(const GpuStateView& state, const StepParams& params, bool pairPotential,
                         const Ranks* ranks);
+  void sumPairs(const GpuStateView& state, const StepParams& params);
   void dispatchBodyPass(const gl::UniformProgram& program, std::size_t bodies,
                         std::size_t perInvocation, std::size_t groups, const StepParams& params,
                         bool pairPotential) const;
 
   ReductionShape shape_;
-  gl::UniformProgram exponentPass_, bodySums_, sumPartials_;
+  gl::UniformProgram pairSums_, exponentPass_, bodySums_, sumPartials_;
   gl::Buffer partials_[2];  // ping-pong: a pass reads one and writes the other
   gl::Buffer exponents_;    // uint[12]: each quantity's largest biased exponent
-  gl::Buffer potentials_;   // double[N]: each body's potential term, between the body passes
+  gl::Buffer potentials_;   // double[N]: each body's pair sum, for the body passes
   std::size_t capacity_ = 0, potentialCapacity_ = 0;
   std::size_t maxGroups_ = 0;
   int lastPassCount_ = 0;
