@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engines/compute_passes.h"
+#include "engines/gpu_capacity.h"
 #include "engines/stage_units.h"
 
 namespace nbody {
@@ -82,6 +83,7 @@ ComputeEngine::ComputeEngine()
   checkComputeSupport(gl::limits());
   // Multiprocessors of the GPU where the driver says (NVIDIA); otherwise a mid-size guess.
   multiprocessors_ = gl::limits().multiprocessors > 0 ? gl::limits().multiprocessors : 16;
+  mostLoopIterations_ = gl::limits().mostLoopIterations;
   optionsChanged();
 }
 
@@ -91,9 +93,22 @@ void ComputeEngine::optionsChanged() {
   layout_.reset();
 }
 
+double ComputeEngine::sliceLoopIterations(int sliceLength) {
+  return double(sliceLength) * (1.0 + 1.0 / 64 + 1.0 / 32);
+}
+
+int ComputeEngine::slicesThatLoopAsAllowed(std::size_t paddedBodies, long long mostLoopIterations) {
+  if (mostLoopIterations <= 0) return 1;
+  // A tile less than allowed: slices are whole tiles, so one may be a tile longer.
+  const std::size_t longest =
+      std::size_t(double(loopIterationsAllowed(mostLoopIterations)) / sliceLoopIterations(1)) -
+      std::size_t(kLargestGroupSize);
+  return int(ceilDiv(paddedBodies, longest));
+}
+
 ComputeEngine::Layout ComputeEngine::resolveLayout(std::size_t paddedBodies,
                                                    const LayoutChoice& choice, int multiprocessors,
-                                                   bool screening) {
+                                                   bool screening, long long mostLoopIterations) {
   // Large N: big groups, and two bodies per thread (fewer shared-memory loads per interaction)
   // below 512K bodies, where they pay (above, the registers they cost do not). Small N: the work
   // is small and what counts is spreading it over many groups (docs/performance-history.md).
@@ -109,7 +124,8 @@ ComputeEngine::Layout ComputeEngine::resolveLayout(std::size_t paddedBodies,
   // The slices are the default's whatever the group size and bodies a thread: whole default tiles
   // per slice (whole tiles of a larger group), fewer slices when N is too small to give each one.
   const int asked = choice.slices.value_or(
-      autoSlices(paddedBodies, defaultGroup, defaultBodies, multiprocessors));
+      std::max(autoSlices(paddedBodies, defaultGroup, defaultBodies, multiprocessors),
+               slicesThatLoopAsAllowed(paddedBodies, mostLoopIterations)));
   const std::size_t tile = std::size_t(std::max(layout.groupSize, defaultGroup));
   layout.sliceLength = int(ceilDiv(paddedBodies, std::size_t(asked) * tile) * tile);
   layout.slices = int(ceilDiv(paddedBodies, std::size_t(layout.sliceLength)));
@@ -117,7 +133,7 @@ ComputeEngine::Layout ComputeEngine::resolveLayout(std::size_t paddedBodies,
 }
 
 ComputeEngine::Layout ComputeEngine::layoutFor(std::size_t paddedBodies) const {
-  return resolveLayout(paddedBodies, choice_, multiprocessors_);
+  return resolveLayout(paddedBodies, choice_, multiprocessors_, false, mostLoopIterations_);
 }
 
 const ComputeEngine::Layout& ComputeEngine::layout() const {
@@ -129,7 +145,8 @@ const ComputeEngine::Layout& ComputeEngine::layout() const {
 ComputeEngine::Layout ComputeEngine::passLayout(const StagePass& pass) const {
   const Layout& standard = layout();
   if (contactScreening(pass.params) == 0) return standard;
-  const Layout screened = resolveLayout(paddedCount(), choice_, multiprocessors_, true);
+  const Layout screened =
+      resolveLayout(paddedCount(), choice_, multiprocessors_, true, mostLoopIterations_);
   // The same bits either way: where the screened groups would pass this GPU's count, the others.
   const std::size_t groups = ceilDiv(
       paddedCount(), std::size_t(screened.groupSize) * std::size_t(screened.bodiesPerThread));
@@ -153,14 +170,22 @@ void ComputeEngine::checkLayout(std::size_t bodies, glm::ivec2 size) const {
                              (layout.slices > limits.maxComputeWorkGroupCount[1]
                                   ? ": choose fewer slices"
                                   : ": choose a larger group-size or more bodies-per-thread"));
+  checkLoopsRun(bodies, std::to_string(layout.slices) + " slices",
+                sliceLoopIterations(layout.sliceLength), limits, "choose more slices");
   const double partialBytes =
       layout.slices > 1 ? double(layout.slices) * double(paddedBodies) * 16.0 : 0.0;
+  // Where the driver's loop limit asks for these slices, fewer would loop too far.
+  const bool fewestThatLoop =
+      layout.slices <= slicesThatLoopAsAllowed(paddedBodies, limits.mostLoopIterations);
   if (partialBytes > double(limits.maxShaderStorageBlockBytes))
     throw std::runtime_error(
         std::to_string(bodies) + " bodies in " + std::to_string(layout.slices) + " slices need " +
         std::to_string(std::llround(partialBytes / 1e6)) + " MB of partial sums, over the " +
         std::to_string(std::llround(double(limits.maxShaderStorageBlockBytes) / 1e6)) +
-        " MB one shader storage block may hold on this GPU: choose fewer slices");
+        " MB one shader storage block may hold on this GPU: " +
+        (fewestThatLoop ? "fewer slices would loop past what this driver runs (llvmpipe): "
+                          "choose fewer bodies or another engine"
+                        : "choose fewer slices"));
 }
 
 void ComputeEngine::beginSteps() {

@@ -31,8 +31,16 @@ class ComputeEngine final : public GpuEngine {
   };
   // Resolves the choices for N bodies (with padding) on a GPU of `multiprocessors` SMs, for
   // passes that screen for contacts or not (their auto group size differs; nothing else does).
+  // Where the driver stops an invocation's loops after `mostLoopIterations` (llvmpipe; 0: no
+  // limit), auto slices loop no further than loopIterationsAllowed (engines/gpu_capacity.h).
   static Layout resolveLayout(std::size_t paddedBodies, const LayoutChoice& choice,
-                              int multiprocessors, bool screening = false);
+                              int multiprocessors, bool screening = false,
+                              long long mostLoopIterations = 0);
+  // The loop iterations of a slice of `sliceLength` bodies: a tile's, and with contacts the tile's
+  // chunks of 32, at most L (1 + 1/64 + 1/32).
+  static double sliceLoopIterations(int sliceLength);
+  // The fewest slices whose loops run as far as the driver allows (1 where it has no limit).
+  static int slicesThatLoopAsAllowed(std::size_t paddedBodies, long long mostLoopIterations);
 
  private:
   void optionsChanged() override;
@@ -42,7 +50,8 @@ class ComputeEngine final : public GpuEngine {
   void runUpdate(const StagePass& pass) override;
   // Throws where a step would dispatch more work groups than this GPU allows (OpenGL promises only
   // 65535 a dimension, and a dispatch over the limit does nothing, silently) or need a partial-sum
-  // buffer larger than one shader storage block may be (reads past it are undefined).
+  // buffer larger than one shader storage block may be (reads past it are undefined), or slices
+  // longer than the driver runs an invocation's loops (llvmpipe stops them, silently).
   void checkLayout(std::size_t bodies, glm::ivec2 size) const override;
   void beginSteps() override;
 
@@ -54,6 +63,7 @@ class ComputeEngine final : public GpuEngine {
 
   LayoutChoice choice_;
   int multiprocessors_ = 16;
+  long long mostLoopIterations_ = 0;                              // gl::Limits::mostLoopIterations
   mutable std::optional<std::pair<std::size_t, Layout>> layout_;  // for a padded N
   gl::Buffer partialSums_;
   std::size_t partialSumsBytes_ = 0;

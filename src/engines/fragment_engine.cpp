@@ -1,7 +1,9 @@
 #include "engines/fragment_engine.h"
 
+#include <cmath>
 #include <stdexcept>
 
+#include "engines/gpu_capacity.h"
 #include "engines/stage_units.h"
 
 namespace nbody {
@@ -62,6 +64,24 @@ void FragmentEngine::optionsChanged() {
   layout_.unrollY = std::stoi(block.substr(x + 1));
   layout_.bodiesPerFragment = integerChoice(option("bodies-per-fragment"));
   layout_.slices = integerChoice(option("slices"));
+}
+
+// texture_sum.glsl's sumOverRows: its rows (every row where the stage is fused) in blocks of
+// unrollY, each block's row in blocks of unrollX, then the right and bottom edges texel by texel.
+double FragmentEngine::forceLoopIterations(glm::ivec2 size) const {
+  const double rows =
+      layout_.fused() ? double(size.y) : std::ceil(double(size.y) / double(layout_.slices));
+  const double blockRows = std::floor(rows / layout_.unrollY);
+  const double blocksX = std::floor(double(size.x) / layout_.unrollX);
+  const double edgeX = double(size.x % layout_.unrollX),
+               edgeRows = rows - blockRows * layout_.unrollY;
+  return blockRows * (blocksX + 1) + rows * (edgeX + 1) + edgeRows * (double(size.x) + 1) + 2;
+}
+
+void FragmentEngine::checkLayout(std::size_t bodies, glm::ivec2 size) const {
+  checkLoopsRun(bodies,
+                std::to_string(layout_.slices) + " slices of unroll " + option("unroll").value,
+                forceLoopIterations(size), gl::limits(), "choose more slices or a larger unroll");
 }
 
 GpuEngine::AccelerationLayout FragmentEngine::accelerationLayout() const {

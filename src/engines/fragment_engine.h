@@ -36,6 +36,11 @@ class FragmentEngine final : public GpuEngine {
   void evaluateForce(const StagePass& pass) override;
   void runUpdate(const StagePass& pass) override;
   void beginSteps() override;
+  // Throws where a force fragment would loop further than the driver runs (llvmpipe stops an
+  // invocation's loops after 65535 iterations in all, silently).
+  void checkLayout(std::size_t bodies, glm::ivec2 size) const override;
+  // The loop iterations of a force fragment for state textures of `size`.
+  double forceLoopIterations(glm::ivec2 size) const;
   void texturesReallocated() override { framebuffers_.clear(); }
   // Whole rows: a rank's passes draw its rows of the textures.
   std::size_t shareGranule() const override { return std::size_t(textures().size().x); }

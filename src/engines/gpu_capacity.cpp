@@ -49,4 +49,21 @@ void checkGpuMemory(std::size_t bodies, glm::ivec2 size, int accelerationSlices,
                              std::to_string((long long)(*available / 1e9)) + " GB free");
 }
 
+std::size_t loopIterationsAllowed(long long mostLoopIterations) {
+  return mostLoopIterations > 0 ? std::size_t(mostLoopIterations - mostLoopIterations / 8)
+                                : std::numeric_limits<std::size_t>::max();
+}
+
+void checkLoopsRun(std::size_t bodies, std::string_view layout, double iterations,
+                   const gl::Limits& limits, std::string_view remedy) {
+  if (limits.mostLoopIterations <= 0 ||
+      iterations <= double(loopIterationsAllowed(limits.mostLoopIterations)))
+    return;
+  throw std::runtime_error(
+      std::to_string(bodies) + " bodies in " + std::string(layout) + " loop about " +
+      std::to_string(std::llround(iterations)) + " times an invocation, past the " +
+      std::to_string(limits.mostLoopIterations) +
+      " this driver runs (llvmpipe stops the rest, silently): " + std::string(remedy));
+}
+
 }  // namespace nbody

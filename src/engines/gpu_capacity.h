@@ -24,5 +24,13 @@ void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int acceler
 // need more than the GPU's free memory (where the driver says, NVIDIA).
 void checkGpuMemory(std::size_t bodies, glm::ivec2 size, int accelerationSlices, double extraBytes,
                     const gl::Limits& limits);
+// The loop iterations a pass may plan an invocation under the driver's limit
+// (gl::Limits::mostLoopIterations, llvmpipe's 65535): an eighth of it is left for the loops a
+// shader runs besides its main one; any number where no limit is known.
+std::size_t loopIterationsAllowed(long long mostLoopIterations);
+// Throws where a pass over `bodies` laid out as `layout` says would loop `iterations` times an
+// invocation, past what the driver runs (llvmpipe stops the rest, silently), naming `remedy`.
+void checkLoopsRun(std::size_t bodies, std::string_view layout, double iterations,
+                   const gl::Limits& limits, std::string_view remedy);
 
 }  // namespace nbody

@@ -74,6 +74,14 @@ int largestTexture() {
   return lowered > 0 ? std::min(offered, lowered) : offered;
 }
 
+// llvmpipe's gallivm stops every loop of an invocation once it has run 65535 iterations in all
+// (LP_MAX_TGSI_LOOP_ITERATIONS; docs/tree-gravity.md).
+long long loopLimitOf(const GLubyte* renderer) {
+  constexpr long long kLlvmpipeLoopIterations = 65535;
+  const std::string_view name = renderer ? reinterpret_cast<const char*>(renderer) : "";
+  return name.find("llvmpipe") != std::string_view::npos ? kLlvmpipeLoopIterations : 0;
+}
+
 Limits query() {
   Limits limits;
   limits.versionMajor = integer(GL_MAJOR_VERSION);
@@ -94,6 +102,7 @@ Limits query() {
 #endif
   if (limits.hasExtension("GL_NV_shader_thread_group"))
     limits.multiprocessors = std::max(0, integer(kSmCountNv));
+  limits.mostLoopIterations = loopLimitOf(glGetString(GL_RENDERER));
   return limits;
 }
 

@@ -27,6 +27,9 @@ struct Limits {
   int maxShaderStorageBufferBindings = 0;
   int maxComputeShaderStorageBlocks = 0;
   int multiprocessors = 0;  // GL_SM_COUNT_NV where the driver says (NVIDIA); 0: unknown
+  // The loop iterations an invocation runs in all before the driver stops its loops, silently:
+  // Mesa's llvmpipe 65535 (gallivm's loop limiter); 0: no such limit known.
+  long long mostLoopIterations = 0;
   // Invocations per subgroup where compute shaders have GL_KHR_shader_subgroup's basic and
   // arithmetic operations; 0 where they do not.
   int computeSubgroupSize = 0;
