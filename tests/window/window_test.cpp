@@ -503,6 +503,56 @@ TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {
   EXPECT_TRUE(test::readWholeFile(scratch / "two.png") == test::readWholeFile(scratch / "one.png"));
 }
 
+// `run --load` of a snapshot in 3 part files under 2 ranks of the decomposed tree: each rank
+// reads its share of the files (app/run/snapshot_share.h: a damaged file is named by the one rank
+// that read it, and the window ends in one line) and the window shows one process's picture from
+// every file, bit for bit, after a Reset too (each rank's part uploaded again); where the engine
+// holds no parts (the replicated tree) the files are read whole instead.
+TEST(Window, FromAPartSnapshotUnderMpiexecEachRankReadsItsShare) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-part-input");
+  const auto at = [&](const std::string& name) { return (scratch / name).string(); };
+  const test::CommandResult parts = test::runNbody(
+      "simulate -q --engine tree --set distribute=decompose --scene galaxies --bodies 3001 "
+      "--steps 1 --snapshot-files ranks -o " +
+          at("part.hdf5"),
+      scratch, mpiexecOf(3));
+  ASSERT_EQ(parts.exitCode, 0) << parts.err;
+  std::ofstream(scratch / "clicks.txt") << "2 nbody-gl > Reset (R)\n3 nbody-gl > Hide (H)\n";
+  const std::string environment = "env NBODY_PANEL_CLICKS=" + at("clicks.txt") + " ";
+  const std::string view = "--frames 6 --steps-per-frame 1 --width 320 --height 240 --screenshot ";
+  const std::string run = "--engine tree --set distribute=decompose " + view;
+  runWindow(scratch, run + at("one.png") + " --load " + at("part.0.hdf5"), environment);
+  const std::string printed = runWindow(
+      scratch, run + at("two.png") + " --load " + at("part.2.hdf5"), environment + mpiexecOf(2));
+  EXPECT_NE(printed.find("run: panel clicks: 2 of 2 taken"), std::string::npos) << printed;
+  EXPECT_NE(test::readWholeFile(scratch / "stderr.txt")
+                .find("N = 3001; each rank draws its own bodies, composited"),
+            std::string::npos);
+  EXPECT_TRUE(test::readWholeFile(scratch / "two.png") == test::readWholeFile(scratch / "one.png"));
+  // The replicated tree holds no parts: the share read is given up and the files read whole.
+  runWindow(scratch,
+            "--engine tree --set distribute=replicate " + view + at("whole.png") + " --load " +
+                at("part.1.hdf5"),
+            environment + mpiexecOf(2));
+  EXPECT_TRUE(test::readWholeFile(scratch / "whole.png") ==
+              test::readWholeFile(scratch / "one.png"));
+  // Files 0 and 1 are rank 0's share, file 2 rank 1's: its damage is rank 1's alone to find.
+  std::filesystem::create_directories(scratch / "damaged");
+  for (const std::string file : {"part.0.hdf5", "part.1.hdf5", "part.2.hdf5"}) {
+    const std::string bytes = test::readWholeFile(scratch / file);
+    std::ofstream(scratch / "damaged" / file, std::ios::binary)
+        << (file == "part.2.hdf5" ? bytes.substr(0, 3000) : bytes);
+  }
+  const test::CommandResult failed =
+      test::runNbody("run " + run + at("failed.png") + " --load " + at("damaged/part.0.hdf5"),
+                     scratch, underXvfb(scratch, "640x400") + mpiexecOf(2));
+  EXPECT_NE(failed.exitCode, 0);
+  EXPECT_NE(failed.err.find("rank 1 of 2 ("), std::string::npos) << failed.err;
+  EXPECT_NE(failed.err.find("part.2.hdf5: HDF5"), std::string::npos) << failed.err;
+  EXPECT_FALSE(std::filesystem::exists(scratch / "failed.png"));
+}
+
 // While the ranks of a decomposed tree hold the bodies apart, the panel's switches that need
 // every body in one place are turned back, saying so, and the rest work from the parts (the
 // histogram counts every rank's bodies): driven under NBODY_GL_DEBUG in a screen tall enough for

@@ -146,18 +146,21 @@ std::string describeRanks(Engine& engine, int steps) {
 }
 
 int followWindow(const WindowOptions& options) {
-  std::optional<Snapshot> start;
+  std::optional<RunStart> start;
   std::unique_ptr<gl::HeadlessContext> context;
   std::unique_ptr<LiveSimulation> simulation;
   AppSettings settings = initialAppSettings(options);
-  onEveryRankAlike([&] {  // as rank 0 makes its window and simulation
-    start = startingSnapshot(options);
-    if (start) settings.run.scene.options.bodyCount = start->state.size();
+  onEveryRankAlike([&] {  // as rank 0 reads its inputs and opens its window
+    start = startingRun(options, true);
+    if (start) settings.run.scene.options.bodyCount = start->bodies;
     if (!options.cameraPath.empty())
       readCameraPathFile(options.cameraPath);  // its read is collective
     context = openHeadlessContext();
+  });
+  onEveryRankAlike([&] {  // as rank 0 makes its simulation and the look it starts with
     simulation = std::make_unique<LiveSimulation>(settings, drawsFromParts(options.render));
-    if (start) simulation->continueFrom(settings, *start);
+    continueFromInput(*simulation, settings, start, options);
+    startOfParts(*simulation, options);
   });
   reportRanksOnce(context->info().device, context->info().renderer);
   PartsFollower follower(*simulation);

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "app/run/run_options.h"
+#include "app/run/snapshot_share.h"
 #include "engines/registry.h"
 #include "physics/method.h"
 #include "physics/scenes.h"
@@ -29,18 +30,33 @@ void LiveSimulation::regenerate(AppSettings& settings) {
     settings.run.scene = scene_;  // the scene in effect stays, and the panel with it
     throw;
   }
-  initial_ = settings.run.scene.generate();
+  uploadScene(settings.run.scene);
   initialDoubles_.reset();
+  initialIndices_.reset();
   loadedAt_.reset();
-  engine_->upload(initial_);
   scene_ = settings.run.scene;
   stepCount_ = 0;
   time_ = 0.0;
   originDt_ = 0.0;
 }
 
+// Where the ranks hold the bodies apart, each makes and uploads only its rows of the scene (the
+// bits of the whole: SceneChoice::generateRows); else the whole.
+void LiveSimulation::uploadScene(const SceneChoice& scene) {
+  if (!engine_->gatheringDeferred()) {
+    initial_ = scene.generate();
+    return engine_->upload(initial_);
+  }
+  StatePart part = sceneRowsOfRank(scene);
+  initial_ = part.rows;
+  engine_->uploadPart(part, scene.bodyCount());
+}
+
 void LiveSimulation::startOverFromLoaded() {
-  engine_->uploadWithDoubles(initial_, initialDoubles_);
+  if (initialIndices_)
+    engine_->uploadPart({initial_, *initialIndices_, std::nullopt}, initialBodies_);
+  else
+    engine_->uploadWithDoubles(initial_, initialDoubles_);
   std::tie(stepCount_, time_) = *loadedAt_;
   originDt_ = 0.0;
 }
@@ -85,15 +101,33 @@ void LiveSimulation::load(AppSettings& settings, const std::filesystem::path& pa
 }
 
 void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapshot) {
+  continueFrom(settings, snapshot, nullptr, snapshot.state.size());
+}
+
+void LiveSimulation::continueFrom(AppSettings& settings, const RunStart& start) {
+  continueFrom(settings, start.snapshot, start.partIndices ? &*start.partIndices : nullptr,
+               start.bodies);
+}
+
+// `snapshot` whole (`indices` none) or this rank's part of a whole of `bodies` bodies.
+void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapshot,
+                                  const std::vector<std::uint64_t>* indices, std::size_t bodies) {
   if (snapshot.settings && !findMethod(snapshot.settings->method))
     throw std::runtime_error("the snapshot was made with method '" + snapshot.settings->method +
                              "', which this build does not offer");
+  if (indices && !keepsApart(bodies))
+    throw std::logic_error("a part of a snapshot for an engine that does not hold parts");
   const SharedPotential potential = potentialFor(settings, snapshot);
-  holdApartWherePossible(snapshot.state.size(), true);
-  engine_->checkCapacity(snapshot.state.size());
-  engine_->uploadWithDoubles(snapshot.state, snapshot.doubles);
+  holdApartWherePossible(bodies, true);
+  engine_->checkCapacity(bodies);
+  if (indices)
+    engine_->uploadPart({snapshot.state, *indices, std::nullopt}, bodies);
+  else
+    engine_->uploadWithDoubles(snapshot.state, snapshot.doubles);
   initial_ = snapshot.state;
   initialDoubles_ = snapshot.doubles;
+  initialIndices_ = indices ? std::optional(*indices) : std::nullopt;
+  initialBodies_ = bodies;
   stepCount_ = snapshot.step;
   time_ = snapshot.time;
   loadedAt_ = {snapshot.step, snapshot.time};
@@ -115,7 +149,7 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
     std::fprintf(stderr, "run: %s\n", units.c_str());
   settings.run.step.potential = potential;
   // What apply() compares with: the loaded bodies are the scene now, not a reason to regenerate.
-  settings.run.scene.options.bodyCount = snapshot.state.size();
+  settings.run.scene.options.bodyCount = bodies;
   scene_ = settings.run.scene;
 }
 
@@ -194,6 +228,16 @@ void LiveSimulation::advance(const AppSettings& settings, int steps) {
   engine_->step(*findMethod(settings.run.method), params, steps);
   stepCount_ += steps;
   time_ = params.atStage(steps, 0.0).time();
+}
+
+void continueFromInput(LiveSimulation& simulation, AppSettings& settings,
+                       std::optional<RunStart>& start, const WindowOptions& options) {
+  if (!start) return;
+  if (start->partIndices && !simulation.keepsApart(start->bodies)) {
+    start.reset();  // freed before the whole is read
+    start = startingRun(options, false);
+  }
+  simulation.continueFrom(settings, *start);
 }
 
 int autoStepsPerFrame(double stepSeconds, double otherSeconds, double refreshSeconds,

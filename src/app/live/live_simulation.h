@@ -9,13 +9,17 @@
 // logic the window uses.
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "app/live/app_settings.h"
+#include "app/live/window_options.h"
+#include "app/run/snapshot_share.h"
 #include "engines/engine.h"
 #include "engines/state_check.h"
 #include "io/snapshot.h"
@@ -55,6 +59,11 @@ class LiveSimulation {
   // becomes its N. Throws, changing nothing, when the engine cannot hold it or the method is
   // unknown.
   void continueFrom(AppSettings& settings, const Snapshot& snapshot);
+  // The same from a run's start: the whole, or each rank's part of it (RunStart::partIndices),
+  // which only an engine that holds the parts apart takes (keepsApart). Every rank calls it alike.
+  void continueFrom(AppSettings& settings, const RunStart& start);
+  // Whether `bodies` bodies, uploaded, are held apart by the ranks (see the constructor's `apart`).
+  bool keepsApart(std::size_t bodies) const { return apart_ && engine_->holdsParts(bodies); }
 
   Engine& engine() { return *engine_; }
   // Whether the ranks hold the bodies apart now: none holds the whole state (download() and
@@ -68,7 +77,8 @@ class LiveSimulation {
   // settings.run.step with the clock time() counts from: what to measure the state with (a moving
   // potential is where it is now) and what a snapshot keeps.
   StepParams stepNow(const AppSettings& settings) const;
-  // The state the run started from (the latest regeneration or load).
+  // The state the run started from (the latest regeneration or load): where a scene was made
+  // while the ranks hold the bodies apart, this rank's rows of it.
   const State& initialState() const { return initial_; }
 
   // The first body whose state is not finite, if any (a cheap GPU pass for GPU engines).
@@ -78,6 +88,9 @@ class LiveSimulation {
   // Makes the scene anew; throws, changing nothing but putting settings.run.scene back, where the
   // engine cannot hold it.
   void regenerate(AppSettings& settings);
+  void continueFrom(AppSettings& settings, const Snapshot& snapshot,
+                    const std::vector<std::uint64_t>* indices, std::size_t bodies);
+  void uploadScene(const SceneChoice& scene);
   // Back to the loaded snapshot's state, step and time (the settings stay as they are now).
   void startOverFromLoaded();
   void switchEngine(AppSettings& settings);
@@ -93,6 +106,10 @@ class LiveSimulation {
   bool apart_;              // the constructor's
   SceneChoice scene_;       // what initial_ was made from (or, after a load, stands for)
   State initial_;
+  // Where initial_ is this rank's part of a loaded snapshot: its rows' indices in the whole, and
+  // the whole's N.
+  std::optional<std::vector<std::uint64_t>> initialIndices_;
+  std::size_t initialBodies_ = 0;
   std::optional<DoubleState>
       initialDoubles_;  // a loaded snapshot's doubles (io/snapshot.h), for the CPU engine
   long long stepCount_ = 0;
@@ -104,6 +121,12 @@ class LiveSimulation {
   std::optional<std::pair<long long, double>> loadedAt_;  // step and time, when initial_ was loaded
   NonFiniteCheck check_;
 };
+
+// The window's --load (`start`, startingRun's) continued from by `simulation`: where it was read a
+// share a rank but the engine will not hold the parts apart after all (another engine, or too few
+// bodies for the decomposed tree), it is read again whole first. Every rank calls it alike.
+void continueFromInput(LiveSimulation& simulation, AppSettings& settings,
+                       std::optional<RunStart>& start, const WindowOptions& options);
 
 // How many steps "auto" puts in a frame: as many as keep the engine busy for most of the frame,
 // so the window runs the simulation nearly as fast as `nbody bench` does. `stepSeconds` and

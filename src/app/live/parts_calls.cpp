@@ -47,6 +47,13 @@ Announced receiveAnnounced() {
   return {call, std::move(bytes)};
 }
 
+std::optional<StartOfParts> startOfParts(LiveSimulation& simulation, const WindowOptions& options) {
+  if (!simulation.holdsPartsApart() || !options.play.empty()) return std::nullopt;
+  const State own = simulation.engine().downloadPart().rows;
+  return StartOfParts{boundingSphere(own, ranks()),
+                      resolveRenderSettings(options.render, own, simulation.time(), {}, ranks())};
+}
+
 BoundingSphere sphereOfParts(Engine& engine) {
   announceWith(WindowCall::sphere, [](OrderWriter&) {});
   return boundingSphere(engine.downloadPart().rows, ranks());

@@ -19,6 +19,7 @@
 
 #include "app/live/app_settings.h"
 #include "app/live/histogram.h"
+#include "app/live/window_options.h"
 #include "render/camera.h"
 #include "render/offscreen.h"
 #include "render/point_sprite_renderer.h"
@@ -49,6 +50,15 @@ void announce(WindowCall call, std::vector<std::byte> payload = {});
 // A rank other than 0: what rank 0 announced next.
 Announced receiveAnnounced();
 
+// The look a window whose ranks hold the bodies apart starts with: the sphere around every rank's
+// bodies and the render options resolved from them (resolveRenderSettings over the parts); nothing
+// where the bodies are not apart or a series plays (its snapshots are read whole). Not announced:
+// every rank calls it alike as it makes its simulation (LiveSession, followWindow).
+struct StartOfParts {
+  BoundingSphere sphere;
+  RenderSettings settings;
+};
+std::optional<StartOfParts> startOfParts(LiveSimulation& simulation, const WindowOptions& options);
 // The sphere around every rank's bodies (the camera's fit).
 BoundingSphere sphereOfParts(Engine& engine);
 // `settings`' colour range fitted to every rank's bodies (where `automatic`), and what is measured

@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "parallel/ranks.h"
+
 namespace nbody {
 
 namespace {
@@ -95,9 +97,12 @@ AppSettings initialAppSettings(const WindowOptions& options) {
   return settings;
 }
 
-std::optional<Snapshot> startingSnapshot(const WindowOptions& options) {
+std::optional<RunStart> startingRun(const WindowOptions& options, bool inShares) {
   if (options.run.input.empty()) return std::nullopt;
-  Snapshot start = readSnapshotFile(options.run.input);
+  const bool shares =
+      inShares && ranks().distributed() && drawsFromParts(options.render) && options.play.empty();
+  RunStart run = readRunStart(options.run.input, shares, false);  // the window keeps no radii
+  Snapshot& start = run.snapshot;
   if (start.settings) {
     const StepParams file = start.settings->step;
     start.settings = withGivenSettings(*start.settings, options.run.given, options.run.choice);
@@ -117,8 +122,8 @@ std::optional<Snapshot> startingSnapshot(const WindowOptions& options) {
                       start.settings && start.settings->step.potential
                           ? start.settings->step.potential
                           : givenPotential(options.run, gravity),
-                      options.run.input);
-  return start;
+                      options.run.input, run.holders());
+  return run;
 }
 
 }  // namespace nbody

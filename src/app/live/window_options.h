@@ -11,6 +11,7 @@
 #include "app/live/app_settings.h"
 #include "app/run/render_options.h"
 #include "app/run/run_options.h"
+#include "app/run/snapshot_share.h"
 #include "io/snapshot.h"
 
 namespace nbody {
@@ -43,7 +44,10 @@ void addWindowOptions(CLI::App& command, WindowOptions& options);
 // its parameters, step) and view.
 AppSettings initialAppSettings(const WindowOptions& options);
 // --load: the snapshot, with the settings the command line gave in place of its own; nothing
-// without --load.
-std::optional<Snapshot> startingSnapshot(const WindowOptions& options);
+// without --load. `inShares`: under mpiexec, where the window's look needs no body beyond the
+// ranks' parts (drawsFromParts) and no series plays, a part snapshot is read a share of its files
+// a rank (app/run/snapshot_share.h; kept only where the engine holds the parts: continueFromInput).
+// Every rank calls it alike.
+std::optional<RunStart> startingRun(const WindowOptions& options, bool inShares);
 
 }  // namespace nbody

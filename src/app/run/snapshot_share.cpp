@@ -380,19 +380,27 @@ RunStart wholeRunStart(Snapshot snapshot) {
   return start;
 }
 
-RunStart sceneRunStart(const Engine& engine, const RunOptions& run, bool inShares) {
-  const SceneChoice& scene = run.choice.scene;
+StatePart sceneRowsOfRank(const SceneChoice& scene) {
   const std::size_t total = scene.bodyCount();
-  engine.checkCapacity(total);
-  if (!inShares || !ranks().distributed()) return wholeRunStart(makeInitialSnapshot(run));
   const KeyOwners owners{total, ranks().count()};
   const auto first = std::size_t(owners.firstOf(ranks().rank())),
              last = std::size_t(owners.firstOf(ranks().rank() + 1));
-  RunStart start;
-  start.snapshot.state = scene.generateRows(
+  StatePart part;
+  part.rows = scene.generateRows(
       first, last, [](std::span<ExactSum> sums) { exactSumsOnEveryRank(ranks(), sums); });
-  start.partIndices.emplace(last - first);
-  std::iota(start.partIndices->begin(), start.partIndices->end(), first);
+  part.indices.resize(last - first);
+  std::iota(part.indices.begin(), part.indices.end(), first);
+  return part;
+}
+
+RunStart sceneRunStart(const Engine& engine, const RunOptions& run, bool inShares) {
+  const std::size_t total = run.choice.scene.bodyCount();
+  engine.checkCapacity(total);
+  if (!inShares || !ranks().distributed()) return wholeRunStart(makeInitialSnapshot(run));
+  StatePart part = sceneRowsOfRank(run.choice.scene);
+  RunStart start;
+  start.snapshot.state = std::move(part.rows);
+  start.partIndices = std::move(part.indices);
   start.bodies = total;
   return start;
 }

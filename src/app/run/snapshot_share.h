@@ -56,6 +56,10 @@ struct RunStart {
 RunStart readRunStart(const std::filesystem::path& input, bool inShares, bool withRadii = true);
 // The start of a run from `snapshot`, whole (a scene, or an input read whole).
 RunStart wholeRunStart(Snapshot snapshot);
+// This rank's rows of `scene` where the ranks hold parts: rank r of K the rows from N r / K (as a
+// share read lays them out), made alone (SceneChoice::generateRows, one exact sum across the
+// ranks). Every rank calls it alike.
+StatePart sceneRowsOfRank(const SceneChoice& scene);
 // The start of a run from `run`'s scene, once `engine` is found to take its bodies: where
 // `inShares` and the ranks are several, each rank makes its part alone (SceneChoice::generateRows:
 // rank r of K the rows from N r / K, as a share read lays them out), else the whole. Every rank

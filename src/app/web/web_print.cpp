@@ -29,7 +29,7 @@ std::string stateText(const char* title, const LiveSimulation& simulation, const
 std::string printRun(const WebOptions& options, const gl::ContextInfo& context) {
   AppSettings settings = initialAppSettings(options.window);
   LiveSimulation simulation(settings);
-  if (const auto start = startingSnapshot(options.window))
+  if (const auto start = startingRun(options.window, false))
     simulation.continueFrom(settings, *start);
   std::string text = "# renderer: " + context.renderer + " (" + context.version +
                      ")\n# engine: " + simulation.engine().name() + ", " + settings.run.method +

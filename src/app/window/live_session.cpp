@@ -51,11 +51,10 @@ namespace {
 constexpr int kHistogramBins = 48;
 
 AppSettings initialSettings(const WindowOptions& options,
-                            const std::optional<Snapshot>& loadFirst) {
+                            const std::optional<RunStart>& loadFirst) {
   AppSettings settings = initialAppSettings(options);
   if (loadFirst)
-    settings.run.scene.options.bodyCount =
-        loadFirst->state.size();  // no scene made only to be replaced
+    settings.run.scene.options.bodyCount = loadFirst->bodies;  // no scene made only to be replaced
   return settings;
 }
 
@@ -149,9 +148,9 @@ std::unique_ptr<OutputFile> openScreenshot(const WindowOptions& options) {
 }  // namespace
 
 struct SessionInputs {
-  PanelClicks clicks;  // NBODY_PANEL_CLICKS's script, for tests
-  std::optional<Snapshot> loadFirst;
-  SeriesPlayback series;  // --play's, or the panel's; none: a live run
+  PanelClicks clicks;                 // NBODY_PANEL_CLICKS's script, for tests
+  std::optional<RunStart> loadFirst;  // --load's: the whole, or this rank's share
+  SeriesPlayback series;              // --play's, or the panel's; none: a live run
   std::optional<CameraPath> cameraPath;
   std::unique_ptr<OutputFile> screenshotFile;
 };
@@ -159,7 +158,7 @@ struct SessionInputs {
 std::shared_ptr<SessionInputs> readSessionInputs(const WindowOptions& options) {
   auto inputs = std::make_shared<SessionInputs>();
   inputs->clicks = PanelClicks::fromEnvironment();
-  inputs->loadFirst = startingSnapshot(options);
+  inputs->loadFirst = startingRun(options, true);
   inputs->series = startingSeries(options);
   if (!options.cameraPath.empty()) inputs->cameraPath = readCameraPathFile(options.cameraPath);
   inputs->screenshotFile = openScreenshot(options);
@@ -223,7 +222,7 @@ class LiveSession::Impl {
   const WindowOptions& options_;
   SessionFrontEnd& front_;
   PanelClicks& clicks_;  // NBODY_PANEL_CLICKS's script, for tests
-  std::optional<Snapshot>& loadFirst_;
+  std::optional<RunStart>& loadFirst_;
   SeriesPlayback& series_;  // --play's, or the panel's; none: a live run
   std::optional<CameraPath>&
       cameraPath_;  // the path the camera follows now: --camera-path's, or the panel's
@@ -284,10 +283,9 @@ LiveSession::Impl::Impl(const WindowOptions& options, SessionInputs& inputs,
   if (!findEngine(settings_.run.engine)->interactiveAt(settings_.run.scene.options.bodyCount))
     std::fprintf(stderr, "run: the %s engine is slow at N = %zu\n", settings_.run.engine.c_str(),
                  settings_.run.scene.options.bodyCount);
-  if (loadFirst_) {
-    simulation_.continueFrom(settings_, *loadFirst_);
-    settings_.snapshotPath = options.run.input;
-  }
+  continueFromInput(simulation_, settings_, loadFirst_, options);
+  if (loadFirst_) settings_.snapshotPath = options.run.input;
+  const std::optional<StartOfParts> partsStart = startOfParts(simulation_, options);
   if (series_.open()) {
     settings_.series.pattern = options.play;
     settings_.series.rate = options.playRate;
@@ -300,11 +298,16 @@ LiveSession::Impl::Impl(const WindowOptions& options, SessionInputs& inputs,
                engine().bodyCount(), apart() ? "; each rank draws its own bodies, composited" : "");
   target_ = front_.target();
   if (!options.record.empty()) recorder_.start(options.record, target_.size, !options.hidePanel);
-  camera_ = placeCamera(parseCameraSpec(options.render.camera),
-                        boundingSphere(simulation_.initialState()), aspectOf(target_.size));
-  settings_.render = resolveRenderSettings(
-      options.render, simulation_.initialState(), simulation_.time(),
-      options.render.settings.density ? std::vector<float>{}
+  camera_ =
+      placeCamera(parseCameraSpec(options.render.camera),
+                  partsStart ? partsStart->sphere : boundingSphere(simulation_.initialState()),
+                  aspectOf(target_.size));
+  settings_.render =
+      partsStart
+          ? partsStart->settings
+          : resolveRenderSettings(options.render, simulation_.initialState(), simulation_.time(),
+                                  options.render.settings.density
+                                      ? std::vector<float>{}
                                       : fieldValues(options.render.settings.colorBy));
   settings_.automaticColorRange = options.render.colorRange == "auto";
   fitDensityRange_ = fitsDensityToPicture(options.render);
@@ -521,15 +524,21 @@ void LiveSession::Impl::playSeries() {
   figures_.series = series_.figures();
 }
 
-// A new scene or a loaded snapshot: the camera, colours, figures and plots start over.
+// A new scene or a loaded snapshot: the camera, colours, figures and plots start over (where the
+// ranks hold the bodies apart, from every rank's part).
 void LiveSession::Impl::startedOver() {
-  camera_.fit(boundingSphere(simulation_.initialState()), aspectOf(target_.size));
-  selection_.findIn(simulation_.initialState());
+  if (apart()) {
+    camera_.fit(sphereOfParts(engine()), aspectOf(target_.size));
+    measureParts(settings_.render, settings_.automaticColorRange, simulation_.time(), engine());
+  } else {
+    camera_.fit(boundingSphere(simulation_.initialState()), aspectOf(target_.size));
+    selection_.findIn(simulation_.initialState());
+    refreshColorRange(simulation_.initialState());
+  }
   selection_.forgetOrbits();
   histogramClock_.forget();  // other bodies, perhaps at the same step
   cellsClock_.forget();
   measuredField_.reset();
-  refreshColorRange(simulation_.initialState());
   figures_.warning.clear();
   stats_.startOver();
   conservation_.restart();
@@ -886,9 +895,13 @@ struct OpenedSession {
 OpenedSession openSession(const WindowOptions& options,
                           const std::function<std::unique_ptr<SessionFrontEnd>()>& open) {
   OpenedSession opened;
+  std::shared_ptr<SessionInputs> inputs;
   onEveryRankAlike([&] {
-    auto inputs = readSessionInputs(options);  // before the front-end, so a bad file fails first
+    inputs = readSessionInputs(options);  // before the front-end, so a bad file fails first
     opened.frontEnd = open();
+  });
+  // Apart: its collectives (the scene's rows, the look from the parts) once every rank is ready.
+  onEveryRankAlike([&] {
     opened.session = std::make_unique<LiveSession>(options, std::move(inputs), *opened.frontEnd);
   });
   return opened;
