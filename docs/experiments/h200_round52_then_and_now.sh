@@ -7,12 +7,38 @@
 # Euler step: the same input, so the same lists. Three runs of each, alternating. After
 # tools/device_test.sh stage:
 #   bash docs/experiments/h200_round52_then_and_now.sh BUILD OLD OUT
+# and, in a call of its own, `... OUT seeds`: each binary's bench at 1M for seeds 2 to 5, and each
+# one's seed-1 scene written as CSV and measured (radii about the origin, speeds, mass).
 set -uo pipefail
 build=$(realpath "${1:?build folder}") old=$(realpath "${2:?round 47 nbody}")
 out=$(realpath "${3:?output folder}")
 mkdir -p "$out"
+part=${4:-then-and-now}
 export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 export LD_LIBRARY_PATH="$build/device-lib"
+if [ "$part" = seeds ]; then
+  for who in old new; do
+    bin=$old
+    [ $who = new ] && bin="$build/nbody"
+    for seed in 2 3 4 5; do
+      echo "== $who seed $seed"
+      "$bin" bench --engine tree --scene plummer --bodies 1048576 --seed $seed \
+        --json "$out/${who}_$seed.json" 2>&1 | grep -E '^tree .*euler' | cut -c150-200
+      python3 -c "import json; r=json.load(open('$out/${who}_$seed.json'))['results'][0]; print('interactions/step', r['interactions_per_step'])"
+    done
+    "$bin" simulate -q --scene plummer --bodies 1048576 --steps 0 -o "$out/$who.csv"
+  done
+  python3 - "$out" <<'EOF2'
+import sys
+import numpy as np
+for who in ("old", "new"):
+    d = np.loadtxt(f"{sys.argv[1]}/{who}.csv", delimiter=",", skiprows=1, usecols=range(7))
+    r = np.sqrt((d[:, :3] ** 2).sum(1)); v = np.sqrt((d[:, 4:7] ** 2).sum(1))
+    print(who, "r max %.4g, r percentiles 50/90/99/99.9 %s, v max %.4g, mass sum %.6g" % (
+        r.max(), np.percentile(r, [50, 90, 99, 99.9]).round(4), v.max(), d[:, 3].sum()))
+EOF2
+  exit 0
+fi
 "$build/nbody" simulate -q --scene plummer --bodies 1048576 --steps 0 -o "$out/start.nbody"
 for round in 1 2 3; do
   for who in old new; do
