@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "app/run/run_options.h"
 #include "app/run/snapshot_share.h"
@@ -48,13 +49,14 @@ void LiveSimulation::uploadScene(const SceneChoice& scene) {
     return engine_->upload(initial_);
   }
   StatePart part = sceneRowsOfRank(scene);
-  initial_ = part.rows;
   engine_->uploadPart(part, scene.bodyCount());
+  initial_ = std::move(part.rows);  // not copied: at N/K bodies a rank it is the host's largest
 }
 
 void LiveSimulation::startOverFromLoaded() {
   if (initialIndices_)
-    engine_->uploadPart({initial_, *initialIndices_, std::nullopt}, initialBodies_);
+    engine_->uploadPart({initial_, *initialIndices_, std::nullopt},
+                        scene_.options.bodyCount);  // the whole's N, since continueFrom
   else
     engine_->uploadWithDoubles(initial_, initialDoubles_);
   std::tie(stepCount_, time_) = *loadedAt_;
@@ -127,7 +129,6 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
   initial_ = snapshot.state;
   initialDoubles_ = snapshot.doubles;
   initialIndices_ = indices ? std::optional(*indices) : std::nullopt;
-  initialBodies_ = bodies;
   stepCount_ = snapshot.step;
   time_ = snapshot.time;
   loadedAt_ = {snapshot.step, snapshot.time};
@@ -189,8 +190,7 @@ bool LiveSimulation::changeVariant(AppSettings& settings) {
 }
 
 void LiveSimulation::holdApartWherePossible(std::size_t bodies, bool uploading) {
-  const bool apart =
-      apart_ && engine_->holdsParts(bodies) && (uploading || engine_->heldParts() != nullptr);
+  const bool apart = keepsApart(bodies) && (uploading || engine_->heldParts() != nullptr);
   if (apart != engine_->gatheringDeferred()) engine_->deferGathering(apart);
 }
 

@@ -106,10 +106,9 @@ class LiveSimulation {
   bool apart_;              // the constructor's
   SceneChoice scene_;       // what initial_ was made from (or, after a load, stands for)
   State initial_;
-  // Where initial_ is this rank's part of a loaded snapshot: its rows' indices in the whole, and
-  // the whole's N.
+  // Where initial_ is this rank's part of a loaded snapshot: its rows' indices in the whole (whose
+  // N is scene_.options.bodyCount).
   std::optional<std::vector<std::uint64_t>> initialIndices_;
-  std::size_t initialBodies_ = 0;
   std::optional<DoubleState>
       initialDoubles_;  // a loaded snapshot's doubles (io/snapshot.h), for the CPU engine
   long long stepCount_ = 0;
