@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Round 53 on nvidia-h200 (one GPU; the ranks share it): the decomposed tree's all-to-alls (the
 # LETs, the bodies that migrate) through the node's shared window against MPI_Alltoallv (the window
-# refused: Open MPI told to place it in a folder that does not exist). For each path, twice,
-# alternating: the phases of 3 Euler steps under 2 ranks at 16.8M (NBODY_DECOMPOSED_TIMES: each
-# phase ends with glFinish; `send` is a LET round's exchange, the rank reaching it last waits
-# least), then bench under 2 ranks at 1M and 16.8M. Run after tools/device_test.sh stage, within
+# refused: Open MPI told to place it in a folder that does not exist). For each path: the phases
+# of 3 Euler steps under 2 ranks at 16.8M (NBODY_DECOMPOSED_TIMES: each phase ends with glFinish;
+# `send` is a LET round's exchange, the rank reaching it last waits least), then bench under 2
+# ranks at 1M and 16.8M, and at 16.8M once more after the other path's; last, the phases of every part at 1M (the link
+# in four: ends, straddling, topology, link). Run after tools/device_test.sh stage, within
 # one call of 600 s:
 #   bash docs/experiments/h200_round53_window_exchange.sh BUILD OUT
 set -uo pipefail
@@ -21,12 +22,15 @@ mpi() {  # PATH ARGS...: nbody under 2 ranks sharing the GPU, the exchange's pat
 }
 for round in 1 2; do
   for path in window mpi; do
-    echo "== $path, round $round: phases, 2 ranks, 16777216 bodies, 3 steps of euler"
-    NBODY_DECOMPOSED_TIMES=1 mpi $path simulate --engine tree --set distribute=decompose \
-      --bodies 16777216 --steps 3 -q -o /tmp/phases.nbody | grep -E 'decomposed tree|rror|through' |
-      sed 's/decomposed tree, ms: //' | tail -4 | grep -oE 'rank [0-9]|(move-send|pack|send|place|walk) [0-9.]+' |
-      paste -sd' '
-    for n in 1048576 16777216; do
+    if [ $round = 1 ]; then
+      echo "== $path: phases, 2 ranks, 16777216 bodies, 3 steps of euler"
+      NBODY_DECOMPOSED_TIMES=1 mpi $path simulate --engine tree --set distribute=decompose \
+        --bodies 16777216 --steps 3 -q -o /tmp/phases.nbody | grep -E 'decomposed tree|rror' |
+        sed 's/decomposed tree, ms: //' | tail -2
+    fi
+    sizes=16777216
+    [ $round = 1 ] && sizes="1048576 16777216"
+    for n in $sizes; do
       echo "== $path, round $round: bench, 2 ranks, $n bodies, distribute=decompose"
       mpi $path bench --engine tree --method euler --scene plummer --bodies $n --repetitions 3 \
         --set distribute=decompose --json "$out/${path}_${n}_$round.json" |
@@ -34,6 +38,10 @@ for round in 1 2; do
     done
   done
 done
+echo "== window: phases, 2 ranks, 1048576 bodies, 3 steps of euler (the link's parts)"
+NBODY_DECOMPOSED_TIMES=1 mpi window simulate --engine tree --set distribute=decompose \
+  --bodies 1048576 --steps 3 -q -o /tmp/phases.nbody | grep -E 'decomposed tree|rror' |
+  sed 's/decomposed tree, ms: //' | tail -2
 python3 - "$out" <<'EOF'
 import json, sys, glob, os
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):

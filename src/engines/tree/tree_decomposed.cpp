@@ -132,9 +132,12 @@ void DecomposedTree::sortSegment(HeldBodies& held, int stage, std::size_t bodyCo
 // Steps 4 and 5: links through the halo keys, and the straddling nodes.
 void DecomposedTree::linkSegment(std::size_t bodyCount) {
   const std::vector<WalkerEnds> ends = gatherEnds(buffers_, own_.size(), ranks_);
+  clock_.lap("ends");
   segment_ = segmentOf(ends, own_.first, own_.size(), ranks_.rank());
   straddling_ = straddlingNodes(kernels_, counter_, starts_, ends, ranks_);
+  clock_.lap("straddling");
   buildTopology(kernels_, bodyCount, segment_);
+  clock_.lap("topology");
   writeStraddlingNodes(buffers_, straddling_, segment_);
 }
 
