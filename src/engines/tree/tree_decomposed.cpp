@@ -283,7 +283,7 @@ SlotMap DecomposedTree::letRound(const TopArea& top, const SlotMap& held, std::v
   clock_.lap("select");
   const LetParts sent = selection_.pack(kernels_, marks, top, held, ranks_.count(), lap_);
   clock_.lap("pack");
-  const LetParts received = selection_.exchange(sent, ranks_);
+  const LetParts received = selection_.exchange(sent, ranks_, lap_);
   clock_.lap("send");
   rounds_.push_back({sent.nodes.size(), sent.bodies.size(), sent.bytes(), received.nodes.size(),
                      received.bodies.size(), received.bytes()});

@@ -180,10 +180,11 @@ std::vector<FrontierItem> LetSelection::frontier(Kernels& kernels, const TopArea
   return items;
 }
 
-LetParts LetSelection::exchange(const LetParts& sent, const Ranks& ranks) {
+LetParts LetSelection::exchange(const LetParts& sent, const Ranks& ranks, const Lap& lap) {
   LetParts received;
   received.nodeCounts = ranks.allToAllUnits(sent.nodeCounts);
   received.bodyCounts = ranks.allToAllUnits(sent.bodyCounts);
+  lap("send-counts");  // the ranks' first meeting: the wait for the last to pack
   const std::size_t nodes = std::accumulate(received.nodeCounts.begin(), received.nodeCounts.end(),
                                             std::size_t(0)),
                     bodies = std::accumulate(received.bodyCounts.begin(), received.bodyCounts.end(),
