@@ -8,6 +8,10 @@
 # in four: ends, straddling, topology, link). Run after tools/device_test.sh stage, within
 # one call of 600 s:
 #   bash docs/experiments/h200_round53_window_exchange.sh BUILD OUT
+# and, after 7d6bfcd, with `split` after OUT: the phases alone, a LET round's `send` in two (the
+# counts' MPI_Alltoall, where the ranks wait for the last to pack, then the bytes), each path twice;
+# with `parcels`: how fast the CPU reads and writes a parcel's mapped memory, and what a new parcel
+# costs (parcel_speed.cpp).
 set -uo pipefail
 build=$(realpath "${1:?build folder}") out=$(realpath "${2:?output folder}")
 mkdir -p "$out"
@@ -20,6 +24,21 @@ mpi() {  # PATH ARGS...: nbody under 2 ranks sharing the GPU, the exchange's pat
     ${NBODY_DECOMPOSED_TIMES:+-x NBODY_DECOMPOSED_TIMES} -x OMPI_MCA_osc_sm_backing_directory="$folder" \
     -n 2 "$build/nbody" "${@:2}" 2>&1 | grep -v 'dlopen error'
 }
+if [ "${3:-}" = parcels ]; then  # docs/experiments/parcel_speed.cpp, built into BUILD
+  LD_LIBRARY_PATH="$build/device-lib" "$build/parcel_speed"
+  exit 0
+fi
+if [ "${3:-}" = split ]; then  # a LET round's exchange: the wait for the counts, then the bytes
+  for round in 1 2; do
+    for path in window mpi; do
+      echo "== $path, round $round: phases, 2 ranks, 16777216 bodies, 3 steps of euler"
+      NBODY_DECOMPOSED_TIMES=1 mpi $path simulate --engine tree --set distribute=decompose \
+        --bodies 16777216 --steps 3 -q -o /tmp/phases.nbody | grep -E 'decomposed tree|rror' |
+        tail -2 | grep -oE 'rank [0-9]|(pack|send-counts|send|place|walk) [0-9.]+' | paste -sd' '
+    done
+  done
+  exit 0
+fi
 for round in 1 2; do
   for path in window mpi; do
     if [ $round = 1 ]; then
