@@ -11,7 +11,8 @@
 # and, after 7d6bfcd, with `split` after OUT: the phases alone, a LET round's `send` in two (the
 # counts' MPI_Alltoall, where the ranks wait for the last to pack, then the bytes), each path twice;
 # with `parcels`: how fast the CPU reads and writes a parcel's mapped memory, and what a new parcel
-# costs (parcel_speed.cpp).
+# costs (parcel_speed.cpp); with `bench`, after the parcels grow an eighth more and the window's
+# all-to-all is undone: one process and 2 ranks at 1M and 16.8M.
 set -uo pipefail
 build=$(realpath "${1:?build folder}") out=$(realpath "${2:?output folder}")
 mkdir -p "$out"
@@ -26,6 +27,18 @@ mpi() {  # PATH ARGS...: nbody under 2 ranks sharing the GPU, the exchange's pat
 }
 if [ "${3:-}" = parcels ]; then  # docs/experiments/parcel_speed.cpp, built into BUILD
   LD_LIBRARY_PATH="$build/device-lib" "$build/parcel_speed"
+  exit 0
+fi
+if [ "${3:-}" = bench ]; then  # after the parcels' growth (and the window's all-to-all undone)
+  for n in 1048576 16777216; do
+    echo "== bench: one process, tree, $n bodies"
+    timeout 90 "$build/nbody" bench --engine tree --scene plummer --bodies $n \
+      --json "$out/one_$n.json" 2>&1 | grep -E '^tree .*euler' | cut -c1-220
+    echo "== bench: 2 ranks, $n bodies, distribute=decompose"
+    mpi mpi bench --engine tree --method euler --scene plummer --bodies $n --repetitions 3 \
+      --set distribute=decompose --json "$out/two_$n.json" |
+      grep -E '^tree .*euler|rank [0-9]|rror' | cut -c1-260
+  done
   exit 0
 fi
 if [ "${3:-}" = split ]; then  # a LET round's exchange: the wait for the counts, then the bytes

@@ -455,52 +455,6 @@ bool Ranks::gatherThroughNodeWindow(std::span<std::byte> all, std::size_t ownFir
   return true;
 }
 
-std::vector<std::size_t> Ranks::everyRanksUnits(std::span<const std::size_t> sendUnits) const {
-  const std::vector<std::int64_t> own(sendUnits.begin(), sendUnits.end());
-  std::vector<std::int64_t> all(own.size() * std::size_t(count_));
-  const InCollective waiting;
-  check(MPI_Allgather(own.data(), count_, MPI_INT64_T, all.data(), count_, MPI_INT64_T,
-                      MPI_COMM_WORLD),
-        "MPI_Allgather");
-  return {all.begin(), all.end()};
-}
-
-// Each rank copies all it sends into its own region of the node's window, the regions in rank
-// order and each rank's parts in theirs; after a barrier each rank copies out the parts for it.
-// The bytes MPI_Alltoallv would move, in two copies (MPI's shared-memory path moved 26 MB at
-// ~3 GB/s, round 53). Exchanges past kMostWindowedExchange go through MPI: a window that large
-// could pass /dev/shm's free space and be refused for the rest of the run.
-bool Ranks::allToAllThroughNodeWindow(std::span<const std::byte> send,
-                                      std::span<const std::size_t> sendUnits, std::size_t unit,
-                                      std::span<std::byte> into) const {
-  constexpr std::size_t kMostWindowedExchange = std::size_t(1) << 30;
-  if (nodeComm == MPI_COMM_NULL || nodeWindow().refused) return false;
-  const std::vector<std::size_t> units = everyRanksUnits(sendUnits);  // [from * count_ + to]
-  std::size_t total = 0;
-  for (const std::size_t part : units) total += part * unit;
-  if (total > kMostWindowedExchange) return false;
-  std::byte* shared = nodeWindowOf(total);  // the same size on every rank: collective alike
-  if (!shared) return false;
-  const auto partAt = [&](int from, int to) {  // bytes before rank `from`'s part for `to`
-    std::size_t before = 0;
-    for (std::size_t k = 0; k < std::size_t(from * count_ + to); ++k) before += units[k] * unit;
-    return before;
-  };
-  const int threads = copyThreads(nodeCount_);
-  const InCollective waiting;
-  copyInParallel(shared + partAt(rank_, 0), send.data(), partAt(rank_ + 1, 0) - partAt(rank_, 0),
-                 threads);
-  syncNode();
-  std::size_t at = 0;
-  for (int from = 0; from < count_; ++from) {
-    const std::size_t bytes = units[std::size_t(from * count_ + rank_)] * unit;
-    copyInParallel(into.data() + at, shared + partAt(from, rank_), bytes, threads);
-    at += bytes;
-  }
-  syncNode();  // no rank writes its next parts before every rank has read these
-  return true;
-}
-
 std::string Ranks::gatherPath() const {
   if (!distributed()) return "none";
   return nodeComm != MPI_COMM_NULL && !nodeWindow().refused ? "shared window" : "MPI_Allgatherv";
@@ -576,7 +530,6 @@ void Ranks::allToAllInto(std::span<const std::byte> send, std::span<const std::s
     if (sendUnits[0] > 0) std::memcpy(into.data(), send.data(), sendUnits[0] * unit);
     return;
   }
-  if (allToAllThroughNodeWindow(send, sendUnits, unit, into)) return;
   std::vector<int> sendCounts, sendOffsets, receiveCounts, receiveOffsets;
   countsAndOffsets(sendUnits, sendCounts, sendOffsets);
   countsAndOffsets(receivedUnits, receiveCounts, receiveOffsets);

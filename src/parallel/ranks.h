@@ -53,8 +53,7 @@ class Ranks {
   // Every rank sends each rank d its part of `send`: `sendUnits[d]` units of `unit` bytes, the
   // parts in rank order. Returns what every rank sent this one, the parts in rank order, and their
   // units in `receivedUnits`. Counts go in units (MPI_Alltoallv of a `unit`-byte type), so they
-  // fit an int for any N. Where the ranks share a node's window, the parts go through it instead
-  // (the same bytes), up to 1 GiB an exchange.
+  // fit an int for any N.
   std::vector<std::byte> allToAll(std::span<const std::byte> send,
                                   std::span<const std::size_t> sendUnits, std::size_t unit,
                                   std::vector<std::size_t>& receivedUnits) const;
@@ -72,12 +71,6 @@ class Ranks {
   // allGather through the node's shared window: false when there is none.
   bool gatherThroughNodeWindow(std::span<std::byte> all, std::size_t ownFirst,
                                std::size_t ownBytes) const;
-  // Every rank's `sendUnits`, rank after rank, on every rank.
-  std::vector<std::size_t> everyRanksUnits(std::span<const std::size_t> sendUnits) const;
-  // allToAllInto through the node's shared window: false where it goes through MPI.
-  bool allToAllThroughNodeWindow(std::span<const std::byte> send,
-                                 std::span<const std::size_t> sendUnits, std::size_t unit,
-                                 std::span<std::byte> into) const;
   int rank_ = 0, count_ = 1, nodeRank_ = 0, nodeCount_ = 1;
   bool usesMpi_ = false;
   std::string host_;

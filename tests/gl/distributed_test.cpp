@@ -154,9 +154,9 @@ INSTANTIATE_TEST_SUITE_P(DecomposedTree, RanksAtTenThousand,
 // The decomposed tree's collectives (docs/decomposed-tree-design.md, step 1) under 1 to 4 ranks:
 // integer sums over a span past 32 bits, and an all-to-all of uneven parts, some empty, small and
 // past 4 MiB, which each rank finds in rank order (nbody_decomposed_probe checks what it received
-// against what it works out alone), through the node's window and, where it cannot be had, through
-// MPI. Checked by mutation: the parts taken in reverse rank order fail it from 2 ranks; the
-// window's parts read from the sender's first part for every receiver fail it.
+// against what it works out alone, every check on every rank), with the node's shared window and
+// without it (the gathers' path). Checked by mutation: the parts taken in reverse rank order fail
+// it from 2 ranks.
 TEST(DecomposedPieces, CollectivesCarryUnevenPartsInRankOrder) {
   ScratchFolder scratch("decomposed-collectives");
   const std::string missing = (scratch / "no-such-folder").string();

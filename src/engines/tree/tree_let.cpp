@@ -192,10 +192,8 @@ LetParts LetSelection::exchange(const LetParts& sent, const Ranks& ranks, const 
   const std::size_t nodeBytes = nodes * sizeof(LetNode),
                     bytes = nodeBytes + bodies * sizeof(LetBody);
   std::byte* host = received_.reserve(bytes);  // once the last round's place copied it out
-  lap("send-reserve");
   ranks.allToAllInto(std::as_bytes(sent.nodes), sent.nodeCounts, received.nodeCounts,
                      sizeof(LetNode), {host, nodeBytes});
-  lap("send-nodes");
   ranks.allToAllInto(std::as_bytes(sent.bodies), sent.bodyCounts, received.bodyCounts,
                      sizeof(LetBody), {host + nodeBytes, bytes - nodeBytes});
   received.nodes = {reinterpret_cast<const LetNode*>(host), nodes};
