@@ -1034,7 +1034,6 @@ int probe(int argc, char** argv) {
   bool ok = false;
   if (mode == "collectives") {
     ok = collectives(ranks);
-    if (ranks.leader()) std::printf("collectives through %s\n", ranks.gatherPath().c_str());
   } else if (mode == "read-share" && argc == 3) {
     ok = readShare(ranks, argv[2]);
   } else if (found != std::end(kStateModes) && (argc == 4 || argc == 5)) {
