@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -37,11 +38,14 @@ std::byte* HostParcel::reserve(std::size_t bytes) {
 #if !defined(GL_VERSION_4_5)
   throw std::logic_error("a parcel's host memory needs OpenGL 4.5");
 #else
-  // An eighth more than asked, at most 256 MiB more: a LET round's parcel grew by a little most
-  // evaluations, and each new one is host memory the driver pins anew (8-28 ms a round at 16.8M,
-  // performance-history round 53).
-  constexpr std::size_t kMostSpare = std::size_t(256) << 20;
-  bytes_ = std::max<std::size_t>(bytes + std::min(bytes / 8, kMostSpare), 256);
+  // An eighth more than asked, at most 256 MiB more: a LET round's parcels grew by a little most
+  // evaluations, and each new one is host memory the driver pins anew (at 16.8M on 2 ranks the
+  // packing took 8-18 ms more and the exchange 24-28, performance-history round 53).
+  constexpr std::size_t kMostSpare = std::size_t(256) << 20,
+                        kLargest = std::size_t(std::numeric_limits<GLsizeiptr>::max());
+  if (bytes > kLargest)
+    throw std::runtime_error(std::to_string(bytes) + " bytes for a parcel: more than GL sizes");
+  bytes_ = std::max<std::size_t>(bytes + std::min({bytes / 8, kMostSpare, kLargest - bytes}), 256);
   buffer_ = Buffer::create();
   const GLbitfield flags =
       GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;

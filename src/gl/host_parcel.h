@@ -1,9 +1,9 @@
 #pragma once
 // Host memory a parcel of records passes through between the GPU and MPI: a buffer in the CPU's
-// memory mapped for good (client storage, coherent), grown only (an eighth more than asked), so
-// that the GPU's copies fill or read it and MPI sends or receives in place, with no allocation and
-// no page fault a round.
-// GL 4.5 (a decomposed run's); at the GL 4.1 / ES 3.0 subset nothing calls it.
+// memory mapped for good (client storage, coherent), grown only (an eighth more, at most 256 MiB),
+// so that the GPU's copies fill or read it and MPI sends or receives in place, with no allocation
+// and no page fault a round. GL 4.5 (a decomposed run's); at the GL 4.1 / ES 3.0 subset nothing
+// calls it.
 
 #include <cstddef>
 

@@ -153,9 +153,9 @@ INSTANTIATE_TEST_SUITE_P(DecomposedTree, RanksAtTenThousand,
 
 // The decomposed tree's collectives (docs/decomposed-tree-design.md, step 1) under 1 to 4 ranks:
 // integer sums over a span past 32 bits, and an all-to-all of uneven parts, some empty, small and
-// past 4 MiB, which each rank finds in rank order (nbody_decomposed_probe checks what it received
-// against what it works out alone, every check on every rank; checked by mutation: the parts taken
-// in reverse rank order fail it from 2 ranks).
+// of several MB, which each rank finds in rank order (nbody_decomposed_probe checks what it
+// received against what it works out alone, every check on every rank; checked by mutation: the
+// parts taken in reverse rank order fail it from 2 ranks).
 TEST(DecomposedPieces, CollectivesCarryUnevenPartsInRankOrder) {
   ScratchFolder scratch("decomposed-collectives");
   for (int count = 1; count <= 4; ++count) {

@@ -97,8 +97,8 @@ bool sumsAcrossRanks(const Ranks& ranks) {
   return ok;
 }
 
-// `scale` times recordsBetween's records a pair: 1, and enough for the window's copies to run on
-// several threads (past 4 MiB).
+// `scale` times recordsBetween's records a pair: 1, and a large exchange (up to 9.6 MB a pair,
+// several MB a rank from 2 ranks on).
 bool recordsAcrossRanks(const Ranks& ranks, std::size_t scale) {
   std::vector<Record> send;
   std::vector<std::size_t> units;

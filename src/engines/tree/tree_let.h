@@ -93,7 +93,7 @@ class LetSelection {
                 int ranks, const Lap& lap = noLap);
   // Sends every rank its part of `sent` (MPI_Alltoallv, from and into host memory the GPU copies
   // out of and into); returns what this rank received. Every rank calls it alike.
-  LetParts exchange(const LetParts& sent, const Ranks& ranks, const Lap& lap);
+  LetParts exchange(const LetParts& sent, const Ranks& ranks, const Lap& lap = noLap);
   // What tree_pack.comp copies a record: a body's 4 words, a node's 16, a frontier node's 24.
   enum class Records { bodies = 0, nodes = 1, frontierNodes = 2 };
   // The frontier items this walker holds (TopArea::heldFrontier), read in two dispatches.
