@@ -38,9 +38,9 @@ std::byte* HostParcel::reserve(std::size_t bytes) {
 #if !defined(GL_VERSION_4_5)
   throw std::logic_error("a parcel's host memory needs OpenGL 4.5");
 #else
-  // An eighth more than asked, at most 256 MiB more: a LET round's parcels grew by a little most
-  // evaluations, and each new one is host memory the driver pins anew (at 16.8M on 2 ranks the
-  // packing took 8-18 ms more and the exchange 24-28, performance-history round 53).
+  // An eighth more than asked, at most 256 MiB more: a LET round's parcels grow by a little most
+  // evaluations, and each new one is host memory the driver pins anew (performance-history round
+  // 53 has what that cost).
   constexpr std::size_t kMostSpare = std::size_t(256) << 20,
                         kLargest = std::size_t(std::numeric_limits<GLsizeiptr>::max());
   if (bytes > kLargest)

@@ -100,10 +100,11 @@ bool sumsAcrossRanks(const Ranks& ranks) {
 // `scale` times recordsBetween's records a pair: 1, and a large exchange (up to 9.6 MB a pair,
 // several MB a rank from 2 ranks on).
 bool recordsAcrossRanks(const Ranks& ranks, std::size_t scale) {
+  const auto between = [scale](int from, int to) { return recordsBetween(from, to) * scale; };
   std::vector<Record> send;
   std::vector<std::size_t> units;
   for (int to = 0; to < ranks.count(); ++to) {
-    units.push_back(recordsBetween(ranks.rank(), to) * scale);
+    units.push_back(between(ranks.rank(), to));
     for (std::uint32_t k = 0; k < units.back(); ++k)
       send.push_back({std::uint32_t(ranks.rank()), std::uint32_t(to), k});
   }
@@ -112,12 +113,12 @@ bool recordsAcrossRanks(const Ranks& ranks, std::size_t scale) {
       ranks.allToAll(std::as_bytes(std::span(send)), units, sizeof(Record), receivedUnits);
   std::vector<Record> expected;
   for (int from = 0; from < ranks.count(); ++from)
-    for (std::uint32_t k = 0; k < recordsBetween(from, ranks.rank()) * scale; ++k)
+    for (std::uint32_t k = 0; k < between(from, ranks.rank()); ++k)
       expected.push_back({std::uint32_t(from), std::uint32_t(ranks.rank()), k});
   bool ok = received.size() == expected.size() * sizeof(Record) &&
             std::memcmp(received.data(), expected.data(), received.size()) == 0;
   for (int from = 0; from < ranks.count(); ++from)
-    ok = ok && receivedUnits.at(std::size_t(from)) == recordsBetween(from, ranks.rank()) * scale;
+    ok = ok && receivedUnits.at(std::size_t(from)) == between(from, ranks.rank());
   if (!ok)
     std::fprintf(
         stderr, "rank %d: allToAll brought other parts than those sent (%zu bytes, %zu expected)\n",
