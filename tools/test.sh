@@ -20,6 +20,8 @@ phase format tools/check_format.sh
 phase build tools/build.sh
 phase web env NBODY_WERROR=ON tools/web.sh build-web  # the web page, which a browser test opens
 tools/seed_test_costs.sh build
-phase tests ctest --test-dir build --output-on-failure --parallel "$(nproc)" "$@"
+# A test without a TIMEOUT of its own ends after 900 s (the longest take ~110 s here): a hang is
+# then a named failure, not CI's whole time (tools/sanitize.sh likewise).
+phase tests ctest --test-dir build --output-on-failure --parallel "$(nproc)" --timeout 900 "$@"
 phase sanitized tools/sanitize.sh
 phase fuzz tools/fuzz.sh
