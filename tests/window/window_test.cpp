@@ -506,8 +506,9 @@ TEST(Window, UnderMpiexecShowsWhatOneProcessShows) {
 // `run --load` of a snapshot in 3 part files under 2 ranks of the decomposed tree: each rank
 // reads its share of the files (app/run/snapshot_share.h: a damaged file is named by the one rank
 // that read it, and the window ends in one line) and the window shows one process's picture from
-// every file, bit for bit, after a Reset too (each rank's part uploaded again); where the engine
-// holds no parts (the replicated tree) the files are read whole instead.
+// every file, bit for bit, after a Reset too (each rank's part uploaded again) and the panel's Load
+// of it (read a share a rank again); where the engine holds no parts (the replicated tree) the
+// files are read whole instead, at the start and by Load.
 TEST(Window, FromAPartSnapshotUnderMpiexecEachRankReadsItsShare) {
   ASSERT_NO_FATAL_FAILURE(requireXvfb());
   ScratchFolder scratch("window-part-input");
@@ -518,23 +519,36 @@ TEST(Window, FromAPartSnapshotUnderMpiexecEachRankReadsItsShare) {
           at("part.hdf5"),
       scratch, mpiexecOf(3));
   ASSERT_EQ(parts.exitCode, 0) << parts.err;
-  std::ofstream(scratch / "clicks.txt") << "2 nbody-gl > Reset (R)\n3 nbody-gl > Hide (H)\n";
+  std::ofstream(scratch / "clicks.txt")
+      << "2 nbody-gl > Reset (R)\n3 nbody-gl > Load snapshot\n4 nbody-gl > Hide (H)\n";
   const std::string environment = "env NBODY_PANEL_CLICKS=" + at("clicks.txt") + " ";
   const std::string view = "--frames 6 --steps-per-frame 1 --width 320 --height 240 --screenshot ";
   const std::string run = "--engine tree --set distribute=decompose " + view;
   runWindow(scratch, run + at("one.png") + " --load " + at("part.0.hdf5"), environment);
+  // What one process's Load said after the file's name (N, step, method): the ranks' to say too.
+  const std::string oneSaid = test::readWholeFile(scratch / "stderr.txt");
+  const std::size_t loadedAt = oneSaid.find("run: loaded " + at("part.0.hdf5") + ": N = 3001");
+  ASSERT_NE(loadedAt, std::string::npos) << oneSaid;
+  const std::size_t figuresAt = oneSaid.find(':', loadedAt + 5);
+  const std::string loaded = oneSaid.substr(figuresAt, oneSaid.find('\n', figuresAt) - figuresAt);
   const std::string printed = runWindow(
       scratch, run + at("two.png") + " --load " + at("part.2.hdf5"), environment + mpiexecOf(2));
-  EXPECT_NE(printed.find("run: panel clicks: 2 of 2 taken"), std::string::npos) << printed;
-  EXPECT_NE(test::readWholeFile(scratch / "stderr.txt")
-                .find("N = 3001; each rank draws its own bodies, composited"),
-            std::string::npos);
+  EXPECT_NE(printed.find("run: panel clicks: 3 of 3 taken"), std::string::npos) << printed;
+  const std::string said = test::readWholeFile(scratch / "stderr.txt");
+  EXPECT_NE(said.find("N = 3001; each rank draws its own bodies, composited"), std::string::npos);
+  EXPECT_NE(said.find("run: loaded " + at("part.2.hdf5") + loaded +
+                      ", each rank reading its share of the files\n"),
+            std::string::npos)
+      << said;
   EXPECT_TRUE(test::readWholeFile(scratch / "two.png") == test::readWholeFile(scratch / "one.png"));
   // The replicated tree holds no parts: the share read is given up and the files read whole.
   runWindow(scratch,
             "--engine tree --set distribute=replicate " + view + at("whole.png") + " --load " +
                 at("part.1.hdf5"),
             environment + mpiexecOf(2));
+  EXPECT_NE(test::readWholeFile(scratch / "stderr.txt")
+                .find("run: loaded " + at("part.1.hdf5") + loaded + "\n"),
+            std::string::npos);
   EXPECT_TRUE(test::readWholeFile(scratch / "whole.png") ==
               test::readWholeFile(scratch / "one.png"));
   // Files 0 and 1 are rank 0's share, file 2 rank 1's: its damage is rank 1's alone to find.

@@ -96,10 +96,16 @@ StepParams LiveSimulation::stepNow(const AppSettings& settings) const {
   return step;
 }
 
-void LiveSimulation::load(AppSettings& settings, const std::filesystem::path& path) {
-  const Snapshot snapshot = readSnapshotFile(path);
-  checkSomethingPulls(snapshot.state, potentialFor(settings, snapshot), path.string());
-  continueFrom(settings, snapshot);
+bool LiveSimulation::load(AppSettings& settings, const std::filesystem::path& path) {
+  RunStart start = readRunStart(path, apart_ && ranks().distributed(), false);
+  if (start.partIndices && !keepsApart(start.bodies)) {
+    start = RunStart{};  // freed before the whole is read
+    start = wholeRunStart(readSnapshotFile(path));
+  }
+  checkSomethingPulls(start.snapshot.state, potentialFor(settings, start.snapshot), path.string(),
+                      start.holders());
+  continueFrom(settings, start);
+  return start.partIndices.has_value();
 }
 
 void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapshot) {

@@ -52,8 +52,11 @@ class LiveSimulation {
   // for a .nbody path, atomically). Throws std::exception saying why it could not.
   void save(const AppSettings& settings, const std::filesystem::path& path);
   // Continues from the snapshot in `path` (any format readSnapshotFile reads): see continueFrom.
-  // Throws the loader's std::runtime_error for a bad file, leaving everything as it was.
-  void load(AppSettings& settings, const std::filesystem::path& path);
+  // Where the ranks will hold the bodies apart and it is a part snapshot, each rank reads only its
+  // share of the files (readRunStart) and true is returned; else every rank reads it whole. Throws
+  // the loader's std::runtime_error for a bad file (on every rank alike where read in shares),
+  // leaving everything as it was. Every rank calls it alike.
+  bool load(AppSettings& settings, const std::filesystem::path& path);
   // The snapshot's state goes into the engine, its step and time become the run's; its method,
   // dt, softening, G and seed go into `settings` where it carries them, and the scene's N
   // becomes its N. Throws, changing nothing, when the engine cannot hold it or the method is

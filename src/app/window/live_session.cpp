@@ -493,10 +493,11 @@ void LiveSession::Impl::carryOutSnapshotRequests() {
   }
   if (load) {
     try {
-      simulation_.load(settings_, settings_.snapshotPath);
+      const bool inShares = simulation_.load(settings_, settings_.snapshotPath);
       message = "loaded " + settings_.snapshotPath +
                 ": N = " + std::to_string(engine().bodyCount()) + ", step " +
-                std::to_string(simulation_.stepCount()) + ", " + settings_.run.method;
+                std::to_string(simulation_.stepCount()) + ", " + settings_.run.method +
+                (inShares ? ", each rank reading its share of the files" : "");
       startedOver();
     } catch (const std::exception& e) {
       message = std::string("load failed: ") + e.what();
