@@ -62,7 +62,7 @@ long_tests+='|DecomposedPieces.(EachWalkerSorts|EachWalkerBuilds|EveryRankFindsT
 long_tests+='|Web.ThePageRunsTheFragmentEngineInChromium'
 long_tests+='|DecomposedTree.(EachRankReadsItsShare|ASharedReadOrders|AShotFromParts|ASnapshotInParts'
 long_tests+='|PastTheLargestTexture|AccuracyPastThePotentialsCheck)'
-long_tests+='|Window.FromAPartSnapshotUnderMpiexec'
+long_tests+='|Window.(FromAPartSnapshotUnderMpiexec|SavesInPartsWhileTheRanks)'
 long_tests+='|Serve.ABrowserWatchesAndSteersTheSession'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" --timeout 900 -L gl \

@@ -16,17 +16,29 @@
 namespace nbody {
 namespace {
 
+// Rank 0's save while the ranks hold the bodies apart (LiveSession's): this rank's part, under the
+// name rank 0 chose.
+void savePart(LiveSimulation& simulation, const AppSettings& settings) {
+  const std::string path = ranks().gatherText("")[0];
+  try {
+    simulation.saveParts(settings, path);
+  } catch (const std::exception&) {  // rank 0's panel says why
+  }
+}
+
 // A follower's frame: what rank 0's frame does with the same settings, failures caught alike; the
 // collectives rank 0 announces before its steps (parts_calls.h) come between.
 void carryOut(LiveSimulation& simulation, AppSettings& settings, const FrameOrder& order,
               PartsFollower& follower) {
   settings = order.settings;
+  const bool save = settings.requests.take(Request::SaveSnapshot);
   const bool load = settings.requests.take(Request::LoadSnapshot);
   const bool checkAccuracy = settings.requests.take(Request::CheckAccuracy);
   try {
     simulation.apply(settings);
   } catch (const std::exception&) {  // rank 0's panel says why
   }
+  if (save && simulation.holdsPartsApart()) savePart(simulation, settings);
   try {
     if (load) simulation.load(settings, settings.snapshotPath);
   } catch (const std::exception&) {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "app/run/run_options.h"
+#include "app/run/snapshot_parts.h"
 #include "app/run/snapshot_share.h"
 #include "engines/registry.h"
 #include "physics/method.h"
@@ -68,6 +69,12 @@ void LiveSimulation::save(const AppSettings& settings, const std::filesystem::pa
                     RunSettings{settings.run.method, stepNow(settings), scene_.options.seed}};
   snapshot.doubles = engine_->doublesBeyond(snapshot.state);
   writeSnapshotFile(snapshot, path);
+}
+
+void LiveSimulation::saveParts(const AppSettings& settings, const std::filesystem::path& path) {
+  Snapshot frame{State{}, time_, stepCount_,
+                 RunSettings{settings.run.method, stepNow(settings), scene_.options.seed}};
+  writeOnEveryRank(snapshotPartOf(*engine_, std::move(frame), std::nullopt), ownPartPath(path));
 }
 
 namespace {

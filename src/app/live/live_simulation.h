@@ -51,6 +51,11 @@ class LiveSimulation {
   // Writes the state with its time, step, method, dt, softening, G and seed (a binary snapshot
   // for a .nbody path, atomically). Throws std::exception saying why it could not.
   void save(const AppSettings& settings, const std::filesystem::path& path);
+  // Where the ranks hold the bodies apart (holdsPartsApart): each rank writes its bodies into its
+  // GADGET HDF5 part of the snapshot `path` names (app/run/snapshot_parts.h: path.K.hdf5 of rank
+  // K), with the same time, step and settings, all published once every part is written whole;
+  // else none, and every rank throws alike. Every rank calls it alike, with the same `path`.
+  void saveParts(const AppSettings& settings, const std::filesystem::path& path);
   // Continues from the snapshot in `path` (any format readSnapshotFile reads): see continueFrom.
   // Where the ranks will hold the bodies apart and it is a part snapshot, each rank reads only its
   // share of the files (readRunStart) and true is returned; else every rank reads it whole. Throws

@@ -229,8 +229,10 @@ void accuracySection(AppSettings& s, const PanelFigures& f) {
 void snapshotSection(AppSettings& s) {
   if (ImGui::Button("Save snapshot")) s.requests.ask(Request::SaveSnapshot);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("writes nbody-YYYYMMDD-HHMMSS with the format's extension: %s",
-                      outputFormatsHelp().c_str());
+    ImGui::SetTooltip(
+        "writes nbody-YYYYMMDD-HHMMSS with the format's extension: %s; while the ranks hold the "
+        "bodies apart, a GADGET HDF5 file a rank",
+        outputFormatsHelp().c_str());
   ImGui::SameLine();
   ImGui::SetNextItemWidth(90);
   comboOf("format", s.saveFormat, outputExtensions());

@@ -31,6 +31,7 @@
 #include "diagnostics/engine_diagnostics.h"
 #include "diagnostics/force_accuracy.h"
 #include "engines/registry.h"
+#include "io/gadget.h"
 #include "io/output_file.h"
 #include "io/png.h"
 #include "parallel/ranks.h"
@@ -193,6 +194,7 @@ class LiveSession::Impl {
   void applySettings();
   void applySimulationSettings();
   void carryOutSnapshotRequests();
+  void saveInParts();
   void carryOutCameraPathRequests();
   void toggleCameraPath();
   void followCameraPath();
@@ -476,9 +478,7 @@ void LiveSession::Impl::carryOutSnapshotRequests() {
   const bool save = settings_.requests.take(Request::SaveSnapshot);
   const bool load = settings_.requests.take(Request::LoadSnapshot);
   if (save && apart()) {
-    message =
-        "snapshot: not while the ranks hold the bodies apart (simulate --snapshot-files "
-        "ranks writes a file a rank)";
+    saveInParts();
   } else if (save) {
     std::string path = timestampedName(settings_.saveFormat);
     try {
@@ -504,6 +504,24 @@ void LiveSession::Impl::carryOutSnapshotRequests() {
     }
   }
   if (save || load) std::fprintf(stderr, "run: %s\n", withoutControlCharacters(message).c_str());
+}
+
+// The panel's save while the ranks hold the bodies apart: a GADGET HDF5 file a rank under one name
+// rank 0 chose (whatever the format chosen), the followers writing theirs as rank 0 does (the
+// frame's order carries the request: frame_orders.cpp). The load field then names the first part,
+// which Load reads a share of the files a rank.
+void LiveSession::Impl::saveInParts() {
+  const int files = ranks().count();
+  const std::string path = ranks().gatherText(timestampedPartsName(files))[0];
+  try {
+    simulation_.saveParts(settings_, path);
+    settings_.snapshotPath = gadgetPartPath(path, 0).string();
+    figures_.message = "snapshot: wrote " + path + " in " + std::to_string(files) +
+                       " parts, a GADGET HDF5 file a rank (" + settings_.snapshotPath +
+                       " ...), at step " + std::to_string(simulation_.stepCount());
+  } catch (const std::exception& e) {
+    figures_.message = std::string("snapshot failed: ") + e.what();
+  }
 }
 
 // The series' requests and the snapshot due; a series opened from the panel starts over as a load

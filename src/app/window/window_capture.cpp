@@ -6,6 +6,7 @@
 
 #include <glad/gl.h>
 
+#include "io/gadget.h"
 #include "io/output_file.h"
 
 namespace nbody {
@@ -26,25 +27,52 @@ Image readPicture(const DrawTarget& target) {
   return image;
 }
 
-std::string timestampedName(const std::string& extension) {
+namespace {
+
+// The absolute path of nbody-YYYYMMDD-HHMMSS (now) in the current folder.
+std::string stampedBase() {
   const std::time_t now = std::time(nullptr);
   std::tm local{};
   localtime_r(&now, &local);
   char stamp[64];
   std::strftime(stamp, sizeof stamp, "nbody-%Y%m%d-%H%M%S", &local);
-  // Two saves in one second must not replace each other: -2, -3, ... after the first.
-  const std::string base = std::filesystem::absolute(stamp).string();
-  const auto numbered = [base, extension](int k) {
-    return k == 1 ? base + extension
-                  : std::string(base).append("-").append(std::to_string(k)).append(extension);
-  };
+  return std::filesystem::absolute(stamp).string();
+}
+
+// Two saves in one second must not replace each other: -2, -3, ... after the first.
+std::string numberedName(const std::string& base, int k, const std::string& extension) {
+  return k == 1 ? base + extension
+                : std::string(base).append("-").append(std::to_string(k)).append(extension);
+}
+
+bool taken(const std::filesystem::path& path) {
+  return std::filesystem::exists(std::filesystem::symlink_status(path));
+}
+
+}  // namespace
+
+std::string timestampedName(const std::string& extension) {
+  const std::string base = stampedBase();
+  const auto numbered = [base, extension](int k) { return numberedName(base, k, extension); };
   int k = 1;
-  while (std::filesystem::exists(std::filesystem::symlink_status(numbered(k)))) ++k;
+  while (taken(numbered(k))) ++k;
   // Another window in this folder may choose the same name before this one's file appears: it is
   // renamed into place only if the name is still free, else under the next.
   expectNewName(numbered(k),
                 [numbered, k](const std::filesystem::path&) mutable { return numbered(++k); });
   return numbered(k);
+}
+
+std::string timestampedPartsName(int files) {
+  const std::string base = stampedBase();
+  const auto anyTaken = [&](const std::string& name) {
+    for (int file = 0; file < files; ++file)
+      if (taken(gadgetPartPath(name, file))) return true;
+    return taken(name);
+  };
+  int k = 1;
+  while (anyTaken(numberedName(base, k, ".hdf5"))) ++k;
+  return numberedName(base, k, ".hdf5");
 }
 
 }  // namespace nbody

@@ -27,5 +27,10 @@ Image readPicture(const DrawTarget& target);
 // taken the name in the meantime, else under the next number (io/output_file.h's expectNewName):
 // newNameTaken(name) says which, once it is written.
 std::string timestampedName(const std::string& extension);
+// The same for a GADGET HDF5 snapshot written in `files` parts (app/run/snapshot_parts.h): the
+// name of the whole, ending .hdf5, where neither it nor any of its parts (.0.hdf5 ...) exists. Its
+// parts are published as they are named: another window saving in this folder in the same second
+// is the one case that could replace them.
+std::string timestampedPartsName(int files);
 
 }  // namespace nbody
