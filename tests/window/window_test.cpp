@@ -635,7 +635,8 @@ TEST(Window, SavesInPartsWhileTheRanksHoldTheBodiesApart) {
       << twoSaid;
   EXPECT_EQ(two[3], one[2]);
   EXPECT_EQ(two[2], two[1].str() + ".0.hdf5");
-  EXPECT_EQ(std::filesystem::path(two[1].str()).parent_path(), scratch / "two");
+  EXPECT_TRUE(std::filesystem::equivalent(std::filesystem::path(two[1].str()).parent_path(),
+                                          scratch / "two"));
   EXPECT_TRUE(std::filesystem::exists(two[1].str() + ".1.hdf5"));
   EXPECT_NE(twoSaid.find("run: loaded " + two[2].str() + ": N = 3001"), std::string::npos);
   EXPECT_NE(twoSaid.find(", each rank reading its share of the files"), std::string::npos);

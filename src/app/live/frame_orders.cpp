@@ -10,6 +10,7 @@
 #include "app/run/engine_session.h"
 #include "app/run/rank_agreement.h"
 #include "diagnostics/force_accuracy.h"
+#include "io/gadget.h"
 #include "parallel/ranks.h"
 #include "render/camera_path.h"
 
@@ -17,11 +18,13 @@ namespace nbody {
 namespace {
 
 // Rank 0's save while the ranks hold the bodies apart (LiveSession's): this rank's part, under the
-// name rank 0 chose.
-void savePart(LiveSimulation& simulation, const AppSettings& settings) {
+// name rank 0 chose (none where it could choose none); a load in the same frame reads them.
+void followSaveInParts(LiveSimulation& simulation, AppSettings& settings) {
   const std::string path = ranks().gatherText("")[0];
+  if (path.empty()) return;
   try {
     simulation.saveParts(settings, path);
+    settings.snapshotPath = gadgetPartPath(path, 0).string();
   } catch (const std::exception&) {  // rank 0's panel says why
   }
 }
@@ -38,7 +41,7 @@ void carryOut(LiveSimulation& simulation, AppSettings& settings, const FrameOrde
     simulation.apply(settings);
   } catch (const std::exception&) {  // rank 0's panel says why
   }
-  if (save && simulation.holdsPartsApart()) savePart(simulation, settings);
+  if (save && simulation.holdsPartsApart()) followSaveInParts(simulation, settings);
   try {
     if (load) simulation.load(settings, settings.snapshotPath);
   } catch (const std::exception&) {

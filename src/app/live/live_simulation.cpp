@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
 
+#include "app/run/rank_agreement.h"
 #include "app/run/run_options.h"
 #include "app/run/snapshot_parts.h"
 #include "app/run/snapshot_share.h"
@@ -104,15 +106,18 @@ StepParams LiveSimulation::stepNow(const AppSettings& settings) const {
 }
 
 bool LiveSimulation::load(AppSettings& settings, const std::filesystem::path& path) {
-  RunStart start = readRunStart(path, apart_ && ranks().distributed(), false);
-  if (start.partIndices && !keepsApart(start.bodies)) {
-    start = RunStart{};  // freed before the whole is read
-    start = wholeRunStart(readSnapshotFile(path));
-  }
-  checkSomethingPulls(start.snapshot.state, potentialFor(settings, start.snapshot), path.string(),
-                      start.holders());
-  continueFrom(settings, start);
-  return start.partIndices.has_value();
+  std::optional<RunStart> start;
+  const bool couldHoldParts =
+      apart_ && engine_->holdsParts(std::numeric_limits<std::size_t>::max());
+  if (couldHoldParts && ranks().distributed())  // fails on every rank alike
+    if (std::optional<SnapshotShare> share = readSnapshotShare(path, false))
+      if (keepsApart(share->total)) start = shareRunStart(std::move(*share));
+  // Read whole on every rank: where it fails on one (a file another host cannot see), on all.
+  if (!start) onEveryRankAlike([&] { start = wholeRunStart(readSnapshotFile(path)); });
+  checkSomethingPulls(start->snapshot.state, potentialFor(settings, start->snapshot), path.string(),
+                      start->holders());
+  continueFrom(settings, *start);
+  return start->partIndices.has_value();
 }
 
 void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapshot) {

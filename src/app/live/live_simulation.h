@@ -53,14 +53,15 @@ class LiveSimulation {
   void save(const AppSettings& settings, const std::filesystem::path& path);
   // Where the ranks hold the bodies apart (holdsPartsApart): each rank writes its bodies into its
   // GADGET HDF5 part of the snapshot `path` names (app/run/snapshot_parts.h: path.K.hdf5 of rank
-  // K), with the same time, step and settings, all published once every part is written whole;
-  // else none, and every rank throws alike. Every rank calls it alike, with the same `path`.
+  // K; the format keeps the time and G, not the step or the method), all published once every
+  // part is written whole; else none, and every rank throws alike. Every rank calls it alike, with
+  // the same `path`.
   void saveParts(const AppSettings& settings, const std::filesystem::path& path);
   // Continues from the snapshot in `path` (any format readSnapshotFile reads): see continueFrom.
   // Where the ranks will hold the bodies apart and it is a part snapshot, each rank reads only its
-  // share of the files (readRunStart) and true is returned; else every rank reads it whole. Throws
-  // the loader's std::runtime_error for a bad file (on every rank alike where read in shares),
-  // leaving everything as it was. Every rank calls it alike.
+  // share of the files (readSnapshotShare) and true is returned; else every rank reads it whole.
+  // Throws the loader's std::runtime_error for a bad file, on every rank alike, leaving everything
+  // as it was. Every rank calls it alike.
   bool load(AppSettings& settings, const std::filesystem::path& path);
   // The snapshot's state goes into the engine, its step and time become the run's; its method,
   // dt, softening, G and seed go into `settings` where it carries them, and the scene's N

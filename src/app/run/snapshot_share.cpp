@@ -362,15 +362,18 @@ std::optional<SnapshotShare> readSnapshotShare(const std::filesystem::path& path
 }
 
 RunStart readRunStart(const std::filesystem::path& input, bool inShares, bool withRadii) {
-  RunStart start;
   if (inShares)
-    if (std::optional<SnapshotShare> share = readSnapshotShare(input, withRadii)) {
-      start.snapshot = std::move(share->start);
-      start.partIndices = std::move(share->indices);
-      start.bodies = share->total;
-      return start;
-    }
+    if (std::optional<SnapshotShare> share = readSnapshotShare(input, withRadii))
+      return shareRunStart(std::move(*share));
   return wholeRunStart(readSnapshotFile(input));
+}
+
+RunStart shareRunStart(SnapshotShare share) {
+  RunStart start;
+  start.snapshot = std::move(share.start);
+  start.partIndices = std::move(share.indices);
+  start.bodies = share.total;
+  return start;
 }
 
 RunStart wholeRunStart(Snapshot snapshot) {

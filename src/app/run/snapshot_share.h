@@ -56,6 +56,8 @@ struct RunStart {
 RunStart readRunStart(const std::filesystem::path& input, bool inShares, bool withRadii = true);
 // The start of a run from `snapshot`, whole (a scene, or an input read whole).
 RunStart wholeRunStart(Snapshot snapshot);
+// The start of a run from this rank's `share` of a part snapshot.
+RunStart shareRunStart(SnapshotShare share);
 // This rank's rows of `scene` where the ranks hold parts: rank r of K the rows from N r / K (as a
 // share read lays them out), made alone (SceneChoice::generateRows, one exact sum across the
 // ranks). Every rank calls it alike.

@@ -192,8 +192,8 @@ class LiveSession::Impl {
   bool takeInput();
   void showPanel();
   void applySettings();
-  void applySimulationSettings();
-  void carryOutSnapshotRequests();
+  bool applySimulationSettings();
+  bool carryOutSnapshotRequests();
   void saveInParts();
   void carryOutCameraPathRequests();
   void toggleCameraPath();
@@ -387,10 +387,13 @@ void LiveSession::Impl::showPanel() {
 // The one place where what the panel and the keys changed takes effect.
 void LiveSession::Impl::applySettings() {
   if (settings_.vsync != applied_.vsync) front_.setVsync(settings_.vsync);
-  applySimulationSettings();
-  carryOutSnapshotRequests();
+  bool bodiesStartOver = applySimulationSettings();
+  bodiesStartOver |= carryOutSnapshotRequests();
   Requests& asks = settings_.requests;
   if (asks.take(Request::CheckAccuracy)) checkAccuracy();  // where the other ranks check it too
+  // Only now: where the ranks hold the bodies apart its measures are announced to the others,
+  // which take announcements once they have applied, saved, loaded and checked as above.
+  if (bodiesStartOver) startedOver();
   if (apart()) keepToWhatPartsShow();
   carryOutCameraPathRequests();
   if (asks.take(Request::ToggleRecording))
@@ -456,7 +459,7 @@ void LiveSession::Impl::carryOutCameraPathRequests() {
   figures_.cameraPath.playing = cameraPath_.has_value();
 }
 
-void LiveSession::Impl::applySimulationSettings() {
+bool LiveSession::Impl::applySimulationSettings() {
   try {
     const LiveSimulation::Changes changes = simulation_.apply(settings_);
     if (changes.engineSwitched || changes.variantChanged || changes.sceneRegenerated)
@@ -466,17 +469,20 @@ void LiveSession::Impl::applySimulationSettings() {
     if (changes.engineSwitched)
       figures_.message = "switched to the " + engine().name() + " engine at step " +
                          std::to_string(simulation_.stepCount());
-    if (changes.sceneRegenerated) startedOver();
+    return changes.sceneRegenerated;
   } catch (const std::exception& e) {
     figures_.message = std::string("could not switch: ") + e.what();
+    return false;
   }
 }
 
-// The panel's save and load buttons; the message says what became of them.
-void LiveSession::Impl::carryOutSnapshotRequests() {
+// The panel's save and load buttons; the message says what became of them. Whether a snapshot was
+// loaded.
+bool LiveSession::Impl::carryOutSnapshotRequests() {
   std::string& message = figures_.message;
   const bool save = settings_.requests.take(Request::SaveSnapshot);
   const bool load = settings_.requests.take(Request::LoadSnapshot);
+  bool loaded = false;
   if (save && apart()) {
     saveInParts();
   } else if (save) {
@@ -498,12 +504,13 @@ void LiveSession::Impl::carryOutSnapshotRequests() {
                 ": N = " + std::to_string(engine().bodyCount()) + ", step " +
                 std::to_string(simulation_.stepCount()) + ", " + settings_.run.method +
                 (inShares ? ", each rank reading its share of the files" : "");
-      startedOver();
+      loaded = true;
     } catch (const std::exception& e) {
       message = std::string("load failed: ") + e.what();
     }
   }
   if (save || load) std::fprintf(stderr, "run: %s\n", withoutControlCharacters(message).c_str());
+  return loaded;
 }
 
 // The panel's save while the ranks hold the bodies apart: a GADGET HDF5 file a rank under one name
@@ -512,7 +519,14 @@ void LiveSession::Impl::carryOutSnapshotRequests() {
 // which Load reads a share of the files a rank.
 void LiveSession::Impl::saveInParts() {
   const int files = ranks().count();
-  const std::string path = ranks().gatherText(timestampedPartsName(files))[0];
+  std::string chosen;
+  try {
+    chosen = timestampedPartsName(files);
+  } catch (const std::exception& e) {
+    figures_.message = std::string("snapshot failed: ") + e.what();
+  }
+  const std::string path = ranks().gatherText(chosen)[0];  // none: no rank writes
+  if (path.empty()) return;
   try {
     simulation_.saveParts(settings_, path);
     settings_.snapshotPath = gadgetPartPath(path, 0).string();

@@ -45,7 +45,7 @@ std::string numberedName(const std::string& base, int k, const std::string& exte
                 : std::string(base).append("-").append(std::to_string(k)).append(extension);
 }
 
-bool taken(const std::filesystem::path& path) {
+bool nameInUse(const std::filesystem::path& path) {
   return std::filesystem::exists(std::filesystem::symlink_status(path));
 }
 
@@ -55,7 +55,7 @@ std::string timestampedName(const std::string& extension) {
   const std::string base = stampedBase();
   const auto numbered = [base, extension](int k) { return numberedName(base, k, extension); };
   int k = 1;
-  while (taken(numbered(k))) ++k;
+  while (nameInUse(numbered(k))) ++k;
   // Another window in this folder may choose the same name before this one's file appears: it is
   // renamed into place only if the name is still free, else under the next.
   expectNewName(numbered(k),
@@ -67,8 +67,8 @@ std::string timestampedPartsName(int files) {
   const std::string base = stampedBase();
   const auto anyTaken = [&](const std::string& name) {
     for (int file = 0; file < files; ++file)
-      if (taken(gadgetPartPath(name, file))) return true;
-    return taken(name);
+      if (nameInUse(gadgetPartPath(name, file))) return true;
+    return nameInUse(name);
   };
   int k = 1;
   while (anyTaken(numberedName(base, k, ".hdf5"))) ++k;
