@@ -112,7 +112,8 @@ bool LiveSimulation::load(AppSettings& settings, const std::filesystem::path& pa
   if (couldHoldParts && ranks().distributed())  // fails on every rank alike
     if (std::optional<SnapshotShare> share = readSnapshotShare(path, false))
       if (keepsApart(share->total)) start = shareRunStart(std::move(*share));
-  // Read whole on every rank: where it fails on one (a file another host cannot see), on all.
+  // Read whole on every rank (rank 0 reads the bytes for all: io/input_file.h); a failure only
+  // some ranks meet in parsing them (memory) fails on all.
   if (!start) onEveryRankAlike([&] { start = wholeRunStart(readSnapshotFile(path)); });
   checkSomethingPulls(start->snapshot.state, potentialFor(settings, start->snapshot), path.string(),
                       start->holders());
