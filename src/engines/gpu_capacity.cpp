@@ -33,15 +33,17 @@ void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int acceler
         std::to_string(limits.maxTextureSize) + ": choose fewer slices");
 }
 
+double oneStageTextureBytes(glm::ivec2 size, int accelerationSlices) {
+  return double(size.x) * double(size.y) * 16.0 * (4 + accelerationSlices);
+}
+
 void checkGpuMemory(std::size_t bodies, glm::ivec2 size, int accelerationSlices, double extraBytes,
                     const gl::Limits& limits) {
   const std::optional<double> available = limits.availableMemoryBytes();
   if (!available) return;
-  // Base positions and velocities, and one stage's accelerations with their slices: what a
-  // one-stage method needs (a method of more stages checks what it adds:
+  // What a one-stage method needs (a method of more stages checks what it adds:
   // StageTextures::reserveStages).
-  const double texels = double(size.x) * double(size.y);
-  const double bytes = texels * 16.0 * (4 + accelerationSlices) + extraBytes;
+  const double bytes = oneStageTextureBytes(size, accelerationSlices) + extraBytes;
   if (bytes > *available)
     throw std::runtime_error(std::to_string(bodies) + " bodies need about " +
                              std::to_string(std::llround(bytes / 1e9)) +

@@ -20,6 +20,9 @@ glm::ivec2 checkStateTextures(std::size_t bodies, const gl::Limits& limits,
 // vertically, would be taller than the largest texture.
 void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices,
                                 const gl::Limits& limits);
+// The bytes of a one-stage method's textures of `size` with `accelerationSlices` (base positions
+// and velocities, one stage's accelerations with their slices).
+double oneStageTextureBytes(glm::ivec2 size, int accelerationSlices);
 // Throws where the stage textures for `size` with `accelerationSlices`, and `extraBytes` besides,
 // need more than the GPU's free memory (where the driver says, NVIDIA).
 void checkGpuMemory(std::size_t bodies, glm::ivec2 size, int accelerationSlices, double extraBytes,

@@ -1,6 +1,7 @@
 #include "engines/tree_engine.h"
 
 #include "engines/compute_passes.h"
+#include "engines/gpu_capacity.h"
 #include "gl/limits.h"
 #include "parallel/ranks.h"
 
@@ -57,7 +58,8 @@ TreeEngine::TreeEngine()
            {"distribute",
             "under mpiexec: replicate (every rank builds the whole tree, walks a share) or "
             "decompose (each rank sorts, builds and walks a segment of it and exchanges local "
-            "essential trees); the same bits; auto: replicate for now",
+            "essential trees); the same bits; auto: decompose where one GPU cannot hold the "
+            "replicated tree, else replicate (faster wherever measured)",
             {"auto", "replicate", "decompose"},
             "auto"}}) {
   multiprocessors_ = gl::limits().multiprocessors > 0 ? gl::limits().multiprocessors : 16;
@@ -109,7 +111,23 @@ TreeSettings TreeEngine::settingsFor(std::size_t bodies) const {
 }
 
 bool TreeEngine::decomposes(std::size_t bodies) const {
-  return distribute_ == "decompose" && bodies >= 2;
+  if (bodies < 2 || distribute_ == "replicate") return false;
+  return distribute_ == "decompose" || !replicatedTreeFits(bodies);
+}
+
+bool TreeEngine::replicatedTreeFits(std::size_t bodies) const {
+  const gl::Limits& limits = gl::limits();
+  if (!StageTextures::fits(bodies, limits.maxTextureSize)) return false;
+  try {
+    tree::TreeShare::checkFits(bodies, limits);
+    gravity_.checkCapacity(bodies, settingsFor(bodies));
+  } catch (const std::exception&) {  // a limit of this GPU; or settings every tree refuses
+    return false;
+  }
+  const glm::ivec2 size = StageTextures::sizeFor(bodies, limits.maxTextureSize);
+  return limits.memoryBytes <= 0.0 || oneStageTextureBytes(size, accelerationLayout().slices) +
+                                              double(TreeGravity::bytesFor(bodies)) <=
+                                          limits.memoryBytes;
 }
 
 bool TreeEngine::holdsOwnBodies(std::size_t bodies) const {

@@ -37,8 +37,9 @@ class TreeEngine final : public GpuEngine {
 
   // The tree's settings for `bodies` bodies: the options, with auto resolved for this GPU.
   TreeSettings settingsFor(std::size_t bodies) const;
-  // Whether a distributed evaluation of `bodies` bodies decomposes the tree (the option; auto:
-  // not yet, docs/several-gpus.md) rather than replicating it.
+  // Whether a distributed evaluation of `bodies` bodies decomposes the tree rather than
+  // replicating it: the option; auto decomposes where one GPU cannot hold the replicated tree
+  // (docs/several-gpus.md), every rank alike.
   bool decomposes(std::size_t bodies) const;
 
  private:
@@ -51,6 +52,10 @@ class TreeEngine final : public GpuEngine {
   // The records the tree's arrays are sized for with `bodies` bodies: N, or a decomposed rank's.
   std::size_t arrayRecords(std::size_t bodies) const;
   void offerGroupSizesThatFit();
+  // Whether a rank's GPU holds the replicated tree of `bodies` bodies: the whole state in one
+  // texture, the exchange and the tree's arrays within its limits, and both within its memory (all
+  // of it, which every GPU of a kind has alike; the free memory differs between ranks).
+  bool replicatedTreeFits(std::size_t bodies) const;
 
   TreeSettings chosen_;  // the options; groupSize 0 for auto
   int multiprocessors_ = 16;

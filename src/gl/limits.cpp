@@ -13,6 +13,7 @@ namespace {
 constexpr GLenum kSmCountNv = 0x933B;  // GL_SM_COUNT_NV (GL_NV_shader_thread_group)
 constexpr GLenum kAvailableKilobytesNvx =
     0x9049;  // GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX
+constexpr GLenum kDedicatedKilobytesNvx = 0x9047;  // GL_GPU_MEMORY_INFO_DEDICATED_VIDMEM_NVX
 
 int integer(GLenum name) {
   GLint value = 0;
@@ -102,6 +103,8 @@ Limits query() {
 #endif
   if (limits.hasExtension("GL_NV_shader_thread_group"))
     limits.multiprocessors = std::max(0, integer(kSmCountNv));
+  if (limits.hasExtension("GL_NVX_gpu_memory_info"))
+    limits.memoryBytes = double(integer(kDedicatedKilobytesNvx)) * 1024.0;
   limits.mostLoopIterations = loopLimitOf(glGetString(GL_RENDERER));
   return limits;
 }

@@ -27,6 +27,9 @@ struct Limits {
   int maxShaderStorageBufferBindings = 0;
   int maxComputeShaderStorageBlocks = 0;
   int multiprocessors = 0;  // GL_SM_COUNT_NV where the driver says (NVIDIA); 0: unknown
+  // All of the GPU's video memory where the driver says (GL_NVX_gpu_memory_info's dedicated
+  // memory: the same on every GPU of a kind, unlike the free memory); 0: unknown.
+  double memoryBytes = 0.0;
   // The loop iterations an invocation runs in all before the driver stops its loops, silently:
   // Mesa's llvmpipe 65535 (gallivm's loop limiter); 0: no such limit known.
   long long mostLoopIterations = 0;

@@ -830,6 +830,16 @@ void writeGalaxiesInThreeParts(const ScratchFolder& scratch) {
   ASSERT_EQ(result.exitCode, 0) << result.err;
 }
 
+// The state of the part snapshot whose file `part` names (in `scratch`), read back whole by one
+// process and written as one .nbody file: its bytes.
+std::string partsReadWhole(const ScratchFolder& scratch, const std::string& part) {
+  const std::string whole = (scratch / "whole.nbody").string();
+  const CommandResult one = runNbody(
+      "simulate -q --steps 0 --input " + (scratch / part).string() + " -o " + whole, scratch);
+  EXPECT_EQ(one.exitCode, 0) << one.err;
+  return test::readWholeFile(whole);
+}
+
 // Past the largest texture (NBODY_LARGEST_TEXTURE=54: 2916 texels for 3001 bodies), the
 // decomposed tree under 2 ranks runs what keeps the bodies apart: `simulate` in parts from a scene,
 // and resumed from those parts, and `accuracy` past --potential-up-to give what they give under the
@@ -844,12 +854,7 @@ TEST(DecomposedTree, PastTheLargestTextureRunsWhatKeepsTheBodiesApart) {
     const std::string limit = lowered ? "NBODY_LARGEST_TEXTURE=54 " : "";
     return runNbody(arguments, scratch, limit + kRankEnvironment + " " + onRanks(2));
   };
-  const auto whole = [&](const std::string& part) {  // read back whole by one process
-    const CommandResult one =
-        runNbody("simulate -q --steps 0 --input " + at(part) + " -o " + at("whole.nbody"), scratch);
-    EXPECT_EQ(one.exitCode, 0) << one.err;
-    return test::readWholeFile(scratch / "whole.nbody");
-  };
+  const auto whole = [&](const std::string& part) { return partsReadWhole(scratch, part); };
   const std::string simulate =
       "simulate -q --engine tree --set distribute=decompose --steps 2 --snapshot-files ranks ";
   for (const bool lowered : {false, true}) {
@@ -882,6 +887,34 @@ TEST(DecomposedTree, PastTheLargestTextureRunsWhatKeepsTheBodiesApart) {
                 "readback)"})
       << refused.err;
   EXPECT_FALSE(std::filesystem::exists(scratch / "refused.nbody"));
+}
+
+// `distribute=auto`, the default, decomposes where one GPU cannot hold the replicated tree and
+// replicates elsewhere: with the largest texture lowered to 54 x 54 (2916 texels), 2 ranks
+// decompose 3001 bodies, which no replicated tree holds there, to the state of
+// `distribute=decompose` (its parts read back whole by one process, byte for byte), and replicate
+// 2916 (no decomposed phases said). Checked by mutation: auto always replicating refuses the
+// first run; always decomposing says phases for the second.
+TEST(DecomposedTree, AutoDecomposesWhereOneGpuCannotHoldTheReplicatedTree) {
+  ScratchFolder scratch("decomposed-auto");
+  const auto run = [&](const std::string& arguments) {
+    return runNbody(
+        "simulate -q --engine tree --scene galaxies --steps 2 --snapshot-files ranks " + arguments,
+        scratch,
+        "NBODY_LARGEST_TEXTURE=54 NBODY_DECOMPOSED_TIMES=1 " + kRankEnvironment + " " + onRanks(2));
+  };
+  const std::string phases = "decomposed tree, ms:";
+  CommandResult result = run("--bodies 3001 -o " + (scratch / "auto.hdf5").string());
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.err.find(phases), std::string::npos) << result.err;
+  result =
+      run("--set distribute=decompose --bodies 3001 -o " + (scratch / "decompose.hdf5").string());
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_TRUE(partsReadWhole(scratch, "auto.0.hdf5") ==
+              partsReadWhole(scratch, "decompose.0.hdf5"));
+  result = run("--bodies 2916 -o " + (scratch / "fits.hdf5").string());
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(result.err.find(phases), std::string::npos) << result.err;
 }
 
 // `accuracy` of the decomposed tree past the N its potential's check is asked for (that check

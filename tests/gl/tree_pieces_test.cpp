@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "engines/tree/tree_decomposed.h"
+#include "engines/tree_engine.h"
 #include "gl/tree_test_support.h"
 
 namespace nbody {
@@ -220,10 +221,50 @@ TEST_F(TreeGravityTest, DistributedExchangesOverOneStorageBlockAreRefused) {
     FAIL() << "no refusal for " << most + 1 << " bodies";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("at most " + std::to_string(most) +
-                                         " bodies in a distributed tree run"),
+                                         " bodies in a replicated tree run"),
               std::string::npos)
         << e.what();
   }
+}
+
+// `distribute=auto` decomposes the tree where one GPU cannot hold it replicated, and only there:
+// past the largest texture, past one storage block of exchanged accelerations, past the GPU's
+// memory (all of it, the same on every rank; here lowered to 64 MiB, which 1000 bodies fit and
+// 1M do not); an unknown memory (llvmpipe) bounds nothing. `replicate` and `decompose` are kept
+// at any N (but one body). The driver's memory, where it says, is at least what is free.
+TEST_F(TreeGravityTest, AutoDecomposesWhereOneGpuCannotHoldTheReplicatedTree) {
+  const gl::Limits& limits = gl::limits();
+  if (std::optional<double> free = limits.availableMemoryBytes()) {
+    EXPECT_GE(limits.memoryBytes, *free);
+    EXPECT_GT(*free, 0.0);
+  } else {
+    EXPECT_EQ(limits.memoryBytes, 0.0);
+  }
+  const std::size_t mostShared = std::size_t(limits.maxShaderStorageBlockBytes) / 12;
+  TreeEngine engine;
+  const auto decomposes = [&](const char* distribute, std::size_t bodies, double memory,
+                              int texture) {
+    gl::Limits lowered = gl::limits();
+    lowered.memoryBytes = memory;
+    lowered.maxTextureSize = texture;
+    gl::replaceLimits(lowered);
+    engine.setOption("distribute", distribute);
+    const bool decomposed = engine.decomposes(bodies);
+    gl::forgetLimits();
+    return decomposed;
+  };
+  const int texture = limits.maxTextureSize;
+  const double memory = 64.0 * 1024 * 1024;
+  EXPECT_FALSE(decomposes("auto", 1000, memory, texture));
+  EXPECT_TRUE(decomposes("auto", 1000000, memory, texture));
+  EXPECT_FALSE(decomposes("auto", 1000000, 0.0, texture));
+  EXPECT_FALSE(decomposes("auto", 2916, 0.0, 54));
+  EXPECT_TRUE(decomposes("auto", 2917, 0.0, 54));
+  EXPECT_FALSE(decomposes("auto", mostShared, 0.0, texture));
+  EXPECT_TRUE(decomposes("auto", mostShared + 1, 0.0, texture));
+  EXPECT_FALSE(decomposes("replicate", 1000000, memory, 54));
+  EXPECT_TRUE(decomposes("decompose", 2, 0.0, texture));
+  EXPECT_FALSE(decomposes("decompose", 1, 0.0, texture));
 }
 
 // The arrays in textures (as past one storage block: 67M bodies on NVIDIA), here 64 texels a row

@@ -62,7 +62,7 @@ void TreeShare::checkFits(std::size_t bodyCount, const gl::Limits& limits) {
                            " of accelerations between ranks, over the " + most +
                            " one shader storage block may hold on this GPU (at most " +
                            std::to_string(block / kBytesPerBody) +
-                           " bodies in a distributed tree run)");
+                           " bodies in a replicated tree run: distribute=decompose holds more)");
 }
 
 std::vector<BodyRange> TreeShare::groupShares(std::size_t groups) const {
