@@ -652,6 +652,31 @@ TEST(Window, SavesInPartsWhileTheRanksHoldTheBodiesApart) {
   EXPECT_EQ(test::temporaryFilesIn(scratch / "two"), std::vector<std::string>{});
 }
 
+// Under `distribute=auto` 2 ranks keep 3001 bodies apart where one GPU cannot hold them
+// replicated (the largest texture lowered to 54 x 54 texels, 2916 bodies), and a smaller N chosen
+// in the panel starts over replicated without gathering the state it replaces (which past the
+// largest texture is refused): the ranks draw one process's picture of it. Checked by mutation:
+// gathering turned back on before the new scene's upload refuses it ("3001 bodies do not fit").
+TEST(Window, UnderAutoASmallerNAfterOnePastTheLargestTextureStartsOver) {
+  ASSERT_NO_FATAL_FAILURE(requireXvfb());
+  ScratchFolder scratch("window-auto-smaller");
+  std::ofstream(scratch / "clicks.txt")
+      << "2 nbody-gl > N\n4 ##Combo_00 > 1024\n6 nbody-gl > Hide (H)\n";
+  const std::string run =
+      "--engine tree --scene galaxies --bodies 3001 --frames 9 --steps-per-frame 1 --width 1280 "
+      "--height 800 --screenshot ";  // a lower window clips the N combo's list
+  const std::string clicks = "env NBODY_PANEL_CLICKS=" + (scratch / "clicks.txt").string() + " ";
+  runWindow(scratch, run + (scratch / "one.png").string(), clicks);
+  const std::string printed = runWindow(scratch, run + (scratch / "two.png").string(),
+                                        clicks + "NBODY_LARGEST_TEXTURE=54 " + mpiexecOf(2));
+  const std::string said = test::readWholeFile(scratch / "stderr.txt");
+  EXPECT_NE(printed.find("run: panel clicks: 3 of 3 taken"), std::string::npos) << printed;
+  EXPECT_NE(said.find("N = 3001; each rank draws its own bodies, composited"), std::string::npos)
+      << said;
+  EXPECT_EQ(said.find("do not fit"), std::string::npos) << said;
+  EXPECT_TRUE(test::readWholeFile(scratch / "two.png") == test::readWholeFile(scratch / "one.png"));
+}
+
 // A cluster on a circular orbit in a moving external potential: 3 ranks draw one process's picture
 // (the potential reaches them with each frame's order), which is not the picture without the
 // potential; the panel shows it without a GL error.

@@ -27,14 +27,14 @@ LiveSimulation::LiveSimulation(AppSettings& settings, bool apart) : apart_(apart
 }
 
 void LiveSimulation::regenerate(AppSettings& settings) {
-  holdApartWherePossible(settings.run.scene.bodyCount(), true);  // what the capacity counts
   try {
-    engine_->checkCapacity(settings.run.scene.bodyCount());
+    checkCapacityFor(settings.run.scene.bodyCount());
   } catch (const std::runtime_error&) {
     settings.run.scene = scene_;  // the scene in effect stays, and the panel with it
     throw;
   }
   uploadScene(settings.run.scene);
+  holdApartWherePossible(engine_->bodyCount());
   initialDoubles_.reset();
   initialIndices_.reset();
   loadedAt_.reset();
@@ -47,7 +47,7 @@ void LiveSimulation::regenerate(AppSettings& settings) {
 // Where the ranks hold the bodies apart, each makes and uploads only its rows of the scene (the
 // bits of the whole: SceneChoice::generateRows); else the whole.
 void LiveSimulation::uploadScene(const SceneChoice& scene) {
-  if (!engine_->gatheringDeferred()) {
+  if (!engine_->gatheringDeferred() || !keepsApart(scene.bodyCount())) {
     initial_ = scene.generate();
     return engine_->upload(initial_);
   }
@@ -139,12 +139,12 @@ void LiveSimulation::continueFrom(AppSettings& settings, const Snapshot& snapsho
   if (indices && !keepsApart(bodies))
     throw std::logic_error("a part of a snapshot for an engine that does not hold parts");
   const SharedPotential potential = potentialFor(settings, snapshot);
-  holdApartWherePossible(bodies, true);
-  engine_->checkCapacity(bodies);
+  checkCapacityFor(bodies);
   if (indices)
     engine_->uploadPart({snapshot.state, *indices, std::nullopt}, bodies);
   else
     engine_->uploadWithDoubles(snapshot.state, snapshot.doubles);
+  holdApartWherePossible(bodies);
   initial_ = snapshot.state;
   initialDoubles_ = snapshot.doubles;
   initialIndices_ = indices ? std::optional(*indices) : std::nullopt;
@@ -188,7 +188,7 @@ void LiveSimulation::switchEngine(AppSettings& settings) {
     settings.run.engine = engineName_;
     throw;
   }
-  holdApartWherePossible(engine_->bodyCount(), false);
+  holdApartWherePossible(engine_->bodyCount());
   engineName_ = settings.run.engine;
   settings.run.engineSettings = engine_->settings();
 }
@@ -204,13 +204,24 @@ bool LiveSimulation::changeVariant(AppSettings& settings) {
     throw;
   }
   settings.run.engineSettings = engine_->settings();
-  holdApartWherePossible(engine_->bodyCount(), false);  // the tree's `distribute` may differ
+  holdApartWherePossible(engine_->bodyCount());  // the tree's `distribute` may differ
   return true;
 }
 
-void LiveSimulation::holdApartWherePossible(std::size_t bodies, bool uploading) {
-  const bool apart = keepsApart(bodies) && (uploading || engine_->heldParts() != nullptr);
+void LiveSimulation::holdApartWherePossible(std::size_t bodies) {
+  const bool apart = keepsApart(bodies) && engine_->heldParts() != nullptr;
   if (apart != engine_->gatheringDeferred()) engine_->deferGathering(apart);
+}
+
+void LiveSimulation::checkCapacityFor(std::size_t bodies) {
+  const bool wasDeferred = engine_->gatheringDeferred();
+  if (keepsApart(bodies) && !wasDeferred) engine_->deferGathering(true);
+  try {
+    engine_->checkCapacity(bodies);
+  } catch (...) {
+    if (!wasDeferred && engine_->gatheringDeferred()) engine_->deferGathering(false);
+    throw;
+  }
 }
 
 LiveSimulation::Changes LiveSimulation::apply(AppSettings& settings) {
@@ -230,7 +241,7 @@ LiveSimulation::Changes LiveSimulation::apply(AppSettings& settings) {
     changes.sceneRegenerated = true;
   }
   // Parts a step made since `distribute` became decompose are kept apart from the next frame on.
-  holdApartWherePossible(engine_->bodyCount(), false);
+  holdApartWherePossible(engine_->bodyCount());
   return changes;
 }
 

@@ -104,11 +104,16 @@ class LiveSimulation {
   void startOverFromLoaded();
   void switchEngine(AppSettings& settings);
   bool changeVariant(AppSettings& settings);
-  // Keeps `bodies` bodies apart where apart_ and the engine holds them in parts, else gathered.
-  // `uploading`: an upload that makes the parts follows; otherwise they are kept apart only once
-  // the engine has made them (its first step after `distribute` became decompose), so that the
-  // bodies are never apart with no parts to draw.
-  void holdApartWherePossible(std::size_t bodies, bool uploading);
+  // Keeps the engine's `bodies` bodies apart where apart_ and it holds them in parts, else
+  // gathered; kept apart only once the engine has made the parts (its first step after
+  // `distribute` became decompose), so that the bodies are never apart with no parts to draw.
+  void holdApartWherePossible(std::size_t bodies);
+  // Before an upload of `bodies` bodies: gathering deferred where they will be kept apart (the
+  // capacity then counts no whole state), and the engine's capacity checked; refused, the engine
+  // is left as it was. Gathering is not turned back on before the upload, which would gather the
+  // state about to be replaced (refused past the largest texture): holdApartWherePossible does it
+  // after.
+  void checkCapacityFor(std::size_t bodies);
 
   std::unique_ptr<Engine> engine_;
   std::string engineName_;  // as asked for (the engine made may be its fallback)
