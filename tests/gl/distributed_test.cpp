@@ -1049,8 +1049,10 @@ TEST(DecomposedTree, RefusesContactScreeningInOneLineWritingNothing) {
           path.string(),
       scratch);
   EXPECT_NE(result.exitCode, 0);
-  EXPECT_EQ(nbodyLines(result.err),
-            std::vector<std::string>{"nbody: error: the decomposed tree screens no contacts"})
+  EXPECT_EQ(
+      nbodyLines(result.err),
+      std::vector<std::string>{"nbody: error: the decomposed tree (distribute=decompose, or auto "
+                               "past what one GPU holds replicated) screens no contacts"})
       << result.err;
   EXPECT_FALSE(std::filesystem::exists(path));
 }

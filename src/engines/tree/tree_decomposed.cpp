@@ -167,7 +167,10 @@ SlotMap DecomposedTree::computeAllMoments(TopArea& top, std::size_t bodyCount, d
 void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount,
                               const StepParams& params, const TreeSettings& settings,
                               RankExchange& exchange, std::size_t chunkBodies) {
-  if (params.contactScreen) throw std::invalid_argument("the decomposed tree screens no contacts");
+  if (params.contactScreen)
+    throw std::invalid_argument(
+        "the decomposed tree (distribute=decompose, or auto past what one GPU holds replicated) "
+        "screens no contacts");
   if (ranks_.count() > kLetMostRanks || bodyCount < 2)
     throw std::invalid_argument("the decomposed tree takes 2 bodies or more on 1 to 32 ranks");
   validate(settings);
