@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# For the next lease of nvidia-h200-x2 or -x4 (a GPU a rank; none lent since round 38): the figures
+# For a lease of nvidia-h200-x2 or -x4 (a GPU a rank; last run in round 56, on x2): the figures
 # the issue's strong-scaling targets need, at HEAD. One process, then K ranks (2, or 2 and 4),
 # Plummer, Euler, the defaults: bench at 1M and 16.8M replicated and decomposed, and the phases of
 # 3 decomposed steps at 16.8M (NBODY_DECOMPOSED_TIMES: each phase ends with glFinish). Round 53's
