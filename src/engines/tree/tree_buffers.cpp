@@ -283,8 +283,7 @@ std::vector<std::uint32_t> TreeBuffers::readWords(Binding binding, std::size_t w
   if (words == 0) return read;
   const TextureArray* array = textureArrayOf(binding);
   if (!array || !storage_.inTextures) {
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glGetNamedBufferSubData(buffer(binding), 0, GLsizeiptr(words * 4), read.data());
+    gl::readThrough(readback_, buffer(binding), 0, words * 4, read.data());
     return read;
   }
   // Whole rows of texels, from the first, as many as hold the words.
@@ -316,10 +315,8 @@ std::vector<std::uint32_t> TreeBuffers::readRecords(Binding binding, std::size_t
     return words;
   }
   std::vector<std::uint32_t> words(count * recordWords);
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  if (count > 0)
-    glGetNamedBufferSubData(buffer(binding), GLintptr(first * array->recordBytes),
-                            GLsizeiptr(words.size() * 4), words.data());
+  gl::readThrough(readback_, buffer(binding), first * array->recordBytes, words.size() * 4,
+                  words.data());
   return words;
 }
 
@@ -328,9 +325,8 @@ std::vector<std::uint32_t> TreeBuffers::readRecord(Binding binding, std::size_t 
   if (!array) throw std::logic_error("only the arrays of records may be read a record at a time");
   std::vector<std::uint32_t> words(array->recordBytes / 4);
   if (!storage_.inTextures) {
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glGetNamedBufferSubData(buffer(binding), GLintptr(index * array->recordBytes),
-                            GLsizeiptr(array->recordBytes), words.data());
+    gl::readThrough(readback_, buffer(binding), index * array->recordBytes, array->recordBytes,
+                    words.data());
     return words;
   }
   glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
@@ -428,6 +424,11 @@ std::size_t TreeBuffers::writeSlotHash(Kernels& kernels,
   }
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   return capacity;
+}
+
+void TreeBuffers::readBuffer(Binding binding, std::size_t offset, std::size_t bytes,
+                             void* out) const {
+  gl::readThrough(readback_, buffer(binding), offset, bytes, out);
 }
 
 std::uint32_t TreeBuffers::readSlotMisses() const {

@@ -88,6 +88,8 @@ class TreeBuffers {
   // The first `words` 32-bit words of the array at `binding`, from its buffer or its texture (a
   // float's bits as held).
   std::vector<std::uint32_t> readWords(Binding binding, std::size_t words) const;
+  // `bytes` from `offset` of the buffer at `binding` into `out` (throws as buffer() does).
+  void readBuffer(Binding binding, std::size_t offset, std::size_t bytes, void* out) const;
   // Records [first, first + count) of an array of kTextureArrays (their words).
   std::vector<std::uint32_t> readRecords(Binding binding, std::size_t first,
                                          std::size_t count) const;
@@ -118,10 +120,13 @@ class TreeBuffers {
                 int textureWidth, bool keep);
 
   std::array<gl::Buffer, kBindingCount> buffers_;
-  GrowingBuffer moving_;             // moveRecords' staging
-  RecordScratch movingTexels_;       // the same where the arrays are textures
-  mutable gl::HostParcel readback_;  // readSlotMisses'
-  GrowingBuffer hashEntries_;        // writeSlotHash's entries
+  GrowingBuffer moving_;        // moveRecords' staging
+  RecordScratch movingTexels_;  // the same where the arrays are textures
+  // The reads of a few words or records of the arrays (readWords, readRecords, readSlotMisses):
+  // glGetNamedBufferSubData of a large buffer just written by the GPU copies all of it to the
+  // host first on NVIDIA (performance-history round 57).
+  mutable gl::HostParcel readback_;
+  GrowingBuffer hashEntries_;  // writeSlotHash's entries
   std::size_t slotHashBytes_ = 0;
   std::array<gl::Texture, kBindingCount> textures_;  // kTextureArrays' bindings, where in textures
   ArrayStorage storage_;

@@ -173,9 +173,7 @@ void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
 
 std::vector<std::uint32_t> WalkStage::readCounters(const TreeBuffers& buffers) const {
   std::vector<std::uint32_t> counters((last_.last - last_.first) * 4);
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glGetNamedBufferSubData(buffers.buffer(kGroupStats), GLintptr(last_.first * 16),
-                          GLsizeiptr(counters.size() * 4), counters.data());
+  buffers.readBuffer(kGroupStats, last_.first * 16, counters.size() * 4, counters.data());
   return counters;
 }
 
@@ -215,9 +213,7 @@ std::vector<GroupCounts> WalkStage::groupCounts(const TreeBuffers& buffers) cons
 
 double WalkStage::sumPotentials(const TreeBuffers& buffers, std::size_t groups) const {
   std::vector<double> terms(groups);
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  glGetNamedBufferSubData(buffers.buffer(kPotential), 0, GLsizeiptr(groups * sizeof(double)),
-                          terms.data());
+  buffers.readBuffer(kPotential, 0, groups * sizeof(double), terms.data());
   ExactSum sum;
   for (const double term : terms) sum.add(term);
   return sum.value();
