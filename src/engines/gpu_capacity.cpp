@@ -1,13 +1,54 @@
 #include "engines/gpu_capacity.h"
 
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "engines/stage_textures.h"
+#include "parallel/ranks.h"
 
 namespace nbody {
+namespace {
+
+struct AgreedLimits {
+  int maxTextureSize = 0;
+  long long maxShaderStorageBlockBytes = 0;
+  double memoryBytes = 0.0;  // 0: no rank's driver says
+};
+
+std::optional<AgreedLimits>& agreedLimits() {
+  static std::optional<AgreedLimits> agreed;
+  return agreed;
+}
+
+}  // namespace
+
+void agreeLimitsAcrossRanks() {
+  if (!ranks().distributed()) return;
+  const gl::Limits& own = gl::limits();
+  constexpr std::int64_t kUnknown = std::numeric_limits<std::int64_t>::max();
+  // The least of each, as the largest of its negation.
+  std::array<std::int64_t, 3> least{
+      -std::int64_t(own.maxTextureSize), -std::int64_t(own.maxShaderStorageBlockBytes),
+      -(own.memoryBytes > 0.0 ? std::int64_t(own.memoryBytes) : kUnknown)};
+  ranks().maximum(least);
+  agreedLimits() =
+      AgreedLimits{int(-least[0]), -least[1], least[2] == -kUnknown ? 0.0 : double(-least[2])};
+}
+
+gl::Limits limitsForSharing() {
+  gl::Limits limits = gl::limits();
+  if (const std::optional<AgreedLimits>& agreed = agreedLimits()) {
+    limits.maxTextureSize = agreed->maxTextureSize;
+    limits.maxShaderStorageBlockBytes = agreed->maxShaderStorageBlockBytes;
+    limits.memoryBytes = agreed->memoryBytes;
+  }
+  return limits;
+}
 
 glm::ivec2 checkStateTextures(std::size_t bodies, const gl::Limits& limits,
                               std::string_view beyond) {

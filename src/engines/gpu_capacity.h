@@ -20,6 +20,15 @@ glm::ivec2 checkStateTextures(std::size_t bodies, const gl::Limits& limits,
 // vertically, would be taller than the largest texture.
 void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int accelerationSlices,
                                 const gl::Limits& limits);
+// The limits that decide how an engine shares its work among the ranks (the tree's
+// `distribute=auto`) must be every rank's alike, or ranks would choose differently and wait for
+// ever in collectives the others never make; a rank's GPU may differ (rank 0 of `nbody run` may
+// draw and compute on another GPU or driver than the others). agreeLimitsAcrossRanks, a
+// collective, takes the least of every rank's largest texture, storage block and memory (of those
+// that say; the current contexts'); limitsForSharing gives the current context's limits with
+// those in their place (its own where none were agreed: one process).
+void agreeLimitsAcrossRanks();
+gl::Limits limitsForSharing();
 // The bytes of a one-stage method's textures of `size` with `accelerationSlices` (base positions
 // and velocities, one stage's accelerations with their slices).
 double oneStageTextureBytes(glm::ivec2 size, int accelerationSlices);

@@ -112,22 +112,32 @@ TreeSettings TreeEngine::settingsFor(std::size_t bodies) const {
 
 bool TreeEngine::decomposes(std::size_t bodies) const {
   if (bodies < 2 || distribute_ == "replicate") return false;
-  return distribute_ == "decompose" || !replicatedTreeFits(bodies);
+  if (distribute_ == "decompose") return true;
+  const gl::Limits limits = limitsForSharing();
+  const AutoChoice asked{bodies, limits.maxTextureSize, limits.maxShaderStorageBlockBytes,
+                         limits.memoryBytes};
+  const bool same = autoChoice_ && autoChoice_->bodies == asked.bodies &&
+                    autoChoice_->texture == asked.texture && autoChoice_->block == asked.block &&
+                    autoChoice_->memory == asked.memory;
+  if (!same) {
+    autoChoice_ = asked;
+    autoChoice_->decomposes = !replicatedTreeFits(bodies, limits);
+  }
+  return autoChoice_->decomposes;
 }
 
-bool TreeEngine::replicatedTreeFits(std::size_t bodies) const {
-  const gl::Limits& limits = gl::limits();
+bool TreeEngine::replicatedTreeFits(std::size_t bodies, const gl::Limits& limits) const {
   if (!StageTextures::fits(bodies, limits.maxTextureSize)) return false;
   try {
     tree::TreeShare::checkFits(bodies, limits);
-    gravity_.checkCapacity(bodies, settingsFor(bodies));
-  } catch (const std::exception&) {  // a limit of this GPU; or settings every tree refuses
+    tree::checkArraysFit(bodies, tree::arrayLimitsOf(limits));
+  } catch (const std::runtime_error&) {  // past a limit of the GPU
     return false;
   }
   const glm::ivec2 size = StageTextures::sizeFor(bodies, limits.maxTextureSize);
   return limits.memoryBytes <= 0.0 || oneStageTextureBytes(size, accelerationLayout().slices) +
                                               double(TreeGravity::bytesFor(bodies)) <=
-                                          limits.memoryBytes;
+                                          0.9 * limits.memoryBytes;
 }
 
 bool TreeEngine::holdsOwnBodies(std::size_t bodies) const {

@@ -52,10 +52,11 @@ class TreeEngine final : public GpuEngine {
   // The records the tree's arrays are sized for with `bodies` bodies: N, or a decomposed rank's.
   std::size_t arrayRecords(std::size_t bodies) const;
   void offerGroupSizesThatFit();
-  // Whether a rank's GPU holds the replicated tree of `bodies` bodies: the whole state in one
-  // texture, the exchange and the tree's arrays within its limits, and both within its memory (all
-  // of it, which every GPU of a kind has alike; the free memory differs between ranks).
-  bool replicatedTreeFits(std::size_t bodies) const;
+  // Whether a GPU of `limits` (the ranks' agreed: limitsForSharing) holds the replicated tree of
+  // `bodies` bodies: the whole state in one texture, the exchange and the tree's arrays within its
+  // limits, and both within nine tenths of its memory (all of it, which every GPU of a kind has
+  // alike; the free memory differs between ranks).
+  bool replicatedTreeFits(std::size_t bodies, const gl::Limits& limits) const;
 
   TreeSettings chosen_;  // the options; groupSize 0 for auto
   int multiprocessors_ = 16;
@@ -63,6 +64,16 @@ class TreeEngine final : public GpuEngine {
   std::unique_ptr<tree::TreeShare> share_;            // distributed runs only
   std::unique_ptr<tree::DecomposedTree> decomposed_;  // distributed runs with distribute=decompose
   std::string distribute_ = "auto";
+  // auto's last choice, for the N and limits it was made for: asked at every stage, it throws and
+  // catches where the replicated tree does not fit.
+  struct AutoChoice {
+    std::size_t bodies = 0;
+    int texture = 0;
+    long long block = 0;
+    double memory = 0.0;
+    bool decomposes = false;
+  };
+  mutable std::optional<AutoChoice> autoChoice_;
   // Interactions per body in the lists, read once after a change of options: they change slowly as
   // the bodies move, and reading them waits for the GPU.
   std::optional<double> interactionsPerBody_;

@@ -317,6 +317,14 @@ TEST(DecomposedPieces, AStatePastTheLargestTextureIsHeldApartWithOneTexturesBits
   probeOnRanks("past-texture", {{"plummer 3001", {2, 3}}});
 }
 
+// Ranks whose GPUs offer different limits (rank 0 of `nbody run` may draw and compute on another
+// GPU or driver than the others) agree on the least of each before the tree's `auto` chooses how
+// to share: every rank decomposes where only rank 0's own limits would replicate. Checked by
+// mutation: no agreement (each rank its own limits) fails, rank 0 replicating.
+TEST(DecomposedPieces, TheRanksAgreeOnTheLimitsThatChooseHowTheTreeIsShared) {
+  probeOnRanks("agree-limits", {{"plummer 9", {2, 3}}});
+}
+
 // The GPU's diagnostics of each rank's own bodies (a decomposed run's homes), their exponents
 // folded and their integer sums added across ranks, are one GPU's of every body, bit for bit:
 // masses from 2^-60 to 2^40 too, and ranks without bodies. Checked by mutation: ranks that keep

@@ -28,6 +28,8 @@
 //                            the decomposed tree: checked, held and stepped to the bits of a run
 //                            under the GPU's limits, started from the parts or the whole; its
 //                            gathering refused in words
+//   agree-limits STATE N     ranks whose GPUs offer different limits agree on the least, and the
+//                            tree's distribute=auto chooses alike on every rank
 // SETTINGS (let): the tree's defaults for N changed by key=value,... (walkSettings).
 
 #include <algorithm>
@@ -47,6 +49,7 @@
 #include "diagnostics/force_error.h"
 #include "diagnostics/gpu_diagnostics.h"
 #include "engines/fragment_engine.h"
+#include "engines/gpu_capacity.h"
 #include "engines/held_bodies.h"
 #include "engines/rank_exchange.h"
 #include "engines/registry.h"
@@ -945,6 +948,33 @@ bool pastOneTexture(const Ranks& ranks, const State& state) {
   return ok;
 }
 
+// agree-limits: each rank's GPU offering less than the rank's before it (its largest texture and
+// storage block lowered by rank; rank 0's memory unknown, the others' lowered by rank), the ranks
+// agree on the least of each (agreeLimitsAcrossRanks), and the tree's `auto` at 64 x 64 bodies,
+// which rank 0's texture alone holds, decomposes on every rank alike.
+bool limitsAgreedAcrossRanks(const Ranks& ranks, const State&) {
+  const gl::Limits own = gl::limits();
+  const int rank = ranks.rank(), count = ranks.count();
+  gl::Limits lowered = own;
+  lowered.maxTextureSize = 64 - rank;
+  lowered.maxShaderStorageBlockBytes = own.maxShaderStorageBlockBytes - rank * 1024;
+  lowered.memoryBytes = rank == 0 ? 0.0 : 1e9 + rank;
+  gl::replaceLimits(lowered);
+  agreeLimitsAcrossRanks();
+  gl::forgetLimits();  // the rank's own again; the agreed stand in for sharing
+  const gl::Limits agreed = limitsForSharing();
+  const bool least =
+      agreed.maxTextureSize == 64 - (count - 1) &&
+      agreed.maxShaderStorageBlockBytes == own.maxShaderStorageBlockBytes - (count - 1) * 1024 &&
+      agreed.memoryBytes == 1e9 + 1;
+  const bool decomposes = createEngine("tree")->holdsParts(64 * 64);
+  const std::int64_t alike = ranks.sum(decomposes ? 1 : 0);
+  std::fprintf(stderr, "agree-limits: rank %d: texture %d, block %lld, memory %.0f; %s at 4096\n",
+               rank, agreed.maxTextureSize, agreed.maxShaderStorageBlockBytes, agreed.memoryBytes,
+               decomposes ? "decomposes" : "replicates");
+  return least && alike == count;
+}
+
 // The modes that run on a GPU with a state, a row each (the file's header says what each checks).
 struct StateMode {
   const char* name;
@@ -967,6 +997,8 @@ constexpr StateMode kStateModes[] = {
      [](const Ranks& r, const State& s, const WalkSettings&) { return startFromParts(r, s); }},
     {"past-texture",
      [](const Ranks& r, const State& s, const WalkSettings&) { return pastOneTexture(r, s); }},
+    {"agree-limits", [](const Ranks& r, const State& s,
+                        const WalkSettings&) { return limitsAgreedAcrossRanks(r, s); }},
 };
 
 // The defaults for `count` bodies changed by "key=value,...": theta, leaf, small, group, opening

@@ -10,6 +10,7 @@
 #include "app/run/engine_session.h"
 #include "app/run/rank_agreement.h"
 #include "diagnostics/force_accuracy.h"
+#include "engines/gpu_capacity.h"
 #include "io/gadget.h"
 #include "parallel/ranks.h"
 #include "render/camera_path.h"
@@ -172,7 +173,8 @@ int followWindow(const WindowOptions& options) {
       readCameraPathFile(options.cameraPath);  // its read is collective
     context = openHeadlessContext();
   });
-  onEveryRankAlike([&] {  // as rank 0 makes its simulation and the look it starts with
+  agreeLimitsAcrossRanks();  // as rank 0 does once its window's context is made
+  onEveryRankAlike([&] {     // as rank 0 makes its simulation and the look it starts with
     simulation = std::make_unique<LiveSimulation>(settings, drawsFromParts(options.render));
     continueFromInput(*simulation, settings, start, options);
     startOfParts(*simulation, options);

@@ -217,7 +217,9 @@ void LiveSimulation::checkCapacityFor(std::size_t bodies) {
   const bool wasDeferred = engine_->gatheringDeferred();
   if (keepsApart(bodies) && !wasDeferred) engine_->deferGathering(true);
   try {
-    engine_->checkCapacity(bodies);
+    // Agreed: a rank's free memory may refuse what the others' take, and the restoring below
+    // gathers on every rank.
+    onEveryRankAlike([&] { engine_->checkCapacity(bodies); });
   } catch (...) {
     if (!wasDeferred && engine_->gatheringDeferred()) engine_->deferGathering(false);
     throw;

@@ -109,10 +109,10 @@ class LiveSimulation {
   // `distribute` became decompose), so that the bodies are never apart with no parts to draw.
   void holdApartWherePossible(std::size_t bodies);
   // Before an upload of `bodies` bodies: gathering deferred where they will be kept apart (the
-  // capacity then counts no whole state), and the engine's capacity checked; refused, the engine
-  // is left as it was. Gathering is not turned back on before the upload, which would gather the
-  // state about to be replaced (refused past the largest texture): holdApartWherePossible does it
-  // after.
+  // capacity then counts no whole state), and the engine's capacity checked, refused on every
+  // rank where any refuses; refused, the engine is left as it was. A collective. Gathering is not
+  // turned back on before the upload, which would gather the state about to be replaced (refused
+  // past the largest texture): holdApartWherePossible does it after.
   void checkCapacityFor(std::size_t bodies);
 
   std::unique_ptr<Engine> engine_;

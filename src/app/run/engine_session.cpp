@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/run/rank_agreement.h"
+#include "engines/gpu_capacity.h"
 #include "engines/registry.h"
 #include "engines/stage_kernel.h"
 #include "gl/debug.h"
@@ -57,7 +58,10 @@ EngineSession openEngine(const std::string& name, const EngineSettings& settings
       session.context = openHeadlessContext();
     session.engine = createEngine(name, settings);
   });
-  if (session.context) setRankDevice(session.context->info().device);
+  if (session.context) {
+    agreeLimitsAcrossRanks();  // every rank has a context here, or none has
+    setRankDevice(session.context->info().device);
+  }
   if (session.context && !quiet)
     reportRanksOnce(session.context->info().device, session.context->info().renderer);
   return session;

@@ -30,6 +30,7 @@
 #include "app/window/window_recorder.h"
 #include "diagnostics/engine_diagnostics.h"
 #include "diagnostics/force_accuracy.h"
+#include "engines/gpu_capacity.h"
 #include "engines/registry.h"
 #include "io/gadget.h"
 #include "io/output_file.h"
@@ -933,6 +934,7 @@ OpenedSession openSession(const WindowOptions& options,
     inputs = readSessionInputs(options);  // before the front-end, so a bad file fails first
     opened.frontEnd = open();
   });
+  agreeLimitsAcrossRanks();  // as the other ranks do once their contexts are made
   // Apart: its collectives (the scene's rows, the look from the parts) once every rank is ready.
   onEveryRankAlike([&] {
     opened.session = std::make_unique<LiveSession>(options, std::move(inputs), *opened.frontEnd);

@@ -283,7 +283,7 @@ std::vector<std::uint32_t> TreeBuffers::readWords(Binding binding, std::size_t w
   if (words == 0) return read;
   const TextureArray* array = textureArrayOf(binding);
   if (!array || !storage_.inTextures) {
-    gl::readThrough(readback_, buffer(binding), 0, words * 4, read.data());
+    readBuffer(binding, 0, words * 4, read.data());
     return read;
   }
   // Whole rows of texels, from the first, as many as hold the words.
@@ -315,8 +315,7 @@ std::vector<std::uint32_t> TreeBuffers::readRecords(Binding binding, std::size_t
     return words;
   }
   std::vector<std::uint32_t> words(count * recordWords);
-  gl::readThrough(readback_, buffer(binding), first * array->recordBytes, words.size() * 4,
-                  words.data());
+  readBuffer(binding, first * array->recordBytes, words.size() * 4, words.data());
   return words;
 }
 
@@ -325,8 +324,7 @@ std::vector<std::uint32_t> TreeBuffers::readRecord(Binding binding, std::size_t 
   if (!array) throw std::logic_error("only the arrays of records may be read a record at a time");
   std::vector<std::uint32_t> words(array->recordBytes / 4);
   if (!storage_.inTextures) {
-    gl::readThrough(readback_, buffer(binding), index * array->recordBytes, array->recordBytes,
-                    words.data());
+    readBuffer(binding, index * array->recordBytes, array->recordBytes, words.data());
     return words;
   }
   glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
@@ -428,7 +426,13 @@ std::size_t TreeBuffers::writeSlotHash(Kernels& kernels,
 
 void TreeBuffers::readBuffer(Binding binding, std::size_t offset, std::size_t bytes,
                              void* out) const {
-  gl::readThrough(readback_, buffer(binding), offset, bytes, out);
+  // Larger reads go the driver's way, which costs about the copy they make anyway, so that the
+  // parcel stays small: it is pinned host memory for the engine's life.
+  constexpr std::size_t kThroughParcel = std::size_t(16) << 20;
+  if (bytes <= kThroughParcel)
+    return gl::readThrough(readback_, buffer(binding), offset, bytes, out);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glGetNamedBufferSubData(buffer(binding), GLintptr(offset), GLsizeiptr(bytes), out);
 }
 
 std::uint32_t TreeBuffers::readSlotMisses() const {
