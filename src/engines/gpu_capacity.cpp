@@ -14,14 +14,8 @@
 namespace nbody {
 namespace {
 
-struct AgreedLimits {
-  int maxTextureSize = 0;
-  long long maxShaderStorageBlockBytes = 0;
-  double memoryBytes = 0.0;  // 0: no rank's driver says
-};
-
-std::optional<AgreedLimits>& agreedLimits() {
-  static std::optional<AgreedLimits> agreed;
+std::optional<SharingLimits>& agreedLimits() {
+  static std::optional<SharingLimits> agreed;
   return agreed;
 }
 
@@ -37,16 +31,21 @@ void agreeLimitsAcrossRanks() {
       -(own.memoryBytes > 0.0 ? std::int64_t(own.memoryBytes) : kUnknown)};
   ranks().maximum(least);
   agreedLimits() =
-      AgreedLimits{int(-least[0]), -least[1], least[2] == -kUnknown ? 0.0 : double(-least[2])};
+      SharingLimits{int(-least[0]), -least[1], least[2] == -kUnknown ? 0.0 : double(-least[2])};
+}
+
+SharingLimits sharingLimits() {
+  if (const std::optional<SharingLimits>& agreed = agreedLimits()) return *agreed;
+  const gl::Limits& own = gl::limits();
+  return {own.maxTextureSize, own.maxShaderStorageBlockBytes, own.memoryBytes};
 }
 
 gl::Limits limitsForSharing() {
   gl::Limits limits = gl::limits();
-  if (const std::optional<AgreedLimits>& agreed = agreedLimits()) {
-    limits.maxTextureSize = agreed->maxTextureSize;
-    limits.maxShaderStorageBlockBytes = agreed->maxShaderStorageBlockBytes;
-    limits.memoryBytes = agreed->memoryBytes;
-  }
+  const SharingLimits sharing = sharingLimits();
+  limits.maxTextureSize = sharing.maxTextureSize;
+  limits.maxShaderStorageBlockBytes = sharing.maxShaderStorageBlockBytes;
+  limits.memoryBytes = sharing.memoryBytes;
   return limits;
 }
 

@@ -25,9 +25,17 @@ void checkAccelerationSlicesFit(std::size_t bodies, glm::ivec2 size, int acceler
 // ever in collectives the others never make; a rank's GPU may differ (rank 0 of `nbody run` may
 // draw and compute on another GPU or driver than the others). agreeLimitsAcrossRanks, a
 // collective, takes the least of every rank's largest texture, storage block and memory (of those
-// that say; the current contexts'); limitsForSharing gives the current context's limits with
-// those in their place (its own where none were agreed: one process).
+// that say; the current contexts'); sharingLimits gives those (the current context's own where
+// none were agreed: one process), limitsForSharing the current context's limits with them in
+// their place.
+struct SharingLimits {
+  int maxTextureSize = 0;
+  long long maxShaderStorageBlockBytes = 0;
+  double memoryBytes = 0.0;  // 0: unknown
+  bool operator==(const SharingLimits&) const = default;
+};
 void agreeLimitsAcrossRanks();
+SharingLimits sharingLimits();
 gl::Limits limitsForSharing();
 // The bytes of a one-stage method's textures of `size` with `accelerationSlices` (base positions
 // and velocities, one stage's accelerations with their slices).

@@ -1,7 +1,6 @@
 #include "engines/tree_engine.h"
 
 #include "engines/compute_passes.h"
-#include "engines/gpu_capacity.h"
 #include "gl/limits.h"
 #include "parallel/ranks.h"
 
@@ -113,16 +112,9 @@ TreeSettings TreeEngine::settingsFor(std::size_t bodies) const {
 bool TreeEngine::decomposes(std::size_t bodies) const {
   if (bodies < 2 || distribute_ == "replicate") return false;
   if (distribute_ == "decompose") return true;
-  const gl::Limits limits = limitsForSharing();
-  const AutoChoice asked{bodies, limits.maxTextureSize, limits.maxShaderStorageBlockBytes,
-                         limits.memoryBytes};
-  const bool same = autoChoice_ && autoChoice_->bodies == asked.bodies &&
-                    autoChoice_->texture == asked.texture && autoChoice_->block == asked.block &&
-                    autoChoice_->memory == asked.memory;
-  if (!same) {
-    autoChoice_ = asked;
-    autoChoice_->decomposes = !replicatedTreeFits(bodies, limits);
-  }
+  const SharingLimits limits = sharingLimits();
+  if (!autoChoice_ || autoChoice_->bodies != bodies || !(autoChoice_->limits == limits))
+    autoChoice_ = AutoChoice{bodies, limits, !replicatedTreeFits(bodies, limitsForSharing())};
   return autoChoice_->decomposes;
 }
 

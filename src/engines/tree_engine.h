@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+#include "engines/gpu_capacity.h"
 #include "engines/gpu_engine.h"
 #include "engines/tree/tree_decomposed.h"
 #include "engines/tree/tree_gravity.h"
@@ -68,9 +69,7 @@ class TreeEngine final : public GpuEngine {
   // catches where the replicated tree does not fit.
   struct AutoChoice {
     std::size_t bodies = 0;
-    int texture = 0;
-    long long block = 0;
-    double memory = 0.0;
+    SharingLimits limits;
     bool decomposes = false;
   };
   mutable std::optional<AutoChoice> autoChoice_;
