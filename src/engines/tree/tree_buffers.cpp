@@ -437,7 +437,7 @@ void TreeBuffers::readBuffer(Binding binding, std::size_t offset, std::size_t by
 
 std::uint32_t TreeBuffers::readSlotMisses() const {
   std::uint32_t misses = 0;
-  gl::readThrough(readback_, buffer(kSlotHash), 0, 4, &misses);
+  readBuffer(kSlotHash, 0, 4, &misses);
   return misses;
 }
 

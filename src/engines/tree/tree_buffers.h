@@ -122,7 +122,7 @@ class TreeBuffers {
   std::array<gl::Buffer, kBindingCount> buffers_;
   GrowingBuffer moving_;        // moveRecords' staging
   RecordScratch movingTexels_;  // the same where the arrays are textures
-  // The reads of a few words or records (readBuffer and those that go through it, readSlotMisses):
+  // The reads of a few words or records (readBuffer and those that go through it):
   // glGetNamedBufferSubData of a large buffer just written by the GPU copies all of it to the
   // host first on NVIDIA (performance-history round 57).
   mutable gl::HostParcel readback_;
