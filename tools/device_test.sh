@@ -37,6 +37,7 @@ BUNDLE_NAME=.devtest
 XVFB_BUNDLE_NAME=.devtest-xvfb
 # The build's largest library (ICU's data, which FFmpeg's libxml2 loads) travels in a bundle of its
 # own: with it, .devtest and the working tree passed the 64 MiB a call carries, as the tool counts.
+# Open MPI's packages travel there too (with Xvfb, .devtest-xvfb and the working tree passed it).
 LIBRARY_BUNDLE_NAME=.devtest-lib
 LIBRARY_APART=device-lib/libicudata.so
 STAGED=/tmp/device_test_staged  # what `stage` unpacked, by part, with the bundle's manifest
@@ -224,9 +225,11 @@ prepare() {
   configure_and_build "$root" "$build"
   collect_libraries "$build"
   download_debs "$bundle/gl" "${GL_PACKAGES[@]}"
-  download_debs "$xvfb/mpi" "${MPI_PACKAGES[@]}"  # beside Xvfb: .devtest is nearly full
   pack_xvfb "$xvfb" "$build/device-debs/xvfb"
   mkdir -p "$root/$LIBRARY_BUNDLE_NAME"
+  rm -rf "$xvfb/mpi"  # where earlier bundles kept it
+  # Beside ICU's data: .devtest and .devtest-xvfb are nearly full.
+  download_debs "$root/$LIBRARY_BUNDLE_NAME/mpi" "${MPI_PACKAGES[@]}"
   pack_tree "$root" "$build" "$bundle/tree.tar.xz" "$root/$LIBRARY_BUNDLE_NAME/library.tar.xz"
   cp "$0" "$bundle/device_test.sh"
   {
@@ -297,9 +300,9 @@ unpack_part() {
 }
 
 # Open MPI unpacked into MPI_PREFIX (the mpiexec wrapper runs it from there), once a lease.
-# It travels in the Xvfb bundle: `stage` installs it where that bundle came along, `run` always.
+# It travels in the library bundle, the first call's: `stage` and `run` install it.
 install_mpi() {
-  local debs=$BUNDLE_DIR/../$XVFB_BUNDLE_NAME/mpi
+  local debs=$BUNDLE_DIR/../$LIBRARY_BUNDLE_NAME/mpi
   [ -x "$MPI_PREFIX/usr/bin/mpiexec.openmpi" ] && return
   [ -d "$debs" ] || die "no $debs: carry the bundles tools/device_test.sh prepare made"
   mkdir -p "$MPI_PREFIX"
@@ -595,7 +598,7 @@ begin_there() {
 stage_there() {
   begin_there stage
   unpack_tree
-  [ -d "$BUNDLE_DIR/../$XVFB_BUNDLE_NAME/mpi" ] && install_mpi
+  install_mpi
   [ -f "$BUNDLE_DIR/../$XVFB_BUNDLE_NAME/xvfb.tar.xz" ] && install_xvfb
   echo "device_test stage: done; $BINARY_DIR/nbody is ready"
 }
