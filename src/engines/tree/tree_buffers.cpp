@@ -4,6 +4,7 @@
 #include <bit>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "gl/desktop_calls.h"
 #include "gl/texture_rows.h"
@@ -196,41 +197,27 @@ void TreeBuffers::reserveWalker(std::size_t records, std::size_t bodyCount,
   if (keep) bindAll();
 }
 
-// Every array anew (kSlotHash too unless kept), for `records` bodies or `groupBodies` bodies'
-// groups; with `keep`, in the storage they have, holding what the old ones held.
+namespace {
+
+std::size_t recordsOf(Binding binding, std::size_t bodies, std::size_t groupBodies) {
+  return binding == kGroupStats || binding == kPotential ? groupBodies : bodies;
+}
+
+}  // namespace
+
+// Every array anew (kSlotHash too unless kept; those released left out), for `records` bodies or
+// `groupBodies` bodies' groups; with `keep`, in the storage they have, holding what the old ones
+// held.
 void TreeBuffers::allocate(std::size_t records, std::size_t groupBodies,
                            const ArrayStorage& storage, int textureWidth, bool keep) {
-  const auto bodiesOf = [](Binding b, std::size_t bodies, std::size_t groups) {
-    return b == kGroupStats || b == kPotential ? groups : bodies;
-  };
   // The old arrays were written by shaders: their stores land before the copies read them (no bit
   // names glCopyImageSubData: all of them; it happens in an evaluation's first few).
   if (keep) glMemoryBarrier(GL_ALL_BARRIER_BITS);
   for (GLuint b = 0; b < kBindingCount; ++b) {
     if (keep && b == kSlotHash) continue;
-    const std::size_t bodies = bodiesOf(Binding(b), records, groupBodies);
-    const std::size_t had = bodiesOf(Binding(b), capacity_, groupBodies_);
-    const TextureArray* array = textureArrayOf(Binding(b));
-    if (array && storage.inTextures) {
-      const auto width = std::size_t(textureWidth);
-      gl::Texture texture =
-          makeArrayTexture(*array, textureWidth, int(rowsOf(*array, bodies, width)));
-      if (keep)
-        glCopyImageSubData(textures_[b].id(), GL_TEXTURE_2D, 0, 0, 0, 0, texture.id(),
-                           GL_TEXTURE_2D, 0, 0, 0, 0, textureWidth,
-                           GLsizei(rowsOf(*array, had, width)), 1);
-      textures_[b] = std::move(texture);
-      buffers_[b] = {};
-      continue;
-    }
-    gl::Buffer buffer = gl::Buffer::create();
-    glNamedBufferStorage(buffer.id(), GLsizeiptr(bytesOf(Binding(b), bodies)), nullptr,
-                         GL_DYNAMIC_STORAGE_BIT);
-    if (keep)
-      glCopyNamedBufferSubData(buffers_[b].id(), buffer.id(), 0, 0,
-                               GLsizeiptr(bytesOf(Binding(b), had)));
-    buffers_[b] = std::move(buffer);
-    textures_[b] = {};
+    if (released_[b]) continue;
+    allocateArray(Binding(b), recordsOf(Binding(b), records, groupBodies),
+                  recordsOf(Binding(b), capacity_, groupBodies_), storage, textureWidth, keep);
   }
   if (!keep) {
     glClearNamedBufferData(buffers_[kSlotHash].id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT,
@@ -244,6 +231,54 @@ void TreeBuffers::allocate(std::size_t records, std::size_t groupBodies,
   storage_ = storage;
   capacity_ = records;
   groupBodies_ = groupBodies;
+}
+
+// One array of `records` records, holding the `had` the old one held where `keep`.
+void TreeBuffers::allocateArray(Binding binding, std::size_t records, std::size_t had,
+                                const ArrayStorage& storage, int textureWidth, bool keep) {
+  const TextureArray* array = textureArrayOf(binding);
+  if (array && storage.inTextures) {
+    const auto width = std::size_t(textureWidth);
+    gl::Texture texture =
+        makeArrayTexture(*array, textureWidth, int(rowsOf(*array, records, width)));
+    if (keep)
+      glCopyImageSubData(textures_[binding].id(), GL_TEXTURE_2D, 0, 0, 0, 0, texture.id(),
+                         GL_TEXTURE_2D, 0, 0, 0, 0, textureWidth,
+                         GLsizei(rowsOf(*array, had, width)), 1);
+    textures_[binding] = std::move(texture);
+    buffers_[binding] = {};
+    return;
+  }
+  gl::Buffer buffer = gl::Buffer::create();
+  glNamedBufferStorage(buffer.id(), GLsizeiptr(bytesOf(binding, records)), nullptr,
+                       GL_DYNAMIC_STORAGE_BIT);
+
+  if (keep)
+    glCopyNamedBufferSubData(buffers_[binding].id(), buffer.id(), 0, 0,
+                             GLsizeiptr(bytesOf(binding, had)));
+  buffers_[binding] = std::move(buffer);
+  textures_[binding] = {};
+}
+
+void TreeBuffers::releaseArrays(std::span<const Binding> which) {
+  for (const Binding binding : which) {
+    buffers_[binding] = {};
+    textures_[binding] = {};
+    released_[binding] = true;
+  }
+  moving_ = {};
+  movingTexels_ = {};
+}
+
+void TreeBuffers::restoreArrays() {
+  bool restored = false;
+  for (GLuint b = 0; b < kBindingCount; ++b)
+    if (std::exchange(released_[b], false)) {
+      allocateArray(Binding(b), recordsOf(Binding(b), capacity_, groupBodies_), 0, storage_,
+                    1 << storage_.widthLog2, false);
+      restored = true;
+    }
+  if (restored) bindAll();
 }
 
 GLuint TreeBuffers::buffer(Binding binding) const {
@@ -405,6 +440,7 @@ std::size_t TreeBuffers::writeSlotHash(Kernels& kernels,
     buffers_[kSlotHash] = gl::Buffer::create();
     glNamedBufferStorage(buffers_[kSlotHash].id(), GLsizeiptr(bytes), nullptr,
                          GL_DYNAMIC_STORAGE_BIT);
+
     slotHashBytes_ = bytes;
   }
   const std::uint32_t zero = 0;

@@ -103,6 +103,13 @@ class TreeBuffers {
   // Writes records `first`, `first` + 1, ... of such an array: `words` holds whole records. Each
   // call waits for the shaders' stores before it (a barrier): write runs of records at once.
   void writeRecords(Binding binding, std::size_t first, std::span<const std::uint32_t> words) const;
+  // The arrays `which` freed, and the record moves' scratch: a large decomposed walker holds
+  // some arrays only while it uses them (tree_decomposed.h). Until restoreArrays the reserves
+  // leave them out.
+  void releaseArrays(std::span<const Binding> which);
+  // The arrays released made again at the capacity of the others, holding nothing yet, and then
+  // every array bound (bindAll).
+  void restoreArrays();
   std::size_t spillSlots() const { return spillSlotsFor(capacity_); }
   std::size_t capacity() const { return capacity_; }  // bodies (and internal nodes + 1)
   // A walker's slot hash (shaders/tree_slots.glsl) of `entries` (global reference, slot), with no
@@ -118,6 +125,8 @@ class TreeBuffers {
   void bindArray(Binding role, Binding holder) const;
   void allocate(std::size_t records, std::size_t groupBodies, const ArrayStorage& storage,
                 int textureWidth, bool keep);
+  void allocateArray(Binding binding, std::size_t records, std::size_t had,
+                     const ArrayStorage& storage, int textureWidth, bool keep);
 
   std::array<gl::Buffer, kBindingCount> buffers_;
   GrowingBuffer moving_;        // moveRecords' staging
@@ -132,6 +141,7 @@ class TreeBuffers {
   ArrayStorage storage_;
   std::size_t capacity_ = 0;     // bodies
   std::size_t groupBodies_ = 0;  // the bodies whose groups kGroupStats and kPotential hold
+  std::array<bool, kBindingCount> released_{};  // releaseArrays' arrays, not held
 };
 
 }  // namespace nbody::tree

@@ -29,6 +29,13 @@ namespace {
 // the geometric opening).
 constexpr int kTimerSlots = 4, kTimerMarks = 8;
 
+// What a large walker holds only while it uses them (DecomposedTree::holdsLittle): the arrays
+// neither the home's sort nor the migration reads, made after the migration; and of them those
+// only the build and the moments read, freed after the moments.
+constexpr std::array<Binding, 7> kBuildArrays{kSortedBodies, kNodeTest, kNodeQuad, kNodeBoxMin,
+                                              kNodeBoxMax,   kParents,  kVisits};
+constexpr std::array<Binding, 4> kMomentArrays{kNodeBoxMin, kNodeBoxMax, kParents, kVisits};
+
 GroupRange groupsOf(BodyRange own, std::size_t groupSize) {
   return {own.first / groupSize, (own.last + groupSize - 1) / groupSize};
 }
@@ -121,6 +128,8 @@ void DecomposedTree::sortSegment(HeldBodies& held, int stage, std::size_t bodyCo
   segmentIds_.migrate(kernels_, home, sendCounts, bodyCount, ranks_, pieceBytes);
   clock_.lap("migrate");
   segmentIds_.moveState(kernels_, held, ranks_, lap_, pieceBytes);
+  if (holdsLittle(bodyCount)) segmentIds_.release();
+  buffers_.restoreArrays();
   own_ = {starts_[rank], starts_[rank + 1]};
   walkerSize_ = held.textures().size();
   clock_.lap("move-layout");
@@ -189,9 +198,13 @@ void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount
   }
   starts_.push_back(bodyCount);
   // The walker's arrays: its home (sorted first), then its segment (its bodies, and as many
-  // internal nodes but where it ends the order, + 1); grown as the frontier and the LETs bring
-  // more (growWalker).
-  buffers_.reserveWalker(std::max(held.count(), segment + 1), bodyCount, arrays_);
+  // internal nodes but where it ends the order, + 1), with an eighth more for what the frontier
+  // and the LETs bring; grown where they bring more (growWalker: every array copied, the old ones
+  // freed only once the GPU is done with them). Where they are large, those the home's sort does
+  // not use come after the migration.
+  if (holdsLittle(bodyCount)) buffers_.releaseArrays(kBuildArrays);
+  buffers_.reserveWalker(HeldBodies::withRoom(std::max(held.count(), segment + 1)), bodyCount,
+                         arrays_);
   bodyCount_ = bodyCount;
   kernels_.setStorage(buffers_.storage());
   buffers_.bindAll();
@@ -207,6 +220,7 @@ void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount
   timer_.mark(2);
   TopArea top(straddling_, segment_, bodyCount);
   SlotMap slots = computeAllMoments(top, bodyCount, settings.theta);
+  if (holdsLittle(bodyCount)) buffers_.releaseArrays(kMomentArrays);
   clock_.lap("moments");
   timer_.mark(3);
   glBindTextureUnit(kPositionUnit, held.textures().stagePositionMass(stage));
@@ -232,6 +246,16 @@ void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount
   clock_.lap("walk");
   timer_.mark(7);
   closeEvaluation(exchange);
+  if (holdsLittle(bodyCount)) buffers_.releaseArrays(kBuildArrays);
+}
+
+// Where the tree's arrays are textures (past one storage block: 67M bodies on NVIDIA), a rank
+// holds its migration's buffers, the arrays of the build (kBuildArrays) and those of the moments
+// alone (kMomentArrays) only while it uses them (round 58): at that size allocating them again
+// costs little against an evaluation, and the migration, the build and the walk no longer need
+// room at once.
+bool DecomposedTree::holdsLittle(std::size_t bodyCount) const {
+  return storageFor(bodyCount, arrays_).inTextures;
 }
 
 // After the walk: every rank's misses (a fault) and lists' interactions added up in one sum, the

@@ -98,6 +98,7 @@ class DecomposedTree {
   void coarseWalk(std::size_t bodyCount, const StepParams& params, const TreeSettings& settings,
                   const SlotMap& slots);
   void growWalker(std::size_t records);
+  bool holdsLittle(std::size_t bodyCount) const;
   void closeEvaluation(RankExchange& exchange);
 
   // Wall time of each phase of an evaluation where NBODY_DECOMPOSED_TIMES is set (on every rank),

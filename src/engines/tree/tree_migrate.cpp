@@ -345,6 +345,7 @@ void SegmentIds::layOutPiece(Kernels& kernels, const StageTextures::BodyTexture&
 gl::Texture SegmentIds::takeTexture(GLenum target, glm::ivec2 size) {
   Spare& spare = spares_[target];
   if (spare.texture.id() != 0 && spare.size == size) return std::move(spare.texture);
+  spare = {};  // of another size: freed before the new one is made
   return gl::nearestTexture(target, GL_RGBA32F, {size.x, size.y, 1});
 }
 

@@ -46,6 +46,9 @@ class SegmentIds {
   // share of each rank's list in each piece, the same bits).
   void moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks, const Lap& lap,
                  std::size_t pieceBytes);
+  // Every buffer and texture of the last migration freed (nothing of it is read after moveState):
+  // what a rank keeps between migrations where its share is large (DecomposedTree).
+  void release() { *this = SegmentIds(); }
 
  private:
   void sortHomeIds(Kernels& kernels, IdList home);
