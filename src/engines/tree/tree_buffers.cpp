@@ -382,7 +382,8 @@ void TreeBuffers::moveRecords(Binding binding, std::size_t from, std::size_t to,
   const TextureArray* array = textureArrayOf(binding);
   if (!array) throw std::logic_error("only the arrays of records move by records");
   if (count == 0 || from == to) return;
-  if (storage_.inTextures) {  // through a scratch texture, kept for the next evaluation's move
+  if (storage_.inTextures) {  // through a scratch texture, kept for the next move (releaseArrays
+    // frees it)
     const std::size_t holds =
         (std::size_t(1) << movingTexels_.widthLog2) * std::size_t(movingTexels_.rows);
     if (movingTexels_.internalFormat != array->internalFormat || holds < count)

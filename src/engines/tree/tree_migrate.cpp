@@ -342,6 +342,13 @@ void SegmentIds::layOutPiece(Kernels& kernels, const StageTextures::BodyTexture&
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);  // before the next piece rewrites the buffers
 }
 
+void SegmentIds::release() {
+  gl::HostParcel readback = std::move(readback_), leaving = std::move(leaving_);
+  *this = SegmentIds();
+  readback_ = std::move(readback);
+  leaving_ = std::move(leaving);
+}
+
 gl::Texture SegmentIds::takeTexture(GLenum target, glm::ivec2 size) {
   Spare& spare = spares_[target];
   if (spare.texture.id() != 0 && spare.size == size) return std::move(spare.texture);

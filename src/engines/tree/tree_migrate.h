@@ -47,8 +47,9 @@ class SegmentIds {
   void moveState(Kernels& kernels, HeldBodies& held, const Ranks& ranks, const Lap& lap,
                  std::size_t pieceBytes);
   // Every buffer and texture of the last migration freed (nothing of it is read after moveState):
-  // what a rank keeps between migrations where its share is large (DecomposedTree).
-  void release() { *this = SegmentIds(); }
+  // what a rank keeps between migrations where its share is large (DecomposedTree). The host
+  // parcels stay: pinned host memory, not the GPU's, and pinning again costs time.
+  void release();
 
  private:
   void sortHomeIds(Kernels& kernels, IdList home);
