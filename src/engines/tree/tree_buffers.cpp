@@ -252,7 +252,6 @@ void TreeBuffers::allocateArray(Binding binding, std::size_t records, std::size_
   gl::Buffer buffer = gl::Buffer::create();
   glNamedBufferStorage(buffer.id(), GLsizeiptr(bytesOf(binding, records)), nullptr,
                        GL_DYNAMIC_STORAGE_BIT);
-
   if (keep)
     glCopyNamedBufferSubData(buffers_[binding].id(), buffer.id(), 0, 0,
                              GLsizeiptr(bytesOf(binding, had)));
@@ -382,8 +381,7 @@ void TreeBuffers::moveRecords(Binding binding, std::size_t from, std::size_t to,
   const TextureArray* array = textureArrayOf(binding);
   if (!array) throw std::logic_error("only the arrays of records move by records");
   if (count == 0 || from == to) return;
-  if (storage_.inTextures) {  // through a scratch texture, kept for the next move (releaseArrays
-    // frees it)
+  if (storage_.inTextures) {  // through a scratch texture, kept until releaseArrays
     const std::size_t holds =
         (std::size_t(1) << movingTexels_.widthLog2) * std::size_t(movingTexels_.rows);
     if (movingTexels_.internalFormat != array->internalFormat || holds < count)
@@ -441,7 +439,6 @@ std::size_t TreeBuffers::writeSlotHash(Kernels& kernels,
     buffers_[kSlotHash] = gl::Buffer::create();
     glNamedBufferStorage(buffers_[kSlotHash].id(), GLsizeiptr(bytes), nullptr,
                          GL_DYNAMIC_STORAGE_BIT);
-
     slotHashBytes_ = bytes;
   }
   const std::uint32_t zero = 0;
