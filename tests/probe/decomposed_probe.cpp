@@ -275,6 +275,7 @@ bool sameSegment(const std::vector<std::uint32_t>& ids, const TreeArrays& walker
 struct WalkSettings {
   TreeSettings tree;
   std::size_t chunkBodies, arrayBytes, pieceBytes;
+  int textureRows = 0;  // 0: the GPU's
 };
 
 // One rank's part after steps 2 and 3: its home, its segment of the order, sorted in its walker
@@ -711,6 +712,7 @@ bool letAcrossRanks(const Ranks& ranks, const State& state, const WalkSettings& 
   tree::ArrayLimits arrays = tree::arrayLimitsOf(gl::limits());
   if (settings.arrayBytes > 0)
     arrays = {arrays.blockBytes, settings.arrayBytes, 64, arrays.textureRows};
+  if (settings.textureRows > 0) arrays.textureRows = settings.textureRows;
   arrays.pieceBytes = settings.pieceBytes;
   tree::DecomposedTree tree(ranks, arrays);
   StageTextures full;
@@ -1003,7 +1005,8 @@ constexpr StateMode kStateModes[] = {
 
 // The defaults for `count` bodies changed by "key=value,...": theta, leaf, small, group, opening
 // (geometric or relative), chunk (the LET's chunk bodies), array-bytes (arrays in textures past
-// it), piece-bytes (the state moved and gathered in pieces of at most this).
+// it), piece-bytes (the state moved and gathered in pieces of at most this), texture-rows (the
+// most rows of those textures).
 WalkSettings walkSettings(std::size_t count, const std::string& changes) {
   WalkSettings settings{resolveTreeSettings(count), 0, 0, 0};
   TreeSettings& tree = settings.tree;
@@ -1030,6 +1033,8 @@ WalkSettings walkSettings(std::size_t count, const std::string& changes) {
       settings.arrayBytes = std::stoul(value);
     else if (key == "piece-bytes")
       settings.pieceBytes = std::stoul(value);
+    else if (key == "texture-rows")
+      settings.textureRows = std::stoi(value);
     else
       throw std::invalid_argument("unknown setting " + item);
     at = end + 1;

@@ -180,6 +180,30 @@ void checkArraysFit(std::size_t bodies, const ArrayLimits& limits) {
   }
 }
 
+namespace {
+
+bool recordsFit(std::size_t records, const ArrayStorage& storage, const ArrayLimits& limits) {
+  const BufferSizes sizes = bufferSizesFor(records);
+  if (sizes.largestBuffer > limits.blockBytes) return false;
+  if (!storage.inTextures)
+    return sizes.largestArray <= std::min(limits.arrayBytes, limits.blockBytes);
+  const std::size_t width = std::size_t(1) << storage.widthLog2;
+  return std::all_of(kTextureArrays.begin(), kTextureArrays.end(), [&](const TextureArray& array) {
+    return rowsOf(array, records, width) <= std::size_t(limits.textureRows);
+  });
+}
+
+}  // namespace
+
+std::size_t mostRecords(const ArrayStorage& storage, const ArrayLimits& limits) {
+  std::size_t fits = 0, over = std::size_t(1) << 40;  // by halves: fits fits, over does not
+  while (over - fits > 1) {
+    const std::size_t middle = fits + (over - fits) / 2;
+    (recordsFit(middle, storage, limits) ? fits : over) = middle;
+  }
+  return fits;
+}
+
 void TreeBuffers::reserve(std::size_t bodies, const ArrayLimits& limits) {
   if (bodies <= capacity_ && bodies <= groupBodies_) return;
   allocate(bodies, bodies, storageFor(bodies, limits), limits.textureWidth, false);

@@ -53,6 +53,9 @@ ArrayStorage storageFor(std::size_t bodies, const ArrayLimits& limits);
 // Throws std::runtime_error where they go nowhere: a buffer that stays one over a block, or an
 // array taller than a texture may be.
 void checkArraysFit(std::size_t bodies, const ArrayLimits& limits);
+// The most records arrays in `storage` hold under `limits`: no buffer over one block and, where
+// they are textures, none taller than the GPU allows (536M records on NVIDIA's 32768 rows).
+std::size_t mostRecords(const ArrayStorage& storage, const ArrayLimits& limits);
 
 // A texture holding records of an array in textures from its first texel, rows of 2^widthLog2
 // texels, for a write, read or move that goes through it (tree_buffers.cpp).

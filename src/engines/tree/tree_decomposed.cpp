@@ -203,9 +203,8 @@ void DecomposedTree::evaluate(HeldBodies& held, int stage, std::size_t bodyCount
   // freed only once the GPU is done with them). Where they are large, those the home's sort does
   // not use come after the migration.
   if (holdsLittle(bodyCount)) buffers_.releaseArrays(kBuildArrays);
-  buffers_.reserveWalker(HeldBodies::withRoom(std::max(held.count(), segment + 1)), bodyCount,
-                         arrays_);
   bodyCount_ = bodyCount;
+  reserveWalkerRoom(std::max(held.count(), segment + 1));
   kernels_.setStorage(buffers_.storage());
   buffers_.bindAll();
   rounds_.clear();
@@ -282,8 +281,21 @@ void DecomposedTree::closeEvaluation(RankExchange& exchange) {
 // Room for `records` slots of bodies and of nodes (+ 1) in the walker's arrays, keeping what they
 // hold; an eighth more where they grow, so that the next evaluations' LETs mostly fit.
 void DecomposedTree::growWalker(std::size_t records) {
-  if (records > buffers_.capacity())
-    buffers_.reserveWalker(records + records / 8, bodyCount_, arrays_);
+  if (records > buffers_.capacity()) reserveWalkerRoom(records);
+}
+
+// Room for `records` records in the walker's arrays and an eighth more, as far as the GPU's
+// arrays go (past them a texture or a buffer would not be made, and the walk would read nothing
+// there); refused in one line where `records` themselves pass them.
+void DecomposedTree::reserveWalkerRoom(std::size_t records) {
+  const std::size_t most = mostRecords(storageFor(bodyCount_, arrays_), arrays_);
+  if (records > most)
+    throw std::runtime_error(
+        "rank " + std::to_string(ranks_.rank()) + "'s part of the tree needs " +
+        std::to_string(records) +
+        " records (its bodies and nodes, and the other ranks' local essential trees), over the " +
+        std::to_string(most) + " this GPU's tree arrays hold: run on more ranks");
+  buffers_.reserveWalker(std::min(HeldBodies::withRoom(records), most), bodyCount_, arrays_);
 }
 
 std::optional<std::vector<std::pair<std::string, double>>> DecomposedTree::lastTimeSplit() {

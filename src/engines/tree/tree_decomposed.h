@@ -98,6 +98,7 @@ class DecomposedTree {
   void coarseWalk(std::size_t bodyCount, const StepParams& params, const TreeSettings& settings,
                   const SlotMap& slots);
   void growWalker(std::size_t records);
+  void reserveWalkerRoom(std::size_t records);
   bool holdsLittle(std::size_t bodyCount) const;
   void closeEvaluation(RankExchange& exchange);
 
