@@ -283,6 +283,25 @@ TEST(DecomposedPieces, WithTheirLocalEssentialTreesEachWalkerWalksToOneProcesssA
                        {"plummer 3001" + geometric + ",leaf=64,small=0,chunk=256", {3}}});
 }
 
+// A walker whose part of the tree would pass what the GPU's tree arrays hold is refused in one line
+// that names the records it needs and the most (textures of 54 rows of 64 texels: 54 x 64 / 2
+// node records, 2 texels each). Until round 59 it grew its arrays past the rows a texture may have
+// and walked what no texture held (950M bodies on 2 H200s: 536M records a rank at most). Checked
+// by mutation: the arrays grown as before (an eighth more than asked, unbounded) fails it.
+TEST(DecomposedPieces, AWalkerPastTheGpusTreeArraysIsRefusedInOneLine) {
+  ScratchFolder scratch("decomposed-walker-limit");
+  constexpr int kRows = 54, kWidth = 64;
+  const CommandResult result =
+      test::runProgram(NBODY_DECOMPOSED_PROBE,
+                       "let plummer 3001 array-bytes=4096,texture-rows=" + std::to_string(kRows),
+                       scratch, kRankEnvironment + " " + onRanks(2));
+  EXPECT_NE(result.exitCode, 0) << result.out;
+  const std::string most = "over the " + std::to_string(kRows * kWidth / 2) +
+                           " this GPU's tree arrays hold: run on more ranks";
+  EXPECT_NE(result.err.find("'s part of the tree needs "), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find(most), std::string::npos) << result.err;
+}
+
 // Step 6, in one process: one GPU's tree rearranged as a walker of its middle third would hold it
 // (that third's nodes at slots from 0, the others' after them in reverse order, every body 7 slots
 // on, the others' nodes and bodies found through the slot hash) walks that third to one process's

@@ -191,6 +191,24 @@ TEST_F(TreeGravityTest, CapacityIsCheckedBeforeAnythingRuns) {
   }
 }
 
+// The most records the tree's arrays hold (what a decomposed walker may grow to): the count
+// checkArraysFit takes and one more it refuses, in buffers (one block) and in textures (their
+// rows).
+TEST_F(TreeGravityTest, TheMostRecordsAreWhatTheArraysHoldAndNoMore) {
+  GLint64 largestBlock = 0;
+  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &largestBlock);
+  const std::size_t block = std::size_t(largestBlock);
+  for (const tree::ArrayLimits& limits :
+       {tree::arrayLimitsOf(gl::limits()), tree::ArrayLimits{block, 1024, 64, 32},
+        tree::ArrayLimits{block, 4096, 64, 54}}) {
+    const tree::ArrayStorage storage = tree::storageFor(block, limits);
+    const std::size_t most = tree::mostRecords(storage, limits);
+    ASSERT_GT(most, 0u);
+    EXPECT_NO_THROW(tree::checkArraysFit(most, limits)) << most;
+    EXPECT_THROW(tree::checkArraysFit(most + 1, limits), std::runtime_error) << most;
+  }
+}
+
 // The decomposed tree moves a rank's bodies in pieces where one texture's would pass a storage
 // block, makes its table by ID a window of IDs at a time and gathers the state in pieces, so no
 // storage block bounds N: only its 32-bit IDs and node indices do, at 2^31 - 1 bodies on any
