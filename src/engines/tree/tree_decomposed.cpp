@@ -125,7 +125,7 @@ void DecomposedTree::sortSegment(HeldBodies& held, int stage, std::size_t bodyCo
       cut_.sendCounts(kernels_, buffers_, home.count, {0, home.buffer}, starts_, ranks_);
   clock_.lap("cut");
   const std::size_t pieceBytes = arrays_.pieceBytes > 0 ? arrays_.pieceBytes : arrays_.blockBytes;
-  segmentIds_.migrate(kernels_, home, sendCounts, bodyCount, ranks_, pieceBytes);
+  segmentIds_.migrate(kernels_, home, sendCounts, bodyCount, ranks_, pieceBytes, lap_);
   clock_.lap("migrate");
   segmentIds_.moveState(kernels_, held, ranks_, lap_, pieceBytes);
   if (holdsLittle(bodyCount)) segmentIds_.release();

@@ -62,7 +62,8 @@ std::vector<std::uint32_t> SegmentIds::readOthersParts() {
 }
 
 IdList SegmentIds::migrate(Kernels& kernels, IdList home, std::span<const std::size_t> sendCounts,
-                           std::size_t bodyCount, const Ranks& ranks, std::size_t windowBytes) {
+                           std::size_t bodyCount, const Ranks& ranks, std::size_t windowBytes,
+                           const Lap& lap) {
   const std::size_t rank = std::size_t(ranks.rank());
   homeCount_ = home.count;
   sendCounts_.assign(sendCounts.begin(), sendCounts.end());
@@ -70,6 +71,7 @@ IdList SegmentIds::migrate(Kernels& kernels, IdList home, std::span<const std::s
                               std::size_t(0));
   own_ = std::exchange(sendCounts_[rank], 0);
   sortHomeIds(kernels, home);
+  lap("ids-sort");
   const std::vector<std::uint32_t> others = readOthersParts();
   const std::vector<std::uint32_t> received = allToAllRecords<std::uint32_t>(
       ranks, std::as_bytes(std::span(others)), sendCounts_, receivedCounts_);
@@ -77,6 +79,7 @@ IdList SegmentIds::migrate(Kernels& kernels, IdList home, std::span<const std::s
   if (!received.empty())
     glNamedBufferSubData(arrived, 0, GLsizeiptr(received.size() * 4), received.data());
   arrivedCount_ = received.size();
+  lap("ids-send");
   // At most one ID of each marked: the walker's list and its sources fit own_ + arrivals.
   const std::size_t most = std::max<std::size_t>(own_ + received.size(), 1) * 4;
   walkerList_ = {ensureBuffer(walker_, most), 0};
@@ -84,7 +87,7 @@ IdList SegmentIds::migrate(Kernels& kernels, IdList home, std::span<const std::s
   const std::size_t window = std::min(std::max<std::size_t>(windowBytes / 4, 1), bodyCount);
   ensureBuffer(marks_, std::max<std::size_t>(window, 1) * 4);
   for (std::size_t first = 0; first < bodyCount; first += window)
-    listWindow(kernels, {first, std::min(window, bodyCount - first)});
+    listWindow(kernels, {first, std::min(window, bodyCount - first)}, lap);
   if (ranks.maximum(walkerList_.count != own_ + received.size() ? 1 : 0) != 0)
     throw std::logic_error("a walker's IDs are not its segment's bodies, each once");  // all alike
   return walkerList_;
@@ -92,7 +95,7 @@ IdList SegmentIds::migrate(Kernels& kernels, IdList home, std::span<const std::s
 
 // The walker's IDs of `window` (ascending, after those of the windows below it) and their
 // sources: the marks of the own part's and the arrived IDs in the window, listed, then the table.
-void SegmentIds::listWindow(Kernels& kernels, SlotWindow window) {
+void SegmentIds::listWindow(Kernels& kernels, SlotWindow window, const Lap& lap) {
   const GLuint marks = marks_.buffer.id();
   const std::uint32_t zero = 0;
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // the last window's table, written by a shader
@@ -108,7 +111,9 @@ void SegmentIds::listWindow(Kernels& kernels, SlotWindow window) {
     glCopyNamedBufferSubData(lists_.lists(), walkerList_.buffer, 0, GLintptr(before * 4),
                              GLsizeiptr(listed * 4));
   walkerList_.count += listed;
+  lap("ids-list");
   findSources(kernels, window, before, listed);
+  lap("ids-sources");
 }
 
 // Where each of the walker's bodies of `window` (its `listed` IDs from `before` on) is now, into

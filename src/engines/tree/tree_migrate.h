@@ -35,8 +35,10 @@ class SegmentIds {
   // (the home's local index, or the how-manieth received). Every rank calls it alike. The IDs
   // are marked and looked up in tables by ID a window of IDs at a time, each at most
   // `windowBytes` (a word an ID), so that no table of all N IDs need fit one storage block.
+  // `lap` is called with the name of each part done (a phase clock's).
   IdList migrate(Kernels& kernels, IdList home, std::span<const std::size_t> sendCounts,
-                 std::size_t bodyCount, const Ranks& ranks, std::size_t windowBytes);
+                 std::size_t bodyCount, const Ranks& ranks, std::size_t windowBytes,
+                 const Lap& lap);
   // Then `held` (the home) laid out as the walker holds it: every texture's texels in the walker's
   // order, those of bodies that left sent on through MPI (in the order migrate sent their IDs:
   // the home's sorted order, its own part left out), its size what held.sizeFor says. Every rank
@@ -54,7 +56,7 @@ class SegmentIds {
  private:
   void sortHomeIds(Kernels& kernels, IdList home);
   std::vector<std::uint32_t> readOthersParts();
-  void listWindow(Kernels& kernels, SlotWindow window);
+  void listWindow(Kernels& kernels, SlotWindow window, const Lap& lap);
   void findSources(Kernels& kernels, SlotWindow window, std::size_t before, std::size_t listed);
   void moveTextures(Kernels& kernels, std::span<const StageTextures::BodyTexture> textures,
                     const Ranks& ranks, const Lap& lap, std::size_t arriving);
