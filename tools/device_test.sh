@@ -213,6 +213,12 @@ report_size() {
     "then [\"$BUNDLE_NAME\"] to stage, then [\"$XVFB_BUNDLE_NAME\"] to run, then to run one-process"
 }
 
+# The names, times and sizes of the files a commit would hold, hashed: a build's sources as found.
+sources_fingerprint() {
+  git -C "$1" ls-files -z -co --exclude-standard |
+    (cd "$1" && xargs -0 stat -c '%n %Y %s' 2>/dev/null) | sha256sum
+}
+
 prepare() {
   cd "$(dirname "$0")/.." || die "no repository root"
   [ "$(uname -m)" = x86_64 ] || die "prepare builds for the device's x86-64; this machine is $(uname -m)"
@@ -222,7 +228,12 @@ prepare() {
   write_python_wrapper "$build/device-bin/python3"
   write_mpiexec_wrapper "$build/device-bin/mpiexec"
   echo "prepare: building $build"
+  local sources
+  sources=$(sources_fingerprint "$root")
   configure_and_build "$root" "$build"
+  # A file edited while the build ran may be half in it: the device would test a draft.
+  [ "$(sources_fingerprint "$root")" = "$sources" ] ||
+    die "the sources changed while prepare built them; run prepare again"
   collect_libraries "$build"
   download_debs "$bundle/gl" "${GL_PACKAGES[@]}"
   pack_xvfb "$xvfb" "$build/device-debs/xvfb"
