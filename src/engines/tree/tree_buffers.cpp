@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -196,7 +197,9 @@ bool recordsFit(std::size_t records, const ArrayStorage& storage, const ArrayLim
 }  // namespace
 
 std::size_t mostRecords(const ArrayStorage& storage, const ArrayLimits& limits) {
-  std::size_t fits = 0, over = std::size_t(1) << 40;  // by halves: fits fits, over does not
+  // By halves: `fits` fits, `over` does not. No count starts past a 256th of a size_t's range,
+  // where the arrays' bytes (under 256 a record) would pass what a size_t counts (4 GB on wasm32).
+  std::size_t fits = 0, over = std::numeric_limits<std::size_t>::max() / 256;
   while (over - fits > 1) {
     const std::size_t middle = fits + (over - fits) / 2;
     (recordsFit(middle, storage, limits) ? fits : over) = middle;
