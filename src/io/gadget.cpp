@@ -12,7 +12,6 @@
 #include <tuple>
 #include <utility>
 
-#include "io/byte_order.h"
 #include "io/input_file.h"
 #include "io/stop_point.h"
 
@@ -185,67 +184,6 @@ Snapshot readGadgetFiles(const std::filesystem::path& path, std::string_view byt
   checkStateIndices(all, files);
   putPartsInStateOrder(all);
   return snapshotFromGadget(all, source);
-}
-
-namespace {
-
-// The bytes: a body's numbers (position, velocity, mass, ID, type, radius, state index),
-// and those of the count, flags, time, units, record, file count and totals.
-constexpr std::size_t kAnswerBytesPerBody = 8 * 7 + 8 + 1 + 8 + 8;
-constexpr std::size_t kAnswerHeadBytes = 8 + 2 + 4 * 8 + 1 + 2 * 8 + 4 + 8 * kGadgetTypes;
-
-}  // namespace
-
-std::string gadgetPartBytes(const GadgetPart& part) {
-  const GadgetBodies& bodies = part.bodies;
-  bytes::Writer out(bytes::Order::little);
-  out.reserve(kAnswerHeadBytes + kAnswerBytesPerBody * bodies.size());  // at most, grown never
-  out.put(std::uint64_t{bodies.size()});
-  for (const auto* list : {&bodies.position, &bodies.velocity, &bodies.mass})
-    for (const double value : *list) out.put(value);
-  for (const std::uint64_t id : bodies.id) out.put(id);
-  for (const std::uint8_t type : bodies.type) out.put(type);
-  out.put(std::uint8_t{!bodies.radius.empty()});
-  for (const double radius : bodies.radius) out.put(radius);
-  out.put(std::uint8_t{!bodies.stateIndex.empty()});
-  for (const std::uint64_t index : bodies.stateIndex) out.put(index);
-  for (const double value :
-       {bodies.time, bodies.units.lengthInCm, bodies.units.massInG, bodies.units.velocityInCmPerS})
-    out.put(value);
-  out.put(std::uint8_t{bodies.record.has_value()});
-  out.put(bodies.record ? bodies.record->gravity : 0.0);
-  out.put(bodies.record ? bodies.record->time : 0.0);
-  out.put(std::int32_t(part.fileCount));
-  for (const std::uint64_t total : part.totals) out.put(total);
-  return std::move(out).take();
-}
-
-GadgetPart gadgetPartOfBytes(std::string_view bytes, const std::string& source) {
-  bytes::Reader in(bytes, bytes::Order::little);
-  const std::uint64_t count = in.get<std::uint64_t>();
-  if (count > bytes.size() / 65) throw std::logic_error("a count beyond its bytes");
-  GadgetPart part;
-  GadgetBodies& bodies = part.bodies;
-  bodies.reserve(std::size_t(count));
-  for (auto* list : {&bodies.position, &bodies.velocity}) {
-    for (std::uint64_t k = 0; k < 3 * count; ++k) list->push_back(in.getDouble());
-    stopPoint("while reading " + source);
-  }
-  for (std::uint64_t k = 0; k < count; ++k) bodies.mass.push_back(in.getDouble());
-  for (std::uint64_t k = 0; k < count; ++k) bodies.id.push_back(in.get<std::uint64_t>());
-  for (std::uint64_t k = 0; k < count; ++k) bodies.type.push_back(in.get<std::uint8_t>());
-  if (in.get<std::uint8_t>() != 0)
-    for (std::uint64_t k = 0; k < count; ++k) bodies.radius.push_back(in.getDouble());
-  if (in.get<std::uint8_t>() != 0)
-    for (std::uint64_t k = 0; k < count; ++k) bodies.stateIndex.push_back(in.get<std::uint64_t>());
-  bodies.time = in.getDouble();
-  bodies.units = {in.getDouble(), in.getDouble(), in.getDouble()};
-  const bool recorded = in.get<std::uint8_t>() != 0;
-  const GadgetRunRecord record{in.getDouble(), in.getDouble()};
-  if (recorded) bodies.record = record;
-  part.fileCount = in.getInt32();
-  for (std::uint64_t& total : part.totals) total = in.get<std::uint64_t>();
-  return part;
 }
 
 void checkEveryBodyOrNoneGiven(std::uint64_t radii, std::uint64_t stateIndices,

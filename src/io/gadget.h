@@ -120,13 +120,6 @@ void checkFileOfSnapshot(const GadgetPart& part, const GadgetPart& first, const 
 // first file, kept while its bodies move on.
 GadgetPart firstBodyOnly(const GadgetPart& part);
 
-// `part` in bytes (little-endian: its bodies' numbers, flags, time, units, record, file count and
-// totals), and back: how a file's part comes back from the HDF5 reader's child, and how one rank
-// sends another a file's facts. gadgetPartOfBytes throws std::logic_error where the bytes end
-// early or claim more bodies than they hold.
-std::string gadgetPartBytes(const GadgetPart& part);
-GadgetPart gadgetPartOfBytes(std::string_view bytes, const std::string& source);
-
 // The snapshot of one file; refuses one file of several (naming `firstFile`, e.g. "base.0").
 Snapshot gadgetSnapshotOfOneFile(GadgetPart part, const std::string& source,
                                  const std::string& firstFile);

@@ -19,6 +19,7 @@
 
 #include "io/byte_order.h"
 #include "io/gadget.h"
+#include "io/gadget_answer.h"
 #include "io/isolated_call.h"
 #include "io/output_file.h"
 #include "io/stop_point.h"
@@ -318,6 +319,24 @@ struct HeaderFacts {
   double massTable[kGadgetTypes] = {};
 };
 
+// A dataset's values as the file stores them, which the parent reads from the file's bytes itself
+// (io/gadget_answer.h): their numbers, and where the first is.
+struct StoredRun {
+  StoredNumbers numbers;
+  std::uint64_t offset;
+};
+
+// The numbers of a dataset of type `type` where the parent may read them as they are stored.
+std::optional<StoredNumbers> storedNumbersOf(hid_t type) {
+  const std::pair<hid_t, StoredNumbers> known[] = {{H5T_IEEE_F32LE, StoredNumbers::f32},
+                                                   {H5T_IEEE_F64LE, StoredNumbers::f64},
+                                                   {H5T_STD_U32LE, StoredNumbers::u32},
+                                                   {H5T_STD_U64LE, StoredNumbers::u64}};
+  for (const auto& [stored, numbers] : known)
+    if (H5Tequal(type, stored) > 0) return numbers;
+  return std::nullopt;
+}
+
 // A snapshot is read from its own bytes alone: libhdf5 would follow an external link into another
 // HDF5 file, and read a dataset's values from the files its external storage or virtual mapping
 // names (any file the user may read: /etc/passwd, /proc/self/environ, a FIFO that blocks for
@@ -358,6 +377,7 @@ class Hdf5Reader {
  public:
   Hdf5Reader(std::string_view bytes, const std::string& source)
       : source_(source),
+        bytes_(bytes),
         links_(inFileOnly(H5P_LINK_ACCESS)),
         datasets_(inFileOnly(H5P_DATASET_ACCESS)) {
     silenceHdf5();
@@ -369,21 +389,22 @@ class Hdf5Reader {
   Hdf5Reader(const Hdf5Reader&) = delete;
   Hdf5Reader& operator=(const Hdf5Reader&) = delete;
 
-  Part read();
+  // The part, in bytes (io/gadget_answer.h).
+  std::string read();
 
  private:
   [[noreturn]] void refuse(const std::string& problem) const {
     throw std::runtime_error(source_ + ": " + problem);
   }
   bool exists(const std::string& path) const;
-  void readRadii(const std::string& group, std::uint64_t rows, GadgetBodies& bodies) const;
-  void readStateIndex(const std::string& group, std::uint64_t rows, GadgetBodies& bodies) const;
+  void readOwnList(const std::string& group, std::uint64_t rows, const char* name, GadgetList list,
+                   GadgetPartWriter& answer) const;
   bool linksInside(const std::string& path, int depth) const;
   void checkLinkInside(const std::string& path, int depth) const;
   std::string linkValue(const std::string& path, std::size_t size) const;
   void checkStorageInside(hid_t dataset, const std::string& path) const;
-  std::vector<std::uint64_t> readIds(const std::string& group, std::uint64_t rows,
-                                     const char* name = "ParticleIDs") const;
+  void readIds(const std::string& group, std::uint64_t rows, const char* name, GadgetList list,
+               GadgetPartWriter& answer) const;
   std::optional<std::vector<double>> attribute(const std::string& object, const char* name) const;
   std::optional<double> scalar(const std::string& object, const char* name) const;
   std::vector<double> counts(const char* name, bool required) const;
@@ -394,11 +415,15 @@ class Hdf5Reader {
                                      bool timeNotVelocity) const;
   Handle openDataset(const std::string& group, const char* name, std::uint64_t rows, int columns,
                      H5T_class_t kind) const;
-  std::vector<double> readReals(const std::string& group, const char* name, std::uint64_t rows,
-                                int columns) const;
-  void readType(int type, const HeaderFacts& header, GadgetBodies& bodies) const;
+  std::optional<StoredRun> storedAsIs(hid_t dataset, std::uint64_t rows, int columns) const;
+  bool valuesWhereStored(hid_t dataset, hid_t type, std::uint64_t offset, std::uint64_t rows,
+                         int columns) const;
+  void readReals(const std::string& group, const char* name, std::uint64_t rows, int columns,
+                 GadgetList list, GadgetPartWriter& answer) const;
+  void readType(int type, const HeaderFacts& header, GadgetPartWriter& answer) const;
 
   const std::string& source_;
+  std::string_view bytes_;
   Handle links_, datasets_;
   hid_t file_ = -1;
 };
@@ -632,26 +657,74 @@ Handle Hdf5Reader::openDataset(const std::string& group, const char* name, std::
   return dataset;
 }
 
-std::vector<double> Hdf5Reader::readReals(const std::string& group, const char* name,
-                                          std::uint64_t rows, int columns) const {
+// Where the dataset's `rows` x `columns` values lie in the file as they are stored, for the parent
+// to read itself: contiguous, unfiltered, little-endian float32, float64, u32 or u64, all inside
+// the file, and the first and last values HDF5 reads the bits found there. Nothing otherwise: HDF5
+// then reads them here.
+std::optional<StoredRun> Hdf5Reader::storedAsIs(hid_t dataset, std::uint64_t rows,
+                                                int columns) const {
+  const Handle creation(H5Dget_create_plist(dataset), H5Pclose),
+      type(H5Dget_type(dataset), H5Tclose);
+  if (!creation.valid() || H5Pget_layout(creation.id()) != H5D_CONTIGUOUS ||
+      H5Pget_nfilters(creation.id()) != 0)
+    return std::nullopt;
+  const std::optional<StoredNumbers> numbers = storedNumbersOf(type.id());
+  const haddr_t offset = H5Dget_offset(dataset);
+  const std::uint64_t count = rows * std::uint64_t(columns), size = H5Tget_size(type.id());
+  if (!numbers || offset == HADDR_UNDEF || H5Dget_storage_size(dataset) != count * size ||
+      offset > bytes_.size() || count * size > bytes_.size() - offset)
+    return std::nullopt;
+  return valuesWhereStored(dataset, type.id(), offset, rows, columns)
+             ? std::optional(StoredRun{*numbers, offset})
+             : std::nullopt;
+}
+
+// Whether HDF5 reads the first and the last of the dataset's `rows` x `columns` values (in its own
+// type: no conversion) as the bytes from `offset` hold them: the values are where the parent will
+// read them.
+bool Hdf5Reader::valuesWhereStored(hid_t dataset, hid_t type, std::uint64_t offset,
+                                   std::uint64_t rows, int columns) const {
+  const std::size_t size = H5Tget_size(type), rank = columns == 1 ? 1 : 2;
+  const std::uint64_t last = (rows * std::uint64_t(columns) - 1) * size;
+  const hsize_t points = last > 0 ? 2 : 1;
+  const hsize_t firstAndLast[2][2] = {{0, 0}, {rows - 1, hsize_t(columns) - 1}};
+  hsize_t coordinates[4] = {};
+  for (hsize_t point = 0; point < points; ++point)
+    std::copy_n(firstAndLast[point], rank, coordinates + point * rank);
+  const Handle space(H5Dget_space(dataset), H5Sclose),
+      read(H5Screate_simple(1, &points, nullptr), H5Sclose);
+  char values[16] = {};
+  if (size > 8 || H5Sselect_elements(space.id(), H5S_SELECT_SET, points, coordinates) < 0 ||
+      H5Dread(dataset, type, read.id(), space.id(), H5P_DEFAULT, values) < 0)
+    return false;
+  return std::memcmp(values, bytes_.data() + offset, size) == 0 &&
+         std::memcmp(values + (points - 1) * size, bytes_.data() + offset + last, size) == 0;
+}
+
+void Hdf5Reader::readReals(const std::string& group, const char* name, std::uint64_t rows,
+                           int columns, GadgetList list, GadgetPartWriter& answer) const {
   const Handle dataset = openDataset(group, name, rows, columns, H5T_FLOAT);
+  if (const std::optional<StoredRun> stored = storedAsIs(dataset.id(), rows, columns))
+    return answer.stored(list, stored->numbers, rows * std::uint64_t(columns), stored->offset);
   std::vector<double> values(std::size_t(rows) * std::size_t(columns));
   if (H5Dread(dataset.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
     refuse("HDF5 cannot read " + group + "/" + name +
            " (damaged, or compressed with a filter it lacks)");
-  return values;
+  answer.given(list, values);
 }
 
 // IDs as the file holds them: unsigned ones of up to 64 bits; signed ones only where none is
 // negative (libhdf5's conversion would make every negative one 0).
-std::vector<std::uint64_t> Hdf5Reader::readIds(const std::string& group, std::uint64_t rows,
-                                               const char* name) const {
+void Hdf5Reader::readIds(const std::string& group, std::uint64_t rows, const char* name,
+                         GadgetList list, GadgetPartWriter& answer) const {
   const std::string path = group + "/" + name;
   const Handle ids = openDataset(group, name, rows, 1, H5T_INTEGER);
   const Handle type(H5Dget_type(ids.id()), H5Tclose);
   if (H5Tget_size(type.id()) > 8)
     refuse(path + " holds integers of " + std::to_string(8 * H5Tget_size(type.id())) +
            " bits, over the 64 an ID may have");
+  if (const std::optional<StoredRun> stored = storedAsIs(ids.id(), rows, 1))
+    return answer.stored(list, stored->numbers, rows, stored->offset);
   const bool isSigned = H5Tget_sign(type.id()) == H5T_SGN_2;
   std::vector<std::uint64_t> values(rows);
   const hid_t memoryType = isSigned ? H5T_NATIVE_INT64 : H5T_NATIVE_UINT64;
@@ -664,55 +737,40 @@ std::vector<std::uint64_t> Hdf5Reader::readIds(const std::string& group, std::ui
              std::to_string(std::int64_t(values[k])) + ", body " + std::to_string(k) +
              "): " + (name == std::string_view("ParticleIDs") ? "IDs" : "they") +
              " are whole numbers from 0");
-  return values;
+  answer.given(list, values);
 }
 
-void Hdf5Reader::readType(int type, const HeaderFacts& header, GadgetBodies& bodies) const {
+void Hdf5Reader::readType(int type, const HeaderFacts& header, GadgetPartWriter& answer) const {
   const std::uint64_t rows = header.counts[type];
   const std::string group = "/PartType" + std::to_string(type);
   if (!exists(group)) refuse("no group " + group + " for its " + std::to_string(rows) + " bodies");
-  const std::vector<double> positions = readReals(group, "Coordinates", rows, 3);
-  const std::vector<double> velocities = readReals(group, "Velocities", rows, 3);
-  const std::vector<std::uint64_t> idValues = readIds(group, rows);
-  const std::vector<double> masses = header.massTable[type] > 0.0
-                                         ? std::vector<double>(rows, header.massTable[type])
-                                         : readReals(group, "Masses", rows, 1);
-  bodies.position.insert(bodies.position.end(), positions.begin(), positions.end());
-  bodies.velocity.insert(bodies.velocity.end(), velocities.begin(), velocities.end());
-  bodies.mass.insert(bodies.mass.end(), masses.begin(), masses.end());
-  bodies.id.insert(bodies.id.end(), idValues.begin(), idValues.end());
-  bodies.type.insert(bodies.type.end(), rows, std::uint8_t(type));
-  readRadii(group, rows, bodies);
-  readStateIndex(group, rows, bodies);
+  readReals(group, "Coordinates", rows, 3, GadgetList::position, answer);
+  readReals(group, "Velocities", rows, 3, GadgetList::velocity, answer);
+  readIds(group, rows, "ParticleIDs", GadgetList::id, answer);
+  if (header.massTable[type] > 0.0)
+    answer.repeated(GadgetList::mass, rows, header.massTable[type]);
+  else
+    readReals(group, "Masses", rows, 1, GadgetList::mass, answer);
+  answer.repeated(GadgetList::type, rows, std::uint64_t(type));
+  readOwnList(group, rows, "Radius", GadgetList::radius, answer);
+  readOwnList(group, rows, "StateIndex", GadgetList::stateIndex, answer);
 }
 
-// nbody's own Radius datasets, in every group of bodies or in none.
-void Hdf5Reader::readRadii(const std::string& group, std::uint64_t rows,
-                           GadgetBodies& bodies) const {
-  const bool before = !bodies.radius.empty(), here = exists(group + "/Radius");
-  const bool first = bodies.size() == rows;  // this group's bodies are the first read
+// nbody's own Radius and StateIndex datasets (the latter in a snapshot written in parts), `name`
+// into `list`: in every group of bodies or in none.
+void Hdf5Reader::readOwnList(const std::string& group, std::uint64_t rows, const char* name,
+                             GadgetList list, GadgetPartWriter& answer) const {
+  const bool before = answer.values(list) > 0, here = exists(group + "/" + name);
+  const bool first = answer.values(GadgetList::mass) == rows;  // this group's bodies are the first
   if (!first && before != here)
-    refuse(group + (here ? " has" : " lacks") + " the bodies' Radius, which the groups before " +
-           (before ? "have" : "lack"));
+    refuse(group + (here ? " has" : " lacks") + " the bodies' " + name +
+           ", which the groups before " + (before ? "have" : "lack"));
   if (!here) return;
-  const std::vector<double> radii = readReals(group, "Radius", rows, 1);
-  bodies.radius.insert(bodies.radius.end(), radii.begin(), radii.end());
+  if (list == GadgetList::radius) return readReals(group, name, rows, 1, list, answer);
+  readIds(group, rows, name, list, answer);
 }
 
-// nbody's own StateIndex datasets (a snapshot written in parts), in every group of bodies or none.
-void Hdf5Reader::readStateIndex(const std::string& group, std::uint64_t rows,
-                                GadgetBodies& bodies) const {
-  const bool before = !bodies.stateIndex.empty(), here = exists(group + "/StateIndex");
-  const bool first = bodies.size() == rows;
-  if (!first && before != here)
-    refuse(group + (here ? " has" : " lacks") +
-           " the bodies' StateIndex, which the groups before " + (before ? "have" : "lack"));
-  if (!here) return;
-  const std::vector<std::uint64_t> indices = readIds(group, rows, "StateIndex");
-  bodies.stateIndex.insert(bodies.stateIndex.end(), indices.begin(), indices.end());
-}
-
-Part Hdf5Reader::read() {
+std::string Hdf5Reader::read() {
   Part part;
   const HeaderFacts header = readHeader(part);
   refuseCosmology();
@@ -720,11 +778,12 @@ Part Hdf5Reader::read() {
   if (const auto gravity = scalar(kRunGroup, "GravitationalConstant"))
     part.bodies.record =
         GadgetRunRecord{*gravity, scalar(kRunGroup, "Time").value_or(part.bodies.time)};
+  GadgetPartWriter answer;
   for (int type = 0; type < kGadgetTypes; ++type)
-    if (header.counts[type] > 0) readType(type, header, part.bodies);
-  if (part.bodies.size() == 0 && part.fileCount == 1)  // one file of several may hold none
+    if (header.counts[type] > 0) readType(type, header, answer);
+  if (answer.values(GadgetList::mass) == 0 && part.fileCount == 1)  // one of several may hold none
     refuse("/Header NumPart_ThisFile lists no bodies");
-  return part;
+  return std::move(answer).finish(part);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -744,17 +803,11 @@ std::size_t memoryBudget(std::size_t fileBytes) {
 }
 
 Part readPart(std::string_view bytes, const std::string& source) {
-  if (!looksLikeHdf5(bytes))
-    throw std::runtime_error(source + ": not an HDF5 file (no HDF5 signature at its start)");
-  const std::string answer = [&] {
-    const std::lock_guard lock(hdf5Use());
-    return callIsolated([&] { return gadgetPartBytes(Hdf5Reader(bytes, source).read()); }, source,
-                        "the HDF5 library", memoryBudget(bytes.size()));
-  }();
+  const std::string answer = gadgetHdf5Answer(bytes, source);
   stopPoint("while reading " + source);
   try {
-    return gadgetPartOfBytes(answer, source);
-  } catch (const std::logic_error&) {  // past the end, or a count beyond its bytes
+    return gadgetPartOfBytes(answer, source, bytes);  // the values stored as they are from here
+  } catch (const std::logic_error&) {                 // past the end, or a count beyond its bytes
     throw std::runtime_error(source + ": the reader process answered garbled");
   }
 }
@@ -762,6 +815,14 @@ Part readPart(std::string_view bytes, const std::string& source) {
 }  // namespace
 
 bool looksLikeHdf5(std::string_view bytes) { return bytes.starts_with(kHdf5Signature); }
+
+std::string gadgetHdf5Answer(std::string_view bytes, const std::string& source) {
+  if (!looksLikeHdf5(bytes))
+    throw std::runtime_error(source + ": not an HDF5 file (no HDF5 signature at its start)");
+  const std::lock_guard lock(hdf5Use());
+  return callIsolated([&] { return Hdf5Reader(bytes, source).read(); }, source, "the HDF5 library",
+                      memoryBudget(bytes.size()));
+}
 
 std::string gadgetHdf5Image(const GadgetBodies& bodies) {
   return gadgetHdf5PartImage(bodies, wholeSnapshotShare(bodies));

@@ -23,7 +23,9 @@
 // "Cosmological run"), a type beyond 5 with bodies, a missing group or dataset, a dataset whose
 // shape or type is not a body list's, and one that claims more values than its stored bytes can
 // hold (deflate packs at most 1032 to 1). libhdf5 reads in a child process (io/isolated_call.h):
-// a file that crashes it is a line too.
+// a file that crashes it is a line too. Where a dataset is stored as it is, the child says where
+// and this process reads its values from the file's bytes (a 2M-body part 3x faster, and no copy
+// of them through the pipe).
 
 #include <filesystem>
 #include <ostream>
@@ -42,6 +44,11 @@ bool looksLikeHdf5(std::string_view bytes);
 
 // One file of a snapshot as it is (one of several, or the only one), read in a child process.
 GadgetPart readGadgetHdf5File(std::string_view bytes, const std::string& source);
+// What that child answers (io/gadget_answer.h): each dataset stored as it is (contiguous,
+// unfiltered, little-endian float32, float64, u32 or u64: what nbody, h5py and most writers write)
+// as where its values lie in `bytes`, which this process then reads itself; the others' values
+// as HDF5 converts them.
+std::string gadgetHdf5Answer(std::string_view bytes, const std::string& source);
 // A snapshot of one file; refuses one file of several (readGadgetHdf5Files reads those).
 Snapshot parseGadgetHdf5(std::string_view bytes, const std::string& source);
 // The snapshot `path` (whose bytes are `bytes`) is a file of: every base.K.hdf5 where its header

@@ -19,6 +19,9 @@ bool looksLikeHdf5(std::string_view bytes) {
 GadgetPart readGadgetHdf5File(std::string_view, const std::string& source) {
   refuse(source + " is GADGET HDF5");
 }
+std::string gadgetHdf5Answer(std::string_view, const std::string& source) {
+  refuse(source + " is GADGET HDF5");
+}
 Snapshot parseGadgetHdf5(std::string_view, const std::string& source) {
   refuse(source + " is GADGET HDF5");
 }

@@ -20,7 +20,9 @@
 #include <random>
 #include <tuple>
 
+#include "io/byte_order.h"
 #include "io/gadget.h"
+#include "io/gadget_answer.h"
 #include "io/gadget_binary.h"
 #include "io/gadget_hdf5.h"
 #include "io/isolated_call.h"
@@ -581,6 +583,152 @@ TEST(GadgetHdf5, AnHdf5FileThatIsNoGadgetSnapshotIsRefusedByName) {
     FAIL() << "read an HDF5 file without /Header";
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()).rfind("other.hdf5: ", 0), 0u) << e.what();
+  }
+}
+
+// A file of numbers little-endian: what a stored run reads.
+struct NumbersFile {
+  bytes::Writer out{bytes::Order::little};
+  template <typename T>
+  std::uint64_t put(std::initializer_list<T> values) {  // the first's offset
+    const std::uint64_t at = out.bytes().size();
+    for (const T value : values) out.put(value);
+    return at;
+  }
+};
+
+// A part whose lists come as every kind of run (stored in each of the four numbers, given,
+// repeated; a list of two runs) back as the values they describe, each bit, and its facts.
+TEST(GadgetAnswer, GivenStoredAndRepeatedRunsComeBackAsTheListsTheyDescribe) {
+  const float tiny = std::bit_cast<float>(0x00000321u), huge = 3.0e38f;  // a subnormal, a large
+  NumbersFile file;
+  file.out.putBytes("junk");
+  const std::uint64_t positions = file.put<float>({1.5f, -0.0f, tiny, huge, -2.25f, 0.1f});
+  const std::uint64_t velocities = file.put<double>({0.1, -1e-310, 7.0});
+  const std::uint64_t ids = file.put<std::uint32_t>({0xFFFFFFFFu, 3u});
+  const std::uint64_t indices = file.put<std::uint64_t>({~std::uint64_t{0}, 5u});
+  GadgetPartWriter answer;
+  answer.stored(GadgetList::position, StoredNumbers::f32, 6, positions);
+  answer.given(GadgetList::velocity, std::vector<double>{4.0, 5.0, -6.0});
+  answer.stored(GadgetList::velocity, StoredNumbers::f64, 3, velocities);
+  answer.stored(GadgetList::id, StoredNumbers::u32, 2, ids);
+  answer.repeated(GadgetList::mass, 2, 0.125);
+  answer.given(GadgetList::type, std::vector<std::uint8_t>{1, 4});
+  answer.stored(GadgetList::stateIndex, StoredNumbers::u64, 2, indices);
+  EXPECT_EQ(answer.values(GadgetList::velocity), 6u);
+  GadgetPart facts;
+  facts.bodies.time = 0.75;
+  facts.bodies.units.massInG = 3e33;
+  facts.bodies.record = GadgetRunRecord{2.0, 0.5};
+  facts.fileCount = 3;
+  facts.totals[4] = 1ull << 40;
+  const std::string bytes = std::move(answer).finish(facts);
+  const GadgetPart part = gadgetPartOfBytes(bytes, "a.hdf5", file.out.bytes());
+  const GadgetBodies& b = part.bodies;
+  const auto bits = [](const std::vector<double>& values) {
+    std::vector<std::uint64_t> out;
+    for (const double value : values) out.push_back(std::bit_cast<std::uint64_t>(value));
+    return out;
+  };
+  EXPECT_EQ(bits(b.position), bits({1.5, -0.0, double(tiny), double(huge), -2.25, double(0.1f)}));
+  EXPECT_EQ(bits(b.velocity), bits({4.0, 5.0, -6.0, 0.1, -1e-310, 7.0}));
+  EXPECT_EQ(b.id, (std::vector<std::uint64_t>{0xFFFFFFFFu, 3u}));
+  EXPECT_EQ(b.mass, (std::vector<double>{0.125, 0.125}));
+  EXPECT_EQ(b.type, (std::vector<std::uint8_t>{1, 4}));
+  EXPECT_TRUE(b.radius.empty());
+  EXPECT_EQ(b.stateIndex, (std::vector<std::uint64_t>{~std::uint64_t{0}, 5u}));
+  EXPECT_EQ(b.time, 0.75);
+  EXPECT_EQ(b.units.massInG, 3e33);
+  ASSERT_TRUE(b.record);
+  EXPECT_EQ(b.record->gravity, 2.0);
+  EXPECT_EQ(b.record->time, 0.5);
+  EXPECT_EQ(part.fileCount, 3);
+  EXPECT_EQ(part.totals[4], 1ull << 40);
+  EXPECT_EQ(gadgetPartBytes(part), gadgetPartBytes(gadgetPartOfBytes(gadgetPartBytes(part), "b")));
+}
+
+// An answer no reader gives: a run past the file's end, a list stored in another list's numbers,
+// lists of no one count of bodies, a type past a byte, bytes cut anywhere. Each one is refused as
+// garbled, before anything is allocated for it.
+TEST(GadgetAnswer, AnAnswerPastItsFileOrOfOtherNumbersOrCountsIsRefused) {
+  NumbersFile file;
+  const std::uint64_t reals = file.put<double>({1.0, 2.0, 3.0, 4.0, 5.0, 6.0});
+  const auto answer = [](const std::function<void(GadgetPartWriter&)>& runs) {
+    GadgetPartWriter out;
+    runs(out);
+    return std::move(out).finish(GadgetPart{});
+  };
+  const auto oneBody = [&](GadgetPartWriter& out) {
+    out.stored(GadgetList::position, StoredNumbers::f64, 3, reals);
+    out.stored(GadgetList::velocity, StoredNumbers::f64, 3, reals + 24);
+    out.repeated(GadgetList::mass, 1, 1.0);
+    out.repeated(GadgetList::id, 1, std::uint64_t{7});
+    out.repeated(GadgetList::type, 1, std::uint64_t{1});
+  };
+  const std::string good = answer(oneBody);
+  EXPECT_EQ(gadgetPartOfBytes(good, "g", file.out.bytes()).bodies.position[2], 3.0);
+  const std::map<std::string, std::string> bad = {
+      {"past the file's end", answer([&](GadgetPartWriter& out) {
+         oneBody(out);
+         out.stored(GadgetList::radius, StoredNumbers::f64, 1, reals + 48);
+       })},
+      {"stored as integers", answer([&](GadgetPartWriter& out) {
+         out.stored(GadgetList::position, StoredNumbers::u64, 3, reals);
+         out.stored(GadgetList::velocity, StoredNumbers::f64, 3, reals);
+         out.repeated(GadgetList::mass, 1, 1.0), out.repeated(GadgetList::id, 1, std::uint64_t{7});
+         out.repeated(GadgetList::type, 1, std::uint64_t{1});
+       })},
+      {"a second mass", answer([&](GadgetPartWriter& out) {
+         oneBody(out);
+         out.repeated(GadgetList::mass, 1, 1.0);
+       })},
+      {"more bodies than bytes", answer([&](GadgetPartWriter& out) {
+         out.repeated(GadgetList::position, 3000, 1.0),
+             out.repeated(GadgetList::velocity, 3000, 1.0);
+         out.repeated(GadgetList::mass, 1000, 1.0),
+             out.repeated(GadgetList::id, 1000, std::uint64_t{1});
+         out.repeated(GadgetList::type, 1000, std::uint64_t{1});
+       })},
+      {"a type past a byte", answer([&](GadgetPartWriter& out) {
+         oneBody(out);
+         out.repeated(GadgetList::type, 0, std::uint64_t{256});
+       })}};
+  for (const auto& [what, bytes] : bad)
+    EXPECT_THROW(gadgetPartOfBytes(bytes, "g", file.out.bytes()), std::logic_error) << what;
+  for (std::size_t cut = 0; cut < good.size(); ++cut)
+    EXPECT_THROW(gadgetPartOfBytes(good.substr(0, cut), "g", file.out.bytes()), std::logic_error)
+        << cut;
+  EXPECT_THROW(gadgetPartOfBytes(good, "g", file.out.bytes().substr(0, 47)), std::logic_error);
+}
+
+// A file nbody wrote (contiguous, unfiltered datasets) comes back from the reader's child as where
+// its values lie, not as the values (a few hundred bytes for 20000 bodies, not 73 B a body), and
+// the values read from there are the ones written: float32 and float64, u32 and u64 IDs.
+TEST(GadgetHdf5, AFileStoredAsItIsIsReadInPlaceAsWritten) {
+  for (const bool wide : {false, true}) {
+    GadgetBodies bodies;
+    bodies.doublePrecision = wide;
+    for (std::size_t i = 0; i < 20000; ++i) {
+      const double x = 0.1 * double(i) - 7.0;
+      bodies.position.insert(bodies.position.end(), {x, x * x, -x});
+      bodies.velocity.insert(bodies.velocity.end(), {1.0 / (x + 0.05), 2.0, x});
+      bodies.mass.push_back(1e-3 + double(i % 7));
+      bodies.id.push_back(wide ? (1ull << 40) + i : i + 3);
+      bodies.type.push_back(std::uint8_t(i % 3 == 0 ? 4 : 1));
+    }
+    std::stable_sort(bodies.type.begin(), bodies.type.end());  // a file holds them by type
+    const std::string image = gadgetHdf5Image(bodies);
+    EXPECT_LT(gadgetHdf5Answer(image, "in.hdf5").size(), 1000u);
+    const GadgetBodies back = readGadgetHdf5File(image, "in.hdf5").bodies;
+    const auto asWritten = [wide](std::vector<double> values) {
+      for (double& value : values) value = wide ? value : double(float(value));
+      return values;
+    };
+    EXPECT_EQ(back.position, asWritten(bodies.position)) << wide;
+    EXPECT_EQ(back.velocity, asWritten(bodies.velocity)) << wide;
+    EXPECT_EQ(back.mass, asWritten(bodies.mass)) << wide;
+    EXPECT_EQ(back.id, bodies.id) << wide;
+    EXPECT_EQ(back.type, bodies.type) << wide;
   }
 }
 

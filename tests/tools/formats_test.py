@@ -7,7 +7,8 @@ theirs nbody reads (docs/formats.md). Debian's h5dump, splash, h5py and yt:
            doubles: positions and masses exactly, velocities scaled to km/s within 1e-12), the
            units and time; files it writes that nbody
            must read (GADGET-4's 2-entry arrays, SWIFT's units, several files, gzip) or refuse
-           (cosmological, claims beyond the stored bytes, type 6, a missing dataset);
+           (cosmological, claims beyond the stored bytes, type 6, a missing dataset); the same
+           bodies in datasets nbody reads in place and in ones libhdf5 converts, the same run;
   yt       our HDF5 (N, total mass, first and last body, time, not cosmological, components as
            particle types) and TIPSY (every position, velocity and mass); GADGET-2 files of both
            formats and byte orders from its fake_gadget_binary, which nbody must read as yt does;
@@ -293,6 +294,37 @@ def check_real_world_hdf5(scratch):
           "gzip-compressed datasets")
 
 
+def check_values_where_stored(scratch):
+    """The same bodies in datasets nbody reads in place (contiguous, little-endian: the child says
+    where, the parent reads them) and in ones libhdf5 converts in the child (chunked, gzip,
+    big-endian, signed IDs): the same run, byte for byte, float32 and float64 alike."""
+    positions = [[0.5, -0.0, 1e-40], [3e38, -2.25, 0.1], [1.0 / 3.0, 7.0, -1e-3]]
+    velocities = [[-1e-310, 2.0, 0.3], [4.0, 5e-45, -6.0], [1e5, -0.7, 8.0]]
+    layouts = {"contiguous": ("<", "u", {}), "chunked": ("<", "u", {"chunks": True}),
+               "gzip": ("<", "u", {"compression": "gzip"}), "big-endian": (">", "i", {})}
+    for size in (4, 8):
+        runs = {}
+        for layout, (order, sign, options) in layouts.items():
+            path = os.path.join(scratch, f"stored-{size}-{layout}.hdf5")
+            with h5py.File(path, "w") as f:
+                header = f.create_group("Header")
+                header.attrs["NumPart_ThisFile"] = np.array([0, 3], dtype=np.uint32)
+                header.attrs["Time"] = 0.5
+                g = f.create_group("PartType1")
+                real = f"{order}f{size}"
+                g.create_dataset("Coordinates", data=np.array(positions, dtype=real), **options)
+                g.create_dataset("Velocities", data=np.array(velocities, dtype=real), **options)
+                g.create_dataset("Masses", data=np.array([0.125, 1.0 / 3.0, 2.0], dtype=real), **options)
+                g.create_dataset("ParticleIDs", data=np.array([2 ** 31 - 1, 3, 9], dtype=f"{order}{sign}{size}"),
+                                 **options)
+            simulate("--input", path, "--steps", 0, "-o", path + ".nbody")
+            with open(path + ".nbody", "rb") as f:
+                runs[layout] = f.read()
+        check(all(run == runs["contiguous"] for run in runs.values()),
+              f"float{8 * size} read in place and by libhdf5 alike: "
+              f"{[layout for layout, run in runs.items() if run != runs['contiguous']]} differ")
+
+
 def hostile_files(scratch):
     def made(name, build):
         path = os.path.join(scratch, name + ".hdf5")
@@ -418,6 +450,7 @@ def main():
         check_h5dump(os.path.join(scratch, "galaxy.hdf5"), "H5T_IEEE_F32LE")  # in GADGET's units: float32
         check_fake_gadget_binary(scratch)
         check_real_world_hdf5(scratch)
+        check_values_where_stored(scratch)
         check_hostile(scratch)
         check_xdmf(scratch, "s-{step}.hdf5")
         check_xdmf(scratch, "f-{step}/s.hdf5", ("f-000000001", "f-000000002"))

@@ -8,6 +8,7 @@
 #include "app/run/rank_agreement.h"
 #include "io/files_read.h"
 #include "io/gadget.h"
+#include "io/gadget_answer.h"
 #include "io/gadget_hdf5.h"
 #include "io/input_file.h"
 #include "io/stop_point.h"
