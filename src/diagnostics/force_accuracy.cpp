@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <span>
+#include <stdexcept>
+#include <string>
 
 #include "diagnostics/gpu_diagnostics.h"
 #include "diagnostics/json_number.h"
@@ -19,6 +21,20 @@ namespace {
 // The bodies of a piece of the whole state's positions a decomposed run's ranks give out for the
 // reference (64 MB of texels).
 constexpr std::size_t kReferencePieceBodies = std::size_t(1) << 22;
+
+// Those of a piece that fits one texture, a whole number of the reference's blocks (ReferenceSum).
+std::size_t referencePieceBodies() {
+  const auto largest = std::size_t(gl::limits().maxTextureSize);
+  const std::size_t bodies =
+      std::min(kReferencePieceBodies, largest * largest) / kReferenceBlock * kReferenceBlock;
+  if (bodies == 0)
+    throw std::runtime_error("the largest texture (" + std::to_string(largest) + " x " +
+                             std::to_string(largest) +
+                             " texels) holds fewer bodies than a block "
+                             "of the force error's reference (" +
+                             std::to_string(kReferenceBlock) + ")");
+  return bodies;
+}
 
 // The relative error of the engine's own potential, where it has one and the direct sum is
 // affordable, with the direct sum.
@@ -61,7 +77,7 @@ AccuracyReport measureHeldAccuracy(Engine& engine, const StepParams& params,
   const BodyRange share = shareOut(judged.size(), 1, ranks().count())[std::size_t(ranks().rank())];
   ReferenceSum sum(std::span<const glm::vec4>(positions).subspan(share.first, share.size()),
                    params);
-  held.forEachPositionPiece(engine.bodyCount(), ranks(), kReferencePieceBodies,
+  held.forEachPositionPiece(engine.bodyCount(), ranks(), referencePieceBodies(),
                             [&](GLuint texture, std::size_t count) { sum.add(texture, count); });
   const std::vector<glm::dvec3> own = sum.result();
   std::vector<glm::dvec3> references = gatherOnEveryRank(ranks(), std::span<const glm::dvec3>(own));

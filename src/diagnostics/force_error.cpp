@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <unordered_set>
@@ -14,6 +15,14 @@
 #include "gl/shader_program.h"
 
 namespace nbody {
+
+// The reference's two programs (force_reference.comp): the blocks' sums, and their addition.
+struct ReferencePrograms {
+  gl::UniformProgram blocks, combine;
+  gl::Buffer blockSums;
+  std::size_t samples = 0, blocksPerDispatch = 1;
+};
+
 namespace {
 
 constexpr int kPositionUnit = 0, kAccelerationUnit = 1;
@@ -27,27 +36,42 @@ gl::Buffer bufferOf(std::size_t bytes, const void* data) {
   return buffer;
 }
 
-// Bodies j per dispatch. Mesa's llvmpipe stops every loop of an invocation once the invocation has
-// run 65535 loop iterations in all (gallivm's loop limiter, LP_MAX_TGSI_LOOP_ITERATIONS), silently,
-// so a dispatch over more bodies comes out short (docs/tree-gravity.md). Chunks of 16384 bodies
-// (16384 + 64 iterations) stay under it; the loop restarts with every dispatch.
-constexpr std::size_t kChunkLength = 16384;
-// The CPU waits for the GPU every this many chunks: on NVIDIA's driver, GPU work queued for several
-// seconds without the CPU waiting for it can be dropped silently, and the context then runs nothing
-// more (docs/performance-history.md).
-constexpr std::size_t kChunksPerWait = 64;
+// What one dispatch of the reference's blocks takes on: at most this many pair terms (a fraction
+// of a second on an H200; on NVIDIA's driver, GPU work queued for several seconds without the CPU
+// waiting for it can be dropped silently, and the context then runs nothing more:
+// docs/performance-history.md), and at most this many blocks, which pass 1 adds one by one (Mesa's
+// llvmpipe stops every loop of an invocation once it has run 65535 iterations in all, silently:
+// docs/tree-gravity.md). The CPU waits for the GPU after each.
+constexpr std::uint64_t kTermsPerDispatch = std::uint64_t(1) << 31;
+constexpr std::size_t kMostBlocksPerDispatch = 16384;
+
+// The blocks one dispatch sums for `samples` judged bodies.
+std::size_t blocksPerDispatch(std::size_t samples) {
+  const std::uint64_t blocks =
+      kTermsPerDispatch / (std::max<std::uint64_t>(samples, 1) * kReferenceBlock);
+  return std::size_t(std::clamp<std::uint64_t>(blocks, 1, kMostBlocksPerDispatch));
+}
 
 // The bodies [0, bodyCount) of the texture bound, added to the sums so far where `continuing`.
-void runChunks(const gl::UniformProgram& program, std::size_t bodyCount, std::size_t samples,
-               bool continuing = false) {
-  for (std::size_t begin = 0; begin < bodyCount; begin += kChunkLength) {
-    if (begin > 0 && begin % (kChunkLength * kChunksPerWait) == 0) glFinish();
-    program.setUint("uChunkBegin", begin);
-    program.setUint("uChunkEnd", std::min(begin + kChunkLength, bodyCount));
-    program.setUint("uContinue", continuing || begin > 0 ? 1 : 0);
-    glDispatchCompute(GLuint((samples + kThreads - 1) / kThreads), 1, 1);
+void runBlocks(const ReferencePrograms& programs, std::size_t bodyCount, bool continuing = false) {
+  const std::size_t blocks = (bodyCount + kReferenceBlock - 1) / kReferenceBlock;
+  const auto groups = GLuint((programs.samples + kThreads - 1) / kThreads);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, programs.blockSums.id());
+  for (std::size_t begin = 0; begin < blocks; begin += programs.blocksPerDispatch) {
+    const std::size_t count = std::min(programs.blocksPerDispatch, blocks - begin);
+    glUseProgram(programs.blocks.id());
+    programs.blocks.setUint("uBodyCount", bodyCount);
+    programs.blocks.setUint("uBlockBegin", begin);
+    glDispatchCompute(groups, GLuint(count), 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glUseProgram(programs.combine.id());
+    programs.combine.setUint("uBlockCount", count);
+    programs.combine.setUint("uContinue", continuing || begin > 0 ? 1 : 0);
+    glDispatchCompute(groups, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glFinish();
   }
+  glUseProgram(0);
 }
 
 // The reference's sums, read back, times G.
@@ -67,16 +91,29 @@ void fillWithNan(GLuint buffer) {
   glClearNamedBufferData(buffer, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &allOnes);
 }
 
-gl::UniformProgram referenceProgram(bool givenPositions, std::size_t samples,
-                                    const StepParams& params) {
+gl::UniformProgram referencePass(bool givenPositions, bool combine, std::size_t samples,
+                                 const StepParams& params) {
   gl::UniformProgram program(
       gl::buildProgram({{GL_COMPUTE_SHADER, {"body_layout.glsl", "force_reference.comp"}}},
-                       {{"GIVEN_POSITIONS", givenPositions ? 1 : 0}}));
+                       {{"GIVEN_POSITIONS", givenPositions ? 1 : 0},
+                        {"COMBINE", combine ? 1 : 0},
+                        {"REFERENCE_BLOCK", int(kReferenceBlock)}}));
   program.setUnit("uPositionMass", kPositionUnit);
   if (!givenPositions) program.setUnit("uAcceleration", kAccelerationUnit);
   program.setUint("uSampleCount", samples);
   program.setDouble("uSoftening2", params.softening * params.softening);
   return program;
+}
+
+ReferencePrograms referencePrograms(bool givenPositions, std::size_t samples,
+                                    const StepParams& params) {
+  ReferencePrograms programs{referencePass(givenPositions, false, samples, params),
+                             referencePass(givenPositions, true, samples, params),
+                             {},
+                             samples,
+                             blocksPerDispatch(samples)};
+  programs.blockSums = bufferOf(samples * programs.blocksPerDispatch * 32, nullptr);
+  return programs;
 }
 
 }  // namespace
@@ -105,7 +142,7 @@ std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::i
   if (bodies.empty()) return {};
   if (size.x <= 0 || std::size_t(size.x) * std::size_t(size.y) < bodyCount)
     throw std::invalid_argument("referenceAccelerations: the texture cannot hold the bodies");
-  const gl::UniformProgram program = referenceProgram(false, bodies.size(), params);
+  const ReferencePrograms programs = referencePrograms(false, bodies.size(), params);
   gl::Buffer samples = bufferOf(bodies.size() * 4, bodies.data());
   gl::Buffer reference = bufferOf(bodies.size() * 32, nullptr);
   gl::Buffer judgedBuffer = bufferOf(bodies.size() * 16, nullptr);
@@ -117,8 +154,7 @@ std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::i
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, samples.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, reference.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, judgedBuffer.id());
-  glUseProgram(program.id());
-  runChunks(program, bodyCount, bodies.size());
+  runBlocks(programs, bodyCount);
   std::vector<glm::dvec3> result = readReference(reference.id(), bodies.size(), params.gravity);
   if (judged) {
     std::vector<glm::vec4> values(bodies.size());
@@ -126,12 +162,12 @@ std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::i
     judged->clear();
     for (const glm::vec4& value : values) judged->push_back(glm::dvec3(value));
   }
-  glUseProgram(0);
   return result;
 }
 
 ReferenceSum::ReferenceSum(std::span<const glm::vec4> positions, const StepParams& params)
-    : program_(referenceProgram(true, positions.size(), params)),
+    : programs_(
+          std::make_unique<ReferencePrograms>(referencePrograms(true, positions.size(), params))),
       positions_(bufferOf(positions.size() * 16, positions.data())),
       reference_(bufferOf(positions.size() * 32, nullptr)),
       samples_(positions.size()),
@@ -139,15 +175,18 @@ ReferenceSum::ReferenceSum(std::span<const glm::vec4> positions, const StepParam
   fillWithNan(reference_.id());
 }
 
+ReferenceSum::~ReferenceSum() = default;
+
 void ReferenceSum::add(unsigned int positionMass, std::size_t count) {
   if (samples_ == 0 || count == 0) return;
+  if (endedInABlock_)
+    throw std::logic_error("ReferenceSum: a piece after one that ended inside a block");
+  endedInABlock_ = count % kReferenceBlock != 0;
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
   glBindTextureUnit(kPositionUnit, positionMass);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, positions_.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, reference_.id());
-  glUseProgram(program_.id());
-  runChunks(program_, count, samples_, added_);
-  glUseProgram(0);
+  runBlocks(*programs_, count, added_);
   added_ = true;
 }
 

@@ -4,9 +4,13 @@
 // GPU (shaders/force_reference.comp, GLSL doubles) over all N bodies for each sampled body: every
 // body up to kAllBodiesUpTo, above that kSampledBodies bodies drawn at random (seeded) without
 // repetition. Used for every engine by the accuracy report and bench, and by the tree's tests.
+// Its order is fixed whatever cuts the bodies: blocks of kReferenceBlock bodies by index, each
+// summed in index order, and the blocks' sums added in order (every judged body and block a thread
+// of its own: a few judged bodies keep the whole GPU busy).
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -21,6 +25,8 @@
 namespace nbody {
 
 inline constexpr std::size_t kAllBodiesUpTo = 65536;
+// The bodies of a block of the reference's sums: a divisor of any piece ReferenceSum is given.
+inline constexpr std::size_t kReferenceBlock = 1024;
 inline constexpr std::size_t kSampledBodies = 65536;
 
 struct ForceErrorPercentiles {
@@ -45,23 +51,27 @@ std::vector<glm::dvec3> referenceAccelerations(unsigned int positionMass, glm::i
                                                unsigned int accelerationArray = 0,
                                                std::vector<glm::dvec3>* judged = nullptr);
 
+struct ReferencePrograms;
+
 // referenceAccelerations' sums at given float32 positions (the judged bodies': the masses are not
-// read), over the bodies j given piece by piece in index order (add): bit for bit
-// referenceAccelerations' over the same bodies in one texture, however they are cut. Needs a
-// current OpenGL 4.3+ context.
+// read), over the bodies j given piece by piece in index order (add), each piece a whole number of
+// blocks but the last: bit for bit referenceAccelerations' over the same bodies in one texture,
+// however they are cut. Needs a current OpenGL 4.3+ context.
 class ReferenceSum {
  public:
   ReferenceSum(std::span<const glm::vec4> positions, const StepParams& params);
-  // The next `count` bodies j, texels 0.. of `positionMass` (RGBA32F, the state's layout).
+  ~ReferenceSum();
+  // The next `count` bodies j, texels 0.. of `positionMass` (RGBA32F, the state's layout). Throws
+  // std::logic_error after a piece that ended inside a block.
   void add(unsigned int positionMass, std::size_t count);
   std::vector<glm::dvec3> result() const;  // waits for the GPU
 
  private:
-  gl::UniformProgram program_;
+  std::unique_ptr<ReferencePrograms> programs_;
   gl::Buffer positions_, reference_;
   std::size_t samples_ = 0;
   double gravity_ = 1.0;
-  bool added_ = false;
+  bool added_ = false, endedInABlock_ = false;
 };
 
 // Percentiles (linear interpolation between order statistics) of the relative errors. A body

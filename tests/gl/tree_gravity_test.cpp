@@ -426,7 +426,7 @@ TEST(ForceErrorTest, SamplesAreDistinctAndSorted) {
 }
 
 TEST_F(TreeGravityTest, GpuDoubleReferenceAgreesWithTheCpu) {
-  // 40000 bodies: the reference runs in three chunks of bodies j (llvmpipe's loop limit).
+  // 40000 bodies: the reference's 40 blocks of bodies j, the last a part of one.
   State state = findScene("plummer")->generate(40000, 5);
   state.positionMass[1] =
       glm::vec4(glm::vec3(state.positionMass[0]), 0.5f / 40000.0f);  // coincident

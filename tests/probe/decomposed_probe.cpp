@@ -600,8 +600,9 @@ void reportLet(const tree::DecomposedTree& tree, const Ranks& ranks) {
 
 // A force-error sample read from the ranks' parts (every third body): its positions and
 // accelerations fetched by ID (one process's `expected`), and the reference summed over every
-// body's position as the ranks give them out in pieces (of `pieceBytes` of texels; 0: all at
-// once), bit for bit the reference over `state` in one texture.
+// body's position as the ranks give them out in pieces (of `pieceBytes` of texels, rounded to
+// whole blocks of the reference's sums; 0: all at once), bit for bit the reference over `state`
+// in one texture.
 bool sampleFromParts(HeldBodies& held, const Ranks& ranks, const State& state,
                      const std::vector<glm::vec4>& expected, std::size_t pieceBytes) {
   const std::size_t count = state.size();
@@ -613,8 +614,8 @@ bool sampleFromParts(HeldBodies& held, const Ranks& ranks, const State& state,
       held.texelsOf(held.textures().acceleration(0), true, ids, ranks);
   const StepParams params;
   ReferenceSum sum(positions, params);
-  held.forEachPositionPiece(count, ranks,
-                            pieceBytes > 0 ? std::max<std::size_t>(pieceBytes / 16, 1) : count,
+  const std::size_t blocks = std::max<std::size_t>(pieceBytes / 16 / kReferenceBlock, 1);
+  held.forEachPositionPiece(count, ranks, pieceBytes > 0 ? blocks * kReferenceBlock : count,
                             [&](GLuint texture, std::size_t n) { sum.add(texture, n); });
   glm::ivec2 size;
   const gl::Texture whole = bodyTexture(state.positionMass, size);
