@@ -196,22 +196,30 @@ void visitList(GadgetBodies& bodies, GadgetList list, Visit&& visit) {
   }
 }
 
+// The lists of `bodies` from `runs` (each list's `counts` values), their first `mostBodies`
+// bodies' values alone.
 void fillLists(GadgetBodies& bodies, const std::vector<Run>& runs,
-               const std::array<std::uint64_t, kGadgetLists>& counts, const std::string& source) {
+               const std::array<std::uint64_t, kGadgetLists>& counts, std::uint64_t mostBodies,
+               const std::string& source) {
+  const std::uint64_t all = counts[std::size_t(GadgetList::mass)];
+  const auto roomOf = [&](std::size_t list) {  // counts[list] is 0, all or 3 x all
+    return all == 0 ? 0 : counts[list] / all * std::min(all, mostBodies);
+  };
   for (std::size_t list = 0; list < kGadgetLists; ++list)
     visitList(bodies, GadgetList(list),
-              [&](auto& values) { values.resize(std::size_t(counts[list])); });
+              [&](auto& values) { values.resize(std::size_t(roomOf(list))); });
   std::array<std::uint64_t, kGadgetLists> filled{};
   for (const Run& run : runs)
     visitList(bodies, run.list, [&](auto& values) {
       std::uint64_t& at = filled[std::size_t(run.list)];
-      for (std::uint64_t done = 0; done < run.count;) {
-        const std::uint64_t count = std::min(run.count - done, kValuesBetweenStopPoints);
+      const std::uint64_t taken = std::min(run.count, values.size() - at);
+      for (std::uint64_t done = 0; done < taken;) {
+        const std::uint64_t count = std::min(taken - done, kValuesBetweenStopPoints);
         copyRun(values.data() + std::size_t(at + done), run, done, count);
         done += count;
         stopPoint("while reading " + source);
       }
-      at += run.count;
+      at += taken;
     });
 }
 
@@ -284,7 +292,7 @@ std::string gadgetPartBytes(const GadgetPart& part) {
 }
 
 GadgetPart gadgetPartOfBytes(std::string_view bytes, const std::string& source,
-                             std::string_view file) {
+                             std::string_view file, std::uint64_t mostBodies) {
   bytes::Reader in(bytes, bytes::Order::little);
   std::vector<Run> runs;
   for (std::uint8_t list = in.get<std::uint8_t>(); list != kEndOfRuns;
@@ -292,7 +300,7 @@ GadgetPart gadgetPartOfBytes(std::string_view bytes, const std::string& source,
     runs.push_back(readRun(in, list, bytes, file));
   GadgetPart part;
   readFacts(in, part);
-  fillLists(part.bodies, runs, countsOf(runs, bytes.size() + file.size()), source);
+  fillLists(part.bodies, runs, countsOf(runs, bytes.size() + file.size()), mostBodies, source);
   return part;
 }
 

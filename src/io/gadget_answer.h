@@ -54,10 +54,12 @@ class GadgetPartWriter {
 
 // `part` in bytes, every list given.
 std::string gadgetPartBytes(const GadgetPart& part);
-// The part the bytes hold, its stored runs read from `file` (the bytes of the file read). Throws
-// std::logic_error where the bytes end early, a run is not of its list's numbers or lies past the
-// file's end, or the lists' counts are not of one number of bodies the bytes can hold.
+// The part the bytes hold, its stored runs read from `file` (the bytes of the file read), its
+// first `mostBodies` bodies alone (firstBodyOnly's part with 1). Throws std::logic_error where the
+// bytes end early, a run is not of its list's numbers or lies past the file's end, or the lists'
+// counts are not of one number of bodies the bytes can hold.
 GadgetPart gadgetPartOfBytes(std::string_view bytes, const std::string& source,
-                             std::string_view file = {});
+                             std::string_view file = {},
+                             std::uint64_t mostBodies = ~std::uint64_t{0});
 
 }  // namespace nbody

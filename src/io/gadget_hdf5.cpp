@@ -803,18 +803,22 @@ std::size_t memoryBudget(std::size_t fileBytes) {
 }
 
 Part readPart(std::string_view bytes, const std::string& source) {
-  const std::string answer = gadgetHdf5Answer(bytes, source);
-  stopPoint("while reading " + source);
-  try {
-    return gadgetPartOfBytes(answer, source, bytes);  // the values stored as they are from here
-  } catch (const std::logic_error&) {                 // past the end, or a count beyond its bytes
-    throw std::runtime_error(source + ": the reader process answered garbled");
-  }
+  return gadgetHdf5PartOf(gadgetHdf5Answer(bytes, source), bytes, source);
 }
 
 }  // namespace
 
 bool looksLikeHdf5(std::string_view bytes) { return bytes.starts_with(kHdf5Signature); }
+
+GadgetPart gadgetHdf5PartOf(std::string_view answer, std::string_view bytes,
+                            const std::string& source, std::uint64_t mostBodies) {
+  stopPoint("while reading " + source);
+  try {
+    return gadgetPartOfBytes(answer, source, bytes, mostBodies);  // stored values read from here
+  } catch (const std::logic_error&) {  // past the end, or a count beyond its bytes
+    throw std::runtime_error(source + ": the reader process answered garbled");
+  }
+}
 
 std::string gadgetHdf5Answer(std::string_view bytes, const std::string& source) {
   if (!looksLikeHdf5(bytes))

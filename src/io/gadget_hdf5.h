@@ -49,6 +49,11 @@ GadgetPart readGadgetHdf5File(std::string_view bytes, const std::string& source)
 // as where its values lie in `bytes`, which this process then reads itself; the others' values
 // as HDF5 converts them.
 std::string gadgetHdf5Answer(std::string_view bytes, const std::string& source);
+// The part of the file `bytes` from that `answer`, its first `mostBodies` bodies alone (1: the
+// facts a snapshot's files are checked against, firstBodyOnly's).
+GadgetPart gadgetHdf5PartOf(std::string_view answer, std::string_view bytes,
+                            const std::string& source,
+                            std::uint64_t mostBodies = ~std::uint64_t{0});
 // A snapshot of one file; refuses one file of several (readGadgetHdf5Files reads those).
 Snapshot parseGadgetHdf5(std::string_view bytes, const std::string& source);
 // The snapshot `path` (whose bytes are `bytes`) is a file of: every base.K.hdf5 where its header

@@ -22,6 +22,10 @@ GadgetPart readGadgetHdf5File(std::string_view, const std::string& source) {
 std::string gadgetHdf5Answer(std::string_view, const std::string& source) {
   refuse(source + " is GADGET HDF5");
 }
+GadgetPart gadgetHdf5PartOf(std::string_view, std::string_view, const std::string& source,
+                            std::uint64_t) {
+  refuse(source + " is GADGET HDF5");
+}
 Snapshot parseGadgetHdf5(std::string_view, const std::string& source) {
   refuse(source + " is GADGET HDF5");
 }

@@ -645,6 +645,9 @@ TEST(GadgetAnswer, GivenStoredAndRepeatedRunsComeBackAsTheListsTheyDescribe) {
   EXPECT_EQ(part.fileCount, 3);
   EXPECT_EQ(part.totals[4], 1ull << 40);
   EXPECT_EQ(gadgetPartBytes(part), gadgetPartBytes(gadgetPartOfBytes(gadgetPartBytes(part), "b")));
+  // Its first body alone: what firstBodyOnly keeps of the whole.
+  EXPECT_EQ(gadgetPartBytes(gadgetPartOfBytes(bytes, "a.hdf5", file.out.bytes(), 1)),
+            gadgetPartBytes(firstBodyOnly(part)));
 }
 
 // An answer no reader gives: a run past the file's end, a list stored in another list's numbers,

@@ -30,13 +30,20 @@ std::filesystem::path fileOfSnapshot(const std::filesystem::path& path, int inde
   return *gadgetSiblingFile(path, index, kNumberBeforeExtension);
 }
 
+// A file read, and its HDF5 reader's answer (gadgetHdf5Answer): its bodies not yet taken out.
+struct AnsweredFile {
+  std::string bytes, answer;
+};
+
 // What rank 0 found in the file `path` names, where the snapshot is read in shares: its facts
 // (which every file of the snapshot must share, as where one process reads every file), its file
-// count and its file 0; a file count of 0 where it is not (no GADGET HDF5 in a regular file, or one
-// file of several not numbered as its others: readGadgetHdf5Files says why).
+// count, and where it is file 0 its bytes and answer, whose bodies rank 0 takes out with the other
+// ranks' (readOwnFiles: no rank waits for them); a file count of 0 where it is no share (no GADGET
+// HDF5 in a regular file, or one file of several not numbered as its others: readGadgetHdf5Files
+// says why).
 struct LeadersLook {
-  GadgetPart facts;                     // the named file's, its first body only
-  std::optional<GadgetPart> firstFile;  // file 0 (read too where `path` names another)
+  GadgetPart facts;  // the named file's, its first body only
+  std::optional<AnsweredFile> firstFile;
   int fileCount = 0;
 };
 
@@ -44,19 +51,15 @@ LeadersLook leaderLooksAt(const std::filesystem::path& path) {
   LeadersLook look;
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) return look;
-  GadgetPart named;
-  {
-    const std::string bytes = readInputFileHere(path);
-    if (!looksLikeHdf5(bytes)) return look;
-    named = readGadgetHdf5File(bytes, path.string());
-  }
+  AnsweredFile named{readInputFileHere(path), {}};
+  if (!looksLikeHdf5(named.bytes)) return look;
+  named.answer = gadgetHdf5Answer(named.bytes, path.string());
+  const GadgetPart facts = gadgetHdf5PartOf(named.answer, named.bytes, path.string(), 1);
   const auto first = gadgetSiblingFile(path, 0, kNumberBeforeExtension);
-  if (named.fileCount > 1 && !first) return look;
-  look.fileCount = std::max(named.fileCount, 1);
-  look.facts = firstBodyOnly(named);
-  if (look.fileCount > 1 && *first != path)
-    named = readGadgetHdf5File(readInputFileHere(*first, InputKinds::filesOnly), first->string());
-  look.firstFile = std::move(named);
+  if (facts.fileCount > 1 && !first) return look;
+  look.fileCount = std::max(facts.fileCount, 1);
+  look.facts = facts;
+  if (look.fileCount == 1 || *first == path) look.firstFile = std::move(named);
   return look;
 }
 
@@ -84,8 +87,9 @@ GadgetBodies readOwnFiles(const std::filesystem::path& path, int files, LeadersL
     stopPoint("while reading " + file.string());
     GadgetPart part =
         index == 0 && look.firstFile
-            ? std::move(*look.firstFile)
+            ? gadgetHdf5PartOf(look.firstFile->answer, look.firstFile->bytes, file.string())
             : readGadgetHdf5File(readInputFileHere(file, InputKinds::filesOnly), file.string());
+    if (index == 0) look.firstFile.reset();
     checkFileOfSnapshot(part, facts, file.string(), source);
     own.append(std::move(part.bodies));
   }
