@@ -9,6 +9,7 @@
 #include <exception>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <variant>
@@ -25,6 +26,7 @@
 #include "failed_allocation.h"
 #include "parallel/ranks.h"
 #include "util/detailed_error.h"
+#include "util/huge_pages.h"
 #include "util/printable_text.h"
 #include "util/system_limits.h"
 
@@ -174,9 +176,27 @@ int endRun(const Outcome& outcome, int errorDescriptor) {
   return outcome.exitCode;
 }
 
+// Executes nbody again with glibc's malloc asking for transparent huge pages (util/huge_pages.h),
+// the same arguments, streams and process, where it does not ask yet; goes on as it is where that
+// cannot be done.
+void againWithHugePages(char** argv) {
+#if defined(__linux__) && defined(__GLIBC__)
+  const std::optional<std::string> tunables =
+      nbody::tunablesWithHugePages(std::getenv("GLIBC_TUNABLES"));
+  if (!tunables || std::getenv(nbody::kHugePagesAsked)) return;
+  if (::setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0 ||
+      ::setenv(nbody::kHugePagesAsked, "1", 1) != 0)
+    return;
+  ::execv("/proc/self/exe", argv);  // returns only where it failed
+#else
+  (void)argv;
+#endif
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  againWithHugePages(argv);  // first: nothing started yet that an exec would lose
   fillClosedStandardStreams();
   if (stackTooSmall()) return 1;
   nbody::watchOverARank(argc, argv);  // before any thread starts, MPI's included

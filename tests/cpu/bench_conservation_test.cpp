@@ -50,5 +50,28 @@ TEST(BenchJson, HasEachMethodsEnergyDrift) {
   EXPECT_GT(std::abs(drift[0]), 0.0);
 }
 
+// nbody runs with glibc's malloc asking for transparent huge pages unless GLIBC_TUNABLES says
+// otherwise (main executes itself again: util/huge_pages.h), and bench's JSON says what the run
+// had: the tunable added to what the user gave, or the user's own choice kept.
+TEST(BenchJson, SaysHowGlibcsMallocAskedForHugePages) {
+  test::ScratchFolder scratch("bench-huge-pages");
+  const auto tunablesOf = [&](const std::string& environment) {
+    const auto json = scratch / "r.json";
+    const auto result = test::runNbody(
+        "bench --engine cpu --bodies 16 --steps 1 --repetitions 1 --json " + json.string(), scratch,
+        environment);
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    const std::string text = test::readWholeFile(json);
+    std::smatch found;
+    if (!std::regex_search(text, found, std::regex("\"malloc_tunables\": (\"[^\"]*\"|null)")))
+      return "no malloc_tunables in " + text;
+    return found[1].str();
+  };
+  EXPECT_EQ(tunablesOf("env -u GLIBC_TUNABLES"), "\"glibc.malloc.hugetlb=1\"");
+  EXPECT_EQ(tunablesOf("GLIBC_TUNABLES=glibc.malloc.arena_max=2"),
+            "\"glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1\"");
+  EXPECT_EQ(tunablesOf("GLIBC_TUNABLES=glibc.malloc.hugetlb=0"), "\"glibc.malloc.hugetlb=0\"");
+}
+
 }  // namespace
 }  // namespace nbody

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +23,7 @@
 #include "engines/state_check.h"
 #include "io/output_file.h"
 #include "parallel/ranks.h"
+#include "util/huge_pages.h"
 #include "util/printable_text.h"
 
 namespace nbody {
@@ -176,6 +179,11 @@ void writeJson(const std::vector<BenchResult>& results, const std::string& scene
                         {"ranks", ranks().count()},
                         {"hosts", ranks().gatherText(ranks().host())},
                         {"exchange", ranks().gatherPath()}};
+  // How the host's memory was paged (rank 0's host): util/huge_pages.h.
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  report["malloc_tunables"] = tunables ? nlohmann::json(tunables) : nlohmann::json();
+  const std::optional<std::string> pages = transparentHugePageMode();
+  report["transparent_huge_pages"] = pages ? nlohmann::json(*pages) : nlohmann::json();
   report["results"] = nlohmann::json::array();
   for (const BenchResult& r : results) report["results"].push_back(resultJson(r, step, collisions));
   file.stream() << report.dump(2) << '\n';
