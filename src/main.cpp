@@ -181,13 +181,19 @@ int endRun(const Outcome& outcome, int errorDescriptor) {
 // cannot be done.
 void againWithHugePages(char** argv) {
 #if defined(__linux__) && defined(__GLIBC__)
-  const std::optional<std::string> tunables =
-      nbody::tunablesWithHugePages(std::getenv("GLIBC_TUNABLES"));
+  const char* given = std::getenv("GLIBC_TUNABLES");
+  const std::optional<std::string> tunables = nbody::tunablesWithHugePages(given);
   if (!tunables || std::getenv(nbody::kHugePagesAsked)) return;
-  if (::setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0 ||
-      ::setenv(nbody::kHugePagesAsked, "1", 1) != 0)
-    return;
-  ::execv("/proc/self/exe", argv);  // returns only where it failed
+  const std::optional<std::string> before =
+      given ? std::optional<std::string>(given) : std::nullopt;
+  if (::setenv("GLIBC_TUNABLES", tunables->c_str(), 1) == 0 &&
+      ::setenv(nbody::kHugePagesAsked, "1", 1) == 0)
+    ::execv("/proc/self/exe", argv);  // returns only where it failed: the variables as they were
+  if (before)
+    ::setenv("GLIBC_TUNABLES", before->c_str(), 1);
+  else
+    ::unsetenv("GLIBC_TUNABLES");
+  ::unsetenv(nbody::kHugePagesAsked);
 #else
   (void)argv;
 #endif
