@@ -175,25 +175,13 @@ std::array<std::uint64_t, kGadgetLists> countsOf(const std::vector<Run>& runs, s
   return counts;
 }
 
-// Calls visit(list's values) for `list` of `bodies`.
+// Calls visit(list's values) for `list` of `bodies` (GadgetList is forEachList's order).
 template <typename Visit>
 void visitList(GadgetBodies& bodies, GadgetList list, Visit&& visit) {
-  switch (list) {
-    case GadgetList::position:
-      return visit(bodies.position);
-    case GadgetList::velocity:
-      return visit(bodies.velocity);
-    case GadgetList::mass:
-      return visit(bodies.mass);
-    case GadgetList::id:
-      return visit(bodies.id);
-    case GadgetList::type:
-      return visit(bodies.type);
-    case GadgetList::radius:
-      return visit(bodies.radius);
-    case GadgetList::stateIndex:
-      return visit(bodies.stateIndex);
-  }
+  std::size_t at = 0;
+  GadgetBodies::forEachList([&](auto member, std::size_t) {
+    if (at++ == std::size_t(list)) visit(bodies.*member);
+  });
 }
 
 // The lists of `bodies` from `runs` (each list's `counts` values), their first `mostBodies`
@@ -281,13 +269,9 @@ std::string GadgetPartWriter::finish(const GadgetPart& facts) && {
 std::string gadgetPartBytes(const GadgetPart& part) {
   const GadgetBodies& bodies = part.bodies;
   GadgetPartWriter out;
-  out.given(GadgetList::position, bodies.position);
-  out.given(GadgetList::velocity, bodies.velocity);
-  out.given(GadgetList::mass, bodies.mass);
-  out.given(GadgetList::id, bodies.id);
-  out.given(GadgetList::type, bodies.type);
-  out.given(GadgetList::radius, bodies.radius);
-  out.given(GadgetList::stateIndex, bodies.stateIndex);
+  std::size_t list = 0;
+  GadgetBodies::forEachList(
+      [&](auto member, std::size_t) { out.given(GadgetList(list++), bodies.*member); });
   return std::move(out).finish(part);
 }
 
