@@ -16,6 +16,7 @@
 #include <map>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include <sys/resource.h>
 
@@ -611,13 +612,16 @@ void expectOneRankReads(const ScratchFolder& scratch, const std::string& name, i
 
 // Resumed in parts (--snapshot-files ranks), each rank reads only its share of the part files
 // (app/run/snapshot_share.h) and the ranks agree on each body's place in the whole: from 3 files
-// of interleaved types, under 2 ranks (named by a file not the first) and under 4 (one reads no
-// file), the run ends as one process's reading every file, and each rank's part is what it is where
-// every rank reads every file (the bodies' places in the whole, their StateIndex, included). Each
-// rank then holds its even share of the indices (the probe's read-share: 3 files on 2 ranks, one
-// file on 3; mutation: the rows left where they were read fails). A
-// damaged file fails the run naming the one rank that read it (where every rank read every file,
-// every rank failed alike), nothing written.
+// of interleaved types, under 2 ranks (named by a file not the first), under 4 (one reads no file)
+// and under 3 (each its file), the run ends as one process's reading every file, and each rank's
+// part is what it is where every rank reads every file (the bodies' places in the whole, their
+// StateIndex, included). Where a rank read more rows than a rank plans for (an eighth over N/K)
+// every rank then holds its even share of the indices (the probe's read-share: 3 files on 2 ranks,
+// one file on 3; mutation: the rows always left where they were read fails); else each keeps the
+// rows of its files, in the order of their indices (3 files on 3 ranks, and a 4-rank run's 4 parts
+// on 2, resumed to the same end; mutations: the rows always evened out, or kept in the files'
+// order, fail). A damaged file fails the run naming the one rank that read it (where every rank
+// read every file, every rank failed alike), nothing written.
 TEST(DecomposedTree, EachRankReadsItsShareOfAPartSnapshotAndEndsAsFromEveryFile) {
   ScratchFolder scratch("decomposed-shares");
   const auto at = [&](const std::string& name) { return (scratch / name).string(); };
@@ -635,8 +639,8 @@ TEST(DecomposedTree, EachRankReadsItsShareOfAPartSnapshotAndEndsAsFromEveryFile)
   result = runNbody("simulate -q --input " + at("half.0.hdf5") + " --steps 0 -o " + at("one.hdf5"),
                     scratch);  // the same state in one file, which rank 0 alone reads
   ASSERT_EQ(result.exitCode, 0) << result.err;
-  for (const auto& [count, named] :
-       {std::pair{2, "half.1.hdf5"}, std::pair{4, "half.0.hdf5"}, std::pair{2, "one.hdf5"}}) {
+  for (const auto& [count, named] : {std::pair{2, "half.1.hdf5"}, std::pair{4, "half.0.hdf5"},
+                                     std::pair{2, "one.hdf5"}, std::pair{3, "half.2.hdf5"}}) {
     const std::string resume =
         common + "--input " + at(named) + " --steps 3 --snapshot-files ranks -o ";
     result = runOnRanks(count, resume + at("resumed.hdf5"), scratch);
@@ -653,10 +657,28 @@ TEST(DecomposedTree, EachRankReadsItsShareOfAPartSnapshotAndEndsAsFromEveryFile)
                 test::readWholeFile(scratch / "whole.csv"))
         << count << " ranks from " << named;
   }
-  for (const auto& [count, named] : {std::pair{2, "half.1.hdf5"}, std::pair{3, "one.hdf5"}}) {
-    result = test::runProgram(NBODY_DECOMPOSED_PROBE, "read-share " + at(named), scratch,
-                              kRankEnvironment + " " + onRanks(count));  // each its even share
-    EXPECT_EQ(result.exitCode, 0) << result.err;
+  // 4 walkers' parts, each rank of 2 keeping two of them: rows of two files, sorted by index.
+  result = runOnRanks(4,
+                      common + "--input " + at("half.1.hdf5") +
+                          " --steps 1 --snapshot-files ranks -o " + at("quarter.hdf5"),
+                      scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  result = runOnRanks(2,
+                      common + "--input " + at("quarter.3.hdf5") +
+                          " --steps 2 --snapshot-files ranks -o " + at("two.hdf5"),
+                      scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  result = runNbody("simulate -q --input " + at("two.0.hdf5") + " --steps 0 -o " + at("two.csv"),
+                    scratch);
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_TRUE(test::readWholeFile(scratch / "two.csv") ==
+              test::readWholeFile(scratch / "whole.csv"));
+  for (const auto& [count, named, layout] :
+       {std::tuple{2, "half.1.hdf5", "even"}, std::tuple{3, "one.hdf5", "even"},
+        std::tuple{3, "half.0.hdf5", "kept"}, std::tuple{2, "quarter.0.hdf5", "kept"}}) {
+    result = test::runProgram(NBODY_DECOMPOSED_PROBE, "read-share " + at(named) + " " + layout,
+                              scratch, kRankEnvironment + " " + onRanks(count));
+    EXPECT_EQ(result.exitCode, 0) << layout << "\n" << result.err;
     EXPECT_NE(result.out.find("read-share: ok on " + std::to_string(count) + " ranks"),
               std::string::npos)
         << result.err;

@@ -38,6 +38,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <functional>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <span>
@@ -65,6 +68,8 @@
 #include "gl/desktop_calls.h"
 #include "gl/egl_context.h"
 #include "gl/limits.h"
+#include "io/gadget.h"
+#include "io/gadget_hdf5.h"
 #include "parallel/ranks.h"
 #include "physics/method.h"
 #include "physics/scenes.h"
@@ -1044,24 +1049,72 @@ WalkSettings walkSettings(std::size_t count, const std::string& changes) {
   return settings;
 }
 
-// A part snapshot read a share of its files a rank (app/run/snapshot_share.h): each rank holds the
-// rows of the indices from total * r / K to total * (r + 1) / K, in order, however the files fell
-// to the ranks (a snapshot of one file, read by rank 0 alone, included).
-bool readShare(const Ranks& ranks, const std::string& path) {
+// The bytes of the file `path`.
+std::string fileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Rank `rank`'s even share of `total` rows: the indices from total * r / K to total * (r + 1) / K.
+bool holdsEvenShare(const SnapshotShare& share, int rank, int count) {
+  const auto firstOf = [&](int r) {
+    return std::uint64_t(share.total) * std::uint64_t(r) / std::uint64_t(count);
+  };
+  const std::uint64_t first = firstOf(rank), end = firstOf(rank + 1);
+  bool ok = share.indices.size() == end - first && share.start.state.size() == end - first;
+  for (std::size_t k = 0; ok && k < share.indices.size(); ++k) ok = share.indices[k] == first + k;
+  return ok;
+}
+
+// The bodies of the files rank `rank` of `count` reads of the snapshot `path` names (files
+// ceil(rF/K) to ceil((r+1)F/K) - 1), read here whole, as (ID, position and mass) sorted by ID.
+std::vector<std::pair<std::uint64_t, glm::vec4>> bodiesOfOwnFiles(const std::string& path, int rank,
+                                                                  int count) {
+  const int files = std::max(readGadgetHdf5File(fileBytes(path), path).fileCount, 1);
+  std::vector<std::pair<std::uint64_t, glm::vec4>> bodies;
+  for (int file = (rank * files + count - 1) / count;
+       file < ((rank + 1) * files + count - 1) / count; ++file) {
+    const std::string name = files == 1 ? path : gadgetSiblingFile(path, file, true)->string();
+    const GadgetBodies read = readGadgetHdf5File(fileBytes(name), name).bodies;
+    for (std::size_t k = 0; k < read.size(); ++k)
+      bodies.push_back(
+          {read.id[k], glm::vec4(float(read.position[3 * k]), float(read.position[3 * k + 1]),
+                                 float(read.position[3 * k + 2]), float(read.mass[k]))});
+  }
+  std::sort(bodies.begin(), bodies.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  return bodies;
+}
+
+// The rows of the files this rank read, kept: the same bodies (IDs, positions, masses), their
+// indices ascending.
+bool keepsRowsAsRead(const SnapshotShare& share, const std::string& path, int rank, int count) {
+  const State& rows = share.start.state;
+  std::vector<std::pair<std::uint64_t, glm::vec4>> held;
+  for (std::size_t k = 0; k < rows.size(); ++k) held.push_back({rows.id[k], rows.positionMass[k]});
+  std::sort(held.begin(), held.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  return held == bodiesOfOwnFiles(path, rank, count) &&
+         std::adjacent_find(share.indices.begin(), share.indices.end(), std::greater_equal<>()) ==
+             share.indices.end();
+}
+
+// A part snapshot read a share of its files a rank (app/run/snapshot_share.h): `expected` "even",
+// each rank holds the rows of its even share of the indices, in order, however the files fell to
+// the ranks (a snapshot of one file, read by rank 0 alone, included); "kept", each rank holds the
+// rows of the files it read, in the order of their indices.
+bool readShare(const Ranks& ranks, const std::string& path, const std::string& expected) {
   const std::optional<SnapshotShare> share = readSnapshotShare(path);
   if (!share) {
     std::fprintf(stderr, "read-share: %s was not read in shares\n", path.c_str());
     return false;
   }
-  const auto firstOf = [&](int rank) {
-    return std::uint64_t(share->total) * std::uint64_t(rank) / std::uint64_t(ranks.count());
-  };
-  const std::uint64_t first = firstOf(ranks.rank()), end = firstOf(ranks.rank() + 1);
-  bool ok = share->indices.size() == end - first && share->start.state.size() == end - first;
-  for (std::size_t k = 0; ok && k < share->indices.size(); ++k) ok = share->indices[k] == first + k;
-  std::fprintf(stderr, "read-share: rank %d holds %zu rows of %zu (the indices from %llu): %s\n",
-               ranks.rank(), share->indices.size(), share->total, (unsigned long long)first,
-               ok ? "its even share" : "NOT ITS EVEN SHARE");
+  const bool ok = expected == "kept" ? keepsRowsAsRead(*share, path, ranks.rank(), ranks.count())
+                                     : holdsEvenShare(*share, ranks.rank(), ranks.count());
+  std::fprintf(stderr, "read-share: rank %d holds %zu rows of %zu: %s\n", ranks.rank(),
+               share->indices.size(), share->total,
+               ok ? (expected == "kept" ? "its files' rows" : "its even share")
+                  : (expected == "kept" ? "NOT ITS FILES' ROWS" : "NOT ITS EVEN SHARE"));
   return ok;
 }
 
@@ -1073,8 +1126,8 @@ int probe(int argc, char** argv) {
   bool ok = false;
   if (mode == "collectives") {
     ok = collectives(ranks);
-  } else if (mode == "read-share" && argc == 3) {
-    ok = readShare(ranks, argv[2]);
+  } else if (mode == "read-share" && argc == 4) {
+    ok = readShare(ranks, argv[2], argv[3]);
   } else if (found != std::end(kStateModes) && (argc == 4 || argc == 5)) {
     gl::chooseDevice(ranks.nodeRank());
     const std::unique_ptr<gl::HeadlessContext> context = gl::HeadlessContext::create();
@@ -1085,9 +1138,10 @@ int probe(int argc, char** argv) {
     std::string modes;
     for (const StateMode& row : kStateModes)
       modes += std::string(modes.empty() ? "" : "|") + row.name;
-    std::fprintf(stderr,
-                 "decomposed_probe: collectives | read-share FILE | {%s} STATE N [SETTINGS]\n",
-                 modes.c_str());
+    std::fprintf(
+        stderr,
+        "decomposed_probe: collectives | read-share FILE even|kept | {%s} STATE N [SETTINGS]\n",
+        modes.c_str());
     return 2;
   }
   if (ranks.maximum(ok ? 0 : 1) != 0) return 1;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/run/rank_agreement.h"
+#include "engines/held_bodies.h"
 #include "io/files_read.h"
 #include "io/gadget.h"
 #include "io/gadget_answer.h"
@@ -322,8 +323,37 @@ State evenOut(State rows, std::vector<std::uint64_t>& indices, std::uint64_t tot
   return rows;
 }
 
-// `own`'s bodies as rows of the whole (`indices` theirs in it, in `own`'s order), evened out over
-// the ranks, and the whole's radii where `whole` has them and `withRadii`. Every rank calls it
+// Whether every rank's `rows` as read fit what a rank of the decomposed tree plans for as it holds
+// its share of `total` (HeldBodies::plannedShare: an eighth over N/K), agreed across the ranks.
+bool rowsFitAsRead(std::size_t rows, std::uint64_t total) {
+  return std::uint64_t(ranks().maximum(std::int64_t(rows))) <=
+         HeldBodies::plannedShare(std::size_t(total), ranks().count());
+}
+
+// `rows` (their indices in the whole `indices`) kept on this rank, in the order of their indices.
+State inIndexOrder(State rows, std::vector<std::uint64_t>& indices) {
+  if (std::is_sorted(indices.begin(), indices.end())) return rows;
+  std::vector<std::size_t> order(indices.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return indices[a] < indices[b]; });
+  State sorted;
+  sorted.resize(order.size());
+  std::vector<std::uint64_t> sortedIndices(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t from = order[k];
+    sortedIndices[k] = indices[from];
+    sorted.positionMass[k] = rows.positionMass[from], sorted.velocity[k] = rows.velocity[from];
+    sorted.id[k] = rows.id[from], sorted.component[k] = rows.component[from];
+  }
+  indices = std::move(sortedIndices);
+  return sorted;
+}
+
+// `own`'s bodies as rows of the whole (`indices` theirs in it, in `own`'s order), kept where they
+// were read where every rank's fit its plan (rowsFitAsRead: parts written by a decomposed run then
+// start its walkers' segments again, and its first evaluation moves few), else evened out over
+// the ranks; and the whole's radii where `whole` has them and `withRadii`. Every rank calls it
 // alike.
 SnapshotShare shareOfTheWhole(GadgetBodies own, std::vector<std::uint64_t> indices,
                               const WholeCount& whole, const std::string& source, bool withRadii) {
@@ -337,7 +367,9 @@ SnapshotShare shareOfTheWhole(GadgetBodies own, std::vector<std::uint64_t> indic
     onEveryRankAlike([&] { checkRadii(*share.start.radii, share.total, source); });
   }
   share.indices = std::move(indices);
-  share.start.state = evenOut(std::move(share.start.state), share.indices, whole.total);
+  share.start.state = rowsFitAsRead(share.indices.size(), whole.total)
+                          ? inIndexOrder(std::move(share.start.state), share.indices)
+                          : evenOut(std::move(share.start.state), share.indices, whole.total);
   return share;
 }
 

@@ -8,9 +8,13 @@
 // file gives it (io/gadget.h): the files' order where they give no StateIndex (a count of the
 // bodies of the ranks before), else by type, then by StateIndex, through one exchange with the
 // rank that owns the StateIndex (16 B a body there, 8 B back), which also finds one given twice.
-// The rows then move to the ranks owning their indices in even ranges (56 B a body), as an upload
-// of the whole lays them out, so that however the files fell no rank holds more than its share:
-// Engine::uploadPart of them starts the bits of a run uploaded from the whole.
+// Where every rank's rows fit what a rank of the decomposed tree plans for (HeldBodies::
+// plannedShare: an eighth over N/K), each keeps them, in the order of their indices (parts written
+// by a decomposed run of K ranks, read back by K, start its walkers' segments again: few bodies
+// move at the first step); else the rows move to the ranks owning their indices in even ranges
+// (56 B a body), as an upload of the whole lays them out, so that however the files fell no rank
+// holds more than its share. Engine::uploadPart of either starts the bits of a run uploaded from
+// the whole.
 
 #include <cstdint>
 #include <filesystem>
@@ -26,7 +30,8 @@
 namespace nbody {
 
 struct SnapshotShare {
-  // This rank's bodies (the indices from total * r / K, in order), the snapshot's time and units;
+  // This rank's bodies (its files' in the order of their indices, or the indices from total * r /
+  // K: readSnapshotShare), the snapshot's time and units;
   // the radii of every body of the whole where the files have them and they were asked for (in
   // the whole's order: for the outputs).
   Snapshot start;
