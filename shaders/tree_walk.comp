@@ -57,8 +57,8 @@
 // into uAcceleration; 1: the group's sum of m_i phi_i into B_POTENTIAL; 2: each body's G phi_i into
 // uAcceleration's x), COUNT_ONLY (1: build the lists, count them, evaluate nothing: the cost
 // model's list lengths at any N in seconds, even on llvmpipe, after the relative opening's coarse
-// walk). The variants'
-// code differs by `if` on these constants, which the compiler drops where false; #if only where a
+// walk), GROUP_ORDER (1: the groups taken in the order of B_GROUP_ORDER, a permutation). The
+// variants' code differs by `if` on these constants, which the compiler drops where false; #if only where a
 // shared array exists in one variant and not another (shared memory is occupancy).
 //
 // CONTACTS (gravity.glsl's contact screening, with accelerations): a node is opened also where a
@@ -101,6 +101,11 @@ READ_ARRAY(B_NODE_QUAD, NodeQuad, vec4, nodeQuad, sampler2D, .xyzw, nodeQuadAt) 
 // that they stay put when what it received is placed anew.
 layout(std430, binding = B_VALUES_OUT) buffer AccelerationEstimates { float accelerationEstimate[]; };
 layout(std430, binding = B_GROUP_STATS) writeonly buffer GroupStats { uvec4 groupStats[]; };
+#if GROUP_ORDER
+// The group each place of a part walks (tree_walk.h's WalkParts::order): the same groups, in
+// another order, so the same bits.
+layout(std430, binding = B_GROUP_ORDER) readonly buffer GroupOrder { uint groupOrder[]; };
+#endif
 layout(std430, binding = B_POTENTIAL) writeonly buffer Potential { double potentialSums[]; };
 // uSpillSlots flags (0 free, 1 taken), then the slots, SPILL_SLOT_NODES each: entry `local` of row r
 // of slot s at uSpillSlots + s SPILL_SLOT_NODES + r THREADS + local. coherent: a slot's next owner
@@ -562,6 +567,9 @@ void storeAccelerations() {
 void main() {
   uint group = linearGroupId() + uGroupOffset;
   if (group >= uGroupEnd) return;  // the whole work group: a dispatch spread over two dimensions
+#if GROUP_ORDER
+  group = groupOrder[group];
+#endif
   local = gl_LocalInvocationID.x;
   rank = workgroupRank();
   vec4 bodies[BPT];

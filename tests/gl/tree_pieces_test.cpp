@@ -443,6 +443,54 @@ TEST_F(TreeGravityTest, WalkingInPartsChangesNoBit) {
       whole.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, settings));
 }
 
+// heavyFirstOrder puts each part's groups of over four times its mean weight first, heaviest
+// first (ties by index), the others after them in index order, and leaves the groups below the
+// range in place: a permutation of each part.
+TEST(HeavyFirstOrder, PutsEachPartsHeaviestGroupsFirstAndKeepsTheRestInOrder) {
+  std::vector<double> weights(41, 1.0);
+  weights[5] = 150, weights[9] = 300, weights[14] = 80;  // part [1, 21): mean 27.3
+  weights[25] = 90, weights[30] = 90;                    // part [21, 41): mean 9.9
+  const std::vector<std::uint32_t> order =
+      tree::heavyFirstOrder({1, 41}, 20, [&](std::size_t g) { return weights.at(g); });
+  std::vector<std::uint32_t> expected = {0, 9, 5};
+  for (std::uint32_t g = 1; g < 21; ++g)
+    if (g != 5 && g != 9) expected.push_back(g);  // 80 is under four times the mean
+  expected.insert(expected.end(), {25, 30});
+  for (std::uint32_t g = 21; g < 41; ++g)
+    if (g != 25 && g != 30) expected.push_back(g);
+  EXPECT_EQ(order, expected);
+}
+
+// The walk's groups taken heaviest first within each part (NBODY_WALK_ORDER=heavy-first) give the
+// bits, the lists and the potential of the walk in index order, whole and of a range of groups;
+// the order did move groups (a dense core makes a few groups far heavier than the rest).
+TEST_F(TreeGravityTest, TakingTheHeaviestGroupsFirstChangesNoBit) {
+  const State state = withDenseCore(findScene("plummer")->generate(6000, 5));
+  const StepParams params = softened(1e-8);
+  TreeSettings settings;
+  settings.groupSize = 16;  // 375 groups, coarse groups of 128 bodies
+  TreeGravity plain, ordered;
+  plain.walkHeavyFirst(false);
+  ordered.walkHeavyFirst(true);
+  ordered.walkInPartsOf(100);
+  const std::vector<glm::dvec3> expected = treeAccelerations(plain, state, params, settings);
+  EXPECT_TRUE(treeAccelerations(ordered, state, params, settings) == expected);
+  EXPECT_GT(ordered.groupsMovedLastWalk(), 0u);
+  EXPECT_EQ(ordered.listStatistics().interactions, plain.listStatistics().interactions);
+  const GpuBodies bodies = upload(state);
+  ordered.evaluate(bodies.positionMass.id(), bodies.size, bodies.count, params, settings,
+                   bodies.acceleration.id(), {37, 301});
+  EXPECT_GT(ordered.groupsMovedLastWalk(), 0u);
+  const std::vector<std::uint32_t> sorted = ordered.sortedBodies();
+  const std::vector<glm::dvec3> part = readAccelerations(bodies);
+  for (std::size_t k = 37 * 16; k < 301 * 16; ++k)
+    ASSERT_TRUE(part[sorted[k]] == expected[sorted[k]]) << "sorted body " << k;
+  EXPECT_EQ(
+      ordered.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params,
+                              settings),
+      plain.potentialEnergy(bodies.positionMass.id(), bodies.size, bodies.count, params, settings));
+}
+
 // A walk of a contiguous range of groups (how a distributed engine shares the walk out) writes
 // exactly the accelerations of those groups' bodies, the bits a whole walk gives them, and leaves
 // every other body's untouched; each group's counts are those of the whole walk.

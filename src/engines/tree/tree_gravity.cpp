@@ -1,8 +1,10 @@
 #include "engines/tree/tree_gravity.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "engines/tree/tree_build.h"
 #include "engines/tree/tree_layout.h"
@@ -41,6 +43,8 @@ TreeGravity::TreeGravity() : TreeGravity(tree::arrayLimitsOf(gl::limits())) {}
 
 TreeGravity::TreeGravity(const tree::ArrayLimits& arrays)
     : kernels_(checkedLimits()), arrayLimits_(arrays), timer_(kTimerSlots, kTimerMarks) {
+  const char* order = std::getenv("NBODY_WALK_ORDER");
+  heavyFirst_ = order != nullptr && std::string_view(order) == "heavy-first";
   walk_.program(kernels_, resolveTreeSettings(1), StepParams{},
                 WalkOutput::accelerations);  // compile errors show here
 }
@@ -190,6 +194,7 @@ void TreeGravity::buildAndWalk(GLuint positionMass, glm::ivec2 size, std::size_t
                          GL_WRITE_ONLY, GL_RGBA32F);
     };
   if (opensRelative(settings)) estimateAccelerations(bodyCount, size, params, settings, groups);
+  restoring.order = heavyFirstOrderOf(groups, bodyCount, settings, restoring);
   mark(3);
   walk_.run(kernels_, buffers_, bodyCount, size, params, settings, output, groups, restoring);
   mark(4);
@@ -201,6 +206,27 @@ void TreeGravity::estimateAccelerations(std::size_t bodyCount, glm::ivec2 size,
   walk_.run(kernels_, buffers_, bodyCount, size, params, tree::estimateSettings(settings),
             WalkOutput::estimates, tree::estimateGroupsOf(groups, bodyCount, settings));
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+// Waits for the coarse walk (its counts read back): an experiment's cost, NBODY_WALK_ORDER.
+GLuint TreeGravity::heavyFirstOrderOf(GroupRange groups, std::size_t bodyCount,
+                                      const TreeSettings& settings, const tree::WalkParts& parts) {
+  groupsMoved_ = 0;
+  if (!heavyFirst_ || !opensRelative(settings)) return 0;
+  groups = tree::clipped(groups, tree::groupCountOf(bodyCount, settings));
+  const TreeSettings coarse = tree::estimateSettings(settings);
+  const GroupRange coarseGroups = tree::estimateGroupsOf(groups, bodyCount, settings);
+  const std::vector<tree::GroupCounts> counts = walk_.groupCounts(buffers_);
+  const std::size_t perCoarse = std::size_t(coarse.groupSize / settings.groupSize);
+  const std::vector<std::uint32_t> order =
+      tree::heavyFirstOrder(groups, walk_.partGroupsFor(parts), [&](std::size_t g) {
+        const tree::GroupCounts& c = counts.at(g / perCoarse - coarseGroups.first);
+        return double(c.bodyInteractions) + double(c.cellInteractions);
+      });
+  for (std::size_t g = groups.first; g < groups.last; ++g) groupsMoved_ += order[g] != g ? 1 : 0;
+  const GLuint buffer = gl::ensureBuffer(order_, std::max<std::size_t>(order.size(), 1) * 4);
+  glNamedBufferSubData(buffer, 0, GLsizeiptr(order.size() * 4), order.data());
+  return buffer;
 }
 
 std::optional<TreeGravity::TimeSplit> TreeGravity::lastTimeSplit() {

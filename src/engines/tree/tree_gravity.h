@@ -32,6 +32,7 @@
 #include "engines/tree/tree_kernels.h"
 #include "engines/tree/tree_settings.h"
 #include "engines/tree/tree_walk.h"
+#include "gl/growing_buffer.h"
 #include "gl/objects.h"
 #include "gl/timestamp_ring.h"
 #include "physics/state.h"
@@ -85,6 +86,12 @@ class TreeGravity {
   }
   static constexpr std::size_t kWalkPartGroups = tree::WalkStage::kPartGroups;
   void walkInPartsOf(std::size_t groups) { walk_.walkInPartsOf(groups); }  // for tests at small N
+  // The walk's groups taken heaviest first within each part where `on` (tree::heavyFirstOrder, by
+  // the coarse walk's counts: under the relative opening only): the same bits, another order on
+  // the GPU. Off unless NBODY_WALK_ORDER is heavy-first (an experiment); the last evaluation's
+  // groups walked out of their place are counted.
+  void walkHeavyFirst(bool on) { heavyFirst_ = on; }
+  std::size_t groupsMovedLastWalk() const { return groupsMoved_; }
 
   // Potential energy W = -1/2 sum_i m_i sum_{j != i} G m_j / sqrt(r_ij^2 + eps^2) through the tree
   // (cells: softened monopole + quadrupole), per-body terms in float32, summed in double on the
@@ -165,6 +172,10 @@ class TreeGravity {
                              const TreeSettings& settings, GroupRange groups);
   // The arrays sized for `bodyCount` and the kernels told where they are.
   void reserveArrays(std::size_t bodyCount);
+  // Where heavyFirst_: the order of the walk of `groups` (in parts as `parts` says) by the coarse
+  // walk's counts just made, uploaded; else 0.
+  GLuint heavyFirstOrderOf(GroupRange groups, std::size_t bodyCount, const TreeSettings& settings,
+                           const tree::WalkParts& parts);
 
   tree::Kernels kernels_;
   tree::ArrayLimits arrayLimits_;
@@ -173,6 +184,9 @@ class TreeGravity {
   tree::RingTuner ring_;
   gl::TimestampRing timer_;  // marks before the build and after the build, the moments and the walk
   std::size_t lastBodies_ = 0;
+  bool heavyFirst_ = false;
+  gl::GrowingBuffer order_;
+  std::size_t groupsMoved_ = 0;
 };
 
 }  // namespace nbody

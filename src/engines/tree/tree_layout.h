@@ -52,6 +52,8 @@ inline constexpr GLuint kLetChunksBinding = kSplitBinding;
 inline constexpr GLuint kLetMarksBinding = kBindingCount + 1;
 inline constexpr GLuint kLetListsBinding = kBindingCount + 2;
 inline constexpr GLuint kBindingsUsed = kBindingCount + 3;
+// The walk's order of its groups (WalkParts::order), where it has one: no LET kernel runs with it.
+inline constexpr GLuint kGroupOrderBinding = kLetListsBinding;
 
 // A child reference to a body leaf (sorted position k) has this bit set (tree_common.glsl's
 // LEAF_BIT); one to an internal node does not.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 #include <vector>
 
@@ -104,7 +105,7 @@ void WalkStage::checkFits(const gl::Limits& limits, const TreeSettings& settings
 
 gl::UniformProgram& WalkStage::program(Kernels& kernels, const TreeSettings& s,
                                        const StepParams& params, WalkOutput output,
-                                       const SlotMap& slots) const {
+                                       const SlotMap& slots, bool ordered) const {
   const bool subgroups = usesSubgroups(kernels.limits(), s);
   gl::Defines defines(
       {{"WORKGROUP_SIZE", walkThreadsOf(s)},
@@ -128,7 +129,9 @@ gl::UniformProgram& WalkStage::program(Kernels& kernels, const TreeSettings& s,
        {"ESTIMATE", output == WalkOutput::estimates ? 1 : 0},
        {"CONTACTS", output == WalkOutput::accelerations ? contactScreening(params) : 0},
        // gravity.glsl's addBody is unused here; its contact counts are per body
-       {"BODIES", s.bodiesPerThread}});
+       {"BODIES", s.bodiesPerThread},
+       {"GROUP_ORDER", ordered ? 1 : 0},
+       {"B_GROUP_ORDER", int(kGroupOrderBinding)}});
   return kernels.program(Kernel::walk, defines.add(slotDefines(slots)));
 }
 
@@ -137,7 +140,7 @@ void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
                     WalkOutput output, GroupRange range, const WalkParts& parts,
                     const SlotMap& slots) {
   range = clipped(range, groupCountOf(bodyCount, s));
-  gl::UniformProgram& walk = program(kernels, s, params, output, slots);
+  gl::UniformProgram& walk = program(kernels, s, params, output, slots, parts.order != 0);
   glUseProgram(walk.id());
   walk.setUint("uBodyCount", bodyCount);
   walk.setUint("uGroupEnd", range.last);
@@ -156,11 +159,12 @@ void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
   walk.setFloat("uContactExtent", std::max(1.0, s.theta * std::sqrt(3.0) / 2.0) * 1.001);
   walk.setInt("uTextureWidth", size.x);
   setSlotUniforms(walk, slots, bodyCount);
-  const std::size_t partGroups =
-      parts.groups > 0 ? std::min(parts.groups, partGroups_) : partGroups_;
+  const std::size_t partGroups = partGroupsFor(parts);
   for (std::size_t first = range.first; first < range.last; first += partGroups) {
     if (first > range.first && !parts.afterPart) glFinish();  // see kPartGroups
     glUseProgram(walk.id());                                  // afterPart may have used another
+    if (parts.order != 0)
+      glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kGroupOrderBinding, parts.order);
     walk.setUint("uGroupOffset", first);
     const std::size_t groups = std::min(partGroups, range.last - first);
     kernels.dispatch(groups);
@@ -169,6 +173,29 @@ void WalkStage::run(Kernels& kernels, const TreeBuffers& buffers, std::size_t bo
   last_ = range;
   lastBodies_ = bodyCount;
   lastGroupSize_ = std::size_t(s.groupSize);
+}
+
+std::vector<std::uint32_t> heavyFirstOrder(GroupRange range, std::size_t partGroups,
+                                           const std::function<double(std::size_t)>& weight) {
+  std::vector<std::uint32_t> order(range.last);
+  std::iota(order.begin(), order.end(), std::uint32_t{0});
+  std::vector<double> weights;
+  for (std::size_t first = range.first; first < range.last; first += partGroups) {
+    const std::size_t end = std::min(first + partGroups, range.last);
+    weights.clear();
+    for (std::size_t g = first; g < end; ++g) weights.push_back(weight(g));
+    const double mean =
+        std::accumulate(weights.begin(), weights.end(), 0.0) / double(weights.size());
+    const auto heavier = [&](std::uint32_t a, std::uint32_t b) {
+      const double wa = weights[a - first], wb = weights[b - first];
+      return wa != wb ? wa > wb : a < b;
+    };
+    const auto heavy = [&](std::uint32_t g) { return weights[g - first] > 4.0 * mean; };
+    const auto light = std::stable_partition(order.begin() + std::ptrdiff_t(first),
+                                             order.begin() + std::ptrdiff_t(end), heavy);
+    std::sort(order.begin() + std::ptrdiff_t(first), light, heavier);
+  }
+  return order;
 }
 
 std::vector<std::uint32_t> WalkStage::readCounters(const TreeBuffers& buffers) const {

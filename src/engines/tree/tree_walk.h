@@ -5,6 +5,7 @@
 // leaves integer counts of each walked group's lists. Also here: the ring its stack keeps in
 // shared memory, tuned where automatic (RingTuner), and the sum of the potential's group terms.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -44,10 +45,14 @@ struct GroupRange {
 // part's groups. In place of the walk's glFinish between parts, it waits for the part before
 // (so that the CPU waits for the GPU regularly: see WalkStage::kPartGroups). It may change the
 // current program (the walk sets its own again), the shader storage bindings and image unit 0
-// (TreeGravity binds the walk's again); nothing else.
+// (TreeGravity binds the walk's again); nothing else. `order` (0: none, the groups in index
+// order) is a buffer of a word a group, at its index: the group the walk takes in its place, a
+// permutation of each part's groups (heavyFirstOrder), which changes no bit, only the order in
+// which the GPU runs them.
 struct WalkParts {
   std::size_t groups = 0;
   std::function<void(GroupRange)> afterPart;
+  GLuint order = 0;
 };
 // The groups of a part when a rank's walk of `groups` groups is handed on in parts: eight parts,
 // so that the copies of one overlap the walk of the next; but no part of fewer than 64 groups a
@@ -55,6 +60,15 @@ struct WalkParts {
 // in its last, half-empty wave (a million bodies on two H100s ran 11% slower in parts of 1024
 // groups than in one).
 std::size_t partGroupsOf(std::size_t groups, const gl::Limits& limits);
+
+// The groups of `range` in the order in which a walk in parts of `partGroups` groups takes them
+// where the heaviest go first (an experiment: NBODY_WALK_ORDER=heavy-first, docs/development.md):
+// within each part, the groups of over four times the part's mean weight, heaviest first (ties by
+// index), then the others in index order, so that the longest walks do not start in the part's
+// last wave. `weight(g)` is group g's expected cost. A word a group from 0 to range.last (the
+// identity below range.first): each part's groups once.
+std::vector<std::uint32_t> heavyFirstOrder(GroupRange range, std::size_t partGroups,
+                                           const std::function<double(std::size_t)>& weight);
 
 // The coarse walk that estimates |a| for `settings`' relative opening: monopoles, the geometric
 // test at estimateTheta, groups of estimateGroupSize (or groupSize, if larger), the least ring, no
@@ -98,6 +112,10 @@ class WalkStage {
   // runs nothing more (docs/tree-gravity.md). Parts change no bit.
   static constexpr std::size_t kPartGroups = 16384;
   void walkInPartsOf(std::size_t groups) { partGroups_ = groups; }  // for tests at small N
+  // The groups of each part of a walk handed out in `parts`.
+  std::size_t partGroupsFor(const WalkParts& parts) const {
+    return parts.groups > 0 ? std::min(parts.groups, partGroups_) : partGroups_;
+  }
 
   // Whether the walk with `settings` finds its list positions with subgroup arithmetic (automatic:
   // where the GPU offers it in compute shaders and its subgroups tile the group's invocations).
@@ -112,7 +130,7 @@ class WalkStage {
   // The walk's program for these settings and output (built the first time).
   gl::UniformProgram& program(Kernels& kernels, const TreeSettings& settings,
                               const StepParams& params, WalkOutput output,
-                              const SlotMap& slots = {}) const;
+                              const SlotMap& slots = {}, bool ordered = false) const;
   // Walks the groups of `range` (clipped) of the tree of `bodyCount` bodies that the build left in
   // the buffers, writing `output` for exactly those groups' bodies.
   // A walker's groups read nodes and bodies through `slots` (tree_layout.h).
