@@ -58,8 +58,8 @@
 // uAcceleration's x), COUNT_ONLY (1: build the lists, count them, evaluate nothing: the cost
 // model's list lengths at any N in seconds, even on llvmpipe, after the relative opening's coarse
 // walk), GROUP_ORDER (1: the groups taken in the order of B_GROUP_ORDER, a permutation). The
-// variants' code differs by `if` on these constants, which the compiler drops where false; #if only where a
-// shared array exists in one variant and not another (shared memory is occupancy).
+// variants' code differs by `if` on these constants, which the compiler drops where false; #if
+// only where a shared array exists in one variant and not another (shared memory is occupancy).
 //
 // CONTACTS (gravity.glsl's contact screening, with accelerations): a node is opened also where a
 // body of the group could touch one of its bodies: where the box comes within the group's reach

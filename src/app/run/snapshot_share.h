@@ -64,13 +64,13 @@ RunStart wholeRunStart(Snapshot snapshot);
 // The start of a run from this rank's `share` of a part snapshot.
 RunStart shareRunStart(SnapshotShare share);
 // This rank's rows of `scene` where the ranks hold parts: rank r of K the rows from N r / K (as a
-// share read lays them out), made alone (SceneChoice::generateRows, one exact sum across the
-// ranks). Every rank calls it alike.
+// share read that evens its rows out lays them), made alone (SceneChoice::generateRows, one exact
+// sum across the ranks). Every rank calls it alike.
 StatePart sceneRowsOfRank(const SceneChoice& scene);
 // The start of a run from `run`'s scene, once `engine` is found to take its bodies: where
 // `inShares` and the ranks are several, each rank makes its part alone (SceneChoice::generateRows:
-// rank r of K the rows from N r / K, as a share read lays them out), else the whole. Every rank
-// calls it alike.
+// rank r of K the rows from N r / K, as a share read that evens its rows out lays them), else the
+// whole. Every rank calls it alike.
 RunStart sceneRunStart(const Engine& engine, const RunOptions& run, bool inShares);
 // The start of a run whose ranks keep their bodies apart where `apart(bodies)` (the command's rule:
 // the engine holds parts and nothing reads the whole state) says so for its N: gathering deferred
