@@ -1066,12 +1066,19 @@ bool holdsEvenShare(const SnapshotShare& share, int rank, int count) {
   return ok;
 }
 
+// Bodies as (ID, position and mass), sorted by ID (each ID once).
+using BodiesById = std::vector<std::pair<std::uint64_t, glm::vec4>>;
+BodiesById sortedById(BodiesById bodies) {
+  std::sort(bodies.begin(), bodies.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  return bodies;
+}
+
 // The bodies of the files rank `rank` of `count` reads of the snapshot `path` names (files
 // ceil(rF/K) to ceil((r+1)F/K) - 1), read here whole, as (ID, position and mass) sorted by ID.
-std::vector<std::pair<std::uint64_t, glm::vec4>> bodiesOfOwnFiles(const std::string& path, int rank,
-                                                                  int count) {
+BodiesById bodiesOfOwnFiles(const std::string& path, int rank, int count) {
   const int files = std::max(readGadgetHdf5File(fileBytes(path), path).fileCount, 1);
-  std::vector<std::pair<std::uint64_t, glm::vec4>> bodies;
+  BodiesById bodies;
   for (int file = (rank * files + count - 1) / count;
        file < ((rank + 1) * files + count - 1) / count; ++file) {
     const std::string name = files == 1 ? path : gadgetSiblingFile(path, file, true)->string();
@@ -1081,20 +1088,16 @@ std::vector<std::pair<std::uint64_t, glm::vec4>> bodiesOfOwnFiles(const std::str
           {read.id[k], glm::vec4(float(read.position[3 * k]), float(read.position[3 * k + 1]),
                                  float(read.position[3 * k + 2]), float(read.mass[k]))});
   }
-  std::sort(bodies.begin(), bodies.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  return bodies;
+  return sortedById(std::move(bodies));
 }
 
 // The rows of the files this rank read, kept: the same bodies (IDs, positions, masses), their
 // indices ascending.
 bool keepsRowsAsRead(const SnapshotShare& share, const std::string& path, int rank, int count) {
   const State& rows = share.start.state;
-  std::vector<std::pair<std::uint64_t, glm::vec4>> held;
+  BodiesById held;
   for (std::size_t k = 0; k < rows.size(); ++k) held.push_back({rows.id[k], rows.positionMass[k]});
-  std::sort(held.begin(), held.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  return held == bodiesOfOwnFiles(path, rank, count) &&
+  return sortedById(std::move(held)) == bodiesOfOwnFiles(path, rank, count) &&
          std::adjacent_find(share.indices.begin(), share.indices.end(), std::greater_equal<>()) ==
              share.indices.end();
 }
